@@ -1,0 +1,9 @@
+/* cli-commands.h: the subcommands of jvmscope-cli, one file each.
+ *
+ * Every command takes the arguments after its own name (argv[0] is the command name) and
+ * returns a process exit status: 0 for success, 1 for a failure it has already reported on
+ * stderr, 2 for a usage error.
+ */
+#pragma once
+
+int jvms_cli_version (int argc, char **argv);

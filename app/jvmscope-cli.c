@@ -1,0 +1,60 @@
+/* jvmscope-cli: records, indexes, summarizes and analyzes traces without a display. */
+#include "config.h"
+
+#include <glib.h>
+#include <glib/gi18n.h>
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli-commands.h"
+
+typedef struct
+{
+  const char *name;
+  int (*run) (int argc, char **argv);
+  const char *summary;
+} JvmsCliCommand;
+
+static const JvmsCliCommand commands[] = {
+  { "version", jvms_cli_version, N_("Print the version of jvmscope-cli") },
+};
+
+static void
+print_usage (FILE *out)
+{
+  fprintf (out, "%s\n\n%s\n", _("Usage: jvmscope-cli COMMAND [ARGUMENTS...]"), _("Commands:"));
+  for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
+    fprintf (out, "  %-10s %s\n", commands[i].name, _(commands[i].summary));
+  fprintf (out, "\n%s\n", _("Run 'jvmscope-cli COMMAND --help' for the options of a command."));
+}
+
+int
+jvms_cli_version (int argc, char **argv)
+{
+  printf ("jvmscope-cli %s\n", PACKAGE_VERSION);
+  return 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  if (argc < 2 || strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0)
+    {
+      print_usage (argc < 2 ? stderr : stdout);
+      return argc < 2 ? 2 : 0;
+    }
+
+  for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (strcmp (argv[1], commands[i].name) == 0)
+      return commands[i].run (argc - 1, argv + 1);
+
+  g_printerr (_("jvmscope-cli: unknown command “%s”\n\n"), argv[1]);
+  print_usage (stderr);
+  return 2;
+}

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Everything CI does, from a fresh Debian 12 machine: install what is needed, build twice
+# (plain gcc with warnings as errors, and AddressSanitizer + UndefinedBehaviorSanitizer),
+# run every test in both builds, and end with the line "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+scripts/install-deps.sh || { echo "dependency installation failed"; echo "0 passed, 1 failed"; exit 1; }
+
+passed=0
+failed=0
+
+# setup_build DIR MESON-ARGS...: configure DIR once, reconfigure it afterwards.
+setup_build() {
+  local dir=$1; shift
+  if [ -f "$dir/build.ninja" ]; then
+    meson setup --reconfigure "$dir" "$@" >/dev/null
+  else
+    meson setup "$dir" "$@"
+  fi
+}
+
+# count_results DIR: add that build's test results to the totals.
+count_results() {
+  local log=$1/meson-logs/testlog.json
+  [ -f "$log" ] || return 0
+  read -r p f < <(python3 - "$log" <<'PY'
+import json, sys
+ok = bad = 0
+for line in open(sys.argv[1]):
+    line = line.strip()
+    if not line:
+        continue
+    r = json.loads(line).get("result")
+    if r in ("OK", "EXPECTEDFAIL"):
+        ok += 1
+    else:
+        # SKIP counts as a failure on purpose: no test may be skipped to get green.
+        bad += 1
+print(ok, bad)
+PY
+)
+  passed=$((passed + p))
+  failed=$((failed + f))
+}
+
+run_build() {
+  local dir=$1; shift
+  echo "=== build $dir"
+  if ! setup_build "$dir" "$@" || ! meson compile -C "$dir"; then
+    echo "build $dir failed"
+    failed=$((failed + 1))
+    return
+  fi
+  echo "=== test $dir"
+  rm -f "$dir/meson-logs/testlog.json"
+  meson test -C "$dir" --print-errorlogs --num-processes 2 || true
+  count_results "$dir"
+}
+
+run_build build -Dwerror=true
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allocator_may_return_null=1 \
+UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+LSAN_OPTIONS=suppressions=$root/tests/lsan.supp:print_suppressions=0 \
+  run_build build-sanitize -Db_sanitize=address,undefined -Db_lundef=false -Dwerror=true
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -7,3 +7,4 @@
 #pragma once
 
 int jvms_cli_version (int argc, char **argv);
+int jvms_cli_summary (int argc, char **argv);

@@ -11,6 +11,9 @@ import argparse
 import json
 import os
 import re
+import shutil
+import subprocess
+import tempfile
 
 from jvms_tap import Tap
 
@@ -63,6 +66,23 @@ def main():
         tap.done()
     with open(os.path.join(root, "flatpak", "runtime-provides.json"), encoding="utf-8") as f:
         runtime = json.load(f)
+
+    # flatpak-builder's own parser: it warns (and still exits 0) on a property or source type it
+    # does not know, which is how a misspelt key would silently be ignored in a real build.
+    builder = shutil.which("flatpak-builder")
+    if tap.check(builder is not None, "flatpak-builder is installed", "run scripts/install-deps.sh"):
+        with tempfile.TemporaryDirectory(prefix="jvms-flatpak-") as tmp:
+            r = subprocess.run([builder, "--show-manifest", path], cwd=tmp, capture_output=True, text=True)
+        try:
+            parsed = json.loads(r.stdout) if r.returncode == 0 else {}
+        except ValueError:
+            parsed = {}
+        tap.check(r.returncode == 0 and "WARNING" not in r.stderr and "CRITICAL" not in r.stderr,
+                  "flatpak-builder --show-manifest parses it without warnings", r.stderr)
+        tap.check(parsed.get("finish-args") == manifest.get("finish-args")
+                  and [m.get("name") for m in parsed.get("modules", [])]
+                  == [m.get("name") for m in manifest.get("modules", [])],
+                  "flatpak-builder reads back the same modules and permissions")
 
     tap.check(manifest.get("id") == args.app_id, "manifest id is the app id", manifest.get("id"))
     tap.check(manifest.get("runtime") == "org.gnome.Platform" and manifest.get("sdk") == "org.gnome.Sdk",

@@ -13,6 +13,7 @@ packages=(
   babeltrace2 openjdk-17-jdk-headless linux-perf
   xvfb xauth xdotool x11-utils imagemagick
   desktop-file-utils appstream shared-mime-info libglib2.0-bin
+  libxml2-utils libgdk-pixbuf2.0-bin librsvg2-common flatpak-builder
   # fonts so screenshots have readable text
   fonts-cantarell fonts-dejavu-core
 )

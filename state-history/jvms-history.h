@@ -1,0 +1,280 @@
+/* jvms-history.h: the state history tree, Jvmscope's disk-backed index of time intervals.
+ *
+ * After Montplaisir et al., "State History Tree: an incremental disk-based data structure for
+ * very large interval data" (2013). A history holds an attribute tree (paths such as
+ * "Threads/4242/user-state" mapped to small integer ids) and, for every attribute, a sequence of
+ * non-overlapping intervals [start, end) each carrying one value. It is built once, in a single
+ * streaming pass, by a JvmsHistoryBuilder, and queried by time and attribute by a JvmsHistory.
+ *
+ * This library knows nothing about JVMs: attribute names and value meanings belong to the caller
+ * (docs/attributes.md is Jvmscope's layout).
+ *
+ * Times are signed 64-bit nanoseconds on whatever axis the caller chooses. Intervals are
+ * half-open: [start, end). A query at time t finds the interval with start <= t < end, or, for
+ * t equal to the history's end time, the last interval.
+ *
+ * Threads: a JvmsHistory is safe to query from several threads at once; a builder is used from
+ * one thread, and the JvmsHistory it exposes (jvms_history_builder_get_history) may be queried
+ * from other threads while it appends: queries see every interval already ended.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define JVMS_HISTORY_ERROR (jvms_history_error_quark ())
+GQuark jvms_history_error_quark (void);
+
+typedef enum
+{
+  JVMS_HISTORY_ERROR_IO,          /* the file system refused: message has errno text */
+  JVMS_HISTORY_ERROR_NOT_HISTORY, /* bad magic: not an index file */
+  JVMS_HISTORY_ERROR_VERSION,     /* an index of another format version */
+  JVMS_HISTORY_ERROR_TRUNCATED,   /* shorter than its header says */
+  JVMS_HISTORY_ERROR_CHECKSUM,    /* a node, the header or a table fails its checksum */
+  JVMS_HISTORY_ERROR_CORRUPT,     /* checksums pass but a structure is inconsistent */
+  JVMS_HISTORY_ERROR_TIME_ORDER,  /* modify() with a time before the attribute's current start */
+  JVMS_HISTORY_ERROR_INVALID,     /* a bad argument: unknown attribute, closed builder ... */
+  JVMS_HISTORY_ERROR_CANCELLED,
+} JvmsHistoryError;
+
+/* Attribute ids are dense, from 0 in creation order. */
+typedef guint32 JvmsAttribute;
+#define JVMS_ATTRIBUTE_INVALID ((JvmsAttribute) 0xFFFFFFFFu)
+/* The unnamed root of the attribute tree: the parent of top-level attributes. */
+#define JVMS_ATTRIBUTE_ROOT    ((JvmsAttribute) 0xFFFFFFFEu)
+
+typedef enum
+{
+  JVMS_VALUE_NULL = 0,
+  JVMS_VALUE_INT,
+  JVMS_VALUE_DOUBLE,
+  JVMS_VALUE_STRING,
+} JvmsValueType;
+
+/* A value. Strings returned by queries point into the history's string table and live as long
+ * as the JvmsHistory; strings passed to the builder are copied (interned once per file). */
+typedef struct
+{
+  JvmsValueType type;
+  union
+  {
+    gint64      i;
+    double      d;
+    const char *s;
+  };
+} JvmsValue;
+
+#define JVMS_VALUE_INIT_NULL      ((JvmsValue) { .type = JVMS_VALUE_NULL })
+#define JVMS_VALUE_INIT_INT(v)    ((JvmsValue) { .type = JVMS_VALUE_INT, .i = (v) })
+#define JVMS_VALUE_INIT_DOUBLE(v) ((JvmsValue) { .type = JVMS_VALUE_DOUBLE, .d = (v) })
+#define JVMS_VALUE_INIT_STRING(v) ((JvmsValue) { .type = JVMS_VALUE_STRING, .s = (v) })
+
+gboolean jvms_value_equal (const JvmsValue *a,
+                           const JvmsValue *b);
+
+typedef struct
+{
+  JvmsAttribute attribute;
+  gint64        start; /* inclusive */
+  gint64        end;   /* exclusive */
+  JvmsValue     value;
+} JvmsInterval;
+
+typedef struct _JvmsHistory        JvmsHistory;
+typedef struct _JvmsHistoryBuilder JvmsHistoryBuilder;
+typedef struct _JvmsHistoryRange   JvmsHistoryRange;
+
+/* ---------------------------------------------------------------------------------------------
+ * Building
+ */
+
+typedef struct
+{
+  /* Node size in bytes before compression; 0 picks the default (64 KiB). */
+  guint32 node_size;
+  /* Budget of the node cache of the JvmsHistory the builder exposes; 0 picks 64 MiB. */
+  gsize   cache_budget;
+} JvmsHistoryBuilderOptions;
+
+/* Starts a history that will be written to @path. The file is written under a temporary name
+ * beside @path and renamed to @path only by a successful jvms_history_builder_close(), so a
+ * crash never leaves a file at @path that could be taken for complete. @start_time is the
+ * start of the history: the first interval of every attribute begins there with a null value. */
+JvmsHistoryBuilder *jvms_history_builder_new            (const char                      *path,
+                                                         gint64                           start_time,
+                                                         const JvmsHistoryBuilderOptions *options,
+                                                         GError                         **error);
+
+/* Looks up @path ("A/B/C"), creating it and its missing ancestors. Never fails for a
+ * non-empty path of non-empty components. */
+JvmsAttribute       jvms_history_builder_attribute      (JvmsHistoryBuilder              *self,
+                                                         const char                      *path);
+/* Looks up the child @name of @parent (JVMS_ATTRIBUTE_ROOT for top level), creating it. */
+JvmsAttribute       jvms_history_builder_attribute_child (JvmsHistoryBuilder             *self,
+                                                         JvmsAttribute                    parent,
+                                                         const char                      *name);
+
+/* Ends @attribute's current interval at @time and starts a new one with @value. A @time before
+ * the current interval's start is JVMS_HISTORY_ERROR_TIME_ORDER, naming the attribute and both
+ * times; nothing is written. A @time equal to the current start replaces the current value
+ * (no zero-length interval is stored). Setting the value the attribute already has does
+ * nothing. */
+gboolean            jvms_history_builder_modify         (JvmsHistoryBuilder              *self,
+                                                         JvmsAttribute                    attribute,
+                                                         gint64                           time,
+                                                         const JvmsValue                 *value,
+                                                         GError                         **error);
+gboolean            jvms_history_builder_modify_int     (JvmsHistoryBuilder              *self,
+                                                         JvmsAttribute                    attribute,
+                                                         gint64                           time,
+                                                         gint64                           value,
+                                                         GError                         **error);
+gboolean            jvms_history_builder_modify_double  (JvmsHistoryBuilder              *self,
+                                                         JvmsAttribute                    attribute,
+                                                         gint64                           time,
+                                                         double                           value,
+                                                         GError                         **error);
+gboolean            jvms_history_builder_modify_string  (JvmsHistoryBuilder              *self,
+                                                         JvmsAttribute                    attribute,
+                                                         gint64                           time,
+                                                         const char                      *value,
+                                                         GError                         **error);
+gboolean            jvms_history_builder_modify_null    (JvmsHistoryBuilder              *self,
+                                                         JvmsAttribute                    attribute,
+                                                         gint64                           time,
+                                                         GError                         **error);
+
+/* Free-form key/value metadata stored with the history (caller's meaning). */
+void                jvms_history_builder_set_metadata   (JvmsHistoryBuilder              *self,
+                                                         const char                      *key,
+                                                         const char                      *value);
+
+/* Ends every attribute's current interval at @end_time, writes what is left, and renames the
+ * file into place. Afterwards the builder accepts no more changes; its history stays valid. */
+gboolean            jvms_history_builder_close          (JvmsHistoryBuilder              *self,
+                                                         gint64                           end_time,
+                                                         GError                         **error);
+
+/* The history as written so far, for queries from other threads while building goes on.
+ * Returns a new reference. Its end time grows as the builder appends. */
+JvmsHistory        *jvms_history_builder_get_history    (JvmsHistoryBuilder              *self);
+
+/* Frees the builder; if it was not closed, deletes the temporary file. */
+void                jvms_history_builder_free           (JvmsHistoryBuilder              *self);
+
+/* ---------------------------------------------------------------------------------------------
+ * Opening and inspecting
+ */
+
+/* Opens a complete history file. Truncation, another format version, a failed checksum or an
+ * inconsistent structure is a JVMS_HISTORY_ERROR naming the file and what is wrong, so that the
+ * caller can rebuild. @cache_budget: bytes of decompressed nodes kept (0: 64 MiB). */
+JvmsHistory        *jvms_history_open                   (const char                      *path,
+                                                         gsize                            cache_budget,
+                                                         GError                         **error);
+JvmsHistory        *jvms_history_ref                    (JvmsHistory                     *self);
+void                jvms_history_unref                  (JvmsHistory                     *self);
+
+const char         *jvms_history_get_path               (JvmsHistory                     *self);
+gint64              jvms_history_get_start_time         (JvmsHistory                     *self);
+/* The end of what can be queried: the close time once complete, else the latest time any
+ * interval was ended at. */
+gint64              jvms_history_get_end_time           (JvmsHistory                     *self);
+gboolean            jvms_history_is_complete            (JvmsHistory                     *self);
+guint64             jvms_history_get_n_intervals        (JvmsHistory                     *self);
+guint               jvms_history_get_n_attributes       (JvmsHistory                     *self);
+/* Returns NULL when the key is absent. */
+const char         *jvms_history_get_metadata           (JvmsHistory                     *self,
+                                                         const char                      *key);
+
+/* Attribute tree. Lookups return JVMS_ATTRIBUTE_INVALID when absent. */
+JvmsAttribute       jvms_history_lookup                 (JvmsHistory                     *self,
+                                                         const char                      *path);
+JvmsAttribute       jvms_history_lookup_child           (JvmsHistory                     *self,
+                                                         JvmsAttribute                    parent,
+                                                         const char                      *name);
+JvmsAttribute       jvms_history_get_parent             (JvmsHistory                     *self,
+                                                         JvmsAttribute                    attribute);
+/* The last path component; lives as long as the history. */
+const char         *jvms_history_get_name               (JvmsHistory                     *self,
+                                                         JvmsAttribute                    attribute);
+/* The full path, "A/B/C"; free with g_free(). */
+char               *jvms_history_get_path_of            (JvmsHistory                     *self,
+                                                         JvmsAttribute                    attribute);
+/* Children of @parent (JVMS_ATTRIBUTE_ROOT for top level) in creation order: a new GArray of
+ * JvmsAttribute. */
+GArray             *jvms_history_list_children          (JvmsHistory                     *self,
+                                                         JvmsAttribute                    parent);
+
+/* ---------------------------------------------------------------------------------------------
+ * Queries. Each may fail with a JVMS_HISTORY_ERROR when a node it reads is damaged.
+ */
+
+/* The interval of @attribute holding at @time. FALSE with JVMS_HISTORY_ERROR_INVALID when
+ * @time is outside [start, end] of the history or the attribute is unknown. */
+gboolean            jvms_history_query_single           (JvmsHistory                     *self,
+                                                         JvmsAttribute                    attribute,
+                                                         gint64                           time,
+                                                         JvmsInterval                    *out,
+                                                         GError                         **error);
+
+/* Every attribute's interval at @time: fills @out (a GArray of JvmsInterval, cleared first)
+ * indexed by attribute id, so g_array_index (out, JvmsInterval, a) is attribute a's. */
+gboolean            jvms_history_query_full             (JvmsHistory                     *self,
+                                                         gint64                           time,
+                                                         GArray                          *out,
+                                                         GError                         **error);
+
+/* Every interval of the given attributes that intersects [@t0, @t1], ordered by the order of
+ * @attributes, then by start time. */
+JvmsHistoryRange   *jvms_history_query_range            (JvmsHistory                     *self,
+                                                         gint64                           t0,
+                                                         gint64                           t1,
+                                                         const JvmsAttribute             *attributes,
+                                                         guint                            n_attributes,
+                                                         GError                         **error);
+/* Returns FALSE at the end (error unset) or on damage (error set). */
+gboolean            jvms_history_range_next             (JvmsHistoryRange                *range,
+                                                         JvmsInterval                    *out,
+                                                         GError                         **error);
+void                jvms_history_range_free             (JvmsHistoryRange                *range);
+
+/* One column of one attribute in a summary query. */
+typedef enum
+{
+  JVMS_SUMMARY_EMPTY = 1 << 0, /* the column lies outside what has been indexed */
+  JVMS_SUMMARY_MIXED = 1 << 1, /* exactly: some value other than @dominant held in the column */
+} JvmsSummaryFlags;
+
+typedef struct
+{
+  /* The value that held longest in the column (a close approximation when zoomed far out). */
+  JvmsValue        dominant;
+  JvmsSummaryFlags flags;
+  /* Over every numeric (int or double) value that held in the column; NaN when none did.
+   * Exact, so that a line chart of a counter never misses a peak. */
+  double           min;
+  double           max;
+} JvmsSummaryCell;
+
+/* For drawing: splits [@t0, @t1) into @n_columns equal columns and fills
+ * @cells[a * n_columns + c] for attribute index a (in @attributes) and column c. The cost does
+ * not grow with the number of intervals in the window: it reads per-attribute summary levels
+ * (coarser and coarser buckets) built while indexing. A value that held for any time inside a
+ * column, however short, marks it MIXED (or is its dominant value). */
+gboolean            jvms_history_query_summary          (JvmsHistory                     *self,
+                                                         gint64                           t0,
+                                                         gint64                           t1,
+                                                         const JvmsAttribute             *attributes,
+                                                         guint                            n_attributes,
+                                                         guint                            n_columns,
+                                                         JvmsSummaryCell                 *cells,
+                                                         GError                         **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (JvmsHistory, jvms_history_unref)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (JvmsHistoryBuilder, jvms_history_builder_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (JvmsHistoryRange, jvms_history_range_free)
+
+G_END_DECLS

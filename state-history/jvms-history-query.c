@@ -446,7 +446,8 @@ jvms_history_query_range (JvmsHistory         *self,
   jvms_history_unlock_if (self, locked);
   if (!ok)
     return NULL;
-  qsort (all->data, all->len, sizeof (JvmsInterval), cmp_interval);
+  if (all->len > 1)
+    qsort (all->data, all->len, sizeof (JvmsInterval), cmp_interval);
 
   JvmsHistoryRange *r = g_new0 (JvmsHistoryRange, 1);
   r->history = jvms_history_ref (self);
@@ -495,4 +496,54 @@ jvms_history_range_free (JvmsHistoryRange *range)
   g_array_unref (range->items);
   jvms_history_unref (range->history);
   g_free (range);
+}
+
+gboolean jvms_summary_check_all (JvmsHistory *h, GError **error);
+
+static gboolean
+check_closed (JvmsHistory *h, guint64 offset, guint32 csize, guint32 level, gint64 start,
+              gint64 max_end, guint depth, guint64 *n_nodes, GError **error)
+{
+  if (depth > MAX_PATH)
+    {
+      g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT,
+                   "%s: the tree is deeper than %d levels", h->path, MAX_PATH);
+      return FALSE;
+    }
+  g_autoptr (JvmsNode) n = jvms_history_get_node (h, offset, csize, level, start, max_end, error);
+  if (n == NULL)
+    return FALSE;
+  (*n_nodes)++;
+  for (guint c = 0; c < n->n_children; c++)
+    {
+      gint64 ce = c + 1 < n->n_children ? n->children[c + 1].start : n->end;
+      if (!check_closed (h, n->children[c].offset, n->children[c].csize, n->level - 1,
+                         n->children[c].start, ce, depth + 1, n_nodes, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+jvms_history_check (JvmsHistory *self, GError **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  if (!jvms_history_is_complete (self))
+    {
+      g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_INVALID,
+                   "%s: still being built", self->path);
+      return FALSE;
+    }
+  guint64 n_nodes = 0;
+  if (!check_closed (self, self->root_offset, self->root_csize, self->depth - 1, self->start_time,
+                     self->end_time, 0, &n_nodes, error))
+    return FALSE;
+  if (n_nodes != self->n_nodes)
+    {
+      g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT,
+                   "%s: the tree holds %" G_GUINT64_FORMAT " nodes, the header says %" G_GUINT64_FORMAT,
+                   self->path, n_nodes, self->n_nodes);
+      return FALSE;
+    }
+  return jvms_summary_check_all (self, error);
 }

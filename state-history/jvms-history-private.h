@@ -291,6 +291,13 @@ void         jvms_history_value_out (JvmsHistory *self, guint8 type, guint64 bit
 gboolean     jvms_history_collect   (JvmsHistory *self, gint64 t0, gint64 t1,
                                      const guint8 *want, GArray *out, GError **error);
 
+/* Calls @func for every interval of the @want attributes (all when NULL) intersecting
+ * [t0, t1], in no particular order. Caller holds the lock if live. */
+typedef void (*JvmsVisitFunc) (gpointer data, guint32 attr, gint64 start, gint64 end, guint8 type,
+                               guint64 bits);
+gboolean     jvms_history_visit     (JvmsHistory *self, gint64 t0, gint64 t1, const guint8 *want,
+                                     JvmsVisitFunc func, gpointer data, GError **error);
+
 /* summary */
 JvmsSummaryBuilder *jvms_summary_builder_new    (void);
 void                jvms_summary_builder_free   (JvmsSummaryBuilder *sb);

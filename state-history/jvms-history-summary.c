@@ -368,7 +368,7 @@ store_bucket (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, guint32 k, L
   else if (rv_eq (dom, lv->vf))
     flags |= F_DOM_FIRST;
   if (lv->out == NULL)
-    lv->out = g_byte_array_sized_new (FLUSH_BYTES + 128);
+    lv->out = g_byte_array_sized_new (64);
   gboolean first = lv->out_n == 0;
   p = jvms_varint_put (p, first ? 0 : (guint64) (lv->index - lv->out_prev));
   *p++ = flags;
@@ -883,20 +883,21 @@ col_value (Col *c, RV v, gint64 d)
 /* Column c covers [cs(c), cs(c + 1)); one narrower than 1 ns covers the instant at its start. */
 typedef struct
 {
-  gint64 t0, t1;
-  guint  n;
+  gint64  t0, t1;
+  guint   n;
+  gint64 *cs; /* n + 1 column starts, computed once per query (128-bit divisions are slow) */
 } Cols;
 
 static inline gint64
 col_start (const Cols *k, guint c)
 {
-  return k->t0 + (gint64) (((__int128) (k->t1 - k->t0) * c) / k->n);
+  return k->cs[c];
 }
 
 static inline gint64
 col_end (const Cols *k, guint c)
 {
-  gint64 s = col_start (k, c), e = col_start (k, c + 1);
+  gint64 s = k->cs[c], e = k->cs[c + 1];
   return e == s ? s + 1 : e;
 }
 
@@ -984,23 +985,42 @@ collect_segs (JvmsHistory *h, guint32 attr, gint64 s, gint64 e, guint8 *want, GA
   return TRUE;
 }
 
-static gboolean
-row_from_intervals (JvmsHistory *h, const Cols *k, guint32 attr, guint8 *want, GArray *ivs,
-                    GArray *segs, Col *cols, JvmsSummaryCell *row, GError **error)
+/* Intervals of the rows read directly, gathered in one walk of the tree: (row, interval). */
+typedef struct
 {
-  if (!collect_segs (h, attr, k->t0, col_end (k, k->n - 1), want, ivs, segs, error))
-    return FALSE;
+  gint64  start, end;
+  guint64 bits;
+  guint32 row;
+  guint8  type;
+} RowIv;
+
+typedef struct
+{
+  const guint32 *row_of; /* attribute -> row + 1 */
+  GArray        *out;    /* RowIv */
+} Gather;
+
+static void
+gather_one (gpointer data, guint32 attr, gint64 s, gint64 e, guint8 type, guint64 bits)
+{
+  Gather *g = data;
+  RowIv r = { s, e, bits, g->row_of[attr] - 1, type };
+  g_array_append_val (g->out, r);
+}
+
+static void
+row_from_intervals (JvmsHistory *h, const Cols *k, const RowIv *iv, guint n_iv, Col *cols,
+                    JvmsSummaryCell *row)
+{
   for (guint c = 0; c < k->n; c++)
     col_reset (&cols[c]);
-  for (guint i = 0; i < segs->len; i++)
+  for (guint i = 0; i < n_iv; i++)
     {
-      const Seg *sg = &g_array_index (segs, Seg, i);
-      RV v = { sg->bits, sg->type };
-      cols_add_seg (k, cols, sg->start, sg->end, v);
+      RV v = { iv[i].bits, iv[i].type };
+      cols_add_seg (k, cols, iv[i].start, iv[i].end, v);
     }
   for (guint c = 0; c < k->n; c++)
     col_emit (h, &cols[c], &row[c]);
-  return TRUE;
 }
 
 /* Exact min/max of @attr's values over [s, e). */
@@ -1218,7 +1238,10 @@ jvms_history_query_summary (JvmsHistory         *self,
         jvms_history_unlock_if (self, locked);
         return FALSE;
       }
-  Cols k = { t0, t1, n_columns };
+  g_autofree gint64 *cs = g_new (gint64, n_columns + 1);
+  for (guint c = 0; c <= n_columns; c++)
+    cs[c] = t0 + (gint64) (((__int128) t1 - t0) * c / n_columns);
+  Cols k = { t0, t1, n_columns, cs };
   gint64 width = (gint64) (((__int128) t1 - t0) / n_columns);
   /* The coarsest level whose buckets fit in a column. */
   gint level = -1;
@@ -1228,14 +1251,60 @@ jvms_history_query_summary (JvmsHistory         *self,
   g_autoptr (GArray) ivs = g_array_new (FALSE, FALSE, sizeof (JvmsInterval));
   g_autoptr (GArray) segs = g_array_new (FALSE, FALSE, sizeof (Seg));
   g_autofree Col *cols = g_new (Col, n_columns);
+  /* Rows that read intervals share one walk of the tree. */
+  g_autofree gboolean *by_levels = g_new0 (gboolean, MAX (n_attributes, 1));
+  gboolean any_iv = FALSE;
+  for (guint i = 0; i < n_attributes; i++)
+    {
+      gint k0 = self->open == NULL ? jvms_summary_index_finest (self->summary, attributes[i]) : -1;
+      by_levels[i] = k0 >= 0 && level >= k0;
+      if (!by_levels[i])
+        {
+          want[attributes[i]] = 1;
+          any_iv = TRUE;
+        }
+    }
+  /* Grouped by row with a counting sort: order within a row does not matter to columns. */
+  g_autoptr (GArray) batch = g_array_new (FALSE, FALSE, sizeof (RowIv));
+  g_autoptr (GArray) sorted = g_array_new (FALSE, FALSE, sizeof (RowIv));
+  g_autofree guint *row_first = g_new0 (guint, n_attributes + 1);
+  if (any_iv)
+    {
+      g_autofree guint32 *row_of = g_new0 (guint32, MAX (n_attrs, 1));
+      for (guint i = n_attributes; i-- > 0;)
+        if (!by_levels[i])
+          row_of[attributes[i]] = i + 1;
+      Gather g = { row_of, batch };
+      ok = jvms_history_visit (self, t0, col_end (&k, n_columns - 1) - 1, want, gather_one, &g, error);
+      memset (want, 0, MAX (n_attrs, 1));
+      const RowIv *b = (const RowIv *) batch->data;
+      for (guint j = 0; j < batch->len; j++)
+        row_first[b[j].row + 1]++;
+      for (guint i = 0; i < n_attributes; i++)
+        row_first[i + 1] += row_first[i];
+      g_array_set_size (sorted, batch->len);
+      g_autofree guint *pos = g_memdup2 (row_first, sizeof (guint) * (n_attributes + 1));
+      for (guint j = 0; j < batch->len; j++)
+        g_array_index (sorted, RowIv, pos[b[j].row]++) = b[j];
+    }
   for (guint i = 0; i < n_attributes && ok; i++)
     {
       JvmsSummaryCell *row = cells + (gsize) i * n_columns;
-      gint k0 = self->open == NULL ? jvms_summary_index_finest (self->summary, attributes[i]) : -1;
-      if (k0 >= 0 && level >= k0)
+      if (by_levels[i])
         ok = row_from_levels (self, &k, attributes[i], (guint) level, want, ivs, segs, cols, row, error);
       else
-        ok = row_from_intervals (self, &k, attributes[i], want, ivs, segs, cols, row, error);
+        {
+          /* A repeated attribute was gathered for its first row only. */
+          guint j = i;
+          for (guint p = 0; p < i; p++)
+            if (attributes[p] == attributes[i] && !by_levels[p])
+              {
+                j = p;
+                break;
+              }
+          const RowIv *v = (const RowIv *) sorted->data;
+          row_from_intervals (self, &k, v + row_first[j], row_first[j + 1] - row_first[j], cols, row);
+        }
     }
   jvms_history_unlock_if (self, locked);
   return ok;

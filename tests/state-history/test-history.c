@@ -1011,6 +1011,15 @@ test_summary_levels (void)
 int
 main (int argc, char **argv)
 {
+  if (argc == 3 && strcmp (argv[1], "--make-sample") == 0)
+    {
+      /* For test-tools.py: a small history file at argv[2]. */
+      tmpdir = g_path_get_dirname (argv[2]);
+      g_autofree char *made = build_sample ("sample.hist", 2000);
+      int ok = g_rename (made, argv[2]) == 0 ? 0 : 1;
+      g_free (tmpdir);
+      return ok;
+    }
   g_test_init (&argc, &argv, NULL);
   const char *s = g_getenv ("JVMS_TEST_SCALE");
   if (s)

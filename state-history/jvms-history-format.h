@@ -55,8 +55,11 @@
  * bucket b covers [b << shift, (b + 1) << shift). Per attribute, levels start at its finest
  * level k0 (chosen from its first intervals) and only buckets holding a value change are
  * stored: between two stored buckets the value is constant.
- * Summary blob payload (one attribute, one level, buckets in increasing order):
- *   varint attribute, varint level, zigzag varint first bucket index, varint n
+ * Summary blob payload: varint n_runs, then n_runs x run. A run is one attribute's buckets at
+ * one level, in increasing order (a blob flushed when a run reached 4 KiB holds one run; the
+ * final flush packs many short runs into blobs of about 64 KiB):
+ *   varint attribute, varint level, zigzag varint first bucket index, varint n,
+ *   varint byte length of the n buckets that follow
  *   n x bucket:
  *     varint index - previous index (0 for the first)
  *     byte flags: bit 0 INSIDE: a change strictly inside the bucket
@@ -151,8 +154,8 @@ G_STATIC_ASSERT (sizeof (JvmsNodeHeader) == 40);
 #define JVMS_SUMMARY_LEVEL_SHIFT 2u  /* each level 4 times coarser */
 #define JVMS_SUMMARY_N_LEVELS    24u /* the coarsest: 2^56 ns, about 2.3 years */
 
-/* One entry of the summary directory table: a summary blob holding buckets of one attribute
- * at one level, in time order. Entries are sorted by (attribute, level, first bucket). */
+/* One entry of the summary directory table: one run (buckets of one attribute at one level) in
+ * a summary blob; several entries may share a blob. Sorted by (attribute, level, first bucket). */
 typedef struct
 {
   guint32 attribute;

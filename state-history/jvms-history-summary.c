@@ -310,48 +310,106 @@ numeric_rv (double x)
   return v;
 }
 
+/* Appends one run (one attribute's buckets at one level) to @blob. */
+static void
+run_append (GByteArray *blob, guint32 attr, guint32 k, Level *lv)
+{
+  guint8 head[64];
+  guint8 *p = jvms_varint_put (head, attr);
+  p = jvms_varint_put (p, k);
+  p = jvms_varint_put (p, jvms_zigzag (lv->out_first));
+  p = jvms_varint_put (p, lv->out_n);
+  p = jvms_varint_put (p, lv->out->len);
+  g_byte_array_append (blob, head, (guint) (p - head));
+  g_byte_array_append (blob, lv->out->data, lv->out->len);
+}
+
+/* Writes @payload (n_runs then the runs) as one blob; @runs lists (attr, level, Level*). */
+static gboolean
+write_blob (JvmsHistory *h, JvmsSummaryBuilder *sb, GByteArray *runs_bytes, GArray *runs,
+            GError **error)
+{
+  guint8 head[16];
+  guint8 *p = jvms_varint_put (head, runs->len);
+  g_byte_array_prepend (runs_bytes, head, (guint) (p - head));
+  gint64 t0 = G_MAXINT64, t1 = G_MININT64;
+  guint32 total = 0;
+  for (guint i = 0; i < runs->len; i++)
+    {
+      DirEntry *e = &g_array_index (runs, DirEntry, i);
+      guint shift = level_shift (e->level);
+      t0 = MIN (t0, bucket_start (e->first, shift));
+      t1 = MAX (t1, bucket_end (e->last, shift));
+      total += e->n;
+    }
+  gsize size = jvms_blob_frame (&sb->enc, runs_bytes->data, runs_bytes->len, JVMS_NODE_LEVEL_SUMMARY,
+                                total, t0, t1);
+  guint64 off;
+  if (!jvms_history_append_blob (h, sb->enc.blob, size, &off, error))
+    return FALSE;
+  h->summary_bytes += size;
+  for (guint i = 0; i < runs->len; i++)
+    {
+      DirEntry *e = &g_array_index (runs, DirEntry, i);
+      e->offset = off;
+      e->csize = (guint32) (size - sizeof (JvmsNodeHeader));
+      g_array_append_val (sb->dir, *e);
+    }
+  g_byte_array_set_size (runs_bytes, 0);
+  g_array_set_size (runs, 0);
+  return TRUE;
+}
+
+static void
+level_taken (JvmsSummaryBuilder *sb, Level *lv)
+{
+  sb->pending -= lv->out->len;
+  g_byte_array_set_size (lv->out, 0);
+  lv->out_n = 0;
+}
+
 static gboolean
 flush_level (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, guint32 k, Level *lv,
              GError **error)
 {
   if (lv->out == NULL || lv->out_n == 0)
     return TRUE;
-  guint8 head[40];
-  guint8 *p = jvms_varint_put (head, attr);
-  p = jvms_varint_put (p, k);
-  p = jvms_varint_put (p, jvms_zigzag (lv->out_first));
-  p = jvms_varint_put (p, lv->out_n);
-  gsize hl = (gsize) (p - head);
-  g_byte_array_prepend (lv->out, head, (guint) hl);
-  guint shift = level_shift (k);
-  gsize size = jvms_blob_frame (&sb->enc, lv->out->data, lv->out->len, JVMS_NODE_LEVEL_SUMMARY,
-                                lv->out_n, bucket_start (lv->out_first, shift),
-                                bucket_end (lv->out_last, shift));
-  guint64 off;
-  if (!jvms_history_append_blob (h, sb->enc.blob, size, &off, error))
-    return FALSE;
-  h->summary_bytes += size;
-  DirEntry e = { attr, k, lv->out_first, lv->out_last, off, (guint32) (size - sizeof (JvmsNodeHeader)), lv->out_n };
-  g_array_append_val (sb->dir, e);
-  sb->pending -= lv->out->len - hl;
-  g_byte_array_set_size (lv->out, 0);
-  lv->out_n = 0;
-  return TRUE;
+  g_autoptr (GByteArray) bytes = g_byte_array_new ();
+  g_autoptr (GArray) runs = g_array_new (FALSE, FALSE, sizeof (DirEntry));
+  DirEntry e = { attr, k, lv->out_first, lv->out_last, 0, 0, lv->out_n };
+  g_array_append_val (runs, e);
+  run_append (bytes, attr, k, lv);
+  level_taken (sb, lv);
+  return write_blob (h, sb, bytes, runs, error);
 }
 
+/* Packs every pending run into shared blobs of about 64 KiB: used at the end and when the
+ * pending buffers pass their budget, so that the many short runs of coarse levels do not
+ * each cost a blob. */
 static gboolean
 flush_all (JvmsHistory *h, JvmsSummaryBuilder *sb, GError **error)
 {
+  g_autoptr (GByteArray) bytes = g_byte_array_new ();
+  g_autoptr (GArray) runs = g_array_new (FALSE, FALSE, sizeof (DirEntry));
   for (guint a = 0; a < sb->attrs->len; a++)
     {
       Attr *at = &g_array_index (sb->attrs, Attr, a);
       if (at->levels == NULL)
         continue;
-      for (guint k = at->k0; k < N_LEVELS; k++)
-        if (!flush_level (h, sb, a, k, &at->levels[k - at->k0], error))
-          return FALSE;
+      for (guint k = (guint) at->k0; k < N_LEVELS; k++)
+        {
+          Level *lv = &at->levels[k - (guint) at->k0];
+          if (lv->out == NULL || lv->out_n == 0)
+            continue;
+          DirEntry e = { a, k, lv->out_first, lv->out_last, 0, 0, lv->out_n };
+          g_array_append_val (runs, e);
+          run_append (bytes, a, k, lv);
+          level_taken (sb, lv);
+          if (bytes->len >= 16 * FLUSH_BYTES && !write_blob (h, sb, bytes, runs, error))
+            return FALSE;
+        }
     }
-  return TRUE;
+  return runs->len == 0 || write_blob (h, sb, bytes, runs, error);
 }
 
 static gboolean
@@ -598,6 +656,15 @@ jvms_summary_builder_finish (JvmsHistory *h, JvmsSummaryBuilder *sb, GBytes **di
       for (guint k = (guint) at->k0; k < N_LEVELS; k++)
         if (!level_close (h, sb, a, at, k, h->end_time, error))
           return FALSE;
+      /* Levels whose buckets are wider than the history serve no query: queries never use
+       * buckets wider than a column, hence than the history. */
+      for (guint k = (guint) at->k0; k < N_LEVELS; k++)
+        {
+          Level *lv = &at->levels[k - (guint) at->k0];
+          if (((guint64) 1 << level_shift (k)) > (guint64) h->end_time - (guint64) h->start_time &&
+              lv->out && lv->out_n > 0)
+            level_taken (sb, lv);
+        }
     }
   if (!flush_all (h, sb, error))
     return FALSE;
@@ -733,7 +800,85 @@ typedef struct
   guint8 flags;
 } Bucket;
 
-/* Reads a summary blob through the cache; node->buckets holds its buckets. */
+/* A decoded blob: its runs and their buckets (node->buckets points at the Blob). */
+typedef struct
+{
+  guint32 attr, level;
+  guint   first; /* index into buckets */
+  guint   n;
+} Run;
+
+typedef struct
+{
+  guint   n_runs;
+  Run    *runs;
+  Bucket *buckets;
+} Blob;
+
+static gboolean
+decode_run (const guint8 **pp, const guint8 *end, guint32 n_strings, const Run *run,
+            gint64 first, Bucket *bk)
+{
+  const guint8 *p = *pp;
+  guint shift = level_shift (run->level);
+  gint64 index = first;
+  RV prev_vl = { 0, JVMS_VALUE_NULL };
+  for (guint i = 0; i < run->n; i++)
+    {
+      Bucket *b = &bk[i];
+      guint64 d, fo, lo;
+      if (!jvms_varint_get (&p, end, &d) || (i > 0 && d == 0) || (i == 0 && d != 0) ||
+          d > (guint64) G_MAXINT64 - (guint64) index || p >= end)
+        return FALSE;
+      index += (gint64) d;
+      if (index > (G_MAXINT64 >> shift))
+        return FALSE;
+      b->index = index;
+      b->flags = *p++;
+      if (b->flags & ~0x1Fu)
+        return FALSE;
+      if (i == 0)
+        {
+          if (!get_value (&p, end, n_strings, &b->before))
+            return FALSE;
+        }
+      else
+        b->before = prev_vl;
+      b->vf = b->before;
+      if ((b->flags & F_AT_START) && !get_value (&p, end, n_strings, &b->vf))
+        return FALSE;
+      b->vl = b->vf;
+      gint64 bs = bucket_start (index, shift), be = bucket_end (index, shift);
+      if (b->flags & F_INSIDE)
+        {
+          if (!jvms_varint_get (&p, end, &fo) || !jvms_varint_get (&p, end, &lo) ||
+              fo == 0 || fo >= (guint64) be - (guint64) bs || lo >= (guint64) be - (guint64) bs - fo ||
+              !get_value (&p, end, n_strings, &b->vl))
+            return FALSE;
+          b->f = bs + (gint64) fo;
+          b->l = b->f + (gint64) lo;
+        }
+      if (b->flags & F_DOM_LAST)
+        b->dom = b->vl;
+      else if (b->flags & F_DOM_FIRST)
+        b->dom = b->vf;
+      else if (!get_value (&p, end, n_strings, &b->dom))
+        return FALSE;
+      b->min = b->max = NAN;
+      if (b->flags & F_NUMERIC)
+        {
+          RV mn, mx;
+          if (!get_value (&p, end, n_strings, &mn) || !get_value (&p, end, n_strings, &mx) ||
+              !rv_numeric (mn, &b->min) || !rv_numeric (mx, &b->max))
+            return FALSE;
+        }
+      prev_vl = b->vl;
+    }
+  *pp = p;
+  return TRUE;
+}
+
+/* Reads a summary blob through the cache. */
 static JvmsNode *
 get_blob (JvmsHistory *h, const DirEntry *e, GError **error)
 {
@@ -746,75 +891,47 @@ get_blob (JvmsHistory *h, const DirEntry *e, GError **error)
   if (payload == NULL)
     return NULL;
   const guint8 *p = payload, *end = payload + hd.usize;
-  guint64 attr, level, first, cnt;
-  guint shift = level_shift (e->level);
+  guint64 n_runs;
   guint32 n_strings = jvms_string_table_size (h->strings);
-  if (hd.level != JVMS_NODE_LEVEL_SUMMARY || !jvms_varint_get (&p, end, &attr) ||
-      !jvms_varint_get (&p, end, &level) || !jvms_varint_get (&p, end, &first) ||
-      !jvms_varint_get (&p, end, &cnt) || attr != e->attribute || level != e->level ||
-      jvms_unzigzag (first) != e->first || cnt != e->n || cnt > hd.usize / 2)
+  guint n_attrs = jvms_attr_tree_size (h->attrs);
+  /* Each run takes at least 6 bytes and each bucket 3: bounds before allocating. */
+  if (hd.level != JVMS_NODE_LEVEL_SUMMARY || !jvms_varint_get (&p, end, &n_runs) ||
+      n_runs == 0 || n_runs > hd.usize / 6 || hd.n_intervals > hd.usize / 3)
     goto bad;
-  gsize bytes = sizeof (JvmsNode) + cnt * sizeof (Bucket);
+  gsize bytes = sizeof (JvmsNode) + sizeof (Blob) + n_runs * sizeof (Run) +
+                (gsize) hd.n_intervals * sizeof (Bucket);
   n = g_malloc0 (bytes);
   n->ref_count = 1;
   n->offset = e->offset;
   n->bytes = bytes;
   n->level = JVMS_NODE_LEVEL_SUMMARY;
-  n->n_intervals = (guint32) cnt;
-  Bucket *bk = (Bucket *) (n + 1);
-  n->buckets = bk;
-  gint64 index = e->first;
-  RV prev_vl = { 0, JVMS_VALUE_NULL };
-  for (guint i = 0; i < cnt; i++)
+  n->n_intervals = hd.n_intervals;
+  Blob *blob = (Blob *) (n + 1);
+  blob->n_runs = (guint) n_runs;
+  blob->runs = (Run *) (blob + 1);
+  blob->buckets = (Bucket *) (blob->runs + n_runs);
+  n->buckets = blob;
+  guint used = 0;
+  for (guint r = 0; r < n_runs; r++)
     {
-      Bucket *b = &bk[i];
-      guint64 d, fo, lo;
-      if (!jvms_varint_get (&p, end, &d) || (i > 0 && d == 0) || (i == 0 && d != 0) ||
-          d > (guint64) (e->last - index) || p >= end)
+      guint64 attr, level, first, cnt, len;
+      if (!jvms_varint_get (&p, end, &attr) || !jvms_varint_get (&p, end, &level) ||
+          !jvms_varint_get (&p, end, &first) || !jvms_varint_get (&p, end, &cnt) ||
+          !jvms_varint_get (&p, end, &len) || attr >= n_attrs || level >= N_LEVELS ||
+          cnt == 0 || cnt > hd.n_intervals - used || len > (guint64) (end - p))
         goto bad;
-      index += (gint64) d;
-      b->index = index;
-      b->flags = *p++;
-      if (b->flags & ~0x1Fu)
+      Run *run = &blob->runs[r];
+      run->attr = (guint32) attr;
+      run->level = (guint32) level;
+      run->first = used;
+      run->n = (guint) cnt;
+      const guint8 *run_end = p + len;
+      if (!decode_run (&p, run_end, n_strings, run, jvms_unzigzag (first), blob->buckets + used) ||
+          p != run_end)
         goto bad;
-      if (i == 0)
-        {
-          if (!get_value (&p, end, n_strings, &b->before))
-            goto bad;
-        }
-      else
-        b->before = prev_vl;
-      b->vf = b->before;
-      if ((b->flags & F_AT_START) && !get_value (&p, end, n_strings, &b->vf))
-        goto bad;
-      b->vl = b->vf;
-      gint64 bs = bucket_start (index, shift), be = bucket_end (index, shift);
-      if (b->flags & F_INSIDE)
-        {
-          if (!jvms_varint_get (&p, end, &fo) || !jvms_varint_get (&p, end, &lo) ||
-              fo == 0 || fo >= (guint64) be - (guint64) bs || lo >= (guint64) be - (guint64) bs - fo ||
-              !get_value (&p, end, n_strings, &b->vl))
-            goto bad;
-          b->f = bs + (gint64) fo;
-          b->l = b->f + (gint64) lo;
-        }
-      if (b->flags & F_DOM_LAST)
-        b->dom = b->vl;
-      else if (b->flags & F_DOM_FIRST)
-        b->dom = b->vf;
-      else if (!get_value (&p, end, n_strings, &b->dom))
-        goto bad;
-      b->min = b->max = NAN;
-      if (b->flags & F_NUMERIC)
-        {
-          RV mn, mx;
-          if (!get_value (&p, end, n_strings, &mn) || !get_value (&p, end, n_strings, &mx) ||
-              !rv_numeric (mn, &b->min) || !rv_numeric (mx, &b->max))
-            goto bad;
-        }
-      prev_vl = b->vl;
+      used += (guint) cnt;
     }
-  if (p != end || index != e->last)
+  if (p != end || used != hd.n_intervals)
     goto bad;
   JvmsNode *c = jvms_node_cache_insert (h->cache, n);
   jvms_node_unref (n);
@@ -827,6 +944,29 @@ bad:
   return NULL;
 }
 
+/* The buckets of @e's run in its blob, or NULL (CORRUPT) when the blob lacks it. */
+static const Bucket *
+blob_run (JvmsHistory *h, JvmsNode *n, const DirEntry *e, guint *n_buckets, GError **error)
+{
+  const Blob *blob = n->buckets;
+  for (guint r = 0; r < blob->n_runs; r++)
+    {
+      const Run *run = &blob->runs[r];
+      if (run->attr == e->attribute && run->level == e->level)
+        {
+          const Bucket *b = blob->buckets + run->first;
+          if (run->n != e->n || b[0].index != e->first || b[run->n - 1].index != e->last)
+            break;
+          *n_buckets = run->n;
+          return b;
+        }
+    }
+  g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT,
+               "%s: summary blob at offset %" G_GUINT64_FORMAT " lacks the run its directory "
+               "entry describes (attribute %u, level %u)", h->path, e->offset, e->attribute, e->level);
+  return NULL;
+}
+
 gboolean jvms_summary_check_all (JvmsHistory *h, GError **error);
 gboolean
 jvms_summary_check_all (JvmsHistory *h, GError **error)
@@ -834,9 +974,13 @@ jvms_summary_check_all (JvmsHistory *h, GError **error)
   for (guint i = 0; h->summary && i < h->summary->n_dir; i++)
     {
       JvmsNode *n = get_blob (h, &h->summary->dir[i], error);
+      guint nb;
       if (n == NULL)
         return FALSE;
+      gboolean ok = blob_run (h, n, &h->summary->dir[i], &nb, error) != NULL;
       jvms_node_unref (n);
+      if (!ok)
+        return FALSE;
     }
   return TRUE;
 }
@@ -1140,8 +1284,11 @@ row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, guint
           g_autoptr (JvmsNode) blob = get_blob (h, &si->dir[e], error);
           if (blob == NULL)
             return FALSE;
-          const Bucket *bk = blob->buckets;
-          guint i0 = 0, i1 = blob->n_intervals;
+          guint nb = 0;
+          const Bucket *bk = blob_run (h, blob, &si->dir[e], &nb, error);
+          if (bk == NULL)
+            return FALSE;
+          guint i0 = 0, i1 = nb;
           while (i0 < i1)
             {
               guint mid = (i0 + i1) / 2;
@@ -1150,7 +1297,7 @@ row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, guint
               else
                 i1 = mid;
             }
-          for (guint i = i0; i < blob->n_intervals && bk[i].index <= b_last; i++)
+          for (guint i = i0; i < nb && bk[i].index <= b_last; i++)
             {
               const Bucket *b = &bk[i];
               gint64 bs = bucket_start (b->index, shift), be = bucket_end (b->index, shift);

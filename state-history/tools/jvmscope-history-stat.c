@@ -87,7 +87,7 @@ main (int argc, char **argv)
     printf ("WARNING: the nodes hold %" G_GUINT64_FORMAT " intervals, the header says %" G_GUINT64_FORMAT "\n",
             ti, h->n_intervals);
   guint64 tables = h->file_size - h->data_end;
-  printf ("summary blobs:    %u, %" G_GUINT64_FORMAT " bytes\n", jvms_summary_index_n_blobs (h->summary), h->summary_bytes);
+  printf ("summary runs:     %u, %" G_GUINT64_FORMAT " bytes of blobs\n", jvms_summary_index_n_blobs (h->summary), h->summary_bytes);
   printf ("tables:           %" G_GUINT64_FORMAT " bytes (attributes, strings, metadata, summary directory)\n", tables);
   guint64 n_iv = MAX (h->n_intervals, 1);
   printf ("bytes/interval:   %.3f (file), %.3f (tree nodes only), %.3f (summary)\n",

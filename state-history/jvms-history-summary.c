@@ -564,12 +564,39 @@ level_feed (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, Attr *at, guin
   return TRUE;
 }
 
+/* level_feed for a single change at the finest level, without building a record: the hot
+ * path of the builder (one call per interval). */
 static gboolean
 feed_change (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, Attr *at, gint64 c, RV before,
              RV v, GError **error)
 {
-  Rec r = { .start = c, .end = c, .before = before, .vf = v, .vl = v, .min = NAN, .max = NAN };
-  return level_feed (h, sb, attr, at, (guint) at->k0, &r, error);
+  guint k = (guint) at->k0;
+  Level *lv = &at->levels[0];
+  guint shift = level_shift (k);
+  gint64 b = c >> shift;
+
+  if (G_UNLIKELY (!lv->open || lv->index != b))
+    {
+      Rec r = { .start = c, .end = c, .before = before, .vf = v, .vl = v, .min = NAN, .max = NAN };
+      return level_feed (h, sb, attr, at, k, &r, error);
+    }
+  level_dur (lv, lv->cur, c - lv->cursor);
+  if (c == lv->bstart)
+    {
+      lv->at_start = TRUE;
+      lv->before = before;
+      lv->vf = v;
+    }
+  else
+    {
+      if (!lv->inside)
+        lv->f = c;
+      lv->inside = TRUE;
+      lv->l = c;
+    }
+  lv->cur = lv->vl = v;
+  lv->cursor = c;
+  return TRUE;
 }
 
 static void

@@ -56,6 +56,14 @@ next_gap (void)
 }
 
 static double
+cpu_s (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
+}
+
+static double
 now_s (void)
 {
   struct timespec ts;
@@ -143,6 +151,8 @@ size_name (guint64 n)
   return buf;
 }
 
+static gboolean build_only;
+
 static int
 run_one (guint64 n, guint m, const char *dir)
 {
@@ -175,7 +185,7 @@ run_one (guint64 n, guint m, const char *dir)
 
   const guint block = 1u << 20;
   g_autofree Change *ch = g_new (Change, block);
-  double build = 0;
+  double build = 0, build_cpu = 0;
   gint64 last = t_start;
   for (guint64 done = 0; done < n;)
     {
@@ -192,18 +202,21 @@ run_one (guint64 n, guint m, const char *dir)
           e->t += next_gap ();
           heap_down (heap, m, 0);
         }
-      double t0 = now_s ();
+      double t0 = now_s (), c0 = cpu_s ();
       for (guint k = 0; k < c; k++)
         if (G_UNLIKELY (!jvms_history_builder_modify_int (b, ch[k].attr, ch[k].t, ch[k].value, &error)))
           g_error ("%s", error->message);
       build += now_s () - t0;
+      build_cpu += cpu_s () - c0;
       last = ch[c - 1].t;
       done += c;
     }
-  double t0 = now_s ();
+  double t0 = now_s (), cc0 = cpu_s ();
   if (!jvms_history_builder_close (b, last, &error))
     g_error ("%s", error->message);
-  build += now_s () - t0;
+  double close_s = now_s () - t0;
+  build += close_s;
+  build_cpu += cpu_s () - cc0;
   jvms_history_builder_free (b);
 
   struct rusage ru;
@@ -212,6 +225,8 @@ run_one (guint64 n, guint m, const char *dir)
   g_stat (path, &st);
   printf ("figure build_rate_%s %.4g intervals/s\n", tag, (double) n / build);
   printf ("figure build_time_%s %.3f s\n", tag, build);
+  printf ("figure build_close_time_%s %.3f s\n", tag, close_s);
+  printf ("figure build_rate_cpu_%s %.4g intervals/s\n", tag, (double) n / build_cpu);
 
   g_autoptr (JvmsHistory) h = jvms_history_open (path, 0, &error);
   if (h == NULL)
@@ -220,6 +235,12 @@ run_one (guint64 n, guint m, const char *dir)
   printf ("figure disk_bytes_per_interval_%s %.3f bytes\n", tag, (double) st.st_size / (double) n_iv);
   printf ("figure peak_rss_%s %.1f MiB\n", tag, (double) ru.ru_maxrss / 1024.0);
   fflush (stdout);
+  if (build_only)
+    {
+      jvms_history_unref (g_steal_pointer (&h));
+      g_unlink (path);
+      return 0;
+    }
 
   gint64 hs = jvms_history_get_start_time (h), he = jvms_history_get_end_time (h);
   gint64 span = he - hs;
@@ -309,30 +330,37 @@ run_one (guint64 n, guint m, const char *dir)
     ra[i] = (JvmsAttribute) (splitmix64 () % jvms_history_get_n_attributes (h));
   g_autofree JvmsSummaryCell *cells = g_new (JvmsSummaryCell, (gsize) na * 2000);
   g_array_set_size (lat, 0);
-  for (guint q = 0; q < 10; q++)
+  g_autoptr (GArray) cpu = g_array_new (FALSE, FALSE, sizeof (double));
+  guint reps = n >= 100000000 ? 5 : 10;
+  for (guint q = 0; q < reps; q++)
     {
-      double a0 = now_s ();
+      double a0 = now_s (), c0 = cpu_s ();
       if (!jvms_history_query_summary (h, hs, he, ra, na, 2000, cells, &error))
         g_error ("%s", error->message);
-      double ms = (now_s () - a0) * 1e3;
+      double ms = (now_s () - a0) * 1e3, cms = (cpu_s () - c0) * 1e3;
       g_array_append_val (lat, ms);
+      g_array_append_val (cpu, cms);
     }
+  printf ("figure summary_query_cpu_p99_whole_%s %.3f ms\n", tag, percentile (cpu, 0.99));
   printf ("figure summary_query_p50_whole_%s %.3f ms\n", tag, percentile (lat, 0.5));
   printf ("figure summary_query_p99_whole_%s %.3f ms\n", tag, percentile (lat, 0.99));
   fflush (stdout);
   g_array_set_size (lat, 0);
-  for (guint q = 0; q < 20; q++)
+  g_array_set_size (cpu, 0);
+  for (guint q = 0; q < reps * 2; q++)
     {
       /* Zoom factors from 2 to 10,000, log-uniform. */
       double f = pow (10, 0.3 + uniform () * 3.7);
       gint64 w = MAX ((gint64) ((double) span / f), 2000);
       gint64 t = hs + (gint64) (uniform () * (double) (span - w));
-      double a0 = now_s ();
+      double a0 = now_s (), c0 = cpu_s ();
       if (!jvms_history_query_summary (h, t, t + w, ra, na, 2000, cells, &error))
         g_error ("%s", error->message);
-      double ms = (now_s () - a0) * 1e3;
+      double ms = (now_s () - a0) * 1e3, cms = (cpu_s () - c0) * 1e3;
       g_array_append_val (lat, ms);
+      g_array_append_val (cpu, cms);
     }
+  printf ("figure summary_query_cpu_p99_zoom_%s %.3f ms\n", tag, percentile (cpu, 0.99));
   printf ("figure summary_query_p50_zoom_%s %.3f ms\n", tag, percentile (lat, 0.5));
   printf ("figure summary_query_p99_zoom_%s %.3f ms\n", tag, percentile (lat, 0.99));
   fflush (stdout);
@@ -350,6 +378,7 @@ main (int argc, char **argv)
   GOptionEntry entries[] = {
     { "intervals", 0, 0, G_OPTION_ARG_INT64, &n, "Intervals (changes) to build", "N" },
     { "attributes", 0, 0, G_OPTION_ARG_INT, &m, "Thread-state attributes", "M" },
+    { "build-only", 0, 0, G_OPTION_ARG_NONE, &build_only, "Only build (for profiling)", NULL },
     { "dir", 0, 0, G_OPTION_ARG_FILENAME, &dir, "Folder for the temporary index (/tmp)", "DIR" },
     { NULL },
   };

@@ -7,7 +7,7 @@
  * held in it, and approximately the value held longest (dom). Only buckets holding a change
  * are stored, so between two stored buckets the value is constant.
  *
- * Building (same streaming pass as the tree): each attribute's first 16 intervals choose its
+ * Building (same streaming pass as the tree): each attribute's first 64 intervals choose its
  * finest level k0, the first whose buckets span at least 8 mean interval durations: finer
  * levels would store about as many buckets as there are intervals, and a query that zooms
  * that far reads the intervals instead (few per column). 8 rather than 16: the mean of 15
@@ -27,8 +27,10 @@
  * whose known value (vf, vl) is a fair dominant candidate. Only such a cut piece's min/max is
  * unknown; it is refined from the intervals of that piece alone, and only when the bucket's
  * min/max would widen the column's. When C is finer than W_k0, or the attribute has no levels,
- * or the history is still being built, the row comes from the intervals (few per column in
- * the first two cases). */
+ * or the history is still being built, the row comes from the intervals: few of its own per
+ * column, but read by walking every node of the window (the tree is cut by time, not by
+ * attribute), so that case costs what a range query over the window costs. k0 is capped at
+ * 16.8 ms (K_CAP) so that views at that scale or coarser never take it. */
 #include "jvms-history-private.h"
 
 #include <math.h>
@@ -38,7 +40,11 @@ gsize jvms_blob_frame (JvmsNodeEncoder *enc, const guint8 *payload, gsize usize,
                        guint32 n_items, gint64 start, gint64 end);
 
 #define N_LEVELS       JVMS_SUMMARY_N_LEVELS
-#define PROBE          16
+#define PROBE          64
+/* The coarsest finest level: 2^24 ns (16.8 ms). A slower attribute still gets buckets that
+ * fine, so that every row of a view at 16.8 ms a column or more reads levels: one row read
+ * from intervals costs a walk over every node of the window, whatever its own rate. */
+#define K_CAP          7
 #define DENSITY        8
 #define FLUSH_BYTES    4096
 #define PENDING_BUDGET (32u * 1024u * 1024u)
@@ -179,8 +185,8 @@ typedef struct
 {
   gint    k0;      /* finest level, once levels != NULL */
   guint   n_probe;
-  gint64  probe_start[PROBE];
-  RV      probe_v[PROBE];
+  gint64 *probe_start; /* PROBE each, until levels start */
+  RV     *probe_v;
   gint64  probe_end;
   RV      last;    /* value of the latest interval fed */
   Level  *levels;  /* N_LEVELS - k0 */
@@ -219,6 +225,8 @@ jvms_summary_builder_free (JvmsSummaryBuilder *sb)
   for (guint a = 0; a < sb->attrs->len; a++)
     {
       Attr *at = &g_array_index (sb->attrs, Attr, a);
+      g_free (at->probe_start);
+      g_free (at->probe_v);
       if (at->levels)
         {
           for (guint k = at->k0; k < N_LEVELS; k++)
@@ -620,17 +628,23 @@ attr_decide (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, Attr *at, GEr
 {
   /* The first interval starts at the history start, often long before anything happens;
    * the mean is taken over the others. */
-  gint64 span = at->probe_end - at->probe_start[1];
-  gint64 mean = MAX (span / (gint64) (at->n_probe - 1), 1);
-  gint k0 = 0;
-  while ((guint) k0 + 1 < N_LEVELS && ((gint64) 1 << level_shift ((guint) k0)) < mean * DENSITY)
-    k0++;
+  gint k0 = K_CAP;
+  if (at->n_probe >= 2)
+    {
+      gint64 span = at->probe_end - at->probe_start[1];
+      gint64 mean = MAX (span / (gint64) (at->n_probe - 1), 1);
+      k0 = 0;
+      while (k0 < K_CAP && ((gint64) 1 << level_shift ((guint) k0)) < mean * DENSITY)
+        k0++;
+    }
   attr_start_levels (h, at, k0, at->probe_v[0]);
-  for (guint i = 1; i < at->n_probe; i++)
-    if (!rv_eq (at->probe_v[i - 1], at->probe_v[i]) &&
-        !feed_change (h, sb, attr, at, at->probe_start[i], at->probe_v[i - 1], at->probe_v[i], error))
-      return FALSE;
-  return TRUE;
+  gboolean ok = TRUE;
+  for (guint i = 1; i < at->n_probe && ok; i++)
+    if (!rv_eq (at->probe_v[i - 1], at->probe_v[i]))
+      ok = feed_change (h, sb, attr, at, at->probe_start[i], at->probe_v[i - 1], at->probe_v[i], error);
+  g_clear_pointer (&at->probe_start, g_free);
+  g_clear_pointer (&at->probe_v, g_free);
+  return ok;
 }
 
 gboolean
@@ -648,6 +662,11 @@ jvms_summary_builder_add (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, 
       if (rv_eq (before, v))
         return TRUE;
       return feed_change (h, sb, attr, at, start, before, v, error);
+    }
+  if (at->probe_start == NULL)
+    {
+      at->probe_start = g_new (gint64, PROBE);
+      at->probe_v = g_new (RV, PROBE);
     }
   at->probe_start[at->n_probe] = start;
   at->probe_v[at->n_probe] = v;
@@ -680,8 +699,11 @@ jvms_summary_builder_finish (JvmsHistory *h, JvmsSummaryBuilder *sb, GBytes **di
   for (guint a = 0; a < n_attrs; a++)
     {
       Attr *at = &g_array_index (sb->attrs, Attr, a);
+      /* Fewer than PROBE intervals: choose from what there is. */
+      if (at->levels == NULL && at->n_probe > 0 && !attr_decide (h, sb, a, at, error))
+        return FALSE;
       if (at->levels == NULL)
-        continue; /* fewer than PROBE intervals: queries read them directly */
+        continue; /* no interval at all (an empty history) */
       for (guint k = (guint) at->k0; k < N_LEVELS; k++)
         if (!level_close (h, sb, a, at, k, h->end_time, error))
           return FALSE;

@@ -92,7 +92,9 @@ typedef struct _JvmsHistoryRange   JvmsHistoryRange;
 
 typedef struct
 {
-  /* Node size in bytes before compression; 0 picks the default (64 KiB). */
+  /* Node size in bytes before compression; 0 picks the default (64 KiB). Leaves keep to it;
+   * inner nodes may grow to 64 bytes per attribute when that is larger (see
+   * jvms-history-builder.c). */
   guint32 node_size;
   /* Budget of the node cache of the JvmsHistory the builder exposes; 0 picks 64 MiB. */
   gsize   cache_budget;
@@ -185,7 +187,8 @@ gint64              jvms_history_get_end_time           (JvmsHistory            
 gboolean            jvms_history_is_complete            (JvmsHistory                     *self);
 guint64             jvms_history_get_n_intervals        (JvmsHistory                     *self);
 guint               jvms_history_get_n_attributes       (JvmsHistory                     *self);
-/* Returns NULL when the key is absent. */
+/* Returns NULL when the key is absent. While building, the string stays valid until the key
+ * is set again. */
 const char         *jvms_history_get_metadata           (JvmsHistory                     *self,
                                                          const char                      *key);
 

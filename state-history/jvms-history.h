@@ -15,7 +15,8 @@
  *
  * Threads: a JvmsHistory is safe to query from several threads at once; a builder is used from
  * one thread, and the JvmsHistory it exposes (jvms_history_builder_get_history) may be queried
- * from other threads while it appends: queries see every interval already ended.
+ * from other threads while it appends: queries see every interval already ended. (An interval
+ * still going is reported with its start and value, ending at the current end time.)
  */
 #pragma once
 

@@ -543,10 +543,13 @@ jfr_loaded_free (JfrLoaded *loaded)
 {
   if (loaded == NULL)
     return;
-  if (loaded->unresolved > 0)
+  /* HotSpot itself leaves a few dangling references in complete chunks (a thread that ended
+   * before its constant was written): those read as null, like the JDK reads them. In a cut
+   * or unfinished chunk they mean lost constants, which the user should know about. */
+  if (loaded->unresolved > 0 && !loaded->chunk->info.complete)
     jfr_file_warn (loaded->file, loaded->chunk->info.index, loaded->chunk->info.file_offset,
                    "constant pool",
-                   "%" G_GUINT64_FORMAT " references to constants that the chunk does not define (read as null)",
+                   "%" G_GUINT64_FORMAT " references to constants that the chunk does not define (read as null): their checkpoints were lost",
                    loaded->unresolved);
   for (guint i = 0; i < loaded->md->n_types; i++)
     if (loaded->pools[i] != NULL)

@@ -95,6 +95,7 @@ public class Workload {
                 sink = new long[100];
                 sink = "s" + i;
                 if (i % 2000 == 0) System.gc();
+                if (i % 20 == 0) LockSupport.parkNanos(100_000L);
             }
         }, "allocator"));
         threads.add(new Thread(() -> {
@@ -105,7 +106,10 @@ public class Workload {
         ExecutorService pool = Executors.newFixedThreadPool(2);
         threads.add(new Thread(() -> {
             while (running) {
-                try { pool.submit(() -> hot(3)).get(); } catch (Exception e) { return; }
+                try {
+                    pool.submit(() -> hot(3)).get();
+                    Thread.sleep(1);
+                } catch (Exception e) { return; }
             }
         }, "submitter"));
 

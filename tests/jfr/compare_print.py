@@ -13,6 +13,9 @@ and order) must be identical. Prints TAP."""
 import json
 import subprocess
 import sys
+
+# The JDK tool, started lean: it runs once per file and JVM start-up dominates.
+JFR = ["jfr", "-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC", "-J-Xss4m"]
 from collections import Counter, defaultdict
 
 
@@ -43,7 +46,7 @@ def canonical(events_list):
 
 def compare(cli, path, extra):
     ours, stderr = events([cli, "print", "--json", "--stack-depth", "64", *extra, path])
-    theirs, _ = events(["jfr", "print", "--json", "--stack-depth", "64", *extra, path])
+    theirs, _ = events([*JFR, "print", "--json", "--stack-depth", "64", *extra, path])
     a, b = canonical(ours), canonical(theirs)
     problems = []
     for t in sorted(set(a) | set(b)):

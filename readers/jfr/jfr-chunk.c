@@ -321,59 +321,80 @@ read_checkpoint (JfrLoaded *loaded, guint64 pos, const guint8 *record_end)
 
 /* ---- the event index ---- */
 
-static gboolean
-index_le (const JfrIndexEntry *a, const JfrIndexEntry *b)
+void
+jfr_scratch_clear (JfrScratch *scratch)
 {
-  return a->ticks <= b->ticks;
+  g_clear_pointer (&scratch->index, g_free);
+  g_clear_pointer (&scratch->tmp, g_free);
+  scratch->index_cap = scratch->tmp_cap = 0;
 }
 
-/* Natural merge sort: records come in runs (one per thread buffer) that are already in time
- * order, so merging the runs is much cheaper than a general sort. Stable: ties keep file
- * order. */
+/* Sorts by start time, stable (ties keep file order). Thread buffers hold events in commit
+ * order, which is end-time order, so start times form many short runs: an LSD radix sort on
+ * the offset from the smallest start costs a few linear passes whatever the order. */
 static void
-sort_index (JfrIndexEntry *a, guint64 n)
+sort_index (JfrIndexEntry *a, guint64 n, JfrScratch *scratch)
 {
   if (n < 2)
     return;
-  g_autoptr(GArray) runs = g_array_new (FALSE, FALSE, sizeof (guint64));
-  guint64 zero = 0;
-  g_array_append_val (runs, zero);
+  gint64 lo = a[0].ticks, hi = a[0].ticks;
+  gboolean sorted = TRUE;
   for (guint64 i = 1; i < n; i++)
-    if (!index_le (&a[i - 1], &a[i]))
-      g_array_append_val (runs, i);
-  if (runs->len == 1)
-    return;
-  g_array_append_val (runs, n);
-
-  JfrIndexEntry *tmp = g_new (JfrIndexEntry, n);
-  JfrIndexEntry *src = a, *dst = tmp;
-  while (runs->len > 2)
     {
-      guint64 *r = (guint64 *) runs->data;
-      guint n_runs = runs->len - 1;
-      guint out = 0;
-      for (guint k = 0; k < n_runs; k += 2)
+      if (a[i].ticks < a[i - 1].ticks)
+        sorted = FALSE;
+      lo = MIN (lo, a[i].ticks);
+      hi = MAX (hi, a[i].ticks);
+    }
+  if (sorted)
+    return;
+  guint64 range = (guint64) hi - (guint64) lo;
+  guint bits = 64 - (guint) __builtin_clzll (range | 1);
+  const guint digit = 11;
+  guint passes = (bits + digit - 1) / digit;
+
+  JfrIndexEntry *tmp;
+  gboolean own_tmp = FALSE;
+  if (scratch != NULL)
+    {
+      if (scratch->tmp_cap < n)
         {
-          guint64 lo = r[k], mid = r[k + 1];
-          guint64 hi = k + 2 <= n_runs ? r[k + 2] : mid;
-          guint64 i = lo, j = mid, o = lo;
-          while (i < mid && j < hi)
-            dst[o++] = index_le (&src[i], &src[j]) ? src[i++] : src[j++];
-          while (i < mid)
-            dst[o++] = src[i++];
-          while (j < hi)
-            dst[o++] = src[j++];
-          r[out++] = lo;
+          g_free (scratch->tmp);
+          scratch->tmp = g_new (JfrIndexEntry, n);
+          scratch->tmp_cap = n;
         }
-      r[out++] = n;
-      g_array_set_size (runs, out);
+      tmp = scratch->tmp;
+    }
+  else
+    {
+      tmp = g_new (JfrIndexEntry, n);
+      own_tmp = TRUE;
+    }
+  JfrIndexEntry *src = a, *dst = tmp;
+  guint64 count[1 << 11];
+  for (guint p = 0; p < passes; p++)
+    {
+      guint shift = p * digit;
+      memset (count, 0, sizeof count);
+      for (guint64 i = 0; i < n; i++)
+        count[(((guint64) src[i].ticks - (guint64) lo) >> shift) & ((1u << digit) - 1)]++;
+      guint64 sum = 0;
+      for (guint d = 0; d < (1u << digit); d++)
+        {
+          guint64 c = count[d];
+          count[d] = sum;
+          sum += c;
+        }
+      for (guint64 i = 0; i < n; i++)
+        dst[count[(((guint64) src[i].ticks - (guint64) lo) >> shift) & ((1u << digit) - 1)]++] = src[i];
       JfrIndexEntry *t = src;
       src = dst;
       dst = t;
     }
   if (src != a)
     memcpy (a, src, n * sizeof *a);
-  g_free (tmp);
+  if (own_tmp)
+    g_free (tmp);
 }
 
 static gint64
@@ -479,7 +500,7 @@ jfr_chunk_min_start_ns (JvmsJfrFile *file, JfrChunk *c)
 }
 
 JfrLoaded *
-jfr_loaded_new (JvmsJfrFile *file, JfrChunk *c, gboolean file_order)
+jfr_loaded_new (JvmsJfrFile *file, JfrChunk *c, gboolean file_order, JfrScratch *scratch)
 {
   JfrLoaded *loaded = g_new0 (JfrLoaded, 1);
   loaded->file = file;
@@ -492,8 +513,17 @@ jfr_loaded_new (JvmsJfrFile *file, JfrChunk *c, gboolean file_order)
   loaded->arena = jfr_arena_new ();
   loaded->scratch = g_string_new (NULL);
 
-  guint64 cap = 1024;
-  loaded->index = g_new (JfrIndexEntry, cap);
+  /* about one event per 16 bytes: rarely regrown; untouched capacity costs no memory */
+  guint64 cap = MAX (c->info.size / 16, 1024);
+  loaded->scratch_pool = scratch;
+  if (scratch != NULL && scratch->index != NULL)
+    {
+      loaded->index = g_steal_pointer (&scratch->index);
+      cap = scratch->index_cap;
+      scratch->index_cap = 0;
+    }
+  else
+    loaded->index = g_new (JfrIndexEntry, cap);
   RecordHead r;
   for (guint64 pos = JFR_HEADER_SIZE;
        pos < c->info.size && record_head (file, c, loaded->base, pos, TRUE, &r);
@@ -529,12 +559,13 @@ jfr_loaded_new (JvmsJfrFile *file, JfrChunk *c, gboolean file_order)
       loaded->index[loaded->n_events].offset = pos;
       loaded->n_events++;
     }
+  loaded->index_cap = cap;
   if (loaded->unknown_types > 0)
     jfr_file_warn (file, c->info.index, c->info.file_offset, "record",
                    "%" G_GUINT64_FORMAT " records of a type the metadata does not declare (first: %" G_GUINT64_FORMAT ") skipped",
                    loaded->unknown_types, loaded->first_unknown_type);
   if (!file_order)
-    sort_index (loaded->index, loaded->n_events);
+    sort_index (loaded->index, loaded->n_events, scratch);
   return loaded;
 }
 
@@ -558,6 +589,13 @@ jfr_loaded_free (JfrLoaded *loaded)
         g_free (loaded->pools[i]);
       }
   g_free (loaded->pools);
+  JfrScratch *scratch = loaded->scratch_pool;
+  if (scratch != NULL && loaded->index_cap > scratch->index_cap)
+    {
+      g_free (scratch->index);
+      scratch->index = g_steal_pointer (&loaded->index);
+      scratch->index_cap = loaded->index_cap;
+    }
   g_free (loaded->index);
   jfr_arena_free (loaded->arena);
   g_string_free (loaded->scratch, TRUE);

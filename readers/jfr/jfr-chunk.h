@@ -28,6 +28,18 @@ typedef struct
 
 typedef struct _JfrArena JfrArena;
 
+/* Big buffers a reader hands from one chunk to the next: reusing them spares the page faults
+ * of fresh memory for every chunk. */
+typedef struct
+{
+  JfrIndexEntry *index;
+  guint64        index_cap;
+  JfrIndexEntry *tmp;
+  guint64        tmp_cap;
+} JfrScratch;
+
+void jfr_scratch_clear (JfrScratch *scratch);
+
 typedef struct
 {
   JvmsJfrFile      *file;
@@ -39,7 +51,9 @@ typedef struct
   JfrPool         **pools;    /* by type ordinal; NULL when the chunk has no such pool */
   JfrIndexEntry    *index;
   guint64           n_events;
+  guint64           index_cap;
   guint64           cursor;
+  JfrScratch       *scratch_pool; /* the reader's, may be NULL */
   guint64           unresolved;   /* references to keys the chunk does not define */
   guint64           unknown_types;
   guint64           first_unknown_type;
@@ -52,7 +66,8 @@ typedef struct
  * time order unless @file_order). Damage becomes warnings on the file. */
 JfrLoaded *jfr_loaded_new  (JvmsJfrFile *file,
                             JfrChunk    *c,
-                            gboolean     file_order);
+                            gboolean     file_order,
+                            JfrScratch  *scratch);
 void       jfr_loaded_free (JfrLoaded   *loaded);
 
 /* The smallest event start time of chunk @c in epoch ns (G_MAXINT64 when it has none),

@@ -310,6 +310,20 @@ walk_chunks (JvmsJfrFile *file, GError **error)
                     }
                 }
             }
+          /* Cut before this chunk's metadata (which JDK 14+ may write mid-chunk, after
+           * events it describes): the previous chunk of the same JVM describes the same type
+           * ids, so its metadata decodes what is present. */
+          JfrChunk *prev = file->chunks->len ? g_ptr_array_index (file->chunks, file->chunks->len - 1) : NULL;
+          if (md == NULL && !c->info.complete && prev != NULL
+              && prev->info.file_offset + prev->info.size == p
+              && prev->info.ticks_per_second == c->info.ticks_per_second)
+            {
+              jfr_file_warn (file, index, p, "metadata",
+                             "%s; decoding the chunk with the metadata of the previous chunk (same JVM)",
+                             local_error->message);
+              md = jfr_metadata_ref (prev->metadata);
+              g_clear_error (&local_error);
+            }
           if (md == NULL)
             {
               jfr_file_warn (file, index, p, "metadata", "%s; the chunk is skipped",
@@ -323,7 +337,6 @@ walk_chunks (JvmsJfrFile *file, GError **error)
               c->info.index = file->chunks->len;
               c->info.base_nanos = c->info.start_nanos;
               c->info.base_ticks = c->info.start_ticks;
-              JfrChunk *prev = file->chunks->len ? g_ptr_array_index (file->chunks, file->chunks->len - 1) : NULL;
               if (prev != NULL && prev->metadata->metadata_id == c->metadata->metadata_id
                   && prev->info.ticks_per_second == c->info.ticks_per_second
                   && prev->info.file_offset + prev->info.size == c->info.file_offset)

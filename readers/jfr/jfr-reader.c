@@ -25,6 +25,7 @@ struct _JvmsJfrReader
   JvmsJfrEvent  event;
   guint32      *offsets;
   guint         offsets_cap;
+  JfrScratch    scratch;
 };
 
 static int
@@ -73,6 +74,7 @@ jvms_jfr_reader_free (JvmsJfrReader *r)
   g_free (r->min_ns);
   g_free (r->join_order);
   g_free (r->offsets);
+  jfr_scratch_clear (&r->scratch);
   jvms_jfr_file_unref (r->file);
   g_free (r);
 }
@@ -82,7 +84,7 @@ join_next (JvmsJfrReader *r)
 {
   guint index = r->join_order[r->next_join++];
   JfrLoaded *loaded = jfr_loaded_new (r->file, g_ptr_array_index (r->file->chunks, index),
-                                      r->order == JVMS_JFR_ORDER_FILE);
+                                      r->order == JVMS_JFR_ORDER_FILE, &r->scratch);
   loaded->event_arena = r->event_arena;
   g_ptr_array_add (r->active, loaded);
 }

@@ -255,7 +255,7 @@ pool_for (JfrLoaded *loaded, const JvmsJfrType *type)
 }
 
 static void
-read_checkpoint (JfrLoaded *loaded, guint64 pos, const guint8 *record_end)
+read_checkpoint (JfrLoaded *loaded, guint64 pos, const guint8 *record_end, gboolean warn)
 {
   JvmsJfrFile *file = loaded->file;
   guint chunk = loaded->chunk->info.index;
@@ -270,7 +270,8 @@ read_checkpoint (JfrLoaded *loaded, guint64 pos, const guint8 *record_end)
   guint64 n_pools = jfr_in_int (&in, 4);
   if (in.bad || n_pools > jfr_in_left (&in))
     {
-      jfr_file_warn (file, chunk, loaded->chunk->info.file_offset + pos, "checkpoint",
+      if (warn)
+            jfr_file_warn (file, chunk, loaded->chunk->info.file_offset + pos, "checkpoint",
                      "pool count %" G_GUINT64_FORMAT " exceeds the %" G_GUINT64_FORMAT " bytes left in the record; checkpoint ignored",
                      n_pools, jfr_in_left (&in));
       return;
@@ -283,20 +284,23 @@ read_checkpoint (JfrLoaded *loaded, guint64 pos, const guint8 *record_end)
       const JvmsJfrType *type = in.bad ? NULL : jfr_metadata_lookup (loaded->md, type_id);
       if (in.bad)
         {
-          jfr_file_warn (file, chunk, (guint64) (pool_at - file->data), "constant pool",
+          if (warn)
+            jfr_file_warn (file, chunk, (guint64) (pool_at - file->data), "constant pool",
                          "pool header cut short; the rest of the checkpoint is ignored");
           return;
         }
       if (type == NULL)
         {
-          jfr_file_warn (file, chunk, (guint64) (pool_at - file->data), "constant pool",
+          if (warn)
+            jfr_file_warn (file, chunk, (guint64) (pool_at - file->data), "constant pool",
                          "pool of type %" G_GUINT64_FORMAT " that the metadata does not declare; the rest of the checkpoint is ignored",
                          type_id);
           return;
         }
       if (count > jfr_in_left (&in))
         {
-          jfr_file_warn (file, chunk, (guint64) (pool_at - file->data), "constant pool",
+          if (warn)
+            jfr_file_warn (file, chunk, (guint64) (pool_at - file->data), "constant pool",
                          "entry count %" G_GUINT64_FORMAT " of the %s pool exceeds the %" G_GUINT64_FORMAT " bytes left in the record; the rest of the checkpoint is ignored",
                          count, type->name, jfr_in_left (&in));
           return;
@@ -309,7 +313,8 @@ read_checkpoint (JfrLoaded *loaded, guint64 pos, const guint8 *record_end)
           guint64 offset = (guint64) (in.p - file->data);
           if (in.bad || !jfr_skip_value (&in, type, FALSE, FALSE))
             {
-              jfr_file_warn (file, chunk, (guint64) (entry_at - file->data), "constant pool",
+              if (warn)
+            jfr_file_warn (file, chunk, (guint64) (entry_at - file->data), "constant pool",
                              "entry %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " in the %s pool is cut short or damaged; the rest of the checkpoint is ignored",
                              i, count, type->name);
               return;
@@ -465,11 +470,10 @@ record_head (JvmsJfrFile *file, JfrChunk *c, const guint8 *base, guint64 pos,
 }
 
 gint64
-jfr_chunk_min_start_ns (JvmsJfrFile *file, JfrChunk *c)
+jfr_chunk_prescan (JvmsJfrFile *file, JfrChunk *c, GArray *outliers)
 {
   const guint8 *base = file->data + c->info.file_offset;
   gint64 min_ticks = G_MAXINT64;
-  gboolean any = FALSE;
   RecordHead r;
   for (guint64 pos = JFR_HEADER_SIZE; pos < c->info.size && record_head (file, c, base, pos, FALSE, &r); pos += r.size)
     {
@@ -490,18 +494,23 @@ jfr_chunk_min_start_ns (JvmsJfrFile *file, JfrChunk *c)
       else
         t = c->info.start_ticks;
       if (in.bad)
-        continue;
-      any = TRUE;
-      if (t < min_ticks)
+        t = c->info.start_ticks;
+      if (t < c->info.start_ticks)
+        {
+          JfrOutlier o = { c->info.index, pos, t, jvms_jfr_chunk_ticks_to_epoch_ns (&c->info, t) };
+          g_array_append_val (outliers, o);
+        }
+      else if (t < min_ticks)
         min_ticks = t;
     }
   release_pages (file, base, base + c->info.size);
-  return any ? jvms_jfr_chunk_ticks_to_epoch_ns (&c->info, min_ticks) : G_MAXINT64;
+  return min_ticks != G_MAXINT64 ? jvms_jfr_chunk_ticks_to_epoch_ns (&c->info, min_ticks) : G_MAXINT64;
 }
 
 JfrLoaded *
-jfr_loaded_new (JvmsJfrFile *file, JfrChunk *c, gboolean file_order, JfrScratch *scratch)
+jfr_loaded_new (JvmsJfrFile *file, JfrChunk *c, JfrLoadMode mode, JfrScratch *scratch)
 {
+  gboolean warn = !c->warned;
   JfrLoaded *loaded = g_new0 (JfrLoaded, 1);
   loaded->file = file;
   loaded->chunk = c;
@@ -526,16 +535,18 @@ jfr_loaded_new (JvmsJfrFile *file, JfrChunk *c, gboolean file_order, JfrScratch 
     loaded->index = g_new (JfrIndexEntry, cap);
   RecordHead r;
   for (guint64 pos = JFR_HEADER_SIZE;
-       pos < c->info.size && record_head (file, c, loaded->base, pos, TRUE, &r);
+       pos < c->info.size && record_head (file, c, loaded->base, pos, warn, &r);
        pos += r.size)
     {
       if (r.type == 0)
         continue;
       if (r.type == 1)
         {
-          read_checkpoint (loaded, pos, loaded->base + pos + r.size);
+          read_checkpoint (loaded, pos, loaded->base + pos + r.size, warn);
           continue;
         }
+      if (mode == JFR_LOAD_POOLS_ONLY)
+        continue;
       const JvmsJfrType *type = jfr_metadata_lookup (loaded->md, r.type);
       if (type == NULL)
         {
@@ -550,6 +561,8 @@ jfr_loaded_new (JvmsJfrFile *file, JfrChunk *c, gboolean file_order, JfrScratch 
       gint64 ticks = event_start_ticks (loaded, type, &in);
       if (in.bad)
         ticks = c->info.start_ticks;
+      if (mode == JFR_LOAD_TIME_BODY && ticks < c->info.start_ticks)
+        continue;   /* delivered from the reader's outlier list */
       if (loaded->n_events == cap)
         {
           cap *= 2;
@@ -560,12 +573,19 @@ jfr_loaded_new (JvmsJfrFile *file, JfrChunk *c, gboolean file_order, JfrScratch 
       loaded->n_events++;
     }
   loaded->index_cap = cap;
-  if (loaded->unknown_types > 0)
+  if (loaded->unknown_types > 0 && warn)
     jfr_file_warn (file, c->info.index, c->info.file_offset, "record",
                    "%" G_GUINT64_FORMAT " records of a type the metadata does not declare (first: %" G_GUINT64_FORMAT ") skipped",
                    loaded->unknown_types, loaded->first_unknown_type);
-  if (!file_order)
+  if (mode == JFR_LOAD_TIME_ALL || mode == JFR_LOAD_TIME_BODY)
     sort_index (loaded->index, loaded->n_events, scratch);
+  if (warn)
+    c->warned = TRUE;
+  loaded->warn = warn;
+  /* constants for a few early events may stay loaded for long: keep only the pages they
+   * touch resident */
+  if (mode == JFR_LOAD_POOLS_ONLY)
+    release_pages (file, loaded->base, loaded->end);
   return loaded;
 }
 
@@ -577,7 +597,7 @@ jfr_loaded_free (JfrLoaded *loaded)
   /* HotSpot itself leaves a few dangling references in complete chunks (a thread that ended
    * before its constant was written): those read as null, like the JDK reads them. In a cut
    * or unfinished chunk they mean lost constants, which the user should know about. */
-  if (loaded->unresolved > 0 && !loaded->chunk->info.complete)
+  if (loaded->unresolved > 0 && !loaded->chunk->info.complete && loaded->warn)
     jfr_file_warn (loaded->file, loaded->chunk->info.index, loaded->chunk->info.file_offset,
                    "constant pool",
                    "%" G_GUINT64_FORMAT " references to constants that the chunk does not define (read as null): their checkpoints were lost",

@@ -23,10 +23,15 @@ public class JdkRead {
 
     public static void main(String[] args) throws Exception {
         Path path = Paths.get(args[0]);
+        com.sun.management.OperatingSystemMXBean os =
+            (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
         pass(path);
+        long c0 = os.getProcessCpuTime();
         long t0 = System.nanoTime();
         long events = pass(path);
         long t1 = System.nanoTime();
-        System.out.println("events " + events + " ns " + (t1 - t0));
+        long c1 = os.getProcessCpuTime();
+        // wall time, and CPU time of the whole JVM (reader, JIT and GC threads) for the pass
+        System.out.println("events " + events + " ns " + (t1 - t0) + " cpu_ns " + (c1 - c0));
     }
 }

@@ -355,8 +355,9 @@ sort_index (JfrIndexEntry *a, guint64 n, JfrScratch *scratch)
     return;
   guint64 range = (guint64) hi - (guint64) lo;
   guint bits = 64 - (guint) __builtin_clzll (range | 1);
-  const guint digit = 11;
-  guint passes = (bits + digit - 1) / digit;
+  guint passes = (bits + 11) / 12;
+  guint digit = (bits + passes - 1) / passes;
+  guint64 mask = (G_GUINT64_CONSTANT (1) << digit) - 1;
 
   JfrIndexEntry *tmp;
   gboolean own_tmp = FALSE;
@@ -375,23 +376,28 @@ sort_index (JfrIndexEntry *a, guint64 n, JfrScratch *scratch)
       tmp = g_new (JfrIndexEntry, n);
       own_tmp = TRUE;
     }
+  /* all histograms in one pass */
+  g_autofree guint64 *count = g_new0 (guint64, (gsize) passes << digit);
+  for (guint64 i = 0; i < n; i++)
+    {
+      guint64 key = (guint64) a[i].ticks - (guint64) lo;
+      for (guint p = 0; p < passes; p++)
+        count[((gsize) p << digit) + ((key >> (p * digit)) & mask)]++;
+    }
   JfrIndexEntry *src = a, *dst = tmp;
-  guint64 count[1 << 11];
   for (guint p = 0; p < passes; p++)
     {
-      guint shift = p * digit;
-      memset (count, 0, sizeof count);
-      for (guint64 i = 0; i < n; i++)
-        count[(((guint64) src[i].ticks - (guint64) lo) >> shift) & ((1u << digit) - 1)]++;
+      guint64 *cnt = count + ((gsize) p << digit);
       guint64 sum = 0;
-      for (guint d = 0; d < (1u << digit); d++)
+      for (guint64 d = 0; d <= mask; d++)
         {
-          guint64 c = count[d];
-          count[d] = sum;
-          sum += c;
+          guint64 k = cnt[d];
+          cnt[d] = sum;
+          sum += k;
         }
+      guint shift = p * digit;
       for (guint64 i = 0; i < n; i++)
-        dst[count[(((guint64) src[i].ticks - (guint64) lo) >> shift) & ((1u << digit) - 1)]++] = src[i];
+        dst[cnt[(((guint64) src[i].ticks - (guint64) lo) >> shift) & mask]++] = src[i];
       JfrIndexEntry *t = src;
       src = dst;
       dst = t;
@@ -421,9 +427,41 @@ typedef struct
 
 /* Reads the size and type of the record at chunk-relative @pos. FALSE (with a warning when
  * @warn) when the record is damaged or cut: the walk stops there. */
-static gboolean
+static gboolean record_head_slow (JvmsJfrFile *file, JfrChunk *c, const guint8 *base,
+                                  guint64 pos, gboolean warn, RecordHead *out);
+
+/* The common case inline: compressed integers, a one-byte type and a size of one to four
+ * bytes that fits in the chunk. Everything else takes the careful path. */
+static inline gboolean
 record_head (JvmsJfrFile *file, JfrChunk *c, const guint8 *base, guint64 pos,
              gboolean warn, RecordHead *out)
+{
+  guint64 usable = c->info.size;
+  if (G_LIKELY (c->info.compressed_integers && usable - pos >= 8))
+    {
+      const guint8 *p = base + pos;
+      guint64 size = 0;
+      guint n = 0;
+      for (; n < 4; n++)
+        {
+          size |= (guint64) (p[n] & 0x7f) << (7 * n);
+          if (p[n] < 0x80)
+            break;
+        }
+      if (n < 4 && p[n + 1] < 0x80 && size >= n + 2 && size <= usable - pos)
+        {
+          out->pos = pos;
+          out->size = size;
+          out->type = p[n + 1];
+          return TRUE;
+        }
+    }
+  return record_head_slow (file, c, base, pos, warn, out);
+}
+
+static gboolean
+record_head_slow (JvmsJfrFile *file, JfrChunk *c, const guint8 *base, guint64 pos,
+                  gboolean warn, RecordHead *out)
 {
   guint64 usable = c->info.size;
   JfrIn in;
@@ -474,9 +512,12 @@ jfr_chunk_prescan (JvmsJfrFile *file, JfrChunk *c, GArray *outliers)
 {
   const guint8 *base = file->data + c->info.file_offset;
   gint64 min_ticks = G_MAXINT64;
+  GArray *checkpoints = c->checkpoints == NULL ? g_array_new (FALSE, FALSE, sizeof (guint64)) : NULL;
   RecordHead r;
   for (guint64 pos = JFR_HEADER_SIZE; pos < c->info.size && record_head (file, c, base, pos, FALSE, &r); pos += r.size)
     {
+      if (r.type == 1 && checkpoints != NULL)
+        g_array_append_val (checkpoints, pos);
       if (r.type < 2)
         continue;
       const JvmsJfrType *type = jfr_metadata_lookup (c->metadata, r.type);
@@ -503,6 +544,8 @@ jfr_chunk_prescan (JvmsJfrFile *file, JfrChunk *c, GArray *outliers)
       else if (t < min_ticks)
         min_ticks = t;
     }
+  if (checkpoints != NULL)
+    c->checkpoints = checkpoints;
   release_pages (file, base, base + c->info.size);
   return min_ticks != G_MAXINT64 ? jvms_jfr_chunk_ticks_to_epoch_ns (&c->info, min_ticks) : G_MAXINT64;
 }
@@ -534,6 +577,19 @@ jfr_loaded_new (JvmsJfrFile *file, JfrChunk *c, JfrLoadMode mode, JfrScratch *sc
   else
     loaded->index = g_new (JfrIndexEntry, cap);
   RecordHead r;
+  if (mode == JFR_LOAD_POOLS_ONLY && c->checkpoints != NULL)
+    {
+      /* the prescan found them: no need to walk the events again */
+      for (guint i = 0; i < c->checkpoints->len; i++)
+        {
+          guint64 pos = g_array_index (c->checkpoints, guint64, i);
+          if (record_head (file, c, loaded->base, pos, FALSE, &r) && r.type == 1)
+            read_checkpoint (loaded, pos, loaded->base + pos + r.size, warn);
+        }
+      loaded->warn = FALSE;
+      release_pages (file, loaded->base, loaded->end);
+      return loaded;
+    }
   for (guint64 pos = JFR_HEADER_SIZE;
        pos < c->info.size && record_head (file, c, loaded->base, pos, warn, &r);
        pos += r.size)

@@ -51,6 +51,7 @@ chunk_free (gpointer data)
 {
   JfrChunk *c = data;
   jfr_metadata_unref (c->metadata);
+  g_clear_pointer (&c->checkpoints, g_array_unref);
   g_free (c);
 }
 

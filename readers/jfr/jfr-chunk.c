@@ -258,7 +258,7 @@ static void
 read_checkpoint (JfrLoaded *loaded, guint64 pos, const guint8 *record_end, gboolean warn)
 {
   JvmsJfrFile *file = loaded->file;
-  guint chunk = loaded->chunk->info.index;
+  guint chunk = loaded->chunk->position;
   JfrIn in;
   jfr_in_init (&in, loaded->base + pos, record_end, loaded->compressed);
   jfr_in_int (&in, 4);   /* size */
@@ -472,7 +472,7 @@ record_head_slow (JvmsJfrFile *file, JfrChunk *c, const guint8 *base, guint64 po
   if (in.bad)
     {
       if (warn)
-        jfr_file_warn (file, c->info.index, at, "record",
+        jfr_file_warn (file, c->position, at, "record",
                        "the file ends at %" G_GUINT64_FORMAT " inside the header of the record at %" G_GUINT64_FORMAT,
                        c->info.file_offset + usable, at);
       return FALSE;
@@ -481,7 +481,7 @@ record_head_slow (JvmsJfrFile *file, JfrChunk *c, const guint8 *base, guint64 po
   if (size < head)
     {
       if (warn)
-        jfr_file_warn (file, c->info.index, at, "record",
+        jfr_file_warn (file, c->position, at, "record",
                        "size %" G_GUINT64_FORMAT " < minimum %" G_GUINT64_FORMAT "; the rest of the chunk is skipped",
                        size, head);
       return FALSE;
@@ -491,11 +491,11 @@ record_head_slow (JvmsJfrFile *file, JfrChunk *c, const guint8 *base, guint64 po
       if (warn)
         {
           if (c->info.complete)
-            jfr_file_warn (file, c->info.index, at, "record",
+            jfr_file_warn (file, c->position, at, "record",
                            "the record declares %" G_GUINT64_FORMAT " bytes, beyond the end of the chunk at %" G_GUINT64_FORMAT "; the rest of the chunk is skipped",
                            size, c->info.file_offset + usable);
           else
-            jfr_file_warn (file, c->info.index, at, "record",
+            jfr_file_warn (file, c->position, at, "record",
                            "the file ends at %" G_GUINT64_FORMAT " inside the record at %" G_GUINT64_FORMAT " (declared %" G_GUINT64_FORMAT " bytes)",
                            c->info.file_offset + usable, at, size);
         }
@@ -630,7 +630,7 @@ jfr_loaded_new (JvmsJfrFile *file, JfrChunk *c, JfrLoadMode mode, JfrScratch *sc
     }
   loaded->index_cap = cap;
   if (loaded->unknown_types > 0 && warn)
-    jfr_file_warn (file, c->info.index, c->info.file_offset, "record",
+    jfr_file_warn (file, c->position, c->info.file_offset, "record",
                    "%" G_GUINT64_FORMAT " records of a type the metadata does not declare (first: %" G_GUINT64_FORMAT ") skipped",
                    loaded->unknown_types, loaded->first_unknown_type);
   if (mode == JFR_LOAD_TIME_ALL || mode == JFR_LOAD_TIME_BODY)
@@ -654,7 +654,7 @@ jfr_loaded_free (JfrLoaded *loaded)
    * before its constant was written): those read as null, like the JDK reads them. In a cut
    * or unfinished chunk they mean lost constants, which the user should know about. */
   if (loaded->unresolved > 0 && !loaded->chunk->info.complete && loaded->warn)
-    jfr_file_warn (loaded->file, loaded->chunk->info.index, loaded->chunk->info.file_offset,
+    jfr_file_warn (loaded->file, loaded->chunk->position, loaded->chunk->info.file_offset,
                    "constant pool",
                    "%" G_GUINT64_FORMAT " references to constants that the chunk does not define (read as null): their checkpoints were lost",
                    loaded->unresolved);

@@ -219,6 +219,7 @@ walk_chunks (JvmsJfrFile *file, GError **error)
 
       JfrChunk *c = g_new0 (JfrChunk, 1);
       c->info.index = index;
+      c->position = index;
       c->info.file_offset = p;
       c->info.major = (guint16) major;
       c->info.minor = (guint16) minor;

@@ -85,6 +85,8 @@ typedef struct
 typedef struct
 {
   JvmsJfrChunkInfo info;
+  guint            position;        /* among all chunk headers met, skipped ones included:
+                                     * the number warnings and errors give */
   guint8           state;          /* header byte 64 */
   guint64          cp_offset;
   guint64          metadata_offset; /* chunk-relative offset of the metadata record in use */

@@ -134,7 +134,9 @@ gint64 jvms_jfr_chunk_ticks_to_ns       (const JvmsJfrChunkInfo *chunk,
 /* Damage that was survived. */
 typedef struct
 {
-  guint       chunk;      /* chunk index, or G_MAXUINT when not about one chunk */
+  guint       chunk;      /* which chunk header of the file, from 0, counting skipped chunks
+                           * too (so it can differ from JvmsJfrChunkInfo.index after a
+                           * skipped chunk); G_MAXUINT when not about one chunk */
   guint64     offset;     /* byte offset in the file where the problem was found */
   const char *structure;  /* static string: "chunk header", "record", "metadata",
                            * "checkpoint", "constant pool", "event", "string", "file" */

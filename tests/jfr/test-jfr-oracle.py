@@ -123,6 +123,8 @@ def main():
         for path, (problems, total) in zip(print_files, prints):
             tap.check(not problems, f"print --json equals jfr print --json: {os.path.basename(path)} ({total} events)",
                       problems[:60])
+        for note in compare_print.NOTES:
+            print(f"# note: {note}")
         for path in [p for p in summary_files if os.path.basename(p) in skip_print]:
             proc = subprocess.run([args.cli, "print", "--json", path], capture_output=True, text=True)
             try:

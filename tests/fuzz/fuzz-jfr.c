@@ -18,7 +18,10 @@ static void touch_value (const JvmsJfrValue *v, guint depth);
 static void
 touch_object (const JvmsJfrObject *o, guint depth)
 {
-  if (depth > 6)
+  /* constants nest deeply (stack trace → frames → method → class → package → module →
+   * loader → class…): a shallow walk keeps each input fast, the reader's own decoding of
+   * threads and stack traces below covers the deep ones */
+  if (depth > 2)
     return;
   for (guint i = 0; i < jvms_jfr_type_get_n_fields (o->type); i++)
     {
@@ -49,7 +52,7 @@ touch_value (const JvmsJfrValue *v, guint depth)
       JvmsJfrValue el;
       guint n = 0;
       jvms_jfr_array_iter_init (&it, v);
-      while (n++ < 256 && jvms_jfr_array_iter_next (&it, &el))
+      while (n++ < 64 && jvms_jfr_array_iter_next (&it, &el))
         touch_value (&el, depth + 1);
     }
   else if (v->kind == JVMS_JFR_VALUE_STRING && !g_utf8_validate (v->s, -1, NULL))

@@ -6,6 +6,7 @@
 /* Per-chunk limits that keep hostile input from costing more than the file is worth. */
 #define JFR_HEADER_SIZE        68
 #define JFR_MAX_NESTING        32   /* inline struct depth, and resolve depth for printing */
+#define JFR_MAX_FRAMES         8192 /* frames decoded per stack trace (HotSpot: at most 2048) */
 
 struct _JvmsJfrAnnotation
 {

@@ -120,7 +120,7 @@ public class Workload {
             threads.add(new Thread(() -> {
                 while (running) {
                     try (jdk.jfr.Recording r = new jdk.jfr.Recording()) {
-                        Thread.sleep(700);
+                        Thread.sleep(500);
                         r.start();
                         Thread.sleep(50);
                         r.stop();

@@ -83,9 +83,9 @@ def main():
         multi = os.path.join(tmp, "multi-chunk.jfr")
         recordings = []
         try:
-            record(tmp, classes, settings, single, 1000, [])
+            record(tmp, classes, settings, single, 600, [])
             recordings.append(single)
-            record(tmp, classes, settings, multi, 1500, [], rotate=True)
+            record(tmp, classes, settings, multi, 1200, [], rotate=True)
             recordings.append(multi)
             n = chunks(multi)
             tap.check(n >= 2, f"the multi-chunk recording has {n} chunks")

@@ -26,7 +26,8 @@
  *     by the reader and stays valid until the next call to jvms_jfr_reader_next() or
  *     jvms_jfr_reader_free() on that reader. Copy what you keep (g_strdup the names).
  *   - Strings are always valid UTF-8 (HotSpot's modified UTF-8, UTF-16 and Latin-1 payloads
- *     are converted; invalid bytes become U+FFFD).
+ *     are converted; invalid bytes, unpaired surrogates and U+0000, which a C string cannot
+ *     hold, become U+FFFD).
  *
  * Times
  *   Every event has a start time in ticks; a chunk converts its ticks to nanoseconds since the

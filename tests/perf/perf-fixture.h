@@ -15,11 +15,12 @@ typedef struct
   char *small_z;
 } PerfFixture;
 
-/* Records the files into a new temporary folder (the full ones only when @full); aborts the
- * test program when perf fails. */
+/* Records the full files when @full, else the small ones, into a new temporary folder; aborts
+ * the test program when perf fails. */
 void        perf_fixture_setup    (PerfFixture *f,
                                    gboolean     full);
-void        perf_fixture_teardown (PerfFixture *f);
+void        perf_fixture_teardown (PerfFixture *f,
+                                   gboolean     keep);
 
 /* Runs @argv, returns its standard output; fails the test when it does not exit with 0. */
 char       *perf_run              (const char * const *argv);

@@ -398,6 +398,6 @@ main (int argc, char **argv)
   g_test_add_func ("/perf/reader/fields-compressed", test_fields_compressed);
   g_test_add_func ("/perf/reader/counters", test_counters);
   int ret = g_test_run ();
-  perf_fixture_teardown (&fixture);
+  perf_fixture_teardown (&fixture, ret != 0);
   return ret;
 }

@@ -120,9 +120,9 @@ check_truncations (const char *path)
   g_autoptr(GArray) cuts = g_array_new (FALSE, FALSE, sizeof (guint64));
   for (guint64 c = 0; c < o.data_start + 16; c += MAX (1, o.data_start / 24))
     g_array_append_val (cuts, c);
-  for (guint i = 0; i <= 160; i++)
+  for (guint i = 0; i <= 80; i++)
     {
-      guint64 c = o.data_start + (o.data_end - o.data_start) * i / 160;
+      guint64 c = o.data_start + (o.data_end - o.data_start) * i / 80;
       g_array_append_val (cuts, c);
       c += 5;
       g_array_append_val (cuts, c);
@@ -219,13 +219,13 @@ check_flips (const char *path, guint iterations)
 static void
 test_flip (void)
 {
-  check_flips (fixture.small, 300);
+  check_flips (fixture.small, 150);
 }
 
 static void
 test_flip_compressed (void)
 {
-  check_flips (fixture.small_z, 150);
+  check_flips (fixture.small_z, 80);
 }
 
 static void

@@ -167,9 +167,14 @@ release_until (PerfOrder *self, guint64 limit)
 void
 perf_order_round (PerfOrder *self)
 {
-  if (self->ready_end < self->n && self->next_flush > self->lag)
-    release_until (self, self->next_flush - self->lag);
+  /* Rounds can be a handful of records: sorting the held window at each one would cost
+   * O(window) per round. Releasing later than perf would is always safe, so the release waits
+   * for a batch, with the latest limit. */
+  if (self->next_flush > self->lag)
+    self->limit = self->next_flush - self->lag;
   self->next_flush = self->max_time;
+  if (self->n - self->ready_end >= PERF_ORDER_BATCH)
+    release_until (self, self->limit);
 }
 
 void

@@ -13,6 +13,7 @@
 #include <glib.h>
 
 #define PERF_ORDER_MAX_ENTRIES (1u << 19)
+#define PERF_ORDER_BATCH       16384
 #define PERF_ORDER_LAG_NS      G_GUINT64_CONSTANT (10000000)
 #define PERF_ORDER_MAX_LAG_NS  G_GUINT64_CONSTANT (1000000000)
 
@@ -48,6 +49,7 @@ typedef struct
   guint64    max_time;
   guint64    next_flush;
   guint64    lag;
+  guint64    limit;      /* what may be released at the next batch */
   guint64    released;   /* the latest time released so far */
 } PerfOrder;
 

@@ -25,9 +25,15 @@ void        perf_fixture_teardown (PerfFixture *f,
 /* Runs @argv, returns its standard output; fails the test when it does not exit with 0. */
 char       *perf_run              (const char * const *argv);
 
+/* The fields every test asks of perf script, so that one run serves them all. */
+#define PERF_SCRIPT_FIELDS "tid,cpu,time,event,trace"
+
 /* `perf script` output for @path with the given -F fields, task, mmap and lost events shown. */
 char       *perf_script           (const char *path,
                                    const char *fields);
+
+/* The next line of a text, cut in place; NULL at the end. */
+char       *perf_next_line        (char **cursor);
 
 /* Event name -> count (GUINT_TO_POINTER) as `perf script` prints them. */
 GHashTable *perf_script_counts    (const char *path);

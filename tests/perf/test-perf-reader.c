@@ -174,7 +174,7 @@ assert_same_lines (GPtrArray *expected, GPtrArray *got, const char *what)
 static void
 check_fields (const char *path)
 {
-  g_autofree char *out = perf_script (path, "tid,cpu,time,event,trace");
+  g_autofree char *out = perf_script (path, PERF_SCRIPT_FIELDS);
   g_autoptr(GRegex) head = g_regex_new ("^\\s*(-?\\d+)\\s+\\[(\\d+)\\]\\s+(\\d+)\\.(\\d+):\\s+(\\S+):\\s*(.*)$", 0, 0, NULL);
   g_autoptr(GRegex) sw = g_regex_new ("^prev_comm=(.*) prev_pid=(-?\\d+) prev_prio=(-?\\d+) prev_state=(\\S+) "
                                       "==> next_comm=(.*) next_pid=(-?\\d+) next_prio=(-?\\d+)$", 0, 0, NULL);
@@ -185,9 +185,10 @@ check_fields (const char *path)
   g_autoptr(GPtrArray) got = g_ptr_array_new_with_free_func (g_free);
   guint n_switch = 0, n_sys = 0, n_wake = 0;
 
-  g_auto(GStrv) lines = g_strsplit (out, "\n", -1);
-  for (char **l = lines; *l != NULL; l++)
+  char *next = out;
+  for (char *line = perf_next_line (&next); line != NULL; line = perf_next_line (&next))
     {
+      char **l = &line;
       g_autoptr(GMatchInfo) m = NULL;
       if (!g_regex_match (head, *l, 0, &m))
         continue;

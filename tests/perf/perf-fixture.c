@@ -4,6 +4,8 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+static GHashTable *script_cache; /* "path\nfields" -> perf script output */
+
 char *
 perf_run (const char * const *argv)
 {
@@ -111,8 +113,6 @@ perf_fixture_teardown (PerfFixture *f, gboolean keep)
   g_free (f->dir);
   g_clear_pointer (&script_cache, g_hash_table_unref);
 }
-
-static GHashTable *script_cache;
 
 char *
 perf_script (const char *path, const char *fields)

@@ -84,6 +84,16 @@ now_s (void)
   return (double) g_get_monotonic_time () / 1e6;
 }
 
+/* CPU seconds (user + system) of this process or of its waited-for children. */
+static double
+cpu_s (int who)
+{
+  struct rusage ru;
+  getrusage (who, &ru);
+  return (double) (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec)
+         + (double) (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -111,6 +121,7 @@ main (int argc, char **argv)
 
   /* Ours: every event decoded, every field touched. */
   double t0 = now_s ();
+  double c0 = cpu_s (RUSAGE_SELF);
   g_autoptr(GError) error = NULL;
   g_autoptr(JvmsPerfReader) reader = jvms_perf_reader_open (file, JVMS_PERF_READER_DEFAULT, &error);
   if (reader == NULL)
@@ -136,12 +147,14 @@ main (int argc, char **argv)
   if (error != NULL)
     fprintf (stderr, "warning: %s\n", error->message);
   double ours = now_s () - t0;
+  double ours_cpu = cpu_s (RUSAGE_SELF) - c0;
   struct rusage ru;
   getrusage (RUSAGE_SELF, &ru);
 
   /* perf script, default output, on the same file. */
   const char *script[] = { "perf", "script", "-i", file, NULL };
   t0 = now_s ();
+  c0 = cpu_s (RUSAGE_CHILDREN);
   gint status;
   if (!g_spawn_sync (NULL, (char **) script, NULL,
                      G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
@@ -151,18 +164,24 @@ main (int argc, char **argv)
       return 1;
     }
   double theirs = now_s () - t0;
+  double theirs_cpu = cpu_s (RUSAGE_CHILDREN) - c0;
 
   printf ("figure file_mb %.1f MB\n", mb);
   printf ("figure events %" G_GUINT64_FORMAT " events\n", n);
   printf ("figure sched_switch_events %" G_GUINT64_FORMAT " events\n", n_switch);
   printf ("figure lost_events %" G_GUINT64_FORMAT " events\n", jvms_perf_reader_get_lost (reader));
+  /* Eight engineers share two cores: wall time depends on who else runs, CPU time much less.
+   * Both are printed; the speedup is taken on CPU time. */
   printf ("figure ours_seconds %.3f s\n", ours);
+  printf ("figure ours_cpu_seconds %.3f s\n", ours_cpu);
   printf ("figure perf_script_seconds %.3f s\n", theirs);
-  printf ("figure ours_mb_per_s %.1f MB/s\n", mb / ours);
-  printf ("figure perf_script_mb_per_s %.1f MB/s\n", mb / theirs);
-  printf ("figure ours_events_per_s %.0f events/s\n", (double) n / ours);
+  printf ("figure perf_script_cpu_seconds %.3f s\n", theirs_cpu);
+  printf ("figure ours_mb_per_s %.1f MB/s\n", mb / ours_cpu);
+  printf ("figure perf_script_mb_per_s %.1f MB/s\n", mb / theirs_cpu);
+  printf ("figure ours_events_per_s %.0f events/s\n", (double) n / ours_cpu);
   printf ("figure peak_rss %.1f MB\n", (double) ru.ru_maxrss / 1024.0);
-  printf ("ratio parse_speedup %.1f\n", theirs / ours);
+  printf ("ratio parse_speedup %.1f\n", theirs_cpu / ours_cpu);
+  printf ("ratio parse_speedup_wall %.1f\n", theirs / ours);
   fprintf (stderr, "checksum %" G_GUINT64_FORMAT "\n", checksum);
   return 0;
 }

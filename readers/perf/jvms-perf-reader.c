@@ -3,6 +3,8 @@
 #include "perf-private.h"
 
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 G_DEFINE_QUARK (jvms-perf-error-quark, jvms_perf_error)
 
@@ -436,12 +438,38 @@ note_unknown_type (JvmsPerfReader *self, guint32 type, guint64 offset)
     }
 }
 
+/* The mapping's pages stay counted in the process's RSS once read: give back those behind the
+ * oldest record still held, every PERF_RELEASE_STEP bytes, so that memory stays bounded
+ * whatever the file size. Pages are file-backed and unmodified: touching them again rereads. */
+#define PERF_RELEASE_STEP ((guint64) 32 << 20)
+
+static void
+release_pages (JvmsPerfReader *self)
+{
+  if (self->mapped == NULL || self->pos < self->released_upto + 2 * PERF_RELEASE_STEP)
+    return;
+  guint64 keep = self->pos;
+  for (gsize i = self->order.cursor; i < self->order.n; i++)
+    if (self->order.entries[i].chunk == NULL)
+      keep = MIN (keep, self->order.entries[i].offset);
+  /* A record the caller holds (the current one) sits at most 64 KiB back. */
+  keep = keep > 65536 ? keep - 65536 : 0;
+  guint64 page = (guint64) sysconf (_SC_PAGESIZE);
+  guint64 from = self->released_upto, to = keep / page * page;
+  if (to > from + PERF_RELEASE_STEP)
+    {
+      madvise ((void *) (self->data + from), (gsize) (to - from), MADV_DONTNEED);
+      self->released_upto = to;
+    }
+}
+
 /* Reads records until events are ready to deliver, or the stream ends. */
 static void
 read_more (JvmsPerfReader *self)
 {
   gboolean unordered = (self->flags & JVMS_PERF_READER_UNORDERED) != 0;
   RawRecord r;
+  release_pages (self);
   while (next_raw (self, &r))
     {
       guint32 type = rd_type (r.rec);

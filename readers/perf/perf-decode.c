@@ -57,7 +57,14 @@ perf_record_type_name (guint32 type)
 static PerfIdSlot *
 slot_of (JvmsPerfReader *self, guint64 id)
 {
-  return g_hash_table_lookup (self->id_to_slot, &id);
+  /* Every record needs its id looked up, twice: a few ids (events x CPUs) do all the work. */
+  guint k = (guint) (id % PERF_SLOT_CACHE);
+  if (self->slot_cache[k] != NULL && self->slot_cache[k]->id == id)
+    return self->slot_cache[k];
+  PerfIdSlot *slot = g_hash_table_lookup (self->id_to_slot, &id);
+  if (slot != NULL)
+    self->slot_cache[k] = slot;
+  return slot;
 }
 
 PerfAttr *

@@ -48,6 +48,7 @@ compact (PerfOrder *self)
   memmove (self->entries, self->entries + self->cursor, (self->n - self->cursor) * sizeof (PerfEntry));
   self->n -= self->cursor;
   self->ready_end -= MIN (self->ready_end, self->cursor);
+  self->sorted_end -= MIN (self->sorted_end, self->cursor);
   self->cursor = 0;
 }
 
@@ -66,7 +67,29 @@ perf_order_push (PerfOrder *self, const PerfEntry *entry)
           self->entries = g_renew (PerfEntry, self->entries, self->cap);
         }
     }
-  self->entries[self->n++] = *entry;
+  /* Records are nearly in order (out of place by a round at most): insert from the tail, as
+   * perf does, so that held entries stay sorted. A hostile file could make that quadratic:
+   * past a few moves the entry is appended and the tail sorted at release instead. */
+  gsize i = self->n;
+  gboolean placed = FALSE;
+  if (self->sorted_end == self->n)
+    {
+      guint moves = 0;
+      while (i > self->ready_end && self->entries[i - 1].time > entry->time && moves < 64)
+        {
+          i--;
+          moves++;
+        }
+      placed = i == self->ready_end || self->entries[i - 1].time <= entry->time;
+      if (!placed)
+        i = self->n;
+      else if (i < self->n)
+        memmove (self->entries + i + 1, self->entries + i, (self->n - i) * sizeof (PerfEntry));
+    }
+  self->entries[i] = *entry;
+  self->n++;
+  if (placed)
+    self->sorted_end = self->n;
   if (entry->time < self->released)
     self->lag = MIN (MAX (self->lag, 2 * (self->released - entry->time)), PERF_ORDER_MAX_LAG_NS);
   if (entry->time > self->max_time)
@@ -149,7 +172,9 @@ static void
 release_until (PerfOrder *self, guint64 limit)
 {
   compact (self);
-  sort_held (self, self->ready_end);
+  if (self->sorted_end < self->n)
+    sort_held (self, self->ready_end);
+  self->sorted_end = self->n;
   gsize lo = self->ready_end, hi = self->n;
   while (lo < hi)
     {
@@ -193,7 +218,9 @@ void
 perf_order_release_half (PerfOrder *self)
 {
   compact (self);
-  sort_held (self, self->ready_end);
+  if (self->sorted_end < self->n)
+    sort_held (self, self->ready_end);
+  self->sorted_end = self->n;
   self->ready_end += (self->n - self->ready_end + 1) / 2;
   self->released = MAX (self->released, self->entries[self->ready_end - 1].time);
 }

@@ -13,7 +13,7 @@
 #include <glib.h>
 
 #define PERF_ORDER_MAX_ENTRIES (1u << 19)
-#define PERF_ORDER_BATCH       16384
+#define PERF_ORDER_BATCH       65536
 #define PERF_ORDER_LAG_NS      G_GUINT64_CONSTANT (10000000)
 #define PERF_ORDER_MAX_LAG_NS  G_GUINT64_CONSTANT (1000000000)
 
@@ -44,6 +44,7 @@ typedef struct
   gsize      n, cap;
   gsize      cursor;    /* next entry to deliver */
   gsize      ready_end; /* entries before it are released, in time order */
+  gsize      sorted_end; /* entries from ready_end to it are in time order */
   PerfEntry *tmp;
   gsize      tmp_cap;
   guint64    max_time;

@@ -44,6 +44,7 @@ typedef struct
 } PerfSample;
 
 #define PERF_OUT_MAX 64
+#define PERF_SLOT_CACHE 61
 
 struct _JvmsPerfReader
 {
@@ -59,6 +60,7 @@ struct _JvmsPerfReader
   PerfAttr           *attrs;
   guint               n_attrs;
   GHashTable         *id_to_slot;      /* &PerfIdSlot.id -> PerfIdSlot * (owned) */
+  PerfIdSlot         *slot_cache[PERF_SLOT_CACHE];
   gint                sample_id_pos;   /* u64 index of the id in samples, -1 when none */
   gint                trailer_id_pos;  /* u64 index from the end in sample_id trailers, -1 */
   GPtrArray          *retired_names;   /* names replaced by EVENT_UPDATE, kept for events out */
@@ -72,6 +74,7 @@ struct _JvmsPerfReader
 
   /* The record stream. */
   guint64             data_start, data_end, pos;
+  guint64             released_upto;   /* mapping pages before it were given back */
   gboolean            finalized;       /* header written at exit: features are there */
   ZSTD_DStream       *zstd;
   PerfChunk          *chunk;           /* the decompressed block being walked */

@@ -13,6 +13,7 @@ G_DEFINE_QUARK (jvms-perf-error-quark, jvms_perf_error)
 #define PERF_MAX_CHUNK_BYTES ((gsize) 256 << 20)
 /* perf 6.1's default when the COMPRESSED feature is missing (killed perf record). */
 #define PERF_DEFAULT_COMP_MMAP_LEN ((gsize) 64 << 20)
+#define PERF_MAX_COMP_RATIO 2048
 
 static inline guint32
 rd_type (const guint8 *rec)
@@ -241,6 +242,9 @@ decompress (JvmsPerfReader *self, const guint8 *rec, gsize size, guint64 offset)
     }
   gsize limit = self->comp_mmap_len > 0 ? self->comp_mmap_len : PERF_DEFAULT_COMP_MMAP_LEN;
   limit = MIN (limit, PERF_MAX_CHUNK_BYTES);
+  /* perf's records compress 20 to 50 times; a few bytes that claim megabytes are a bomb that
+   * would cost time on every record. */
+  limit = MIN (limit, src_len * PERF_MAX_COMP_RATIO + ((gsize) 1 << 20));
 
   gsize cap = self->carry_len + MIN (limit, MAX (src_len * 8, (gsize) 65536));
   guint8 *out = g_malloc (cap);

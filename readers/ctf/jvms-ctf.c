@@ -794,7 +794,14 @@ jvms_ctf_reader_open (const char *folder, JvmsCtfReaderFlags flags, GError **err
    * salvaged packet by packet into a temporary copy. */
   g_autofree char *why = NULL;
   g_auto(GStrv) repaired = NULL;
-  if (!jvms_ctf_bt_probe (inputs, &why))
+  JvmsCtfProbeResult probe = jvms_ctf_bt_probe_guarded (inputs);
+  if (probe == JVMS_CTF_PROBE_FAILED)
+    jvms_ctf_bt_probe (inputs, &why);
+  else if (probe == JVMS_CTF_PROBE_HUNG)
+    why = g_strdup_printf ("babeltrace2 did not finish indexing the stream files within %u ms "
+                           "(a packet that declares a size of 0?)",
+                           jvms_ctf_bt_probe_timeout_ms (inputs));
+  if (probe != JVMS_CTF_PROBE_OK)
     {
       g_autoptr(GError) repair_error = NULL;
       if (!jvms_ctf_repair_traces (inputs, why, &self->repair_dir, &repaired,
@@ -808,6 +815,14 @@ jvms_ctf_reader_open (const char *folder, JvmsCtfReaderFlags flags, GError **err
           return NULL;
         }
       inputs = (const char * const *) repaired;
+      /* Each kept range was probed alone; the whole must pass too before it runs here. */
+      if (jvms_ctf_bt_probe_guarded (inputs) != JVMS_CTF_PROBE_OK)
+        {
+          g_set_error (error, JVMS_CTF_ERROR, JVMS_CTF_ERROR_STREAM,
+                       "%s: babeltrace2 cannot open the trace even without its damaged packets: %s",
+                       folder, why);
+          return NULL;
+        }
     }
 
   if (!build_graph (self, inputs, error))

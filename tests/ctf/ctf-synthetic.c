@@ -202,6 +202,12 @@ write_file (const char *dir, const char *name, const void *data, gsize len)
 void
 ctf_synthetic_write (const char *dir)
 {
+  ctf_synthetic_write_with_end (dir, 7000);
+}
+
+void
+ctf_synthetic_write_with_end (const char *dir, guint64 first_packet_end)
+{
   write_file (dir, "metadata", metadata, strlen (metadata));
 
   /* CPU 0: a statedump and a Java thread reading; then, after 3 discarded events, more. */
@@ -215,7 +221,7 @@ ctf_synthetic_write (const char *dir)
   read_pair (&w0, 3000, 4200, 4242, 4096);
   block_issue (&w0, 5000, 4200, 4242);
   sched_switch (&w0, 6000, "java", 4242, 1, "swapper/0", 0);
-  end_packet (&w0, 1000, 7000);
+  end_packet (&w0, 1000, first_packet_end);
 
   begin_packet (&w0, 3, 0);
   timer (&w0, 9000, 0, 0);

@@ -10,5 +10,8 @@ G_BEGIN_DECLS
 
 /* Writes `metadata`, `channel0_0` (CPU 0) and `channel0_1` (CPU 1) into @dir. */
 void ctf_synthetic_write (const char *dir);
+/* The same, with CPU 0's first packet ending at @first_packet_end ns (7000 above): past 8000,
+ * it overlaps the next packet as lttng-modules 2.1 packets do. */
+void ctf_synthetic_write_with_end (const char *dir, guint64 first_packet_end);
 
 G_END_DECLS

@@ -387,6 +387,45 @@ test_synthetic (void)
   ctf_test_rm_rf (dir);
 }
 
+/* lttng-modules 2.1 ends a packet after the next one began. babeltrace2 starts the gap of
+ * discarded events at the first packet's end, after the next events: the loss is placed at the
+ * stream's next event instead, and no event time changes. */
+static void
+test_synthetic_overlap (void)
+{
+  g_autofree char *plain = ctf_test_tmp_dir ();
+  g_autofree char *overlap = ctf_test_tmp_dir ();
+  ctf_synthetic_write (plain);
+  ctf_synthetic_write_with_end (overlap, 9200);
+  g_autoptr(GPtrArray) bt = ctf_test_babeltrace_cli (plain, NULL);
+
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JvmsCtfReader) reader = jvms_ctf_reader_open (overlap, JVMS_CTF_READER_NAMES_ONLY, &error);
+  g_assert_no_error (error);
+  JvmsKernelEvent event;
+  guint j = 0, n_lost = 0;
+  while (jvms_ctf_reader_next (reader, &event, &error))
+    {
+      if (event.type == JVMS_KERNEL_EVENT_LOST)
+        {
+          n_lost++;
+          /* The first event of the packet after the gap, on CPU 0: timer_start at 9000. */
+          g_assert_cmpint (event.time, ==, G_GINT64_CONSTANT (1700000000000009000));
+          continue;
+        }
+      g_assert_cmpuint (j, <, bt->len);
+      const BtLine *b = g_ptr_array_index (bt, j++);
+      g_assert_cmpstr (event.name, ==, b->name);
+      g_assert_cmpint (event.time, ==, b->time);
+    }
+  g_assert_no_error (error);
+  g_assert_cmpuint (j, ==, bt->len);
+  g_assert_cmpuint (n_lost, ==, 1);
+  g_assert_cmpuint (jvms_ctf_reader_get_n_unordered (reader), ==, 0);
+  ctf_test_rm_rf (plain);
+  ctf_test_rm_rf (overlap);
+}
+
 static void
 test_synthetic_cli (void)
 {
@@ -435,6 +474,7 @@ main (int argc, char **argv)
       g_test_add_data_func (cli, traces[i], test_cli_summary);
     }
   g_test_add_func ("/ctf/reader/synthetic/events-vs-babeltrace2", test_synthetic);
+  g_test_add_func ("/ctf/reader/synthetic/overlapping-packets", test_synthetic_overlap);
   g_test_add_func ("/ctf/cli/synthetic/summary-vs-babeltrace2", test_synthetic_cli);
   return g_test_run ();
 }

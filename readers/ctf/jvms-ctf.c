@@ -1,7 +1,5 @@
 #include "jvms-ctf.h"
 
-#include <errno.h>
-#include <glib/gstdio.h>
 #include <string.h>
 
 #include "jvms-ctf-bt.h"

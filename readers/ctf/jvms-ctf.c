@@ -169,6 +169,23 @@ sink_consume (bt_self_component_sink *self_component)
       switch (status)
         {
         case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
+          {
+            /* babeltrace2 2.0.4's ctf source returns the messages decoded before a decoding
+             * error with an OK status and leaves the error on the thread, where any later call
+             * into the library aborts (its own CLI does, with two streams). */
+            g_autofree char *why = jvms_ctf_bt_take_error_text ();
+            if (why != NULL)
+              {
+                /* The batch came with the error, and babeltrace2 2.0.4 has already torn
+                 * down what its events point into: none of it is read. */
+                upstream_release_batch (up);
+                g_ptr_array_add (reader->warnings,
+                                 g_strdup_printf ("%s: stream %s ends early, events after this "
+                                                  "point are lost: %s",
+                                                  reader->folder, up->name, why));
+                up->ended = TRUE;
+              }
+          }
           break;
         case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
           up->ended = TRUE;

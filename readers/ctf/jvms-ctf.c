@@ -887,6 +887,18 @@ jvms_ctf_reader_open (const char *folder, JvmsCtfReaderFlags flags, GError **err
     return NULL;
   query_ranges (self, inputs);
 
+  /* Warnings name the user's files, not the repaired copies. */
+  if (repaired != NULL)
+    for (guint i = 0; i < self->upstreams->len; i++)
+      {
+        Upstream *up = &g_array_index (self->upstreams, Upstream, i);
+        g_autoptr(GString) name = g_string_new (up->name);
+        for (guint t = 0; repaired[t] != NULL && t < traces->len; t++)
+          g_string_replace (name, repaired[t], g_ptr_array_index (traces, t), 0);
+        g_free (up->name);
+        up->name = g_string_free (g_steal_pointer (&name), FALSE);
+      }
+
   /* Read every stream's beginning now, so that the trace information is there at open. */
   if (!fill_heads (self, error))
     return NULL;

@@ -17,6 +17,7 @@ typedef struct
 } JvmsCliCommand;
 
 static const JvmsCliCommand commands[] = {
+  { "record", jvms_cli_record, N_("Record a JVM and the kernel into a bundle folder") },
   { "summary", jvms_cli_summary, N_("Count the events of each type in a trace") },
   { "version", jvms_cli_version, N_("Print the version of jvmscope-cli") },
 };

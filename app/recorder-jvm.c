@@ -81,7 +81,7 @@ jvms_recorder_java_argv (char **java_argv, const char *settings, const char *jfr
   g_strv_builder_add (b, java_argv[0]);
   builder_take (b, g_strconcat ("-XX:StartFlightRecording=", jfr_joined, NULL));
   /* Quiet JFR's "Started recording" lines: the program's output stays the program's. */
-  g_strv_builder_add (b, "-Xlog:jfr+startup=warning");
+  g_strv_builder_add (b, "-Xlog:jfr+startup=error");
   /* timenanos is CLOCK_MONOTONIC, uptimenanos is JFR's tick count: their difference is the
    * clock offset (docs/recording.md). */
   builder_take (b, g_strconcat ("-Xlog:os:file=", clock_log, ":timenanos,uptimenanos", NULL));

@@ -237,8 +237,8 @@ finish_kernel_recording (JvmsRecording *rec, JvmsPerfSession *perf)
   rec->counters = g_strdup (jvms_perf_session_counters (perf));
   rec->lost_chunks = jvms_perf_session_lost_chunks (perf);
   if (rec->lost_chunks > 0)
-    g_printerr (_("jvmscope-cli record: perf lost %" G_GINT64_FORMAT " chunks of kernel events\n"),
-                rec->lost_chunks);
+    g_printerr (_("jvmscope-cli record: perf lost %lld chunks of kernel events\n"),
+                (long long) rec->lost_chunks);
 }
 
 static gboolean

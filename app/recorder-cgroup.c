@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gio/gio.h>
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -142,7 +143,7 @@ jvms_cgroup_free (JvmsCgroup *cgroup)
   if (cgroup == NULL)
     return;
   if (cgroup->dir != NULL && g_rmdir (cgroup->dir) != 0)
-    g_printerr ("jvmscope-cli: cannot remove the cgroup %s: %s\n", cgroup->dir, g_strerror (errno));
+    g_printerr (_("jvmscope-cli record: cannot remove the cgroup %s: %s\n"), cgroup->dir, g_strerror (errno));
   g_free (cgroup->dir);
   g_free (cgroup->perf_name);
   g_free (cgroup->procs);

@@ -209,7 +209,10 @@ start_kernel_recording (Recorder *r, JvmsCgroup *cgroup)
     .syscall_tids = tids != NULL ? (const GPid *) tids->data : NULL,
     .n_syscall_tids = tids != NULL ? tids->len : 0,
     .hw_counters = rec->probe.hw_counters,
+    .no_syscalls = rec->no_syscalls,
   };
+  if (rec->no_syscalls)
+    jvms_recording_missing (rec, "system calls", "--no-syscalls was given", NULL);
   g_autoptr(GError) error = NULL;
   JvmsPerfSession *session = jvms_perf_session_start (&config, &error);
   if (session == NULL)
@@ -429,7 +432,7 @@ jvms_cli_record (int argc, char **argv)
   g_autofree char *out = NULL;
   double duration = 0;
   int pid = 0;
-  gboolean include_sensitive = FALSE, no_kernel = FALSE;
+  gboolean include_sensitive = FALSE, no_kernel = FALSE, no_syscalls = FALSE;
   g_auto(GStrv) rest = NULL;
   const GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, N_("The bundle folder to write (OUT.jvmtrace)"), N_("OUT") },
@@ -438,6 +441,8 @@ jvms_cli_record (int argc, char **argv)
     { "include-sensitive", 0, 0, G_OPTION_ARG_NONE, &include_sensitive,
       N_("Also record environment variables, system properties and command lines"), NULL },
     { "no-kernel", 0, 0, G_OPTION_ARG_NONE, &no_kernel, N_("Record the JVM only, without perf"), NULL },
+    { "no-syscalls", 0, 0, G_OPTION_ARG_NONE, &no_syscalls,
+      N_("Leave the JVM's system calls out of the kernel recording (they are most of its size)"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, N_("-- java ARGS...") },
     G_OPTION_ENTRY_NULL
   };
@@ -454,7 +459,7 @@ jvms_cli_record (int argc, char **argv)
   if (out == NULL || (pid != 0) == have_command || pid < 0 || duration < 0)
     {
       g_printerr ("%s\n", _("Usage: jvmscope-cli record -o OUT.jvmtrace [--duration S] [--include-sensitive] "
-                            "[--no-kernel] (--pid PID | -- java ARGS...)"));
+                            "[--no-kernel] [--no-syscalls] (--pid PID | -- java ARGS...)"));
       return 2;
     }
 
@@ -465,6 +470,7 @@ jvms_cli_record (int argc, char **argv)
   r.rec.attach_pid = pid;
   r.rec.include_sensitive = include_sensitive;
   r.rec.no_kernel = no_kernel;
+  r.rec.no_syscalls = no_syscalls;
   r.rec.java_argv = have_command ? g_strdupv (rest) : g_new0 (char *, 1);
   int status = record (&r);
   g_clear_object (&r.jvm);

@@ -26,6 +26,7 @@ typedef struct
   GPid attach_pid;              /* 0: launch */
   gboolean include_sensitive;
   gboolean no_kernel;
+  gboolean no_syscalls;
   char **java_argv;             /* as given, before the recorder's own options */
   char *settings;               /* the .jfc used */
   char *jfr_path, *perf_data_path, *clock_log_path;

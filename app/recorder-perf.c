@@ -186,14 +186,17 @@ jvms_perf_session_start (const JvmsPerfConfig *config, GError **error)
   session->counters = config->hw_counters ? HW_COUNTERS : SW_COUNTER;
   if (config->cgroup != NULL)
     {
-      add_event (argv, session->events, "raw_syscalls:sys_enter");
-      add_event (argv, session->events, "raw_syscalls:sys_exit");
+      if (!config->no_syscalls)
+        {
+          add_event (argv, session->events, "raw_syscalls:sys_enter");
+          add_event (argv, session->events, "raw_syscalls:sys_exit");
+          session->syscall_scope = g_strdup_printf ("the JVM's cgroup %s: every thread of the JVM", config->cgroup);
+        }
       add_event (argv, session->events, session->counters);
       g_ptr_array_add (argv, g_strdup ("-G"));
       g_ptr_array_add (argv, g_strdup (config->cgroup));
-      session->syscall_scope = g_strdup_printf ("the JVM's cgroup %s: every thread of the JVM", config->cgroup);
     }
-  else if (config->n_syscall_tids > 0 && config->n_syscall_tids <= MAX_FILTER_TIDS)
+  else if (!config->no_syscalls && config->n_syscall_tids > 0 && config->n_syscall_tids <= MAX_FILTER_TIDS)
     {
       g_autofree char *filter = tid_filter (config->syscall_tids, config->n_syscall_tids);
       add_event (argv, session->events, "raw_syscalls:sys_enter");

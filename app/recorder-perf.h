@@ -29,6 +29,7 @@ typedef struct
   const GPid *syscall_tids;    /* without a cgroup: system calls of these threads only */
   guint n_syscall_tids;
   gboolean hw_counters;
+  gboolean no_syscalls;        /* leave system calls out: they are most of the file */
 } JvmsPerfConfig;
 
 typedef struct _JvmsPerfSession JvmsPerfSession;

@@ -21,6 +21,7 @@ BUNDLE_MEMBERS = ["format", "format_version", "recorder", "mode", "pid", "start_
                   "start_monotonic_ns", "end_monotonic_ns", "stop", "system", "jdk", "perf", "files",
                   "recorded", "not_recorded", "clock"]
 SECRET = "hunter2-s3cr3t"
+SOURCE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 tap = Tap()
 
@@ -250,10 +251,14 @@ def case_refused(cli, tmp, work):
     """perf run by a user without permission: a real refusal, not a simulated one."""
     os.chmod(tmp, 0o777)
     os.chmod(work.dir, 0o755)
+    # A copy of the program and its settings that nobody can read wherever the build is.
+    copy = os.path.join(tmp, "jvmscope-cli")
+    shutil.copy(cli, copy)
+    shutil.copy(os.path.join(SOURCE_ROOT, "data", "jvmscope.jfc"), tmp)
     out = os.path.join(tmp, "r.jvmtrace")
     paranoid = int(open("/proc/sys/kernel/perf_event_paranoid").read())
-    env = dict(os.environ, LC_ALL="C", HOME=tmp)
-    r = record(cli, out, ["--", *work.java(1500)], env=env, user="nobody")
+    env = dict(os.environ, LC_ALL="C", HOME=tmp, JVMSCOPE_DATADIR=tmp)
+    r = record(copy, out, ["--", *work.java(1500)], env=env, user="nobody")
     tap.check(r.returncode == 0, "record exits 0 as nobody", r.stderr)
     b = check_bundle_basics(out, paranoid <= -1)
     if b is None:

@@ -266,10 +266,11 @@ finish_kernel_recording (JvmsRecording *rec, JvmsPerfSession *perf)
   rec->kernel_events = jvms_perf_session_events_json (perf);
   rec->syscall_scope = g_strdup (jvms_perf_session_syscall_scope (perf));
   rec->counters = g_strdup (jvms_perf_session_counters (perf));
-  rec->lost_chunks = jvms_perf_session_lost_chunks (perf);
-  if (rec->lost_chunks > 0)
-    g_printerr (_("jvmscope-cli record: perf lost %lld chunks of kernel events\n"),
-                (long long) rec->lost_chunks);
+  rec->lost_records = jvms_perf_session_lost_records (perf);
+  rec->lost_samples = jvms_perf_session_lost_samples (perf);
+  if (rec->lost_records > 0)
+    g_printerr (_("jvmscope-cli record: perf lost kernel events in %lld places (%lld events)\n"),
+                (long long) rec->lost_records, (long long) rec->lost_samples);
 }
 
 static gboolean

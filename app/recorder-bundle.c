@@ -275,8 +275,9 @@ jvms_recording_write_bundle (JvmsRecording *rec, GError **error)
       json_builder_add_value (b, json_node_copy (rec->kernel_events));
       add_string_or_null (b, "system_calls_of", rec->syscall_scope);
       add_string_or_null (b, "counters", rec->counters);
-      add_int (b, "buffer_per_cpu_bytes", 16 * 1024 * 1024);
-      add_int (b, "lost_chunks", rec->lost_chunks);
+      add_int (b, "buffer_per_cpu_bytes", 32 * 1024 * 1024);
+      add_int (b, "lost_records", rec->lost_records);
+      add_int (b, "lost_samples", rec->lost_samples);
       json_builder_end_object (b);
     }
   json_builder_end_object (b);

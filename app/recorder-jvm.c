@@ -248,3 +248,18 @@ jvms_recorder_list_tids (GPid pid)
     }
   return tids;
 }
+
+GStrv
+jvms_recorder_process_argv (GPid pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/cmdline", (int) pid);
+  g_autofree char *text = NULL;
+  gsize len = 0;
+  if (!g_file_get_contents (path, &text, &len, NULL) || len == 0)
+    return NULL;
+  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+  /* NUL-separated, the last one NUL-terminated too */
+  for (gsize i = 0; i < len; i += strlen (text + i) + 1)
+    g_strv_builder_add (b, text + i);
+  return g_strv_builder_end (b);
+}

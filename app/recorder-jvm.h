@@ -37,5 +37,8 @@ char *jvms_recorder_jcmd_version (GPid pid, char **full);
 /* Runs `jcmd pid args...`; fails with jcmd's output when it reports a failure. */
 gboolean jvms_recorder_jcmd (GPid pid, const char * const *args, char **output, GError **error);
 
+/* The command line of a running process, from /proc/pid/cmdline; NULL when unreadable. */
+GStrv jvms_recorder_process_argv (GPid pid);
+
 /* The thread ids of a running process, from /proc/pid/task. */
 GArray *jvms_recorder_list_tids (GPid pid);

@@ -287,6 +287,8 @@ def case_attach(cli, tmp, work):
             return
         tap.check(b["mode"] == "attach" and b["pid"] == jvm.pid and b["stop"]["reason"] == "duration",
                   "attach mode, stopped by --duration", json.dumps(b["stop"]))
+        tap.check(b.get("command") == ["java", "-cp", work.dir, "Work", "0"], "the attached JVM's command",
+                  json.dumps(b.get("command")))
         check_jfr(out, False)
         check_kernel(out, b)
         check_clock(out, b, launched=False)

@@ -229,6 +229,29 @@ def case_sigint(cli, tmp, work):
     check_clock(out, b)
 
 
+def case_ctrl_c(cli, tmp, work):
+    """Ctrl-C in a terminal: SIGINT to the whole foreground process group, the recorder and the
+    JVM at once. perf, in a group of its own, must outlive the JVM's final dump."""
+    out = os.path.join(tmp, "c.jvmtrace")
+    p = subprocess.Popen([cli, "record", "-o", out, "--", *work.java(0)], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, start_new_session=True)
+    tap.check(wait_started(p), "the JVM runs under the recorder")
+    time.sleep(1)
+    os.killpg(p.pid, signal.SIGINT)
+    _, err = p.communicate(timeout=240)
+    tap.check(p.returncode == 0, "record exits 0 after Ctrl-C", err)
+    b = check_bundle_basics(out, True)
+    if b is None:
+        return
+    tap.check(b["stop"]["reason"] == "signal", "stopped by the signal", json.dumps(b["stop"]))
+    check_jfr(out, False)
+    check_kernel(out, b)
+    # The JVM's exit is in the kernel recording: perf ran until after the JVM was gone.
+    r = run(["perf", "script", "-i", os.path.join(out, "kernel.perf.data"), "-F", "pid,event"])
+    exits = [l for l in r.stdout.splitlines() if "sched_process_exit" in l and l.split()[0] == str(b["pid"])]
+    tap.check(len(exits) > 0, "the JVM's threads' exits are in kernel.perf.data", "%d exits" % len(exits))
+
+
 def case_no_perf(cli, tmp, work):
     out = os.path.join(tmp, "n.jvmtrace")
     bindir = os.path.join(tmp, "bin")
@@ -297,7 +320,7 @@ def case_attach(cli, tmp, work):
         jvm.communicate()
 
 
-CASES = {"launch": case_launch, "sensitive": case_sensitive, "duration": case_duration, "sigint": case_sigint,
+CASES = {"launch": case_launch, "sensitive": case_sensitive, "duration": case_duration, "sigint": case_sigint, "ctrl-c": case_ctrl_c,
          "no-perf": case_no_perf, "refused": case_refused, "attach": case_attach}
 
 

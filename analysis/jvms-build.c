@@ -6,10 +6,14 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
+#include "jvms-kernel-machine.h"
+#ifdef JVMS_HAVE_JFR
 #include "jvms-jfr-machine.h"
 #include "jvms-jfr.h"
-#include "jvms-kernel-machine.h"
+#endif
+#ifdef JVMS_HAVE_PERF
 #include "jvms-perf.h"
+#endif
 #include "jvms-samples.h"
 #include "jvms-states.h"
 #include "jvms-threads.h"
@@ -22,7 +26,11 @@
 
 typedef struct
 {
+#ifdef JVMS_HAVE_PERF
   JvmsPerfReader  *perf;
+#else
+  gpointer         perf;
+#endif
   const char      *path;
   JvmsKernelEvent  ev;         /* the current event, not yet fed */
   gboolean         have;
@@ -36,7 +44,9 @@ typedef struct
 static void
 kernel_source_clear (KernelSource *k)
 {
+#ifdef JVMS_HAVE_PERF
   g_clear_pointer (&k->perf, jvms_perf_reader_free);
+#endif
   if (k->peeked != NULL)
     g_array_unref (k->peeked);
   if (k->strings != NULL)
@@ -50,7 +60,9 @@ kernel_read (KernelSource *k)
   k->have = FALSE;
   if (k->perf == NULL || k->error != NULL)
     return FALSE;
+#ifdef JVMS_HAVE_PERF
   k->have = jvms_perf_reader_next (k->perf, &k->ev, &k->error);
+#endif
   return k->have;
 }
 
@@ -188,6 +200,205 @@ join_warnings (GPtrArray *warnings)
   return g_string_free (s, FALSE);
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* The JFR layer, behind a door that closes when the reader is not part of the build */
+
+typedef struct
+{
+#ifdef JVMS_HAVE_JFR
+  JvmsJfrFile        *file;
+  JvmsJfrReader      *reader;
+  const JvmsJfrEvent *ev;
+  JvmsJfrMachine     *machine;
+#endif
+  gboolean            open;
+  gint64              start;        /* earliest chunk start, epoch ns */
+  gint64              start_nanos;  /* first chunk's time base */
+  gint64              start_ticks;
+  gint64              ticks_per_second;
+  guint64             size, pos;
+} JfrSource;
+
+static gboolean
+jfr_open (JfrSource *j, const char *path, GPtrArray *warnings)
+{
+  j->start = G_MAXINT64;
+#ifdef JVMS_HAVE_JFR
+  g_autoptr(GError) error = NULL;
+  j->file = jvms_jfr_file_open (path, &error);
+  if (j->file == NULL)
+    {
+      g_ptr_array_add (warnings, g_strdup (error->message));
+      return FALSE;
+    }
+  for (guint i = 0; i < jvms_jfr_file_get_n_chunks (j->file); i++)
+    {
+      const JvmsJfrChunkInfo *c = jvms_jfr_file_get_chunk (j->file, i);
+      if (i == 0)
+        {
+          j->start_nanos = c->start_nanos;
+          j->start_ticks = c->start_ticks;
+          j->ticks_per_second = c->ticks_per_second;
+        }
+      j->start = MIN (j->start, c->start_nanos);
+    }
+  j->size = jvms_jfr_file_get_size (j->file);
+  j->open = TRUE;
+  return TRUE;
+#else
+  g_ptr_array_add (warnings, g_strdup_printf ("%s: JFR recordings cannot be read: the JFR reader is not part of this build", path));
+  return FALSE;
+#endif
+}
+
+static void
+jfr_begin (JfrSource *j, JvmsWriter *writer, JvmsThreads *threads, JvmsSamplesWriter *samples)
+{
+#ifdef JVMS_HAVE_JFR
+  if (!j->open)
+    return;
+  j->machine = jvms_jfr_machine_new (writer, threads, samples, j->start);
+  j->reader = jvms_jfr_reader_new (j->file, JVMS_JFR_ORDER_TIME);
+  j->ev = jvms_jfr_reader_next (j->reader);
+#endif
+}
+
+static gboolean
+jfr_has_event (JfrSource *j)
+{
+#ifdef JVMS_HAVE_JFR
+  return j->ev != NULL;
+#else
+  return FALSE;
+#endif
+}
+
+static gint64
+jfr_time (JfrSource *j)
+{
+#ifdef JVMS_HAVE_JFR
+  return jvms_jfr_event_get_start_ns (j->ev);
+#else
+  return G_MAXINT64;
+#endif
+}
+
+/* Feeds the current event, returns its end, and moves on. */
+static gint64
+jfr_feed (JfrSource *j)
+{
+#ifdef JVMS_HAVE_JFR
+  jvms_jfr_machine_feed (j->machine, j->ev);
+  gint64 end = jvms_jfr_event_get_end_ns (j->ev);
+  j->pos = MAX (j->pos, jvms_jfr_event_get_file_offset (j->ev));
+  j->ev = jvms_jfr_reader_next (j->reader);
+  return end;
+#else
+  return 0;
+#endif
+}
+
+static void
+jfr_finish (JfrSource *j, gint64 end, GPtrArray *warnings)
+{
+#ifdef JVMS_HAVE_JFR
+  if (!j->open)
+    return;
+  jvms_jfr_machine_finish (j->machine, end);
+  const GPtrArray *jw = jvms_jfr_file_get_warnings (j->file);
+  for (guint i = 0; jw != NULL && i < jw->len; i++)
+    g_ptr_array_add (warnings, g_strdup (((const JvmsJfrWarning *) g_ptr_array_index (jw, i))->message));
+#endif
+}
+
+static gint64
+jfr_pid (JfrSource *j)
+{
+#ifdef JVMS_HAVE_JFR
+  if (j->machine != NULL)
+    return jvms_jfr_machine_get_pid (j->machine);
+#endif
+  return -1;
+}
+
+static void
+jfr_clear (JfrSource *j)
+{
+#ifdef JVMS_HAVE_JFR
+  g_clear_pointer (&j->reader, jvms_jfr_reader_free);
+  g_clear_pointer (&j->machine, jvms_jfr_machine_free);
+  g_clear_pointer (&j->file, jvms_jfr_file_unref);
+#endif
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The kernel layer's door */
+
+static gboolean
+kernel_open (KernelSource *k, const char *path, GPtrArray *warnings)
+{
+  k->path = path;
+#ifdef JVMS_HAVE_PERF
+  g_autoptr(GError) error = NULL;
+  k->perf = jvms_perf_reader_open (path, JVMS_PERF_READER_DEFAULT, &error);
+  if (k->perf == NULL)
+    {
+      g_ptr_array_add (warnings, g_strdup (error->message));
+      return FALSE;
+    }
+  k->file_size = jvms_perf_reader_get_file_size (k->perf);
+  return TRUE;
+#else
+  g_ptr_array_add (warnings, g_strdup_printf ("%s: perf.data files cannot be read: the perf reader is not part of this build", path));
+  return FALSE;
+#endif
+}
+
+/* Recording clock and its CLOCK_DATA bridge to wall time. */
+static gboolean
+kernel_clock (KernelSource *k, gint *clockid, gint64 *tod_minus_clock)
+{
+#ifdef JVMS_HAVE_PERF
+  *clockid = jvms_perf_reader_get_clockid (k->perf);
+  const JvmsPerfClockData *cd = jvms_perf_reader_get_clock_data (k->perf);
+  if (cd != NULL && cd->present)
+    {
+      *tod_minus_clock = (gint64) cd->tod_ns - (gint64) cd->clockid_ns;
+      return TRUE;
+    }
+#endif
+  return FALSE;
+}
+
+static double
+kernel_bytes_done (KernelSource *k)
+{
+#ifdef JVMS_HAVE_PERF
+  guint64 data_size = jvms_perf_reader_get_data_size (k->perf);
+  if (data_size > 0)
+    return (double) jvms_perf_reader_get_data_consumed (k->perf) / data_size * k->file_size;
+#endif
+  return 0;
+}
+
+static void
+kernel_warnings (KernelSource *k, GPtrArray *warnings)
+{
+  if (k->error != NULL)
+    warn (warnings, "%s; the index holds the events before it", k->error->message);
+#ifdef JVMS_HAVE_PERF
+  GPtrArray *pw = jvms_perf_reader_get_warnings (k->perf);
+  for (guint i = 0; pw != NULL && i < pw->len; i++)
+    warn (warnings, "%s", (const char *) g_ptr_array_index (pw, i));
+  guint64 lost = jvms_perf_reader_get_lost (k->perf);
+  if (lost > 0)
+    warn (warnings, "%s: the recorder lost %" G_GUINT64_FORMAT " kernel events; the threads on the CPUs concerned are in state unknown until their next switch",
+          k->path, lost);
+#endif
+}
+
+/* ------------------------------------------------------------------------------------------ */
+
 gboolean
 jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellable *cancellable,
                   GError **error)
@@ -221,91 +432,70 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
       g_set_error (error, JVMS_ANALYSIS_ERROR, JVMS_ANALYSIS_ERROR_READ,
                    "%s: LTTng (CTF) traces cannot be indexed yet: the CTF reader is not part of this build",
                    req->trace_path);
-      g_free (bundle.method);
       return FALSE;
     }
 
   /* Open what can be opened: one readable layer is enough. */
-  g_autoptr(JvmsJfrFile) jfr = NULL;
-  g_autoptr(GError) open_error = NULL;
-  if (jfr_path != NULL && (jfr = jvms_jfr_file_open (jfr_path, &open_error)) == NULL)
-    {
-      warn (warnings, "%s", open_error->message);
-      g_clear_error (&open_error);
-    }
-  KernelSource ks = { .path = perf_path };
-  if (perf_path != NULL)
-    {
-      ks.perf = jvms_perf_reader_open (perf_path, JVMS_PERF_READER_DEFAULT, &open_error);
-      if (ks.perf == NULL)
-        {
-          warn (warnings, "%s", open_error->message);
-          g_clear_error (&open_error);
-        }
-    }
-  if (jfr == NULL && ks.perf == NULL)
+  JfrSource js = { 0 };
+  KernelSource ks = { 0 };
+  gboolean have_jfr = jfr_path != NULL && jfr_open (&js, jfr_path, warnings);
+  gboolean have_kernel = perf_path != NULL && kernel_open (&ks, perf_path, warnings);
+  if (!have_jfr && !have_kernel)
     {
       g_set_error (error, JVMS_ANALYSIS_ERROR, JVMS_ANALYSIS_ERROR_READ,
                    "%s: no layer of the trace could be read%s%s", req->trace_path,
                    warnings->len > 0 ? ": " : "",
                    warnings->len > 0 ? (const char *) g_ptr_array_index (warnings, 0) : "");
+      jfr_clear (&js);
+      kernel_source_clear (&ks);
       g_free (bundle.method);
       return FALSE;
     }
-  if (jfr != NULL)
+  if (have_jfr)
     res->layers |= JVMS_TRACE_LAYER_JFR;
-  if (ks.perf != NULL)
+  if (have_kernel)
     res->layers |= JVMS_TRACE_LAYER_KERNEL;
 
   /* The time axis: JFR's epoch ns; kernel times moved onto it. */
-  const JvmsJfrChunkInfo *chunk0 = NULL;
-  gint64 jfr_start = G_MAXINT64;
-  if (jfr != NULL)
-    for (guint i = 0; i < jvms_jfr_file_get_n_chunks (jfr); i++)
-      {
-        const JvmsJfrChunkInfo *c = jvms_jfr_file_get_chunk (jfr, i);
-        if (chunk0 == NULL)
-          chunk0 = c;
-        jfr_start = MIN (jfr_start, c->start_nanos);
-      }
   gint64 offset = 0, uncertainty = -1;
   g_autofree char *clock_method = NULL;
-  if (ks.perf != NULL)
+  if (have_kernel)
     {
-      const JvmsPerfClockData *cd = jvms_perf_reader_get_clock_data (ks.perf);
-      gint clockid = jvms_perf_reader_get_clockid (ks.perf);
-      if (bundle.have_offset && chunk0 != NULL && chunk0->ticks_per_second == 1000000000
+      gint clockid = -1;
+      gint64 tod_minus_clock = 0;
+      gboolean have_clock_data = kernel_clock (&ks, &clockid, &tod_minus_clock);
+      if (bundle.have_offset && have_jfr && js.ticks_per_second == 1000000000
           && clockid == CLOCK_MONOTONIC_ID)
         {
-          offset = chunk0->start_nanos - chunk0->start_ticks - bundle.offset;
+          /* ticks = monotonic - D, epoch = startNanos + (ticks - startTicks). */
+          offset = js.start_nanos - js.start_ticks - bundle.offset;
           uncertainty = bundle.uncertainty;
           clock_method = g_strdup_printf ("bundle:%s", bundle.method != NULL ? bundle.method : "offset");
         }
-      else if (cd != NULL && cd->present)
+      else if (have_clock_data)
         {
-          offset = (gint64) cd->tod_ns - (gint64) cd->clockid_ns;
-          /* Two clock reads taken back to back by perf; the JVM's wall clock may differ by
-           * NTP adjustments in between. */
+          offset = tod_minus_clock;
+          /* perf reads both clocks back to back, but the JVM's wall clock and the kernel's
+           * may have been stepped apart: a conservative bound. */
           uncertainty = 10000;
           clock_method = g_strdup ("perf-clock-data");
         }
       else
         {
           clock_method = g_strdup ("none");
-          if (jfr != NULL)
+          if (have_jfr)
             warn (warnings, "%s: no clock information (no CLOCK_DATA, no bundle offset): kernel and JFR times are not aligned",
                   perf_path);
         }
-    }
-  else
-    clock_method = g_strdup (jfr != NULL ? "jfr" : "none");
-
-  if (ks.perf != NULL)
-    {
-      ks.file_size = jvms_perf_reader_get_file_size (ks.perf);
       kernel_peek (&ks);
     }
-  gint64 start = jfr_start;
+  else
+    {
+      clock_method = g_strdup ("jfr");
+      uncertainty = 0;
+    }
+
+  gint64 start = have_jfr ? js.start : G_MAXINT64;
   if (ks.have)
     start = MIN (start, ks.ev.time + offset);
   if (start == G_MAXINT64)
@@ -314,6 +504,7 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
   JvmsHistoryBuilder *builder = jvms_history_builder_new (req->index_path, start, NULL, error);
   if (builder == NULL)
     {
+      jfr_clear (&js);
       kernel_source_clear (&ks);
       g_free (bundle.method);
       return FALSE;
@@ -322,6 +513,7 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
   if (samples == NULL)
     {
       jvms_history_builder_free (builder);
+      jfr_clear (&js);
       kernel_source_clear (&ks);
       g_free (bundle.method);
       return FALSE;
@@ -331,9 +523,9 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
   JvmsThreads *threads = jvms_threads_new (writer);
   if (bundle.pid > 0)
     jvms_threads_add_jvm_pid (threads, (gint32) bundle.pid);
-  JvmsKernelMachine *km = ks.perf != NULL ? jvms_kernel_machine_new (writer, threads, offset) : NULL;
-  JvmsJfrMachine *jm = jfr != NULL ? jvms_jfr_machine_new (writer, threads, samples, jfr_start) : NULL;
-  g_autoptr(JvmsJfrReader) jreader = jfr != NULL ? jvms_jfr_reader_new (jfr, JVMS_JFR_ORDER_TIME) : NULL;
+  JvmsKernelMachine *km = have_kernel ? jvms_kernel_machine_new (writer, threads, offset) : NULL;
+  if (have_jfr)
+    jfr_begin (&js, writer, threads, samples);
 
   {
     JvmsHistory *live = jvms_history_builder_get_history (builder);
@@ -342,9 +534,6 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
     jvms_history_unref (live);
   }
 
-  const JvmsJfrEvent *jev = jreader != NULL ? jvms_jfr_reader_next (jreader) : NULL;
-  guint64 jfr_pos = 0;
-  guint64 jfr_size = jfr != NULL ? jvms_jfr_file_get_size (jfr) : 0;
   gint64 end = start;
   guint64 n = 0;
   gboolean cancelled = FALSE;
@@ -353,23 +542,19 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
   for (;;)
     {
       const JvmsKernelEvent *kev = kernel_current (&ks);
-      if (jev == NULL && kev == NULL)
+      gboolean jfr_ready = jfr_has_event (&js);
+      if (!jfr_ready && kev == NULL)
         break;
       gboolean take_jfr;
-      if (jev == NULL)
+      if (!jfr_ready)
         take_jfr = FALSE;
       else if (kev == NULL)
         take_jfr = TRUE;
       else
-        take_jfr = kev->time != 0 && jvms_jfr_event_get_start_ns (jev) <= kev->time + offset;
+        take_jfr = kev->time != 0 && jfr_time (&js) <= kev->time + offset;
 
       if (take_jfr)
-        {
-          jvms_jfr_machine_feed (jm, jev);
-          end = MAX (end, jvms_jfr_event_get_end_ns (jev));
-          jfr_pos = MAX (jfr_pos, jvms_jfr_event_get_file_offset (jev));
-          jev = jvms_jfr_reader_next (jreader);
-        }
+        end = MAX (end, jfr_feed (&js));
       else
         {
           jvms_kernel_machine_feed (km, kev);
@@ -388,16 +573,12 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
           if (!jvms_writer_check (writer, NULL))
             break;
           if (req->progress != NULL && req->total_bytes > 0)
-            {
-              guint64 perf_pos = ks.perf != NULL ? jvms_perf_reader_get_data_consumed (ks.perf) : 0;
-              guint64 data_size = ks.perf != NULL ? jvms_perf_reader_get_data_size (ks.perf) : 0;
-              double perf_bytes = data_size > 0 ? (double) perf_pos / data_size * ks.file_size : 0;
-              req->progress (((double) jfr_pos + perf_bytes) / req->total_bytes, req->user_data);
-            }
+            req->progress (((double) js.pos + kernel_bytes_done (&ks)) / req->total_bytes,
+                           req->user_data);
         }
     }
   res->n_events = n;
-  res->input_bytes = jfr_size + ks.file_size;
+  res->input_bytes = js.size + ks.file_size;
 
   if (cancelled)
     {
@@ -405,28 +586,11 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
       goto fail;
     }
 
-  if (ks.error != NULL)
-    warn (warnings, "%s; the index holds the events before it", ks.error->message);
-  if (ks.perf != NULL)
-    {
-      GPtrArray *pw = jvms_perf_reader_get_warnings (ks.perf);
-      for (guint i = 0; pw != NULL && i < pw->len; i++)
-        warn (warnings, "%s", (const char *) g_ptr_array_index (pw, i));
-      guint64 lost = jvms_perf_reader_get_lost (ks.perf);
-      if (lost > 0)
-        warn (warnings, "%s: the recorder lost %" G_GUINT64_FORMAT " kernel events; the threads on the CPUs concerned are in state unknown until their next switch",
-              perf_path, lost);
-    }
-  if (jfr != NULL)
-    {
-      const GPtrArray *jw = jvms_jfr_file_get_warnings (jfr);
-      for (guint i = 0; jw != NULL && i < jw->len; i++)
-        warn (warnings, "%s", ((const JvmsJfrWarning *) g_ptr_array_index (jw, i))->message);
-    }
+  if (have_kernel)
+    kernel_warnings (&ks, warnings);
 
   end = MAX (end, jvms_writer_max_time (writer));
-  if (jm != NULL)
-    jvms_jfr_machine_finish (jm, end);
+  jfr_finish (&js, end, warnings);
   if (km != NULL)
     {
       jvms_kernel_machine_finish (km, end);
@@ -443,7 +607,7 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
       goto fail;
     }
 
-  gint64 jvm_pid = bundle.pid > 0 ? bundle.pid : (jm != NULL ? jvms_jfr_machine_get_pid (jm) : -1);
+  gint64 jvm_pid = bundle.pid > 0 ? bundle.pid : jfr_pid (&js);
   if (jvm_pid <= 0)
     jvm_pid = jvms_threads_get_jvm_pid (threads);
   {
@@ -473,7 +637,7 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
     goto fail;
 
   res->history = jvms_history_builder_get_history (builder);
-  jvms_jfr_machine_free (jm);
+  jfr_clear (&js);
   jvms_kernel_machine_free (km);
   jvms_threads_free (threads);
   jvms_writer_free (writer);
@@ -483,7 +647,7 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
   return TRUE;
 
 fail:
-  jvms_jfr_machine_free (jm);
+  jfr_clear (&js);
   jvms_kernel_machine_free (km);
   jvms_threads_free (threads);
   jvms_writer_free (writer);

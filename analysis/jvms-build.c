@@ -213,6 +213,7 @@ typedef struct
 #endif
   gboolean            open;
   gint64              start;        /* earliest chunk start, epoch ns */
+  gint64              end;          /* latest chunk end */
   gint64              start_nanos;  /* first chunk's time base */
   gint64              start_ticks;
   gint64              ticks_per_second;
@@ -241,6 +242,7 @@ jfr_open (JfrSource *j, const char *path, GPtrArray *warnings)
           j->ticks_per_second = c->ticks_per_second;
         }
       j->start = MIN (j->start, c->start_nanos);
+      j->end = MAX (j->end, c->start_nanos + MAX (c->duration_nanos, 0));
     }
   j->size = jvms_jfr_file_get_size (j->file);
   j->open = TRUE;
@@ -534,7 +536,7 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
     jvms_history_unref (live);
   }
 
-  gint64 end = start;
+  gint64 end = have_jfr ? MAX (start, js.end) : start;
   guint64 n = 0;
   gboolean cancelled = FALSE;
   g_autoptr(GError) local_error = NULL;

@@ -4,6 +4,8 @@
 #include "jvms-build.h"
 
 #include <json-glib/json-glib.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "jvms-kernel-machine.h"
@@ -567,6 +569,15 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
 
       if (++n % CHECK_EVERY == 0)
         {
+          /* For the crash test: die as `kill -9` would, half-way through a build. */
+          static gint64 kill_after = -2;
+          if (kill_after == -2)
+            {
+              const char *env = g_getenv ("JVMS_ANALYSIS_TEST_KILL_AFTER_EVENTS");
+              kill_after = env != NULL ? g_ascii_strtoll (env, NULL, 10) : -1;
+            }
+          if (kill_after >= 0 && (gint64) n >= kill_after)
+            raise (SIGKILL);
           if (g_cancellable_is_cancelled (cancellable))
             {
               cancelled = TRUE;

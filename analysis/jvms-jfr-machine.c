@@ -70,6 +70,7 @@ typedef struct
   JvmsThread   *thread;
   JvmsAttribute a_user, a_detail, a_monitor, a_owner, a_method, a_alloc;
   gint64        cursor;        /* end of the last interval written by the machine */
+  gint64        pending_end;   /* end of the blocking interval not yet written, or G_MININT64 */
   guint         stop_idx;      /* first stop-the-world window not yet applied */
   gboolean      alive;
   gboolean      running_set;
@@ -85,6 +86,13 @@ typedef struct
   gint64      start, end;
   const char *detail;          /* interned */
 } Stop;
+
+typedef struct
+{
+  gint64   end;
+  JThread *thread;
+} PendingEnd;
+
 
 typedef struct
 {
@@ -105,6 +113,7 @@ struct _JvmsJfrMachine
   GHashTable        *locks;      /* guint64 address -> Lock* */
   GHashTable        *safepoint_begins; /* safepointId -> start (gint64*) */
   GArray            *stops;      /* Stop, by start: windows when Java threads are stopped */
+  GArray            *ends;       /* PendingEnd heap */
   JvmsNest          *gc_collection, *gc_pause, *gc_phase[5], *gc_concurrent;
   JvmsNest          *vm_operation, *vm_safepoint;
   JvmsAttribute      a_heap_used, a_heap_committed, a_metaspace;
@@ -158,6 +167,7 @@ jvms_jfr_machine_new (JvmsWriter *writer, JvmsThreads *threads, JvmsSamplesWrite
   self->safepoint_begins = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   self->strings = g_string_chunk_new (1 << 14);
   self->stops = g_array_new (FALSE, FALSE, sizeof (Stop));
+  self->ends = g_array_new (FALSE, FALSE, sizeof (PendingEnd));
   self->gc_collection = nest_for (writer, "GC/collection", "GC/collection/name", "GC/collection/cause");
   self->gc_pause = nest_for (writer, "GC/pause", NULL, NULL);
   for (int i = 0; i < 5; i++)
@@ -185,6 +195,7 @@ jvms_jfr_machine_free (JvmsJfrMachine *self)
   g_hash_table_unref (self->safepoint_begins);
   g_string_chunk_free (self->strings);
   g_array_unref (self->stops);
+  g_array_unref (self->ends);
   jvms_nest_free (self->gc_collection);
   jvms_nest_free (self->gc_pause);
   for (int i = 0; i < 5; i++)
@@ -391,6 +402,7 @@ jthread_get (JvmsJfrMachine *self, const JvmsJfrThread *jt, gint64 time)
       j->method_expiry = G_MININT64;
       j->alloc_bucket = G_MININT64;
       j->cursor = G_MININT64;
+      j->pending_end = G_MININT64;
       g_hash_table_insert (self->jthreads, &j->thread->tid, j);
     }
   const char *name = jt->java_name != NULL ? jt->java_name : jt->os_name;
@@ -467,6 +479,94 @@ add_stop (JvmsJfrMachine *self, gint64 start, gint64 end, const char *detail)
     }
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* Ends of blocking intervals, in a min-heap by time */
+
+
+static void
+heap_push (GArray *heap, PendingEnd e)
+{
+  g_array_append_val (heap, e);
+  guint i = heap->len - 1;
+  PendingEnd *a = (PendingEnd *) heap->data;
+  while (i > 0)
+    {
+      guint parent = (i - 1) / 2;
+      if (a[parent].end <= a[i].end)
+        break;
+      PendingEnd tmp = a[parent];
+      a[parent] = a[i];
+      a[i] = tmp;
+      i = parent;
+    }
+}
+
+static PendingEnd
+heap_pop (GArray *heap)
+{
+  PendingEnd *a = (PendingEnd *) heap->data;
+  PendingEnd top = a[0];
+  a[0] = a[heap->len - 1];
+  g_array_set_size (heap, heap->len - 1);
+  guint i = 0, n = heap->len;
+  for (;;)
+    {
+      guint l = 2 * i + 1, r = l + 1, m = i;
+      if (l < n && a[l].end < a[m].end)
+        m = l;
+      if (r < n && a[r].end < a[m].end)
+        m = r;
+      if (m == i)
+        break;
+      PendingEnd tmp = a[m];
+      a[m] = a[i];
+      a[i] = tmp;
+      i = m;
+    }
+  return top;
+}
+
+static void
+defer_end (JvmsJfrMachine *self, JThread *j)
+{
+  PendingEnd e = { j->pending_end, j };
+  heap_push (self->ends, e);
+}
+
+static void
+write_end (JvmsJfrMachine *self, JThread *j)
+{
+  JvmsWriter *w = self->writer;
+  gint64 end = j->pending_end;
+  j->pending_end = G_MININT64;
+  if (j->alive || j->thread->java_id > 0)
+    jvms_writer_set_int (w, j->a_user, end, JVMS_USER_STATE_RUNNING);
+  else
+    jvms_writer_set_null (w, j->a_user, end);
+  jvms_writer_set_null (w, j->a_detail, end);
+  jvms_writer_set_null (w, j->a_monitor, end);
+  jvms_writer_set_null (w, j->a_owner, end);
+}
+
+/* Writes every pending end reached by @time. */
+static void
+flush_ends (JvmsJfrMachine *self, gint64 time)
+{
+  while (self->ends->len > 0 && g_array_index (self->ends, PendingEnd, 0).end <= time)
+    {
+      PendingEnd e = heap_pop (self->ends);
+      /* A stale entry: the interval was extended by a nested event since. */
+      if (e.thread->pending_end == e.end)
+        write_end (self, e.thread);
+    }
+}
+
+void
+jvms_jfr_machine_advance (JvmsJfrMachine *self, gint64 time)
+{
+  flush_ends (self, time);
+}
+
 static void
 blocking (JvmsJfrMachine *self, JThread *j, gint64 start, gint64 end, JvmsUserState state,
           const char *detail, gboolean has_monitor, guint64 monitor, gint64 owner)
@@ -485,15 +585,14 @@ blocking (JvmsJfrMachine *self, JThread *j, gint64 start, gint64 end, JvmsUserSt
   else
     jvms_writer_set_null (w, j->a_owner, start);
 
-  end = MAX (end, jvms_writer_last_time (w, j->a_user));
-  if (j->alive || j->thread->java_id > 0)
-    jvms_writer_set_int (w, j->a_user, end, JVMS_USER_STATE_RUNNING);
-  else
-    jvms_writer_set_null (w, j->a_user, end);
-  jvms_writer_set_null (w, j->a_detail, end);
-  jvms_writer_set_null (w, j->a_monitor, end);
-  jvms_writer_set_null (w, j->a_owner, end);
-  j->cursor = MAX (j->cursor, end);
+  /* The end lies ahead of the stream: it is written when the stream gets there, so that the
+   * history receives intervals in about the order they end (a state history tree places a
+   * node's start at the latest end it has seen; ends far ahead would push every later interval
+   * into the upper levels). An event nested in an earlier one of the same thread extends it. */
+  end = MAX (end, start);
+  j->pending_end = MAX (j->pending_end, end);
+  defer_end (self, j);
+  j->cursor = MAX (j->cursor, j->pending_end);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -748,6 +847,7 @@ jvms_jfr_machine_feed (JvmsJfrMachine *self, const JvmsJfrEvent *ev)
     start = wstart;
   if (end < start)
     end = start;
+  flush_ends (self, start);
 
   JThread *j = event_thread (self, ev, ti, start);
 
@@ -978,6 +1078,7 @@ jvms_jfr_machine_feed (JvmsJfrMachine *self, const JvmsJfrEvent *ev)
 void
 jvms_jfr_machine_finish (JvmsJfrMachine *self, gint64 end_time)
 {
+  flush_ends (self, G_MAXINT64);
   GHashTableIter iter;
   gpointer value;
   g_hash_table_iter_init (&iter, self->jthreads);

@@ -33,5 +33,7 @@ public class Workload {
             threads[i].start();
         }
         for (Thread t : threads) t.join();
+        // One collection the tests can find in both jfr print and the index.
+        System.gc();
     }
 }

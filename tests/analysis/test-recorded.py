@@ -132,6 +132,37 @@ try:
     tap.check(not missing, "every sleep, park and monitor enter is an interval of its thread (%d events)" % len(events),
               "\n".join(missing[:20]))
 
+    # ---------------------------------------------------------------- GC, locks
+    g = d["globals"]
+    gcs = json.loads(run(["jfr", "print", "--json", "--events", "jdk.GarbageCollection", jfr_file]).stdout)
+    gcs = gcs["recording"]["events"]
+    wrong = []
+    for ev in gcs:
+        v = ev["values"]
+        start = iso_to_ns(v["startTime"])
+        end = start + duration_to_ns(v["duration"])
+        mine = [iv for iv in g.get("GC/collection", []) if iv[2] == v["gcId"]]
+        names = [iv for iv in g.get("GC/collection/name", []) if iv[0] == start]
+        if not mine or mine[0][0] != start or mine[-1][1] != end or not names or names[0][2] != v["name"]:
+            wrong.append("gcId %d %s [%d, %d): %s %s" % (v["gcId"], v["name"], start, end, mine, names))
+    tap.check(len(gcs) > 0 and not wrong,
+              "every jdk.GarbageCollection is a GC/collection interval with its id, name, start and end (%d)" % len(gcs),
+              "\n".join(wrong[:10]))
+    enters = [e for e in events if e["type"] == "jdk.JavaMonitorEnter"]
+    wrong = []
+    for ev in enters:
+        v = ev["values"]
+        start = iso_to_ns(v["startTime"])
+        end = start + duration_to_ns(v["duration"])
+        key = "Locks/0x%x" % v["address"] if isinstance(v["address"], int) else "Locks/%s" % v["address"].lower()
+        waiters = [iv for iv in g.get(key + "/waiters", []) if iv[0] < end and iv[1] > start]
+        covered = sum(min(iv[1], end) - max(iv[0], start) for iv in waiters if iv[2] >= 1)
+        klass = [iv for iv in g.get(key + "/class", []) if iv[0] <= start < iv[1]]
+        if covered != end - start or not klass or klass[0][2] != v["monitorClass"]["name"].replace("/", "."):
+            wrong.append("%s [%d, %d): waiters %s class %s" % (key, start, end, waiters, klass))
+    tap.check(not wrong, "every monitor enter counts as a waiter of its lock, with the lock's class (%d)" % len(enters),
+              "\n".join(wrong[:10]))
+
     # ---------------------------------------------------------------- cache
     cache2 = os.path.join(tmp, "cache2")
 

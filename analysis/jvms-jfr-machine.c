@@ -114,6 +114,8 @@ struct _JvmsJfrMachine
   GHashTable        *safepoint_begins; /* safepointId -> start (gint64*) */
   GArray            *stops;      /* Stop, by start: windows when Java threads are stopped */
   GArray            *ends;       /* PendingEnd heap */
+  GHashTable        *stacks;     /* (chunk << 44 | stack key) -> CachedStack* */
+  gpointer           uncached;
   JvmsNest          *gc_collection, *gc_pause, *gc_phase[5], *gc_concurrent;
   JvmsNest          *vm_operation, *vm_safepoint;
   JvmsAttribute      a_heap_used, a_heap_committed, a_metaspace;
@@ -168,6 +170,7 @@ jvms_jfr_machine_new (JvmsWriter *writer, JvmsThreads *threads, JvmsSamplesWrite
   self->strings = g_string_chunk_new (1 << 14);
   self->stops = g_array_new (FALSE, FALSE, sizeof (Stop));
   self->ends = g_array_new (FALSE, FALSE, sizeof (PendingEnd));
+  self->stacks = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   self->gc_collection = nest_for (writer, "GC/collection", "GC/collection/name", "GC/collection/cause");
   self->gc_pause = nest_for (writer, "GC/pause", NULL, NULL);
   for (int i = 0; i < 5; i++)
@@ -196,6 +199,8 @@ jvms_jfr_machine_free (JvmsJfrMachine *self)
   g_string_chunk_free (self->strings);
   g_array_unref (self->stops);
   g_array_unref (self->ends);
+  g_hash_table_unref (self->stacks);
+  g_free (self->uncached);
   jvms_nest_free (self->gc_collection);
   jvms_nest_free (self->gc_pause);
   for (int i = 0; i < 5; i++)
@@ -682,21 +687,64 @@ sample_frames (const JvmsJfrStackTrace *st, JvmsSampleFrame *frames, GStringChun
   return n;
 }
 
+typedef struct
+{
+  guint           n;
+  JvmsSampleFrame frames[];
+} CachedStack;
+
+#define STACK_CACHE_MAX 65536
+
+/* Samples share stack traces (a constant pool entry per chunk): their frames are resolved to
+ * interned strings once per (chunk, key). The cache is dropped whole when full, which bounds
+ * it whatever the number of distinct stacks. */
+static const JvmsSampleFrame *
+resolve_stack (JvmsJfrMachine *self, const JvmsJfrEvent *ev, const JvmsJfrStackTrace *st,
+               guint *n_frames)
+{
+  *n_frames = 0;
+  if (st == NULL)
+    return NULL;
+  guint chunk = jvms_jfr_event_get_chunk (ev)->index;
+  gboolean cacheable = st->key < (G_GUINT64_CONSTANT (1) << 44) && chunk < (1u << 20);
+  guint64 key = ((guint64) chunk << 44) | st->key;
+  CachedStack *c = cacheable ? g_hash_table_lookup (self->stacks, &key) : NULL;
+  if (c == NULL)
+    {
+      guint n = MIN (st->n_frames, JVMS_SAMPLES_MAX_FRAMES);
+      c = g_malloc (sizeof (CachedStack) + n * sizeof (JvmsSampleFrame));
+      c->n = n;
+      sample_frames (st, c->frames, self->strings);
+      if (!cacheable)
+        {
+          /* Kept until the next uncacheable stack. */
+          g_free (self->uncached);
+          self->uncached = c;
+        }
+      else
+        {
+          if (g_hash_table_size (self->stacks) >= STACK_CACHE_MAX)
+            g_hash_table_remove_all (self->stacks);
+          g_hash_table_insert (self->stacks, g_memdup2 (&key, sizeof key), c);
+        }
+    }
+  *n_frames = c->n;
+  return c->frames;
+}
+
 static void
-show_method (JvmsJfrMachine *self, JThread *j, gint64 t, const JvmsJfrStackTrace *st)
+show_method (JvmsJfrMachine *self, JThread *j, gint64 t, const JvmsSampleFrame *frames, guint n_frames)
 {
   JvmsWriter *w = self->writer;
   if (j->method_expiry != G_MININT64 && j->method_expiry < t)
     jvms_writer_set_null (w, j->a_method, j->method_expiry);
-  if (st == NULL || st->n_frames == 0)
+  if (n_frames == 0)
     {
       j->method_expiry = G_MININT64;
       jvms_writer_set_null (w, j->a_method, t);
       return;
     }
-  char buf[512];
-  method_string (buf, sizeof buf, &st->frames[0]);
-  jvms_writer_set_string (w, j->a_method, t, buf);
+  jvms_writer_set_string (w, j->a_method, t, frames[0].method);
   j->method_expiry = t + METHOD_HOLD_NS;
 }
 
@@ -765,15 +813,14 @@ event_thread (JvmsJfrMachine *self, const JvmsJfrEvent *ev, TypeInfo *ti, gint64
 static void
 on_sample (JvmsJfrMachine *self, const JvmsJfrEvent *ev, TypeInfo *ti, JThread *j, gint64 t)
 {
-  const JvmsJfrStackTrace *st = jvms_jfr_event_get_stack_trace (ev);
+  guint n_frames;
+  const JvmsSampleFrame *frames = resolve_stack (self, ev, jvms_jfr_event_get_stack_trace (ev), &n_frames);
   if (ti->handler == H_EXECUTION_SAMPLE || ti->handler == H_NATIVE_SAMPLE)
-    show_method (self, j, t, st);
+    show_method (self, j, t, frames, n_frames);
   if (self->samples == NULL)
     return;
-  JvmsSampleFrame frames[JVMS_SAMPLES_MAX_FRAMES];
-  JvmsSample s = { .time = t, .tid = j->thread->tid };
-  s.n_frames = sample_frames (st, frames, self->strings);
-  s.frames = frames;
+  JvmsSample s = { .time = t, .tid = j->thread->tid, .n_frames = n_frames, .frames = frames,
+                   .frames_interned = TRUE };
   switch (ti->handler)
     {
     case H_EXECUTION_SAMPLE:
@@ -797,8 +844,8 @@ on_old_object (JvmsJfrMachine *self, const JvmsJfrEvent *ev, TypeInfo *ti, JThre
 {
   if (self->samples == NULL)
     return;
-  JvmsSampleFrame frames[JVMS_SAMPLES_MAX_FRAMES];
-  JvmsSample s = { .kind = JVMS_SAMPLE_OLD_OBJECT, .time = t, .tid = j != NULL ? j->thread->tid : 0 };
+  JvmsSample s = { .kind = JVMS_SAMPLE_OLD_OBJECT, .time = t, .tid = j != NULL ? j->thread->tid : 0,
+                   .frames_interned = TRUE };
   JvmsJfrObject obj;
   JvmsJfrValue v;
   if (ti->object != NULL && jvms_jfr_event_get_value (ev, ti->object, &v)
@@ -815,8 +862,7 @@ on_old_object (JvmsJfrMachine *self, const JvmsJfrEvent *ev, TypeInfo *ti, JThre
     s.allocation_time = ns;
   if (ti->age != NULL && jvms_jfr_event_get_time_ns (ev, ti->age, &ns) && ns > 0)
     s.object_age = (guint64) ns;
-  s.n_frames = sample_frames (jvms_jfr_event_get_stack_trace (ev), frames, self->strings);
-  s.frames = frames;
+  s.frames = resolve_stack (self, ev, jvms_jfr_event_get_stack_trace (ev), &s.n_frames);
   jvms_samples_writer_add (self->samples, &s);
 }
 

@@ -544,7 +544,7 @@ write_end (JvmsJfrMachine *self, JThread *j)
   JvmsWriter *w = self->writer;
   gint64 end = j->pending_end;
   j->pending_end = G_MININT64;
-  if (j->alive || j->thread->java_id > 0)
+  if (j->alive)
     jvms_writer_set_int (w, j->a_user, end, JVMS_USER_STATE_RUNNING);
   else
     jvms_writer_set_null (w, j->a_user, end);

@@ -206,6 +206,28 @@ try:
               "after a killed build the next open rebuilds", after)
     tap.check(len(idx_files) == 1, "a killed build leaves no index file (only the JFR one is there)", idx_files)
 
+    # Damaged inputs: what was valid before the damage is indexed, the damage is named. (A
+    # one-chunk JFR file keeps its metadata at its end: cut, it has nothing readable left.)
+    for src, name, keep in ((perf_data, "cut.perf.data", 2 / 3),):
+        cut = os.path.join(tmp, name)
+        with open(src, "rb") as f:
+            data = f.read()
+        with open(cut, "wb") as f:
+            f.write(data[: int(len(data) * keep)])
+        out, res = index(cut)
+        whole = after if src == perf_data else first
+        ok = res is not None and 0 < res["intervals"] <= whole["intervals"] and any(name in w for w in res["warnings"])
+        tap.check(ok, "%s (cut at %d%%): indexed up to the damage, with a warning naming it" % (name, keep * 100),
+                  out.stderr + out.stdout)
+    head = os.path.join(tmp, "head.jfr")
+    with open(jfr_file, "rb") as f:
+        data = f.read(4096)
+    with open(head, "wb") as f:
+        f.write(data)
+    out, res = index(head)
+    tap.check(res is None and out.returncode == 1 and "head.jfr" in out.stderr,
+              "a JFR file cut before its metadata: an error naming the file", out.stderr)
+
     blocker = os.path.join(tmp, "not-a-folder")
     open(blocker, "w").close()
     out, ro = index(jfr_file, cache_dir=os.path.join(blocker, "cache"))

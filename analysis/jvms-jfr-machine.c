@@ -71,6 +71,7 @@ typedef struct
   JvmsAttribute a_user, a_detail, a_monitor, a_owner, a_method, a_alloc;
   gint64        cursor;        /* end of the last interval written by the machine */
   gint64        pending_end;   /* end of the blocking interval not yet written, or G_MININT64 */
+  gboolean      pending_native; /* that interval is a NATIVE window from native method samples */
   guint         stop_idx;      /* first stop-the-world window not yet applied */
   gboolean      alive;
   gboolean      running_set;
@@ -544,6 +545,7 @@ write_end (JvmsJfrMachine *self, JThread *j)
   JvmsWriter *w = self->writer;
   gint64 end = j->pending_end;
   j->pending_end = G_MININT64;
+  j->pending_native = FALSE;
   if (j->alive)
     jvms_writer_set_int (w, j->a_user, end, JVMS_USER_STATE_RUNNING);
   else
@@ -572,11 +574,50 @@ jvms_jfr_machine_advance (JvmsJfrMachine *self, gint64 time)
   flush_ends (self, time);
 }
 
+/* NATIVE from native method samples: a running thread found in native code at @t is NATIVE from
+ * @t until a sample finds it in Java, a blocking event begins, or two sampling periods pass. */
+static void
+native_window (JvmsJfrMachine *self, JThread *j, gint64 t, gboolean in_native)
+{
+  JvmsWriter *w = self->writer;
+  if (!in_native)
+    {
+      if (j->pending_native && j->pending_end > t)
+        {
+          j->pending_end = t;
+          write_end (self, j);
+          j->cursor = t;
+        }
+      return;
+    }
+  if (!j->alive || (!j->pending_native && (j->pending_end > t || j->cursor > t)))
+    return;
+  if (!j->pending_native)
+    {
+      fill_gap (self, j, t);
+      if (jvms_writer_last_time (w, j->a_user) > t)
+        return;
+      jvms_writer_set_int (w, j->a_user, t, JVMS_USER_STATE_NATIVE);
+      jvms_writer_set_null (w, j->a_detail, t);
+    }
+  j->pending_native = TRUE;
+  j->pending_end = MAX (j->pending_end, t + METHOD_HOLD_NS);
+  j->cursor = MAX (j->cursor, j->pending_end);
+  defer_end (self, j);
+}
+
 static void
 blocking (JvmsJfrMachine *self, JThread *j, gint64 start, gint64 end, JvmsUserState state,
           const char *detail, gboolean has_monitor, guint64 monitor, gint64 owner)
 {
   ensure_running (self, j, self->recording_start);
+  if (j->pending_native)
+    {
+      /* A blocking event ends what native samples suggested: its own start is exact. */
+      j->pending_end = G_MININT64;
+      j->pending_native = FALSE;
+      j->cursor = MIN (j->cursor, start);
+    }
   fill_gap (self, j, start);
   JvmsWriter *w = self->writer;
   jvms_writer_set_int (w, j->a_user, start, state);
@@ -1082,6 +1123,7 @@ jvms_jfr_machine_feed (JvmsJfrMachine *self, const JvmsJfrEvent *ev)
       if (j != NULL)
         {
           ensure_running (self, j, self->recording_start);
+          native_window (self, j, start, ti->handler == H_NATIVE_SAMPLE);
           on_sample (self, ev, ti, j, start);
         }
       break;

@@ -132,6 +132,20 @@ try:
     tap.check(not missing, "every sleep, park and monitor enter is an interval of its thread (%d events)" % len(events),
               "\n".join(missing[:20]))
 
+    # ---------------------------------------------------------------- native samples
+    natives = json.loads(run(["jfr", "print", "--json", "--events", "jdk.NativeMethodSample", jfr_file]).stdout)
+    natives = natives["recording"]["events"]
+    wrong = []
+    for ev in natives:
+        v = ev["values"]
+        t = iso_to_ns(v["startTime"])
+        tid = str(v["sampledThread"]["osThreadId"])
+        at = [iv for iv in d["threads"].get(tid, {}).get("user", []) if iv["start"] <= t < iv["end"]]
+        if not at or at[0]["state"] != "native":
+            wrong.append("tid %s at %d: %s" % (tid, t, at))
+    tap.check(len(natives) > 0 and not wrong,
+              "every native method sample finds its thread NATIVE (%d samples)" % len(natives), "\n".join(wrong[:10]))
+
     # ---------------------------------------------------------------- GC, locks
     g = d["globals"]
     gcs = json.loads(run(["jfr", "print", "--json", "--events", "jdk.GarbageCollection", jfr_file]).stdout)

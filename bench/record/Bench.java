@@ -23,7 +23,10 @@ public class Bench {
 
   public static void main(String[] args) throws Exception {
     int rounds = Integer.parseInt(args[0]);
-    work(1, rounds / 10); // warm-up, not timed
+    // Warm-up, not timed: the JIT compiles the work, and JFR's own Java code, whose compilation
+    // would otherwise land in the timed part of recorded runs only.
+    work(1, rounds / 3);
+    Thread.sleep(1500);
     java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
     long c0 = ((com.sun.management.OperatingSystemMXBean) os).getProcessCpuTime();
     long t0 = System.nanoTime();

@@ -40,6 +40,10 @@ typedef struct
   double       pointer_y;
   gboolean     pointer_inside;
 
+  /* Size of the last frame or offscreen render: the geometry of a view not on screen. */
+  int          last_width;
+  int          last_height;
+
   gboolean     dragging;
   gboolean     drag_selects;
   double       drag_start_x;
@@ -104,9 +108,16 @@ jvms_timeline_get_geometry (JvmsTimeline         *self,
 {
   JvmsTimelinePrivate *priv = jvms_timeline_get_instance_private (self);
 
+  int width = gtk_widget_get_width (GTK_WIDGET (self));
+  int height = gtk_widget_get_height (GTK_WIDGET (self));
+
   g_return_if_fail (JVMS_IS_TIMELINE (self));
-  fill_geometry (self, geometry, gtk_widget_get_width (GTK_WIDGET (self)),
-                 gtk_widget_get_height (GTK_WIDGET (self)), priv->dark);
+  if (width <= 0 || height <= 0)
+    {
+      width = MAX (priv->last_width, 1);
+      height = MAX (priv->last_height, 1);
+    }
+  fill_geometry (self, geometry, width, height, priv->dark);
 }
 
 static JvmsHistory *
@@ -428,6 +439,8 @@ jvms_timeline_snapshot (GtkWidget   *widget,
     return;
 
   clamp_v_offset (self, height);
+  priv->last_width = width;
+  priv->last_height = height;
   fill_geometry (self, &g, width, height, priv->dark);
   if (!cache_matches (self, &g))
     compute (self, &g);
@@ -453,6 +466,8 @@ jvms_timeline_render (JvmsTimeline *self,
   if (width <= 0 || height <= 0)
     return;
   clamp_v_offset (self, height);
+  priv->last_width = width;
+  priv->last_height = height;
   fill_geometry (self, &g, width, height, dark);
   if (!cache_matches (self, &g))
     compute (self, &g);
@@ -916,6 +931,15 @@ jvms_timeline_draw_label (cairo_t         *cr,
   pango_cairo_show_layout (cr, layout);
 }
 
+/* Three significant digits, trailing zeros kept so that precision reads: "1.00 µs". */
+static char *
+format_significant (double      v,
+                    const char *unit)
+{
+  int decimals = v >= 100 ? 0 : v >= 10 ? 1 : 2;
+  return g_strdup_printf ("%.*f %s", decimals, v, unit);
+}
+
 char *
 jvms_format_duration (gint64 ns)
 {
@@ -925,10 +949,10 @@ jvms_format_duration (gint64 ns)
     return g_strdup ("?");
   if (ns < 1000)
     return g_strdup_printf ("%" G_GINT64_FORMAT " ns", ns);
-  if (ns < 1000000)
-    return g_strdup_printf ("%.3g µs", v / 1e3);
-  if (ns < 1000000000)
-    return g_strdup_printf ("%.3g ms", v / 1e6);
+  if (ns < 999500)
+    return format_significant (v / 1e3, "µs");
+  if (ns < 999500000)
+    return format_significant (v / 1e6, "ms");
   return g_strdup_printf ("%.3f s", v / 1e9);
 }
 

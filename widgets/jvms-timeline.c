@@ -904,6 +904,30 @@ jvms_timeline_init (JvmsTimeline *self)
 
 /* Text helpers -------------------------------------------------------------------------------- */
 
+/* One layout for every label of every view: creating a layout and parsing a font per label
+ * cost more than drawing the lanes. Labels are drawn from the main thread only. */
+static PangoLayout *
+label_layout (cairo_t  *cr,
+              gboolean  bold)
+{
+  static PangoLayout *layout;
+  static PangoFontDescription *regular, *heavy;
+
+  if (layout == NULL)
+    {
+      PangoContext *context = pango_font_map_create_context (pango_cairo_font_map_get_default ());
+      layout = pango_layout_new (context);
+      g_object_unref (context);
+      regular = pango_font_description_from_string ("Sans 8");
+      heavy = pango_font_description_from_string ("Sans Bold 8");
+      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+      pango_layout_set_single_paragraph_mode (layout, TRUE);
+    }
+  pango_cairo_update_layout (cr, layout);
+  pango_layout_set_font_description (layout, bold ? heavy : regular);
+  return layout;
+}
+
 void
 jvms_timeline_draw_label (cairo_t         *cr,
                           const JvmsColor *color,
@@ -913,19 +937,13 @@ jvms_timeline_draw_label (cairo_t         *cr,
                           const char      *text,
                           gboolean         bold)
 {
-  g_autoptr(PangoLayout) layout = NULL;
-  PangoFontDescription *font;
+  PangoLayout *layout;
 
   if (text == NULL || max_width <= 0)
     return;
-  layout = pango_cairo_create_layout (cr);
-  font = pango_font_description_from_string (bold ? "Sans Bold 8" : "Sans 8");
-  pango_layout_set_font_description (layout, font);
-  pango_font_description_free (font);
-  pango_layout_set_text (layout, text, -1);
+  layout = label_layout (cr, bold);
   pango_layout_set_width (layout, max_width * PANGO_SCALE);
-  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
-  pango_layout_set_single_paragraph_mode (layout, TRUE);
+  pango_layout_set_text (layout, text, -1);
   jvms_color_set (cr, color);
   cairo_move_to (cr, x, y);
   pango_cairo_show_layout (cr, layout);

@@ -129,7 +129,7 @@ thread_color (const JvmsPalette *palette,
     return (JvmsColor) { 0 };
   t = jvms_thread_table_lookup (cd->self->threads, value->i);
   c = jvms_palette_thread (palette, value->i,
-                           t == NULL || t->kind == JVMS_VIEW_KIND_OTHER_PROCESS);
+                           t == NULL || t->kind == JVMS_THREAD_KIND_OTHER_PROCESS);
   if (cd->session != NULL && jvms_session_get_highlighted_threads (cd->session)->len > 0 &&
       !jvms_session_is_thread_highlighted (cd->session, value->i))
     c.a = 0.2;

@@ -155,7 +155,7 @@ owner_color (const JvmsPalette *palette,
     return (JvmsColor) { 0 };
   t = jvms_thread_table_lookup (self->threads, value->i);
   return jvms_palette_thread (palette, value->i,
-                              t != NULL && t->kind == JVMS_VIEW_KIND_OTHER_PROCESS);
+                              t != NULL && t->kind == JVMS_THREAD_KIND_OTHER_PROCESS);
 }
 
 static void

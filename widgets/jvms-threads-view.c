@@ -13,7 +13,7 @@
 #define ROW_H JVMS_THREADS_VIEW_ROW_HEIGHT
 #define GROUP_H 20
 /* Groups in display order: the kinds, then threads of unknown kind. */
-#define N_GROUPS (JVMS_VIEW_N_KINDS + 1)
+#define N_GROUPS (JVMS_THREAD_KIND_N + 1)
 
 typedef struct
 {
@@ -54,7 +54,7 @@ static GParamSpec *properties[N_PROPS];
 static int
 group_of (const JvmsThreadInfo *t)
 {
-  return t->kind >= 0 && t->kind < JVMS_VIEW_N_KINDS ? (int) t->kind : JVMS_VIEW_N_KINDS;
+  return t->kind >= 0 && t->kind < JVMS_THREAD_KIND_N ? (int) t->kind : JVMS_THREAD_KIND_N;
 }
 
 static gboolean
@@ -231,7 +231,7 @@ kernel_color (const JvmsPalette *palette,
               const JvmsValue   *value,
               gpointer           data)
 {
-  if (value->type != JVMS_VALUE_INT || value->i == JVMS_VIEW_KERNEL_EXITED)
+  if (value->type != JVMS_VALUE_INT || value->i == JVMS_KERNEL_STATE_EXITED)
     return (JvmsColor) { 0 };
   return jvms_palette_kernel_state (palette, value->i);
 }
@@ -257,7 +257,7 @@ jvms_threads_view_draw (JvmsTimeline               *timeline,
         break;
       if (r->thread == NULL)
         {
-          const char *name = r->group < JVMS_VIEW_N_KINDS ? jvms_view_kind_name (r->group)
+          const char *name = r->group < JVMS_THREAD_KIND_N ? jvms_view_kind_name (r->group)
                                                           : _("Other threads");
           label = g_strdup_printf ("%s %s (%u)", self->collapsed[r->group] ? "▸" : "▾",
                                    name, r->n_members);
@@ -382,7 +382,7 @@ jvms_threads_view_tooltip (JvmsTimeline               *timeline,
   if (r->thread == NULL)
     return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: %u thread", "%s: %u threads",
                                          r->n_members),
-                            r->group < JVMS_VIEW_N_KINDS ? jvms_view_kind_name (r->group)
+                            r->group < JVMS_THREAD_KIND_N ? jvms_view_kind_name (r->group)
                                                          : _("Other threads"),
                             r->n_members);
 
@@ -431,7 +431,7 @@ jvms_threads_view_click (JvmsTimeline               *timeline,
   const Row *r = row_at (self, y);
 
   if (r != NULL && r->thread == NULL)
-    jvms_threads_view_set_group_collapsed (self, r->group < JVMS_VIEW_N_KINDS ? r->group : -1,
+    jvms_threads_view_set_group_collapsed (self, r->group < JVMS_THREAD_KIND_N ? r->group : -1,
                                            !self->collapsed[r->group]);
 }
 
@@ -446,14 +446,14 @@ jvms_threads_view_legend (JvmsTimeline      *timeline,
                           const JvmsPalette *palette,
                           GArray            *entries)
 {
-  static const int user[] = { JVMS_VIEW_USER_RUNNING, JVMS_VIEW_USER_BLOCKED,
-                              JVMS_VIEW_USER_WAITING, JVMS_VIEW_USER_PARKED,
-                              JVMS_VIEW_USER_SLEEPING, JVMS_VIEW_USER_SOCKET_IO,
-                              JVMS_VIEW_USER_FILE_IO, JVMS_VIEW_USER_SAFEPOINT,
-                              JVMS_VIEW_USER_NATIVE };
-  static const int kernel[] = { JVMS_VIEW_KERNEL_RUNNABLE, JVMS_VIEW_KERNEL_SYSCALL,
-                                JVMS_VIEW_KERNEL_BLOCKED, JVMS_VIEW_KERNEL_BLOCKED_IO,
-                                JVMS_VIEW_KERNEL_UNKNOWN };
+  static const int user[] = { JVMS_USER_STATE_RUNNING, JVMS_USER_STATE_BLOCKED,
+                              JVMS_USER_STATE_WAITING, JVMS_USER_STATE_PARKED,
+                              JVMS_USER_STATE_SLEEPING, JVMS_USER_STATE_SOCKET_IO,
+                              JVMS_USER_STATE_FILE_IO, JVMS_USER_STATE_SAFEPOINT,
+                              JVMS_USER_STATE_NATIVE };
+  static const int kernel[] = { JVMS_KERNEL_STATE_RUNNABLE, JVMS_KERNEL_STATE_SYSCALL,
+                                JVMS_KERNEL_STATE_BLOCKED, JVMS_KERNEL_STATE_BLOCKED_IO,
+                                JVMS_KERNEL_STATE_UNKNOWN };
 
   for (guint i = 0; i < G_N_ELEMENTS (user); i++)
     {
@@ -496,7 +496,7 @@ jvms_threads_view_describe (JvmsTimeline *timeline)
       const Row *r = &g_array_index (self->rows, Row, i);
       if (r->thread == NULL)
         g_string_append_printf (text, "; %s: %u",
-                                r->group < JVMS_VIEW_N_KINDS ? jvms_view_kind_name (r->group)
+                                r->group < JVMS_THREAD_KIND_N ? jvms_view_kind_name (r->group)
                                                              : _("Other threads"),
                                 r->n_members);
     }
@@ -579,7 +579,7 @@ jvms_threads_view_init (JvmsThreadsView *self)
   self->rows = g_array_new (FALSE, FALSE, sizeof (Row));
   self->cached_rows = g_array_new (FALSE, FALSE, sizeof (guint));
   /* Other processes are context, not the subject: start them folded. */
-  self->collapsed[JVMS_VIEW_KIND_OTHER_PROCESS] = TRUE;
+  self->collapsed[JVMS_THREAD_KIND_OTHER_PROCESS] = TRUE;
 }
 
 GtkWidget *
@@ -619,7 +619,7 @@ jvms_threads_view_set_group_collapsed (JvmsThreadsView *self,
                                        int              kind,
                                        gboolean         collapsed)
 {
-  int group = kind >= 0 && kind < JVMS_VIEW_N_KINDS ? kind : JVMS_VIEW_N_KINDS;
+  int group = kind >= 0 && kind < JVMS_THREAD_KIND_N ? kind : JVMS_THREAD_KIND_N;
 
   g_return_if_fail (JVMS_IS_THREADS_VIEW (self));
   if (self->collapsed[group] == !!collapsed)
@@ -634,7 +634,7 @@ gboolean
 jvms_threads_view_get_group_collapsed (JvmsThreadsView *self,
                                        int              kind)
 {
-  int group = kind >= 0 && kind < JVMS_VIEW_N_KINDS ? kind : JVMS_VIEW_N_KINDS;
+  int group = kind >= 0 && kind < JVMS_THREAD_KIND_N ? kind : JVMS_THREAD_KIND_N;
   g_return_val_if_fail (JVMS_IS_THREADS_VIEW (self), FALSE);
   return self->collapsed[group];
 }

@@ -46,28 +46,28 @@ write_known_history (const char *path)
   g_assert_no_error (error);
 #define OK(x) G_STMT_START { g_assert_true (x); g_assert_no_error (error); } G_STMT_END
   OK (jvms_history_builder_modify_string (b, jvms_history_builder_attribute (b, "Threads/100/name"), T0, "main", &error));
-  OK (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, "Threads/100/kind"), T0, JVMS_VIEW_KIND_JAVA, &error));
+  OK (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, "Threads/100/kind"), T0, JVMS_THREAD_KIND_JAVA, &error));
   OK (jvms_history_builder_modify_string (b, jvms_history_builder_attribute (b, "Threads/200/name"), T0, "sshd", &error));
-  OK (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, "Threads/200/kind"), T0, JVMS_VIEW_KIND_OTHER_PROCESS, &error));
+  OK (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, "Threads/200/kind"), T0, JVMS_THREAD_KIND_OTHER_PROCESS, &error));
   user = jvms_history_builder_attribute (b, "Threads/100/user-state");
   kernel = jvms_history_builder_attribute (b, "Threads/100/kernel-state");
   monitor = jvms_history_builder_attribute (b, "Threads/100/user-state/monitor");
   owner = jvms_history_builder_attribute (b, "Threads/100/user-state/owner");
   detail = jvms_history_builder_attribute (b, "Threads/100/user-state/detail");
-  OK (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, "Threads/200/kernel-state"), T0, JVMS_VIEW_KERNEL_BLOCKED, &error));
-  OK (jvms_history_builder_modify_int (b, user, T0, JVMS_VIEW_USER_RUNNING, &error));
-  OK (jvms_history_builder_modify_int (b, kernel, T0, JVMS_VIEW_KERNEL_RUNNING, &error));
+  OK (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, "Threads/200/kernel-state"), T0, JVMS_KERNEL_STATE_BLOCKED, &error));
+  OK (jvms_history_builder_modify_int (b, user, T0, JVMS_USER_STATE_RUNNING, &error));
+  OK (jvms_history_builder_modify_int (b, kernel, T0, JVMS_KERNEL_STATE_RUNNING, &error));
   OK (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, "CPUs/0/current-thread"), T0, TID, &error));
   OK (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, "CPUs/1/current-thread"), T0 + 2 * SECOND, OTHER_TID, &error));
   OK (jvms_history_builder_modify_null (b, jvms_history_builder_attribute (b, "CPUs/1/current-thread"), T0 + 4 * SECOND, &error));
   OK (jvms_history_builder_modify_string (b, jvms_history_builder_attribute (b, "Locks/0x7f0000001000/class"), T0, "java.lang.Object", &error));
   OK (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, "Locks/0x7f0000001000/owner"), T0 + 5 * SECOND, OTHER_TID, &error));
   OK (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, "Locks/0x7f0000001000/waiters"), T0 + 5 * SECOND, 1, &error));
-  OK (jvms_history_builder_modify_int (b, user, T0 + 5 * SECOND, JVMS_VIEW_USER_BLOCKED, &error));
+  OK (jvms_history_builder_modify_int (b, user, T0 + 5 * SECOND, JVMS_USER_STATE_BLOCKED, &error));
   OK (jvms_history_builder_modify_int (b, monitor, T0 + 5 * SECOND, LOCK_ADDR, &error));
   OK (jvms_history_builder_modify_int (b, owner, T0 + 5 * SECOND, OTHER_TID, &error));
   OK (jvms_history_builder_modify_string (b, detail, T0 + 5 * SECOND, "java.lang.Object", &error));
-  OK (jvms_history_builder_modify_int (b, user, T0 + 5 * SECOND + 1000, JVMS_VIEW_USER_RUNNING, &error));
+  OK (jvms_history_builder_modify_int (b, user, T0 + 5 * SECOND + 1000, JVMS_USER_STATE_RUNNING, &error));
   OK (jvms_history_builder_modify_null (b, monitor, T0 + 5 * SECOND + 1000, &error));
   OK (jvms_history_builder_modify_null (b, owner, T0 + 5 * SECOND + 1000, &error));
   OK (jvms_history_builder_modify_null (b, detail, T0 + 5 * SECOND + 1000, &error));
@@ -194,8 +194,8 @@ test_threads_short_state_survives (Fixture       *f,
   const JvmsPalette *p = jvms_palette_get (FALSE);
   cairo_surface_t *s;
   int y, x_blocked, x_other;
-  guint32 running = expected (jvms_palette_user_state (p, JVMS_VIEW_USER_RUNNING));
-  guint32 blocked = expected (jvms_palette_user_state (p, JVMS_VIEW_USER_BLOCKED));
+  guint32 running = expected (jvms_palette_user_state (p, JVMS_USER_STATE_RUNNING));
+  guint32 blocked = expected (jvms_palette_user_state (p, JVMS_USER_STATE_BLOCKED));
 
   /* 10 s over 1000 columns: the blocked microsecond is 1/10000 of its column. */
   s = render (view, WIDTH, HEIGHT);
@@ -233,7 +233,7 @@ test_threads_groups_and_filter (Fixture       *f,
   /* Java group + main; other processes folded by default (header only). */
   g_assert_cmpuint (jvms_threads_view_get_n_rows (tv), ==, 3);
   g_assert_cmpint (jvms_threads_view_get_row_y (tv, OTHER_TID), ==, -1);
-  jvms_threads_view_set_group_collapsed (tv, JVMS_VIEW_KIND_OTHER_PROCESS, FALSE);
+  jvms_threads_view_set_group_collapsed (tv, JVMS_THREAD_KIND_OTHER_PROCESS, FALSE);
   g_assert_cmpuint (jvms_threads_view_get_n_rows (tv), ==, 4);
   g_assert_cmpint (jvms_threads_view_get_row_y (tv, OTHER_TID), >, jvms_threads_view_get_row_y (tv, TID));
   g_object_set (view, "filter", "SSH", NULL);
@@ -264,7 +264,7 @@ test_threads_tooltip (Fixture       *f,
   text = jvms_timeline_get_tooltip_text_at (JVMS_TIMELINE (view), JVMS_TIMELINE_GUTTER + 550, y);
   g_assert_nonnull (text);
   g_assert_nonnull (strstr (text, "main"));
-  g_assert_nonnull (strstr (text, jvms_view_user_state_name (JVMS_VIEW_USER_BLOCKED)));
+  g_assert_nonnull (strstr (text, jvms_view_user_state_name (JVMS_USER_STATE_BLOCKED)));
   g_assert_nonnull (strstr (text, "1.00 µs"));
   g_assert_nonnull (strstr (text, "java.lang.Object"));
   g_assert_nonnull (strstr (text, "0x7f0000001000"));
@@ -276,8 +276,8 @@ test_threads_tooltip (Fixture       *f,
   cairo_surface_destroy (s);
   overview = jvms_timeline_get_tooltip_text_at (JVMS_TIMELINE (view), JVMS_TIMELINE_GUTTER + 500, y);
   g_assert_nonnull (overview);
-  g_assert_nonnull (strstr (overview, jvms_view_user_state_name (JVMS_VIEW_USER_RUNNING)));
-  g_assert_nonnull (strstr (overview, jvms_view_user_state_name (JVMS_VIEW_USER_BLOCKED)));
+  g_assert_nonnull (strstr (overview, jvms_view_user_state_name (JVMS_USER_STATE_RUNNING)));
+  g_assert_nonnull (strstr (overview, jvms_view_user_state_name (JVMS_USER_STATE_BLOCKED)));
   g_assert_nonnull (strstr (overview, "1.00 µs"));
   g_assert_finalize_object (view);
 }

@@ -226,7 +226,7 @@ owner_text (const JvmsValue *value,
     return g_strdup (_("Not contended"));
   t = jvms_thread_table_lookup (self->threads, value->i);
   if (t == NULL)
-    return g_strdup_printf (_("Held by thread %" G_GINT64_FORMAT), value->i);
+    return g_strdup_printf (_("Held by thread %d"), (int) value->i);
   return g_strdup_printf (_("Held by %s (thread %s)"), t->name, t->key);
 }
 
@@ -235,9 +235,10 @@ waiters_text (const JvmsValue *value,
               gpointer         data)
 {
   gint64 n = value->type == JVMS_VALUE_INT ? value->i : 0;
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%" G_GINT64_FORMAT " waiting thread",
-                                       "%" G_GINT64_FORMAT " waiting threads", (gulong) n),
-                          n);
+  int n_int = (int) CLAMP (n, 0, G_MAXINT);
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%d waiting thread", "%d waiting threads",
+                                       (gulong) n_int),
+                          n_int);
 }
 
 static char *

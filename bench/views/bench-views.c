@@ -1,7 +1,7 @@
 /* bench-views: time to compute and draw each view offscreen (1920 px wide) at random zoom
  * levels over a synthetic history with the layout of docs/attributes.md.
  *
- *   bench-views [--intervals N] [--frames N] [--cache-dir DIR]
+ *   bench-views [--intervals N] [--frames N] [--view NAME] [--cache-dir DIR]
  *
  * The history is built once and kept in the cache folder (default /tmp) under a name that
  * carries N, so later runs only open it. Each frame sets a new visible range, so every frame
@@ -33,6 +33,7 @@
 static gint64 n_intervals = 10000000;
 static int n_frames = 50;
 static char *cache_dir;
+static char *only_view;
 
 /* CPU time of this thread, ms: what a frame costs us, apart from waiting for a core on a
  * shared machine (wall time is reported too). */
@@ -67,6 +68,7 @@ main (int   argc,
   const GOptionEntry entries[] = {
     { "intervals", 0, 0, G_OPTION_ARG_INT64, &n_intervals, "Intervals in the history", "N" },
     { "frames", 0, 0, G_OPTION_ARG_INT, &n_frames, "Zoom levels per view", "N" },
+    { "view", 0, 0, G_OPTION_ARG_STRING, &only_view, "Only this view (threads, cpus ...)", "NAME" },
     { "cache-dir", 0, 0, G_OPTION_ARG_FILENAME, &cache_dir, "Where the history is kept", "DIR" },
     G_OPTION_ENTRY_NULL
   };
@@ -155,6 +157,11 @@ main (int   argc,
       g_autoptr(GArray) cpu = g_array_new (FALSE, FALSE, sizeof (double));
 
       g_object_ref_sink (views[v]);
+      if (only_view != NULL && g_strcmp0 (only_view, names[v]) != 0)
+        {
+          g_object_unref (views[v]);
+          continue;
+        }
       /* One untimed frame first: font and glyph caches, as a window has them warm. */
       {
         cairo_t *cr = cairo_create (surface);

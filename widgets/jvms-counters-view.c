@@ -487,7 +487,7 @@ jvms_counters_view_set_metric (JvmsCountersView *self,
   g_free (self->metric);
   self->metric = g_strdup (metric);
   /* The cache holds every counter: switching metric only redraws. */
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  jvms_timeline_redraw (JVMS_TIMELINE (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_METRIC]);
 }
 

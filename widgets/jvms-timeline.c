@@ -44,6 +44,13 @@ typedef struct
   int          last_width;
   int          last_height;
 
+  /* The drawn content of the last frame (everything but selection and hover). */
+  GskRenderNode *content;
+  gboolean     content_valid;
+  gboolean     content_dark;
+  int          content_width;
+  int          content_height;
+
   gboolean     dragging;
   gboolean     drag_selects;
   double       drag_start_x;
@@ -214,7 +221,12 @@ on_session_notify (JvmsTimeline *self,
                    GParamSpec   *pspec,
                    JvmsSession  *session)
 {
-  /* Range changes make the cache key differ; the rest only redraws from the cache. */
+  JvmsTimelinePrivate *priv = jvms_timeline_get_instance_private (self);
+
+  /* Range changes make the cache key differ; highlights change the drawn content (from the
+   * cache); selection and hover only the overlays. */
+  if (g_str_has_prefix (pspec->name, "highlighted-"))
+    priv->content_valid = FALSE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -286,6 +298,7 @@ compute (JvmsTimeline               *self,
   priv->cached_v_offset = g->v_offset;
   priv->cached_generation = priv->generation;
   priv->cache_valid = TRUE;
+  priv->content_valid = FALSE;
 }
 
 static void
@@ -408,12 +421,6 @@ draw_all (JvmsTimeline               *self,
       cairo_restore (cr);
     }
 
-  cairo_save (cr);
-  cairo_rectangle (cr, g->gutter, g->top, g->width - g->gutter, g->height - g->top);
-  cairo_clip (cr);
-  draw_overlays (self, cr, g);
-  cairo_restore (cr);
-
   draw_legend (self, cr, g);
 
   /* The edge between labels and data. */
@@ -422,6 +429,20 @@ draw_all (JvmsTimeline               *self,
   cairo_move_to (cr, g->gutter - 0.5, 0);
   cairo_line_to (cr, g->gutter - 0.5, g->height);
   cairo_stroke (cr);
+}
+
+/* Selection and hover over the data area: they change with every pointer motion, so they are
+ * drawn apart from the content, which is kept as a render node. */
+static void
+draw_overlays_clipped (JvmsTimeline               *self,
+                       cairo_t                    *cr,
+                       const JvmsTimelineGeometry *g)
+{
+  cairo_save (cr);
+  cairo_rectangle (cr, g->gutter, g->top, g->width - g->gutter, g->height - g->top);
+  cairo_clip (cr);
+  draw_overlays (self, cr, g);
+  cairo_restore (cr);
 }
 
 static void
@@ -445,8 +466,23 @@ jvms_timeline_snapshot (GtkWidget   *widget,
   if (!cache_matches (self, &g))
     compute (self, &g);
 
+  if (priv->content == NULL || !priv->content_valid || priv->content_dark != priv->dark ||
+      priv->content_width != width || priv->content_height != height)
+    {
+      g_clear_pointer (&priv->content, gsk_render_node_unref);
+      priv->content = gsk_cairo_node_new (&GRAPHENE_RECT_INIT (0, 0, width, height));
+      cr = gsk_cairo_node_get_draw_context (priv->content);
+      draw_all (self, cr, &g);
+      cairo_destroy (cr);
+      priv->content_valid = TRUE;
+      priv->content_dark = priv->dark;
+      priv->content_width = width;
+      priv->content_height = height;
+    }
+  gtk_snapshot_append_node (snapshot, priv->content);
+
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  draw_all (self, cr, &g);
+  draw_overlays_clipped (self, cr, &g);
   cairo_destroy (cr);
 }
 
@@ -473,6 +509,7 @@ jvms_timeline_render (JvmsTimeline *self,
     compute (self, &g);
   cairo_save (cr);
   draw_all (self, cr, &g);
+  draw_overlays_clipped (self, cr, &g);
   cairo_restore (cr);
   /* The cache now fits the offscreen size; the widget's next frame recomputes for its own. */
   if (gtk_widget_get_width (GTK_WIDGET (self)) != width ||
@@ -802,9 +839,22 @@ jvms_timeline_constructed (GObject *object)
   update_accessible (JVMS_TIMELINE (object));
 }
 
+void
+jvms_timeline_redraw (JvmsTimeline *self)
+{
+  JvmsTimelinePrivate *priv = jvms_timeline_get_instance_private (self);
+
+  g_return_if_fail (JVMS_IS_TIMELINE (self));
+  priv->content_valid = FALSE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 static void
 jvms_timeline_dispose (GObject *object)
 {
+  JvmsTimelinePrivate *priv = jvms_timeline_get_instance_private (JVMS_TIMELINE (object));
+
+  g_clear_pointer (&priv->content, gsk_render_node_unref);
   jvms_timeline_set_session (JVMS_TIMELINE (object), NULL);
   G_OBJECT_CLASS (jvms_timeline_parent_class)->dispose (object);
 }

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <adwaita.h>
+#include <cairo-svg.h>
 #include <glib/gstdio.h>
 #include <math.h>
 
@@ -573,6 +574,31 @@ test_object_age_samples_store (void)
   g_rmdir (dir);
 }
 
+/* Export: any view renders into an SVG surface without a window. */
+static void
+test_export_svg (Fixture       *f,
+                 gconstpointer  data)
+{
+  GtkWidget *view = g_object_ref_sink (jvms_threads_view_new (f->session));
+  g_autofree char *svg_path = g_build_filename (f->dir, "threads.svg", NULL);
+  g_autofree char *contents = NULL;
+  cairo_surface_t *surface = cairo_svg_surface_create (svg_path, WIDTH, HEIGHT);
+  cairo_t *cr = cairo_create (surface);
+  gsize length = 0;
+
+  jvms_view_render (view, cr, WIDTH, HEIGHT);
+  cairo_destroy (cr);
+  cairo_surface_finish (surface);
+  g_assert_cmpint (cairo_surface_status (surface), ==, CAIRO_STATUS_SUCCESS);
+  cairo_surface_destroy (surface);
+  g_assert_true (g_file_get_contents (svg_path, &contents, &length, NULL));
+  g_assert_nonnull (strstr (contents, "<svg"));
+  /* The lanes are filled shapes: more than a background and a legend. */
+  g_assert_cmpuint (length, >, 4096);
+  g_unlink (svg_path);
+  g_assert_finalize_object (view);
+}
+
 static void
 test_synthetic_all_views (void)
 {
@@ -640,6 +666,7 @@ main (int   argc,
   ADD ("navigation/keys", test_keys_zoom_and_pan);
   ADD ("session/rules", test_session_rules);
   ADD ("object-age/dots", test_object_age);
+  ADD ("export/svg", test_export_svg);
 #undef ADD
   g_test_add_func ("/Widgets/ruler/units", test_ruler_units);
   g_test_add_func ("/Widgets/synthetic/all-views", test_synthetic_all_views);

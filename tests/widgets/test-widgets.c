@@ -574,6 +574,52 @@ test_object_age_samples_store (void)
   g_rmdir (dir);
 }
 
+/* While indexing, the window calls history_changed: the end grows, a view showing the whole
+ * trace keeps showing it, and rows that appeared are listed. */
+static void
+test_growing_history (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-widgets-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "growing.jvmsidx", NULL);
+  JvmsHistoryBuilder *b = jvms_history_builder_new (path, T0, NULL, &error);
+  JvmsHistory *history;
+  JvmsSession *session;
+  GtkWidget *view;
+  JvmsAttribute a;
+
+  g_assert_no_error (error);
+  a = jvms_history_builder_attribute (b, "Threads/100/user-state");
+  g_assert_true (jvms_history_builder_modify_int (b, a, T0 + SECOND, JVMS_USER_STATE_RUNNING, &error));
+  g_assert_true (jvms_history_builder_modify_int (b, a, T0 + 2 * SECOND, JVMS_USER_STATE_BLOCKED, &error));
+  history = jvms_history_builder_get_history (b);
+  session = jvms_session_new ();
+  jvms_session_set_history (session, history);
+  view = g_object_ref_sink (jvms_threads_view_new (session));
+  g_assert_cmpint (jvms_session_get_end_time (session), ==, T0 + 2 * SECOND);
+  g_assert_cmpuint (jvms_threads_view_get_n_rows (JVMS_THREADS_VIEW (view)), ==, 2);
+
+  a = jvms_history_builder_attribute (b, "Threads/101/user-state");
+  g_assert_true (jvms_history_builder_modify_int (b, a, T0 + 3 * SECOND, JVMS_USER_STATE_PARKED, &error));
+  g_assert_true (jvms_history_builder_modify_int (b, a, T0 + 4 * SECOND, JVMS_USER_STATE_RUNNING, &error));
+  jvms_session_history_changed (session);
+  g_assert_cmpint (jvms_session_get_end_time (session), ==, T0 + 4 * SECOND);
+  g_assert_cmpint (jvms_session_get_visible_end (session), ==, T0 + 4 * SECOND);
+  g_assert_cmpuint (jvms_threads_view_get_n_rows (JVMS_THREADS_VIEW (view)), ==, 3);
+  cairo_surface_destroy (render (view, WIDTH, HEIGHT));
+
+  g_assert_true (jvms_history_builder_close (b, T0 + 5 * SECOND, &error));
+  g_assert_no_error (error);
+  jvms_session_history_changed (session);
+  g_assert_cmpint (jvms_session_get_end_time (session), ==, T0 + 5 * SECOND);
+  g_assert_finalize_object (view);
+  g_assert_finalize_object (session);
+  jvms_history_unref (history);
+  jvms_history_builder_free (b);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* Export: any view renders into an SVG surface without a window. */
 static void
 test_export_svg (Fixture       *f,
@@ -671,5 +717,6 @@ main (int   argc,
   g_test_add_func ("/Widgets/ruler/units", test_ruler_units);
   g_test_add_func ("/Widgets/synthetic/all-views", test_synthetic_all_views);
   g_test_add_func ("/Widgets/object-age/samples-store", test_object_age_samples_store);
+  g_test_add_func ("/Widgets/session/growing-history", test_growing_history);
   return g_test_run ();
 }

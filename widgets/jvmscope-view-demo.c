@@ -18,6 +18,7 @@
 
 static gboolean dark;
 static char *select_range;
+static char *zoom_range;
 static char **files;
 static char *export_dir;
 
@@ -68,6 +69,13 @@ on_activate (GtkApplication *app,
                                       dark ? ADW_COLOR_SCHEME_FORCE_DARK
                                            : ADW_COLOR_SCHEME_FORCE_LIGHT);
   jvms_session_set_history (session, history);
+  if (zoom_range != NULL)
+    {
+      double a = g_ascii_strtod (zoom_range, NULL);
+      double b = g_ascii_strtod (strchr (zoom_range, ':') ? strchr (zoom_range, ':') + 1 : "1", NULL);
+      gint64 s = jvms_session_get_start_time (session), e = jvms_session_get_end_time (session);
+      jvms_session_set_visible (session, s + (gint64) (a * (e - s)), s + (gint64) (b * (e - s)), TRUE);
+    }
   if (select_range != NULL)
     {
       /* "A:B": fractions of the trace to select, for screenshots of the selection band. */
@@ -120,6 +128,9 @@ on_activate (GtkApplication *app,
         if (!GTK_IS_SEPARATOR (child))
           all[n++] = child;
       export_views (all, n, heights);
+      g_object_unref (session);
+      gtk_window_destroy (GTK_WINDOW (window));
+      return;
     }
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), box);
   gtk_widget_set_vexpand (scroller, TRUE);
@@ -137,6 +148,7 @@ main (int   argc,
   const GOptionEntry entries[] = {
     { "dark", 0, 0, G_OPTION_ARG_NONE, &dark, "Dark theme", NULL },
     { "export", 0, 0, G_OPTION_ARG_FILENAME, &export_dir, "Write PNGs of the views into DIR", "DIR" },
+    { "zoom", 0, 0, G_OPTION_ARG_STRING, &zoom_range, "Show A:B (fractions)", "A:B" },
     { "select", 0, 0, G_OPTION_ARG_STRING, &select_range, "Select A:B (fractions)", "A:B" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "[HISTORY]" },
     G_OPTION_ENTRY_NULL

@@ -132,7 +132,7 @@ jvms_synthetic_history_write (const char                 *path,
   g_autofree JvmsAttribute *cpu_counters = NULL;
   g_autofree JvmsAttribute *lock_owner = NULL;
   g_autofree JvmsAttribute *lock_waiters = NULL;
-  JvmsAttribute gc_collection, gc_name, gc_pause, gc_phase[4], heap_used, heap_committed;
+  JvmsAttribute gc_collection, gc_name, gc_pause, gc_phase[1], heap_used, heap_committed;
   guint n_all = o->n_threads + 4; /* plus threads of other processes */
   gint64 t = o->start_time, heap_value = 64 << 20;
   guint64 written = 0;
@@ -225,11 +225,8 @@ jvms_synthetic_history_write (const char                 *path,
   gc_collection = jvms_history_builder_attribute (b, "GC/collection");
   gc_name = jvms_history_builder_attribute (b, "GC/collection/name");
   gc_pause = jvms_history_builder_attribute (b, "GC/pause");
-  for (int l = 0; l < 4; l++)
-    {
-      g_autofree char *p = g_strdup_printf ("GC/phase/%d", l);
-      gc_phase[l] = jvms_history_builder_attribute (b, p);
-    }
+  /* Only the levels a collector uses exist, as in an index the analysis writes. */
+  gc_phase[0] = jvms_history_builder_attribute (b, "GC/phase/0");
   heap_used = jvms_history_builder_attribute (b, "Memory/heap-used");
   heap_committed = jvms_history_builder_attribute (b, "Memory/heap-committed");
   MOD (jvms_history_builder_modify_int (b, heap_committed, t, 256 << 20, error));

@@ -35,6 +35,7 @@ struct _JvmsThreadsView
 
   /* Cache: summary cells of the rows computed, two lanes per thread row. */
   GArray          *cached_rows;   /* guint: index into rows */
+  GArray          *lane_index;    /* int per lane (2 per cached row): row of cells, or -1 */
   JvmsSummaryCell *cells;
   gsize            n_cells;
   int              n_columns;
@@ -109,6 +110,7 @@ static void
 clear_cache (JvmsThreadsView *self)
 {
   g_array_set_size (self->cached_rows, 0);
+  g_array_set_size (self->lane_index, 0);
   g_clear_pointer (&self->cells, g_free);
   self->n_cells = 0;
 }
@@ -180,39 +182,31 @@ jvms_threads_view_compute (JvmsTimeline               *timeline,
   if (attributes->len == 0)
     return;
 
-  self->n_cells = (gsize) attributes->len * g->n_columns;
-  self->cells = g_new0 (JvmsSummaryCell, self->n_cells);
-  /* An attribute the history lacks (a JFR-only trace has no kernel lane) reads as empty. */
-  for (guint a = 0; a < attributes->len; a++)
-    if (g_array_index (attributes, JvmsAttribute, a) == JVMS_ATTRIBUTE_INVALID)
-      for (int c = 0; c < g->n_columns; c++)
-        self->cells[(gsize) a * g->n_columns + c].flags = JVMS_SUMMARY_EMPTY;
-
   {
     g_autoptr(GArray) valid = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
-    g_autoptr(GArray) slots = g_array_new (FALSE, FALSE, sizeof (guint));
-    g_autofree JvmsSummaryCell *tmp = NULL;
     g_autoptr(GError) error = NULL;
 
+    /* Lanes of attributes the history lacks (a JFR-only trace has no kernel lane) get no
+     * cells: lane_index -1. The others are queried straight into the cache. */
+    g_array_set_size (self->lane_index, attributes->len);
     for (guint a = 0; a < attributes->len; a++)
-      if (g_array_index (attributes, JvmsAttribute, a) != JVMS_ATTRIBUTE_INVALID)
-        {
-          g_array_append_val (valid, g_array_index (attributes, JvmsAttribute, a));
-          g_array_append_val (slots, a);
-        }
+      {
+        JvmsAttribute attr = g_array_index (attributes, JvmsAttribute, a);
+        g_array_index (self->lane_index, int, a) = attr == JVMS_ATTRIBUTE_INVALID ? -1 : (int) valid->len;
+        if (attr != JVMS_ATTRIBUTE_INVALID)
+          g_array_append_val (valid, attr);
+      }
     if (valid->len == 0)
       return;
-    tmp = g_new0 (JvmsSummaryCell, (gsize) valid->len * g->n_columns);
+    self->n_cells = (gsize) valid->len * g->n_columns;
+    self->cells = g_new (JvmsSummaryCell, self->n_cells);
     if (!jvms_history_query_summary (history, g->t0, g->t1, (JvmsAttribute *) valid->data,
-                                     valid->len, g->n_columns, tmp, &error))
+                                     valid->len, g->n_columns, self->cells, &error))
       {
         g_warning ("Threads view: %s", error->message);
         clear_cache (self);
         return;
       }
-    for (guint k = 0; k < valid->len; k++)
-      memcpy (&self->cells[(gsize) g_array_index (slots, guint, k) * g->n_columns],
-              &tmp[(gsize) k * g->n_columns], sizeof (JvmsSummaryCell) * g->n_columns);
   }
 }
 
@@ -278,12 +272,16 @@ jvms_threads_view_draw (JvmsTimeline               *timeline,
       if (k < self->cached_rows->len && g_array_index (self->cached_rows, guint, k) == i &&
           self->n_columns == g->n_columns)
         {
-          const JvmsSummaryCell *user = &self->cells[(gsize) (2 * k) * g->n_columns];
-          const JvmsSummaryCell *kernel = &self->cells[(gsize) (2 * k + 1) * g->n_columns];
-          jvms_lane_draw (cr, g, user, y + JVMS_THREADS_VIEW_USER_LANE_Y,
-                          JVMS_THREADS_VIEW_LANE_HEIGHT, user_color, NULL);
-          jvms_lane_draw (cr, g, kernel, y + JVMS_THREADS_VIEW_KERNEL_LANE_Y,
-                          JVMS_THREADS_VIEW_LANE_HEIGHT, kernel_color, NULL);
+          int user = g_array_index (self->lane_index, int, 2 * k);
+          int kernel = g_array_index (self->lane_index, int, 2 * k + 1);
+          if (user >= 0)
+            jvms_lane_draw (cr, g, &self->cells[(gsize) user * g->n_columns],
+                            y + JVMS_THREADS_VIEW_USER_LANE_Y, JVMS_THREADS_VIEW_LANE_HEIGHT,
+                            user_color, NULL);
+          if (kernel >= 0)
+            jvms_lane_draw (cr, g, &self->cells[(gsize) kernel * g->n_columns],
+                            y + JVMS_THREADS_VIEW_KERNEL_LANE_Y, JVMS_THREADS_VIEW_LANE_HEIGHT,
+                            kernel_color, NULL);
         }
 
       if (highlighting)
@@ -510,6 +508,7 @@ jvms_threads_view_finalize (GObject *object)
 
   clear_cache (self);
   g_clear_pointer (&self->cached_rows, g_array_unref);
+  g_clear_pointer (&self->lane_index, g_array_unref);
   g_clear_pointer (&self->rows, g_array_unref);
   g_clear_pointer (&self->threads, jvms_thread_table_free);
   g_clear_pointer (&self->filter, g_free);
@@ -578,6 +577,7 @@ jvms_threads_view_init (JvmsThreadsView *self)
 {
   self->rows = g_array_new (FALSE, FALSE, sizeof (Row));
   self->cached_rows = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->lane_index = g_array_new (FALSE, FALSE, sizeof (int));
   /* Other processes are context, not the subject: start them folded. */
   self->collapsed[JVMS_THREAD_KIND_OTHER_PROCESS] = TRUE;
 }

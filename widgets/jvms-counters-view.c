@@ -164,8 +164,8 @@ jvms_counters_view_compute (JvmsTimeline               *timeline,
   self->n_columns = g->n_columns;
   if (history == NULL || self->rows->len == 0)
     return;
-  self->first = MIN ((guint) (g->v_offset / ROW_H), self->rows->len);
-  last = MIN ((guint) ((g->v_offset + g->height - g->top) / ROW_H) + 1, self->rows->len);
+  self->first = MIN ((guint) (g->band_top / ROW_H), self->rows->len);
+  last = MIN ((guint) (g->band_bottom / ROW_H) + 1, self->rows->len);
   self->n_cached = last - self->first;
   n_cells = (gsize) self->n_cached * N_SLOTS * g->n_columns;
   self->cells = g_new (JvmsSummaryCell, n_cells);
@@ -273,9 +273,9 @@ jvms_counters_view_draw (JvmsTimeline               *timeline,
       double vmax = 0;
       g_autofree char *scale = NULL;
 
-      if (y + ROW_H < g->top)
+      if (y + ROW_H < g->top || (i + 1) * ROW_H <= g->band_top)
         continue;
-      if (y > g->height)
+      if (y > g->height || i * ROW_H >= g->band_bottom)
         break;
       jvms_timeline_draw_label (cr, &g->palette->foreground, 6, y + 2, g->gutter - 10, r->label,
                                 FALSE);

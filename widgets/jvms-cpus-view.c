@@ -93,8 +93,8 @@ jvms_cpus_view_compute (JvmsTimeline               *timeline,
   self->n_columns = g->n_columns;
   if (history == NULL || self->cpus->len == 0)
     return;
-  self->first = MIN ((guint) (g->v_offset / ROW_H), self->cpus->len);
-  last = MIN ((guint) ((g->v_offset + g->height - g->top) / ROW_H) + 1, self->cpus->len);
+  self->first = MIN ((guint) (g->band_top / ROW_H), self->cpus->len);
+  last = MIN ((guint) (g->band_bottom / ROW_H) + 1, self->cpus->len);
   for (guint i = self->first; i < last; i++)
     g_array_append_val (attributes, g_array_index (self->cpus, Cpu, i).current_thread);
   if (attributes->len == 0)
@@ -149,9 +149,9 @@ jvms_cpus_view_draw (JvmsTimeline               *timeline,
       double y = g->top + (double) i * ROW_H - g->v_offset;
       g_autofree char *label = NULL;
 
-      if (y + ROW_H < g->top)
+      if (y + ROW_H < g->top || (i + 1) * ROW_H <= g->band_top)
         continue;
-      if (y > g->height)
+      if (y > g->height || i * ROW_H >= g->band_bottom)
         break;
       label = g_strdup_printf (_("CPU %d"), (int) g_array_index (self->cpus, Cpu, i).cpu);
       jvms_timeline_draw_label (cr, &g->palette->foreground, 6, y + 1, g->gutter - 10, label,

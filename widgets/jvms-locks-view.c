@@ -114,8 +114,8 @@ jvms_locks_view_compute (JvmsTimeline               *timeline,
   self->n_columns = g->n_columns;
   if (history == NULL || self->locks->len == 0)
     return;
-  self->first = MIN ((guint) (g->v_offset / ROW_H), self->locks->len);
-  last = MIN ((guint) ((g->v_offset + g->height - g->top) / ROW_H) + 1, self->locks->len);
+  self->first = MIN ((guint) (g->band_top / ROW_H), self->locks->len);
+  last = MIN ((guint) (g->band_bottom / ROW_H) + 1, self->locks->len);
   self->n_cached = last - self->first;
   self->cells = g_new (JvmsSummaryCell, (gsize) self->n_cached * 2 * g->n_columns);
   for (gsize i = 0; i < (gsize) self->n_cached * 2 * g->n_columns; i++)
@@ -183,9 +183,9 @@ jvms_locks_view_draw (JvmsTimeline               *timeline,
       double y = g->top + (double) i * ROW_H - g->v_offset;
       g_autofree char *label = NULL;
 
-      if (y + ROW_H < g->top)
+      if (y + ROW_H < g->top || (i + 1) * ROW_H <= g->band_top)
         continue;
-      if (y > g->height)
+      if (y > g->height || i * ROW_H >= g->band_bottom)
         break;
       if (highlighted != 0 && lock->address == highlighted)
         {

@@ -160,7 +160,7 @@ jvms_threads_view_compute (JvmsTimeline               *timeline,
 {
   JvmsThreadsView *self = JVMS_THREADS_VIEW (timeline);
   g_autoptr(GArray) attributes = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
-  double bottom = g->v_offset + (g->height - g->top);
+  double bottom = g->band_bottom;
 
   clear_cache (self);
   self->n_columns = g->n_columns;
@@ -168,7 +168,7 @@ jvms_threads_view_compute (JvmsTimeline               *timeline,
     return;
 
   /* Only the rows on screen: the cost follows the window, not the number of threads. */
-  for (guint i = first_row_at (self, g->v_offset); i < self->rows->len; i++)
+  for (guint i = first_row_at (self, g->band_top); i < self->rows->len; i++)
     {
       const Row *r = &g_array_index (self->rows, Row, i);
       if (r->y >= bottom)
@@ -238,10 +238,11 @@ jvms_threads_view_draw (JvmsTimeline               *timeline,
   JvmsThreadsView *self = JVMS_THREADS_VIEW (timeline);
   JvmsSession *session = jvms_timeline_get_session (timeline);
   gboolean highlighting = session != NULL && jvms_session_get_highlighted_threads (session)->len > 0;
-  double bottom = g->v_offset + (g->height - g->top);
+  double bottom = g->band_bottom;
   guint k = 0;
 
-  for (guint i = first_row_at (self, g->v_offset); i < self->rows->len; i++)
+  /* Only the band on screen: inside a scroller the widget is much taller than what shows. */
+  for (guint i = first_row_at (self, g->band_top); i < self->rows->len; i++)
     {
       const Row *r = &g_array_index (self->rows, Row, i);
       double y = g->top + r->y - g->v_offset;

@@ -29,6 +29,8 @@ typedef struct
   int          cached_columns;
   int          cached_height;
   double       cached_v_offset;
+  double       cached_band_top;
+  double       cached_band_bottom;
   guint        generation;
   guint        cached_generation;
   gboolean     cache_valid;
@@ -39,6 +41,9 @@ typedef struct
   double       pointer_x;
   double       pointer_y;
   gboolean     pointer_inside;
+
+  GtkAdjustment *scroll_adjustment; /* of the enclosing scrolled window, while rooted */
+  gulong       scrolled_id;
 
   /* Size of the last frame or offscreen render: the geometry of a view not on screen. */
   int          last_width;
@@ -106,7 +111,35 @@ fill_geometry (JvmsTimeline         *self,
   if (priv->session != NULL)
     jvms_session_get_visible (priv->session, &g->t0, &g->t1);
   g->v_offset = priv->v_offset;
+  g->band_top = g->v_offset;
+  g->band_bottom = g->v_offset + (height - g->top);
   g->palette = jvms_palette_get (dark);
+}
+
+/* Chunks the visible band is rounded to, so that scrolling a few pixels reuses the cache. */
+#define BAND_CHUNK 512.0
+
+/* A view inside a scrolled window is allocated its whole height, but only part of it shows:
+ * compute only the rows on screen (rounded out to chunks), so that the cost of a frame follows
+ * the screen and not the number of threads. */
+static void
+narrow_to_screen (JvmsTimeline         *self,
+                  JvmsTimelineGeometry *g)
+{
+  GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (self), GTK_TYPE_SCROLLED_WINDOW);
+  graphene_rect_t bounds;
+  double visible_top, visible_bottom, top, bottom;
+
+  if (scroller == NULL || !gtk_widget_compute_bounds (GTK_WIDGET (self), scroller, &bounds))
+    return;
+  visible_top = MAX (0, -bounds.origin.y);
+  visible_bottom = MIN (g->height, gtk_widget_get_height (scroller) - bounds.origin.y);
+  if (visible_bottom <= visible_top)
+    visible_bottom = visible_top;
+  top = floor ((visible_top - g->top + g->v_offset) / BAND_CHUNK) * BAND_CHUNK - BAND_CHUNK;
+  bottom = ceil ((visible_bottom - g->top + g->v_offset) / BAND_CHUNK) * BAND_CHUNK + BAND_CHUNK;
+  g->band_top = MAX (g->band_top, top);
+  g->band_bottom = MAX (g->band_top, MIN (g->band_bottom, bottom));
 }
 
 void
@@ -279,7 +312,8 @@ cache_matches (JvmsTimeline               *self,
   return priv->cache_valid &&
          priv->cached_t0 == g->t0 && priv->cached_t1 == g->t1 &&
          priv->cached_columns == g->n_columns && priv->cached_height == g->height &&
-         priv->cached_v_offset == g->v_offset && priv->cached_generation == priv->generation;
+         priv->cached_v_offset == g->v_offset && priv->cached_generation == priv->generation &&
+         priv->cached_band_top == g->band_top && priv->cached_band_bottom == g->band_bottom;
 }
 
 static void
@@ -296,6 +330,8 @@ compute (JvmsTimeline               *self,
   priv->cached_columns = g->n_columns;
   priv->cached_height = g->height;
   priv->cached_v_offset = g->v_offset;
+  priv->cached_band_top = g->band_top;
+  priv->cached_band_bottom = g->band_bottom;
   priv->cached_generation = priv->generation;
   priv->cache_valid = TRUE;
   priv->content_valid = FALSE;
@@ -463,6 +499,7 @@ jvms_timeline_snapshot (GtkWidget   *widget,
   priv->last_width = width;
   priv->last_height = height;
   fill_geometry (self, &g, width, height, priv->dark);
+  narrow_to_screen (self, &g);
   if (!cache_matches (self, &g))
     compute (self, &g);
 
@@ -804,6 +841,51 @@ on_dark_changed (JvmsTimeline *self)
 }
 
 static void
+on_scrolled (JvmsTimeline *self)
+{
+  JvmsTimelineGeometry g;
+  JvmsTimelinePrivate *priv = jvms_timeline_get_instance_private (self);
+
+  /* Redraw only when rows outside the computed band came on screen. */
+  jvms_timeline_get_geometry (self, &g);
+  narrow_to_screen (self, &g);
+  if (!priv->cache_valid || g.band_top != priv->cached_band_top ||
+      g.band_bottom != priv->cached_band_bottom)
+    gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+jvms_timeline_root (GtkWidget *widget)
+{
+  JvmsTimelinePrivate *priv = jvms_timeline_get_instance_private (JVMS_TIMELINE (widget));
+  GtkWidget *scroller;
+
+  GTK_WIDGET_CLASS (jvms_timeline_parent_class)->root (widget);
+  scroller = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
+  if (scroller != NULL)
+    {
+      priv->scroll_adjustment =
+        g_object_ref (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller)));
+      priv->scrolled_id = g_signal_connect_object (priv->scroll_adjustment, "value-changed",
+                                                   G_CALLBACK (on_scrolled), widget,
+                                                   G_CONNECT_SWAPPED);
+    }
+}
+
+static void
+jvms_timeline_unroot (GtkWidget *widget)
+{
+  JvmsTimelinePrivate *priv = jvms_timeline_get_instance_private (JVMS_TIMELINE (widget));
+
+  if (priv->scroll_adjustment != NULL)
+    {
+      g_clear_signal_handler (&priv->scrolled_id, priv->scroll_adjustment);
+      g_clear_object (&priv->scroll_adjustment);
+    }
+  GTK_WIDGET_CLASS (jvms_timeline_parent_class)->unroot (widget);
+}
+
+static void
 jvms_timeline_measure (GtkWidget      *widget,
                        GtkOrientation  orientation,
                        int             for_size,
@@ -903,6 +985,8 @@ jvms_timeline_class_init (JvmsTimelineClass *klass)
   object_class->set_property = jvms_timeline_set_property;
   widget_class->snapshot = jvms_timeline_snapshot;
   widget_class->measure = jvms_timeline_measure;
+  widget_class->root = jvms_timeline_root;
+  widget_class->unroot = jvms_timeline_unroot;
   widget_class->query_tooltip = on_query_tooltip;
 
   properties[PROP_SESSION] =

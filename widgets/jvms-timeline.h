@@ -38,6 +38,8 @@ typedef struct
   gint64             t1;
   double             v_offset;   /* pixels of content scrolled above the top; a row at
                                   * content y is drawn at top + y - v_offset */
+  double             band_top;   /* content rows to compute: [band_top, band_bottom). The part */
+  double             band_bottom;/* on screen, which is less than the widget inside a scroller */
   const JvmsPalette *palette;
 } JvmsTimelineGeometry;
 

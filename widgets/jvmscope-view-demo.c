@@ -17,6 +17,7 @@
 #include "jvms-time-ruler.h"
 
 static gboolean dark;
+static gboolean natural;
 static char *select_range;
 static char *zoom_range;
 static char **files;
@@ -46,7 +47,9 @@ add_view (GtkBox    *box,
           GtkWidget *view,
           int        height)
 {
-  gtk_widget_set_size_request (view, -1, height);
+  /* --natural: every view at its full height, the window scrolls them (as the app does). */
+  if (!natural)
+    gtk_widget_set_size_request (view, -1, height);
   gtk_box_append (box, view);
   gtk_box_append (box, gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
 }
@@ -133,6 +136,9 @@ on_activate (GtkApplication *app,
       return;
     }
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), box);
+  if (natural)
+    gtk_scrollable_set_vscroll_policy (GTK_SCROLLABLE (gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scroller))),
+                                       GTK_SCROLL_NATURAL);
   gtk_widget_set_vexpand (scroller, TRUE);
   gtk_box_append (GTK_BOX (outer), scroller);
   adw_application_window_set_content (ADW_APPLICATION_WINDOW (window), outer);
@@ -147,6 +153,7 @@ main (int   argc,
 {
   const GOptionEntry entries[] = {
     { "dark", 0, 0, G_OPTION_ARG_NONE, &dark, "Dark theme", NULL },
+    { "natural", 0, 0, G_OPTION_ARG_NONE, &natural, "Views at natural height", NULL },
     { "export", 0, 0, G_OPTION_ARG_FILENAME, &export_dir, "Write PNGs of the views into DIR", "DIR" },
     { "zoom", 0, 0, G_OPTION_ARG_STRING, &zoom_range, "Show A:B (fractions)", "A:B" },
     { "select", 0, 0, G_OPTION_ARG_STRING, &select_range, "Select A:B (fractions)", "A:B" },

@@ -548,9 +548,11 @@ jvms_timeline_render (JvmsTimeline *self,
   draw_all (self, cr, &g);
   draw_overlays_clipped (self, cr, &g);
   cairo_restore (cr);
-  /* The cache now fits the offscreen size; the widget's next frame recomputes for its own. */
-  if (gtk_widget_get_width (GTK_WIDGET (self)) != width ||
-      gtk_widget_get_height (GTK_WIDGET (self)) != height)
+  /* The cache now fits the offscreen size; a widget on screen at another size recomputes for
+   * its own on its next frame. One never allocated (export, bench) keeps it. */
+  if (gtk_widget_get_width (GTK_WIDGET (self)) > 0 &&
+      (gtk_widget_get_width (GTK_WIDGET (self)) != width ||
+       gtk_widget_get_height (GTK_WIDGET (self)) != height))
     priv->cache_valid = FALSE;
 }
 

@@ -138,7 +138,7 @@ print_text (const char *path, JsonObject *report)
     }
 
   JsonObject *gc = json_object_get_object_member (report, "gc");
-  printf (_("\nGC: %" G_GINT64_FORMAT " collections, %.3f ms of pauses\n"), member_int (gc, "collections"),
+  printf (_("\nGC: %lld collections, %.3f ms of pauses\n"), (long long) member_int (gc, "collections"),
           member_int (gc, "pause_ns") / 1e6);
   JsonArray *unknowns = json_object_get_array_member (report, "unknowns");
   for (guint i = 0; i < json_array_get_length (unknowns); i++)

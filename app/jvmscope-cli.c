@@ -17,13 +17,11 @@ typedef struct
 } JvmsCliCommand;
 
 static const JvmsCliCommand commands[] = {
-  { "analyze", jvms_cli_analyze, N_("Explain why the threads of a JVM were slow: the root-cause report") },
-  { "index", jvms_cli_index, N_("Build or reuse the index of a trace and say what it holds") },
   { "record", jvms_cli_record, N_("Record a JVM and the kernel into a bundle folder") },
-  { "print", jvms_cli_print, N_("Print every field of every event of a JFR file") },
-  { "record", jvms_cli_record, N_("Record a JVM and the kernel into a bundle folder") },
-  { "index", jvms_cli_index, N_("Build or reuse the index of a trace and say what it holds") },
   { "summary", jvms_cli_summary, N_("Count the events of each type in a trace") },
+  { "print", jvms_cli_print, N_("Print every field of every event of a JFR file") },
+  { "index", jvms_cli_index, N_("Build or reuse the index of a trace and say what it holds") },
+  { "analyze", jvms_cli_analyze, N_("Explain why the threads of a JVM were slow: the root-cause report") },
   { "version", jvms_cli_version, N_("Print the version of jvmscope-cli") },
 };
 

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
 
 public final class Causes {
     static volatile long sink;
@@ -90,8 +91,13 @@ public final class Causes {
                 for (int i = 0; i < 3; i++) {
                     threads.add(start("consumer-" + i, () -> {
                         try {
+                            // poll, not take: a consumer must notice the deadline once the
+                            // producer has stopped.
                             while (System.nanoTime() < deadline) {
-                                sink += queue.take();
+                                Integer item = queue.poll(100, TimeUnit.MILLISECONDS);
+                                if (item != null) {
+                                    sink += item;
+                                }
                             }
                         } catch (InterruptedException e) {
                             Thread.currentThread().interrupt();

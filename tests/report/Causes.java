@@ -51,13 +51,17 @@ public final class Causes {
         switch (kind) {
             case "lock": {
                 Account account = new Account();
-                for (int i = 0; i < 4; i++) {
-                    threads.add(start("teller-" + i, () -> {
-                        while (System.nanoTime() < deadline) {
-                            account.deposit(1);
-                        }
-                    }));
+                Runnable teller = () -> {
+                    while (System.nanoTime() < deadline) {
+                        account.deposit(1);
+                    }
+                };
+                for (int i = 1; i < 4; i++) {
+                    threads.add(start("teller-" + i, teller));
                 }
+                // The main thread is a teller too, rather than a thread that only waits.
+                Thread.currentThread().setName("teller-0");
+                teller.run();
                 break;
             }
             case "cpu": {

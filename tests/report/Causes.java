@@ -60,7 +60,6 @@ public final class Causes {
                     threads.add(start("teller-" + i, teller));
                 }
                 // The main thread is a teller too, rather than a thread that only waits.
-                Thread.currentThread().setName("teller-0");
                 teller.run();
                 break;
             }

@@ -1,0 +1,27 @@
+/* jvms-export.h: the visible views as PNG or SVG, the selection's statistics as CSV or JSON. */
+#pragma once
+
+#include <adwaita.h>
+
+#include "jvms-selection-stats.h"
+
+G_BEGIN_DECLS
+
+/* Renders @widget as it is on screen into @file: SVG when @file ends in ".svg", else PNG. */
+gboolean jvms_export_widget_image           (GtkWidget                *widget,
+                                             GFile                    *file,
+                                             GError                  **error);
+/* JSON when @file ends in ".json", else CSV. */
+gboolean jvms_export_statistics             (const JvmsSelectionStats *stats,
+                                             GFile                    *file,
+                                             GError                  **error);
+
+/* Ask for a file name, export, and report the outcome as a toast. */
+void     jvms_export_views_with_dialog      (GtkWindow                *parent,
+                                             GtkWidget                *views,
+                                             AdwToastOverlay          *toasts);
+void     jvms_export_statistics_with_dialog (GtkWindow                *parent,
+                                             const JvmsSelectionStats *stats,
+                                             AdwToastOverlay          *toasts);
+
+G_END_DECLS

@@ -1,0 +1,657 @@
+/* jvms-threads-view.c */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "jvms-lane.h"
+#include "jvms-thread-table.h"
+#include "jvms-threads-view.h"
+#include "jvms-view-states.h"
+
+#define ROW_H JVMS_THREADS_VIEW_ROW_HEIGHT
+#define GROUP_H 20
+/* Groups in display order: the kinds, then threads of unknown kind. */
+#define N_GROUPS (JVMS_VIEW_N_KINDS + 1)
+
+typedef struct
+{
+  int                   group;   /* index into groups */
+  const JvmsThreadInfo *thread;  /* NULL for a group header */
+  int                   y;
+  guint                 n_members; /* group header: threads shown or hidden under it */
+} Row;
+
+struct _JvmsThreadsView
+{
+  JvmsTimeline     parent_instance;
+
+  JvmsThreadTable *threads;
+  char            *filter;
+  gboolean         collapsed[N_GROUPS];
+  GArray          *rows;          /* Row */
+  int              content_height;
+
+  /* Cache: summary cells of the rows computed, two lanes per thread row. */
+  GArray          *cached_rows;   /* guint: index into rows */
+  JvmsSummaryCell *cells;
+  gsize            n_cells;
+  int              n_columns;
+};
+
+G_DEFINE_FINAL_TYPE (JvmsThreadsView, jvms_threads_view, JVMS_TYPE_TIMELINE)
+
+enum
+{
+  PROP_0,
+  PROP_FILTER,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static int
+group_of (const JvmsThreadInfo *t)
+{
+  return t->kind >= 0 && t->kind < JVMS_VIEW_N_KINDS ? (int) t->kind : JVMS_VIEW_N_KINDS;
+}
+
+static gboolean
+matches_filter (JvmsThreadsView      *self,
+                const JvmsThreadInfo *t)
+{
+  g_autofree char *name = NULL;
+
+  if (self->filter == NULL || self->filter[0] == '\0')
+    return TRUE;
+  name = g_utf8_casefold (t->name, -1);
+  return strstr (name, self->filter) != NULL || strstr (t->key, self->filter) != NULL;
+}
+
+static void
+rebuild_rows (JvmsThreadsView *self)
+{
+  guint n = self->threads != NULL ? jvms_thread_table_get_len (self->threads) : 0;
+  int y = 0;
+
+  g_array_set_size (self->rows, 0);
+  for (int group = 0; group < N_GROUPS; group++)
+    {
+      guint header = self->rows->len;
+      Row h = { group, NULL, y, 0 };
+
+      g_array_append_val (self->rows, h);
+      y += GROUP_H;
+      for (guint i = 0; i < n; i++)
+        {
+          const JvmsThreadInfo *t = jvms_thread_table_get (self->threads, i);
+          Row r = { group, t, y, 0 };
+
+          if (group_of (t) != group || !matches_filter (self, t))
+            continue;
+          g_array_index (self->rows, Row, header).n_members++;
+          if (self->collapsed[group])
+            continue;
+          g_array_append_val (self->rows, r);
+          y += ROW_H;
+        }
+      if (g_array_index (self->rows, Row, header).n_members == 0)
+        {
+          g_array_set_size (self->rows, header);
+          y -= GROUP_H;
+        }
+    }
+  self->content_height = y;
+}
+
+static void
+clear_cache (JvmsThreadsView *self)
+{
+  g_array_set_size (self->cached_rows, 0);
+  g_clear_pointer (&self->cells, g_free);
+  self->n_cells = 0;
+}
+
+static void
+jvms_threads_view_reload (JvmsTimeline *timeline,
+                          JvmsHistory  *history)
+{
+  JvmsThreadsView *self = JVMS_THREADS_VIEW (timeline);
+
+  clear_cache (self);
+  g_clear_pointer (&self->threads, jvms_thread_table_free);
+  self->threads = jvms_thread_table_new (history);
+  rebuild_rows (self);
+}
+
+static int
+jvms_threads_view_get_content_height (JvmsTimeline *timeline)
+{
+  return JVMS_THREADS_VIEW (timeline)->content_height;
+}
+
+/* First row whose bottom is below @y. */
+static guint
+first_row_at (JvmsThreadsView *self,
+              double           y)
+{
+  guint lo = 0, hi = self->rows->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      const Row *r = &g_array_index (self->rows, Row, mid);
+      int h = r->thread != NULL ? ROW_H : GROUP_H;
+      if (r->y + h <= y)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+static void
+jvms_threads_view_compute (JvmsTimeline               *timeline,
+                           JvmsHistory                *history,
+                           const JvmsTimelineGeometry *g)
+{
+  JvmsThreadsView *self = JVMS_THREADS_VIEW (timeline);
+  g_autoptr(GArray) attributes = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
+  double bottom = g->v_offset + (g->height - g->top);
+
+  clear_cache (self);
+  self->n_columns = g->n_columns;
+  if (history == NULL)
+    return;
+
+  /* Only the rows on screen: the cost follows the window, not the number of threads. */
+  for (guint i = first_row_at (self, g->v_offset); i < self->rows->len; i++)
+    {
+      const Row *r = &g_array_index (self->rows, Row, i);
+      if (r->y >= bottom)
+        break;
+      if (r->thread == NULL)
+        continue;
+      g_array_append_val (self->cached_rows, i);
+      g_array_append_val (attributes, r->thread->user_state);
+      g_array_append_val (attributes, r->thread->kernel_state);
+    }
+  if (attributes->len == 0)
+    return;
+
+  self->n_cells = (gsize) attributes->len * g->n_columns;
+  self->cells = g_new0 (JvmsSummaryCell, self->n_cells);
+  /* An attribute the history lacks (a JFR-only trace has no kernel lane) reads as empty. */
+  for (guint a = 0; a < attributes->len; a++)
+    if (g_array_index (attributes, JvmsAttribute, a) == JVMS_ATTRIBUTE_INVALID)
+      for (int c = 0; c < g->n_columns; c++)
+        self->cells[(gsize) a * g->n_columns + c].flags = JVMS_SUMMARY_EMPTY;
+
+  {
+    g_autoptr(GArray) valid = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
+    g_autoptr(GArray) slots = g_array_new (FALSE, FALSE, sizeof (guint));
+    g_autofree JvmsSummaryCell *tmp = NULL;
+    g_autoptr(GError) error = NULL;
+
+    for (guint a = 0; a < attributes->len; a++)
+      if (g_array_index (attributes, JvmsAttribute, a) != JVMS_ATTRIBUTE_INVALID)
+        {
+          g_array_append_val (valid, g_array_index (attributes, JvmsAttribute, a));
+          g_array_append_val (slots, a);
+        }
+    if (valid->len == 0)
+      return;
+    tmp = g_new0 (JvmsSummaryCell, (gsize) valid->len * g->n_columns);
+    if (!jvms_history_query_summary (history, g->t0, g->t1, (JvmsAttribute *) valid->data,
+                                     valid->len, g->n_columns, tmp, &error))
+      {
+        g_warning ("Threads view: %s", error->message);
+        clear_cache (self);
+        return;
+      }
+    for (guint k = 0; k < valid->len; k++)
+      memcpy (&self->cells[(gsize) g_array_index (slots, guint, k) * g->n_columns],
+              &tmp[(gsize) k * g->n_columns], sizeof (JvmsSummaryCell) * g->n_columns);
+  }
+}
+
+static JvmsColor
+user_color (const JvmsPalette *palette,
+            const JvmsValue   *value,
+            gpointer           data)
+{
+  if (value->type != JVMS_VALUE_INT)
+    return (JvmsColor) { 0 };
+  return jvms_palette_user_state (palette, value->i);
+}
+
+static JvmsColor
+kernel_color (const JvmsPalette *palette,
+              const JvmsValue   *value,
+              gpointer           data)
+{
+  if (value->type != JVMS_VALUE_INT || value->i == JVMS_VIEW_KERNEL_EXITED)
+    return (JvmsColor) { 0 };
+  return jvms_palette_kernel_state (palette, value->i);
+}
+
+static void
+jvms_threads_view_draw (JvmsTimeline               *timeline,
+                        cairo_t                    *cr,
+                        const JvmsTimelineGeometry *g)
+{
+  JvmsThreadsView *self = JVMS_THREADS_VIEW (timeline);
+  JvmsSession *session = jvms_timeline_get_session (timeline);
+  gboolean highlighting = session != NULL && jvms_session_get_highlighted_threads (session)->len > 0;
+  double bottom = g->v_offset + (g->height - g->top);
+  guint k = 0;
+
+  for (guint i = first_row_at (self, g->v_offset); i < self->rows->len; i++)
+    {
+      const Row *r = &g_array_index (self->rows, Row, i);
+      double y = g->top + r->y - g->v_offset;
+      g_autofree char *label = NULL;
+
+      if (r->y >= bottom)
+        break;
+      if (r->thread == NULL)
+        {
+          const char *name = r->group < JVMS_VIEW_N_KINDS ? jvms_view_kind_name (r->group)
+                                                          : _("Other threads");
+          label = g_strdup_printf ("%s %s (%u)", self->collapsed[r->group] ? "▸" : "▾",
+                                   name, r->n_members);
+          jvms_color_set (cr, &g->palette->grid);
+          cairo_rectangle (cr, 0, y, g->width, GROUP_H);
+          cairo_fill (cr);
+          jvms_timeline_draw_label (cr, &g->palette->foreground, 4, y + 3, g->gutter - 8,
+                                    label, TRUE);
+          continue;
+        }
+
+      label = g_strdup_printf ("%s  %s", r->thread->name, r->thread->key);
+      jvms_timeline_draw_label (cr, &g->palette->foreground, 12, y + 3, g->gutter - 16,
+                                label, FALSE);
+
+      while (k < self->cached_rows->len && g_array_index (self->cached_rows, guint, k) < i)
+        k++;
+      if (k < self->cached_rows->len && g_array_index (self->cached_rows, guint, k) == i &&
+          self->n_columns == g->n_columns)
+        {
+          const JvmsSummaryCell *user = &self->cells[(gsize) (2 * k) * g->n_columns];
+          const JvmsSummaryCell *kernel = &self->cells[(gsize) (2 * k + 1) * g->n_columns];
+          jvms_lane_draw (cr, g, user, y + JVMS_THREADS_VIEW_USER_LANE_Y,
+                          JVMS_THREADS_VIEW_LANE_HEIGHT, user_color, NULL);
+          jvms_lane_draw (cr, g, kernel, y + JVMS_THREADS_VIEW_KERNEL_LANE_Y,
+                          JVMS_THREADS_VIEW_LANE_HEIGHT, kernel_color, NULL);
+        }
+
+      if (highlighting)
+        {
+          if (jvms_session_is_thread_highlighted (session, r->thread->tid))
+            {
+              jvms_color_set (cr, &g->palette->highlight);
+              cairo_rectangle (cr, 0, y + 1, 4, ROW_H - 2);
+              cairo_fill (cr);
+            }
+          else
+            {
+              /* Dim what is not highlighted rather than hide it: context stays. */
+              JvmsColor veil = g->palette->background;
+              veil.a = 0.65;
+              jvms_color_set (cr, &veil);
+              cairo_rectangle (cr, 0, y, g->width, ROW_H);
+              cairo_fill (cr);
+            }
+        }
+    }
+}
+
+static const Row *
+row_at (JvmsThreadsView *self,
+        double           y)
+{
+  guint i = first_row_at (self, y);
+  const Row *r;
+
+  if (i >= self->rows->len)
+    return NULL;
+  r = &g_array_index (self->rows, Row, i);
+  return r->y <= y ? r : NULL;
+}
+
+static char *
+user_state_text (const JvmsValue *value,
+                 gpointer         data)
+{
+  if (value->type != JVMS_VALUE_INT)
+    return g_strdup (_("No Java state known"));
+  return g_strdup (jvms_view_user_state_name (value->i));
+}
+
+static char *
+kernel_state_text (const JvmsValue *value,
+                   gpointer         data)
+{
+  if (value->type != JVMS_VALUE_INT)
+    return g_strdup (_("No kernel state known"));
+  return g_strdup (jvms_view_kernel_state_name (value->i));
+}
+
+static void
+append_child_value (GString     *text,
+                    JvmsHistory *history,
+                    JvmsAttribute parent,
+                    const char  *child,
+                    gint64       time,
+                    const char  *label)
+{
+  JvmsAttribute a = jvms_history_lookup_child (history, parent, child);
+  JvmsInterval interval;
+  g_autofree char *value = NULL;
+
+  if (a == JVMS_ATTRIBUTE_INVALID ||
+      !jvms_history_query_single (history, a, time, &interval, NULL) ||
+      interval.value.type == JVMS_VALUE_NULL)
+    return;
+  if (interval.value.type == JVMS_VALUE_INT && g_str_equal (child, "monitor"))
+    value = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", interval.value.i);
+  else
+    value = jvms_lane_value_text (&interval.value, NULL);
+  /* TRANSLATORS: a detail line of a tooltip: "CPU: 3" */
+  g_string_append_printf (text, _("\n%s: %s"), label, value);
+}
+
+static char *
+jvms_threads_view_tooltip (JvmsTimeline               *timeline,
+                           JvmsHistory                *history,
+                           const JvmsTimelineGeometry *g,
+                           double                      x,
+                           double                      y,
+                           gint64                      time)
+{
+  JvmsThreadsView *self = JVMS_THREADS_VIEW (timeline);
+  const Row *r = row_at (self, y);
+  gboolean kernel;
+  g_autofree char *lane = NULL;
+  g_autoptr(GString) text = NULL;
+  gint64 column_span = (g->t1 - g->t0) / MAX (g->n_columns, 1);
+
+  if (r == NULL)
+    return NULL;
+  if (r->thread == NULL)
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: %u thread", "%s: %u threads",
+                                         r->n_members),
+                            r->group < JVMS_VIEW_N_KINDS ? jvms_view_kind_name (r->group)
+                                                         : _("Other threads"),
+                            r->n_members);
+
+  text = g_string_new (NULL);
+  g_string_append_printf (text, _("%s (thread %s)"), r->thread->name, r->thread->key);
+  if (time == G_MININT64)
+    return g_string_free (g_steal_pointer (&text), FALSE);
+
+  kernel = y - r->y >= JVMS_THREADS_VIEW_KERNEL_LANE_Y;
+  lane = jvms_lane_describe (history, kernel ? r->thread->kernel_state : r->thread->user_state,
+                             time, column_span, kernel ? kernel_state_text : user_state_text,
+                             NULL, NULL);
+  if (lane == NULL)
+    return g_string_free (g_steal_pointer (&text), FALSE);
+  g_string_append_c (text, '\n');
+  g_string_append (text, lane);
+
+  if (kernel)
+    {
+      append_child_value (text, history, r->thread->kernel_state, "cpu", time, _("CPU"));
+      append_child_value (text, history, r->thread->kernel_state, "syscall", time,
+                          _("System call"));
+    }
+  else
+    {
+      append_child_value (text, history, r->thread->user_state, "detail", time, _("On"));
+      append_child_value (text, history, r->thread->user_state, "monitor", time,
+                          _("Monitor"));
+      append_child_value (text, history, r->thread->user_state, "owner", time,
+                          _("Held by thread"));
+      append_child_value (text, history, r->thread->folder, "method", time, _("Method"));
+    }
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+static void
+jvms_threads_view_click (JvmsTimeline               *timeline,
+                         JvmsHistory                *history,
+                         const JvmsTimelineGeometry *g,
+                         double                      x,
+                         double                      y,
+                         gint64                      time,
+                         gboolean                    in_gutter)
+{
+  JvmsThreadsView *self = JVMS_THREADS_VIEW (timeline);
+  const Row *r = row_at (self, y);
+
+  if (r != NULL && r->thread == NULL)
+    jvms_threads_view_set_group_collapsed (self, r->group < JVMS_VIEW_N_KINDS ? r->group : -1,
+                                           !self->collapsed[r->group]);
+}
+
+static const char *
+jvms_threads_view_get_title (JvmsTimeline *timeline)
+{
+  return _("Threads");
+}
+
+static void
+jvms_threads_view_legend (JvmsTimeline      *timeline,
+                          const JvmsPalette *palette,
+                          GArray            *entries)
+{
+  static const int user[] = { JVMS_VIEW_USER_RUNNING, JVMS_VIEW_USER_BLOCKED,
+                              JVMS_VIEW_USER_WAITING, JVMS_VIEW_USER_PARKED,
+                              JVMS_VIEW_USER_SLEEPING, JVMS_VIEW_USER_SOCKET_IO,
+                              JVMS_VIEW_USER_FILE_IO, JVMS_VIEW_USER_SAFEPOINT,
+                              JVMS_VIEW_USER_NATIVE };
+  static const int kernel[] = { JVMS_VIEW_KERNEL_RUNNABLE, JVMS_VIEW_KERNEL_SYSCALL,
+                                JVMS_VIEW_KERNEL_BLOCKED, JVMS_VIEW_KERNEL_BLOCKED_IO,
+                                JVMS_VIEW_KERNEL_UNKNOWN };
+
+  for (guint i = 0; i < G_N_ELEMENTS (user); i++)
+    {
+      JvmsLegendEntry e = { jvms_view_user_state_name (user[i]),
+                            jvms_palette_user_state (palette, user[i]) };
+      g_array_append_val (entries, e);
+    }
+  /* Kernel "on CPU" shares Running's colour; the rest are the kernel lane's own. */
+  for (guint i = 0; i < G_N_ELEMENTS (kernel); i++)
+    {
+      JvmsLegendEntry e = { jvms_view_kernel_state_name (kernel[i]),
+                            jvms_palette_kernel_state (palette, kernel[i]) };
+      g_array_append_val (entries, e);
+    }
+  {
+    JvmsLegendEntry e = { _("Several states in the pixel"), palette->mixed_mark };
+    g_array_append_val (entries, e);
+  }
+}
+
+static char *
+jvms_threads_view_describe (JvmsTimeline *timeline)
+{
+  JvmsThreadsView *self = JVMS_THREADS_VIEW (timeline);
+  g_autoptr(GString) text = g_string_new (NULL);
+  guint n = self->threads != NULL ? jvms_thread_table_get_len (self->threads) : 0;
+
+  g_string_append_printf (text,
+                          g_dngettext (GETTEXT_PACKAGE,
+                                       "%u thread; each row shows its Java state above its kernel state",
+                                       "%u threads; each row shows its Java state above its kernel state",
+                                       n),
+                          n);
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      const Row *r = &g_array_index (self->rows, Row, i);
+      if (r->thread == NULL)
+        g_string_append_printf (text, "; %s: %u",
+                                r->group < JVMS_VIEW_N_KINDS ? jvms_view_kind_name (r->group)
+                                                             : _("Other threads"),
+                                r->n_members);
+    }
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+static void
+jvms_threads_view_finalize (GObject *object)
+{
+  JvmsThreadsView *self = JVMS_THREADS_VIEW (object);
+
+  clear_cache (self);
+  g_clear_pointer (&self->cached_rows, g_array_unref);
+  g_clear_pointer (&self->rows, g_array_unref);
+  g_clear_pointer (&self->threads, jvms_thread_table_free);
+  g_clear_pointer (&self->filter, g_free);
+  G_OBJECT_CLASS (jvms_threads_view_parent_class)->finalize (object);
+}
+
+static void
+jvms_threads_view_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_FILTER:
+      g_value_set_string (value, JVMS_THREADS_VIEW (object)->filter);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+jvms_threads_view_set_property (GObject      *object,
+                                guint         prop_id,
+                                const GValue *value,
+                                GParamSpec   *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_FILTER:
+      jvms_threads_view_set_filter (JVMS_THREADS_VIEW (object), g_value_get_string (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+jvms_threads_view_class_init (JvmsThreadsViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  JvmsTimelineClass *timeline_class = JVMS_TIMELINE_CLASS (klass);
+
+  object_class->finalize = jvms_threads_view_finalize;
+  object_class->get_property = jvms_threads_view_get_property;
+  object_class->set_property = jvms_threads_view_set_property;
+  timeline_class->reload = jvms_threads_view_reload;
+  timeline_class->get_content_height = jvms_threads_view_get_content_height;
+  timeline_class->compute = jvms_threads_view_compute;
+  timeline_class->draw = jvms_threads_view_draw;
+  timeline_class->tooltip = jvms_threads_view_tooltip;
+  timeline_class->click = jvms_threads_view_click;
+  timeline_class->get_title = jvms_threads_view_get_title;
+  timeline_class->legend = jvms_threads_view_legend;
+  timeline_class->describe = jvms_threads_view_describe;
+
+  properties[PROP_FILTER] =
+    g_param_spec_string ("filter", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+jvms_threads_view_init (JvmsThreadsView *self)
+{
+  self->rows = g_array_new (FALSE, FALSE, sizeof (Row));
+  self->cached_rows = g_array_new (FALSE, FALSE, sizeof (guint));
+  /* Other processes are context, not the subject: start them folded. */
+  self->collapsed[JVMS_VIEW_KIND_OTHER_PROCESS] = TRUE;
+}
+
+GtkWidget *
+jvms_threads_view_new (JvmsSession *session)
+{
+  return g_object_new (JVMS_TYPE_THREADS_VIEW, "session", session, NULL);
+}
+
+void
+jvms_threads_view_set_filter (JvmsThreadsView *self,
+                              const char      *filter)
+{
+  g_autofree char *folded = NULL;
+
+  g_return_if_fail (JVMS_IS_THREADS_VIEW (self));
+  if (filter != NULL && filter[0] != '\0')
+    folded = g_utf8_casefold (filter, -1);
+  if (g_strcmp0 (folded, self->filter) == 0)
+    return;
+  g_free (self->filter);
+  self->filter = g_steal_pointer (&folded);
+  rebuild_rows (self);
+  jvms_timeline_invalidate (JVMS_TIMELINE (self));
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILTER]);
+}
+
+const char *
+jvms_threads_view_get_filter (JvmsThreadsView *self)
+{
+  g_return_val_if_fail (JVMS_IS_THREADS_VIEW (self), NULL);
+  return self->filter;
+}
+
+void
+jvms_threads_view_set_group_collapsed (JvmsThreadsView *self,
+                                       int              kind,
+                                       gboolean         collapsed)
+{
+  int group = kind >= 0 && kind < JVMS_VIEW_N_KINDS ? kind : JVMS_VIEW_N_KINDS;
+
+  g_return_if_fail (JVMS_IS_THREADS_VIEW (self));
+  if (self->collapsed[group] == !!collapsed)
+    return;
+  self->collapsed[group] = !!collapsed;
+  rebuild_rows (self);
+  jvms_timeline_invalidate (JVMS_TIMELINE (self));
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+}
+
+gboolean
+jvms_threads_view_get_group_collapsed (JvmsThreadsView *self,
+                                       int              kind)
+{
+  int group = kind >= 0 && kind < JVMS_VIEW_N_KINDS ? kind : JVMS_VIEW_N_KINDS;
+  g_return_val_if_fail (JVMS_IS_THREADS_VIEW (self), FALSE);
+  return self->collapsed[group];
+}
+
+guint
+jvms_threads_view_get_n_rows (JvmsThreadsView *self)
+{
+  g_return_val_if_fail (JVMS_IS_THREADS_VIEW (self), 0);
+  return self->rows->len;
+}
+
+int
+jvms_threads_view_get_row_y (JvmsThreadsView *self,
+                             gint64           tid)
+{
+  g_return_val_if_fail (JVMS_IS_THREADS_VIEW (self), -1);
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      const Row *r = &g_array_index (self->rows, Row, i);
+      if (r->thread != NULL && r->thread->tid == tid)
+        return r->y;
+    }
+  return -1;
+}

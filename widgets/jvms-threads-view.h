@@ -1,0 +1,35 @@
+/* jvms-threads-view.h: a row per thread, grouped by kind, the user-state (JFR) and the
+ * kernel-state lanes of each thread one above the other. */
+#pragma once
+
+#include "jvms-timeline.h"
+
+G_BEGIN_DECLS
+
+#define JVMS_TYPE_THREADS_VIEW (jvms_threads_view_get_type ())
+G_DECLARE_FINAL_TYPE (JvmsThreadsView, jvms_threads_view, JVMS, THREADS_VIEW, JvmsTimeline)
+
+GtkWidget  *jvms_threads_view_new              (JvmsSession     *session);
+/* Shows only threads whose name or tid contains @filter (case-insensitive); NULL or "" for
+ * all. Property "filter". */
+void        jvms_threads_view_set_filter       (JvmsThreadsView *self,
+                                                const char      *filter);
+const char *jvms_threads_view_get_filter       (JvmsThreadsView *self);
+/* Groups are JvmsViewThreadKind values (-1: threads of unknown kind). */
+void        jvms_threads_view_set_group_collapsed (JvmsThreadsView *self,
+                                                   int              kind,
+                                                   gboolean         collapsed);
+gboolean    jvms_threads_view_get_group_collapsed (JvmsThreadsView *self,
+                                                   int              kind);
+guint       jvms_threads_view_get_n_rows       (JvmsThreadsView *self);
+/* Content y of the row of thread @tid (its user lane at y + 2, kernel lane at y + 11), or -1
+ * when the thread is not shown. For tests and for scrolling to a thread. */
+int         jvms_threads_view_get_row_y        (JvmsThreadsView *self,
+                                                gint64           tid);
+
+#define JVMS_THREADS_VIEW_ROW_HEIGHT 20
+#define JVMS_THREADS_VIEW_USER_LANE_Y 2
+#define JVMS_THREADS_VIEW_KERNEL_LANE_Y 11
+#define JVMS_THREADS_VIEW_LANE_HEIGHT 8
+
+G_END_DECLS

@@ -1,0 +1,145 @@
+/* jvms-timeline.h: the base of every view drawn on the session's time axis.
+ *
+ * It owns what all views share: the session binding, navigation (wheel, keys, drag to select),
+ * the label gutter, the selection band and hover line, tooltips, vertical scrolling of rows and
+ * the cache discipline. A subclass lists its rows when the history changes (reload), queries the
+ * index for the visible window when range, data or size change (compute) and draws only from
+ * what compute cached (draw). snapshot() never queries the index unless one of those changed.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "jvms-palette.h"
+#include "jvms-session.h"
+
+G_BEGIN_DECLS
+
+/* Width of the label column on the left of every view and of the ruler, so that the time axes
+ * of stacked views line up. */
+#define JVMS_TIMELINE_GUTTER 180
+/* Height of the legend strip at the top of every view; rows scroll below it. */
+#define JVMS_TIMELINE_LEGEND_HEIGHT 18
+
+typedef struct
+{
+  const char *label; /* translated, static */
+  JvmsColor   color;
+} JvmsLegendEntry;
+
+typedef struct
+{
+  int                width;      /* whole area */
+  int                height;
+  int                gutter;     /* data area is [gutter, width) */
+  int                top;        /* rows start below the legend, at this y */
+  int                n_columns;  /* width - gutter, at least 1 */
+  gint64             t0;         /* visible range [t0, t1) */
+  gint64             t1;
+  double             v_offset;   /* pixels of content scrolled above the top; a row at
+                                  * content y is drawn at top + y - v_offset */
+  const JvmsPalette *palette;
+} JvmsTimelineGeometry;
+
+#define JVMS_TYPE_TIMELINE (jvms_timeline_get_type ())
+G_DECLARE_DERIVABLE_TYPE (JvmsTimeline, jvms_timeline, JVMS, TIMELINE, GtkWidget)
+
+struct _JvmsTimelineClass
+{
+  GtkWidgetClass parent_class;
+
+  /* The history changed (replaced or grown): rebuild the row list. @history may be NULL. */
+  void      (*reload)             (JvmsTimeline               *self,
+                                   JvmsHistory                *history);
+  /* Height in pixels of all rows; the base scrolls over it. */
+  int       (*get_content_height) (JvmsTimeline               *self);
+  /* Query the index for @geometry (rows between v_offset and v_offset + height) and cache. */
+  void      (*compute)            (JvmsTimeline               *self,
+                                   JvmsHistory                *history,
+                                   const JvmsTimelineGeometry *geometry);
+  /* Draw from the cache; the base has painted the background and the gutter. */
+  void      (*draw)               (JvmsTimeline               *self,
+                                   cairo_t                    *cr,
+                                   const JvmsTimelineGeometry *geometry);
+  /* Tooltip markup-free text for content point (@x, @y: y includes the scroll offset) at
+   * @time, or NULL. May query the index: it runs once per pointer position. */
+  char     *(*tooltip)            (JvmsTimeline               *self,
+                                   JvmsHistory                *history,
+                                   const JvmsTimelineGeometry *geometry,
+                                   double                      x,
+                                   double                      y,
+                                   gint64                      time);
+  /* A click (no drag) at content point (@x, @y); @in_gutter when on the labels. */
+  void      (*click)              (JvmsTimeline               *self,
+                                   JvmsHistory                *history,
+                                   const JvmsTimelineGeometry *geometry,
+                                   double                      x,
+                                   double                      y,
+                                   gint64                      time,
+                                   gboolean                    in_gutter);
+  /* The view's name (translated, static), drawn above the labels and given to AT-SPI. */
+  const char *(*get_title)        (JvmsTimeline               *self);
+  /* Appends JvmsLegendEntry items for the legend strip. */
+  void      (*legend)             (JvmsTimeline               *self,
+                                   const JvmsPalette          *palette,
+                                   GArray                     *entries);
+  /* A sentence for assistive technologies describing the rows (translated). */
+  char     *(*describe)           (JvmsTimeline               *self);
+
+  gpointer padding[6];
+};
+
+JvmsSession *jvms_timeline_get_session        (JvmsTimeline *self);
+void         jvms_timeline_set_session        (JvmsTimeline *self,
+                                               JvmsSession  *session);
+/* Subclasses call it when something only they know changed (filter, collapsed group):
+ * recompute the cache on the next frame. */
+void         jvms_timeline_invalidate         (JvmsTimeline *self);
+/* ... and this when their row list changed (relists rows, then recomputes). */
+void         jvms_timeline_reload             (JvmsTimeline *self);
+double       jvms_timeline_get_v_offset       (JvmsTimeline *self);
+void         jvms_timeline_set_v_offset       (JvmsTimeline *self,
+                                               double        v_offset);
+
+/* Renders the view into @cr at @width x @height without a window (export, bench, tests):
+ * computes for that size (querying the index) and draws. Light theme unless @dark. */
+void         jvms_timeline_render             (JvmsTimeline *self,
+                                               cairo_t      *cr,
+                                               int           width,
+                                               int           height,
+                                               gboolean      dark);
+
+/* Helpers for subclasses and tests. */
+double       jvms_timeline_time_to_x          (const JvmsTimelineGeometry *geometry,
+                                               gint64                      time);
+gint64       jvms_timeline_x_to_time          (const JvmsTimelineGeometry *geometry,
+                                               double                      x);
+/* Fills @geometry for the widget's current size and session. */
+void         jvms_timeline_get_geometry       (JvmsTimeline               *self,
+                                               JvmsTimelineGeometry       *geometry);
+/* The text of the tooltip at widget point (@x, @y), as the tooltip would show it. */
+char        *jvms_timeline_get_tooltip_text_at (JvmsTimeline              *self,
+                                                double                     x,
+                                                double                     y);
+/* Draws @text in the gutter (or anywhere) at @x, @y (top-left), ellipsized to @max_width. */
+void         jvms_timeline_draw_label         (cairo_t                    *cr,
+                                               const JvmsColor            *color,
+                                               double                      x,
+                                               double                      y,
+                                               int                         max_width,
+                                               const char                 *text,
+                                               gboolean                    bold);
+
+/* Formats a duration with the unit that suits it ("1.50 ms"). */
+char        *jvms_format_duration             (gint64                      ns);
+/* Formats a time relative to the trace start ("+2.345 678 s" precision following @span). */
+char        *jvms_format_time                 (gint64                      relative_ns,
+                                               gint64                      span);
+
+/* Renders any of our views (timeline or ruler) offscreen. */
+void         jvms_view_render                 (GtkWidget                  *view,
+                                               cairo_t                    *cr,
+                                               int                         width,
+                                               int                         height);
+
+G_END_DECLS

@@ -1,0 +1,47 @@
+/* jvms-view-states.c: display names of the documented states. */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+
+#include "jvms-view-states.h"
+
+static const char *const user_names[] = {
+  N_("Running"), N_("Blocked"), N_("Waiting"), N_("Parked"), N_("Sleeping"),
+  N_("Socket I/O"), N_("File I/O"), N_("Safepoint"), N_("Native"),
+};
+G_STATIC_ASSERT (G_N_ELEMENTS (user_names) == JVMS_VIEW_N_USER_STATES);
+
+static const char *const kernel_names[] = {
+  N_("On CPU"), N_("Runnable"), N_("System call"), N_("Sleeping"), N_("Disk wait"),
+  N_("Exited"), N_("Unknown"),
+};
+G_STATIC_ASSERT (G_N_ELEMENTS (kernel_names) == JVMS_VIEW_N_KERNEL_STATES);
+
+static const char *const kind_names[] = {
+  N_("Java"), N_("GC"), N_("JIT"), N_("VM"), N_("JFR"), N_("Other processes"),
+};
+G_STATIC_ASSERT (G_N_ELEMENTS (kind_names) == JVMS_VIEW_N_KINDS);
+
+const char *
+jvms_view_user_state_name (gint64 state)
+{
+  if (state < 0 || state >= JVMS_VIEW_N_USER_STATES)
+    return _("Unknown state");
+  return _(user_names[state]);
+}
+
+const char *
+jvms_view_kernel_state_name (gint64 state)
+{
+  if (state < 0 || state >= JVMS_VIEW_N_KERNEL_STATES)
+    return _("Unknown state");
+  return _(kernel_names[state]);
+}
+
+const char *
+jvms_view_kind_name (gint64 kind)
+{
+  if (kind < 0 || kind >= JVMS_VIEW_N_KINDS)
+    return _("Other threads");
+  return _(kind_names[kind]);
+}

@@ -5,6 +5,8 @@
  * CLOCK_MONOTONIC for our bundles; LTTng: its clock in ns from its origin, the Unix epoch for
  * the default monotonic clock with offset). Readers deliver events in non-decreasing time
  * order. Strings point into the reader and stay valid until the next call that reads an event.
+ * Time 0 means "no time": perf's synthesized records for threads that existed before the
+ * recording carry it; they come at their position in the stream, outside the time order.
  */
 #pragma once
 
@@ -106,7 +108,7 @@ typedef struct
       guint32 dev;        /* major << 20 | minor, as the kernel's dev_t in tracepoints */
       guint64 sector;
       guint32 nr_sector;
-      char    rwbs[8];
+      char    rwbs[12];   /* the kernel's RWBS_LEN grew from 8 to 10 */
     } block;
     struct
     {

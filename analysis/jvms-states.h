@@ -1,0 +1,82 @@
+/* jvms-states.h: the values of the state attributes of a Jvmscope index.
+ *
+ * docs/attributes.md is the layout these values live in; the numbers below are stored in index
+ * files, so they never change meaning: new states get new numbers, and any change to the layout
+ * bumps JVMS_ANALYSIS_VERSION so that old indexes are rebuilt.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Stored as the index metadata "analysis-version": an index written by another version is
+ * rebuilt, never read with the wrong meaning. */
+#define JVMS_ANALYSIS_VERSION 1
+
+/* Threads/<tid>/user-state: what the JVM says the thread does (JFR layer). */
+typedef enum
+{
+  JVMS_USER_STATE_RUNNING   = 0, /* running Java, as far as JFR knows */
+  JVMS_USER_STATE_BLOCKED   = 1, /* entering a contended monitor: jdk.JavaMonitorEnter */
+  JVMS_USER_STATE_WAITING   = 2, /* Object.wait: jdk.JavaMonitorWait */
+  JVMS_USER_STATE_PARKED    = 3, /* LockSupport.park: jdk.ThreadPark */
+  JVMS_USER_STATE_SLEEPING  = 4, /* Thread.sleep: jdk.ThreadSleep */
+  JVMS_USER_STATE_SOCKET_IO = 5, /* jdk.SocketRead, jdk.SocketWrite */
+  JVMS_USER_STATE_FILE_IO   = 6, /* jdk.FileRead, jdk.FileWrite, jdk.FileForce */
+  JVMS_USER_STATE_SAFEPOINT = 7, /* stopped at a safepoint or by a GC pause */
+  JVMS_USER_STATE_NATIVE    = 8, /* in native code (native method samples) */
+} JvmsUserState;
+#define JVMS_USER_STATE_N 9
+
+/* Threads/<tid>/kernel-state: what the kernel says the thread does (kernel layer). */
+typedef enum
+{
+  JVMS_KERNEL_STATE_RUNNING    = 0, /* on a CPU, in user space or the kernel outside a syscall */
+  JVMS_KERNEL_STATE_RUNNABLE   = 1, /* preempted or woken, waiting for a CPU */
+  JVMS_KERNEL_STATE_SYSCALL    = 2, /* in a system call, on a CPU */
+  JVMS_KERNEL_STATE_BLOCKED    = 3, /* off CPU, sleeping (S) */
+  JVMS_KERNEL_STATE_BLOCKED_IO = 4, /* off CPU, uninterruptible (D) */
+  JVMS_KERNEL_STATE_EXITED     = 5,
+  JVMS_KERNEL_STATE_UNKNOWN    = 6, /* a switch-out without a switch-in, or events lost */
+} JvmsKernelState;
+#define JVMS_KERNEL_STATE_N 7
+
+/* Threads/<tid>/kind. */
+typedef enum
+{
+  JVMS_THREAD_KIND_JAVA          = 0, /* an application thread of the traced JVM */
+  JVMS_THREAD_KIND_GC            = 1, /* GC workers, G1 concurrent and refinement threads */
+  JVMS_THREAD_KIND_JIT           = 2, /* C1/C2/JVMCI compiler threads, the sweeper */
+  JVMS_THREAD_KIND_VM            = 3, /* VM Thread, service, signal, reference, finalizer ... */
+  JVMS_THREAD_KIND_JFR           = 4, /* Flight Recorder's own threads */
+  JVMS_THREAD_KIND_OTHER_PROCESS = 5, /* a thread of another process (kernel layer only) */
+} JvmsThreadKind;
+#define JVMS_THREAD_KIND_N 6
+
+/* Short lower-case names ("running", "blocked-io", "other-process"), as the CLI, the JSON
+ * outputs and the views' legends use them. Out-of-range values give NULL. */
+const char     *jvms_user_state_name         (JvmsUserState   state);
+const char     *jvms_kernel_state_name       (JvmsKernelState state);
+const char     *jvms_thread_kind_name        (JvmsThreadKind  kind);
+
+/* The inverse of the name functions; FALSE for an unknown name. */
+gboolean        jvms_user_state_from_name    (const char      *name,
+                                              JvmsUserState   *out);
+gboolean        jvms_kernel_state_from_name  (const char      *name,
+                                              JvmsKernelState *out);
+gboolean        jvms_thread_kind_from_name   (const char      *name,
+                                              JvmsThreadKind  *out);
+
+/* Classifies a thread from what is known of it. @name is the Java name or the kernel comm
+ * (cut to 15 bytes: the patterns are prefixes that survive the cut); NULL when unknown.
+ * @in_jvm: the thread belongs to the traced JVM's process (or is known to JFR).
+ * @java_thread_id: JFR's javaThreadId, 0 for JVM-internal threads, -1 when unknown.
+ * Name patterns come first (HotSpot's own Java-level threads such as "Finalizer" or
+ * "JFR Periodic Tasks" have a javaThreadId but are not application threads); a thread of the
+ * JVM that matches no pattern is JAVA, whatever its id. */
+JvmsThreadKind  jvms_thread_kind_classify    (const char      *name,
+                                              gboolean         in_jvm,
+                                              gint64           java_thread_id);
+
+G_END_DECLS

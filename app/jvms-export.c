@@ -23,27 +23,24 @@ write_to_stream (void *closure, const unsigned char *data, unsigned int length)
     ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
 }
 
-gboolean
-jvms_export_widget_image (GtkWidget *widget, GFile *file, GError **error)
+typedef void (*DrawFunc) (gpointer data, cairo_t *cr, int width, int height, gboolean dark);
+
+static void
+draw_node (gpointer data, cairo_t *cr, int width, int height, gboolean dark)
 {
-  g_return_val_if_fail (GTK_IS_WIDGET (widget), FALSE);
-  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+  if (data != NULL)
+    gsk_render_node_draw (data, cr);
+}
 
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-  if (width <= 0 || height <= 0)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "the views are not shown");
-      return FALSE;
-    }
+static void
+draw_views (gpointer data, cairo_t *cr, int width, int height, gboolean dark)
+{
+  jvms_window_views_render (data, cr, width, dark);
+}
 
-  /* The widget's own render nodes, drawn with cairo: what is on screen, at any scale, and as
-   * vectors for SVG. */
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  g_autoptr(GskRenderNode) node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-
+static gboolean
+export_image (DrawFunc draw, gpointer data, int width, int height, GFile *file, GError **error)
+{
   g_autoptr(GFileOutputStream) out = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE,
                                                      NULL, error);
   if (out == NULL)
@@ -54,19 +51,12 @@ jvms_export_widget_image (GtkWidget *widget, GFile *file, GError **error)
     ? cairo_svg_surface_create_for_stream (write_to_stream, out, width, height)
     : cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
   cairo_t *cr = cairo_create (surface);
-  if (!svg)
-    {
-      /* A PNG of a transparent window is unreadable in most viewers: paint the theme's
-       * background first. */
-      GdkRGBA bg = { 1, 1, 1, 1 };
-      AdwStyleManager *style = adw_style_manager_get_default ();
-      if (adw_style_manager_get_dark (style))
-        bg = (GdkRGBA) { 0.14, 0.14, 0.14, 1 };
-      gdk_cairo_set_source_rgba (cr, &bg);
-      cairo_paint (cr);
-    }
-  if (node != NULL)
-    gsk_render_node_draw (node, cr);
+  gboolean dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
+  /* A transparent image is unreadable in most viewers: paint the theme's background first. */
+  GdkRGBA bg = dark ? (GdkRGBA) { 0.14, 0.14, 0.14, 1 } : (GdkRGBA) { 1, 1, 1, 1 };
+  gdk_cairo_set_source_rgba (cr, &bg);
+  cairo_paint (cr);
+  draw (data, cr, width, height, dark);
   cairo_destroy (cr);
 
   cairo_status_t status;
@@ -87,6 +77,43 @@ jvms_export_widget_image (GtkWidget *widget, GFile *file, GError **error)
       return FALSE;
     }
   return g_output_stream_close (G_OUTPUT_STREAM (out), NULL, error);
+}
+
+gboolean
+jvms_export_widget_image (GtkWidget *widget, GFile *file, GError **error)
+{
+  g_return_val_if_fail (GTK_IS_WIDGET (widget), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  if (width <= 0 || height <= 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "the views are not shown");
+      return FALSE;
+    }
+
+  /* The widget's own render nodes, drawn with cairo: what is on screen, as vectors for SVG. */
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  g_autoptr(GskRenderNode) node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  return export_image (draw_node, node, width, height, file, error);
+}
+
+gboolean
+jvms_export_views_image (JvmsWindowViews *views, GtkWidget *widget, GFile *file, GError **error)
+{
+  g_return_val_if_fail (views != NULL, FALSE);
+  g_return_val_if_fail (GTK_IS_WIDGET (widget), FALSE);
+
+  /* Offscreen, every view at its full height: rows scrolled out of the window are in the
+   * image too. */
+  int width = MAX (gtk_widget_get_width (widget), 800);
+  int height = jvms_window_views_render (views, NULL, width, FALSE);
+  if (height <= 0)
+    return jvms_export_widget_image (widget, file, error);
+  return export_image (draw_views, views, width, height, file, error);
 }
 
 gboolean
@@ -120,22 +147,30 @@ report (AdwToastOverlay *toasts, GFile *file, const GError *error)
   adw_toast_overlay_add_toast (toasts, adw_toast_new (text));
 }
 
+/* The dialog is modal to the window, whose views live as long as its widget: the weak
+ * reference on the widget tells whether they are still there. */
+typedef struct
+{
+  GWeakRef         widget;
+  JvmsWindowViews *views;
+} ImageRequest;
+
 static void
 image_response (GtkNativeDialog *dialog, int response, gpointer user_data)
 {
-  GWeakRef *ref = user_data;
-  g_autoptr(GtkWidget) views = g_weak_ref_get (ref);
-  if (response == GTK_RESPONSE_ACCEPT && views != NULL)
+  ImageRequest *req = user_data;
+  g_autoptr(GtkWidget) widget = g_weak_ref_get (&req->widget);
+  if (response == GTK_RESPONSE_ACCEPT && widget != NULL)
     {
       g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
       g_autoptr(GError) error = NULL;
-      jvms_export_widget_image (views, file, &error);
-      GtkWidget *overlay = gtk_widget_get_ancestor (views, ADW_TYPE_TOAST_OVERLAY);
+      jvms_export_views_image (req->views, widget, file, &error);
+      GtkWidget *overlay = gtk_widget_get_ancestor (widget, ADW_TYPE_TOAST_OVERLAY);
       if (overlay != NULL)
         report (ADW_TOAST_OVERLAY (overlay), file, error);
     }
-  g_weak_ref_clear (ref);
-  g_free (ref);
+  g_weak_ref_clear (&req->widget);
+  g_free (req);
   g_object_unref (dialog);
 }
 
@@ -161,14 +196,15 @@ save_dialog (GtkWindow *parent, const char *title, const char *name,
 }
 
 void
-jvms_export_views_with_dialog (GtkWindow *parent, GtkWidget *views, AdwToastOverlay *toasts)
+jvms_export_views_with_dialog (GtkWindow *parent, JvmsWindowViews *views, GtkWidget *widget)
 {
   GtkFileChooserNative *chooser =
     save_dialog (parent, _("Export Views as Image"), _("views.png"),
                  _("PNG Image"), "*.png", _("SVG Image"), "*.svg");
-  GWeakRef *ref = g_new0 (GWeakRef, 1);
-  g_weak_ref_init (ref, views);
-  g_signal_connect (chooser, "response", G_CALLBACK (image_response), ref);
+  ImageRequest *req = g_new0 (ImageRequest, 1);
+  g_weak_ref_init (&req->widget, widget);
+  req->views = views;
+  g_signal_connect (chooser, "response", G_CALLBACK (image_response), req);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 

@@ -12,7 +12,10 @@
 #include "trace-format.h"
 
 #ifdef HAVE_JVMS_STATE_HISTORY
-# include "state-history/jvms-history.h"
+# include "jvms-history.h"
+#endif
+#ifdef HAVE_JVMS_TRACE_INDEX
+# include "jvms-trace-index.h"
 #endif
 
 /* How often the main thread looks at the worker's progress: often enough for a smooth bar and
@@ -29,6 +32,9 @@ struct _JvmsLoader
   gpointer   history;
   GPtrArray *warnings; /* NULL-terminated array of char* */
   guint      poll_id;
+#ifdef HAVE_JVMS_TRACE_INDEX
+  JvmsTraceIndex *index;
+#endif
 
   /* Written by the worker, read by the poll; everything below is under @lock. */
   GMutex     lock;
@@ -66,8 +72,10 @@ history_release (gpointer history)
 }
 
 /* ---------------------------------------------------------------------------------------------
- * Worker side
+ * Worker side, for builds without analysis/: reads the trace through, for progress and to
+ * report damage, and indexes nothing.
  */
+#ifndef HAVE_JVMS_TRACE_INDEX
 
 static void
 worker_set_fraction (JvmsLoader *self, double fraction)
@@ -295,10 +303,36 @@ load_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellab
   worker_set_fraction (self, 1.0);
   g_task_return_boolean (task, TRUE);
 }
+#endif /* !HAVE_JVMS_TRACE_INDEX */
 
 /* ---------------------------------------------------------------------------------------------
  * Main thread side
  */
+
+static gboolean poll_worker (gpointer user_data);
+
+#ifdef HAVE_JVMS_TRACE_INDEX
+static void
+index_loaded (GObject *object, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  JvmsLoader *self = g_task_get_source_object (task);
+  g_autoptr(GError) error = NULL;
+  gboolean ok = jvms_trace_index_load_finish (JVMS_TRACE_INDEX (object), result, &error);
+
+  g_auto(GStrv) warnings = jvms_trace_index_dup_warnings (self->index);
+  g_mutex_lock (&self->lock);
+  for (guint i = 0; warnings != NULL && warnings[i] != NULL; i++)
+    g_ptr_array_add (self->worker_warnings, g_strdup (warnings[i]));
+  self->worker_generation++;
+  g_mutex_unlock (&self->lock);
+
+  if (ok)
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, g_steal_pointer (&error));
+}
+#endif
 
 static gboolean
 poll_worker (gpointer user_data)
@@ -316,6 +350,22 @@ poll_worker (gpointer user_data)
                         g_strdup (self->worker_warnings->pdata[self->warnings->len - 1]));
   g_mutex_unlock (&self->lock);
 
+#ifdef HAVE_JVMS_TRACE_INDEX
+  if (self->index != NULL)
+    {
+      fraction = jvms_trace_index_get_fraction (self->index);
+      JvmsHistory *history = jvms_trace_index_dup_history (self->index);
+      if (history != NULL && history != self->history)
+        {
+          history_release (self->history);
+          self->history = history;
+        }
+      else
+        history_release (history);
+      /* A live history grows between polls: let the views look again. */
+      changed = changed || self->history != NULL;
+    }
+#endif
   if (fraction != self->fraction)
     {
       self->fraction = fraction;
@@ -346,7 +396,24 @@ jvms_loader_load_async (JvmsLoader *self, GCancellable *cancellable,
   self->loading = TRUE;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
   self->poll_id = g_timeout_add (POLL_INTERVAL_MS, poll_worker, self);
+#ifdef HAVE_JVMS_TRACE_INDEX
+  g_autofree char *path = g_file_get_path (self->file);
+  g_autoptr(GError) error = NULL;
+  self->index = path ? jvms_trace_index_new (path, &error) : NULL;
+  if (self->index == NULL)
+    {
+      if (error == NULL)
+        {
+          g_autofree char *uri = g_file_get_uri (self->file);
+          error = g_error_new (G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, "%s: not a local file", uri);
+        }
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  jvms_trace_index_load_async (self->index, cancellable, index_loaded, g_steal_pointer (&task));
+#else
   g_task_run_in_thread (task, load_thread);
+#endif
 }
 
 gboolean
@@ -412,6 +479,9 @@ jvms_loader_dispose (GObject *object)
 
   stop_polling (self);
   g_clear_pointer (&self->history, history_release);
+#ifdef HAVE_JVMS_TRACE_INDEX
+  g_clear_object (&self->index);
+#endif
   G_OBJECT_CLASS (jvms_loader_parent_class)->dispose (object);
 }
 

@@ -32,7 +32,7 @@ static GParamSpec *properties[N_PROPS];
 G_DEFINE_FINAL_TYPE (JvmsSelectionPanel, jvms_selection_panel, GTK_TYPE_WIDGET)
 
 #ifdef HAVE_JVMS_STATE_HISTORY
-# include "state-history/jvms-history.h"
+# include "jvms-history.h"
 #endif
 
 static gpointer

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #ifdef HAVE_JVMS_STATE_HISTORY
-# include "state-history/jvms-history.h"
+# include "jvms-history.h"
 #endif
 
 static void

@@ -37,6 +37,7 @@ struct _JvmsWindow
   GtkRevealer          *problem_revealer;
   GtkLabel             *problem_label;
   GtkPaned             *paned;
+  GtkBox               *ruler_box;
   GtkBox               *views_box;
   JvmsSelectionPanel   *selection_panel;
   GtkSearchBar         *search_bar;
@@ -256,6 +257,12 @@ jvms_window_open (JvmsWindow *self, GFile *file)
   jvms_window_dump_state (self);
 }
 
+JvmsWindowViews *
+jvms_window_get_views (JvmsWindow *self)
+{
+  return self->views;
+}
+
 GFile *
 jvms_window_get_file (JvmsWindow *self)
 {
@@ -416,8 +423,7 @@ static void
 export_image_action (GtkWidget *widget, const char *name, GVariant *param)
 {
   JvmsWindow *self = JVMS_WINDOW (widget);
-  jvms_export_views_with_dialog (GTK_WINDOW (self), GTK_WIDGET (self->views_box),
-                                 self->toast_overlay);
+  jvms_export_views_with_dialog (GTK_WINDOW (self), self->views, GTK_WIDGET (self->views_box));
 }
 
 static void
@@ -657,6 +663,7 @@ jvms_window_class_init (JvmsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, JvmsWindow, problem_revealer);
   gtk_widget_class_bind_template_child (widget_class, JvmsWindow, problem_label);
   gtk_widget_class_bind_template_child (widget_class, JvmsWindow, paned);
+  gtk_widget_class_bind_template_child (widget_class, JvmsWindow, ruler_box);
   gtk_widget_class_bind_template_child (widget_class, JvmsWindow, views_box);
   gtk_widget_class_bind_template_child (widget_class, JvmsWindow, selection_panel);
   gtk_widget_class_bind_template_child (widget_class, JvmsWindow, search_bar);
@@ -705,7 +712,8 @@ jvms_window_init (JvmsWindow *self)
                                    G_N_ELEMENTS (view_entries), self);
   gtk_widget_insert_action_group (GTK_WIDGET (self), "view", G_ACTION_GROUP (self->view_actions));
 
-  self->views = jvms_window_views_new (self, self->views_box, self->selection_panel);
+  self->views = jvms_window_views_new (self, self->ruler_box, self->views_box,
+                                       self->selection_panel);
 
   gtk_search_bar_connect_entry (self->search_bar, GTK_EDITABLE (self->search_entry));
   g_signal_connect_object (self->search_entry, "search-changed",

@@ -462,6 +462,10 @@ jvms_threads_view_legend (JvmsTimeline      *timeline,
       g_array_append_val (entries, e);
     }
   /* Kernel "on CPU" shares Running's colour; the rest are the kernel lane's own. */
+  {
+    JvmsLegendEntry e = { _("Kernel lane:"), { 0, 0, 0, 0 } };
+    g_array_append_val (entries, e);
+  }
   for (guint i = 0; i < G_N_ELEMENTS (kernel); i++)
     {
       JvmsLegendEntry e = { jvms_view_kernel_state_name (kernel[i]),

@@ -348,6 +348,15 @@ draw_legend (JvmsTimeline               *self,
       pango_layout_get_pixel_size (layout, &text_width, &text_height);
       if (x + 14 + text_width > g->width)
         break;
+      if (e->color.a == 0)
+        {
+          /* A heading inside the legend: no swatch. */
+          jvms_color_set (cr, &g->palette->dim_text);
+          cairo_move_to (cr, x, (g->top - text_height) / 2.0);
+          pango_cairo_show_layout (cr, layout);
+          x += text_width + 6;
+          continue;
+        }
       jvms_color_set (cr, &e->color);
       cairo_rectangle (cr, x, (g->top - 10) / 2.0, 10, 10);
       cairo_fill (cr);

@@ -12,8 +12,8 @@ static const char *const user_names[] = {
 G_STATIC_ASSERT (G_N_ELEMENTS (user_names) == JVMS_VIEW_N_USER_STATES);
 
 static const char *const kernel_names[] = {
-  N_("On CPU"), N_("Runnable"), N_("System call"), N_("Sleeping"), N_("Disk wait"),
-  N_("Exited"), N_("Unknown"),
+  N_("On CPU"), N_("Runnable"), N_("System call"), N_("Off CPU"), N_("Disk wait"),
+  N_("Exited"), N_("Lost events"),
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (kernel_names) == JVMS_VIEW_N_KERNEL_STATES);
 

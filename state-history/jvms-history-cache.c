@@ -1,0 +1,137 @@
+/* jvms-history-cache.c: decoded nodes kept under a byte budget, shared by every query of a
+ * history. One mutex guards the table and the LRU list; it is held only for lookups and
+ * inserts, never while reading or decoding a node, so a slow disk read blocks no other query.
+ * Two threads that miss on the same node both decode it; the second insert returns the first
+ * copy and drops its own. */
+#include "jvms-history-private.h"
+
+typedef struct
+{
+  JvmsNode *node;
+  GList     link; /* in lru: head = most recent */
+} Entry;
+
+struct _JvmsNodeCache
+{
+  GMutex      lock;
+  gsize       budget;
+  gsize       bytes;
+  GHashTable *table; /* guint64* offset (in node) -> Entry* */
+  GQueue      lru;
+  guint64     hits;
+  guint64     misses;
+};
+
+static guint
+off_hash (gconstpointer p)
+{
+  guint64 v = *(const guint64 *) p;
+  return (guint) (v ^ (v >> 29));
+}
+
+static gboolean
+off_equal (gconstpointer a, gconstpointer b)
+{
+  return *(const guint64 *) a == *(const guint64 *) b;
+}
+
+JvmsNodeCache *
+jvms_node_cache_new (gsize budget)
+{
+  JvmsNodeCache *c = g_new0 (JvmsNodeCache, 1);
+  g_mutex_init (&c->lock);
+  c->budget = budget ? budget : 64u * 1024u * 1024u;
+  c->table = g_hash_table_new (off_hash, off_equal);
+  g_queue_init (&c->lru);
+  return c;
+}
+
+static void
+entry_drop (JvmsNodeCache *c, Entry *e)
+{
+  g_hash_table_remove (c->table, &e->node->offset);
+  g_queue_unlink (&c->lru, &e->link);
+  c->bytes -= e->node->bytes;
+  jvms_node_unref (e->node);
+  g_free (e);
+}
+
+void
+jvms_node_cache_drop_all (JvmsNodeCache *c)
+{
+  g_mutex_lock (&c->lock);
+  while (c->lru.tail)
+    entry_drop (c, c->lru.tail->data);
+  g_mutex_unlock (&c->lock);
+}
+
+void
+jvms_node_cache_free (JvmsNodeCache *c)
+{
+  if (c == NULL)
+    return;
+  jvms_node_cache_drop_all (c);
+  g_hash_table_unref (c->table);
+  g_mutex_clear (&c->lock);
+  g_free (c);
+}
+
+JvmsNode *
+jvms_node_cache_lookup (JvmsNodeCache *c, guint64 offset)
+{
+  JvmsNode *n = NULL;
+  g_mutex_lock (&c->lock);
+  Entry *e = g_hash_table_lookup (c->table, &offset);
+  if (e)
+    {
+      g_queue_unlink (&c->lru, &e->link);
+      g_queue_push_head_link (&c->lru, &e->link);
+      n = jvms_node_ref (e->node);
+      c->hits++;
+    }
+  else
+    c->misses++;
+  g_mutex_unlock (&c->lock);
+  return n;
+}
+
+JvmsNode *
+jvms_node_cache_insert (JvmsNodeCache *c, JvmsNode *node)
+{
+  JvmsNode *n;
+  g_mutex_lock (&c->lock);
+  Entry *e = g_hash_table_lookup (c->table, &node->offset);
+  if (e)
+    n = jvms_node_ref (e->node);
+  else
+    {
+      /* Evict before inserting; a node larger than the whole budget is returned uncached. */
+      while (c->lru.tail && c->bytes + node->bytes > c->budget)
+        entry_drop (c, c->lru.tail->data);
+      n = jvms_node_ref (node);
+      if (node->bytes <= c->budget)
+        {
+          e = g_new0 (Entry, 1);
+          e->node = jvms_node_ref (node);
+          e->link.data = e;
+          g_hash_table_insert (c->table, &e->node->offset, e);
+          g_queue_push_head_link (&c->lru, &e->link);
+          c->bytes += node->bytes;
+        }
+    }
+  g_mutex_unlock (&c->lock);
+  return n;
+}
+
+void
+jvms_node_cache_stats (JvmsNodeCache *c, guint64 *hits, guint64 *misses, gsize *bytes)
+{
+  g_mutex_lock (&c->lock);
+  if (hits)
+    *hits = c->hits;
+  if (misses)
+    *misses = c->misses;
+  if (bytes)
+    *bytes = c->bytes;
+  g_mutex_unlock (&c->lock);
+}

@@ -1,0 +1,138 @@
+/* jvms-history-format.h: every on-disk structure of a history file, declared once.
+ *
+ * A history file (format version 1). All integers are little-endian. Offsets are from the start
+ * of the file. "crc" is CRC32C (Castagnoli), see jvms-history-crc.c for why.
+ *
+ *   offset 0     JvmsFileHeader (JVMS_FILE_HEADER_SIZE bytes, zero padded)
+ *   then         node blobs, in the order the nodes were closed (children before parents):
+ *                  JvmsNodeHeader, then csize bytes of an lz4 block (LZ4_compress_default)
+ *                  that decompresses to exactly usize bytes of node payload (below)
+ *   then         summary blobs (same framing as nodes: JvmsNodeHeader with level
+ *                JVMS_NODE_LEVEL_SUMMARY, lz4 block of summary payload; jvms-history-summary.c)
+ *   then         tables, each a raw byte range [offset, offset + size) whose crc is stored in
+ *                the header (JvmsTableRef): attributes, strings, metadata, summary directory
+ *   file_size    end of file; nothing after it.
+ *
+ * The file is written under "<path>.tmp-XXXXXX": nodes first, then at close the tables and
+ * finally the header (flags |= COMPLETE), fsync, rename to <path>, fsync of the directory. A
+ * header without COMPLETE is never renamed into place; jvms_history_open() refuses it.
+ *
+ * The tree (after Montplaisir 2013): every node covers a time range [start, end). The root
+ * covers [history start, history end). An inner node's children are in time order and tile its
+ * range: child i covers [child[i].start, child[i+1].start), the last one up to the parent's end.
+ * An interval [s, e) is stored in exactly one node N with N.start <= s and e <= N.end, so the
+ * node holding the interval at t is on the single root-to-leaf path of t: a query for one time
+ * reads one node per level. Intervals are added when they end; a node is closed (its end fixed,
+ * written to disk) when it is full, and a new one starts at the close time.
+ *
+ * Node payload (uncompressed, at most the header's node_size bytes):
+ *   varint n_children
+ *   n_children x { varint start - previous start (the first: - node start),
+ *                  varint file offset of the child's JvmsNodeHeader, varint child csize }
+ *   varint n_groups
+ *   n_groups x group, in increasing attribute order:
+ *     varint attribute - previous group's attribute (the first: - 0)
+ *     varint count (>= 1)
+ *     count x interval, in increasing start order:
+ *       byte tag:  bits 0-1  value type (JvmsValueType)
+ *                  bit  2    contiguous: start = end of the previous interval of this group
+ *                  bits 3-7  k: for INT and STRING, k > 0 means the value is k - 1 and no
+ *                            value bytes follow; k = 0 means they follow. 0 for NULL/DOUBLE.
+ *       if not contiguous: varint start - (previous end in group, or node start for the first)
+ *       varint end - start (> 0)
+ *       value bytes: INT zigzag varint; DOUBLE 8 bytes (IEEE 754 bits, little-endian);
+ *                    STRING varint id into the string table; NULL nothing.
+ *   Varints are LEB128 (7 bits a byte, low first, at most 10 bytes); zigzag maps signed to
+ *   unsigned ((n << 1) ^ (n >> 63)).
+ *
+ * Attribute table: varint n; n x { varint parent + 1 (0: the root), varint name length, name
+ *   bytes (UTF-8, no NUL, no '/') }, in id order; a parent id is always smaller than its child's.
+ * String table: varint n; n x { varint length, bytes (no NUL) }, in id order.
+ * Metadata table: varint n; n x { varint key length, key, varint value length, value }.
+ * Summary directory: see jvms-history-summary.c (declared below as JvmsSummaryDirEntry).
+ */
+#pragma once
+
+#include <glib.h>
+
+#define JVMS_HISTORY_MAGIC         "JVMSHST\x01" /* 8 bytes; the \x01 catches 7-bit transfers */
+#define JVMS_HISTORY_VERSION       1u
+#define JVMS_FILE_HEADER_SIZE      256u
+#define JVMS_NODE_MAGIC            0x444E564Au /* "JVND" little-endian */
+#define JVMS_NODE_LEVEL_SUMMARY    0xFFFFu
+#define JVMS_HISTORY_FLAG_COMPLETE (1u << 0)
+
+/* Node sizes accepted from a file: below the minimum a node could not hold its own children,
+ * above the maximum a hostile header could make us allocate without bound. */
+#define JVMS_NODE_SIZE_MIN         4096u
+#define JVMS_NODE_SIZE_MAX         (16u * 1024u * 1024u)
+#define JVMS_NODE_SIZE_DEFAULT     (64u * 1024u)
+/* Children per inner node: bounds the fan-in so that a node's child list stays small. */
+#define JVMS_NODE_MAX_CHILDREN     64u
+
+/* A byte range of the file holding one table, with its checksum. */
+typedef struct
+{
+  guint64 offset; /* from the start of the file */
+  guint32 size;   /* bytes */
+  guint32 crc;    /* CRC32C of the size bytes */
+} JvmsTableRef;
+G_STATIC_ASSERT (sizeof (JvmsTableRef) == 16);
+
+/* The file header, at offset 0. Written last (complete) at close. */
+typedef struct
+{
+  char         magic[8];        /* JVMS_HISTORY_MAGIC */
+  guint32      version;         /* JVMS_HISTORY_VERSION; any other is refused */
+  guint32      header_size;     /* sizeof (JvmsFileHeader): the part covered by header_crc */
+  guint32      flags;           /* JVMS_HISTORY_FLAG_COMPLETE once closed */
+  guint32      node_size;       /* max uncompressed payload of a node, bytes */
+  gint64       start_time;      /* ns: start of the history */
+  gint64       end_time;        /* ns: end given to close() */
+  guint64      n_intervals;     /* intervals stored in the tree */
+  guint64      file_size;       /* bytes: the whole file; shorter is TRUNCATED */
+  guint64      data_end;        /* nodes and summary blobs lie in [JVMS_FILE_HEADER_SIZE, data_end) */
+  guint64      root_offset;     /* JvmsNodeHeader of the root node */
+  guint32      root_csize;      /* its compressed payload size */
+  guint32      depth;           /* levels: the root is at level depth - 1, leaves at 0 */
+  guint32      n_attributes;
+  guint32      n_strings;
+  guint64      n_nodes;         /* tree nodes (not summary blobs) */
+  guint64      summary_bytes;   /* bytes of summary blobs, for jvmscope-history-stat */
+  JvmsTableRef attributes;
+  JvmsTableRef strings;
+  JvmsTableRef metadata;
+  JvmsTableRef summary;         /* the summary directory */
+  guint32      reserved[3];     /* zero */
+  guint32      header_crc;      /* CRC32C of the bytes before this field */
+} JvmsFileHeader;
+G_STATIC_ASSERT (sizeof (JvmsFileHeader) == 184);
+G_STATIC_ASSERT (sizeof (JvmsFileHeader) <= JVMS_FILE_HEADER_SIZE);
+
+/* Before every node and summary blob. */
+typedef struct
+{
+  guint32 magic;       /* JVMS_NODE_MAGIC: catches an offset that points elsewhere */
+  guint32 crc;         /* CRC32C of this header after this field, then of the csize bytes */
+  guint32 csize;       /* compressed payload bytes following this header */
+  guint32 usize;       /* payload bytes once decompressed; <= node_size */
+  guint32 level;       /* 0 for leaves; JVMS_NODE_LEVEL_SUMMARY for summary blobs */
+  guint32 n_intervals; /* intervals in the payload (summary: buckets) */
+  gint64  start;       /* ns: start of the node's range */
+  gint64  end;         /* ns: end of the node's range (exclusive) */
+} JvmsNodeHeader;
+G_STATIC_ASSERT (sizeof (JvmsNodeHeader) == 40);
+
+/* One entry of the summary directory table: a summary blob holding buckets of one attribute
+ * at one level, in time order. Entries are sorted by (attribute, level, first bucket). */
+typedef struct
+{
+  guint32 attribute;
+  guint32 level;        /* summary level k: buckets span JVMS_SUMMARY_BASE_NS << (k * JVMS_SUMMARY_SHIFT) */
+  gint64  first_bucket; /* index of the first bucket in the blob (bucket b covers [b*w, (b+1)*w)) */
+  gint64  last_bucket;  /* index of the last one */
+  guint64 offset;       /* the blob's JvmsNodeHeader */
+  guint32 csize;        /* its compressed size */
+  guint32 n_buckets;
+} JvmsSummaryDirEntry;
+G_STATIC_ASSERT (sizeof (JvmsSummaryDirEntry) == 40);

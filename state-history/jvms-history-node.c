@@ -1,0 +1,565 @@
+/* jvms-history-node.c: node encoding (builder side) and checked decoding (reader side).
+ * The payload layout is documented in jvms-history-format.h. */
+#include "jvms-history-private.h"
+
+#include <errno.h>
+#include <lz4.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define NODE_HEADER_CRC_FROM 8 /* the crc covers the header after magic and crc */
+
+void
+jvms_node_encoder_clear (JvmsNodeEncoder *enc)
+{
+  g_free (enc->count);
+  g_free (enc->touched);
+  g_free (enc->order);
+  g_free (enc->payload);
+  g_free (enc->blob);
+  memset (enc, 0, sizeof *enc);
+}
+
+static int
+cmp_u32 (const void *a, const void *b)
+{
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+  return x < y ? -1 : x > y;
+}
+
+static void
+ensure_cap (void **p, gsize *cap, gsize want, gsize elem)
+{
+  if (*cap >= want)
+    return;
+  gsize n = MAX (want, *cap * 2);
+  g_free (*p);
+  *p = g_malloc (n * elem);
+  *cap = n;
+}
+
+void
+jvms_node_header_write (guint8 *p, const JvmsNodeHeader *h);
+void
+jvms_node_header_write (guint8 *p, const JvmsNodeHeader *h)
+{
+  jvms_put_u32le (p + 0, h->magic);
+  jvms_put_u32le (p + 4, h->crc);
+  jvms_put_u32le (p + 8, h->csize);
+  jvms_put_u32le (p + 12, h->usize);
+  jvms_put_u32le (p + 16, h->level);
+  jvms_put_u32le (p + 20, h->n_intervals);
+  jvms_put_u64le (p + 24, (guint64) h->start);
+  jvms_put_u64le (p + 32, (guint64) h->end);
+}
+
+static void
+node_header_parse (const guint8 *p, JvmsNodeHeader *h)
+{
+  h->magic = jvms_get_u32le (p + 0);
+  h->crc = jvms_get_u32le (p + 4);
+  h->csize = jvms_get_u32le (p + 8);
+  h->usize = jvms_get_u32le (p + 12);
+  h->level = jvms_get_u32le (p + 16);
+  h->n_intervals = jvms_get_u32le (p + 20);
+  h->start = (gint64) jvms_get_u64le (p + 24);
+  h->end = (gint64) jvms_get_u64le (p + 32);
+}
+
+/* Frames @usize payload bytes into enc->blob: header + lz4 block. Returns the blob size. */
+gsize jvms_blob_frame (JvmsNodeEncoder *enc, const guint8 *payload, gsize usize, guint32 level,
+                       guint32 n_items, gint64 start, gint64 end);
+gsize
+jvms_blob_frame (JvmsNodeEncoder *enc, const guint8 *payload, gsize usize, guint32 level,
+                 guint32 n_items, gint64 start, gint64 end)
+{
+  gsize bound = (gsize) LZ4_compressBound ((int) usize);
+  ensure_cap ((void **) &enc->blob, &enc->blob_cap, bound + sizeof (JvmsNodeHeader), 1);
+  int csize = LZ4_compress_default ((const char *) payload, (char *) enc->blob + sizeof (JvmsNodeHeader),
+                                    (int) usize, (int) bound);
+  g_assert (csize > 0); /* cannot fail with a bound-sized destination */
+  JvmsNodeHeader h = {
+    .magic = JVMS_NODE_MAGIC,
+    .csize = (guint32) csize,
+    .usize = (guint32) usize,
+    .level = level,
+    .n_intervals = n_items,
+    .start = start,
+    .end = end,
+  };
+  jvms_node_header_write (enc->blob, &h);
+  guint32 crc = jvms_crc32c (enc->blob + NODE_HEADER_CRC_FROM, sizeof (JvmsNodeHeader) - NODE_HEADER_CRC_FROM);
+  crc = jvms_crc32c_update (crc, enc->blob + sizeof (JvmsNodeHeader), (gsize) csize);
+  jvms_put_u32le (enc->blob + 4, crc);
+  return sizeof (JvmsNodeHeader) + (gsize) csize;
+}
+
+gsize
+jvms_node_encode (JvmsNodeEncoder       *enc,
+                  guint                  n_attributes,
+                  guint32                level,
+                  gint64                 start,
+                  gint64                 end,
+                  const JvmsRawInterval *iv,
+                  guint                  n,
+                  const JvmsNodeChild   *children,
+                  guint                  n_children)
+{
+  if (enc->n_count < n_attributes)
+    {
+      guint32 *c = g_new0 (guint32, n_attributes);
+      g_free (enc->count);
+      enc->count = c;
+      enc->n_count = n_attributes;
+    }
+  gsize cap = enc->n_touched_cap;
+  ensure_cap ((void **) &enc->touched, &cap, (gsize) n * 2 + 1, sizeof (guint32));
+  enc->n_touched_cap = (guint) cap;
+  cap = enc->n_order_cap;
+  ensure_cap ((void **) &enc->order, &cap, (gsize) n + 1, sizeof (guint32));
+  enc->n_order_cap = (guint) cap;
+
+  /* Counting sort by attribute, stable: within an attribute, insertion (end) order is start
+   * order because an attribute's intervals never overlap. */
+  guint32 *count = enc->count;
+  guint32 *touched = enc->touched;
+  guint nt = 0;
+  for (guint i = 0; i < n; i++)
+    if (count[iv[i].attr]++ == 0)
+      touched[nt++] = iv[i].attr;
+  qsort (touched, nt, sizeof (guint32), cmp_u32);
+  guint32 *gstart = touched + nt; /* start position of group g, then its end after placing */
+  guint32 pos = 0;
+  for (guint g = 0; g < nt; g++)
+    {
+      guint32 c = count[touched[g]];
+      count[touched[g]] = pos;
+      gstart[g] = pos;
+      pos += c;
+    }
+  for (guint i = 0; i < n; i++)
+    enc->order[count[iv[i].attr]++] = i;
+
+  gsize worst = 32 + (gsize) n_children * 30 + (gsize) nt * 20 + (gsize) n * 30;
+  ensure_cap ((void **) &enc->payload, &enc->payload_cap, worst, 1);
+  guint8 *p = enc->payload;
+
+  p = jvms_varint_put (p, n_children);
+  gint64 prev = start;
+  for (guint c = 0; c < n_children; c++)
+    {
+      p = jvms_varint_put (p, (guint64) children[c].start - (guint64) prev);
+      p = jvms_varint_put (p, children[c].offset);
+      p = jvms_varint_put (p, children[c].csize);
+      prev = children[c].start;
+    }
+  p = jvms_varint_put (p, nt);
+  guint32 prev_attr = 0;
+  for (guint g = 0; g < nt; g++)
+    {
+      guint32 a = touched[g];
+      guint32 first = gstart[g], last = count[a];
+      count[a] = 0; /* leave the scratch zeroed for the next node */
+      p = jvms_varint_put (p, a - prev_attr);
+      p = jvms_varint_put (p, last - first);
+      prev_attr = a;
+      gint64 ref = start;
+      for (guint32 k = first; k < last; k++)
+        {
+          const JvmsRawInterval *r = &iv[enc->order[k]];
+          gboolean contiguous = k > first && r->start == ref;
+          guint8 tag = r->type | (contiguous ? 4 : 0);
+          gboolean inline_val = (r->type == JVMS_VALUE_INT || r->type == JVMS_VALUE_STRING) && r->bits <= 30;
+          if (inline_val)
+            tag |= (guint8) ((r->bits + 1) << 3);
+          *p++ = tag;
+          if (!contiguous)
+            p = jvms_varint_put (p, (guint64) r->start - (guint64) ref);
+          p = jvms_varint_put (p, (guint64) r->end - (guint64) r->start);
+          if (!inline_val)
+            {
+              if (r->type == JVMS_VALUE_INT)
+                p = jvms_varint_put (p, jvms_zigzag ((gint64) r->bits));
+              else if (r->type == JVMS_VALUE_STRING)
+                p = jvms_varint_put (p, r->bits);
+              else if (r->type == JVMS_VALUE_DOUBLE)
+                {
+                  jvms_put_u64le (p, r->bits);
+                  p += 8;
+                }
+            }
+          ref = r->end;
+        }
+    }
+  gsize usize = (gsize) (p - enc->payload);
+  return jvms_blob_frame (enc, enc->payload, usize, level, n, start, end);
+}
+
+static gboolean
+read_exact (int fd, void *buf, gsize n, guint64 offset, const char *file, const char *what,
+            GError **error)
+{
+  gsize done = 0;
+  while (done < n)
+    {
+      ssize_t r = pread (fd, (guint8 *) buf + done, n - done, (off_t) (offset + done));
+      if (r < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          int e = errno;
+          g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_IO,
+                       "%s: reading %s at offset %" G_GUINT64_FORMAT ": %s", file, what,
+                       offset, g_strerror (e));
+          return FALSE;
+        }
+      if (r == 0)
+        {
+          g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_TRUNCATED,
+                       "%s: %s at offset %" G_GUINT64_FORMAT ": file ends after %" G_GSIZE_FORMAT
+                       " of its %" G_GSIZE_FORMAT " bytes", file, what, offset, done, n);
+          return FALSE;
+        }
+      done += (gsize) r;
+    }
+  return TRUE;
+}
+
+gboolean jvms_read_exact (int fd, void *buf, gsize n, guint64 offset, const char *file,
+                          const char *what, GError **error);
+gboolean
+jvms_read_exact (int fd, void *buf, gsize n, guint64 offset, const char *file, const char *what,
+                 GError **error)
+{
+  return read_exact (fd, buf, n, offset, file, what, error);
+}
+
+guint8 *
+jvms_blob_read (int             fd,
+                const char     *file,
+                guint64         offset,
+                guint32         csize,
+                guint64         data_end,
+                guint32         max_usize,
+                JvmsNodeHeader *out_header,
+                GError        **error)
+{
+  guint8 hb[sizeof (JvmsNodeHeader)];
+  JvmsNodeHeader h;
+
+  if (offset < JVMS_FILE_HEADER_SIZE || offset > data_end ||
+      data_end - offset < sizeof (JvmsNodeHeader) ||
+      (guint64) csize > data_end - offset - sizeof (JvmsNodeHeader))
+    {
+      g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT,
+                   "%s: node reference to offset %" G_GUINT64_FORMAT " (%u bytes) lies outside "
+                   "the node area [%u, %" G_GUINT64_FORMAT ")",
+                   file, offset, csize, JVMS_FILE_HEADER_SIZE, data_end);
+      return NULL;
+    }
+  if (!read_exact (fd, hb, sizeof hb, offset, file, "node header", error))
+    return NULL;
+  node_header_parse (hb, &h);
+  if (h.magic != JVMS_NODE_MAGIC)
+    {
+      g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT,
+                   "%s: node at offset %" G_GUINT64_FORMAT ": bad node magic %08x",
+                   file, offset, h.magic);
+      return NULL;
+    }
+  if (h.csize != csize)
+    {
+      /* Either the reference or the header is damaged; the crc below cannot tell which
+       * before we know how many bytes to read, so check the header's own bytes first. */
+      g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CHECKSUM,
+                   "%s: node at offset %" G_GUINT64_FORMAT ": its header says %u compressed "
+                   "bytes, its parent %u", file, offset, h.csize, csize);
+      return NULL;
+    }
+  g_autofree guint8 *cbuf = g_try_malloc (MAX (csize, 1));
+  if (cbuf == NULL)
+    {
+      g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_IO,
+                   "%s: node at offset %" G_GUINT64_FORMAT ": out of memory", file, offset);
+      return NULL;
+    }
+  if (!read_exact (fd, cbuf, csize, offset + sizeof hb, file, "node payload", error))
+    return NULL;
+  guint32 crc = jvms_crc32c (hb + NODE_HEADER_CRC_FROM, sizeof hb - NODE_HEADER_CRC_FROM);
+  crc = jvms_crc32c_update (crc, cbuf, csize);
+  if (crc != h.crc)
+    {
+      g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CHECKSUM,
+                   "%s: node at offset %" G_GUINT64_FORMAT ": checksum mismatch (stored %08x, "
+                   "computed %08x)", file, offset, h.crc, crc);
+      return NULL;
+    }
+  if (h.usize > max_usize || h.usize == 0)
+    {
+      g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT,
+                   "%s: node at offset %" G_GUINT64_FORMAT ": payload of %u bytes exceeds the "
+                   "node size %u", file, offset, h.usize, max_usize);
+      return NULL;
+    }
+  guint8 *payload = g_malloc (h.usize);
+  int got = LZ4_decompress_safe ((const char *) cbuf, (char *) payload, (int) csize, (int) h.usize);
+  if (got != (int) h.usize)
+    {
+      g_free (payload);
+      g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT,
+                   "%s: node at offset %" G_GUINT64_FORMAT ": lz4 payload does not decompress "
+                   "to its %u bytes", file, offset, h.usize);
+      return NULL;
+    }
+  *out_header = h;
+  return payload;
+}
+
+#define CORRUPT(...)                                                                        \
+  G_STMT_START                                                                              \
+  {                                                                                         \
+    g_autofree char *what_ = g_strdup_printf (__VA_ARGS__);                                 \
+    g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT,                     \
+                 "%s: node at offset %" G_GUINT64_FORMAT ": %s", file, offset, what_);      \
+    goto fail;                                                                              \
+  }                                                                                         \
+  G_STMT_END
+
+JvmsNode *
+jvms_node_read (int         fd,
+                const char *file,
+                guint64     offset,
+                guint32     csize,
+                guint64     data_end,
+                guint32     node_size,
+                guint       n_attributes,
+                guint32     n_strings,
+                GError    **error)
+{
+  JvmsNodeHeader h;
+  JvmsNode *node = NULL;
+  g_autofree guint8 *payload = jvms_blob_read (fd, file, offset, csize, data_end, node_size, &h, error);
+  if (payload == NULL)
+    return NULL;
+
+  const guint8 *p = payload, *pend = payload + h.usize;
+  guint64 n_children, n_groups, v;
+
+  if (h.level == JVMS_NODE_LEVEL_SUMMARY || h.level > 64)
+    {
+      node = NULL;
+      CORRUPT ("level %u is not a tree level", h.level);
+    }
+  if (h.end < h.start)
+    CORRUPT ("its range ends (%" G_GINT64_FORMAT ") before it starts (%" G_GINT64_FORMAT ")", h.end, h.start);
+  /* Each interval takes at least 2 payload bytes: a bound before allocating from the count. */
+  if (h.n_intervals > h.usize / 2)
+    CORRUPT ("%u intervals cannot fit in %u bytes", h.n_intervals, h.usize);
+  if (!jvms_varint_get (&p, pend, &n_children) || n_children > JVMS_NODE_MAX_CHILDREN ||
+      (h.level == 0 && n_children != 0))
+    CORRUPT ("bad child count");
+  /* Children are parsed after the allocation; skip them to read the group count. */
+  const guint8 *children_at = p;
+  for (guint64 c = 0; c < n_children * 3; c++)
+    if (!jvms_varint_get (&p, pend, &v))
+      CORRUPT ("child list runs past the payload");
+  if (!jvms_varint_get (&p, pend, &n_groups) || n_groups > h.n_intervals || n_groups > n_attributes)
+    CORRUPT ("bad group count");
+
+  gsize n = h.n_intervals;
+  gsize bytes = sizeof (JvmsNode) + n_children * sizeof (JvmsNodeChild) + n * (8 + 8 + 8) +
+                n_groups * 4 + (n_groups + 1) * 4 + n;
+  node = g_malloc (bytes);
+  memset (node, 0, sizeof *node);
+  node->ref_count = 1;
+  node->offset = offset;
+  node->bytes = bytes;
+  node->start = h.start;
+  node->end = h.end;
+  node->level = h.level;
+  node->n_intervals = (guint32) n;
+  node->n_children = (guint32) n_children;
+  node->n_groups = (guint32) n_groups;
+  guint8 *mem = (guint8 *) (node + 1);
+  node->children = (JvmsNodeChild *) mem;
+  mem += n_children * sizeof (JvmsNodeChild);
+  node->starts = (gint64 *) mem;
+  mem += n * 8;
+  node->ends = (gint64 *) mem;
+  mem += n * 8;
+  node->bits = (guint64 *) mem;
+  mem += n * 8;
+  node->group_attr = (guint32 *) mem;
+  mem += n_groups * 4;
+  node->group_first = (guint32 *) mem;
+  mem += (n_groups + 1) * 4;
+  node->types = mem;
+
+  const guint8 *q = children_at;
+  gint64 prev = h.start;
+  for (guint c = 0; c < n_children; c++)
+    {
+      guint64 d = 0, off = 0, cs = 0;
+      jvms_varint_get (&q, pend, &d);
+      jvms_varint_get (&q, pend, &off);
+      jvms_varint_get (&q, pend, &cs);
+      if (d > (guint64) h.end - (guint64) prev || (c > 0 && d == 0))
+        CORRUPT ("child %u starts outside the node's range", c);
+      if (off >= offset || cs == 0 || cs > G_MAXUINT32)
+        CORRUPT ("child %u has a bad reference (offset %" G_GUINT64_FORMAT ")", c, off);
+      prev = (gint64) ((guint64) prev + d);
+      node->children[c].start = prev;
+      node->children[c].offset = off;
+      node->children[c].csize = (guint32) cs;
+    }
+
+  guint32 k = 0;
+  guint64 attr = 0;
+  for (guint g = 0; g < n_groups; g++)
+    {
+      guint64 d, cnt;
+      if (!jvms_varint_get (&p, pend, &d) || !jvms_varint_get (&p, pend, &cnt))
+        CORRUPT ("group %u runs past the payload", g);
+      if ((g > 0 && d == 0) || d >= n_attributes || attr + d >= n_attributes)
+        CORRUPT ("group %u has a bad attribute", g);
+      attr += d;
+      if (cnt == 0 || cnt > n - k)
+        CORRUPT ("group %u (attribute %" G_GUINT64_FORMAT ") has a bad count", g, attr);
+      node->group_attr[g] = (guint32) attr;
+      node->group_first[g] = k;
+      gint64 ref = h.start;
+      for (guint64 j = 0; j < cnt; j++, k++)
+        {
+          guint8 tag;
+          guint64 sd, len, val = 0;
+          if (p >= pend)
+            CORRUPT ("interval %u runs past the payload", k);
+          tag = *p++;
+          guint8 type = tag & 3;
+          gboolean contiguous = (tag & 4) != 0;
+          guint small = tag >> 3;
+          if (contiguous && j == 0)
+            CORRUPT ("interval %u continues nothing", k);
+          if (contiguous)
+            sd = 0;
+          else if (!jvms_varint_get (&p, pend, &sd))
+            CORRUPT ("interval %u runs past the payload", k);
+          if (!jvms_varint_get (&p, pend, &len))
+            CORRUPT ("interval %u runs past the payload", k);
+          if (sd > (guint64) h.end - (guint64) ref || len == 0 ||
+              len > (guint64) h.end - (guint64) ref - sd)
+            CORRUPT ("interval %u (attribute %" G_GUINT64_FORMAT ") lies outside the node's range", k, attr);
+          if (small != 0 && type != JVMS_VALUE_INT && type != JVMS_VALUE_STRING)
+            CORRUPT ("interval %u has a bad tag %02x", k, tag);
+          switch (type)
+            {
+            case JVMS_VALUE_INT:
+              if (small)
+                val = small - 1;
+              else if (!jvms_varint_get (&p, pend, &val))
+                CORRUPT ("interval %u runs past the payload", k);
+              else
+                val = (guint64) jvms_unzigzag (val);
+              break;
+            case JVMS_VALUE_STRING:
+              if (small)
+                val = small - 1;
+              else if (!jvms_varint_get (&p, pend, &val))
+                CORRUPT ("interval %u runs past the payload", k);
+              if (val >= n_strings)
+                CORRUPT ("interval %u refers to string %" G_GUINT64_FORMAT " of %u", k, val, n_strings);
+              break;
+            case JVMS_VALUE_DOUBLE:
+              if (pend - p < 8)
+                CORRUPT ("interval %u runs past the payload", k);
+              val = jvms_get_u64le (p);
+              p += 8;
+              break;
+            default:
+              break;
+            }
+          gint64 s = (gint64) ((guint64) ref + sd);
+          node->starts[k] = s;
+          node->ends[k] = (gint64) ((guint64) s + len);
+          node->bits[k] = val;
+          node->types[k] = type;
+          ref = node->ends[k];
+        }
+    }
+  node->group_first[n_groups] = k;
+  if (k != n)
+    CORRUPT ("holds %u intervals, its header says %" G_GSIZE_FORMAT, k, n);
+  if (p != pend)
+    CORRUPT ("%" G_GSIZE_FORMAT " trailing payload bytes", (gsize) (pend - p));
+  return node;
+
+fail:
+  g_free (node);
+  return NULL;
+}
+
+JvmsNode *
+jvms_node_ref (JvmsNode *node)
+{
+  g_atomic_int_inc (&node->ref_count);
+  return node;
+}
+
+void
+jvms_node_unref (JvmsNode *node)
+{
+  if (node && g_atomic_int_dec_and_test (&node->ref_count))
+    g_free (node);
+}
+
+gssize
+jvms_node_group (const JvmsNode *node, guint32 attr)
+{
+  guint lo = 0, hi = node->n_groups;
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      if (node->group_attr[mid] < attr)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo < node->n_groups && node->group_attr[lo] == attr ? (gssize) lo : -1;
+}
+
+gssize
+jvms_node_find (const JvmsNode *node, guint32 attr, gint64 t)
+{
+  gssize g = jvms_node_group (node, attr);
+  if (g < 0)
+    return -1;
+  /* The last interval of the group starting at or before t. */
+  guint lo = node->group_first[g], hi = node->group_first[g + 1];
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      if (node->starts[mid] <= t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == node->group_first[g])
+    return -1;
+  lo--;
+  return t < node->ends[lo] ? (gssize) lo : -1;
+}
+
+gssize
+jvms_node_child_at (const JvmsNode *node, gint64 t)
+{
+  guint lo = 0, hi = node->n_children;
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      if (node->children[mid].start <= t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo == 0 ? -1 : (gssize) lo - 1;
+}

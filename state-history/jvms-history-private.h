@@ -1,0 +1,308 @@
+/* jvms-history-private.h: what the files of state-history/ share; not installed, not API. */
+#pragma once
+
+#include "jvms-history.h"
+#include "jvms-history-format.h"
+#include "jvms-history-varint.h"
+
+#include <string.h>
+
+G_BEGIN_DECLS
+
+/* ---- checksums (jvms-history-crc.c) ---- */
+guint32 jvms_crc32c        (const void *data, gsize n);
+guint32 jvms_crc32c_update (guint32 crc, const void *data, gsize n);
+
+/* ---- values ---- */
+/* A value as stored: the type and 64 bits (int, double bits, or string id). */
+typedef struct
+{
+  guint64 bits;
+  guint8  type;
+} JvmsRawValue;
+
+static inline gboolean
+jvms_raw_value_equal (guint8 ta, guint64 a, guint8 tb, guint64 b)
+{
+  return ta == tb && (ta == JVMS_VALUE_NULL || a == b);
+}
+
+/* ---- attribute tree (jvms-history-attrs.c) ---- */
+typedef struct _JvmsAttrTree JvmsAttrTree;
+
+JvmsAttrTree  *jvms_attr_tree_new        (void);
+void           jvms_attr_tree_free       (JvmsAttrTree *tree);
+guint          jvms_attr_tree_size       (JvmsAttrTree *tree);
+JvmsAttribute  jvms_attr_tree_lookup     (JvmsAttrTree *tree, JvmsAttribute parent, const char *name, gsize len);
+/* Returns the existing child or creates it. *created is set when it did. */
+JvmsAttribute  jvms_attr_tree_ensure     (JvmsAttrTree *tree, JvmsAttribute parent, const char *name, gsize len, gboolean *created);
+JvmsAttribute  jvms_attr_tree_lookup_path (JvmsAttrTree *tree, const char *path);
+JvmsAttribute  jvms_attr_tree_parent     (JvmsAttrTree *tree, JvmsAttribute a);
+const char    *jvms_attr_tree_name       (JvmsAttrTree *tree, JvmsAttribute a);
+char          *jvms_attr_tree_path_of    (JvmsAttrTree *tree, JvmsAttribute a);
+GArray        *jvms_attr_tree_children   (JvmsAttrTree *tree, JvmsAttribute parent);
+GBytes        *jvms_attr_tree_serialize  (JvmsAttrTree *tree);
+JvmsAttrTree  *jvms_attr_tree_deserialize (const guint8 *data, gsize size, const char *file, guint64 offset, GError **error);
+
+/* ---- string table (jvms-history-strings.c) ---- */
+typedef struct _JvmsStringTable JvmsStringTable;
+
+JvmsStringTable *jvms_string_table_new        (void);
+void             jvms_string_table_free       (JvmsStringTable *st);
+guint32          jvms_string_table_intern     (JvmsStringTable *st, const char *s);
+/* NULL when out of range. The pointer is stable for the table's life. */
+const char      *jvms_string_table_get        (JvmsStringTable *st, guint32 id);
+guint32          jvms_string_table_size       (JvmsStringTable *st);
+GBytes          *jvms_string_table_serialize  (JvmsStringTable *st);
+JvmsStringTable *jvms_string_table_deserialize (const guint8 *data, gsize size, const char *file, guint64 offset, GError **error);
+
+/* ---- nodes (jvms-history-node.c) ---- */
+typedef struct
+{
+  gint64  start;
+  guint64 offset; /* of the child's JvmsNodeHeader */
+  guint32 csize;
+} JvmsNodeChild;
+
+/* An interval as the builder keeps it before a node is encoded. */
+typedef struct
+{
+  gint64  start;
+  gint64  end;
+  guint64 bits;
+  guint32 attr;
+  guint8  type;
+} JvmsRawInterval;
+
+/* A decoded node: columns sorted by (attribute, start); one allocation; shared through the
+ * cache by reference count. Immutable once decoded, so readers need no lock. */
+typedef struct
+{
+  gint           ref_count;
+  guint64        offset;
+  gsize          bytes; /* memory held, charged to the cache */
+  gint64         start;
+  gint64         end;
+  guint32        level;
+  guint32        n_intervals;
+  guint32        n_children;
+  guint32        n_groups;
+  JvmsNodeChild *children;
+  guint32       *group_attr;  /* n_groups, increasing */
+  guint32       *group_first; /* n_groups + 1: intervals of group g are [first[g], first[g+1]) */
+  gint64        *starts;
+  gint64        *ends;
+  guint64       *bits;
+  guint8        *types;
+} JvmsNode;
+
+/* Encoding scratch owned by the builder; sized by jvms_node_encoder_init. */
+typedef struct
+{
+  guint32 *count;    /* per attribute, zero between calls */
+  guint    n_count;
+  guint32 *touched;
+  guint    n_touched_cap;
+  guint32 *order;
+  guint    n_order_cap;
+  guint8  *payload;
+  gsize    payload_cap;
+  guint8  *blob;     /* JvmsNodeHeader + compressed payload */
+  gsize    blob_cap;
+} JvmsNodeEncoder;
+
+void     jvms_node_encoder_clear (JvmsNodeEncoder *enc);
+/* Encodes and compresses a node; returns the blob (header + compressed) in enc->blob. */
+gsize    jvms_node_encode        (JvmsNodeEncoder       *enc,
+                                  guint                  n_attributes,
+                                  guint32                level,
+                                  gint64                 start,
+                                  gint64                 end,
+                                  const JvmsRawInterval *iv,
+                                  guint                  n,
+                                  const JvmsNodeChild   *children,
+                                  guint                  n_children);
+/* Payload bytes an interval adds to a node, given whether it continues the attribute's chain
+ * and the start reference (previous end in group or node start). Exact, see the format. */
+static inline gsize
+jvms_node_interval_bytes (gint64 start, gint64 end, gint64 ref, gboolean contiguous,
+                          guint8 type, guint64 bits)
+{
+  gsize n = 1 + jvms_varint_len ((guint64) end - (guint64) start);
+  if (!contiguous)
+    n += jvms_varint_len ((guint64) start - (guint64) ref);
+  switch (type)
+    {
+    case JVMS_VALUE_INT:
+      if (bits > 30)
+        n += jvms_varint_len (jvms_zigzag ((gint64) bits));
+      break;
+    case JVMS_VALUE_DOUBLE:
+      n += 8;
+      break;
+    case JVMS_VALUE_STRING:
+      if (bits > 30)
+        n += jvms_varint_len (bits);
+      break;
+    default:
+      break;
+    }
+  return n;
+}
+
+/* Reads, checks and decodes the node at @offset. @expect_level/@expect_start/@expect_end are
+ * what its parent says (G_MININT64 etc. to skip); mismatch is CORRUPT. */
+JvmsNode *jvms_node_read   (int            fd,
+                            const char    *file,
+                            guint64        offset,
+                            guint32        csize,
+                            guint64        data_end,
+                            guint32        node_size,
+                            guint          n_attributes,
+                            guint32        n_strings,
+                            GError       **error);
+/* Reads and checks a framed blob (node or summary): returns the decompressed payload. */
+guint8   *jvms_blob_read   (int             fd,
+                            const char     *file,
+                            guint64         offset,
+                            guint32         csize,
+                            guint64         data_end,
+                            guint32         max_usize,
+                            JvmsNodeHeader *out_header,
+                            GError        **error);
+JvmsNode *jvms_node_ref    (JvmsNode *node);
+void     jvms_node_unref   (JvmsNode *node);
+/* Index in the node of @attr's interval holding @t, or -1. */
+gssize   jvms_node_find    (const JvmsNode *node, guint32 attr, gint64 t);
+/* Group index of @attr, or -1. */
+gssize   jvms_node_group   (const JvmsNode *node, guint32 attr);
+/* The child whose range holds @t (the last child with start <= t), or -1. */
+gssize   jvms_node_child_at (const JvmsNode *node, gint64 t);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (JvmsNode, jvms_node_unref)
+
+/* ---- node cache (jvms-history-cache.c) ---- */
+typedef struct _JvmsNodeCache JvmsNodeCache;
+
+JvmsNodeCache *jvms_node_cache_new     (gsize budget);
+void           jvms_node_cache_free    (JvmsNodeCache *cache);
+/* Returns a new reference or NULL. */
+JvmsNode      *jvms_node_cache_lookup  (JvmsNodeCache *cache, guint64 offset);
+/* Inserts (or returns the copy another thread inserted first): a new reference. */
+JvmsNode      *jvms_node_cache_insert  (JvmsNodeCache *cache, JvmsNode *node);
+void           jvms_node_cache_stats   (JvmsNodeCache *cache, guint64 *hits, guint64 *misses, gsize *bytes);
+void           jvms_node_cache_drop_all (JvmsNodeCache *cache);
+
+/* ---- the tree being built (jvms-history-builder.c) ---- */
+typedef struct
+{
+  gint64           start;
+  JvmsRawInterval *iv;
+  guint            n;
+  guint            cap;
+  gsize            bytes;       /* payload bytes so far (exact upper bound) */
+  JvmsNodeChild    children[JVMS_NODE_MAX_CHILDREN];
+  guint            n_children;
+  guint32          serial;      /* changes every time the level starts a new node */
+  guint32         *seen;        /* per attribute: serial of the node it last appeared in */
+  gint64          *last_end;    /* per attribute: end of its last interval in this node */
+} JvmsOpenNode;
+
+/* Per attribute: the interval that has not ended yet. */
+typedef struct
+{
+  gint64  start;
+  guint64 bits;
+  guint8  type;
+} JvmsCurrent;
+
+/* ---- summary levels (jvms-history-summary.c) ---- */
+typedef struct _JvmsSummaryBuilder JvmsSummaryBuilder;
+typedef struct _JvmsSummaryIndex   JvmsSummaryIndex;
+
+/* ---- the history ---- */
+struct _JvmsHistory
+{
+  gint             ref_count;
+  char            *path;
+  int              fd;
+  JvmsNodeCache   *cache;
+
+  /* While building, everything below is guarded by @lock (see jvms-history-builder.c for the
+   * reasoning); once @complete is set it never changes again and is read without the lock. */
+  GMutex           lock;
+  gint             complete; /* atomic */
+
+  gint64           start_time;
+  gint64           end_time;
+  guint64          n_intervals;
+  guint32          node_size;
+  guint64          data_end;
+  JvmsAttrTree    *attrs;
+  JvmsStringTable *strings;
+  GHashTable      *metadata;
+
+  /* complete: the root on disk */
+  guint64          root_offset;
+  guint32          root_csize;
+  guint32          depth;
+  guint64          n_nodes;
+  guint64          file_size;
+  guint64          summary_bytes;
+
+  /* building: open nodes by level (0 = leaf) and current intervals; NULL when complete */
+  JvmsOpenNode    *open;
+  guint            n_open;
+  JvmsCurrent     *current;
+  guint            n_current_cap;
+
+  JvmsSummaryIndex *summary;       /* read side of the summary levels */
+  JvmsSummaryBuilder *summary_builder; /* while building: the open buckets */
+};
+
+/* Lock for a query: only while the history may still change. Returns whether it locked. */
+static inline gboolean
+jvms_history_lock_if_live (JvmsHistory *self)
+{
+  if (g_atomic_int_get (&self->complete))
+    return FALSE;
+  g_mutex_lock (&self->lock);
+  return TRUE;
+}
+
+static inline void
+jvms_history_unlock_if (JvmsHistory *self, gboolean locked)
+{
+  if (locked)
+    g_mutex_unlock (&self->lock);
+}
+
+JvmsHistory *jvms_history_new_empty (const char *path, int fd, gsize cache_budget);
+/* Fetches a node through the cache. */
+JvmsNode    *jvms_history_get_node  (JvmsHistory *self, guint64 offset, guint32 csize,
+                                     guint32 expect_level, gint64 expect_start, gint64 expect_end,
+                                     GError **error);
+void         jvms_history_value_out (JvmsHistory *self, guint8 type, guint64 bits, JvmsValue *out);
+/* Collects the intervals of @attrs (sorted, unique ids; or all when NULL) intersecting
+ * [t0, t1] into @out (JvmsInterval). Caller holds the lock if live. */
+gboolean     jvms_history_collect   (JvmsHistory *self, gint64 t0, gint64 t1,
+                                     const guint8 *want, GArray *out, GError **error);
+
+/* summary */
+JvmsSummaryBuilder *jvms_summary_builder_new    (void);
+void                jvms_summary_builder_free   (JvmsSummaryBuilder *sb);
+/* An interval of @attr ended. Returns FALSE with @error when writing a blob failed. */
+gboolean            jvms_summary_builder_add    (JvmsHistory *h, JvmsSummaryBuilder *sb,
+                                                 guint32 attr, gint64 start, gint64 end,
+                                                 guint8 type, guint64 bits, GError **error);
+gboolean            jvms_summary_builder_finish (JvmsHistory *h, JvmsSummaryBuilder *sb,
+                                                 GBytes **directory, GError **error);
+/* Writes a framed blob at the end of the data; returns its offset. */
+gboolean            jvms_history_append_blob    (JvmsHistory *h, const guint8 *blob, gsize n,
+                                                 guint64 *offset, GError **error);
+JvmsSummaryIndex   *jvms_summary_index_load     (const guint8 *data, gsize size, const char *file,
+                                                 guint64 offset, guint n_attributes,
+                                                 guint64 data_end, GError **error);
+void                jvms_summary_index_free     (JvmsSummaryIndex *si);
+
+G_END_DECLS

@@ -1,0 +1,105 @@
+/* jvms-history-varint.h: LEB128 varints and zigzag, with bounds-checked decoding.
+ * Decoders take a cursor and an end pointer and return FALSE on a varint that runs past the
+ * end or over 10 bytes: the caller turns that into a CORRUPT error naming the structure. */
+#pragma once
+
+#include <glib.h>
+#include <string.h>
+
+static inline guint
+jvms_varint_len (guint64 v)
+{
+  guint n = 1;
+  while (v >= 0x80)
+    {
+      v >>= 7;
+      n++;
+    }
+  return n;
+}
+
+static inline guint8 *
+jvms_varint_put (guint8 *p, guint64 v)
+{
+  while (v >= 0x80)
+    {
+      *p++ = (guint8) (v | 0x80);
+      v >>= 7;
+    }
+  *p++ = (guint8) v;
+  return p;
+}
+
+static inline gboolean
+jvms_varint_get (const guint8 **pp, const guint8 *end, guint64 *out)
+{
+  const guint8 *p = *pp;
+  guint64 v = 0;
+  guint shift = 0;
+
+  /* The fast path: one byte, the common case for tags and small deltas. */
+  if (G_LIKELY (p < end && *p < 0x80))
+    {
+      *out = *p;
+      *pp = p + 1;
+      return TRUE;
+    }
+  while (p < end && shift < 64)
+    {
+      guint8 b = *p++;
+      v |= (guint64) (b & 0x7F) << shift;
+      if (b < 0x80)
+        {
+          /* The 10th byte may only carry the top bit. */
+          if (shift == 63 && b > 1)
+            return FALSE;
+          *out = v;
+          *pp = p;
+          return TRUE;
+        }
+      shift += 7;
+    }
+  return FALSE;
+}
+
+static inline guint64
+jvms_zigzag (gint64 v)
+{
+  return ((guint64) v << 1) ^ (guint64) (v >> 63);
+}
+
+static inline gint64
+jvms_unzigzag (guint64 v)
+{
+  return (gint64) (v >> 1) ^ -(gint64) (v & 1);
+}
+
+static inline void
+jvms_put_u32le (guint8 *p, guint32 v)
+{
+  v = GUINT32_TO_LE (v);
+  memcpy (p, &v, 4);
+}
+
+static inline guint32
+jvms_get_u32le (const guint8 *p)
+{
+  guint32 v;
+  memcpy (&v, p, 4);
+  return GUINT32_FROM_LE (v);
+}
+
+static inline void
+jvms_put_u64le (guint8 *p, guint64 v)
+{
+  v = GUINT64_TO_LE (v);
+  memcpy (p, &v, 8);
+}
+
+static inline guint64
+jvms_get_u64le (const guint8 *p)
+{
+  guint64 v;
+  memcpy (&v, p, 8);
+  return GUINT64_FROM_LE (v);
+}

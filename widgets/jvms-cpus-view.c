@@ -1,0 +1,306 @@
+/* jvms-cpus-view.c */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jvms-cpus-view.h"
+#include "jvms-lane.h"
+#include "jvms-thread-table.h"
+#include "jvms-view-states.h"
+
+#define ROW_H JVMS_CPUS_VIEW_ROW_HEIGHT
+
+typedef struct
+{
+  gint64        cpu;
+  JvmsAttribute current_thread;
+} Cpu;
+
+struct _JvmsCpusView
+{
+  JvmsTimeline     parent_instance;
+  JvmsThreadTable *threads;
+  GArray          *cpus;      /* Cpu, by number */
+  guint            first;     /* first cached row */
+  guint            n_cached;
+  JvmsSummaryCell *cells;
+  int              n_columns;
+};
+
+G_DEFINE_FINAL_TYPE (JvmsCpusView, jvms_cpus_view, JVMS_TYPE_TIMELINE)
+
+static int
+compare_cpu (gconstpointer a,
+             gconstpointer b)
+{
+  const Cpu *x = a, *y = b;
+  return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+}
+
+static void
+jvms_cpus_view_reload (JvmsTimeline *timeline,
+                       JvmsHistory  *history)
+{
+  JvmsCpusView *self = JVMS_CPUS_VIEW (timeline);
+  g_autoptr(GArray) children = NULL;
+  JvmsAttribute root;
+
+  g_clear_pointer (&self->cells, g_free);
+  self->n_cached = 0;
+  g_array_set_size (self->cpus, 0);
+  g_clear_pointer (&self->threads, jvms_thread_table_free);
+  self->threads = jvms_thread_table_new (history);
+  if (history == NULL || (root = jvms_history_lookup (history, "CPUs")) == JVMS_ATTRIBUTE_INVALID)
+    return;
+  children = jvms_history_list_children (history, root);
+  for (guint i = 0; i < children->len; i++)
+    {
+      JvmsAttribute folder = g_array_index (children, JvmsAttribute, i);
+      const char *name = jvms_history_get_name (history, folder);
+      char *end = NULL;
+      Cpu cpu;
+
+      cpu.cpu = g_ascii_strtoll (name, &end, 10);
+      if (end == name || *end != '\0')
+        continue;
+      cpu.current_thread = jvms_history_lookup_child (history, folder, "current-thread");
+      if (cpu.current_thread != JVMS_ATTRIBUTE_INVALID)
+        g_array_append_val (self->cpus, cpu);
+    }
+  g_array_sort (self->cpus, compare_cpu);
+}
+
+static int
+jvms_cpus_view_get_content_height (JvmsTimeline *timeline)
+{
+  return JVMS_CPUS_VIEW (timeline)->cpus->len * ROW_H;
+}
+
+static void
+jvms_cpus_view_compute (JvmsTimeline               *timeline,
+                        JvmsHistory                *history,
+                        const JvmsTimelineGeometry *g)
+{
+  JvmsCpusView *self = JVMS_CPUS_VIEW (timeline);
+  g_autoptr(GArray) attributes = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
+  g_autoptr(GError) error = NULL;
+  guint last;
+
+  g_clear_pointer (&self->cells, g_free);
+  self->n_cached = 0;
+  self->n_columns = g->n_columns;
+  if (history == NULL || self->cpus->len == 0)
+    return;
+  self->first = MIN ((guint) (g->v_offset / ROW_H), self->cpus->len);
+  last = MIN ((guint) ((g->v_offset + g->height - g->top) / ROW_H) + 1, self->cpus->len);
+  for (guint i = self->first; i < last; i++)
+    g_array_append_val (attributes, g_array_index (self->cpus, Cpu, i).current_thread);
+  if (attributes->len == 0)
+    return;
+  self->cells = g_new0 (JvmsSummaryCell, (gsize) attributes->len * g->n_columns);
+  if (!jvms_history_query_summary (history, g->t0, g->t1, (JvmsAttribute *) attributes->data,
+                                   attributes->len, g->n_columns, self->cells, &error))
+    {
+      g_warning ("CPUs view: %s", error->message);
+      g_clear_pointer (&self->cells, g_free);
+      return;
+    }
+  self->n_cached = attributes->len;
+}
+
+typedef struct
+{
+  JvmsCpusView *self;
+  JvmsSession  *session;
+} ColorData;
+
+static JvmsColor
+thread_color (const JvmsPalette *palette,
+              const JvmsValue   *value,
+              gpointer           data)
+{
+  ColorData *cd = data;
+  const JvmsThreadInfo *t;
+  JvmsColor c;
+
+  if (value->type != JVMS_VALUE_INT || value->i == 0)
+    return (JvmsColor) { 0 };
+  t = jvms_thread_table_lookup (cd->self->threads, value->i);
+  c = jvms_palette_thread (palette, value->i,
+                           t == NULL || t->kind == JVMS_VIEW_KIND_OTHER_PROCESS);
+  if (cd->session != NULL && jvms_session_get_highlighted_threads (cd->session)->len > 0 &&
+      !jvms_session_is_thread_highlighted (cd->session, value->i))
+    c.a = 0.2;
+  return c;
+}
+
+static void
+jvms_cpus_view_draw (JvmsTimeline               *timeline,
+                     cairo_t                    *cr,
+                     const JvmsTimelineGeometry *g)
+{
+  JvmsCpusView *self = JVMS_CPUS_VIEW (timeline);
+  ColorData cd = { self, jvms_timeline_get_session (timeline) };
+
+  for (guint i = 0; i < self->cpus->len; i++)
+    {
+      double y = g->top + (double) i * ROW_H - g->v_offset;
+      g_autofree char *label = NULL;
+
+      if (y + ROW_H < g->top)
+        continue;
+      if (y > g->height)
+        break;
+      label = g_strdup_printf (_("CPU %" G_GINT64_FORMAT), g_array_index (self->cpus, Cpu, i).cpu);
+      jvms_timeline_draw_label (cr, &g->palette->foreground, 6, y + 1, g->gutter - 10, label,
+                                FALSE);
+      if (self->cells != NULL && self->n_columns == g->n_columns &&
+          i >= self->first && i < self->first + self->n_cached)
+        jvms_lane_draw (cr, g, &self->cells[(gsize) (i - self->first) * g->n_columns],
+                        y + JVMS_CPUS_VIEW_LANE_Y, JVMS_CPUS_VIEW_LANE_HEIGHT, thread_color, &cd);
+    }
+}
+
+static char *
+thread_text (const JvmsValue *value,
+             gpointer         data)
+{
+  JvmsCpusView *self = data;
+  const JvmsThreadInfo *t;
+
+  if (value->type != JVMS_VALUE_INT || value->i == 0)
+    return g_strdup (_("Idle"));
+  t = jvms_thread_table_lookup (self->threads, value->i);
+  if (t == NULL)
+    return g_strdup_printf (_("Thread %" G_GINT64_FORMAT), value->i);
+  return g_strdup_printf (_("%s (thread %s)"), t->name, t->key);
+}
+
+static char *
+jvms_cpus_view_tooltip (JvmsTimeline               *timeline,
+                        JvmsHistory                *history,
+                        const JvmsTimelineGeometry *g,
+                        double                      x,
+                        double                      y,
+                        gint64                      time)
+{
+  JvmsCpusView *self = JVMS_CPUS_VIEW (timeline);
+  guint i = (guint) (y / ROW_H);
+  const Cpu *cpu;
+  g_autofree char *lane = NULL;
+
+  if (y < 0 || i >= self->cpus->len)
+    return NULL;
+  cpu = &g_array_index (self->cpus, Cpu, i);
+  if (time == G_MININT64)
+    return g_strdup_printf (_("CPU %" G_GINT64_FORMAT), cpu->cpu);
+  lane = jvms_lane_describe (history, cpu->current_thread, time,
+                             (g->t1 - g->t0) / MAX (g->n_columns, 1), thread_text, self, NULL);
+  return g_strdup_printf (_("CPU %" G_GINT64_FORMAT "\n%s"), cpu->cpu, lane ? lane : "");
+}
+
+static void
+jvms_cpus_view_click (JvmsTimeline               *timeline,
+                      JvmsHistory                *history,
+                      const JvmsTimelineGeometry *g,
+                      double                      x,
+                      double                      y,
+                      gint64                      time,
+                      gboolean                    in_gutter)
+{
+  JvmsCpusView *self = JVMS_CPUS_VIEW (timeline);
+  JvmsSession *session = jvms_timeline_get_session (timeline);
+  guint i = (guint) (y / ROW_H);
+  JvmsInterval interval;
+
+  /* Clicking a thread on a CPU highlights it everywhere. */
+  if (session == NULL || in_gutter || y < 0 || i >= self->cpus->len)
+    return;
+  if (jvms_history_query_single (history, g_array_index (self->cpus, Cpu, i).current_thread,
+                                 time, &interval, NULL) &&
+      interval.value.type == JVMS_VALUE_INT && interval.value.i != 0)
+    jvms_session_set_highlighted_threads (session, &interval.value.i, 1);
+  else
+    jvms_session_clear_highlight (session);
+}
+
+static const char *
+jvms_cpus_view_get_title (JvmsTimeline *timeline)
+{
+  return _("CPUs");
+}
+
+static void
+jvms_cpus_view_legend (JvmsTimeline      *timeline,
+                       const JvmsPalette *palette,
+                       GArray            *entries)
+{
+  JvmsLegendEntry ours = { _("A colour per thread of the JVM"),
+                           jvms_palette_thread (palette, 12345, FALSE) };
+  JvmsLegendEntry others = { _("Other processes"), jvms_palette_thread (palette, 1, TRUE) };
+  JvmsLegendEntry mixed = { _("Several threads in the pixel"), palette->mixed_mark };
+
+  g_array_append_val (entries, ours);
+  g_array_append_val (entries, others);
+  g_array_append_val (entries, mixed);
+}
+
+static char *
+jvms_cpus_view_describe (JvmsTimeline *timeline)
+{
+  guint n = JVMS_CPUS_VIEW (timeline)->cpus->len;
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "%u CPU; each row shows the thread running on it",
+                                       "%u CPUs; each row shows the thread running on it", n),
+                          n);
+}
+
+static void
+jvms_cpus_view_finalize (GObject *object)
+{
+  JvmsCpusView *self = JVMS_CPUS_VIEW (object);
+
+  g_clear_pointer (&self->cells, g_free);
+  g_clear_pointer (&self->cpus, g_array_unref);
+  g_clear_pointer (&self->threads, jvms_thread_table_free);
+  G_OBJECT_CLASS (jvms_cpus_view_parent_class)->finalize (object);
+}
+
+static void
+jvms_cpus_view_class_init (JvmsCpusViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  JvmsTimelineClass *timeline_class = JVMS_TIMELINE_CLASS (klass);
+
+  object_class->finalize = jvms_cpus_view_finalize;
+  timeline_class->reload = jvms_cpus_view_reload;
+  timeline_class->get_content_height = jvms_cpus_view_get_content_height;
+  timeline_class->compute = jvms_cpus_view_compute;
+  timeline_class->draw = jvms_cpus_view_draw;
+  timeline_class->tooltip = jvms_cpus_view_tooltip;
+  timeline_class->click = jvms_cpus_view_click;
+  timeline_class->get_title = jvms_cpus_view_get_title;
+  timeline_class->legend = jvms_cpus_view_legend;
+  timeline_class->describe = jvms_cpus_view_describe;
+}
+
+static void
+jvms_cpus_view_init (JvmsCpusView *self)
+{
+  self->cpus = g_array_new (FALSE, FALSE, sizeof (Cpu));
+}
+
+GtkWidget *
+jvms_cpus_view_new (JvmsSession *session)
+{
+  return g_object_new (JVMS_TYPE_CPUS_VIEW, "session", session, NULL);
+}
+
+guint
+jvms_cpus_view_get_n_cpus (JvmsCpusView *self)
+{
+  g_return_val_if_fail (JVMS_IS_CPUS_VIEW (self), 0);
+  return self->cpus->len;
+}

@@ -1,0 +1,338 @@
+/* jvms-gc-view.c */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "jvms-gc-view.h"
+#include "jvms-lane.h"
+#include "jvms-thread-table.h"
+
+#define LANE_ROW_H 16
+#define CHART_ROW_H 80
+
+typedef enum
+{
+  ROW_STATE,   /* a string lane: coloured per value */
+  ROW_PAUSE,   /* a lane drawn in one alarm colour while set */
+  ROW_HEAP,    /* the heap chart: used and committed */
+} RowType;
+
+typedef struct
+{
+  RowType       type;
+  const char   *label;     /* translated */
+  JvmsAttribute attribute; /* ROW_HEAP: heap-used */
+  JvmsAttribute second;    /* ROW_HEAP: heap-committed */
+  int           y;
+} Row;
+
+struct _JvmsGcView
+{
+  JvmsTimeline     parent_instance;
+  GArray          *rows;
+  int              content_height;
+  JvmsSummaryCell *cells;   /* two slots per row (second used by the heap) */
+  int              n_columns;
+};
+
+G_DEFINE_FINAL_TYPE (JvmsGcView, jvms_gc_view, JVMS_TYPE_TIMELINE)
+
+static void
+add_row (JvmsGcView  *self,
+         JvmsHistory *history,
+         RowType      type,
+         const char  *label,
+         const char  *path,
+         const char  *second)
+{
+  Row r = { type, label, jvms_history_lookup (history, path), JVMS_ATTRIBUTE_INVALID, 0 };
+
+  JvmsValue unused;
+
+  if (second != NULL)
+    r.second = jvms_history_lookup (history, second);
+  /* A lane that never held a value (a collector without level-3 phases) takes no room. */
+  if (!jvms_view_attribute_value (history, r.attribute, &unused) &&
+      !jvms_view_attribute_value (history, r.second, &unused))
+    return;
+  r.y = self->content_height;
+  self->content_height += type == ROW_HEAP ? CHART_ROW_H : LANE_ROW_H;
+  g_array_append_val (self->rows, r);
+}
+
+static void
+jvms_gc_view_reload (JvmsTimeline *timeline,
+                     JvmsHistory  *history)
+{
+  JvmsGcView *self = JVMS_GC_VIEW (timeline);
+
+  g_clear_pointer (&self->cells, g_free);
+  g_array_set_size (self->rows, 0);
+  self->content_height = 0;
+  if (history == NULL)
+    return;
+  add_row (self, history, ROW_STATE, _("Collection"), "GC/collection/name", NULL);
+  if (jvms_history_lookup (history, "GC/collection/name") == JVMS_ATTRIBUTE_INVALID)
+    add_row (self, history, ROW_STATE, _("Collection"), "GC/collection", NULL);
+  add_row (self, history, ROW_PAUSE, _("Pause"), "GC/pause", NULL);
+  for (int level = 0; level < 4; level++)
+    {
+      g_autofree char *path = g_strdup_printf ("GC/phase/%d", level);
+      static const char *const labels[] = { N_("Phase"), N_("Phase, level 1"),
+                                            N_("Phase, level 2"), N_("Phase, level 3") };
+      add_row (self, history, ROW_STATE, _(labels[level]), path, NULL);
+    }
+  add_row (self, history, ROW_STATE, _("Concurrent phase"), "GC/concurrent-phase", NULL);
+  add_row (self, history, ROW_HEAP, _("Heap"), "Memory/heap-used", "Memory/heap-committed");
+}
+
+static int
+jvms_gc_view_get_content_height (JvmsTimeline *timeline)
+{
+  return JVMS_GC_VIEW (timeline)->content_height;
+}
+
+static void
+jvms_gc_view_compute (JvmsTimeline               *timeline,
+                      JvmsHistory                *history,
+                      const JvmsTimelineGeometry *g)
+{
+  JvmsGcView *self = JVMS_GC_VIEW (timeline);
+  g_autoptr(GArray) attributes = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
+  g_autoptr(GArray) slots = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autofree JvmsSummaryCell *tmp = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize n_slots;
+
+  g_clear_pointer (&self->cells, g_free);
+  self->n_columns = g->n_columns;
+  if (history == NULL || self->rows->len == 0)
+    return;
+  n_slots = (gsize) self->rows->len * 2;
+  self->cells = g_new (JvmsSummaryCell, n_slots * g->n_columns);
+  for (gsize i = 0; i < n_slots * g->n_columns; i++)
+    self->cells[i] = (JvmsSummaryCell) { .flags = JVMS_SUMMARY_EMPTY, .min = NAN, .max = NAN };
+  /* A handful of attributes: all rows at once, visible or not. */
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      const Row *r = &g_array_index (self->rows, Row, i);
+      guint s0 = 2 * i, s1 = 2 * i + 1;
+      if (r->attribute != JVMS_ATTRIBUTE_INVALID)
+        {
+          g_array_append_val (attributes, r->attribute);
+          g_array_append_val (slots, s0);
+        }
+      if (r->second != JVMS_ATTRIBUTE_INVALID)
+        {
+          g_array_append_val (attributes, r->second);
+          g_array_append_val (slots, s1);
+        }
+    }
+  tmp = g_new0 (JvmsSummaryCell, (gsize) attributes->len * g->n_columns);
+  if (!jvms_history_query_summary (history, g->t0, g->t1, (JvmsAttribute *) attributes->data,
+                                   attributes->len, g->n_columns, tmp, &error))
+    {
+      g_warning ("GC view: %s", error->message);
+      g_clear_pointer (&self->cells, g_free);
+      return;
+    }
+  for (guint k = 0; k < attributes->len; k++)
+    memcpy (&self->cells[(gsize) g_array_index (slots, guint, k) * g->n_columns],
+            &tmp[(gsize) k * g->n_columns], sizeof (JvmsSummaryCell) * g->n_columns);
+}
+
+static JvmsColor
+string_color (const JvmsPalette *palette,
+              const JvmsValue   *value,
+              gpointer           data)
+{
+  switch (value->type)
+    {
+    case JVMS_VALUE_STRING:
+      return jvms_palette_for_string (palette, value->s);
+    case JVMS_VALUE_INT:
+      return jvms_palette_thread (palette, value->i, FALSE);
+    default:
+      return (JvmsColor) { 0 };
+    }
+}
+
+static JvmsColor
+pause_color (const JvmsPalette *palette,
+             const JvmsValue   *value,
+             gpointer           data)
+{
+  if (value->type == JVMS_VALUE_NULL)
+    return (JvmsColor) { 0 };
+  return (JvmsColor) { 0xD5 / 255.0, 0x5E / 255.0, 0, 1 }; /* Okabe-Ito vermillion */
+}
+
+static double
+column_max (const JvmsSummaryCell *cells,
+            int                    n)
+{
+  double m = 0;
+  for (int c = 0; c < n; c++)
+    if (!isnan (cells[c].max))
+      m = MAX (m, cells[c].max);
+  return m;
+}
+
+static void
+jvms_gc_view_draw (JvmsTimeline               *timeline,
+                   cairo_t                    *cr,
+                   const JvmsTimelineGeometry *g)
+{
+  JvmsGcView *self = JVMS_GC_VIEW (timeline);
+  gboolean have = self->cells != NULL && self->n_columns == g->n_columns;
+
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      const Row *r = &g_array_index (self->rows, Row, i);
+      double y = g->top + r->y - g->v_offset;
+      const JvmsSummaryCell *a = have ? &self->cells[(gsize) (2 * i) * g->n_columns] : NULL;
+      const JvmsSummaryCell *b = have ? &self->cells[(gsize) (2 * i + 1) * g->n_columns] : NULL;
+
+      jvms_timeline_draw_label (cr, &g->palette->foreground, 6, y + 1, g->gutter - 10, r->label,
+                                FALSE);
+      if (!have)
+        continue;
+      if (r->type == ROW_HEAP)
+        {
+          double vmax = MAX (column_max (a, g->n_columns), column_max (b, g->n_columns));
+          g_autofree char *scale = NULL;
+
+          if (vmax <= 0)
+            continue;
+          /* Round the scale up to whole MiB so that it reads. */
+          vmax = ceil (vmax / (1024.0 * 1024.0)) * 1024.0 * 1024.0;
+          scale = g_strdup_printf (_("%.0f MiB"), vmax / (1024.0 * 1024.0));
+          jvms_timeline_draw_label (cr, &g->palette->dim_text, 6, y + 14, g->gutter - 10, scale,
+                                    FALSE);
+          jvms_color_set (cr, &g->palette->grid);
+          cairo_rectangle (cr, g->gutter, y + 4.5, g->n_columns, 0.5);
+          cairo_fill (cr);
+          jvms_lane_draw_numeric (cr, g, b, y + 4, CHART_ROW_H - 8, 0, vmax, &g->palette->line_b);
+          jvms_lane_draw_numeric (cr, g, a, y + 4, CHART_ROW_H - 8, 0, vmax, &g->palette->line_a);
+        }
+      else
+        jvms_lane_draw (cr, g, a, y + 2, LANE_ROW_H - 4,
+                        r->type == ROW_PAUSE ? pause_color : string_color, NULL);
+    }
+}
+
+static char *
+bytes_text (const JvmsValue *value,
+            gpointer         data)
+{
+  if (value->type == JVMS_VALUE_INT)
+    return g_format_size_full ((guint64) MAX (value->i, 0), G_FORMAT_SIZE_IEC_UNITS);
+  if (value->type == JVMS_VALUE_DOUBLE)
+    return g_format_size_full ((guint64) MAX (value->d, 0), G_FORMAT_SIZE_IEC_UNITS);
+  return g_strdup (_("Unknown"));
+}
+
+static char *
+jvms_gc_view_tooltip (JvmsTimeline               *timeline,
+                      JvmsHistory                *history,
+                      const JvmsTimelineGeometry *g,
+                      double                      x,
+                      double                      y,
+                      gint64                      time)
+{
+  JvmsGcView *self = JVMS_GC_VIEW (timeline);
+  gint64 span = (g->t1 - g->t0) / MAX (g->n_columns, 1);
+
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      const Row *r = &g_array_index (self->rows, Row, i);
+      int h = r->type == ROW_HEAP ? CHART_ROW_H : LANE_ROW_H;
+      g_autofree char *a = NULL;
+      g_autofree char *b = NULL;
+
+      if (y < r->y || y >= r->y + h)
+        continue;
+      if (time == G_MININT64)
+        return g_strdup (r->label);
+      if (r->type != ROW_HEAP)
+        {
+          a = jvms_lane_describe (history, r->attribute, time, span, jvms_lane_value_text,
+                                  NULL, NULL);
+          return a != NULL ? g_strdup_printf ("%s: %s", r->label, a) : NULL;
+        }
+      a = jvms_lane_describe (history, r->attribute, time, 0, bytes_text, NULL, NULL);
+      b = jvms_lane_describe (history, r->second, time, 0, bytes_text, NULL, NULL);
+      return g_strdup_printf (_("Heap used: %s\nHeap committed: %s"), a ? a : "-", b ? b : "-");
+    }
+  return NULL;
+}
+
+static const char *
+jvms_gc_view_get_title (JvmsTimeline *timeline)
+{
+  return _("GC and heap");
+}
+
+static void
+jvms_gc_view_legend (JvmsTimeline      *timeline,
+                     const JvmsPalette *palette,
+                     GArray            *entries)
+{
+  JvmsLegendEntry pause = { _("Pause"), { 0xD5 / 255.0, 0x5E / 255.0, 0, 1 } };
+  JvmsLegendEntry phase = { _("A colour per collector and phase name"),
+                            jvms_palette_for_string (palette, "G1New") };
+  JvmsLegendEntry used = { _("Heap used (band: min to max in the pixel)"), palette->line_a };
+  JvmsLegendEntry committed = { _("Heap committed"), palette->line_b };
+
+  g_array_append_val (entries, pause);
+  g_array_append_val (entries, phase);
+  g_array_append_val (entries, used);
+  g_array_append_val (entries, committed);
+}
+
+static char *
+jvms_gc_view_describe (JvmsTimeline *timeline)
+{
+  return g_strdup (_("Garbage collections, their phases and pauses, and the heap used and committed over time"));
+}
+
+static void
+jvms_gc_view_finalize (GObject *object)
+{
+  JvmsGcView *self = JVMS_GC_VIEW (object);
+
+  g_clear_pointer (&self->cells, g_free);
+  g_clear_pointer (&self->rows, g_array_unref);
+  G_OBJECT_CLASS (jvms_gc_view_parent_class)->finalize (object);
+}
+
+static void
+jvms_gc_view_class_init (JvmsGcViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  JvmsTimelineClass *timeline_class = JVMS_TIMELINE_CLASS (klass);
+
+  object_class->finalize = jvms_gc_view_finalize;
+  timeline_class->reload = jvms_gc_view_reload;
+  timeline_class->get_content_height = jvms_gc_view_get_content_height;
+  timeline_class->compute = jvms_gc_view_compute;
+  timeline_class->draw = jvms_gc_view_draw;
+  timeline_class->tooltip = jvms_gc_view_tooltip;
+  timeline_class->get_title = jvms_gc_view_get_title;
+  timeline_class->legend = jvms_gc_view_legend;
+  timeline_class->describe = jvms_gc_view_describe;
+}
+
+static void
+jvms_gc_view_init (JvmsGcView *self)
+{
+  self->rows = g_array_new (FALSE, FALSE, sizeof (Row));
+}
+
+GtkWidget *
+jvms_gc_view_new (JvmsSession *session)
+{
+  return g_object_new (JVMS_TYPE_GC_VIEW, "session", session, NULL);
+}

@@ -1,0 +1,452 @@
+/* jvms-locks-view.c */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "jvms-lane.h"
+#include "jvms-locks-view.h"
+#include "jvms-thread-table.h"
+#include "jvms-view-states.h"
+
+#define ROW_H JVMS_LOCKS_VIEW_ROW_HEIGHT
+#define OWNER_Y 2
+#define OWNER_H 9
+#define WAITERS_Y 12
+#define WAITERS_H 10
+/* Bounds the intervals a click walks to find the threads of a monitor. */
+#define MAX_HIGHLIGHT_INTERVALS 200000
+
+typedef struct
+{
+  gint64        address;
+  char         *key;      /* "0x7f..." */
+  char         *klass;    /* last class seen, or NULL */
+  JvmsAttribute owner;
+  JvmsAttribute waiters;
+} Lock;
+
+struct _JvmsLocksView
+{
+  JvmsTimeline     parent_instance;
+  JvmsThreadTable *threads;
+  GArray          *locks;    /* Lock */
+  guint            first;
+  guint            n_cached;
+  JvmsSummaryCell *cells;    /* owner, waiters per cached row */
+  int              n_columns;
+};
+
+G_DEFINE_FINAL_TYPE (JvmsLocksView, jvms_locks_view, JVMS_TYPE_TIMELINE)
+
+static void
+clear_lock (gpointer data)
+{
+  Lock *lock = data;
+  g_free (lock->key);
+  g_free (lock->klass);
+}
+
+static void
+jvms_locks_view_reload (JvmsTimeline *timeline,
+                        JvmsHistory  *history)
+{
+  JvmsLocksView *self = JVMS_LOCKS_VIEW (timeline);
+  g_autoptr(GArray) children = NULL;
+  JvmsAttribute root;
+
+  g_clear_pointer (&self->cells, g_free);
+  self->n_cached = 0;
+  g_array_set_size (self->locks, 0);
+  g_clear_pointer (&self->threads, jvms_thread_table_free);
+  self->threads = jvms_thread_table_new (history);
+  if (history == NULL ||
+      (root = jvms_history_lookup (history, "Locks")) == JVMS_ATTRIBUTE_INVALID)
+    return;
+  children = jvms_history_list_children (history, root);
+  for (guint i = 0; i < children->len; i++)
+    {
+      JvmsAttribute folder = g_array_index (children, JvmsAttribute, i);
+      const char *name = jvms_history_get_name (history, folder);
+      JvmsValue value;
+      Lock lock = { 0 };
+
+      lock.address = (gint64) g_ascii_strtoull (name, NULL, 16);
+      lock.key = g_strdup (name);
+      lock.owner = jvms_history_lookup_child (history, folder, "owner");
+      lock.waiters = jvms_history_lookup_child (history, folder, "waiters");
+      if (jvms_view_attribute_value (history, jvms_history_lookup_child (history, folder, "class"),
+                                     &value) && value.type == JVMS_VALUE_STRING)
+        lock.klass = g_strdup (value.s);
+      g_array_append_val (self->locks, lock);
+    }
+}
+
+static int
+jvms_locks_view_get_content_height (JvmsTimeline *timeline)
+{
+  return JVMS_LOCKS_VIEW (timeline)->locks->len * ROW_H;
+}
+
+static void
+jvms_locks_view_compute (JvmsTimeline               *timeline,
+                         JvmsHistory                *history,
+                         const JvmsTimelineGeometry *g)
+{
+  JvmsLocksView *self = JVMS_LOCKS_VIEW (timeline);
+  g_autoptr(GArray) attributes = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
+  g_autoptr(GArray) slots = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autofree JvmsSummaryCell *tmp = NULL;
+  g_autoptr(GError) error = NULL;
+  guint last;
+
+  g_clear_pointer (&self->cells, g_free);
+  self->n_cached = 0;
+  self->n_columns = g->n_columns;
+  if (history == NULL || self->locks->len == 0)
+    return;
+  self->first = MIN ((guint) (g->v_offset / ROW_H), self->locks->len);
+  last = MIN ((guint) ((g->v_offset + g->height - g->top) / ROW_H) + 1, self->locks->len);
+  self->n_cached = last - self->first;
+  self->cells = g_new (JvmsSummaryCell, (gsize) self->n_cached * 2 * g->n_columns);
+  for (gsize i = 0; i < (gsize) self->n_cached * 2 * g->n_columns; i++)
+    self->cells[i] = (JvmsSummaryCell) { .flags = JVMS_SUMMARY_EMPTY, .min = NAN, .max = NAN };
+  for (guint i = self->first; i < last; i++)
+    {
+      const Lock *lock = &g_array_index (self->locks, Lock, i);
+      guint s0 = 2 * (i - self->first), s1 = s0 + 1;
+      if (lock->owner != JVMS_ATTRIBUTE_INVALID)
+        {
+          g_array_append_val (attributes, lock->owner);
+          g_array_append_val (slots, s0);
+        }
+      if (lock->waiters != JVMS_ATTRIBUTE_INVALID)
+        {
+          g_array_append_val (attributes, lock->waiters);
+          g_array_append_val (slots, s1);
+        }
+    }
+  if (attributes->len == 0)
+    return;
+  tmp = g_new0 (JvmsSummaryCell, (gsize) attributes->len * g->n_columns);
+  if (!jvms_history_query_summary (history, g->t0, g->t1, (JvmsAttribute *) attributes->data,
+                                   attributes->len, g->n_columns, tmp, &error))
+    {
+      g_warning ("Locks view: %s", error->message);
+      g_clear_pointer (&self->cells, g_free);
+      self->n_cached = 0;
+      return;
+    }
+  for (guint k = 0; k < attributes->len; k++)
+    memcpy (&self->cells[(gsize) g_array_index (slots, guint, k) * g->n_columns],
+            &tmp[(gsize) k * g->n_columns], sizeof (JvmsSummaryCell) * g->n_columns);
+}
+
+static JvmsColor
+owner_color (const JvmsPalette *palette,
+             const JvmsValue   *value,
+             gpointer           data)
+{
+  JvmsLocksView *self = data;
+  const JvmsThreadInfo *t;
+
+  if (value->type != JVMS_VALUE_INT)
+    return (JvmsColor) { 0 };
+  t = jvms_thread_table_lookup (self->threads, value->i);
+  return jvms_palette_thread (palette, value->i,
+                              t != NULL && t->kind == JVMS_VIEW_KIND_OTHER_PROCESS);
+}
+
+static void
+jvms_locks_view_draw (JvmsTimeline               *timeline,
+                      cairo_t                    *cr,
+                      const JvmsTimelineGeometry *g)
+{
+  JvmsLocksView *self = JVMS_LOCKS_VIEW (timeline);
+  JvmsSession *session = jvms_timeline_get_session (timeline);
+  gint64 highlighted = session != NULL ? jvms_session_get_highlighted_monitor (session) : 0;
+  gboolean have = self->cells != NULL && self->n_columns == g->n_columns;
+  JvmsColor waiters_color = { 0xD5 / 255.0, 0x5E / 255.0, 0, 1 }; /* vermillion: contention */
+
+  for (guint i = 0; i < self->locks->len; i++)
+    {
+      const Lock *lock = &g_array_index (self->locks, Lock, i);
+      double y = g->top + (double) i * ROW_H - g->v_offset;
+      g_autofree char *label = NULL;
+
+      if (y + ROW_H < g->top)
+        continue;
+      if (y > g->height)
+        break;
+      if (highlighted != 0 && lock->address == highlighted)
+        {
+          JvmsColor band = g->palette->highlight;
+          band.a = 0.18;
+          jvms_color_set (cr, &band);
+          cairo_rectangle (cr, 0, y, g->width, ROW_H);
+          cairo_fill (cr);
+        }
+      label = g_strdup_printf ("%s  %s", lock->klass != NULL ? lock->klass : _("Monitor"),
+                               lock->key);
+      jvms_timeline_draw_label (cr, &g->palette->foreground, 6, y + 5, g->gutter - 10, label,
+                                highlighted != 0 && lock->address == highlighted);
+      if (!have || i < self->first || i >= self->first + self->n_cached)
+        continue;
+      {
+        const JvmsSummaryCell *owner = &self->cells[(gsize) (2 * (i - self->first)) * g->n_columns];
+        const JvmsSummaryCell *waiters = owner + g->n_columns;
+        double vmax = 1;
+
+        jvms_lane_draw (cr, g, owner, y + OWNER_Y, OWNER_H, owner_color, self);
+        for (int c = 0; c < g->n_columns; c++)
+          if (!isnan (waiters[c].max))
+            vmax = MAX (vmax, waiters[c].max);
+        /* Bars from the lane's bottom: the most waiters in the pixel, so a burst shows. */
+        jvms_color_set (cr, &waiters_color);
+        for (int c = 0; c < g->n_columns; c++)
+          if (!isnan (waiters[c].max) && waiters[c].max > 0)
+            {
+              double h = MAX (1.0, waiters[c].max / vmax * WAITERS_H);
+              cairo_rectangle (cr, g->gutter + c, y + WAITERS_Y + WAITERS_H - h, 1, h);
+            }
+        cairo_fill (cr);
+      }
+    }
+}
+
+static char *
+owner_text (const JvmsValue *value,
+            gpointer         data)
+{
+  JvmsLocksView *self = data;
+  const JvmsThreadInfo *t;
+
+  if (value->type != JVMS_VALUE_INT)
+    return g_strdup (_("Not contended"));
+  t = jvms_thread_table_lookup (self->threads, value->i);
+  if (t == NULL)
+    return g_strdup_printf (_("Held by thread %" G_GINT64_FORMAT), value->i);
+  return g_strdup_printf (_("Held by %s (thread %s)"), t->name, t->key);
+}
+
+static char *
+waiters_text (const JvmsValue *value,
+              gpointer         data)
+{
+  gint64 n = value->type == JVMS_VALUE_INT ? value->i : 0;
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%" G_GINT64_FORMAT " waiting thread",
+                                       "%" G_GINT64_FORMAT " waiting threads", (gulong) n),
+                          n);
+}
+
+static char *
+jvms_locks_view_tooltip (JvmsTimeline               *timeline,
+                         JvmsHistory                *history,
+                         const JvmsTimelineGeometry *g,
+                         double                      x,
+                         double                      y,
+                         gint64                      time)
+{
+  JvmsLocksView *self = JVMS_LOCKS_VIEW (timeline);
+  guint i = (guint) (y / ROW_H);
+  const Lock *lock;
+  gboolean waiters;
+  g_autofree char *lane = NULL;
+
+  if (y < 0 || i >= self->locks->len)
+    return NULL;
+  lock = &g_array_index (self->locks, Lock, i);
+  if (time == G_MININT64)
+    return g_strdup_printf ("%s %s", lock->klass ? lock->klass : _("Monitor"), lock->key);
+  waiters = y - i * ROW_H >= WAITERS_Y;
+  lane = jvms_lane_describe (history, waiters ? lock->waiters : lock->owner, time,
+                             (g->t1 - g->t0) / MAX (g->n_columns, 1),
+                             waiters ? waiters_text : owner_text, self, NULL);
+  return g_strdup_printf ("%s %s\n%s", lock->klass ? lock->klass : _("Monitor"), lock->key,
+                          lane ? lane : "");
+}
+
+static void
+add_tid (GArray *tids,
+         gint64  tid)
+{
+  for (guint i = 0; i < tids->len; i++)
+    if (g_array_index (tids, gint64, i) == tid)
+      return;
+  g_array_append_val (tids, tid);
+}
+
+void
+jvms_locks_view_select (JvmsLocksView *self,
+                        gint64         address)
+{
+  JvmsSession *session;
+  JvmsHistory *history;
+  g_autoptr(GArray) tids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr(GArray) attributes = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
+  g_autoptr(JvmsHistoryRange) range = NULL;
+  JvmsInterval interval;
+  const Lock *lock = NULL;
+  gint64 t0, t1;
+  guint walked = 0;
+
+  g_return_if_fail (JVMS_IS_LOCKS_VIEW (self));
+  session = jvms_timeline_get_session (JVMS_TIMELINE (self));
+  if (session == NULL || (history = jvms_session_get_history (session)) == NULL)
+    return;
+  for (guint i = 0; i < self->locks->len; i++)
+    if (g_array_index (self->locks, Lock, i).address == address)
+      lock = &g_array_index (self->locks, Lock, i);
+  if (lock == NULL)
+    return;
+
+  /* Owners and waiters within the visible range: what the user is looking at. */
+  jvms_session_get_visible (session, &t0, &t1);
+  if (lock->owner != JVMS_ATTRIBUTE_INVALID)
+    g_array_append_val (attributes, lock->owner);
+  for (guint i = 0; i < jvms_thread_table_get_len (self->threads); i++)
+    {
+      const JvmsThreadInfo *t = jvms_thread_table_get (self->threads, i);
+      JvmsAttribute monitor;
+      if (t->user_state == JVMS_ATTRIBUTE_INVALID)
+        continue;
+      monitor = jvms_history_lookup_child (history, t->user_state, "monitor");
+      if (monitor != JVMS_ATTRIBUTE_INVALID)
+        g_array_append_val (attributes, monitor);
+    }
+  if (attributes->len > 0)
+    range = jvms_history_query_range (history, t0, t1, (JvmsAttribute *) attributes->data,
+                                      attributes->len, NULL);
+  while (range != NULL && walked++ < MAX_HIGHLIGHT_INTERVALS &&
+         jvms_history_range_next (range, &interval, NULL))
+    {
+      if (interval.value.type != JVMS_VALUE_INT)
+        continue;
+      if (interval.attribute == lock->owner)
+        add_tid (tids, interval.value.i);
+      else if (interval.value.i == address)
+        {
+          /* .../Threads/<tid>/user-state/monitor: the tid is two levels up. */
+          JvmsAttribute folder = jvms_history_get_parent (history,
+                                                          jvms_history_get_parent (history,
+                                                                                   interval.attribute));
+          gint64 tid;
+          if (jvms_view_parse_tid (jvms_history_get_name (history, folder), &tid))
+            add_tid (tids, tid);
+        }
+    }
+
+  g_object_freeze_notify (G_OBJECT (session));
+  jvms_session_set_highlighted_monitor (session, address);
+  jvms_session_set_highlighted_threads (session, (gint64 *) tids->data, tids->len);
+  g_object_thaw_notify (G_OBJECT (session));
+}
+
+static void
+jvms_locks_view_click (JvmsTimeline               *timeline,
+                       JvmsHistory                *history,
+                       const JvmsTimelineGeometry *g,
+                       double                      x,
+                       double                      y,
+                       gint64                      time,
+                       gboolean                    in_gutter)
+{
+  JvmsLocksView *self = JVMS_LOCKS_VIEW (timeline);
+  JvmsSession *session = jvms_timeline_get_session (timeline);
+  guint i = (guint) (y / ROW_H);
+  gint64 address;
+
+  if (session == NULL)
+    return;
+  if (y < 0 || i >= self->locks->len)
+    {
+      jvms_session_clear_highlight (session);
+      return;
+    }
+  address = g_array_index (self->locks, Lock, i).address;
+  if (jvms_session_get_highlighted_monitor (session) == address)
+    jvms_session_clear_highlight (session);
+  else
+    jvms_locks_view_select (self, address);
+}
+
+static const char *
+jvms_locks_view_get_title (JvmsTimeline *timeline)
+{
+  return _("Locks");
+}
+
+static void
+jvms_locks_view_legend (JvmsTimeline      *timeline,
+                        const JvmsPalette *palette,
+                        GArray            *entries)
+{
+  JvmsLegendEntry owner = { _("Owner: a colour per thread"),
+                            jvms_palette_thread (palette, 12345, FALSE) };
+  JvmsLegendEntry waiters = { _("Waiting threads (most in the pixel)"),
+                              { 0xD5 / 255.0, 0x5E / 255.0, 0, 1 } };
+
+  g_array_append_val (entries, owner);
+  g_array_append_val (entries, waiters);
+}
+
+static char *
+jvms_locks_view_describe (JvmsTimeline *timeline)
+{
+  guint n = JVMS_LOCKS_VIEW (timeline)->locks->len;
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "%u contended monitor; each row shows its owner and its waiting threads",
+                                       "%u contended monitors; each row shows its owner and its waiting threads",
+                                       n),
+                          n);
+}
+
+static void
+jvms_locks_view_finalize (GObject *object)
+{
+  JvmsLocksView *self = JVMS_LOCKS_VIEW (object);
+
+  g_clear_pointer (&self->cells, g_free);
+  g_clear_pointer (&self->locks, g_array_unref);
+  g_clear_pointer (&self->threads, jvms_thread_table_free);
+  G_OBJECT_CLASS (jvms_locks_view_parent_class)->finalize (object);
+}
+
+static void
+jvms_locks_view_class_init (JvmsLocksViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  JvmsTimelineClass *timeline_class = JVMS_TIMELINE_CLASS (klass);
+
+  object_class->finalize = jvms_locks_view_finalize;
+  timeline_class->reload = jvms_locks_view_reload;
+  timeline_class->get_content_height = jvms_locks_view_get_content_height;
+  timeline_class->compute = jvms_locks_view_compute;
+  timeline_class->draw = jvms_locks_view_draw;
+  timeline_class->tooltip = jvms_locks_view_tooltip;
+  timeline_class->click = jvms_locks_view_click;
+  timeline_class->get_title = jvms_locks_view_get_title;
+  timeline_class->legend = jvms_locks_view_legend;
+  timeline_class->describe = jvms_locks_view_describe;
+}
+
+static void
+jvms_locks_view_init (JvmsLocksView *self)
+{
+  self->locks = g_array_new (FALSE, TRUE, sizeof (Lock));
+  g_array_set_clear_func (self->locks, clear_lock);
+}
+
+GtkWidget *
+jvms_locks_view_new (JvmsSession *session)
+{
+  return g_object_new (JVMS_TYPE_LOCKS_VIEW, "session", session, NULL);
+}
+
+guint
+jvms_locks_view_get_n_locks (JvmsLocksView *self)
+{
+  g_return_val_if_fail (JVMS_IS_LOCKS_VIEW (self), 0);
+  return self->locks->len;
+}

@@ -1,0 +1,529 @@
+/* jvms-object-age-view.c */
+#include "config.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#include "jvms-object-age-view.h"
+
+#define CHART_H JVMS_OBJECT_AGE_VIEW_CHART_HEIGHT
+/* Width of the buckets the mean line is computed over. */
+#define MEAN_BUCKET_PX 8
+#define MAX_LEGEND_GROUPS 6
+
+typedef struct
+{
+  gint64  time;
+  double  age_ns;
+  gint64  bytes_since;
+  char   *class_name;
+  char   *site;
+  guint   count;
+} Sample;
+
+typedef struct
+{
+  double      x;
+  double      y;
+  double      radius;
+  const char *group;
+  guint       count;
+  guint       sample;   /* one of the samples merged (for the tooltip) */
+} Dot;
+
+struct _JvmsObjectAgeView
+{
+  JvmsTimeline      parent_instance;
+  GArray           *samples;   /* Sample, sorted by time */
+  JvmsObjectAgeUnit unit;
+  gboolean          by_site;
+
+  /* Cache for the visible window. */
+  GArray           *dots;      /* Dot */
+  GArray           *mean;      /* double per bucket, NaN when empty */
+  double            age_min;
+  double            age_max;
+  GPtrArray        *top_groups; /* borrowed strings, most samples first */
+};
+
+G_DEFINE_FINAL_TYPE (JvmsObjectAgeView, jvms_object_age_view, JVMS_TYPE_TIMELINE)
+
+enum
+{
+  PROP_0,
+  PROP_AGE_UNIT,
+  PROP_BY_SITE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+clear_sample (gpointer data)
+{
+  Sample *s = data;
+  g_free (s->class_name);
+  g_free (s->site);
+}
+
+static int
+compare_time (gconstpointer a,
+              gconstpointer b)
+{
+  const Sample *x = a, *y = b;
+  return x->time < y->time ? -1 : x->time > y->time;
+}
+
+static double
+age_of (JvmsObjectAgeView *self,
+        const Sample      *s)
+{
+  if (self->unit == JVMS_OBJECT_AGE_BYTES)
+    return s->bytes_since >= 0 ? (double) s->bytes_since : -1;
+  return s->age_ns;
+}
+
+static const char *
+group_of (JvmsObjectAgeView *self,
+          const Sample      *s)
+{
+  if (self->by_site && s->site != NULL)
+    return s->site;
+  return s->class_name != NULL ? s->class_name : "?";
+}
+
+static int
+jvms_object_age_view_get_content_height (JvmsTimeline *timeline)
+{
+  return CHART_H;
+}
+
+static double
+age_to_y (JvmsObjectAgeView *self,
+          double             age,
+          double             top)
+{
+  /* Log scale: ages span from microseconds to the whole run. */
+  double lo = log10 (MAX (self->age_min, 1)), hi = log10 (MAX (self->age_max, 1));
+  double f = hi > lo ? (log10 (MAX (age, 1)) - lo) / (hi - lo) : 0.5;
+  return top + 6 + (1 - f) * (CHART_H - 12);
+}
+
+static gboolean
+str_equal0 (const char *a,
+            const char *b)
+{
+  return a == b || g_strcmp0 (a, b) == 0;
+}
+
+static void
+jvms_object_age_view_compute (JvmsTimeline               *timeline,
+                              JvmsHistory                *history,
+                              const JvmsTimelineGeometry *g)
+{
+  JvmsObjectAgeView *self = JVMS_OBJECT_AGE_VIEW (timeline);
+  g_autoptr(GHashTable) totals = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) cells = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  g_autofree double *sum = NULL;
+  g_autofree double *weight = NULL;
+  g_autoptr(GList) groups = NULL;
+  guint n_buckets = (guint) (g->n_columns / MEAN_BUCKET_PX) + 1;
+  guint lo = 0, hi = self->samples->len;
+
+  g_array_set_size (self->dots, 0);
+  g_array_set_size (self->mean, 0);
+  g_ptr_array_set_size (self->top_groups, 0);
+  self->age_min = G_MAXDOUBLE;
+  self->age_max = 0;
+
+  /* First sample at or after t0. */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (g_array_index (self->samples, Sample, mid).time < g->t0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (guint i = lo; i < self->samples->len; i++)
+    {
+      const Sample *s = &g_array_index (self->samples, Sample, i);
+      double age = age_of (self, s);
+      if (s->time > g->t1)
+        break;
+      if (age <= 0)
+        continue;
+      self->age_min = MIN (self->age_min, age);
+      self->age_max = MAX (self->age_max, age);
+    }
+  if (self->age_max <= 0)
+    return;
+
+  sum = g_new0 (double, n_buckets);
+  weight = g_new0 (double, n_buckets);
+  for (guint i = lo; i < self->samples->len; i++)
+    {
+      const Sample *s = &g_array_index (self->samples, Sample, i);
+      double age = age_of (self, s);
+      const char *group = group_of (self, s);
+      double x, y;
+      gint64 key;
+      gpointer found;
+      guint bucket;
+
+      if (s->time > g->t1)
+        break;
+      if (age <= 0)
+        continue;
+      x = jvms_timeline_time_to_x (g, s->time);
+      y = age_to_y (self, age, g->top);
+      bucket = MIN ((guint) ((x - g->gutter) / MEAN_BUCKET_PX), n_buckets - 1);
+      sum[bucket] += age * s->count;
+      weight[bucket] += s->count;
+      g_hash_table_insert (totals, (gpointer) group,
+                           GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (totals, group)) +
+                                             s->count));
+
+      /* One dot per group and 3x3 pixel cell: dense bursts merge into one bigger dot. */
+      key = ((gint64) (x / 3) << 32) ^ ((gint64) (y / 3) << 8) ^ g_str_hash (group);
+      found = g_hash_table_lookup (cells, &key);
+      if (found != NULL)
+        {
+          Dot *d = &g_array_index (self->dots, Dot, GPOINTER_TO_UINT (found) - 1);
+          if (str_equal0 (d->group, group))
+            {
+              d->count += s->count;
+              continue;
+            }
+        }
+      {
+        Dot d = { x, y, 0, group, s->count, i };
+        g_array_append_val (self->dots, d);
+        g_hash_table_insert (cells, g_memdup2 (&key, sizeof key),
+                             GUINT_TO_POINTER (self->dots->len));
+      }
+    }
+  for (guint i = 0; i < self->dots->len; i++)
+    {
+      Dot *d = &g_array_index (self->dots, Dot, i);
+      d->radius = MIN (2.0 + sqrt ((double) d->count), 9.0);
+    }
+  for (guint b = 0; b < n_buckets; b++)
+    {
+      double m = weight[b] > 0 ? sum[b] / weight[b] : NAN;
+      g_array_append_val (self->mean, m);
+    }
+  groups = g_hash_table_get_keys (totals);
+  for (GList *l = groups; l != NULL; l = l->next)
+    g_ptr_array_add (self->top_groups, l->data);
+  /* Most samples first. */
+  for (guint i = 1; i < self->top_groups->len; i++)
+    for (guint j = i; j > 0; j--)
+      {
+        guint a = GPOINTER_TO_UINT (g_hash_table_lookup (totals, self->top_groups->pdata[j - 1]));
+        guint b = GPOINTER_TO_UINT (g_hash_table_lookup (totals, self->top_groups->pdata[j]));
+        gpointer tmp;
+        if (a >= b)
+          break;
+        tmp = self->top_groups->pdata[j - 1];
+        self->top_groups->pdata[j - 1] = self->top_groups->pdata[j];
+        self->top_groups->pdata[j] = tmp;
+      }
+}
+
+static char *
+format_age (JvmsObjectAgeView *self,
+            double             age)
+{
+  if (self->unit == JVMS_OBJECT_AGE_BYTES)
+    return g_format_size_full ((guint64) age, G_FORMAT_SIZE_IEC_UNITS);
+  return jvms_format_duration ((gint64) age);
+}
+
+static void
+jvms_object_age_view_draw (JvmsTimeline               *timeline,
+                           cairo_t                    *cr,
+                           const JvmsTimelineGeometry *g)
+{
+  JvmsObjectAgeView *self = JVMS_OBJECT_AGE_VIEW (timeline);
+  double top = g->top - g->v_offset;
+  gboolean pen = FALSE;
+  g_autofree char *max_label = NULL;
+  g_autofree char *min_label = NULL;
+
+  jvms_timeline_draw_label (cr, &g->palette->foreground, 6, top + 4, g->gutter - 10,
+                            self->unit == JVMS_OBJECT_AGE_BYTES
+                              ? _("Age in bytes allocated since")
+                              : _("Age in time"),
+                            FALSE);
+  if (self->dots->len == 0)
+    {
+      jvms_timeline_draw_label (cr, &g->palette->dim_text, g->gutter + 8, top + CHART_H / 2.0 - 6,
+                                g->n_columns - 16, _("No object samples in this range"), FALSE);
+      return;
+    }
+  max_label = format_age (self, self->age_max);
+  min_label = format_age (self, self->age_min);
+  jvms_timeline_draw_label (cr, &g->palette->dim_text, 6, top + 20, g->gutter - 10, max_label,
+                            FALSE);
+  jvms_timeline_draw_label (cr, &g->palette->dim_text, 6, top + CHART_H - 18, g->gutter - 10,
+                            min_label, FALSE);
+
+  for (guint i = 0; i < self->dots->len; i++)
+    {
+      const Dot *d = &g_array_index (self->dots, Dot, i);
+      JvmsColor c = jvms_palette_for_string (g->palette, d->group);
+      c.a = 0.75;
+      jvms_color_set (cr, &c);
+      cairo_new_sub_path (cr);
+      cairo_arc (cr, d->x, d->y - g->v_offset, d->radius, 0, 2 * G_PI);
+      cairo_fill (cr);
+    }
+
+  jvms_color_set (cr, &g->palette->foreground);
+  cairo_set_line_width (cr, 1.5);
+  for (guint b = 0; b < self->mean->len; b++)
+    {
+      double m = g_array_index (self->mean, double, b);
+      double x = g->gutter + b * MEAN_BUCKET_PX + MEAN_BUCKET_PX / 2.0;
+      if (isnan (m))
+        continue; /* a gap in samples is not a change of mean: keep the line going */
+      if (pen)
+        cairo_line_to (cr, x, age_to_y (self, m, g->top) - g->v_offset);
+      else
+        cairo_move_to (cr, x, age_to_y (self, m, g->top) - g->v_offset);
+      pen = TRUE;
+    }
+  cairo_stroke (cr);
+}
+
+static char *
+jvms_object_age_view_tooltip (JvmsTimeline               *timeline,
+                              JvmsHistory                *history,
+                              const JvmsTimelineGeometry *g,
+                              double                      x,
+                              double                      y,
+                              gint64                      time)
+{
+  JvmsObjectAgeView *self = JVMS_OBJECT_AGE_VIEW (timeline);
+  const Dot *best = NULL;
+  double best_d = 36;
+  const Sample *s;
+  g_autofree char *age = NULL;
+  g_autofree char *when = NULL;
+
+  /* Dots are in widget coordinates with top included; y here is content y. */
+  for (guint i = 0; i < self->dots->len; i++)
+    {
+      const Dot *d = &g_array_index (self->dots, Dot, i);
+      double dx = d->x - x, dy = d->y - g->top - y;
+      if (dx * dx + dy * dy < best_d)
+        {
+          best_d = dx * dx + dy * dy;
+          best = d;
+        }
+    }
+  if (best == NULL)
+    return NULL;
+  s = &g_array_index (self->samples, Sample, best->sample);
+  age = format_age (self, age_of (self, s));
+  when = jvms_format_time (s->time - (history != NULL ? jvms_history_get_start_time (history) : 0),
+                           g->t1 - g->t0);
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "%s\nAllocated at %s\nAge %s at %s\n%u sample here",
+                                       "%s\nAllocated at %s\nAge %s at %s\n%u samples here",
+                                       best->count),
+                          s->class_name ? s->class_name : "?", s->site ? s->site : "?", age,
+                          when, best->count);
+}
+
+static const char *
+jvms_object_age_view_get_title (JvmsTimeline *timeline)
+{
+  return _("Object age");
+}
+
+static void
+jvms_object_age_view_legend (JvmsTimeline      *timeline,
+                             const JvmsPalette *palette,
+                             GArray            *entries)
+{
+  JvmsObjectAgeView *self = JVMS_OBJECT_AGE_VIEW (timeline);
+  JvmsLegendEntry mean = { _("Mean age"), palette->foreground };
+
+  g_array_append_val (entries, mean);
+  for (guint i = 0; i < MIN (self->top_groups->len, MAX_LEGEND_GROUPS); i++)
+    {
+      JvmsLegendEntry e = { self->top_groups->pdata[i],
+                            jvms_palette_for_string (palette, self->top_groups->pdata[i]) };
+      g_array_append_val (entries, e);
+    }
+}
+
+static char *
+jvms_object_age_view_describe (JvmsTimeline *timeline)
+{
+  guint n = JVMS_OBJECT_AGE_VIEW (timeline)->samples->len;
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "Ages of %u sampled object over time, with their mean",
+                                       "Ages of %u sampled objects over time, with their mean",
+                                       n),
+                          n);
+}
+
+static void
+jvms_object_age_view_finalize (GObject *object)
+{
+  JvmsObjectAgeView *self = JVMS_OBJECT_AGE_VIEW (object);
+
+  g_clear_pointer (&self->samples, g_array_unref);
+  g_clear_pointer (&self->dots, g_array_unref);
+  g_clear_pointer (&self->mean, g_array_unref);
+  g_clear_pointer (&self->top_groups, g_ptr_array_unref);
+  G_OBJECT_CLASS (jvms_object_age_view_parent_class)->finalize (object);
+}
+
+static void
+jvms_object_age_view_get_property (GObject    *object,
+                                   guint       prop_id,
+                                   GValue     *value,
+                                   GParamSpec *pspec)
+{
+  JvmsObjectAgeView *self = JVMS_OBJECT_AGE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_AGE_UNIT:
+      g_value_set_int (value, self->unit);
+      break;
+    case PROP_BY_SITE:
+      g_value_set_boolean (value, self->by_site);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+jvms_object_age_view_set_property (GObject      *object,
+                                   guint         prop_id,
+                                   const GValue *value,
+                                   GParamSpec   *pspec)
+{
+  JvmsObjectAgeView *self = JVMS_OBJECT_AGE_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_AGE_UNIT:
+      jvms_object_age_view_set_age_unit (self, g_value_get_int (value));
+      break;
+    case PROP_BY_SITE:
+      jvms_object_age_view_set_by_site (self, g_value_get_boolean (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+jvms_object_age_view_class_init (JvmsObjectAgeViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  JvmsTimelineClass *timeline_class = JVMS_TIMELINE_CLASS (klass);
+
+  object_class->finalize = jvms_object_age_view_finalize;
+  object_class->get_property = jvms_object_age_view_get_property;
+  object_class->set_property = jvms_object_age_view_set_property;
+  timeline_class->get_content_height = jvms_object_age_view_get_content_height;
+  timeline_class->compute = jvms_object_age_view_compute;
+  timeline_class->draw = jvms_object_age_view_draw;
+  timeline_class->tooltip = jvms_object_age_view_tooltip;
+  timeline_class->get_title = jvms_object_age_view_get_title;
+  timeline_class->legend = jvms_object_age_view_legend;
+  timeline_class->describe = jvms_object_age_view_describe;
+
+  properties[PROP_AGE_UNIT] =
+    g_param_spec_int ("age-unit", NULL, NULL, JVMS_OBJECT_AGE_TIME, JVMS_OBJECT_AGE_BYTES,
+                      JVMS_OBJECT_AGE_TIME,
+                      G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_BY_SITE] =
+    g_param_spec_boolean ("by-site", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+jvms_object_age_view_init (JvmsObjectAgeView *self)
+{
+  self->samples = g_array_new (FALSE, TRUE, sizeof (Sample));
+  g_array_set_clear_func (self->samples, clear_sample);
+  self->dots = g_array_new (FALSE, FALSE, sizeof (Dot));
+  self->mean = g_array_new (FALSE, FALSE, sizeof (double));
+  self->top_groups = g_ptr_array_new ();
+}
+
+GtkWidget *
+jvms_object_age_view_new (JvmsSession *session)
+{
+  return g_object_new (JVMS_TYPE_OBJECT_AGE_VIEW, "session", session, NULL);
+}
+
+void
+jvms_object_age_view_set_samples (JvmsObjectAgeView         *self,
+                                  const JvmsObjectAgeSample *samples,
+                                  guint                      n_samples)
+{
+  g_return_if_fail (JVMS_IS_OBJECT_AGE_VIEW (self));
+  g_return_if_fail (samples != NULL || n_samples == 0);
+
+  g_array_set_size (self->dots, 0);
+  g_ptr_array_set_size (self->top_groups, 0);
+  g_array_set_size (self->samples, 0);
+  for (guint i = 0; i < n_samples; i++)
+    {
+      Sample s = {
+        .time = samples[i].time,
+        .age_ns = (double) (samples[i].time - samples[i].allocation_time),
+        .bytes_since = samples[i].bytes_since,
+        .class_name = g_strdup (samples[i].class_name),
+        .site = g_strdup (samples[i].site),
+        .count = MAX (samples[i].count, 1),
+      };
+      g_array_append_val (self->samples, s);
+    }
+  g_array_sort (self->samples, compare_time);
+  jvms_timeline_invalidate (JVMS_TIMELINE (self));
+  jvms_timeline_reload (JVMS_TIMELINE (self));
+}
+
+guint
+jvms_object_age_view_get_n_samples (JvmsObjectAgeView *self)
+{
+  g_return_val_if_fail (JVMS_IS_OBJECT_AGE_VIEW (self), 0);
+  return self->samples->len;
+}
+
+void
+jvms_object_age_view_set_age_unit (JvmsObjectAgeView *self,
+                                   JvmsObjectAgeUnit  unit)
+{
+  g_return_if_fail (JVMS_IS_OBJECT_AGE_VIEW (self));
+  if (self->unit == unit)
+    return;
+  self->unit = unit;
+  jvms_timeline_invalidate (JVMS_TIMELINE (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_AGE_UNIT]);
+}
+
+void
+jvms_object_age_view_set_by_site (JvmsObjectAgeView *self,
+                                  gboolean           by_site)
+{
+  g_return_if_fail (JVMS_IS_OBJECT_AGE_VIEW (self));
+  if (self->by_site == !!by_site)
+    return;
+  self->by_site = !!by_site;
+  jvms_timeline_invalidate (JVMS_TIMELINE (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_BY_SITE]);
+}

@@ -1,0 +1,47 @@
+/* jvms-object-age-view.h: ages of sampled live objects (JFR's jdk.OldObjectSample) over time:
+ * a dot per class (or allocation site) and pixel, sized by how many samples it stands for,
+ * and a line for the mean age. Age in time since allocation, or in bytes the JVM allocated
+ * since (how many allocations the object survived). */
+#pragma once
+
+#include "jvms-timeline.h"
+
+G_BEGIN_DECLS
+
+/* One sample, as the analysis keeps them beside the history (docs/attributes.md, "Point
+ * samples"). Strings are copied by set_samples. */
+typedef struct
+{
+  gint64      time;            /* when the sample was taken, on the history's axis */
+  gint64      allocation_time; /* when the object was allocated */
+  gint64      bytes_since;     /* bytes allocated between allocation and sample; -1 unknown */
+  const char *class_name;
+  const char *site;            /* allocation site ("Class.method"), or NULL */
+  guint       count;           /* samples this one stands for (>= 1) */
+} JvmsObjectAgeSample;
+
+typedef enum
+{
+  JVMS_OBJECT_AGE_TIME,
+  JVMS_OBJECT_AGE_BYTES,
+} JvmsObjectAgeUnit;
+
+#define JVMS_TYPE_OBJECT_AGE_VIEW (jvms_object_age_view_get_type ())
+G_DECLARE_FINAL_TYPE (JvmsObjectAgeView, jvms_object_age_view, JVMS, OBJECT_AGE_VIEW, JvmsTimeline)
+
+#define JVMS_OBJECT_AGE_VIEW_CHART_HEIGHT 160
+
+GtkWidget *jvms_object_age_view_new          (JvmsSession               *session);
+/* Replaces the samples (copied). */
+void       jvms_object_age_view_set_samples  (JvmsObjectAgeView         *self,
+                                              const JvmsObjectAgeSample *samples,
+                                              guint                      n_samples);
+guint      jvms_object_age_view_get_n_samples (JvmsObjectAgeView        *self);
+/* Properties "age-unit" (int, JvmsObjectAgeUnit) and "by-site" (boolean: group by allocation
+ * site instead of class). */
+void       jvms_object_age_view_set_age_unit (JvmsObjectAgeView         *self,
+                                              JvmsObjectAgeUnit          unit);
+void       jvms_object_age_view_set_by_site  (JvmsObjectAgeView         *self,
+                                              gboolean                   by_site);
+
+G_END_DECLS

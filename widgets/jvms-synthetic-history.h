@@ -1,0 +1,34 @@
+/* jvms-synthetic-history.h: a synthetic history with the layout of docs/attributes.md, for the
+ * view demo, the widget tests and bench-views. Not part of the widgets library. */
+#pragma once
+
+#include "jvms-history.h"
+#include "jvms-object-age-view.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  guint   n_threads;     /* JVM threads (java, gc, jit, vm, jfr mixed); plus a few others */
+  guint   n_cpus;
+  guint   n_locks;
+  guint64 n_intervals;   /* stop after about this many state changes */
+  gint64  start_time;
+  guint32 seed;
+  /* Mean time between two state changes of one thread, ns. */
+  gint64  mean_gap_ns;
+} JvmsSyntheticOptions;
+
+void     jvms_synthetic_options_init   (JvmsSyntheticOptions       *options);
+/* Writes the history at @path; FALSE with the builder's error on failure. */
+gboolean jvms_synthetic_history_write  (const char                 *path,
+                                        const JvmsSyntheticOptions *options,
+                                        GError                    **error);
+/* @n old-object samples over [@start, @end): a GArray of JvmsObjectAgeSample whose strings are
+ * static. */
+GArray  *jvms_synthetic_object_samples (gint64                      start,
+                                        gint64                      end,
+                                        guint                       n,
+                                        guint32                     seed);
+
+G_END_DECLS

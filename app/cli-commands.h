@@ -8,3 +8,4 @@
 
 int jvms_cli_version (int argc, char **argv);
 int jvms_cli_summary (int argc, char **argv);
+int jvms_cli_index (int argc, char **argv);

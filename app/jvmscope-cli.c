@@ -17,6 +17,7 @@ typedef struct
 } JvmsCliCommand;
 
 static const JvmsCliCommand commands[] = {
+  { "index", jvms_cli_index, N_("Build or reuse the index of a trace and say what it holds") },
   { "summary", jvms_cli_summary, N_("Count the events of each type in a trace") },
   { "version", jvms_cli_version, N_("Print the version of jvmscope-cli") },
 };

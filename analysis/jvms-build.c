@@ -1,0 +1,658 @@
+/* jvms-build.c: the indexing pass. Both layers are read at once and merged on one time axis
+ * (epoch ns), so that the history grows evenly in time while it is built and views can draw
+ * what is done. */
+#include "jvms-build.h"
+
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+#include "jvms-kernel-machine.h"
+#ifdef JVMS_HAVE_JFR
+#include "jvms-jfr-machine.h"
+#include "jvms-jfr.h"
+#endif
+#ifdef JVMS_HAVE_PERF
+#include "jvms-perf.h"
+#endif
+#include "jvms-samples.h"
+#include "jvms-states.h"
+#include "jvms-threads.h"
+#include "jvms-writer.h"
+
+#define CHECK_EVERY      4096
+/* Synthesized records before the first timed one (threads alive at start): bounded look-ahead. */
+#define MAX_PEEK         (1 << 20)
+#define CLOCK_MONOTONIC_ID 1
+
+typedef struct
+{
+#ifdef JVMS_HAVE_PERF
+  JvmsPerfReader  *perf;
+#else
+  gpointer         perf;
+#endif
+  const char      *path;
+  JvmsKernelEvent  ev;         /* the current event, not yet fed */
+  gboolean         have;
+  GArray          *peeked;     /* JvmsKernelEvent with time 0, copied, fed first */
+  guint            peek_pos;
+  GStringChunk    *strings;
+  GError          *error;      /* the damage that ended the stream */
+  guint64          file_size;
+} KernelSource;
+
+static void
+kernel_source_clear (KernelSource *k)
+{
+#ifdef JVMS_HAVE_PERF
+  g_clear_pointer (&k->perf, jvms_perf_reader_free);
+#endif
+  if (k->peeked != NULL)
+    g_array_unref (k->peeked);
+  if (k->strings != NULL)
+    g_string_chunk_free (k->strings);
+  g_clear_error (&k->error);
+}
+
+static gboolean
+kernel_read (KernelSource *k)
+{
+  k->have = FALSE;
+  if (k->perf == NULL || k->error != NULL)
+    return FALSE;
+#ifdef JVMS_HAVE_PERF
+  k->have = jvms_perf_reader_next (k->perf, &k->ev, &k->error);
+#endif
+  return k->have;
+}
+
+static const char *
+copy_str (KernelSource *k, const char *s)
+{
+  return s != NULL ? g_string_chunk_insert_const (k->strings, s) : NULL;
+}
+
+/* Reads ahead to the first event with a time, keeping the untimed ones before it. */
+static void
+kernel_peek (KernelSource *k)
+{
+  k->peeked = g_array_new (FALSE, FALSE, sizeof (JvmsKernelEvent));
+  k->strings = g_string_chunk_new (4096);
+  while (kernel_read (k) && k->ev.time == 0 && k->peeked->len < MAX_PEEK)
+    {
+      JvmsKernelEvent copy = k->ev;
+      copy.name = copy_str (k, k->ev.name);
+      switch (copy.type)
+        {
+        case JVMS_KERNEL_EVENT_SYSCALL_ENTER:
+        case JVMS_KERNEL_EVENT_SYSCALL_EXIT:
+          copy.syscall.sys = copy_str (k, k->ev.syscall.sys);
+          break;
+        case JVMS_KERNEL_EVENT_COUNTER_SAMPLE:
+          copy.counter.counter = copy_str (k, k->ev.counter.counter);
+          break;
+        case JVMS_KERNEL_EVENT_PROCESS_EXEC:
+        case JVMS_KERNEL_EVENT_PROCESS_EXIT:
+        case JVMS_KERNEL_EVENT_COMM:
+          copy.task.filename = copy_str (k, k->ev.task.filename);
+          break;
+        default:
+          break;
+        }
+      g_array_append_val (k->peeked, copy);
+    }
+}
+
+/* The next kernel event to feed, or NULL. */
+static const JvmsKernelEvent *
+kernel_current (KernelSource *k)
+{
+  if (k->peeked != NULL && k->peek_pos < k->peeked->len)
+    return &g_array_index (k->peeked, JvmsKernelEvent, k->peek_pos);
+  return k->have ? &k->ev : NULL;
+}
+
+static void
+kernel_advance (KernelSource *k)
+{
+  if (k->peeked != NULL && k->peek_pos < k->peeked->len)
+    {
+      k->peek_pos++;
+      return;
+    }
+  kernel_read (k);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct
+{
+  gboolean have_offset;   /* jfr_ticks_to_monotonic_offset_ns */
+  gint64   offset;
+  gint64   uncertainty;
+  char    *method;
+  gint64   pid;
+} BundleInfo;
+
+static void
+read_bundle (const char *dir, BundleInfo *info, GPtrArray *warnings)
+{
+  info->pid = -1;
+  g_autofree char *path = g_build_filename (dir, "bundle.json", NULL);
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    return;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  if (!json_parser_load_from_file (parser, path, &error))
+    {
+      g_ptr_array_add (warnings, g_strdup_printf ("%s: not valid JSON, clocks not aligned by it: %s",
+                                                  path, error->message));
+      return;
+    }
+  JsonNode *root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    return;
+  JsonObject *o = json_node_get_object (root);
+  if (json_object_has_member (o, "pid") && JSON_NODE_HOLDS_VALUE (json_object_get_member (o, "pid")))
+    info->pid = json_object_get_int_member (o, "pid");
+  JsonNode *clock = json_object_get_member (o, "clock");
+  if (clock == NULL || !JSON_NODE_HOLDS_OBJECT (clock))
+    return;
+  JsonObject *c = json_node_get_object (clock);
+  JsonNode *d = json_object_get_member (c, "jfr_ticks_to_monotonic_offset_ns");
+  if (d != NULL && JSON_NODE_HOLDS_VALUE (d) && json_node_get_value_type (d) == G_TYPE_INT64)
+    {
+      info->have_offset = TRUE;
+      info->offset = json_node_get_int (d);
+    }
+  JsonNode *u = json_object_get_member (c, "uncertainty_ns");
+  if (u != NULL && JSON_NODE_HOLDS_VALUE (u) && json_node_get_value_type (u) == G_TYPE_INT64)
+    info->uncertainty = json_node_get_int (u);
+  JsonNode *m = json_object_get_member (c, "method");
+  if (m != NULL && JSON_NODE_HOLDS_VALUE (m) && json_node_get_value_type (m) == G_TYPE_STRING)
+    info->method = g_strdup (json_node_get_string (m));
+}
+
+static void
+warn (GPtrArray *warnings, const char *format, ...) G_GNUC_PRINTF (2, 3);
+
+static void
+warn (GPtrArray *warnings, const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  g_ptr_array_add (warnings, g_strdup_vprintf (format, args));
+  va_end (args);
+}
+
+static char *
+join_warnings (GPtrArray *warnings)
+{
+  GString *s = g_string_new (NULL);
+  for (guint i = 0; i < warnings->len; i++)
+    {
+      if (i > 0)
+        g_string_append_c (s, '\n');
+      /* One warning per line in the metadata. */
+      g_autofree char *line = g_strdelimit (g_strdup (g_ptr_array_index (warnings, i)), "\n", ' ');
+      g_string_append (s, line);
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The JFR layer, behind a door that closes when the reader is not part of the build */
+
+typedef struct
+{
+#ifdef JVMS_HAVE_JFR
+  JvmsJfrFile        *file;
+  JvmsJfrReader      *reader;
+  const JvmsJfrEvent *ev;
+  JvmsJfrMachine     *machine;
+#endif
+  gboolean            open;
+  gint64              start;        /* earliest chunk start, epoch ns */
+  gint64              start_nanos;  /* first chunk's time base */
+  gint64              start_ticks;
+  gint64              ticks_per_second;
+  guint64             size, pos;
+} JfrSource;
+
+static gboolean
+jfr_open (JfrSource *j, const char *path, GPtrArray *warnings)
+{
+  j->start = G_MAXINT64;
+#ifdef JVMS_HAVE_JFR
+  g_autoptr(GError) error = NULL;
+  j->file = jvms_jfr_file_open (path, &error);
+  if (j->file == NULL)
+    {
+      g_ptr_array_add (warnings, g_strdup (error->message));
+      return FALSE;
+    }
+  for (guint i = 0; i < jvms_jfr_file_get_n_chunks (j->file); i++)
+    {
+      const JvmsJfrChunkInfo *c = jvms_jfr_file_get_chunk (j->file, i);
+      if (i == 0)
+        {
+          j->start_nanos = c->start_nanos;
+          j->start_ticks = c->start_ticks;
+          j->ticks_per_second = c->ticks_per_second;
+        }
+      j->start = MIN (j->start, c->start_nanos);
+    }
+  j->size = jvms_jfr_file_get_size (j->file);
+  j->open = TRUE;
+  return TRUE;
+#else
+  g_ptr_array_add (warnings, g_strdup_printf ("%s: JFR recordings cannot be read: the JFR reader is not part of this build", path));
+  return FALSE;
+#endif
+}
+
+static void
+jfr_begin (JfrSource *j, JvmsWriter *writer, JvmsThreads *threads, JvmsSamplesWriter *samples)
+{
+#ifdef JVMS_HAVE_JFR
+  if (!j->open)
+    return;
+  j->machine = jvms_jfr_machine_new (writer, threads, samples, j->start);
+  j->reader = jvms_jfr_reader_new (j->file, JVMS_JFR_ORDER_TIME);
+  j->ev = jvms_jfr_reader_next (j->reader);
+#endif
+}
+
+static gboolean
+jfr_has_event (JfrSource *j)
+{
+#ifdef JVMS_HAVE_JFR
+  return j->ev != NULL;
+#else
+  return FALSE;
+#endif
+}
+
+static gint64
+jfr_time (JfrSource *j)
+{
+#ifdef JVMS_HAVE_JFR
+  return jvms_jfr_event_get_start_ns (j->ev);
+#else
+  return G_MAXINT64;
+#endif
+}
+
+/* Feeds the current event, returns its end, and moves on. */
+static gint64
+jfr_feed (JfrSource *j)
+{
+#ifdef JVMS_HAVE_JFR
+  jvms_jfr_machine_feed (j->machine, j->ev);
+  gint64 end = jvms_jfr_event_get_end_ns (j->ev);
+  j->pos = MAX (j->pos, jvms_jfr_event_get_file_offset (j->ev));
+  j->ev = jvms_jfr_reader_next (j->reader);
+  return end;
+#else
+  return 0;
+#endif
+}
+
+static void
+jfr_finish (JfrSource *j, gint64 end, GPtrArray *warnings)
+{
+#ifdef JVMS_HAVE_JFR
+  if (!j->open)
+    return;
+  jvms_jfr_machine_finish (j->machine, end);
+  const GPtrArray *jw = jvms_jfr_file_get_warnings (j->file);
+  for (guint i = 0; jw != NULL && i < jw->len; i++)
+    g_ptr_array_add (warnings, g_strdup (((const JvmsJfrWarning *) g_ptr_array_index (jw, i))->message));
+#endif
+}
+
+static gint64
+jfr_pid (JfrSource *j)
+{
+#ifdef JVMS_HAVE_JFR
+  if (j->machine != NULL)
+    return jvms_jfr_machine_get_pid (j->machine);
+#endif
+  return -1;
+}
+
+static void
+jfr_clear (JfrSource *j)
+{
+#ifdef JVMS_HAVE_JFR
+  g_clear_pointer (&j->reader, jvms_jfr_reader_free);
+  g_clear_pointer (&j->machine, jvms_jfr_machine_free);
+  g_clear_pointer (&j->file, jvms_jfr_file_unref);
+#endif
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The kernel layer's door */
+
+static gboolean
+kernel_open (KernelSource *k, const char *path, GPtrArray *warnings)
+{
+  k->path = path;
+#ifdef JVMS_HAVE_PERF
+  g_autoptr(GError) error = NULL;
+  k->perf = jvms_perf_reader_open (path, JVMS_PERF_READER_DEFAULT, &error);
+  if (k->perf == NULL)
+    {
+      g_ptr_array_add (warnings, g_strdup (error->message));
+      return FALSE;
+    }
+  k->file_size = jvms_perf_reader_get_file_size (k->perf);
+  return TRUE;
+#else
+  g_ptr_array_add (warnings, g_strdup_printf ("%s: perf.data files cannot be read: the perf reader is not part of this build", path));
+  return FALSE;
+#endif
+}
+
+/* Recording clock and its CLOCK_DATA bridge to wall time. */
+static gboolean
+kernel_clock (KernelSource *k, gint *clockid, gint64 *tod_minus_clock)
+{
+#ifdef JVMS_HAVE_PERF
+  *clockid = jvms_perf_reader_get_clockid (k->perf);
+  const JvmsPerfClockData *cd = jvms_perf_reader_get_clock_data (k->perf);
+  if (cd != NULL && cd->present)
+    {
+      *tod_minus_clock = (gint64) cd->tod_ns - (gint64) cd->clockid_ns;
+      return TRUE;
+    }
+#endif
+  return FALSE;
+}
+
+static double
+kernel_bytes_done (KernelSource *k)
+{
+#ifdef JVMS_HAVE_PERF
+  guint64 data_size = jvms_perf_reader_get_data_size (k->perf);
+  if (data_size > 0)
+    return (double) jvms_perf_reader_get_data_consumed (k->perf) / data_size * k->file_size;
+#endif
+  return 0;
+}
+
+static void
+kernel_warnings (KernelSource *k, GPtrArray *warnings)
+{
+  if (k->error != NULL)
+    warn (warnings, "%s; the index holds the events before it", k->error->message);
+#ifdef JVMS_HAVE_PERF
+  GPtrArray *pw = jvms_perf_reader_get_warnings (k->perf);
+  for (guint i = 0; pw != NULL && i < pw->len; i++)
+    warn (warnings, "%s", (const char *) g_ptr_array_index (pw, i));
+  guint64 lost = jvms_perf_reader_get_lost (k->perf);
+  if (lost > 0)
+    warn (warnings, "%s: the recorder lost %" G_GUINT64_FORMAT " kernel events; the threads on the CPUs concerned are in state unknown until their next switch",
+          k->path, lost);
+#endif
+}
+
+/* ------------------------------------------------------------------------------------------ */
+
+gboolean
+jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellable *cancellable,
+                  GError **error)
+{
+  memset (res, 0, sizeof *res);
+  res->warnings = g_ptr_array_new_with_free_func (g_free);
+  GPtrArray *warnings = res->warnings;
+
+  g_autofree char *jfr_path = NULL;
+  g_autofree char *perf_path = NULL;
+  BundleInfo bundle = { .pid = -1 };
+  switch (req->kind)
+    {
+    case JVMS_TRACE_KIND_BUNDLE:
+      jfr_path = g_build_filename (req->trace_path, "recording.jfr", NULL);
+      perf_path = g_build_filename (req->trace_path, "kernel.perf.data", NULL);
+      if (!g_file_test (jfr_path, G_FILE_TEST_IS_REGULAR))
+        g_clear_pointer (&jfr_path, g_free);
+      if (!g_file_test (perf_path, G_FILE_TEST_IS_REGULAR))
+        g_clear_pointer (&perf_path, g_free);
+      read_bundle (req->trace_path, &bundle, warnings);
+      break;
+    case JVMS_TRACE_KIND_JFR:
+      jfr_path = g_strdup (req->trace_path);
+      break;
+    case JVMS_TRACE_KIND_PERF:
+      perf_path = g_strdup (req->trace_path);
+      break;
+    case JVMS_TRACE_KIND_CTF:
+    default:
+      g_set_error (error, JVMS_ANALYSIS_ERROR, JVMS_ANALYSIS_ERROR_READ,
+                   "%s: LTTng (CTF) traces cannot be indexed yet: the CTF reader is not part of this build",
+                   req->trace_path);
+      return FALSE;
+    }
+
+  /* Open what can be opened: one readable layer is enough. */
+  JfrSource js = { 0 };
+  KernelSource ks = { 0 };
+  gboolean have_jfr = jfr_path != NULL && jfr_open (&js, jfr_path, warnings);
+  gboolean have_kernel = perf_path != NULL && kernel_open (&ks, perf_path, warnings);
+  if (!have_jfr && !have_kernel)
+    {
+      g_set_error (error, JVMS_ANALYSIS_ERROR, JVMS_ANALYSIS_ERROR_READ,
+                   "%s: no layer of the trace could be read%s%s", req->trace_path,
+                   warnings->len > 0 ? ": " : "",
+                   warnings->len > 0 ? (const char *) g_ptr_array_index (warnings, 0) : "");
+      jfr_clear (&js);
+      kernel_source_clear (&ks);
+      g_free (bundle.method);
+      return FALSE;
+    }
+  if (have_jfr)
+    res->layers |= JVMS_TRACE_LAYER_JFR;
+  if (have_kernel)
+    res->layers |= JVMS_TRACE_LAYER_KERNEL;
+
+  /* The time axis: JFR's epoch ns; kernel times moved onto it. */
+  gint64 offset = 0, uncertainty = -1;
+  g_autofree char *clock_method = NULL;
+  if (have_kernel)
+    {
+      gint clockid = -1;
+      gint64 tod_minus_clock = 0;
+      gboolean have_clock_data = kernel_clock (&ks, &clockid, &tod_minus_clock);
+      if (bundle.have_offset && have_jfr && js.ticks_per_second == 1000000000
+          && clockid == CLOCK_MONOTONIC_ID)
+        {
+          /* ticks = monotonic - D, epoch = startNanos + (ticks - startTicks). */
+          offset = js.start_nanos - js.start_ticks - bundle.offset;
+          uncertainty = bundle.uncertainty;
+          clock_method = g_strdup_printf ("bundle:%s", bundle.method != NULL ? bundle.method : "offset");
+        }
+      else if (have_clock_data)
+        {
+          offset = tod_minus_clock;
+          /* perf reads both clocks back to back, but the JVM's wall clock and the kernel's
+           * may have been stepped apart: a conservative bound. */
+          uncertainty = 10000;
+          clock_method = g_strdup ("perf-clock-data");
+        }
+      else
+        {
+          clock_method = g_strdup ("none");
+          if (have_jfr)
+            warn (warnings, "%s: no clock information (no CLOCK_DATA, no bundle offset): kernel and JFR times are not aligned",
+                  perf_path);
+        }
+      kernel_peek (&ks);
+    }
+  else
+    {
+      clock_method = g_strdup ("jfr");
+      uncertainty = 0;
+    }
+
+  gint64 start = have_jfr ? js.start : G_MAXINT64;
+  if (ks.have)
+    start = MIN (start, ks.ev.time + offset);
+  if (start == G_MAXINT64)
+    start = 0;
+
+  JvmsHistoryBuilder *builder = jvms_history_builder_new (req->index_path, start, NULL, error);
+  if (builder == NULL)
+    {
+      jfr_clear (&js);
+      kernel_source_clear (&ks);
+      g_free (bundle.method);
+      return FALSE;
+    }
+  g_autoptr(JvmsSamplesWriter) samples = jvms_samples_writer_new (req->samples_path, error);
+  if (samples == NULL)
+    {
+      jvms_history_builder_free (builder);
+      jfr_clear (&js);
+      kernel_source_clear (&ks);
+      g_free (bundle.method);
+      return FALSE;
+    }
+
+  JvmsWriter *writer = jvms_writer_new (builder, start);
+  JvmsThreads *threads = jvms_threads_new (writer);
+  if (bundle.pid > 0)
+    jvms_threads_add_jvm_pid (threads, (gint32) bundle.pid);
+  JvmsKernelMachine *km = have_kernel ? jvms_kernel_machine_new (writer, threads, offset) : NULL;
+  if (have_jfr)
+    jfr_begin (&js, writer, threads, samples);
+
+  {
+    JvmsHistory *live = jvms_history_builder_get_history (builder);
+    if (req->history_ready != NULL)
+      req->history_ready (live, req->user_data);
+    jvms_history_unref (live);
+  }
+
+  gint64 end = start;
+  guint64 n = 0;
+  gboolean cancelled = FALSE;
+  g_autoptr(GError) local_error = NULL;
+
+  for (;;)
+    {
+      const JvmsKernelEvent *kev = kernel_current (&ks);
+      gboolean jfr_ready = jfr_has_event (&js);
+      if (!jfr_ready && kev == NULL)
+        break;
+      gboolean take_jfr;
+      if (!jfr_ready)
+        take_jfr = FALSE;
+      else if (kev == NULL)
+        take_jfr = TRUE;
+      else
+        take_jfr = kev->time != 0 && jfr_time (&js) <= kev->time + offset;
+
+      if (take_jfr)
+        end = MAX (end, jfr_feed (&js));
+      else
+        {
+          jvms_kernel_machine_feed (km, kev);
+          if (kev->time != 0)
+            end = MAX (end, kev->time + offset);
+          kernel_advance (&ks);
+        }
+
+      if (++n % CHECK_EVERY == 0)
+        {
+          if (g_cancellable_is_cancelled (cancellable))
+            {
+              cancelled = TRUE;
+              break;
+            }
+          if (!jvms_writer_check (writer, NULL))
+            break;
+          if (req->progress != NULL && req->total_bytes > 0)
+            req->progress (((double) js.pos + kernel_bytes_done (&ks)) / req->total_bytes,
+                           req->user_data);
+        }
+    }
+  res->n_events = n;
+  res->input_bytes = js.size + ks.file_size;
+
+  if (cancelled)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "%s: indexing cancelled", req->trace_path);
+      goto fail;
+    }
+
+  if (have_kernel)
+    kernel_warnings (&ks, warnings);
+
+  end = MAX (end, jvms_writer_max_time (writer));
+  jfr_finish (&js, end, warnings);
+  if (km != NULL)
+    {
+      jvms_kernel_machine_finish (km, end);
+      if (jvms_kernel_machine_n_unknown (km) > 0)
+        warn (warnings, "%s: %" G_GUINT64_FORMAT " thread intervals are unknown (a switch-out without its switch-in: records missing from the trace)",
+              perf_path, jvms_kernel_machine_n_unknown (km));
+    }
+  jvms_threads_flush (threads);
+  end = MAX (end, jvms_writer_max_time (writer)) + 1;
+
+  if (!jvms_writer_check (writer, &local_error))
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      goto fail;
+    }
+
+  gint64 jvm_pid = bundle.pid > 0 ? bundle.pid : jfr_pid (&js);
+  if (jvm_pid <= 0)
+    jvm_pid = jvms_threads_get_jvm_pid (threads);
+  {
+    g_autofree char *version = g_strdup_printf ("%d", JVMS_ANALYSIS_VERSION);
+    g_autofree char *unc = uncertainty >= 0 ? g_strdup_printf ("%" G_GINT64_FORMAT, uncertainty) : g_strdup ("");
+    g_autofree char *off = g_strdup_printf ("%" G_GINT64_FORMAT, offset);
+    g_autofree char *pid = jvm_pid > 0 ? g_strdup_printf ("%" G_GINT64_FORMAT, jvm_pid) : g_strdup ("");
+    g_autofree char *events = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
+    g_autofree char *joined = join_warnings (warnings);
+    jvms_history_builder_set_metadata (builder, "analysis-version", version);
+    jvms_history_builder_set_metadata (builder, "trace-path", req->trace_path);
+    jvms_history_builder_set_metadata (builder, "trace-kind", jvms_trace_kind_name (req->kind));
+    jvms_history_builder_set_metadata (builder, "trace-identity", req->identity);
+    jvms_history_builder_set_metadata (builder, "layers", jvms_trace_layers_name (res->layers));
+    jvms_history_builder_set_metadata (builder, "clock-method", clock_method);
+    jvms_history_builder_set_metadata (builder, "clock-uncertainty-ns", unc);
+    jvms_history_builder_set_metadata (builder, "clock-offset-ns", off);
+    jvms_history_builder_set_metadata (builder, "warnings", joined);
+    jvms_history_builder_set_metadata (builder, "jvm-pid", pid);
+    jvms_history_builder_set_metadata (builder, "events", events);
+  }
+
+  /* The sample store first: an index is only taken for complete when its samples exist. */
+  if (!jvms_samples_writer_close (samples, error))
+    goto fail;
+  if (!jvms_history_builder_close (builder, end, error))
+    goto fail;
+
+  res->history = jvms_history_builder_get_history (builder);
+  jfr_clear (&js);
+  jvms_kernel_machine_free (km);
+  jvms_threads_free (threads);
+  jvms_writer_free (writer);
+  jvms_history_builder_free (builder);
+  kernel_source_clear (&ks);
+  g_free (bundle.method);
+  return TRUE;
+
+fail:
+  jfr_clear (&js);
+  jvms_kernel_machine_free (km);
+  jvms_threads_free (threads);
+  jvms_writer_free (writer);
+  jvms_history_builder_free (builder);
+  kernel_source_clear (&ks);
+  g_free (bundle.method);
+  return FALSE;
+}

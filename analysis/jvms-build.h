@@ -1,0 +1,40 @@
+/* jvms-build.h: one streaming pass over a trace's readers into a new index (internal to
+ * analysis/: JvmsTraceIndex is the public door). */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "jvms-history.h"
+#include "jvms-trace-index.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  JvmsTraceKind kind;
+  const char   *trace_path;
+  const char   *index_path;
+  const char   *samples_path;
+  const char   *identity;     /* stored as "trace-identity" */
+  guint64       total_bytes;  /* of every input, for the progress fraction */
+  /* Called from the building thread. */
+  void        (*progress)      (double fraction, gpointer user_data);
+  void        (*history_ready) (JvmsHistory *history, gpointer user_data);
+  gpointer      user_data;
+} JvmsBuildRequest;
+
+typedef struct
+{
+  JvmsHistory     *history;   /* complete on success; owned by the caller */
+  JvmsTraceLayers  layers;
+  GPtrArray       *warnings;  /* char*, owned by the caller */
+  guint64          input_bytes;
+  guint64          n_events;
+} JvmsBuildResult;
+
+gboolean jvms_build_index (const JvmsBuildRequest *request,
+                           JvmsBuildResult        *result,
+                           GCancellable           *cancellable,
+                           GError                **error);
+
+G_END_DECLS

@@ -1,0 +1,968 @@
+/* jvms-jfr-machine.c: the JVM state machine (Daoud & Dagenais 2020, section 4.2, the user-space
+ * side), driven by JFR events. */
+#include "jvms-jfr-machine.h"
+
+#include <string.h>
+
+#include "jvms-states.h"
+
+#define NS_PER_MS           G_GINT64_CONSTANT (1000000)
+/* jdk.ExecutionSample's period in default.jfc is 20 ms: a method is held for two periods. */
+#define METHOD_HOLD_NS      (40 * NS_PER_MS)
+#define ALLOC_BUCKET_NS     (10 * NS_PER_MS)
+
+typedef enum
+{
+  H_IGNORE,
+  H_THREAD_START,
+  H_THREAD_END,
+  H_MONITOR_ENTER,
+  H_MONITOR_WAIT,
+  H_PARK,
+  H_SLEEP,
+  H_SOCKET,
+  H_FILE,
+  H_GC,
+  H_GC_PAUSE,        /* GCPhasePause: level 0 and GC/pause */
+  H_GC_PHASE,        /* GCPhasePauseLevel1..4 */
+  H_GC_CONCURRENT,
+  H_GC_PARALLEL,
+  H_HEAP,
+  H_METASPACE,
+  H_COMPILATION,
+  H_VM_OPERATION,
+  H_SAFEPOINT_BEGIN,
+  H_SAFEPOINT_END,
+  H_EXECUTION_SAMPLE,
+  H_NATIVE_SAMPLE,
+  H_ALLOC_SAMPLE,
+  H_ALLOC_TLAB,
+  H_OLD_OBJECT,
+  H_JVM_INFO,
+} Handler;
+
+/* Field handles, looked up once per JvmsJfrType (chunks with other metadata have other types). */
+typedef struct
+{
+  Handler             handler;
+  int                 level;
+  const JvmsJfrField *thread;    /* thread, sampledThread */
+  const JvmsJfrField *klass;     /* monitorClass, parkedClass, objectClass */
+  const JvmsJfrField *address;
+  const JvmsJfrField *owner;     /* previousOwner */
+  const JvmsJfrField *name;      /* name, operation, path, host */
+  const JvmsJfrField *name2;     /* cause, address (socket) */
+  const JvmsJfrField *id;        /* gcId, compileId, safepointId */
+  const JvmsJfrField *port;
+  const JvmsJfrField *flag;      /* safepoint */
+  const JvmsJfrField *size;      /* heapUsed, codeSize, weight, allocationSize */
+  const JvmsJfrField *size2;     /* heapSpace, tlabSize, compileLevel, metaspace */
+  const JvmsJfrField *stack;
+  const JvmsJfrField *state;
+  const JvmsJfrField *time;      /* allocationTime */
+  const JvmsJfrField *age;       /* objectAge */
+  const JvmsJfrField *object;    /* OldObjectSample.object */
+  const JvmsJfrField *method;
+} TypeInfo;
+
+typedef struct
+{
+  JvmsThread   *thread;
+  JvmsAttribute a_user, a_detail, a_monitor, a_owner, a_method, a_alloc;
+  gint64        cursor;        /* end of the last blocking interval written */
+  gboolean      alive;
+  gboolean      running_set;
+  gint64        method_expiry; /* G_MININT64 when no method shown */
+  gint64        alloc_bucket;  /* G_MININT64 when none */
+  guint64       alloc_bytes;
+  JvmsNest     *gc_task;       /* GC/workers/<tid>/task */
+  JvmsNest     *compilation;   /* JIT/<tid>/compilation + tier + size */
+} JThread;
+
+typedef struct
+{
+  JvmsAttribute a_class, a_owner, a_waiters;
+  gint64        waiters;
+  GArray       *ends;          /* gint64, pending ends of the blocked entries */
+} Lock;
+
+struct _JvmsJfrMachine
+{
+  JvmsWriter        *writer;
+  JvmsThreads       *threads;
+  JvmsSamplesWriter *samples;
+  gint64             recording_start;
+  gint64             pid;
+  GHashTable        *types;      /* const JvmsJfrType* -> TypeInfo* */
+  GHashTable        *jthreads;   /* gint64 tid -> JThread* */
+  GPtrArray         *alive;      /* JThread* of Java threads, for the safepoint overlay */
+  GHashTable        *locks;      /* guint64 address -> Lock* */
+  GHashTable        *safepoint_begins; /* safepointId -> start (gint64*) */
+  JvmsNest          *gc_collection, *gc_pause, *gc_phase[5], *gc_concurrent;
+  JvmsNest          *vm_operation, *vm_safepoint;
+  JvmsAttribute      a_heap_used, a_heap_committed, a_metaspace;
+  gboolean           have_alloc_samples;
+  GStringChunk      *strings;    /* interned detail strings (class names are few) */
+};
+
+static void
+jthread_free (gpointer data)
+{
+  JThread *j = data;
+  jvms_nest_free (j->gc_task);
+  jvms_nest_free (j->compilation);
+  g_free (j);
+}
+
+static void
+lock_free (gpointer data)
+{
+  Lock *l = data;
+  g_array_unref (l->ends);
+  g_free (l);
+}
+
+static JvmsNest *
+nest_for (JvmsWriter *w, const char *p0, const char *p1, const char *p2)
+{
+  JvmsAttribute a[3];
+  guint n = 0;
+  a[n++] = jvms_writer_attribute (w, "%s", p0);
+  if (p1 != NULL)
+    a[n++] = jvms_writer_attribute (w, "%s", p1);
+  if (p2 != NULL)
+    a[n++] = jvms_writer_attribute (w, "%s", p2);
+  return jvms_nest_new (w, n, a);
+}
+
+JvmsJfrMachine *
+jvms_jfr_machine_new (JvmsWriter *writer, JvmsThreads *threads, JvmsSamplesWriter *samples,
+                      gint64 recording_start)
+{
+  JvmsJfrMachine *self = g_new0 (JvmsJfrMachine, 1);
+  self->writer = writer;
+  self->threads = threads;
+  self->samples = samples;
+  self->recording_start = MAX (recording_start, jvms_writer_get_start (writer));
+  self->pid = -1;
+  self->types = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  self->jthreads = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, jthread_free);
+  self->alive = g_ptr_array_new ();
+  self->locks = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, lock_free);
+  self->safepoint_begins = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  self->strings = g_string_chunk_new (1 << 14);
+  self->gc_collection = nest_for (writer, "GC/collection", "GC/collection/name", "GC/collection/cause");
+  self->gc_pause = nest_for (writer, "GC/pause", NULL, NULL);
+  for (int i = 0; i < 5; i++)
+    {
+      g_autofree char *p = g_strdup_printf ("GC/phase/%d", i);
+      self->gc_phase[i] = nest_for (writer, p, NULL, NULL);
+    }
+  self->gc_concurrent = nest_for (writer, "GC/concurrent-phase", NULL, NULL);
+  self->vm_operation = nest_for (writer, "VM/operation", "VM/operation/safepoint", NULL);
+  self->vm_safepoint = nest_for (writer, "VM/safepoint", NULL, NULL);
+  self->a_heap_used = jvms_writer_attribute (writer, "Memory/heap-used");
+  self->a_heap_committed = jvms_writer_attribute (writer, "Memory/heap-committed");
+  self->a_metaspace = jvms_writer_attribute (writer, "Memory/metaspace-used");
+  return self;
+}
+
+void
+jvms_jfr_machine_free (JvmsJfrMachine *self)
+{
+  if (self == NULL)
+    return;
+  g_hash_table_unref (self->types);
+  g_hash_table_unref (self->jthreads);
+  g_ptr_array_unref (self->alive);
+  g_hash_table_unref (self->locks);
+  g_hash_table_unref (self->safepoint_begins);
+  g_string_chunk_free (self->strings);
+  jvms_nest_free (self->gc_collection);
+  jvms_nest_free (self->gc_pause);
+  for (int i = 0; i < 5; i++)
+    jvms_nest_free (self->gc_phase[i]);
+  jvms_nest_free (self->gc_concurrent);
+  jvms_nest_free (self->vm_operation);
+  jvms_nest_free (self->vm_safepoint);
+  g_free (self);
+}
+
+gint64
+jvms_jfr_machine_get_pid (JvmsJfrMachine *self)
+{
+  return self->pid;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Types */
+
+static const struct
+{
+  const char *name;
+  Handler     handler;
+  int         level;
+} handlers[] = {
+  { "jdk.ThreadStart", H_THREAD_START, 0 },
+  { "jdk.ThreadEnd", H_THREAD_END, 0 },
+  { "jdk.JavaMonitorEnter", H_MONITOR_ENTER, 0 },
+  { "jdk.JavaMonitorWait", H_MONITOR_WAIT, 0 },
+  { "jdk.ThreadPark", H_PARK, 0 },
+  { "jdk.ThreadSleep", H_SLEEP, 0 },
+  { "jdk.SocketRead", H_SOCKET, 0 },
+  { "jdk.SocketWrite", H_SOCKET, 0 },
+  { "jdk.FileRead", H_FILE, 0 },
+  { "jdk.FileWrite", H_FILE, 0 },
+  { "jdk.FileForce", H_FILE, 0 },
+  { "jdk.GarbageCollection", H_GC, 0 },
+  { "jdk.GCPhasePause", H_GC_PAUSE, 0 },
+  { "jdk.GCPhasePauseLevel1", H_GC_PHASE, 1 },
+  { "jdk.GCPhasePauseLevel2", H_GC_PHASE, 2 },
+  { "jdk.GCPhasePauseLevel3", H_GC_PHASE, 3 },
+  { "jdk.GCPhasePauseLevel4", H_GC_PHASE, 4 },
+  { "jdk.GCPhaseConcurrent", H_GC_CONCURRENT, 0 },
+  { "jdk.GCPhaseParallel", H_GC_PARALLEL, 0 },
+  { "jdk.GCHeapSummary", H_HEAP, 0 },
+  { "jdk.MetaspaceSummary", H_METASPACE, 0 },
+  { "jdk.Compilation", H_COMPILATION, 0 },
+  { "jdk.ExecuteVMOperation", H_VM_OPERATION, 0 },
+  { "jdk.SafepointBegin", H_SAFEPOINT_BEGIN, 0 },
+  { "jdk.SafepointEnd", H_SAFEPOINT_END, 0 },
+  { "jdk.ExecutionSample", H_EXECUTION_SAMPLE, 0 },
+  { "jdk.NativeMethodSample", H_NATIVE_SAMPLE, 0 },
+  { "jdk.ObjectAllocationSample", H_ALLOC_SAMPLE, 0 },
+  { "jdk.ObjectAllocationInNewTLAB", H_ALLOC_TLAB, 0 },
+  { "jdk.ObjectAllocationOutsideTLAB", H_ALLOC_TLAB, 0 },
+  { "jdk.OldObjectSample", H_OLD_OBJECT, 0 },
+  { "jdk.JVMInformation", H_JVM_INFO, 0 },
+};
+
+static const JvmsJfrField *
+field (const JvmsJfrType *type, const char *name)
+{
+  return jvms_jfr_type_find_field (type, name);
+}
+
+static TypeInfo *
+type_info (JvmsJfrMachine *self, const JvmsJfrType *type)
+{
+  TypeInfo *ti = g_hash_table_lookup (self->types, type);
+  if (ti != NULL)
+    return ti;
+  ti = g_new0 (TypeInfo, 1);
+  ti->handler = H_IGNORE;
+  const char *name = jvms_jfr_type_get_name (type);
+  for (gsize i = 0; name != NULL && i < G_N_ELEMENTS (handlers); i++)
+    if (strcmp (name, handlers[i].name) == 0)
+      {
+        ti->handler = handlers[i].handler;
+        ti->level = handlers[i].level;
+      }
+  ti->thread = field (type, "eventThread");
+  ti->stack = field (type, "stackTrace");
+  switch (ti->handler)
+    {
+    case H_THREAD_START:
+    case H_THREAD_END:
+      ti->thread = field (type, "thread");
+      break;
+    case H_MONITOR_ENTER:
+      ti->klass = field (type, "monitorClass");
+      ti->address = field (type, "address");
+      ti->owner = field (type, "previousOwner");
+      break;
+    case H_MONITOR_WAIT:
+      ti->klass = field (type, "monitorClass");
+      ti->address = field (type, "address");
+      break;
+    case H_PARK:
+      ti->klass = field (type, "parkedClass");
+      break;
+    case H_SOCKET:
+      ti->name = field (type, "host");
+      ti->name2 = field (type, "address");
+      ti->port = field (type, "port");
+      break;
+    case H_FILE:
+      ti->name = field (type, "path");
+      break;
+    case H_GC:
+      ti->id = field (type, "gcId");
+      ti->name = field (type, "name");
+      ti->name2 = field (type, "cause");
+      break;
+    case H_GC_PAUSE:
+    case H_GC_PHASE:
+    case H_GC_CONCURRENT:
+    case H_GC_PARALLEL:
+      ti->name = field (type, "name");
+      break;
+    case H_HEAP:
+      ti->size = field (type, "heapUsed");
+      ti->size2 = field (type, "heapSpace");
+      break;
+    case H_METASPACE:
+      ti->size2 = field (type, "metaspace");
+      break;
+    case H_COMPILATION:
+      ti->method = field (type, "method");
+      ti->size = field (type, "codeSize");
+      ti->size2 = field (type, "compileLevel");
+      break;
+    case H_VM_OPERATION:
+      ti->name = field (type, "operation");
+      ti->flag = field (type, "safepoint");
+      ti->id = field (type, "safepointId");
+      break;
+    case H_SAFEPOINT_BEGIN:
+    case H_SAFEPOINT_END:
+      ti->id = field (type, "safepointId");
+      break;
+    case H_EXECUTION_SAMPLE:
+    case H_NATIVE_SAMPLE:
+      ti->thread = field (type, "sampledThread");
+      ti->state = field (type, "state");
+      break;
+    case H_ALLOC_SAMPLE:
+      ti->klass = field (type, "objectClass");
+      ti->size = field (type, "weight");
+      break;
+    case H_ALLOC_TLAB:
+      ti->klass = field (type, "objectClass");
+      ti->size = field (type, "allocationSize");
+      ti->size2 = field (type, "tlabSize");
+      break;
+    case H_OLD_OBJECT:
+      ti->object = field (type, "object");
+      ti->time = field (type, "allocationTime");
+      ti->age = field (type, "objectAge");
+      break;
+    case H_JVM_INFO:
+      ti->id = field (type, "pid");
+      break;
+    case H_IGNORE:
+    default:
+      break;
+    }
+  g_hash_table_insert (self->types, (gpointer) type, ti);
+  return ti;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Threads */
+
+static gint64
+thread_tid (const JvmsJfrThread *t)
+{
+  if (t->os_thread_id > 0)
+    return t->os_thread_id;
+  if (t->java_thread_id > 0)
+    return -t->java_thread_id;
+  return 0;
+}
+
+static JThread *
+jthread_get (JvmsJfrMachine *self, const JvmsJfrThread *jt, gint64 time)
+{
+  if (jt == NULL)
+    return NULL;
+  gint64 tid = thread_tid (jt);
+  if (tid == 0)
+    return NULL;
+  JThread *j = g_hash_table_lookup (self->jthreads, &tid);
+  if (j == NULL)
+    {
+      j = g_new0 (JThread, 1);
+      j->thread = jvms_threads_get (self->threads, tid, time);
+      JvmsAttribute f = j->thread->folder;
+      j->a_user = jvms_writer_child (self->writer, f, "user-state");
+      j->a_detail = jvms_writer_child (self->writer, j->a_user, "detail");
+      j->a_monitor = jvms_writer_child (self->writer, j->a_user, "monitor");
+      j->a_owner = jvms_writer_child (self->writer, j->a_user, "owner");
+      j->a_method = jvms_writer_child (self->writer, f, "method");
+      j->a_alloc = jvms_writer_child (self->writer, f, "allocation-rate");
+      j->method_expiry = G_MININT64;
+      j->alloc_bucket = G_MININT64;
+      j->cursor = G_MININT64;
+      g_hash_table_insert (self->jthreads, &j->thread->tid, j);
+    }
+  const char *name = jt->java_name != NULL ? jt->java_name : jt->os_name;
+  if (!j->thread->from_jfr || g_strcmp0 (name, j->thread->java_name) != 0)
+    jvms_threads_set_java (self->threads, j->thread, name, jt->java_thread_id);
+  if (self->pid > 0 && j->thread->pid != self->pid)
+    jvms_threads_set_pid (self->threads, j->thread, (gint32) self->pid);
+  return j;
+}
+
+/* A Java thread seen for the first time was running since it started, or since the recording
+ * began when its start was not recorded. */
+static void
+ensure_running (JvmsJfrMachine *self, JThread *j, gint64 since)
+{
+  if (j->running_set || j->thread->java_id <= 0)
+    return;
+  j->running_set = TRUE;
+  j->alive = TRUE;
+  g_ptr_array_add (self->alive, j);
+  jvms_writer_set_int (self->writer, j->a_user, since, JVMS_USER_STATE_RUNNING);
+}
+
+static const char *
+intern (JvmsJfrMachine *self, const char *s)
+{
+  return s != NULL ? g_string_chunk_insert_const (self->strings, s) : NULL;
+}
+
+static void
+blocking (JvmsJfrMachine *self, JThread *j, gint64 start, gint64 end, JvmsUserState state,
+          const char *detail, gboolean has_monitor, guint64 monitor, gint64 owner)
+{
+  ensure_running (self, j, self->recording_start);
+  JvmsWriter *w = self->writer;
+  jvms_writer_set_int (w, j->a_user, start, state);
+  jvms_writer_set_string (w, j->a_detail, start, detail);
+  if (has_monitor)
+    jvms_writer_set_int (w, j->a_monitor, start, (gint64) monitor);
+  else
+    jvms_writer_set_null (w, j->a_monitor, start);
+  if (owner > 0)
+    jvms_writer_set_int (w, j->a_owner, start, owner);
+  else
+    jvms_writer_set_null (w, j->a_owner, start);
+
+  end = MAX (end, jvms_writer_last_time (w, j->a_user));
+  if (j->alive || j->thread->java_id > 0)
+    jvms_writer_set_int (w, j->a_user, end, JVMS_USER_STATE_RUNNING);
+  else
+    jvms_writer_set_null (w, j->a_user, end);
+  jvms_writer_set_null (w, j->a_detail, end);
+  jvms_writer_set_null (w, j->a_monitor, end);
+  jvms_writer_set_null (w, j->a_owner, end);
+  j->cursor = MAX (j->cursor, end);
+}
+
+/* Stops every Java thread that runs (is in no blocking interval) at @start until @end. */
+static void
+stop_the_world (JvmsJfrMachine *self, gint64 start, gint64 end, const char *detail)
+{
+  JvmsWriter *w = self->writer;
+  for (guint i = 0; i < self->alive->len; i++)
+    {
+      JThread *j = g_ptr_array_index (self->alive, i);
+      if (!j->alive || j->cursor > start)
+        continue;
+      if (jvms_writer_last_time (w, j->a_user) > start)
+        continue;
+      jvms_writer_set_int (w, j->a_user, start, JVMS_USER_STATE_SAFEPOINT);
+      jvms_writer_set_string (w, j->a_detail, start, detail);
+      jvms_writer_set_int (w, j->a_user, end, JVMS_USER_STATE_RUNNING);
+      jvms_writer_set_null (w, j->a_detail, end);
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Locks */
+
+static gint
+compare_i64 (gconstpointer a, gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+  return x < y ? -1 : x > y;
+}
+
+static void
+lock_advance (JvmsJfrMachine *self, Lock *l, gint64 time)
+{
+  while (l->ends->len > 0)
+    {
+      gint64 end = g_array_index (l->ends, gint64, 0);
+      if (end > time)
+        break;
+      g_array_remove_index (l->ends, 0);
+      l->waiters--;
+      jvms_writer_set_int (self->writer, l->a_waiters, end, l->waiters);
+      if (l->waiters == 0)
+        {
+          jvms_writer_set_null (self->writer, l->a_waiters, end);
+          jvms_writer_set_null (self->writer, l->a_owner, end);
+        }
+    }
+}
+
+static void
+lock_enter (JvmsJfrMachine *self, guint64 address, const char *klass, gint64 owner, gint64 start,
+            gint64 end)
+{
+  Lock *l = g_hash_table_lookup (self->locks, &address);
+  if (l == NULL)
+    {
+      l = g_new0 (Lock, 1);
+      l->ends = g_array_new (FALSE, FALSE, sizeof (gint64));
+      char key[32];
+      g_snprintf (key, sizeof key, "0x%" G_GINT64_MODIFIER "x", address);
+      JvmsAttribute folder = jvms_writer_attribute (self->writer, "Locks/%s", key);
+      l->a_class = jvms_writer_child (self->writer, folder, "class");
+      l->a_owner = jvms_writer_child (self->writer, folder, "owner");
+      l->a_waiters = jvms_writer_child (self->writer, folder, "waiters");
+      g_hash_table_insert (self->locks, g_memdup2 (&address, sizeof address), l);
+    }
+  lock_advance (self, l, start);
+  l->waiters++;
+  jvms_writer_set_int (self->writer, l->a_waiters, start, l->waiters);
+  jvms_writer_set_string (self->writer, l->a_class, start, klass);
+  if (owner > 0)
+    jvms_writer_set_int (self->writer, l->a_owner, start, owner);
+  /* Bounded by the threads that can wait at once; a hostile file cannot grow it past that
+   * without also growing the thread table. */
+  if (l->ends->len < 65536)
+    {
+      g_array_append_val (l->ends, end);
+      g_array_sort (l->ends, compare_i64);
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Samples */
+
+static void
+method_string (char *buf, gsize size, const JvmsJfrFrame *f)
+{
+  g_snprintf (buf, size, "%s.%s", f->class_name != NULL ? f->class_name : "?",
+              f->method_name != NULL ? f->method_name : "?");
+}
+
+static guint
+sample_frames (const JvmsJfrStackTrace *st, JvmsSampleFrame *frames, GStringChunk *chunk)
+{
+  if (st == NULL)
+    return 0;
+  guint n = MIN (st->n_frames, JVMS_SAMPLES_MAX_FRAMES);
+  for (guint i = 0; i < n; i++)
+    {
+      char buf[512];
+      method_string (buf, sizeof buf, &st->frames[i]);
+      frames[i].method = g_string_chunk_insert_const (chunk, buf);
+      frames[i].line = st->frames[i].line_number;
+    }
+  return n;
+}
+
+static void
+show_method (JvmsJfrMachine *self, JThread *j, gint64 t, const JvmsJfrStackTrace *st)
+{
+  JvmsWriter *w = self->writer;
+  if (j->method_expiry != G_MININT64 && j->method_expiry < t)
+    jvms_writer_set_null (w, j->a_method, j->method_expiry);
+  if (st == NULL || st->n_frames == 0)
+    {
+      j->method_expiry = G_MININT64;
+      jvms_writer_set_null (w, j->a_method, t);
+      return;
+    }
+  char buf[512];
+  method_string (buf, sizeof buf, &st->frames[0]);
+  jvms_writer_set_string (w, j->a_method, t, buf);
+  j->method_expiry = t + METHOD_HOLD_NS;
+}
+
+static void
+alloc_flush (JvmsJfrMachine *self, JThread *j)
+{
+  if (j->alloc_bucket == G_MININT64)
+    return;
+  gint64 at = j->alloc_bucket * ALLOC_BUCKET_NS;
+  jvms_writer_set_double (self->writer, j->a_alloc, at,
+                          (double) j->alloc_bytes * 1e9 / (double) ALLOC_BUCKET_NS);
+  jvms_writer_set_null (self->writer, j->a_alloc, at + ALLOC_BUCKET_NS);
+}
+
+static void
+alloc_add (JvmsJfrMachine *self, JThread *j, gint64 t, guint64 bytes)
+{
+  gint64 bucket = t / ALLOC_BUCKET_NS;
+  if (bucket != j->alloc_bucket)
+    {
+      alloc_flush (self, j);
+      j->alloc_bucket = bucket;
+      j->alloc_bytes = 0;
+    }
+  j->alloc_bytes += bytes;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+
+static const char *
+class_of (const JvmsJfrEvent *ev, const JvmsJfrField *f)
+{
+  const char *s = NULL;
+  if (f == NULL || !jvms_jfr_event_get_class_name (ev, f, &s))
+    return NULL;
+  return s;
+}
+
+static const char *
+string_of (const JvmsJfrEvent *ev, const JvmsJfrField *f)
+{
+  const char *s = NULL;
+  if (f == NULL || !jvms_jfr_event_get_string (ev, f, &s))
+    return NULL;
+  return s;
+}
+
+static gint64
+int_of (const JvmsJfrEvent *ev, const JvmsJfrField *f, gint64 fallback)
+{
+  gint64 v;
+  if (f == NULL || !jvms_jfr_event_get_int64 (ev, f, &v))
+    return fallback;
+  return v;
+}
+
+static JThread *
+event_thread (JvmsJfrMachine *self, const JvmsJfrEvent *ev, TypeInfo *ti, gint64 t)
+{
+  const JvmsJfrThread *jt = NULL;
+  if (ti->thread != NULL)
+    jvms_jfr_event_get_thread_field (ev, ti->thread, &jt);
+  return jthread_get (self, jt, t);
+}
+
+static void
+on_sample (JvmsJfrMachine *self, const JvmsJfrEvent *ev, TypeInfo *ti, JThread *j, gint64 t)
+{
+  const JvmsJfrStackTrace *st = jvms_jfr_event_get_stack_trace (ev);
+  if (ti->handler == H_EXECUTION_SAMPLE || ti->handler == H_NATIVE_SAMPLE)
+    show_method (self, j, t, st);
+  if (self->samples == NULL)
+    return;
+  JvmsSampleFrame frames[JVMS_SAMPLES_MAX_FRAMES];
+  JvmsSample s = { .time = t, .tid = j->thread->tid };
+  s.n_frames = sample_frames (st, frames, self->strings);
+  s.frames = frames;
+  switch (ti->handler)
+    {
+    case H_EXECUTION_SAMPLE:
+    case H_NATIVE_SAMPLE:
+      s.kind = ti->handler == H_EXECUTION_SAMPLE ? JVMS_SAMPLE_EXECUTION : JVMS_SAMPLE_NATIVE;
+      s.state = string_of (ev, ti->state);
+      break;
+    case H_ALLOC_SAMPLE:
+      s.kind = JVMS_SAMPLE_ALLOCATION;
+      s.class_name = class_of (ev, ti->klass);
+      s.weight = (guint64) MAX (0, int_of (ev, ti->size, 0));
+      break;
+    default:
+      return;
+    }
+  jvms_samples_writer_add (self->samples, &s);
+}
+
+static void
+on_old_object (JvmsJfrMachine *self, const JvmsJfrEvent *ev, TypeInfo *ti, JThread *j, gint64 t)
+{
+  if (self->samples == NULL)
+    return;
+  JvmsSampleFrame frames[JVMS_SAMPLES_MAX_FRAMES];
+  JvmsSample s = { .kind = JVMS_SAMPLE_OLD_OBJECT, .time = t, .tid = j != NULL ? j->thread->tid : 0 };
+  JvmsJfrObject obj;
+  JvmsJfrValue v;
+  if (ti->object != NULL && jvms_jfr_event_get_value (ev, ti->object, &v)
+      && v.kind == JVMS_JFR_VALUE_OBJECT)
+    {
+      obj = v.object;
+      const JvmsJfrField *type_field = jvms_jfr_type_find_field (obj.type, "type");
+      const char *klass = NULL;
+      if (type_field != NULL && jvms_jfr_object_get_class_name (&obj, type_field, &klass))
+        s.class_name = klass;
+    }
+  gint64 ns;
+  if (ti->time != NULL && jvms_jfr_event_get_time_ns (ev, ti->time, &ns))
+    s.allocation_time = ns;
+  if (ti->age != NULL && jvms_jfr_event_get_time_ns (ev, ti->age, &ns) && ns > 0)
+    s.object_age = (guint64) ns;
+  s.n_frames = sample_frames (jvms_jfr_event_get_stack_trace (ev), frames, self->strings);
+  s.frames = frames;
+  jvms_samples_writer_add (self->samples, &s);
+}
+
+static gint64
+virtual_space_committed (const JvmsJfrEvent *ev, const JvmsJfrField *f, const char *name)
+{
+  JvmsJfrValue v;
+  if (f == NULL || !jvms_jfr_event_get_value (ev, f, &v) || v.kind != JVMS_JFR_VALUE_OBJECT)
+    return -1;
+  const JvmsJfrField *sub = jvms_jfr_type_find_field (v.object.type, name);
+  gint64 out;
+  if (sub == NULL || !jvms_jfr_object_get_int64 (&v.object, sub, &out))
+    return -1;
+  return out;
+}
+
+void
+jvms_jfr_machine_feed (JvmsJfrMachine *self, const JvmsJfrEvent *ev)
+{
+  TypeInfo *ti = type_info (self, jvms_jfr_event_get_type (ev));
+  if (ti->handler == H_IGNORE)
+    return;
+  JvmsWriter *w = self->writer;
+  gint64 start = jvms_jfr_event_get_start_ns (ev);
+  gint64 end = jvms_jfr_event_get_end_ns (ev);
+  gint64 wstart = jvms_writer_get_start (w);
+  if (start < wstart)
+    start = wstart;
+  if (end < start)
+    end = start;
+
+  JThread *j = event_thread (self, ev, ti, start);
+
+  switch (ti->handler)
+    {
+    case H_THREAD_START:
+      if (j != NULL && j->thread->java_id > 0 && !j->running_set)
+        ensure_running (self, j, start);
+      break;
+    case H_THREAD_END:
+      if (j != NULL)
+        {
+          ensure_running (self, j, self->recording_start);
+          j->alive = FALSE;
+          jvms_writer_set_null (w, j->a_user, start);
+        }
+      break;
+    case H_MONITOR_ENTER:
+    case H_MONITOR_WAIT:
+      if (j != NULL)
+        {
+          const char *klass = intern (self, class_of (ev, ti->klass));
+          guint64 address = 0;
+          gboolean has_address = ti->address != NULL && jvms_jfr_event_get_uint64 (ev, ti->address, &address);
+          gint64 owner = 0;
+          if (ti->handler == H_MONITOR_ENTER && ti->owner != NULL)
+            {
+              const JvmsJfrThread *o = NULL;
+              if (jvms_jfr_event_get_thread_field (ev, ti->owner, &o) && o != NULL)
+                owner = thread_tid (o);
+            }
+          blocking (self, j, start, end,
+                    ti->handler == H_MONITOR_ENTER ? JVMS_USER_STATE_BLOCKED : JVMS_USER_STATE_WAITING,
+                    klass, has_address, address, owner);
+          if (ti->handler == H_MONITOR_ENTER && has_address)
+            lock_enter (self, address, klass, owner, start, end);
+        }
+      break;
+    case H_PARK:
+      if (j != NULL)
+        blocking (self, j, start, end, JVMS_USER_STATE_PARKED, class_of (ev, ti->klass), FALSE, 0, 0);
+      break;
+    case H_SLEEP:
+      if (j != NULL)
+        blocking (self, j, start, end, JVMS_USER_STATE_SLEEPING, NULL, FALSE, 0, 0);
+      break;
+    case H_SOCKET:
+      if (j != NULL)
+        {
+          const char *host = string_of (ev, ti->name);
+          if (host == NULL || host[0] == '\0')
+            host = string_of (ev, ti->name2);
+          g_autofree char *detail = g_strdup_printf ("%s:%" G_GINT64_FORMAT, host != NULL ? host : "?",
+                                                     int_of (ev, ti->port, 0));
+          blocking (self, j, start, end, JVMS_USER_STATE_SOCKET_IO, detail, FALSE, 0, 0);
+        }
+      break;
+    case H_FILE:
+      if (j != NULL)
+        blocking (self, j, start, end, JVMS_USER_STATE_FILE_IO, string_of (ev, ti->name), FALSE, 0, 0);
+      break;
+    case H_GC:
+      {
+        JvmsValue v[3] = {
+          JVMS_VALUE_INIT_INT (int_of (ev, ti->id, -1)),
+          JVMS_VALUE_INIT_STRING (string_of (ev, ti->name)),
+          JVMS_VALUE_INIT_STRING (string_of (ev, ti->name2)),
+        };
+        jvms_nest_push (self->gc_collection, start, end, v);
+      }
+      break;
+    case H_GC_PAUSE:
+      {
+        JvmsValue v = JVMS_VALUE_INIT_STRING (string_of (ev, ti->name));
+        jvms_nest_push (self->gc_pause, start, end, &v);
+        jvms_nest_push (self->gc_phase[0], start, end, &v);
+      }
+      break;
+    case H_GC_PHASE:
+      {
+        JvmsValue v = JVMS_VALUE_INIT_STRING (string_of (ev, ti->name));
+        jvms_nest_push (self->gc_phase[CLAMP (ti->level, 0, 4)], start, end, &v);
+      }
+      break;
+    case H_GC_CONCURRENT:
+      {
+        JvmsValue v = JVMS_VALUE_INIT_STRING (string_of (ev, ti->name));
+        jvms_nest_push (self->gc_concurrent, start, end, &v);
+      }
+      break;
+    case H_GC_PARALLEL:
+      if (j != NULL)
+        {
+          if (j->gc_task == NULL)
+            {
+              g_autofree char *key = jvms_threads_key (j->thread->tid);
+              g_autofree char *path = g_strdup_printf ("GC/workers/%s/task", key);
+              j->gc_task = nest_for (w, path, NULL, NULL);
+            }
+          JvmsValue v = JVMS_VALUE_INIT_STRING (string_of (ev, ti->name));
+          jvms_nest_push (j->gc_task, start, end, &v);
+        }
+      break;
+    case H_HEAP:
+      {
+        gint64 used = int_of (ev, ti->size, -1);
+        if (used >= 0)
+          jvms_writer_set_int (w, self->a_heap_used, start, used);
+        gint64 committed = virtual_space_committed (ev, ti->size2, "committedSize");
+        if (committed >= 0)
+          jvms_writer_set_int (w, self->a_heap_committed, start, committed);
+      }
+      break;
+    case H_METASPACE:
+      {
+        gint64 used = virtual_space_committed (ev, ti->size2, "used");
+        if (used >= 0)
+          jvms_writer_set_int (w, self->a_metaspace, start, used);
+      }
+      break;
+    case H_COMPILATION:
+      if (j != NULL)
+        {
+          if (j->compilation == NULL)
+            {
+              g_autofree char *key = jvms_threads_key (j->thread->tid);
+              g_autofree char *p0 = g_strdup_printf ("JIT/%s/compilation", key);
+              g_autofree char *p1 = g_strdup_printf ("JIT/%s/compilation/tier", key);
+              g_autofree char *p2 = g_strdup_printf ("JIT/%s/compilation/size", key);
+              j->compilation = nest_for (w, p0, p1, p2);
+            }
+          const char *cls = NULL, *mname = NULL, *desc = NULL;
+          g_autofree char *method = NULL;
+          JvmsJfrObject obj;
+          jvms_jfr_event_get_object (ev, &obj);
+          if (ti->method != NULL && jvms_jfr_object_get_method (&obj, ti->method, &cls, &mname, &desc))
+            method = g_strdup_printf ("%s.%s", cls != NULL ? cls : "?", mname != NULL ? mname : "?");
+          JvmsValue v[3] = {
+            JVMS_VALUE_INIT_STRING (method),
+            JVMS_VALUE_INIT_INT (int_of (ev, ti->size2, -1)),
+            JVMS_VALUE_INIT_INT (int_of (ev, ti->size, -1)),
+          };
+          jvms_nest_push (j->compilation, start, end, v);
+        }
+      break;
+    case H_VM_OPERATION:
+      {
+        gboolean at_safepoint = FALSE;
+        if (ti->flag != NULL)
+          jvms_jfr_event_get_boolean (ev, ti->flag, &at_safepoint);
+        const char *op = string_of (ev, ti->name);
+        JvmsValue v[2] = { JVMS_VALUE_INIT_STRING (op), JVMS_VALUE_INIT_INT (at_safepoint ? 1 : 0) };
+        jvms_nest_push (self->vm_operation, start, end, v);
+        if (at_safepoint)
+          {
+            gint64 id = int_of (ev, ti->id, 0);
+            gint64 *begin = g_hash_table_lookup (self->safepoint_begins, &id);
+            gint64 stop_start = begin != NULL ? MIN (*begin, start) : start;
+            if (begin != NULL)
+              g_hash_table_remove (self->safepoint_begins, &id);
+            JvmsValue sp = JVMS_VALUE_INIT_INT (id);
+            jvms_nest_push (self->vm_safepoint, stop_start, end, &sp);
+            stop_the_world (self, stop_start, end, op);
+          }
+      }
+      break;
+    case H_SAFEPOINT_BEGIN:
+      {
+        gint64 id = int_of (ev, ti->id, 0);
+        if (g_hash_table_size (self->safepoint_begins) < 1024)
+          g_hash_table_insert (self->safepoint_begins, g_memdup2 (&id, sizeof id),
+                               g_memdup2 (&start, sizeof start));
+      }
+      break;
+    case H_SAFEPOINT_END:
+      {
+        /* The resume phase, right after the operation: the world is still stopped. */
+        JvmsValue sp = JVMS_VALUE_INIT_INT (int_of (ev, ti->id, 0));
+        jvms_nest_push (self->vm_safepoint, start, end, &sp);
+        stop_the_world (self, start, end, "Safepoint end");
+      }
+      break;
+    case H_EXECUTION_SAMPLE:
+    case H_NATIVE_SAMPLE:
+      if (j != NULL)
+        {
+          ensure_running (self, j, self->recording_start);
+          on_sample (self, ev, ti, j, start);
+        }
+      break;
+    case H_ALLOC_SAMPLE:
+      self->have_alloc_samples = TRUE;
+      if (j != NULL)
+        {
+          alloc_add (self, j, start, (guint64) MAX (0, int_of (ev, ti->size, 0)));
+          on_sample (self, ev, ti, j, start);
+        }
+      break;
+    case H_ALLOC_TLAB:
+      if (j != NULL && !self->have_alloc_samples)
+        {
+          gint64 bytes = int_of (ev, ti->size2, -1);
+          if (bytes < 0)
+            bytes = int_of (ev, ti->size, 0);
+          alloc_add (self, j, start, (guint64) MAX (0, bytes));
+        }
+      break;
+    case H_OLD_OBJECT:
+      on_old_object (self, ev, ti, j, start);
+      break;
+    case H_JVM_INFO:
+      {
+        gint64 pid = int_of (ev, ti->id, -1);
+        if (pid > 0 && self->pid != pid)
+          {
+            self->pid = pid;
+            jvms_threads_add_jvm_pid (self->threads, (gint32) pid);
+          }
+      }
+      break;
+    case H_IGNORE:
+    default:
+      break;
+    }
+}
+
+void
+jvms_jfr_machine_finish (JvmsJfrMachine *self, gint64 end_time)
+{
+  GHashTableIter iter;
+  gpointer value;
+  g_hash_table_iter_init (&iter, self->jthreads);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      JThread *j = value;
+      if (j->method_expiry != G_MININT64 && j->method_expiry < end_time)
+        jvms_writer_set_null (self->writer, j->a_method, j->method_expiry);
+      alloc_flush (self, j);
+      if (j->gc_task != NULL)
+        jvms_nest_finish (j->gc_task);
+      if (j->compilation != NULL)
+        jvms_nest_finish (j->compilation);
+    }
+  g_hash_table_iter_init (&iter, self->locks);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    lock_advance (self, value, G_MAXINT64);
+  jvms_nest_finish (self->gc_collection);
+  jvms_nest_finish (self->gc_pause);
+  for (int i = 0; i < 5; i++)
+    jvms_nest_finish (self->gc_phase[i]);
+  jvms_nest_finish (self->gc_concurrent);
+  jvms_nest_finish (self->vm_operation);
+  jvms_nest_finish (self->vm_safepoint);
+}

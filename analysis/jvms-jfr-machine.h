@@ -1,0 +1,39 @@
+/* jvms-jfr-machine.h: JFR events (readers/jfr, in non-decreasing start time) into the JVM
+ * attributes of docs/attributes.md: per-thread user state with its detail, monitor and owner,
+ * method and allocation rate; locks; GC collections, pauses, phases and worker tasks; heap;
+ * JIT compilations; VM operations and safepoints. Point samples go to a JvmsSamplesWriter.
+ *
+ * Ordering. JFR stamps a duration event with its start but commits it at its end, so the
+ * reader hands it over when its start comes in the time order, with its end already known.
+ * Each event's end is therefore written ahead of the stream, at once: a thread's blocking
+ * events never overlap each other (the thread itself commits them), so the next one for the
+ * same thread starts at or after that end. Where events of one attribute do overlap (a G1
+ * concurrent cycle around young collections, nested VM operations) a JvmsNest keeps the
+ * enclosing value and restores it at the inner one's end; what still goes backwards is
+ * clamped by the JvmsWriter and counted.
+ */
+#pragma once
+
+#include "jvms-jfr.h"
+#include "jvms-samples.h"
+#include "jvms-threads.h"
+
+G_BEGIN_DECLS
+
+typedef struct _JvmsJfrMachine JvmsJfrMachine;
+
+/* @samples may be NULL. @recording_start: the first chunk's start (epoch ns), from which a
+ * Java thread that existed before the recording is taken as RUNNING. */
+JvmsJfrMachine *jvms_jfr_machine_new    (JvmsWriter         *writer,
+                                         JvmsThreads        *threads,
+                                         JvmsSamplesWriter  *samples,
+                                         gint64              recording_start);
+void            jvms_jfr_machine_free   (JvmsJfrMachine     *self);
+void            jvms_jfr_machine_feed   (JvmsJfrMachine     *self,
+                                         const JvmsJfrEvent *event);
+void            jvms_jfr_machine_finish (JvmsJfrMachine     *self,
+                                         gint64              end_time);
+/* The JVM's pid, from jdk.JVMInformation, or -1. */
+gint64          jvms_jfr_machine_get_pid (JvmsJfrMachine    *self);
+
+G_END_DECLS

@@ -1,0 +1,584 @@
+/* jvms-kernel-machine.c: the kernel state machine (Daoud & Dagenais 2020, section 4.2, the
+ * kernel side): sched_switch, wake-ups, syscalls, process life cycle, counters, block I/O. */
+#include "jvms-kernel-machine.h"
+
+#include "jvms-states.h"
+
+typedef struct
+{
+  const char   *counter; /* interned */
+  JvmsAttribute attribute;
+  gint64        last_time;
+  guint64       last_value;
+  gboolean      have_last;
+} CounterRate;
+
+typedef struct
+{
+  JvmsThread     *thread;
+  JvmsAttribute   a_state, a_cpu, a_syscall;
+  gboolean        has_pending;
+  JvmsKernelState pending_state;
+  gint64          pending_start;
+  gint32          pending_cpu;
+  const char     *pending_syscall; /* interned */
+  gboolean        in_syscall;
+  const char     *syscall;         /* interned */
+  gboolean        exiting;
+  GArray         *counters;        /* CounterRate */
+} KThread;
+
+typedef struct
+{
+  JvmsAttribute a_thread, a_pid;
+  gint64        current_tid;
+  GArray       *counters;          /* CounterRate */
+} KCpu;
+
+typedef struct
+{
+  JvmsAttribute a_queue, a_in_flight;
+  gint64        queue, in_flight;
+} KDisk;
+
+struct _JvmsKernelMachine
+{
+  JvmsWriter  *writer;
+  JvmsThreads *threads;
+  gint64       offset;
+  GHashTable  *kthreads;  /* gint64 tid -> KThread* */
+  GPtrArray   *cpus;      /* KCpu*, index = cpu */
+  GHashTable  *disks;     /* dev -> KDisk* */
+  guint64      n_unknown;
+  guint64      n_lost;
+};
+
+static void
+counters_free (GArray *a)
+{
+  if (a != NULL)
+    g_array_unref (a);
+}
+
+static void
+kthread_free (gpointer data)
+{
+  KThread *k = data;
+  counters_free (k->counters);
+  g_free (k);
+}
+
+static void
+kcpu_free (gpointer data)
+{
+  KCpu *c = data;
+  if (c != NULL)
+    counters_free (c->counters);
+  g_free (c);
+}
+
+JvmsKernelMachine *
+jvms_kernel_machine_new (JvmsWriter *writer, JvmsThreads *threads, gint64 offset_ns)
+{
+  JvmsKernelMachine *self = g_new0 (JvmsKernelMachine, 1);
+  self->writer = writer;
+  self->threads = threads;
+  self->offset = offset_ns;
+  self->kthreads = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, kthread_free);
+  self->cpus = g_ptr_array_new_with_free_func (kcpu_free);
+  self->disks = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  return self;
+}
+
+void
+jvms_kernel_machine_free (JvmsKernelMachine *self)
+{
+  if (self == NULL)
+    return;
+  g_hash_table_unref (self->kthreads);
+  g_ptr_array_unref (self->cpus);
+  g_hash_table_unref (self->disks);
+  g_free (self);
+}
+
+guint64
+jvms_kernel_machine_n_unknown (JvmsKernelMachine *self)
+{
+  return self->n_unknown;
+}
+
+guint64
+jvms_kernel_machine_n_lost (JvmsKernelMachine *self)
+{
+  return self->n_lost;
+}
+
+static KThread *
+kthread_get (JvmsKernelMachine *self, gint64 tid, gint64 time)
+{
+  KThread *k = g_hash_table_lookup (self->kthreads, &tid);
+  if (k != NULL)
+    return k;
+  k = g_new0 (KThread, 1);
+  k->thread = jvms_threads_get (self->threads, tid, time);
+  k->a_state = jvms_writer_child (self->writer, k->thread->folder, "kernel-state");
+  k->a_cpu = jvms_writer_child (self->writer, k->a_state, "cpu");
+  k->a_syscall = jvms_writer_child (self->writer, k->a_state, "syscall");
+  g_hash_table_insert (self->kthreads, &k->thread->tid, k);
+  return k;
+}
+
+static KCpu *
+kcpu_get (JvmsKernelMachine *self, gint32 cpu)
+{
+  /* CPU numbers come from the file: a hostile one must not make a huge array. */
+  if (cpu < 0 || cpu >= 65536)
+    return NULL;
+  if ((guint) cpu >= self->cpus->len)
+    g_ptr_array_set_size (self->cpus, cpu + 1);
+  KCpu *c = g_ptr_array_index (self->cpus, cpu);
+  if (c == NULL)
+    {
+      c = g_new0 (KCpu, 1);
+      c->a_thread = jvms_writer_attribute (self->writer, "CPUs/%d/current-thread", cpu);
+      c->a_pid = jvms_writer_attribute (self->writer, "CPUs/%d/current-pid", cpu);
+      g_ptr_array_index (self->cpus, cpu) = c;
+    }
+  return c;
+}
+
+static gboolean
+is_on_cpu (JvmsKernelState s)
+{
+  return s == JVMS_KERNEL_STATE_RUNNING || s == JVMS_KERNEL_STATE_SYSCALL;
+}
+
+static void
+emit_pending (JvmsKernelMachine *self, KThread *k)
+{
+  if (!k->has_pending)
+    return;
+  gint64 t = k->pending_start;
+  if (k->pending_state == JVMS_KERNEL_STATE_UNKNOWN)
+    self->n_unknown++;
+  jvms_writer_set_int (self->writer, k->a_state, t, k->pending_state);
+  if (is_on_cpu (k->pending_state) && k->pending_cpu >= 0)
+    jvms_writer_set_int (self->writer, k->a_cpu, t, k->pending_cpu);
+  else
+    jvms_writer_set_null (self->writer, k->a_cpu, t);
+  jvms_writer_set_string (self->writer, k->a_syscall, t,
+                          k->pending_state == JVMS_KERNEL_STATE_SYSCALL ? k->pending_syscall : NULL);
+}
+
+static void
+transition (JvmsKernelMachine *self, KThread *k, gint64 time, JvmsKernelState state, gint32 cpu,
+            const char *syscall)
+{
+  if (k->has_pending && k->pending_state == state && k->pending_cpu == cpu
+      && k->pending_syscall == syscall)
+    return;
+  emit_pending (self, k);
+  k->has_pending = TRUE;
+  k->pending_state = state;
+  k->pending_start = time;
+  k->pending_cpu = cpu;
+  k->pending_syscall = syscall;
+}
+
+/* The interval now ending contradicts what the kernel reports next: it is unknown. */
+static void
+contradicted (KThread *k)
+{
+  if (k->has_pending)
+    k->pending_state = JVMS_KERNEL_STATE_UNKNOWN;
+}
+
+static void
+note_pid (JvmsKernelMachine *self, KThread *k, gint32 pid)
+{
+  if (pid > 0 && k->thread->pid != pid)
+    jvms_threads_set_pid (self->threads, k->thread, pid);
+}
+
+static gboolean
+is_hotspot_name (const char *comm)
+{
+  return g_str_has_prefix (comm, "VM Thread") || g_str_has_prefix (comm, "GC Thread#")
+         || g_str_has_prefix (comm, "C2 CompilerThre") || g_str_has_prefix (comm, "C1 CompilerThre");
+}
+
+static void
+note_comm (JvmsKernelMachine *self, KThread *k, const char *comm)
+{
+  if (comm == NULL || comm[0] == '\0')
+    return;
+  char buf[JVMS_KERNEL_COMM_LEN + 1];
+  g_strlcpy (buf, comm, sizeof buf);
+  jvms_threads_set_comm (self->threads, k->thread, buf);
+  if (k->thread->pid > 0 && is_hotspot_name (buf))
+    jvms_threads_add_jvm_pid (self->threads, k->thread->pid);
+}
+
+static JvmsKernelState
+state_after_switch_out (KThread *k, guint32 prev_state)
+{
+  if (k->exiting || (prev_state & (JVMS_TASK_DEAD | JVMS_TASK_ZOMBIE)) != 0)
+    return JVMS_KERNEL_STATE_EXITED;
+  if (prev_state == JVMS_TASK_RUNNING || (prev_state & JVMS_TASK_PREEMPTED) != 0)
+    return JVMS_KERNEL_STATE_RUNNABLE;
+  if ((prev_state & JVMS_TASK_UNINTERRUPTIBLE) != 0)
+    return JVMS_KERNEL_STATE_BLOCKED_IO;
+  return JVMS_KERNEL_STATE_BLOCKED;
+}
+
+static void
+set_cpu_current (JvmsKernelMachine *self, gint32 cpu, gint64 time, KThread *k)
+{
+  KCpu *c = kcpu_get (self, cpu);
+  if (c == NULL)
+    return;
+  c->current_tid = k != NULL ? k->thread->tid : 0;
+  if (k == NULL)
+    {
+      jvms_writer_set_null (self->writer, c->a_thread, time);
+      jvms_writer_set_null (self->writer, c->a_pid, time);
+      return;
+    }
+  jvms_writer_set_int (self->writer, c->a_thread, time, k->thread->tid);
+  if (k->thread->pid > 0)
+    jvms_writer_set_int (self->writer, c->a_pid, time, k->thread->pid);
+  else
+    jvms_writer_set_null (self->writer, c->a_pid, time);
+}
+
+/* A switch-out is consistent only for a thread we saw switched in on that CPU. */
+static gboolean
+k_on_cpu_here (KThread *k, gint32 cpu)
+{
+  return k->has_pending && is_on_cpu (k->pending_state) && (cpu < 0 || k->pending_cpu == cpu);
+}
+
+static void
+on_switch (JvmsKernelMachine *self, const JvmsKernelEvent *ev, gint64 t)
+{
+  gint32 cpu = ev->cpu;
+  if (ev->sched_switch.prev_tid > 0)
+    {
+      KThread *prev = kthread_get (self, ev->sched_switch.prev_tid, t);
+      note_pid (self, prev, ev->tid == ev->sched_switch.prev_tid ? ev->pid : -1);
+      note_comm (self, prev, ev->sched_switch.prev_comm);
+      if (!k_on_cpu_here (prev, cpu))
+        contradicted (prev);
+      JvmsKernelState next_state = state_after_switch_out (prev, ev->sched_switch.prev_state);
+      transition (self, prev, t, next_state, -1, NULL);
+    }
+  KThread *next = NULL;
+  if (ev->sched_switch.next_tid > 0)
+    {
+      next = kthread_get (self, ev->sched_switch.next_tid, t);
+      note_comm (self, next, ev->sched_switch.next_comm);
+      if (next->has_pending && is_on_cpu (next->pending_state))
+        contradicted (next);
+      next->exiting = FALSE;
+      if (next->in_syscall)
+        transition (self, next, t, JVMS_KERNEL_STATE_SYSCALL, cpu, next->syscall);
+      else
+        transition (self, next, t, JVMS_KERNEL_STATE_RUNNING, cpu, NULL);
+    }
+  set_cpu_current (self, cpu, t, next);
+}
+
+static void
+on_wakeup (JvmsKernelMachine *self, const JvmsKernelEvent *ev, gint64 t)
+{
+  if (ev->wakeup.tid <= 0)
+    return;
+  KThread *k = kthread_get (self, ev->wakeup.tid, t);
+  note_comm (self, k, ev->wakeup.comm);
+  if (ev->type == JVMS_KERNEL_EVENT_SCHED_WAKEUP_NEW)
+    {
+      k->exiting = FALSE;
+      k->in_syscall = FALSE;
+      if (!k->has_pending || !is_on_cpu (k->pending_state))
+        transition (self, k, t, JVMS_KERNEL_STATE_RUNNABLE, -1, NULL);
+      return;
+    }
+  if (!k->has_pending)
+    {
+      transition (self, k, t, JVMS_KERNEL_STATE_RUNNABLE, -1, NULL);
+      return;
+    }
+  switch (k->pending_state)
+    {
+    case JVMS_KERNEL_STATE_BLOCKED:
+    case JVMS_KERNEL_STATE_BLOCKED_IO:
+    case JVMS_KERNEL_STATE_UNKNOWN:
+      transition (self, k, t, JVMS_KERNEL_STATE_RUNNABLE, -1, NULL);
+      break;
+    default:
+      /* Already runnable or running (sched_wakeup after sched_waking), or exited. */
+      break;
+    }
+}
+
+static const char *
+syscall_name (const JvmsKernelEvent *ev)
+{
+  if (ev->syscall.sys != NULL)
+    return g_intern_string (ev->syscall.sys);
+  char buf[32];
+  g_snprintf (buf, sizeof buf, "syscall_%" G_GINT64_FORMAT, ev->syscall.id);
+  return g_intern_string (buf);
+}
+
+static void
+on_syscall (JvmsKernelMachine *self, const JvmsKernelEvent *ev, gint64 t)
+{
+  if (ev->tid <= 0)
+    return;
+  KThread *k = kthread_get (self, ev->tid, t);
+  note_pid (self, k, ev->pid);
+  /* A syscall event is recorded by the thread itself: it is on ev->cpu now. */
+  if (k->has_pending && !is_on_cpu (k->pending_state))
+    contradicted (k);
+  gint32 cpu = ev->cpu >= 0 ? ev->cpu : (k->has_pending ? k->pending_cpu : -1);
+  if (ev->type == JVMS_KERNEL_EVENT_SYSCALL_ENTER)
+    {
+      k->in_syscall = TRUE;
+      k->syscall = syscall_name (ev);
+      transition (self, k, t, JVMS_KERNEL_STATE_SYSCALL, cpu, k->syscall);
+    }
+  else
+    {
+      k->in_syscall = FALSE;
+      k->syscall = NULL;
+      transition (self, k, t, JVMS_KERNEL_STATE_RUNNING, cpu, NULL);
+    }
+}
+
+static void
+on_task (JvmsKernelMachine *self, const JvmsKernelEvent *ev, gint64 t)
+{
+  switch (ev->type)
+    {
+    case JVMS_KERNEL_EVENT_PROCESS_FORK:
+      if (ev->fork.child_tid > 0)
+        {
+          KThread *child = kthread_get (self, ev->fork.child_tid, t);
+          note_pid (self, child, ev->fork.child_pid);
+          note_comm (self, child, ev->fork.child_comm);
+        }
+      if (ev->fork.parent_tid > 0)
+        note_pid (self, kthread_get (self, ev->fork.parent_tid, t), ev->fork.parent_pid);
+      break;
+    case JVMS_KERNEL_EVENT_PROCESS_EXEC:
+    case JVMS_KERNEL_EVENT_COMM:
+    case JVMS_KERNEL_EVENT_PROCESS_EXIT:
+      {
+        gint32 tid = ev->task.tid > 0 ? ev->task.tid : ev->tid;
+        if (tid <= 0)
+          return;
+        KThread *k = kthread_get (self, tid, t);
+        note_pid (self, k, ev->task.pid > 0 ? ev->task.pid : ev->pid);
+        note_comm (self, k, ev->task.comm);
+        if (ev->type == JVMS_KERNEL_EVENT_PROCESS_EXIT)
+          k->exiting = TRUE;
+      }
+      break;
+    default:
+      break;
+    }
+}
+
+static CounterRate *
+counter_find (JvmsKernelMachine *self, GArray **counters, JvmsAttribute folder, const char *name)
+{
+  if (*counters == NULL)
+    *counters = g_array_new (FALSE, TRUE, sizeof (CounterRate));
+  for (guint i = 0; i < (*counters)->len; i++)
+    {
+      CounterRate *r = &g_array_index (*counters, CounterRate, i);
+      if (r->counter == name)
+        return r;
+    }
+  if ((*counters)->len >= 16)
+    return NULL;
+  JvmsAttribute parent = jvms_writer_child (self->writer, folder, "counters");
+  CounterRate r = { .counter = name, .attribute = jvms_writer_child (self->writer, parent, name) };
+  g_array_append_val (*counters, r);
+  return &g_array_index (*counters, CounterRate, (*counters)->len - 1);
+}
+
+/* The rate over the span since the previous sample is written at that previous sample. */
+static void
+counter_sample (JvmsKernelMachine *self, CounterRate *r, gint64 t, const JvmsKernelEvent *ev)
+{
+  if (r == NULL)
+    return;
+  guint64 delta;
+  if (ev->counter.period > 0)
+    delta = ev->counter.period;
+  else if (r->have_last && ev->counter.value >= r->last_value)
+    delta = ev->counter.value - r->last_value;
+  else
+    delta = 0;
+  if (r->have_last && t > r->last_time)
+    jvms_writer_set_double (self->writer, r->attribute, r->last_time,
+                            (double) delta * 1e9 / (double) (t - r->last_time));
+  r->have_last = TRUE;
+  r->last_time = t;
+  r->last_value = ev->counter.value;
+}
+
+static void
+on_counter (JvmsKernelMachine *self, const JvmsKernelEvent *ev, gint64 t)
+{
+  if (ev->counter.counter == NULL)
+    return;
+  const char *name = g_intern_string (ev->counter.counter);
+  if (ev->tid > 0)
+    {
+      KThread *k = kthread_get (self, ev->tid, t);
+      note_pid (self, k, ev->pid);
+      counter_sample (self, counter_find (self, &k->counters, k->thread->folder, name), t, ev);
+    }
+  KCpu *c = kcpu_get (self, ev->cpu);
+  if (c != NULL)
+    {
+      JvmsAttribute folder = jvms_writer_attribute (self->writer, "CPUs/%d", ev->cpu);
+      counter_sample (self, counter_find (self, &c->counters, folder, name), t, ev);
+    }
+}
+
+static void
+on_block (JvmsKernelMachine *self, const JvmsKernelEvent *ev, gint64 t)
+{
+  guint32 dev = ev->block.dev;
+  KDisk *d = g_hash_table_lookup (self->disks, GUINT_TO_POINTER (dev + 1));
+  if (d == NULL)
+    {
+      if (g_hash_table_size (self->disks) >= 4096)
+        return;
+      d = g_new0 (KDisk, 1);
+      d->a_queue = jvms_writer_attribute (self->writer, "Disk/%u:%u/queue", dev >> 20, dev & 0xfffff);
+      d->a_in_flight = jvms_writer_attribute (self->writer, "Disk/%u:%u/in-flight", dev >> 20, dev & 0xfffff);
+      g_hash_table_insert (self->disks, GUINT_TO_POINTER (dev + 1), d);
+    }
+  switch (ev->type)
+    {
+    case JVMS_KERNEL_EVENT_BLOCK_RQ_INSERT:
+      jvms_writer_set_int (self->writer, d->a_queue, t, ++d->queue);
+      break;
+    case JVMS_KERNEL_EVENT_BLOCK_RQ_ISSUE:
+      jvms_writer_set_int (self->writer, d->a_in_flight, t, ++d->in_flight);
+      break;
+    case JVMS_KERNEL_EVENT_BLOCK_RQ_COMPLETE:
+      /* A request issued before the recording began completes without its insert: never
+       * below zero. */
+      if (d->queue > 0)
+        jvms_writer_set_int (self->writer, d->a_queue, t, --d->queue);
+      if (d->in_flight > 0)
+        jvms_writer_set_int (self->writer, d->a_in_flight, t, --d->in_flight);
+      break;
+    default:
+      break;
+    }
+}
+
+static void
+on_lost (JvmsKernelMachine *self, const JvmsKernelEvent *ev, gint64 t)
+{
+  self->n_lost += ev->lost.lost;
+  GHashTableIter iter;
+  gpointer value;
+  g_hash_table_iter_init (&iter, self->kthreads);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      KThread *k = value;
+      /* What ran on that CPU (or anywhere, when the CPU is unknown) is unknown from here until
+       * its next switch. */
+      if (k->has_pending && is_on_cpu (k->pending_state)
+          && (ev->cpu < 0 || k->pending_cpu == ev->cpu))
+        transition (self, k, t, JVMS_KERNEL_STATE_UNKNOWN, -1, NULL);
+    }
+}
+
+void
+jvms_kernel_machine_feed (JvmsKernelMachine *self, const JvmsKernelEvent *ev)
+{
+  gint64 start = jvms_writer_get_start (self->writer);
+  gint64 t = ev->time == 0 ? start : ev->time + self->offset;
+  if (t < start)
+    t = start;
+
+  switch (ev->type)
+    {
+    case JVMS_KERNEL_EVENT_SCHED_SWITCH:
+      on_switch (self, ev, t);
+      break;
+    case JVMS_KERNEL_EVENT_SCHED_WAKING:
+    case JVMS_KERNEL_EVENT_SCHED_WAKEUP:
+    case JVMS_KERNEL_EVENT_SCHED_WAKEUP_NEW:
+      on_wakeup (self, ev, t);
+      break;
+    case JVMS_KERNEL_EVENT_SYSCALL_ENTER:
+    case JVMS_KERNEL_EVENT_SYSCALL_EXIT:
+      on_syscall (self, ev, t);
+      break;
+    case JVMS_KERNEL_EVENT_PROCESS_FORK:
+    case JVMS_KERNEL_EVENT_PROCESS_EXEC:
+    case JVMS_KERNEL_EVENT_PROCESS_EXIT:
+    case JVMS_KERNEL_EVENT_COMM:
+      on_task (self, ev, t);
+      break;
+    case JVMS_KERNEL_EVENT_BLOCK_RQ_INSERT:
+    case JVMS_KERNEL_EVENT_BLOCK_RQ_ISSUE:
+    case JVMS_KERNEL_EVENT_BLOCK_RQ_COMPLETE:
+      on_block (self, ev, t);
+      break;
+    case JVMS_KERNEL_EVENT_COUNTER_SAMPLE:
+      on_counter (self, ev, t);
+      break;
+    case JVMS_KERNEL_EVENT_LOST:
+      on_lost (self, ev, t);
+      break;
+    case JVMS_KERNEL_EVENT_SCHED_MIGRATE:
+    case JVMS_KERNEL_EVENT_OTHER:
+    default:
+      break;
+    }
+}
+
+static void
+counters_finish (JvmsKernelMachine *self, GArray *counters)
+{
+  if (counters == NULL)
+    return;
+  for (guint i = 0; i < counters->len; i++)
+    {
+      CounterRate *r = &g_array_index (counters, CounterRate, i);
+      if (r->have_last)
+        jvms_writer_set_null (self->writer, r->attribute, r->last_time);
+    }
+}
+
+void
+jvms_kernel_machine_finish (JvmsKernelMachine *self, gint64 end_time)
+{
+  GHashTableIter iter;
+  gpointer value;
+  g_hash_table_iter_init (&iter, self->kthreads);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      KThread *k = value;
+      emit_pending (self, k);
+      k->has_pending = FALSE;
+      counters_finish (self, k->counters);
+    }
+  for (guint i = 0; i < self->cpus->len; i++)
+    {
+      KCpu *c = g_ptr_array_index (self->cpus, i);
+      if (c != NULL)
+        counters_finish (self, c->counters);
+    }
+}

@@ -1,0 +1,793 @@
+/* jvms-trace-index.c: opening a trace, finding or building its index, in a thread if asked. */
+#include "jvms-trace-index.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "jvms-build.h"
+#include "jvms-states.h"
+
+G_DEFINE_QUARK (jvms-analysis-error-quark, jvms_analysis_error)
+
+struct _JvmsTraceIndex
+{
+  GObject              parent_instance;
+
+  char                *trace_path;
+  JvmsTraceKind        kind;
+  char                *cache_dir;
+  gboolean             force_rebuild;
+
+  GMutex               lock;      /* guards everything below */
+  JvmsTraceIndexPhase  phase;
+  double               fraction;
+  JvmsHistory         *history;
+  gboolean             reused;
+  gboolean             loading;
+  JvmsTraceLayers      layers;
+  char                *index_path;
+  char                *samples_path;
+  char                *temp_dir;  /* set when the cache folder could not be written */
+  GPtrArray           *warnings;
+  JvmsTraceIndexStats  stats;
+
+  GMainContext        *notify_context;
+  gint64               last_fraction_notify;
+};
+
+enum
+{
+  PROP_0,
+  PROP_TRACE_PATH,
+  PROP_PHASE,
+  PROP_FRACTION,
+  PROP_HISTORY,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (JvmsTraceIndex, jvms_trace_index, G_TYPE_OBJECT)
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  if (dir != NULL)
+    {
+      const char *name;
+      while ((name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+          if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+            remove_tree (child);
+          else
+            g_unlink (child);
+        }
+    }
+  g_rmdir (path);
+}
+
+static void
+jvms_trace_index_finalize (GObject *object)
+{
+  JvmsTraceIndex *self = JVMS_TRACE_INDEX (object);
+  g_clear_pointer (&self->history, jvms_history_unref);
+  if (self->temp_dir != NULL)
+    remove_tree (self->temp_dir);
+  g_free (self->temp_dir);
+  g_free (self->trace_path);
+  g_free (self->cache_dir);
+  g_free (self->index_path);
+  g_free (self->samples_path);
+  g_ptr_array_unref (self->warnings);
+  g_clear_pointer (&self->notify_context, g_main_context_unref);
+  g_mutex_clear (&self->lock);
+  G_OBJECT_CLASS (jvms_trace_index_parent_class)->finalize (object);
+}
+
+static void
+jvms_trace_index_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  JvmsTraceIndex *self = JVMS_TRACE_INDEX (object);
+  switch (prop_id)
+    {
+    case PROP_TRACE_PATH:
+      g_value_set_string (value, self->trace_path);
+      break;
+    case PROP_PHASE:
+      g_value_set_int (value, jvms_trace_index_get_phase (self));
+      break;
+    case PROP_FRACTION:
+      g_value_set_double (value, jvms_trace_index_get_fraction (self));
+      break;
+    case PROP_HISTORY:
+      /* A pointer: valid while the object holds it; jvms_trace_index_dup_history() keeps it. */
+      g_mutex_lock (&self->lock);
+      g_value_set_pointer (value, self->history);
+      g_mutex_unlock (&self->lock);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+jvms_trace_index_class_init (JvmsTraceIndexClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  object_class->finalize = jvms_trace_index_finalize;
+  object_class->get_property = jvms_trace_index_get_property;
+
+  properties[PROP_TRACE_PATH] =
+    g_param_spec_string ("trace-path", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  /* A JvmsTraceIndexPhase. */
+  properties[PROP_PHASE] =
+    g_param_spec_int ("phase", NULL, NULL, 0, JVMS_TRACE_INDEX_PHASE_FAILED, 0,
+                      G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_FRACTION] =
+    g_param_spec_double ("fraction", NULL, NULL, 0.0, 1.0, 0.0,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* The JvmsHistory* (not a reference), notified when it appears, is replaced or goes away. */
+  properties[PROP_HISTORY] =
+    g_param_spec_pointer ("history", NULL, NULL,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+jvms_trace_index_init (JvmsTraceIndex *self)
+{
+  g_mutex_init (&self->lock);
+  self->warnings = g_ptr_array_new_with_free_func (g_free);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Detection */
+
+static gboolean
+has_ctf_metadata (const char *dir, int depth)
+{
+  if (depth > 6)
+    return FALSE;
+  g_autofree char *meta = g_build_filename (dir, "metadata", NULL);
+  if (g_file_test (meta, G_FILE_TEST_IS_REGULAR))
+    return TRUE;
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  if (d == NULL)
+    return FALSE;
+  const char *name;
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (dir, name, NULL);
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && has_ctf_metadata (child, depth + 1))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static gboolean
+detect (const char *path, JvmsTraceKind *out, GError **error)
+{
+  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_set_error (error, JVMS_ANALYSIS_ERROR, JVMS_ANALYSIS_ERROR_NOT_FOUND,
+                   "%s: no such file or folder", path);
+      return FALSE;
+    }
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      g_autofree char *bundle = g_build_filename (path, "bundle.json", NULL);
+      g_autofree char *jfr = g_build_filename (path, "recording.jfr", NULL);
+      g_autofree char *perf = g_build_filename (path, "kernel.perf.data", NULL);
+      if (g_file_test (bundle, G_FILE_TEST_IS_REGULAR) || g_file_test (jfr, G_FILE_TEST_IS_REGULAR)
+          || g_file_test (perf, G_FILE_TEST_IS_REGULAR))
+        {
+          *out = JVMS_TRACE_KIND_BUNDLE;
+          return TRUE;
+        }
+      if (has_ctf_metadata (path, 0))
+        {
+          *out = JVMS_TRACE_KIND_CTF;
+          return TRUE;
+        }
+      g_set_error (error, JVMS_ANALYSIS_ERROR, JVMS_ANALYSIS_ERROR_UNKNOWN_FORMAT,
+                   "%s: a folder holding neither bundle.json nor a CTF metadata file", path);
+      return FALSE;
+    }
+  char magic[8] = { 0 };
+  FILE *f = fopen (path, "rb");
+  if (f == NULL)
+    {
+      int saved = errno;
+      g_set_error (error, JVMS_ANALYSIS_ERROR, JVMS_ANALYSIS_ERROR_NOT_FOUND, "%s: %s", path,
+                   g_strerror (saved));
+      return FALSE;
+    }
+  gsize n = fread (magic, 1, sizeof magic, f);
+  fclose (f);
+  if (n >= 4 && memcmp (magic, "FLR\0", 4) == 0)
+    *out = JVMS_TRACE_KIND_JFR;
+  else if (n == 8 && memcmp (magic, "PERFILE2", 8) == 0)
+    *out = JVMS_TRACE_KIND_PERF;
+  else
+    {
+      g_set_error (error, JVMS_ANALYSIS_ERROR, JVMS_ANALYSIS_ERROR_UNKNOWN_FORMAT,
+                   "%s: neither a JFR recording (FLR magic) nor a perf.data file (PERFILE2 magic)",
+                   path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+JvmsTraceIndex *
+jvms_trace_index_new (const char *trace_path, GError **error)
+{
+  g_return_val_if_fail (trace_path != NULL, NULL);
+  JvmsTraceKind kind;
+  if (!detect (trace_path, &kind, error))
+    return NULL;
+  JvmsTraceIndex *self = g_object_new (JVMS_TYPE_TRACE_INDEX, NULL);
+  char *abs = g_canonicalize_filename (trace_path, NULL);
+  self->trace_path = abs;
+  self->kind = kind;
+  return self;
+}
+
+void
+jvms_trace_index_set_cache_dir (JvmsTraceIndex *self, const char *cache_dir)
+{
+  g_return_if_fail (JVMS_IS_TRACE_INDEX (self));
+  g_free (self->cache_dir);
+  self->cache_dir = g_strdup (cache_dir);
+}
+
+void
+jvms_trace_index_set_force_rebuild (JvmsTraceIndex *self, gboolean force)
+{
+  g_return_if_fail (JVMS_IS_TRACE_INDEX (self));
+  self->force_rebuild = force;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Notifications: always in the context that asked for the load */
+
+typedef struct
+{
+  JvmsTraceIndex *self;
+  GParamSpec     *pspec;
+} NotifyData;
+
+static gboolean
+notify_in_context (gpointer data)
+{
+  NotifyData *n = data;
+  g_object_notify_by_pspec (G_OBJECT (n->self), n->pspec);
+  g_object_unref (n->self);
+  g_free (n);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+notify (JvmsTraceIndex *self, int prop)
+{
+  NotifyData *n = g_new0 (NotifyData, 1);
+  n->self = g_object_ref (self);
+  n->pspec = properties[prop];
+  GMainContext *ctx = self->notify_context;
+  if (ctx == NULL)
+    notify_in_context (n);
+  else
+    g_main_context_invoke (ctx, notify_in_context, n);
+}
+
+static void
+set_phase (JvmsTraceIndex *self, JvmsTraceIndexPhase phase)
+{
+  g_mutex_lock (&self->lock);
+  gboolean changed = self->phase != phase;
+  self->phase = phase;
+  if (phase == JVMS_TRACE_INDEX_PHASE_COMPLETE)
+    self->fraction = 1.0;
+  g_mutex_unlock (&self->lock);
+  if (changed)
+    notify (self, PROP_PHASE);
+  if (phase == JVMS_TRACE_INDEX_PHASE_COMPLETE)
+    notify (self, PROP_FRACTION);
+}
+
+static void
+set_history (JvmsTraceIndex *self, JvmsHistory *history)
+{
+  g_mutex_lock (&self->lock);
+  JvmsHistory *old = self->history;
+  self->history = history != NULL ? jvms_history_ref (history) : NULL;
+  g_mutex_unlock (&self->lock);
+  if (old != NULL)
+    jvms_history_unref (old);
+  if (old != history)
+    notify (self, PROP_HISTORY);
+}
+
+static void
+progress_cb (double fraction, gpointer user_data)
+{
+  JvmsTraceIndex *self = user_data;
+  g_mutex_lock (&self->lock);
+  self->fraction = CLAMP (fraction, 0.0, 1.0);
+  gint64 now = g_get_monotonic_time ();
+  gboolean due = now - self->last_fraction_notify >= 50000;
+  if (due)
+    self->last_fraction_notify = now;
+  g_mutex_unlock (&self->lock);
+  if (due)
+    notify (self, PROP_FRACTION);
+}
+
+static void
+history_cb (JvmsHistory *history, gpointer user_data)
+{
+  JvmsTraceIndex *self = user_data;
+  set_history (self, history);
+  set_phase (self, JVMS_TRACE_INDEX_PHASE_INDEXING);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Identity and cache */
+
+static gint
+compare_strings (gconstpointer a, gconstpointer b)
+{
+  return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
+}
+
+static void
+add_input (GPtrArray *inputs, const char *path)
+{
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      g_autoptr(GDir) d = g_dir_open (path, 0, NULL);
+      if (d == NULL)
+        return;
+      g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+      const char *name;
+      while ((name = g_dir_read_name (d)) != NULL)
+        g_ptr_array_add (names, g_strdup (name));
+      g_ptr_array_sort (names, compare_strings);
+      for (guint i = 0; i < names->len; i++)
+        {
+          g_autofree char *child = g_build_filename (path, g_ptr_array_index (names, i), NULL);
+          add_input (inputs, child);
+        }
+      return;
+    }
+  if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    g_ptr_array_add (inputs, g_strdup (path));
+}
+
+/* The files a trace reads: every one takes part in the identity. */
+static GPtrArray *
+list_inputs (JvmsTraceIndex *self)
+{
+  GPtrArray *inputs = g_ptr_array_new_with_free_func (g_free);
+  if (self->kind == JVMS_TRACE_KIND_BUNDLE)
+    {
+      const char *names[] = { "bundle.json", "recording.jfr", "kernel.perf.data", "jvm-clock.log" };
+      for (gsize i = 0; i < G_N_ELEMENTS (names); i++)
+        {
+          g_autofree char *p = g_build_filename (self->trace_path, names[i], NULL);
+          add_input (inputs, p);
+        }
+    }
+  else
+    add_input (inputs, self->trace_path);
+  return inputs;
+}
+
+static char *
+trace_identity (GPtrArray *inputs, guint64 *total_bytes)
+{
+  GString *s = g_string_new (NULL);
+  *total_bytes = 0;
+  for (guint i = 0; i < inputs->len; i++)
+    {
+      const char *p = g_ptr_array_index (inputs, i);
+      struct stat st;
+      if (g_stat (p, &st) != 0)
+        continue;
+      g_string_append_printf (s, "%s size=%" G_GUINT64_FORMAT " mtime=%" G_GINT64_FORMAT ".%09ld inode=%" G_GUINT64_FORMAT "\n",
+                              p, (guint64) st.st_size, (gint64) st.st_mtim.tv_sec,
+                              (long) st.st_mtim.tv_nsec, (guint64) st.st_ino);
+      *total_bytes += (guint64) st.st_size;
+    }
+  return g_string_free (s, FALSE);
+}
+
+static gboolean
+dir_writable (const char *dir)
+{
+  if (g_mkdir_with_parents (dir, 0700) != 0)
+    return FALSE;
+  g_autofree char *probe = g_build_filename (dir, ".jvmscope-write-probe-XXXXXX", NULL);
+  int fd = g_mkstemp (probe);
+  if (fd < 0)
+    return FALSE;
+  close (fd);
+  g_unlink (probe);
+  return TRUE;
+}
+
+static void
+add_warnings_from (JvmsTraceIndex *self, const char *joined)
+{
+  if (joined == NULL || joined[0] == '\0')
+    return;
+  g_auto(GStrv) lines = g_strsplit (joined, "\n", -1);
+  g_mutex_lock (&self->lock);
+  for (gsize i = 0; lines[i] != NULL; i++)
+    if (lines[i][0] != '\0')
+      g_ptr_array_add (self->warnings, g_strdup (lines[i]));
+  g_mutex_unlock (&self->lock);
+}
+
+static JvmsTraceLayers
+layers_from_name (const char *s)
+{
+  JvmsTraceLayers l = 0;
+  if (s == NULL)
+    return 0;
+  if (strstr (s, "jfr") != NULL)
+    l |= JVMS_TRACE_LAYER_JFR;
+  if (strstr (s, "kernel") != NULL)
+    l |= JVMS_TRACE_LAYER_KERNEL;
+  return l;
+}
+
+/* Opens the index at @index_path if it is complete, current and made from this very trace. */
+static JvmsHistory *
+try_reuse (const char *index_path, const char *identity)
+{
+  if (!g_file_test (index_path, G_FILE_TEST_IS_REGULAR))
+    return NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JvmsHistory) h = jvms_history_open (index_path, 0, &error);
+  if (h == NULL)
+    {
+      g_debug ("%s: rebuilding: %s", index_path, error->message);
+      return NULL;
+    }
+  g_autofree char *version = g_strdup_printf ("%d", JVMS_ANALYSIS_VERSION);
+  if (!jvms_history_is_complete (h)
+      || g_strcmp0 (jvms_history_get_metadata (h, "analysis-version"), version) != 0
+      || g_strcmp0 (jvms_history_get_metadata (h, "trace-identity"), identity) != 0)
+    return NULL;
+  return g_steal_pointer (&h);
+}
+
+static gboolean
+do_load (JvmsTraceIndex *self, GCancellable *cancellable, GError **error)
+{
+  gint64 t0 = g_get_monotonic_time ();
+  g_autoptr(GPtrArray) inputs = list_inputs (self);
+  guint64 total_bytes = 0;
+  g_autofree char *identity = trace_identity (inputs, &total_bytes);
+  g_autofree char *key_src = g_strdup_printf ("%d\n%s\n%s", JVMS_ANALYSIS_VERSION, self->trace_path, identity);
+  g_autofree char *key = g_compute_checksum_for_string (G_CHECKSUM_SHA256, key_src, -1);
+  key[32] = '\0';
+  g_autofree char *path_key = g_compute_checksum_for_string (G_CHECKSUM_SHA256, self->trace_path, -1);
+  path_key[16] = '\0';
+
+  g_autofree char *dir = self->cache_dir != NULL
+                           ? g_strdup (self->cache_dir)
+                           : g_build_filename (g_get_user_cache_dir (), "jvmscope", NULL);
+  if (!dir_writable (dir))
+    {
+      g_autoptr(GError) tmp_error = NULL;
+      char *tmp = g_dir_make_tmp ("jvmscope-index-XXXXXX", &tmp_error);
+      if (tmp == NULL)
+        {
+          g_set_error (error, JVMS_ANALYSIS_ERROR, JVMS_ANALYSIS_ERROR_INDEX,
+                       "%s: the cache folder cannot be written, nor a temporary one: %s", dir,
+                       tmp_error->message);
+          return FALSE;
+        }
+      g_mutex_lock (&self->lock);
+      if (self->temp_dir != NULL)
+        remove_tree (self->temp_dir);
+      g_free (self->temp_dir);
+      self->temp_dir = tmp;
+      g_ptr_array_add (self->warnings,
+                       g_strdup_printf ("%s: the cache folder cannot be written; the index is kept in %s until the trace is closed",
+                                        dir, tmp));
+      g_mutex_unlock (&self->lock);
+      g_free (dir);
+      dir = g_strdup (tmp);
+    }
+
+  /* Index files are named by the trace path's hash and its identity's: a changed trace gets a
+   * new name, and the old index of the same path is removed once the new one is built. */
+  g_autofree char *base = g_strdup_printf ("%s-%s", path_key, key);
+  g_autofree char *index_path = g_strdup_printf ("%s/%s.jvmsidx", dir, base);
+  g_autofree char *samples_path = g_strdup_printf ("%s/%s.samples", dir, base);
+  g_mutex_lock (&self->lock);
+  g_free (self->index_path);
+  self->index_path = g_strdup (index_path);
+  g_free (self->samples_path);
+  self->samples_path = g_strdup (samples_path);
+  g_mutex_unlock (&self->lock);
+
+  JvmsHistory *reused = self->force_rebuild ? NULL : try_reuse (index_path, identity);
+  if (reused != NULL && !g_file_test (samples_path, G_FILE_TEST_IS_REGULAR))
+    g_clear_pointer (&reused, jvms_history_unref);
+  if (reused != NULL)
+    {
+      g_mutex_lock (&self->lock);
+      self->reused = TRUE;
+      self->layers = layers_from_name (jvms_history_get_metadata (reused, "layers"));
+      memset (&self->stats, 0, sizeof self->stats);
+      self->stats.build_seconds = (g_get_monotonic_time () - t0) / 1e6;
+      GStatBuf st;
+      self->stats.index_bytes = g_stat (index_path, &st) == 0 ? (guint64) st.st_size : 0;
+      self->stats.n_intervals = jvms_history_get_n_intervals (reused);
+      self->stats.n_attributes = jvms_history_get_n_attributes (reused);
+      g_mutex_unlock (&self->lock);
+      add_warnings_from (self, jvms_history_get_metadata (reused, "warnings"));
+      set_history (self, reused);
+      jvms_history_unref (reused);
+      set_phase (self, JVMS_TRACE_INDEX_PHASE_COMPLETE);
+      return TRUE;
+    }
+
+  /* Remove the indexes of earlier versions of this trace before writing a new one. */
+  {
+    g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+    const char *name;
+    g_autofree char *prefix = g_strdup_printf ("%s-", path_key);
+    while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+      if (g_str_has_prefix (name, prefix))
+        {
+          g_autofree char *p = g_build_filename (dir, name, NULL);
+          g_unlink (p);
+        }
+  }
+
+  JvmsBuildRequest req = {
+    .kind = self->kind,
+    .trace_path = self->trace_path,
+    .index_path = index_path,
+    .samples_path = samples_path,
+    .identity = identity,
+    .total_bytes = total_bytes,
+    .progress = progress_cb,
+    .history_ready = history_cb,
+    .user_data = self,
+  };
+  JvmsBuildResult res = { 0 };
+  g_autoptr(GError) build_error = NULL;
+  gboolean ok = jvms_build_index (&req, &res, cancellable, &build_error);
+
+  g_mutex_lock (&self->lock);
+  self->reused = FALSE;
+  self->layers = res.layers;
+  for (guint i = 0; res.warnings != NULL && i < res.warnings->len; i++)
+    g_ptr_array_add (self->warnings, g_strdup (g_ptr_array_index (res.warnings, i)));
+  self->stats.input_bytes = res.input_bytes;
+  self->stats.n_events = res.n_events;
+  self->stats.build_seconds = (g_get_monotonic_time () - t0) / 1e6;
+  GStatBuf st;
+  self->stats.index_bytes = ok && g_stat (index_path, &st) == 0 ? (guint64) st.st_size : 0;
+  self->stats.n_intervals = res.history != NULL ? jvms_history_get_n_intervals (res.history) : 0;
+  self->stats.n_attributes = res.history != NULL ? jvms_history_get_n_attributes (res.history) : 0;
+  g_mutex_unlock (&self->lock);
+  g_clear_pointer (&res.warnings, g_ptr_array_unref);
+
+  if (!ok)
+    {
+      g_clear_pointer (&res.history, jvms_history_unref);
+      set_history (self, NULL);
+      g_propagate_error (error, g_steal_pointer (&build_error));
+      return FALSE;
+    }
+  set_history (self, res.history);
+  g_clear_pointer (&res.history, jvms_history_unref);
+  set_phase (self, JVMS_TRACE_INDEX_PHASE_COMPLETE);
+  return TRUE;
+}
+
+static gboolean
+begin_load (JvmsTraceIndex *self, GError **error)
+{
+  g_mutex_lock (&self->lock);
+  if (self->loading)
+    {
+      g_mutex_unlock (&self->lock);
+      g_set_error (error, JVMS_ANALYSIS_ERROR, JVMS_ANALYSIS_ERROR_BUSY,
+                   "%s: already being loaded", self->trace_path);
+      return FALSE;
+    }
+  self->loading = TRUE;
+  self->fraction = 0.0;
+  g_ptr_array_set_size (self->warnings, 0);
+  g_mutex_unlock (&self->lock);
+  return TRUE;
+}
+
+static void
+end_load (JvmsTraceIndex *self, gboolean ok)
+{
+  g_mutex_lock (&self->lock);
+  self->loading = FALSE;
+  g_mutex_unlock (&self->lock);
+  if (!ok)
+    set_phase (self, JVMS_TRACE_INDEX_PHASE_FAILED);
+}
+
+gboolean
+jvms_trace_index_load (JvmsTraceIndex *self, GCancellable *cancellable, GError **error)
+{
+  g_return_val_if_fail (JVMS_IS_TRACE_INDEX (self), FALSE);
+  if (!begin_load (self, error))
+    return FALSE;
+  g_clear_pointer (&self->notify_context, g_main_context_unref);
+  gboolean ok = do_load (self, cancellable, error);
+  end_load (self, ok);
+  return ok;
+}
+
+static void
+load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  JvmsTraceIndex *self = source;
+  GError *error = NULL;
+  gboolean ok = do_load (self, cancellable, &error);
+  end_load (self, ok);
+  if (ok)
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+void
+jvms_trace_index_load_async (JvmsTraceIndex *self, GCancellable *cancellable,
+                             GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_return_if_fail (JVMS_IS_TRACE_INDEX (self));
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, jvms_trace_index_load_async);
+  GError *error = NULL;
+  if (!begin_load (self, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  g_clear_pointer (&self->notify_context, g_main_context_unref);
+  self->notify_context = g_main_context_ref_thread_default ();
+  g_task_run_in_thread (task, load_thread);
+}
+
+gboolean
+jvms_trace_index_load_finish (JvmsTraceIndex *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Getters */
+
+const char *
+jvms_trace_index_get_trace_path (JvmsTraceIndex *self)
+{
+  return self->trace_path;
+}
+
+JvmsTraceKind
+jvms_trace_index_get_kind (JvmsTraceIndex *self)
+{
+  return self->kind;
+}
+
+JvmsTraceIndexPhase
+jvms_trace_index_get_phase (JvmsTraceIndex *self)
+{
+  g_mutex_lock (&self->lock);
+  JvmsTraceIndexPhase p = self->phase;
+  g_mutex_unlock (&self->lock);
+  return p;
+}
+
+double
+jvms_trace_index_get_fraction (JvmsTraceIndex *self)
+{
+  g_mutex_lock (&self->lock);
+  double f = self->fraction;
+  g_mutex_unlock (&self->lock);
+  return f;
+}
+
+JvmsHistory *
+jvms_trace_index_dup_history (JvmsTraceIndex *self)
+{
+  g_mutex_lock (&self->lock);
+  JvmsHistory *h = self->history != NULL ? jvms_history_ref (self->history) : NULL;
+  g_mutex_unlock (&self->lock);
+  return h;
+}
+
+gboolean
+jvms_trace_index_get_reused (JvmsTraceIndex *self)
+{
+  g_mutex_lock (&self->lock);
+  gboolean r = self->reused;
+  g_mutex_unlock (&self->lock);
+  return r;
+}
+
+JvmsTraceLayers
+jvms_trace_index_get_layers (JvmsTraceIndex *self)
+{
+  g_mutex_lock (&self->lock);
+  JvmsTraceLayers l = self->layers;
+  g_mutex_unlock (&self->lock);
+  return l;
+}
+
+/* Set once per load before any build starts, and only replaced by the next load. */
+const char *
+jvms_trace_index_get_index_path (JvmsTraceIndex *self)
+{
+  return self->index_path;
+}
+
+const char *
+jvms_trace_index_get_samples_path (JvmsTraceIndex *self)
+{
+  return self->samples_path;
+}
+
+char **
+jvms_trace_index_dup_warnings (JvmsTraceIndex *self)
+{
+  g_mutex_lock (&self->lock);
+  char **out = g_new0 (char *, self->warnings->len + 1);
+  for (guint i = 0; i < self->warnings->len; i++)
+    out[i] = g_strdup (g_ptr_array_index (self->warnings, i));
+  g_mutex_unlock (&self->lock);
+  return out;
+}
+
+void
+jvms_trace_index_get_stats (JvmsTraceIndex *self, JvmsTraceIndexStats *out)
+{
+  g_mutex_lock (&self->lock);
+  *out = self->stats;
+  g_mutex_unlock (&self->lock);
+}
+
+const char *
+jvms_trace_kind_name (JvmsTraceKind kind)
+{
+  switch (kind)
+    {
+    case JVMS_TRACE_KIND_BUNDLE: return "bundle";
+    case JVMS_TRACE_KIND_JFR: return "jfr";
+    case JVMS_TRACE_KIND_PERF: return "perf";
+    case JVMS_TRACE_KIND_CTF: return "ctf";
+    default: return "unknown";
+    }
+}
+
+const char *
+jvms_trace_layers_name (JvmsTraceLayers layers)
+{
+  switch (layers & (JVMS_TRACE_LAYER_JFR | JVMS_TRACE_LAYER_KERNEL))
+    {
+    case JVMS_TRACE_LAYER_JFR: return "jfr";
+    case JVMS_TRACE_LAYER_KERNEL: return "kernel";
+    case JVMS_TRACE_LAYER_JFR | JVMS_TRACE_LAYER_KERNEL: return "jfr,kernel";
+    default: return "";
+    }
+}

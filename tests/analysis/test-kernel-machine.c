@@ -1,0 +1,378 @@
+/* Tests of the kernel state machine on synthetic sched event sequences, checked against a
+ * naive model that replays the same events: per thread, time on CPU is the sum of its
+ * switch-in→switch-out spans, time in a syscall the sum of enter→exit spans while on CPU,
+ * time blocked the sum of switch-out(S)→wake-up spans. */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "jvms-history.h"
+#include "jvms-kernel-machine.h"
+#include "jvms-states.h"
+#include "jvms-threads.h"
+#include "jvms-writer.h"
+
+#define N_THREADS 12
+#define N_CPUS    3
+#define T0        G_GINT64_CONSTANT (1700000000000000000)
+
+typedef struct
+{
+  /* The simulated kernel. */
+  int     on_cpu;          /* -1 when off */
+  gboolean runnable;
+  gboolean in_syscall;
+  gboolean seen;
+  /* The naive model's tallies. */
+  gint64  since;           /* start of the current span */
+  int     state;           /* JvmsKernelState of the current span, -1 before first event */
+  gint64  total[JVMS_KERNEL_STATE_N];
+} SimThread;
+
+typedef struct
+{
+  GArray    *events;
+  SimThread  threads[N_THREADS + 1]; /* tids 1..N_THREADS */
+  int        current[N_CPUS];        /* tid, 0 idle */
+  gint64     cpu_time[N_CPUS][N_THREADS + 1];
+  gint64     cpu_since[N_CPUS];
+  gint64     now;
+} Sim;
+
+static void
+model_change (Sim *sim, int tid, int state)
+{
+  SimThread *t = &sim->threads[tid];
+  if (t->state >= 0)
+    t->total[t->state] += sim->now - t->since;
+  t->state = state;
+  t->since = sim->now;
+}
+
+static void
+emit (Sim *sim, JvmsKernelEvent *ev)
+{
+  ev->time = sim->now;
+  g_array_append_val (sim->events, *ev);
+}
+
+static void
+do_switch (Sim *sim, int cpu, guint32 prev_state, int next)
+{
+  JvmsKernelEvent ev = { .type = JVMS_KERNEL_EVENT_SCHED_SWITCH, .name = "sched:sched_switch", .cpu = cpu };
+  int prev = sim->current[cpu];
+  ev.pid = ev.tid = prev;
+  ev.sched_switch.prev_tid = prev;
+  ev.sched_switch.next_tid = next;
+  ev.sched_switch.prev_state = prev_state;
+  g_snprintf (ev.sched_switch.prev_comm, JVMS_KERNEL_COMM_LEN, prev ? "worker-%d" : "swapper", prev);
+  g_snprintf (ev.sched_switch.next_comm, JVMS_KERNEL_COMM_LEN, next ? "worker-%d" : "swapper", next);
+  emit (sim, &ev);
+
+  sim->cpu_time[cpu][prev] += sim->now - sim->cpu_since[cpu];
+  sim->cpu_since[cpu] = sim->now;
+  if (prev > 0)
+    {
+      SimThread *p = &sim->threads[prev];
+      p->on_cpu = -1;
+      p->runnable = prev_state == JVMS_TASK_RUNNING;
+      model_change (sim, prev, p->runnable ? JVMS_KERNEL_STATE_RUNNABLE
+                               : prev_state == JVMS_TASK_UNINTERRUPTIBLE ? JVMS_KERNEL_STATE_BLOCKED_IO
+                               : JVMS_KERNEL_STATE_BLOCKED);
+    }
+  sim->current[cpu] = next;
+  if (next > 0)
+    {
+      SimThread *n = &sim->threads[next];
+      n->on_cpu = cpu;
+      n->runnable = FALSE;
+      model_change (sim, next, n->in_syscall ? JVMS_KERNEL_STATE_SYSCALL : JVMS_KERNEL_STATE_RUNNING);
+    }
+}
+
+static void
+do_wake (Sim *sim, int tid)
+{
+  JvmsKernelEvent ev = { .type = JVMS_KERNEL_EVENT_SCHED_WAKING, .name = "sched:sched_waking", .cpu = 0, .tid = -1 };
+  ev.wakeup.tid = tid;
+  ev.wakeup.target_cpu = 0;
+  g_snprintf (ev.wakeup.comm, JVMS_KERNEL_COMM_LEN, "worker-%d", tid);
+  emit (sim, &ev);
+  sim->threads[tid].runnable = TRUE;
+  model_change (sim, tid, JVMS_KERNEL_STATE_RUNNABLE);
+}
+
+static void
+do_syscall (Sim *sim, int tid, gboolean enter)
+{
+  SimThread *t = &sim->threads[tid];
+  JvmsKernelEvent ev = { .type = enter ? JVMS_KERNEL_EVENT_SYSCALL_ENTER : JVMS_KERNEL_EVENT_SYSCALL_EXIT,
+                         .name = enter ? "raw_syscalls:sys_enter" : "raw_syscalls:sys_exit",
+                         .cpu = t->on_cpu, .pid = tid, .tid = tid };
+  ev.syscall.id = 0;
+  ev.syscall.sys = "read";
+  emit (sim, &ev);
+  t->in_syscall = enter;
+  model_change (sim, tid, enter ? JVMS_KERNEL_STATE_SYSCALL : JVMS_KERNEL_STATE_RUNNING);
+}
+
+/* A random but kernel-consistent schedule. */
+static void
+simulate (Sim *sim, GRand *rand, int steps)
+{
+  memset (sim->threads, 0, sizeof sim->threads);
+  for (int i = 0; i <= N_THREADS; i++)
+    {
+      sim->threads[i].on_cpu = -1;
+      sim->threads[i].state = -1;
+      sim->threads[i].runnable = TRUE;
+    }
+  memset (sim->current, 0, sizeof sim->current);
+  memset (sim->cpu_time, 0, sizeof sim->cpu_time);
+  sim->now = T0;
+  for (int c = 0; c < N_CPUS; c++)
+    sim->cpu_since[c] = T0;
+
+  for (int s = 0; s < steps; s++)
+    {
+      sim->now += g_rand_int_range (rand, 1, 50000);
+      int what = g_rand_int_range (rand, 0, 10);
+      int cpu = g_rand_int_range (rand, 0, N_CPUS);
+      int cur = sim->current[cpu];
+      if (what < 5)
+        {
+          /* Switch: pick a runnable thread, or idle. */
+          int candidates[N_THREADS], n = 0;
+          for (int t = 1; t <= N_THREADS; t++)
+            if (sim->threads[t].runnable && sim->threads[t].on_cpu < 0)
+              candidates[n++] = t;
+          int next = n > 0 && g_rand_int_range (rand, 0, 5) > 0 ? candidates[g_rand_int_range (rand, 0, n)] : 0;
+          if (next == cur)
+            continue;
+          guint32 states[] = { JVMS_TASK_RUNNING, JVMS_TASK_INTERRUPTIBLE, JVMS_TASK_UNINTERRUPTIBLE };
+          do_switch (sim, cpu, cur > 0 ? states[g_rand_int_range (rand, 0, 3)] : 0, next);
+        }
+      else if (what < 8)
+        {
+          int tid = g_rand_int_range (rand, 1, N_THREADS + 1);
+          if (!sim->threads[tid].runnable && sim->threads[tid].on_cpu < 0)
+            do_wake (sim, tid);
+        }
+      else if (cur > 0)
+        do_syscall (sim, cur, !sim->threads[cur].in_syscall);
+    }
+  sim->now += 1000;
+  for (int t = 1; t <= N_THREADS; t++)
+    model_change (sim, t, -1);
+  for (int c = 0; c < N_CPUS; c++)
+    sim->cpu_time[c][sim->current[c]] += sim->now - sim->cpu_since[c];
+}
+
+typedef struct
+{
+  char *dir;
+  char *path;
+} Fixture;
+
+static void
+fixture_set_up (Fixture *f, gconstpointer data)
+{
+  f->dir = g_dir_make_tmp ("jvms-kernel-XXXXXX", NULL);
+  g_assert_nonnull (f->dir);
+  f->path = g_build_filename (f->dir, "test.jvmsidx", NULL);
+}
+
+static void
+fixture_tear_down (Fixture *f, gconstpointer data)
+{
+  g_unlink (f->path);
+  g_rmdir (f->dir);
+  g_free (f->path);
+  g_free (f->dir);
+}
+
+/* Feeds @events into a new history and returns it opened from disk. */
+static JvmsHistory *
+index_events (Fixture *f, GArray *events, gint64 end, guint64 *n_unknown)
+{
+  g_autoptr(GError) error = NULL;
+  JvmsHistoryBuilder *b = jvms_history_builder_new (f->path, T0, NULL, &error);
+  g_assert_no_error (error);
+  JvmsWriter *w = jvms_writer_new (b, T0);
+  JvmsThreads *threads = jvms_threads_new (w);
+  JvmsKernelMachine *km = jvms_kernel_machine_new (w, threads, 0);
+  for (guint i = 0; i < events->len; i++)
+    jvms_kernel_machine_feed (km, &g_array_index (events, JvmsKernelEvent, i));
+  jvms_kernel_machine_finish (km, end);
+  jvms_threads_flush (threads);
+  g_assert_true (jvms_writer_check (w, &error));
+  g_assert_no_error (error);
+  g_assert_true (jvms_history_builder_close (b, end, &error));
+  g_assert_no_error (error);
+  if (n_unknown != NULL)
+    *n_unknown = jvms_kernel_machine_n_unknown (km);
+  jvms_kernel_machine_free (km);
+  jvms_threads_free (threads);
+  jvms_writer_free (w);
+  jvms_history_builder_free (b);
+  JvmsHistory *h = jvms_history_open (f->path, 0, &error);
+  g_assert_no_error (error);
+  return h;
+}
+
+/* Time per value of an int attribute over [t0, t1). */
+static void
+sum_states (JvmsHistory *h, const char *path, gint64 t0, gint64 t1, gint64 *totals, guint n)
+{
+  memset (totals, 0, n * sizeof *totals);
+  JvmsAttribute a = jvms_history_lookup (h, path);
+  if (a == JVMS_ATTRIBUTE_INVALID)
+    return;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JvmsHistoryRange) r = jvms_history_query_range (h, t0, t1, &a, 1, &error);
+  g_assert_no_error (error);
+  JvmsInterval iv;
+  while (jvms_history_range_next (r, &iv, &error))
+    {
+      if (iv.value.type != JVMS_VALUE_INT)
+        continue;
+      g_assert_cmpint (iv.value.i, >=, 0);
+      g_assert_cmpint (iv.value.i, <, n);
+      totals[iv.value.i] += MIN (iv.end, t1) - MAX (iv.start, t0);
+    }
+  g_assert_no_error (error);
+}
+
+static void
+test_random_schedules (Fixture *f, gconstpointer data)
+{
+  for (guint32 seed = 1; seed <= 8; seed++)
+    {
+      g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+      Sim sim = { .events = g_array_new (FALSE, FALSE, sizeof (JvmsKernelEvent)) };
+      simulate (&sim, rand, 4000);
+      guint64 n_unknown = 0;
+      g_autoptr(JvmsHistory) h = index_events (f, sim.events, sim.now, &n_unknown);
+      g_assert_cmpuint (n_unknown, ==, 0);
+
+      for (int t = 1; t <= N_THREADS; t++)
+        {
+          gint64 got[JVMS_KERNEL_STATE_N];
+          g_autofree char *path = g_strdup_printf ("Threads/%d/kernel-state", t);
+          sum_states (h, path, T0, sim.now, got, JVMS_KERNEL_STATE_N);
+          for (int s = 0; s < JVMS_KERNEL_STATE_N; s++)
+            {
+              if (got[s] != sim.threads[t].total[s])
+                g_error ("seed %u thread %d state %s: index %" G_GINT64_FORMAT " ns, model %" G_GINT64_FORMAT " ns",
+                         seed, t, jvms_kernel_state_name (s), got[s], sim.threads[t].total[s]);
+            }
+        }
+      for (int c = 0; c < N_CPUS; c++)
+        {
+          /* current-thread holds tids: tally them per tid. */
+          gint64 got[N_THREADS + 1];
+          g_autofree char *path = g_strdup_printf ("CPUs/%d/current-thread", c);
+          sum_states (h, path, T0, sim.now, got, N_THREADS + 1);
+          for (int t = 1; t <= N_THREADS; t++)
+            g_assert_cmpint (got[t], ==, sim.cpu_time[c][t]);
+        }
+      g_array_unref (sim.events);
+      g_unlink (f->path);
+    }
+}
+
+/* A switch-out of a thread whose switch-in was never recorded: the span before it becomes
+ * UNKNOWN, nothing asserts, and the rest of the thread's life is unaffected. */
+static void
+test_missing_switch_in (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (JvmsKernelEvent));
+  JvmsKernelEvent ev = { .type = JVMS_KERNEL_EVENT_SCHED_SWITCH, .name = "sched_switch", .cpu = 0 };
+  /* t0+100: 7 runs on CPU 0. */
+  ev.time = T0 + 100; ev.sched_switch.prev_tid = 0; ev.sched_switch.next_tid = 7;
+  g_array_append_val (events, ev);
+  /* t0+200: 7 blocks (S). */
+  ev.time = T0 + 200; ev.sched_switch.prev_tid = 7; ev.sched_switch.prev_state = JVMS_TASK_INTERRUPTIBLE;
+  ev.sched_switch.next_tid = 0;
+  g_array_append_val (events, ev);
+  /* (lost: wake-up and switch-in of 7 on CPU 1 at t0+300) */
+  /* t0+400: 7 switched out of CPU 1 while preempted. */
+  ev.cpu = 1; ev.time = T0 + 400; ev.sched_switch.prev_tid = 7; ev.sched_switch.prev_state = JVMS_TASK_RUNNING;
+  ev.sched_switch.next_tid = 0;
+  g_array_append_val (events, ev);
+  /* t0+500: 7 back on CPU 1 until the end. */
+  ev.time = T0 + 500; ev.sched_switch.prev_tid = 0; ev.sched_switch.next_tid = 7;
+  g_array_append_val (events, ev);
+
+  guint64 n_unknown = 0;
+  g_autoptr(JvmsHistory) h = index_events (f, events, T0 + 600, &n_unknown);
+  g_assert_cmpuint (n_unknown, ==, 1);
+  JvmsAttribute a = jvms_history_lookup (h, "Threads/7/kernel-state");
+  g_assert_cmpuint (a, !=, JVMS_ATTRIBUTE_INVALID);
+  const struct { gint64 t; JvmsValueType type; gint64 v; } expect[] = {
+    { T0 + 50, JVMS_VALUE_NULL, 0 },
+    { T0 + 150, JVMS_VALUE_INT, JVMS_KERNEL_STATE_RUNNING },
+    { T0 + 250, JVMS_VALUE_INT, JVMS_KERNEL_STATE_UNKNOWN },
+    { T0 + 399, JVMS_VALUE_INT, JVMS_KERNEL_STATE_UNKNOWN },
+    { T0 + 450, JVMS_VALUE_INT, JVMS_KERNEL_STATE_RUNNABLE },
+    { T0 + 550, JVMS_VALUE_INT, JVMS_KERNEL_STATE_RUNNING },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (expect); i++)
+    {
+      JvmsInterval iv;
+      g_autoptr(GError) error = NULL;
+      g_assert_true (jvms_history_query_single (h, a, expect[i].t, &iv, &error));
+      g_assert_no_error (error);
+      g_assert_cmpint (iv.value.type, ==, expect[i].type);
+      if (expect[i].type == JVMS_VALUE_INT)
+        g_assert_cmpint (iv.value.i, ==, expect[i].v);
+    }
+  JvmsInterval iv;
+  g_assert_true (jvms_history_query_single (h, jvms_history_lookup (h, "Threads/7/kernel-state/cpu"),
+                                            T0 + 550, &iv, NULL));
+  g_assert_cmpint (iv.value.i, ==, 1);
+}
+
+/* Names, pids and kinds: a JVM is recognised by its HotSpot threads, other processes are not. */
+static void
+test_identity (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (JvmsKernelEvent));
+  JvmsKernelEvent ev = { .type = JVMS_KERNEL_EVENT_COMM, .name = "PERF_RECORD_COMM", .cpu = -1, .time = 0 };
+  const struct { int pid, tid; const char *comm; } comms[] = {
+    { 100, 100, "java" }, { 100, 101, "VM Thread" }, { 100, 102, "C2 CompilerThre" },
+    { 100, 103, "worker-1" }, { 200, 200, "bash" },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (comms); i++)
+    {
+      ev.task.pid = ev.pid = comms[i].pid;
+      ev.task.tid = ev.tid = comms[i].tid;
+      g_strlcpy (ev.task.comm, comms[i].comm, JVMS_KERNEL_COMM_LEN);
+      g_array_append_val (events, ev);
+    }
+  g_autoptr(JvmsHistory) h = index_events (f, events, T0 + 1000, NULL);
+  const struct { int tid; JvmsThreadKind kind; } expect[] = {
+    { 100, JVMS_THREAD_KIND_JAVA }, { 101, JVMS_THREAD_KIND_VM }, { 102, JVMS_THREAD_KIND_JIT },
+    { 103, JVMS_THREAD_KIND_JAVA }, { 200, JVMS_THREAD_KIND_OTHER_PROCESS },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (expect); i++)
+    {
+      g_autofree char *kp = g_strdup_printf ("Threads/%d/kind", expect[i].tid);
+      g_autofree char *np = g_strdup_printf ("Threads/%d/name", expect[i].tid);
+      JvmsInterval iv;
+      g_assert_true (jvms_history_query_single (h, jvms_history_lookup (h, kp), T0 + 500, &iv, NULL));
+      g_assert_cmpint (iv.value.i, ==, expect[i].kind);
+      g_assert_true (jvms_history_query_single (h, jvms_history_lookup (h, np), T0 + 500, &iv, NULL));
+      g_assert_cmpstr (iv.value.s, ==, comms[i].comm);
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add ("/Analysis/kernel/random-schedules", Fixture, NULL, fixture_set_up, test_random_schedules, fixture_tear_down);
+  g_test_add ("/Analysis/kernel/missing-switch-in", Fixture, NULL, fixture_set_up, test_missing_switch_in, fixture_tear_down);
+  g_test_add ("/Analysis/kernel/identity", Fixture, NULL, fixture_set_up, test_identity, fixture_tear_down);
+  return g_test_run ();
+}

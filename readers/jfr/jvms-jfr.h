@@ -105,6 +105,17 @@ guint                   jvms_jfr_file_get_n_chunks (JvmsJfrFile *file);
 const JvmsJfrChunkInfo *jvms_jfr_file_get_chunk    (JvmsJfrFile *file,
                                                     guint        index);
 
+/* The types that the metadata of chunk @chunk declares (events, compound types, primitives,
+ * annotations), and one of them by name (NULL when absent). */
+guint              jvms_jfr_file_get_n_types (JvmsJfrFile *file,
+                                              guint        chunk);
+const JvmsJfrType *jvms_jfr_file_get_type    (JvmsJfrFile *file,
+                                              guint        chunk,
+                                              guint        index);
+const JvmsJfrType *jvms_jfr_file_find_type   (JvmsJfrFile *file,
+                                              guint        chunk,
+                                              const char  *name);
+
 /* Ticks of @chunk to ns since the Unix epoch (no 64-bit overflow; negative tick differences,
  * i.e. events that began before the chunk, are handled). */
 gint64 jvms_jfr_chunk_ticks_to_epoch_ns (const JvmsJfrChunkInfo *chunk,

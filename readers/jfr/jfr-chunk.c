@@ -1,0 +1,563 @@
+/* jfr-chunk.c: loading a chunk: record framing, checkpoints into constant pools, the event
+ * index sorted by start time.
+ *
+ * Records: size:int (whole record, the size field included) type:long payload. Type 0 is
+ * metadata, 1 a checkpoint:
+ *   startTime:long duration:long delta:long kind:u1 poolCount:int
+ *   (typeId:long count:int (key:long value)×count)×poolCount
+ * where value is the type's fields inline. Pools are read from a forward walk of the
+ * records rather than from the backward delta chain: the walk sees every checkpoint even when
+ * the chain is broken or the file was cut, and it cannot loop.
+ */
+#include <string.h>
+#include <sys/mman.h>
+
+#include "jfr-chunk.h"
+#include "jfr-string.h"
+
+/* ---- arena: many small allocations freed together ---- */
+
+#define ARENA_BLOCK (64 * 1024)
+
+struct _JfrArena
+{
+  GSList *blocks;
+  guint8 *pos;
+  gsize   left;
+};
+
+JfrArena *
+jfr_arena_new (void)
+{
+  return g_new0 (JfrArena, 1);
+}
+
+/* Keeps one block for reuse: the reader resets its event arena for every event. */
+void
+jfr_arena_reset (JfrArena *arena)
+{
+  if (arena->blocks == NULL)
+    return;
+  GSList *keep = NULL;
+  if (arena->blocks->next == NULL && arena->pos - (guint8 *) arena->blocks->data + arena->left == ARENA_BLOCK)
+    keep = arena->blocks;
+  else
+    g_slist_free_full (arena->blocks, g_free);
+  arena->blocks = keep;
+  arena->pos = keep ? keep->data : NULL;
+  arena->left = keep ? ARENA_BLOCK : 0;
+}
+
+void
+jfr_arena_free (JfrArena *arena)
+{
+  if (arena == NULL)
+    return;
+  g_slist_free_full (arena->blocks, g_free);
+  g_free (arena);
+}
+
+gpointer
+jfr_arena_alloc (JfrArena *arena, gsize size)
+{
+  size = (size + 15) & ~(gsize) 15;
+  if (size > arena->left)
+    {
+      gsize block = MAX (size, ARENA_BLOCK);
+      guint8 *mem = g_malloc (block);
+      arena->blocks = g_slist_prepend (arena->blocks, mem);
+      arena->pos = mem;
+      arena->left = block;
+    }
+  gpointer p = arena->pos;
+  arena->pos += size;
+  arena->left -= size;
+  return p;
+}
+
+gpointer
+jfr_arena_alloc0 (JfrArena *arena, gsize size)
+{
+  gpointer p = jfr_arena_alloc (arena, size);
+  memset (p, 0, size);
+  return p;
+}
+
+char *
+jfr_arena_strdup (JfrArena *arena, const char *text, gsize len)
+{
+  char *s = jfr_arena_alloc (arena, len + 1);
+  memcpy (s, text, len);
+  s[len] = '\0';
+  return s;
+}
+
+/* The pages of a chunk that was read are not needed again: dropping them keeps the resident
+ * set near one chunk however large the file (the data stays in the page cache). */
+static void
+release_pages (JvmsJfrFile *file, const guint8 *from, const guint8 *to)
+{
+  if (file->mapped == NULL)
+    return;
+  gsize page = 4096;
+  guintptr start = ((guintptr) from + page - 1) & ~(guintptr) (page - 1);
+  guintptr stop = (guintptr) to & ~(guintptr) (page - 1);
+  if (stop > start)
+    madvise ((void *) start, stop - start, MADV_DONTNEED);
+}
+
+/* ---- skipping values ---- */
+
+gboolean
+jfr_skip_fields (JfrIn *in, const JvmsJfrType *type, guint n_fields)
+{
+  for (guint i = 0; i < n_fields && i < type->n_fields; i++)
+    {
+      const JvmsJfrField *f = &type->fields[i];
+      if (!jfr_skip_value (in, f->type, f->array, f->constant_pool))
+        return FALSE;
+    }
+  return !in->bad;
+}
+
+static gboolean
+skip_one (JfrIn *in, const JvmsJfrType *type, gboolean cp)
+{
+  if (cp)
+    {
+      jfr_in_long (in);
+      return !in->bad;
+    }
+  switch (type->kind)
+    {
+    case JVMS_JFR_KIND_BOOLEAN:
+    case JVMS_JFR_KIND_BYTE:
+      return jfr_in_skip (in, 1);
+    case JVMS_JFR_KIND_SHORT:
+    case JVMS_JFR_KIND_CHAR:
+      jfr_in_int (in, 2);
+      return !in->bad;
+    case JVMS_JFR_KIND_INT:
+      jfr_in_int (in, 4);
+      return !in->bad;
+    case JVMS_JFR_KIND_LONG:
+      jfr_in_int (in, 8);
+      return !in->bad;
+    case JVMS_JFR_KIND_FLOAT:
+      return jfr_in_skip (in, 4);
+    case JVMS_JFR_KIND_DOUBLE:
+      return jfr_in_skip (in, 8);
+    case JVMS_JFR_KIND_STRING:
+      return jfr_string_skip (in);
+    case JVMS_JFR_KIND_OBJECT:
+    default:
+      return jfr_skip_fields (in, type, type->n_fields);
+    }
+}
+
+gboolean
+jfr_skip_value (JfrIn *in, const JvmsJfrType *type, gboolean array, gboolean cp)
+{
+  if (!array)
+    return skip_one (in, type, cp);
+  guint64 n = jfr_in_int (in, 4);
+  if (in->bad || n > jfr_in_left (in))
+    {
+      jfr_in_fail (in);
+      return FALSE;
+    }
+  if (!cp && (type->kind == JVMS_JFR_KIND_BYTE || type->kind == JVMS_JFR_KIND_BOOLEAN))
+    return jfr_in_skip (in, n);
+  for (guint64 i = 0; i < n; i++)
+    if (!skip_one (in, type, cp))
+      return FALSE;
+  return TRUE;
+}
+
+/* ---- constant pools ---- */
+
+static guint64
+hash_key (guint64 key)
+{
+  key ^= key >> 33;
+  key *= G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
+  key ^= key >> 33;
+  return key;
+}
+
+static void
+pool_insert (JfrPool *pool, guint64 key, guint64 offset)
+{
+  if ((pool->n + 1) * 4 > (pool->mask + 1) * 3)
+    {
+      guint64 old_cap = pool->slots ? pool->mask + 1 : 0;
+      JfrPoolEntry *old = pool->slots;
+      guint64 cap = old_cap ? old_cap * 2 : 64;
+      pool->slots = g_new0 (JfrPoolEntry, cap);
+      pool->mask = cap - 1;
+      pool->n = 0;
+      for (guint64 i = 0; i < old_cap; i++)
+        if (old[i].offset != 0)
+          {
+            guint64 h = hash_key (old[i].key) & pool->mask;
+            while (pool->slots[h].offset != 0)
+              h = (h + 1) & pool->mask;
+            pool->slots[h] = old[i];
+            pool->n++;
+          }
+      g_free (old);
+    }
+  guint64 h = hash_key (key) & pool->mask;
+  while (pool->slots[h].offset != 0)
+    {
+      if (pool->slots[h].key == key)
+        {
+          /* a later definition wins, like the JDK's reader */
+          pool->slots[h].offset = offset;
+          pool->slots[h].cache = NULL;
+          return;
+        }
+      h = (h + 1) & pool->mask;
+    }
+  pool->slots[h].key = key;
+  pool->slots[h].offset = offset;
+  pool->slots[h].cache = NULL;
+  pool->n++;
+}
+
+const JfrPoolEntry *
+jfr_pool_lookup (const JfrLoaded *loaded, const JvmsJfrType *type, guint64 key)
+{
+  const JfrPool *pool = loaded->pools[type->ordinal];
+  if (pool == NULL || pool->slots == NULL)
+    return NULL;
+  guint64 h = hash_key (key) & pool->mask;
+  while (pool->slots[h].offset != 0)
+    {
+      if (pool->slots[h].key == key)
+        return &pool->slots[h];
+      h = (h + 1) & pool->mask;
+    }
+  return NULL;
+}
+
+static JfrPool *
+pool_for (JfrLoaded *loaded, const JvmsJfrType *type)
+{
+  JfrPool *pool = loaded->pools[type->ordinal];
+  if (pool == NULL)
+    {
+      pool = g_new0 (JfrPool, 1);
+      pool->type = type;
+      loaded->pools[type->ordinal] = pool;
+    }
+  return pool;
+}
+
+static void
+read_checkpoint (JfrLoaded *loaded, guint64 pos, const guint8 *record_end)
+{
+  JvmsJfrFile *file = loaded->file;
+  guint chunk = loaded->chunk->info.index;
+  JfrIn in;
+  jfr_in_init (&in, loaded->base + pos, record_end, loaded->compressed);
+  jfr_in_int (&in, 4);   /* size */
+  jfr_in_long (&in);     /* type */
+  jfr_in_long (&in);     /* startTime */
+  jfr_in_long (&in);     /* duration */
+  jfr_in_long (&in);     /* delta to the previous checkpoint: not followed, see above */
+  jfr_in_u8 (&in);       /* kind (JDK 11: flushpoint boolean) */
+  guint64 n_pools = jfr_in_int (&in, 4);
+  if (in.bad || n_pools > jfr_in_left (&in))
+    {
+      jfr_file_warn (file, chunk, loaded->chunk->info.file_offset + pos, "checkpoint",
+                     "pool count %" G_GUINT64_FORMAT " exceeds the %" G_GUINT64_FORMAT " bytes left in the record; checkpoint ignored",
+                     n_pools, jfr_in_left (&in));
+      return;
+    }
+  for (guint64 p = 0; p < n_pools; p++)
+    {
+      const guint8 *pool_at = in.p;
+      guint64 type_id = jfr_in_long (&in);
+      guint64 count = jfr_in_int (&in, 4);
+      const JvmsJfrType *type = in.bad ? NULL : jfr_metadata_lookup (loaded->md, type_id);
+      if (in.bad)
+        {
+          jfr_file_warn (file, chunk, (guint64) (pool_at - file->data), "constant pool",
+                         "pool header cut short; the rest of the checkpoint is ignored");
+          return;
+        }
+      if (type == NULL)
+        {
+          jfr_file_warn (file, chunk, (guint64) (pool_at - file->data), "constant pool",
+                         "pool of type %" G_GUINT64_FORMAT " that the metadata does not declare; the rest of the checkpoint is ignored",
+                         type_id);
+          return;
+        }
+      if (count > jfr_in_left (&in))
+        {
+          jfr_file_warn (file, chunk, (guint64) (pool_at - file->data), "constant pool",
+                         "entry count %" G_GUINT64_FORMAT " of the %s pool exceeds the %" G_GUINT64_FORMAT " bytes left in the record; the rest of the checkpoint is ignored",
+                         count, type->name, jfr_in_left (&in));
+          return;
+        }
+      JfrPool *pool = pool_for (loaded, type);
+      for (guint64 i = 0; i < count; i++)
+        {
+          const guint8 *entry_at = in.p;
+          guint64 key = jfr_in_long (&in);
+          guint64 offset = (guint64) (in.p - file->data);
+          if (in.bad || !jfr_skip_value (&in, type, FALSE, FALSE))
+            {
+              jfr_file_warn (file, chunk, (guint64) (entry_at - file->data), "constant pool",
+                             "entry %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " in the %s pool is cut short or damaged; the rest of the checkpoint is ignored",
+                             i, count, type->name);
+              return;
+            }
+          pool_insert (pool, key, offset);
+        }
+    }
+}
+
+/* ---- the event index ---- */
+
+static gboolean
+index_le (const JfrIndexEntry *a, const JfrIndexEntry *b)
+{
+  return a->ticks <= b->ticks;
+}
+
+/* Natural merge sort: records come in runs (one per thread buffer) that are already in time
+ * order, so merging the runs is much cheaper than a general sort. Stable: ties keep file
+ * order. */
+static void
+sort_index (JfrIndexEntry *a, guint64 n)
+{
+  if (n < 2)
+    return;
+  g_autoptr(GArray) runs = g_array_new (FALSE, FALSE, sizeof (guint64));
+  guint64 zero = 0;
+  g_array_append_val (runs, zero);
+  for (guint64 i = 1; i < n; i++)
+    if (!index_le (&a[i - 1], &a[i]))
+      g_array_append_val (runs, i);
+  if (runs->len == 1)
+    return;
+  g_array_append_val (runs, n);
+
+  JfrIndexEntry *tmp = g_new (JfrIndexEntry, n);
+  JfrIndexEntry *src = a, *dst = tmp;
+  while (runs->len > 2)
+    {
+      guint64 *r = (guint64 *) runs->data;
+      guint n_runs = runs->len - 1;
+      guint out = 0;
+      for (guint k = 0; k < n_runs; k += 2)
+        {
+          guint64 lo = r[k], mid = r[k + 1];
+          guint64 hi = k + 2 <= n_runs ? r[k + 2] : mid;
+          guint64 i = lo, j = mid, o = lo;
+          while (i < mid && j < hi)
+            dst[o++] = index_le (&src[i], &src[j]) ? src[i++] : src[j++];
+          while (i < mid)
+            dst[o++] = src[i++];
+          while (j < hi)
+            dst[o++] = src[j++];
+          r[out++] = lo;
+        }
+      r[out++] = n;
+      g_array_set_size (runs, out);
+      JfrIndexEntry *t = src;
+      src = dst;
+      dst = t;
+    }
+  if (src != a)
+    memcpy (a, src, n * sizeof *a);
+  g_free (tmp);
+}
+
+static gint64
+event_start_ticks (JfrLoaded *loaded, const JvmsJfrType *type, JfrIn *in)
+{
+  if (type->start_field == 0)
+    return (gint64) jfr_in_long (in);
+  if (type->start_field > 0 && jfr_skip_fields (in, type, (guint) type->start_field))
+    return (gint64) jfr_in_long (in);
+  return loaded->chunk->info.start_ticks;
+}
+
+typedef struct
+{
+  guint64 pos;
+  guint64 size;
+  guint64 type;
+} RecordHead;
+
+/* Reads the size and type of the record at chunk-relative @pos. FALSE (with a warning when
+ * @warn) when the record is damaged or cut: the walk stops there. */
+static gboolean
+record_head (JvmsJfrFile *file, JfrChunk *c, const guint8 *base, guint64 pos,
+             gboolean warn, RecordHead *out)
+{
+  guint64 usable = c->info.size;
+  JfrIn in;
+  jfr_in_init (&in, base + pos, base + usable, c->info.compressed_integers);
+  guint64 size = jfr_in_int (&in, 4);
+  guint64 type = jfr_in_long (&in);
+  guint64 at = c->info.file_offset + pos;
+  if (in.bad)
+    {
+      if (warn)
+        jfr_file_warn (file, c->info.index, at, "record",
+                       "the file ends at %" G_GUINT64_FORMAT " inside the header of the record at %" G_GUINT64_FORMAT,
+                       c->info.file_offset + usable, at);
+      return FALSE;
+    }
+  guint64 head = (guint64) (in.p - (base + pos));
+  if (size < head)
+    {
+      if (warn)
+        jfr_file_warn (file, c->info.index, at, "record",
+                       "size %" G_GUINT64_FORMAT " < minimum %" G_GUINT64_FORMAT "; the rest of the chunk is skipped",
+                       size, head);
+      return FALSE;
+    }
+  if (size > usable - pos)
+    {
+      if (warn)
+        {
+          if (c->info.complete)
+            jfr_file_warn (file, c->info.index, at, "record",
+                           "the record declares %" G_GUINT64_FORMAT " bytes, beyond the end of the chunk at %" G_GUINT64_FORMAT "; the rest of the chunk is skipped",
+                           size, c->info.file_offset + usable);
+          else
+            jfr_file_warn (file, c->info.index, at, "record",
+                           "the file ends at %" G_GUINT64_FORMAT " inside the record at %" G_GUINT64_FORMAT " (declared %" G_GUINT64_FORMAT " bytes)",
+                           c->info.file_offset + usable, at, size);
+        }
+      return FALSE;
+    }
+  out->pos = pos;
+  out->size = size;
+  out->type = type;
+  return TRUE;
+}
+
+gint64
+jfr_chunk_min_start_ns (JvmsJfrFile *file, JfrChunk *c)
+{
+  const guint8 *base = file->data + c->info.file_offset;
+  gint64 min_ticks = G_MAXINT64;
+  gboolean any = FALSE;
+  RecordHead r;
+  for (guint64 pos = JFR_HEADER_SIZE; pos < c->info.size && record_head (file, c, base, pos, FALSE, &r); pos += r.size)
+    {
+      if (r.type < 2)
+        continue;
+      const JvmsJfrType *type = jfr_metadata_lookup (c->metadata, r.type);
+      if (type == NULL)
+        continue;
+      JfrIn in;
+      jfr_in_init (&in, base + pos, base + pos + r.size, c->info.compressed_integers);
+      jfr_in_int (&in, 4);
+      jfr_in_long (&in);
+      gint64 t;
+      if (type->start_field == 0)
+        t = (gint64) jfr_in_long (&in);
+      else if (type->start_field > 0 && jfr_skip_fields (&in, type, (guint) type->start_field))
+        t = (gint64) jfr_in_long (&in);
+      else
+        t = c->info.start_ticks;
+      if (in.bad)
+        continue;
+      any = TRUE;
+      if (t < min_ticks)
+        min_ticks = t;
+    }
+  release_pages (file, base, base + c->info.size);
+  return any ? jvms_jfr_chunk_ticks_to_epoch_ns (&c->info, min_ticks) : G_MAXINT64;
+}
+
+JfrLoaded *
+jfr_loaded_new (JvmsJfrFile *file, JfrChunk *c, gboolean file_order)
+{
+  JfrLoaded *loaded = g_new0 (JfrLoaded, 1);
+  loaded->file = file;
+  loaded->chunk = c;
+  loaded->md = c->metadata;
+  loaded->base = file->data + c->info.file_offset;
+  loaded->end = loaded->base + c->info.size;
+  loaded->compressed = c->info.compressed_integers;
+  loaded->pools = g_new0 (JfrPool *, c->metadata->n_types);
+  loaded->arena = jfr_arena_new ();
+  loaded->scratch = g_string_new (NULL);
+
+  guint64 cap = 1024;
+  loaded->index = g_new (JfrIndexEntry, cap);
+  RecordHead r;
+  for (guint64 pos = JFR_HEADER_SIZE;
+       pos < c->info.size && record_head (file, c, loaded->base, pos, TRUE, &r);
+       pos += r.size)
+    {
+      if (r.type == 0)
+        continue;
+      if (r.type == 1)
+        {
+          read_checkpoint (loaded, pos, loaded->base + pos + r.size);
+          continue;
+        }
+      const JvmsJfrType *type = jfr_metadata_lookup (loaded->md, r.type);
+      if (type == NULL)
+        {
+          if (loaded->unknown_types++ == 0)
+            loaded->first_unknown_type = r.type;
+          continue;
+        }
+      JfrIn in;
+      jfr_in_init (&in, loaded->base + pos, loaded->base + pos + r.size, loaded->compressed);
+      jfr_in_int (&in, 4);
+      jfr_in_long (&in);
+      gint64 ticks = event_start_ticks (loaded, type, &in);
+      if (in.bad)
+        ticks = c->info.start_ticks;
+      if (loaded->n_events == cap)
+        {
+          cap *= 2;
+          loaded->index = g_renew (JfrIndexEntry, loaded->index, cap);
+        }
+      loaded->index[loaded->n_events].ticks = ticks;
+      loaded->index[loaded->n_events].offset = pos;
+      loaded->n_events++;
+    }
+  if (loaded->unknown_types > 0)
+    jfr_file_warn (file, c->info.index, c->info.file_offset, "record",
+                   "%" G_GUINT64_FORMAT " records of a type the metadata does not declare (first: %" G_GUINT64_FORMAT ") skipped",
+                   loaded->unknown_types, loaded->first_unknown_type);
+  if (!file_order)
+    sort_index (loaded->index, loaded->n_events);
+  return loaded;
+}
+
+void
+jfr_loaded_free (JfrLoaded *loaded)
+{
+  if (loaded == NULL)
+    return;
+  if (loaded->unresolved > 0)
+    jfr_file_warn (loaded->file, loaded->chunk->info.index, loaded->chunk->info.file_offset,
+                   "constant pool",
+                   "%" G_GUINT64_FORMAT " references to constants that the chunk does not define (read as null)",
+                   loaded->unresolved);
+  for (guint i = 0; i < loaded->md->n_types; i++)
+    if (loaded->pools[i] != NULL)
+      {
+        g_free (loaded->pools[i]->slots);
+        g_free (loaded->pools[i]);
+      }
+  g_free (loaded->pools);
+  g_free (loaded->index);
+  jfr_arena_free (loaded->arena);
+  g_string_free (loaded->scratch, TRUE);
+  release_pages (loaded->file, loaded->base, loaded->end);
+  g_free (loaded);
+}

@@ -1,0 +1,102 @@
+/* jfr-chunk.h: a chunk loaded for reading: its constant pools and its event index. */
+#pragma once
+
+#include "jfr-private.h"
+#include "jfr-input.h"
+
+/* One constant: where its value starts in the file, and what the reader made of it. */
+typedef struct
+{
+  guint64  key;
+  guint64  offset;   /* file offset of the value; 0 marks an empty slot */
+  gpointer cache;    /* decoded form (string, thread, stack trace, class name…), or NULL */
+} JfrPoolEntry;
+
+typedef struct
+{
+  const JvmsJfrType *type;
+  JfrPoolEntry      *slots;
+  guint64            mask;   /* capacity - 1, capacity a power of two */
+  guint64            n;
+} JfrPool;
+
+typedef struct
+{
+  gint64  ticks;    /* start time */
+  guint64 offset;   /* chunk-relative offset of the record */
+} JfrIndexEntry;
+
+typedef struct _JfrArena JfrArena;
+
+typedef struct
+{
+  JvmsJfrFile      *file;
+  JfrChunk         *chunk;
+  const JfrMetadata *md;
+  const guint8     *base;     /* first byte of the chunk header */
+  const guint8     *end;      /* end of the bytes read for this chunk */
+  gboolean          compressed;
+  JfrPool         **pools;    /* by type ordinal; NULL when the chunk has no such pool */
+  JfrIndexEntry    *index;
+  guint64           n_events;
+  guint64           cursor;
+  guint64           unresolved;   /* references to keys the chunk does not define */
+  guint64           unknown_types;
+  guint64           first_unknown_type;
+  JfrArena         *arena;    /* cached decoded constants, freed with the chunk */
+  GString          *scratch;
+  JfrArena         *event_arena; /* the reader's: strings of the current event */
+} JfrLoaded;
+
+/* Walks the records of chunk @c once: registers every constant, indexes every event (in
+ * time order unless @file_order). Damage becomes warnings on the file. */
+JfrLoaded *jfr_loaded_new  (JvmsJfrFile *file,
+                            JfrChunk    *c,
+                            gboolean     file_order);
+void       jfr_loaded_free (JfrLoaded   *loaded);
+
+/* The smallest event start time of chunk @c in epoch ns (G_MAXINT64 when it has none),
+ * from a framing pass that decodes nothing else. */
+gint64     jfr_chunk_min_start_ns (JvmsJfrFile *file,
+                                   JfrChunk    *c);
+
+const JfrPoolEntry *jfr_pool_lookup (const JfrLoaded  *loaded,
+                                     const JvmsJfrType *type,
+                                     guint64            key);
+
+/* Skips one value as field (@type, @array, @cp) would hold it. */
+gboolean   jfr_skip_value  (JfrIn             *in,
+                            const JvmsJfrType *type,
+                            gboolean           array,
+                            gboolean           cp);
+gboolean   jfr_skip_fields (JfrIn             *in,
+                            const JvmsJfrType *type,
+                            guint              n_fields);
+
+gpointer   jfr_arena_alloc (JfrArena *arena,
+                            gsize     size);
+gpointer   jfr_arena_alloc0 (JfrArena *arena,
+                             gsize     size);
+char      *jfr_arena_strdup (JfrArena   *arena,
+                             const char *text,
+                             gsize       len);
+JfrArena  *jfr_arena_new   (void);
+void       jfr_arena_free  (JfrArena *arena);
+void       jfr_arena_reset (JfrArena *arena);
+
+/* jfr-reader.c / jfr-value.c */
+struct _JvmsJfrEvent
+{
+  JvmsJfrReader     *reader;
+  JfrLoaded         *loaded;
+  const JvmsJfrType *type;
+  const guint8      *payload;      /* first field */
+  const guint8      *end;          /* end of the record */
+  guint64            file_offset;
+  gint64             start_ticks;
+  gint64             start_ns;
+  gint               offsets_state; /* 0 not computed, 1 computed */
+  guint32           *offsets;      /* per field, relative to payload; G_MAXUINT32 = damaged */
+};
+
+gboolean jfr_event_compute_offsets (JvmsJfrEvent *event);

@@ -1,0 +1,523 @@
+/* jfr-file.c: opening a file, walking its chunk headers, reading each chunk's metadata.
+ *
+ * Chunk header (68 bytes, big-endian):
+ *   0 magic "FLR\0" | 4 major u2 | 6 minor u2 | 8 size u8 (header included) |
+ *   16 constant-pool offset u8 (last checkpoint) | 24 metadata offset u8 | 32 startNanos u8 |
+ *   40 durationNanos u8 | 48 startTicks u8 | 56 ticksPerSecond u8 |
+ *   64 state u1 (0 = complete; JDK 11 writes 0 here too) | 65 pad | 66 flags u2 (bit 0
+ *   compressed integers, bit 1 final chunk).
+ */
+#include <stdarg.h>
+#include <string.h>
+
+#include "jfr-private.h"
+#include "jfr-input.h"
+
+G_DEFINE_QUARK (jvms-jfr-error-quark, jvms_jfr_error)
+
+G_STATIC_ASSERT (JFR_HEADER_SIZE == 68);
+
+static void
+warning_free (gpointer data)
+{
+  JvmsJfrWarning *w = data;
+  g_free ((char *) w->message);
+  g_free (w);
+}
+
+void
+jfr_file_warn (JvmsJfrFile *file, guint chunk, guint64 offset, const char *structure,
+               const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  g_autofree char *text = g_strdup_vprintf (format, args);
+  va_end (args);
+  JvmsJfrWarning *w = g_new0 (JvmsJfrWarning, 1);
+  w->chunk = chunk;
+  w->offset = offset;
+  w->structure = structure;
+  if (chunk == G_MAXUINT)
+    w->message = g_strdup_printf ("%s: %s at offset %" G_GUINT64_FORMAT ": %s",
+                                  file->path, structure, offset, text);
+  else
+    w->message = g_strdup_printf ("%s: chunk %u: %s at offset %" G_GUINT64_FORMAT ": %s",
+                                  file->path, chunk, structure, offset, text);
+  g_ptr_array_add (file->warnings, w);
+}
+
+static void
+chunk_free (gpointer data)
+{
+  JfrChunk *c = data;
+  jfr_metadata_unref (c->metadata);
+  g_free (c);
+}
+
+static gboolean
+has_magic (const guint8 *p)
+{
+  return memcmp (p, "FLR\0", 4) == 0;
+}
+
+/* A header that could start a chunk: magic, a known version and a sane size. Used to find
+ * the next chunk after damage. */
+static gboolean
+plausible_header (const guint8 *p, guint64 left)
+{
+  if (left < JFR_HEADER_SIZE || !has_magic (p))
+    return FALSE;
+  guint major = (p[4] << 8) | p[5];
+  guint64 size = jfr_read_be64 (p + 8);
+  return (major == 1 || major == 2) && size >= JFR_HEADER_SIZE;
+}
+
+/* The last metadata record (type 0) found by walking the records of a chunk: used when the
+ * header's metadata offset does not point at one. Returns a chunk-relative offset or 0. */
+static guint64
+scan_for_metadata (const guint8 *chunk, guint64 usable, gboolean compressed)
+{
+  guint64 found = 0;
+  guint64 pos = JFR_HEADER_SIZE;
+  while (pos < usable)
+    {
+      JfrIn in;
+      jfr_in_init (&in, chunk + pos, chunk + usable, compressed);
+      guint64 size = jfr_in_int (&in, 4);
+      guint64 type = jfr_in_long (&in);
+      if (in.bad || size < 2 || size > usable - pos)
+        break;
+      if (type == 0)
+        found = pos;
+      pos += size;
+    }
+  return found;
+}
+
+static JfrMetadata *
+find_or_add_metadata (JvmsJfrFile *file, JfrMetadata *md)
+{
+  for (guint i = 0; i < file->metadatas->len; i++)
+    {
+      JfrMetadata *other = g_ptr_array_index (file->metadatas, i);
+      if (other->metadata_id == md->metadata_id && g_bytes_equal (other->payload, md->payload))
+        {
+          jfr_metadata_unref (md);
+          return jfr_metadata_ref (other);
+        }
+    }
+  g_ptr_array_add (file->metadatas, jfr_metadata_ref (md));
+  return md;
+}
+
+/* Reads the metadata record at chunk-relative @offset. */
+static JfrMetadata *
+read_metadata (JvmsJfrFile *file, JfrChunk *c, const guint8 *chunk, guint64 offset, GError **error)
+{
+  guint64 usable = c->info.size;
+  if (offset < JFR_HEADER_SIZE || offset >= usable)
+    {
+      g_set_error (error, JVMS_JFR_ERROR, JVMS_JFR_ERROR_CORRUPT,
+                   "%s: chunk %u: metadata offset %" G_GUINT64_FORMAT " is outside the chunk (%" G_GUINT64_FORMAT " bytes)",
+                   file->path, c->info.index, offset, usable);
+      return NULL;
+    }
+  JfrIn in;
+  jfr_in_init (&in, chunk + offset, chunk + usable, c->info.compressed_integers);
+  guint64 size = jfr_in_int (&in, 4);
+  if (in.bad || size < 2 || size > usable - offset)
+    {
+      g_set_error (error, JVMS_JFR_ERROR, JVMS_JFR_ERROR_TRUNCATED,
+                   "%s: chunk %u: no complete metadata record (the chunk ends at %" G_GUINT64_FORMAT ", metadata at %" G_GUINT64_FORMAT " declares %" G_GUINT64_FORMAT " bytes)",
+                   file->path, c->info.index, c->info.file_offset + usable,
+                   c->info.file_offset + offset, size);
+      return NULL;
+    }
+  return jfr_metadata_parse (file, c->info.index, chunk + offset, chunk + offset + size,
+                             c->info.compressed_integers, error);
+}
+
+static gboolean
+walk_chunks (JvmsJfrFile *file, GError **error)
+{
+  const guint8 *data = file->data;
+  guint64 total = file->size;
+  guint64 p = 0;
+  guint index = 0;
+  g_autoptr(GError) first_problem = NULL;
+
+  if (total == 0)
+    {
+      g_set_error (error, JVMS_JFR_ERROR, JVMS_JFR_ERROR_EMPTY, "%s: empty file", file->path);
+      return FALSE;
+    }
+
+  while (p < total)
+    {
+      guint64 left = total - p;
+      if (left < JFR_HEADER_SIZE || !has_magic (data + p))
+        {
+          if (p == 0)
+            {
+              if (left < 4 || !has_magic (data))
+                g_set_error (error, JVMS_JFR_ERROR, JVMS_JFR_ERROR_NOT_JFR,
+                             "%s: not a JFR file: magic at offset 0 is %02X %02X %02X %02X",
+                             file->path, data[0], left > 1 ? data[1] : 0,
+                             left > 2 ? data[2] : 0, left > 3 ? data[3] : 0);
+              else
+                g_set_error (error, JVMS_JFR_ERROR, JVMS_JFR_ERROR_NOT_JFR,
+                             "%s: chunk header truncated at %" G_GUINT64_FORMAT " of 68 bytes",
+                             file->path, left);
+              return FALSE;
+            }
+          /* Damage between chunks: look for the next plausible header. */
+          const guint8 *next = NULL;
+          for (guint64 q = p + 1; q + JFR_HEADER_SIZE <= total; q++)
+            {
+              const guint8 *hit = memmem (data + q, total - q, "FLR\0", 4);
+              if (hit == NULL)
+                break;
+              q = (guint64) (hit - data);
+              if (plausible_header (hit, total - q))
+                {
+                  next = hit;
+                  break;
+                }
+            }
+          if (next == NULL)
+            {
+              jfr_file_warn (file, G_MAXUINT, p, "file",
+                             "%" G_GUINT64_FORMAT " trailing bytes after the last chunk ignored", left);
+              break;
+            }
+          guint64 q = (guint64) (next - data);
+          jfr_file_warn (file, G_MAXUINT, p, "chunk header",
+                         "no chunk header here; %" G_GUINT64_FORMAT " bytes skipped up to the next chunk at %" G_GUINT64_FORMAT,
+                         q - p, q);
+          p = q;
+          continue;
+        }
+
+      const guint8 *h = data + p;
+      guint major = (h[4] << 8) | h[5];
+      guint minor = (h[6] << 8) | h[7];
+      if (major != 1 && major != 2)
+        {
+          if (p == 0)
+            {
+              g_set_error (error, JVMS_JFR_ERROR, JVMS_JFR_ERROR_VERSION,
+                           "%s: chunk 0: format version %u.%u is not supported (1.x and 2.x are)",
+                           file->path, major, minor);
+              return FALSE;
+            }
+          jfr_file_warn (file, index, p, "chunk header",
+                         "format version %u.%u is not supported (1.x and 2.x are); the rest of the file is ignored",
+                         major, minor);
+          break;
+        }
+
+      JfrChunk *c = g_new0 (JfrChunk, 1);
+      c->info.index = index;
+      c->info.file_offset = p;
+      c->info.major = (guint16) major;
+      c->info.minor = (guint16) minor;
+      guint64 size = jfr_read_be64 (h + 8);
+      c->cp_offset = jfr_read_be64 (h + 16);
+      c->metadata_offset = jfr_read_be64 (h + 24);
+      c->info.start_nanos = (gint64) jfr_read_be64 (h + 32);
+      c->info.duration_nanos = (gint64) jfr_read_be64 (h + 40);
+      c->info.start_ticks = (gint64) jfr_read_be64 (h + 48);
+      c->info.ticks_per_second = (gint64) jfr_read_be64 (h + 56);
+      c->state = h[64];
+      guint flags = (h[66] << 8) | h[67];
+      c->info.compressed_integers = (flags & 1) != 0;
+      c->info.final_chunk = (flags & 2) != 0;
+      c->info.complete = TRUE;
+
+      gboolean last = FALSE;
+      if (size < JFR_HEADER_SIZE || size > left)
+        {
+          jfr_file_warn (file, index, p, "chunk header",
+                         "the chunk declares %" G_GUINT64_FORMAT " bytes but the file holds %" G_GUINT64_FORMAT " from here: reading what is present (the file was cut short, or the recording did not finish)",
+                         size, left);
+          size = left;
+          c->info.complete = FALSE;
+          last = TRUE;
+        }
+      else if (c->state != 0)
+        {
+          c->info.complete = FALSE;
+          /* JDK 14+ rewrites the header at every flush; records written after the last
+           * flush follow it. Read them too unless another chunk starts there. */
+          if (!plausible_header (data + p + size, left - size))
+            {
+              jfr_file_warn (file, index, p, "chunk header",
+                             "the recording did not finish cleanly (chunk state %u): reading up to the end of the file, data after the last flush may be missing",
+                             c->state);
+              size = left;
+              last = TRUE;
+            }
+          else
+            jfr_file_warn (file, index, p, "chunk header",
+                           "the chunk was not finished (state %u)", c->state);
+        }
+      c->info.size = size;
+
+      gboolean usable = TRUE;
+      if (c->info.ticks_per_second <= 0)
+        {
+          jfr_file_warn (file, index, p + 56, "chunk header",
+                         "ticksPerSecond is %" G_GINT64_FORMAT ": the chunk is skipped",
+                         c->info.ticks_per_second);
+          usable = FALSE;
+        }
+      for (guint i = 0; usable && i < file->chunks->len; i++)
+        {
+          JfrChunk *o = g_ptr_array_index (file->chunks, i);
+          if (o->info.start_nanos == c->info.start_nanos && o->info.start_ticks == c->info.start_ticks
+              && o->info.size == c->info.size)
+            {
+              jfr_file_warn (file, index, p, "chunk header",
+                             "duplicate of the chunk at %" G_GUINT64_FORMAT ": skipped",
+                             o->info.file_offset);
+              usable = FALSE;
+            }
+        }
+
+      if (usable)
+        {
+          g_autoptr(GError) local_error = NULL;
+          JfrMetadata *md = NULL;
+          if (c->metadata_offset == 0 && size == JFR_HEADER_SIZE)
+            g_set_error (&local_error, JVMS_JFR_ERROR, JVMS_JFR_ERROR_TRUNCATED,
+                         "%s: chunk %u at offset %" G_GUINT64_FORMAT ": the JVM stopped before it flushed any data (no metadata)",
+                         file->path, index, p);
+          else
+            md = read_metadata (file, c, h, c->metadata_offset, &local_error);
+          if (md == NULL && size > JFR_HEADER_SIZE)
+            {
+              guint64 found = scan_for_metadata (h, size, c->info.compressed_integers);
+              if (found != 0 && found != c->metadata_offset)
+                {
+                  g_autoptr(GError) again = NULL;
+                  md = read_metadata (file, c, h, found, &again);
+                  if (md != NULL)
+                    {
+                      jfr_file_warn (file, index, p + 24, "chunk header",
+                                     "metadata offset %" G_GUINT64_FORMAT " does not point at a metadata record; using the one found at %" G_GUINT64_FORMAT,
+                                     c->metadata_offset, p + found);
+                      c->metadata_offset = found;
+                    }
+                }
+            }
+          if (md == NULL)
+            {
+              jfr_file_warn (file, index, p, "metadata", "%s; the chunk is skipped",
+                             local_error->message);
+              if (first_problem == NULL)
+                first_problem = g_steal_pointer (&local_error);
+            }
+          else
+            {
+              c->metadata = find_or_add_metadata (file, md);
+              c->info.index = file->chunks->len;
+              g_ptr_array_add (file->chunks, c);
+              c = NULL;
+            }
+        }
+      if (c != NULL)
+        chunk_free (c);
+      index++;
+      if (last)
+        break;
+      p += size;
+    }
+
+  if (file->chunks->len == 0)
+    {
+      if (first_problem != NULL)
+        g_propagate_error (error, g_steal_pointer (&first_problem));
+      else
+        g_set_error (error, JVMS_JFR_ERROR, JVMS_JFR_ERROR_CORRUPT,
+                     "%s: no readable chunk", file->path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static JvmsJfrFile *
+file_new (const char *name)
+{
+  JvmsJfrFile *file = g_new0 (JvmsJfrFile, 1);
+  file->ref_count = 1;
+  file->path = g_strdup (name);
+  file->chunks = g_ptr_array_new_with_free_func (chunk_free);
+  file->warnings = g_ptr_array_new_with_free_func (warning_free);
+  file->metadatas = g_ptr_array_new_with_free_func ((GDestroyNotify) jfr_metadata_unref);
+  return file;
+}
+
+JvmsJfrFile *
+jvms_jfr_file_open (const char *path, GError **error)
+{
+  g_return_val_if_fail (path != NULL, NULL);
+  g_autoptr(GError) local_error = NULL;
+  GMappedFile *mapped = g_mapped_file_new (path, FALSE, &local_error);
+  if (mapped == NULL)
+    {
+      g_set_error (error, JVMS_JFR_ERROR, JVMS_JFR_ERROR_IO, "%s", local_error->message);
+      return NULL;
+    }
+  JvmsJfrFile *file = file_new (path);
+  file->mapped = mapped;
+  file->data = (const guint8 *) g_mapped_file_get_contents (mapped);
+  file->size = g_mapped_file_get_length (mapped);
+  if (file->data == NULL)
+    file->data = (const guint8 *) "";
+  if (!walk_chunks (file, error))
+    {
+      jvms_jfr_file_unref (file);
+      return NULL;
+    }
+  return file;
+}
+
+JvmsJfrFile *
+jvms_jfr_file_open_bytes (GBytes *bytes, const char *name, GError **error)
+{
+  g_return_val_if_fail (bytes != NULL, NULL);
+  JvmsJfrFile *file = file_new (name ? name : "(memory)");
+  file->bytes = g_bytes_ref (bytes);
+  gsize size = 0;
+  file->data = g_bytes_get_data (bytes, &size);
+  file->size = size;
+  if (file->data == NULL)
+    file->data = (const guint8 *) "";
+  if (!walk_chunks (file, error))
+    {
+      jvms_jfr_file_unref (file);
+      return NULL;
+    }
+  return file;
+}
+
+JvmsJfrFile *
+jvms_jfr_file_ref (JvmsJfrFile *file)
+{
+  g_return_val_if_fail (file != NULL, NULL);
+  file->ref_count++;
+  return file;
+}
+
+void
+jvms_jfr_file_unref (JvmsJfrFile *file)
+{
+  if (file == NULL || --file->ref_count > 0)
+    return;
+  g_ptr_array_unref (file->chunks);
+  g_ptr_array_unref (file->metadatas);
+  g_ptr_array_unref (file->warnings);
+  g_clear_pointer (&file->mapped, g_mapped_file_unref);
+  g_clear_pointer (&file->bytes, g_bytes_unref);
+  g_free (file->path);
+  g_free (file);
+}
+
+const char *
+jvms_jfr_file_get_path (JvmsJfrFile *file)
+{
+  return file->path;
+}
+
+guint64
+jvms_jfr_file_get_size (JvmsJfrFile *file)
+{
+  return file->size;
+}
+
+guint
+jvms_jfr_file_get_n_chunks (JvmsJfrFile *file)
+{
+  return file->chunks->len;
+}
+
+const JvmsJfrChunkInfo *
+jvms_jfr_file_get_chunk (JvmsJfrFile *file, guint index)
+{
+  g_return_val_if_fail (index < file->chunks->len, NULL);
+  JfrChunk *c = g_ptr_array_index (file->chunks, index);
+  return &c->info;
+}
+
+const GPtrArray *
+jvms_jfr_file_get_warnings (JvmsJfrFile *file)
+{
+  return file->warnings;
+}
+
+/* (ticks × 1e9) / tps without overflow: the product needs up to 94 bits. */
+static gint64
+scale_ticks (gint64 ticks, gint64 tps)
+{
+  if (tps == 1000000000)
+    return ticks;
+  __int128 v = (__int128) ticks * 1000000000 / tps;
+  if (v > G_MAXINT64)
+    return G_MAXINT64;
+  if (v < G_MININT64)
+    return G_MININT64;
+  return (gint64) v;
+}
+
+gint64
+jvms_jfr_chunk_ticks_to_ns (const JvmsJfrChunkInfo *chunk, gint64 ticks)
+{
+  return scale_ticks (ticks, chunk->ticks_per_second);
+}
+
+gint64
+jvms_jfr_chunk_ticks_to_epoch_ns (const JvmsJfrChunkInfo *chunk, gint64 ticks)
+{
+  /* the subtraction in 128 bits: ticks may sit anywhere in the 64-bit range */
+  __int128 d = (__int128) ticks - chunk->start_ticks;
+  __int128 ns;
+  if (chunk->ticks_per_second == 1000000000)
+    ns = d;
+  else
+    ns = d * 1000000000 / chunk->ticks_per_second;
+  ns += chunk->start_nanos;
+  if (ns > G_MAXINT64)
+    return G_MAXINT64;
+  if (ns < G_MININT64)
+    return G_MININT64;
+  return (gint64) ns;
+}
+
+static const JfrMetadata *
+chunk_metadata (JvmsJfrFile *file, guint chunk)
+{
+  g_return_val_if_fail (chunk < file->chunks->len, NULL);
+  return ((JfrChunk *) g_ptr_array_index (file->chunks, chunk))->metadata;
+}
+
+guint
+jvms_jfr_file_get_n_types (JvmsJfrFile *file, guint chunk)
+{
+  const JfrMetadata *md = chunk_metadata (file, chunk);
+  return md ? md->n_types : 0;
+}
+
+const JvmsJfrType *
+jvms_jfr_file_get_type (JvmsJfrFile *file, guint chunk, guint index)
+{
+  const JfrMetadata *md = chunk_metadata (file, chunk);
+  g_return_val_if_fail (md != NULL && index < md->n_types, NULL);
+  return md->types[index];
+}
+
+const JvmsJfrType *
+jvms_jfr_file_find_type (JvmsJfrFile *file, guint chunk, const char *name)
+{
+  const JfrMetadata *md = chunk_metadata (file, chunk);
+  return md ? g_hash_table_lookup (md->by_name, name) : NULL;
+}

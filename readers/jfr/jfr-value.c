@@ -1,0 +1,744 @@
+/* jfr-value.c: decoding field values, resolving constant-pool references, and the decoded
+ * forms of threads, classes, methods and stack traces cached per constant. */
+#include <string.h>
+
+#include "jfr-chunk.h"
+#include "jfr-string.h"
+
+typedef struct
+{
+  const char *class_name;
+  const char *name;
+  const char *descriptor;
+  gint32      modifiers;
+  gboolean    hidden;
+} JfrMethod;
+
+static gboolean read_value (JfrLoaded *loaded, JfrIn *in, const JvmsJfrType *type,
+                            gboolean array, gboolean cp, JvmsJfrValue *out, guint depth);
+static const char *entry_string (JfrLoaded *loaded, const JvmsJfrType *type,
+                                 JfrPoolEntry *entry, guint depth);
+
+static void
+value_null (JvmsJfrValue *out, const JvmsJfrType *type)
+{
+  memset (out, 0, sizeof *out);
+  out->kind = JVMS_JFR_VALUE_NULL;
+  out->type = type;
+}
+
+/* Places @in at @field of @object. */
+static gboolean
+seek_field (const JvmsJfrObject *object, const JvmsJfrField *field, JfrIn *in)
+{
+  JfrLoaded *loaded = object->priv_chunk;
+  if (loaded == NULL || field == NULL || field->index >= object->type->n_fields
+      || &object->type->fields[field->index] != field)
+    return FALSE;
+  if (object->priv_offsets != NULL)
+    {
+      guint32 off = object->priv_offsets[field->index];
+      if (off == G_MAXUINT32)
+        return FALSE;
+      jfr_in_init (in, object->priv_data + off, object->priv_end, loaded->compressed);
+      return TRUE;
+    }
+  jfr_in_init (in, object->priv_data, object->priv_end, loaded->compressed);
+  return jfr_skip_fields (in, object->type, field->index);
+}
+
+static JfrPoolEntry *
+lookup (JfrLoaded *loaded, const JvmsJfrType *type, guint64 key)
+{
+  JfrPoolEntry *entry = (JfrPoolEntry *) jfr_pool_lookup (loaded, type, key);
+  if (entry == NULL && key != 0)
+    loaded->unresolved++;
+  return entry;
+}
+
+static void
+entry_object (JfrLoaded *loaded, const JvmsJfrType *type, const JfrPoolEntry *entry,
+              JvmsJfrObject *out)
+{
+  out->type = type;
+  out->priv_chunk = loaded;
+  out->priv_data = loaded->file->data + entry->offset;
+  out->priv_end = loaded->end;
+  out->priv_offsets = NULL;
+}
+
+/* A string value at @in (any encoding); NULL for null. @depth stops pool references that
+ * lead to further references. */
+static const char *
+read_string (JfrLoaded *loaded, JfrIn *in, const JvmsJfrType *string_type, gboolean cache,
+             guint depth, gboolean *ok)
+{
+  guint64 key = 0;
+  g_string_truncate (loaded->scratch, 0);
+  int encoding = jfr_string_read (in, loaded->scratch, &key);
+  *ok = encoding >= 0;
+  switch (encoding)
+    {
+    case JFR_STRING_NULL:
+      return NULL;
+    case JFR_STRING_EMPTY:
+      return "";
+    case JFR_STRING_POOL:
+      {
+        if (depth > 2)
+          return NULL;
+        JfrPoolEntry *entry = lookup (loaded, string_type, key);
+        return entry ? entry_string (loaded, string_type, entry, depth + 1) : NULL;
+      }
+    case JFR_STRING_UTF8:
+    case JFR_STRING_UTF16:
+    case JFR_STRING_LATIN1:
+      return jfr_arena_strdup (cache ? loaded->arena : loaded->event_arena,
+                               loaded->scratch->str, loaded->scratch->len);
+    default:
+      return NULL;
+    }
+}
+
+/* The string a constant stands for: a java.lang.String constant, or a simple type wrapping
+ * one (Symbol, GCName…). Cached with the constant. */
+static const char *
+entry_string (JfrLoaded *loaded, const JvmsJfrType *type, JfrPoolEntry *entry, guint depth)
+{
+  if (entry->cache != NULL)
+    return entry->cache;
+  JfrIn in;
+  jfr_in_init (&in, loaded->file->data + entry->offset, loaded->end, loaded->compressed);
+  const JvmsJfrType *string_type = type;
+  if (type->kind != JVMS_JFR_KIND_STRING)
+    {
+      if (type->string_field == NULL)
+        return NULL;
+      string_type = type->string_field->type;
+    }
+  gboolean ok;
+  const char *s = read_string (loaded, &in, string_type, TRUE, depth, &ok);
+  if (s != NULL && s[0] == '\0')
+    s = "";
+  entry->cache = (gpointer) s;
+  return s;
+}
+
+static gboolean
+read_one (JfrLoaded *loaded, JfrIn *in, const JvmsJfrType *type, gboolean cp,
+          JvmsJfrValue *out, guint depth)
+{
+  value_null (out, type);
+  if (cp)
+    {
+      guint64 key = jfr_in_long (in);
+      if (in->bad)
+        return FALSE;
+      out->from_pool = TRUE;
+      out->pool_key = key;
+      JfrPoolEntry *entry = lookup (loaded, type, key);
+      if (entry == NULL)
+        return TRUE;
+      if (type->kind == JVMS_JFR_KIND_STRING)
+        {
+          const char *s = entry_string (loaded, type, entry, 0);
+          if (s != NULL)
+            {
+              out->kind = JVMS_JFR_VALUE_STRING;
+              out->s = s;
+            }
+          return TRUE;
+        }
+      if (type->kind == JVMS_JFR_KIND_OBJECT)
+        {
+          out->kind = JVMS_JFR_VALUE_OBJECT;
+          entry_object (loaded, type, entry, &out->object);
+          return TRUE;
+        }
+      /* a pool of primitives: decode the value where the constant is */
+      if (depth > 1)
+        return TRUE;
+      JfrIn at;
+      jfr_in_init (&at, loaded->file->data + entry->offset, loaded->end, loaded->compressed);
+      gboolean ok = read_one (loaded, &at, type, FALSE, out, depth + 1);
+      out->from_pool = TRUE;
+      out->pool_key = key;
+      return ok;
+    }
+
+  switch (type->kind)
+    {
+    case JVMS_JFR_KIND_BOOLEAN:
+      out->kind = JVMS_JFR_VALUE_BOOLEAN;
+      out->b = jfr_in_u8 (in) != 0;
+      break;
+    case JVMS_JFR_KIND_BYTE:
+      out->kind = JVMS_JFR_VALUE_INTEGER;
+      out->u = jfr_in_u8 (in);
+      out->i = (gint8) out->u;
+      break;
+    case JVMS_JFR_KIND_SHORT:
+      out->kind = JVMS_JFR_VALUE_INTEGER;
+      out->u = (guint16) jfr_in_int (in, 2);
+      out->i = (gint16) out->u;
+      break;
+    case JVMS_JFR_KIND_CHAR:
+      out->kind = JVMS_JFR_VALUE_INTEGER;
+      out->u = (guint16) jfr_in_int (in, 2);
+      out->i = (gint64) out->u;
+      break;
+    case JVMS_JFR_KIND_INT:
+      out->kind = JVMS_JFR_VALUE_INTEGER;
+      out->u = (guint32) jfr_in_int (in, 4);
+      out->i = (gint32) out->u;
+      break;
+    case JVMS_JFR_KIND_LONG:
+      out->kind = JVMS_JFR_VALUE_INTEGER;
+      out->u = jfr_in_int (in, 8);
+      out->i = (gint64) out->u;
+      break;
+    case JVMS_JFR_KIND_FLOAT:
+      {
+        guint32 bits = (guint32) jfr_in_be (in, 4);
+        float f;
+        memcpy (&f, &bits, sizeof f);
+        out->kind = JVMS_JFR_VALUE_FLOAT;
+        out->d = f;
+        break;
+      }
+    case JVMS_JFR_KIND_DOUBLE:
+      {
+        guint64 bits = jfr_in_be (in, 8);
+        double d;
+        memcpy (&d, &bits, sizeof d);
+        out->kind = JVMS_JFR_VALUE_FLOAT;
+        out->d = d;
+        break;
+      }
+    case JVMS_JFR_KIND_STRING:
+      {
+        gboolean ok;
+        const guint8 *at = in->p;
+        const char *s = read_string (loaded, in, type, FALSE, 0, &ok);
+        if (!ok)
+          return FALSE;
+        if (at < in->end && *at == JFR_STRING_POOL)
+          {
+            out->from_pool = TRUE;
+            JfrIn again;
+            jfr_in_init (&again, at + 1, in->end, loaded->compressed);
+            out->pool_key = jfr_in_long (&again);
+          }
+        if (s != NULL)
+          {
+            out->kind = JVMS_JFR_VALUE_STRING;
+            out->s = s;
+          }
+        break;
+      }
+    case JVMS_JFR_KIND_OBJECT:
+    default:
+      out->kind = JVMS_JFR_VALUE_OBJECT;
+      out->object.type = type;
+      out->object.priv_chunk = loaded;
+      out->object.priv_data = in->p;
+      out->object.priv_end = in->end;
+      out->object.priv_offsets = NULL;
+      if (!jfr_skip_fields (in, type, type->n_fields))
+        {
+          value_null (out, type);
+          return FALSE;
+        }
+      break;
+    }
+  if (in->bad)
+    {
+      value_null (out, type);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+read_value (JfrLoaded *loaded, JfrIn *in, const JvmsJfrType *type, gboolean array,
+            gboolean cp, JvmsJfrValue *out, guint depth)
+{
+  if (!array)
+    return read_one (loaded, in, type, cp, out, depth);
+  value_null (out, type);
+  guint64 n = jfr_in_int (in, 4);
+  if (in->bad || n > jfr_in_left (in))
+    return FALSE;
+  const guint8 *first = in->p;
+  for (guint64 i = 0; i < n; i++)
+    {
+      JfrIn tmp = *in;
+      if (!jfr_skip_value (&tmp, type, FALSE, cp))
+        return FALSE;
+      *in = tmp;
+    }
+  out->kind = JVMS_JFR_VALUE_ARRAY;
+  out->array.length = n;
+  out->array.priv_chunk = loaded;
+  out->array.priv_data = first;
+  out->array.priv_end = in->p;
+  out->array.priv_cp = cp;
+  return TRUE;
+}
+
+gboolean
+jvms_jfr_object_get_value (const JvmsJfrObject *object, const JvmsJfrField *field,
+                           JvmsJfrValue *out)
+{
+  g_return_val_if_fail (object != NULL && out != NULL, FALSE);
+  value_null (out, field ? field->type : NULL);
+  JfrIn in;
+  if (!seek_field (object, field, &in))
+    return FALSE;
+  return read_value (object->priv_chunk, &in, field->type, field->array, field->constant_pool, out, 0);
+}
+
+void
+jvms_jfr_array_iter_init (JvmsJfrArrayIter *iter, const JvmsJfrValue *array)
+{
+  memset (iter, 0, sizeof *iter);
+  if (array == NULL || array->kind != JVMS_JFR_VALUE_ARRAY)
+    return;
+  iter->priv_array = *array;
+  iter->priv_pos = array->array.priv_data;
+}
+
+gboolean
+jvms_jfr_array_iter_next (JvmsJfrArrayIter *iter, JvmsJfrValue *element)
+{
+  const JvmsJfrValue *a = &iter->priv_array;
+  if (a->kind != JVMS_JFR_VALUE_ARRAY || iter->priv_index >= a->array.length)
+    return FALSE;
+  JfrLoaded *loaded = a->array.priv_chunk;
+  JfrIn in;
+  jfr_in_init (&in, iter->priv_pos, a->array.priv_end, loaded->compressed);
+  if (!read_one (loaded, &in, a->type, a->array.priv_cp, element, 0))
+    {
+      iter->priv_index = a->array.length;
+      return FALSE;
+    }
+  iter->priv_pos = in.p;
+  iter->priv_index++;
+  return TRUE;
+}
+
+/* ---- names in Java source form ---- */
+
+static const char *
+primitive_descriptor (char c)
+{
+  switch (c)
+    {
+    case 'Z': return "boolean";
+    case 'B': return "byte";
+    case 'C': return "char";
+    case 'S': return "short";
+    case 'I': return "int";
+    case 'J': return "long";
+    case 'F': return "float";
+    case 'D': return "double";
+    case 'V': return "void";
+    default: return NULL;
+    }
+}
+
+/* "java/lang/String" → "java.lang.String", "[J" → "long[]", "[Ljava/lang/Object;" →
+ * "java.lang.Object[]". */
+static char *
+java_class_name (JfrArena *arena, const char *internal)
+{
+  guint dims = 0;
+  const char *p = internal;
+  while (*p == '[')
+    {
+      dims++;
+      p++;
+    }
+  g_autoptr(GString) s = g_string_new (NULL);
+  if (dims > 0)
+    {
+      const char *prim = p[1] == '\0' ? primitive_descriptor (*p) : NULL;
+      if (prim != NULL)
+        g_string_append (s, prim);
+      else if (*p == 'L')
+        {
+          gsize len = strlen (p + 1);
+          if (len > 0 && p[len] == ';')
+            len--;
+          g_string_append_len (s, p + 1, (gssize) len);
+        }
+      else
+        g_string_append (s, p);
+    }
+  else
+    g_string_append (s, p);
+  for (gsize i = 0; i < s->len; i++)
+    if (s->str[i] == '/')
+      s->str[i] = '.';
+  for (guint i = 0; i < dims; i++)
+    g_string_append (s, "[]");
+  return jfr_arena_strdup (arena, s->str, s->len);
+}
+
+/* ---- decoded constants ---- */
+
+static const char *
+object_string (const JvmsJfrObject *object, const char *field_name)
+{
+  const JvmsJfrField *f = jvms_jfr_type_find_field (object->type, field_name);
+  const char *s = NULL;
+  if (f != NULL && jvms_jfr_object_get_string (object, f, &s))
+    return s;
+  return NULL;
+}
+
+static gint64
+object_int (const JvmsJfrObject *object, const char *field_name, gint64 fallback)
+{
+  const JvmsJfrField *f = jvms_jfr_type_find_field (object->type, field_name);
+  gint64 v;
+  if (f != NULL && jvms_jfr_object_get_int64 (object, f, &v))
+    return v;
+  return fallback;
+}
+
+/* Decoded constants outlive the event that first needed them: copy their strings out of the
+ * event arena. */
+static const char *
+persist (JfrLoaded *loaded, const char *s)
+{
+  return s ? jfr_arena_strdup (loaded->arena, s, strlen (s)) : NULL;
+}
+
+static const char *
+class_entry_name (JfrLoaded *loaded, const JvmsJfrType *type, JfrPoolEntry *entry)
+{
+  if (entry->cache != NULL)
+    return entry->cache;
+  JvmsJfrObject object;
+  entry_object (loaded, type, entry, &object);
+  const char *internal = object_string (&object, "name");
+  if (internal == NULL)
+    return NULL;
+  entry->cache = java_class_name (loaded->arena, internal);
+  return entry->cache;
+}
+
+static const JfrMethod *
+method_entry (JfrLoaded *loaded, const JvmsJfrType *type, JfrPoolEntry *entry)
+{
+  if (entry->cache != NULL)
+    return entry->cache;
+  JvmsJfrObject object;
+  entry_object (loaded, type, entry, &object);
+  JfrMethod *m = jfr_arena_alloc0 (loaded->arena, sizeof *m);
+  const JvmsJfrField *tf = jvms_jfr_type_find_field (type, "type");
+  const char *class_name = NULL;
+  if (tf != NULL)
+    jvms_jfr_object_get_class_name (&object, tf, &class_name);
+  m->class_name = class_name;
+  m->name = persist (loaded, object_string (&object, "name"));
+  m->descriptor = persist (loaded, object_string (&object, "descriptor"));
+  m->modifiers = (gint32) object_int (&object, "modifiers", 0);
+  m->hidden = object_int (&object, "hidden", 0) != 0;
+  entry->cache = m;
+  return m;
+}
+
+static const JvmsJfrThread *
+thread_entry (JfrLoaded *loaded, const JvmsJfrType *type, JfrPoolEntry *entry)
+{
+  if (entry->cache != NULL)
+    return entry->cache;
+  JvmsJfrObject object;
+  entry_object (loaded, type, entry, &object);
+  JvmsJfrThread *t = jfr_arena_alloc0 (loaded->arena, sizeof *t);
+  t->key = entry->key;
+  t->os_name = persist (loaded, object_string (&object, "osName"));
+  t->os_thread_id = object_int (&object, "osThreadId", 0);
+  t->java_name = persist (loaded, object_string (&object, "javaName"));
+  t->java_thread_id = object_int (&object, "javaThreadId", 0);
+  t->is_virtual = object_int (&object, "virtual", 0) != 0;
+  const JvmsJfrField *gf = jvms_jfr_type_find_field (type, "group");
+  JvmsJfrObject group;
+  if (gf != NULL && jvms_jfr_object_get_object (&object, gf, &group))
+    t->group_name = persist (loaded, object_string (&group, "name"));
+  entry->cache = t;
+  return t;
+}
+
+static const JvmsJfrStackTrace *
+stack_entry (JfrLoaded *loaded, const JvmsJfrType *type, JfrPoolEntry *entry)
+{
+  if (entry->cache != NULL)
+    return entry->cache;
+  JvmsJfrObject object;
+  entry_object (loaded, type, entry, &object);
+  JvmsJfrStackTrace *st = jfr_arena_alloc0 (loaded->arena, sizeof *st);
+  st->key = entry->key;
+  st->truncated = object_int (&object, "truncated", 0) != 0;
+  const JvmsJfrField *ff = jvms_jfr_type_find_field (type, "frames");
+  JvmsJfrValue frames;
+  if (ff != NULL && ff->array && jvms_jfr_object_get_value (&object, ff, &frames)
+      && frames.kind == JVMS_JFR_VALUE_ARRAY && frames.type->kind == JVMS_JFR_KIND_OBJECT)
+    {
+      const JvmsJfrType *ft = frames.type;
+      const JvmsJfrField *f_method = jvms_jfr_type_find_field (ft, "method");
+      const JvmsJfrField *f_line = jvms_jfr_type_find_field (ft, "lineNumber");
+      const JvmsJfrField *f_bci = jvms_jfr_type_find_field (ft, "bytecodeIndex");
+      const JvmsJfrField *f_type = jvms_jfr_type_find_field (ft, "type");
+      /* the array was bounds-checked against the bytes it occupies */
+      JvmsJfrFrame *out = jfr_arena_alloc0 (loaded->arena, sizeof *out * (gsize) MAX (frames.array.length, 1));
+      JvmsJfrArrayIter iter;
+      JvmsJfrValue fv;
+      guint n = 0;
+      jvms_jfr_array_iter_init (&iter, &frames);
+      while (jvms_jfr_array_iter_next (&iter, &fv))
+        {
+          JvmsJfrFrame *fr = &out[n++];
+          gint64 v;
+          fr->line_number = f_line && jvms_jfr_object_get_int64 (&fv.object, f_line, &v) ? (gint32) v : -1;
+          fr->bytecode_index = f_bci && jvms_jfr_object_get_int64 (&fv.object, f_bci, &v) ? (gint32) v : 0;
+          if (f_type != NULL)
+            {
+              const char *ftype = NULL;
+              if (jvms_jfr_object_get_string (&fv.object, f_type, &ftype))
+                fr->type = persist (loaded, ftype);
+            }
+          if (f_method != NULL)
+            jvms_jfr_object_get_method (&fv.object, f_method, &fr->class_name, &fr->method_name,
+                                        &fr->descriptor);
+          JvmsJfrValue mv;
+          if (f_method != NULL && f_method->constant_pool
+              && jvms_jfr_object_get_value (&fv.object, f_method, &mv) && mv.kind == JVMS_JFR_VALUE_OBJECT)
+            {
+              JfrPoolEntry *me = (JfrPoolEntry *) jfr_pool_lookup (loaded, mv.type, mv.pool_key);
+              if (me != NULL && mv.type->special == JFR_SPECIAL_METHOD)
+                {
+                  const JfrMethod *m = method_entry (loaded, mv.type, me);
+                  fr->modifiers = m->modifiers;
+                  fr->hidden = m->hidden;
+                }
+            }
+        }
+      st->n_frames = n;
+      st->frames = out;
+    }
+  entry->cache = st;
+  return st;
+}
+
+/* ---- typed helpers ---- */
+
+gboolean
+jvms_jfr_object_get_int64 (const JvmsJfrObject *object, const JvmsJfrField *field, gint64 *out)
+{
+  JvmsJfrValue v;
+  if (field == NULL || !jvms_jfr_object_get_value (object, field, &v))
+    return FALSE;
+  if (v.kind == JVMS_JFR_VALUE_INTEGER)
+    *out = v.i;
+  else if (v.kind == JVMS_JFR_VALUE_BOOLEAN)
+    *out = v.b ? 1 : 0;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+gboolean
+jvms_jfr_object_get_uint64 (const JvmsJfrObject *object, const JvmsJfrField *field, guint64 *out)
+{
+  JvmsJfrValue v;
+  if (field == NULL || !jvms_jfr_object_get_value (object, field, &v))
+    return FALSE;
+  if (v.kind == JVMS_JFR_VALUE_INTEGER)
+    *out = v.u;
+  else if (v.kind == JVMS_JFR_VALUE_BOOLEAN)
+    *out = v.b ? 1 : 0;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+gboolean
+jvms_jfr_object_get_double (const JvmsJfrObject *object, const JvmsJfrField *field, double *out)
+{
+  JvmsJfrValue v;
+  if (field == NULL || !jvms_jfr_object_get_value (object, field, &v))
+    return FALSE;
+  if (v.kind == JVMS_JFR_VALUE_FLOAT)
+    *out = v.d;
+  else if (v.kind == JVMS_JFR_VALUE_INTEGER)
+    *out = field->is_unsigned ? (double) v.u : (double) v.i;
+  else
+    return FALSE;
+  return TRUE;
+}
+
+gboolean
+jvms_jfr_object_get_boolean (const JvmsJfrObject *object, const JvmsJfrField *field, gboolean *out)
+{
+  JvmsJfrValue v;
+  if (field == NULL || !jvms_jfr_object_get_value (object, field, &v) || v.kind != JVMS_JFR_VALUE_BOOLEAN)
+    return FALSE;
+  *out = v.b;
+  return TRUE;
+}
+
+gboolean
+jvms_jfr_object_get_string (const JvmsJfrObject *object, const JvmsJfrField *field, const char **out)
+{
+  if (field == NULL || field->array)
+    return FALSE;
+  JfrLoaded *loaded = object->priv_chunk;
+  if (field->constant_pool && (field->type->kind == JVMS_JFR_KIND_STRING || field->type->string_field != NULL))
+    {
+      JfrIn in;
+      if (!seek_field (object, field, &in))
+        return FALSE;
+      guint64 key = jfr_in_long (&in);
+      if (in.bad)
+        return FALSE;
+      JfrPoolEntry *entry = lookup (loaded, field->type, key);
+      const char *s = entry ? entry_string (loaded, field->type, entry, 0) : NULL;
+      if (s == NULL)
+        return FALSE;
+      *out = s;
+      return TRUE;
+    }
+  JvmsJfrValue v;
+  if (!jvms_jfr_object_get_value (object, field, &v))
+    return FALSE;
+  if (v.kind == JVMS_JFR_VALUE_STRING)
+    {
+      *out = v.s;
+      return TRUE;
+    }
+  if (v.kind == JVMS_JFR_VALUE_OBJECT && v.type->string_field != NULL)
+    return jvms_jfr_object_get_string (&v.object, v.type->string_field, out);
+  return FALSE;
+}
+
+/* The pool entry behind a constant-pool field of @object, or NULL. */
+static JfrPoolEntry *
+field_entry (const JvmsJfrObject *object, const JvmsJfrField *field)
+{
+  if (field == NULL || field->array || !field->constant_pool)
+    return NULL;
+  JfrIn in;
+  if (!seek_field (object, field, &in))
+    return NULL;
+  guint64 key = jfr_in_long (&in);
+  if (in.bad)
+    return NULL;
+  return lookup (object->priv_chunk, field->type, key);
+}
+
+gboolean
+jvms_jfr_object_get_class_name (const JvmsJfrObject *object, const JvmsJfrField *field, const char **out)
+{
+  if (field == NULL || field->type->special != JFR_SPECIAL_CLASS)
+    return FALSE;
+  if (!field->constant_pool)
+    {
+      JvmsJfrValue v;
+      const char *internal;
+      if (!jvms_jfr_object_get_value (object, field, &v) || v.kind != JVMS_JFR_VALUE_OBJECT
+          || (internal = object_string (&v.object, "name")) == NULL)
+        return FALSE;
+      *out = java_class_name (((JfrLoaded *) object->priv_chunk)->event_arena, internal);
+      return TRUE;
+    }
+  JfrPoolEntry *entry = field_entry (object, field);
+  const char *name = entry ? class_entry_name (object->priv_chunk, field->type, entry) : NULL;
+  if (name == NULL)
+    return FALSE;
+  *out = name;
+  return TRUE;
+}
+
+gboolean
+jvms_jfr_object_get_method (const JvmsJfrObject *object, const JvmsJfrField *field,
+                            const char **class_name, const char **method_name,
+                            const char **descriptor)
+{
+  if (field == NULL || field->type->special != JFR_SPECIAL_METHOD)
+    return FALSE;
+  JfrPoolEntry *entry = field_entry (object, field);
+  if (entry == NULL)
+    return FALSE;
+  const JfrMethod *m = method_entry (object->priv_chunk, field->type, entry);
+  if (class_name) *class_name = m->class_name;
+  if (method_name) *method_name = m->name;
+  if (descriptor) *descriptor = m->descriptor;
+  return TRUE;
+}
+
+gboolean
+jvms_jfr_object_get_thread (const JvmsJfrObject *object, const JvmsJfrField *field,
+                            const JvmsJfrThread **out)
+{
+  if (field == NULL || field->type->special != JFR_SPECIAL_THREAD)
+    return FALSE;
+  JfrPoolEntry *entry = field_entry (object, field);
+  if (entry == NULL)
+    return FALSE;
+  *out = thread_entry (object->priv_chunk, field->type, entry);
+  return TRUE;
+}
+
+gboolean
+jvms_jfr_object_get_stack_trace (const JvmsJfrObject *object, const JvmsJfrField *field,
+                                 const JvmsJfrStackTrace **out)
+{
+  if (field == NULL || field->type->special != JFR_SPECIAL_STACK_TRACE)
+    return FALSE;
+  JfrPoolEntry *entry = field_entry (object, field);
+  if (entry == NULL)
+    return FALSE;
+  *out = stack_entry (object->priv_chunk, field->type, entry);
+  return TRUE;
+}
+
+gboolean
+jvms_jfr_object_get_object (const JvmsJfrObject *object, const JvmsJfrField *field,
+                            JvmsJfrObject *out)
+{
+  JvmsJfrValue v;
+  if (field == NULL || !jvms_jfr_object_get_value (object, field, &v) || v.kind != JVMS_JFR_VALUE_OBJECT)
+    return FALSE;
+  *out = v.object;
+  return TRUE;
+}
+
+static gboolean
+mul_ok (gint64 v, gint64 factor, gint64 *out)
+{
+  return !__builtin_mul_overflow (v, factor, out);
+}
+
+gboolean
+jvms_jfr_object_get_time_ns (const JvmsJfrObject *object, const JvmsJfrField *field, gint64 *out)
+{
+  gint64 v;
+  if (field == NULL || !jvms_jfr_object_get_int64 (object, field, &v) || v == G_MININT64)
+    return FALSE;
+  JfrLoaded *loaded = object->priv_chunk;
+  const JvmsJfrChunkInfo *chunk = &loaded->chunk->info;
+  switch (field->unit)
+    {
+    case JVMS_JFR_UNIT_TIMESTAMP_TICKS: *out = jvms_jfr_chunk_ticks_to_epoch_ns (chunk, v); return TRUE;
+    case JVMS_JFR_UNIT_TIMESPAN_TICKS:  *out = jvms_jfr_chunk_ticks_to_ns (chunk, v); return TRUE;
+    case JVMS_JFR_UNIT_TIMESTAMP_MS_EPOCH:
+    case JVMS_JFR_UNIT_TIMESPAN_MS:     return mul_ok (v, 1000000, out);
+    case JVMS_JFR_UNIT_TIMESPAN_NS:     *out = v; return TRUE;
+    case JVMS_JFR_UNIT_TIMESPAN_US:     return mul_ok (v, 1000, out);
+    case JVMS_JFR_UNIT_TIMESPAN_S:      return mul_ok (v, 1000000000, out);
+    default:                            return FALSE;
+    }
+}

@@ -1,0 +1,125 @@
+#include "jvms-ctf-bt.h"
+
+#include "jvms-ctf.h"
+
+static const bt_plugin *ctf_plugin;
+
+const bt_component_class_source *
+jvms_ctf_bt_source_class (GError **error)
+{
+  static gsize once = 0;
+  if (g_once_init_enter (&once))
+    {
+      const bt_plugin *plugin = NULL;
+      /* The ctf plugin's TSDL parser says on which line the metadata is wrong only in its log,
+       * whose level it reads from this variable when it is loaded; errors only, and only when
+       * the user did not choose. jvms_ctf_metadata_diagnosis() catches that log. */
+      if (g_getenv ("BABELTRACE_PLUGIN_CTF_METADATA_LOG_LEVEL") == NULL)
+        g_setenv ("BABELTRACE_PLUGIN_CTF_METADATA_LOG_LEVEL", "E", FALSE);
+      if (bt_plugin_find ("ctf", BT_TRUE, BT_TRUE, BT_TRUE, BT_TRUE, BT_FALSE, &plugin)
+          == BT_PLUGIN_FIND_STATUS_OK)
+        ctf_plugin = plugin;
+      bt_current_thread_clear_error ();
+      g_once_init_leave (&once, 1);
+    }
+  const bt_component_class_source *cls = ctf_plugin != NULL
+    ? bt_plugin_borrow_source_component_class_by_name_const (ctf_plugin, "fs")
+    : NULL;
+  if (cls == NULL)
+    g_set_error (error, JVMS_CTF_ERROR, JVMS_CTF_ERROR_BABELTRACE,
+                 "the babeltrace2 plugin source.ctf.fs is not installed "
+                 "(Debian: libbabeltrace2-0)");
+  return cls;
+}
+
+/* The library's own causes describe its objects by address; the plugin's say what is wrong. */
+static gboolean
+cause_is_useful (const bt_error_cause *cause)
+{
+  return bt_error_cause_get_actor_type (cause) != BT_ERROR_CAUSE_ACTOR_TYPE_UNKNOWN;
+}
+
+char *
+jvms_ctf_bt_take_error_text (void)
+{
+  const bt_error *error = bt_current_thread_take_error ();
+  if (error == NULL)
+    return NULL;
+
+  GString *text = g_string_new (NULL);
+  guint64 n = bt_error_get_cause_count (error);
+  /* Causes are appended as the error travels up: the last one is the outermost. */
+  for (guint64 i = n; i > 0; i--)
+    {
+      const bt_error_cause *cause = bt_error_borrow_cause_by_index (error, i - 1);
+      if (!cause_is_useful (cause))
+        continue;
+      const char *message = bt_error_cause_get_message (cause);
+      if (message == NULL || *message == '\0')
+        continue;
+      if (text->len > 0)
+        g_string_append (text, ": ");
+      for (const char *p = message; *p != '\0'; p++)
+        g_string_append_c (text, *p == '\n' ? ' ' : *p);
+      /* babeltrace2's messages end with a full stop; ours are joined by colons. */
+      if (text->len > 0 && text->str[text->len - 1] == '.')
+        g_string_truncate (text, text->len - 1);
+    }
+  bt_error_release (error);
+  if (text->len == 0)
+    g_string_append (text, "libbabeltrace2 gave no reason");
+  return g_string_free (text, FALSE);
+}
+
+bt_value *
+jvms_ctf_bt_inputs_params (const char * const *inputs)
+{
+  bt_value *params = bt_value_map_create ();
+  bt_value *array = NULL;
+  if (params == NULL || bt_value_map_insert_empty_array_entry (params, "inputs", &array)
+                        != BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK)
+    g_error ("libbabeltrace2: out of memory");
+  for (guint i = 0; inputs[i] != NULL; i++)
+    if (bt_value_array_append_string_element (array, inputs[i]) != BT_VALUE_ARRAY_APPEND_ELEMENT_STATUS_OK)
+      g_error ("libbabeltrace2: out of memory");
+  return params;
+}
+
+gboolean
+jvms_ctf_bt_add_source (bt_graph *graph, const char * const *inputs,
+                        const bt_component_source **source, char **error_text,
+                        GError **error)
+{
+  const bt_component_class_source *cls = jvms_ctf_bt_source_class (error);
+  if (cls == NULL)
+    return FALSE;
+
+  bt_value *params = jvms_ctf_bt_inputs_params (inputs);
+  bt_graph_add_component_status status =
+    bt_graph_add_source_component (graph, cls, "source", params, BT_LOGGING_LEVEL_NONE, source);
+  bt_value_put_ref (params);
+  if (status == BT_GRAPH_ADD_COMPONENT_STATUS_OK)
+    return TRUE;
+
+  char *text = jvms_ctf_bt_take_error_text ();
+  if (error_text != NULL)
+    *error_text = text;
+  else
+    g_free (text);
+  return FALSE;
+}
+
+gboolean
+jvms_ctf_bt_probe (const char * const *inputs, char **error_text)
+{
+  bt_graph *graph = bt_graph_create (0);
+  if (graph == NULL)
+    g_error ("libbabeltrace2: out of memory");
+  const bt_component_source *source = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean ok = jvms_ctf_bt_add_source (graph, inputs, &source, error_text, &error);
+  if (error != NULL && error_text != NULL)
+    *error_text = g_strdup (error->message);
+  bt_graph_put_ref (graph);
+  return ok;
+}

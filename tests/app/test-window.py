@@ -1,0 +1,319 @@
+#!/usr/bin/env python3
+"""The jvmscope window in a real X server (Xvfb), driven with real input events (xdotool).
+
+Each step takes a screenshot of the whole screen (`import -window root`) into the test's
+temporary folder (kept and printed with --keep) and checks what the window shows:
+
+  start page      the window appears without a trace;
+  open            `jvmscope TRACE` from a second process reaches the running instance over
+                  D-Bus and opens the trace in the empty window; indexing ends;
+  views drew      the views' area has many more distinct colours than on the start page;
+  drag-select     press, move and release the pointer across the threads view: the session
+                  has a selection and the side panel (its screen region) changed and lists rows;
+  zoom key        W over the focused view narrows the visible range and redraws the ruler;
+  corrupt file    a truncated copy opens in a new window that names the problem, and the
+                  process keeps running with both windows.
+
+What the window shows is read from JVMSCOPE_DEBUG_DUMP_STATE (docs/window.md): the window
+writes its state to that key file whenever it changes, including where its views are.
+Run under dbus-run-session (tests/app/meson.build does) so that instances find each other.
+"""
+import argparse
+import configparser
+import gzip
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+from jvms_tap import Tap
+
+STEP_TIMEOUT = 120.0  # generous: the machine is shared; nothing here measures speed
+
+
+def wait_for(predicate, timeout=STEP_TIMEOUT, interval=0.2):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    return predicate()
+
+
+def start_xvfb():
+    """Xvfb on a free display: it writes the number it picked to the pipe (-displayfd)."""
+    r, w = os.pipe()
+    proc = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-screen", "0", "1400x900x24",
+                             "-nolisten", "tcp"], pass_fds=(w,),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(w)
+    number = b""
+    with os.fdopen(r, "rb") as f:
+        while not number.endswith(b"\n"):
+            chunk = f.read(1)
+            if not chunk:
+                break
+            number += chunk
+    if not number.strip():
+        proc.kill()
+        raise RuntimeError("Xvfb did not report a display")
+    return proc, ":" + number.decode().strip()
+
+
+class State:
+    def __init__(self, path):
+        self.path = path
+
+    def read(self):
+        cp = configparser.ConfigParser(interpolation=None)
+        try:
+            with open(self.path, encoding="utf-8") as f:
+                cp.read_file(f)
+        except (OSError, configparser.Error):
+            return None
+        return cp
+
+    def get(self, section, key, default=None):
+        cp = self.read()
+        if cp is None or not cp.has_option(section, key):
+            return default
+        return cp.get(section, key)
+
+
+def screenshot(env, path):
+    subprocess.run(["import", "-window", "root", path], env=env, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    ppm = subprocess.run(["convert", path, "ppm:-"], check=True, capture_output=True).stdout
+    # Binary PPM: "P6\n<w> <h>\n<max>\n" then RGB bytes.
+    parts = ppm.split(b"\n", 3)
+    if parts[0] != b"P6":
+        raise ValueError("convert did not write a binary PPM")
+    w, h = (int(v) for v in parts[1].split())
+    return w, h, parts[3]
+
+
+def region(img, x, y, w, h):
+    width, height, data = img
+    rows = []
+    for yy in range(max(y, 0), min(y + h, height)):
+        start = (yy * width + max(x, 0)) * 3
+        end = (yy * width + min(x + w, width)) * 3
+        rows.append(data[start:end])
+    return rows
+
+
+def distinct_colours(rows):
+    colours = set()
+    for row in rows:
+        for i in range(0, len(row), 3):
+            colours.add(row[i:i + 3])
+    return len(colours)
+
+
+def changed_fraction(a, b):
+    """Share of pixels that differ between two regions of the same size."""
+    total = diff = 0
+    for ra, rb in zip(a, b):
+        for i in range(0, min(len(ra), len(rb)), 3):
+            total += 1
+            if ra[i:i + 3] != rb[i:i + 3]:
+                diff += 1
+    return diff / total if total else 0.0
+
+
+def ints(text):
+    return [int(v) for v in text.strip().strip(";").split(";")] if text else []
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--jvmscope", required=True)
+    ap.add_argument("--schema-dir", required=True)
+    ap.add_argument("--source-root", required=True)
+    ap.add_argument("--keep", action="store_true", help="keep the screenshots")
+    args = ap.parse_args()
+    tap = Tap()
+
+    tmp = tempfile.mkdtemp(prefix="jvmscope-window-")
+    # The bundled sample once it is there; until then a real JFR recording from shared/.
+    sample = os.path.join(args.source_root, "data", "sample", "sample.jvmtrace")
+    if os.path.exists(sample):
+        trace = sample
+    else:
+        trace = os.path.join(tmp, "example.jfr")
+        src = os.path.join(args.source_root, "..", "shared", "testdata", "jfr", "example.jfr.gz")
+        with gzip.open(src) as fin, open(trace, "wb") as fout:
+            shutil.copyfileobj(fin, fout)
+    tap.note("trace: " + trace)
+
+    xvfb, display = start_xvfb()
+    state = State(os.path.join(tmp, "state.ini"))
+    env = dict(os.environ)
+    env.update({
+        "DISPLAY": display,
+        "GDK_BACKEND": "x11",
+        "GSETTINGS_SCHEMA_DIR": args.schema_dir,
+        "GSETTINGS_BACKEND": "memory",
+        "XDG_CACHE_HOME": os.path.join(tmp, "cache"),
+        "XDG_CONFIG_HOME": os.path.join(tmp, "config"),
+        "XDG_DATA_HOME": os.path.join(tmp, "data"),
+        "JVMSCOPE_DEBUG_DUMP_STATE": state.path,
+        "LC_ALL": "C.UTF-8",
+        "GTK_A11Y": "none",
+    })
+    env.pop("WAYLAND_DISPLAY", None)
+    log = open(os.path.join(tmp, "jvmscope.log"), "w")
+    app = None
+    shots = {}
+
+    def shot(name):
+        path = os.path.join(tmp, name + ".png")
+        shots[name] = screenshot(env, path)
+        tap.note("screenshot: " + path)
+        return shots[name]
+
+    def xdo(*cmd):
+        return subprocess.run(["xdotool", *cmd], env=env, capture_output=True, text=True)
+
+    def windows():
+        out = xdo("search", "--onlyvisible", "--name", "Jvmscope").stdout.split()
+        return out
+
+    try:
+        # 1. The start page.
+        app = subprocess.Popen([args.jvmscope], env=env, stdout=log, stderr=subprocess.STDOUT)
+        found = subprocess.run(["timeout", str(int(STEP_TIMEOUT)), "xdotool", "search", "--sync",
+                                "--onlyvisible", "--name", "Jvmscope"],
+                               env=env, capture_output=True, text=True)
+        ok = tap.check(found.returncode == 0 and found.stdout.strip() != "",
+                       "the window appears", found.stderr)
+        ok = ok and tap.check(wait_for(lambda: state.get("window", "page") == "start"),
+                              "it shows the start page without a trace")
+        if not ok:
+            return tap.done()
+        time.sleep(1.0)  # let the first frames settle before comparing pixels
+        start_img = shot("1-start-page")
+
+        # 2. Open from a second process: GApplication forwards it to the running one.
+        second = subprocess.run([args.jvmscope, trace], env=env, stdout=log,
+                                stderr=subprocess.STDOUT, timeout=STEP_TIMEOUT)
+        tap.check(second.returncode == 0, "a second `jvmscope TRACE` hands the trace over and exits")
+        tap.check(wait_for(lambda: state.get("window", "file") == os.path.abspath(trace)),
+                  "the empty window opens the trace", state.get("window", "file"))
+        done = wait_for(lambda: state.get("window", "loading") == "false"
+                        and state.get("views", "history") == "true")
+        tap.check(done, "indexing ends with a history to show",
+                  "loading=%s history=%s problem=%s" % (state.get("window", "loading"),
+                                                        state.get("views", "history"),
+                                                        state.get("window", "problem")))
+        tap.check(state.get("window", "problem", "") == "", "no problem is reported for a good trace",
+                  state.get("window", "problem"))
+        tb = ints(state.get("views", "threads-bounds", ""))
+        rb = ints(state.get("views", "ruler-bounds", ""))
+        if not tap.check(len(tb) == 4 and len(rb) == 4 and tb[2] > 200 and tb[3] > 30,
+                         "the threads view and the ruler are laid out", (tb, rb)):
+            return tap.done()
+        time.sleep(1.0)
+        trace_img = shot("2-trace")
+
+        # 3. The views drew: many colours where the start page had few. The data area of the
+        #    threads view starts right of its label gutter (180 px).
+        gx, gy, gw, gh = tb[0] + 180, tb[1], tb[2] - 180, min(tb[3], 400)
+        before = distinct_colours(region(start_img, gx, gy, gw, gh))
+        after = distinct_colours(region(trace_img, gx, gy, gw, gh))
+        tap.check(after >= 8 and after > 2 * before,
+                  "the threads view drew lanes (distinct colours: start page %d, trace %d)" % (before, after))
+        tap.check(int(state.get("views", "thread-rows", "0")) > 0, "the threads view lists threads",
+                  state.get("views", "thread-rows"))
+
+        # 4. Drag across the threads view with real pointer events.
+        panel_before = state.get("panel", "rows", "0")
+        pb = None
+        x0, x1 = gx + gw // 5, gx + (gw * 3) // 5
+        y = gy + min(gh, tb[3]) // 2
+        xdo("mousemove", str(x0), str(y))
+        time.sleep(0.2)
+        xdo("mousedown", "1")
+        for step in range(1, 11):
+            xdo("mousemove", str(x0 + (x1 - x0) * step // 10), str(y))
+            time.sleep(0.05)
+        xdo("mouseup", "1")
+        selected = wait_for(lambda: state.get("views", "has-selection") == "true"
+                            and int(state.get("panel", "rows", "0")) > 0)
+        tap.check(selected, "dragging selects a range and the side panel computes statistics",
+                  "has-selection=%s panel rows %s -> %s" % (state.get("views", "has-selection"),
+                                                          panel_before, state.get("panel", "rows")))
+        s0, s1 = int(state.get("views", "selection-start", "0")), int(state.get("views", "selection-end", "0"))
+        v0, v1 = int(state.get("views", "visible-start", "0")), int(state.get("views", "visible-end", "0"))
+        # The pointer moved over 2/5 of the data area: the selection spans about 2/5 of the
+        # visible range (pixels are coarse, so only the order of magnitude is asserted).
+        share = (s1 - s0) / max(v1 - v0, 1)
+        tap.check(0.2 < share < 0.6, "the selection spans the dragged part of the axis (%.2f)" % share)
+        time.sleep(1.0)
+        drag_img = shot("3-selected")
+        width, height, _ = drag_img
+        px = tb[0] + tb[2] + 1
+        panel_region = (px, tb[1] - rb[3], width - px, 400)
+        tap.check(changed_fraction(region(trace_img, *panel_region), region(drag_img, *panel_region)) > 0.01,
+                  "the side panel's pixels changed")
+
+        # 5. Zoom with the W key: the view has the focus since the drag.
+        ruler_before = region(drag_img, rb[0] + 180, rb[1], rb[2] - 180, rb[3])
+        xdo("key", "w")
+        zoomed = wait_for(lambda: int(state.get("views", "visible-end", "0"))
+                          - int(state.get("views", "visible-start", "0")) < v1 - v0)
+        tap.check(zoomed, "W zooms in: the visible range narrows",
+                  (v0, v1, state.get("views", "visible-start"), state.get("views", "visible-end")))
+        time.sleep(1.0)
+        zoom_img = shot("4-zoomed")
+        ruler_after = region(zoom_img, rb[0] + 180, rb[1], rb[2] - 180, rb[3])
+        tap.check(changed_fraction(ruler_before, ruler_after) > 0.005, "the ruler redrew its ticks")
+
+        # 6. A corrupt file: a truncated copy of a recording.
+        corrupt = os.path.join(tmp, "truncated.jfr")
+        src = trace if os.path.isfile(trace) else os.path.join(trace, "recording.jfr")
+        with open(src, "rb") as f:
+            data = f.read()
+        with open(corrupt, "wb") as f:
+            f.write(data[:len(data) * 2 // 3])
+        n_windows = len(windows())
+        subprocess.run([args.jvmscope, corrupt], env=env, stdout=log, stderr=subprocess.STDOUT,
+                       timeout=STEP_TIMEOUT)
+        problem = wait_for(lambda: state.get("window", "file") == corrupt
+                           and state.get("window", "loading") == "false"
+                           and state.get("window", "problem", ""))
+        tap.check(problem and "truncated.jfr" in problem, "the truncated file's problem is shown",
+                  "problem=%r" % state.get("window", "problem"))
+        time.sleep(1.0)
+        shot("5-corrupt")
+        tap.check(app.poll() is None, "the application keeps running")
+        tap.check(wait_for(lambda: len(windows()) == n_windows + 1),
+                  "the trace's window stays and the corrupt file has its own",
+                  "%d -> %d windows" % (n_windows, len(windows())))
+
+        # 7. Ctrl+Q quits cleanly.
+        xdo("key", "ctrl+q")
+        try:
+            code = app.wait(timeout=STEP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            code = None
+        tap.check(code == 0, "Ctrl+Q quits with status 0", "status %r" % code)
+    finally:
+        if app is not None and app.poll() is None:
+            app.kill()
+            app.wait()
+        xvfb.terminate()
+        xvfb.wait()
+        log.close()
+        with open(os.path.join(tmp, "jvmscope.log")) as f:
+            tap.note("jvmscope output:\n" + f.read()[-4000:])
+        if not args.keep:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return tap.done()
+
+
+if __name__ == "__main__":
+    main()

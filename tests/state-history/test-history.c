@@ -4,6 +4,7 @@
 #include "jvms-history.h"
 #include "jvms-history-format.h"
 #include "history-model.h"
+#include "jvms-history-private.h"
 
 #include <glib/gstdio.h>
 #include <math.h>
@@ -660,6 +661,8 @@ open_and_read_all (const char *path)
   g_autoptr (JvmsHistory) h = jvms_history_open (path, 0, &error);
   if (h == NULL)
     return error;
+  if (!jvms_history_check (h, &error))
+    return error;
   guint n = jvms_history_get_n_attributes (h);
   g_autofree JvmsAttribute *all = g_new (JvmsAttribute, MAX (n, 1));
   for (guint a = 0; a < n; a++)
@@ -902,9 +905,137 @@ test_small_cache (void)
   pair_free (&p);
 }
 
+/* Thousands of attributes with small nodes: the intervals still going at every split flood
+ * the inner nodes; the tree must stay shallow and right. */
+static void
+test_many_attributes (void)
+{
+  g_autoptr (GRand) r = g_rand_new_with_seed (777);
+  Pair p = { 0 };
+  build_random (&p, r, 3000, scaled (60000), 4096, TRUE);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JvmsHistory) h = jvms_history_open (p.path, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (h->depth, <=, 6);
+  check_all (h, &p, r, 300);
+  pair_free (&p);
+}
+
+/* ---- summary levels ---- */
+
+/* Streams that make the summary levels work: fast thread states with 1 ns glitches, a
+ * counter, strings, a slow attribute, large integers, mixed types; then summaries at every
+ * zoom, checked against the model like the others. */
+static void
+test_summary_levels (void)
+{
+  g_autoptr (GRand) r = g_rand_new_with_seed (99);
+  g_autoptr (GError) error = NULL;
+  Pair p = { 0 };
+  const guint n_attrs = 6;
+  p.path = tmp_path ("summary.hist");
+  p.model = model_new (1000000);
+  p.builder = jvms_history_builder_new (p.path, 1000000, NULL, &error);
+  g_assert_no_error (error);
+  p.ids = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
+  for (guint a = 0; a < n_attrs; a++)
+    {
+      g_autofree char *name = g_strdup_printf ("S/%u", a);
+      JvmsAttribute id = jvms_history_builder_attribute (p.builder, name);
+      g_array_append_val (p.ids, id);
+      model_add_attr (p.model);
+    }
+  gint64 next[6];
+  for (guint a = 0; a < n_attrs; a++)
+    next[a] = 1000000 + g_rand_int_range (r, 0, 1000);
+  double counter = 0;
+  guint n = scaled (150000);
+  for (guint k = 0; k < n; k++)
+    {
+      guint a = 0;
+      for (guint j = 1; j < n_attrs; j++)
+        if (next[j] < next[a])
+          a = j;
+      gint64 t = next[a];
+      guint8 type = JVMS_VALUE_INT;
+      gint64 i = 0;
+      double d = 0;
+      const char *str = NULL;
+      gint64 gap;
+      switch (a)
+        {
+        case 0:
+          i = g_rand_int_range (r, 0, 5);
+          gap = g_rand_int_range (r, 0, 30) == 0 ? g_rand_int_range (r, 1, 3) : g_rand_int_range (r, 100, 40000);
+          break;
+        case 1:
+          type = JVMS_VALUE_DOUBLE;
+          counter += g_rand_double_range (r, -10, 10);
+          d = g_rand_int_range (r, 0, 200) == 0 ? counter * 50 : counter;
+          gap = g_rand_int_range (r, 1000, 20000);
+          break;
+        case 2:
+          type = JVMS_VALUE_STRING;
+          str = string_pool[g_rand_int_range (r, 0, G_N_ELEMENTS (string_pool))];
+          gap = g_rand_int_range (r, 1, 60000);
+          break;
+        case 3:
+          i = g_rand_int_range (r, 0, 3);
+          gap = g_rand_int_range (r, 1000000, 20000000);
+          break;
+        case 4:
+          i = ((gint64) g_rand_int (r) << 20) - ((gint64) 1 << 40);
+          gap = g_rand_int_range (r, 1, 100000);
+          break;
+        default:
+          random_value (r, &type, &i, &d, &str, 0);
+          gap = g_rand_int_range (r, 1, 5000);
+          break;
+        }
+      g_assert_true (model_modify (p.model, a, t, type, i, d, str));
+      g_assert_true (builder_modify (p.builder, g_array_index (p.ids, JvmsAttribute, a), t, type, i, d, str, &error));
+      g_assert_no_error (error);
+      next[a] = t + gap;
+    }
+  gint64 end = p.model->end_time + 12345;
+  g_assert_true (jvms_history_builder_close (p.builder, end, &error));
+  g_assert_no_error (error);
+  model_close (p.model, end);
+
+  g_autoptr (JvmsHistory) h = jvms_history_open (p.path, 0, &error);
+  g_assert_no_error (error);
+  g_assert_true (jvms_history_check (h, &error));
+  g_assert_no_error (error);
+  /* The fast attributes have summary levels. */
+  for (guint a = 0; a < 3; a++)
+    g_assert_cmpint (jvms_summary_index_finest (h->summary, g_array_index (p.ids, JvmsAttribute, a)), >=, 0);
+  guint cols[] = { 1, 2, 3, 7, 50, 333, 2000 };
+  for (guint c = 0; c < G_N_ELEMENTS (cols); c++)
+    for (guint rep = 0; rep < 3; rep++)
+      check_summary (h, &p, r, p.model->start_time, end, cols[c]);
+  for (guint q = 0; q < scaled (300); q++)
+    {
+      gint64 span = end - p.model->start_time;
+      gint64 x = p.model->start_time - 1000 + (gint64) (g_rand_double (r) * (double) (span + 2000));
+      gint64 w = (gint64) (pow (10, g_rand_double_range (r, 2, log10 ((double) span))));
+      guint nc = g_rand_int_range (r, 1, 600);
+      check_summary (h, &p, r, x, x + w, nc);
+    }
+  pair_free (&p);
+}
+
 int
 main (int argc, char **argv)
 {
+  if (argc == 3 && strcmp (argv[1], "--make-sample") == 0)
+    {
+      /* For test-tools.py: a small history file at argv[2]. */
+      tmpdir = g_path_get_dirname (argv[2]);
+      g_autofree char *made = build_sample ("sample.hist", 2000);
+      int ok = g_rename (made, argv[2]) == 0 ? 0 : 1;
+      g_free (tmpdir);
+      return ok;
+    }
   g_test_init (&argc, &argv, NULL);
   const char *s = g_getenv ("JVMS_TEST_SCALE");
   if (s)
@@ -920,6 +1051,8 @@ main (int argc, char **argv)
   g_test_add_func ("/history/damage", test_damage);
   g_test_add_func ("/history/live-reader", test_live_reader);
   g_test_add_func ("/history/small-cache", test_small_cache);
+  g_test_add_func ("/history/summary-levels", test_summary_levels);
+  g_test_add_func ("/history/many-attributes", test_many_attributes);
   int ret = g_test_run ();
   g_rmdir (tmpdir);
   g_free (tmpdir);

@@ -6,6 +6,7 @@
 /* Per-chunk limits that keep hostile input from costing more than the file is worth. */
 #define JFR_HEADER_SIZE        68
 #define JFR_MAX_NESTING        32   /* inline struct depth, and resolve depth for printing */
+#define JFR_MAX_FRAMES         8192 /* frames decoded per stack trace (HotSpot: at most 2048) */
 
 struct _JvmsJfrAnnotation
 {
@@ -85,10 +86,15 @@ typedef struct
 typedef struct
 {
   JvmsJfrChunkInfo info;
+  guint            position;        /* among all chunk headers met, skipped ones included:
+                                     * the number warnings and errors give */
   guint8           state;          /* header byte 64 */
   guint64          cp_offset;
   guint64          metadata_offset; /* chunk-relative offset of the metadata record in use */
   JfrMetadata     *metadata;
+  gboolean         warned;          /* a load of this chunk has reported its damage */
+  GArray          *checkpoints;     /* chunk-relative offsets of its checkpoint records,
+                                     * found by a prescan; NULL until then */
 } JfrChunk;
 
 struct _JvmsJfrFile

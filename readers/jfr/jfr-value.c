@@ -492,13 +492,16 @@ stack_entry (JfrLoaded *loaded, const JvmsJfrType *type, JfrPoolEntry *entry)
       const JvmsJfrField *f_line = jvms_jfr_type_find_field (ft, "lineNumber");
       const JvmsJfrField *f_bci = jvms_jfr_type_find_field (ft, "bytecodeIndex");
       const JvmsJfrField *f_type = jvms_jfr_type_find_field (ft, "type");
-      /* the array was bounds-checked against the bytes it occupies */
-      JvmsJfrFrame *out = jfr_arena_alloc0 (loaded->arena, sizeof *out * (gsize) MAX (frames.array.length, 1));
+      /* HotSpot records at most 2048 frames; more is damage, and must not cost memory */
+      guint64 n_max = MIN (frames.array.length, JFR_MAX_FRAMES);
+      if (frames.array.length > n_max)
+        st->truncated = TRUE;
+      JvmsJfrFrame *out = jfr_arena_alloc0 (loaded->arena, sizeof *out * (gsize) MAX (n_max, 1));
       JvmsJfrArrayIter iter;
       JvmsJfrValue fv;
       guint n = 0;
       jvms_jfr_array_iter_init (&iter, &frames);
-      while (jvms_jfr_array_iter_next (&iter, &fv))
+      while (n < n_max && jvms_jfr_array_iter_next (&iter, &fv))
         {
           JvmsJfrFrame *fr = &out[n++];
           gint64 v;

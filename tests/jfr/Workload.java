@@ -23,6 +23,9 @@ public class Workload {
 
     public static void main(String[] args) throws Exception {
         long millis = args.length > 0 ? Long.parseLong(args[0]) : 2000;
+        // "rotate": start and stop a second recording now and then; each start makes the JVM
+        // begin a new chunk, so the file has several chunks with events across rotations.
+        boolean rotate = args.length > 1 && args[1].equals("rotate");
         Path dir = Files.createTempDirectory("jvms-workload");
         List<Thread> threads = new ArrayList<>();
 
@@ -113,6 +116,18 @@ public class Workload {
             }
         }, "submitter"));
 
+        if (rotate) {
+            threads.add(new Thread(() -> {
+                while (running) {
+                    try (jdk.jfr.Recording r = new jdk.jfr.Recording()) {
+                        Thread.sleep(700);
+                        r.start();
+                        Thread.sleep(50);
+                        r.stop();
+                    } catch (InterruptedException e) { return; }
+                }
+            }, "rotator"));
+        }
         for (Thread t : threads) t.start();
         Thread.sleep(millis);
         running = false;

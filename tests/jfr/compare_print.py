@@ -9,10 +9,23 @@ Normalization, and only this: numbers that either side prints as a floating-poin
 compared after rounding both to 6 significant digits (jvmscope prints the shortest decimal that
 reads back as the same float, JDK 17's Float.toString sometimes prints more digits). Every
 other value (integers, strings, booleans, nulls, date-times, durations, nesting, field names
-and order) must be identical. Prints TAP."""
+and order) must be identical.
+
+One known difference is allowed and reported: HotSpot sometimes writes an event just after a
+chunk rotation that refers to a constant (a stack trace) serialized only in the previous chunk.
+Our reader resolves references within the event's own chunk, as the format says, and prints
+null. The JDK's reader caches the last key and value per field parser
+(ParserFactory.EventValueConstantParser.lastKey) across chunks, so when the previous event of
+the same type used the same key it prints the old chunk's value. An event that differs only by
+top-level fields that are null on our side is accepted as that case and counted in a note;
+every other difference fails. Prints TAP."""
 import json
+import os
 import subprocess
 import sys
+
+# The JDK tool, started lean: it runs once per file and JVM start-up dominates.
+JFR = ["jfr", "-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC", "-J-Xss4m"]
 from collections import Counter, defaultdict
 
 
@@ -41,9 +54,38 @@ def canonical(events_list):
     return by_type
 
 
+def null_filled(ours_event, jfr_event):
+    """ours_event with its null top-level fields taken from jfr_event, if only those differ."""
+    if [k for k, _ in ours_event] != [k for k, _ in jfr_event]:
+        return None
+    filled = [[k, v2 if v1 is None else v1] for (k, v1), (_, v2) in zip(ours_event, jfr_event)]
+    return filled if filled == jfr_event else None
+
+
+def match_dangling(only_ours, only_theirs):
+    """Pairs events that differ only by the JDK's cross-chunk constant cache; returns how
+    many, or -1 when some difference is of another kind."""
+    theirs = [json.loads(k) for k in only_theirs.elements()]
+    used = [False] * len(theirs)
+    n = 0
+    for k in only_ours.elements():
+        mine = json.loads(k)
+        for i, other in enumerate(theirs):
+            if not used[i] and null_filled(mine, other) is not None:
+                used[i] = True
+                n += 1
+                break
+        else:
+            return -1
+    return n if all(used) else -1
+
+
+NOTES = []
+
+
 def compare(cli, path, extra):
     ours, stderr = events([cli, "print", "--json", "--stack-depth", "64", *extra, path])
-    theirs, _ = events(["jfr", "print", "--json", "--stack-depth", "64", *extra, path])
+    theirs, _ = events([*JFR, "print", "--json", "--stack-depth", "64", *extra, path])
     a, b = canonical(ours), canonical(theirs)
     problems = []
     for t in sorted(set(a) | set(b)):
@@ -51,6 +93,11 @@ def compare(cli, path, extra):
             continue
         only_ours = a[t] - b[t]
         only_theirs = b[t] - a[t]
+        n = match_dangling(only_ours, only_theirs) if sum(only_ours.values()) == sum(only_theirs.values()) else -1
+        if n > 0:
+            NOTES.append(f"{os.path.basename(path)}: {t}: {n} events with a constant the JDK took "
+                         "from the previous chunk (its per-field cache); null in ours")
+            continue
         problems.append(f"{t}: {sum(a[t].values())} events in ours, {sum(b[t].values())} in jfr; "
                         f"{sum(only_ours.values())} only in ours, {sum(only_theirs.values())} only in jfr")
         if only_ours and only_theirs:
@@ -77,6 +124,9 @@ def main():
             problems, n, stderr = compare(cli, path, extra)
         except Exception as e:  # noqa: BLE001 - reported as a failure
             problems, n, stderr = [str(e)], 0, ""
+        for note in NOTES:
+            print(f"# note: {note}")
+        NOTES.clear()
         if problems:
             failed += 1
             print(f"not ok {i} - {path}")

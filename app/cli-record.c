@@ -30,6 +30,8 @@ typedef struct
   gboolean stopping;
   guint n_signals;
   char *jfr_name;               /* attach mode: the recording's name in the JVM */
+  guint duration_timer, jfr_wait_timer;
+  guint jfr_wait_ms;
 } Recorder;
 
 static void
@@ -59,7 +61,15 @@ on_jvm_exit (GObject *source, GAsyncResult *result, gpointer data)
 static gboolean
 process_alive (GPid pid)
 {
-  return kill (pid, 0) == 0 || errno == EPERM;
+  if (kill (pid, 0) != 0 && errno != EPERM)
+    return FALSE;
+  /* A JVM that exited stays a zombie until its parent reaps it: that is not alive. */
+  g_autofree char *path = g_strdup_printf ("/proc/%d/stat", (int) pid);
+  g_autofree char *stat = NULL;
+  if (!g_file_get_contents (path, &stat, NULL, NULL))
+    return FALSE;
+  const char *paren = strrchr (stat, ')');
+  return paren == NULL || (paren[1] == ' ' && paren[2] != 'Z' && paren[2] != 'X');
 }
 
 /* Attach mode: the JVM is not our child; look whether it is still there. */
@@ -131,8 +141,25 @@ on_sighup (gpointer data)
 static gboolean
 on_duration (gpointer data)
 {
+  Recorder *r = data;
+  r->duration_timer = 0;
   /* SIGTERM: the polite way to end a JVM, shutdown hooks and JFR's dump included. */
-  request_stop (data, JVMS_STOP_DURATION, SIGTERM);
+  request_stop (r, JVMS_STOP_DURATION, SIGTERM);
+  return G_SOURCE_REMOVE;
+}
+
+/* A launched JVM can take seconds to start on a busy machine, and a JVM stopped before JFR
+ * records writes nothing: --duration counts from the moment the recording runs. */
+static gboolean
+wait_for_jfr (gpointer data)
+{
+  Recorder *r = data;
+  enum { POLL_MS = 100, GIVE_UP_MS = 60000 };
+  r->jfr_wait_ms += POLL_MS;
+  if (!jvms_recorder_jfr_started (r->rec.clock_log_path) && r->jfr_wait_ms < GIVE_UP_MS)
+    return G_SOURCE_CONTINUE;
+  r->jfr_wait_timer = 0;
+  r->duration_timer = g_timeout_add ((guint) (r->rec.duration_s * 1000), on_duration, r);
   return G_SOURCE_REMOVE;
 }
 
@@ -197,7 +224,8 @@ start_kernel_recording (Recorder *r, JvmsCgroup *cgroup)
     }
   if (!rec->probe.hw_counters)
     jvms_recording_missing (rec, "hardware counters", rec->probe.hw_counters_reason,
-                            "none on this machine (a VM without a virtual PMU); cpu-clock samples are recorded instead");
+                            "a CPU whose performance counters this kernel exposes (on a virtual machine: a virtual PMU); "
+                            "cpu-clock samples are recorded instead");
 
   g_autoptr(GArray) tids = NULL;
   if (rec->attach_pid != 0)
@@ -238,10 +266,11 @@ finish_kernel_recording (JvmsRecording *rec, JvmsPerfSession *perf)
   rec->kernel_events = jvms_perf_session_events_json (perf);
   rec->syscall_scope = g_strdup (jvms_perf_session_syscall_scope (perf));
   rec->counters = g_strdup (jvms_perf_session_counters (perf));
-  rec->lost_chunks = jvms_perf_session_lost_chunks (perf);
-  if (rec->lost_chunks > 0)
-    g_printerr (_("jvmscope-cli record: perf lost %lld chunks of kernel events\n"),
-                (long long) rec->lost_chunks);
+  rec->lost_records = jvms_perf_session_lost_records (perf);
+  rec->lost_samples = jvms_perf_session_lost_samples (perf);
+  if (rec->lost_records > 0)
+    g_printerr (_("jvmscope-cli record: perf lost kernel events in %lld places (%lld events)\n"),
+                (long long) rec->lost_records, (long long) rec->lost_samples);
 }
 
 static gboolean
@@ -381,11 +410,13 @@ record (Recorder *r)
 
   if (started)
     {
-      guint watch = 0, timer = 0;
+      guint watch = 0;
       if (rec->attach_pid != 0)
         watch = g_timeout_add (200, check_attached_jvm, r);
-      if (rec->duration_s > 0)
-        timer = g_timeout_add ((guint) (rec->duration_s * 1000), on_duration, r);
+      if (rec->duration_s > 0 && rec->attach_pid != 0)
+        r->duration_timer = g_timeout_add ((guint) (rec->duration_s * 1000), on_duration, r);
+      else if (rec->duration_s > 0)
+        r->jfr_wait_timer = g_timeout_add (100, wait_for_jfr, r);
       if (!r->jvm_exited)
         g_main_loop_run (r->loop);
       if (rec->attach_pid != 0)
@@ -394,8 +425,10 @@ record (Recorder *r)
             g_source_remove (watch);
           detach_jvm (r);
         }
-      if (timer != 0 && r->rec.stop_reason != JVMS_STOP_DURATION)
-        g_source_remove (timer);
+      if (r->duration_timer != 0)
+        g_source_remove (r->duration_timer);
+      if (r->jfr_wait_timer != 0)
+        g_source_remove (r->jfr_wait_timer);
     }
 
   rec->end_monotonic_ns = jvms_clock_monotonic_ns ();

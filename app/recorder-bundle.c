@@ -201,10 +201,12 @@ jvms_recording_write_bundle (JvmsRecording *rec, GError **error)
   g_autofree char *recorder = g_strdup_printf ("jvmscope-cli %s", PACKAGE_VERSION);
   add_string_or_null (b, "recorder", recorder);
   add_string_or_null (b, "mode", rec->attach_pid ? "attach" : "launch");
-  if (rec->attach_pid == 0)
+  g_auto(GStrv) command = rec->attach_pid == 0 ? g_strdupv (rec->java_argv)
+                                                : jvms_recorder_process_argv (rec->attach_pid);
+  if (command != NULL)
     {
-      g_auto(GStrv) shown = rec->include_sensitive ? g_strdupv (rec->java_argv)
-                                                   : jvms_recorder_redact_argv (rec->java_argv);
+      g_auto(GStrv) shown = rec->include_sensitive ? g_strdupv (command)
+                                                   : jvms_recorder_redact_argv (command);
       add_strv (b, "command", shown);
       json_builder_set_member_name (b, "command_redacted");
       json_builder_add_boolean_value (b, !rec->include_sensitive);
@@ -275,8 +277,9 @@ jvms_recording_write_bundle (JvmsRecording *rec, GError **error)
       json_builder_add_value (b, json_node_copy (rec->kernel_events));
       add_string_or_null (b, "system_calls_of", rec->syscall_scope);
       add_string_or_null (b, "counters", rec->counters);
-      add_int (b, "buffer_per_cpu_bytes", 16 * 1024 * 1024);
-      add_int (b, "lost_chunks", rec->lost_chunks);
+      add_int (b, "buffer_per_cpu_bytes", 32 * 1024 * 1024);
+      add_int (b, "lost_records", rec->lost_records);
+      add_int (b, "lost_samples", rec->lost_samples);
       json_builder_end_object (b);
     }
   json_builder_end_object (b);

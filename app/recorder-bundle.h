@@ -39,7 +39,7 @@ typedef struct
   JsonNode *kernel_events;      /* array of perf event names */
   char *syscall_scope;
   char *counters;
-  gint64 lost_chunks;
+  gint64 lost_records, lost_samples;
   JsonArray *not_recorded;      /* {what, reason, how_to_allow?} */
   GDateTime *start_time, *end_time;
   gint64 start_monotonic_ns, end_monotonic_ns;

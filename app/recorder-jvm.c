@@ -28,9 +28,12 @@ builder_take (GStrvBuilder *b, char *s)
 char *
 jvms_recorder_find_settings (GError **error)
 {
-  const char *dirs[] = { PKGDATADIR, SOURCE_DATADIR };
+  /* JVMSCOPE_DATADIR first: a relocated install, or a test that runs a copy of the program. */
+  const char *dirs[] = { g_getenv ("JVMSCOPE_DATADIR"), PKGDATADIR, SOURCE_DATADIR };
   for (gsize i = 0; i < G_N_ELEMENTS (dirs); i++)
     {
+      if (dirs[i] == NULL)
+        continue;
       g_autofree char *path = g_build_filename (dirs[i], "jvmscope.jfc", NULL);
       if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
         return g_steal_pointer (&path);
@@ -83,14 +86,23 @@ jvms_recorder_java_argv (char **java_argv, const char *settings, const char *jfr
   /* Quiet JFR's "Started recording" lines: the program's output stays the program's. */
   g_strv_builder_add (b, "-Xlog:jfr+startup=error");
   /* timenanos is CLOCK_MONOTONIC, uptimenanos is JFR's tick count: their difference is the
-   * clock offset (docs/recording.md). */
-  builder_take (b, g_strconcat ("-Xlog:os:file=", clock_log, ":timenanos,uptimenanos", NULL));
+   * clock offset (docs/recording.md). os+thread adds a line per thread start, among them JFR's
+   * sampler thread, which tells the recorder that the recording runs. */
+  builder_take (b, g_strconcat ("-Xlog:os,os+thread:file=", clock_log, ":timenanos,uptimenanos", NULL));
   /* Ticks from the TSC would need a fitted slope; CLOCK_MONOTONIC ticks need only the offset. */
   g_strv_builder_add (b, "-XX:+UnlockExperimentalVMOptions");
   g_strv_builder_add (b, "-XX:-UseFastUnorderedTimeStamps");
   for (gsize i = 1; java_argv[i] != NULL; i++)
     g_strv_builder_add (b, java_argv[i]);
   return g_strv_builder_end (b);
+}
+
+gboolean
+jvms_recorder_jfr_started (const char *clock_log)
+{
+  g_autofree char *text = NULL;
+  return g_file_get_contents (clock_log, &text, NULL, NULL)
+         && strstr (text, "Thread \"JFR Thread Sampler\" started") != NULL;
 }
 
 static gboolean
@@ -235,4 +247,19 @@ jvms_recorder_list_tids (GPid pid)
         g_array_append_val (tids, tid);
     }
   return tids;
+}
+
+GStrv
+jvms_recorder_process_argv (GPid pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/cmdline", (int) pid);
+  g_autofree char *text = NULL;
+  gsize len = 0;
+  if (!g_file_get_contents (path, &text, &len, NULL) || len == 0)
+    return NULL;
+  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+  /* NUL-separated, the last one NUL-terminated too */
+  for (gsize i = 0; i < len; i += strlen (text + i) + 1)
+    g_strv_builder_add (b, text + i);
+  return g_strv_builder_end (b);
 }

@@ -8,7 +8,7 @@
  * --include-sensitive turns them back on with event#enabled=true overrides. */
 extern const char * const jvms_sensitive_events[];
 
-/* Where data/jvmscope.jfc is: installed, else the source tree; NULL with an error. */
+/* Where data/jvmscope.jfc is: $JVMSCOPE_DATADIR, installed, else the source tree; NULL with an error. */
 char *jvms_recorder_find_settings (GError **error);
 
 /* The JFR options (settings, file and overrides), joined with separator: "," for
@@ -21,6 +21,10 @@ GStrv jvms_recorder_jfr_options (const char *settings, const char *jfr_path,
 GStrv jvms_recorder_java_argv (char **java_argv, const char *settings, const char *jfr_path,
                                const char *clock_log, gboolean include_sensitive, GError **error);
 
+/* Whether the clock log of a launched JVM shows that its recording runs: JFR starts its
+ * sampler thread when the recording applies our settings (jdk.ExecutionSample is on). */
+gboolean jvms_recorder_jfr_started (const char *clock_log);
+
 /* A copy of argv with the values of arguments that look like secrets (password, token, ...)
  * replaced by "***". */
 GStrv jvms_recorder_redact_argv (char **argv);
@@ -32,6 +36,9 @@ char *jvms_recorder_jcmd_version (GPid pid, char **full);
 
 /* Runs `jcmd pid args...`; fails with jcmd's output when it reports a failure. */
 gboolean jvms_recorder_jcmd (GPid pid, const char * const *args, char **output, GError **error);
+
+/* The command line of a running process, from /proc/pid/cmdline; NULL when unreadable. */
+GStrv jvms_recorder_process_argv (GPid pid);
 
 /* The thread ids of a running process, from /proc/pid/task. */
 GArray *jvms_recorder_list_tids (GPid pid);

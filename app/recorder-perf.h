@@ -43,11 +43,13 @@ gboolean jvms_perf_session_running (JvmsPerfSession *session);
 /* SIGINT, then waits for perf to write its file. Fails when perf ended badly. */
 gboolean jvms_perf_session_stop (JvmsPerfSession *session, GError **error);
 
-/* The events asked for: an array of strings; and what perf said about lost chunks. */
+/* The events asked for, as an array of strings. */
 JsonNode *jvms_perf_session_events_json (JvmsPerfSession *session);
 const char *jvms_perf_session_syscall_scope (JvmsPerfSession *session);
 const char *jvms_perf_session_counters (JvmsPerfSession *session);
-gint64 jvms_perf_session_lost_chunks (JvmsPerfSession *session);
+/* PERF_RECORD_LOST records (gaps) and samples they lost; -1 when perf report could not tell. */
+gint64 jvms_perf_session_lost_records (JvmsPerfSession *session);
+gint64 jvms_perf_session_lost_samples (JvmsPerfSession *session);
 const char *jvms_perf_session_log (JvmsPerfSession *session);
 
 void jvms_perf_session_free (JvmsPerfSession *session);

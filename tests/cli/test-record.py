@@ -21,6 +21,7 @@ BUNDLE_MEMBERS = ["format", "format_version", "recorder", "mode", "pid", "start_
                   "start_monotonic_ns", "end_monotonic_ns", "stop", "system", "jdk", "perf", "files",
                   "recorded", "not_recorded", "clock"]
 SECRET = "hunter2-s3cr3t"
+SOURCE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 tap = Tap()
 
@@ -97,8 +98,10 @@ def check_kernel(out, b):
     tap.check(rc == 0, "perf script reads kernel.perf.data", err[-2000:])
     tap.check(ours.get("sched:sched_switch", 0) > 0, "sched_switch events of the JVM's pid %d" % b["pid"],
               "events of that pid: %s" % ours)
-    tap.check(lost == 0 and b["recorded"]["kernel"]["lost_chunks"] == 0, "no LOST records",
-              "%d LOST lines" % lost)
+    k = b["recorded"]["kernel"]
+    tap.check(lost == 0, "no LOST records", "%d LOST lines; bundle.json: %s" % (lost, json.dumps(k)))
+    tap.check(k["lost_records"] == lost, "bundle.json counts the LOST records perf script shows",
+              "bundle %s, perf script %d" % (k["lost_records"], lost))
 
 
 def check_clock(out, b, launched=True):
@@ -226,6 +229,29 @@ def case_sigint(cli, tmp, work):
     check_clock(out, b)
 
 
+def case_ctrl_c(cli, tmp, work):
+    """Ctrl-C in a terminal: SIGINT to the whole foreground process group, the recorder and the
+    JVM at once. perf, in a group of its own, must outlive the JVM's final dump."""
+    out = os.path.join(tmp, "c.jvmtrace")
+    p = subprocess.Popen([cli, "record", "-o", out, "--", *work.java(0)], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, start_new_session=True)
+    tap.check(wait_started(p), "the JVM runs under the recorder")
+    time.sleep(1)
+    os.killpg(p.pid, signal.SIGINT)
+    _, err = p.communicate(timeout=240)
+    tap.check(p.returncode == 0, "record exits 0 after Ctrl-C", err)
+    b = check_bundle_basics(out, True)
+    if b is None:
+        return
+    tap.check(b["stop"]["reason"] == "signal", "stopped by the signal", json.dumps(b["stop"]))
+    check_jfr(out, False)
+    check_kernel(out, b)
+    # The JVM's exit is in the kernel recording: perf ran until after the JVM was gone.
+    r = run(["perf", "script", "-i", os.path.join(out, "kernel.perf.data"), "-F", "pid,event"])
+    exits = [l for l in r.stdout.splitlines() if "sched_process_exit" in l and l.split()[0] == str(b["pid"])]
+    tap.check(len(exits) > 0, "the JVM's threads' exits are in kernel.perf.data", "%d exits" % len(exits))
+
+
 def case_no_perf(cli, tmp, work):
     out = os.path.join(tmp, "n.jvmtrace")
     bindir = os.path.join(tmp, "bin")
@@ -250,10 +276,14 @@ def case_refused(cli, tmp, work):
     """perf run by a user without permission: a real refusal, not a simulated one."""
     os.chmod(tmp, 0o777)
     os.chmod(work.dir, 0o755)
+    # A copy of the program and its settings that nobody can read wherever the build is.
+    copy = os.path.join(tmp, "jvmscope-cli")
+    shutil.copy(cli, copy)
+    shutil.copy(os.path.join(SOURCE_ROOT, "data", "jvmscope.jfc"), tmp)
     out = os.path.join(tmp, "r.jvmtrace")
     paranoid = int(open("/proc/sys/kernel/perf_event_paranoid").read())
-    env = dict(os.environ, LC_ALL="C", HOME=tmp)
-    r = record(cli, out, ["--", *work.java(1500)], env=env, user="nobody")
+    env = dict(os.environ, LC_ALL="C", HOME=tmp, JVMSCOPE_DATADIR=tmp)
+    r = record(copy, out, ["--", *work.java(1500)], env=env, user="nobody")
     tap.check(r.returncode == 0, "record exits 0 as nobody", r.stderr)
     b = check_bundle_basics(out, paranoid <= -1)
     if b is None:
@@ -280,6 +310,8 @@ def case_attach(cli, tmp, work):
             return
         tap.check(b["mode"] == "attach" and b["pid"] == jvm.pid and b["stop"]["reason"] == "duration",
                   "attach mode, stopped by --duration", json.dumps(b["stop"]))
+        tap.check(b.get("command") == ["java", "-cp", work.dir, "Work", "0"], "the attached JVM's command",
+                  json.dumps(b.get("command")))
         check_jfr(out, False)
         check_kernel(out, b)
         check_clock(out, b, launched=False)
@@ -288,7 +320,7 @@ def case_attach(cli, tmp, work):
         jvm.communicate()
 
 
-CASES = {"launch": case_launch, "sensitive": case_sensitive, "duration": case_duration, "sigint": case_sigint,
+CASES = {"launch": case_launch, "sensitive": case_sensitive, "duration": case_duration, "sigint": case_sigint, "ctrl-c": case_ctrl_c,
          "no-perf": case_no_perf, "refused": case_refused, "attach": case_attach}
 
 

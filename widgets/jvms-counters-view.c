@@ -164,8 +164,8 @@ jvms_counters_view_compute (JvmsTimeline               *timeline,
   self->n_columns = g->n_columns;
   if (history == NULL || self->rows->len == 0)
     return;
-  self->first = MIN ((guint) (g->v_offset / ROW_H), self->rows->len);
-  last = MIN ((guint) ((g->v_offset + g->height - g->top) / ROW_H) + 1, self->rows->len);
+  self->first = MIN ((guint) (g->band_top / ROW_H), self->rows->len);
+  last = MIN ((guint) (g->band_bottom / ROW_H) + 1, self->rows->len);
   self->n_cached = last - self->first;
   n_cells = (gsize) self->n_cached * N_SLOTS * g->n_columns;
   self->cells = g_new (JvmsSummaryCell, n_cells);
@@ -273,9 +273,9 @@ jvms_counters_view_draw (JvmsTimeline               *timeline,
       double vmax = 0;
       g_autofree char *scale = NULL;
 
-      if (y + ROW_H < g->top)
+      if (y + ROW_H < g->top || (i + 1) * ROW_H <= g->band_top)
         continue;
-      if (y > g->height)
+      if (y > g->height || i * ROW_H >= g->band_bottom)
         break;
       jvms_timeline_draw_label (cr, &g->palette->foreground, 6, y + 2, g->gutter - 10, r->label,
                                 FALSE);
@@ -289,14 +289,14 @@ jvms_counters_view_draw (JvmsTimeline               *timeline,
       /* Behind: when the thread was on a CPU, so that a rate reads against activity. */
       if (r->attributes[SLOT_ACTIVITY] != JVMS_ATTRIBUTE_INVALID)
         {
-          JvmsColor on_cpu = jvms_palette_kernel_state (g->palette, JVMS_VIEW_KERNEL_RUNNING);
+          JvmsColor on_cpu = jvms_palette_kernel_state (g->palette, JVMS_KERNEL_STATE_RUNNING);
           const JvmsSummaryCell *activity = &row[SLOT_ACTIVITY * g->n_columns];
           on_cpu.a = 0.15;
           jvms_color_set (cr, &on_cpu);
           for (int c = 0; c < g->n_columns; c++)
             if (activity[c].dominant.type == JVMS_VALUE_INT &&
-                (activity[c].dominant.i == JVMS_VIEW_KERNEL_RUNNING ||
-                 activity[c].dominant.i == JVMS_VIEW_KERNEL_SYSCALL))
+                (activity[c].dominant.i == JVMS_KERNEL_STATE_RUNNING ||
+                 activity[c].dominant.i == JVMS_KERNEL_STATE_SYSCALL))
               cairo_rectangle (cr, g->gutter + c, y + 1, 1, ROW_H - 2);
           cairo_fill (cr);
         }
@@ -368,7 +368,7 @@ jvms_counters_view_legend (JvmsTimeline      *timeline,
                            GArray            *entries)
 {
   JvmsCountersView *self = JVMS_COUNTERS_VIEW (timeline);
-  JvmsColor on_cpu = jvms_palette_kernel_state (palette, JVMS_VIEW_KERNEL_RUNNING);
+  JvmsColor on_cpu = jvms_palette_kernel_state (palette, JVMS_KERNEL_STATE_RUNNING);
   JvmsLegendEntry metric = { NULL, palette->line_a };
   JvmsLegendEntry activity;
 
@@ -487,7 +487,7 @@ jvms_counters_view_set_metric (JvmsCountersView *self,
   g_free (self->metric);
   self->metric = g_strdup (metric);
   /* The cache holds every counter: switching metric only redraws. */
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  jvms_timeline_redraw (JVMS_TIMELINE (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_METRIC]);
 }
 

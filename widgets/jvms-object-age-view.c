@@ -17,8 +17,8 @@ typedef struct
   gint64  time;
   double  age_ns;
   gint64  bytes_since;
-  char   *class_name;
-  char   *site;
+  const char *class_name; /* interned: few distinct classes and sites */
+  const char *site;
   guint   count;
 } Sample;
 
@@ -58,14 +58,6 @@ enum
 };
 
 static GParamSpec *properties[N_PROPS];
-
-static void
-clear_sample (gpointer data)
-{
-  Sample *s = data;
-  g_free (s->class_name);
-  g_free (s->site);
-}
 
 static int
 compare_time (gconstpointer a,
@@ -110,11 +102,12 @@ age_to_y (JvmsObjectAgeView *self,
   return top + 6 + (1 - f) * (CHART_H - 12);
 }
 
-static gboolean
-str_equal0 (const char *a,
-            const char *b)
+static int
+compare_group (gconstpointer a,
+               gconstpointer b)
 {
-  return a == b || g_strcmp0 (a, b) == 0;
+  const Dot *x = a, *y = b;
+  return x->group < y->group ? -1 : x->group > y->group;
 }
 
 static void
@@ -123,8 +116,11 @@ jvms_object_age_view_compute (JvmsTimeline               *timeline,
                               const JvmsTimelineGeometry *g)
 {
   JvmsObjectAgeView *self = JVMS_OBJECT_AGE_VIEW (timeline);
-  g_autoptr(GHashTable) totals = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr(GHashTable) cells = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  /* Group names are interned (set_samples): pointers compare and hash. */
+  g_autoptr(GHashTable) totals = g_hash_table_new (g_direct_hash, g_direct_equal);
+  /* One slot per 6x6 pixel cell of the chart: index of its dot + 1, 0 for none. */
+  guint grid_w = (guint) (g->n_columns / 6) + 2, grid_h = CHART_H / 6 + 2;
+  g_autofree guint *grid = g_new0 (guint, (gsize) grid_w * grid_h);
   g_autofree double *sum = NULL;
   g_autofree double *weight = NULL;
   g_autoptr(GList) groups = NULL;
@@ -168,8 +164,7 @@ jvms_object_age_view_compute (JvmsTimeline               *timeline,
       double age = age_of (self, s);
       const char *group = group_of (self, s);
       double x, y;
-      gint64 key;
-      gpointer found;
+      gsize slot;
       guint bucket;
 
       if (s->time > g->t1)
@@ -185,23 +180,26 @@ jvms_object_age_view_compute (JvmsTimeline               *timeline,
                            GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (totals, group)) +
                                              s->count));
 
-      /* One dot per group and 3x3 pixel cell: dense bursts merge into one bigger dot. */
-      key = ((gint64) (x / 3) << 32) ^ ((gint64) (y / 3) << 8) ^ g_str_hash (group);
-      found = g_hash_table_lookup (cells, &key);
-      if (found != NULL)
+      /* One dot per 6x6 pixel cell: dense bursts merge into one bigger dot, so the number of
+       * dots (and the drawing) is bounded by the area, not by the samples. The cell keeps the
+       * group of its largest sample. */
+      slot = MIN ((guint) MAX ((x - g->gutter) / 6, 0), grid_w - 1) +
+             (gsize) MIN ((guint) MAX ((y - g->top) / 6, 0), grid_h - 1) * grid_w;
+      if (grid[slot] != 0)
         {
-          Dot *d = &g_array_index (self->dots, Dot, GPOINTER_TO_UINT (found) - 1);
-          if (str_equal0 (d->group, group))
+          Dot *d = &g_array_index (self->dots, Dot, grid[slot] - 1);
+          if (s->count > g_array_index (self->samples, Sample, d->sample).count)
             {
-              d->count += s->count;
-              continue;
+              d->group = group;
+              d->sample = i;
             }
+          d->count += s->count;
+          continue;
         }
       {
         Dot d = { x, y, 0, group, s->count, i };
         g_array_append_val (self->dots, d);
-        g_hash_table_insert (cells, g_memdup2 (&key, sizeof key),
-                             GUINT_TO_POINTER (self->dots->len));
+        grid[slot] = self->dots->len;
       }
     }
   for (guint i = 0; i < self->dots->len; i++)
@@ -209,6 +207,7 @@ jvms_object_age_view_compute (JvmsTimeline               *timeline,
       Dot *d = &g_array_index (self->dots, Dot, i);
       d->radius = MIN (2.0 + sqrt ((double) d->count), 9.0);
     }
+  g_array_sort (self->dots, compare_group);
   for (guint b = 0; b < n_buckets; b++)
     {
       double m = weight[b] > 0 ? sum[b] / weight[b] : NAN;
@@ -270,15 +269,21 @@ jvms_object_age_view_draw (JvmsTimeline               *timeline,
   jvms_timeline_draw_label (cr, &g->palette->dim_text, 6, top + CHART_H - 18, g->gutter - 10,
                             min_label, FALSE);
 
+  /* One fill per group (dots are sorted by group in compute): far fewer cairo fills. */
   for (guint i = 0; i < self->dots->len; i++)
     {
       const Dot *d = &g_array_index (self->dots, Dot, i);
-      JvmsColor c = jvms_palette_for_string (g->palette, d->group);
-      c.a = 0.75;
-      jvms_color_set (cr, &c);
+      gboolean last = i + 1 == self->dots->len ||
+                      g_array_index (self->dots, Dot, i + 1).group != d->group;
       cairo_new_sub_path (cr);
       cairo_arc (cr, d->x, d->y - g->v_offset, d->radius, 0, 2 * G_PI);
-      cairo_fill (cr);
+      if (last)
+        {
+          JvmsColor c = jvms_palette_for_string (g->palette, d->group);
+          c.a = 0.75;
+          jvms_color_set (cr, &c);
+          cairo_fill (cr);
+        }
     }
 
   jvms_color_set (cr, &g->palette->foreground);
@@ -457,7 +462,6 @@ static void
 jvms_object_age_view_init (JvmsObjectAgeView *self)
 {
   self->samples = g_array_new (FALSE, TRUE, sizeof (Sample));
-  g_array_set_clear_func (self->samples, clear_sample);
   self->dots = g_array_new (FALSE, FALSE, sizeof (Dot));
   self->mean = g_array_new (FALSE, FALSE, sizeof (double));
   self->top_groups = g_ptr_array_new ();
@@ -486,8 +490,8 @@ jvms_object_age_view_set_samples (JvmsObjectAgeView         *self,
         .time = samples[i].time,
         .age_ns = (double) (samples[i].time - samples[i].allocation_time),
         .bytes_since = samples[i].bytes_since,
-        .class_name = g_strdup (samples[i].class_name),
-        .site = g_strdup (samples[i].site),
+        .class_name = g_intern_string (samples[i].class_name),
+        .site = g_intern_string (samples[i].site),
         .count = MAX (samples[i].count, 1),
       };
       g_array_append_val (self->samples, s);

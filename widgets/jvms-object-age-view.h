@@ -9,7 +9,7 @@
 G_BEGIN_DECLS
 
 /* One sample, as the analysis keeps them beside the history (docs/attributes.md, "Point
- * samples"). Strings are copied by set_samples. */
+ * samples"). set_samples interns the strings (few distinct classes and sites). */
 typedef struct
 {
   gint64      time;            /* when the sample was taken, on the history's axis */
@@ -32,7 +32,7 @@ G_DECLARE_FINAL_TYPE (JvmsObjectAgeView, jvms_object_age_view, JVMS, OBJECT_AGE_
 #define JVMS_OBJECT_AGE_VIEW_CHART_HEIGHT 160
 
 GtkWidget *jvms_object_age_view_new          (JvmsSession               *session);
-/* Replaces the samples (copied). */
+/* Replaces the samples (copied; strings interned). */
 void       jvms_object_age_view_set_samples  (JvmsObjectAgeView         *self,
                                               const JvmsObjectAgeSample *samples,
                                               guint                      n_samples);

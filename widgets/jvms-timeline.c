@@ -29,6 +29,8 @@ typedef struct
   int          cached_columns;
   int          cached_height;
   double       cached_v_offset;
+  double       cached_band_top;
+  double       cached_band_bottom;
   guint        generation;
   guint        cached_generation;
   gboolean     cache_valid;
@@ -40,9 +42,19 @@ typedef struct
   double       pointer_y;
   gboolean     pointer_inside;
 
+  GtkAdjustment *scroll_adjustment; /* of the enclosing scrolled window, while rooted */
+  gulong       scrolled_id;
+
   /* Size of the last frame or offscreen render: the geometry of a view not on screen. */
   int          last_width;
   int          last_height;
+
+  /* The drawn content of the last frame (everything but selection and hover). */
+  GskRenderNode *content;
+  gboolean     content_valid;
+  gboolean     content_dark;
+  int          content_width;
+  int          content_height;
 
   gboolean     dragging;
   gboolean     drag_selects;
@@ -99,7 +111,35 @@ fill_geometry (JvmsTimeline         *self,
   if (priv->session != NULL)
     jvms_session_get_visible (priv->session, &g->t0, &g->t1);
   g->v_offset = priv->v_offset;
+  g->band_top = g->v_offset;
+  g->band_bottom = g->v_offset + (height - g->top);
   g->palette = jvms_palette_get (dark);
+}
+
+/* Chunks the visible band is rounded to, so that scrolling a few pixels reuses the cache. */
+#define BAND_CHUNK 512.0
+
+/* A view inside a scrolled window is allocated its whole height, but only part of it shows:
+ * compute only the rows on screen (rounded out to chunks), so that the cost of a frame follows
+ * the screen and not the number of threads. */
+static void
+narrow_to_screen (JvmsTimeline         *self,
+                  JvmsTimelineGeometry *g)
+{
+  GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (self), GTK_TYPE_SCROLLED_WINDOW);
+  graphene_rect_t bounds;
+  double visible_top, visible_bottom, top, bottom;
+
+  if (scroller == NULL || !gtk_widget_compute_bounds (GTK_WIDGET (self), scroller, &bounds))
+    return;
+  visible_top = MAX (0, -bounds.origin.y);
+  visible_bottom = MIN (g->height, gtk_widget_get_height (scroller) - bounds.origin.y);
+  if (visible_bottom <= visible_top)
+    visible_bottom = visible_top;
+  top = floor ((visible_top - g->top + g->v_offset) / BAND_CHUNK) * BAND_CHUNK - BAND_CHUNK;
+  bottom = ceil ((visible_bottom - g->top + g->v_offset) / BAND_CHUNK) * BAND_CHUNK + BAND_CHUNK;
+  g->band_top = MAX (g->band_top, top);
+  g->band_bottom = MAX (g->band_top, MIN (g->band_bottom, bottom));
 }
 
 void
@@ -214,7 +254,12 @@ on_session_notify (JvmsTimeline *self,
                    GParamSpec   *pspec,
                    JvmsSession  *session)
 {
-  /* Range changes make the cache key differ; the rest only redraws from the cache. */
+  JvmsTimelinePrivate *priv = jvms_timeline_get_instance_private (self);
+
+  /* Range changes make the cache key differ; highlights change the drawn content (from the
+   * cache); selection and hover only the overlays. */
+  if (g_str_has_prefix (pspec->name, "highlighted-"))
+    priv->content_valid = FALSE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -267,7 +312,8 @@ cache_matches (JvmsTimeline               *self,
   return priv->cache_valid &&
          priv->cached_t0 == g->t0 && priv->cached_t1 == g->t1 &&
          priv->cached_columns == g->n_columns && priv->cached_height == g->height &&
-         priv->cached_v_offset == g->v_offset && priv->cached_generation == priv->generation;
+         priv->cached_v_offset == g->v_offset && priv->cached_generation == priv->generation &&
+         priv->cached_band_top == g->band_top && priv->cached_band_bottom == g->band_bottom;
 }
 
 static void
@@ -284,8 +330,11 @@ compute (JvmsTimeline               *self,
   priv->cached_columns = g->n_columns;
   priv->cached_height = g->height;
   priv->cached_v_offset = g->v_offset;
+  priv->cached_band_top = g->band_top;
+  priv->cached_band_bottom = g->band_bottom;
   priv->cached_generation = priv->generation;
   priv->cache_valid = TRUE;
+  priv->content_valid = FALSE;
 }
 
 static void
@@ -408,12 +457,6 @@ draw_all (JvmsTimeline               *self,
       cairo_restore (cr);
     }
 
-  cairo_save (cr);
-  cairo_rectangle (cr, g->gutter, g->top, g->width - g->gutter, g->height - g->top);
-  cairo_clip (cr);
-  draw_overlays (self, cr, g);
-  cairo_restore (cr);
-
   draw_legend (self, cr, g);
 
   /* The edge between labels and data. */
@@ -422,6 +465,20 @@ draw_all (JvmsTimeline               *self,
   cairo_move_to (cr, g->gutter - 0.5, 0);
   cairo_line_to (cr, g->gutter - 0.5, g->height);
   cairo_stroke (cr);
+}
+
+/* Selection and hover over the data area: they change with every pointer motion, so they are
+ * drawn apart from the content, which is kept as a render node. */
+static void
+draw_overlays_clipped (JvmsTimeline               *self,
+                       cairo_t                    *cr,
+                       const JvmsTimelineGeometry *g)
+{
+  cairo_save (cr);
+  cairo_rectangle (cr, g->gutter, g->top, g->width - g->gutter, g->height - g->top);
+  cairo_clip (cr);
+  draw_overlays (self, cr, g);
+  cairo_restore (cr);
 }
 
 static void
@@ -442,11 +499,27 @@ jvms_timeline_snapshot (GtkWidget   *widget,
   priv->last_width = width;
   priv->last_height = height;
   fill_geometry (self, &g, width, height, priv->dark);
+  narrow_to_screen (self, &g);
   if (!cache_matches (self, &g))
     compute (self, &g);
 
+  if (priv->content == NULL || !priv->content_valid || priv->content_dark != priv->dark ||
+      priv->content_width != width || priv->content_height != height)
+    {
+      g_clear_pointer (&priv->content, gsk_render_node_unref);
+      priv->content = gsk_cairo_node_new (&GRAPHENE_RECT_INIT (0, 0, width, height));
+      cr = gsk_cairo_node_get_draw_context (priv->content);
+      draw_all (self, cr, &g);
+      cairo_destroy (cr);
+      priv->content_valid = TRUE;
+      priv->content_dark = priv->dark;
+      priv->content_width = width;
+      priv->content_height = height;
+    }
+  gtk_snapshot_append_node (snapshot, priv->content);
+
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  draw_all (self, cr, &g);
+  draw_overlays_clipped (self, cr, &g);
   cairo_destroy (cr);
 }
 
@@ -473,6 +546,7 @@ jvms_timeline_render (JvmsTimeline *self,
     compute (self, &g);
   cairo_save (cr);
   draw_all (self, cr, &g);
+  draw_overlays_clipped (self, cr, &g);
   cairo_restore (cr);
   /* The cache now fits the offscreen size; the widget's next frame recomputes for its own. */
   if (gtk_widget_get_width (GTK_WIDGET (self)) != width ||
@@ -767,6 +841,51 @@ on_dark_changed (JvmsTimeline *self)
 }
 
 static void
+on_scrolled (JvmsTimeline *self)
+{
+  JvmsTimelineGeometry g;
+  JvmsTimelinePrivate *priv = jvms_timeline_get_instance_private (self);
+
+  /* Redraw only when rows outside the computed band came on screen. */
+  jvms_timeline_get_geometry (self, &g);
+  narrow_to_screen (self, &g);
+  if (!priv->cache_valid || g.band_top != priv->cached_band_top ||
+      g.band_bottom != priv->cached_band_bottom)
+    gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+jvms_timeline_root (GtkWidget *widget)
+{
+  JvmsTimelinePrivate *priv = jvms_timeline_get_instance_private (JVMS_TIMELINE (widget));
+  GtkWidget *scroller;
+
+  GTK_WIDGET_CLASS (jvms_timeline_parent_class)->root (widget);
+  scroller = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
+  if (scroller != NULL)
+    {
+      priv->scroll_adjustment =
+        g_object_ref (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller)));
+      priv->scrolled_id = g_signal_connect_object (priv->scroll_adjustment, "value-changed",
+                                                   G_CALLBACK (on_scrolled), widget,
+                                                   G_CONNECT_SWAPPED);
+    }
+}
+
+static void
+jvms_timeline_unroot (GtkWidget *widget)
+{
+  JvmsTimelinePrivate *priv = jvms_timeline_get_instance_private (JVMS_TIMELINE (widget));
+
+  if (priv->scroll_adjustment != NULL)
+    {
+      g_clear_signal_handler (&priv->scrolled_id, priv->scroll_adjustment);
+      g_clear_object (&priv->scroll_adjustment);
+    }
+  GTK_WIDGET_CLASS (jvms_timeline_parent_class)->unroot (widget);
+}
+
+static void
 jvms_timeline_measure (GtkWidget      *widget,
                        GtkOrientation  orientation,
                        int             for_size,
@@ -802,9 +921,22 @@ jvms_timeline_constructed (GObject *object)
   update_accessible (JVMS_TIMELINE (object));
 }
 
+void
+jvms_timeline_redraw (JvmsTimeline *self)
+{
+  JvmsTimelinePrivate *priv = jvms_timeline_get_instance_private (self);
+
+  g_return_if_fail (JVMS_IS_TIMELINE (self));
+  priv->content_valid = FALSE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 static void
 jvms_timeline_dispose (GObject *object)
 {
+  JvmsTimelinePrivate *priv = jvms_timeline_get_instance_private (JVMS_TIMELINE (object));
+
+  g_clear_pointer (&priv->content, gsk_render_node_unref);
   jvms_timeline_set_session (JVMS_TIMELINE (object), NULL);
   G_OBJECT_CLASS (jvms_timeline_parent_class)->dispose (object);
 }
@@ -853,6 +985,8 @@ jvms_timeline_class_init (JvmsTimelineClass *klass)
   object_class->set_property = jvms_timeline_set_property;
   widget_class->snapshot = jvms_timeline_snapshot;
   widget_class->measure = jvms_timeline_measure;
+  widget_class->root = jvms_timeline_root;
+  widget_class->unroot = jvms_timeline_unroot;
   widget_class->query_tooltip = on_query_tooltip;
 
   properties[PROP_SESSION] =
@@ -904,6 +1038,30 @@ jvms_timeline_init (JvmsTimeline *self)
 
 /* Text helpers -------------------------------------------------------------------------------- */
 
+/* One layout for every label of every view: creating a layout and parsing a font per label
+ * cost more than drawing the lanes. Labels are drawn from the main thread only. */
+static PangoLayout *
+label_layout (cairo_t  *cr,
+              gboolean  bold)
+{
+  static PangoLayout *layout;
+  static PangoFontDescription *regular, *heavy;
+
+  if (layout == NULL)
+    {
+      PangoContext *context = pango_font_map_create_context (pango_cairo_font_map_get_default ());
+      layout = pango_layout_new (context);
+      g_object_unref (context);
+      regular = pango_font_description_from_string ("Sans 8");
+      heavy = pango_font_description_from_string ("Sans Bold 8");
+      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+      pango_layout_set_single_paragraph_mode (layout, TRUE);
+    }
+  pango_cairo_update_layout (cr, layout);
+  pango_layout_set_font_description (layout, bold ? heavy : regular);
+  return layout;
+}
+
 void
 jvms_timeline_draw_label (cairo_t         *cr,
                           const JvmsColor *color,
@@ -913,19 +1071,13 @@ jvms_timeline_draw_label (cairo_t         *cr,
                           const char      *text,
                           gboolean         bold)
 {
-  g_autoptr(PangoLayout) layout = NULL;
-  PangoFontDescription *font;
+  PangoLayout *layout;
 
   if (text == NULL || max_width <= 0)
     return;
-  layout = pango_cairo_create_layout (cr);
-  font = pango_font_description_from_string (bold ? "Sans Bold 8" : "Sans 8");
-  pango_layout_set_font_description (layout, font);
-  pango_font_description_free (font);
-  pango_layout_set_text (layout, text, -1);
+  layout = label_layout (cr, bold);
   pango_layout_set_width (layout, max_width * PANGO_SCALE);
-  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
-  pango_layout_set_single_paragraph_mode (layout, TRUE);
+  pango_layout_set_text (layout, text, -1);
   jvms_color_set (cr, color);
   cairo_move_to (cr, x, y);
   pango_cairo_show_layout (cr, layout);

@@ -38,6 +38,8 @@ typedef struct
   gint64             t1;
   double             v_offset;   /* pixels of content scrolled above the top; a row at
                                   * content y is drawn at top + y - v_offset */
+  double             band_top;   /* content rows to compute: [band_top, band_bottom). The part */
+  double             band_bottom;/* on screen, which is less than the widget inside a scroller */
   const JvmsPalette *palette;
 } JvmsTimelineGeometry;
 
@@ -95,6 +97,8 @@ void         jvms_timeline_set_session        (JvmsTimeline *self,
 /* Subclasses call it when something only they know changed (filter, collapsed group):
  * recompute the cache on the next frame. */
 void         jvms_timeline_invalidate         (JvmsTimeline *self);
+/* ... and this when only their drawing changed (a metric shown from the same cache). */
+void         jvms_timeline_redraw             (JvmsTimeline *self);
 /* ... and this when their row list changed (relists rows, then recomputes). */
 void         jvms_timeline_reload             (JvmsTimeline *self);
 double       jvms_timeline_get_v_offset       (JvmsTimeline *self);

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <adwaita.h>
+#include <cairo-svg.h>
 #include <glib/gstdio.h>
 #include <math.h>
 
@@ -10,7 +11,9 @@
 #include "jvms-cpus-view.h"
 #include "jvms-gc-view.h"
 #include "jvms-locks-view.h"
+#include "jvms-object-age-samples.h"
 #include "jvms-object-age-view.h"
+#include "jvms-samples.h"
 #include "jvms-palette.h"
 #include "jvms-synthetic-history.h"
 #include "jvms-threads-view.h"
@@ -46,28 +49,28 @@ write_known_history (const char *path)
   g_assert_no_error (error);
 #define OK(x) G_STMT_START { g_assert_true (x); g_assert_no_error (error); } G_STMT_END
   OK (jvms_history_builder_modify_string (b, jvms_history_builder_attribute (b, "Threads/100/name"), T0, "main", &error));
-  OK (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, "Threads/100/kind"), T0, JVMS_VIEW_KIND_JAVA, &error));
+  OK (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, "Threads/100/kind"), T0, JVMS_THREAD_KIND_JAVA, &error));
   OK (jvms_history_builder_modify_string (b, jvms_history_builder_attribute (b, "Threads/200/name"), T0, "sshd", &error));
-  OK (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, "Threads/200/kind"), T0, JVMS_VIEW_KIND_OTHER_PROCESS, &error));
+  OK (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, "Threads/200/kind"), T0, JVMS_THREAD_KIND_OTHER_PROCESS, &error));
   user = jvms_history_builder_attribute (b, "Threads/100/user-state");
   kernel = jvms_history_builder_attribute (b, "Threads/100/kernel-state");
   monitor = jvms_history_builder_attribute (b, "Threads/100/user-state/monitor");
   owner = jvms_history_builder_attribute (b, "Threads/100/user-state/owner");
   detail = jvms_history_builder_attribute (b, "Threads/100/user-state/detail");
-  OK (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, "Threads/200/kernel-state"), T0, JVMS_VIEW_KERNEL_BLOCKED, &error));
-  OK (jvms_history_builder_modify_int (b, user, T0, JVMS_VIEW_USER_RUNNING, &error));
-  OK (jvms_history_builder_modify_int (b, kernel, T0, JVMS_VIEW_KERNEL_RUNNING, &error));
+  OK (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, "Threads/200/kernel-state"), T0, JVMS_KERNEL_STATE_BLOCKED, &error));
+  OK (jvms_history_builder_modify_int (b, user, T0, JVMS_USER_STATE_RUNNING, &error));
+  OK (jvms_history_builder_modify_int (b, kernel, T0, JVMS_KERNEL_STATE_RUNNING, &error));
   OK (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, "CPUs/0/current-thread"), T0, TID, &error));
   OK (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, "CPUs/1/current-thread"), T0 + 2 * SECOND, OTHER_TID, &error));
   OK (jvms_history_builder_modify_null (b, jvms_history_builder_attribute (b, "CPUs/1/current-thread"), T0 + 4 * SECOND, &error));
   OK (jvms_history_builder_modify_string (b, jvms_history_builder_attribute (b, "Locks/0x7f0000001000/class"), T0, "java.lang.Object", &error));
   OK (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, "Locks/0x7f0000001000/owner"), T0 + 5 * SECOND, OTHER_TID, &error));
   OK (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, "Locks/0x7f0000001000/waiters"), T0 + 5 * SECOND, 1, &error));
-  OK (jvms_history_builder_modify_int (b, user, T0 + 5 * SECOND, JVMS_VIEW_USER_BLOCKED, &error));
+  OK (jvms_history_builder_modify_int (b, user, T0 + 5 * SECOND, JVMS_USER_STATE_BLOCKED, &error));
   OK (jvms_history_builder_modify_int (b, monitor, T0 + 5 * SECOND, LOCK_ADDR, &error));
   OK (jvms_history_builder_modify_int (b, owner, T0 + 5 * SECOND, OTHER_TID, &error));
   OK (jvms_history_builder_modify_string (b, detail, T0 + 5 * SECOND, "java.lang.Object", &error));
-  OK (jvms_history_builder_modify_int (b, user, T0 + 5 * SECOND + 1000, JVMS_VIEW_USER_RUNNING, &error));
+  OK (jvms_history_builder_modify_int (b, user, T0 + 5 * SECOND + 1000, JVMS_USER_STATE_RUNNING, &error));
   OK (jvms_history_builder_modify_null (b, monitor, T0 + 5 * SECOND + 1000, &error));
   OK (jvms_history_builder_modify_null (b, owner, T0 + 5 * SECOND + 1000, &error));
   OK (jvms_history_builder_modify_null (b, detail, T0 + 5 * SECOND + 1000, &error));
@@ -194,8 +197,8 @@ test_threads_short_state_survives (Fixture       *f,
   const JvmsPalette *p = jvms_palette_get (FALSE);
   cairo_surface_t *s;
   int y, x_blocked, x_other;
-  guint32 running = expected (jvms_palette_user_state (p, JVMS_VIEW_USER_RUNNING));
-  guint32 blocked = expected (jvms_palette_user_state (p, JVMS_VIEW_USER_BLOCKED));
+  guint32 running = expected (jvms_palette_user_state (p, JVMS_USER_STATE_RUNNING));
+  guint32 blocked = expected (jvms_palette_user_state (p, JVMS_USER_STATE_BLOCKED));
 
   /* 10 s over 1000 columns: the blocked microsecond is 1/10000 of its column. */
   s = render (view, WIDTH, HEIGHT);
@@ -233,7 +236,7 @@ test_threads_groups_and_filter (Fixture       *f,
   /* Java group + main; other processes folded by default (header only). */
   g_assert_cmpuint (jvms_threads_view_get_n_rows (tv), ==, 3);
   g_assert_cmpint (jvms_threads_view_get_row_y (tv, OTHER_TID), ==, -1);
-  jvms_threads_view_set_group_collapsed (tv, JVMS_VIEW_KIND_OTHER_PROCESS, FALSE);
+  jvms_threads_view_set_group_collapsed (tv, JVMS_THREAD_KIND_OTHER_PROCESS, FALSE);
   g_assert_cmpuint (jvms_threads_view_get_n_rows (tv), ==, 4);
   g_assert_cmpint (jvms_threads_view_get_row_y (tv, OTHER_TID), >, jvms_threads_view_get_row_y (tv, TID));
   g_object_set (view, "filter", "SSH", NULL);
@@ -264,7 +267,7 @@ test_threads_tooltip (Fixture       *f,
   text = jvms_timeline_get_tooltip_text_at (JVMS_TIMELINE (view), JVMS_TIMELINE_GUTTER + 550, y);
   g_assert_nonnull (text);
   g_assert_nonnull (strstr (text, "main"));
-  g_assert_nonnull (strstr (text, jvms_view_user_state_name (JVMS_VIEW_USER_BLOCKED)));
+  g_assert_nonnull (strstr (text, jvms_view_user_state_name (JVMS_USER_STATE_BLOCKED)));
   g_assert_nonnull (strstr (text, "1.00 µs"));
   g_assert_nonnull (strstr (text, "java.lang.Object"));
   g_assert_nonnull (strstr (text, "0x7f0000001000"));
@@ -276,8 +279,8 @@ test_threads_tooltip (Fixture       *f,
   cairo_surface_destroy (s);
   overview = jvms_timeline_get_tooltip_text_at (JVMS_TIMELINE (view), JVMS_TIMELINE_GUTTER + 500, y);
   g_assert_nonnull (overview);
-  g_assert_nonnull (strstr (overview, jvms_view_user_state_name (JVMS_VIEW_USER_RUNNING)));
-  g_assert_nonnull (strstr (overview, jvms_view_user_state_name (JVMS_VIEW_USER_BLOCKED)));
+  g_assert_nonnull (strstr (overview, jvms_view_user_state_name (JVMS_USER_STATE_RUNNING)));
+  g_assert_nonnull (strstr (overview, jvms_view_user_state_name (JVMS_USER_STATE_BLOCKED)));
   g_assert_nonnull (strstr (overview, "1.00 µs"));
   g_assert_finalize_object (view);
 }
@@ -530,6 +533,118 @@ test_object_age (Fixture       *f,
   g_assert_finalize_object (view);
 }
 
+/* The store as analysis writes it: allocations of 100, 200 and 400 bytes at 1, 2 and 3 s; an
+ * old object allocated at 1.5 s sampled at 3.5 s survived 600 bytes of allocation. */
+static void
+test_object_age_samples_store (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-widgets-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "x.samples", NULL);
+  g_autoptr(JvmsSamplesWriter) writer = jvms_samples_writer_new (path, &error);
+  JvmsSampleFrame frame = { "com.example.Cache.put", 12 };
+  g_autoptr(GArray) samples = NULL;
+  const JvmsObjectAgeSample *s;
+
+  g_assert_no_error (error);
+  for (int i = 1; i <= 3; i++)
+    {
+      JvmsSample a = { .kind = JVMS_SAMPLE_ALLOCATION, .time = T0 + i * SECOND, .tid = TID,
+                       .class_name = "byte[]", .weight = 100u << (i - 1) };
+      jvms_samples_writer_add (writer, &a);
+    }
+  {
+    JvmsSample o = { .kind = JVMS_SAMPLE_OLD_OBJECT, .time = T0 + 35 * SECOND / 10, .tid = TID,
+                     .class_name = "com.example.Entry", .allocation_time = T0 + 15 * SECOND / 10,
+                     .object_age = 2 * SECOND, .n_frames = 1, .frames = &frame };
+    jvms_samples_writer_add (writer, &o);
+  }
+  g_assert_true (jvms_samples_writer_close (writer, &error));
+  g_assert_no_error (error);
+
+  samples = jvms_object_age_samples_read (path, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (samples->len, ==, 1);
+  s = &g_array_index (samples, JvmsObjectAgeSample, 0);
+  g_assert_cmpint (s->time - s->allocation_time, ==, 2 * SECOND);
+  g_assert_cmpint (s->bytes_since, ==, 600);
+  g_assert_cmpstr (s->class_name, ==, "com.example.Entry");
+  g_assert_cmpstr (s->site, ==, "com.example.Cache.put");
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* While indexing, the window calls history_changed: the end grows, a view showing the whole
+ * trace keeps showing it, and rows that appeared are listed. */
+static void
+test_growing_history (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-widgets-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "growing.jvmsidx", NULL);
+  JvmsHistoryBuilder *b = jvms_history_builder_new (path, T0, NULL, &error);
+  JvmsHistory *history;
+  JvmsSession *session;
+  GtkWidget *view;
+  JvmsAttribute a;
+
+  g_assert_no_error (error);
+  a = jvms_history_builder_attribute (b, "Threads/100/user-state");
+  g_assert_true (jvms_history_builder_modify_int (b, a, T0 + SECOND, JVMS_USER_STATE_RUNNING, &error));
+  g_assert_true (jvms_history_builder_modify_int (b, a, T0 + 2 * SECOND, JVMS_USER_STATE_BLOCKED, &error));
+  history = jvms_history_builder_get_history (b);
+  session = jvms_session_new ();
+  jvms_session_set_history (session, history);
+  view = g_object_ref_sink (jvms_threads_view_new (session));
+  g_assert_cmpint (jvms_session_get_end_time (session), ==, T0 + 2 * SECOND);
+  g_assert_cmpuint (jvms_threads_view_get_n_rows (JVMS_THREADS_VIEW (view)), ==, 2);
+
+  a = jvms_history_builder_attribute (b, "Threads/101/user-state");
+  g_assert_true (jvms_history_builder_modify_int (b, a, T0 + 3 * SECOND, JVMS_USER_STATE_PARKED, &error));
+  g_assert_true (jvms_history_builder_modify_int (b, a, T0 + 4 * SECOND, JVMS_USER_STATE_RUNNING, &error));
+  jvms_session_history_changed (session);
+  g_assert_cmpint (jvms_session_get_end_time (session), ==, T0 + 4 * SECOND);
+  g_assert_cmpint (jvms_session_get_visible_end (session), ==, T0 + 4 * SECOND);
+  g_assert_cmpuint (jvms_threads_view_get_n_rows (JVMS_THREADS_VIEW (view)), ==, 3);
+  cairo_surface_destroy (render (view, WIDTH, HEIGHT));
+
+  g_assert_true (jvms_history_builder_close (b, T0 + 5 * SECOND, &error));
+  g_assert_no_error (error);
+  jvms_session_history_changed (session);
+  g_assert_cmpint (jvms_session_get_end_time (session), ==, T0 + 5 * SECOND);
+  g_assert_finalize_object (view);
+  g_assert_finalize_object (session);
+  jvms_history_unref (history);
+  jvms_history_builder_free (b);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* Export: any view renders into an SVG surface without a window. */
+static void
+test_export_svg (Fixture       *f,
+                 gconstpointer  data)
+{
+  GtkWidget *view = g_object_ref_sink (jvms_threads_view_new (f->session));
+  g_autofree char *svg_path = g_build_filename (f->dir, "threads.svg", NULL);
+  g_autofree char *contents = NULL;
+  cairo_surface_t *surface = cairo_svg_surface_create (svg_path, WIDTH, HEIGHT);
+  cairo_t *cr = cairo_create (surface);
+  gsize length = 0;
+
+  jvms_view_render (view, cr, WIDTH, HEIGHT);
+  cairo_destroy (cr);
+  cairo_surface_finish (surface);
+  g_assert_cmpint (cairo_surface_status (surface), ==, CAIRO_STATUS_SUCCESS);
+  cairo_surface_destroy (surface);
+  g_assert_true (g_file_get_contents (svg_path, &contents, &length, NULL));
+  g_assert_nonnull (strstr (contents, "<svg"));
+  /* The lanes are filled shapes: more than a background and a legend. */
+  g_assert_cmpuint (length, >, 4096);
+  g_unlink (svg_path);
+  g_assert_finalize_object (view);
+}
+
 static void
 test_synthetic_all_views (void)
 {
@@ -597,8 +712,11 @@ main (int   argc,
   ADD ("navigation/keys", test_keys_zoom_and_pan);
   ADD ("session/rules", test_session_rules);
   ADD ("object-age/dots", test_object_age);
+  ADD ("export/svg", test_export_svg);
 #undef ADD
   g_test_add_func ("/Widgets/ruler/units", test_ruler_units);
   g_test_add_func ("/Widgets/synthetic/all-views", test_synthetic_all_views);
+  g_test_add_func ("/Widgets/object-age/samples-store", test_object_age_samples_store);
+  g_test_add_func ("/Widgets/session/growing-history", test_growing_history);
   return g_test_run ();
 }

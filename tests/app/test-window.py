@@ -19,6 +19,7 @@ writes its state to that key file whenever it changes, including where its views
 Run under dbus-run-session (tests/app/meson.build does) so that instances find each other.
 """
 import argparse
+import colorsys
 import configparser
 import gzip
 import os
@@ -113,6 +114,21 @@ def distinct_colours(rows):
     return len(colours)
 
 
+def hue_buckets(rows, min_pixels=25):
+    """Hues (in 30-degree buckets) of the saturated pixels, each covering at least min_pixels.
+    Timeline lanes are saturated colours; text, backgrounds and borders are greys."""
+    counts = {}
+    for row in rows[::2]:  # every other pixel of every other row: lanes are wide and tall
+        for i in range(0, len(row), 6):
+            r, g, b = row[i], row[i + 1], row[i + 2]
+            if max(r, g, b) - min(r, g, b) < 60:
+                continue
+            h, _, _ = colorsys.rgb_to_hsv(r / 255, g / 255, b / 255)
+            bucket = int(h * 12) % 12
+            counts[bucket] = counts.get(bucket, 0) + 1
+    return sorted(k for k, n in counts.items() if n >= min_pixels)
+
+
 def changed_fraction(a, b):
     """Share of pixels that differ between two regions of the same size."""
     total = diff = 0
@@ -194,8 +210,13 @@ def main():
                               "it shows the start page without a trace")
         if not ok:
             return tap.done()
-        time.sleep(1.0)  # let the first frames settle before comparing pixels
-        start_img = shot("1-start-page")
+        # The window is mapped before it is painted: wait for its pixels.
+        start_path = os.path.join(tmp, "1-start-page.png")
+        start_img = wait_for(lambda: (lambda img: img if distinct_colours(region(img, 0, 0, 1400, 900)) > 8 else None)
+                             (screenshot(env, start_path)), interval=1.0)
+        tap.note("screenshot: " + start_path)
+        if not tap.check(start_img is not None, "the start page is painted"):
+            return tap.done()
 
         # 2. Open from a second process: GApplication forwards it to the running one.
         second = subprocess.run([args.jvmscope, trace], env=env, stdout=log,
@@ -223,25 +244,31 @@ def main():
         # 3. The views drew: many colours where the start page had few. The data area of the
         #    threads view starts right of its label gutter (180 px). Frames can lag behind the
         #    state on a busy machine: screenshots are retaken until the pixels show it.
-        gx, gy, gw, gh = tb[0] + 180, tb[1], tb[2] - 180, min(tb[3], 400)
-        before = distinct_colours(region(start_img, gx, gy, gw, gh))
-        counts = []
+        seen = []
+        geometry = {}
 
         def views_drew():
+            # Bounds are read again each time: the progress bar folding away moves the views.
+            tb, rb = laid_out() or ([0, 0, 0, 0], [0, 0, 0, 0])
+            area = (tb[0] + 180, tb[1], tb[2] - 180, min(tb[3], 400))
+            before = hue_buckets(region(start_img, *area))
             img = screenshot(env, os.path.join(tmp, "2-trace.png"))
-            counts.append(distinct_colours(region(img, gx, gy, gw, gh)))
-            return img if counts[-1] >= 8 and counts[-1] > 2 * before else None
+            seen.append((before, hue_buckets(region(img, *area))))
+            geometry.update(tb=tb, rb=rb)
+            return img if len(seen[-1][1]) >= 2 and len(seen[-1][1]) > len(before) else None
         trace_img = wait_for(views_drew, interval=1.0)
         tap.note("screenshot: " + os.path.join(tmp, "2-trace.png"))
         tap.check(trace_img is not None,
-                  "the threads view drew lanes (distinct colours: start page %d, trace %s)"
-                  % (before, counts[-1:]))
+                  "the threads view drew coloured lanes (hues of saturated pixels: start page %s, trace %s)"
+                  % seen[-1])
         tap.check(int(state.get("views", "thread-rows", "0")) > 0, "the threads view lists threads",
                   state.get("views", "thread-rows"))
         if trace_img is None:
             return tap.done()
 
         # 4. Drag across the threads view with real pointer events.
+        tb, rb = geometry["tb"], geometry["rb"]
+        gx, gy, gw, gh = tb[0] + 180, tb[1], tb[2] - 180, min(tb[3], 400)
         x0, x1 = gx + gw // 5, gx + (gw * 3) // 5
         y = gy + min(gh, tb[3]) // 2
         xdo("mousemove", str(x0), str(y))
@@ -314,9 +341,13 @@ def main():
                            and state.get("window", "problem", ""))
         tap.check(problem and "truncated.jfr" in problem, "the truncated file's problem is shown",
                   "problem=%r" % state.get("window", "problem"))
-        # For the eyes only: the banner is checked through the state above.
-        time.sleep(2.0)
-        shot("5-corrupt")
+        # The banner under the header bar: a wide band of the warning colour (hue 30-60°)
+        # that no view draws over such an area.
+        def banner_drawn():
+            img = screenshot(env, os.path.join(tmp, "5-corrupt.png"))
+            return 1 in hue_buckets(region(img, 0, rb[1], width, 90), min_pixels=2000)
+        tap.check(wait_for(banner_drawn, interval=1.0), "the problem banner is drawn")
+        tap.note("screenshot: " + os.path.join(tmp, "5-corrupt.png"))
         tap.check(app.poll() is None, "the application keeps running")
         tap.check(wait_for(lambda: len(windows()) == n_windows + 1),
                   "the trace's window stays and the corrupt file has its own",

@@ -22,6 +22,7 @@ import argparse
 import colorsys
 import configparser
 import gzip
+import json
 import os
 import shutil
 import subprocess
@@ -326,7 +327,63 @@ def main():
         tap.check(wait_for(ruler_redrew, interval=1.0) is not None, "the ruler redrew its ticks")
         tap.note("screenshot: " + os.path.join(tmp, "4-zoomed.png"))
 
-        # 6. A corrupt file: a truncated copy of a recording.
+        # 6. Export through the real Save dialogs, typed into from the keyboard: the views as
+        #    SVG and PNG (Ctrl+E), the selection's statistics as JSON and CSV (Ctrl+Shift+E).
+        def export(keys, path, complete):
+            xdo("key", keys)
+            # The dialog's name field has the focus; a full path is accepted there.
+            if not wait_for(lambda: any("Export" in xdo("getwindowname", w).stdout
+                                        for w in xdo("search", "--onlyvisible", "--name", "Export").stdout.split())):
+                return False
+            time.sleep(0.5)
+            xdo("key", "ctrl+a")
+            xdo("type", "--delay", "20", path)
+            xdo("key", "Return")
+            # The file appears before it is whole: wait until it reads as complete.
+            return wait_for(lambda: os.path.exists(path) and complete(path))
+
+        def text(path):
+            with open(path, encoding="utf-8", errors="replace") as f:
+                return f.read()
+
+        def png_info(path):
+            out = subprocess.run(["identify", "-format", "%w %h %k", path], capture_output=True,
+                                 text=True)
+            return out.stdout.split() if out.returncode == 0 else None
+
+        def json_doc(path):
+            try:
+                return json.loads(text(path))
+            except ValueError:
+                return None
+
+        svg = os.path.join(tmp, "views.svg")
+        ok = export("ctrl+e", svg, lambda p: "</svg>" in text(p))
+        content = text(svg) if ok else ""
+        tap.check(ok and "<svg" in content and content.count("<path") + content.count("<rect") > 50,
+                  "Ctrl+E exports the views as an SVG with drawing in it", "%d bytes" % len(content))
+        png = os.path.join(tmp, "views.png")
+        ok = export("ctrl+e", png, png_info)
+        info = png_info(png) if ok else []
+        # Offscreen, every view at full height: taller than the window shows them.
+        tap.check(len(info) == 3 and int(info[0]) >= 800 and int(info[1]) > rb[3] + tb[3]
+                  and int(info[2]) > 8, "the PNG export holds the ruler and all views (%s)" % info)
+        js = os.path.join(tmp, "selection.json")
+        ok = export("ctrl+shift+e", js, json_doc)
+        doc = (json_doc(js) if ok else None) or {}
+        rows = doc.get("rows", [])
+        tap.check(len(rows) == int(state.get("panel", "rows", "-1"))
+                  and all({"section", "subject", "key", "value", "unit"} <= set(r) for r in rows)
+                  and doc.get("end_ns", 0) > doc.get("start_ns", 0),
+                  "Ctrl+Shift+E exports the panel's statistics as JSON (%d rows)" % len(rows),
+                  str(doc)[:500])
+        csv_path = os.path.join(tmp, "selection.csv")
+        ok = export("ctrl+shift+e", csv_path, lambda p: len(text(p).splitlines()) == len(rows) + 1)
+        lines = text(csv_path).splitlines() if ok else []
+        tap.check(lines[:1] == ["section,subject,key,value,unit"] and len(lines) == len(rows) + 1,
+                  "... and as CSV, the same rows", "%d lines" % len(lines))
+
+        # 7. A corrupt file: a truncated copy of a recording.
         corrupt = os.path.join(tmp, "truncated.jfr")
         src = trace if os.path.isfile(trace) else os.path.join(trace, "recording.jfr")
         with open(src, "rb") as f:
@@ -353,7 +410,7 @@ def main():
                   "the trace's window stays and the corrupt file has its own",
                   "%d -> %d windows" % (n_windows, len(windows())))
 
-        # 7. Ctrl+Q quits cleanly.
+        # 8. Ctrl+Q quits cleanly.
         xdo("key", "ctrl+q")
         try:
             code = app.wait(timeout=STEP_TIMEOUT)

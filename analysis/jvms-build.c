@@ -4,6 +4,8 @@
 #include "jvms-build.h"
 
 #include <json-glib/json-glib.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "jvms-kernel-machine.h"
@@ -13,6 +15,9 @@
 #endif
 #ifdef JVMS_HAVE_PERF
 #include "jvms-perf.h"
+#endif
+#ifdef JVMS_HAVE_CTF
+#include "jvms-ctf.h"
 #endif
 #include "jvms-samples.h"
 #include "jvms-states.h"
@@ -31,6 +36,12 @@ typedef struct
 #else
   gpointer         perf;
 #endif
+#ifdef JVMS_HAVE_CTF
+  JvmsCtfReader   *ctf;
+#else
+  gpointer         ctf;
+#endif
+  gint64           ctf_begin, ctf_end;
   const char      *path;
   JvmsKernelEvent  ev;         /* the current event, not yet fed */
   gboolean         have;
@@ -47,6 +58,9 @@ kernel_source_clear (KernelSource *k)
 #ifdef JVMS_HAVE_PERF
   g_clear_pointer (&k->perf, jvms_perf_reader_free);
 #endif
+#ifdef JVMS_HAVE_CTF
+  g_clear_pointer (&k->ctf, jvms_ctf_reader_free);
+#endif
   if (k->peeked != NULL)
     g_array_unref (k->peeked);
   if (k->strings != NULL)
@@ -58,10 +72,15 @@ static gboolean
 kernel_read (KernelSource *k)
 {
   k->have = FALSE;
-  if (k->perf == NULL || k->error != NULL)
+  if (k->error != NULL)
     return FALSE;
 #ifdef JVMS_HAVE_PERF
-  k->have = jvms_perf_reader_next (k->perf, &k->ev, &k->error);
+  if (k->perf != NULL)
+    k->have = jvms_perf_reader_next (k->perf, &k->ev, &k->error);
+#endif
+#ifdef JVMS_HAVE_CTF
+  if (k->ctf != NULL)
+    k->have = jvms_ctf_reader_next (k->ctf, &k->ev, &k->error);
 #endif
   return k->have;
 }
@@ -213,6 +232,7 @@ typedef struct
 #endif
   gboolean            open;
   gint64              start;        /* earliest chunk start, epoch ns */
+  gint64              end;          /* latest chunk end */
   gint64              start_nanos;  /* first chunk's time base */
   gint64              start_ticks;
   gint64              ticks_per_second;
@@ -241,6 +261,7 @@ jfr_open (JfrSource *j, const char *path, GPtrArray *warnings)
           j->ticks_per_second = c->ticks_per_second;
         }
       j->start = MIN (j->start, c->start_nanos);
+      j->end = MAX (j->end, c->start_nanos + MAX (c->duration_nanos, 0));
     }
   j->size = jvms_jfr_file_get_size (j->file);
   j->open = TRUE;
@@ -354,11 +375,47 @@ kernel_open (KernelSource *k, const char *path, GPtrArray *warnings)
 #endif
 }
 
+/* An LTTng trace folder: its clock with offset is already on the Unix epoch. */
+static gboolean
+kernel_open_ctf (KernelSource *k, const char *path, guint64 total_bytes, GPtrArray *warnings)
+{
+  k->path = path;
+#ifdef JVMS_HAVE_CTF
+  g_autoptr(GError) error = NULL;
+  k->ctf = jvms_ctf_reader_open (path, JVMS_CTF_READER_DEFAULT, &error);
+  if (k->ctf == NULL)
+    {
+      g_ptr_array_add (warnings, g_strdup (error->message));
+      return FALSE;
+    }
+  const JvmsCtfTraceInfo *info = jvms_ctf_reader_get_info (k->ctf);
+  k->ctf_begin = info->begin_ns;
+  k->ctf_end = info->end_ns;
+  k->file_size = total_bytes;
+  return TRUE;
+#else
+  g_ptr_array_add (warnings, g_strdup_printf ("%s: LTTng traces cannot be read: the CTF reader is not part of this build", path));
+  return FALSE;
+#endif
+}
+
+static gboolean
+kernel_clock_is_epoch (KernelSource *k)
+{
+#ifdef JVMS_HAVE_CTF
+  if (k->ctf != NULL)
+    return jvms_ctf_reader_get_info (k->ctf)->clock_origin_is_unix_epoch;
+#endif
+  return FALSE;
+}
+
 /* Recording clock and its CLOCK_DATA bridge to wall time. */
 static gboolean
 kernel_clock (KernelSource *k, gint *clockid, gint64 *tod_minus_clock)
 {
 #ifdef JVMS_HAVE_PERF
+  if (k->perf == NULL)
+    return FALSE;
   *clockid = jvms_perf_reader_get_clockid (k->perf);
   const JvmsPerfClockData *cd = jvms_perf_reader_get_clock_data (k->perf);
   if (cd != NULL && cd->present)
@@ -374,10 +431,16 @@ static double
 kernel_bytes_done (KernelSource *k)
 {
 #ifdef JVMS_HAVE_PERF
-  guint64 data_size = jvms_perf_reader_get_data_size (k->perf);
-  if (data_size > 0)
-    return (double) jvms_perf_reader_get_data_consumed (k->perf) / data_size * k->file_size;
+  if (k->perf != NULL)
+    {
+      guint64 data_size = jvms_perf_reader_get_data_size (k->perf);
+      if (data_size > 0)
+        return (double) jvms_perf_reader_get_data_consumed (k->perf) / data_size * k->file_size;
+    }
 #endif
+  /* CTF: no byte position is exposed; the time reached within the packets' span stands in. */
+  if (k->ctf != NULL && k->have && k->ctf_end > k->ctf_begin && k->ev.time >= k->ctf_begin)
+    return MIN (1.0, (double) (k->ev.time - k->ctf_begin) / (k->ctf_end - k->ctf_begin)) * k->file_size;
   return 0;
 }
 
@@ -386,15 +449,28 @@ kernel_warnings (KernelSource *k, GPtrArray *warnings)
 {
   if (k->error != NULL)
     warn (warnings, "%s; the index holds the events before it", k->error->message);
+  guint64 lost = 0;
+#ifdef JVMS_HAVE_CTF
+  if (k->ctf != NULL)
+    {
+      GPtrArray *cw = jvms_ctf_reader_get_warnings (k->ctf);
+      for (guint i = 0; cw != NULL && i < cw->len; i++)
+        warn (warnings, "%s", (const char *) g_ptr_array_index (cw, i));
+      lost = jvms_ctf_reader_get_discarded (k->ctf);
+    }
+#endif
 #ifdef JVMS_HAVE_PERF
-  GPtrArray *pw = jvms_perf_reader_get_warnings (k->perf);
-  for (guint i = 0; pw != NULL && i < pw->len; i++)
-    warn (warnings, "%s", (const char *) g_ptr_array_index (pw, i));
-  guint64 lost = jvms_perf_reader_get_lost (k->perf);
+  if (k->perf != NULL)
+    {
+      GPtrArray *pw = jvms_perf_reader_get_warnings (k->perf);
+      for (guint i = 0; pw != NULL && i < pw->len; i++)
+        warn (warnings, "%s", (const char *) g_ptr_array_index (pw, i));
+      lost = jvms_perf_reader_get_lost (k->perf);
+    }
+#endif
   if (lost > 0)
     warn (warnings, "%s: the recorder lost %" G_GUINT64_FORMAT " kernel events; the threads on the CPUs concerned are in state unknown until their next switch",
           k->path, lost);
-#endif
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -409,6 +485,7 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
 
   g_autofree char *jfr_path = NULL;
   g_autofree char *perf_path = NULL;
+  g_autofree char *ctf_path = NULL;
   BundleInfo bundle = { .pid = -1 };
   switch (req->kind)
     {
@@ -429,17 +506,16 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
       break;
     case JVMS_TRACE_KIND_CTF:
     default:
-      g_set_error (error, JVMS_ANALYSIS_ERROR, JVMS_ANALYSIS_ERROR_READ,
-                   "%s: LTTng (CTF) traces cannot be indexed yet: the CTF reader is not part of this build",
-                   req->trace_path);
-      return FALSE;
+      ctf_path = g_strdup (req->trace_path);
+      break;
     }
 
   /* Open what can be opened: one readable layer is enough. */
   JfrSource js = { 0 };
   KernelSource ks = { 0 };
   gboolean have_jfr = jfr_path != NULL && jfr_open (&js, jfr_path, warnings);
-  gboolean have_kernel = perf_path != NULL && kernel_open (&ks, perf_path, warnings);
+  gboolean have_kernel = (perf_path != NULL && kernel_open (&ks, perf_path, warnings))
+                         || (ctf_path != NULL && kernel_open_ctf (&ks, ctf_path, req->total_bytes, warnings));
   if (!have_jfr && !have_kernel)
     {
       g_set_error (error, JVMS_ANALYSIS_ERROR, JVMS_ANALYSIS_ERROR_READ,
@@ -472,6 +548,12 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
           uncertainty = bundle.uncertainty;
           clock_method = g_strdup_printf ("bundle:%s", bundle.method != NULL ? bundle.method : "offset");
         }
+      else if (kernel_clock_is_epoch (&ks))
+        {
+          offset = 0;
+          uncertainty = 0;
+          clock_method = g_strdup ("ctf-clock-epoch");
+        }
       else if (have_clock_data)
         {
           offset = tod_minus_clock;
@@ -485,7 +567,7 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
           clock_method = g_strdup ("none");
           if (have_jfr)
             warn (warnings, "%s: no clock information (no CLOCK_DATA, no bundle offset): kernel and JFR times are not aligned",
-                  perf_path);
+                  ks.path);
         }
       kernel_peek (&ks);
     }
@@ -534,7 +616,7 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
     jvms_history_unref (live);
   }
 
-  gint64 end = start;
+  gint64 end = have_jfr ? MAX (start, js.end) : start;
   guint64 n = 0;
   gboolean cancelled = FALSE;
   g_autoptr(GError) local_error = NULL;
@@ -565,6 +647,15 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
 
       if (++n % CHECK_EVERY == 0)
         {
+          /* For the crash test: die as `kill -9` would, half-way through a build. */
+          static gint64 kill_after = -2;
+          if (kill_after == -2)
+            {
+              const char *env = g_getenv ("JVMS_ANALYSIS_TEST_KILL_AFTER_EVENTS");
+              kill_after = env != NULL ? g_ascii_strtoll (env, NULL, 10) : -1;
+            }
+          if (kill_after >= 0 && (gint64) n >= kill_after)
+            raise (SIGKILL);
           if (g_cancellable_is_cancelled (cancellable))
             {
               cancelled = TRUE;
@@ -596,7 +687,7 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
       jvms_kernel_machine_finish (km, end);
       if (jvms_kernel_machine_n_unknown (km) > 0)
         warn (warnings, "%s: %" G_GUINT64_FORMAT " thread intervals are unknown (a switch-out without its switch-in: records missing from the trace)",
-              perf_path, jvms_kernel_machine_n_unknown (km));
+              ks.path, jvms_kernel_machine_n_unknown (km));
     }
   jvms_threads_flush (threads);
   end = MAX (end, jvms_writer_max_time (writer)) + 1;

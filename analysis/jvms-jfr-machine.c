@@ -69,7 +69,8 @@ typedef struct
 {
   JvmsThread   *thread;
   JvmsAttribute a_user, a_detail, a_monitor, a_owner, a_method, a_alloc;
-  gint64        cursor;        /* end of the last blocking interval written */
+  gint64        cursor;        /* end of the last interval written by the machine */
+  guint         stop_idx;      /* first stop-the-world window not yet applied */
   gboolean      alive;
   gboolean      running_set;
   gint64        method_expiry; /* G_MININT64 when no method shown */
@@ -78,6 +79,12 @@ typedef struct
   JvmsNest     *gc_task;       /* GC/workers/<tid>/task */
   JvmsNest     *compilation;   /* JIT/<tid>/compilation + tier + size */
 } JThread;
+
+typedef struct
+{
+  gint64      start, end;
+  const char *detail;          /* interned */
+} Stop;
 
 typedef struct
 {
@@ -95,9 +102,9 @@ struct _JvmsJfrMachine
   gint64             pid;
   GHashTable        *types;      /* const JvmsJfrType* -> TypeInfo* */
   GHashTable        *jthreads;   /* gint64 tid -> JThread* */
-  GPtrArray         *alive;      /* JThread* of Java threads, for the safepoint overlay */
   GHashTable        *locks;      /* guint64 address -> Lock* */
   GHashTable        *safepoint_begins; /* safepointId -> start (gint64*) */
+  GArray            *stops;      /* Stop, by start: windows when Java threads are stopped */
   JvmsNest          *gc_collection, *gc_pause, *gc_phase[5], *gc_concurrent;
   JvmsNest          *vm_operation, *vm_safepoint;
   JvmsAttribute      a_heap_used, a_heap_committed, a_metaspace;
@@ -147,10 +154,10 @@ jvms_jfr_machine_new (JvmsWriter *writer, JvmsThreads *threads, JvmsSamplesWrite
   self->pid = -1;
   self->types = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->jthreads = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, jthread_free);
-  self->alive = g_ptr_array_new ();
   self->locks = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, lock_free);
   self->safepoint_begins = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   self->strings = g_string_chunk_new (1 << 14);
+  self->stops = g_array_new (FALSE, FALSE, sizeof (Stop));
   self->gc_collection = nest_for (writer, "GC/collection", "GC/collection/name", "GC/collection/cause");
   self->gc_pause = nest_for (writer, "GC/pause", NULL, NULL);
   for (int i = 0; i < 5; i++)
@@ -174,10 +181,10 @@ jvms_jfr_machine_free (JvmsJfrMachine *self)
     return;
   g_hash_table_unref (self->types);
   g_hash_table_unref (self->jthreads);
-  g_ptr_array_unref (self->alive);
   g_hash_table_unref (self->locks);
   g_hash_table_unref (self->safepoint_begins);
   g_string_chunk_free (self->strings);
+  g_array_unref (self->stops);
   jvms_nest_free (self->gc_collection);
   jvms_nest_free (self->gc_pause);
   for (int i = 0; i < 5; i++)
@@ -403,7 +410,7 @@ ensure_running (JvmsJfrMachine *self, JThread *j, gint64 since)
     return;
   j->running_set = TRUE;
   j->alive = TRUE;
-  g_ptr_array_add (self->alive, j);
+  j->cursor = MAX (j->cursor, since);
   jvms_writer_set_int (self->writer, j->a_user, since, JVMS_USER_STATE_RUNNING);
 }
 
@@ -413,11 +420,59 @@ intern (JvmsJfrMachine *self, const char *s)
   return s != NULL ? g_string_chunk_insert_const (self->strings, s) : NULL;
 }
 
+/* Writes the stop-the-world windows that fall in a running thread's gap [cursor, @upto): the
+ * gap is only known once the thread's next blocking event (or its end) is seen, so a blocking
+ * event that starts while the world is being stopped or resumed keeps its exact start. */
+static void
+fill_gap (JvmsJfrMachine *self, JThread *j, gint64 upto)
+{
+  JvmsWriter *w = self->writer;
+  if (!j->running_set)
+    return;
+  while (j->stop_idx < self->stops->len)
+    {
+      Stop *stop = &g_array_index (self->stops, Stop, j->stop_idx);
+      if (stop->start >= upto)
+        break;
+      gint64 s = MAX (stop->start, j->cursor);
+      gint64 e = MIN (stop->end, upto);
+      if (s < e)
+        {
+          jvms_writer_set_int (w, j->a_user, s, JVMS_USER_STATE_SAFEPOINT);
+          jvms_writer_set_string (w, j->a_detail, s, stop->detail);
+          jvms_writer_set_int (w, j->a_user, e, JVMS_USER_STATE_RUNNING);
+          jvms_writer_set_null (w, j->a_detail, e);
+          j->cursor = e;
+        }
+      if (stop->end > upto)
+        break;
+      j->stop_idx++;
+    }
+}
+
+static void
+add_stop (JvmsJfrMachine *self, gint64 start, gint64 end, const char *detail)
+{
+  Stop stop = { .start = start, .end = MAX (start, end), .detail = intern (self, detail) };
+  g_array_append_val (self->stops, stop);
+  /* Windows arrive in start order but for the one extended back to its SafepointBegin. */
+  for (guint i = self->stops->len - 1; i > 0; i--)
+    {
+      Stop *a = &g_array_index (self->stops, Stop, i - 1), *b = a + 1;
+      if (a->start <= b->start)
+        break;
+      Stop tmp = *a;
+      *a = *b;
+      *b = tmp;
+    }
+}
+
 static void
 blocking (JvmsJfrMachine *self, JThread *j, gint64 start, gint64 end, JvmsUserState state,
           const char *detail, gboolean has_monitor, guint64 monitor, gint64 owner)
 {
   ensure_running (self, j, self->recording_start);
+  fill_gap (self, j, start);
   JvmsWriter *w = self->writer;
   jvms_writer_set_int (w, j->a_user, start, state);
   jvms_writer_set_string (w, j->a_detail, start, detail);
@@ -439,25 +494,6 @@ blocking (JvmsJfrMachine *self, JThread *j, gint64 start, gint64 end, JvmsUserSt
   jvms_writer_set_null (w, j->a_monitor, end);
   jvms_writer_set_null (w, j->a_owner, end);
   j->cursor = MAX (j->cursor, end);
-}
-
-/* Stops every Java thread that runs (is in no blocking interval) at @start until @end. */
-static void
-stop_the_world (JvmsJfrMachine *self, gint64 start, gint64 end, const char *detail)
-{
-  JvmsWriter *w = self->writer;
-  for (guint i = 0; i < self->alive->len; i++)
-    {
-      JThread *j = g_ptr_array_index (self->alive, i);
-      if (!j->alive || j->cursor > start)
-        continue;
-      if (jvms_writer_last_time (w, j->a_user) > start)
-        continue;
-      jvms_writer_set_int (w, j->a_user, start, JVMS_USER_STATE_SAFEPOINT);
-      jvms_writer_set_string (w, j->a_detail, start, detail);
-      jvms_writer_set_int (w, j->a_user, end, JVMS_USER_STATE_RUNNING);
-      jvms_writer_set_null (w, j->a_detail, end);
-    }
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -725,6 +761,7 @@ jvms_jfr_machine_feed (JvmsJfrMachine *self, const JvmsJfrEvent *ev)
       if (j != NULL)
         {
           ensure_running (self, j, self->recording_start);
+          fill_gap (self, j, start);
           j->alive = FALSE;
           jvms_writer_set_null (w, j->a_user, start);
         }
@@ -874,7 +911,7 @@ jvms_jfr_machine_feed (JvmsJfrMachine *self, const JvmsJfrEvent *ev)
               g_hash_table_remove (self->safepoint_begins, &id);
             JvmsValue sp = JVMS_VALUE_INIT_INT (id);
             jvms_nest_push (self->vm_safepoint, stop_start, end, &sp);
-            stop_the_world (self, stop_start, end, op);
+            add_stop (self, stop_start, end, op);
           }
       }
       break;
@@ -891,7 +928,7 @@ jvms_jfr_machine_feed (JvmsJfrMachine *self, const JvmsJfrEvent *ev)
         /* The resume phase, right after the operation: the world is still stopped. */
         JvmsValue sp = JVMS_VALUE_INIT_INT (int_of (ev, ti->id, 0));
         jvms_nest_push (self->vm_safepoint, start, end, &sp);
-        stop_the_world (self, start, end, "Safepoint end");
+        add_stop (self, start, end, "Safepoint end");
       }
       break;
     case H_EXECUTION_SAMPLE:
@@ -947,6 +984,8 @@ jvms_jfr_machine_finish (JvmsJfrMachine *self, gint64 end_time)
   while (g_hash_table_iter_next (&iter, NULL, &value))
     {
       JThread *j = value;
+      if (j->alive)
+        fill_gap (self, j, end_time);
       if (j->method_expiry != G_MININT64 && j->method_expiry < end_time)
         jvms_writer_set_null (self->writer, j->a_method, j->method_expiry);
       alloc_flush (self, j);

@@ -49,7 +49,34 @@
  *   bytes (UTF-8, no NUL, no '/') }, in id order; a parent id is always smaller than its child's.
  * String table: varint n; n x { varint length, bytes (no NUL) }, in id order.
  * Metadata table: varint n; n x { varint key length, key, varint value length, value }.
- * Summary directory: see jvms-history-summary.c (declared below as JvmsSummaryDirEntry).
+ *
+ * Summary levels (for jvms_history_query_summary; design in jvms-history-summary.c). Level k
+ * cuts time into buckets of 2^(JVMS_SUMMARY_BASE_SHIFT + k * JVMS_SUMMARY_LEVEL_SHIFT) ns;
+ * bucket b covers [b << shift, (b + 1) << shift). Per attribute, levels start at its finest
+ * level k0 (chosen from its first intervals) and only buckets holding a value change are
+ * stored: between two stored buckets the value is constant.
+ * Summary blob payload: varint n_runs, then n_runs x run. A run is one attribute's buckets at
+ * one level, in increasing order (a blob flushed when a run reached 4 KiB holds one run; the
+ * final flush packs many short runs into blobs of about 64 KiB):
+ *   varint attribute, varint level, zigzag varint first bucket index, varint n,
+ *   varint byte length of the n buckets that follow
+ *   n x bucket:
+ *     varint index - previous index (0 for the first)
+ *     byte flags: bit 0 INSIDE: a change strictly inside the bucket
+ *                 bit 1 AT_START: a change exactly at the bucket's start
+ *                 bit 2 NUMERIC: min and max follow
+ *                 bit 3 DOM_IS_LAST, bit 4 DOM_IS_FIRST: the dominant value is vl / vf
+ *     first bucket of the blob only: value before the bucket's start
+ *     if AT_START: value vf at the bucket start (else vf = the value before, which is the
+ *                  previous bucket's vl: values do not change between stored buckets)
+ *     if INSIDE: varint f - bucket start, varint l - f (first and last change inside), value vl
+ *                (else vl = vf)
+ *     unless DOM_IS_LAST or DOM_IS_FIRST: value dom (held longest in the bucket, approximate)
+ *     if NUMERIC: value min, value max (exact over the values held in the bucket)
+ *   value = byte tag (as an interval's, without the contiguous bit) then its bytes.
+ * Summary directory table: varint n_attributes; n_attributes x varint (k0 + 1, 0: no levels);
+ *   varint n; n x JvmsSummaryDirEntry (little-endian, 40 bytes), sorted by (attribute, level,
+ *   first bucket).
  */
 #pragma once
 
@@ -123,12 +150,16 @@ typedef struct
 } JvmsNodeHeader;
 G_STATIC_ASSERT (sizeof (JvmsNodeHeader) == 40);
 
-/* One entry of the summary directory table: a summary blob holding buckets of one attribute
- * at one level, in time order. Entries are sorted by (attribute, level, first bucket). */
+#define JVMS_SUMMARY_BASE_SHIFT  10u /* level 0 buckets: 1024 ns */
+#define JVMS_SUMMARY_LEVEL_SHIFT 2u  /* each level 4 times coarser */
+#define JVMS_SUMMARY_N_LEVELS    24u /* the coarsest: 2^56 ns, about 2.3 years */
+
+/* One entry of the summary directory table: one run (buckets of one attribute at one level) in
+ * a summary blob; several entries may share a blob. Sorted by (attribute, level, first bucket). */
 typedef struct
 {
   guint32 attribute;
-  guint32 level;        /* summary level k: buckets span JVMS_SUMMARY_BASE_NS << (k * JVMS_SUMMARY_SHIFT) */
+  guint32 level;        /* summary level k < JVMS_SUMMARY_N_LEVELS */
   gint64  first_bucket; /* index of the first bucket in the blob (bucket b covers [b*w, (b+1)*w)) */
   gint64  last_bucket;  /* index of the last one */
   guint64 offset;       /* the blob's JvmsNodeHeader */

@@ -127,7 +127,17 @@ jvms_node_encode (JvmsNodeEncoder       *enc,
   for (guint i = 0; i < n; i++)
     if (count[iv[i].attr]++ == 0)
       touched[nt++] = iv[i].attr;
-  qsort (touched, nt, sizeof (guint32), cmp_u32);
+  /* In attribute order: scanning the counts beats sorting when attributes are few next to
+   * the intervals of a node (the usual case); qsort otherwise. */
+  if ((gsize) n_attributes <= (gsize) n * 4)
+    {
+      nt = 0;
+      for (guint a = 0; a < n_attributes; a++)
+        if (count[a])
+          touched[nt++] = a;
+    }
+  else
+    qsort (touched, nt, sizeof (guint32), cmp_u32);
   guint32 *gstart = touched + nt; /* start position of group g, then its end after placing */
   guint32 pos = 0;
   for (guint g = 0; g < nt; g++)

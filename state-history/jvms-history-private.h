@@ -51,6 +51,8 @@ JvmsStringTable *jvms_string_table_new        (void);
 void             jvms_string_table_free       (JvmsStringTable *st);
 guint32          jvms_string_table_intern     (JvmsStringTable *st, const char *s);
 /* NULL when out of range. The pointer is stable for the table's life. */
+/* The id of an interned string, G_MAXUINT32 when absent. */
+guint32          jvms_string_table_lookup     (JvmsStringTable *st, const char *s);
 const char      *jvms_string_table_get        (JvmsStringTable *st, guint32 id);
 guint32          jvms_string_table_size       (JvmsStringTable *st);
 GBytes          *jvms_string_table_serialize  (JvmsStringTable *st);
@@ -94,6 +96,7 @@ typedef struct
   gint64        *ends;
   guint64       *bits;
   guint8        *types;
+  gpointer       buckets;     /* summary blobs: their decoded buckets (jvms-history-summary.c) */
 } JvmsNode;
 
 /* Encoding scratch owned by the builder; sized by jvms_node_encoder_init. */
@@ -288,6 +291,13 @@ void         jvms_history_value_out (JvmsHistory *self, guint8 type, guint64 bit
 gboolean     jvms_history_collect   (JvmsHistory *self, gint64 t0, gint64 t1,
                                      const guint8 *want, GArray *out, GError **error);
 
+/* Calls @func for every interval of the @want attributes (all when NULL) intersecting
+ * [t0, t1], in no particular order. Caller holds the lock if live. */
+typedef void (*JvmsVisitFunc) (gpointer data, guint32 attr, gint64 start, gint64 end, guint8 type,
+                               guint64 bits);
+gboolean     jvms_history_visit     (JvmsHistory *self, gint64 t0, gint64 t1, const guint8 *want,
+                                     JvmsVisitFunc func, gpointer data, GError **error);
+
 /* summary */
 JvmsSummaryBuilder *jvms_summary_builder_new    (void);
 void                jvms_summary_builder_free   (JvmsSummaryBuilder *sb);
@@ -300,6 +310,9 @@ gboolean            jvms_summary_builder_finish (JvmsHistory *h, JvmsSummaryBuil
 /* Writes a framed blob at the end of the data; returns its offset. */
 gboolean            jvms_history_append_blob    (JvmsHistory *h, const guint8 *blob, gsize n,
                                                  guint64 *offset, GError **error);
+/* The finest summary level of @attribute, or -1 when it has none (few intervals). */
+gint                jvms_summary_index_finest   (JvmsSummaryIndex *si, guint attribute);
+guint               jvms_summary_index_n_blobs  (JvmsSummaryIndex *si);
 JvmsSummaryIndex   *jvms_summary_index_load     (const guint8 *data, gsize size, const char *file,
                                                  guint64 offset, guint n_attributes,
                                                  guint64 data_end, GError **error);

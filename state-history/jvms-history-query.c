@@ -293,8 +293,8 @@ jvms_history_query_full (JvmsHistory *self, gint64 time, GArray *out, GError **e
 /* ---- range ---- */
 
 static void
-collect_node (JvmsHistory *h, const JvmsNode *n, gint64 t0, gint64 t1, const guint8 *want,
-              GArray *out)
+visit_node (const JvmsNode *n, gint64 t0, gint64 t1, const guint8 *want, JvmsVisitFunc func,
+            gpointer data)
 {
   for (guint g = 0; g < n->n_groups; g++)
     {
@@ -313,18 +313,14 @@ collect_node (JvmsHistory *h, const JvmsNode *n, gint64 t0, gint64 t1, const gui
             hi = mid;
         }
       for (guint k = lo; k < last && n->starts[k] <= t1; k++)
-        {
-          JvmsInterval iv;
-          interval_out (h, a, n->starts[k], n->ends[k], n->types[k], n->bits[k], &iv);
-          g_array_append_val (out, iv);
-        }
+        func (data, a, n->starts[k], n->ends[k], n->types[k], n->bits[k]);
     }
 }
 
 static gboolean
-collect_closed (JvmsHistory *h, guint64 offset, guint32 csize, guint32 level, gint64 start,
-                gint64 max_end, gint64 t0, gint64 t1, const guint8 *want, GArray *out,
-                guint depth, GError **error)
+visit_closed (JvmsHistory *h, guint64 offset, guint32 csize, guint32 level, gint64 start,
+              gint64 max_end, gint64 t0, gint64 t1, const guint8 *want, JvmsVisitFunc func,
+              gpointer data, guint depth, GError **error)
 {
   if (depth > MAX_PATH)
     {
@@ -337,27 +333,27 @@ collect_closed (JvmsHistory *h, guint64 offset, guint32 csize, guint32 level, gi
     return FALSE;
   if (n->end <= t0)
     return TRUE; /* its intervals all end at or before t0 */
-  collect_node (h, n, t0, t1, want, out);
+  visit_node (n, t0, t1, want, func, data);
   for (guint c = 0; c < n->n_children; c++)
     {
       gint64 cs = n->children[c].start;
       gint64 ce = c + 1 < n->n_children ? n->children[c + 1].start : n->end;
       if (cs > t1 || ce <= t0)
         continue;
-      if (!collect_closed (h, n->children[c].offset, n->children[c].csize, n->level - 1, cs, ce,
-                           t0, t1, want, out, depth + 1, error))
+      if (!visit_closed (h, n->children[c].offset, n->children[c].csize, n->level - 1, cs, ce,
+                         t0, t1, want, func, data, depth + 1, error))
         return FALSE;
     }
   return TRUE;
 }
 
 gboolean
-jvms_history_collect (JvmsHistory *h, gint64 t0, gint64 t1, const guint8 *want, GArray *out,
-                      GError **error)
+jvms_history_visit (JvmsHistory *h, gint64 t0, gint64 t1, const guint8 *want, JvmsVisitFunc func,
+                    gpointer data, GError **error)
 {
   if (h->open == NULL)
-    return collect_closed (h, h->root_offset, h->root_csize, h->depth - 1, h->start_time,
-                           h->end_time, t0, t1, want, out, 0, error);
+    return visit_closed (h, h->root_offset, h->root_csize, h->depth - 1, h->start_time,
+                         h->end_time, t0, t1, want, func, data, 0, error);
   guint n_attrs = jvms_attr_tree_size (h->attrs);
   for (guint l = 0; l < h->n_open; l++)
     {
@@ -366,11 +362,7 @@ jvms_history_collect (JvmsHistory *h, gint64 t0, gint64 t1, const guint8 *want, 
         {
           const JvmsRawInterval *r = &on->iv[i];
           if ((want == NULL || want[r->attr]) && r->start <= t1 && r->end > t0)
-            {
-              JvmsInterval iv;
-              interval_out (h, r->attr, r->start, r->end, r->type, r->bits, &iv);
-              g_array_append_val (out, iv);
-            }
+            func (data, r->attr, r->start, r->end, r->type, r->bits);
         }
       for (guint c = 0; c < on->n_children; c++)
         {
@@ -378,20 +370,38 @@ jvms_history_collect (JvmsHistory *h, gint64 t0, gint64 t1, const guint8 *want, 
           gint64 ce = c + 1 < on->n_children ? on->children[c + 1].start : h->open[l - 1].start;
           if (cs > t1 || ce <= t0)
             continue;
-          if (!collect_closed (h, on->children[c].offset, on->children[c].csize, l - 1, cs, ce,
-                               t0, t1, want, out, 0, error))
+          if (!visit_closed (h, on->children[c].offset, on->children[c].csize, l - 1, cs, ce,
+                             t0, t1, want, func, data, 0, error))
             return FALSE;
         }
     }
   for (guint a = 0; a < n_attrs; a++)
     if ((want == NULL || want[a]) && h->current[a].start <= t1 && h->end_time >= t0)
-      {
-        JvmsInterval iv;
-        interval_out (h, a, h->current[a].start, h->end_time, h->current[a].type,
-                      h->current[a].bits, &iv);
-        g_array_append_val (out, iv);
-      }
+      func (data, a, h->current[a].start, h->end_time, h->current[a].type, h->current[a].bits);
   return TRUE;
+}
+
+typedef struct
+{
+  JvmsHistory *h;
+  GArray      *out;
+} CollectData;
+
+static void
+collect_one (gpointer data, guint32 attr, gint64 s, gint64 e, guint8 type, guint64 bits)
+{
+  CollectData *cd = data;
+  JvmsInterval iv;
+  interval_out (cd->h, attr, s, e, type, bits, &iv);
+  g_array_append_val (cd->out, iv);
+}
+
+gboolean
+jvms_history_collect (JvmsHistory *h, gint64 t0, gint64 t1, const guint8 *want, GArray *out,
+                      GError **error)
+{
+  CollectData cd = { h, out };
+  return jvms_history_visit (h, t0, t1, want, collect_one, &cd, error);
 }
 
 struct _JvmsHistoryRange
@@ -446,7 +456,8 @@ jvms_history_query_range (JvmsHistory         *self,
   jvms_history_unlock_if (self, locked);
   if (!ok)
     return NULL;
-  qsort (all->data, all->len, sizeof (JvmsInterval), cmp_interval);
+  if (all->len > 1)
+    qsort (all->data, all->len, sizeof (JvmsInterval), cmp_interval);
 
   JvmsHistoryRange *r = g_new0 (JvmsHistoryRange, 1);
   r->history = jvms_history_ref (self);
@@ -495,4 +506,54 @@ jvms_history_range_free (JvmsHistoryRange *range)
   g_array_unref (range->items);
   jvms_history_unref (range->history);
   g_free (range);
+}
+
+gboolean jvms_summary_check_all (JvmsHistory *h, GError **error);
+
+static gboolean
+check_closed (JvmsHistory *h, guint64 offset, guint32 csize, guint32 level, gint64 start,
+              gint64 max_end, guint depth, guint64 *n_nodes, GError **error)
+{
+  if (depth > MAX_PATH)
+    {
+      g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT,
+                   "%s: the tree is deeper than %d levels", h->path, MAX_PATH);
+      return FALSE;
+    }
+  g_autoptr (JvmsNode) n = jvms_history_get_node (h, offset, csize, level, start, max_end, error);
+  if (n == NULL)
+    return FALSE;
+  (*n_nodes)++;
+  for (guint c = 0; c < n->n_children; c++)
+    {
+      gint64 ce = c + 1 < n->n_children ? n->children[c + 1].start : n->end;
+      if (!check_closed (h, n->children[c].offset, n->children[c].csize, n->level - 1,
+                         n->children[c].start, ce, depth + 1, n_nodes, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+jvms_history_check (JvmsHistory *self, GError **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  if (!jvms_history_is_complete (self))
+    {
+      g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_INVALID,
+                   "%s: still being built", self->path);
+      return FALSE;
+    }
+  guint64 n_nodes = 0;
+  if (!check_closed (self, self->root_offset, self->root_csize, self->depth - 1, self->start_time,
+                     self->end_time, 0, &n_nodes, error))
+    return FALSE;
+  if (n_nodes != self->n_nodes)
+    {
+      g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT,
+                   "%s: the tree holds %" G_GUINT64_FORMAT " nodes, the header says %" G_GUINT64_FORMAT,
+                   self->path, n_nodes, self->n_nodes);
+      return FALSE;
+    }
+  return jvms_summary_check_all (self, error);
 }

@@ -39,6 +39,13 @@ jvms_string_table_intern (JvmsStringTable *st, const char *s)
   return id;
 }
 
+guint32
+jvms_string_table_lookup (JvmsStringTable *st, const char *s)
+{
+  gpointer v = s ? g_hash_table_lookup (st->ids, s) : NULL;
+  return v ? GPOINTER_TO_UINT (v) - 1 : G_MAXUINT32;
+}
+
 const char *
 jvms_string_table_get (JvmsStringTable *st, guint32 id)
 {

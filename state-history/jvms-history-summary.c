@@ -1,246 +1,1383 @@
-/* jvms-history-summary.c: the summary query, for drawing.
- * (First version: computed from the intervals of the window; the summary levels replace the
- * coarse path.) */
+/* jvms-history-summary.c: summary levels and the summary query, for drawing.
+ *
+ * Why: drawing 2,000 columns of an attribute over a whole trace must not read every interval.
+ * Level k cuts time into buckets of width W_k = 2^(10 + 2k) ns. A bucket records, exactly,
+ * the value before it, the value at its start, the first and last change strictly inside it
+ * (f, l) and the value after the last change (vl), the exact min/max of the numeric values
+ * held in it, and approximately the value held longest (dom). Only buckets holding a change
+ * are stored, so between two stored buckets the value is constant.
+ *
+ * Building (same streaming pass as the tree): each attribute's first 16 intervals choose its
+ * finest level k0, the first whose buckets span at least 16 mean interval durations: finer
+ * levels would store about as many buckets as there are intervals, and a query that zooms
+ * that far reads the intervals instead (few per column). Changes feed level k0; a level-k
+ * bucket, when complete, feeds level k + 1 as one record, so the cost per change is about
+ * 1 + 1/4 + 1/16... bucket updates whatever the number of levels. Complete buckets are
+ * encoded into a small per-(attribute, level) buffer, flushed as an lz4 blob of about 4 KiB
+ * (or earlier when all buffers together pass 32 MiB), so builder memory is bounded by the
+ * number of attributes, not intervals; the blob directory (40 bytes per blob) is the
+ * exception, about 1 byte per 4,000 intervals.
+ *
+ * Query (complete histories): for column width C, the coarsest level with W_k <= C. Each
+ * stored bucket then lies in at most two columns. A column takes whole buckets as they are;
+ * a bucket cut by a column boundary x gives each side a piece whose MIXED flag is still exact
+ * ([start, x) is pure iff no change lies in (start, x), i.e. f >= x; [x, end) iff l <= x) and
+ * whose known value (vf, vl) is a fair dominant candidate. Only such a cut piece's min/max is
+ * unknown; it is refined from the intervals of that piece alone, and only when the bucket's
+ * min/max would widen the column's. When C is finer than W_k0, or the attribute has no levels,
+ * or the history is still being built, the row comes from the intervals (few per column in
+ * the first two cases). */
 #include "jvms-history-private.h"
 
 #include <math.h>
+#include <stdlib.h>
+
+gsize jvms_blob_frame (JvmsNodeEncoder *enc, const guint8 *payload, gsize usize, guint32 level,
+                       guint32 n_items, gint64 start, gint64 end);
+
+#define N_LEVELS       JVMS_SUMMARY_N_LEVELS
+#define PROBE          16
+#define DENSITY        16
+#define FLUSH_BYTES    4096
+#define PENDING_BUDGET (32u * 1024u * 1024u)
+#define SLOTS          4
+
+#define F_INSIDE       1u
+#define F_AT_START     2u
+#define F_NUMERIC      4u
+#define F_DOM_LAST     8u
+#define F_DOM_FIRST    16u
+
+static inline guint
+level_shift (guint k)
+{
+  return JVMS_SUMMARY_BASE_SHIFT + k * JVMS_SUMMARY_LEVEL_SHIFT;
+}
+
+static inline gint64
+sat_add (gint64 a, gint64 b)
+{
+  return a > G_MAXINT64 - b ? G_MAXINT64 : a + b;
+}
+
+static inline gint64
+bucket_start (gint64 index, guint shift)
+{
+  return (gint64) ((guint64) index << shift);
+}
+
+static inline gint64
+bucket_end (gint64 index, guint shift)
+{
+  return sat_add (bucket_start (index, shift), (gint64) 1 << shift);
+}
+
+typedef JvmsRawValue RV;
+
+static inline gboolean
+rv_eq (RV a, RV b)
+{
+  return jvms_raw_value_equal (a.type, a.bits, b.type, b.bits);
+}
+
+static inline gboolean
+rv_numeric (RV v, double *out)
+{
+  if (v.type == JVMS_VALUE_INT)
+    *out = (double) (gint64) v.bits;
+  else if (v.type == JVMS_VALUE_DOUBLE)
+    memcpy (out, &v.bits, 8);
+  else
+    return FALSE;
+  return !isnan (*out);
+}
+
+/* Durations of up to SLOTS values: approximate "held longest". */
+typedef struct
+{
+  RV     v[SLOTS];
+  gint64 d[SLOTS];
+  guint  n;
+} Slots;
+
+static inline void
+slots_add (Slots *s, RV v, gint64 d)
+{
+  for (guint i = 0; i < s->n; i++)
+    if (rv_eq (s->v[i], v))
+      {
+        s->d[i] += d;
+        return;
+      }
+  if (s->n < SLOTS)
+    {
+      s->v[s->n] = v;
+      s->d[s->n++] = d;
+      return;
+    }
+  guint m = 0;
+  for (guint i = 1; i < SLOTS; i++)
+    if (s->d[i] < s->d[m])
+      m = i;
+  if (s->d[m] < d)
+    {
+      s->v[m] = v;
+      s->d[m] = d;
+    }
+}
+
+static inline RV
+slots_best (const Slots *s, RV fallback)
+{
+  if (s->n == 0)
+    return fallback;
+  guint b = 0;
+  for (guint i = 1; i < s->n; i++)
+    if (s->d[i] > s->d[b])
+      b = i;
+  return s->v[b];
+}
+
+static inline void
+minmax_add (double *mn, double *mx, double v)
+{
+  if (isnan (*mn) || v < *mn)
+    *mn = v;
+  if (isnan (*mx) || v > *mx)
+    *mx = v;
+}
+
+/* A completed bucket passed up one level, or a single change (start == end). */
+typedef struct
+{
+  gint64   start, end;
+  RV       before, vf, vl;
+  gboolean inside;
+  gint64   f, l;
+  Slots    slots;
+  double   min, max;
+} Rec;
+
+typedef struct
+{
+  gboolean open;
+  gint64   index, bstart, bend;
+  RV       before, vf, vl, cur;
+  gboolean at_start, inside;
+  gint64   f, l, cursor;
+  Slots    slots;
+  double   min, max;
+  /* encoded complete buckets waiting for a flush */
+  GByteArray *out;
+  guint       out_n;
+  gint64      out_first, out_last, out_prev;
+} Level;
+
+typedef struct
+{
+  gint    k0;      /* finest level, once levels != NULL */
+  guint   n_probe;
+  gint64  probe_start[PROBE];
+  RV      probe_v[PROBE];
+  gint64  probe_end;
+  RV      last;    /* value of the latest interval fed */
+  Level  *levels;  /* N_LEVELS - k0 */
+} Attr;
+
+typedef struct
+{
+  guint32 attribute, level;
+  gint64  first, last;
+  guint64 offset;
+  guint32 csize, n;
+} DirEntry;
 
 struct _JvmsSummaryBuilder
 {
-  int unused;
-};
-
-struct _JvmsSummaryIndex
-{
-  int unused;
+  GArray         *attrs; /* Attr */
+  GArray         *dir;   /* DirEntry */
+  gsize           pending;
+  JvmsNodeEncoder enc;
 };
 
 JvmsSummaryBuilder *
 jvms_summary_builder_new (void)
 {
-  return g_new0 (JvmsSummaryBuilder, 1);
+  JvmsSummaryBuilder *sb = g_new0 (JvmsSummaryBuilder, 1);
+  sb->attrs = g_array_new (FALSE, TRUE, sizeof (Attr));
+  sb->dir = g_array_new (FALSE, FALSE, sizeof (DirEntry));
+  return sb;
 }
 
 void
 jvms_summary_builder_free (JvmsSummaryBuilder *sb)
 {
+  if (sb == NULL)
+    return;
+  for (guint a = 0; a < sb->attrs->len; a++)
+    {
+      Attr *at = &g_array_index (sb->attrs, Attr, a);
+      if (at->levels)
+        {
+          for (guint k = at->k0; k < N_LEVELS; k++)
+            if (at->levels[k - at->k0].out)
+              g_byte_array_unref (at->levels[k - at->k0].out);
+          g_free (at->levels);
+        }
+    }
+  g_array_unref (sb->attrs);
+  g_array_unref (sb->dir);
+  jvms_node_encoder_clear (&sb->enc);
   g_free (sb);
+}
+
+/* ---- encoding ---- */
+
+static guint8 *
+put_value (guint8 *p, RV v)
+{
+  gboolean small = (v.type == JVMS_VALUE_INT || v.type == JVMS_VALUE_STRING) && v.bits <= 30;
+  *p++ = (guint8) (v.type | (small ? (guint8) ((v.bits + 1) << 3) : 0));
+  if (small)
+    return p;
+  switch (v.type)
+    {
+    case JVMS_VALUE_INT:
+      return jvms_varint_put (p, jvms_zigzag ((gint64) v.bits));
+    case JVMS_VALUE_STRING:
+      return jvms_varint_put (p, v.bits);
+    case JVMS_VALUE_DOUBLE:
+      jvms_put_u64le (p, v.bits);
+      return p + 8;
+    default:
+      return p;
+    }
+}
+
+static gboolean
+get_value (const guint8 **pp, const guint8 *end, guint32 n_strings, RV *v)
+{
+  const guint8 *p = *pp;
+  if (p >= end)
+    return FALSE;
+  guint8 tag = *p++;
+  guint small = tag >> 3;
+  v->type = tag & 3;
+  v->bits = 0;
+  if ((tag & 4) != 0 || (small && v->type != JVMS_VALUE_INT && v->type != JVMS_VALUE_STRING))
+    return FALSE;
+  if (small)
+    v->bits = small - 1;
+  else if (v->type == JVMS_VALUE_INT)
+    {
+      if (!jvms_varint_get (&p, end, &v->bits))
+        return FALSE;
+      v->bits = (guint64) jvms_unzigzag (v->bits);
+    }
+  else if (v->type == JVMS_VALUE_STRING)
+    {
+      if (!jvms_varint_get (&p, end, &v->bits))
+        return FALSE;
+    }
+  else if (v->type == JVMS_VALUE_DOUBLE)
+    {
+      if (end - p < 8)
+        return FALSE;
+      v->bits = jvms_get_u64le (p);
+      p += 8;
+    }
+  if (v->type == JVMS_VALUE_STRING && v->bits >= n_strings)
+    return FALSE;
+  *pp = p;
+  return TRUE;
+}
+
+/* Numeric extremes as values: integral ones as INT so that they take a byte or two. */
+static RV
+numeric_rv (double x)
+{
+  RV v;
+  if (x == floor (x) && fabs (x) < 9007199254740992.0)
+    {
+      v.type = JVMS_VALUE_INT;
+      v.bits = (guint64) (gint64) x;
+    }
+  else
+    {
+      v.type = JVMS_VALUE_DOUBLE;
+      memcpy (&v.bits, &x, 8);
+    }
+  return v;
+}
+
+/* Appends one run (one attribute's buckets at one level) to @blob. */
+static void
+run_append (GByteArray *blob, guint32 attr, guint32 k, Level *lv)
+{
+  guint8 head[64];
+  guint8 *p = jvms_varint_put (head, attr);
+  p = jvms_varint_put (p, k);
+  p = jvms_varint_put (p, jvms_zigzag (lv->out_first));
+  p = jvms_varint_put (p, lv->out_n);
+  p = jvms_varint_put (p, lv->out->len);
+  g_byte_array_append (blob, head, (guint) (p - head));
+  g_byte_array_append (blob, lv->out->data, lv->out->len);
+}
+
+/* Writes @payload (n_runs then the runs) as one blob; @runs lists (attr, level, Level*). */
+static gboolean
+write_blob (JvmsHistory *h, JvmsSummaryBuilder *sb, GByteArray *runs_bytes, GArray *runs,
+            GError **error)
+{
+  guint8 head[16];
+  guint8 *p = jvms_varint_put (head, runs->len);
+  g_byte_array_prepend (runs_bytes, head, (guint) (p - head));
+  gint64 t0 = G_MAXINT64, t1 = G_MININT64;
+  guint32 total = 0;
+  for (guint i = 0; i < runs->len; i++)
+    {
+      DirEntry *e = &g_array_index (runs, DirEntry, i);
+      guint shift = level_shift (e->level);
+      t0 = MIN (t0, bucket_start (e->first, shift));
+      t1 = MAX (t1, bucket_end (e->last, shift));
+      total += e->n;
+    }
+  gsize size = jvms_blob_frame (&sb->enc, runs_bytes->data, runs_bytes->len, JVMS_NODE_LEVEL_SUMMARY,
+                                total, t0, t1);
+  guint64 off;
+  if (!jvms_history_append_blob (h, sb->enc.blob, size, &off, error))
+    return FALSE;
+  h->summary_bytes += size;
+  for (guint i = 0; i < runs->len; i++)
+    {
+      DirEntry *e = &g_array_index (runs, DirEntry, i);
+      e->offset = off;
+      e->csize = (guint32) (size - sizeof (JvmsNodeHeader));
+      g_array_append_val (sb->dir, *e);
+    }
+  g_byte_array_set_size (runs_bytes, 0);
+  g_array_set_size (runs, 0);
+  return TRUE;
+}
+
+static void
+level_taken (JvmsSummaryBuilder *sb, Level *lv)
+{
+  sb->pending -= lv->out->len;
+  g_byte_array_set_size (lv->out, 0);
+  lv->out_n = 0;
+}
+
+static gboolean
+flush_level (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, guint32 k, Level *lv,
+             GError **error)
+{
+  if (lv->out == NULL || lv->out_n == 0)
+    return TRUE;
+  g_autoptr (GByteArray) bytes = g_byte_array_new ();
+  g_autoptr (GArray) runs = g_array_new (FALSE, FALSE, sizeof (DirEntry));
+  DirEntry e = { attr, k, lv->out_first, lv->out_last, 0, 0, lv->out_n };
+  g_array_append_val (runs, e);
+  run_append (bytes, attr, k, lv);
+  level_taken (sb, lv);
+  return write_blob (h, sb, bytes, runs, error);
+}
+
+/* Packs every pending run into shared blobs of about 64 KiB: used at the end and when the
+ * pending buffers pass their budget, so that the many short runs of coarse levels do not
+ * each cost a blob. */
+static gboolean
+flush_all (JvmsHistory *h, JvmsSummaryBuilder *sb, GError **error)
+{
+  g_autoptr (GByteArray) bytes = g_byte_array_new ();
+  g_autoptr (GArray) runs = g_array_new (FALSE, FALSE, sizeof (DirEntry));
+  for (guint a = 0; a < sb->attrs->len; a++)
+    {
+      Attr *at = &g_array_index (sb->attrs, Attr, a);
+      if (at->levels == NULL)
+        continue;
+      for (guint k = (guint) at->k0; k < N_LEVELS; k++)
+        {
+          Level *lv = &at->levels[k - (guint) at->k0];
+          if (lv->out == NULL || lv->out_n == 0)
+            continue;
+          DirEntry e = { a, k, lv->out_first, lv->out_last, 0, 0, lv->out_n };
+          g_array_append_val (runs, e);
+          run_append (bytes, a, k, lv);
+          level_taken (sb, lv);
+          if (bytes->len >= 16 * FLUSH_BYTES && !write_blob (h, sb, bytes, runs, error))
+            return FALSE;
+        }
+    }
+  return runs->len == 0 || write_blob (h, sb, bytes, runs, error);
+}
+
+static gboolean
+store_bucket (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, guint32 k, Level *lv,
+              GError **error)
+{
+  guint8 buf[128];
+  guint8 *p = buf;
+  RV dom = slots_best (&lv->slots, lv->vl);
+  guint8 flags = (lv->inside ? F_INSIDE : 0) | (lv->at_start ? F_AT_START : 0) |
+                 (!isnan (lv->min) ? F_NUMERIC : 0);
+  if (rv_eq (dom, lv->vl))
+    flags |= F_DOM_LAST;
+  else if (rv_eq (dom, lv->vf))
+    flags |= F_DOM_FIRST;
+  if (lv->out == NULL)
+    lv->out = g_byte_array_sized_new (64);
+  gboolean first = lv->out_n == 0;
+  p = jvms_varint_put (p, first ? 0 : (guint64) (lv->index - lv->out_prev));
+  *p++ = flags;
+  if (first)
+    p = put_value (p, lv->before);
+  if (lv->at_start)
+    p = put_value (p, lv->vf);
+  if (lv->inside)
+    {
+      p = jvms_varint_put (p, (guint64) lv->f - (guint64) lv->bstart);
+      p = jvms_varint_put (p, (guint64) lv->l - (guint64) lv->f);
+      p = put_value (p, lv->vl);
+    }
+  if (!(flags & (F_DOM_LAST | F_DOM_FIRST)))
+    p = put_value (p, dom);
+  if (flags & F_NUMERIC)
+    {
+      p = put_value (p, numeric_rv (lv->min));
+      p = put_value (p, numeric_rv (lv->max));
+    }
+  if (first)
+    lv->out_first = lv->index;
+  lv->out_last = lv->index;
+  lv->out_prev = lv->index;
+  lv->out_n++;
+  g_byte_array_append (lv->out, buf, (guint) (p - buf));
+  sb->pending += (gsize) (p - buf);
+  if (lv->out->len >= FLUSH_BYTES)
+    return flush_level (h, sb, attr, k, lv, error);
+  if (sb->pending > PENDING_BUDGET)
+    return flush_all (h, sb, error);
+  return TRUE;
+}
+
+/* ---- the level cascade ---- */
+
+static inline void
+level_dur (Level *lv, RV v, gint64 d)
+{
+  if (d <= 0)
+    return;
+  slots_add (&lv->slots, v, d);
+  double x;
+  if (rv_numeric (v, &x))
+    minmax_add (&lv->min, &lv->max, x);
+}
+
+static gboolean level_feed (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, Attr *at,
+                            guint k, const Rec *r, GError **error);
+
+/* Completes level k's open bucket; its durations run to @until (its end, or the history's). */
+static gboolean
+level_close (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, Attr *at, guint k,
+             gint64 until, GError **error)
+{
+  Level *lv = &at->levels[k - at->k0];
+  if (!lv->open)
+    return TRUE;
+  level_dur (lv, lv->cur, MIN (lv->bend, until) - lv->cursor);
+  lv->cursor = lv->bend;
+  lv->open = FALSE;
+  if (!lv->inside && !lv->at_start)
+    return TRUE; /* pure: the level above accounts it as part of a constant stretch */
+  if (!store_bucket (h, sb, attr, k, lv, error))
+    return FALSE;
+  if (k + 1 < N_LEVELS)
+    {
+      Rec r = {
+        .start = lv->bstart, .end = MIN (lv->bend, until), .before = lv->before, .vf = lv->vf,
+        .vl = lv->vl, .inside = lv->inside, .f = lv->f, .l = lv->l, .slots = lv->slots,
+        .min = lv->min, .max = lv->max,
+      };
+      return level_feed (h, sb, attr, at, k + 1, &r, error);
+    }
+  return TRUE;
+}
+
+static gboolean
+level_feed (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, Attr *at, guint k,
+            const Rec *r, GError **error)
+{
+  Level *lv = &at->levels[k - at->k0];
+  guint shift = level_shift (k);
+  gint64 b = r->start >> shift; /* arithmetic shift: floor, also for negative times */
+
+  if (lv->open && lv->index != b &&
+      !level_close (h, sb, attr, at, k, G_MAXINT64, error))
+    return FALSE;
+  if (!lv->open)
+    {
+      lv->open = TRUE;
+      lv->index = b;
+      lv->bstart = bucket_start (b, shift);
+      lv->bend = bucket_end (b, shift);
+      lv->before = lv->vf = lv->vl = lv->cur;
+      lv->at_start = lv->inside = FALSE;
+      lv->slots.n = 0;
+      lv->min = lv->max = NAN;
+      if (lv->cursor < lv->bstart)
+        lv->cursor = lv->bstart;
+    }
+  level_dur (lv, lv->cur, r->start - lv->cursor);
+  if (!rv_eq (r->before, r->vf))
+    {
+      if (r->start == lv->bstart)
+        {
+          lv->at_start = TRUE;
+          lv->before = r->before;
+          lv->vf = r->vf;
+        }
+      else
+        {
+          if (!lv->inside)
+            lv->f = r->start;
+          lv->inside = TRUE;
+          lv->l = r->start;
+        }
+    }
+  if (r->inside)
+    {
+      if (!lv->inside)
+        lv->f = r->f;
+      lv->inside = TRUE;
+      lv->l = r->l;
+    }
+  for (guint i = 0; i < r->slots.n; i++)
+    slots_add (&lv->slots, r->slots.v[i], r->slots.d[i]);
+  if (!isnan (r->min))
+    {
+      minmax_add (&lv->min, &lv->max, r->min);
+      minmax_add (&lv->min, &lv->max, r->max);
+    }
+  lv->cur = lv->vl = r->vl;
+  lv->cursor = r->end;
+  return TRUE;
+}
+
+/* level_feed for a single change at the finest level, without building a record: the hot
+ * path of the builder (one call per interval). */
+static gboolean
+feed_change (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, Attr *at, gint64 c, RV before,
+             RV v, GError **error)
+{
+  guint k = (guint) at->k0;
+  Level *lv = &at->levels[0];
+  guint shift = level_shift (k);
+  gint64 b = c >> shift;
+
+  if (G_UNLIKELY (!lv->open || lv->index != b))
+    {
+      Rec r = { .start = c, .end = c, .before = before, .vf = v, .vl = v, .min = NAN, .max = NAN };
+      return level_feed (h, sb, attr, at, k, &r, error);
+    }
+  level_dur (lv, lv->cur, c - lv->cursor);
+  if (c == lv->bstart)
+    {
+      lv->at_start = TRUE;
+      lv->before = before;
+      lv->vf = v;
+    }
+  else
+    {
+      if (!lv->inside)
+        lv->f = c;
+      lv->inside = TRUE;
+      lv->l = c;
+    }
+  lv->cur = lv->vl = v;
+  lv->cursor = c;
+  return TRUE;
+}
+
+static void
+attr_start_levels (JvmsHistory *h, Attr *at, gint k0, RV first)
+{
+  at->k0 = k0;
+  at->levels = g_new0 (Level, N_LEVELS - (guint) k0);
+  for (guint k = (guint) k0; k < N_LEVELS; k++)
+    {
+      Level *lv = &at->levels[k - (guint) k0];
+      lv->cur = first;
+      lv->cursor = h->start_time;
+    }
+}
+
+/* Chooses k0 from the probed intervals and replays them into the levels. */
+static gboolean
+attr_decide (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, Attr *at, GError **error)
+{
+  /* The first interval starts at the history start, often long before anything happens;
+   * the mean is taken over the others. */
+  gint64 span = at->probe_end - at->probe_start[1];
+  gint64 mean = MAX (span / (gint64) (at->n_probe - 1), 1);
+  gint k0 = 0;
+  while ((guint) k0 + 1 < N_LEVELS && ((gint64) 1 << level_shift ((guint) k0)) < mean * DENSITY)
+    k0++;
+  attr_start_levels (h, at, k0, at->probe_v[0]);
+  for (guint i = 1; i < at->n_probe; i++)
+    if (!rv_eq (at->probe_v[i - 1], at->probe_v[i]) &&
+        !feed_change (h, sb, attr, at, at->probe_start[i], at->probe_v[i - 1], at->probe_v[i], error))
+      return FALSE;
+  return TRUE;
 }
 
 gboolean
 jvms_summary_builder_add (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, gint64 start,
                           gint64 end, guint8 type, guint64 bits, GError **error)
 {
+  if (attr >= sb->attrs->len)
+    g_array_set_size (sb->attrs, MAX (attr + 1, sb->attrs->len * 2));
+  Attr *at = &g_array_index (sb->attrs, Attr, attr);
+  RV v = { bits, type };
+  if (at->levels)
+    {
+      RV before = at->last;
+      at->last = v;
+      if (rv_eq (before, v))
+        return TRUE;
+      return feed_change (h, sb, attr, at, start, before, v, error);
+    }
+  at->probe_start[at->n_probe] = start;
+  at->probe_v[at->n_probe] = v;
+  at->n_probe++;
+  at->probe_end = end;
+  at->last = v;
+  if (at->n_probe == PROBE)
+    return attr_decide (h, sb, attr, at, error);
   return TRUE;
+}
+
+static int
+cmp_dir (const void *a, const void *b)
+{
+  const DirEntry *x = a, *y = b;
+  if (x->attribute != y->attribute)
+    return x->attribute < y->attribute ? -1 : 1;
+  if (x->level != y->level)
+    return x->level < y->level ? -1 : 1;
+  return x->first < y->first ? -1 : x->first > y->first;
 }
 
 gboolean
 jvms_summary_builder_finish (JvmsHistory *h, JvmsSummaryBuilder *sb, GBytes **directory,
                              GError **error)
 {
-  guint8 zero = 0;
-  *directory = g_bytes_new (&zero, 1);
+  guint n_attrs = jvms_attr_tree_size (h->attrs);
+  if (sb->attrs->len < n_attrs)
+    g_array_set_size (sb->attrs, n_attrs);
+  for (guint a = 0; a < n_attrs; a++)
+    {
+      Attr *at = &g_array_index (sb->attrs, Attr, a);
+      if (at->levels == NULL)
+        continue; /* fewer than PROBE intervals: queries read them directly */
+      for (guint k = (guint) at->k0; k < N_LEVELS; k++)
+        if (!level_close (h, sb, a, at, k, h->end_time, error))
+          return FALSE;
+      /* Levels whose buckets are wider than the history serve no query: queries never use
+       * buckets wider than a column, hence than the history. */
+      for (guint k = (guint) at->k0; k < N_LEVELS; k++)
+        {
+          Level *lv = &at->levels[k - (guint) at->k0];
+          if (((guint64) 1 << level_shift (k)) > (guint64) h->end_time - (guint64) h->start_time &&
+              lv->out && lv->out_n > 0)
+            level_taken (sb, lv);
+        }
+    }
+  if (!flush_all (h, sb, error))
+    return FALSE;
+  if (sb->dir->len > 1)
+    qsort (sb->dir->data, sb->dir->len, sizeof (DirEntry), cmp_dir);
+
+  GByteArray *out = g_byte_array_new ();
+  guint8 tmp[16];
+  g_byte_array_append (out, tmp, (guint) (jvms_varint_put (tmp, n_attrs) - tmp));
+  for (guint a = 0; a < n_attrs; a++)
+    {
+      Attr *at = &g_array_index (sb->attrs, Attr, a);
+      g_byte_array_append (out, tmp, (guint) (jvms_varint_put (tmp, at->levels ? (guint64) at->k0 + 1 : 0) - tmp));
+    }
+  g_byte_array_append (out, tmp, (guint) (jvms_varint_put (tmp, sb->dir->len) - tmp));
+  for (guint i = 0; i < sb->dir->len; i++)
+    {
+      const DirEntry *e = &g_array_index (sb->dir, DirEntry, i);
+      guint8 rec[sizeof (JvmsSummaryDirEntry)];
+      jvms_put_u32le (rec + 0, e->attribute);
+      jvms_put_u32le (rec + 4, e->level);
+      jvms_put_u64le (rec + 8, (guint64) e->first);
+      jvms_put_u64le (rec + 16, (guint64) e->last);
+      jvms_put_u64le (rec + 24, e->offset);
+      jvms_put_u32le (rec + 32, e->csize);
+      jvms_put_u32le (rec + 36, e->n);
+      g_byte_array_append (out, rec, sizeof rec);
+    }
+  *directory = g_byte_array_free_to_bytes (out);
   return TRUE;
+}
+
+/* ---- the read side ---- */
+
+struct _JvmsSummaryIndex
+{
+  guint     n_attrs;
+  gint8    *k0;      /* per attribute, -1 none */
+  DirEntry *dir;
+  guint     n_dir;
+  guint    *first;   /* per attribute: its first entry; first[n_attrs] = n_dir */
+};
+
+void
+jvms_summary_index_free (JvmsSummaryIndex *si)
+{
+  if (si == NULL)
+    return;
+  g_free (si->k0);
+  g_free (si->dir);
+  g_free (si->first);
+  g_free (si);
+}
+
+gint
+jvms_summary_index_finest (JvmsSummaryIndex *si, guint attribute)
+{
+  return si && attribute < si->n_attrs ? si->k0[attribute] : -1;
+}
+
+guint
+jvms_summary_index_n_blobs (JvmsSummaryIndex *si)
+{
+  return si ? si->n_dir : 0;
 }
 
 JvmsSummaryIndex *
 jvms_summary_index_load (const guint8 *data, gsize size, const char *file, guint64 offset,
                          guint n_attributes, guint64 data_end, GError **error)
 {
-  return g_new0 (JvmsSummaryIndex, 1);
+  const guint8 *p = data, *end = data + size;
+  guint64 n, v;
+  JvmsSummaryIndex *si = g_new0 (JvmsSummaryIndex, 1);
+
+  if (!jvms_varint_get (&p, end, &n) || n != n_attributes)
+    goto bad;
+  si->n_attrs = n_attributes;
+  si->k0 = g_new (gint8, MAX (n_attributes, 1));
+  for (guint a = 0; a < n_attributes; a++)
+    {
+      if (!jvms_varint_get (&p, end, &v) || v > N_LEVELS)
+        goto bad;
+      si->k0[a] = (gint8) ((gint) v - 1);
+    }
+  if (!jvms_varint_get (&p, end, &n) || n > (guint64) (end - p) / sizeof (JvmsSummaryDirEntry) ||
+      (guint64) (end - p) != n * sizeof (JvmsSummaryDirEntry))
+    goto bad;
+  si->n_dir = (guint) n;
+  si->dir = g_new (DirEntry, MAX (n, 1));
+  si->first = g_new0 (guint, n_attributes + 1);
+  for (guint i = 0; i < si->n_dir; i++, p += sizeof (JvmsSummaryDirEntry))
+    {
+      DirEntry *e = &si->dir[i];
+      e->attribute = jvms_get_u32le (p);
+      e->level = jvms_get_u32le (p + 4);
+      e->first = (gint64) jvms_get_u64le (p + 8);
+      e->last = (gint64) jvms_get_u64le (p + 16);
+      e->offset = jvms_get_u64le (p + 24);
+      e->csize = jvms_get_u32le (p + 32);
+      e->n = jvms_get_u32le (p + 36);
+      if (e->attribute >= n_attributes || e->level >= N_LEVELS || si->k0[e->attribute] < 0 ||
+          e->level < (guint) si->k0[e->attribute] || e->last < e->first || e->n == 0 ||
+          e->offset < JVMS_FILE_HEADER_SIZE || e->offset >= data_end)
+        goto bad;
+      if (i > 0 && cmp_dir (&si->dir[i - 1], e) >= 0)
+        goto bad;
+    }
+  /* first[a]: entries are sorted by attribute. */
+  guint i = 0;
+  for (guint a = 0; a <= n_attributes; a++)
+    {
+      while (i < si->n_dir && si->dir[i].attribute < a)
+        i++;
+      si->first[a] = i;
+    }
+  return si;
+
+bad:
+  g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT,
+               "%s: the summary directory at offset %" G_GUINT64_FORMAT " is malformed "
+               "(at table byte %" G_GSIZE_FORMAT ")", file, offset, (gsize) (p - data));
+  jvms_summary_index_free (si);
+  return NULL;
 }
 
-void
-jvms_summary_index_free (JvmsSummaryIndex *si)
+/* A decoded bucket. */
+typedef struct
 {
-  g_free (si);
-}
+  gint64 index;
+  gint64 f, l;
+  RV     before, vf, vl, dom;
+  double min, max;
+  guint8 flags;
+} Bucket;
 
-/* ---- combining pieces into columns ---- */
-
-#define SLOTS 4
+/* A decoded blob: its runs and their buckets (node->buckets points at the Blob). */
+typedef struct
+{
+  guint32 attr, level;
+  guint   first; /* index into buckets */
+  guint   n;
+} Run;
 
 typedef struct
 {
-  gboolean any;
-  gboolean mixed;
-  guint8   type;  /* first value seen */
-  guint64  bits;
+  guint   n_runs;
+  Run    *runs;
+  Bucket *buckets;
+} Blob;
+
+static gboolean
+decode_run (const guint8 **pp, const guint8 *end, guint32 n_strings, const Run *run,
+            gint64 first, Bucket *bk)
+{
+  const guint8 *p = *pp;
+  guint shift = level_shift (run->level);
+  gint64 index = first;
+  RV prev_vl = { 0, JVMS_VALUE_NULL };
+  for (guint i = 0; i < run->n; i++)
+    {
+      Bucket *b = &bk[i];
+      guint64 d, fo, lo;
+      if (!jvms_varint_get (&p, end, &d) || (i > 0 && d == 0) || (i == 0 && d != 0) ||
+          d > (guint64) G_MAXINT64 - (guint64) index || p >= end)
+        return FALSE;
+      index += (gint64) d;
+      if (index > (G_MAXINT64 >> shift))
+        return FALSE;
+      b->index = index;
+      b->flags = *p++;
+      if (b->flags & ~0x1Fu)
+        return FALSE;
+      if (i == 0)
+        {
+          if (!get_value (&p, end, n_strings, &b->before))
+            return FALSE;
+        }
+      else
+        b->before = prev_vl;
+      b->vf = b->before;
+      if ((b->flags & F_AT_START) && !get_value (&p, end, n_strings, &b->vf))
+        return FALSE;
+      b->vl = b->vf;
+      gint64 bs = bucket_start (index, shift), be = bucket_end (index, shift);
+      if (b->flags & F_INSIDE)
+        {
+          if (!jvms_varint_get (&p, end, &fo) || !jvms_varint_get (&p, end, &lo) ||
+              fo == 0 || fo >= (guint64) be - (guint64) bs || lo >= (guint64) be - (guint64) bs - fo ||
+              !get_value (&p, end, n_strings, &b->vl))
+            return FALSE;
+          b->f = bs + (gint64) fo;
+          b->l = b->f + (gint64) lo;
+        }
+      if (b->flags & F_DOM_LAST)
+        b->dom = b->vl;
+      else if (b->flags & F_DOM_FIRST)
+        b->dom = b->vf;
+      else if (!get_value (&p, end, n_strings, &b->dom))
+        return FALSE;
+      b->min = b->max = NAN;
+      if (b->flags & F_NUMERIC)
+        {
+          RV mn, mx;
+          if (!get_value (&p, end, n_strings, &mn) || !get_value (&p, end, n_strings, &mx) ||
+              !rv_numeric (mn, &b->min) || !rv_numeric (mx, &b->max))
+            return FALSE;
+        }
+      prev_vl = b->vl;
+    }
+  *pp = p;
+  return TRUE;
+}
+
+/* Reads a summary blob through the cache. */
+static JvmsNode *
+get_blob (JvmsHistory *h, const DirEntry *e, GError **error)
+{
+  JvmsNode *n = jvms_node_cache_lookup (h->cache, e->offset);
+  if (n)
+    return n;
+  JvmsNodeHeader hd;
+  g_autofree guint8 *payload = jvms_blob_read (h->fd, h->path, e->offset, e->csize, h->data_end,
+                                               JVMS_NODE_SIZE_MAX, &hd, error);
+  if (payload == NULL)
+    return NULL;
+  const guint8 *p = payload, *end = payload + hd.usize;
+  guint64 n_runs;
+  guint32 n_strings = jvms_string_table_size (h->strings);
+  guint n_attrs = jvms_attr_tree_size (h->attrs);
+  /* Each run takes at least 6 bytes and each bucket 3: bounds before allocating. */
+  if (hd.level != JVMS_NODE_LEVEL_SUMMARY || !jvms_varint_get (&p, end, &n_runs) ||
+      n_runs == 0 || n_runs > hd.usize / 6 || hd.n_intervals > hd.usize / 3)
+    goto bad;
+  gsize bytes = sizeof (JvmsNode) + sizeof (Blob) + n_runs * sizeof (Run) +
+                (gsize) hd.n_intervals * sizeof (Bucket);
+  n = g_malloc0 (bytes);
+  n->ref_count = 1;
+  n->offset = e->offset;
+  n->bytes = bytes;
+  n->level = JVMS_NODE_LEVEL_SUMMARY;
+  n->n_intervals = hd.n_intervals;
+  Blob *blob = (Blob *) (n + 1);
+  blob->n_runs = (guint) n_runs;
+  blob->runs = (Run *) (blob + 1);
+  blob->buckets = (Bucket *) (blob->runs + n_runs);
+  n->buckets = blob;
+  guint used = 0;
+  for (guint r = 0; r < n_runs; r++)
+    {
+      guint64 attr, level, first, cnt, len;
+      if (!jvms_varint_get (&p, end, &attr) || !jvms_varint_get (&p, end, &level) ||
+          !jvms_varint_get (&p, end, &first) || !jvms_varint_get (&p, end, &cnt) ||
+          !jvms_varint_get (&p, end, &len) || attr >= n_attrs || level >= N_LEVELS ||
+          cnt == 0 || cnt > hd.n_intervals - used || len > (guint64) (end - p))
+        goto bad;
+      Run *run = &blob->runs[r];
+      run->attr = (guint32) attr;
+      run->level = (guint32) level;
+      run->first = used;
+      run->n = (guint) cnt;
+      const guint8 *run_end = p + len;
+      if (!decode_run (&p, run_end, n_strings, run, jvms_unzigzag (first), blob->buckets + used) ||
+          p != run_end)
+        goto bad;
+      used += (guint) cnt;
+    }
+  if (p != end || used != hd.n_intervals)
+    goto bad;
+  JvmsNode *c = jvms_node_cache_insert (h->cache, n);
+  jvms_node_unref (n);
+  return c;
+
+bad:
+  g_free (n);
+  g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT,
+               "%s: summary blob at offset %" G_GUINT64_FORMAT " is malformed", h->path, e->offset);
+  return NULL;
+}
+
+/* The buckets of @e's run in its blob, or NULL (CORRUPT) when the blob lacks it. */
+static const Bucket *
+blob_run (JvmsHistory *h, JvmsNode *n, const DirEntry *e, guint *n_buckets, GError **error)
+{
+  const Blob *blob = n->buckets;
+  for (guint r = 0; r < blob->n_runs; r++)
+    {
+      const Run *run = &blob->runs[r];
+      if (run->attr == e->attribute && run->level == e->level)
+        {
+          const Bucket *b = blob->buckets + run->first;
+          if (run->n != e->n || b[0].index != e->first || b[run->n - 1].index != e->last)
+            break;
+          *n_buckets = run->n;
+          return b;
+        }
+    }
+  g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT,
+               "%s: summary blob at offset %" G_GUINT64_FORMAT " lacks the run its directory "
+               "entry describes (attribute %u, level %u)", h->path, e->offset, e->attribute, e->level);
+  return NULL;
+}
+
+gboolean jvms_summary_check_all (JvmsHistory *h, GError **error);
+gboolean
+jvms_summary_check_all (JvmsHistory *h, GError **error)
+{
+  for (guint i = 0; h->summary && i < h->summary->n_dir; i++)
+    {
+      JvmsNode *n = get_blob (h, &h->summary->dir[i], error);
+      guint nb;
+      if (n == NULL)
+        return FALSE;
+      gboolean ok = blob_run (h, n, &h->summary->dir[i], &nb, error) != NULL;
+      jvms_node_unref (n);
+      if (!ok)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* ---- combining into columns ---- */
+
+typedef struct
+{
+  gboolean any, mixed;
+  RV       first;
+  Slots    slots;
   double   min, max;
-  guint8   slot_type[SLOTS];
-  guint64  slot_bits[SLOTS];
-  gint64   slot_dur[SLOTS];
-  guint    n_slots;
-} ColumnAcc;
+  /* cut pieces whose min/max is not known exactly: refined at the end if they matter */
+  guint    n_uncertain;
+  gint64   us[2], ue[2];
+  double   umin[2], umax[2];
+} Col;
 
-static void
-acc_reset (ColumnAcc *acc)
+static inline void
+col_reset (Col *c)
 {
-  acc->any = FALSE;
-  acc->mixed = FALSE;
-  acc->min = NAN;
-  acc->max = NAN;
-  acc->n_slots = 0;
+  c->any = c->mixed = FALSE;
+  c->slots.n = 0;
+  c->min = c->max = NAN;
+  c->n_uncertain = 0;
 }
 
-static void
-acc_numeric (ColumnAcc *acc, guint8 type, guint64 bits)
+static inline void
+col_value (Col *c, RV v, gint64 d)
 {
-  double v;
-  if (type == JVMS_VALUE_INT)
-    v = (double) (gint64) bits;
-  else if (type == JVMS_VALUE_DOUBLE)
-    memcpy (&v, &bits, 8);
-  else
-    return;
-  if (isnan (v))
-    return;
-  if (isnan (acc->min) || v < acc->min)
-    acc->min = v;
-  if (isnan (acc->max) || v > acc->max)
-    acc->max = v;
-}
-
-/* A value held for @dur inside the column. */
-static void
-acc_add (ColumnAcc *acc, guint8 type, guint64 bits, gint64 dur)
-{
-  if (!acc->any)
+  if (!c->any)
     {
-      acc->any = TRUE;
-      acc->type = type;
-      acc->bits = bits;
+      c->any = TRUE;
+      c->first = v;
     }
-  else if (!acc->mixed && !jvms_raw_value_equal (acc->type, acc->bits, type, bits))
-    acc->mixed = TRUE;
-  acc_numeric (acc, type, bits);
-  for (guint i = 0; i < acc->n_slots; i++)
-    if (jvms_raw_value_equal (acc->slot_type[i], acc->slot_bits[i], type, bits))
-      {
-        acc->slot_dur[i] += dur;
-        return;
-      }
-  guint i = acc->n_slots;
-  if (i == SLOTS)
+  else if (!c->mixed && !rv_eq (c->first, v))
+    c->mixed = TRUE;
+  slots_add (&c->slots, v, d);
+  double x;
+  if (rv_numeric (v, &x))
+    minmax_add (&c->min, &c->max, x);
+}
+
+/* Column c covers [cs(c), cs(c + 1)); one narrower than 1 ns covers the instant at its start. */
+typedef struct
+{
+  gint64  t0, t1;
+  guint   n;
+  gint64 *cs; /* n + 1 column starts, computed once per query (128-bit divisions are slow) */
+} Cols;
+
+static inline gint64
+col_start (const Cols *k, guint c)
+{
+  return k->cs[c];
+}
+
+static inline gint64
+col_end (const Cols *k, guint c)
+{
+  gint64 s = k->cs[c], e = k->cs[c + 1];
+  return e == s ? s + 1 : e;
+}
+
+/* The first column whose end is after t. */
+static guint
+col_first_after (const Cols *k, gint64 t)
+{
+  guint lo = 0, hi = k->n;
+  while (lo < hi)
     {
-      /* Approximate: forget the value held the shortest so far. */
-      i = 0;
-      for (guint j = 1; j < SLOTS; j++)
-        if (acc->slot_dur[j] < acc->slot_dur[i])
-          i = j;
-      if (acc->slot_dur[i] > dur)
-        return;
+      guint mid = (lo + hi) / 2;
+      if (col_end (k, mid) <= t)
+        lo = mid + 1;
+      else
+        hi = mid;
     }
-  else
-    acc->n_slots++;
-  acc->slot_type[i] = type;
-  acc->slot_bits[i] = bits;
-  acc->slot_dur[i] = dur;
+  return lo;
 }
 
 static void
-acc_emit (JvmsHistory *h, const ColumnAcc *acc, JvmsSummaryCell *cell)
+col_emit (JvmsHistory *h, const Col *c, JvmsSummaryCell *cell)
 {
-  if (!acc->any)
+  if (!c->any)
     {
       cell->dominant = JVMS_VALUE_INIT_NULL;
       cell->flags = JVMS_SUMMARY_EMPTY;
       cell->min = cell->max = NAN;
       return;
     }
-  guint best = 0;
-  for (guint j = 1; j < acc->n_slots; j++)
-    if (acc->slot_dur[j] > acc->slot_dur[best])
-      best = j;
-  jvms_history_value_out (h, acc->slot_type[best], acc->slot_bits[best], &cell->dominant);
-  cell->flags = acc->mixed ? JVMS_SUMMARY_MIXED : 0;
-  cell->min = acc->min;
-  cell->max = acc->max;
+  RV d = slots_best (&c->slots, c->first);
+  jvms_history_value_out (h, d.type, d.bits, &cell->dominant);
+  cell->flags = c->mixed ? JVMS_SUMMARY_MIXED : 0;
+  cell->min = c->min;
+  cell->max = c->max;
 }
 
-/* Column c covers [col_start (c), col_start (c + 1)); a column narrower than 1 ns covers the
- * instant at its start. */
-static inline gint64
-col_start (gint64 t0, gint64 t1, guint n, guint c)
+typedef struct
 {
-  return t0 + (gint64) (((__int128) (t1 - t0) * c) / n);
-}
+  gint64  start, end;
+  guint64 bits;
+  guint8  type;
+} Seg;
 
-static inline guint
-col_of (gint64 t0, gint64 t1, guint n, gint64 t)
-{
-  /* The last column whose start is <= t. */
-  guint c = (guint) MIN ((__int128) (t - t0) * n / (t1 - t0), (__int128) n - 1);
-  while (c + 1 < n && col_start (t0, t1, n, c + 1) <= t)
-    c++;
-  while (c > 0 && col_start (t0, t1, n, c) > t)
-    c--;
-  return c;
-}
-
-/* Fills one attribute's row from its intervals in the window, sorted by start. */
 static void
-row_from_intervals (JvmsHistory *h, gint64 t0, gint64 t1, guint n_columns,
-                    const JvmsInterval *iv, guint n_iv, JvmsSummaryCell *row)
+cols_add_seg (const Cols *k, Col *cols, gint64 s, gint64 e, RV v)
 {
-  ColumnAcc acc;
-  guint cur = 0;
-  guint k = 0;
-
-  for (guint c = 0; c < n_columns; c++)
+  if (e <= s)
+    return;
+  for (guint c = col_first_after (k, s); c < k->n; c++)
     {
-      gint64 cs = col_start (t0, t1, n_columns, c);
-      gint64 ce = col_start (t0, t1, n_columns, c + 1);
-      if (ce == cs)
-        ce = cs + 1;
-      acc_reset (&acc);
-      /* Skip intervals that end before this column. */
-      while (k < n_iv && iv[k].end <= cs)
-        k++;
-      for (guint j = k; j < n_iv && iv[j].start < ce; j++)
-        {
-          gint64 s = MAX (iv[j].start, cs), e = MIN (iv[j].end, ce);
-          if (e <= s)
-            continue;
-          guint8 type = iv[j].value.type;
-          guint64 bits = 0;
-          if (type == JVMS_VALUE_INT)
-            bits = (guint64) iv[j].value.i;
-          else if (type == JVMS_VALUE_DOUBLE)
-            memcpy (&bits, &iv[j].value.d, 8);
-          else if (type == JVMS_VALUE_STRING)
-            bits = GPOINTER_TO_SIZE (iv[j].value.s); /* interned: pointer identity */
-          acc_add (&acc, type, bits, e - s);
-        }
-      if (acc.any && acc.slot_type[0] == JVMS_VALUE_STRING)
-        {
-          /* Strings were keyed by pointer; emit converts back. */
-        }
-      JvmsSummaryCell *cell = &row[c];
-      if (!acc.any)
-        {
-          cell->dominant = JVMS_VALUE_INIT_NULL;
-          cell->flags = JVMS_SUMMARY_EMPTY;
-          cell->min = cell->max = NAN;
-          continue;
-        }
-      guint best = 0;
-      for (guint j = 1; j < acc.n_slots; j++)
-        if (acc.slot_dur[j] > acc.slot_dur[best])
-          best = j;
-      cell->dominant.type = acc.slot_type[best];
-      if (acc.slot_type[best] == JVMS_VALUE_STRING)
-        cell->dominant.s = GSIZE_TO_POINTER (acc.slot_bits[best]);
-      else if (acc.slot_type[best] == JVMS_VALUE_DOUBLE)
-        memcpy (&cell->dominant.d, &acc.slot_bits[best], 8);
-      else
-        cell->dominant.i = (gint64) acc.slot_bits[best];
-      cell->flags = acc.mixed ? JVMS_SUMMARY_MIXED : 0;
-      cell->min = acc.min;
-      cell->max = acc.max;
+      gint64 cs = col_start (k, c), ce = col_end (k, c);
+      if (cs >= e)
+        break;
+      gint64 a = MAX (s, cs), b = MIN (e, ce);
+      if (b > a)
+        col_value (&cols[c], v, b - a);
     }
-  (void) cur;
-  (void) acc_emit;
+}
+
+/* The intervals of one attribute in [s, e), as raw segments sorted by start. */
+static gboolean
+collect_segs (JvmsHistory *h, guint32 attr, gint64 s, gint64 e, guint8 *want, GArray *ivs,
+              GArray *segs, GError **error)
+{
+  g_array_set_size (ivs, 0);
+  g_array_set_size (segs, 0);
+  want[attr] = 1;
+  gboolean ok = jvms_history_collect (h, s, e - 1, want, ivs, error);
+  want[attr] = 0;
+  if (!ok)
+    return FALSE;
+  for (guint i = 0; i < ivs->len; i++)
+    {
+      const JvmsInterval *iv = &g_array_index (ivs, JvmsInterval, i);
+      Seg sg = { iv->start, iv->end, 0, iv->value.type };
+      switch (iv->value.type)
+        {
+        case JVMS_VALUE_INT: sg.bits = (guint64) iv->value.i; break;
+        case JVMS_VALUE_DOUBLE: memcpy (&sg.bits, &iv->value.d, 8); break;
+        case JVMS_VALUE_STRING: sg.bits = jvms_string_table_lookup (h->strings, iv->value.s); break;
+        default: break;
+        }
+      g_array_append_val (segs, sg);
+    }
+  return TRUE;
+}
+
+/* Intervals of the rows read directly, gathered in one walk of the tree: (row, interval). */
+typedef struct
+{
+  gint64  start, end;
+  guint64 bits;
+  guint32 row;
+  guint8  type;
+} RowIv;
+
+typedef struct
+{
+  const guint32 *row_of; /* attribute -> row + 1 */
+  GArray        *out;    /* RowIv */
+} Gather;
+
+static void
+gather_one (gpointer data, guint32 attr, gint64 s, gint64 e, guint8 type, guint64 bits)
+{
+  Gather *g = data;
+  RowIv r = { s, e, bits, g->row_of[attr] - 1, type };
+  g_array_append_val (g->out, r);
+}
+
+static void
+row_from_intervals (JvmsHistory *h, const Cols *k, const RowIv *iv, guint n_iv, Col *cols,
+                    JvmsSummaryCell *row)
+{
+  for (guint c = 0; c < k->n; c++)
+    col_reset (&cols[c]);
+  for (guint i = 0; i < n_iv; i++)
+    {
+      RV v = { iv[i].bits, iv[i].type };
+      cols_add_seg (k, cols, iv[i].start, iv[i].end, v);
+    }
+  for (guint c = 0; c < k->n; c++)
+    col_emit (h, &cols[c], &row[c]);
+}
+
+/* Exact min/max of @attr's values over [s, e). */
+static gboolean
+refine_minmax (JvmsHistory *h, guint32 attr, gint64 s, gint64 e, guint8 *want, GArray *ivs,
+               GArray *segs, double *mn, double *mx, GError **error)
+{
+  if (!collect_segs (h, attr, s, e, want, ivs, segs, error))
+    return FALSE;
+  for (guint i = 0; i < segs->len; i++)
+    {
+      const Seg *sg = &g_array_index (segs, Seg, i);
+      RV v = { sg->bits, sg->type };
+      double x;
+      if (MIN (sg->end, e) > MAX (sg->start, s) && rv_numeric (v, &x))
+        minmax_add (mn, mx, x);
+    }
+  return TRUE;
+}
+
+/* One bucket's share of column c: [a, b) within the bucket [bs, be). */
+static void
+col_bucket_piece (Col *col, const Bucket *bk, gint64 bs, gint64 be, gint64 a, gint64 b)
+{
+  gboolean inside = (bk->flags & F_INSIDE) != 0;
+  if (a == bs && b == be)
+    {
+      /* The whole bucket. */
+      if (!inside)
+        {
+          col_value (col, bk->vf, b - a);
+          return;
+        }
+      if (!col->any)
+        {
+          col->any = TRUE;
+          col->first = bk->vf;
+        }
+      col->mixed = TRUE;
+      slots_add (&col->slots, bk->dom, b - a);
+      if (!isnan (bk->min))
+        {
+          minmax_add (&col->min, &col->max, bk->min);
+          minmax_add (&col->min, &col->max, bk->max);
+        }
+      return;
+    }
+  if (!inside || b <= bk->f)
+    {
+      col_value (col, bk->vf, b - a);
+      return;
+    }
+  if (a >= bk->l)
+    {
+      col_value (col, bk->vl, b - a);
+      return;
+    }
+  /* A change lies inside the piece, or the piece lies between f and l (unknown): the caller
+   * resolves the latter. Here: a change in (a, b) is certain when f > a or l < b. */
+  RV known = a < bk->f ? bk->vf : bk->vl;
+  col_value (col, known, b - a);
+  col->mixed = TRUE;
+  if (col->n_uncertain < 2 && !isnan (bk->min))
+    {
+      guint u = col->n_uncertain++;
+      col->us[u] = a;
+      col->ue[u] = b;
+      col->umin[u] = bk->min;
+      col->umax[u] = bk->max;
+    }
+}
+
+static gboolean
+row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, guint8 *want,
+                 GArray *ivs, GArray *segs, Col *cols, JvmsSummaryCell *row, GError **error)
+{
+  JvmsSummaryIndex *si = h->summary;
+  guint shift = level_shift (level);
+  gint64 lo_t = MAX (k->t0, h->start_time);
+  gint64 hi_t = MIN (col_end (k, k->n - 1), h->end_time);
+
+  for (guint c = 0; c < k->n; c++)
+    col_reset (&cols[c]);
+  if (hi_t > lo_t)
+    {
+      /* The value at the window start: one path of the tree. */
+      JvmsInterval at;
+      if (!jvms_history_query_single (h, attr, lo_t, &at, error))
+        return FALSE;
+      RV cur = { 0, at.value.type };
+      if (at.value.type == JVMS_VALUE_INT)
+        cur.bits = (guint64) at.value.i;
+      else if (at.value.type == JVMS_VALUE_DOUBLE)
+        memcpy (&cur.bits, &at.value.d, 8);
+      else if (at.value.type == JVMS_VALUE_STRING)
+        cur.bits = jvms_string_table_lookup (h->strings, at.value.s);
+      gint64 cursor = lo_t;
+      gint64 b_first = lo_t >> shift, b_last = (hi_t - 1) >> shift;
+      /* Entries of (attr, level), sorted by first bucket: the first that may reach b_first. */
+      guint e_lo = si->first[attr], e_hi = si->first[attr + 1];
+      while (e_lo < e_hi && si->dir[e_lo].level < level)
+        e_lo++;
+      guint e_end = e_lo;
+      while (e_end < e_hi && si->dir[e_end].level == level)
+        e_end++;
+      guint lo = e_lo, hi = e_end;
+      while (lo < hi)
+        {
+          guint mid = (lo + hi) / 2;
+          if (si->dir[mid].last < b_first)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      for (guint e = lo; e < e_end && si->dir[e].first <= b_last; e++)
+        {
+          g_autoptr (JvmsNode) blob = get_blob (h, &si->dir[e], error);
+          if (blob == NULL)
+            return FALSE;
+          guint nb = 0;
+          const Bucket *bk = blob_run (h, blob, &si->dir[e], &nb, error);
+          if (bk == NULL)
+            return FALSE;
+          guint i0 = 0, i1 = nb;
+          while (i0 < i1)
+            {
+              guint mid = (i0 + i1) / 2;
+              if (bk[mid].index < b_first)
+                i0 = mid + 1;
+              else
+                i1 = mid;
+            }
+          for (guint i = i0; i < nb && bk[i].index <= b_last; i++)
+            {
+              const Bucket *b = &bk[i];
+              gint64 bs = bucket_start (b->index, shift), be = bucket_end (b->index, shift);
+              cols_add_seg (k, cols, cursor, MAX (cursor, bs), cur);
+              gint64 a = MAX (bs, lo_t), z = MIN (be, hi_t);
+              for (guint c = col_first_after (k, a); c < k->n; c++)
+                {
+                  gint64 cs = col_start (k, c), ce = col_end (k, c);
+                  if (cs >= z)
+                    break;
+                  gint64 pa = MAX (a, cs), pz = MIN (z, ce);
+                  if (pz <= pa)
+                    continue;
+                  /* The piece is a whole bucket only if it was not clipped by the window. */
+                  gboolean whole = pa == bs && pz == be;
+                  gboolean unknown = (b->flags & F_INSIDE) && !whole && b->f <= pa && b->l >= pz;
+                  if (unknown)
+                    {
+                      /* A piece strictly between the first and last change: read it. */
+                      if (!collect_segs (h, attr, pa, pz, want, ivs, segs, error))
+                        return FALSE;
+                      for (guint s = 0; s < segs->len; s++)
+                        {
+                          const Seg *sg = &g_array_index (segs, Seg, s);
+                          RV v = { sg->bits, sg->type };
+                          gint64 x0 = MAX (sg->start, pa), x1 = MIN (sg->end, pz);
+                          if (x1 > x0)
+                            col_value (&cols[c], v, x1 - x0);
+                        }
+                    }
+                  else
+                    col_bucket_piece (&cols[c], b, bs, be, pa, pz);
+                }
+              cursor = MAX (cursor, MIN (be, hi_t));
+              cur = b->vl;
+            }
+        }
+      cols_add_seg (k, cols, cursor, hi_t, cur);
+    }
+  for (guint c = 0; c < k->n; c++)
+    {
+      Col *col = &cols[c];
+      for (guint u = 0; u < col->n_uncertain; u++)
+        {
+          if (!isnan (col->min) && col->umin[u] >= col->min && col->umax[u] <= col->max)
+            continue; /* cannot widen the column's range */
+          if (!refine_minmax (h, attr, col->us[u], col->ue[u], want, ivs, segs, &col->min,
+                              &col->max, error))
+            return FALSE;
+        }
+      col_emit (h, col, &row[c]);
+    }
+  return TRUE;
 }
 
 gboolean
@@ -264,18 +1401,85 @@ jvms_history_query_summary (JvmsHistory         *self,
                    self->path, t0, t1, n_columns);
       return FALSE;
     }
+  gboolean locked = jvms_history_lock_if_live (self);
+  gboolean ok = TRUE;
+  guint n_attrs = jvms_attr_tree_size (self->attrs);
+  for (guint i = 0; i < n_attributes; i++)
+    if (attributes[i] >= n_attrs)
+      {
+        g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_INVALID,
+                     "%s: unknown attribute %u", self->path, attributes[i]);
+        jvms_history_unlock_if (self, locked);
+        return FALSE;
+      }
+  g_autofree gint64 *cs = g_new (gint64, n_columns + 1);
+  for (guint c = 0; c <= n_columns; c++)
+    cs[c] = t0 + (gint64) (((__int128) t1 - t0) * c / n_columns);
+  Cols k = { t0, t1, n_columns, cs };
+  gint64 width = (gint64) (((__int128) t1 - t0) / n_columns);
+  /* The coarsest level whose buckets fit in a column. */
+  gint level = -1;
+  while (level + 1 < (gint) N_LEVELS && width >= ((gint64) 1 << level_shift ((guint) level + 1)))
+    level++;
+  g_autofree guint8 *want = g_new0 (guint8, MAX (n_attrs, 1));
+  g_autoptr (GArray) ivs = g_array_new (FALSE, FALSE, sizeof (JvmsInterval));
+  g_autoptr (GArray) segs = g_array_new (FALSE, FALSE, sizeof (Seg));
+  g_autofree Col *cols = g_new (Col, n_columns);
+  /* Rows that read intervals share one walk of the tree. */
+  g_autofree gboolean *by_levels = g_new0 (gboolean, MAX (n_attributes, 1));
+  gboolean any_iv = FALSE;
   for (guint i = 0; i < n_attributes; i++)
     {
-      g_autoptr (JvmsHistoryRange) r = jvms_history_query_range (self, t0, t1 - 1, &attributes[i], 1, error);
-      if (r == NULL)
-        return FALSE;
-      g_autoptr (GArray) iv = g_array_new (FALSE, FALSE, sizeof (JvmsInterval));
-      JvmsInterval one;
-      while (jvms_history_range_next (r, &one, NULL))
-        g_array_append_val (iv, one);
-      row_from_intervals (self, t0, t1, n_columns, (const JvmsInterval *) iv->data, iv->len,
-                          cells + (gsize) i * n_columns);
+      gint k0 = self->open == NULL ? jvms_summary_index_finest (self->summary, attributes[i]) : -1;
+      by_levels[i] = k0 >= 0 && level >= k0;
+      if (!by_levels[i])
+        {
+          want[attributes[i]] = 1;
+          any_iv = TRUE;
+        }
     }
-  (void) col_of;
-  return TRUE;
+  /* Grouped by row with a counting sort: order within a row does not matter to columns. */
+  g_autoptr (GArray) batch = g_array_new (FALSE, FALSE, sizeof (RowIv));
+  g_autoptr (GArray) sorted = g_array_new (FALSE, FALSE, sizeof (RowIv));
+  g_autofree guint *row_first = g_new0 (guint, n_attributes + 1);
+  if (any_iv)
+    {
+      g_autofree guint32 *row_of = g_new0 (guint32, MAX (n_attrs, 1));
+      for (guint i = n_attributes; i-- > 0;)
+        if (!by_levels[i])
+          row_of[attributes[i]] = i + 1;
+      Gather g = { row_of, batch };
+      ok = jvms_history_visit (self, t0, col_end (&k, n_columns - 1) - 1, want, gather_one, &g, error);
+      memset (want, 0, MAX (n_attrs, 1));
+      const RowIv *b = (const RowIv *) batch->data;
+      for (guint j = 0; j < batch->len; j++)
+        row_first[b[j].row + 1]++;
+      for (guint i = 0; i < n_attributes; i++)
+        row_first[i + 1] += row_first[i];
+      g_array_set_size (sorted, batch->len);
+      g_autofree guint *pos = g_memdup2 (row_first, sizeof (guint) * (n_attributes + 1));
+      for (guint j = 0; j < batch->len; j++)
+        g_array_index (sorted, RowIv, pos[b[j].row]++) = b[j];
+    }
+  for (guint i = 0; i < n_attributes && ok; i++)
+    {
+      JvmsSummaryCell *row = cells + (gsize) i * n_columns;
+      if (by_levels[i])
+        ok = row_from_levels (self, &k, attributes[i], (guint) level, want, ivs, segs, cols, row, error);
+      else
+        {
+          /* A repeated attribute was gathered for its first row only. */
+          guint j = i;
+          for (guint p = 0; p < i; p++)
+            if (attributes[p] == attributes[i] && !by_levels[p])
+              {
+                j = p;
+                break;
+              }
+          const RowIv *v = (const RowIv *) sorted->data;
+          row_from_intervals (self, &k, v + row_first[j], row_first[j + 1] - row_first[j], cols, row);
+        }
+    }
+  jvms_history_unlock_if (self, locked);
+  return ok;
 }

@@ -189,6 +189,13 @@ guint               jvms_history_get_n_attributes       (JvmsHistory            
 const char         *jvms_history_get_metadata           (JvmsHistory                     *self,
                                                          const char                      *key);
 
+/* Reads and checks every node and summary blob of a complete history (a query reads only the
+ * nodes it needs, so damage elsewhere goes unnoticed until then): what jvmscope-history-stat
+ * and a caller that wants to know before use call. Added with the engine (not in the first
+ * contract). */
+gboolean            jvms_history_check                  (JvmsHistory                     *self,
+                                                         GError                         **error);
+
 /* Attribute tree. Lookups return JVMS_ATTRIBUTE_INVALID when absent. */
 JvmsAttribute       jvms_history_lookup                 (JvmsHistory                     *self,
                                                          const char                      *path);

@@ -289,14 +289,14 @@ jvms_counters_view_draw (JvmsTimeline               *timeline,
       /* Behind: when the thread was on a CPU, so that a rate reads against activity. */
       if (r->attributes[SLOT_ACTIVITY] != JVMS_ATTRIBUTE_INVALID)
         {
-          JvmsColor on_cpu = jvms_palette_kernel_state (g->palette, JVMS_VIEW_KERNEL_RUNNING);
+          JvmsColor on_cpu = jvms_palette_kernel_state (g->palette, JVMS_KERNEL_STATE_RUNNING);
           const JvmsSummaryCell *activity = &row[SLOT_ACTIVITY * g->n_columns];
           on_cpu.a = 0.15;
           jvms_color_set (cr, &on_cpu);
           for (int c = 0; c < g->n_columns; c++)
             if (activity[c].dominant.type == JVMS_VALUE_INT &&
-                (activity[c].dominant.i == JVMS_VIEW_KERNEL_RUNNING ||
-                 activity[c].dominant.i == JVMS_VIEW_KERNEL_SYSCALL))
+                (activity[c].dominant.i == JVMS_KERNEL_STATE_RUNNING ||
+                 activity[c].dominant.i == JVMS_KERNEL_STATE_SYSCALL))
               cairo_rectangle (cr, g->gutter + c, y + 1, 1, ROW_H - 2);
           cairo_fill (cr);
         }
@@ -368,7 +368,7 @@ jvms_counters_view_legend (JvmsTimeline      *timeline,
                            GArray            *entries)
 {
   JvmsCountersView *self = JVMS_COUNTERS_VIEW (timeline);
-  JvmsColor on_cpu = jvms_palette_kernel_state (palette, JVMS_VIEW_KERNEL_RUNNING);
+  JvmsColor on_cpu = jvms_palette_kernel_state (palette, JVMS_KERNEL_STATE_RUNNING);
   JvmsLegendEntry metric = { NULL, palette->line_a };
   JvmsLegendEntry activity;
 
@@ -487,7 +487,7 @@ jvms_counters_view_set_metric (JvmsCountersView *self,
   g_free (self->metric);
   self->metric = g_strdup (metric);
   /* The cache holds every counter: switching metric only redraws. */
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  jvms_timeline_redraw (JVMS_TIMELINE (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_METRIC]);
 }
 

@@ -129,7 +129,7 @@ thread_color (const JvmsPalette *palette,
     return (JvmsColor) { 0 };
   t = jvms_thread_table_lookup (cd->self->threads, value->i);
   c = jvms_palette_thread (palette, value->i,
-                           t == NULL || t->kind == JVMS_VIEW_KIND_OTHER_PROCESS);
+                           t == NULL || t->kind == JVMS_THREAD_KIND_OTHER_PROCESS);
   if (cd->session != NULL && jvms_session_get_highlighted_threads (cd->session)->len > 0 &&
       !jvms_session_is_thread_highlighted (cd->session, value->i))
     c.a = 0.2;
@@ -153,7 +153,7 @@ jvms_cpus_view_draw (JvmsTimeline               *timeline,
         continue;
       if (y > g->height)
         break;
-      label = g_strdup_printf (_("CPU %" G_GINT64_FORMAT), g_array_index (self->cpus, Cpu, i).cpu);
+      label = g_strdup_printf (_("CPU %d"), (int) g_array_index (self->cpus, Cpu, i).cpu);
       jvms_timeline_draw_label (cr, &g->palette->foreground, 6, y + 1, g->gutter - 10, label,
                                 FALSE);
       if (self->cells != NULL && self->n_columns == g->n_columns &&
@@ -174,7 +174,8 @@ thread_text (const JvmsValue *value,
     return g_strdup (_("Idle"));
   t = jvms_thread_table_lookup (self->threads, value->i);
   if (t == NULL)
-    return g_strdup_printf (_("Thread %" G_GINT64_FORMAT), value->i);
+    /* Kernel tids fit an int (pid_max is at most 2^22). */
+    return g_strdup_printf (_("Thread %d"), (int) value->i);
   return g_strdup_printf (_("%s (thread %s)"), t->name, t->key);
 }
 
@@ -195,10 +196,10 @@ jvms_cpus_view_tooltip (JvmsTimeline               *timeline,
     return NULL;
   cpu = &g_array_index (self->cpus, Cpu, i);
   if (time == G_MININT64)
-    return g_strdup_printf (_("CPU %" G_GINT64_FORMAT), cpu->cpu);
+    return g_strdup_printf (_("CPU %d"), (int) cpu->cpu);
   lane = jvms_lane_describe (history, cpu->current_thread, time,
                              (g->t1 - g->t0) / MAX (g->n_columns, 1), thread_text, self, NULL);
-  return g_strdup_printf (_("CPU %" G_GINT64_FORMAT "\n%s"), cpu->cpu, lane ? lane : "");
+  return g_strdup_printf (_("CPU %d\n%s"), (int) cpu->cpu, lane ? lane : "");
 }
 
 static void

@@ -7,7 +7,6 @@
 
 #include "jvms-gc-view.h"
 #include "jvms-lane.h"
-#include "jvms-thread-table.h"
 
 #define LANE_ROW_H 16
 #define CHART_ROW_H 80
@@ -49,13 +48,11 @@ add_row (JvmsGcView  *self,
 {
   Row r = { type, label, jvms_history_lookup (history, path), JVMS_ATTRIBUTE_INVALID, 0 };
 
-  JvmsValue unused;
-
   if (second != NULL)
     r.second = jvms_history_lookup (history, second);
-  /* A lane that never held a value (a collector without level-3 phases) takes no room. */
-  if (!jvms_view_attribute_value (history, r.attribute, &unused) &&
-      !jvms_view_attribute_value (history, r.second, &unused))
+  /* The analysis creates an attribute when it first writes it: a collector without level-3
+   * phases has no such lane, and it takes no room. */
+  if (r.attribute == JVMS_ATTRIBUTE_INVALID && r.second == JVMS_ATTRIBUTE_INVALID)
     return;
   r.y = self->content_height;
   self->content_height += type == ROW_HEAP ? CHART_ROW_H : LANE_ROW_H;

@@ -54,6 +54,9 @@ jvms_locks_view_reload (JvmsTimeline *timeline,
 {
   JvmsLocksView *self = JVMS_LOCKS_VIEW (timeline);
   g_autoptr(GArray) children = NULL;
+  g_autoptr(GArray) classes = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
+  g_autofree JvmsValue *values = NULL;
+  g_autofree gboolean *found = NULL;
   JvmsAttribute root;
 
   g_clear_pointer (&self->cells, g_free);
@@ -69,18 +72,23 @@ jvms_locks_view_reload (JvmsTimeline *timeline,
     {
       JvmsAttribute folder = g_array_index (children, JvmsAttribute, i);
       const char *name = jvms_history_get_name (history, folder);
-      JvmsValue value;
       Lock lock = { 0 };
 
       lock.address = (gint64) g_ascii_strtoull (name, NULL, 16);
       lock.key = g_strdup (name);
       lock.owner = jvms_history_lookup_child (history, folder, "owner");
       lock.waiters = jvms_history_lookup_child (history, folder, "waiters");
-      if (jvms_view_attribute_value (history, jvms_history_lookup_child (history, folder, "class"),
-                                     &value) && value.type == JVMS_VALUE_STRING)
-        lock.klass = g_strdup (value.s);
       g_array_append_val (self->locks, lock);
+      lock.owner = jvms_history_lookup_child (history, folder, "class");
+      g_array_append_val (classes, lock.owner);
     }
+  /* Every monitor's class in one batch of point queries. */
+  values = g_new (JvmsValue, MAX (classes->len, 1));
+  found = g_new (gboolean, MAX (classes->len, 1));
+  jvms_view_attribute_values (history, (JvmsAttribute *) classes->data, classes->len, values, found);
+  for (guint i = 0; i < self->locks->len; i++)
+    if (found[i] && values[i].type == JVMS_VALUE_STRING)
+      g_array_index (self->locks, Lock, i).klass = g_strdup (values[i].s);
 }
 
 static int
@@ -155,7 +163,7 @@ owner_color (const JvmsPalette *palette,
     return (JvmsColor) { 0 };
   t = jvms_thread_table_lookup (self->threads, value->i);
   return jvms_palette_thread (palette, value->i,
-                              t != NULL && t->kind == JVMS_VIEW_KIND_OTHER_PROCESS);
+                              t != NULL && t->kind == JVMS_THREAD_KIND_OTHER_PROCESS);
 }
 
 static void
@@ -226,7 +234,7 @@ owner_text (const JvmsValue *value,
     return g_strdup (_("Not contended"));
   t = jvms_thread_table_lookup (self->threads, value->i);
   if (t == NULL)
-    return g_strdup_printf (_("Held by thread %" G_GINT64_FORMAT), value->i);
+    return g_strdup_printf (_("Held by thread %d"), (int) value->i);
   return g_strdup_printf (_("Held by %s (thread %s)"), t->name, t->key);
 }
 
@@ -235,9 +243,10 @@ waiters_text (const JvmsValue *value,
               gpointer         data)
 {
   gint64 n = value->type == JVMS_VALUE_INT ? value->i : 0;
-  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%" G_GINT64_FORMAT " waiting thread",
-                                       "%" G_GINT64_FORMAT " waiting threads", (gulong) n),
-                          n);
+  int n_int = (int) CLAMP (n, 0, G_MAXINT);
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%d waiting thread", "%d waiting threads",
+                                       (gulong) n_int),
+                          n_int);
 }
 
 static char *

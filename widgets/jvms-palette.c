@@ -83,22 +83,22 @@ jvms_palette_user_state (const JvmsPalette *palette,
 
   switch (state)
     {
-    case JVMS_VIEW_USER_RUNNING: return rgb (OI_GREEN);
-    case JVMS_VIEW_USER_BLOCKED: return rgb (OI_VERMILLION);
-    case JVMS_VIEW_USER_WAITING: return rgb (OI_ORANGE);
-    case JVMS_VIEW_USER_PARKED:
+    case JVMS_USER_STATE_RUNNING: return rgb (OI_GREEN);
+    case JVMS_USER_STATE_BLOCKED: return rgb (OI_VERMILLION);
+    case JVMS_USER_STATE_WAITING: return rgb (OI_ORANGE);
+    case JVMS_USER_STATE_PARKED:
       /* A lighter Waiting: both wait to be told to go on. */
       c = rgb (OI_ORANGE);
       c.a = 0.5;
       return c;
-    case JVMS_VIEW_USER_SLEEPING: return rgb (OI_SKY);
-    case JVMS_VIEW_USER_SOCKET_IO: return rgb (OI_PURPLE);
-    case JVMS_VIEW_USER_FILE_IO: return rgb (OI_BLUE);
-    case JVMS_VIEW_USER_SAFEPOINT:
+    case JVMS_USER_STATE_SLEEPING: return rgb (OI_SKY);
+    case JVMS_USER_STATE_SOCKET_IO: return rgb (OI_PURPLE);
+    case JVMS_USER_STATE_FILE_IO: return rgb (OI_BLUE);
+    case JVMS_USER_STATE_SAFEPOINT:
       /* Stopped by the VM: the strongest contrast with the background. */
       c = palette->foreground;
       return c;
-    case JVMS_VIEW_USER_NATIVE:
+    case JVMS_USER_STATE_NATIVE:
       c = rgb (OI_GREEN);
       c.a = 0.45;
       return c;
@@ -115,26 +115,26 @@ jvms_palette_kernel_state (const JvmsPalette *palette,
 
   switch (state)
     {
-    case JVMS_VIEW_KERNEL_RUNNING: return rgb (OI_GREEN);
-    case JVMS_VIEW_KERNEL_RUNNABLE: return rgb (OI_YELLOW);
-    case JVMS_VIEW_KERNEL_SYSCALL:
+    case JVMS_KERNEL_STATE_RUNNING: return rgb (OI_GREEN);
+    case JVMS_KERNEL_STATE_RUNNABLE: return rgb (OI_YELLOW);
+    case JVMS_KERNEL_STATE_SYSCALL:
       c = rgb (OI_BLUE);
       c.a = 0.5;
       return c;
-    case JVMS_VIEW_KERNEL_BLOCKED:
+    case JVMS_KERNEL_STATE_BLOCKED:
       /* Sleeping is the common, uninteresting case: a quiet grey. */
       c = palette->dark ? (JvmsColor) { 1, 1, 1, 0.22 } : (JvmsColor) { 0, 0, 0, 0.18 };
       return c;
-    case JVMS_VIEW_KERNEL_BLOCKED_IO:
+    case JVMS_KERNEL_STATE_BLOCKED_IO:
       /* Waiting for a device: I/O's purple, lighter than the user lane's socket I/O. */
       c = rgb (OI_PURPLE);
       c.a = 0.55;
       return c;
-    case JVMS_VIEW_KERNEL_UNKNOWN:
+    case JVMS_KERNEL_STATE_UNKNOWN:
       c = palette->foreground;
       c.a = 0.4;
       return c;
-    case JVMS_VIEW_KERNEL_EXITED:
+    case JVMS_KERNEL_STATE_EXITED:
     default:
       return palette->lane_empty;
     }

@@ -132,7 +132,7 @@ jvms_synthetic_history_write (const char                 *path,
   g_autofree JvmsAttribute *cpu_counters = NULL;
   g_autofree JvmsAttribute *lock_owner = NULL;
   g_autofree JvmsAttribute *lock_waiters = NULL;
-  JvmsAttribute gc_collection, gc_name, gc_pause, gc_phase[4], heap_used, heap_committed;
+  JvmsAttribute gc_collection, gc_name, gc_pause, gc_phase[1], heap_used, heap_committed;
   guint n_all = o->n_threads + 4; /* plus threads of other processes */
   gint64 t = o->start_time, heap_value = 64 << 20;
   guint64 written = 0;
@@ -157,30 +157,30 @@ jvms_synthetic_history_write (const char                 *path,
 
       th->tid = 1000 + i;
       if (i >= o->n_threads)
-        th->kind = JVMS_VIEW_KIND_OTHER_PROCESS, th->tid = 5000 + i;
+        th->kind = JVMS_THREAD_KIND_OTHER_PROCESS, th->tid = 5000 + i;
       else if (i < 4)
-        th->kind = JVMS_VIEW_KIND_GC;
+        th->kind = JVMS_THREAD_KIND_GC;
       else if (i < 6)
-        th->kind = JVMS_VIEW_KIND_JIT;
+        th->kind = JVMS_THREAD_KIND_JIT;
       else if (i < 7)
-        th->kind = JVMS_VIEW_KIND_VM;
+        th->kind = JVMS_THREAD_KIND_VM;
       else if (i < 8)
-        th->kind = JVMS_VIEW_KIND_JFR;
+        th->kind = JVMS_THREAD_KIND_JFR;
       else
-        th->kind = JVMS_VIEW_KIND_JAVA;
+        th->kind = JVMS_THREAD_KIND_JAVA;
       switch (th->kind)
         {
-        case JVMS_VIEW_KIND_GC: name = g_strdup_printf ("GC Thread#%u", i); break;
-        case JVMS_VIEW_KIND_JIT: name = g_strdup_printf ("C%u CompilerThread0", i - 2); break;
-        case JVMS_VIEW_KIND_VM: name = g_strdup ("VM Thread"); break;
-        case JVMS_VIEW_KIND_JFR: name = g_strdup ("JFR Recorder Thread"); break;
-        case JVMS_VIEW_KIND_OTHER_PROCESS: name = g_strdup_printf ("kworker/%u", i); break;
+        case JVMS_THREAD_KIND_GC: name = g_strdup_printf ("GC Thread#%u", i); break;
+        case JVMS_THREAD_KIND_JIT: name = g_strdup_printf ("C%u CompilerThread0", i - 2); break;
+        case JVMS_THREAD_KIND_VM: name = g_strdup ("VM Thread"); break;
+        case JVMS_THREAD_KIND_JFR: name = g_strdup ("JFR Recorder Thread"); break;
+        case JVMS_THREAD_KIND_OTHER_PROCESS: name = g_strdup_printf ("kworker/%u", i); break;
         default: name = g_strdup_printf ("worker-%u", i - 8); break;
         }
       MOD (jvms_history_builder_modify_string (b, attr (b, "Threads", th->tid, "name"), t, name, error));
       MOD (jvms_history_builder_modify_int (b, attr (b, "Threads", th->tid, "kind"), t, th->kind, error));
       MOD (jvms_history_builder_modify_int (b, attr (b, "Threads", th->tid, "pid"), t,
-                                            th->kind == JVMS_VIEW_KIND_OTHER_PROCESS ? 77 : 1000, error));
+                                            th->kind == JVMS_THREAD_KIND_OTHER_PROCESS ? 77 : 1000, error));
       th->user = attr (b, "Threads", th->tid, "user-state");
       th->detail = attr (b, "Threads", th->tid, "user-state/detail");
       th->monitor = attr (b, "Threads", th->tid, "user-state/monitor");
@@ -191,7 +191,7 @@ jvms_synthetic_history_write (const char                 *path,
       for (int c = 0; c < 4; c++)
         {
           g_autofree char *p = g_strdup_printf ("counters/%s", counter_names[c]);
-          th->counters[c] = th->kind == JVMS_VIEW_KIND_JAVA && i < 16
+          th->counters[c] = th->kind == JVMS_THREAD_KIND_JAVA && i < 16
                               ? attr (b, "Threads", th->tid, p) : JVMS_ATTRIBUTE_INVALID;
         }
       th->ipc = g_rand_double_range (rand, 0.4, 2.5);
@@ -225,11 +225,8 @@ jvms_synthetic_history_write (const char                 *path,
   gc_collection = jvms_history_builder_attribute (b, "GC/collection");
   gc_name = jvms_history_builder_attribute (b, "GC/collection/name");
   gc_pause = jvms_history_builder_attribute (b, "GC/pause");
-  for (int l = 0; l < 4; l++)
-    {
-      g_autofree char *p = g_strdup_printf ("GC/phase/%d", l);
-      gc_phase[l] = jvms_history_builder_attribute (b, p);
-    }
+  /* Only the levels a collector uses exist, as in an index the analysis writes. */
+  gc_phase[0] = jvms_history_builder_attribute (b, "GC/phase/0");
   heap_used = jvms_history_builder_attribute (b, "Memory/heap-used");
   heap_committed = jvms_history_builder_attribute (b, "Memory/heap-committed");
   MOD (jvms_history_builder_modify_int (b, heap_committed, t, 256 << 20, error));
@@ -249,27 +246,27 @@ jvms_synthetic_history_write (const char                 *path,
             gint64 kstate, ustate;
 
             if (r < 45)
-              kstate = JVMS_VIEW_KERNEL_RUNNING, ustate = JVMS_VIEW_USER_RUNNING;
+              kstate = JVMS_KERNEL_STATE_RUNNING, ustate = JVMS_USER_STATE_RUNNING;
             else if (r < 55)
-              kstate = JVMS_VIEW_KERNEL_RUNNABLE, ustate = JVMS_VIEW_USER_RUNNING;
+              kstate = JVMS_KERNEL_STATE_RUNNABLE, ustate = JVMS_USER_STATE_RUNNING;
             else if (r < 62)
-              kstate = JVMS_VIEW_KERNEL_SYSCALL, ustate = JVMS_VIEW_USER_SOCKET_IO;
+              kstate = JVMS_KERNEL_STATE_SYSCALL, ustate = JVMS_USER_STATE_SOCKET_IO;
             else if (r < 72)
-              kstate = JVMS_VIEW_KERNEL_BLOCKED, ustate = JVMS_VIEW_USER_BLOCKED;
+              kstate = JVMS_KERNEL_STATE_BLOCKED, ustate = JVMS_USER_STATE_BLOCKED;
             else if (r < 82)
-              kstate = JVMS_VIEW_KERNEL_BLOCKED, ustate = JVMS_VIEW_USER_PARKED;
+              kstate = JVMS_KERNEL_STATE_BLOCKED, ustate = JVMS_USER_STATE_PARKED;
             else if (r < 88)
-              kstate = JVMS_VIEW_KERNEL_BLOCKED, ustate = JVMS_VIEW_USER_WAITING;
+              kstate = JVMS_KERNEL_STATE_BLOCKED, ustate = JVMS_USER_STATE_WAITING;
             else if (r < 92)
-              kstate = JVMS_VIEW_KERNEL_BLOCKED_IO, ustate = JVMS_VIEW_USER_FILE_IO;
+              kstate = JVMS_KERNEL_STATE_BLOCKED_IO, ustate = JVMS_USER_STATE_FILE_IO;
             else if (r < 96)
-              kstate = JVMS_VIEW_KERNEL_BLOCKED, ustate = JVMS_VIEW_USER_SLEEPING;
+              kstate = JVMS_KERNEL_STATE_BLOCKED, ustate = JVMS_USER_STATE_SLEEPING;
             else
-              kstate = JVMS_VIEW_KERNEL_RUNNING, ustate = JVMS_VIEW_USER_NATIVE;
-            if (th->kind == JVMS_VIEW_KIND_OTHER_PROCESS)
+              kstate = JVMS_KERNEL_STATE_RUNNING, ustate = JVMS_USER_STATE_NATIVE;
+            if (th->kind == JVMS_THREAD_KIND_OTHER_PROCESS)
               ustate = -1;
             MOD (jvms_history_builder_modify_int (b, th->kernel, t, kstate, error));
-            if (kstate == JVMS_VIEW_KERNEL_RUNNING)
+            if (kstate == JVMS_KERNEL_STATE_RUNNING)
               MOD (jvms_history_builder_modify_int (b, th->cpu, t,
                                                     g_rand_int_range (rand, 0, o->n_cpus), error));
             else
@@ -277,7 +274,7 @@ jvms_synthetic_history_write (const char                 *path,
             if (ustate >= 0)
               {
                 MOD (jvms_history_builder_modify_int (b, th->user, t, ustate, error));
-                if (ustate == JVMS_VIEW_USER_BLOCKED)
+                if (ustate == JVMS_USER_STATE_BLOCKED)
                   {
                     guint l = g_rand_int_range (rand, 0, MAX (o->n_locks, 1));
                     MOD (jvms_history_builder_modify_int (b, th->monitor, t,
@@ -294,7 +291,7 @@ jvms_synthetic_history_write (const char                 *path,
                     MOD (jvms_history_builder_modify_null (b, th->owner, t, error));
                     MOD (jvms_history_builder_modify_null (b, th->detail, t, error));
                   }
-                if (ustate == JVMS_VIEW_USER_RUNNING)
+                if (ustate == JVMS_USER_STATE_RUNNING)
                   MOD (jvms_history_builder_modify_string (b, th->method, t,
                                                            methods[g_rand_int_range (rand, 0, G_N_ELEMENTS (methods))],
                                                            error));
@@ -314,7 +311,7 @@ jvms_synthetic_history_write (const char                 *path,
               {
                 MOD (jvms_history_builder_modify_int (b, cpu_thread[n.index], t, threads[pick].tid, error));
                 MOD (jvms_history_builder_modify_int (b, cpu_pid[n.index], t,
-                                                      threads[pick].kind == JVMS_VIEW_KIND_OTHER_PROCESS ? 77 : 1000,
+                                                      threads[pick].kind == JVMS_THREAD_KIND_OTHER_PROCESS ? 77 : 1000,
                                                       error));
               }
             heap_push (heap, (Next) { t + gap (rand, o->mean_gap_ns / 2), ENTITY_CPU, n.index });

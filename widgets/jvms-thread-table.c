@@ -33,41 +33,59 @@ jvms_view_parse_tid (const char *key,
   return TRUE;
 }
 
+/* Times at which names, kinds and classes are looked up: the end first (the last name seen),
+ * then points through the trace for threads that ended before it. Each is one query_full: one
+ * path down the tree, whatever the number of attributes, where a summary over the whole history
+ * would walk every node for attributes that changed too rarely to have summary levels. */
+#define N_PROBES 5
+
+void
+jvms_view_attribute_values (JvmsHistory         *history,
+                            const JvmsAttribute *attributes,
+                            guint                n_attributes,
+                            JvmsValue           *out,
+                            gboolean            *found)
+{
+  static const double probes[N_PROBES] = { 1.0, 0.0, 0.5, 0.25, 0.75 };
+  g_autoptr(GArray) full = g_array_new (FALSE, TRUE, sizeof (JvmsInterval));
+  gint64 start = jvms_history_get_start_time (history);
+  gint64 end = jvms_history_get_end_time (history);
+  guint missing = 0;
+
+  for (guint i = 0; i < n_attributes; i++)
+    {
+      found[i] = FALSE;
+      out[i] = JVMS_VALUE_INIT_NULL;
+      missing += attributes[i] != JVMS_ATTRIBUTE_INVALID;
+    }
+  for (guint p = 0; p < N_PROBES && missing > 0 && end >= start; p++)
+    {
+      gint64 t = start + (gint64) (probes[p] * (double) (end - start));
+
+      if (!jvms_history_query_full (history, t, full, NULL))
+        continue;
+      for (guint i = 0; i < n_attributes; i++)
+        {
+          const JvmsInterval *iv;
+          if (found[i] || attributes[i] == JVMS_ATTRIBUTE_INVALID || attributes[i] >= full->len)
+            continue;
+          iv = &g_array_index (full, JvmsInterval, attributes[i]);
+          if (iv->value.type == JVMS_VALUE_NULL)
+            continue;
+          out[i] = iv->value;
+          found[i] = TRUE;
+          missing--;
+        }
+    }
+}
+
 gboolean
 jvms_view_attribute_value (JvmsHistory   *history,
                            JvmsAttribute  attribute,
                            JvmsValue     *out)
 {
-  JvmsSummaryCell cell;
-  JvmsInterval interval;
-  gint64 start = jvms_history_get_start_time (history);
-  gint64 end = jvms_history_get_end_time (history);
-  g_autoptr(JvmsHistoryRange) range = NULL;
-  gboolean found = FALSE;
-
-  if (attribute == JVMS_ATTRIBUTE_INVALID || end <= start)
-    return FALSE;
-  /* One column over the whole history: its cost does not grow with the trace. */
-  if (jvms_history_query_summary (history, start, end, &attribute, 1, 1, &cell, NULL) &&
-      cell.dominant.type != JVMS_VALUE_NULL)
-    {
-      *out = cell.dominant;
-      return TRUE;
-    }
-  if (jvms_history_query_single (history, attribute, end, &interval, NULL) &&
-      interval.value.type != JVMS_VALUE_NULL)
-    {
-      *out = interval.value;
-      return TRUE;
-    }
-  /* A thread that lived briefly: walk its intervals (few, since it held a value rarely). */
-  range = jvms_history_query_range (history, start, end, &attribute, 1, NULL);
-  while (range != NULL && jvms_history_range_next (range, &interval, NULL))
-    if (interval.value.type != JVMS_VALUE_NULL)
-      {
-        *out = interval.value;
-        found = TRUE;
-      }
+  gboolean found;
+  jvms_view_attribute_values (history, &attribute, 1, out, &found);
   return found;
 }
 
@@ -96,31 +114,46 @@ jvms_thread_table_new (JvmsHistory *history)
   if (root == JVMS_ATTRIBUTE_INVALID)
     return self;
   children = jvms_history_list_children (history, root);
-  for (guint i = 0; i < children->len; i++)
-    {
-      JvmsThreadInfo info = { 0 };
-      JvmsValue value;
-      JvmsAttribute a;
+  {
+    g_autoptr(GArray) attrs = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
+    g_autofree JvmsValue *values = NULL;
+    g_autofree gboolean *found = NULL;
 
-      info.folder = g_array_index (children, JvmsAttribute, i);
-      if (!jvms_view_parse_tid (jvms_history_get_name (history, info.folder), &info.tid))
-        continue;
-      info.key = g_strdup (jvms_history_get_name (history, info.folder));
-      info.user_state = jvms_history_lookup_child (history, info.folder, "user-state");
-      info.kernel_state = jvms_history_lookup_child (history, info.folder, "kernel-state");
-      a = jvms_history_lookup_child (history, info.folder, "name");
-      if (jvms_view_attribute_value (history, a, &value) && value.type == JVMS_VALUE_STRING)
-        info.name = g_strdup (value.s);
-      else
-        info.name = g_strdup (info.key);
-      info.kind = -1;
-      a = jvms_history_lookup_child (history, info.folder, "kind");
-      if (jvms_view_attribute_value (history, a, &value) && value.type == JVMS_VALUE_INT)
-        info.kind = value.i;
-      g_array_append_val (self->threads, info);
-      g_hash_table_insert (self->by_tid, g_memdup2 (&info.tid, sizeof info.tid),
-                           GUINT_TO_POINTER (self->threads->len));
-    }
+    for (guint i = 0; i < children->len; i++)
+      {
+        JvmsThreadInfo info = { 0 };
+
+        info.folder = g_array_index (children, JvmsAttribute, i);
+        if (!jvms_view_parse_tid (jvms_history_get_name (history, info.folder), &info.tid))
+          continue;
+        info.key = g_strdup (jvms_history_get_name (history, info.folder));
+        info.user_state = jvms_history_lookup_child (history, info.folder, "user-state");
+        info.kernel_state = jvms_history_lookup_child (history, info.folder, "kernel-state");
+        info.kind = -1;
+        g_array_append_val (self->threads, info);
+        info.folder = jvms_history_lookup_child (history, info.folder, "name");
+        g_array_append_val (attrs, info.folder);
+        info.folder = jvms_history_lookup_child (history,
+                                                 g_array_index (children, JvmsAttribute, i),
+                                                 "kind");
+        g_array_append_val (attrs, info.folder);
+      }
+    /* Names and kinds of every thread in one batch. */
+    values = g_new (JvmsValue, MAX (attrs->len, 1));
+    found = g_new (gboolean, MAX (attrs->len, 1));
+    jvms_view_attribute_values (history, (JvmsAttribute *) attrs->data, attrs->len, values, found);
+    for (guint i = 0; i < self->threads->len; i++)
+      {
+        JvmsThreadInfo *info = &g_array_index (self->threads, JvmsThreadInfo, i);
+        const JvmsValue *name = &values[2 * i], *kind = &values[2 * i + 1];
+
+        info->name = g_strdup (found[2 * i] && name->type == JVMS_VALUE_STRING ? name->s : info->key);
+        if (found[2 * i + 1] && kind->type == JVMS_VALUE_INT)
+          info->kind = kind->i;
+        g_hash_table_insert (self->by_tid, g_memdup2 (&info->tid, sizeof info->tid),
+                             GUINT_TO_POINTER (i + 1));
+      }
+  }
   return self;
 }
 

@@ -30,8 +30,14 @@ const JvmsThreadInfo *jvms_thread_table_get      (JvmsThreadTable *self,
 const JvmsThreadInfo *jvms_thread_table_lookup   (JvmsThreadTable *self,
                                                   gint64           tid);
 
-/* The value an attribute held longest over the whole history, or, when that is null, the last
- * non-null one before the end. Returns FALSE when it never held a value. */
+/* The value of slowly changing attributes (names, kinds, classes): the value at the end of the
+ * history, else at its start, middle or quarters; @found[i] FALSE when none held one there.
+ * A handful of point queries whatever @n_attributes: cheap on any size of history. */
+void                  jvms_view_attribute_values (JvmsHistory         *history,
+                                                  const JvmsAttribute *attributes,
+                                                  guint                n_attributes,
+                                                  JvmsValue           *out,
+                                                  gboolean            *found);
 gboolean              jvms_view_attribute_value  (JvmsHistory     *history,
                                                   JvmsAttribute    attribute,
                                                   JvmsValue       *out);

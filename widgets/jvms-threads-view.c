@@ -13,7 +13,7 @@
 #define ROW_H JVMS_THREADS_VIEW_ROW_HEIGHT
 #define GROUP_H 20
 /* Groups in display order: the kinds, then threads of unknown kind. */
-#define N_GROUPS (JVMS_VIEW_N_KINDS + 1)
+#define N_GROUPS (JVMS_THREAD_KIND_N + 1)
 
 typedef struct
 {
@@ -35,6 +35,7 @@ struct _JvmsThreadsView
 
   /* Cache: summary cells of the rows computed, two lanes per thread row. */
   GArray          *cached_rows;   /* guint: index into rows */
+  GArray          *lane_index;    /* int per lane (2 per cached row): row of cells, or -1 */
   JvmsSummaryCell *cells;
   gsize            n_cells;
   int              n_columns;
@@ -54,7 +55,7 @@ static GParamSpec *properties[N_PROPS];
 static int
 group_of (const JvmsThreadInfo *t)
 {
-  return t->kind >= 0 && t->kind < JVMS_VIEW_N_KINDS ? (int) t->kind : JVMS_VIEW_N_KINDS;
+  return t->kind >= 0 && t->kind < JVMS_THREAD_KIND_N ? (int) t->kind : JVMS_THREAD_KIND_N;
 }
 
 static gboolean
@@ -109,6 +110,7 @@ static void
 clear_cache (JvmsThreadsView *self)
 {
   g_array_set_size (self->cached_rows, 0);
+  g_array_set_size (self->lane_index, 0);
   g_clear_pointer (&self->cells, g_free);
   self->n_cells = 0;
 }
@@ -180,39 +182,31 @@ jvms_threads_view_compute (JvmsTimeline               *timeline,
   if (attributes->len == 0)
     return;
 
-  self->n_cells = (gsize) attributes->len * g->n_columns;
-  self->cells = g_new0 (JvmsSummaryCell, self->n_cells);
-  /* An attribute the history lacks (a JFR-only trace has no kernel lane) reads as empty. */
-  for (guint a = 0; a < attributes->len; a++)
-    if (g_array_index (attributes, JvmsAttribute, a) == JVMS_ATTRIBUTE_INVALID)
-      for (int c = 0; c < g->n_columns; c++)
-        self->cells[(gsize) a * g->n_columns + c].flags = JVMS_SUMMARY_EMPTY;
-
   {
     g_autoptr(GArray) valid = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
-    g_autoptr(GArray) slots = g_array_new (FALSE, FALSE, sizeof (guint));
-    g_autofree JvmsSummaryCell *tmp = NULL;
     g_autoptr(GError) error = NULL;
 
+    /* Lanes of attributes the history lacks (a JFR-only trace has no kernel lane) get no
+     * cells: lane_index -1. The others are queried straight into the cache. */
+    g_array_set_size (self->lane_index, attributes->len);
     for (guint a = 0; a < attributes->len; a++)
-      if (g_array_index (attributes, JvmsAttribute, a) != JVMS_ATTRIBUTE_INVALID)
-        {
-          g_array_append_val (valid, g_array_index (attributes, JvmsAttribute, a));
-          g_array_append_val (slots, a);
-        }
+      {
+        JvmsAttribute attr = g_array_index (attributes, JvmsAttribute, a);
+        g_array_index (self->lane_index, int, a) = attr == JVMS_ATTRIBUTE_INVALID ? -1 : (int) valid->len;
+        if (attr != JVMS_ATTRIBUTE_INVALID)
+          g_array_append_val (valid, attr);
+      }
     if (valid->len == 0)
       return;
-    tmp = g_new0 (JvmsSummaryCell, (gsize) valid->len * g->n_columns);
+    self->n_cells = (gsize) valid->len * g->n_columns;
+    self->cells = g_new (JvmsSummaryCell, self->n_cells);
     if (!jvms_history_query_summary (history, g->t0, g->t1, (JvmsAttribute *) valid->data,
-                                     valid->len, g->n_columns, tmp, &error))
+                                     valid->len, g->n_columns, self->cells, &error))
       {
         g_warning ("Threads view: %s", error->message);
         clear_cache (self);
         return;
       }
-    for (guint k = 0; k < valid->len; k++)
-      memcpy (&self->cells[(gsize) g_array_index (slots, guint, k) * g->n_columns],
-              &tmp[(gsize) k * g->n_columns], sizeof (JvmsSummaryCell) * g->n_columns);
   }
 }
 
@@ -231,7 +225,7 @@ kernel_color (const JvmsPalette *palette,
               const JvmsValue   *value,
               gpointer           data)
 {
-  if (value->type != JVMS_VALUE_INT || value->i == JVMS_VIEW_KERNEL_EXITED)
+  if (value->type != JVMS_VALUE_INT || value->i == JVMS_KERNEL_STATE_EXITED)
     return (JvmsColor) { 0 };
   return jvms_palette_kernel_state (palette, value->i);
 }
@@ -257,7 +251,7 @@ jvms_threads_view_draw (JvmsTimeline               *timeline,
         break;
       if (r->thread == NULL)
         {
-          const char *name = r->group < JVMS_VIEW_N_KINDS ? jvms_view_kind_name (r->group)
+          const char *name = r->group < JVMS_THREAD_KIND_N ? jvms_view_kind_name (r->group)
                                                           : _("Other threads");
           label = g_strdup_printf ("%s %s (%u)", self->collapsed[r->group] ? "▸" : "▾",
                                    name, r->n_members);
@@ -278,12 +272,16 @@ jvms_threads_view_draw (JvmsTimeline               *timeline,
       if (k < self->cached_rows->len && g_array_index (self->cached_rows, guint, k) == i &&
           self->n_columns == g->n_columns)
         {
-          const JvmsSummaryCell *user = &self->cells[(gsize) (2 * k) * g->n_columns];
-          const JvmsSummaryCell *kernel = &self->cells[(gsize) (2 * k + 1) * g->n_columns];
-          jvms_lane_draw (cr, g, user, y + JVMS_THREADS_VIEW_USER_LANE_Y,
-                          JVMS_THREADS_VIEW_LANE_HEIGHT, user_color, NULL);
-          jvms_lane_draw (cr, g, kernel, y + JVMS_THREADS_VIEW_KERNEL_LANE_Y,
-                          JVMS_THREADS_VIEW_LANE_HEIGHT, kernel_color, NULL);
+          int user = g_array_index (self->lane_index, int, 2 * k);
+          int kernel = g_array_index (self->lane_index, int, 2 * k + 1);
+          if (user >= 0)
+            jvms_lane_draw (cr, g, &self->cells[(gsize) user * g->n_columns],
+                            y + JVMS_THREADS_VIEW_USER_LANE_Y, JVMS_THREADS_VIEW_LANE_HEIGHT,
+                            user_color, NULL);
+          if (kernel >= 0)
+            jvms_lane_draw (cr, g, &self->cells[(gsize) kernel * g->n_columns],
+                            y + JVMS_THREADS_VIEW_KERNEL_LANE_Y, JVMS_THREADS_VIEW_LANE_HEIGHT,
+                            kernel_color, NULL);
         }
 
       if (highlighting)
@@ -382,7 +380,7 @@ jvms_threads_view_tooltip (JvmsTimeline               *timeline,
   if (r->thread == NULL)
     return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: %u thread", "%s: %u threads",
                                          r->n_members),
-                            r->group < JVMS_VIEW_N_KINDS ? jvms_view_kind_name (r->group)
+                            r->group < JVMS_THREAD_KIND_N ? jvms_view_kind_name (r->group)
                                                          : _("Other threads"),
                             r->n_members);
 
@@ -431,7 +429,7 @@ jvms_threads_view_click (JvmsTimeline               *timeline,
   const Row *r = row_at (self, y);
 
   if (r != NULL && r->thread == NULL)
-    jvms_threads_view_set_group_collapsed (self, r->group < JVMS_VIEW_N_KINDS ? r->group : -1,
+    jvms_threads_view_set_group_collapsed (self, r->group < JVMS_THREAD_KIND_N ? r->group : -1,
                                            !self->collapsed[r->group]);
 }
 
@@ -446,14 +444,14 @@ jvms_threads_view_legend (JvmsTimeline      *timeline,
                           const JvmsPalette *palette,
                           GArray            *entries)
 {
-  static const int user[] = { JVMS_VIEW_USER_RUNNING, JVMS_VIEW_USER_BLOCKED,
-                              JVMS_VIEW_USER_WAITING, JVMS_VIEW_USER_PARKED,
-                              JVMS_VIEW_USER_SLEEPING, JVMS_VIEW_USER_SOCKET_IO,
-                              JVMS_VIEW_USER_FILE_IO, JVMS_VIEW_USER_SAFEPOINT,
-                              JVMS_VIEW_USER_NATIVE };
-  static const int kernel[] = { JVMS_VIEW_KERNEL_RUNNABLE, JVMS_VIEW_KERNEL_SYSCALL,
-                                JVMS_VIEW_KERNEL_BLOCKED, JVMS_VIEW_KERNEL_BLOCKED_IO,
-                                JVMS_VIEW_KERNEL_UNKNOWN };
+  static const int user[] = { JVMS_USER_STATE_RUNNING, JVMS_USER_STATE_BLOCKED,
+                              JVMS_USER_STATE_WAITING, JVMS_USER_STATE_PARKED,
+                              JVMS_USER_STATE_SLEEPING, JVMS_USER_STATE_SOCKET_IO,
+                              JVMS_USER_STATE_FILE_IO, JVMS_USER_STATE_SAFEPOINT,
+                              JVMS_USER_STATE_NATIVE };
+  static const int kernel[] = { JVMS_KERNEL_STATE_RUNNABLE, JVMS_KERNEL_STATE_SYSCALL,
+                                JVMS_KERNEL_STATE_BLOCKED, JVMS_KERNEL_STATE_BLOCKED_IO,
+                                JVMS_KERNEL_STATE_UNKNOWN };
 
   for (guint i = 0; i < G_N_ELEMENTS (user); i++)
     {
@@ -496,7 +494,7 @@ jvms_threads_view_describe (JvmsTimeline *timeline)
       const Row *r = &g_array_index (self->rows, Row, i);
       if (r->thread == NULL)
         g_string_append_printf (text, "; %s: %u",
-                                r->group < JVMS_VIEW_N_KINDS ? jvms_view_kind_name (r->group)
+                                r->group < JVMS_THREAD_KIND_N ? jvms_view_kind_name (r->group)
                                                              : _("Other threads"),
                                 r->n_members);
     }
@@ -510,6 +508,7 @@ jvms_threads_view_finalize (GObject *object)
 
   clear_cache (self);
   g_clear_pointer (&self->cached_rows, g_array_unref);
+  g_clear_pointer (&self->lane_index, g_array_unref);
   g_clear_pointer (&self->rows, g_array_unref);
   g_clear_pointer (&self->threads, jvms_thread_table_free);
   g_clear_pointer (&self->filter, g_free);
@@ -578,8 +577,9 @@ jvms_threads_view_init (JvmsThreadsView *self)
 {
   self->rows = g_array_new (FALSE, FALSE, sizeof (Row));
   self->cached_rows = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->lane_index = g_array_new (FALSE, FALSE, sizeof (int));
   /* Other processes are context, not the subject: start them folded. */
-  self->collapsed[JVMS_VIEW_KIND_OTHER_PROCESS] = TRUE;
+  self->collapsed[JVMS_THREAD_KIND_OTHER_PROCESS] = TRUE;
 }
 
 GtkWidget *
@@ -619,7 +619,7 @@ jvms_threads_view_set_group_collapsed (JvmsThreadsView *self,
                                        int              kind,
                                        gboolean         collapsed)
 {
-  int group = kind >= 0 && kind < JVMS_VIEW_N_KINDS ? kind : JVMS_VIEW_N_KINDS;
+  int group = kind >= 0 && kind < JVMS_THREAD_KIND_N ? kind : JVMS_THREAD_KIND_N;
 
   g_return_if_fail (JVMS_IS_THREADS_VIEW (self));
   if (self->collapsed[group] == !!collapsed)
@@ -634,7 +634,7 @@ gboolean
 jvms_threads_view_get_group_collapsed (JvmsThreadsView *self,
                                        int              kind)
 {
-  int group = kind >= 0 && kind < JVMS_VIEW_N_KINDS ? kind : JVMS_VIEW_N_KINDS;
+  int group = kind >= 0 && kind < JVMS_THREAD_KIND_N ? kind : JVMS_THREAD_KIND_N;
   g_return_val_if_fail (JVMS_IS_THREADS_VIEW (self), FALSE);
   return self->collapsed[group];
 }

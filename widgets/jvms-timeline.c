@@ -40,6 +40,17 @@ typedef struct
   double       pointer_y;
   gboolean     pointer_inside;
 
+  /* Size of the last frame or offscreen render: the geometry of a view not on screen. */
+  int          last_width;
+  int          last_height;
+
+  /* The drawn content of the last frame (everything but selection and hover). */
+  GskRenderNode *content;
+  gboolean     content_valid;
+  gboolean     content_dark;
+  int          content_width;
+  int          content_height;
+
   gboolean     dragging;
   gboolean     drag_selects;
   double       drag_start_x;
@@ -104,9 +115,16 @@ jvms_timeline_get_geometry (JvmsTimeline         *self,
 {
   JvmsTimelinePrivate *priv = jvms_timeline_get_instance_private (self);
 
+  int width = gtk_widget_get_width (GTK_WIDGET (self));
+  int height = gtk_widget_get_height (GTK_WIDGET (self));
+
   g_return_if_fail (JVMS_IS_TIMELINE (self));
-  fill_geometry (self, geometry, gtk_widget_get_width (GTK_WIDGET (self)),
-                 gtk_widget_get_height (GTK_WIDGET (self)), priv->dark);
+  if (width <= 0 || height <= 0)
+    {
+      width = MAX (priv->last_width, 1);
+      height = MAX (priv->last_height, 1);
+    }
+  fill_geometry (self, geometry, width, height, priv->dark);
 }
 
 static JvmsHistory *
@@ -203,7 +221,12 @@ on_session_notify (JvmsTimeline *self,
                    GParamSpec   *pspec,
                    JvmsSession  *session)
 {
-  /* Range changes make the cache key differ; the rest only redraws from the cache. */
+  JvmsTimelinePrivate *priv = jvms_timeline_get_instance_private (self);
+
+  /* Range changes make the cache key differ; highlights change the drawn content (from the
+   * cache); selection and hover only the overlays. */
+  if (g_str_has_prefix (pspec->name, "highlighted-"))
+    priv->content_valid = FALSE;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -275,6 +298,7 @@ compute (JvmsTimeline               *self,
   priv->cached_v_offset = g->v_offset;
   priv->cached_generation = priv->generation;
   priv->cache_valid = TRUE;
+  priv->content_valid = FALSE;
 }
 
 static void
@@ -397,12 +421,6 @@ draw_all (JvmsTimeline               *self,
       cairo_restore (cr);
     }
 
-  cairo_save (cr);
-  cairo_rectangle (cr, g->gutter, g->top, g->width - g->gutter, g->height - g->top);
-  cairo_clip (cr);
-  draw_overlays (self, cr, g);
-  cairo_restore (cr);
-
   draw_legend (self, cr, g);
 
   /* The edge between labels and data. */
@@ -411,6 +429,20 @@ draw_all (JvmsTimeline               *self,
   cairo_move_to (cr, g->gutter - 0.5, 0);
   cairo_line_to (cr, g->gutter - 0.5, g->height);
   cairo_stroke (cr);
+}
+
+/* Selection and hover over the data area: they change with every pointer motion, so they are
+ * drawn apart from the content, which is kept as a render node. */
+static void
+draw_overlays_clipped (JvmsTimeline               *self,
+                       cairo_t                    *cr,
+                       const JvmsTimelineGeometry *g)
+{
+  cairo_save (cr);
+  cairo_rectangle (cr, g->gutter, g->top, g->width - g->gutter, g->height - g->top);
+  cairo_clip (cr);
+  draw_overlays (self, cr, g);
+  cairo_restore (cr);
 }
 
 static void
@@ -428,12 +460,29 @@ jvms_timeline_snapshot (GtkWidget   *widget,
     return;
 
   clamp_v_offset (self, height);
+  priv->last_width = width;
+  priv->last_height = height;
   fill_geometry (self, &g, width, height, priv->dark);
   if (!cache_matches (self, &g))
     compute (self, &g);
 
+  if (priv->content == NULL || !priv->content_valid || priv->content_dark != priv->dark ||
+      priv->content_width != width || priv->content_height != height)
+    {
+      g_clear_pointer (&priv->content, gsk_render_node_unref);
+      priv->content = gsk_cairo_node_new (&GRAPHENE_RECT_INIT (0, 0, width, height));
+      cr = gsk_cairo_node_get_draw_context (priv->content);
+      draw_all (self, cr, &g);
+      cairo_destroy (cr);
+      priv->content_valid = TRUE;
+      priv->content_dark = priv->dark;
+      priv->content_width = width;
+      priv->content_height = height;
+    }
+  gtk_snapshot_append_node (snapshot, priv->content);
+
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  draw_all (self, cr, &g);
+  draw_overlays_clipped (self, cr, &g);
   cairo_destroy (cr);
 }
 
@@ -453,11 +502,14 @@ jvms_timeline_render (JvmsTimeline *self,
   if (width <= 0 || height <= 0)
     return;
   clamp_v_offset (self, height);
+  priv->last_width = width;
+  priv->last_height = height;
   fill_geometry (self, &g, width, height, dark);
   if (!cache_matches (self, &g))
     compute (self, &g);
   cairo_save (cr);
   draw_all (self, cr, &g);
+  draw_overlays_clipped (self, cr, &g);
   cairo_restore (cr);
   /* The cache now fits the offscreen size; the widget's next frame recomputes for its own. */
   if (gtk_widget_get_width (GTK_WIDGET (self)) != width ||
@@ -787,9 +839,22 @@ jvms_timeline_constructed (GObject *object)
   update_accessible (JVMS_TIMELINE (object));
 }
 
+void
+jvms_timeline_redraw (JvmsTimeline *self)
+{
+  JvmsTimelinePrivate *priv = jvms_timeline_get_instance_private (self);
+
+  g_return_if_fail (JVMS_IS_TIMELINE (self));
+  priv->content_valid = FALSE;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 static void
 jvms_timeline_dispose (GObject *object)
 {
+  JvmsTimelinePrivate *priv = jvms_timeline_get_instance_private (JVMS_TIMELINE (object));
+
+  g_clear_pointer (&priv->content, gsk_render_node_unref);
   jvms_timeline_set_session (JVMS_TIMELINE (object), NULL);
   G_OBJECT_CLASS (jvms_timeline_parent_class)->dispose (object);
 }
@@ -889,6 +954,30 @@ jvms_timeline_init (JvmsTimeline *self)
 
 /* Text helpers -------------------------------------------------------------------------------- */
 
+/* One layout for every label of every view: creating a layout and parsing a font per label
+ * cost more than drawing the lanes. Labels are drawn from the main thread only. */
+static PangoLayout *
+label_layout (cairo_t  *cr,
+              gboolean  bold)
+{
+  static PangoLayout *layout;
+  static PangoFontDescription *regular, *heavy;
+
+  if (layout == NULL)
+    {
+      PangoContext *context = pango_font_map_create_context (pango_cairo_font_map_get_default ());
+      layout = pango_layout_new (context);
+      g_object_unref (context);
+      regular = pango_font_description_from_string ("Sans 8");
+      heavy = pango_font_description_from_string ("Sans Bold 8");
+      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
+      pango_layout_set_single_paragraph_mode (layout, TRUE);
+    }
+  pango_cairo_update_layout (cr, layout);
+  pango_layout_set_font_description (layout, bold ? heavy : regular);
+  return layout;
+}
+
 void
 jvms_timeline_draw_label (cairo_t         *cr,
                           const JvmsColor *color,
@@ -898,22 +987,25 @@ jvms_timeline_draw_label (cairo_t         *cr,
                           const char      *text,
                           gboolean         bold)
 {
-  g_autoptr(PangoLayout) layout = NULL;
-  PangoFontDescription *font;
+  PangoLayout *layout;
 
   if (text == NULL || max_width <= 0)
     return;
-  layout = pango_cairo_create_layout (cr);
-  font = pango_font_description_from_string (bold ? "Sans Bold 8" : "Sans 8");
-  pango_layout_set_font_description (layout, font);
-  pango_font_description_free (font);
-  pango_layout_set_text (layout, text, -1);
+  layout = label_layout (cr, bold);
   pango_layout_set_width (layout, max_width * PANGO_SCALE);
-  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
-  pango_layout_set_single_paragraph_mode (layout, TRUE);
+  pango_layout_set_text (layout, text, -1);
   jvms_color_set (cr, color);
   cairo_move_to (cr, x, y);
   pango_cairo_show_layout (cr, layout);
+}
+
+/* Three significant digits, trailing zeros kept so that precision reads: "1.00 µs". */
+static char *
+format_significant (double      v,
+                    const char *unit)
+{
+  int decimals = v >= 100 ? 0 : v >= 10 ? 1 : 2;
+  return g_strdup_printf ("%.*f %s", decimals, v, unit);
 }
 
 char *
@@ -925,10 +1017,10 @@ jvms_format_duration (gint64 ns)
     return g_strdup ("?");
   if (ns < 1000)
     return g_strdup_printf ("%" G_GINT64_FORMAT " ns", ns);
-  if (ns < 1000000)
-    return g_strdup_printf ("%.3g µs", v / 1e3);
-  if (ns < 1000000000)
-    return g_strdup_printf ("%.3g ms", v / 1e6);
+  if (ns < 999500)
+    return format_significant (v / 1e3, "µs");
+  if (ns < 999500000)
+    return format_significant (v / 1e6, "ms");
   return g_strdup_printf ("%.3f s", v / 1e9);
 }
 

@@ -95,6 +95,8 @@ void         jvms_timeline_set_session        (JvmsTimeline *self,
 /* Subclasses call it when something only they know changed (filter, collapsed group):
  * recompute the cache on the next frame. */
 void         jvms_timeline_invalidate         (JvmsTimeline *self);
+/* ... and this when only their drawing changed (a metric shown from the same cache). */
+void         jvms_timeline_redraw             (JvmsTimeline *self);
 /* ... and this when their row list changed (relists rows, then recomputes). */
 void         jvms_timeline_reload             (JvmsTimeline *self);
 double       jvms_timeline_get_v_offset       (JvmsTimeline *self);

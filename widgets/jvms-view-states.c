@@ -9,23 +9,23 @@ static const char *const user_names[] = {
   N_("Running"), N_("Blocked"), N_("Waiting"), N_("Parked"), N_("Sleeping"),
   N_("Socket I/O"), N_("File I/O"), N_("Safepoint"), N_("Native"),
 };
-G_STATIC_ASSERT (G_N_ELEMENTS (user_names) == JVMS_VIEW_N_USER_STATES);
+G_STATIC_ASSERT (G_N_ELEMENTS (user_names) == JVMS_USER_STATE_N);
 
 static const char *const kernel_names[] = {
   N_("On CPU"), N_("Runnable"), N_("System call"), N_("Off CPU"), N_("Disk wait"),
   N_("Exited"), N_("Lost events"),
 };
-G_STATIC_ASSERT (G_N_ELEMENTS (kernel_names) == JVMS_VIEW_N_KERNEL_STATES);
+G_STATIC_ASSERT (G_N_ELEMENTS (kernel_names) == JVMS_KERNEL_STATE_N);
 
 static const char *const kind_names[] = {
   N_("Java"), N_("GC"), N_("JIT"), N_("VM"), N_("JFR"), N_("Other processes"),
 };
-G_STATIC_ASSERT (G_N_ELEMENTS (kind_names) == JVMS_VIEW_N_KINDS);
+G_STATIC_ASSERT (G_N_ELEMENTS (kind_names) == JVMS_THREAD_KIND_N);
 
 const char *
 jvms_view_user_state_name (gint64 state)
 {
-  if (state < 0 || state >= JVMS_VIEW_N_USER_STATES)
+  if (state < 0 || state >= JVMS_USER_STATE_N)
     return _("Unknown state");
   return _(user_names[state]);
 }
@@ -33,7 +33,7 @@ jvms_view_user_state_name (gint64 state)
 const char *
 jvms_view_kernel_state_name (gint64 state)
 {
-  if (state < 0 || state >= JVMS_VIEW_N_KERNEL_STATES)
+  if (state < 0 || state >= JVMS_KERNEL_STATE_N)
     return _("Unknown state");
   return _(kernel_names[state]);
 }
@@ -41,7 +41,7 @@ jvms_view_kernel_state_name (gint64 state)
 const char *
 jvms_view_kind_name (gint64 kind)
 {
-  if (kind < 0 || kind >= JVMS_VIEW_N_KINDS)
+  if (kind < 0 || kind >= JVMS_THREAD_KIND_N)
     return _("Other threads");
   return _(kind_names[kind]);
 }

@@ -10,6 +10,7 @@
 #include "jvms-cpus-view.h"
 #include "jvms-gc-view.h"
 #include "jvms-locks-view.h"
+#include "jvms-object-age-samples.h"
 #include "jvms-object-age-view.h"
 #include "jvms-synthetic-history.h"
 #include "jvms-threads-view.h"
@@ -17,7 +18,28 @@
 
 static gboolean dark;
 static char *select_range;
+static char *zoom_range;
 static char **files;
+static char *export_dir;
+
+/* Offscreen PNGs of every view at 1600 px wide, as an export would write them. */
+static void
+export_views (GtkWidget **views,
+              guint       n_views,
+              int        *heights)
+{
+  for (guint i = 0; i < n_views; i++)
+    {
+      cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1600, heights[i]);
+      cairo_t *cr = cairo_create (surface);
+      g_autofree char *name = g_strdup_printf ("%s/view-%u-%s.png", export_dir, i,
+                                               dark ? "dark" : "light");
+      jvms_view_render (views[i], cr, 1600, heights[i]);
+      cairo_destroy (cr);
+      cairo_surface_write_to_png (surface, name);
+      cairo_surface_destroy (surface);
+    }
+}
 
 static void
 add_view (GtkBox    *box,
@@ -47,6 +69,13 @@ on_activate (GtkApplication *app,
                                       dark ? ADW_COLOR_SCHEME_FORCE_DARK
                                            : ADW_COLOR_SCHEME_FORCE_LIGHT);
   jvms_session_set_history (session, history);
+  if (zoom_range != NULL)
+    {
+      double a = g_ascii_strtod (zoom_range, NULL);
+      double b = g_ascii_strtod (strchr (zoom_range, ':') ? strchr (zoom_range, ':') + 1 : "1", NULL);
+      gint64 s = jvms_session_get_start_time (session), e = jvms_session_get_end_time (session);
+      jvms_session_set_visible (session, s + (gint64) (a * (e - s)), s + (gint64) (b * (e - s)), TRUE);
+    }
   if (select_range != NULL)
     {
       /* "A:B": fractions of the trace to select, for screenshots of the selection band. */
@@ -70,12 +99,39 @@ on_activate (GtkApplication *app,
   add_view (GTK_BOX (box), jvms_gc_view_new (session), 150);
   add_view (GTK_BOX (box), jvms_counters_view_new (session), 180);
   age = jvms_object_age_view_new (session);
-  samples = jvms_synthetic_object_samples (jvms_session_get_start_time (session),
-                                           jvms_session_get_end_time (session), 400, 7);
+  /* A real index has its sample store beside it (X.jvmsidx, X.samples). */
+  if (g_str_has_suffix (jvms_history_get_path (history), ".jvmsidx"))
+    {
+      const char *p = jvms_history_get_path (history);
+      g_autofree char *base = g_strndup (p, strlen (p) - strlen (".jvmsidx"));
+      g_autofree char *store = g_strconcat (base, ".samples", NULL);
+      if (g_file_test (store, G_FILE_TEST_EXISTS) && files != NULL)
+        samples = jvms_object_age_samples_read (store, NULL, NULL);
+    }
+  if (samples == NULL)
+    samples = jvms_synthetic_object_samples (jvms_session_get_start_time (session),
+                                             jvms_session_get_end_time (session), 400, 7);
   jvms_object_age_view_set_samples (JVMS_OBJECT_AGE_VIEW (age),
                                     (JvmsObjectAgeSample *) samples->data, samples->len);
   add_view (GTK_BOX (box), age, 190);
 
+  if (export_dir != NULL)
+    {
+      GtkWidget *all[7];
+      int heights[7] = { 30, 400, 170, 140, 170, 260, 200 };
+      GtkWidget *child = gtk_widget_get_first_child (box);
+      guint n = 0;
+
+      all[n++] = gtk_widget_get_first_child (outer) != NULL
+                   ? gtk_widget_get_next_sibling (gtk_widget_get_first_child (outer)) : NULL;
+      for (; child != NULL && n < 7; child = gtk_widget_get_next_sibling (child))
+        if (!GTK_IS_SEPARATOR (child))
+          all[n++] = child;
+      export_views (all, n, heights);
+      g_object_unref (session);
+      gtk_window_destroy (GTK_WINDOW (window));
+      return;
+    }
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), box);
   gtk_widget_set_vexpand (scroller, TRUE);
   gtk_box_append (GTK_BOX (outer), scroller);
@@ -91,6 +147,8 @@ main (int   argc,
 {
   const GOptionEntry entries[] = {
     { "dark", 0, 0, G_OPTION_ARG_NONE, &dark, "Dark theme", NULL },
+    { "export", 0, 0, G_OPTION_ARG_FILENAME, &export_dir, "Write PNGs of the views into DIR", "DIR" },
+    { "zoom", 0, 0, G_OPTION_ARG_STRING, &zoom_range, "Show A:B (fractions)", "A:B" },
     { "select", 0, 0, G_OPTION_ARG_STRING, &select_range, "Select A:B (fractions)", "A:B" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, "[HISTORY]" },
     G_OPTION_ENTRY_NULL

@@ -1,0 +1,221 @@
+/* bench-views: time to compute and draw each view offscreen (1920 px wide) at random zoom
+ * levels over a synthetic history with the layout of docs/attributes.md.
+ *
+ *   bench-views [--intervals N] [--frames N] [--view NAME] [--cache-dir DIR]
+ *
+ * The history is built once and kept in the cache folder (default /tmp) under a name that
+ * carries N, so later runs only open it. Each frame sets a new visible range, so every frame
+ * queries the index (summary query) and draws: the cost of a zoom or a scroll, not of a
+ * repaint from cache. GTK needs a display: run under xvfb-run -a when there is none.
+ *
+ * Prints: figure build_seconds, figure intervals, figure frame_p50_<view> / frame_p99_<view>
+ * (ms: query and draw), redraw_p99_<view> (ms: draw from the cache only), and figure
+ * frame_p50 / frame_p99 over all views; frame_cpu_* the same in CPU time of the thread, which
+ * a busy shared machine does not inflate. */
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+#include <time.h>
+
+#include "jvms-counters-view.h"
+#include "jvms-cpus-view.h"
+#include "jvms-gc-view.h"
+#include "jvms-locks-view.h"
+#include "jvms-object-age-view.h"
+#include "jvms-synthetic-history.h"
+#include "jvms-threads-view.h"
+#include "jvms-time-ruler.h"
+
+#define WIDTH 1920
+#define HEIGHT 600
+
+static gint64 n_intervals = 10000000;
+static int n_frames = 50;
+static char *cache_dir;
+static char *only_view;
+
+/* CPU time of this thread, ms: what a frame costs us, apart from waiting for a core on a
+ * shared machine (wall time is reported too). */
+static double
+thread_cpu_ms (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int
+compare_double (gconstpointer a,
+                gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+static double
+percentile (GArray *sorted,
+            double  p)
+{
+  guint i = (guint) MIN ((double) sorted->len - 1, p / 100.0 * (double) sorted->len);
+  return g_array_index (sorted, double, i);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  const GOptionEntry entries[] = {
+    { "intervals", 0, 0, G_OPTION_ARG_INT64, &n_intervals, "Intervals in the history", "N" },
+    { "frames", 0, 0, G_OPTION_ARG_INT, &n_frames, "Zoom levels per view", "N" },
+    { "view", 0, 0, G_OPTION_ARG_STRING, &only_view, "Only this view (threads, cpus ...)", "NAME" },
+    { "cache-dir", 0, 0, G_OPTION_ARG_FILENAME, &cache_dir, "Where the history is kept", "DIR" },
+    G_OPTION_ENTRY_NULL
+  };
+  static const char *const names[] = { "threads", "cpus", "locks", "gc", "counters",
+                                       "object_age", "ruler" };
+  g_autoptr(GOptionContext) context = g_option_context_new (NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JvmsHistory) history = NULL;
+  g_autoptr(JvmsSession) session = NULL;
+  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) all_cpu = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) samples = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (1234);
+  g_autofree char *path = NULL;
+  GtkWidget *views[G_N_ELEMENTS (names)];
+  cairo_surface_t *surface;
+  gint64 start, end;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      g_printerr ("bench-views: %s\n", error->message);
+      return 2;
+    }
+  if (!gtk_init_check ())
+    {
+      g_printerr ("bench-views: GTK needs a display; run under xvfb-run -a\n");
+      return 1;
+    }
+  adw_init ();
+
+  path = g_strdup_printf ("%s/jvmscope-bench-views-%" G_GINT64_FORMAT "-v1.jvmsidx",
+                          cache_dir != NULL ? cache_dir : g_get_tmp_dir (), n_intervals);
+  history = jvms_history_open (path, 0, NULL);
+  if (history == NULL)
+    {
+      JvmsSyntheticOptions options;
+      gint64 t0 = g_get_monotonic_time ();
+
+      jvms_synthetic_options_init (&options);
+      /* The generator counts changes, some of which set a value already held (no new
+       * interval): ask for more so that the history holds about N. */
+      options.n_intervals = (guint64) (n_intervals * 2.1);
+      options.n_threads = 200;
+      options.n_cpus = 16;
+      options.n_locks = 24;
+      options.mean_gap_ns = 100000;
+      if (!jvms_synthetic_history_write (path, &options, &error))
+        {
+          g_printerr ("bench-views: %s\n", error->message);
+          return 1;
+        }
+      g_print ("figure build_seconds %.1f s\n", (g_get_monotonic_time () - t0) / 1e6);
+      history = jvms_history_open (path, 0, &error);
+      if (history == NULL)
+        {
+          g_printerr ("bench-views: %s\n", error->message);
+          return 1;
+        }
+    }
+  g_print ("figure intervals %" G_GUINT64_FORMAT " intervals\n",
+           jvms_history_get_n_intervals (history));
+
+  session = jvms_session_new ();
+  jvms_session_set_history (session, history);
+  start = jvms_session_get_start_time (session);
+  end = jvms_session_get_end_time (session);
+  views[0] = jvms_threads_view_new (session);
+  views[1] = jvms_cpus_view_new (session);
+  views[2] = jvms_locks_view_new (session);
+  views[3] = jvms_gc_view_new (session);
+  views[4] = jvms_counters_view_new (session);
+  views[5] = jvms_object_age_view_new (session);
+  views[6] = jvms_time_ruler_new (session);
+  samples = jvms_synthetic_object_samples (start, end, 100000, 9);
+  jvms_object_age_view_set_samples (JVMS_OBJECT_AGE_VIEW (views[5]),
+                                    (JvmsObjectAgeSample *) samples->data, samples->len);
+  /* Expand every thread group, other processes included: the worst case for the view. */
+  jvms_threads_view_set_group_collapsed (JVMS_THREADS_VIEW (views[0]), 5, FALSE);
+
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, HEIGHT);
+  for (guint v = 0; v < G_N_ELEMENTS (names); v++)
+    {
+      g_autoptr(GArray) times = g_array_new (FALSE, FALSE, sizeof (double));
+      g_autoptr(GArray) redraws = g_array_new (FALSE, FALSE, sizeof (double));
+      g_autoptr(GArray) cpu = g_array_new (FALSE, FALSE, sizeof (double));
+
+      g_object_ref_sink (views[v]);
+      if (only_view != NULL && g_strcmp0 (only_view, names[v]) != 0)
+        {
+          g_object_unref (views[v]);
+          continue;
+        }
+      /* One untimed frame first: font and glyph caches, as a window has them warm. */
+      {
+        cairo_t *cr = cairo_create (surface);
+        jvms_session_set_visible (session, start, end, FALSE);
+        jvms_view_render (views[v], cr, WIDTH, HEIGHT);
+        cairo_destroy (cr);
+      }
+      for (int f = 0; f < n_frames; f++)
+        {
+          /* Log-uniform span from 10 µs to the whole trace, at a random place. */
+          double lo = log (10000.0), hi = log ((double) (end - start));
+          gint64 span = (gint64) exp (g_rand_double_range (rand, lo, hi));
+          gint64 s = start + (gint64) (g_rand_double (rand) * (double) (end - start - span));
+          cairo_t *cr;
+          gint64 t0, t1;
+          double ms, c0, cms;
+
+          jvms_session_set_visible (session, s, s + span, FALSE);
+          cr = cairo_create (surface);
+          t0 = g_get_monotonic_time ();
+          c0 = thread_cpu_ms ();
+          jvms_view_render (views[v], cr, WIDTH, HEIGHT);
+          cairo_surface_flush (surface);
+          cms = thread_cpu_ms () - c0;
+          t1 = g_get_monotonic_time ();
+          g_array_append_val (cpu, cms);
+          g_array_append_val (all_cpu, cms);
+          ms = (t1 - t0) / 1000.0;
+          g_array_append_val (times, ms);
+          g_array_append_val (all, ms);
+          /* The same range again: drawing from the cache alone (hover, selection). */
+          t0 = g_get_monotonic_time ();
+          jvms_view_render (views[v], cr, WIDTH, HEIGHT);
+          cairo_surface_flush (surface);
+          ms = (g_get_monotonic_time () - t0) / 1000.0;
+          g_array_append_val (redraws, ms);
+          cairo_destroy (cr);
+        }
+      g_array_sort (cpu, compare_double);
+      g_print ("figure frame_cpu_p99_%s %.2f ms\n", names[v], percentile (cpu, 99));
+      g_array_sort (redraws, compare_double);
+      g_print ("figure redraw_p99_%s %.2f ms\n", names[v], percentile (redraws, 99));
+      g_array_sort (times, compare_double);
+      g_print ("figure frame_p50_%s %.2f ms\n", names[v], percentile (times, 50));
+      g_print ("figure frame_p99_%s %.2f ms\n", names[v], percentile (times, 99));
+      g_object_unref (views[v]);
+    }
+  g_array_sort (all, compare_double);
+  g_print ("figure frame_p50 %.2f ms\n", percentile (all, 50));
+  g_print ("figure frame_p99 %.2f ms\n", percentile (all, 99));
+  g_array_sort (all_cpu, compare_double);
+  g_print ("figure frame_cpu_p50 %.2f ms\n", percentile (all_cpu, 50));
+  g_print ("figure frame_cpu_p99 %.2f ms\n", percentile (all_cpu, 99));
+  cairo_surface_destroy (surface);
+  g_free (cache_dir);
+  return 0;
+}

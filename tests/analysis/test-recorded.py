@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+"""The analysis against oracles on a real recording made here: perf (sched events, all CPUs)
+around a Java workload that records JFR with blocking thresholds at 0.
+
+- kernel: every thread's on-CPU time in the index (running + syscall) equals the sum of its
+  switch-in -> switch-out spans in `perf script` output;
+- JFR: every jdk.ThreadSleep / jdk.ThreadPark / jdk.JavaMonitorEnter event of `jfr print --json`
+  is a SLEEPING / PARKED / BLOCKED interval of its thread with the same start and end, and the
+  monitor (or parked) class as its detail;
+- cache: the index is reused, rebuilt when the trace changes or the index is damaged, rebuilt
+  after a build killed half-way, and built in a temporary folder when the cache cannot be made.
+"""
+import argparse
+import datetime
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from jvms_tap import Tap
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--cli", required=True)
+ap.add_argument("--dump", required=True)
+ap.add_argument("--source-dir", required=True)
+args = ap.parse_args()
+tap = Tap()
+tmp = tempfile.mkdtemp(prefix="jvms-analysis-")
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, check=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+
+
+def dump(cache, trace):
+    return json.loads(run([args.dump, cache, trace]).stdout)
+
+
+def iso_to_ns(s):
+    # "2026-11-24T01:15:05.734631246Z": Python keeps microseconds only, so split the fraction.
+    m = re.match(r"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d+))?Z$", s)
+    base = datetime.datetime.strptime(m.group(1), "%Y-%m-%dT%H:%M:%S").replace(tzinfo=datetime.timezone.utc)
+    frac = (m.group(2) or "").ljust(9, "0")[:9]
+    return int(base.timestamp()) * 1_000_000_000 + int(frac)
+
+
+def duration_to_ns(s):
+    # ISO-8601 durations as jfr prints them: "PT0.030724202S", "PT1M2.5S", "PT0S".
+    m = re.match(r"PT(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)(?:\.(\d+))?S)?$", s)
+    h, mi, sec, frac = m.groups()
+    ns = (int(h or 0) * 3600 + int(mi or 0) * 60 + int(sec or 0)) * 1_000_000_000
+    return ns + int((frac or "").ljust(9, "0")[:9] or 0)
+
+
+try:
+    # ---------------------------------------------------------------- record
+    classes = os.path.join(tmp, "classes")
+    run(["javac", "-d", classes, os.path.join(args.source_dir, "Workload.java")])
+    perf_data = os.path.join(tmp, "k.perf.data")
+    jfr_file = os.path.join(tmp, "rec.jfr")
+    run(["perf", "record", "-q", "-o", perf_data, "-a", "-k", "CLOCK_MONOTONIC", "-m", "16M",
+         "-e", "sched:sched_switch,sched:sched_waking,sched:sched_wakeup_new,"
+               "sched:sched_process_fork,sched:sched_process_exit",
+         "--", "java", "-XX:StartFlightRecording=filename=%s,settings=%s" %
+         (jfr_file, os.path.join(args.source_dir, "blocking.jfc")),
+         "-cp", classes, "Workload", "12"])
+    cache = os.path.join(tmp, "cache")
+
+    # ---------------------------------------------------------------- kernel oracle
+    d = dump(cache, perf_data)
+    offset = int(d["clock-offset-ns"])
+    end_clock = d["end"] - offset
+    on = {}
+    total = {}
+    script = run(["perf", "script", "-i", perf_data, "--ns", "-F", "cpu,time,event,trace"]).stdout
+    pat = re.compile(r"^\s*\[(\d+)\]\s+(\d+)\.(\d{9}):\s+sched:sched_switch:.*prev_pid=(\d+) .*next_pid=(\d+) ")
+    n_switch = 0
+    for line in script.splitlines():
+        m = pat.match(line)
+        if not m:
+            continue
+        n_switch += 1
+        cpu, t = int(m.group(1)), int(m.group(2)) * 1_000_000_000 + int(m.group(3))
+        prev, nxt = int(m.group(4)), int(m.group(5))
+        if prev and prev in on:
+            c, t_in = on.pop(prev)
+            if c == cpu:
+                total[prev] = total.get(prev, 0) + t - t_in
+        if nxt:
+            on[nxt] = (cpu, t)
+    for tid, (c, t_in) in on.items():
+        total[tid] = total.get(tid, 0) + end_clock - t_in
+    tap.check(n_switch > 1000, "perf script shows sched_switch events", n_switch)
+    bad = []
+    for tid, ns in sorted(total.items()):
+        k = d["threads"].get(str(tid), {}).get("kernel", {})
+        got = k.get("running", 0) + k.get("syscall", 0)
+        if got != ns:
+            bad.append("tid %d: index %d ns on CPU, perf script %d ns" % (tid, got, ns))
+    tap.check(not bad and len(total) > 10, "every thread's on-CPU time equals perf script's (%d threads)" % len(total),
+              "\n".join(bad[:20]))
+
+    # ---------------------------------------------------------------- JFR oracle
+    d = dump(cache, jfr_file)
+    printed = json.loads(run(["jfr", "print", "--json", "--events",
+                              "jdk.ThreadSleep,jdk.ThreadPark,jdk.JavaMonitorEnter", jfr_file]).stdout)
+    events = printed["recording"]["events"]
+    kinds = {"jdk.ThreadSleep": ("sleeping", None), "jdk.ThreadPark": ("parked", "parkedClass"),
+             "jdk.JavaMonitorEnter": ("blocked", "monitorClass")}
+    seen = {k: 0 for k in kinds}
+    missing = []
+    for ev in events:
+        v = ev["values"]
+        state, class_field = kinds[ev["type"]]
+        seen[ev["type"]] += 1
+        tid = str(v["eventThread"]["osThreadId"])
+        start = iso_to_ns(v["startTime"])
+        end = start + duration_to_ns(v["duration"])
+        want_detail = None
+        if class_field and v.get(class_field):
+            want_detail = v[class_field]["name"].replace("/", ".")
+        found = [iv for iv in d["threads"].get(tid, {}).get("user", [])
+                 if iv["start"] == start and iv["end"] == end and iv["state"] == state]
+        if not found or (class_field and found[0].get("detail") != want_detail):
+            missing.append("%s tid %s [%d, %d) %s: %s" % (ev["type"], tid, start, end, want_detail,
+                                                         found[0] if found else "no such interval"))
+    for k, n in seen.items():
+        tap.check(n > 0, "the workload recorded %s events" % k, n)
+    tap.check(not missing, "every sleep, park and monitor enter is an interval of its thread (%d events)" % len(events),
+              "\n".join(missing[:20]))
+
+    # ---------------------------------------------------------------- cache
+    cache2 = os.path.join(tmp, "cache2")
+
+    def index(trace, cache_dir=cache2, env=None):
+        out = subprocess.run([args.cli, "index", "--json", "--cache-dir", cache_dir, trace],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        return out, (json.loads(out.stdout) if out.returncode == 0 else None)
+
+    _, first = index(jfr_file)
+    _, second = index(jfr_file)
+    tap.check(first and not first["reused"] and first["intervals"] > 0, "first index of the JFR file is built", first)
+    tap.check(second and second["reused"] and second["index"] == first["index"]
+              and second["intervals"] == first["intervals"], "second index is reused", second)
+    mtime = os.stat(first["index"]).st_mtime_ns
+    _, third = index(jfr_file)
+    tap.check(third["reused"] and os.stat(first["index"]).st_mtime_ns == mtime, "a reuse does not rewrite the index")
+
+    os.utime(jfr_file)  # touch: the trace changed
+    _, touched = index(jfr_file)
+    tap.check(touched and not touched["reused"] and touched["intervals"] == first["intervals"],
+              "a touched trace is indexed again", touched)
+    tap.check(not os.path.exists(first["index"]) or first["index"] == touched["index"],
+              "the stale index of the same trace is removed")
+
+    with open(touched["index"], "r+b") as f:
+        size = os.fstat(f.fileno()).st_size
+        f.seek(size // 2)
+        b = f.read(1)
+        f.seek(size // 2)
+        f.write(bytes([b[0] ^ 0x5A]))
+    _, flipped = index(jfr_file)
+    tap.check(flipped and not flipped["reused"] and flipped["intervals"] == first["intervals"],
+              "a damaged index (one byte flipped) is rebuilt", flipped)
+
+    env = dict(os.environ, JVMS_ANALYSIS_TEST_KILL_AFTER_EVENTS="4096")
+    killed, _ = index(perf_data, env=env)
+    idx_files = [f for f in os.listdir(cache2) if f.endswith(".jvmsidx")]
+    _, after = index(perf_data)
+    tap.check(killed.returncode < 0 or killed.returncode == 137, "the build was killed half-way", killed.returncode)
+    tap.check(after and not after["reused"] and after["intervals"] > 0,
+              "after a killed build the next open rebuilds", after)
+    tap.check(len(idx_files) == 1, "a killed build leaves no index file (only the JFR one is there)", idx_files)
+
+    blocker = os.path.join(tmp, "not-a-folder")
+    open(blocker, "w").close()
+    out, ro = index(jfr_file, cache_dir=os.path.join(blocker, "cache"))
+    tap.check(ro is not None and not ro["reused"] and ro["intervals"] == first["intervals"]
+              and any("cannot be written" in w for w in ro["warnings"]),
+              "an unwritable cache folder: built in a temporary folder, with a warning",
+              out.stderr + out.stdout)
+    tap.check(ro is not None and not os.path.exists(ro["index"]), "that temporary index is removed afterwards",
+              ro and ro["index"])
+except subprocess.CalledProcessError as e:
+    tap.check(False, "command failed: %s" % " ".join(e.cmd), (e.stderr or "") + (e.stdout or ""))
+finally:
+    shutil.rmtree(tmp, ignore_errors=True)
+tap.done()

@@ -1,0 +1,1043 @@
+/* test-history.c: the state history tree against a naive in-memory model (history-model.h):
+ * random interval sets, every query kind, persistence, damaged files, reading while building,
+ * a cache much smaller than the index. JVMS_TEST_SCALE (default 1) scales the sizes. */
+#include "jvms-history.h"
+#include "jvms-history-format.h"
+#include "history-model.h"
+#include "jvms-history-private.h"
+
+#include <glib/gstdio.h>
+#include <math.h>
+#include <stdio.h>
+#include <unistd.h>
+
+static double scale = 1.0;
+static char *tmpdir;
+
+static const char *string_pool[] = { "alpha", "beta", "gamma", "delta", "", "x/y", "élan",
+  "a much longer string that does not fit any inline form", "0", "null" };
+
+static char *
+tmp_path (const char *name)
+{
+  return g_build_filename (tmpdir, name, NULL);
+}
+
+static guint
+scaled (guint n)
+{
+  return MAX (1u, (guint) (n * scale));
+}
+
+/* ---- building a random history alongside the model ---- */
+
+typedef struct
+{
+  Model              *model;
+  JvmsHistoryBuilder *builder;
+  GArray             *ids; /* JvmsAttribute by model index */
+  char               *path;
+} Pair;
+
+static void
+pair_free (Pair *p)
+{
+  if (p->model)
+    model_free (p->model);
+  if (p->builder)
+    jvms_history_builder_free (p->builder);
+  if (p->ids)
+    g_array_unref (p->ids);
+  if (p->path)
+    {
+      g_unlink (p->path);
+      g_free (p->path);
+    }
+}
+
+static void
+random_value (GRand *r, guint8 *type, gint64 *i, double *d, const char **s, guint style)
+{
+  *i = 0;
+  *d = 0;
+  *s = NULL;
+  guint pick = style == 0 ? (guint) g_rand_int_range (r, 0, 5) : style;
+  switch (pick)
+    {
+    case 0:
+      *type = JVMS_VALUE_NULL;
+      break;
+    case 1:
+      *type = JVMS_VALUE_INT;
+      switch (g_rand_int_range (r, 0, 4))
+        {
+        case 0: *i = g_rand_int_range (r, 0, 5); break;
+        case 1: *i = g_rand_int_range (r, -1000, 1000); break;
+        case 2: *i = (gint64) g_rand_int (r) << 31 | g_rand_int (r); break;
+        default: *i = g_rand_boolean (r) ? G_MAXINT64 : G_MININT64; break;
+        }
+      break;
+    case 2:
+      *type = JVMS_VALUE_DOUBLE;
+      *d = g_rand_boolean (r) ? g_rand_double_range (r, -1e6, 1e6) : (double) g_rand_int_range (r, 0, 4);
+      break;
+    default:
+      *type = JVMS_VALUE_STRING;
+      *s = string_pool[g_rand_int_range (r, 0, G_N_ELEMENTS (string_pool))];
+      break;
+    }
+}
+
+static gboolean
+builder_modify (JvmsHistoryBuilder *b, JvmsAttribute a, gint64 t, guint8 type, gint64 i, double d,
+                const char *s, GError **error)
+{
+  switch (type)
+    {
+    case JVMS_VALUE_NULL: return jvms_history_builder_modify_null (b, a, t, error);
+    case JVMS_VALUE_INT: return jvms_history_builder_modify_int (b, a, t, i, error);
+    case JVMS_VALUE_DOUBLE: return jvms_history_builder_modify_double (b, a, t, d, error);
+    default:
+      {
+        JvmsValue v = JVMS_VALUE_INIT_STRING (s);
+        return jvms_history_builder_modify (b, a, t, &v, error);
+      }
+    }
+}
+
+/* Builds a random history of @n_ops changes over @n_attrs attributes. Times advance globally
+ * with jitter, so that attributes end intervals out of order with each other; a few changes
+ * repeat the value or the time of the previous one. */
+static void
+build_random (Pair *p, GRand *r, guint n_attrs, guint n_ops, guint32 node_size, gboolean close)
+{
+  g_autoptr (GError) error = NULL;
+  gint64 start = g_rand_int_range (r, -1000000, 1000000);
+  JvmsHistoryBuilderOptions opts = { .node_size = node_size };
+  p->path = tmp_path ("random.hist");
+  p->model = model_new (start);
+  p->builder = jvms_history_builder_new (p->path, start, &opts, &error);
+  g_assert_no_error (error);
+  p->ids = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
+  guint style = g_rand_int_range (r, 0, 3) == 0 ? 1 : 0; /* some sets are integer-only */
+  for (guint a = 0; a < n_attrs; a++)
+    {
+      g_autofree char *path = g_strdup_printf ("Threads/%u/state", a);
+      JvmsAttribute id = jvms_history_builder_attribute (p->builder, path);
+      g_array_append_val (p->ids, id);
+      model_add_attr (p->model);
+    }
+  /* Attribute ids follow creation order, parents included. */
+  gint64 now = start;
+  gint64 step = g_rand_int_range (r, 1, 5000);
+  for (guint k = 0; k < n_ops; k++)
+    {
+      guint a = g_rand_int_range (r, 0, n_attrs);
+      ModelAttr *ma = p->model->attrs->pdata[a];
+      now += g_rand_int_range (r, 0, (gint32) step);
+      gint64 t = now - g_rand_int_range (r, 0, (gint32) step * 3);
+      if (g_rand_int_range (r, 0, 20) == 0)
+        t = ma->cur.start; /* replace the current value */
+      if (t < ma->cur.start)
+        t = ma->cur.start + g_rand_int_range (r, 0, 3);
+      guint8 type;
+      gint64 i;
+      double d;
+      const char *s;
+      random_value (r, &type, &i, &d, &s, style);
+      if (g_rand_int_range (r, 0, 15) == 0)
+        {
+          type = ma->cur.type;
+          i = ma->cur.i;
+          d = ma->cur.d;
+          s = ma->cur.s;
+        }
+      g_assert_true (model_modify (p->model, a, t, type, i, d, s));
+      g_assert_true (builder_modify (p->builder, g_array_index (p->ids, JvmsAttribute, a), t, type, i, d, s, &error));
+      g_assert_no_error (error);
+    }
+  if (close)
+    {
+      gint64 end = p->model->end_time + g_rand_int_range (r, 0, 3);
+      for (guint a = 0; a < n_attrs; a++)
+        end = MAX (end, ((ModelAttr *) p->model->attrs->pdata[a])->cur.start);
+      jvms_history_builder_set_metadata (p->builder, "seed-test", "yes");
+      g_assert_true (jvms_history_builder_close (p->builder, end, &error));
+      g_assert_no_error (error);
+      model_close (p->model, end);
+    }
+}
+
+/* ---- checking queries against the model ---- */
+
+static const ModelIv *
+model_at (Model *m, guint a, gint64 t, ModelIv *tmp)
+{
+  ModelAttr *ma = m->attrs->pdata[a];
+  if (m->closed && t == m->end_time && m->end_time > m->start_time)
+    t--;
+  for (guint k = 0; k < ma->ivs->len; k++)
+    {
+      const ModelIv *e = &g_array_index (ma->ivs, ModelIv, k);
+      if (e->start <= t && t < e->end)
+        return e;
+    }
+  if (!m->closed && ma->cur.start <= t)
+    {
+      *tmp = ma->cur;
+      tmp->end = m->end_time;
+      return tmp;
+    }
+  if (m->closed && m->end_time == m->start_time)
+    {
+      memset (tmp, 0, sizeof *tmp);
+      tmp->start = tmp->end = m->start_time;
+      return tmp;
+    }
+  return NULL;
+}
+
+static void
+check_single (JvmsHistory *h, Pair *p, guint a, gint64 t)
+{
+  g_autoptr (GError) error = NULL;
+  JvmsInterval got;
+  ModelIv tmp;
+  const ModelIv *e = model_at (p->model, a, t, &tmp);
+  gboolean ok = jvms_history_query_single (h, g_array_index (p->ids, JvmsAttribute, a), t, &got, &error);
+  if (e == NULL)
+    {
+      g_assert_false (ok);
+      g_assert_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_INVALID);
+      return;
+    }
+  g_assert_no_error (error);
+  g_assert_true (ok);
+  if (!model_iv_matches (e, &got))
+    g_error ("single(%u, %" G_GINT64_FORMAT "): expected [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT
+             ") type %d, got [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ") type %d", a, t, e->start,
+             e->end, e->type, got.start, got.end, got.value.type);
+  g_assert_cmpuint (got.attribute, ==, g_array_index (p->ids, JvmsAttribute, a));
+}
+
+static gint64
+random_time (GRand *r, Model *m, guint a)
+{
+  ModelAttr *ma = m->attrs->pdata[a];
+  gint64 span = m->end_time - m->start_time;
+  switch (g_rand_int_range (r, 0, 6))
+    {
+    case 0:
+      return m->start_time;
+    case 1:
+      return m->end_time;
+    case 2:
+    case 3:
+      if (ma->ivs->len)
+        {
+          const ModelIv *e = &g_array_index (ma->ivs, ModelIv, g_rand_int_range (r, 0, ma->ivs->len));
+          gint64 c[] = { e->start, e->end - 1, e->end, e->start - 1 };
+          gint64 pick = c[g_rand_int_range (r, 0, 4)];
+          return CLAMP (pick, m->start_time, m->end_time);
+        }
+      /* fall through */
+    default:
+      return m->start_time + (span > 0 ? (gint64) (g_rand_double (r) * (double) span) : 0);
+    }
+}
+
+static void
+check_full (JvmsHistory *h, Pair *p, gint64 t)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) out = g_array_new (FALSE, FALSE, sizeof (JvmsInterval));
+  gboolean ok = jvms_history_query_full (h, t, out, &error);
+  g_assert_no_error (error);
+  g_assert_true (ok);
+  g_assert_cmpuint (out->len, ==, jvms_history_get_n_attributes (h));
+  for (guint a = 0; a < p->ids->len; a++)
+    {
+      ModelIv tmp;
+      const ModelIv *e = model_at (p->model, a, t, &tmp);
+      const JvmsInterval *got = &g_array_index (out, JvmsInterval, g_array_index (p->ids, JvmsAttribute, a));
+      g_assert_nonnull (e);
+      g_assert_true (model_iv_matches (e, got));
+    }
+}
+
+static void
+check_range (JvmsHistory *h, Pair *p, GRand *r, gint64 t0, gint64 t1)
+{
+  g_autoptr (GError) error = NULL;
+  guint n = g_rand_int_range (r, 1, MIN (p->ids->len, 8) + 1);
+  g_autofree JvmsAttribute *attrs = g_new (JvmsAttribute, n);
+  g_autofree guint *idx = g_new (guint, n);
+  for (guint i = 0; i < n; i++)
+    {
+      idx[i] = g_rand_int_range (r, 0, p->ids->len);
+      attrs[i] = g_array_index (p->ids, JvmsAttribute, idx[i]);
+    }
+  g_autoptr (JvmsHistoryRange) range = jvms_history_query_range (h, t0, t1, attrs, n, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (range);
+  for (guint i = 0; i < n; i++)
+    {
+      ModelAttr *ma = p->model->attrs->pdata[idx[i]];
+      for (guint k = 0; k <= ma->ivs->len; k++)
+        {
+          ModelIv e;
+          if (k < ma->ivs->len)
+            e = g_array_index (ma->ivs, ModelIv, k);
+          else if (!p->model->closed)
+            {
+              e = ma->cur;
+              e.end = p->model->end_time;
+              if (!(e.start <= t1 && e.end >= t0))
+                continue;
+            }
+          else
+            continue;
+          if (k < ma->ivs->len && !(e.start <= t1 && e.end > t0))
+            continue;
+          JvmsInterval got;
+          if (!jvms_history_range_next (range, &got, &error))
+            g_error ("range [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "]: missing [%" G_GINT64_FORMAT
+                     ", %" G_GINT64_FORMAT ") of attribute %u", t0, t1, e.start, e.end, idx[i]);
+          g_assert_cmpuint (got.attribute, ==, attrs[i]);
+          if (!model_iv_matches (&e, &got))
+            g_error ("range: expected [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "), got [%"
+                     G_GINT64_FORMAT ", %" G_GINT64_FORMAT ")", e.start, e.end, got.start, got.end);
+        }
+    }
+  JvmsInterval extra;
+  g_assert_false (jvms_history_range_next (range, &extra, &error));
+  g_assert_no_error (error);
+}
+
+static gboolean
+cell_value_is (const JvmsValue *v, const ModelIv *e)
+{
+  JvmsInterval tmp = { .start = e->start, .end = e->end, .value = *v };
+  return model_iv_matches (e, &tmp);
+}
+
+static void
+check_summary (JvmsHistory *h, Pair *p, GRand *r, gint64 t0, gint64 t1, guint n_columns)
+{
+  g_autoptr (GError) error = NULL;
+  guint n = MIN (p->ids->len, 4u);
+  g_autofree JvmsAttribute *attrs = g_new (JvmsAttribute, n);
+  g_autofree guint *idx = g_new (guint, n);
+  for (guint i = 0; i < n; i++)
+    {
+      idx[i] = g_rand_int_range (r, 0, p->ids->len);
+      attrs[i] = g_array_index (p->ids, JvmsAttribute, idx[i]);
+    }
+  g_autofree JvmsSummaryCell *cells = g_new0 (JvmsSummaryCell, (gsize) n * n_columns);
+  g_assert_true (jvms_history_query_summary (h, t0, t1, attrs, n, n_columns, cells, &error));
+  g_assert_no_error (error);
+  g_autofree guint *n_held = g_new (guint, n_columns);
+  g_autofree guint *n_other = g_new (guint, n_columns);
+  g_autofree gboolean *dominant_held = g_new (gboolean, n_columns);
+  g_autofree const ModelIv **first = g_new (const ModelIv *, n_columns);
+  g_autofree double *mn = g_new (double, n_columns);
+  g_autofree double *mx = g_new (double, n_columns);
+  g_autofree gint64 *cs = g_new (gint64, n_columns);
+  g_autofree gint64 *ce = g_new (gint64, n_columns);
+  for (guint c = 0; c < n_columns; c++)
+    {
+      cs[c] = t0 + (gint64) (((__int128) (t1 - t0) * c) / n_columns);
+      ce[c] = t0 + (gint64) (((__int128) (t1 - t0) * (c + 1)) / n_columns);
+      if (ce[c] == cs[c])
+        ce[c] = cs[c] + 1;
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      ModelAttr *ma = p->model->attrs->pdata[idx[i]];
+      ModelIv cur = ma->cur;
+      cur.end = p->model->end_time;
+      for (guint c = 0; c < n_columns; c++)
+        {
+          n_held[c] = n_other[c] = 0;
+          dominant_held[c] = FALSE;
+          first[c] = NULL;
+          mn[c] = mx[c] = NAN;
+        }
+      for (guint k = 0; k <= ma->ivs->len; k++)
+        {
+          const ModelIv *e;
+          if (k < ma->ivs->len)
+            e = &g_array_index (ma->ivs, ModelIv, k);
+          else if (!p->model->closed)
+            e = &cur;
+          else
+            break;
+          /* The first column whose (effective) end is after the interval's start. */
+          guint lo = 0, hi = n_columns;
+          while (lo < hi)
+            {
+              guint mid = (lo + hi) / 2;
+              if (ce[mid] <= e->start)
+                lo = mid + 1;
+              else
+                hi = mid;
+            }
+          for (guint c = lo; c < n_columns && cs[c] < e->end; c++)
+            {
+              if (MIN (e->end, ce[c]) <= MAX (e->start, cs[c]))
+                continue;
+              n_held[c]++;
+              if (first[c] == NULL)
+                first[c] = e;
+              else if (!model_value_eq (first[c], e->type, e->i, e->d, e->s))
+                n_other[c]++;
+              if (cell_value_is (&cells[i * n_columns + c].dominant, e))
+                dominant_held[c] = TRUE;
+              double v = e->type == JVMS_VALUE_INT ? (double) e->i : e->type == JVMS_VALUE_DOUBLE ? e->d : NAN;
+              if (!isnan (v))
+                {
+                  mn[c] = isnan (mn[c]) ? v : MIN (mn[c], v);
+                  mx[c] = isnan (mx[c]) ? v : MAX (mx[c], v);
+                }
+            }
+        }
+      for (guint c = 0; c < n_columns; c++)
+        {
+          const JvmsSummaryCell *cell = &cells[i * n_columns + c];
+          if (n_held[c] == 0)
+            {
+              g_assert_cmpint (cell->flags & JVMS_SUMMARY_EMPTY, !=, 0);
+              continue;
+            }
+          g_assert_cmpint (cell->flags & JVMS_SUMMARY_EMPTY, ==, 0);
+          if (!dominant_held[c])
+            g_error ("summary [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ") col %u/%u attr %u: "
+                     "dominant (type %d) never held in [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ")",
+                     t0, t1, c, n_columns, idx[i], cell->dominant.type, cs[c], ce[c]);
+          gboolean mixed = n_other[c] > 0;
+          if (mixed != ((cell->flags & JVMS_SUMMARY_MIXED) != 0))
+            g_error ("summary [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ") col %u/%u [%" G_GINT64_FORMAT
+                     ", %" G_GINT64_FORMAT ") attr %u: MIXED %d, expected %d", t0, t1, c, n_columns,
+                     cs[c], ce[c], idx[i], (cell->flags & JVMS_SUMMARY_MIXED) != 0, mixed);
+          if (isnan (mn[c]))
+            g_assert_true (isnan (cell->min) && isnan (cell->max));
+          else if (cell->min != mn[c] || cell->max != mx[c])
+            g_error ("summary col %u attr %u: min/max %g/%g, expected %g/%g", c, idx[i],
+                     cell->min, cell->max, mn[c], mx[c]);
+        }
+    }
+}
+
+static void
+check_all (JvmsHistory *h, Pair *p, GRand *r, guint n_queries)
+{
+  Model *m = p->model;
+  g_assert_cmpint (jvms_history_get_start_time (h), ==, m->start_time);
+  g_assert_cmpint (jvms_history_get_end_time (h), ==, m->end_time);
+  guint64 total = 0;
+  for (guint a = 0; a < m->attrs->len; a++)
+    total += ((ModelAttr *) m->attrs->pdata[a])->ivs->len;
+  /* Parent attributes ("Threads", "Threads/3") hold one null interval each. */
+  if (m->closed && m->end_time > m->start_time)
+    total += jvms_history_get_n_attributes (h) - m->attrs->len;
+  if (m->closed)
+    g_assert_cmpuint (jvms_history_get_n_intervals (h), ==, total);
+  for (guint q = 0; q < n_queries; q++)
+    {
+      guint a = g_rand_int_range (r, 0, p->ids->len);
+      check_single (h, p, a, random_time (r, m, a));
+    }
+  /* Outside the history. */
+  JvmsInterval iv;
+  g_autoptr (GError) error = NULL;
+  g_assert_false (jvms_history_query_single (h, 0, m->start_time - 1, &iv, &error));
+  g_assert_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_false (jvms_history_query_single (h, 0, m->end_time + 1, &iv, &error));
+  g_assert_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_INVALID);
+  g_clear_error (&error);
+  g_assert_false (jvms_history_query_single (h, jvms_history_get_n_attributes (h) + 5, m->start_time, &iv, &error));
+  g_assert_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_INVALID);
+  g_clear_error (&error);
+
+  for (guint q = 0; q < MAX (n_queries / 10, 2u); q++)
+    check_full (h, p, random_time (r, m, g_rand_int_range (r, 0, p->ids->len)));
+  for (guint q = 0; q < MAX (n_queries / 10, 2u); q++)
+    {
+      gint64 x = random_time (r, m, g_rand_int_range (r, 0, p->ids->len));
+      gint64 y = random_time (r, m, g_rand_int_range (r, 0, p->ids->len));
+      if (g_rand_int_range (r, 0, 4) == 0)
+        y = x;
+      check_range (h, p, r, MIN (x, y), MAX (x, y));
+    }
+  for (guint q = 0; q < MAX (n_queries / 20, 2u); q++)
+    {
+      gint64 x = random_time (r, m, g_rand_int_range (r, 0, p->ids->len));
+      gint64 y = random_time (r, m, g_rand_int_range (r, 0, p->ids->len));
+      if (x == y)
+        y = x + g_rand_int_range (r, 1, 1000);
+      guint cols = g_rand_int_range (r, 0, 3) == 0 ? g_rand_int_range (r, 1, 8) : g_rand_int_range (r, 1, 400);
+      check_summary (h, p, r, MIN (x, y), MAX (x, y), cols);
+    }
+}
+
+static void
+test_random_sets (void)
+{
+  guint n_sets = scaled (400);
+  for (guint seed = 1; seed <= n_sets; seed++)
+    {
+      g_autoptr (GRand) r = g_rand_new_with_seed (seed);
+      Pair p = { 0 };
+      guint n_attrs = g_rand_int_range (r, 1, 30);
+      guint n_ops = g_rand_int_range (r, 0, seed % 10 == 0 ? 6000 : 600);
+      build_random (&p, r, n_attrs, n_ops, 4096, TRUE);
+      g_autoptr (JvmsHistory) built = jvms_history_builder_get_history (p.builder);
+      check_all (built, &p, r, 60);
+      /* Persistence: the same answers from the file. */
+      g_autoptr (GError) error = NULL;
+      g_autoptr (JvmsHistory) h = jvms_history_open (p.path, 0, &error);
+      g_assert_no_error (error);
+      g_assert_true (jvms_history_is_complete (h));
+      g_assert_cmpstr (jvms_history_get_metadata (h, "seed-test"), ==, "yes");
+      g_assert_cmpuint (jvms_history_get_n_attributes (h), ==, jvms_history_get_n_attributes (built));
+      check_all (h, &p, r, 60);
+      pair_free (&p);
+    }
+}
+
+/* The same checks while the builder is still open: the model's open intervals end at the
+ * latest end. */
+static void
+test_random_live (void)
+{
+  guint n_sets = scaled (100);
+  for (guint seed = 1000; seed < 1000 + n_sets; seed++)
+    {
+      g_autoptr (GRand) r = g_rand_new_with_seed (seed);
+      Pair p = { 0 };
+      build_random (&p, r, g_rand_int_range (r, 1, 20), g_rand_int_range (r, 0, 3000), 4096, FALSE);
+      g_autoptr (JvmsHistory) h = jvms_history_builder_get_history (p.builder);
+      g_assert_false (jvms_history_is_complete (h));
+      check_all (h, &p, r, 60);
+      pair_free (&p);
+      /* No file is left behind by a builder freed before close. */
+      g_autofree char *path = tmp_path ("random.hist");
+      g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+    }
+}
+
+static void
+test_attributes (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = tmp_path ("attrs.hist");
+  g_autoptr (JvmsHistoryBuilder) b = jvms_history_builder_new (path, 0, NULL, &error);
+  g_assert_no_error (error);
+  JvmsAttribute s = jvms_history_builder_attribute (b, "Threads/42/user-state");
+  JvmsAttribute t = jvms_history_builder_attribute (b, "Threads");
+  JvmsAttribute d = jvms_history_builder_attribute_child (b, s, "detail");
+  JvmsAttribute c = jvms_history_builder_attribute (b, "CPUs/0");
+  g_assert_cmpuint (t, ==, 0);
+  g_assert_cmpuint (s, ==, 2);
+  g_assert_cmpuint (d, ==, 3);
+  g_assert_cmpuint (jvms_history_builder_attribute (b, "Threads/42/user-state/detail"), ==, d);
+  g_assert_true (jvms_history_builder_modify_string (b, d, 5, "java.lang.Object", &error));
+  g_assert_true (jvms_history_builder_close (b, 10, &error));
+  g_assert_no_error (error);
+  g_autoptr (JvmsHistory) h = jvms_history_open (path, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (jvms_history_lookup (h, "Threads/42/user-state/detail"), ==, d);
+  g_assert_cmpuint (jvms_history_lookup (h, "Threads/43"), ==, JVMS_ATTRIBUTE_INVALID);
+  g_assert_cmpuint (jvms_history_lookup (h, "Threads//42"), ==, JVMS_ATTRIBUTE_INVALID);
+  g_assert_cmpuint (jvms_history_lookup_child (h, JVMS_ATTRIBUTE_ROOT, "CPUs"), ==, c - 1);
+  g_assert_cmpuint (jvms_history_get_parent (h, t), ==, JVMS_ATTRIBUTE_ROOT);
+  g_assert_cmpuint (jvms_history_get_parent (h, d), ==, s);
+  g_assert_cmpstr (jvms_history_get_name (h, s), ==, "user-state");
+  g_autofree char *full = jvms_history_get_path_of (h, d);
+  g_assert_cmpstr (full, ==, "Threads/42/user-state/detail");
+  g_autoptr (GArray) top = jvms_history_list_children (h, JVMS_ATTRIBUTE_ROOT);
+  g_assert_cmpuint (top->len, ==, 2);
+  g_assert_cmpuint (g_array_index (top, JvmsAttribute, 0), ==, t);
+  JvmsInterval iv;
+  g_assert_true (jvms_history_query_single (h, d, 7, &iv, &error));
+  g_assert_cmpstr (iv.value.s, ==, "java.lang.Object");
+  g_assert_cmpint (iv.start, ==, 5);
+  g_assert_cmpint (iv.end, ==, 10);
+  g_assert_true (jvms_history_query_single (h, d, 10, &iv, &error));
+  g_assert_cmpint (iv.start, ==, 5);
+  g_assert_true (jvms_history_query_single (h, d, 4, &iv, &error));
+  g_assert_cmpint (iv.value.type, ==, JVMS_VALUE_NULL);
+  g_unlink (path);
+}
+
+static void
+test_time_order (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = tmp_path ("order.hist");
+  g_autoptr (JvmsHistoryBuilder) b = jvms_history_builder_new (path, 100, NULL, &error);
+  JvmsAttribute a = jvms_history_builder_attribute (b, "GC/pause");
+  g_assert_true (jvms_history_builder_modify_int (b, a, 500, 1, &error));
+  g_assert_false (jvms_history_builder_modify_int (b, a, 499, 2, &error));
+  g_assert_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_TIME_ORDER);
+  g_assert_nonnull (strstr (error->message, "GC/pause"));
+  g_assert_nonnull (strstr (error->message, "499"));
+  g_assert_nonnull (strstr (error->message, "500"));
+  g_clear_error (&error);
+  g_assert_false (jvms_history_builder_modify_int (b, a, 50, 2, &error));
+  g_assert_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_TIME_ORDER);
+  g_clear_error (&error);
+  /* Nothing was written by the refused changes. */
+  g_assert_false (jvms_history_builder_close (b, 400, &error));
+  g_assert_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_TIME_ORDER);
+  g_clear_error (&error);
+  g_assert_true (jvms_history_builder_close (b, 600, &error));
+  g_assert_no_error (error);
+  g_assert_false (jvms_history_builder_modify_int (b, a, 700, 3, &error));
+  g_assert_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_INVALID);
+  g_clear_error (&error);
+  g_autoptr (JvmsHistory) h = jvms_history_open (path, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (jvms_history_get_n_intervals (h), ==, 3); /* GC, and GC/pause twice */
+  g_unlink (path);
+}
+
+/* ---- damaged files ---- */
+
+static char *
+build_sample (const char *name, guint n_changes)
+{
+  g_autoptr (GError) error = NULL;
+  char *path = tmp_path (name);
+  JvmsHistoryBuilderOptions opts = { .node_size = 4096 };
+  g_autoptr (JvmsHistoryBuilder) b = jvms_history_builder_new (path, 0, &opts, &error);
+  g_assert_no_error (error);
+  JvmsAttribute ids[16];
+  for (guint i = 0; i < 16; i++)
+    {
+      g_autofree char *p = g_strdup_printf ("Threads/%u/state", i);
+      ids[i] = jvms_history_builder_attribute (b, p);
+    }
+  for (guint k = 0; k < n_changes; k++)
+    {
+      guint32 x = k * 2654435761u;
+      g_autofree char *s = g_strdup_printf ("s%u", x % 7);
+      if (k % 3 == 0)
+        g_assert_true (jvms_history_builder_modify_string (b, ids[k % 16], 10 + k * 10 + x % 7, s, &error));
+      else
+        g_assert_true (jvms_history_builder_modify_int (b, ids[k % 16], 10 + k * 10 + x % 7, x >> 7, &error));
+    }
+  jvms_history_builder_set_metadata (b, "k", "v");
+  g_assert_true (jvms_history_builder_close (b, 20 + n_changes * 10, &error));
+  g_assert_no_error (error);
+  return path;
+}
+
+static GBytes *
+read_file (const char *path)
+{
+  char *data;
+  gsize n;
+  g_assert_true (g_file_get_contents (path, &data, &n, NULL));
+  return g_bytes_new_take (data, n);
+}
+
+/* Without the fsync of g_file_set_contents: thousands of damaged copies are written. */
+static void
+write_file (const char *path, const guint8 *data, gsize n)
+{
+  FILE *f = fopen (path, "wb");
+  g_assert_nonnull (f);
+  g_assert_cmpuint (fwrite (data, 1, n, f), ==, n);
+  g_assert_cmpint (fclose (f), ==, 0);
+}
+
+/* Opens @path and reads every interval; returns the first error. */
+static GError *
+open_and_read_all (const char *path)
+{
+  GError *error = NULL;
+  g_autoptr (JvmsHistory) h = jvms_history_open (path, 0, &error);
+  if (h == NULL)
+    return error;
+  if (!jvms_history_check (h, &error))
+    return error;
+  guint n = jvms_history_get_n_attributes (h);
+  g_autofree JvmsAttribute *all = g_new (JvmsAttribute, MAX (n, 1));
+  for (guint a = 0; a < n; a++)
+    all[a] = a;
+  g_autoptr (JvmsHistoryRange) r = jvms_history_query_range (h, jvms_history_get_start_time (h),
+                                                             jvms_history_get_end_time (h), all, n, &error);
+  if (r == NULL)
+    return error;
+  JvmsInterval iv;
+  guint64 count = 0;
+  while (jvms_history_range_next (r, &iv, &error))
+    count++;
+  if (error)
+    return error;
+  if (count != jvms_history_get_n_intervals (h))
+    g_set_error (&error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT, "count differs");
+  return error;
+}
+
+static void
+expect_damage (const char *path, const guint8 *data, gsize n, int code, const char *what)
+{
+  write_file (path, data, n);
+  GError *error = open_and_read_all (path);
+  if (error == NULL)
+    g_error ("%s: no error", what);
+  if (!g_error_matches (error, JVMS_HISTORY_ERROR, code))
+    g_error ("%s: error %d (%s), expected %d", what, error->code, error->message, code);
+  /* Messages name the file. */
+  g_assert_nonnull (strstr (error->message, path));
+  g_error_free (error);
+}
+
+static void
+test_damage (void)
+{
+  g_autofree char *good = build_sample ("good.hist", 20000);
+  g_autofree char *bad = tmp_path ("bad.hist");
+  g_autoptr (GBytes) bytes = read_file (good);
+  gsize n;
+  const guint8 *orig = g_bytes_get_data (bytes, &n);
+  g_autofree guint8 *d = g_memdup2 (orig, n);
+  GError *ok = open_and_read_all (good);
+  g_assert_no_error (ok);
+
+  JvmsFileHeader hd;
+  memcpy (&hd, orig, sizeof hd); /* little-endian host: the file layout is the struct layout */
+  g_assert_cmpuint (hd.n_nodes, >=, 4);
+
+  /* Truncated at several offsets. */
+  gsize cuts[] = { 5, 100, JVMS_FILE_HEADER_SIZE, JVMS_FILE_HEADER_SIZE + 17, hd.data_end / 2,
+                   hd.data_end, hd.attributes.offset + 1, n - 1 };
+  for (guint i = 0; i < G_N_ELEMENTS (cuts); i++)
+    {
+      g_autofree char *what = g_strdup_printf ("truncated at %" G_GSIZE_FORMAT, cuts[i]);
+      expect_damage (bad, orig, cuts[i], JVMS_HISTORY_ERROR_TRUNCATED, what);
+    }
+  /* Not a history at all. */
+  memcpy (d, orig, n);
+  d[0] ^= 0x20;
+  expect_damage (bad, d, n, JVMS_HISTORY_ERROR_NOT_HISTORY, "magic");
+  expect_damage (bad, (const guint8 *) "", 0, JVMS_HISTORY_ERROR_NOT_HISTORY, "empty");
+  /* Another version. */
+  memcpy (d, orig, n);
+  d[G_STRUCT_OFFSET (JvmsFileHeader, version)] = 2;
+  expect_damage (bad, d, n, JVMS_HISTORY_ERROR_VERSION, "version");
+  /* Header fields. */
+  gsize header_bytes[] = { G_STRUCT_OFFSET (JvmsFileHeader, start_time),
+                           G_STRUCT_OFFSET (JvmsFileHeader, root_offset),
+                           G_STRUCT_OFFSET (JvmsFileHeader, n_intervals) + 3,
+                           G_STRUCT_OFFSET (JvmsFileHeader, header_crc) };
+  for (guint i = 0; i < G_N_ELEMENTS (header_bytes); i++)
+    {
+      memcpy (d, orig, n);
+      d[header_bytes[i]] ^= 0x01;
+      expect_damage (bad, d, n, JVMS_HISTORY_ERROR_CHECKSUM, "header byte");
+    }
+  /* Node payloads: bytes spread over the node area, one at a time; a byte in a node header's
+   * magic is CORRUPT, every other is CHECKSUM. */
+  guint n_checksum = 0;
+  gsize step = MAX ((hd.data_end - JVMS_FILE_HEADER_SIZE) / scaled (150), 1);
+  for (gsize off = JVMS_FILE_HEADER_SIZE + step / 3; off < hd.data_end; off += step)
+    {
+      memcpy (d, orig, n);
+      d[off] ^= 0x40;
+      write_file (bad, d, n);
+      GError *error = open_and_read_all (bad);
+      g_assert_nonnull (error);
+      g_assert_true (error->domain == JVMS_HISTORY_ERROR);
+      g_assert_true (error->code == JVMS_HISTORY_ERROR_CHECKSUM || error->code == JVMS_HISTORY_ERROR_CORRUPT);
+      if (error->code == JVMS_HISTORY_ERROR_CHECKSUM)
+        {
+          n_checksum++;
+          g_assert_nonnull (strstr (error->message, "offset"));
+        }
+      g_error_free (error);
+    }
+  g_assert_cmpuint (n_checksum, >, 0);
+  /* Tables. */
+  const JvmsTableRef *tables[] = { &hd.attributes, &hd.strings, &hd.metadata, &hd.summary };
+  for (guint i = 0; i < G_N_ELEMENTS (tables); i++)
+    {
+      if (tables[i]->size == 0)
+        continue;
+      memcpy (d, orig, n);
+      d[tables[i]->offset + tables[i]->size / 2] ^= 0x08;
+      expect_damage (bad, d, n, JVMS_HISTORY_ERROR_CHECKSUM, "table byte");
+    }
+  /* Trailing bytes. */
+  g_autofree guint8 *longer = g_malloc0 (n + 10);
+  memcpy (longer, orig, n);
+  expect_damage (bad, longer, n + 10, JVMS_HISTORY_ERROR_CORRUPT, "trailing bytes");
+  g_unlink (bad);
+  g_unlink (good);
+}
+
+/* ---- reading while building ---- */
+
+/* Attribute a changes at times (k + 1) * period(a) to value k: any interval a reader sees can
+ * be checked on its own. */
+#define LIVE_ATTRS 24
+static gint64
+period_of (guint a)
+{
+  return 7 + a * 3;
+}
+
+typedef struct
+{
+  JvmsHistory *h;
+  gint         done;
+  guint64      checked;
+} LiveReader;
+
+static gpointer
+live_reader (gpointer data)
+{
+  LiveReader *lr = data;
+  g_autoptr (GRand) r = g_rand_new_with_seed (77);
+  gint64 last_end = 0;
+  g_autoptr (GArray) full = g_array_new (FALSE, FALSE, sizeof (JvmsInterval));
+  while (!g_atomic_int_get (&lr->done))
+    {
+      g_autoptr (GError) error = NULL;
+      gint64 end = jvms_history_get_end_time (lr->h);
+      g_assert_cmpint (end, >=, last_end);
+      last_end = end;
+      guint n_attrs = jvms_history_get_n_attributes (lr->h);
+      if (n_attrs < LIVE_ATTRS + 1)
+        continue;
+      gint64 t = g_rand_int_range (r, 0, (gint32) MIN (end, G_MAXINT32 - 1) + 1);
+      guint a = g_rand_int_range (r, 0, LIVE_ATTRS);
+      JvmsInterval iv;
+      /* Attribute 0 is the parent "A". */
+      if (!jvms_history_query_single (lr->h, a + 1, t, &iv, &error))
+        {
+          /* The end may have moved on; a time <= the end we read before is always valid. */
+          g_error ("live single(%u, %" G_GINT64_FORMAT "): %s", a, t, error->message);
+        }
+      gint64 p = period_of (a);
+      g_assert_cmpint (iv.start, <=, t);
+      g_assert_true (t < iv.end || iv.end == jvms_history_get_end_time (lr->h) || jvms_history_is_complete (lr->h));
+      if (iv.start == 0)
+        g_assert_cmpint (iv.value.type, ==, JVMS_VALUE_NULL);
+      else
+        {
+          g_assert_cmpint (iv.start % p, ==, 0);
+          g_assert_cmpint (iv.value.i, ==, iv.start / p - 1);
+        }
+      if (iv.end - iv.start != p && iv.start != 0)
+        g_assert_cmpint (iv.end, <=, jvms_history_get_end_time (lr->h));
+      if (g_rand_int_range (r, 0, 50) == 0)
+        {
+          g_assert_true (jvms_history_query_full (lr->h, t, full, &error));
+          g_assert_no_error (error);
+          g_assert_cmpuint (full->len, >=, LIVE_ATTRS);
+        }
+      lr->checked++;
+    }
+  return NULL;
+}
+
+static void
+test_live_reader (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = tmp_path ("live.hist");
+  JvmsHistoryBuilderOptions opts = { .node_size = 4096 };
+  g_autoptr (JvmsHistoryBuilder) b = jvms_history_builder_new (path, 0, &opts, &error);
+  LiveReader lr = { .h = jvms_history_builder_get_history (b) };
+  GThread *th = g_thread_new ("reader", live_reader, &lr);
+  JvmsAttribute ids[LIVE_ATTRS];
+  for (guint a = 0; a < LIVE_ATTRS; a++)
+    {
+      g_autofree char *p = g_strdup_printf ("A/%u", a);
+      ids[a] = jvms_history_builder_attribute (b, p);
+    }
+  gint64 next[LIVE_ATTRS];
+  gint64 count[LIVE_ATTRS] = { 0 };
+  for (guint a = 0; a < LIVE_ATTRS; a++)
+    next[a] = period_of (a);
+  guint n = scaled (300000);
+  for (guint k = 0; k < n; k++)
+    {
+      guint best = 0;
+      for (guint a = 1; a < LIVE_ATTRS; a++)
+        if (next[a] < next[best])
+          best = a;
+      g_assert_true (jvms_history_builder_modify_int (b, ids[best], next[best], count[best], &error));
+      count[best]++;
+      next[best] += period_of (best);
+    }
+  gint64 end = 0;
+  for (guint a = 0; a < LIVE_ATTRS; a++)
+    end = MAX (end, next[a] - period_of (a));
+  g_assert_true (jvms_history_builder_close (b, end, &error));
+  g_assert_no_error (error);
+  g_usleep (20000);
+  g_atomic_int_set (&lr.done, 1);
+  g_thread_join (th);
+  g_assert_cmpuint (lr.checked, >, 0);
+  jvms_history_unref (lr.h);
+  g_unlink (path);
+}
+
+/* ---- a cache far smaller than the index ---- */
+
+static void
+test_small_cache (void)
+{
+  g_autoptr (GRand) r = g_rand_new_with_seed (4242);
+  Pair p = { 0 };
+  build_random (&p, r, 64, scaled (200000), 4096, TRUE);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JvmsHistory) h = jvms_history_open (p.path, 1024 * 1024, &error);
+  g_assert_no_error (error);
+  struct stat st;
+  g_assert_cmpint (g_stat (p.path, &st), ==, 0);
+  check_all (h, &p, r, 1000);
+  pair_free (&p);
+}
+
+/* ---- summary levels ---- */
+
+/* Streams that make the summary levels work: fast thread states with 1 ns glitches, a
+ * counter, strings, a slow attribute, large integers, mixed types; then summaries at every
+ * zoom, checked against the model like the others. */
+static void
+test_summary_levels (void)
+{
+  g_autoptr (GRand) r = g_rand_new_with_seed (99);
+  g_autoptr (GError) error = NULL;
+  Pair p = { 0 };
+  const guint n_attrs = 6;
+  p.path = tmp_path ("summary.hist");
+  p.model = model_new (1000000);
+  p.builder = jvms_history_builder_new (p.path, 1000000, NULL, &error);
+  g_assert_no_error (error);
+  p.ids = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
+  for (guint a = 0; a < n_attrs; a++)
+    {
+      g_autofree char *name = g_strdup_printf ("S/%u", a);
+      JvmsAttribute id = jvms_history_builder_attribute (p.builder, name);
+      g_array_append_val (p.ids, id);
+      model_add_attr (p.model);
+    }
+  gint64 next[6];
+  for (guint a = 0; a < n_attrs; a++)
+    next[a] = 1000000 + g_rand_int_range (r, 0, 1000);
+  double counter = 0;
+  guint n = scaled (150000);
+  for (guint k = 0; k < n; k++)
+    {
+      guint a = 0;
+      for (guint j = 1; j < n_attrs; j++)
+        if (next[j] < next[a])
+          a = j;
+      gint64 t = next[a];
+      guint8 type = JVMS_VALUE_INT;
+      gint64 i = 0;
+      double d = 0;
+      const char *str = NULL;
+      gint64 gap;
+      switch (a)
+        {
+        case 0:
+          i = g_rand_int_range (r, 0, 5);
+          gap = g_rand_int_range (r, 0, 30) == 0 ? g_rand_int_range (r, 1, 3) : g_rand_int_range (r, 100, 40000);
+          break;
+        case 1:
+          type = JVMS_VALUE_DOUBLE;
+          counter += g_rand_double_range (r, -10, 10);
+          d = g_rand_int_range (r, 0, 200) == 0 ? counter * 50 : counter;
+          gap = g_rand_int_range (r, 1000, 20000);
+          break;
+        case 2:
+          type = JVMS_VALUE_STRING;
+          str = string_pool[g_rand_int_range (r, 0, G_N_ELEMENTS (string_pool))];
+          gap = g_rand_int_range (r, 1, 60000);
+          break;
+        case 3:
+          i = g_rand_int_range (r, 0, 3);
+          gap = g_rand_int_range (r, 1000000, 20000000);
+          break;
+        case 4:
+          i = ((gint64) g_rand_int (r) << 20) - ((gint64) 1 << 40);
+          gap = g_rand_int_range (r, 1, 100000);
+          break;
+        default:
+          random_value (r, &type, &i, &d, &str, 0);
+          gap = g_rand_int_range (r, 1, 5000);
+          break;
+        }
+      g_assert_true (model_modify (p.model, a, t, type, i, d, str));
+      g_assert_true (builder_modify (p.builder, g_array_index (p.ids, JvmsAttribute, a), t, type, i, d, str, &error));
+      g_assert_no_error (error);
+      next[a] = t + gap;
+    }
+  gint64 end = p.model->end_time + 12345;
+  g_assert_true (jvms_history_builder_close (p.builder, end, &error));
+  g_assert_no_error (error);
+  model_close (p.model, end);
+
+  g_autoptr (JvmsHistory) h = jvms_history_open (p.path, 0, &error);
+  g_assert_no_error (error);
+  g_assert_true (jvms_history_check (h, &error));
+  g_assert_no_error (error);
+  /* The fast attributes have summary levels. */
+  for (guint a = 0; a < 3; a++)
+    g_assert_cmpint (jvms_summary_index_finest (h->summary, g_array_index (p.ids, JvmsAttribute, a)), >=, 0);
+  guint cols[] = { 1, 2, 3, 7, 50, 333, 2000 };
+  for (guint c = 0; c < G_N_ELEMENTS (cols); c++)
+    for (guint rep = 0; rep < 3; rep++)
+      check_summary (h, &p, r, p.model->start_time, end, cols[c]);
+  for (guint q = 0; q < scaled (300); q++)
+    {
+      gint64 span = end - p.model->start_time;
+      gint64 x = p.model->start_time - 1000 + (gint64) (g_rand_double (r) * (double) (span + 2000));
+      gint64 w = (gint64) (pow (10, g_rand_double_range (r, 2, log10 ((double) span))));
+      guint nc = g_rand_int_range (r, 1, 600);
+      check_summary (h, &p, r, x, x + w, nc);
+    }
+  pair_free (&p);
+}
+
+int
+main (int argc, char **argv)
+{
+  if (argc == 3 && strcmp (argv[1], "--make-sample") == 0)
+    {
+      /* For test-tools.py: a small history file at argv[2]. */
+      tmpdir = g_path_get_dirname (argv[2]);
+      g_autofree char *made = build_sample ("sample.hist", 2000);
+      int ok = g_rename (made, argv[2]) == 0 ? 0 : 1;
+      g_free (tmpdir);
+      return ok;
+    }
+  g_test_init (&argc, &argv, NULL);
+  const char *s = g_getenv ("JVMS_TEST_SCALE");
+  if (s)
+    scale = g_ascii_strtod (s, NULL);
+  g_autoptr (GError) error = NULL;
+  tmpdir = g_dir_make_tmp ("jvms-history-XXXXXX", &error);
+  g_assert_no_error (error);
+
+  g_test_add_func ("/history/attributes", test_attributes);
+  g_test_add_func ("/history/time-order", test_time_order);
+  g_test_add_func ("/history/random-sets", test_random_sets);
+  g_test_add_func ("/history/random-live", test_random_live);
+  g_test_add_func ("/history/damage", test_damage);
+  g_test_add_func ("/history/live-reader", test_live_reader);
+  g_test_add_func ("/history/small-cache", test_small_cache);
+  g_test_add_func ("/history/summary-levels", test_summary_levels);
+  int ret = g_test_run ();
+  g_rmdir (tmpdir);
+  g_free (tmpdir);
+  return ret;
+}

@@ -1,0 +1,722 @@
+/* test-widgets: the views drawn offscreen over small histories whose intervals are known,
+ * checked pixel by pixel, plus the session's navigation rules. */
+#include "config.h"
+
+#include <adwaita.h>
+#include <cairo-svg.h>
+#include <glib/gstdio.h>
+#include <math.h>
+
+#include "jvms-counters-view.h"
+#include "jvms-cpus-view.h"
+#include "jvms-gc-view.h"
+#include "jvms-locks-view.h"
+#include "jvms-object-age-samples.h"
+#include "jvms-object-age-view.h"
+#include "jvms-samples.h"
+#include "jvms-palette.h"
+#include "jvms-synthetic-history.h"
+#include "jvms-threads-view.h"
+#include "jvms-time-ruler.h"
+#include "jvms-view-states.h"
+
+#define SECOND G_GINT64_CONSTANT (1000000000)
+#define T0 G_GINT64_CONSTANT (1700000000000000000)
+#define WIDTH (JVMS_TIMELINE_GUTTER + 1000)
+#define HEIGHT 300
+#define TID 100
+#define OTHER_TID 200
+#define LOCK_ADDR G_GINT64_CONSTANT (0x7f0000001000)
+
+typedef struct
+{
+  char        *dir;
+  char        *path;
+  JvmsHistory *history;
+  JvmsSession *session;
+} Fixture;
+
+/* Thread 100 (Java) runs for 10 s except one BLOCKED microsecond at 5 s on monitor LOCK_ADDR
+ * held by thread 200; thread 200 (another process) sleeps, and runs on CPU 1 from 2 s to 4 s
+ * while thread 100 runs on CPU 0 throughout. */
+static void
+write_known_history (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JvmsHistoryBuilder) b = jvms_history_builder_new (path, T0, NULL, &error);
+  JvmsAttribute user, kernel, monitor, owner, detail;
+
+  g_assert_no_error (error);
+#define OK(x) G_STMT_START { g_assert_true (x); g_assert_no_error (error); } G_STMT_END
+  OK (jvms_history_builder_modify_string (b, jvms_history_builder_attribute (b, "Threads/100/name"), T0, "main", &error));
+  OK (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, "Threads/100/kind"), T0, JVMS_THREAD_KIND_JAVA, &error));
+  OK (jvms_history_builder_modify_string (b, jvms_history_builder_attribute (b, "Threads/200/name"), T0, "sshd", &error));
+  OK (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, "Threads/200/kind"), T0, JVMS_THREAD_KIND_OTHER_PROCESS, &error));
+  user = jvms_history_builder_attribute (b, "Threads/100/user-state");
+  kernel = jvms_history_builder_attribute (b, "Threads/100/kernel-state");
+  monitor = jvms_history_builder_attribute (b, "Threads/100/user-state/monitor");
+  owner = jvms_history_builder_attribute (b, "Threads/100/user-state/owner");
+  detail = jvms_history_builder_attribute (b, "Threads/100/user-state/detail");
+  OK (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, "Threads/200/kernel-state"), T0, JVMS_KERNEL_STATE_BLOCKED, &error));
+  OK (jvms_history_builder_modify_int (b, user, T0, JVMS_USER_STATE_RUNNING, &error));
+  OK (jvms_history_builder_modify_int (b, kernel, T0, JVMS_KERNEL_STATE_RUNNING, &error));
+  OK (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, "CPUs/0/current-thread"), T0, TID, &error));
+  OK (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, "CPUs/1/current-thread"), T0 + 2 * SECOND, OTHER_TID, &error));
+  OK (jvms_history_builder_modify_null (b, jvms_history_builder_attribute (b, "CPUs/1/current-thread"), T0 + 4 * SECOND, &error));
+  OK (jvms_history_builder_modify_string (b, jvms_history_builder_attribute (b, "Locks/0x7f0000001000/class"), T0, "java.lang.Object", &error));
+  OK (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, "Locks/0x7f0000001000/owner"), T0 + 5 * SECOND, OTHER_TID, &error));
+  OK (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, "Locks/0x7f0000001000/waiters"), T0 + 5 * SECOND, 1, &error));
+  OK (jvms_history_builder_modify_int (b, user, T0 + 5 * SECOND, JVMS_USER_STATE_BLOCKED, &error));
+  OK (jvms_history_builder_modify_int (b, monitor, T0 + 5 * SECOND, LOCK_ADDR, &error));
+  OK (jvms_history_builder_modify_int (b, owner, T0 + 5 * SECOND, OTHER_TID, &error));
+  OK (jvms_history_builder_modify_string (b, detail, T0 + 5 * SECOND, "java.lang.Object", &error));
+  OK (jvms_history_builder_modify_int (b, user, T0 + 5 * SECOND + 1000, JVMS_USER_STATE_RUNNING, &error));
+  OK (jvms_history_builder_modify_null (b, monitor, T0 + 5 * SECOND + 1000, &error));
+  OK (jvms_history_builder_modify_null (b, owner, T0 + 5 * SECOND + 1000, &error));
+  OK (jvms_history_builder_modify_null (b, detail, T0 + 5 * SECOND + 1000, &error));
+  OK (jvms_history_builder_modify_null (b, jvms_history_builder_attribute (b, "Locks/0x7f0000001000/owner"), T0 + 5 * SECOND + 1000, &error));
+  OK (jvms_history_builder_modify_null (b, jvms_history_builder_attribute (b, "Locks/0x7f0000001000/waiters"), T0 + 5 * SECOND + 1000, &error));
+  OK (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, "Memory/heap-committed"), T0, 100 << 20, &error));
+  OK (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, "Memory/heap-used"), T0, 10 << 20, &error));
+  OK (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, "Memory/heap-used"), T0 + 5 * SECOND, 90 << 20, &error));
+  OK (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, "Memory/heap-used"), T0 + 5 * SECOND + 1000, 20 << 20, &error));
+  OK (jvms_history_builder_close (b, T0 + 10 * SECOND, &error));
+#undef OK
+}
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  f->dir = g_dir_make_tmp ("test-widgets-XXXXXX", &error);
+  g_assert_no_error (error);
+  f->path = g_build_filename (f->dir, "known.jvmsidx", NULL);
+  write_known_history (f->path);
+  f->history = jvms_history_open (f->path, 0, &error);
+  g_assert_no_error (error);
+  f->session = jvms_session_new ();
+  jvms_session_set_history (f->session, f->history);
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_assert_finalize_object (f->session);
+  jvms_history_unref (f->history);
+  g_unlink (f->path);
+  g_rmdir (f->dir);
+  g_free (f->path);
+  g_free (f->dir);
+}
+
+typedef struct
+{
+  cairo_surface_t *surface;
+} Image;
+
+static cairo_surface_t *
+render (GtkWidget *view,
+        int        width,
+        int        height)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cairo_t *cr = cairo_create (surface);
+
+  if (JVMS_IS_TIMELINE (view))
+    jvms_timeline_render (JVMS_TIMELINE (view), cr, width, height, FALSE);
+  else
+    jvms_time_ruler_render (JVMS_TIME_RULER (view), cr, width, height, FALSE);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
+/* Pixel as 0xRRGGBB (surfaces here are opaque: the background is painted). */
+static guint32
+pixel (cairo_surface_t *surface,
+       int              x,
+       int              y)
+{
+  const guint8 *data = cairo_image_surface_get_data (surface);
+  int stride = cairo_image_surface_get_stride (surface);
+  return ((const guint32 *) (data + (gsize) y * stride))[x] & 0xFFFFFF;
+}
+
+/* The colour a state paints over the light background, as cairo composes it. */
+static guint32
+expected (JvmsColor c)
+{
+  const JvmsPalette *p = jvms_palette_get (FALSE);
+  int r = (int) round ((c.r * c.a + p->background.r * (1 - c.a)) * 255);
+  int g = (int) round ((c.g * c.a + p->background.g * (1 - c.a)) * 255);
+  int b = (int) round ((c.b * c.a + p->background.b * (1 - c.a)) * 255);
+  return (guint32) (r << 16 | g << 8 | b);
+}
+
+/* @c composed over opaque 0xRRGGBB @under. */
+static guint32
+expected_over (JvmsColor c,
+               guint32   under)
+{
+  double ur = (under >> 16 & 0xFF) / 255.0, ug = (under >> 8 & 0xFF) / 255.0, ub = (under & 0xFF) / 255.0;
+  int r = (int) round ((c.r * c.a + ur * (1 - c.a)) * 255);
+  int g = (int) round ((c.g * c.a + ug * (1 - c.a)) * 255);
+  int b = (int) round ((c.b * c.a + ub * (1 - c.a)) * 255);
+  return (guint32) (r << 16 | g << 8 | b);
+}
+
+static gboolean
+close_color (guint32 a,
+             guint32 b)
+{
+  for (int shift = 0; shift < 24; shift += 8)
+    if (ABS ((int) ((a >> shift) & 0xFF) - (int) ((b >> shift) & 0xFF)) > 2)
+      return FALSE;
+  return TRUE;
+}
+
+static int
+lane_y (JvmsThreadsView *view,
+        gint64           tid,
+        gboolean         kernel)
+{
+  int row = jvms_threads_view_get_row_y (view, tid);
+  g_assert_cmpint (row, >=, 0);
+  return JVMS_TIMELINE_LEGEND_HEIGHT + row +
+         (kernel ? JVMS_THREADS_VIEW_KERNEL_LANE_Y : JVMS_THREADS_VIEW_USER_LANE_Y);
+}
+
+static void
+test_threads_short_state_survives (Fixture       *f,
+                                   gconstpointer  data)
+{
+  GtkWidget *view = g_object_ref_sink (jvms_threads_view_new (f->session));
+  const JvmsPalette *p = jvms_palette_get (FALSE);
+  cairo_surface_t *s;
+  int y, x_blocked, x_other;
+  guint32 running = expected (jvms_palette_user_state (p, JVMS_USER_STATE_RUNNING));
+  guint32 blocked = expected (jvms_palette_user_state (p, JVMS_USER_STATE_BLOCKED));
+
+  /* 10 s over 1000 columns: the blocked microsecond is 1/10000 of its column. */
+  s = render (view, WIDTH, HEIGHT);
+  y = lane_y (JVMS_THREADS_VIEW (view), TID, FALSE);
+  x_blocked = JVMS_TIMELINE_GUTTER + 500;
+  x_other = JVMS_TIMELINE_GUTTER + 250;
+  /* Top of the lane: the dominant state, Running, in both columns. */
+  g_assert_true (close_color (pixel (s, x_other, y + 1), running));
+  g_assert_true (close_color (pixel (s, x_blocked, y + 1), running));
+  /* Bottom of the lane: the mixed mark in the blocked column only. */
+  g_assert_true (close_color (pixel (s, x_blocked, y + JVMS_THREADS_VIEW_LANE_HEIGHT - 1),
+                              expected_over (p->mixed_mark, running)));
+  g_assert_true (close_color (pixel (s, x_other, y + JVMS_THREADS_VIEW_LANE_HEIGHT - 1), running));
+  g_assert_true (close_color (pixel (s, x_blocked + 1, y + JVMS_THREADS_VIEW_LANE_HEIGHT - 1),
+                              running));
+  cairo_surface_destroy (s);
+
+  /* Zoomed to 10 µs around it, the state itself fills its 100 columns. */
+  jvms_session_set_visible (f->session, T0 + 5 * SECOND - 5000, T0 + 5 * SECOND + 5000, TRUE);
+  s = render (view, WIDTH, HEIGHT);
+  g_assert_true (close_color (pixel (s, JVMS_TIMELINE_GUTTER + 550, y + 1), blocked));
+  g_assert_true (close_color (pixel (s, JVMS_TIMELINE_GUTTER + 450, y + 1), running));
+  g_assert_true (close_color (pixel (s, JVMS_TIMELINE_GUTTER + 650, y + 1), running));
+  cairo_surface_destroy (s);
+  g_assert_finalize_object (view);
+}
+
+static void
+test_threads_groups_and_filter (Fixture       *f,
+                                gconstpointer  data)
+{
+  GtkWidget *view = g_object_ref_sink (jvms_threads_view_new (f->session));
+  JvmsThreadsView *tv = JVMS_THREADS_VIEW (view);
+
+  /* Java group + main; other processes folded by default (header only). */
+  g_assert_cmpuint (jvms_threads_view_get_n_rows (tv), ==, 3);
+  g_assert_cmpint (jvms_threads_view_get_row_y (tv, OTHER_TID), ==, -1);
+  jvms_threads_view_set_group_collapsed (tv, JVMS_THREAD_KIND_OTHER_PROCESS, FALSE);
+  g_assert_cmpuint (jvms_threads_view_get_n_rows (tv), ==, 4);
+  g_assert_cmpint (jvms_threads_view_get_row_y (tv, OTHER_TID), >, jvms_threads_view_get_row_y (tv, TID));
+  g_object_set (view, "filter", "SSH", NULL);
+  g_assert_cmpint (jvms_threads_view_get_row_y (tv, TID), ==, -1);
+  g_assert_cmpint (jvms_threads_view_get_row_y (tv, OTHER_TID), >=, 0);
+  g_object_set (view, "filter", "100", NULL);
+  g_assert_cmpint (jvms_threads_view_get_row_y (tv, TID), >=, 0);
+  g_assert_cmpint (jvms_threads_view_get_row_y (tv, OTHER_TID), ==, -1);
+  g_assert_cmpint (gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (view)), ==,
+                   GTK_ACCESSIBLE_ROLE_GROUP);
+  g_assert_finalize_object (view);
+}
+
+static void
+test_threads_tooltip (Fixture       *f,
+                      gconstpointer  data)
+{
+  GtkWidget *view = g_object_ref_sink (jvms_threads_view_new (f->session));
+  cairo_surface_t *s;
+  g_autofree char *text = NULL;
+  g_autofree char *overview = NULL;
+  int y;
+
+  jvms_session_set_visible (f->session, T0 + 5 * SECOND - 5000, T0 + 5 * SECOND + 5000, TRUE);
+  s = render (view, WIDTH, HEIGHT);
+  cairo_surface_destroy (s);
+  y = lane_y (JVMS_THREADS_VIEW (view), TID, FALSE) + 2;
+  text = jvms_timeline_get_tooltip_text_at (JVMS_TIMELINE (view), JVMS_TIMELINE_GUTTER + 550, y);
+  g_assert_nonnull (text);
+  g_assert_nonnull (strstr (text, "main"));
+  g_assert_nonnull (strstr (text, jvms_view_user_state_name (JVMS_USER_STATE_BLOCKED)));
+  g_assert_nonnull (strstr (text, "1.00 µs"));
+  g_assert_nonnull (strstr (text, "java.lang.Object"));
+  g_assert_nonnull (strstr (text, "0x7f0000001000"));
+
+  /* Zoomed out, the running interval is under the pointer, and the tooltip names the blocked
+   * microsecond hiding in the same pixel. */
+  jvms_session_zoom_all (f->session);
+  s = render (view, WIDTH, HEIGHT);
+  cairo_surface_destroy (s);
+  overview = jvms_timeline_get_tooltip_text_at (JVMS_TIMELINE (view), JVMS_TIMELINE_GUTTER + 500, y);
+  g_assert_nonnull (overview);
+  g_assert_nonnull (strstr (overview, jvms_view_user_state_name (JVMS_USER_STATE_RUNNING)));
+  g_assert_nonnull (strstr (overview, jvms_view_user_state_name (JVMS_USER_STATE_BLOCKED)));
+  g_assert_nonnull (strstr (overview, "1.00 µs"));
+  g_assert_finalize_object (view);
+}
+
+static void
+test_selection_band (Fixture       *f,
+                     gconstpointer  data)
+{
+  GtkWidget *view = g_object_ref_sink (jvms_cpus_view_new (f->session));
+  GtkWidget *ruler = g_object_ref_sink (jvms_time_ruler_new (f->session));
+  cairo_surface_t *before, *after, *ruler_after;
+  int x_in = JVMS_TIMELINE_GUTTER + 150, x_out = JVMS_TIMELINE_GUTTER + 700;
+  int y = JVMS_TIMELINE_LEGEND_HEIGHT + 2 * JVMS_CPUS_VIEW_ROW_HEIGHT + 4; /* below the CPUs */
+
+  before = render (view, WIDTH, HEIGHT);
+  jvms_session_set_selection (f->session, T0 + 2 * SECOND, T0 + 1 * SECOND);
+  g_assert_true (jvms_session_get_has_selection (f->session));
+  after = render (view, WIDTH, HEIGHT);
+  ruler_after = render (ruler, WIDTH, 30);
+  g_assert_cmphex (pixel (before, x_in, y), ==, pixel (before, x_out, y));
+  g_assert_cmphex (pixel (after, x_in, y), !=, pixel (before, x_in, y));
+  g_assert_cmphex (pixel (after, x_out, y), ==, pixel (before, x_out, y));
+  g_assert_cmphex (pixel (ruler_after, x_in, 25), !=, pixel (ruler_after, x_out, 25));
+  cairo_surface_destroy (before);
+  cairo_surface_destroy (after);
+  cairo_surface_destroy (ruler_after);
+  g_assert_finalize_object (view);
+  g_assert_finalize_object (ruler);
+}
+
+static void
+test_cpus_colours (Fixture       *f,
+                   gconstpointer  data)
+{
+  GtkWidget *view = g_object_ref_sink (jvms_cpus_view_new (f->session));
+  const JvmsPalette *p = jvms_palette_get (FALSE);
+  cairo_surface_t *s = render (view, WIDTH, HEIGHT);
+  int y0 = JVMS_TIMELINE_LEGEND_HEIGHT + JVMS_CPUS_VIEW_LANE_Y + 1;
+  int y1 = y0 + JVMS_CPUS_VIEW_ROW_HEIGHT;
+
+  g_assert_cmpuint (jvms_cpus_view_get_n_cpus (JVMS_CPUS_VIEW (view)), ==, 2);
+  g_assert_true (close_color (pixel (s, JVMS_TIMELINE_GUTTER + 300, y0),
+                              expected (jvms_palette_thread (p, TID, FALSE))));
+  g_assert_true (close_color (pixel (s, JVMS_TIMELINE_GUTTER + 300, y1),
+                              expected (jvms_palette_thread (p, OTHER_TID, TRUE))));
+  /* CPU 1 is idle before 2 s: background. */
+  g_assert_true (close_color (pixel (s, JVMS_TIMELINE_GUTTER + 100, y1), expected (p->background)));
+  cairo_surface_destroy (s);
+  g_assert_finalize_object (view);
+}
+
+static void
+test_locks_highlight (Fixture       *f,
+                      gconstpointer  data)
+{
+  GtkWidget *locks = g_object_ref_sink (jvms_locks_view_new (f->session));
+  GtkWidget *threads = g_object_ref_sink (jvms_threads_view_new (f->session));
+  cairo_surface_t *plain, *highlighted;
+  int y = lane_y (JVMS_THREADS_VIEW (threads), TID, FALSE);
+
+  g_assert_cmpuint (jvms_locks_view_get_n_locks (JVMS_LOCKS_VIEW (locks)), ==, 1);
+  plain = render (threads, WIDTH, HEIGHT);
+  jvms_locks_view_select (JVMS_LOCKS_VIEW (locks), LOCK_ADDR);
+  g_assert_cmpint (jvms_session_get_highlighted_monitor (f->session), ==, LOCK_ADDR);
+  /* The waiter (100) and the owner (200). */
+  g_assert_true (jvms_session_is_thread_highlighted (f->session, TID));
+  g_assert_true (jvms_session_is_thread_highlighted (f->session, OTHER_TID));
+  g_assert_cmpuint (jvms_session_get_highlighted_threads (f->session)->len, ==, 2);
+  /* The highlighted thread gets a mark at the left edge of its row. */
+  highlighted = render (threads, WIDTH, HEIGHT);
+  g_assert_cmphex (pixel (highlighted, 1, y + 2), !=, pixel (plain, 1, y + 2));
+  cairo_surface_destroy (plain);
+  cairo_surface_destroy (highlighted);
+  g_assert_finalize_object (locks);
+  g_assert_finalize_object (threads);
+}
+
+static void
+test_gc_heap_peak (Fixture       *f,
+                   gconstpointer  data)
+{
+  GtkWidget *view = g_object_ref_sink (jvms_gc_view_new (f->session));
+  const JvmsPalette *p = jvms_palette_get (FALSE);
+  cairo_surface_t *s = render (view, WIDTH, HEIGHT);
+  int x = JVMS_TIMELINE_GUTTER + 500;
+  int top = -1, top_elsewhere = -1;
+
+  /* The 1 µs peak to 90 MiB survives at 10 ms a pixel: its column rises far above its
+   * neighbours (20 MiB). Find the highest pixel of the used line in each column. */
+  for (int y = JVMS_TIMELINE_LEGEND_HEIGHT; y < HEIGHT && (top < 0 || top_elsewhere < 0); y++)
+    {
+      if (top < 0 && close_color (pixel (s, x, y), expected (p->line_a)))
+        top = y;
+      if (top_elsewhere < 0 && close_color (pixel (s, x + 100, y), expected (p->line_a)))
+        top_elsewhere = y;
+    }
+  g_assert_cmpint (top, >=, 0);
+  g_assert_cmpint (top_elsewhere, >=, 0);
+  g_assert_cmpint (top_elsewhere - top, >, 30);
+  cairo_surface_destroy (s);
+  g_assert_finalize_object (view);
+}
+
+static gboolean
+press_key (GtkWidget *view,
+           guint      keyval)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (view);
+  gboolean handled = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) c = g_list_model_get_item (controllers, i);
+      if (GTK_IS_EVENT_CONTROLLER_KEY (c))
+        g_signal_emit_by_name (c, "key-pressed", keyval, 0, (GdkModifierType) 0, &handled);
+    }
+  return handled;
+}
+
+static void
+test_keys_zoom_and_pan (Fixture       *f,
+                        gconstpointer  data)
+{
+  GtkWidget *view = g_object_ref_sink (jvms_threads_view_new (f->session));
+  gint64 s, e;
+
+  cairo_surface_destroy (render (view, WIDTH, HEIGHT));
+  g_assert_true (press_key (view, GDK_KEY_w));
+  jvms_session_get_visible (f->session, &s, &e);
+  /* W zooms in by 0.7 around the middle (no pointer). */
+  g_assert_cmpint (e - s, ==, (gint64) (10 * SECOND * 0.7));
+  g_assert_cmpint (s + (e - s) / 2, >=, T0 + 5 * SECOND - 1);
+  g_assert_cmpint (s + (e - s) / 2, <=, T0 + 5 * SECOND + 1);
+  g_assert_true (press_key (view, GDK_KEY_d));
+  jvms_session_get_visible (f->session, &s, &e);
+  g_assert_cmpint (e - s, ==, (gint64) (10 * SECOND * 0.7));
+  /* D pans by a fifth of the 7 s span: from 1.5 s to 2.9 s. */
+  g_assert_cmpint (s, ==, T0 + 29 * SECOND / 10);
+  g_assert_true (press_key (view, GDK_KEY_s));
+  g_assert_true (jvms_session_can_go_back (f->session));
+  jvms_session_go_back (f->session);
+  jvms_session_go_back (f->session);
+  jvms_session_get_visible (f->session, &s, &e);
+  g_assert_cmpint (s, ==, T0);
+  g_assert_cmpint (e, ==, T0 + 10 * SECOND);
+  g_assert_true (jvms_session_can_go_forward (f->session));
+  g_assert_finalize_object (view);
+}
+
+static guint notifications;
+
+static void
+count_notify (void)
+{
+  notifications++;
+}
+
+static void
+test_session_rules (Fixture       *f,
+                    gconstpointer  data)
+{
+  JvmsSession *session = f->session;
+  gint64 s, e, tids[] = { 5, 3, 5, 9 };
+
+  /* Zoom keeps the anchor at the same place on screen. */
+  jvms_session_zoom_at (session, T0 + 2 * SECOND, 0.5);
+  jvms_session_get_visible (session, &s, &e);
+  g_assert_cmpint (s, ==, T0 + 1 * SECOND);
+  g_assert_cmpint (e, ==, T0 + 6 * SECOND);
+  /* Pans stop at the end without shrinking. */
+  jvms_session_pan (session, 10);
+  jvms_session_get_visible (session, &s, &e);
+  g_assert_cmpint (e, ==, T0 + 10 * SECOND);
+  g_assert_cmpint (e - s, ==, 5 * SECOND);
+  /* The narrowest zoom. */
+  jvms_session_set_visible (session, T0 + 10, T0 + 11, TRUE);
+  jvms_session_get_visible (session, &s, &e);
+  g_assert_cmpint (e - s, ==, JVMS_SESSION_MIN_SPAN_NS);
+  /* Zoom to selection, back. */
+  jvms_session_set_selection (session, T0 + 3 * SECOND, T0 + 4 * SECOND);
+  jvms_session_zoom_to_selection (session);
+  jvms_session_get_visible (session, &s, &e);
+  g_assert_cmpint (s, ==, T0 + 3 * SECOND);
+  g_assert_cmpint (e, ==, T0 + 4 * SECOND);
+  jvms_session_go_back (session);
+  jvms_session_get_visible (session, &s, &e);
+  g_assert_cmpint (e - s, ==, JVMS_SESSION_MIN_SPAN_NS);
+  /* Selection clamps to the trace; an empty one clears. */
+  jvms_session_set_selection (session, T0 - SECOND, T0 + SECOND);
+  g_assert_true (jvms_session_get_selection (session, &s, &e));
+  g_assert_cmpint (s, ==, T0);
+  jvms_session_set_selection (session, T0 + 5, T0 + 5);
+  g_assert_false (jvms_session_get_has_selection (session));
+  /* Highlights: sorted, deduplicated, notified only on change. */
+  g_signal_connect_swapped (session, "notify::highlighted-threads", G_CALLBACK (count_notify), NULL);
+  notifications = 0;
+  jvms_session_set_highlighted_threads (session, tids, G_N_ELEMENTS (tids));
+  jvms_session_set_highlighted_threads (session, (gint64[]) { 9, 3, 5 }, 3);
+  g_assert_cmpuint (notifications, ==, 1);
+  g_assert_cmpuint (jvms_session_get_highlighted_threads (session)->len, ==, 3);
+  g_assert_true (jvms_session_is_thread_highlighted (session, 9));
+  g_assert_false (jvms_session_is_thread_highlighted (session, 4));
+}
+
+static void
+test_ruler_units (void)
+{
+  g_autofree char *a = NULL, *b = NULL, *c = NULL, *d = NULL;
+
+  /* 10 s over 1000 px, ticks >= 90 px apart: 1 s. */
+  g_assert_cmpint (jvms_time_ruler_tick_step (10 * SECOND, 1000, 90), ==, SECOND);
+  g_assert_cmpint (jvms_time_ruler_tick_step (10000, 1000, 90), ==, 1000);
+  g_assert_cmpint (jvms_time_ruler_tick_step (2500000, 1000, 90), ==, 250000 * 2);
+  a = jvms_time_ruler_tick_label (3 * SECOND, SECOND);
+  b = jvms_time_ruler_tick_label (1500000, 500000);
+  c = jvms_time_ruler_tick_label (250, 50);
+  d = jvms_time_ruler_tick_label (2500000, 2500000);
+  g_assert_cmpstr (a, ==, "3 s");
+  g_assert_cmpstr (b, ==, "1500 µs");
+  g_assert_cmpstr (c, ==, "250 ns");
+  g_assert_cmpstr (d, ==, "2.5 ms");
+}
+
+static void
+test_object_age (Fixture       *f,
+                 gconstpointer  data)
+{
+  GtkWidget *view = g_object_ref_sink (jvms_object_age_view_new (f->session));
+  const JvmsPalette *p = jvms_palette_get (FALSE);
+  JvmsObjectAgeSample samples[] = {
+    { T0 + 2 * SECOND, T0 + 1 * SECOND, 1000, "com.example.A", "A.make", 4 },
+    { T0 + 8 * SECOND, T0 + 8 * SECOND - 1000, 10, "com.example.B", "B.make", 1 },
+  };
+  cairo_surface_t *s;
+  int found_a = -1, found_b = -1;
+
+  jvms_object_age_view_set_samples (JVMS_OBJECT_AGE_VIEW (view), samples, 2);
+  s = render (view, WIDTH, HEIGHT);
+  /* The old object's dot is high (log scale of age), the young one's low. */
+  for (int y = JVMS_TIMELINE_LEGEND_HEIGHT; y < HEIGHT; y++)
+    {
+      if (found_a < 0 && pixel (s, JVMS_TIMELINE_GUTTER + 200, y) != (expected (p->background)))
+        found_a = y;
+      if (found_b < 0 && pixel (s, JVMS_TIMELINE_GUTTER + 800, y) != (expected (p->background)))
+        found_b = y;
+    }
+  g_assert_cmpint (found_a, >=, 0);
+  g_assert_cmpint (found_b, >, found_a + 50);
+  cairo_surface_destroy (s);
+  g_assert_finalize_object (view);
+}
+
+/* The store as analysis writes it: allocations of 100, 200 and 400 bytes at 1, 2 and 3 s; an
+ * old object allocated at 1.5 s sampled at 3.5 s survived 600 bytes of allocation. */
+static void
+test_object_age_samples_store (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-widgets-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "x.samples", NULL);
+  g_autoptr(JvmsSamplesWriter) writer = jvms_samples_writer_new (path, &error);
+  JvmsSampleFrame frame = { "com.example.Cache.put", 12 };
+  g_autoptr(GArray) samples = NULL;
+  const JvmsObjectAgeSample *s;
+
+  g_assert_no_error (error);
+  for (int i = 1; i <= 3; i++)
+    {
+      JvmsSample a = { .kind = JVMS_SAMPLE_ALLOCATION, .time = T0 + i * SECOND, .tid = TID,
+                       .class_name = "byte[]", .weight = 100u << (i - 1) };
+      jvms_samples_writer_add (writer, &a);
+    }
+  {
+    JvmsSample o = { .kind = JVMS_SAMPLE_OLD_OBJECT, .time = T0 + 35 * SECOND / 10, .tid = TID,
+                     .class_name = "com.example.Entry", .allocation_time = T0 + 15 * SECOND / 10,
+                     .object_age = 2 * SECOND, .n_frames = 1, .frames = &frame };
+    jvms_samples_writer_add (writer, &o);
+  }
+  g_assert_true (jvms_samples_writer_close (writer, &error));
+  g_assert_no_error (error);
+
+  samples = jvms_object_age_samples_read (path, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (samples->len, ==, 1);
+  s = &g_array_index (samples, JvmsObjectAgeSample, 0);
+  g_assert_cmpint (s->time - s->allocation_time, ==, 2 * SECOND);
+  g_assert_cmpint (s->bytes_since, ==, 600);
+  g_assert_cmpstr (s->class_name, ==, "com.example.Entry");
+  g_assert_cmpstr (s->site, ==, "com.example.Cache.put");
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* While indexing, the window calls history_changed: the end grows, a view showing the whole
+ * trace keeps showing it, and rows that appeared are listed. */
+static void
+test_growing_history (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-widgets-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "growing.jvmsidx", NULL);
+  JvmsHistoryBuilder *b = jvms_history_builder_new (path, T0, NULL, &error);
+  JvmsHistory *history;
+  JvmsSession *session;
+  GtkWidget *view;
+  JvmsAttribute a;
+
+  g_assert_no_error (error);
+  a = jvms_history_builder_attribute (b, "Threads/100/user-state");
+  g_assert_true (jvms_history_builder_modify_int (b, a, T0 + SECOND, JVMS_USER_STATE_RUNNING, &error));
+  g_assert_true (jvms_history_builder_modify_int (b, a, T0 + 2 * SECOND, JVMS_USER_STATE_BLOCKED, &error));
+  history = jvms_history_builder_get_history (b);
+  session = jvms_session_new ();
+  jvms_session_set_history (session, history);
+  view = g_object_ref_sink (jvms_threads_view_new (session));
+  g_assert_cmpint (jvms_session_get_end_time (session), ==, T0 + 2 * SECOND);
+  g_assert_cmpuint (jvms_threads_view_get_n_rows (JVMS_THREADS_VIEW (view)), ==, 2);
+
+  a = jvms_history_builder_attribute (b, "Threads/101/user-state");
+  g_assert_true (jvms_history_builder_modify_int (b, a, T0 + 3 * SECOND, JVMS_USER_STATE_PARKED, &error));
+  g_assert_true (jvms_history_builder_modify_int (b, a, T0 + 4 * SECOND, JVMS_USER_STATE_RUNNING, &error));
+  jvms_session_history_changed (session);
+  g_assert_cmpint (jvms_session_get_end_time (session), ==, T0 + 4 * SECOND);
+  g_assert_cmpint (jvms_session_get_visible_end (session), ==, T0 + 4 * SECOND);
+  g_assert_cmpuint (jvms_threads_view_get_n_rows (JVMS_THREADS_VIEW (view)), ==, 3);
+  cairo_surface_destroy (render (view, WIDTH, HEIGHT));
+
+  g_assert_true (jvms_history_builder_close (b, T0 + 5 * SECOND, &error));
+  g_assert_no_error (error);
+  jvms_session_history_changed (session);
+  g_assert_cmpint (jvms_session_get_end_time (session), ==, T0 + 5 * SECOND);
+  g_assert_finalize_object (view);
+  g_assert_finalize_object (session);
+  jvms_history_unref (history);
+  jvms_history_builder_free (b);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* Export: any view renders into an SVG surface without a window. */
+static void
+test_export_svg (Fixture       *f,
+                 gconstpointer  data)
+{
+  GtkWidget *view = g_object_ref_sink (jvms_threads_view_new (f->session));
+  g_autofree char *svg_path = g_build_filename (f->dir, "threads.svg", NULL);
+  g_autofree char *contents = NULL;
+  cairo_surface_t *surface = cairo_svg_surface_create (svg_path, WIDTH, HEIGHT);
+  cairo_t *cr = cairo_create (surface);
+  gsize length = 0;
+
+  jvms_view_render (view, cr, WIDTH, HEIGHT);
+  cairo_destroy (cr);
+  cairo_surface_finish (surface);
+  g_assert_cmpint (cairo_surface_status (surface), ==, CAIRO_STATUS_SUCCESS);
+  cairo_surface_destroy (surface);
+  g_assert_true (g_file_get_contents (svg_path, &contents, &length, NULL));
+  g_assert_nonnull (strstr (contents, "<svg"));
+  /* The lanes are filled shapes: more than a background and a legend. */
+  g_assert_cmpuint (length, >, 4096);
+  g_unlink (svg_path);
+  g_assert_finalize_object (view);
+}
+
+static void
+test_synthetic_all_views (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-widgets-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "synthetic.jvmsidx", NULL);
+  JvmsSyntheticOptions options;
+  JvmsHistory *history;
+  JvmsSession *session;
+  GtkWidget *views[5];
+
+  jvms_synthetic_options_init (&options);
+  options.n_intervals = 50000;
+  g_assert_true (jvms_synthetic_history_write (path, &options, &error));
+  g_assert_no_error (error);
+  history = jvms_history_open (path, 0, &error);
+  g_assert_no_error (error);
+  session = jvms_session_new ();
+  jvms_session_set_history (session, history);
+  views[0] = g_object_ref_sink (jvms_threads_view_new (session));
+  views[1] = g_object_ref_sink (jvms_cpus_view_new (session));
+  views[2] = g_object_ref_sink (jvms_locks_view_new (session));
+  views[3] = g_object_ref_sink (jvms_gc_view_new (session));
+  views[4] = g_object_ref_sink (jvms_counters_view_new (session));
+  g_assert_cmpuint (jvms_counters_view_get_n_rows (JVMS_COUNTERS_VIEW (views[4])), ==, 8 + options.n_cpus);
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    {
+      cairo_surface_t *s = render (views[i], 1920, 400);
+      guint differing = 0;
+      /* Something was drawn in the data area: not all one colour. */
+      for (int x = JVMS_TIMELINE_GUTTER; x < 1920; x += 7)
+        differing += pixel (s, x, 60) != pixel (s, JVMS_TIMELINE_GUTTER + 3, 60);
+      g_assert_cmpuint (differing, >, 10);
+      cairo_surface_destroy (s);
+      g_assert_finalize_object (views[i]);
+    }
+  g_assert_finalize_object (session);
+  jvms_history_unref (history);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  if (!gtk_init_check ())
+    {
+      g_printerr ("test-widgets: no display (run under xvfb-run -a)\n");
+      return 1;
+    }
+  adw_init ();
+  adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                      ADW_COLOR_SCHEME_FORCE_LIGHT);
+
+#define ADD(name, fn) g_test_add ("/Widgets/" name, Fixture, NULL, fixture_setup, fn, fixture_teardown)
+  ADD ("threads/short-state-survives", test_threads_short_state_survives);
+  ADD ("threads/groups-and-filter", test_threads_groups_and_filter);
+  ADD ("threads/tooltip", test_threads_tooltip);
+  ADD ("selection/band", test_selection_band);
+  ADD ("cpus/colours", test_cpus_colours);
+  ADD ("locks/highlight", test_locks_highlight);
+  ADD ("gc/heap-peak", test_gc_heap_peak);
+  ADD ("navigation/keys", test_keys_zoom_and_pan);
+  ADD ("session/rules", test_session_rules);
+  ADD ("object-age/dots", test_object_age);
+  ADD ("export/svg", test_export_svg);
+#undef ADD
+  g_test_add_func ("/Widgets/ruler/units", test_ruler_units);
+  g_test_add_func ("/Widgets/synthetic/all-views", test_synthetic_all_views);
+  g_test_add_func ("/Widgets/object-age/samples-store", test_object_age_samples_store);
+  g_test_add_func ("/Widgets/session/growing-history", test_growing_history);
+  return g_test_run ();
+}

@@ -320,6 +320,15 @@ jfr_feed (JfrSource *j)
 }
 
 static void
+jfr_advance (JfrSource *j, gint64 time)
+{
+#ifdef JVMS_HAVE_JFR
+  if (j->machine != NULL)
+    jvms_jfr_machine_advance (j->machine, time);
+#endif
+}
+
+static void
 jfr_finish (JfrSource *j, gint64 end, GPtrArray *warnings)
 {
 #ifdef JVMS_HAVE_JFR
@@ -641,7 +650,12 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
         {
           jvms_kernel_machine_feed (km, kev);
           if (kev->time != 0)
-            end = MAX (end, kev->time + offset);
+            {
+              end = MAX (end, kev->time + offset);
+              /* Long stretches without JFR events must not hold back the ends it waits for. */
+              if ((n & 255) == 0)
+                jfr_advance (&js, kev->time + offset);
+            }
           kernel_advance (&ks);
         }
 

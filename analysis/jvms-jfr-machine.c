@@ -70,6 +70,8 @@ typedef struct
   JvmsThread   *thread;
   JvmsAttribute a_user, a_detail, a_monitor, a_owner, a_method, a_alloc;
   gint64        cursor;        /* end of the last interval written by the machine */
+  gint64        pending_end;   /* end of the blocking interval not yet written, or G_MININT64 */
+  gboolean      pending_native; /* that interval is a NATIVE window from native method samples */
   guint         stop_idx;      /* first stop-the-world window not yet applied */
   gboolean      alive;
   gboolean      running_set;
@@ -85,6 +87,13 @@ typedef struct
   gint64      start, end;
   const char *detail;          /* interned */
 } Stop;
+
+typedef struct
+{
+  gint64   end;
+  JThread *thread;
+} PendingEnd;
+
 
 typedef struct
 {
@@ -105,6 +114,9 @@ struct _JvmsJfrMachine
   GHashTable        *locks;      /* guint64 address -> Lock* */
   GHashTable        *safepoint_begins; /* safepointId -> start (gint64*) */
   GArray            *stops;      /* Stop, by start: windows when Java threads are stopped */
+  GArray            *ends;       /* PendingEnd heap */
+  GHashTable        *stacks;     /* (chunk << 44 | stack key) -> CachedStack* */
+  gpointer           uncached;
   JvmsNest          *gc_collection, *gc_pause, *gc_phase[5], *gc_concurrent;
   JvmsNest          *vm_operation, *vm_safepoint;
   JvmsAttribute      a_heap_used, a_heap_committed, a_metaspace;
@@ -158,6 +170,8 @@ jvms_jfr_machine_new (JvmsWriter *writer, JvmsThreads *threads, JvmsSamplesWrite
   self->safepoint_begins = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   self->strings = g_string_chunk_new (1 << 14);
   self->stops = g_array_new (FALSE, FALSE, sizeof (Stop));
+  self->ends = g_array_new (FALSE, FALSE, sizeof (PendingEnd));
+  self->stacks = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   self->gc_collection = nest_for (writer, "GC/collection", "GC/collection/name", "GC/collection/cause");
   self->gc_pause = nest_for (writer, "GC/pause", NULL, NULL);
   for (int i = 0; i < 5; i++)
@@ -185,6 +199,9 @@ jvms_jfr_machine_free (JvmsJfrMachine *self)
   g_hash_table_unref (self->safepoint_begins);
   g_string_chunk_free (self->strings);
   g_array_unref (self->stops);
+  g_array_unref (self->ends);
+  g_hash_table_unref (self->stacks);
+  g_free (self->uncached);
   jvms_nest_free (self->gc_collection);
   jvms_nest_free (self->gc_pause);
   for (int i = 0; i < 5; i++)
@@ -391,6 +408,7 @@ jthread_get (JvmsJfrMachine *self, const JvmsJfrThread *jt, gint64 time)
       j->method_expiry = G_MININT64;
       j->alloc_bucket = G_MININT64;
       j->cursor = G_MININT64;
+      j->pending_end = G_MININT64;
       g_hash_table_insert (self->jthreads, &j->thread->tid, j);
     }
   const char *name = jt->java_name != NULL ? jt->java_name : jt->os_name;
@@ -467,11 +485,139 @@ add_stop (JvmsJfrMachine *self, gint64 start, gint64 end, const char *detail)
     }
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* Ends of blocking intervals, in a min-heap by time */
+
+
+static void
+heap_push (GArray *heap, PendingEnd e)
+{
+  g_array_append_val (heap, e);
+  guint i = heap->len - 1;
+  PendingEnd *a = (PendingEnd *) heap->data;
+  while (i > 0)
+    {
+      guint parent = (i - 1) / 2;
+      if (a[parent].end <= a[i].end)
+        break;
+      PendingEnd tmp = a[parent];
+      a[parent] = a[i];
+      a[i] = tmp;
+      i = parent;
+    }
+}
+
+static PendingEnd
+heap_pop (GArray *heap)
+{
+  PendingEnd *a = (PendingEnd *) heap->data;
+  PendingEnd top = a[0];
+  a[0] = a[heap->len - 1];
+  g_array_set_size (heap, heap->len - 1);
+  guint i = 0, n = heap->len;
+  for (;;)
+    {
+      guint l = 2 * i + 1, r = l + 1, m = i;
+      if (l < n && a[l].end < a[m].end)
+        m = l;
+      if (r < n && a[r].end < a[m].end)
+        m = r;
+      if (m == i)
+        break;
+      PendingEnd tmp = a[m];
+      a[m] = a[i];
+      a[i] = tmp;
+      i = m;
+    }
+  return top;
+}
+
+static void
+defer_end (JvmsJfrMachine *self, JThread *j)
+{
+  PendingEnd e = { j->pending_end, j };
+  heap_push (self->ends, e);
+}
+
+static void
+write_end (JvmsJfrMachine *self, JThread *j)
+{
+  JvmsWriter *w = self->writer;
+  gint64 end = j->pending_end;
+  j->pending_end = G_MININT64;
+  j->pending_native = FALSE;
+  if (j->alive)
+    jvms_writer_set_int (w, j->a_user, end, JVMS_USER_STATE_RUNNING);
+  else
+    jvms_writer_set_null (w, j->a_user, end);
+  jvms_writer_set_null (w, j->a_detail, end);
+  jvms_writer_set_null (w, j->a_monitor, end);
+  jvms_writer_set_null (w, j->a_owner, end);
+}
+
+/* Writes every pending end reached by @time. */
+static void
+flush_ends (JvmsJfrMachine *self, gint64 time)
+{
+  while (self->ends->len > 0 && g_array_index (self->ends, PendingEnd, 0).end <= time)
+    {
+      PendingEnd e = heap_pop (self->ends);
+      /* A stale entry: the interval was extended by a nested event since. */
+      if (e.thread->pending_end == e.end)
+        write_end (self, e.thread);
+    }
+}
+
+void
+jvms_jfr_machine_advance (JvmsJfrMachine *self, gint64 time)
+{
+  flush_ends (self, time);
+}
+
+/* NATIVE from native method samples: a running thread found in native code at @t is NATIVE from
+ * @t until a sample finds it in Java, a blocking event begins, or two sampling periods pass. */
+static void
+native_window (JvmsJfrMachine *self, JThread *j, gint64 t, gboolean in_native)
+{
+  JvmsWriter *w = self->writer;
+  if (!in_native)
+    {
+      if (j->pending_native && j->pending_end > t)
+        {
+          j->pending_end = t;
+          write_end (self, j);
+          j->cursor = t;
+        }
+      return;
+    }
+  if (!j->alive || (!j->pending_native && (j->pending_end > t || j->cursor > t)))
+    return;
+  if (!j->pending_native)
+    {
+      fill_gap (self, j, t);
+      if (jvms_writer_last_time (w, j->a_user) > t)
+        return;
+      jvms_writer_set_int (w, j->a_user, t, JVMS_USER_STATE_NATIVE);
+      jvms_writer_set_null (w, j->a_detail, t);
+    }
+  j->pending_native = TRUE;
+  j->pending_end = MAX (j->pending_end, t + METHOD_HOLD_NS);
+  j->cursor = MAX (j->cursor, j->pending_end);
+  defer_end (self, j);
+}
+
 static void
 blocking (JvmsJfrMachine *self, JThread *j, gint64 start, gint64 end, JvmsUserState state,
           const char *detail, gboolean has_monitor, guint64 monitor, gint64 owner)
 {
   ensure_running (self, j, self->recording_start);
+  if (j->pending_native)
+    {
+      /* A blocking event ends what native samples suggested: its own start is exact. */
+      j->pending_end = G_MININT64;
+      j->pending_native = FALSE;
+      j->cursor = MIN (j->cursor, start);
+    }
   fill_gap (self, j, start);
   JvmsWriter *w = self->writer;
   jvms_writer_set_int (w, j->a_user, start, state);
@@ -485,15 +631,14 @@ blocking (JvmsJfrMachine *self, JThread *j, gint64 start, gint64 end, JvmsUserSt
   else
     jvms_writer_set_null (w, j->a_owner, start);
 
-  end = MAX (end, jvms_writer_last_time (w, j->a_user));
-  if (j->alive || j->thread->java_id > 0)
-    jvms_writer_set_int (w, j->a_user, end, JVMS_USER_STATE_RUNNING);
-  else
-    jvms_writer_set_null (w, j->a_user, end);
-  jvms_writer_set_null (w, j->a_detail, end);
-  jvms_writer_set_null (w, j->a_monitor, end);
-  jvms_writer_set_null (w, j->a_owner, end);
-  j->cursor = MAX (j->cursor, end);
+  /* The end lies ahead of the stream: it is written when the stream gets there, so that the
+   * history receives intervals in about the order they end (a state history tree places a
+   * node's start at the latest end it has seen; ends far ahead would push every later interval
+   * into the upper levels). An event nested in an earlier one of the same thread extends it. */
+  end = MAX (end, start);
+  j->pending_end = MAX (j->pending_end, end);
+  defer_end (self, j);
+  j->cursor = MAX (j->cursor, j->pending_end);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -583,21 +728,64 @@ sample_frames (const JvmsJfrStackTrace *st, JvmsSampleFrame *frames, GStringChun
   return n;
 }
 
+typedef struct
+{
+  guint           n;
+  JvmsSampleFrame frames[];
+} CachedStack;
+
+#define STACK_CACHE_MAX 65536
+
+/* Samples share stack traces (a constant pool entry per chunk): their frames are resolved to
+ * interned strings once per (chunk, key). The cache is dropped whole when full, which bounds
+ * it whatever the number of distinct stacks. */
+static const JvmsSampleFrame *
+resolve_stack (JvmsJfrMachine *self, const JvmsJfrEvent *ev, const JvmsJfrStackTrace *st,
+               guint *n_frames)
+{
+  *n_frames = 0;
+  if (st == NULL)
+    return NULL;
+  guint chunk = jvms_jfr_event_get_chunk (ev)->index;
+  gboolean cacheable = st->key < (G_GUINT64_CONSTANT (1) << 44) && chunk < (1u << 20);
+  guint64 key = ((guint64) chunk << 44) | st->key;
+  CachedStack *c = cacheable ? g_hash_table_lookup (self->stacks, &key) : NULL;
+  if (c == NULL)
+    {
+      guint n = MIN (st->n_frames, JVMS_SAMPLES_MAX_FRAMES);
+      c = g_malloc (sizeof (CachedStack) + n * sizeof (JvmsSampleFrame));
+      c->n = n;
+      sample_frames (st, c->frames, self->strings);
+      if (!cacheable)
+        {
+          /* Kept until the next uncacheable stack. */
+          g_free (self->uncached);
+          self->uncached = c;
+        }
+      else
+        {
+          if (g_hash_table_size (self->stacks) >= STACK_CACHE_MAX)
+            g_hash_table_remove_all (self->stacks);
+          g_hash_table_insert (self->stacks, g_memdup2 (&key, sizeof key), c);
+        }
+    }
+  *n_frames = c->n;
+  return c->frames;
+}
+
 static void
-show_method (JvmsJfrMachine *self, JThread *j, gint64 t, const JvmsJfrStackTrace *st)
+show_method (JvmsJfrMachine *self, JThread *j, gint64 t, const JvmsSampleFrame *frames, guint n_frames)
 {
   JvmsWriter *w = self->writer;
   if (j->method_expiry != G_MININT64 && j->method_expiry < t)
     jvms_writer_set_null (w, j->a_method, j->method_expiry);
-  if (st == NULL || st->n_frames == 0)
+  if (n_frames == 0)
     {
       j->method_expiry = G_MININT64;
       jvms_writer_set_null (w, j->a_method, t);
       return;
     }
-  char buf[512];
-  method_string (buf, sizeof buf, &st->frames[0]);
-  jvms_writer_set_string (w, j->a_method, t, buf);
+  jvms_writer_set_string (w, j->a_method, t, frames[0].method);
   j->method_expiry = t + METHOD_HOLD_NS;
 }
 
@@ -666,15 +854,14 @@ event_thread (JvmsJfrMachine *self, const JvmsJfrEvent *ev, TypeInfo *ti, gint64
 static void
 on_sample (JvmsJfrMachine *self, const JvmsJfrEvent *ev, TypeInfo *ti, JThread *j, gint64 t)
 {
-  const JvmsJfrStackTrace *st = jvms_jfr_event_get_stack_trace (ev);
+  guint n_frames;
+  const JvmsSampleFrame *frames = resolve_stack (self, ev, jvms_jfr_event_get_stack_trace (ev), &n_frames);
   if (ti->handler == H_EXECUTION_SAMPLE || ti->handler == H_NATIVE_SAMPLE)
-    show_method (self, j, t, st);
+    show_method (self, j, t, frames, n_frames);
   if (self->samples == NULL)
     return;
-  JvmsSampleFrame frames[JVMS_SAMPLES_MAX_FRAMES];
-  JvmsSample s = { .time = t, .tid = j->thread->tid };
-  s.n_frames = sample_frames (st, frames, self->strings);
-  s.frames = frames;
+  JvmsSample s = { .time = t, .tid = j->thread->tid, .n_frames = n_frames, .frames = frames,
+                   .frames_interned = TRUE };
   switch (ti->handler)
     {
     case H_EXECUTION_SAMPLE:
@@ -698,8 +885,8 @@ on_old_object (JvmsJfrMachine *self, const JvmsJfrEvent *ev, TypeInfo *ti, JThre
 {
   if (self->samples == NULL)
     return;
-  JvmsSampleFrame frames[JVMS_SAMPLES_MAX_FRAMES];
-  JvmsSample s = { .kind = JVMS_SAMPLE_OLD_OBJECT, .time = t, .tid = j != NULL ? j->thread->tid : 0 };
+  JvmsSample s = { .kind = JVMS_SAMPLE_OLD_OBJECT, .time = t, .tid = j != NULL ? j->thread->tid : 0,
+                   .frames_interned = TRUE };
   JvmsJfrObject obj;
   JvmsJfrValue v;
   if (ti->object != NULL && jvms_jfr_event_get_value (ev, ti->object, &v)
@@ -716,8 +903,7 @@ on_old_object (JvmsJfrMachine *self, const JvmsJfrEvent *ev, TypeInfo *ti, JThre
     s.allocation_time = ns;
   if (ti->age != NULL && jvms_jfr_event_get_time_ns (ev, ti->age, &ns) && ns > 0)
     s.object_age = (guint64) ns;
-  s.n_frames = sample_frames (jvms_jfr_event_get_stack_trace (ev), frames, self->strings);
-  s.frames = frames;
+  s.frames = resolve_stack (self, ev, jvms_jfr_event_get_stack_trace (ev), &s.n_frames);
   jvms_samples_writer_add (self->samples, &s);
 }
 
@@ -748,6 +934,7 @@ jvms_jfr_machine_feed (JvmsJfrMachine *self, const JvmsJfrEvent *ev)
     start = wstart;
   if (end < start)
     end = start;
+  flush_ends (self, start);
 
   JThread *j = event_thread (self, ev, ti, start);
 
@@ -936,6 +1123,7 @@ jvms_jfr_machine_feed (JvmsJfrMachine *self, const JvmsJfrEvent *ev)
       if (j != NULL)
         {
           ensure_running (self, j, self->recording_start);
+          native_window (self, j, start, ti->handler == H_NATIVE_SAMPLE);
           on_sample (self, ev, ti, j, start);
         }
       break;
@@ -978,6 +1166,7 @@ jvms_jfr_machine_feed (JvmsJfrMachine *self, const JvmsJfrEvent *ev)
 void
 jvms_jfr_machine_finish (JvmsJfrMachine *self, gint64 end_time)
 {
+  flush_ends (self, G_MAXINT64);
   GHashTableIter iter;
   gpointer value;
   g_hash_table_iter_init (&iter, self->jthreads);

@@ -5,9 +5,10 @@
  *
  * Ordering. JFR stamps a duration event with its start but commits it at its end, so the
  * reader hands it over when its start comes in the time order, with its end already known.
- * Each event's end is therefore written ahead of the stream, at once: a thread's blocking
- * events never overlap each other (the thread itself commits them), so the next one for the
- * same thread starts at or after that end. Where events of one attribute do overlap (a G1
+ * The state is written at the start; the end waits in a heap until the stream reaches it, so
+ * that the history receives intervals in about the order they end. A thread's blocking events
+ * never overlap each other (the thread itself commits them), so the next one for the same
+ * thread starts at or after that end. Where events of one attribute do overlap (a G1
  * concurrent cycle around young collections, nested VM operations) a JvmsNest keeps the
  * enclosing value and restores it at the inner one's end; what still goes backwards is
  * clamped by the JvmsWriter and counted.
@@ -31,6 +32,10 @@ JvmsJfrMachine *jvms_jfr_machine_new    (JvmsWriter         *writer,
 void            jvms_jfr_machine_free   (JvmsJfrMachine     *self);
 void            jvms_jfr_machine_feed   (JvmsJfrMachine     *self,
                                          const JvmsJfrEvent *event);
+/* Tells the machine the merged stream reached @time (from the other layer), so that ends of
+ * intervals waiting for it are written. */
+void            jvms_jfr_machine_advance (JvmsJfrMachine    *self,
+                                         gint64              time);
 void            jvms_jfr_machine_finish (JvmsJfrMachine     *self,
                                          gint64              end_time);
 /* The JVM's pid, from jdk.JVMInformation, or -1. */

@@ -18,6 +18,7 @@ struct _JvmsSamplesWriter
   char       *tmp_path;
   FILE       *file;
   GHashTable *ids;   /* string -> id + 1 */
+  GHashTable *by_ptr; /* caller's string pointer -> id + 1: callers pass interned strings */
   guint32     n_strings;
   guint64     count;
   GByteArray *buf;
@@ -72,6 +73,7 @@ jvms_samples_writer_new (const char *path, GError **error)
   self->tmp_path = g_steal_pointer (&tmp);
   self->file = f;
   self->ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->by_ptr = g_hash_table_new (NULL, NULL);
   self->buf = g_byte_array_sized_new (1 << 16);
   put (self->buf, MAGIC, 8);
   put_u32 (self->buf, 1);
@@ -79,14 +81,25 @@ jvms_samples_writer_new (const char *path, GError **error)
   return self;
 }
 
+/* @stable: @s is an interned string that keeps its address and bytes for the writer's life
+ * (frame method names), so its pointer may stand for its content. Other strings (the reader's,
+ * valid until its next event) are looked up by content only. */
 static guint32
-string_id (JvmsSamplesWriter *self, const char *s)
+string_id (JvmsSamplesWriter *self, const char *s, gboolean stable)
 {
   if (s == NULL)
     return JVMS_SAMPLES_NONE;
-  gpointer found = g_hash_table_lookup (self->ids, s);
+  gpointer found = stable ? g_hash_table_lookup (self->by_ptr, s) : NULL;
   if (found != NULL)
     return GPOINTER_TO_UINT (found) - 1;
+  found = g_hash_table_lookup (self->ids, s);
+  if (found != NULL)
+    {
+      /* Bounded; past it, content lookups still give the right id. */
+      if (stable && g_hash_table_size (self->by_ptr) < (1u << 20))
+        g_hash_table_insert (self->by_ptr, (gpointer) s, found);
+      return GPOINTER_TO_UINT (found) - 1;
+    }
   guint32 id = self->n_strings++;
   gsize len = strlen (s);
   guint8 tag = 'S';
@@ -94,6 +107,8 @@ string_id (JvmsSamplesWriter *self, const char *s)
   put_u32 (self->buf, (guint32) len);
   put (self->buf, s, len);
   g_hash_table_insert (self->ids, g_strdup (s), GUINT_TO_POINTER (id + 1));
+  if (stable && g_hash_table_size (self->by_ptr) < (1u << 20))
+    g_hash_table_insert (self->by_ptr, (gpointer) s, GUINT_TO_POINTER (id + 1));
   return id;
 }
 
@@ -103,12 +118,13 @@ jvms_samples_writer_add (JvmsSamplesWriter *self, const JvmsSample *s)
   guint n = MIN (s->n_frames, JVMS_SAMPLES_MAX_FRAMES);
   guint32 frame_ids[JVMS_SAMPLES_MAX_FRAMES];
   for (guint i = 0; i < n; i++)
-    frame_ids[i] = string_id (self, s->frames[i].method != NULL ? s->frames[i].method : "?");
+    frame_ids[i] = string_id (self, s->frames[i].method != NULL ? s->frames[i].method : "?",
+                              s->frames_interned);
   guint32 a = JVMS_SAMPLES_NONE;
   if (s->kind == JVMS_SAMPLE_EXECUTION || s->kind == JVMS_SAMPLE_NATIVE)
-    a = string_id (self, s->state);
+    a = string_id (self, s->state, FALSE);
   else
-    a = string_id (self, s->class_name);
+    a = string_id (self, s->class_name, FALSE);
 
   guint8 tag = (guint8) s->kind;
   put (self->buf, &tag, 1);
@@ -174,6 +190,7 @@ jvms_samples_writer_free (JvmsSamplesWriter *self)
   g_free (self->path);
   g_free (self->tmp_path);
   g_hash_table_unref (self->ids);
+  g_hash_table_unref (self->by_ptr);
   g_byte_array_unref (self->buf);
   g_free (self);
 }

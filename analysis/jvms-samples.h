@@ -56,6 +56,9 @@ typedef struct
   guint64                object_age;      /* O: ns */
   guint                  n_frames;
   const JvmsSampleFrame *frames;          /* top first */
+  /* Writer only: the frames' method strings are interned (same address, same bytes, for as
+   * long as the writer lives), so their addresses may stand for them. */
+  gboolean               frames_interned;
 } JvmsSample;
 
 typedef struct _JvmsSamplesWriter JvmsSamplesWriter;

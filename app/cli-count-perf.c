@@ -1,5 +1,6 @@
 /* perf.data counts for `jvmscope-cli summary`: every event the reader delivers, by the name
- * `perf script` prints for it. Counting needs neither the time merge nor the payloads. */
+ * `perf script` prints for it. Counting needs no payloads; it keeps the time merge because
+ * group-read counters count only the reads that moved, in time order, as perf script does. */
 #include "cli-count.h"
 
 #include "jvms-perf.h"
@@ -8,7 +9,7 @@ gboolean
 jvms_cli_count_perf (const char *path, JvmsCliCounts *out, GError **error)
 {
   g_autoptr(JvmsPerfReader) reader =
-    jvms_perf_reader_open (path, JVMS_PERF_READER_UNORDERED | JVMS_PERF_READER_NAMES_ONLY, error);
+    jvms_perf_reader_open (path, JVMS_PERF_READER_NAMES_ONLY, error);
   if (reader == NULL)
     return FALSE;
 

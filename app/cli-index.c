@@ -202,6 +202,7 @@ jvms_cli_index (int argc, char **argv)
     print_json (&r);
   else
     print_text (&r);
+  fflush (stdout);
   for (gsize i = 0; r.warnings[i] != NULL; i++)
     g_printerr (_("warning: %s\n"), r.warnings[i]);
   g_strfreev (r.warnings);

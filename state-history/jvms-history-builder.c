@@ -66,10 +66,23 @@ unblk (JvmsHistoryBuilder *b)
     g_mutex_unlock (&b->h->lock);
 }
 
+/* Inner nodes hold at least INNER_BYTES_PER_ATTRIBUTE per attribute. Why: when a node closes
+ * at T, every attribute's interval still going started before T, so all of them end up in the
+ * levels above. With node_size bytes for thousands of attributes, that wave alone fills the
+ * parent, which closes, sending the next wave one level higher, and so on: the tree grows a
+ * level every few splits (157 levels for 10,000 attributes at 64 KiB). Room for several waves
+ * per inner node keeps the depth logarithmic. */
+#define INNER_BYTES_PER_ATTRIBUTE 64u
+
 static gsize
 node_capacity (JvmsHistory *h, guint level)
 {
-  return level == 0 ? h->node_size : h->node_size - JVMS_NODE_MAX_CHILDREN * CHILD_REF_BYTES;
+  if (level == 0)
+    return h->node_size;
+  gsize inner = MAX ((gsize) h->node_size,
+                     MIN ((gsize) INNER_BYTES_PER_ATTRIBUTE * jvms_attr_tree_size (h->attrs),
+                          (gsize) JVMS_NODE_SIZE_MAX));
+  return inner - JVMS_NODE_MAX_CHILDREN * CHILD_REF_BYTES;
 }
 
 static void
@@ -161,6 +174,9 @@ write_node (JvmsHistoryBuilder *b, guint level, gint64 end, JvmsNodeChild *out, 
   guint64 off;
   if (!jvms_history_append_blob (h, b->enc.blob, size, &off, error))
     return FALSE;
+  guint32 usize = jvms_get_u32le (b->enc.blob + 12);
+  if (usize > h->max_node_usize)
+    h->max_node_usize = usize;
   h->n_nodes++;
   out->start = n->start;
   out->offset = off;
@@ -180,7 +196,16 @@ split (JvmsHistoryBuilder *b, guint level, GError **error)
   while (top + 1 < h->n_open && h->open[top + 1].n_children >= JVMS_NODE_MAX_CHILDREN - 1)
     top++;
   if (top + 1 == h->n_open)
-    add_level (b, h->start_time);
+    {
+      if (h->n_open >= JVMS_MAX_DEPTH)
+        {
+          g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_INVALID,
+                       "%s: the tree would pass %u levels; a larger node size is needed",
+                       h->path, JVMS_MAX_DEPTH);
+          return FALSE;
+        }
+      add_level (b, h->start_time);
+    }
   for (guint i = 0; i <= top; i++)
     {
       JvmsOpenNode *n = &h->open[i];

@@ -25,7 +25,8 @@
  * reads one node per level. Intervals are added when they end; a node is closed (its end fixed,
  * written to disk) when it is full, and a new one starts at the close time.
  *
- * Node payload (uncompressed, at most the header's node_size bytes):
+ * Node payload (uncompressed; leaves at most node_size bytes, inner nodes at most
+ * max_node_usize, see the builder for why inner nodes grow with the attribute count):
  *   varint n_children
  *   n_children x { varint start - previous start (the first: - node start),
  *                  varint file offset of the child's JvmsNodeHeader, varint child csize }
@@ -94,6 +95,8 @@
 #define JVMS_NODE_SIZE_MIN         4096u
 #define JVMS_NODE_SIZE_MAX         (16u * 1024u * 1024u)
 #define JVMS_NODE_SIZE_DEFAULT     (64u * 1024u)
+/* Levels of the tree: a file claiming more is corrupt, a builder refuses to grow more. */
+#define JVMS_MAX_DEPTH             64u
 /* Children per inner node: bounds the fan-in so that a node's child list stays small. */
 #define JVMS_NODE_MAX_CHILDREN     64u
 
@@ -130,7 +133,9 @@ typedef struct
   JvmsTableRef strings;
   JvmsTableRef metadata;
   JvmsTableRef summary;         /* the summary directory */
-  guint32      reserved[3];     /* zero */
+  guint32      max_node_usize;  /* the largest node payload written: inner nodes may pass
+                                   node_size (see jvms-history-builder.c); <= JVMS_NODE_SIZE_MAX */
+  guint32      reserved[2];     /* zero */
   guint32      header_crc;      /* CRC32C of the bytes before this field */
 } JvmsFileHeader;
 G_STATIC_ASSERT (sizeof (JvmsFileHeader) == 184);
@@ -142,7 +147,7 @@ typedef struct
   guint32 magic;       /* JVMS_NODE_MAGIC: catches an offset that points elsewhere */
   guint32 crc;         /* CRC32C of this header after this field, then of the csize bytes */
   guint32 csize;       /* compressed payload bytes following this header */
-  guint32 usize;       /* payload bytes once decompressed; <= node_size */
+  guint32 usize;       /* payload bytes once decompressed; <= max (node_size, max_node_usize) */
   guint32 level;       /* 0 for leaves; JVMS_NODE_LEVEL_SUMMARY for summary blobs */
   guint32 n_intervals; /* intervals in the payload (summary: buckets) */
   gint64  start;       /* ns: start of the node's range */

@@ -239,7 +239,8 @@ struct _JvmsHistory
   gint64           start_time;
   gint64           end_time;
   guint64          n_intervals;
-  guint32          node_size;
+  guint32          node_size;      /* largest payload a node may have (read side: with inner nodes) */
+  guint32          max_node_usize; /* builder: the largest payload written */
   guint64          data_end;
   JvmsAttrTree    *attrs;
   JvmsStringTable *strings;

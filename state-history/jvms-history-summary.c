@@ -8,9 +8,11 @@
  * are stored, so between two stored buckets the value is constant.
  *
  * Building (same streaming pass as the tree): each attribute's first 16 intervals choose its
- * finest level k0, the first whose buckets span at least 16 mean interval durations: finer
+ * finest level k0, the first whose buckets span at least 8 mean interval durations: finer
  * levels would store about as many buckets as there are intervals, and a query that zooms
- * that far reads the intervals instead (few per column). Changes feed level k0; a level-k
+ * that far reads the intervals instead (few per column). 8 rather than 16: the mean of 15
+ * exponential gaps is noisy, and a stream whose attributes all change at the same rate should
+ * get one k0, or a zoomed-out query mixes level rows with (slow) interval rows. Changes feed level k0; a level-k
  * bucket, when complete, feeds level k + 1 as one record, so the cost per change is about
  * 1 + 1/4 + 1/16... bucket updates whatever the number of levels. Complete buckets are
  * encoded into a small per-(attribute, level) buffer, flushed as an lz4 blob of about 4 KiB
@@ -37,7 +39,7 @@ gsize jvms_blob_frame (JvmsNodeEncoder *enc, const guint8 *payload, gsize usize,
 
 #define N_LEVELS       JVMS_SUMMARY_N_LEVELS
 #define PROBE          16
-#define DENSITY        16
+#define DENSITY        8
 #define FLUSH_BYTES    4096
 #define PENDING_BUDGET (32u * 1024u * 1024u)
 #define SLOTS          4

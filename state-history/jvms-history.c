@@ -97,7 +97,8 @@ jvms_history_unref (JvmsHistory *self)
   X (u64, data_end, 56) X (u64, root_offset, 64)          \
   X (u32, root_csize, 72) X (u32, depth, 76)              \
   X (u32, n_attributes, 80) X (u32, n_strings, 84)        \
-  X (u64, n_nodes, 88) X (u64, summary_bytes, 96)
+  X (u64, n_nodes, 88) X (u64, summary_bytes, 96)         \
+  X (u32, max_node_usize, 168)
 #define TABLE_AT(i) (104 + 16 * (i))
 #define HDR_CRC_AT  (TABLE_AT (4) + 12)
 G_STATIC_ASSERT (HDR_CRC_AT == G_STRUCT_OFFSET (JvmsFileHeader, header_crc));
@@ -258,6 +259,7 @@ jvms_history_write_tables (JvmsHistory *h, GBytes *summary_dir, GError **error)
   hd.header_size = sizeof (JvmsFileHeader);
   hd.flags = JVMS_HISTORY_FLAG_COMPLETE;
   hd.node_size = h->node_size;
+  hd.max_node_usize = h->max_node_usize;
   hd.start_time = h->start_time;
   hd.end_time = h->end_time;
   hd.n_intervals = h->n_intervals;
@@ -389,8 +391,8 @@ jvms_history_open (const char *path, gsize cache_budget, GError **error)
     }
   if (hd.header_size != sizeof (JvmsFileHeader) || hd.node_size < JVMS_NODE_SIZE_MIN ||
       hd.node_size > JVMS_NODE_SIZE_MAX || hd.data_end < JVMS_FILE_HEADER_SIZE ||
-      hd.data_end > hd.file_size || hd.end_time < hd.start_time || hd.depth == 0 || hd.depth > 64 ||
-      hd.root_csize == 0)
+      hd.data_end > hd.file_size || hd.end_time < hd.start_time || hd.depth == 0 || hd.depth > JVMS_MAX_DEPTH ||
+      hd.root_csize == 0 || hd.max_node_usize > JVMS_NODE_SIZE_MAX)
     {
       g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT,
                    "%s: the file header is inconsistent (node size %u, data end %" G_GUINT64_FORMAT
@@ -401,6 +403,7 @@ jvms_history_open (const char *path, gsize cache_budget, GError **error)
   h->end_time = hd.end_time;
   h->n_intervals = hd.n_intervals;
   h->node_size = hd.node_size;
+  h->max_node_usize = hd.max_node_usize;
   h->data_end = hd.data_end;
   h->file_size = hd.file_size;
   h->root_offset = hd.root_offset;
@@ -466,7 +469,8 @@ jvms_history_get_node (JvmsHistory *self, guint64 offset, guint32 csize, guint32
   JvmsNode *n = jvms_node_cache_lookup (self->cache, offset);
   if (n == NULL)
     {
-      n = jvms_node_read (self->fd, self->path, offset, csize, self->data_end, self->node_size,
+      n = jvms_node_read (self->fd, self->path, offset, csize, self->data_end,
+                          MAX (self->node_size, self->max_node_usize),
                           jvms_attr_tree_size (self->attrs), jvms_string_table_size (self->strings),
                           error);
       if (n == NULL)

@@ -1,5 +1,13 @@
 #include "jvms-ctf-bt.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "jvms-ctf.h"
 
 static const bt_plugin *ctf_plugin;
@@ -122,4 +130,90 @@ jvms_ctf_bt_probe (const char * const *inputs, char **error_text)
     *error_text = g_strdup (error->message);
   bt_graph_put_ref (graph);
   return ok;
+}
+
+guint
+jvms_ctf_bt_probe_timeout_ms (const char * const *inputs)
+{
+  const char *env = g_getenv ("JVMS_CTF_PROBE_TIMEOUT_MS");
+  if (env != NULL && g_ascii_strtoull (env, NULL, 10) > 0)
+    return (guint) MIN (g_ascii_strtoull (env, NULL, 10), G_MAXUINT);
+
+  guint64 bytes = 0;
+  for (guint i = 0; inputs[i] != NULL; i++)
+    {
+      g_autoptr(GDir) d = g_dir_open (inputs[i], 0, NULL);
+      const char *name;
+      while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+        {
+          g_autofree char *path = g_build_filename (inputs[i], name, NULL);
+          GStatBuf st;
+          if (g_stat (path, &st) == 0 && S_ISREG (st.st_mode))
+            bytes += (guint64) st.st_size;
+        }
+    }
+  return (guint) MIN (2000 + bytes / 50000, (guint64) G_MAXUINT);
+}
+
+JvmsCtfProbeResult
+jvms_ctf_bt_probe_guarded (const char * const *inputs)
+{
+  /* Loaded before the fork, so that the child does not dlopen. */
+  if (jvms_ctf_bt_source_class (NULL) == NULL)
+    return JVMS_CTF_PROBE_FAILED;
+  guint timeout_ms = jvms_ctf_bt_probe_timeout_ms (inputs);
+
+  int fds[2];
+  if (pipe2 (fds, O_CLOEXEC) != 0)
+    return jvms_ctf_bt_probe (inputs, NULL) ? JVMS_CTF_PROBE_OK : JVMS_CTF_PROBE_FAILED;
+
+  pid_t pid = fork ();
+  if (pid < 0)
+    {
+      close (fds[0]);
+      close (fds[1]);
+      return jvms_ctf_bt_probe (inputs, NULL) ? JVMS_CTF_PROBE_OK : JVMS_CTF_PROBE_FAILED;
+    }
+  if (pid == 0)
+    {
+      /* The child only runs babeltrace2 and leaves with _exit(): no atexit handler, no
+       * flushing of the parent's stdio buffers. */
+      close (fds[0]);
+      alarm (timeout_ms / 1000 + 2);
+      gboolean ok = jvms_ctf_bt_probe (inputs, NULL);
+      char verdict = ok ? 'y' : 'n';
+      ssize_t n = write (fds[1], &verdict, 1);
+      _exit (n == 1 ? 0 : 1);
+    }
+
+  close (fds[1]);
+  char verdict = 0;
+  gint64 deadline = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
+  for (;;)
+    {
+      gint64 left_ms = (deadline - g_get_monotonic_time ()) / 1000;
+      if (left_ms <= 0)
+        break;
+      struct pollfd pfd = { fds[0], POLLIN, 0 };
+      int r = poll (&pfd, 1, (int) MIN (left_ms, G_MAXINT));
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r > 0)
+        {
+          if (read (fds[0], &verdict, 1) != 1)
+            verdict = 0;
+        }
+      break;
+    }
+  close (fds[0]);
+  if (verdict == 0)
+    kill (pid, SIGKILL);
+  int status;
+  while (waitpid (pid, &status, 0) < 0 && errno == EINTR)
+    ;
+  if (verdict == 'y')
+    return JVMS_CTF_PROBE_OK;
+  if (verdict == 'n')
+    return JVMS_CTF_PROBE_FAILED;
+  return JVMS_CTF_PROBE_HUNG;
 }

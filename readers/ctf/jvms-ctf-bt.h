@@ -30,4 +30,21 @@ gboolean   jvms_ctf_bt_add_source      (bt_graph                   *graph,
 gboolean   jvms_ctf_bt_probe           (const char * const *inputs,
                                         char              **error_text);
 
+typedef enum
+{
+  JVMS_CTF_PROBE_OK,
+  JVMS_CTF_PROBE_FAILED,
+  JVMS_CTF_PROBE_HUNG,
+} JvmsCtfProbeResult;
+
+/* jvms_ctf_bt_probe() in a child process, killed when it takes longer than
+ * jvms_ctf_bt_probe_timeout_ms(): babeltrace2 2.0 loops for ever, allocating, on a packet whose
+ * declared size is 0, and nothing in its API can interrupt the indexing. What the child says
+ * is deterministic, so after FAILED the caller may probe again in-process for the reason;
+ * after HUNG it must not. */
+JvmsCtfProbeResult jvms_ctf_bt_probe_guarded (const char * const *inputs);
+
+/* 2 s plus 20 ms per MB of stream files; JVMS_CTF_PROBE_TIMEOUT_MS overrides (fuzzing). */
+guint      jvms_ctf_bt_probe_timeout_ms (const char * const *inputs);
+
 G_END_DECLS

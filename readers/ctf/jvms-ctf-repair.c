@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
@@ -62,32 +61,30 @@ jvms_ctf_check_stream_files (const char * const *inputs, GPtrArray *warnings)
     }
 }
 
+/* The temporary folder holds folders of files and links, two levels, nothing deeper. */
 void
 jvms_ctf_repair_remove (const char *tmp_dir)
 {
-  g_autoptr(GFile) root = g_file_new_for_path (tmp_dir);
-  g_autoptr(GFileEnumerator) top =
-    g_file_enumerate_children (root, G_FILE_ATTRIBUTE_STANDARD_NAME, G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
-  if (top != NULL)
+  g_autoptr(GDir) top = g_dir_open (tmp_dir, 0, NULL);
+  const char *name;
+  while (top != NULL && (name = g_dir_read_name (top)) != NULL)
     {
-      GFileInfo *info;
-      while ((info = g_file_enumerator_next_file (top, NULL, NULL)) != NULL)
+      g_autofree char *child = g_build_filename (tmp_dir, name, NULL);
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
         {
-          g_autoptr(GFileInfo) owned = info;
-          g_autoptr(GFile) child = g_file_get_child (root, g_file_info_get_name (info));
-          g_autoptr(GFileEnumerator) sub =
-            g_file_enumerate_children (child, G_FILE_ATTRIBUTE_STANDARD_NAME, G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, NULL, NULL);
-          GFileInfo *leaf;
-          while (sub != NULL && (leaf = g_file_enumerator_next_file (sub, NULL, NULL)) != NULL)
+          g_autoptr(GDir) sub = g_dir_open (child, 0, NULL);
+          const char *leaf;
+          while (sub != NULL && (leaf = g_dir_read_name (sub)) != NULL)
             {
-              g_autoptr(GFileInfo) owned_leaf = leaf;
-              g_autoptr(GFile) file = g_file_get_child (child, g_file_info_get_name (leaf));
-              g_file_delete (file, NULL, NULL);
+              g_autofree char *path = g_build_filename (child, leaf, NULL);
+              g_unlink (path);
             }
-          g_file_delete (child, NULL, NULL);
+          g_rmdir (child);
         }
+      else
+        g_unlink (child);
     }
-  g_file_delete (root, NULL, NULL);
+  g_rmdir (tmp_dir);
 }
 
 /* ---- Metadata ---- */
@@ -273,8 +270,7 @@ probe_segment (Probe *probe, const guint8 *data, guint64 begin, guint64 end)
   if (!write_ranges (probe->stream, data, range, NULL))
     return FALSE;
   const char *inputs[] = { probe->dir, NULL };
-  g_autofree char *why = NULL;
-  return jvms_ctf_bt_probe (inputs, &why);
+  return jvms_ctf_bt_probe_guarded (inputs) == JVMS_CTF_PROBE_OK;
 }
 
 /* Offsets where a packet header may start: the magic, then the uuid the file's first packet
@@ -383,7 +379,9 @@ good_ranges (Probe *probe, const guint8 *data, gsize size, GArray *starts, GArra
           g_array_append_val (bad, r);
           break;
         }
-      if (probe_segment (probe, data, UNIT_BEGIN (pos), size))
+      /* The whole file is known bad: that is why it is being repaired. */
+      gboolean whole = pos == 0 && UNIT_BEGIN (0) == 0;
+      if (!whole && probe_segment (probe, data, UNIT_BEGIN (pos), size))
         {
           guint64 b = UNIT_BEGIN (pos), e = size;
           g_array_append_val (good, b);
@@ -511,7 +509,7 @@ stream_alone_is_good (Probe *probe, const char *path)
     return FALSE;
   probe->n_probes++;
   const char *inputs[] = { probe->dir, NULL };
-  gboolean ok = jvms_ctf_bt_probe (inputs, NULL);
+  gboolean ok = jvms_ctf_bt_probe_guarded (inputs) == JVMS_CTF_PROBE_OK;
   g_unlink (probe->stream);
   return ok;
 }
@@ -526,20 +524,23 @@ repair_one_trace (const char *dir, guint t, const char *why, const char *root,
   char name_buf[32];
 
   g_snprintf (name_buf, sizeof name_buf, "probe%u", t);
-  Probe probe = { 0 };
-  probe.dir = g_build_filename (root, name_buf, NULL);
-  probe.stream = g_build_filename (probe.dir, "stream", NULL);
-  g_autofree char *probe_dir = probe.dir;
-  g_autofree char *probe_stream = probe.stream;
+  g_autofree char *probe_dir = g_build_filename (root, name_buf, NULL);
+  g_autofree char *probe_stream = g_build_filename (probe_dir, "stream", NULL);
+  Probe probe = { probe_dir, probe_stream, 0 };
   g_autofree char *probe_metadata = g_build_filename (probe.dir, "metadata", NULL);
   if (g_mkdir (probe.dir, 0700) != 0 || !link_into (metadata, probe_metadata, error))
     return FALSE;
 
   /* The metadata alone first: if babeltrace2 refuses it, nothing can be salvaged. */
   const char *alone[] = { probe.dir, NULL };
-  if (!jvms_ctf_bt_probe (alone, NULL))
+  JvmsCtfProbeResult metadata_result = jvms_ctf_bt_probe_guarded (alone);
+  if (metadata_result != JVMS_CTF_PROBE_OK)
     {
-      g_autofree char *where = jvms_ctf_metadata_diagnosis (dir);
+      /* The diagnosis parses the metadata again, in this process: only when that is known to
+       * end. */
+      g_autofree char *where = metadata_result == JVMS_CTF_PROBE_FAILED
+                             ? jvms_ctf_metadata_diagnosis (dir)
+                             : g_strdup ("babeltrace2 did not finish parsing it");
       g_set_error (error, JVMS_CTF_ERROR, JVMS_CTF_ERROR_METADATA,
                    "%s: the metadata file cannot be parsed%s%s (babeltrace2: %s)", metadata,
                    where != NULL ? ": " : "", where != NULL ? where : "", why);

@@ -27,6 +27,9 @@ typedef struct
   gint64                  last_time;
   gboolean                head_known;
   gint64                  head_time;
+  /* A discarded-events (or -packets) message waiting for the stream's next event: see
+   * head_time(). */
+  const bt_message       *pending_lost;
   char                   *name;  /* the port name: trace uuid | stream id | file paths */
 } Upstream;
 
@@ -86,6 +89,7 @@ jvms_ctf_reader_free (JvmsCtfReader *self)
         {
           Upstream *up = &g_array_index (self->upstreams, Upstream, i);
           upstream_release_batch (up);
+          g_clear_pointer (&up->pending_lost, bt_message_put_ref);
           g_clear_pointer (&up->iter, bt_message_iterator_put_ref);
           g_free (up->name);
         }
@@ -274,26 +278,35 @@ note_packet (Upstream *up, const bt_packet *packet)
 /* ---- Merging ---- */
 
 static gboolean
-is_head (const bt_message *msg)
+is_loss (const bt_message *msg)
 {
-  switch (bt_message_get_type (msg))
-    {
-    case BT_MESSAGE_TYPE_EVENT:
-    case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
-    case BT_MESSAGE_TYPE_DISCARDED_PACKETS:
-      return TRUE;
-    default:
-      return FALSE;
-    }
+  bt_message_type type = bt_message_get_type (msg);
+  return type == BT_MESSAGE_TYPE_DISCARDED_EVENTS || type == BT_MESSAGE_TYPE_DISCARDED_PACKETS;
 }
 
-/* Consumes the messages that carry no event, keeping what they say. */
+static gboolean
+is_head (const bt_message *msg)
+{
+  return bt_message_get_type (msg) == BT_MESSAGE_TYPE_EVENT || is_loss (msg);
+}
+
+/* Consumes the messages that carry no event, keeping what they say, and sets a loss aside
+ * until the stream's next event is known. */
 static void
 skip_to_head (JvmsCtfReader *self, Upstream *up)
 {
-  while (up->pos < up->count && !is_head (up->msgs[up->pos]))
+  while (up->pos < up->count)
     {
       const bt_message *msg = up->msgs[up->pos];
+      if (is_head (msg))
+        {
+          if (up->pending_lost != NULL || !is_loss (msg))
+            return;
+          up->pending_lost = msg;
+          up->pos++;
+          up->head_known = FALSE;
+          continue;
+        }
       switch (bt_message_get_type (msg))
         {
         case BT_MESSAGE_TYPE_STREAM_BEGINNING:
@@ -310,6 +323,16 @@ skip_to_head (JvmsCtfReader *self, Upstream *up)
     }
 }
 
+/* Whether the stream's next delivery is known: an event or loss in the batch, or a loss set
+ * aside at the end of the stream. */
+static gboolean
+has_head (const Upstream *up)
+{
+  if (up->pos < up->count)
+    return TRUE;
+  return up->pending_lost != NULL && up->ended;
+}
+
 static gboolean
 snapshot_ns (const bt_clock_snapshot *snapshot, gint64 *ns)
 {
@@ -321,42 +344,57 @@ snapshot_ns (const bt_clock_snapshot *snapshot, gint64 *ns)
   return TRUE;
 }
 
-/* The head's own time, or the stream's last one when it has none; never before the last. */
+static gboolean
+message_time (const bt_message *msg, gint64 *t)
+{
+  switch (bt_message_get_type (msg))
+    {
+    case BT_MESSAGE_TYPE_EVENT:
+      return bt_message_event_borrow_stream_class_default_clock_class_const (msg) != NULL
+          && snapshot_ns (bt_message_event_borrow_default_clock_snapshot_const (msg), t);
+    case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
+      {
+        const bt_stream *stream = bt_message_discarded_events_borrow_stream_const (msg);
+        return bt_stream_class_discarded_events_have_default_clock_snapshots (bt_stream_borrow_class_const (stream))
+            && snapshot_ns (bt_message_discarded_events_borrow_beginning_default_clock_snapshot_const (msg), t);
+      }
+    case BT_MESSAGE_TYPE_DISCARDED_PACKETS:
+      {
+        const bt_stream *stream = bt_message_discarded_packets_borrow_stream_const (msg);
+        return bt_stream_class_discarded_packets_have_default_clock_snapshots (bt_stream_borrow_class_const (stream))
+            && snapshot_ns (bt_message_discarded_packets_borrow_beginning_default_clock_snapshot_const (msg), t);
+      }
+    default:
+      return FALSE;
+    }
+}
+
+/* The head's own time, or the stream's last one when it has none; never before the last.
+ * A loss begins where the previous packet ended, which lttng-modules 2.1 puts after the first
+ * events of the next packet: it is placed no later than the stream's next event, so that the
+ * events keep their own times. */
 static gint64
 head_time (JvmsCtfReader *self, Upstream *up)
 {
   if (up->head_known)
     return up->head_time;
 
-  const bt_message *msg = up->msgs[up->pos];
+  const bt_message *msg = up->pending_lost != NULL ? up->pending_lost : up->msgs[up->pos];
   gint64 t = up->last_time;
-  gboolean have = FALSE;
-  switch (bt_message_get_type (msg))
+  gboolean have = message_time (msg, &t);
+  gint64 next;
+  if (up->pending_lost != NULL && up->pos < up->count
+      && bt_message_get_type (up->msgs[up->pos]) == BT_MESSAGE_TYPE_EVENT
+      && message_time (up->msgs[up->pos], &next) && (!have || next < t))
     {
-    case BT_MESSAGE_TYPE_EVENT:
-      if (bt_message_event_borrow_stream_class_default_clock_class_const (msg) != NULL)
-        have = snapshot_ns (bt_message_event_borrow_default_clock_snapshot_const (msg), &t);
-      break;
-    case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
-      {
-        const bt_stream *stream = bt_message_discarded_events_borrow_stream_const (msg);
-        if (bt_stream_class_discarded_events_have_default_clock_snapshots (bt_stream_borrow_class_const (stream)))
-          have = snapshot_ns (bt_message_discarded_events_borrow_beginning_default_clock_snapshot_const (msg), &t);
-      }
-      break;
-    case BT_MESSAGE_TYPE_DISCARDED_PACKETS:
-      {
-        const bt_stream *stream = bt_message_discarded_packets_borrow_stream_const (msg);
-        if (bt_stream_class_discarded_packets_have_default_clock_snapshots (bt_stream_borrow_class_const (stream)))
-          have = snapshot_ns (bt_message_discarded_packets_borrow_beginning_default_clock_snapshot_const (msg), &t);
-      }
-      break;
-    default:
-      break;
+      t = next;
+      have = TRUE;
     }
+
   if (have && t < up->last_time && up->last_time != G_MININT64)
     {
-      self->n_unordered++;
+      if (up->pending_lost == NULL)
+        self->n_unordered++;
       t = up->last_time;
     }
   else if (!have && up->last_time == G_MININT64)
@@ -381,7 +419,7 @@ fill_heads (JvmsCtfReader *self, GError **error)
           if (up->ended)
             continue;
           skip_to_head (self, up);
-          if (up->pos >= up->count)
+          if (!has_head (up))
             need = TRUE;
         }
       if (!need)
@@ -570,9 +608,7 @@ jvms_ctf_reader_next (JvmsCtfReader *self, JvmsKernelEvent *event, GError **erro
   for (guint i = 0; i < self->upstreams->len; i++)
     {
       Upstream *up = &g_array_index (self->upstreams, Upstream, i);
-      if (up->ended && up->pos >= up->count)
-        continue;
-      if (up->pos >= up->count)
+      if (!has_head (up))
         continue;
       gint64 t = head_time (self, up);
       if (best == NULL || t < best_time)
@@ -581,7 +617,14 @@ jvms_ctf_reader_next (JvmsCtfReader *self, JvmsKernelEvent *event, GError **erro
   if (best == NULL)
     return FALSE;
 
-  const bt_message *msg = best->msgs[best->pos++];
+  const bt_message *msg;
+  if (best->pending_lost != NULL)
+    {
+      msg = best->pending_lost;
+      best->pending_lost = NULL;
+    }
+  else
+    msg = best->msgs[best->pos++];
   best->head_known = FALSE;
   best->last_time = best_time;
   self->current = msg;
@@ -794,7 +837,14 @@ jvms_ctf_reader_open (const char *folder, JvmsCtfReaderFlags flags, GError **err
    * salvaged packet by packet into a temporary copy. */
   g_autofree char *why = NULL;
   g_auto(GStrv) repaired = NULL;
-  if (!jvms_ctf_bt_probe (inputs, &why))
+  JvmsCtfProbeResult probe = jvms_ctf_bt_probe_guarded (inputs);
+  if (probe == JVMS_CTF_PROBE_FAILED)
+    jvms_ctf_bt_probe (inputs, &why);
+  else if (probe == JVMS_CTF_PROBE_HUNG)
+    why = g_strdup_printf ("babeltrace2 did not finish indexing the stream files within %u ms "
+                           "(a packet that declares a size of 0?)",
+                           jvms_ctf_bt_probe_timeout_ms (inputs));
+  if (probe != JVMS_CTF_PROBE_OK)
     {
       g_autoptr(GError) repair_error = NULL;
       if (!jvms_ctf_repair_traces (inputs, why, &self->repair_dir, &repaired,
@@ -808,6 +858,14 @@ jvms_ctf_reader_open (const char *folder, JvmsCtfReaderFlags flags, GError **err
           return NULL;
         }
       inputs = (const char * const *) repaired;
+      /* Each kept range was probed alone; the whole must pass too before it runs here. */
+      if (jvms_ctf_bt_probe_guarded (inputs) != JVMS_CTF_PROBE_OK)
+        {
+          g_set_error (error, JVMS_CTF_ERROR, JVMS_CTF_ERROR_STREAM,
+                       "%s: babeltrace2 cannot open the trace even without its damaged packets: %s",
+                       folder, why);
+          return NULL;
+        }
     }
 
   if (!build_graph (self, inputs, error))

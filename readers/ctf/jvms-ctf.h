@@ -17,12 +17,12 @@
  * JvmsTaskState bits whatever the traced kernel's version, block rwbs is rendered as the
  * kernel's text ("WS", "R"...) from LTTng's flag integer.
  *
- * Damage: a missing or unparsable metadata file fails the open, with babeltrace2's causes in
- * the message. A stream file babeltrace2 cannot index (cut, zero-filled, a broken packet
- * header) is read up to its last good packet, and resumed at the next good packet, from a
- * repaired copy in a temporary folder, with a warning naming the file and the byte ranges
- * skipped. An error while decoding events of one stream ends that stream only (warning); the
- * others go on.
+ * Damage: a missing or unparsable metadata file fails the open, with the TSDL line and
+ * babeltrace2's causes in the message. A stream file babeltrace2 cannot index (cut, zero-filled,
+ * a broken packet header, a packet of size 0 on which babeltrace2 would loop) is read up to its
+ * last good packet, and resumed at the next good packet, from a repaired copy in a temporary
+ * folder, with a warning naming the file and the byte ranges skipped. An error while decoding
+ * events of one stream ends that stream only (warning); the others go on.
  */
 #pragma once
 
@@ -76,8 +76,10 @@ typedef struct
 typedef struct _JvmsCtfReader JvmsCtfReader;
 
 /* Opens the trace in @folder (the folder holding `metadata`, e.g. `.../kernel`; a session
- * folder with a single trace below it is accepted too). NULL with @error, naming the folder
- * and what is wrong, when nothing can be read. */
+ * folder is accepted too: every trace up to three levels below it is read and merged). NULL
+ * with @error, naming the folder and what is wrong, when nothing can be read. The first call
+ * loads babeltrace2's ctf plugin, after setting BABELTRACE_PLUGIN_CTF_METADATA_LOG_LEVEL=E in
+ * the environment when unset (see docs/formats.md). */
 JvmsCtfReader          *jvms_ctf_reader_open         (const char          *folder,
                                                       JvmsCtfReaderFlags   flags,
                                                       GError             **error);

@@ -255,7 +255,7 @@ pool_for (JfrLoaded *loaded, const JvmsJfrType *type)
 }
 
 static void
-read_checkpoint (JfrLoaded *loaded, guint64 pos, const guint8 *record_end)
+read_checkpoint (JfrLoaded *loaded, guint64 pos, const guint8 *record_end, gboolean warn)
 {
   JvmsJfrFile *file = loaded->file;
   guint chunk = loaded->chunk->info.index;
@@ -270,7 +270,8 @@ read_checkpoint (JfrLoaded *loaded, guint64 pos, const guint8 *record_end)
   guint64 n_pools = jfr_in_int (&in, 4);
   if (in.bad || n_pools > jfr_in_left (&in))
     {
-      jfr_file_warn (file, chunk, loaded->chunk->info.file_offset + pos, "checkpoint",
+      if (warn)
+            jfr_file_warn (file, chunk, loaded->chunk->info.file_offset + pos, "checkpoint",
                      "pool count %" G_GUINT64_FORMAT " exceeds the %" G_GUINT64_FORMAT " bytes left in the record; checkpoint ignored",
                      n_pools, jfr_in_left (&in));
       return;
@@ -283,20 +284,23 @@ read_checkpoint (JfrLoaded *loaded, guint64 pos, const guint8 *record_end)
       const JvmsJfrType *type = in.bad ? NULL : jfr_metadata_lookup (loaded->md, type_id);
       if (in.bad)
         {
-          jfr_file_warn (file, chunk, (guint64) (pool_at - file->data), "constant pool",
+          if (warn)
+            jfr_file_warn (file, chunk, (guint64) (pool_at - file->data), "constant pool",
                          "pool header cut short; the rest of the checkpoint is ignored");
           return;
         }
       if (type == NULL)
         {
-          jfr_file_warn (file, chunk, (guint64) (pool_at - file->data), "constant pool",
+          if (warn)
+            jfr_file_warn (file, chunk, (guint64) (pool_at - file->data), "constant pool",
                          "pool of type %" G_GUINT64_FORMAT " that the metadata does not declare; the rest of the checkpoint is ignored",
                          type_id);
           return;
         }
       if (count > jfr_in_left (&in))
         {
-          jfr_file_warn (file, chunk, (guint64) (pool_at - file->data), "constant pool",
+          if (warn)
+            jfr_file_warn (file, chunk, (guint64) (pool_at - file->data), "constant pool",
                          "entry count %" G_GUINT64_FORMAT " of the %s pool exceeds the %" G_GUINT64_FORMAT " bytes left in the record; the rest of the checkpoint is ignored",
                          count, type->name, jfr_in_left (&in));
           return;
@@ -309,7 +313,8 @@ read_checkpoint (JfrLoaded *loaded, guint64 pos, const guint8 *record_end)
           guint64 offset = (guint64) (in.p - file->data);
           if (in.bad || !jfr_skip_value (&in, type, FALSE, FALSE))
             {
-              jfr_file_warn (file, chunk, (guint64) (entry_at - file->data), "constant pool",
+              if (warn)
+            jfr_file_warn (file, chunk, (guint64) (entry_at - file->data), "constant pool",
                              "entry %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " in the %s pool is cut short or damaged; the rest of the checkpoint is ignored",
                              i, count, type->name);
               return;
@@ -321,59 +326,86 @@ read_checkpoint (JfrLoaded *loaded, guint64 pos, const guint8 *record_end)
 
 /* ---- the event index ---- */
 
-static gboolean
-index_le (const JfrIndexEntry *a, const JfrIndexEntry *b)
+void
+jfr_scratch_clear (JfrScratch *scratch)
 {
-  return a->ticks <= b->ticks;
+  g_clear_pointer (&scratch->index, g_free);
+  g_clear_pointer (&scratch->tmp, g_free);
+  scratch->index_cap = scratch->tmp_cap = 0;
 }
 
-/* Natural merge sort: records come in runs (one per thread buffer) that are already in time
- * order, so merging the runs is much cheaper than a general sort. Stable: ties keep file
- * order. */
+/* Sorts by start time, stable (ties keep file order). Thread buffers hold events in commit
+ * order, which is end-time order, so start times form many short runs: an LSD radix sort on
+ * the offset from the smallest start costs a few linear passes whatever the order. */
 static void
-sort_index (JfrIndexEntry *a, guint64 n)
+sort_index (JfrIndexEntry *a, guint64 n, JfrScratch *scratch)
 {
   if (n < 2)
     return;
-  g_autoptr(GArray) runs = g_array_new (FALSE, FALSE, sizeof (guint64));
-  guint64 zero = 0;
-  g_array_append_val (runs, zero);
+  gint64 lo = a[0].ticks, hi = a[0].ticks;
+  gboolean sorted = TRUE;
   for (guint64 i = 1; i < n; i++)
-    if (!index_le (&a[i - 1], &a[i]))
-      g_array_append_val (runs, i);
-  if (runs->len == 1)
-    return;
-  g_array_append_val (runs, n);
-
-  JfrIndexEntry *tmp = g_new (JfrIndexEntry, n);
-  JfrIndexEntry *src = a, *dst = tmp;
-  while (runs->len > 2)
     {
-      guint64 *r = (guint64 *) runs->data;
-      guint n_runs = runs->len - 1;
-      guint out = 0;
-      for (guint k = 0; k < n_runs; k += 2)
+      if (a[i].ticks < a[i - 1].ticks)
+        sorted = FALSE;
+      lo = MIN (lo, a[i].ticks);
+      hi = MAX (hi, a[i].ticks);
+    }
+  if (sorted)
+    return;
+  guint64 range = (guint64) hi - (guint64) lo;
+  guint bits = 64 - (guint) __builtin_clzll (range | 1);
+  guint passes = (bits + 11) / 12;
+  guint digit = (bits + passes - 1) / passes;
+  guint64 mask = (G_GUINT64_CONSTANT (1) << digit) - 1;
+
+  JfrIndexEntry *tmp;
+  gboolean own_tmp = FALSE;
+  if (scratch != NULL)
+    {
+      if (scratch->tmp_cap < n)
         {
-          guint64 lo = r[k], mid = r[k + 1];
-          guint64 hi = k + 2 <= n_runs ? r[k + 2] : mid;
-          guint64 i = lo, j = mid, o = lo;
-          while (i < mid && j < hi)
-            dst[o++] = index_le (&src[i], &src[j]) ? src[i++] : src[j++];
-          while (i < mid)
-            dst[o++] = src[i++];
-          while (j < hi)
-            dst[o++] = src[j++];
-          r[out++] = lo;
+          g_free (scratch->tmp);
+          scratch->tmp = g_new (JfrIndexEntry, n);
+          scratch->tmp_cap = n;
         }
-      r[out++] = n;
-      g_array_set_size (runs, out);
+      tmp = scratch->tmp;
+    }
+  else
+    {
+      tmp = g_new (JfrIndexEntry, n);
+      own_tmp = TRUE;
+    }
+  /* all histograms in one pass */
+  g_autofree guint64 *count = g_new0 (guint64, (gsize) passes << digit);
+  for (guint64 i = 0; i < n; i++)
+    {
+      guint64 key = (guint64) a[i].ticks - (guint64) lo;
+      for (guint p = 0; p < passes; p++)
+        count[((gsize) p << digit) + ((key >> (p * digit)) & mask)]++;
+    }
+  JfrIndexEntry *src = a, *dst = tmp;
+  for (guint p = 0; p < passes; p++)
+    {
+      guint64 *cnt = count + ((gsize) p << digit);
+      guint64 sum = 0;
+      for (guint64 d = 0; d <= mask; d++)
+        {
+          guint64 k = cnt[d];
+          cnt[d] = sum;
+          sum += k;
+        }
+      guint shift = p * digit;
+      for (guint64 i = 0; i < n; i++)
+        dst[cnt[(((guint64) src[i].ticks - (guint64) lo) >> shift) & mask]++] = src[i];
       JfrIndexEntry *t = src;
       src = dst;
       dst = t;
     }
   if (src != a)
     memcpy (a, src, n * sizeof *a);
-  g_free (tmp);
+  if (own_tmp)
+    g_free (tmp);
 }
 
 static gint64
@@ -395,9 +427,41 @@ typedef struct
 
 /* Reads the size and type of the record at chunk-relative @pos. FALSE (with a warning when
  * @warn) when the record is damaged or cut: the walk stops there. */
-static gboolean
+static gboolean record_head_slow (JvmsJfrFile *file, JfrChunk *c, const guint8 *base,
+                                  guint64 pos, gboolean warn, RecordHead *out);
+
+/* The common case inline: compressed integers, a one-byte type and a size of one to four
+ * bytes that fits in the chunk. Everything else takes the careful path. */
+static inline gboolean
 record_head (JvmsJfrFile *file, JfrChunk *c, const guint8 *base, guint64 pos,
              gboolean warn, RecordHead *out)
+{
+  guint64 usable = c->info.size;
+  if (G_LIKELY (c->info.compressed_integers && usable - pos >= 8))
+    {
+      const guint8 *p = base + pos;
+      guint64 size = 0;
+      guint n = 0;
+      for (; n < 4; n++)
+        {
+          size |= (guint64) (p[n] & 0x7f) << (7 * n);
+          if (p[n] < 0x80)
+            break;
+        }
+      if (n < 4 && p[n + 1] < 0x80 && size >= n + 2 && size <= usable - pos)
+        {
+          out->pos = pos;
+          out->size = size;
+          out->type = p[n + 1];
+          return TRUE;
+        }
+    }
+  return record_head_slow (file, c, base, pos, warn, out);
+}
+
+static gboolean
+record_head_slow (JvmsJfrFile *file, JfrChunk *c, const guint8 *base, guint64 pos,
+                  gboolean warn, RecordHead *out)
 {
   guint64 usable = c->info.size;
   JfrIn in;
@@ -444,14 +508,16 @@ record_head (JvmsJfrFile *file, JfrChunk *c, const guint8 *base, guint64 pos,
 }
 
 gint64
-jfr_chunk_min_start_ns (JvmsJfrFile *file, JfrChunk *c)
+jfr_chunk_prescan (JvmsJfrFile *file, JfrChunk *c, GArray *outliers)
 {
   const guint8 *base = file->data + c->info.file_offset;
   gint64 min_ticks = G_MAXINT64;
-  gboolean any = FALSE;
+  GArray *checkpoints = c->checkpoints == NULL ? g_array_new (FALSE, FALSE, sizeof (guint64)) : NULL;
   RecordHead r;
   for (guint64 pos = JFR_HEADER_SIZE; pos < c->info.size && record_head (file, c, base, pos, FALSE, &r); pos += r.size)
     {
+      if (r.type == 1 && checkpoints != NULL)
+        g_array_append_val (checkpoints, pos);
       if (r.type < 2)
         continue;
       const JvmsJfrType *type = jfr_metadata_lookup (c->metadata, r.type);
@@ -469,18 +535,25 @@ jfr_chunk_min_start_ns (JvmsJfrFile *file, JfrChunk *c)
       else
         t = c->info.start_ticks;
       if (in.bad)
-        continue;
-      any = TRUE;
-      if (t < min_ticks)
+        t = c->info.start_ticks;
+      if (t < c->info.start_ticks)
+        {
+          JfrOutlier o = { c->info.index, pos, t, jvms_jfr_chunk_ticks_to_epoch_ns (&c->info, t) };
+          g_array_append_val (outliers, o);
+        }
+      else if (t < min_ticks)
         min_ticks = t;
     }
+  if (checkpoints != NULL)
+    c->checkpoints = checkpoints;
   release_pages (file, base, base + c->info.size);
-  return any ? jvms_jfr_chunk_ticks_to_epoch_ns (&c->info, min_ticks) : G_MAXINT64;
+  return min_ticks != G_MAXINT64 ? jvms_jfr_chunk_ticks_to_epoch_ns (&c->info, min_ticks) : G_MAXINT64;
 }
 
 JfrLoaded *
-jfr_loaded_new (JvmsJfrFile *file, JfrChunk *c, gboolean file_order)
+jfr_loaded_new (JvmsJfrFile *file, JfrChunk *c, JfrLoadMode mode, JfrScratch *scratch)
 {
+  gboolean warn = !c->warned;
   JfrLoaded *loaded = g_new0 (JfrLoaded, 1);
   loaded->file = file;
   loaded->chunk = c;
@@ -492,20 +565,44 @@ jfr_loaded_new (JvmsJfrFile *file, JfrChunk *c, gboolean file_order)
   loaded->arena = jfr_arena_new ();
   loaded->scratch = g_string_new (NULL);
 
-  guint64 cap = 1024;
-  loaded->index = g_new (JfrIndexEntry, cap);
+  /* about one event per 16 bytes: rarely regrown; untouched capacity costs no memory */
+  guint64 cap = MAX (c->info.size / 16, 1024);
+  loaded->scratch_pool = scratch;
+  if (scratch != NULL && scratch->index != NULL)
+    {
+      loaded->index = g_steal_pointer (&scratch->index);
+      cap = scratch->index_cap;
+      scratch->index_cap = 0;
+    }
+  else
+    loaded->index = g_new (JfrIndexEntry, cap);
   RecordHead r;
+  if (mode == JFR_LOAD_POOLS_ONLY && c->checkpoints != NULL)
+    {
+      /* the prescan found them: no need to walk the events again */
+      for (guint i = 0; i < c->checkpoints->len; i++)
+        {
+          guint64 pos = g_array_index (c->checkpoints, guint64, i);
+          if (record_head (file, c, loaded->base, pos, FALSE, &r) && r.type == 1)
+            read_checkpoint (loaded, pos, loaded->base + pos + r.size, warn);
+        }
+      loaded->warn = FALSE;
+      release_pages (file, loaded->base, loaded->end);
+      return loaded;
+    }
   for (guint64 pos = JFR_HEADER_SIZE;
-       pos < c->info.size && record_head (file, c, loaded->base, pos, TRUE, &r);
+       pos < c->info.size && record_head (file, c, loaded->base, pos, warn, &r);
        pos += r.size)
     {
       if (r.type == 0)
         continue;
       if (r.type == 1)
         {
-          read_checkpoint (loaded, pos, loaded->base + pos + r.size);
+          read_checkpoint (loaded, pos, loaded->base + pos + r.size, warn);
           continue;
         }
+      if (mode == JFR_LOAD_POOLS_ONLY)
+        continue;
       const JvmsJfrType *type = jfr_metadata_lookup (loaded->md, r.type);
       if (type == NULL)
         {
@@ -520,6 +617,8 @@ jfr_loaded_new (JvmsJfrFile *file, JfrChunk *c, gboolean file_order)
       gint64 ticks = event_start_ticks (loaded, type, &in);
       if (in.bad)
         ticks = c->info.start_ticks;
+      if (mode == JFR_LOAD_TIME_BODY && ticks < c->info.start_ticks)
+        continue;   /* delivered from the reader's outlier list */
       if (loaded->n_events == cap)
         {
           cap *= 2;
@@ -529,12 +628,20 @@ jfr_loaded_new (JvmsJfrFile *file, JfrChunk *c, gboolean file_order)
       loaded->index[loaded->n_events].offset = pos;
       loaded->n_events++;
     }
-  if (loaded->unknown_types > 0)
+  loaded->index_cap = cap;
+  if (loaded->unknown_types > 0 && warn)
     jfr_file_warn (file, c->info.index, c->info.file_offset, "record",
                    "%" G_GUINT64_FORMAT " records of a type the metadata does not declare (first: %" G_GUINT64_FORMAT ") skipped",
                    loaded->unknown_types, loaded->first_unknown_type);
-  if (!file_order)
-    sort_index (loaded->index, loaded->n_events);
+  if (mode == JFR_LOAD_TIME_ALL || mode == JFR_LOAD_TIME_BODY)
+    sort_index (loaded->index, loaded->n_events, scratch);
+  if (warn)
+    c->warned = TRUE;
+  loaded->warn = warn;
+  /* constants for a few early events may stay loaded for long: keep only the pages they
+   * touch resident */
+  if (mode == JFR_LOAD_POOLS_ONLY)
+    release_pages (file, loaded->base, loaded->end);
   return loaded;
 }
 
@@ -543,10 +650,13 @@ jfr_loaded_free (JfrLoaded *loaded)
 {
   if (loaded == NULL)
     return;
-  if (loaded->unresolved > 0)
+  /* HotSpot itself leaves a few dangling references in complete chunks (a thread that ended
+   * before its constant was written): those read as null, like the JDK reads them. In a cut
+   * or unfinished chunk they mean lost constants, which the user should know about. */
+  if (loaded->unresolved > 0 && !loaded->chunk->info.complete && loaded->warn)
     jfr_file_warn (loaded->file, loaded->chunk->info.index, loaded->chunk->info.file_offset,
                    "constant pool",
-                   "%" G_GUINT64_FORMAT " references to constants that the chunk does not define (read as null)",
+                   "%" G_GUINT64_FORMAT " references to constants that the chunk does not define (read as null): their checkpoints were lost",
                    loaded->unresolved);
   for (guint i = 0; i < loaded->md->n_types; i++)
     if (loaded->pools[i] != NULL)
@@ -555,6 +665,13 @@ jfr_loaded_free (JfrLoaded *loaded)
         g_free (loaded->pools[i]);
       }
   g_free (loaded->pools);
+  JfrScratch *scratch = loaded->scratch_pool;
+  if (scratch != NULL && loaded->index_cap > scratch->index_cap)
+    {
+      g_free (scratch->index);
+      scratch->index = g_steal_pointer (&loaded->index);
+      scratch->index_cap = loaded->index_cap;
+    }
   g_free (loaded->index);
   jfr_arena_free (loaded->arena);
   g_string_free (loaded->scratch, TRUE);

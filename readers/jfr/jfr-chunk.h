@@ -28,6 +28,18 @@ typedef struct
 
 typedef struct _JfrArena JfrArena;
 
+/* Big buffers a reader hands from one chunk to the next: reusing them spares the page faults
+ * of fresh memory for every chunk. */
+typedef struct
+{
+  JfrIndexEntry *index;
+  guint64        index_cap;
+  JfrIndexEntry *tmp;
+  guint64        tmp_cap;
+} JfrScratch;
+
+void jfr_scratch_clear (JfrScratch *scratch);
+
 typedef struct
 {
   JvmsJfrFile      *file;
@@ -39,26 +51,52 @@ typedef struct
   JfrPool         **pools;    /* by type ordinal; NULL when the chunk has no such pool */
   JfrIndexEntry    *index;
   guint64           n_events;
+  guint64           index_cap;
   guint64           cursor;
+  JfrScratch       *scratch_pool; /* the reader's, may be NULL */
   guint64           unresolved;   /* references to keys the chunk does not define */
   guint64           unknown_types;
   guint64           first_unknown_type;
   JfrArena         *arena;    /* cached decoded constants, freed with the chunk */
   GString          *scratch;
   JfrArena         *event_arena; /* the reader's: strings of the current event */
+  gboolean          warn;       /* this load reports damage (the first load of the chunk) */
 } JfrLoaded;
 
-/* Walks the records of chunk @c once: registers every constant, indexes every event (in
- * time order unless @file_order). Damage becomes warnings on the file. */
+typedef enum
+{
+  JFR_LOAD_FILE_ORDER,  /* every event, in file order */
+  JFR_LOAD_TIME_ALL,    /* every event, sorted by start time */
+  JFR_LOAD_TIME_BODY,   /* events that start at or after the chunk start, sorted */
+  JFR_LOAD_POOLS_ONLY,  /* constants only, no index */
+} JfrLoadMode;
+
+/* Walks the records of chunk @c once: registers every constant and indexes the events that
+ * @mode asks for. Damage becomes warnings on the file (only once per chunk: modes that load
+ * a chunk a second time stay quiet). */
 JfrLoaded *jfr_loaded_new  (JvmsJfrFile *file,
                             JfrChunk    *c,
-                            gboolean     file_order);
+                            JfrLoadMode  mode,
+                            JfrScratch  *scratch);
+
+/* An event that started before its chunk (a duration event that spans a rotation, or
+ * jdk.ActiveRecording, which every chunk repeats with the recording's start time). */
+typedef struct
+{
+  guint   chunk;
+  guint64 offset;   /* chunk-relative */
+  gint64  ticks;
+  gint64  ns;
+} JfrOutlier;
+
+/* A framing pass over chunk @c that decodes only start times: the earliest start among the
+ * events that start at or after the chunk start (G_MAXINT64 when none), and the others
+ * appended to @outliers. */
+gint64     jfr_chunk_prescan (JvmsJfrFile *file,
+                              JfrChunk    *c,
+                              GArray      *outliers);
 void       jfr_loaded_free (JfrLoaded   *loaded);
 
-/* The smallest event start time of chunk @c in epoch ns (G_MAXINT64 when it has none),
- * from a framing pass that decodes nothing else. */
-gint64     jfr_chunk_min_start_ns (JvmsJfrFile *file,
-                                   JfrChunk    *c);
 
 const JfrPoolEntry *jfr_pool_lookup (const JfrLoaded  *loaded,
                                      const JvmsJfrType *type,

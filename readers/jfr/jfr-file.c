@@ -51,6 +51,7 @@ chunk_free (gpointer data)
 {
   JfrChunk *c = data;
   jfr_metadata_unref (c->metadata);
+  g_clear_pointer (&c->checkpoints, g_array_unref);
   g_free (c);
 }
 
@@ -238,8 +239,8 @@ walk_chunks (JvmsJfrFile *file, GError **error)
       if (size < JFR_HEADER_SIZE || size > left)
         {
           jfr_file_warn (file, index, p, "chunk header",
-                         "the chunk declares %" G_GUINT64_FORMAT " bytes but the file holds %" G_GUINT64_FORMAT " from here: reading what is present (the file was cut short, or the recording did not finish)",
-                         size, left);
+                         "the chunk declares %" G_GUINT64_FORMAT " bytes but the file ends at %" G_GUINT64_FORMAT " after %" G_GUINT64_FORMAT ": reading what is present (the file was cut short, or the recording did not finish)",
+                         size, total, left);
           size = left;
           c->info.complete = FALSE;
           last = TRUE;
@@ -310,6 +311,20 @@ walk_chunks (JvmsJfrFile *file, GError **error)
                     }
                 }
             }
+          /* Cut before this chunk's metadata (which JDK 14+ may write mid-chunk, after
+           * events it describes): the previous chunk of the same JVM describes the same type
+           * ids, so its metadata decodes what is present. */
+          JfrChunk *prev = file->chunks->len ? g_ptr_array_index (file->chunks, file->chunks->len - 1) : NULL;
+          if (md == NULL && !c->info.complete && prev != NULL
+              && prev->info.file_offset + prev->info.size == p
+              && prev->info.ticks_per_second == c->info.ticks_per_second)
+            {
+              jfr_file_warn (file, index, p, "metadata",
+                             "%s; decoding the chunk with the metadata of the previous chunk (same JVM)",
+                             local_error->message);
+              md = jfr_metadata_ref (prev->metadata);
+              g_clear_error (&local_error);
+            }
           if (md == NULL)
             {
               jfr_file_warn (file, index, p, "metadata", "%s; the chunk is skipped",
@@ -321,6 +336,15 @@ walk_chunks (JvmsJfrFile *file, GError **error)
             {
               c->metadata = find_or_add_metadata (file, md);
               c->info.index = file->chunks->len;
+              c->info.base_nanos = c->info.start_nanos;
+              c->info.base_ticks = c->info.start_ticks;
+              if (prev != NULL && prev->metadata->metadata_id == c->metadata->metadata_id
+                  && prev->info.ticks_per_second == c->info.ticks_per_second
+                  && prev->info.file_offset + prev->info.size == c->info.file_offset)
+                {
+                  c->info.base_nanos = prev->info.base_nanos;
+                  c->info.base_ticks = prev->info.base_ticks;
+                }
               g_ptr_array_add (file->chunks, c);
               c = NULL;
             }
@@ -455,42 +479,39 @@ jvms_jfr_file_get_warnings (JvmsJfrFile *file)
   return file->warnings;
 }
 
-/* (ticks × 1e9) / tps without overflow: the product needs up to 94 bits. */
 static gint64
-scale_ticks (gint64 ticks, gint64 tps)
+saturate (double v)
 {
-  if (tps == 1000000000)
-    return ticks;
-  __int128 v = (__int128) ticks * 1000000000 / tps;
-  if (v > G_MAXINT64)
+  if (!(v == v))
+    return 0;
+  if (v >= 9223372036854775807.0)
     return G_MAXINT64;
-  if (v < G_MININT64)
+  if (v <= -9223372036854775808.0)
     return G_MININT64;
   return (gint64) v;
 }
 
+/* Spans: ticks / (tps / 1e9) as the JDK computes it (truncated toward zero); exact integer
+ * arithmetic in the usual case of nanosecond ticks. */
 gint64
 jvms_jfr_chunk_ticks_to_ns (const JvmsJfrChunkInfo *chunk, gint64 ticks)
 {
-  return scale_ticks (ticks, chunk->ticks_per_second);
+  if (chunk->ticks_per_second == 1000000000)
+    return ticks;
+  return saturate ((double) ticks / ((double) chunk->ticks_per_second / 1e9));
 }
 
 gint64
 jvms_jfr_chunk_ticks_to_epoch_ns (const JvmsJfrChunkInfo *chunk, gint64 ticks)
 {
-  /* the subtraction in 128 bits: ticks may sit anywhere in the 64-bit range */
-  __int128 d = (__int128) ticks - chunk->start_ticks;
-  __int128 ns;
-  if (chunk->ticks_per_second == 1000000000)
-    ns = d;
-  else
-    ns = d * 1000000000 / chunk->ticks_per_second;
-  ns += chunk->start_nanos;
-  if (ns > G_MAXINT64)
-    return G_MAXINT64;
-  if (ns < G_MININT64)
-    return G_MININT64;
-  return (gint64) ns;
+  /* the JDK subtracts in (wrapping) long arithmetic; so do we, without the undefined
+   * behaviour */
+  gint64 d = (gint64) ((guint64) ticks - (guint64) chunk->base_ticks);
+  gint64 span = jvms_jfr_chunk_ticks_to_ns (chunk, d);
+  gint64 out;
+  if (__builtin_add_overflow (chunk->base_nanos, span, &out))
+    return span > 0 ? G_MAXINT64 : G_MININT64;
+  return out;
 }
 
 static const JfrMetadata *

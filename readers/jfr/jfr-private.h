@@ -89,6 +89,9 @@ typedef struct
   guint64          cp_offset;
   guint64          metadata_offset; /* chunk-relative offset of the metadata record in use */
   JfrMetadata     *metadata;
+  gboolean         warned;          /* a load of this chunk has reported its damage */
+  GArray          *checkpoints;     /* chunk-relative offsets of its checkpoint records,
+                                     * found by a prescan; NULL until then */
 } JfrChunk;
 
 struct _JvmsJfrFile

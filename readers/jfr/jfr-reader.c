@@ -1,10 +1,13 @@
 /* jfr-reader.c: events of a file in time order across chunks.
  *
- * Each chunk is loaded (pools + index sorted by start time) when the merge needs it: chunk k
- * joins once the next event to deliver is not earlier than the earliest event of chunk k,
- * known from a cheap framing pass done when the reader is created. Duration events that
- * started before a rotation sit in the later chunk with an early start time, which is why a
- * chunk may have to join before the previous one is done. A chunk is freed (and its pages
+ * Each chunk's events are indexed and sorted by start time when the merge needs them: the
+ * body of chunk k (its events that start at or after the chunk start) joins once the next
+ * event to deliver is not earlier than the earliest of them, known from a cheap framing pass
+ * done when the reader is created. Events that start before their chunk (a sleep spanning a
+ * rotation; jdk.ActiveRecording, which every chunk repeats with the recording's start time)
+ * are collected by that pass into one sorted outlier list and delivered from there, with only
+ * the constant pools of their chunk loaded for the moment. So the memory in use stays near
+ * one or two chunks' worth however many chunks the file has. A chunk is freed (and its pages
  * dropped) once its last event has been delivered.
  */
 #include <string.h>
@@ -16,15 +19,20 @@ struct _JvmsJfrReader
   JvmsJfrFile  *file;
   JvmsJfrOrder  order;
   guint         n_chunks;
-  gint64       *min_ns;        /* per chunk, ORDER_TIME only */
+  gint64       *min_ns;        /* per chunk: earliest body event (ORDER_TIME, several chunks) */
   guint        *join_order;    /* chunk indexes by min_ns */
-  guint         next_join;     /* position in join_order (or next chunk in file order) */
-  GPtrArray    *active;        /* JfrLoaded * */
-  JfrLoaded    *finished;      /* exhausted: freed at the next call */
+  guint         next_join;     /* position in join_order */
+  GArray       *outliers;      /* JfrOutlier, sorted by time */
+  guint         next_outlier;
+  guint        *outliers_left; /* per chunk */
+  JfrLoaded   **pools_only;    /* per chunk: constants loaded for its outliers */
+  GPtrArray    *active;        /* JfrLoaded * bodies being merged */
+  GPtrArray    *to_free;       /* exhausted: freed at the next call */
   JfrArena     *event_arena;
   JvmsJfrEvent  event;
   guint32      *offsets;
   guint         offsets_cap;
+  JfrScratch    scratch;
 };
 
 static int
@@ -37,6 +45,17 @@ compare_min (const void *a, const void *b, void *data)
   return (int) *(const guint *) a - (int) *(const guint *) b;
 }
 
+static int
+compare_outliers (gconstpointer a, gconstpointer b)
+{
+  const JfrOutlier *x = a, *y = b;
+  if (x->ns != y->ns)
+    return x->ns < y->ns ? -1 : 1;
+  if (x->chunk != y->chunk)
+    return x->chunk < y->chunk ? -1 : 1;
+  return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
 JvmsJfrReader *
 jvms_jfr_reader_new (JvmsJfrFile *file, JvmsJfrOrder order)
 {
@@ -46,18 +65,33 @@ jvms_jfr_reader_new (JvmsJfrFile *file, JvmsJfrOrder order)
   r->order = order;
   r->n_chunks = file->chunks->len;
   r->active = g_ptr_array_new ();
+  r->to_free = g_ptr_array_new ();
   r->event_arena = jfr_arena_new ();
   r->join_order = g_new (guint, r->n_chunks + 1);
+  r->outliers = g_array_new (FALSE, FALSE, sizeof (JfrOutlier));
+  r->outliers_left = g_new0 (guint, r->n_chunks + 1);
+  r->pools_only = g_new0 (JfrLoaded *, r->n_chunks + 1);
   for (guint i = 0; i < r->n_chunks; i++)
     r->join_order[i] = i;
   if (order == JVMS_JFR_ORDER_TIME && r->n_chunks > 1)
     {
       r->min_ns = g_new (gint64, r->n_chunks);
       for (guint i = 0; i < r->n_chunks; i++)
-        r->min_ns[i] = jfr_chunk_min_start_ns (file, g_ptr_array_index (file->chunks, i));
+        r->min_ns[i] = jfr_chunk_prescan (file, g_ptr_array_index (file->chunks, i), r->outliers);
       g_qsort_with_data (r->join_order, (gint) r->n_chunks, sizeof (guint), compare_min, r->min_ns);
+      g_array_sort (r->outliers, compare_outliers);
+      for (guint i = 0; i < r->outliers->len; i++)
+        r->outliers_left[g_array_index (r->outliers, JfrOutlier, i).chunk]++;
     }
   return r;
+}
+
+static void
+free_pending (JvmsJfrReader *r)
+{
+  for (guint i = 0; i < r->to_free->len; i++)
+    jfr_loaded_free (g_ptr_array_index (r->to_free, i));
+  g_ptr_array_set_size (r->to_free, 0);
 }
 
 void
@@ -65,26 +99,45 @@ jvms_jfr_reader_free (JvmsJfrReader *r)
 {
   if (r == NULL)
     return;
-  jfr_loaded_free (r->finished);
+  free_pending (r);
+  g_ptr_array_unref (r->to_free);
   for (guint i = 0; i < r->active->len; i++)
     jfr_loaded_free (g_ptr_array_index (r->active, i));
   g_ptr_array_unref (r->active);
+  for (guint i = 0; i < r->n_chunks; i++)
+    jfr_loaded_free (r->pools_only[i]);
+  g_free (r->pools_only);
+  g_free (r->outliers_left);
+  g_array_unref (r->outliers);
   jfr_arena_free (r->event_arena);
   g_free (r->min_ns);
   g_free (r->join_order);
   g_free (r->offsets);
+  jfr_scratch_clear (&r->scratch);
   jvms_jfr_file_unref (r->file);
   g_free (r);
+}
+
+static JfrLoaded *
+load (JvmsJfrReader *r, guint index, JfrLoadMode mode)
+{
+  JfrLoaded *loaded = jfr_loaded_new (r->file, g_ptr_array_index (r->file->chunks, index), mode,
+                                      &r->scratch);
+  loaded->event_arena = r->event_arena;
+  return loaded;
 }
 
 static void
 join_next (JvmsJfrReader *r)
 {
   guint index = r->join_order[r->next_join++];
-  JfrLoaded *loaded = jfr_loaded_new (r->file, g_ptr_array_index (r->file->chunks, index),
-                                      r->order == JVMS_JFR_ORDER_FILE);
-  loaded->event_arena = r->event_arena;
-  g_ptr_array_add (r->active, loaded);
+  JfrLoadMode mode = r->order == JVMS_JFR_ORDER_FILE ? JFR_LOAD_FILE_ORDER
+                     : r->min_ns != NULL ? JFR_LOAD_TIME_BODY : JFR_LOAD_TIME_ALL;
+  JfrLoaded *loaded = load (r, index, mode);
+  if (loaded->n_events == 0)
+    jfr_loaded_free (loaded);
+  else
+    g_ptr_array_add (r->active, loaded);
 }
 
 static inline gint64
@@ -94,19 +147,73 @@ head_ns (const JfrLoaded *loaded)
                                            loaded->index[loaded->cursor].ticks);
 }
 
+static const JvmsJfrEvent *
+make_event (JvmsJfrReader *r, JfrLoaded *from, guint64 offset, gint64 ticks)
+{
+  JvmsJfrEvent *e = &r->event;
+  const guint8 *record = from->base + offset;
+  JfrIn in;
+  jfr_in_init (&in, record, from->end, from->compressed);
+  guint64 size = jfr_in_int (&in, 4);
+  guint64 type_id = jfr_in_long (&in);
+  e->reader = r;
+  e->loaded = from;
+  e->type = jfr_metadata_lookup (from->md, type_id);
+  e->payload = in.p;
+  e->end = record + size;   /* checked when the chunk was indexed */
+  e->file_offset = from->chunk->info.file_offset + offset;
+  e->start_ticks = ticks;
+  e->start_ns = jvms_jfr_chunk_ticks_to_epoch_ns (&from->chunk->info, ticks);
+  e->offsets_state = 0;
+  if (e->type->n_fields > r->offsets_cap)
+    {
+      r->offsets_cap = e->type->n_fields;
+      r->offsets = g_renew (guint32, r->offsets, r->offsets_cap);
+    }
+  e->offsets = r->offsets;
+  return e;
+}
+
+static const JvmsJfrEvent *
+next_outlier (JvmsJfrReader *r)
+{
+  const JfrOutlier *o = &g_array_index (r->outliers, JfrOutlier, r->next_outlier++);
+  JfrLoaded *from = NULL;
+  for (guint i = 0; i < r->active->len && from == NULL; i++)
+    {
+      JfrLoaded *l = g_ptr_array_index (r->active, i);
+      if (l->chunk->info.index == o->chunk)
+        from = l;
+    }
+  if (from == NULL)
+    {
+      if (r->pools_only[o->chunk] == NULL)
+        r->pools_only[o->chunk] = load (r, o->chunk, JFR_LOAD_POOLS_ONLY);
+      from = r->pools_only[o->chunk];
+    }
+  const JvmsJfrEvent *e = make_event (r, from, o->offset, o->ticks);
+  if (--r->outliers_left[o->chunk] == 0 && r->pools_only[o->chunk] != NULL)
+    {
+      g_ptr_array_add (r->to_free, r->pools_only[o->chunk]);
+      r->pools_only[o->chunk] = NULL;
+    }
+  return e;
+}
+
 const JvmsJfrEvent *
 jvms_jfr_reader_next (JvmsJfrReader *r)
 {
   g_return_val_if_fail (r != NULL, NULL);
-  g_clear_pointer (&r->finished, jfr_loaded_free);
+  free_pending (r);
   jfr_arena_reset (r->event_arena);
 
   JfrLoaded *best = NULL;
   guint best_i = 0;
+  gint64 best_ns = G_MAXINT64;
   for (;;)
     {
       best = NULL;
-      gint64 best_ns = G_MAXINT64;
+      best_ns = G_MAXINT64;
       for (guint i = 0; i < r->active->len; i++)
         {
           JfrLoaded *l = g_ptr_array_index (r->active, i);
@@ -118,54 +225,34 @@ jvms_jfr_reader_next (JvmsJfrReader *r)
               best_i = i;
             }
         }
+      gboolean outlier = r->next_outlier < r->outliers->len;
+      gint64 next_ns = best_ns;
+      if (outlier)
+        next_ns = MIN (next_ns, g_array_index (r->outliers, JfrOutlier, r->next_outlier).ns);
       if (r->next_join >= r->n_chunks)
         break;
-      if (best != NULL)
+      if (best != NULL || outlier)
         {
           if (r->order == JVMS_JFR_ORDER_FILE)
             break;
-          if (r->min_ns == NULL || r->min_ns[r->join_order[r->next_join]] > best_ns)
+          if (r->min_ns == NULL || r->min_ns[r->join_order[r->next_join]] > next_ns)
             break;
         }
       join_next (r);
-      /* a chunk without events leaves at once */
-      JfrLoaded *l = g_ptr_array_index (r->active, r->active->len - 1);
-      if (l->n_events == 0)
-        {
-          g_ptr_array_remove_index (r->active, r->active->len - 1);
-          jfr_loaded_free (l);
-        }
     }
+
+  if (r->next_outlier < r->outliers->len
+      && (best == NULL || g_array_index (r->outliers, JfrOutlier, r->next_outlier).ns <= best_ns))
+    return next_outlier (r);
   if (best == NULL)
     return NULL;
 
-  JvmsJfrEvent *e = &r->event;
   const JfrIndexEntry *ie = &best->index[best->cursor++];
-  const guint8 *record = best->base + ie->offset;
-  JfrIn in;
-  jfr_in_init (&in, record, best->end, best->compressed);
-  guint64 size = jfr_in_int (&in, 4);
-  guint64 type_id = jfr_in_long (&in);
-  e->reader = r;
-  e->loaded = best;
-  e->type = jfr_metadata_lookup (best->md, type_id);
-  e->payload = in.p;
-  e->end = record + size;   /* checked when the chunk was indexed */
-  e->file_offset = best->chunk->info.file_offset + ie->offset;
-  e->start_ticks = ie->ticks;
-  e->start_ns = jvms_jfr_chunk_ticks_to_epoch_ns (&best->chunk->info, ie->ticks);
-  e->offsets_state = 0;
-  if (e->type->n_fields > r->offsets_cap)
-    {
-      r->offsets_cap = e->type->n_fields;
-      r->offsets = g_renew (guint32, r->offsets, r->offsets_cap);
-    }
-  e->offsets = r->offsets;
-
+  const JvmsJfrEvent *e = make_event (r, best, ie->offset, ie->ticks);
   if (best->cursor == best->n_events)
     {
       g_ptr_array_remove_index (r->active, best_i);
-      r->finished = best;
+      g_ptr_array_add (r->to_free, best);
     }
   return e;
 }
@@ -191,7 +278,6 @@ jfr_event_compute_offsets (JvmsJfrEvent *e)
   e->offsets_state = 1;
   return TRUE;
 }
-
 void
 jvms_jfr_event_get_object (const JvmsJfrEvent *event, JvmsJfrObject *out)
 {

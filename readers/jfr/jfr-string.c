@@ -17,6 +17,12 @@ append_modified_utf8 (GString *out, const guint8 *p, gsize n)
   while (i < n)
     {
       guint8 c = p[i];
+      if (c == 0)
+        {
+          append_replacement (out);
+          i++;
+          continue;
+        }
       if (c < 0x80)
         {
           g_string_append_c (out, (char) c);
@@ -57,7 +63,8 @@ append_modified_utf8 (GString *out, const guint8 *p, gsize n)
           u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
           len = 6;
         }
-      if ((u >= 0xD800 && u < 0xE000) || u > 0x10FFFF)
+      /* U+0000 (C0 80) cannot be part of a C string */
+      if (u == 0 || (u >= 0xD800 && u < 0xE000) || u > 0x10FFFF)
         append_replacement (out);
       else
         g_string_append_unichar (out, u);
@@ -94,7 +101,9 @@ jfr_string_read (JfrIn *in, GString *out, guint64 *pool_key)
           {
             for (guint64 i = 0; i < n; i++)
               {
-                if (p[i] < 0x80)
+                if (p[i] == 0)
+                  append_replacement (out);
+                else if (p[i] < 0x80)
                   g_string_append_c (out, (char) p[i]);
                 else
                   g_string_append_unichar (out, p[i]);
@@ -137,7 +146,7 @@ jfr_string_read (JfrIn *in, GString *out, guint64 *pool_key)
                   }
                 append_replacement (out);
               }
-            else if (c >= 0xDC00 && c < 0xE000)
+            else if ((c >= 0xDC00 && c < 0xE000) || c == 0)
               append_replacement (out);
             else if (c < 0x80)
               g_string_append_c (out, (char) c);

@@ -99,6 +99,12 @@ typedef struct
   gboolean compressed_integers; /* header flag bit 0 */
   gboolean final_chunk;      /* header flag bit 1 (JDK 14+) */
   gboolean complete;         /* finished chunk, wholly present in the file */
+  /* The time base that converts this chunk's ticks: its own (start_nanos, start_ticks), or
+   * those of the first chunk of the run of consecutive chunks with the same metadata id, as
+   * the JDK's reader does. Ticks share one origin within a JVM, so one base per run keeps the
+   * timeline continuous across chunk rotations (and equal to what the JDK tools print). */
+  gint64   base_nanos;
+  gint64   base_ticks;
 } JvmsJfrChunkInfo;
 
 guint                   jvms_jfr_file_get_n_chunks (JvmsJfrFile *file);
@@ -116,8 +122,9 @@ const JvmsJfrType *jvms_jfr_file_find_type   (JvmsJfrFile *file,
                                               guint        chunk,
                                               const char  *name);
 
-/* Ticks of @chunk to ns since the Unix epoch (no 64-bit overflow; negative tick differences,
- * i.e. events that began before the chunk, are handled). */
+/* Ticks of @chunk to ns since the Unix epoch with the chunk's time base (base_nanos +
+ * (ticks - base_ticks) / (ticks_per_second / 1e9), like the JDK); events that began before
+ * the chunk (negative differences) are handled, results saturate instead of overflowing. */
 gint64 jvms_jfr_chunk_ticks_to_epoch_ns (const JvmsJfrChunkInfo *chunk,
                                          gint64                  ticks);
 /* A span in ticks of @chunk to ns. */

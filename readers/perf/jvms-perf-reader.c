@@ -246,7 +246,8 @@ decompress (JvmsPerfReader *self, const guint8 *rec, gsize size, guint64 offset)
     memcpy (out, self->carry, self->carry_len);
   ZSTD_inBuffer in = { src, src_len, 0 };
   ZSTD_outBuffer ob = { out, cap, self->carry_len };
-  while (in.pos < in.size)
+  /* Output can stay inside zstd after the input is consumed when the buffer filled up. */
+  while (in.pos < in.size || ob.pos == ob.size)
     {
       if (ob.pos == ob.size)
         {
@@ -264,7 +265,12 @@ decompress (JvmsPerfReader *self, const guint8 *rec, gsize size, guint64 offset)
           ob.dst = out;
           ob.size = cap;
         }
+      gsize before = ob.pos;
       gsize ret = ZSTD_decompressStream (self->zstd, &ob, &in);
+      if (!ZSTD_isError (ret) && in.pos == in.size && ob.pos < ob.size)
+        break;
+      if (!ZSTD_isError (ret) && ob.pos == before && in.pos == in.size)
+        break;
       if (ZSTD_isError (ret))
         {
           g_free (out);

@@ -36,7 +36,9 @@ typedef enum
 typedef enum
 {
   JVMS_PERF_READER_DEFAULT   = 0,
-  /* Deliver records in file order, without the time merge: enough for counting. */
+  /* Deliver records in file order, without the time merge. Counter values read with a group
+   * (PERF_SAMPLE_READ) become events only when they moved since the previous read, in delivery
+   * order: their counts then differ slightly from perf script's, which reads in time order. */
   JVMS_PERF_READER_UNORDERED = 1 << 0,
   /* Fill only type, name, time, cpu, pid and tid: no tracepoint field is read. */
   JVMS_PERF_READER_NAMES_ONLY = 1 << 1,

@@ -26,6 +26,7 @@ void
 perf_order_init (PerfOrder *self)
 {
   memset (self, 0, sizeof *self);
+  self->lag = PERF_ORDER_LAG_NS;
 }
 
 void
@@ -66,6 +67,8 @@ perf_order_push (PerfOrder *self, const PerfEntry *entry)
         }
     }
   self->entries[self->n++] = *entry;
+  if (entry->time < self->released)
+    self->lag = MIN (MAX (self->lag, 2 * (self->released - entry->time)), PERF_ORDER_MAX_LAG_NS);
   if (entry->time > self->max_time)
     self->max_time = entry->time;
 }
@@ -157,13 +160,15 @@ release_until (PerfOrder *self, guint64 limit)
         hi = mid;
     }
   self->ready_end = lo;
+  if (lo > 0)
+    self->released = MAX (self->released, self->entries[lo - 1].time);
 }
 
 void
 perf_order_round (PerfOrder *self)
 {
-  if (self->ready_end < self->n)
-    release_until (self, self->next_flush);
+  if (self->ready_end < self->n && self->next_flush > self->lag)
+    release_until (self, self->next_flush - self->lag);
   self->next_flush = self->max_time;
 }
 
@@ -185,6 +190,7 @@ perf_order_release_half (PerfOrder *self)
   compact (self);
   sort_held (self, self->ready_end);
   self->ready_end += (self->n - self->ready_end + 1) / 2;
+  self->released = MAX (self->released, self->entries[self->ready_end - 1].time);
 }
 
 PerfEntry *

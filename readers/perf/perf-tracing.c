@@ -135,34 +135,6 @@ field_from_tep (PerfField *out, struct tep_event *event, const char *name)
     out->flags |= PERF_FIELD_RELATIVE;
 }
 
-static const struct tep_print_arg *
-find_flags_arg (const struct tep_print_arg *arg, int depth)
-{
-  /* A hostile format cannot nest deeper than its text allows, but bound it anyway. */
-  for (; arg != NULL && depth < 64; arg = arg->next)
-    {
-      const struct tep_print_arg *found = NULL;
-      switch (arg->type)
-        {
-        case TEP_PRINT_FLAGS:
-          return arg;
-        case TEP_PRINT_OP:
-          found = find_flags_arg (arg->op.left, depth + 1);
-          if (found == NULL)
-            found = find_flags_arg (arg->op.right, depth + 1);
-          break;
-        case TEP_PRINT_TYPE:
-          found = find_flags_arg (arg->typecast.item, depth + 1);
-          break;
-        default:
-          break;
-        }
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 static guint32
 state_letter_bit (const char *s)
 {
@@ -182,26 +154,41 @@ state_letter_bit (const char *s)
     }
 }
 
-/* The prev_state letters of this kernel, from the print fmt; the modern TASK_REPORT layout when
- * the format says nothing usable. */
+/* The prev_state letters of this kernel: the { value, "letter" } pairs of the print fmt's
+ * __print_flags, scanned by hand (see safe_format_length); the modern TASK_REPORT layout when
+ * the format has no usable table. */
 static void
-build_state_map (PerfTpDecoder *d, struct tep_event *event)
+build_state_map (PerfTpDecoder *d, const char *print, gsize len)
 {
-  const struct tep_print_arg *flags = find_flags_arg (event->print_fmt.args, 0);
   guint32 highest = 0;
-  if (flags != NULL)
+  const char *end = print + len;
+  const char *p = print != NULL ? g_strstr_len (print, (gssize) len, "__print_flags(") : NULL;
+  while (p != NULL && p < end)
     {
-      for (const struct tep_print_flag_sym *sym = flags->flags.flags; sym != NULL; sym = sym->next)
+      const char *open = memchr (p, '{', (gsize) (end - p));
+      if (open == NULL)
+        break;
+      const char *close = memchr (open, '}', (gsize) (end - open));
+      if (close == NULL)
+        break;
+      g_autofree char *pair = g_strndup (open + 1, (gsize) (close - open - 1));
+      char *endnum = NULL;
+      guint64 value = g_ascii_strtoull (g_strstrip (pair), &endnum, 0);
+      const char *q1 = strchr (endnum, '"');
+      const char *q2 = q1 != NULL ? strchr (q1 + 1, '"') : NULL;
+      if (value != 0 && (value & (value - 1)) == 0 && value <= (1u << 30) && q2 != NULL)
         {
-          if (sym->value == NULL)
-            continue;
-          guint64 value = g_ascii_strtoull (sym->value, NULL, 0);
-          if (value == 0 || (value & (value - 1)) != 0 || value > (1u << 30))
-            continue;
+          g_autofree char *letter = g_strndup (q1 + 1, (gsize) (q2 - q1 - 1));
           guint bit = (guint) g_bit_nth_lsf ((gulong) value, -1);
-          d->state_map[bit] = state_letter_bit (sym->str);
+          d->state_map[bit] = state_letter_bit (letter);
           highest = MAX (highest, (guint32) value);
         }
+      p = close + 1;
+      /* The table ends at the parenthesis closing __print_flags. */
+      const char *next_open = memchr (p, '{', (gsize) (end - p));
+      const char *paren = memchr (p, ')', (gsize) (end - p));
+      if (next_open == NULL || (paren != NULL && paren < next_open))
+        break;
     }
   if (highest == 0)
     {
@@ -213,7 +200,7 @@ build_state_map (PerfTpDecoder *d, struct tep_event *event)
 }
 
 static void
-setup_decoder (PerfTpDecoder *d, struct tep_event *event)
+setup_decoder (PerfTpDecoder *d, struct tep_event *event, const char *print, gsize print_len)
 {
   static const struct
   {
@@ -248,9 +235,52 @@ setup_decoder (PerfTpDecoder *d, struct tep_event *event)
       for (guint f = 0; f < PERF_TP_MAX_FIELDS && known[i].fields[f] != NULL; f++)
         field_from_tep (&d->fields[f], event, known[i].fields[f]);
       if (d->type == JVMS_KERNEL_EVENT_SCHED_SWITCH)
-        build_state_map (d, event);
+        build_state_map (d, print, print_len);
       break;
     }
+}
+
+/* The lines before "print fmt:" exactly as the kernel writes them. */
+static gboolean
+header_is_well_formed (const char *text, gsize len)
+{
+  static GRegex *line_re;
+  static gsize once;
+  if (g_once_init_enter (&once))
+    {
+      line_re = g_regex_new (
+      "^(name: [A-Za-z_][A-Za-z0-9_]*|ID: [0-9]{1,9}|format:|"
+      "\\tfield:[A-Za-z_][A-Za-z0-9_ *]*(\\[[0-9]*\\])?[A-Za-z0-9_ *]* [A-Za-z_][A-Za-z0-9_]*(\\[[0-9]{1,6}\\])?;"
+      "\\toffset:[0-9]{1,6};\\tsize:[0-9]{1,6};\\tsigned:[01];|)$", G_REGEX_OPTIMIZE, 0, NULL);
+      g_once_init_leave (&once, 1);
+    }
+  const char *end = text + len;
+  guint n = 0;
+  for (const char *p = text; p < end; n++)
+    {
+      const char *eol = memchr (p, '\n', (gsize) (end - p));
+      if (eol == NULL)
+        eol = end;
+      g_autofree char *line = g_strndup (p, (gsize) (eol - p));
+      if (strlen (line) != (gsize) (eol - p) || !g_regex_match (line_re, line, 0, NULL))
+        return FALSE;
+      p = eol + 1;
+    }
+  return n >= 3;
+}
+
+/* libtraceevent 1.7.1 crashes on some damaged formats: a print fmt naming a field the format
+ * does not declare (one byte flipped in sched_switch's "REC->prev_state"), a damaged array size
+ * in a field line, a constant "0%0" in a print fmt. Only the field lines are handed to it, and
+ * only when every line is exactly as the kernel writes them: the returned length (0 when not).
+ * The print fmt is never needed by libtraceevent here: the one table this reader uses from it
+ * (prev_state letters) is scanned by find_state_flags(). */
+static gsize
+safe_format_length (const char *text, gsize len)
+{
+  const char *print = g_strstr_len (text, (gssize) len, "print fmt:");
+  gsize head = print != NULL ? (gsize) (print - text) : len;
+  return header_is_well_formed (text, head) ? head : 0;
 }
 
 static void
@@ -258,7 +288,19 @@ add_event (PerfTracing *self, const guint8 *text, gsize len, const char *system,
            Cursor *c, guint64 text_offset, GPtrArray *warnings)
 {
   struct tep_event *event = NULL;
-  enum tep_errno err = tep_parse_format (self->tep, &event, (const char *) text, len, system);
+  gsize safe_len = safe_format_length ((const char *) text, len);
+  if (safe_len == 0)
+    {
+      g_ptr_array_add (warnings,
+                       g_strdup_printf ("%s: TRACING_DATA at offset %" G_GUINT64_FORMAT ": an event format "
+                                        "of system %s is damaged; its events keep their name only",
+                                        c->file, text_offset, system));
+      return;
+    }
+  enum tep_errno err = tep_parse_format (self->tep, &event, (const char *) text, safe_len, system);
+  /* Without its print fmt the event is marked failed, its fields parsed all the same. */
+  if (event != NULL && err != 0 && event->format.nr_fields > 0 && event->name != NULL && event->system != NULL)
+    err = 0;
   if (err != 0 || event == NULL)
     {
       char msg[128] = "";
@@ -275,7 +317,7 @@ add_event (PerfTracing *self, const guint8 *text, gsize len, const char *system,
   PerfTpDecoder *d = g_new0 (PerfTpDecoder, 1);
   d->id = event->id;
   d->name = g_strdup_printf ("%s:%s", event->system, event->name);
-  setup_decoder (d, event);
+  setup_decoder (d, event, (const char *) text + safe_len, len - safe_len);
   g_hash_table_insert (self->decoders, GINT_TO_POINTER (event->id), d);
 }
 

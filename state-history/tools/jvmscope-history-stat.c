@@ -15,7 +15,8 @@ walk (JvmsHistory *h, guint64 off, guint32 csize, guint32 level, gint64 start, g
       LevelStat *ls, GError **error)
 {
   JvmsNodeHeader hd;
-  g_autofree guint8 *payload = jvms_blob_read (h->fd, h->path, off, csize, h->data_end, h->node_size, &hd, error);
+  g_autofree guint8 *payload = jvms_blob_read (h->fd, h->path, off, csize, h->data_end,
+                                               MAX (h->node_size, h->max_node_usize), &hd, error);
   if (payload == NULL)
     return FALSE;
   g_autoptr (JvmsNode) n = jvms_history_get_node (h, off, csize, level, start, max_end, error);
@@ -64,7 +65,8 @@ main (int argc, char **argv)
   printf ("file:             %s\n", h->path);
   printf ("format version:   %u (complete)\n", JVMS_HISTORY_VERSION);
   printf ("file size:        %" G_GUINT64_FORMAT " bytes\n", h->file_size);
-  printf ("node size:        %u bytes (uncompressed, at most)\n", h->node_size);
+  printf ("node size:        %u bytes (uncompressed, at most; inner nodes up to %u)\n", h->node_size,
+          MAX (h->node_size, h->max_node_usize));
   printf ("time range:       [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ") ns, %.6f s\n",
           h->start_time, h->end_time, (double) (h->end_time - h->start_time) * 1e-9);
   printf ("attributes:       %u\n", jvms_attr_tree_size (h->attrs));

@@ -32,6 +32,19 @@ public class Workload {
             }, "worker-" + i);
             threads[i].start();
         }
+        // A thread that lives in native code (reads), for native method samples.
+        Thread reader = new Thread(() -> {
+            byte[] buf = new byte[1 << 20];
+            try (java.io.FileInputStream in = new java.io.FileInputStream("/dev/zero")) {
+                while (threads[0].isAlive()) sink += in.read(buf);
+            } catch (java.io.IOException e) {
+                throw new RuntimeException(e);
+            }
+        }, "reader-0");
+        reader.start();
         for (Thread t : threads) t.join();
+        reader.join();
+        // One collection the tests can find in both jfr print and the index.
+        System.gc();
     }
 }

@@ -88,6 +88,43 @@ dump_user (JsonBuilder *b, JvmsHistory *h, JvmsAttribute a, gint64 t0, gint64 t1
   json_builder_end_array (b);
 }
 
+/* Every non-null interval of every attribute below @a (GC, VM, JIT, Locks, Memory), by path. */
+static void
+dump_tree (JsonBuilder *b, JvmsHistory *h, JvmsAttribute a, gint64 t0, gint64 t1)
+{
+  g_autofree char *path = jvms_history_get_path_of (h, a);
+  json_builder_set_member_name (b, path);
+  json_builder_begin_array (b);
+  GError *error = NULL;
+  JvmsHistoryRange *r = jvms_history_query_range (h, t0, t1, &a, 1, &error);
+  if (r == NULL)
+    die ("range", error);
+  JvmsInterval iv;
+  while (jvms_history_range_next (r, &iv, &error))
+    {
+      if (iv.value.type == JVMS_VALUE_NULL)
+        continue;
+      json_builder_begin_array (b);
+      json_builder_add_int_value (b, iv.start);
+      json_builder_add_int_value (b, iv.end);
+      if (iv.value.type == JVMS_VALUE_STRING)
+        json_builder_add_string_value (b, iv.value.s);
+      else if (iv.value.type == JVMS_VALUE_INT)
+        json_builder_add_int_value (b, iv.value.i);
+      else
+        json_builder_add_double_value (b, iv.value.d);
+      json_builder_end_array (b);
+    }
+  if (error != NULL)
+    die ("range", error);
+  jvms_history_range_free (r);
+  json_builder_end_array (b);
+  GArray *children = jvms_history_list_children (h, a);
+  for (guint i = 0; i < children->len; i++)
+    dump_tree (b, h, g_array_index (children, JvmsAttribute, i), t0, t1);
+  g_array_unref (children);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -118,6 +155,16 @@ main (int argc, char **argv)
       json_builder_set_member_name (b, keys[i]);
       json_builder_add_string_value (b, jvms_history_get_metadata (h, keys[i]));
     }
+  json_builder_set_member_name (b, "globals");
+  json_builder_begin_object (b);
+  const char *roots[] = { "GC", "VM", "JIT", "Locks", "Memory" };
+  for (gsize i = 0; i < G_N_ELEMENTS (roots); i++)
+    {
+      JvmsAttribute a = jvms_history_lookup (h, roots[i]);
+      if (a != JVMS_ATTRIBUTE_INVALID)
+        dump_tree (b, h, a, t0, t1);
+    }
+  json_builder_end_object (b);
   json_builder_set_member_name (b, "threads");
   json_builder_begin_object (b);
   JvmsAttribute threads = jvms_history_lookup (h, "Threads");

@@ -367,6 +367,76 @@ test_identity (Fixture *f, gconstpointer data)
     }
 }
 
+/* Counter rates: the events counted between two samples over the time between them, written at
+ * the earlier sample, per thread and per CPU; disk queues count inserted and issued requests
+ * until they complete, never below zero. */
+static void
+test_counters_and_disk (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (JvmsKernelEvent));
+  JvmsKernelEvent ev = { .type = JVMS_KERNEL_EVENT_COUNTER_SAMPLE, .name = "cycles", .cpu = 1, .pid = 5, .tid = 6 };
+  ev.counter.counter = "cycles";
+  ev.counter.period = 1000000;
+  const gint64 times[] = { 1000, 2000, 6000 }; /* µs after T0 */
+  for (gsize i = 0; i < G_N_ELEMENTS (times); i++)
+    {
+      ev.time = T0 + times[i] * 1000;
+      g_array_append_val (events, ev);
+    }
+  JvmsKernelEvent blk = { .cpu = 0, .pid = -1, .tid = -1 };
+  blk.block.dev = (8u << 20) | 16u;
+  const struct { JvmsKernelEventType type; gint64 t; } io[] = {
+    { JVMS_KERNEL_EVENT_BLOCK_RQ_COMPLETE, 6100 }, /* issued before the recording: ignored */
+    { JVMS_KERNEL_EVENT_BLOCK_RQ_INSERT, 6200 },
+    { JVMS_KERNEL_EVENT_BLOCK_RQ_INSERT, 6300 },
+    { JVMS_KERNEL_EVENT_BLOCK_RQ_ISSUE, 6400 },
+    { JVMS_KERNEL_EVENT_BLOCK_RQ_COMPLETE, 6500 },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (io); i++)
+    {
+      blk.type = io[i].type;
+      blk.name = "block";
+      blk.time = T0 + io[i].t * 1000;
+      g_array_append_val (events, blk);
+    }
+  g_autoptr(JvmsHistory) h = index_events (f, events, T0 + 7000000, NULL);
+
+  const struct { const char *path; gint64 t; double rate; } expect[] = {
+    { "Threads/6/counters/cycles", 1500, 1e6 / 1e-3 },  /* 1 M cycles in 1 ms */
+    { "Threads/6/counters/cycles", 3000, 1e6 / 4e-3 },  /* then in 4 ms */
+    { "CPUs/1/counters/cycles", 1500, 1e6 / 1e-3 },
+    { "CPUs/1/counters/cycles", 5999, 1e6 / 4e-3 },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (expect); i++)
+    {
+      JvmsInterval iv;
+      JvmsAttribute a = jvms_history_lookup (h, expect[i].path);
+      g_assert_cmpuint (a, !=, JVMS_ATTRIBUTE_INVALID);
+      g_assert_true (jvms_history_query_single (h, a, T0 + expect[i].t * 1000, &iv, NULL));
+      g_assert_cmpint (iv.value.type, ==, JVMS_VALUE_DOUBLE);
+      g_assert_cmpfloat_with_epsilon (iv.value.d, expect[i].rate, expect[i].rate * 1e-9);
+    }
+  JvmsInterval iv;
+  /* Nothing is known before the first sample nor after the last. */
+  g_assert_true (jvms_history_query_single (h, jvms_history_lookup (h, "Threads/6/counters/cycles"), T0 + 500000, &iv, NULL));
+  g_assert_cmpint (iv.value.type, ==, JVMS_VALUE_NULL);
+  g_assert_true (jvms_history_query_single (h, jvms_history_lookup (h, "Threads/6/counters/cycles"), T0 + 6500000, &iv, NULL));
+  g_assert_cmpint (iv.value.type, ==, JVMS_VALUE_NULL);
+
+  const struct { const char *path; gint64 t; gint64 v; } disk[] = {
+    { "Disk/8:16/queue", 6250, 1 }, { "Disk/8:16/queue", 6350, 2 }, { "Disk/8:16/queue", 6600, 1 },
+    { "Disk/8:16/in-flight", 6450, 1 }, { "Disk/8:16/in-flight", 6600, 0 },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (disk); i++)
+    {
+      JvmsAttribute a = jvms_history_lookup (h, disk[i].path);
+      g_assert_cmpuint (a, !=, JVMS_ATTRIBUTE_INVALID);
+      g_assert_true (jvms_history_query_single (h, a, T0 + disk[i].t * 1000, &iv, NULL));
+      g_assert_cmpint (iv.value.type, ==, JVMS_VALUE_INT);
+      g_assert_cmpint (iv.value.i, ==, disk[i].v);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -374,5 +444,6 @@ main (int argc, char **argv)
   g_test_add ("/Analysis/kernel/random-schedules", Fixture, NULL, fixture_set_up, test_random_schedules, fixture_tear_down);
   g_test_add ("/Analysis/kernel/missing-switch-in", Fixture, NULL, fixture_set_up, test_missing_switch_in, fixture_tear_down);
   g_test_add ("/Analysis/kernel/identity", Fixture, NULL, fixture_set_up, test_identity, fixture_tear_down);
+  g_test_add ("/Analysis/kernel/counters-and-disk", Fixture, NULL, fixture_set_up, test_counters_and_disk, fixture_tear_down);
   return g_test_run ();
 }

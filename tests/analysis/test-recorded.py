@@ -132,6 +132,51 @@ try:
     tap.check(not missing, "every sleep, park and monitor enter is an interval of its thread (%d events)" % len(events),
               "\n".join(missing[:20]))
 
+    # ---------------------------------------------------------------- native samples
+    natives = json.loads(run(["jfr", "print", "--json", "--events", "jdk.NativeMethodSample", jfr_file]).stdout)
+    natives = natives["recording"]["events"]
+    wrong = []
+    for ev in natives:
+        v = ev["values"]
+        t = iso_to_ns(v["startTime"])
+        tid = str(v["sampledThread"]["osThreadId"])
+        at = [iv for iv in d["threads"].get(tid, {}).get("user", []) if iv["start"] <= t < iv["end"]]
+        if not at or at[0]["state"] != "native":
+            wrong.append("tid %s at %d: %s" % (tid, t, at))
+    tap.check(len(natives) > 0 and not wrong,
+              "every native method sample finds its thread NATIVE (%d samples)" % len(natives), "\n".join(wrong[:10]))
+
+    # ---------------------------------------------------------------- GC, locks
+    g = d["globals"]
+    gcs = json.loads(run(["jfr", "print", "--json", "--events", "jdk.GarbageCollection", jfr_file]).stdout)
+    gcs = gcs["recording"]["events"]
+    wrong = []
+    for ev in gcs:
+        v = ev["values"]
+        start = iso_to_ns(v["startTime"])
+        end = start + duration_to_ns(v["duration"])
+        mine = [iv for iv in g.get("GC/collection", []) if iv[2] == v["gcId"]]
+        names = [iv for iv in g.get("GC/collection/name", []) if iv[0] == start]
+        if not mine or mine[0][0] != start or mine[-1][1] != end or not names or names[0][2] != v["name"]:
+            wrong.append("gcId %d %s [%d, %d): %s %s" % (v["gcId"], v["name"], start, end, mine, names))
+    tap.check(len(gcs) > 0 and not wrong,
+              "every jdk.GarbageCollection is a GC/collection interval with its id, name, start and end (%d)" % len(gcs),
+              "\n".join(wrong[:10]))
+    enters = [e for e in events if e["type"] == "jdk.JavaMonitorEnter"]
+    wrong = []
+    for ev in enters:
+        v = ev["values"]
+        start = iso_to_ns(v["startTime"])
+        end = start + duration_to_ns(v["duration"])
+        key = "Locks/0x%x" % v["address"] if isinstance(v["address"], int) else "Locks/%s" % v["address"].lower()
+        waiters = [iv for iv in g.get(key + "/waiters", []) if iv[0] < end and iv[1] > start]
+        covered = sum(min(iv[1], end) - max(iv[0], start) for iv in waiters if iv[2] >= 1)
+        klass = [iv for iv in g.get(key + "/class", []) if iv[0] <= start < iv[1]]
+        if covered != end - start or not klass or klass[0][2] != v["monitorClass"]["name"].replace("/", "."):
+            wrong.append("%s [%d, %d): waiters %s class %s" % (key, start, end, waiters, klass))
+    tap.check(not wrong, "every monitor enter counts as a waiter of its lock, with the lock's class (%d)" % len(enters),
+              "\n".join(wrong[:10]))
+
     # ---------------------------------------------------------------- cache
     cache2 = os.path.join(tmp, "cache2")
 
@@ -174,6 +219,28 @@ try:
     tap.check(after and not after["reused"] and after["intervals"] > 0,
               "after a killed build the next open rebuilds", after)
     tap.check(len(idx_files) == 1, "a killed build leaves no index file (only the JFR one is there)", idx_files)
+
+    # Damaged inputs: what was valid before the damage is indexed, the damage is named. (A
+    # one-chunk JFR file keeps its metadata at its end: cut, it has nothing readable left.)
+    for src, name, keep in ((perf_data, "cut.perf.data", 2 / 3),):
+        cut = os.path.join(tmp, name)
+        with open(src, "rb") as f:
+            data = f.read()
+        with open(cut, "wb") as f:
+            f.write(data[: int(len(data) * keep)])
+        out, res = index(cut)
+        whole = after if src == perf_data else first
+        ok = res is not None and 0 < res["intervals"] <= whole["intervals"] and any(name in w for w in res["warnings"])
+        tap.check(ok, "%s (cut at %d%%): indexed up to the damage, with a warning naming it" % (name, keep * 100),
+                  out.stderr + out.stdout)
+    head = os.path.join(tmp, "head.jfr")
+    with open(jfr_file, "rb") as f:
+        data = f.read(4096)
+    with open(head, "wb") as f:
+        f.write(data)
+    out, res = index(head)
+    tap.check(res is None and out.returncode == 1 and "head.jfr" in out.stderr,
+              "a JFR file cut before its metadata: an error naming the file", out.stderr)
 
     blocker = os.path.join(tmp, "not-a-folder")
     open(blocker, "w").close()

@@ -138,16 +138,27 @@ run_babeltrace (const char * const *argv, int *exit_status)
   if (exit_status != NULL)
     *exit_status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
 
+  /* Split by hand: the sanitizers' strstr (inside g_strsplit) measures the whole rest of the
+   * text at every line. */
   GPtrArray *lines = g_ptr_array_new_with_free_func (bt_line_free);
-  g_auto(GStrv) split = g_strsplit (out, "\n", -1);
-  for (guint i = 0; split[i] != NULL; i++)
+  gsize len = strlen (out);
+  char *p = out;
+  char *end = out + len;
+  while (p < end)
     {
-      if (split[i][0] == '\0')
-        continue;
-      BtLine *line = parse_line (split[i]);
-      if (line == NULL)
-        g_error ("babeltrace2 printed a line the test cannot read: %s", split[i]);
-      g_ptr_array_add (lines, line);
+      char *nl = memchr (p, '\n', (gsize) (end - p));
+      if (nl != NULL)
+        *nl = '\0';
+      if (*p != '\0')
+        {
+          BtLine *line = parse_line (p);
+          if (line == NULL)
+            g_error ("babeltrace2 printed a line the test cannot read: %s", p);
+          g_ptr_array_add (lines, line);
+        }
+      if (nl == NULL)
+        break;
+      p = nl + 1;
     }
   return lines;
 }

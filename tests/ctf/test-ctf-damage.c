@@ -6,9 +6,19 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ctf-synthetic.h"
 #include "ctf-test-util.h"
 
 #define STREAM "channel0_0"
+
+/* babeltrace2 2.0's TSDL parser leaks a few nodes on a syntax error (its bug, not ours): the
+ * metadata tests hit it on purpose. LeakSanitizer reads this hook in sanitized builds. */
+const char *__lsan_default_suppressions (void);
+const char *
+__lsan_default_suppressions (void)
+{
+  return "leak:yyparse\n";
+}
 
 typedef struct
 {
@@ -332,6 +342,42 @@ test_session_folder (void)
   ctf_test_rm_rf (tmp);
 }
 
+/* A packet that declares a size of 0 makes babeltrace2 2.0 index it for ever: the reader must
+ * give up on that packet, keep the others, and end. */
+static void
+test_packet_size_zero (void)
+{
+  g_autofree char *tmp = ctf_test_tmp_dir ();
+  g_autofree char *damaged = g_build_filename (tmp, "damaged", NULL);
+  g_autofree char *oracle = g_build_filename (tmp, "oracle", NULL);
+  g_mkdir (damaged, 0700);
+  g_mkdir (oracle, 0700);
+  ctf_synthetic_write (damaged);
+  ctf_synthetic_write (oracle);
+
+  /* The written trace's packets are 4096 bytes; content_size and packet_size are the u64s at
+   * 40 and 48 in each (after magic, uuid, stream id, the two timestamps). */
+  g_autofree char *stream = g_build_filename (damaged, "channel0_0", NULL);
+  g_autoptr(GBytes) bytes = read_file (stream);
+  gsize len = 0;
+  guint8 *copy = g_memdup2 (g_bytes_get_data (bytes, &len), g_bytes_get_size (bytes));
+  g_assert_cmpuint (len, ==, 2 * 4096);
+  memset (copy + 4096 + 40, 0, 16);
+  write_file (stream, copy, len);
+  g_autofree char *oracle_stream = g_build_filename (oracle, "channel0_0", NULL);
+  write_file (oracle_stream, copy, 4096);
+  g_free (copy);
+
+  g_autoptr(GPtrArray) bt = ctf_test_babeltrace_cli (oracle, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) warnings = NULL;
+  g_autoptr(GPtrArray) ours = ctf_test_read_all (damaged, JVMS_CTF_READER_NAMES_ONLY, &warnings, &error);
+  g_assert_no_error (error);
+  assert_same_events (ours, bt);
+  g_assert_true (any_warning_contains (warnings, stream, "[4096, 8192)"));
+  ctf_test_rm_rf (tmp);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -345,6 +391,7 @@ main (int argc, char **argv)
   ADD ("/ctf/damage/metadata-missing", test_metadata_missing);
   ADD ("/ctf/damage/metadata-empty", test_metadata_empty);
 #undef ADD
+  g_test_add_func ("/ctf/damage/packet-size-zero", test_packet_size_zero);
   g_test_add_func ("/ctf/damage/empty-folder", test_empty_folder);
   g_test_add_func ("/ctf/damage/not-a-folder", test_not_a_folder);
   g_test_add_func ("/ctf/reader/session-folder", test_session_folder);

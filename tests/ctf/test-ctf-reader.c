@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ctf-synthetic.h"
 #include "ctf-test-util.h"
 
 static const char *traces[] = { "scp_src", "scp_dest" };
@@ -273,6 +274,190 @@ test_cli_summary (gconstpointer data)
   g_assert_cmpint (json_object_get_int_member (root, "total_events"), ==, bt->len);
 }
 
+/* The written trace goes through babeltrace2's muxer without trouble: plain `babeltrace2 DIR`
+ * is the oracle for the order of two CPUs, and its warning for the discarded events. */
+static void
+test_synthetic (void)
+{
+  g_autofree char *dir = ctf_test_tmp_dir ();
+  ctf_synthetic_write (dir);
+
+  const char *argv[] = { "babeltrace2", dir, "--component=sink.text.pretty",
+                         "--params=clock-seconds=true,no-delta=true,field-trace:hostname=false", NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  int wait_status = 0;
+  g_autoptr(GError) error = NULL;
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err,
+                &wait_status, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (wait_status, NULL));
+  g_autoptr(GPtrArray) bt = ctf_test_babeltrace_cli (dir, NULL);
+
+  /* "WARNING: Tracer discarded 3 events between [1700000000.000007000] and [...]" */
+  const char *warning = strstr (err, "Tracer discarded ");
+  g_assert_nonnull (warning);
+  guint64 discarded = g_ascii_strtoull (warning + strlen ("Tracer discarded "), NULL, 10);
+  const char *bracket = strchr (warning, '[');
+  g_assert_nonnull (bracket);
+  gint64 lost_time = g_ascii_strtoll (bracket + 1, NULL, 10) * 1000000000
+                   + g_ascii_strtoll (strchr (bracket, '.') + 1, NULL, 10);
+
+  g_autoptr(GPtrArray) ours = ctf_test_read_all (dir, JVMS_CTF_READER_DEFAULT, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (ours->len, ==, bt->len + 1);
+
+  guint j = 0, n_syscalls = 0, n_block = 0, n_switch = 0, n_lost = 0;
+  for (guint i = 0; i < ours->len; i++)
+    {
+      const OurEvent *o = g_ptr_array_index (ours, i);
+      const JvmsKernelEvent *e = &o->event;
+      if (e->type == JVMS_KERNEL_EVENT_LOST)
+        {
+          n_lost++;
+          g_assert_cmpuint (e->lost.lost, ==, discarded);
+          g_assert_cmpint (e->time, ==, lost_time);
+          g_assert_cmpint (e->cpu, ==, 0);
+          continue;
+        }
+      const BtLine *b = g_ptr_array_index (bt, j++);
+      g_assert_cmpstr (o->name, ==, b->name);
+      g_assert_cmpint (e->time, ==, b->time);
+      g_assert_cmpint (e->cpu, ==, b->cpu);
+      check_fields (b, e);
+      switch (e->type)
+        {
+        case JVMS_KERNEL_EVENT_SYSCALL_ENTER:
+          n_syscalls++;
+          g_assert_cmpstr (e->syscall.sys, ==, "read");
+          g_assert_cmpint (e->syscall.id, ==, -1);
+          g_assert_cmpint (e->tid, >, 0);
+          g_assert_cmpint (e->pid, ==, 4200);
+          break;
+        case JVMS_KERNEL_EVENT_SYSCALL_EXIT:
+          n_syscalls++;
+          g_assert_cmpstr (e->syscall.sys, ==, "read");
+          g_assert_cmpint (e->syscall.ret, ==, field_int (b->payload, "ret"));
+          break;
+        case JVMS_KERNEL_EVENT_BLOCK_RQ_ISSUE:
+          n_block++;
+          g_assert_cmpint (field_int (b->payload, "rwbs"), ==, 33);
+          g_assert_cmpstr (e->block.rwbs, ==, "WS");
+          break;
+        case JVMS_KERNEL_EVENT_SCHED_SWITCH:
+          {
+            /* Linux 5.15: lttng-modules records TASK_REPORT bits, ours as they are. */
+            gint64 raw = field_int (b->payload, "prev_state");
+            guint32 expected = raw == 256 ? JVMS_TASK_PREEMPTED
+                             : raw == 128 ? JVMS_TASK_IDLE
+                             : raw == 1 ? JVMS_TASK_INTERRUPTIBLE : JVMS_TASK_RUNNING;
+            g_assert_cmpuint (e->sched_switch.prev_state, ==, expected);
+            n_switch++;
+          }
+          break;
+        case JVMS_KERNEL_EVENT_PROCESS_FORK:
+          g_assert_cmpint (e->fork.parent_pid, ==, field_int (b->payload, "parent_pid"));
+          g_assert_cmpint (e->fork.child_pid, ==, field_int (b->payload, "child_pid"));
+          g_assert_cmpstr (e->fork.child_comm, ==, "java");
+          break;
+        default:
+          break;
+        }
+    }
+  g_assert_cmpuint (j, ==, bt->len);
+  g_assert_cmpuint (n_lost, ==, 1);
+  g_assert_cmpuint (n_syscalls, ==, 6);
+  g_assert_cmpuint (n_block, ==, 1);
+  g_assert_cmpuint (n_switch, ==, 5);
+
+  g_autoptr(JvmsCtfReader) reader = jvms_ctf_reader_open (dir, JVMS_CTF_READER_NAMES_ONLY, &error);
+  g_assert_no_error (error);
+  const JvmsCtfTraceInfo *info = jvms_ctf_reader_get_info (reader);
+  g_assert_cmpstr (info->hostname, ==, "synthetic-host");
+  g_assert_cmpstr (info->kernel_release, ==, "5.15.0-91-generic");
+  g_assert_cmpstr (info->domain, ==, "kernel");
+  g_assert_cmpint (info->tracer_minor, ==, 13);
+  g_assert_cmpuint (info->n_streams, ==, 2);
+  JvmsKernelEvent event;
+  while (jvms_ctf_reader_next (reader, &event, &error))
+    ;
+  g_assert_no_error (error);
+  g_assert_cmpuint (jvms_ctf_reader_get_discarded (reader), ==, discarded);
+
+  ctf_test_rm_rf (dir);
+}
+
+/* lttng-modules 2.1 ends a packet after the next one began. babeltrace2 starts the gap of
+ * discarded events at the first packet's end, after the next events: the loss is placed at the
+ * stream's next event instead, and no event time changes. */
+static void
+test_synthetic_overlap (void)
+{
+  g_autofree char *plain = ctf_test_tmp_dir ();
+  g_autofree char *overlap = ctf_test_tmp_dir ();
+  ctf_synthetic_write (plain);
+  ctf_synthetic_write_with_end (overlap, 9200);
+  g_autoptr(GPtrArray) bt = ctf_test_babeltrace_cli (plain, NULL);
+
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JvmsCtfReader) reader = jvms_ctf_reader_open (overlap, JVMS_CTF_READER_NAMES_ONLY, &error);
+  g_assert_no_error (error);
+  JvmsKernelEvent event;
+  guint j = 0, n_lost = 0;
+  while (jvms_ctf_reader_next (reader, &event, &error))
+    {
+      if (event.type == JVMS_KERNEL_EVENT_LOST)
+        {
+          n_lost++;
+          /* The first event of the packet after the gap, on CPU 0: timer_start at 9000. */
+          g_assert_cmpint (event.time, ==, G_GINT64_CONSTANT (1700000000000009000));
+          continue;
+        }
+      g_assert_cmpuint (j, <, bt->len);
+      const BtLine *b = g_ptr_array_index (bt, j++);
+      g_assert_cmpstr (event.name, ==, b->name);
+      g_assert_cmpint (event.time, ==, b->time);
+    }
+  g_assert_no_error (error);
+  g_assert_cmpuint (j, ==, bt->len);
+  g_assert_cmpuint (n_lost, ==, 1);
+  g_assert_cmpuint (jvms_ctf_reader_get_n_unordered (reader), ==, 0);
+  ctf_test_rm_rf (plain);
+  ctf_test_rm_rf (overlap);
+}
+
+static void
+test_synthetic_cli (void)
+{
+  g_autofree char *dir = ctf_test_tmp_dir ();
+  ctf_synthetic_write (dir);
+  g_autoptr(GPtrArray) bt = ctf_test_babeltrace_cli (dir, NULL);
+  g_autoptr(GHashTable) expected = ctf_test_count_names (bt);
+
+  const char *argv[] = { g_getenv ("JVMS_CLI"), "summary", dir, "--json", NULL };
+  g_autofree char *out = NULL;
+  int wait_status = 0;
+  g_autoptr(GError) error = NULL;
+  g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL,
+                &wait_status, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (wait_status, NULL));
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  json_parser_load_from_data (parser, out, -1, &error);
+  g_assert_no_error (error);
+  JsonObject *root = json_node_get_object (json_parser_get_root (parser));
+  JsonObject *counts = json_object_get_object_member (root, "event_counts");
+  g_assert_cmpuint (json_object_get_size (counts), ==, g_hash_table_size (expected));
+  GHashTableIter iter;
+  gpointer name, n;
+  g_hash_table_iter_init (&iter, expected);
+  while (g_hash_table_iter_next (&iter, &name, &n))
+    g_assert_cmpint (json_object_get_int_member (counts, name), ==, GPOINTER_TO_UINT (n));
+  g_assert_cmpint (json_object_get_int_member (root, "discarded_events"), ==, 3);
+  g_assert_cmpint (json_object_get_int_member (root, "streams"), ==, 2);
+  ctf_test_rm_rf (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -288,5 +473,8 @@ main (int argc, char **argv)
       g_test_add_data_func (info, traces[i], test_info);
       g_test_add_data_func (cli, traces[i], test_cli_summary);
     }
+  g_test_add_func ("/ctf/reader/synthetic/events-vs-babeltrace2", test_synthetic);
+  g_test_add_func ("/ctf/reader/synthetic/overlapping-packets", test_synthetic_overlap);
+  g_test_add_func ("/ctf/cli/synthetic/summary-vs-babeltrace2", test_synthetic_cli);
   return g_test_run ();
 }

@@ -23,6 +23,9 @@ public class Workload {
 
     public static void main(String[] args) throws Exception {
         long millis = args.length > 0 ? Long.parseLong(args[0]) : 2000;
+        // "rotate": start and stop a second recording now and then; each start makes the JVM
+        // begin a new chunk, so the file has several chunks with events across rotations.
+        boolean rotate = args.length > 1 && args[1].equals("rotate");
         Path dir = Files.createTempDirectory("jvms-workload");
         List<Thread> threads = new ArrayList<>();
 
@@ -95,6 +98,7 @@ public class Workload {
                 sink = new long[100];
                 sink = "s" + i;
                 if (i % 2000 == 0) System.gc();
+                if (i % 20 == 0) LockSupport.parkNanos(100_000L);
             }
         }, "allocator"));
         threads.add(new Thread(() -> {
@@ -105,10 +109,25 @@ public class Workload {
         ExecutorService pool = Executors.newFixedThreadPool(2);
         threads.add(new Thread(() -> {
             while (running) {
-                try { pool.submit(() -> hot(3)).get(); } catch (Exception e) { return; }
+                try {
+                    pool.submit(() -> hot(3)).get();
+                    Thread.sleep(1);
+                } catch (Exception e) { return; }
             }
         }, "submitter"));
 
+        if (rotate) {
+            threads.add(new Thread(() -> {
+                while (running) {
+                    try (jdk.jfr.Recording r = new jdk.jfr.Recording()) {
+                        Thread.sleep(400);
+                        r.start();
+                        Thread.sleep(50);
+                        r.stop();
+                    } catch (InterruptedException e) { return; }
+                }
+            }, "rotator"));
+        }
         for (Thread t : threads) t.start();
         Thread.sleep(millis);
         running = false;

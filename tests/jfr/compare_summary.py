@@ -7,10 +7,13 @@ import json
 import subprocess
 import sys
 
+# The JDK tool, started lean: it runs once per file and JVM start-up dominates.
+JFR = ["jfr", "-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC", "-J-Xss4m"]
+
 
 def jfr_rows(path):
     """(name, count) rows of `jfr summary`, without jdk.Metadata and jdk.CheckPoint."""
-    out = subprocess.run(["jfr", "summary", path], check=True, capture_output=True, text=True).stdout
+    out = subprocess.run([*JFR, "summary", path], check=True, capture_output=True, text=True).stdout
     rows = []
     in_table = False
     for line in out.splitlines():

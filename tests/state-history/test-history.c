@@ -905,6 +905,22 @@ test_small_cache (void)
   pair_free (&p);
 }
 
+/* Thousands of attributes with small nodes: the intervals still going at every split flood
+ * the inner nodes; the tree must stay shallow and right. */
+static void
+test_many_attributes (void)
+{
+  g_autoptr (GRand) r = g_rand_new_with_seed (777);
+  Pair p = { 0 };
+  build_random (&p, r, 3000, scaled (60000), 4096, TRUE);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JvmsHistory) h = jvms_history_open (p.path, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (h->depth, <=, 6);
+  check_all (h, &p, r, 300);
+  pair_free (&p);
+}
+
 /* ---- summary levels ---- */
 
 /* Streams that make the summary levels work: fast thread states with 1 ns glitches, a
@@ -1036,6 +1052,7 @@ main (int argc, char **argv)
   g_test_add_func ("/history/live-reader", test_live_reader);
   g_test_add_func ("/history/small-cache", test_small_cache);
   g_test_add_func ("/history/summary-levels", test_summary_levels);
+  g_test_add_func ("/history/many-attributes", test_many_attributes);
   int ret = g_test_run ();
   g_rmdir (tmpdir);
   g_free (tmpdir);

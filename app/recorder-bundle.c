@@ -1,0 +1,301 @@
+/* recorder-bundle.c: bundle.json of jvmscope-cli record, clock offset included. */
+#include "config.h"
+
+#include "recorder-bundle.h"
+
+#include <signal.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "recorder-clock.h"
+#include "recorder-jvm.h"
+
+/* The log method's bound: HotSpot reads CLOCK_MONOTONIC for timenanos and again for
+ * uptimenanos, so the largest difference falls short of D by at most the gap between those
+ * two reads; a few hundred ns on this class of machine (docs/recording.md). */
+#define LOG_METHOD_UNCERTAINTY_NS 1000
+/* JFR reads the chunk's wall time and tick count one after the other. */
+#define BRIDGE_READ_GAP_NS 2000
+
+void
+jvms_recording_init (JvmsRecording *rec)
+{
+  memset (rec, 0, sizeof *rec);
+  rec->not_recorded = json_array_new ();
+  rec->probe.paranoid = G_MININT;
+}
+
+void
+jvms_recording_clear (JvmsRecording *rec)
+{
+  g_free (rec->out_dir);
+  g_strfreev (rec->java_argv);
+  g_free (rec->settings);
+  g_free (rec->jfr_path);
+  g_free (rec->perf_data_path);
+  g_free (rec->clock_log_path);
+  g_free (rec->jdk_version);
+  g_free (rec->jdk_version_full);
+  jvms_perf_probe_clear (&rec->probe);
+  g_clear_pointer (&rec->kernel_events, json_node_unref);
+  g_free (rec->syscall_scope);
+  g_free (rec->counters);
+  g_clear_pointer (&rec->not_recorded, json_array_unref);
+  g_clear_pointer (&rec->start_time, g_date_time_unref);
+  g_clear_pointer (&rec->end_time, g_date_time_unref);
+}
+
+void
+jvms_recording_missing (JvmsRecording *rec, const char *what, const char *reason,
+                        const char *how_to_allow)
+{
+  JsonObject *o = json_object_new ();
+  json_object_set_string_member (o, "what", what);
+  json_object_set_string_member (o, "reason", reason);
+  if (how_to_allow != NULL)
+    json_object_set_string_member (o, "how_to_allow", how_to_allow);
+  json_array_add_object_element (rec->not_recorded, o);
+}
+
+static void
+add_string_or_null (JsonBuilder *b, const char *name, const char *value)
+{
+  json_builder_set_member_name (b, name);
+  if (value != NULL)
+    json_builder_add_string_value (b, value);
+  else
+    json_builder_add_null_value (b);
+}
+
+static void
+add_int (JsonBuilder *b, const char *name, gint64 value)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_int_value (b, value);
+}
+
+static void
+add_strv (JsonBuilder *b, const char *name, char **v)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_array (b);
+  for (gsize i = 0; v != NULL && v[i] != NULL; i++)
+    json_builder_add_string_value (b, v[i]);
+  json_builder_end_array (b);
+}
+
+static void
+add_time (JsonBuilder *b, const char *name, GDateTime *t)
+{
+  g_autofree char *s = t != NULL ? g_date_time_format_iso8601 (t) : NULL;
+  add_string_or_null (b, name, s);
+}
+
+static void
+add_clock (JsonBuilder *b, JvmsRecording *rec)
+{
+  json_builder_set_member_name (b, "clock");
+  json_builder_begin_object (b);
+  add_string_or_null (b, "perf_clock", rec->kernel_recorded ? "CLOCK_MONOTONIC" : NULL);
+  add_string_or_null (b, "relation", "monotonic_ns = jfr_ticks * 1e9 / jfr_ticks_per_second + jfr_ticks_to_monotonic_offset_ns");
+
+  JvmsJfrChunkStart chunk;
+  g_autoptr(GError) chunk_error = NULL;
+  gboolean have_chunk = jvms_jfr_chunk_start_read (rec->jfr_path, &chunk, &chunk_error);
+  JvmsClockLog log;
+  g_autoptr(GError) log_error = NULL;
+  gboolean have_log = jvms_clock_log_parse (rec->clock_log_path, &log, &log_error);
+  gboolean ns_ticks = have_chunk && chunk.ticks_per_second == 1000000000;
+
+  if (have_chunk)
+    add_int (b, "jfr_ticks_per_second", chunk.ticks_per_second);
+
+  /* The bridge through wall time, for a cross-check, or alone when there is no log. */
+  gboolean have_bridge = FALSE;
+  gint64 bridge_offset = 0, bridge_uncertainty = 0;
+  if (ns_ticks)
+    {
+      bridge_offset = chunk.start_nanos + rec->mono_minus_real_start - chunk.start_ticks;
+      gint64 drift = ABS (rec->mono_minus_real_end - rec->mono_minus_real_start);
+      bridge_uncertainty = rec->bracket_start + drift + BRIDGE_READ_GAP_NS;
+      have_bridge = TRUE;
+      json_builder_set_member_name (b, "bridge");
+      json_builder_begin_object (b);
+      add_int (b, "jfr_chunk_start_nanos", chunk.start_nanos);
+      add_int (b, "jfr_chunk_start_ticks", chunk.start_ticks);
+      add_int (b, "monotonic_minus_realtime_ns_at_start", rec->mono_minus_real_start);
+      add_int (b, "monotonic_minus_realtime_ns_at_end", rec->mono_minus_real_end);
+      add_int (b, "offset_ns", bridge_offset);
+      add_int (b, "uncertainty_ns", bridge_uncertainty);
+      json_builder_end_object (b);
+    }
+
+  if (have_log)
+    {
+      json_builder_set_member_name (b, "log");
+      json_builder_begin_object (b);
+      add_string_or_null (b, "file", "jvm-clock.log");
+      add_int (b, "lines", log.n_lines);
+      add_int (b, "offset_ns", log.offset_ns);
+      add_int (b, "spread_ns", log.spread_ns);
+      json_builder_end_object (b);
+    }
+
+  if (!ns_ticks)
+    {
+      add_string_or_null (b, "method", "none");
+      json_builder_set_member_name (b, "jfr_ticks_to_monotonic_offset_ns");
+      json_builder_add_null_value (b);
+      json_builder_set_member_name (b, "uncertainty_ns");
+      json_builder_add_null_value (b);
+      add_string_or_null (b, "why", have_chunk
+                          ? "JFR ticks are not nanoseconds (TSC fast time): offset and slope must be fitted"
+                          : chunk_error->message);
+    }
+  else if (have_log)
+    {
+      add_string_or_null (b, "method", "jvm-log-timenanos-uptimenanos");
+      add_int (b, "jfr_ticks_to_monotonic_offset_ns", log.offset_ns);
+      add_int (b, "uncertainty_ns", LOG_METHOD_UNCERTAINTY_NS);
+      if (have_bridge)
+        add_int (b, "methods_disagree_by_ns", ABS (log.offset_ns - bridge_offset));
+    }
+  else
+    {
+      add_string_or_null (b, "method", "wall-clock-bridge");
+      add_int (b, "jfr_ticks_to_monotonic_offset_ns", bridge_offset);
+      add_int (b, "uncertainty_ns", bridge_uncertainty);
+      add_string_or_null (b, "why", log_error->message);
+    }
+  json_builder_end_object (b);
+}
+
+static void
+add_signal (JsonBuilder *b, const char *name, int sig)
+{
+  const char *abbrev = sigabbrev_np (sig);
+  g_autofree char *s = abbrev != NULL ? g_strconcat ("SIG", abbrev, NULL) : g_strdup_printf ("%d", sig);
+  add_string_or_null (b, name, s);
+}
+
+static const char *
+stop_reason_name (JvmsStopReason reason)
+{
+  switch (reason)
+    {
+    case JVMS_STOP_JVM_EXIT: return "jvm-exit";
+    case JVMS_STOP_DURATION: return "duration";
+    case JVMS_STOP_SIGNAL: return "signal";
+    default: return "unknown";
+    }
+}
+
+gboolean
+jvms_recording_write_bundle (JvmsRecording *rec, GError **error)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  json_builder_begin_object (b);
+  add_string_or_null (b, "format", "jvmscope-bundle");
+  add_int (b, "format_version", JVMS_BUNDLE_FORMAT_VERSION);
+  g_autofree char *recorder = g_strdup_printf ("jvmscope-cli %s", PACKAGE_VERSION);
+  add_string_or_null (b, "recorder", recorder);
+  add_string_or_null (b, "mode", rec->attach_pid ? "attach" : "launch");
+  g_auto(GStrv) command = rec->attach_pid == 0 ? g_strdupv (rec->java_argv)
+                                                : jvms_recorder_process_argv (rec->attach_pid);
+  if (command != NULL)
+    {
+      g_auto(GStrv) shown = rec->include_sensitive ? g_strdupv (command)
+                                                   : jvms_recorder_redact_argv (command);
+      add_strv (b, "command", shown);
+      json_builder_set_member_name (b, "command_redacted");
+      json_builder_add_boolean_value (b, !rec->include_sensitive);
+    }
+  add_int (b, "pid", rec->pid);
+  add_time (b, "start_time", rec->start_time);
+  add_time (b, "end_time", rec->end_time);
+  add_int (b, "start_monotonic_ns", rec->start_monotonic_ns);
+  add_int (b, "end_monotonic_ns", rec->end_monotonic_ns);
+
+  json_builder_set_member_name (b, "stop");
+  json_builder_begin_object (b);
+  add_string_or_null (b, "reason", stop_reason_name (rec->stop_reason));
+  if (rec->stop_reason == JVMS_STOP_SIGNAL)
+    add_signal (b, "signal", rec->stop_signal);
+  if (rec->jvm_status_known)
+    {
+      if (rec->jvm_term_signal != 0)
+        add_signal (b, "jvm_killed_by", rec->jvm_term_signal);
+      else
+        add_int (b, "jvm_exit_status", rec->jvm_exit_status);
+    }
+  json_builder_end_object (b);
+
+  struct utsname uts;
+  json_builder_set_member_name (b, "system");
+  json_builder_begin_object (b);
+  add_string_or_null (b, "kernel_release", uname (&uts) == 0 ? uts.release : NULL);
+  add_int (b, "cpu_count", sysconf (_SC_NPROCESSORS_ONLN));
+  if (rec->probe.paranoid != G_MININT)
+    add_int (b, "perf_event_paranoid", rec->probe.paranoid);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "jdk");
+  json_builder_begin_object (b);
+  add_string_or_null (b, "version", rec->jdk_version);
+  add_string_or_null (b, "version_output", rec->jdk_version_full);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "perf");
+  json_builder_begin_object (b);
+  add_string_or_null (b, "version", rec->probe.version);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "files");
+  json_builder_begin_object (b);
+  add_string_or_null (b, "jfr", g_file_test (rec->jfr_path, G_FILE_TEST_IS_REGULAR) ? "recording.jfr" : NULL);
+  add_string_or_null (b, "kernel", rec->kernel_recorded ? "kernel.perf.data" : NULL);
+  add_string_or_null (b, "clock_log", g_file_test (rec->clock_log_path, G_FILE_TEST_IS_REGULAR) ? "jvm-clock.log" : NULL);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "recorded");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "jfr");
+  json_builder_begin_object (b);
+  g_autofree char *settings_name = g_path_get_basename (rec->settings);
+  add_string_or_null (b, "settings", settings_name);
+  json_builder_set_member_name (b, "sensitive_events");
+  json_builder_add_boolean_value (b, rec->include_sensitive);
+  add_strv (b, rec->include_sensitive ? "sensitive_events_enabled" : "sensitive_events_disabled",
+            (char **) jvms_sensitive_events);
+  json_builder_end_object (b);
+  if (rec->kernel_recorded)
+    {
+      json_builder_set_member_name (b, "kernel");
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "perf_events");
+      json_builder_add_value (b, json_node_copy (rec->kernel_events));
+      add_string_or_null (b, "system_calls_of", rec->syscall_scope);
+      add_string_or_null (b, "counters", rec->counters);
+      add_int (b, "buffer_per_cpu_bytes", 32 * 1024 * 1024);
+      add_int (b, "lost_records", rec->lost_records);
+      add_int (b, "lost_samples", rec->lost_samples);
+      json_builder_end_object (b);
+    }
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "not_recorded");
+  JsonNode *missing = json_node_new (JSON_NODE_ARRAY);
+  json_node_set_array (missing, rec->not_recorded);
+  json_builder_add_value (b, missing);
+
+  add_clock (b, rec);
+  json_builder_end_object (b);
+
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  g_autofree char *path = g_build_filename (rec->out_dir, "bundle.json", NULL);
+  return json_generator_to_file (gen, path, error);
+}

@@ -1,0 +1,61 @@
+/* recorder-bundle.h: one recording in progress and its description, bundle.json.
+ *
+ * bundle.json (format_version 1) sits beside recording.jfr and kernel.perf.data in the
+ * OUT.jvmtrace folder; docs/recording.md lists every member. */
+#pragma once
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+
+#include "recorder-perf.h"
+
+#define JVMS_BUNDLE_FORMAT_VERSION 1
+
+typedef enum
+{
+  JVMS_STOP_JVM_EXIT,
+  JVMS_STOP_DURATION,
+  JVMS_STOP_SIGNAL,
+} JvmsStopReason;
+
+typedef struct
+{
+  /* what was asked */
+  char *out_dir;                /* absolute */
+  double duration_s;            /* 0: until the JVM exits or a signal */
+  GPid attach_pid;              /* 0: launch */
+  gboolean include_sensitive;
+  gboolean no_kernel;
+  gboolean no_syscalls;
+  char **java_argv;             /* as given, before the recorder's own options */
+  char *settings;               /* the .jfc used */
+  char *jfr_path, *perf_data_path, *clock_log_path;
+
+  /* what happened */
+  GPid pid;
+  char *jdk_version, *jdk_version_full;
+  JvmsPerfProbe probe;
+  gboolean kernel_recorded;
+  JsonNode *kernel_events;      /* array of perf event names */
+  char *syscall_scope;
+  char *counters;
+  gint64 lost_records, lost_samples;
+  JsonArray *not_recorded;      /* {what, reason, how_to_allow?} */
+  GDateTime *start_time, *end_time;
+  gint64 start_monotonic_ns, end_monotonic_ns;
+  gint64 mono_minus_real_start, bracket_start, mono_minus_real_end, bracket_end;
+  JvmsStopReason stop_reason;
+  int stop_signal;
+  gboolean jvm_status_known;
+  int jvm_exit_status, jvm_term_signal;
+} JvmsRecording;
+
+void jvms_recording_init (JvmsRecording *rec);
+void jvms_recording_clear (JvmsRecording *rec);
+
+/* Adds to not_recorded; how_to_allow may be NULL. */
+void jvms_recording_missing (JvmsRecording *rec, const char *what, const char *reason,
+                             const char *how_to_allow);
+
+/* Computes the clock member from the files in the bundle and writes bundle.json. */
+gboolean jvms_recording_write_bundle (JvmsRecording *rec, GError **error);

@@ -1,0 +1,156 @@
+/* bench-record: what `jvmscope-cli record` costs a JVM that is not scheduler-bound.
+ *
+ * Runs bench/record/Bench.java RUNS times plain and RUNS times under the recorder, alternating so
+ * that the machine's load falls on both alike, and compares the medians of the time the
+ * workload itself measures for its work (start-up and the final dump excluded):
+ *   figure overhead_percent      wall time of the work, recorded over plain, minus 1
+ *   figure cpu_overhead_percent  CPU time of the JVM during the work, likewise
+ *   figure bytes_per_second      bundle size over the recording's duration
+ *   ratio record_over_plain      the wall-time ratio
+ * Usage: bench-record [RUNS (3)] [ROUNDS (20000)]
+ */
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static gboolean
+run (const char * const *argv, char **out, GError **error)
+{
+  int status;
+  g_autofree char *err = NULL;
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, out, &err, &status, error))
+    return FALSE;
+  if (!g_spawn_check_wait_status (status, error))
+    {
+      g_prefix_error (error, "%s: %s: ", argv[0], err);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_work (const char *out, double *wall, double *cpu)
+{
+  const char *w = strstr (out, "work_ns ");
+  const char *c = strstr (out, "cpu_ns ");
+  if (w == NULL || c == NULL)
+    return FALSE;
+  *wall = g_ascii_strtod (w + strlen ("work_ns "), NULL);
+  *cpu = g_ascii_strtod (c + strlen ("cpu_ns "), NULL);
+  return TRUE;
+}
+
+static guint64
+dir_bytes (const char *dir)
+{
+  guint64 total = 0;
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *p = g_build_filename (dir, name, NULL);
+      GStatBuf st;
+      if (g_stat (p, &st) == 0)
+        total += st.st_size;
+    }
+  return total;
+}
+
+static double
+recording_seconds (const char *dir)
+{
+  g_autofree char *path = g_build_filename (dir, "bundle.json", NULL);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  if (!json_parser_load_from_file (parser, path, NULL))
+    return 0;
+  JsonObject *o = json_node_get_object (json_parser_get_root (parser));
+  return (json_object_get_int_member (o, "end_monotonic_ns") - json_object_get_int_member (o, "start_monotonic_ns")) / 1e9;
+}
+
+static void
+remove_dir (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *p = g_build_filename (dir, name, NULL);
+      g_unlink (p);
+    }
+  g_rmdir (dir);
+}
+
+static int
+compare_doubles (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+static double
+median (double *v, int n)
+{
+  qsort (v, n, sizeof *v, compare_doubles);
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+int
+main (int argc, char **argv)
+{
+  int runs = argc > 1 ? atoi (argv[1]) : 3;
+  const char *rounds = argc > 2 ? argv[2] : "20000";
+  if (runs < 1 || runs > 50)
+    {
+      fprintf (stderr, "usage: bench-record [RUNS (1-50)] [ROUNDS]\n");
+      return 2;
+    }
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tmp = g_dir_make_tmp ("jvmscope-bench-record-XXXXXX", &error);
+  if (tmp == NULL)
+    {
+      fprintf (stderr, "bench-record: %s\n", error->message);
+      return 1;
+    }
+  g_autofree char *classes = g_build_filename (tmp, "classes", NULL);
+  const char *javac[] = { "javac", "-d", classes, BENCH_JAVA_SOURCE, NULL };
+  if (!run (javac, NULL, &error))
+    {
+      fprintf (stderr, "bench-record: javac: %s\n", error->message);
+      return 1;
+    }
+
+  g_autofree double *plain_wall = g_new (double, runs), *plain_cpu = g_new (double, runs);
+  g_autofree double *rec_wall = g_new (double, runs), *rec_cpu = g_new (double, runs);
+  g_autofree double *rates = g_new (double, runs);
+  g_autofree char *out_dir = g_build_filename (tmp, "b.jvmtrace", NULL);
+  for (int i = 0; i < runs; i++)
+    {
+      g_autofree char *out1 = NULL, *out2 = NULL;
+      const char *plain[] = { "java", "-cp", classes, "Bench", rounds, NULL };
+      const char *recorded[] = { JVMSCOPE_CLI, "record", "-o", out_dir, "--", "java", "-cp", classes, "Bench", rounds, NULL };
+      if (!run (plain, &out1, &error) || !parse_work (out1, &plain_wall[i], &plain_cpu[i])
+          || !run (recorded, &out2, &error) || !parse_work (out2, &rec_wall[i], &rec_cpu[i]))
+        {
+          fprintf (stderr, "bench-record: run %d: %s\n", i, error != NULL ? error->message : "no work_ns line");
+          return 1;
+        }
+      double secs = recording_seconds (out_dir);
+      rates[i] = secs > 0 ? dir_bytes (out_dir) / secs : 0;
+      fprintf (stderr, "run %d: plain %.3f s, recorded %.3f s, %.0f bytes/s\n", i, plain_wall[i] / 1e9,
+               rec_wall[i] / 1e9, rates[i]);
+      remove_dir (out_dir);
+    }
+  remove_dir (classes);   /* only Bench*.class files */
+  g_rmdir (tmp);
+
+  double wall_ratio = median (rec_wall, runs) / median (plain_wall, runs);
+  double cpu_ratio = median (rec_cpu, runs) / median (plain_cpu, runs);
+  printf ("figure overhead_percent %.2f %%\n", (wall_ratio - 1) * 100);
+  printf ("figure cpu_overhead_percent %.2f %%\n", (cpu_ratio - 1) * 100);
+  printf ("figure bytes_per_second %.0f B/s\n", median (rates, runs));
+  printf ("ratio record_over_plain %.4f\n", wall_ratio);
+  return 0;
+}

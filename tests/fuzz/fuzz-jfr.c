@@ -1,0 +1,170 @@
+/* fuzz-jfr: the JFR reader (readers/jfr) as a libFuzzer target.
+ *
+ * With -Dfuzzing=true (clang) this is a libFuzzer binary:
+ *   fuzz-jfr --write-corpus DIR FILE.jfr[.gz]...   is not available there; make the seed
+ *   corpus with the regression build below (fuzz-jfr-regress --write-corpus DIR FILES…).
+ * Without it, the same entry point is linked with a small driver (fuzz-jfr-regress) that the
+ * test suite runs on mutated and truncated seeds, so the target keeps working and the inputs
+ * that once crashed stay covered.
+ */
+#include <gio/gio.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "jvms-jfr.h"
+
+static void touch_value (const JvmsJfrValue *v, guint depth);
+
+static void
+touch_object (const JvmsJfrObject *o, guint depth)
+{
+  if (depth > 6)
+    return;
+  for (guint i = 0; i < jvms_jfr_type_get_n_fields (o->type); i++)
+    {
+      const JvmsJfrField *f = jvms_jfr_type_get_field (o->type, i);
+      JvmsJfrValue v;
+      const char *s;
+      gint64 ns;
+      const JvmsJfrThread *t;
+      const JvmsJfrStackTrace *st;
+      if (jvms_jfr_object_get_value (o, f, &v))
+        touch_value (&v, depth + 1);
+      jvms_jfr_object_get_string (o, f, &s);
+      jvms_jfr_object_get_class_name (o, f, &s);
+      jvms_jfr_object_get_time_ns (o, f, &ns);
+      jvms_jfr_object_get_thread (o, f, &t);
+      jvms_jfr_object_get_stack_trace (o, f, &st);
+    }
+}
+
+static void
+touch_value (const JvmsJfrValue *v, guint depth)
+{
+  if (v->kind == JVMS_JFR_VALUE_OBJECT)
+    touch_object (&v->object, depth);
+  else if (v->kind == JVMS_JFR_VALUE_ARRAY)
+    {
+      JvmsJfrArrayIter it;
+      JvmsJfrValue el;
+      guint n = 0;
+      jvms_jfr_array_iter_init (&it, v);
+      while (n++ < 256 && jvms_jfr_array_iter_next (&it, &el))
+        touch_value (&el, depth + 1);
+    }
+  else if (v->kind == JVMS_JFR_VALUE_STRING && !g_utf8_validate (v->s, -1, NULL))
+    g_error ("invalid UTF-8 from the reader");
+}
+
+int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
+
+int
+LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
+{
+  g_autoptr(GBytes) bytes = g_bytes_new_static (data, size);
+  g_autoptr(JvmsJfrFile) file = jvms_jfr_file_open_bytes (bytes, "fuzz.jfr", NULL);
+  if (file == NULL)
+    return 0;
+  for (guint c = 0; c < jvms_jfr_file_get_n_chunks (file); c++)
+    for (guint i = 0; i < jvms_jfr_file_get_n_types (file, c); i++)
+      {
+        const JvmsJfrType *t = jvms_jfr_file_get_type (file, c, i);
+        jvms_jfr_type_get_label (t);
+        jvms_jfr_type_get_category (t);
+      }
+  for (int order = 0; order < 2; order++)
+    {
+      g_autoptr(JvmsJfrReader) r = jvms_jfr_reader_new (file, order ? JVMS_JFR_ORDER_FILE : JVMS_JFR_ORDER_TIME);
+      const JvmsJfrEvent *e;
+      while ((e = jvms_jfr_reader_next (r)) != NULL)
+        {
+          JvmsJfrObject o;
+          jvms_jfr_event_get_object (e, &o);
+          if (order == 0)
+            touch_object (&o, 0);
+          jvms_jfr_event_get_thread (e);
+          jvms_jfr_event_get_stack_trace (e);
+          jvms_jfr_event_get_end_ns (e);
+        }
+    }
+  return 0;
+}
+
+#ifndef JVMS_LIBFUZZER
+
+static GBytes *
+load (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) f = g_file_new_for_path (path);
+  g_autoptr(GInputStream) in = G_INPUT_STREAM (g_file_read (f, NULL, &error));
+  if (in == NULL)
+    g_error ("%s", error->message);
+  g_autoptr(GInputStream) stream = NULL;
+  if (g_str_has_suffix (path, ".gz"))
+    {
+      g_autoptr(GZlibDecompressor) gz = g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP);
+      stream = g_converter_input_stream_new (in, G_CONVERTER (gz));
+    }
+  else
+    stream = g_object_ref (in);
+  g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
+  if (g_output_stream_splice (out, stream, G_OUTPUT_STREAM_SPLICE_CLOSE_TARGET, NULL, &error) < 0)
+    g_error ("%s", error->message);
+  return g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
+}
+
+/* fuzz-jfr-regress FILE…: each file whole, cut at 40 offsets, and with 40 sets of random
+ * byte flips (fixed seed), through the fuzz entry point. Prints TAP.
+ * fuzz-jfr-regress --write-corpus DIR FILE…: writes the decompressed files as seeds. */
+int
+main (int argc, char **argv)
+{
+  if (argc > 2 && strcmp (argv[1], "--write-corpus") == 0)
+    {
+      g_mkdir_with_parents (argv[2], 0755);
+      for (int i = 3; i < argc; i++)
+        {
+          g_autoptr(GBytes) b = load (argv[i]);
+          g_autofree char *base = g_path_get_basename (argv[i]);
+          if (g_str_has_suffix (base, ".gz"))
+            base[strlen (base) - 3] = '\0';
+          g_autofree char *out = g_build_filename (argv[2], base, NULL);
+          g_autoptr(GError) error = NULL;
+          if (!g_file_set_contents (out, g_bytes_get_data (b, NULL), (gssize) g_bytes_get_size (b), &error))
+            g_error ("%s", error->message);
+        }
+      return 0;
+    }
+  GRand *rand = g_rand_new_with_seed (20261124);
+  printf ("1..%d\n", argc - 1);
+  for (int i = 1; i < argc; i++)
+    {
+      g_autoptr(GBytes) b = load (argv[i]);
+      gsize size;
+      const guint8 *data = g_bytes_get_data (b, &size);
+      guint runs = 0;
+      LLVMFuzzerTestOneInput (data, size);
+      runs++;
+      for (guint k = 1; k <= 40; k++)
+        {
+          LLVMFuzzerTestOneInput (data, size * k / 41);
+          runs++;
+        }
+      for (guint k = 0; k < 40; k++)
+        {
+          guint8 *copy = g_memdup2 (data, size);
+          guint flips = 1 + g_rand_int_range (rand, 0, 32);
+          for (guint f = 0; f < flips && size > 0; f++)
+            copy[g_rand_int_range (rand, 0, (gint32) MIN (size, (gsize) G_MAXINT32))] = (guint8) g_rand_int_range (rand, 0, 256);
+          LLVMFuzzerTestOneInput (copy, size);
+          g_free (copy);
+          runs++;
+        }
+      printf ("ok %d - %s: %u inputs through the fuzz entry point\n", i, argv[i], runs);
+    }
+  g_rand_free (rand);
+  return 0;
+}
+
+#endif

@@ -145,7 +145,7 @@ show_stats (JvmsSelectionPanel *self)
           subject = row->subject;
           n_subjects++;
         }
-      g_autofree char *key = g_markup_escape_text (row->key, -1);
+      g_autofree char *key = g_markup_escape_text (row->label ? row->label : row->key, -1);
       g_autofree char *value = format_value (row);
       GtkWidget *item = adw_action_row_new ();
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (item), key);
@@ -264,6 +264,10 @@ jvms_selection_panel_dispose (GObject *object)
   g_clear_pointer (&self->stats, jvms_selection_stats_free);
   g_clear_pointer (&self->history, history_unref);
   gtk_widget_dispose_template (GTK_WIDGET (self), JVMS_TYPE_SELECTION_PANEL);
+  /* The template's top child has no id, so dispose_template leaves it. */
+  GtkWidget *child;
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
   G_OBJECT_CLASS (jvms_selection_panel_parent_class)->dispose (object);
 }
 

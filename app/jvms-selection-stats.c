@@ -14,6 +14,13 @@
 #ifdef HAVE_JVMS_STATE_HISTORY
 # include "jvms-history.h"
 #endif
+#ifdef HAVE_JVMS_TRACE_INDEX
+# include "jvms-states.h"
+#endif
+#ifdef HAVE_JVMS_WIDGETS
+# include "jvms-view-states.h"
+#endif
+#include <glib/gi18n.h>
 
 static void
 stat_row_free (gpointer data)
@@ -22,6 +29,7 @@ stat_row_free (gpointer data)
   g_free (row->section);
   g_free (row->subject);
   g_free (row->key);
+  g_free (row->label);
   g_free (row->unit);
   g_free (row);
 }
@@ -45,17 +53,38 @@ jvms_selection_stats_free (JvmsSelectionStats *self)
   g_free (self);
 }
 
+static const char *
+key_label (const char *key)
+{
+  if (g_str_equal (key, "count")) return _("Count");
+  if (g_str_equal (key, "total")) return _("Total");
+  if (g_str_equal (key, "sum")) return _("Sum");
+  if (g_str_equal (key, "min")) return _("Minimum");
+  if (g_str_equal (key, "max")) return _("Maximum");
+  if (g_str_equal (key, "mean")) return _("Mean");
+  if (g_str_equal (key, "stddev")) return _("Standard deviation");
+  return key;
+}
+
 static void G_GNUC_UNUSED
-add_row (JvmsSelectionStats *self, const char *section, const char *subject, const char *key,
-         double value, const char *unit)
+add_labelled_row (JvmsSelectionStats *self, const char *section, const char *subject,
+                  const char *key, const char *label, double value, const char *unit)
 {
   JvmsStatRow *row = g_new0 (JvmsStatRow, 1);
   row->section = g_strdup (section);
   row->subject = g_strdup (subject);
   row->key = g_strdup (key);
+  row->label = g_strdup (label ? label : key_label (key));
   row->value = value;
   row->unit = g_strdup (unit);
   g_ptr_array_add (self->rows, row);
+}
+
+static void G_GNUC_UNUSED
+add_row (JvmsSelectionStats *self, const char *section, const char *subject, const char *key,
+         double value, const char *unit)
+{
+  add_labelled_row (self, section, subject, key, NULL, value, unit);
 }
 
 #ifdef HAVE_JVMS_STATE_HISTORY
@@ -82,37 +111,76 @@ clipped (const JvmsInterval *iv, gint64 t0, gint64 t1)
   return e > s ? e - s : 0;
 }
 
-/* Sums, per value, the time @attribute held it within [t0, t1]. Keys are the values as text. */
-static gboolean
-time_per_value (JvmsHistory *h, JvmsAttribute attribute, gint64 t0, gint64 t1,
-                GHashTable *out, GError **error)
+typedef enum
 {
-  g_autoptr(JvmsHistoryRange) range = jvms_history_query_range (h, t0, t1, &attribute, 1, error);
-  if (range == NULL)
-    return FALSE;
-  JvmsInterval iv;
-  while (jvms_history_range_next (range, &iv, error))
+  STATE_USER,
+  STATE_KERNEL,
+  STATE_TEXT,
+} StateKind;
+
+/* The stable name of a state value (exports) and the one the panel shows. */
+static void
+state_names (StateKind kind, const JvmsValue *v, char **key, char **label)
+{
+  if (v->type == JVMS_VALUE_STRING)
     {
-      char *key;
-      switch (iv.value.type)
-        {
-        case JVMS_VALUE_INT: key = g_strdup_printf ("%" G_GINT64_FORMAT, iv.value.i); break;
-        case JVMS_VALUE_DOUBLE: key = g_strdup_printf ("%g", iv.value.d); break;
-        case JVMS_VALUE_STRING: key = g_strdup (iv.value.s); break;
-        case JVMS_VALUE_NULL:
-        default: continue; /* nothing known is not a state */
-        }
-      gint64 *sum = g_hash_table_lookup (out, key);
-      if (sum == NULL)
-        {
-          sum = g_new0 (gint64, 1);
-          g_hash_table_insert (out, key, sum);
-        }
-      else
-        g_free (key);
-      *sum += clipped (&iv, t0, t1);
+      *key = g_strdup (v->s);
+      *label = g_strdup (v->s);
+      return;
     }
-  return error == NULL || *error == NULL;
+  gint64 n = v->type == JVMS_VALUE_INT ? v->i : (gint64) v->d;
+  const char *name = NULL, *display = NULL;
+#ifdef HAVE_JVMS_TRACE_INDEX
+  if (kind == STATE_USER && n >= 0 && n < JVMS_USER_STATE_N)
+    name = jvms_user_state_name ((JvmsUserState) n);
+  else if (kind == STATE_KERNEL && n >= 0 && n < JVMS_KERNEL_STATE_N)
+    name = jvms_kernel_state_name ((JvmsKernelState) n);
+#endif
+#ifdef HAVE_JVMS_WIDGETS
+  if (kind == STATE_USER)
+    display = jvms_view_user_state_name (n);
+  else if (kind == STATE_KERNEL)
+    display = jvms_view_kernel_state_name (n);
+#endif
+  g_autofree char *fallback = g_strdup_printf ("%" G_GINT64_FORMAT, n);
+  if (name == NULL)
+    name = fallback;
+  if (display == NULL)
+    display = name;
+  switch (kind)
+    {
+    case STATE_USER:
+      *key = g_strconcat ("java:", name, NULL);
+      /* Translators: time a thread spent in a state that the JVM reported (JFR). */
+      *label = g_strdup_printf (_("Java: %s"), display);
+      break;
+    case STATE_KERNEL:
+      *key = g_strconcat ("kernel:", name, NULL);
+      /* Translators: time a thread spent in a state that the kernel reported. */
+      *label = g_strdup_printf (_("Kernel: %s"), display);
+      break;
+    case STATE_TEXT:
+    default:
+      *key = g_strdup (name);
+      *label = g_strdup (display);
+      break;
+    }
+}
+
+typedef struct
+{
+  char   *label;
+  gint64  total;
+  gint64  max;
+  guint64 count;
+} StateTime;
+
+static void
+state_time_free (gpointer data)
+{
+  StateTime *st = data;
+  g_free (st->label);
+  g_free (st);
 }
 
 static gint
@@ -121,34 +189,85 @@ compare_keys (gconstpointer a, gconstpointer b)
   return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
 }
 
+/* Per value @attribute held within [t0, t1]: the time, the longest stretch and how many
+ * intervals. With @counts, rows for all three (GC pauses); else the time only (states). */
 static gboolean
 add_time_rows (JvmsSelectionStats *stats, JvmsHistory *h, JvmsAttribute attribute,
-               const char *section, const char *subject, const char *prefix, GError **error)
+               StateKind kind, const char *section, const char *subject, gboolean counts,
+               GError **error)
 {
-  g_autoptr(GHashTable) times = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  if (!time_per_value (h, attribute, stats->t0, stats->t1, times, error))
+  g_autoptr(GHashTable) times = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                       state_time_free);
+  g_autoptr(JvmsHistoryRange) range = jvms_history_query_range (h, stats->t0, stats->t1,
+                                                                &attribute, 1, error);
+  if (range == NULL)
     return FALSE;
+  JvmsInterval iv;
+  while (jvms_history_range_next (range, &iv, error))
+    {
+      gint64 d = clipped (&iv, stats->t0, stats->t1);
+      if (iv.value.type == JVMS_VALUE_NULL || d <= 0)
+        continue; /* nothing known is not a state */
+      char *key, *label;
+      state_names (kind, &iv.value, &key, &label);
+      StateTime *st = g_hash_table_lookup (times, key);
+      if (st == NULL)
+        {
+          st = g_new0 (StateTime, 1);
+          st->label = label;
+          g_hash_table_insert (times, key, st);
+        }
+      else
+        {
+          g_free (key);
+          g_free (label);
+        }
+      st->total += d;
+      st->max = MAX (st->max, d);
+      st->count++;
+    }
+  if (error != NULL && *error != NULL)
+    return FALSE;
+
   g_autofree const char **keys = (const char **) g_hash_table_get_keys_as_array (times, NULL);
   guint n = g_hash_table_size (times);
   qsort (keys, n, sizeof *keys, compare_keys);
   for (guint i = 0; i < n; i++)
     {
-      g_autofree char *key = g_strconcat (prefix, keys[i], NULL);
-      add_row (stats, section, subject, key, (double) *(gint64 *) g_hash_table_lookup (times, keys[i]), "ns");
+      StateTime *st = g_hash_table_lookup (times, keys[i]);
+      if (!counts)
+        {
+          add_labelled_row (stats, section, subject, keys[i], st->label, (double) st->total, "ns");
+          continue;
+        }
+      g_autofree char *sub = g_strdup_printf ("%s", st->label);
+      add_row (stats, section, sub, "count", (double) st->count, "count");
+      add_row (stats, section, sub, "total", (double) st->total, "ns");
+      add_row (stats, section, sub, "max", (double) st->max, "ns");
     }
   return TRUE;
 }
 
-/* Time-weighted statistics of a numeric attribute over [t0, t1]. */
-static gboolean
-add_numeric_rows (JvmsSelectionStats *stats, JvmsHistory *h, JvmsAttribute attribute,
-                  const char *section, const char *subject, const char *unit, GError **error)
+/* Time-weighted statistics of numeric attributes over [t0, t1]; several attributes (a counter
+ * on every CPU) may feed one accumulator. */
+typedef struct
 {
-  g_autoptr(JvmsHistoryRange) range = jvms_history_query_range (h, stats->t0, stats->t1,
-                                                                &attribute, 1, error);
+  double weight, sum, sum_sq, min, max;
+} Numeric;
+
+static void
+numeric_init (Numeric *n)
+{
+  *n = (Numeric) { 0, 0, 0, INFINITY, -INFINITY };
+}
+
+static gboolean
+numeric_add (Numeric *n, JvmsHistory *h, JvmsAttribute attribute, gint64 t0, gint64 t1,
+             GError **error)
+{
+  g_autoptr(JvmsHistoryRange) range = jvms_history_query_range (h, t0, t1, &attribute, 1, error);
   if (range == NULL)
     return FALSE;
-  double weight = 0, sum = 0, sum_sq = 0, min = INFINITY, max = -INFINITY;
   JvmsInterval iv;
   while (jvms_history_range_next (range, &iv, error))
     {
@@ -159,27 +278,86 @@ add_numeric_rows (JvmsSelectionStats *stats, JvmsHistory *h, JvmsAttribute attri
         v = iv.value.d;
       else
         continue;
-      double w = (double) clipped (&iv, stats->t0, stats->t1) / 1e9;
+      double w = (double) clipped (&iv, t0, t1) / 1e9;
       if (w <= 0)
         continue;
-      weight += w;
-      sum += v * w;
-      sum_sq += v * v * w;
-      min = MIN (min, v);
-      max = MAX (max, v);
+      n->weight += w;
+      n->sum += v * w;
+      n->sum_sq += v * v * w;
+      n->min = MIN (n->min, v);
+      n->max = MAX (n->max, v);
     }
-  if (error != NULL && *error != NULL)
-    return FALSE;
-  if (weight <= 0)
-    return TRUE;
-  double mean = sum / weight;
-  double var = MAX (sum_sq / weight - mean * mean, 0.0);
-  /* The sum of a rate over time is a count (cycles, instructions). */
-  add_row (stats, section, subject, "sum", sum, g_strcmp0 (unit, "1/s") == 0 ? "count" : unit);
-  add_row (stats, section, subject, "min", min, unit);
-  add_row (stats, section, subject, "max", max, unit);
+  return error == NULL || *error == NULL;
+}
+
+static void
+numeric_rows (JvmsSelectionStats *stats, const Numeric *n, const char *section,
+              const char *subject, const char *unit)
+{
+  if (n->weight <= 0)
+    return;
+  double mean = n->sum / n->weight;
+  double var = MAX (n->sum_sq / n->weight - mean * mean, 0.0);
+  /* The integral of a rate over time is a count (cycles, instructions). */
+  add_row (stats, section, subject, "sum", n->sum, g_strcmp0 (unit, "1/s") == 0 ? "count" : unit);
+  add_row (stats, section, subject, "min", n->min, unit);
+  add_row (stats, section, subject, "max", n->max, unit);
   add_row (stats, section, subject, "mean", mean, unit);
   add_row (stats, section, subject, "stddev", sqrt (var), unit);
+}
+
+static gboolean
+add_numeric_rows (JvmsSelectionStats *stats, JvmsHistory *h, JvmsAttribute attribute,
+                  const char *section, const char *subject, const char *unit, GError **error)
+{
+  Numeric n;
+  numeric_init (&n);
+  if (!numeric_add (&n, h, attribute, stats->t0, stats->t1, error))
+    return FALSE;
+  numeric_rows (stats, &n, section, subject, unit);
+  return TRUE;
+}
+
+/* Hardware counters over all CPUs, one accumulator per counter name: CPUs/<n>/counters/<c>. */
+static gboolean
+add_counter_rows (JvmsSelectionStats *stats, JvmsHistory *h, GCancellable *cancellable,
+                  GError **error)
+{
+  JvmsAttribute cpus = jvms_history_lookup (h, "CPUs");
+  if (cpus == JVMS_ATTRIBUTE_INVALID)
+    return TRUE;
+  g_autoptr(GHashTable) by_name = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  g_autoptr(GArray) list = jvms_history_list_children (h, cpus);
+  for (guint i = 0; i < list->len; i++)
+    {
+      JvmsAttribute counters = jvms_history_lookup_child (h, g_array_index (list, JvmsAttribute, i),
+                                                          "counters");
+      if (counters == JVMS_ATTRIBUTE_INVALID)
+        continue;
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      g_autoptr(GArray) each = jvms_history_list_children (h, counters);
+      for (guint j = 0; j < each->len; j++)
+        {
+          JvmsAttribute c = g_array_index (each, JvmsAttribute, j);
+          const char *name = jvms_history_get_name (h, c);
+          Numeric *n = g_hash_table_lookup (by_name, name);
+          if (n == NULL)
+            {
+              n = g_new (Numeric, 1);
+              numeric_init (n);
+              g_hash_table_insert (by_name, (gpointer) name, n);
+              g_ptr_array_add (names, (gpointer) name);
+            }
+          if (!numeric_add (n, h, c, stats->t0, stats->t1, error))
+            return FALSE;
+        }
+    }
+  g_ptr_array_sort (names, compare_keys);
+  for (guint i = 0; i < names->len; i++)
+    numeric_rows (stats, g_hash_table_lookup (by_name, names->pdata[i]), "counters",
+                  names->pdata[i], "1/s");
   return TRUE;
 }
 
@@ -216,10 +394,11 @@ compute_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *
           JvmsAttribute user = jvms_history_lookup_child (h, t, "user-state");
           JvmsAttribute kernel = jvms_history_lookup_child (h, t, "kernel-state");
           if (user != JVMS_ATTRIBUTE_INVALID
-              && !add_time_rows (stats, h, user, "thread-states", subject, "java: ", &error))
+              && !add_time_rows (stats, h, user, STATE_USER, "thread-states", subject, FALSE, &error))
             goto fail;
           if (kernel != JVMS_ATTRIBUTE_INVALID
-              && !add_time_rows (stats, h, kernel, "thread-states", subject, "kernel: ", &error))
+              && !add_time_rows (stats, h, kernel, STATE_KERNEL, "thread-states", subject, FALSE,
+                                 &error))
             goto fail;
         }
     }
@@ -234,15 +413,26 @@ compute_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *
           JvmsAttribute waiters = jvms_history_lookup_child (h, m, "waiters");
           if (waiters == JVMS_ATTRIBUTE_INVALID)
             continue;
-          if (!add_numeric_rows (stats, h, waiters, "locks", jvms_history_get_name (h, m),
-                                 "count", &error))
+          g_autofree char *subject = NULL;
+          JvmsAttribute class_attr = jvms_history_lookup_child (h, m, "class");
+          JvmsInterval iv;
+          if (class_attr != JVMS_ATTRIBUTE_INVALID
+              && jvms_history_query_single (h, class_attr, MIN (d->t1, jvms_history_get_end_time (h)), &iv, NULL)
+              && iv.value.type == JVMS_VALUE_STRING)
+            subject = g_strdup_printf ("%s %s", iv.value.s, jvms_history_get_name (h, m));
+          else
+            subject = g_strdup (jvms_history_get_name (h, m));
+          if (!add_numeric_rows (stats, h, waiters, "locks", subject, "count", &error))
             goto fail;
         }
     }
 
   JvmsAttribute pause = jvms_history_lookup (h, "GC/pause");
   if (pause != JVMS_ATTRIBUTE_INVALID
-      && !add_time_rows (stats, h, pause, "gc", "pauses", "", &error))
+      && !add_time_rows (stats, h, pause, STATE_TEXT, "gc", NULL, TRUE, &error))
+    goto fail;
+
+  if (!add_counter_rows (stats, h, cancellable, &error))
     goto fail;
 
   g_task_return_pointer (task, g_steal_pointer (&stats), (GDestroyNotify) jvms_selection_stats_free);
@@ -345,6 +535,8 @@ jvms_selection_stats_to_json (const JvmsSelectionStats *self)
       json_builder_add_string_value (b, row->subject);
       json_builder_set_member_name (b, "key");
       json_builder_add_string_value (b, row->key);
+      json_builder_set_member_name (b, "label");
+      json_builder_add_string_value (b, row->label);
       json_builder_set_member_name (b, "value");
       json_builder_add_double_value (b, row->value);
       json_builder_set_member_name (b, "unit");

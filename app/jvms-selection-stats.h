@@ -11,6 +11,7 @@ typedef struct
   char   *section; /* "thread-states", "locks", "gc", "counters", "events" */
   char   *subject; /* the thread, monitor, collector or counter the row is about */
   char   *key;     /* the state, or "count", "total", "min", "max", "mean", "stddev", "sum" */
+  char   *label;   /* @key as the panel shows it (translated) */
   double  value;
   char   *unit;    /* "ns", "count", "1/s", "bytes" */
 } JvmsStatRow;

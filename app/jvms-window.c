@@ -25,6 +25,8 @@ struct _JvmsWindow
   JvmsWindowViews      *views;
   char                 *problem;
   char                 *debug_dump_path;
+  char                 *debug_dump_last;
+  guint                 debug_dump_id;
   GSimpleActionGroup   *view_actions;
 
   /* Template children */
@@ -71,7 +73,7 @@ static const char * const view_names[] = { "threads", "cpus", "locks", "gc", "me
 void
 jvms_window_dump_state (JvmsWindow *self)
 {
-  if (self->debug_dump_path == NULL)
+  if (self->debug_dump_path == NULL || self->stack == NULL)
     return;
 
   g_autoptr(GKeyFile) kf = g_key_file_new ();
@@ -95,11 +97,26 @@ jvms_window_dump_state (JvmsWindow *self)
       g_key_file_set_int64 (kf, "panel", "t1", stats->t1);
     }
 
+  /* Written only when it changed, so that the periodic look below costs nothing. */
+  g_autofree char *data = g_key_file_to_data (kf, NULL, NULL);
+  if (g_strcmp0 (data, self->debug_dump_last) == 0)
+    return;
+  g_free (self->debug_dump_last);
+  self->debug_dump_last = g_strdup (data);
+
   g_autoptr(GError) error = NULL;
   g_autofree char *tmp = g_strconcat (self->debug_dump_path, ".tmp", NULL);
-  if (!g_key_file_save_to_file (kf, tmp, &error) || g_rename (tmp, self->debug_dump_path) != 0)
+  if (!g_file_set_contents (tmp, data, -1, &error) || g_rename (tmp, self->debug_dump_path) != 0)
     g_warning ("Cannot write the state dump %s: %s", self->debug_dump_path,
                error ? error->message : g_strerror (errno));
+}
+
+/* Layout (where the views are) changes without any signal we follow: look again now and then. */
+static gboolean
+dump_state_tick (gpointer user_data)
+{
+  jvms_window_dump_state (user_data);
+  return G_SOURCE_CONTINUE;
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -544,6 +561,7 @@ jvms_window_dispose (GObject *object)
 
   /* Stop the worker first: nothing it reports may reach a half-destroyed window. */
   g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->debug_dump_id, g_source_remove);
   if (self->dialog != NULL)
     gtk_native_dialog_destroy (self->dialog);
   g_clear_object (&self->dialog);
@@ -566,6 +584,7 @@ jvms_window_finalize (GObject *object)
 
   g_free (self->problem);
   g_free (self->debug_dump_path);
+  g_free (self->debug_dump_last);
   G_OBJECT_CLASS (jvms_window_parent_class)->finalize (object);
 }
 
@@ -705,7 +724,10 @@ jvms_window_init (JvmsWindow *self)
 
   const char *dump = g_getenv ("JVMSCOPE_DEBUG_DUMP_STATE");
   if (dump != NULL && *dump != '\0')
-    self->debug_dump_path = g_strdup (dump);
+    {
+      self->debug_dump_path = g_strdup (dump);
+      self->debug_dump_id = g_timeout_add (250, dump_state_tick, self);
+    }
 
   self->view_actions = g_simple_action_group_new ();
   g_action_map_add_action_entries (G_ACTION_MAP (self->view_actions), view_entries,

@@ -19,8 +19,10 @@ writes its state to that key file whenever it changes, including where its views
 Run under dbus-run-session (tests/app/meson.build does) so that instances find each other.
 """
 import argparse
+import colorsys
 import configparser
 import gzip
+import json
 import os
 import shutil
 import subprocess
@@ -113,6 +115,21 @@ def distinct_colours(rows):
     return len(colours)
 
 
+def hue_buckets(rows, min_pixels=25):
+    """Hues (in 30-degree buckets) of the saturated pixels, each covering at least min_pixels.
+    Timeline lanes are saturated colours; text, backgrounds and borders are greys."""
+    counts = {}
+    for row in rows[::2]:  # every other pixel of every other row: lanes are wide and tall
+        for i in range(0, len(row), 6):
+            r, g, b = row[i], row[i + 1], row[i + 2]
+            if max(r, g, b) - min(r, g, b) < 60:
+                continue
+            h, _, _ = colorsys.rgb_to_hsv(r / 255, g / 255, b / 255)
+            bucket = int(h * 12) % 12
+            counts[bucket] = counts.get(bucket, 0) + 1
+    return sorted(k for k, n in counts.items() if n >= min_pixels)
+
+
 def changed_fraction(a, b):
     """Share of pixels that differ between two regions of the same size."""
     total = diff = 0
@@ -194,8 +211,13 @@ def main():
                               "it shows the start page without a trace")
         if not ok:
             return tap.done()
-        time.sleep(1.0)  # let the first frames settle before comparing pixels
-        start_img = shot("1-start-page")
+        # The window is mapped before it is painted: wait for its pixels.
+        start_path = os.path.join(tmp, "1-start-page.png")
+        start_img = wait_for(lambda: (lambda img: img if distinct_colours(region(img, 0, 0, 1400, 900)) > 8 else None)
+                             (screenshot(env, start_path)), interval=1.0)
+        tap.note("screenshot: " + start_path)
+        if not tap.check(start_img is not None, "the start page is painted"):
+            return tap.done()
 
         # 2. Open from a second process: GApplication forwards it to the running one.
         second = subprocess.run([args.jvmscope, trace], env=env, stdout=log,
@@ -211,27 +233,43 @@ def main():
                                                         state.get("window", "problem")))
         tap.check(state.get("window", "problem", "") == "", "no problem is reported for a good trace",
                   state.get("window", "problem"))
-        tb = ints(state.get("views", "threads-bounds", ""))
-        rb = ints(state.get("views", "ruler-bounds", ""))
-        if not tap.check(len(tb) == 4 and len(rb) == 4 and tb[2] > 200 and tb[3] > 30,
-                         "the threads view and the ruler are laid out", (tb, rb)):
+        def laid_out():
+            tb = ints(state.get("views", "threads-bounds", ""))
+            rb = ints(state.get("views", "ruler-bounds", ""))
+            return (tb, rb) if len(tb) == 4 and len(rb) == 4 and tb[2] > 200 and tb[3] > 30 else None
+        bounds = wait_for(laid_out)
+        tb, rb = bounds if bounds else ([], [])
+        if not tap.check(bounds is not None, "the threads view and the ruler are laid out",
+                         (state.get("views", "threads-bounds"), state.get("views", "ruler-bounds"))):
             return tap.done()
-        time.sleep(1.0)
-        trace_img = shot("2-trace")
-
         # 3. The views drew: many colours where the start page had few. The data area of the
-        #    threads view starts right of its label gutter (180 px).
-        gx, gy, gw, gh = tb[0] + 180, tb[1], tb[2] - 180, min(tb[3], 400)
-        before = distinct_colours(region(start_img, gx, gy, gw, gh))
-        after = distinct_colours(region(trace_img, gx, gy, gw, gh))
-        tap.check(after >= 8 and after > 2 * before,
-                  "the threads view drew lanes (distinct colours: start page %d, trace %d)" % (before, after))
+        #    threads view starts right of its label gutter (180 px). Frames can lag behind the
+        #    state on a busy machine: screenshots are retaken until the pixels show it.
+        seen = []
+        geometry = {}
+
+        def views_drew():
+            # Bounds are read again each time: the progress bar folding away moves the views.
+            tb, rb = laid_out() or ([0, 0, 0, 0], [0, 0, 0, 0])
+            area = (tb[0] + 180, tb[1], tb[2] - 180, min(tb[3], 400))
+            before = hue_buckets(region(start_img, *area))
+            img = screenshot(env, os.path.join(tmp, "2-trace.png"))
+            seen.append((before, hue_buckets(region(img, *area))))
+            geometry.update(tb=tb, rb=rb)
+            return img if len(seen[-1][1]) >= 2 and len(seen[-1][1]) > len(before) else None
+        trace_img = wait_for(views_drew, interval=1.0)
+        tap.note("screenshot: " + os.path.join(tmp, "2-trace.png"))
+        tap.check(trace_img is not None,
+                  "the threads view drew coloured lanes (hues of saturated pixels: start page %s, trace %s)"
+                  % seen[-1])
         tap.check(int(state.get("views", "thread-rows", "0")) > 0, "the threads view lists threads",
                   state.get("views", "thread-rows"))
+        if trace_img is None:
+            return tap.done()
 
         # 4. Drag across the threads view with real pointer events.
-        panel_before = state.get("panel", "rows", "0")
-        pb = None
+        tb, rb = geometry["tb"], geometry["rb"]
+        gx, gy, gw, gh = tb[0] + 180, tb[1], tb[2] - 180, min(tb[3], 400)
         x0, x1 = gx + gw // 5, gx + (gw * 3) // 5
         y = gy + min(gh, tb[3]) // 2
         xdo("mousemove", str(x0), str(y))
@@ -241,38 +279,111 @@ def main():
             xdo("mousemove", str(x0 + (x1 - x0) * step // 10), str(y))
             time.sleep(0.05)
         xdo("mouseup", "1")
-        selected = wait_for(lambda: state.get("views", "has-selection") == "true"
-                            and int(state.get("panel", "rows", "0")) > 0)
-        tap.check(selected, "dragging selects a range and the side panel computes statistics",
-                  "has-selection=%s panel rows %s -> %s" % (state.get("views", "has-selection"),
-                                                          panel_before, state.get("panel", "rows")))
+
+        def panel_follows():
+            # The panel updates during the drag too: wait for the statistics of the final range.
+            return (state.get("views", "has-selection") == "true"
+                    and int(state.get("panel", "rows", "0")) > 0
+                    and state.get("panel", "t0") == state.get("views", "selection-start")
+                    and state.get("panel", "t1") == state.get("views", "selection-end"))
+        tap.check(wait_for(panel_follows),
+                  "dragging selects a range and the side panel shows its statistics",
+                  "has-selection=%s panel rows=%s t0=%s t1=%s selection=%s..%s" % (
+                      state.get("views", "has-selection"), state.get("panel", "rows"),
+                      state.get("panel", "t0"), state.get("panel", "t1"),
+                      state.get("views", "selection-start"), state.get("views", "selection-end")))
         s0, s1 = int(state.get("views", "selection-start", "0")), int(state.get("views", "selection-end", "0"))
         v0, v1 = int(state.get("views", "visible-start", "0")), int(state.get("views", "visible-end", "0"))
         # The pointer moved over 2/5 of the data area: the selection spans about 2/5 of the
         # visible range (pixels are coarse, so only the order of magnitude is asserted).
         share = (s1 - s0) / max(v1 - v0, 1)
-        tap.check(0.2 < share < 0.6, "the selection spans the dragged part of the axis (%.2f)" % share)
-        time.sleep(1.0)
-        drag_img = shot("3-selected")
-        width, height, _ = drag_img
+        tap.check(0.3 < share < 0.5, "the selection spans the dragged part of the axis (%.2f)" % share)
+        width, height, _ = trace_img
         px = tb[0] + tb[2] + 1
-        panel_region = (px, tb[1] - rb[3], width - px, 400)
-        tap.check(changed_fraction(region(trace_img, *panel_region), region(drag_img, *panel_region)) > 0.01,
-                  "the side panel's pixels changed")
+        panel_region = (px, rb[1], width - px, 400)
+
+        def panel_redrew():
+            img = screenshot(env, os.path.join(tmp, "3-selected.png"))
+            return img if changed_fraction(region(trace_img, *panel_region),
+                                           region(img, *panel_region)) > 0.01 else None
+        drag_img = wait_for(panel_redrew, interval=1.0)
+        tap.note("screenshot: " + os.path.join(tmp, "3-selected.png"))
+        tap.check(drag_img is not None, "the side panel's pixels changed")
+        if drag_img is None:
+            drag_img = trace_img
 
         # 5. Zoom with the W key: the view has the focus since the drag.
-        ruler_before = region(drag_img, rb[0] + 180, rb[1], rb[2] - 180, rb[3])
+        ruler_region = (rb[0] + 180, rb[1], rb[2] - 180, rb[3])
         xdo("key", "w")
         zoomed = wait_for(lambda: int(state.get("views", "visible-end", "0"))
                           - int(state.get("views", "visible-start", "0")) < v1 - v0)
         tap.check(zoomed, "W zooms in: the visible range narrows",
                   (v0, v1, state.get("views", "visible-start"), state.get("views", "visible-end")))
-        time.sleep(1.0)
-        zoom_img = shot("4-zoomed")
-        ruler_after = region(zoom_img, rb[0] + 180, rb[1], rb[2] - 180, rb[3])
-        tap.check(changed_fraction(ruler_before, ruler_after) > 0.005, "the ruler redrew its ticks")
 
-        # 6. A corrupt file: a truncated copy of a recording.
+        def ruler_redrew():
+            img = screenshot(env, os.path.join(tmp, "4-zoomed.png"))
+            return img if changed_fraction(region(drag_img, *ruler_region),
+                                           region(img, *ruler_region)) > 0.005 else None
+        tap.check(wait_for(ruler_redrew, interval=1.0) is not None, "the ruler redrew its ticks")
+        tap.note("screenshot: " + os.path.join(tmp, "4-zoomed.png"))
+
+        # 6. Export through the real Save dialogs, typed into from the keyboard: the views as
+        #    SVG and PNG (Ctrl+E), the selection's statistics as JSON and CSV (Ctrl+Shift+E).
+        def export(keys, path, complete):
+            xdo("key", keys)
+            # The dialog's name field has the focus; a full path is accepted there.
+            if not wait_for(lambda: any("Export" in xdo("getwindowname", w).stdout
+                                        for w in xdo("search", "--onlyvisible", "--name", "Export").stdout.split())):
+                return False
+            time.sleep(0.5)
+            xdo("key", "ctrl+a")
+            xdo("type", "--delay", "20", path)
+            xdo("key", "Return")
+            # The file appears before it is whole: wait until it reads as complete.
+            return wait_for(lambda: os.path.exists(path) and complete(path))
+
+        def text(path):
+            with open(path, encoding="utf-8", errors="replace") as f:
+                return f.read()
+
+        def png_info(path):
+            out = subprocess.run(["identify", "-format", "%w %h %k", path], capture_output=True,
+                                 text=True)
+            return out.stdout.split() if out.returncode == 0 else None
+
+        def json_doc(path):
+            try:
+                return json.loads(text(path))
+            except ValueError:
+                return None
+
+        svg = os.path.join(tmp, "views.svg")
+        ok = export("ctrl+e", svg, lambda p: "</svg>" in text(p))
+        content = text(svg) if ok else ""
+        tap.check(ok and "<svg" in content and content.count("<path") + content.count("<rect") > 50,
+                  "Ctrl+E exports the views as an SVG with drawing in it", "%d bytes" % len(content))
+        png = os.path.join(tmp, "views.png")
+        ok = export("ctrl+e", png, png_info)
+        info = png_info(png) if ok else []
+        # Offscreen, every view at full height: taller than the window shows them.
+        tap.check(len(info) == 3 and int(info[0]) >= 800 and int(info[1]) > rb[3] + tb[3]
+                  and int(info[2]) > 8, "the PNG export holds the ruler and all views (%s)" % info)
+        js = os.path.join(tmp, "selection.json")
+        ok = export("ctrl+shift+e", js, json_doc)
+        doc = (json_doc(js) if ok else None) or {}
+        rows = doc.get("rows", [])
+        tap.check(len(rows) == int(state.get("panel", "rows", "-1"))
+                  and all({"section", "subject", "key", "value", "unit"} <= set(r) for r in rows)
+                  and doc.get("end_ns", 0) > doc.get("start_ns", 0),
+                  "Ctrl+Shift+E exports the panel's statistics as JSON (%d rows)" % len(rows),
+                  str(doc)[:500])
+        csv_path = os.path.join(tmp, "selection.csv")
+        ok = export("ctrl+shift+e", csv_path, lambda p: len(text(p).splitlines()) == len(rows) + 1)
+        lines = text(csv_path).splitlines() if ok else []
+        tap.check(lines[:1] == ["section,subject,key,value,unit"] and len(lines) == len(rows) + 1,
+                  "... and as CSV, the same rows", "%d lines" % len(lines))
+
+        # 7. A corrupt file: a truncated copy of a recording.
         corrupt = os.path.join(tmp, "truncated.jfr")
         src = trace if os.path.isfile(trace) else os.path.join(trace, "recording.jfr")
         with open(src, "rb") as f:
@@ -287,14 +398,19 @@ def main():
                            and state.get("window", "problem", ""))
         tap.check(problem and "truncated.jfr" in problem, "the truncated file's problem is shown",
                   "problem=%r" % state.get("window", "problem"))
-        time.sleep(1.0)
-        shot("5-corrupt")
+        # The banner under the header bar: a wide band of the warning colour (hue 30-60°)
+        # that no view draws over such an area.
+        def banner_drawn():
+            img = screenshot(env, os.path.join(tmp, "5-corrupt.png"))
+            return 1 in hue_buckets(region(img, 0, rb[1], width, 90), min_pixels=2000)
+        tap.check(wait_for(banner_drawn, interval=1.0), "the problem banner is drawn")
+        tap.note("screenshot: " + os.path.join(tmp, "5-corrupt.png"))
         tap.check(app.poll() is None, "the application keeps running")
         tap.check(wait_for(lambda: len(windows()) == n_windows + 1),
                   "the trace's window stays and the corrupt file has its own",
                   "%d -> %d windows" % (n_windows, len(windows())))
 
-        # 7. Ctrl+Q quits cleanly.
+        # 8. Ctrl+Q quits cleanly.
         xdo("key", "ctrl+q")
         try:
             code = app.wait(timeout=STEP_TIMEOUT)

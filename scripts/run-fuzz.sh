@@ -17,14 +17,15 @@ if [ ! -f "$BUILD/build.ninja" ]; then
 fi
 TARGETS="fuzz-jfr fuzz-ctf fuzz-history fuzz-bundle"
 REGRESS="fuzz-jfr-regress fuzz-history-regress fuzz-bundle-regress"
+# shellcheck disable=SC2046 # one word per target
 ninja -C "$BUILD" $(for t in $TARGETS $REGRESS; do printf 'tests/fuzz/%s ' "$t"; done) >/dev/null
 
 rm -rf "$OUT"
 mkdir -p "$OUT"
 F=$BUILD/tests/fuzz
 D=$ROOT/tests/fuzz
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
-export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
 LIMITS="-timeout=5 -rss_limit_mb=1024 -malloc_limit_mb=256 -max_total_time=$SECONDS_PER_TARGET -print_final_stats=1"
 
 # Seeds. JFR: the shared test recordings (decompressed). CTF: the stream files the target

@@ -90,7 +90,7 @@ CASES = [
      lambda t: new_source(t, "widgets/jvms-new-view.c", 'const char *x (void) { return _("Threads"); }\n'),
      "every source file with translatable strings is in POTFILES.in"),
     ("a .ui file with translatable=\"yes\" missing from POTFILES.in", "test-potfiles.py",
-     lambda t: new_source(t, "app/jvms-window.ui",
+     lambda t: new_source(t, "app/jvms-planted-dialog.ui",
                           '<interface><object class="GtkLabel"><property name="label" '
                           'translatable="yes">Open</property></object></interface>\n'),
      "every source file with translatable strings is in POTFILES.in"),

@@ -1,0 +1,253 @@
+/* jvms-export.c: exports through cairo (image and SVG surfaces) and json-glib. */
+#include "config.h"
+
+#include "jvms-export.h"
+
+#include <cairo-svg.h>
+#include <glib/gi18n.h>
+#include <string.h>
+
+static gboolean
+has_suffix_nocase (GFile *file, const char *suffix)
+{
+  g_autofree char *name = g_file_get_basename (file);
+  g_autofree char *lower = g_ascii_strdown (name, -1);
+  return g_str_has_suffix (lower, suffix);
+}
+
+static cairo_status_t
+write_to_stream (void *closure, const unsigned char *data, unsigned int length)
+{
+  GOutputStream *out = closure;
+  return g_output_stream_write_all (out, data, length, NULL, NULL, NULL)
+    ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
+typedef void (*DrawFunc) (gpointer data, cairo_t *cr, int width, int height, gboolean dark);
+
+static void
+draw_node (gpointer data, cairo_t *cr, int width, int height, gboolean dark)
+{
+  if (data != NULL)
+    gsk_render_node_draw (data, cr);
+}
+
+static void
+draw_views (gpointer data, cairo_t *cr, int width, int height, gboolean dark)
+{
+  jvms_window_views_render (data, cr, width, dark);
+}
+
+static gboolean
+export_image (DrawFunc draw, gpointer data, int width, int height, GFile *file, GError **error)
+{
+  g_autoptr(GFileOutputStream) out = g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE,
+                                                     NULL, error);
+  if (out == NULL)
+    return FALSE;
+
+  gboolean svg = has_suffix_nocase (file, ".svg");
+  cairo_surface_t *surface = svg
+    ? cairo_svg_surface_create_for_stream (write_to_stream, out, width, height)
+    : cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  cairo_t *cr = cairo_create (surface);
+  gboolean dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
+  /* A transparent image is unreadable in most viewers: paint the theme's background first. */
+  GdkRGBA bg = dark ? (GdkRGBA) { 0.14, 0.14, 0.14, 1 } : (GdkRGBA) { 1, 1, 1, 1 };
+  gdk_cairo_set_source_rgba (cr, &bg);
+  cairo_paint (cr);
+  draw (data, cr, width, height, dark);
+  cairo_destroy (cr);
+
+  cairo_status_t status;
+  if (svg)
+    {
+      cairo_surface_finish (surface);
+      status = cairo_surface_status (surface);
+    }
+  else
+    status = cairo_surface_write_to_png_stream (surface, write_to_stream, out);
+  cairo_surface_destroy (surface);
+
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_autofree char *path = g_file_get_parse_name (file);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s", path,
+                   cairo_status_to_string (status));
+      return FALSE;
+    }
+  return g_output_stream_close (G_OUTPUT_STREAM (out), NULL, error);
+}
+
+gboolean
+jvms_export_widget_image (GtkWidget *widget, GFile *file, GError **error)
+{
+  g_return_val_if_fail (GTK_IS_WIDGET (widget), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  if (width <= 0 || height <= 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "the views are not shown");
+      return FALSE;
+    }
+
+  /* The widget's own render nodes, drawn with cairo: what is on screen, as vectors for SVG. */
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  g_autoptr(GskRenderNode) node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  return export_image (draw_node, node, width, height, file, error);
+}
+
+gboolean
+jvms_export_views_image (JvmsWindowViews *views, GtkWidget *widget, GFile *file, GError **error)
+{
+  g_return_val_if_fail (views != NULL, FALSE);
+  g_return_val_if_fail (GTK_IS_WIDGET (widget), FALSE);
+
+  /* Offscreen, every view at its full height: rows scrolled out of the window are in the
+   * image too. */
+  int width = MAX (gtk_widget_get_width (widget), 800);
+  int height = jvms_window_views_render (views, NULL, width, FALSE);
+  if (height <= 0)
+    return jvms_export_widget_image (widget, file, error);
+  return export_image (draw_views, views, width, height, file, error);
+}
+
+gboolean
+jvms_export_statistics (const JvmsSelectionStats *stats, GFile *file, GError **error)
+{
+  g_return_val_if_fail (stats != NULL, FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  g_autofree char *text = has_suffix_nocase (file, ".json")
+    ? jvms_selection_stats_to_json (stats)
+    : jvms_selection_stats_to_csv (stats);
+  return g_file_replace_contents (file, text, strlen (text), NULL, FALSE, G_FILE_CREATE_NONE,
+                                  NULL, NULL, error);
+}
+
+typedef struct
+{
+  JvmsSelectionStats *stats;  /* the rows at the time of asking */
+  GWeakRef            toasts; /* the window may close while the dialog is up */
+} ExportRequest;
+
+static void
+report (AdwToastOverlay *toasts, GFile *file, const GError *error)
+{
+  g_autofree char *name = g_file_get_basename (file);
+  g_autofree char *text = error
+    /* Translators: %s is a file name, then the reason. */
+    ? g_strdup_printf (_("Could not export to “%s”: %s"), name, error->message)
+    /* Translators: %s is a file name. */
+    : g_strdup_printf (_("Exported to “%s”"), name);
+  adw_toast_overlay_add_toast (toasts, adw_toast_new (text));
+}
+
+/* The dialog is modal to the window, whose views live as long as its widget: the weak
+ * reference on the widget tells whether they are still there. */
+typedef struct
+{
+  GWeakRef         widget;
+  JvmsWindowViews *views;
+} ImageRequest;
+
+static void
+image_response (GtkNativeDialog *dialog, int response, gpointer user_data)
+{
+  ImageRequest *req = user_data;
+  g_autoptr(GtkWidget) widget = g_weak_ref_get (&req->widget);
+  if (response == GTK_RESPONSE_ACCEPT && widget != NULL)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autoptr(GError) error = NULL;
+      jvms_export_views_image (req->views, widget, file, &error);
+      GtkWidget *overlay = gtk_widget_get_ancestor (widget, ADW_TYPE_TOAST_OVERLAY);
+      if (overlay != NULL)
+        report (ADW_TOAST_OVERLAY (overlay), file, error);
+    }
+  g_weak_ref_clear (&req->widget);
+  g_free (req);
+  g_object_unref (dialog);
+}
+
+static GtkFileChooserNative *
+save_dialog (GtkWindow *parent, const char *title, const char *name,
+             const char *filter1, const char *pattern1,
+             const char *filter2, const char *pattern2)
+{
+  GtkFileChooserNative *chooser =
+    gtk_file_chooser_native_new (title, parent, GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"),
+                                 _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+  g_autoptr(GtkFileFilter) f1 = gtk_file_filter_new ();
+  gtk_file_filter_set_name (f1, filter1);
+  gtk_file_filter_add_pattern (f1, pattern1);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), f1);
+  g_autoptr(GtkFileFilter) f2 = gtk_file_filter_new ();
+  gtk_file_filter_set_name (f2, filter2);
+  gtk_file_filter_add_pattern (f2, pattern2);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), f2);
+  return chooser;
+}
+
+void
+jvms_export_views_with_dialog (GtkWindow *parent, JvmsWindowViews *views, GtkWidget *widget)
+{
+  GtkFileChooserNative *chooser =
+    save_dialog (parent, _("Export Views as Image"), _("views.png"),
+                 _("PNG Image"), "*.png", _("SVG Image"), "*.svg");
+  ImageRequest *req = g_new0 (ImageRequest, 1);
+  g_weak_ref_init (&req->widget, widget);
+  req->views = views;
+  g_signal_connect (chooser, "response", G_CALLBACK (image_response), req);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+stats_response (GtkNativeDialog *dialog, int response, gpointer user_data)
+{
+  ExportRequest *req = user_data;
+  g_autoptr(AdwToastOverlay) toasts = g_weak_ref_get (&req->toasts);
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autoptr(GError) error = NULL;
+      jvms_export_statistics (req->stats, file, &error);
+      if (toasts != NULL)
+        report (toasts, file, error);
+    }
+  g_weak_ref_clear (&req->toasts);
+  jvms_selection_stats_free (req->stats);
+  g_free (req);
+  g_object_unref (dialog);
+}
+
+static JvmsSelectionStats *
+stats_copy (const JvmsSelectionStats *stats)
+{
+  JvmsSelectionStats *copy = g_new0 (JvmsSelectionStats, 1);
+  copy->t0 = stats->t0;
+  copy->t1 = stats->t1;
+  copy->origin = stats->origin;
+  copy->rows = g_ptr_array_ref (stats->rows); /* rows are never modified once computed */
+  return copy;
+}
+
+void
+jvms_export_statistics_with_dialog (GtkWindow *parent, const JvmsSelectionStats *stats,
+                                    AdwToastOverlay *toasts)
+{
+  GtkFileChooserNative *chooser =
+    save_dialog (parent, _("Export Selection Statistics"), _("selection.csv"),
+                 _("CSV Table"), "*.csv", _("JSON Document"), "*.json");
+  ExportRequest *req = g_new0 (ExportRequest, 1);
+  req->stats = stats_copy (stats);
+  g_weak_ref_init (&req->toasts, toasts);
+  g_signal_connect (chooser, "response", G_CALLBACK (stats_response), req);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}

@@ -1,0 +1,315 @@
+/* jvms-selection-panel.c: the side panel; statistics are computed off the main thread. */
+#include "config.h"
+
+#include "jvms-selection-panel.h"
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+
+struct _JvmsSelectionPanel
+{
+  GtkWidget           parent_instance;
+
+  gpointer            history;
+  gint64              t0;
+  gint64              t1;
+  GCancellable       *cancellable;
+  JvmsSelectionStats *stats;
+
+  GtkLabel           *range_label;
+  GtkSpinner         *spinner;
+  GtkBox             *sections_box;
+};
+
+enum {
+  PROP_0,
+  PROP_STATS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (JvmsSelectionPanel, jvms_selection_panel, GTK_TYPE_WIDGET)
+
+#ifdef HAVE_JVMS_STATE_HISTORY
+# include "jvms-history.h"
+#endif
+
+static gpointer
+history_ref (gpointer history)
+{
+#ifdef HAVE_JVMS_STATE_HISTORY
+  return history ? jvms_history_ref (history) : NULL;
+#else
+  return history;
+#endif
+}
+
+static void
+history_unref (gpointer history)
+{
+#ifdef HAVE_JVMS_STATE_HISTORY
+  if (history != NULL)
+    jvms_history_unref (history);
+#endif
+}
+
+/* Times in the panel: from the trace start, in the unit that keeps three significant digits. */
+static char *
+format_duration (double ns)
+{
+  if (ns >= 1e9)
+    return g_strdup_printf (_("%.3f s"), ns / 1e9);
+  if (ns >= 1e6)
+    return g_strdup_printf (_("%.3f ms"), ns / 1e6);
+  if (ns >= 1e3)
+    return g_strdup_printf (_("%.3f µs"), ns / 1e3);
+  return g_strdup_printf (_("%.0f ns"), ns);
+}
+
+static char *
+format_value (const JvmsStatRow *row)
+{
+  if (g_strcmp0 (row->unit, "ns") == 0)
+    return format_duration (row->value);
+  if (g_strcmp0 (row->unit, "count") == 0)
+    return g_strdup_printf ("%.0f", row->value);
+  if (g_strcmp0 (row->unit, "bytes") == 0)
+    return g_format_size ((guint64) MAX (row->value, 0.0));
+  if (g_strcmp0 (row->unit, "1/s") == 0)
+    /* Translators: a rate, per second. */
+    return g_strdup_printf (_("%.4g/s"), row->value);
+  return g_strdup_printf ("%.4g", row->value);
+}
+
+static const char *
+section_title (const char *section)
+{
+  if (g_strcmp0 (section, "thread-states") == 0)
+    return _("Time per Thread State");
+  if (g_strcmp0 (section, "events") == 0)
+    return _("Events by Type");
+  if (g_strcmp0 (section, "locks") == 0)
+    return _("Lock Waits by Monitor");
+  if (g_strcmp0 (section, "gc") == 0)
+    return _("GC Pauses");
+  if (g_strcmp0 (section, "counters") == 0)
+    return _("Counters");
+  if (g_strcmp0 (section, "findings") == 0)
+    return _("Findings");
+  return section;
+}
+
+static void
+clear_sections (JvmsSelectionPanel *self)
+{
+  GtkWidget *child;
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->sections_box))) != NULL)
+    gtk_box_remove (self->sections_box, child);
+}
+
+static void
+show_stats (JvmsSelectionPanel *self)
+{
+  clear_sections (self);
+  if (self->stats == NULL)
+    return;
+
+  /* Rows come grouped by section and subject: one group per section, one expander row per
+   * subject, one row per key. */
+  AdwPreferencesGroup *group = NULL;
+  AdwExpanderRow *subject_row = NULL;
+  const char *section = NULL, *subject = NULL;
+  guint n_subjects = 0;
+
+  for (guint i = 0; i < self->stats->rows->len; i++)
+    {
+      const JvmsStatRow *row = g_ptr_array_index (self->stats->rows, i);
+      if (g_strcmp0 (row->section, section) != 0)
+        {
+          group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
+          adw_preferences_group_set_title (group, section_title (row->section));
+          gtk_box_append (self->sections_box, GTK_WIDGET (group));
+          section = row->section;
+          subject = NULL;
+          n_subjects = 0;
+        }
+      if (g_strcmp0 (row->subject, subject) != 0)
+        {
+          g_autofree char *title = g_markup_escape_text (row->subject, -1);
+          subject_row = ADW_EXPANDER_ROW (adw_expander_row_new ());
+          adw_preferences_row_set_title (ADW_PREFERENCES_ROW (subject_row), title);
+          /* The first few open, so that a glance shows numbers. */
+          adw_expander_row_set_expanded (subject_row, n_subjects < 3);
+          adw_preferences_group_add (group, GTK_WIDGET (subject_row));
+          subject = row->subject;
+          n_subjects++;
+        }
+      g_autofree char *key = g_markup_escape_text (row->label ? row->label : row->key, -1);
+      g_autofree char *value = format_value (row);
+      GtkWidget *item = adw_action_row_new ();
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (item), key);
+      GtkWidget *label = gtk_label_new (value);
+      gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+      gtk_widget_add_css_class (label, "numeric");
+      adw_action_row_add_suffix (ADW_ACTION_ROW (item), label);
+      adw_expander_row_add_row (subject_row, item);
+    }
+  if (self->stats->rows->len == 0)
+    {
+      GtkWidget *label = gtk_label_new (_("Nothing was recorded in this range."));
+      gtk_widget_add_css_class (label, "dim-label");
+      gtk_box_append (self->sections_box, label);
+    }
+}
+
+static void
+set_stats (JvmsSelectionPanel *self, JvmsSelectionStats *stats)
+{
+  g_clear_pointer (&self->stats, jvms_selection_stats_free);
+  self->stats = stats;
+  show_stats (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATS]);
+}
+
+static void
+compute_done (GObject *object, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr(GError) error = NULL;
+  JvmsSelectionStats *stats = jvms_selection_stats_compute_finish (result, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return; /* the panel may be gone; a newer range is being computed */
+
+  JvmsSelectionPanel *self = JVMS_SELECTION_PANEL (user_data);
+  gtk_spinner_stop (self->spinner);
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);
+  if (stats == NULL)
+    {
+      /* Translators: %s is why the statistics could not be computed. */
+      g_autofree char *text = g_strdup_printf (_("Could not compute statistics: %s"), error->message);
+      gtk_label_set_text (self->range_label, text);
+      set_stats (self, NULL);
+      return;
+    }
+  set_stats (self, stats);
+}
+
+static void
+recompute (JvmsSelectionPanel *self)
+{
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+
+  if (self->history == NULL || self->t1 <= self->t0)
+    {
+      gtk_label_set_text (self->range_label, _("Drag across the views to select a time range."));
+      gtk_spinner_stop (self->spinner);
+      gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);
+      set_stats (self, NULL);
+      return;
+    }
+
+  g_autofree char *duration = format_duration ((double) (self->t1 - self->t0));
+  /* Translators: %s is the length of the selected time range. */
+  g_autofree char *text = g_strdup_printf (_("%s selected"), duration);
+  gtk_label_set_text (self->range_label, text);
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), TRUE);
+  gtk_spinner_start (self->spinner);
+
+  self->cancellable = g_cancellable_new ();
+  /* The callback touches the panel only when not cancelled, and dispose cancels. */
+  jvms_selection_stats_compute_async (self->history, self->t0, self->t1, self->cancellable,
+                                      compute_done, self);
+}
+
+void
+jvms_selection_panel_set_history (JvmsSelectionPanel *self, gpointer history)
+{
+  g_return_if_fail (JVMS_IS_SELECTION_PANEL (self));
+
+  if (history == self->history)
+    return;
+  history_unref (self->history);
+  self->history = history_ref (history);
+  recompute (self);
+}
+
+void
+jvms_selection_panel_set_range (JvmsSelectionPanel *self, gint64 t0, gint64 t1)
+{
+  g_return_if_fail (JVMS_IS_SELECTION_PANEL (self));
+
+  if (t0 == self->t0 && t1 == self->t1)
+    return;
+  self->t0 = t0;
+  self->t1 = t1;
+  recompute (self);
+}
+
+const JvmsSelectionStats *
+jvms_selection_panel_get_stats (JvmsSelectionPanel *self)
+{
+  g_return_val_if_fail (JVMS_IS_SELECTION_PANEL (self), NULL);
+  return self->stats;
+}
+
+static void
+jvms_selection_panel_dispose (GObject *object)
+{
+  JvmsSelectionPanel *self = JVMS_SELECTION_PANEL (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->stats, jvms_selection_stats_free);
+  g_clear_pointer (&self->history, history_unref);
+  gtk_widget_dispose_template (GTK_WIDGET (self), JVMS_TYPE_SELECTION_PANEL);
+  /* The template's top child has no id, so dispose_template leaves it. */
+  GtkWidget *child;
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
+  G_OBJECT_CLASS (jvms_selection_panel_parent_class)->dispose (object);
+}
+
+static void
+jvms_selection_panel_get_property (GObject *object, guint prop_id, GValue *value,
+                                   GParamSpec *pspec)
+{
+  JvmsSelectionPanel *self = JVMS_SELECTION_PANEL (object);
+
+  switch (prop_id)
+    {
+    case PROP_STATS: g_value_set_pointer (value, self->stats); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+jvms_selection_panel_class_init (JvmsSelectionPanelClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = jvms_selection_panel_dispose;
+  object_class->get_property = jvms_selection_panel_get_property;
+
+  properties[PROP_STATS] =
+    g_param_spec_pointer ("stats", NULL, NULL,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/org/jvmscope/Jvmscope/jvms-selection-panel.ui");
+  gtk_widget_class_bind_template_child (widget_class, JvmsSelectionPanel, range_label);
+  gtk_widget_class_bind_template_child (widget_class, JvmsSelectionPanel, spinner);
+  gtk_widget_class_bind_template_child (widget_class, JvmsSelectionPanel, sections_box);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "jvms-selection-panel");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+}
+
+static void
+jvms_selection_panel_init (JvmsSelectionPanel *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}

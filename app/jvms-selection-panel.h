@@ -1,0 +1,24 @@
+/* jvms-selection-panel.h: the side panel that follows the selected time range: time per
+ * thread state, lock waits, GC pauses, counter statistics, findings. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "jvms-selection-stats.h"
+
+G_BEGIN_DECLS
+
+#define JVMS_TYPE_SELECTION_PANEL (jvms_selection_panel_get_type ())
+G_DECLARE_FINAL_TYPE (JvmsSelectionPanel, jvms_selection_panel, JVMS, SELECTION_PANEL, GtkWidget)
+
+/* @history: a JvmsHistory or NULL; the panel takes a reference. */
+void                      jvms_selection_panel_set_history (JvmsSelectionPanel *self,
+                                                            gpointer            history);
+/* Recomputes for [@t0, @t1]; an empty range (t1 <= t0) clears the panel. */
+void                      jvms_selection_panel_set_range   (JvmsSelectionPanel *self,
+                                                            gint64              t0,
+                                                            gint64              t1);
+/* The statistics shown, or NULL when nothing is selected or they are being computed. */
+const JvmsSelectionStats *jvms_selection_panel_get_stats   (JvmsSelectionPanel *self);
+
+G_END_DECLS

@@ -1,0 +1,554 @@
+/* jvms-selection-stats.c: statistics of a time range, from range queries over the index.
+ *
+ * Time in each state is the sum of the parts of intervals inside [t0, t1]; counter statistics
+ * are time-weighted (a rate that held for 1 ms weighs a thousand times one that held for 1 µs),
+ * which is what "mean rate over the selection" means for a step function. */
+#include "config.h"
+
+#include "jvms-selection-stats.h"
+
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <string.h>
+
+#ifdef HAVE_JVMS_STATE_HISTORY
+# include "jvms-history.h"
+#endif
+#ifdef HAVE_JVMS_TRACE_INDEX
+# include "jvms-states.h"
+#endif
+#ifdef HAVE_JVMS_WIDGETS
+# include "jvms-view-states.h"
+#endif
+#include <glib/gi18n.h>
+
+static void
+stat_row_free (gpointer data)
+{
+  JvmsStatRow *row = data;
+  g_free (row->section);
+  g_free (row->subject);
+  g_free (row->key);
+  g_free (row->label);
+  g_free (row->unit);
+  g_free (row);
+}
+
+static G_GNUC_UNUSED JvmsSelectionStats *
+stats_new (gint64 t0, gint64 t1)
+{
+  JvmsSelectionStats *self = g_new0 (JvmsSelectionStats, 1);
+  self->t0 = t0;
+  self->t1 = t1;
+  self->rows = g_ptr_array_new_with_free_func (stat_row_free);
+  return self;
+}
+
+void
+jvms_selection_stats_free (JvmsSelectionStats *self)
+{
+  if (self == NULL)
+    return;
+  g_ptr_array_unref (self->rows);
+  g_free (self);
+}
+
+static const char *
+key_label (const char *key)
+{
+  if (g_str_equal (key, "count")) return _("Count");
+  if (g_str_equal (key, "total")) return _("Total");
+  if (g_str_equal (key, "sum")) return _("Sum");
+  if (g_str_equal (key, "min")) return _("Minimum");
+  if (g_str_equal (key, "max")) return _("Maximum");
+  if (g_str_equal (key, "mean")) return _("Mean");
+  if (g_str_equal (key, "stddev")) return _("Standard deviation");
+  return key;
+}
+
+static void G_GNUC_UNUSED
+add_labelled_row (JvmsSelectionStats *self, const char *section, const char *subject,
+                  const char *key, const char *label, double value, const char *unit)
+{
+  JvmsStatRow *row = g_new0 (JvmsStatRow, 1);
+  row->section = g_strdup (section);
+  row->subject = g_strdup (subject);
+  row->key = g_strdup (key);
+  row->label = g_strdup (label ? label : key_label (key));
+  row->value = value;
+  row->unit = g_strdup (unit);
+  g_ptr_array_add (self->rows, row);
+}
+
+static void G_GNUC_UNUSED
+add_row (JvmsSelectionStats *self, const char *section, const char *subject, const char *key,
+         double value, const char *unit)
+{
+  add_labelled_row (self, section, subject, key, NULL, value, unit);
+}
+
+#ifdef HAVE_JVMS_STATE_HISTORY
+
+typedef struct
+{
+  JvmsHistory *history;
+  gint64       t0;
+  gint64       t1;
+} ComputeData;
+
+static void
+compute_data_free (gpointer data)
+{
+  ComputeData *d = data;
+  jvms_history_unref (d->history);
+  g_free (d);
+}
+
+static gint64
+clipped (const JvmsInterval *iv, gint64 t0, gint64 t1)
+{
+  gint64 s = MAX (iv->start, t0), e = MIN (iv->end, t1);
+  return e > s ? e - s : 0;
+}
+
+typedef enum
+{
+  STATE_USER,
+  STATE_KERNEL,
+  STATE_TEXT,
+} StateKind;
+
+/* The stable name of a state value (exports) and the one the panel shows. */
+static void
+state_names (StateKind kind, const JvmsValue *v, char **key, char **label)
+{
+  if (v->type == JVMS_VALUE_STRING)
+    {
+      *key = g_strdup (v->s);
+      *label = g_strdup (v->s);
+      return;
+    }
+  gint64 n = v->type == JVMS_VALUE_INT ? v->i : (gint64) v->d;
+  const char *name = NULL, *display = NULL;
+#ifdef HAVE_JVMS_TRACE_INDEX
+  if (kind == STATE_USER && n >= 0 && n < JVMS_USER_STATE_N)
+    name = jvms_user_state_name ((JvmsUserState) n);
+  else if (kind == STATE_KERNEL && n >= 0 && n < JVMS_KERNEL_STATE_N)
+    name = jvms_kernel_state_name ((JvmsKernelState) n);
+#endif
+#ifdef HAVE_JVMS_WIDGETS
+  if (kind == STATE_USER)
+    display = jvms_view_user_state_name (n);
+  else if (kind == STATE_KERNEL)
+    display = jvms_view_kernel_state_name (n);
+#endif
+  g_autofree char *fallback = g_strdup_printf ("%" G_GINT64_FORMAT, n);
+  if (name == NULL)
+    name = fallback;
+  if (display == NULL)
+    display = name;
+  switch (kind)
+    {
+    case STATE_USER:
+      *key = g_strconcat ("java:", name, NULL);
+      /* Translators: time a thread spent in a state that the JVM reported (JFR). */
+      *label = g_strdup_printf (_("Java: %s"), display);
+      break;
+    case STATE_KERNEL:
+      *key = g_strconcat ("kernel:", name, NULL);
+      /* Translators: time a thread spent in a state that the kernel reported. */
+      *label = g_strdup_printf (_("Kernel: %s"), display);
+      break;
+    case STATE_TEXT:
+    default:
+      *key = g_strdup (name);
+      *label = g_strdup (display);
+      break;
+    }
+}
+
+typedef struct
+{
+  char   *label;
+  gint64  total;
+  gint64  max;
+  guint64 count;
+} StateTime;
+
+static void
+state_time_free (gpointer data)
+{
+  StateTime *st = data;
+  g_free (st->label);
+  g_free (st);
+}
+
+static gint
+compare_keys (gconstpointer a, gconstpointer b)
+{
+  return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
+}
+
+/* Per value @attribute held within [t0, t1]: the time, the longest stretch and how many
+ * intervals. With @counts, rows for all three (GC pauses); else the time only (states). */
+static gboolean
+add_time_rows (JvmsSelectionStats *stats, JvmsHistory *h, JvmsAttribute attribute,
+               StateKind kind, const char *section, const char *subject, gboolean counts,
+               GError **error)
+{
+  g_autoptr(GHashTable) times = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                       state_time_free);
+  g_autoptr(JvmsHistoryRange) range = jvms_history_query_range (h, stats->t0, stats->t1,
+                                                                &attribute, 1, error);
+  if (range == NULL)
+    return FALSE;
+  JvmsInterval iv;
+  while (jvms_history_range_next (range, &iv, error))
+    {
+      gint64 d = clipped (&iv, stats->t0, stats->t1);
+      if (iv.value.type == JVMS_VALUE_NULL || d <= 0)
+        continue; /* nothing known is not a state */
+      char *key, *label;
+      state_names (kind, &iv.value, &key, &label);
+      StateTime *st = g_hash_table_lookup (times, key);
+      if (st == NULL)
+        {
+          st = g_new0 (StateTime, 1);
+          st->label = label;
+          g_hash_table_insert (times, key, st);
+        }
+      else
+        {
+          g_free (key);
+          g_free (label);
+        }
+      st->total += d;
+      st->max = MAX (st->max, d);
+      st->count++;
+    }
+  if (error != NULL && *error != NULL)
+    return FALSE;
+
+  g_autofree const char **keys = (const char **) g_hash_table_get_keys_as_array (times, NULL);
+  guint n = g_hash_table_size (times);
+  qsort (keys, n, sizeof *keys, compare_keys);
+  for (guint i = 0; i < n; i++)
+    {
+      StateTime *st = g_hash_table_lookup (times, keys[i]);
+      if (!counts)
+        {
+          add_labelled_row (stats, section, subject, keys[i], st->label, (double) st->total, "ns");
+          continue;
+        }
+      g_autofree char *sub = g_strdup_printf ("%s", st->label);
+      add_row (stats, section, sub, "count", (double) st->count, "count");
+      add_row (stats, section, sub, "total", (double) st->total, "ns");
+      add_row (stats, section, sub, "max", (double) st->max, "ns");
+    }
+  return TRUE;
+}
+
+/* Time-weighted statistics of numeric attributes over [t0, t1]; several attributes (a counter
+ * on every CPU) may feed one accumulator. */
+typedef struct
+{
+  double weight, sum, sum_sq, min, max;
+} Numeric;
+
+static void
+numeric_init (Numeric *n)
+{
+  *n = (Numeric) { 0, 0, 0, INFINITY, -INFINITY };
+}
+
+static gboolean
+numeric_add (Numeric *n, JvmsHistory *h, JvmsAttribute attribute, gint64 t0, gint64 t1,
+             GError **error)
+{
+  g_autoptr(JvmsHistoryRange) range = jvms_history_query_range (h, t0, t1, &attribute, 1, error);
+  if (range == NULL)
+    return FALSE;
+  JvmsInterval iv;
+  while (jvms_history_range_next (range, &iv, error))
+    {
+      double v;
+      if (iv.value.type == JVMS_VALUE_INT)
+        v = (double) iv.value.i;
+      else if (iv.value.type == JVMS_VALUE_DOUBLE)
+        v = iv.value.d;
+      else
+        continue;
+      double w = (double) clipped (&iv, t0, t1) / 1e9;
+      if (w <= 0)
+        continue;
+      n->weight += w;
+      n->sum += v * w;
+      n->sum_sq += v * v * w;
+      n->min = MIN (n->min, v);
+      n->max = MAX (n->max, v);
+    }
+  return error == NULL || *error == NULL;
+}
+
+static void
+numeric_rows (JvmsSelectionStats *stats, const Numeric *n, const char *section,
+              const char *subject, const char *unit)
+{
+  if (n->weight <= 0)
+    return;
+  double mean = n->sum / n->weight;
+  double var = MAX (n->sum_sq / n->weight - mean * mean, 0.0);
+  /* The integral of a rate over time is a count (cycles, instructions). */
+  add_row (stats, section, subject, "sum", n->sum, g_strcmp0 (unit, "1/s") == 0 ? "count" : unit);
+  add_row (stats, section, subject, "min", n->min, unit);
+  add_row (stats, section, subject, "max", n->max, unit);
+  add_row (stats, section, subject, "mean", mean, unit);
+  add_row (stats, section, subject, "stddev", sqrt (var), unit);
+}
+
+static gboolean
+add_numeric_rows (JvmsSelectionStats *stats, JvmsHistory *h, JvmsAttribute attribute,
+                  const char *section, const char *subject, const char *unit, GError **error)
+{
+  Numeric n;
+  numeric_init (&n);
+  if (!numeric_add (&n, h, attribute, stats->t0, stats->t1, error))
+    return FALSE;
+  numeric_rows (stats, &n, section, subject, unit);
+  return TRUE;
+}
+
+/* Hardware counters over all CPUs, one accumulator per counter name: CPUs/<n>/counters/<c>. */
+static gboolean
+add_counter_rows (JvmsSelectionStats *stats, JvmsHistory *h, GCancellable *cancellable,
+                  GError **error)
+{
+  JvmsAttribute cpus = jvms_history_lookup (h, "CPUs");
+  if (cpus == JVMS_ATTRIBUTE_INVALID)
+    return TRUE;
+  g_autoptr(GHashTable) by_name = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  g_autoptr(GArray) list = jvms_history_list_children (h, cpus);
+  for (guint i = 0; i < list->len; i++)
+    {
+      JvmsAttribute counters = jvms_history_lookup_child (h, g_array_index (list, JvmsAttribute, i),
+                                                          "counters");
+      if (counters == JVMS_ATTRIBUTE_INVALID)
+        continue;
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      g_autoptr(GArray) each = jvms_history_list_children (h, counters);
+      for (guint j = 0; j < each->len; j++)
+        {
+          JvmsAttribute c = g_array_index (each, JvmsAttribute, j);
+          const char *name = jvms_history_get_name (h, c);
+          Numeric *n = g_hash_table_lookup (by_name, name);
+          if (n == NULL)
+            {
+              n = g_new (Numeric, 1);
+              numeric_init (n);
+              g_hash_table_insert (by_name, (gpointer) name, n);
+              g_ptr_array_add (names, (gpointer) name);
+            }
+          if (!numeric_add (n, h, c, stats->t0, stats->t1, error))
+            return FALSE;
+        }
+    }
+  g_ptr_array_sort (names, compare_keys);
+  for (guint i = 0; i < names->len; i++)
+    numeric_rows (stats, g_hash_table_lookup (by_name, names->pdata[i]), "counters",
+                  names->pdata[i], "1/s");
+  return TRUE;
+}
+
+static void
+compute_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  ComputeData *d = task_data;
+  JvmsHistory *h = d->history;
+  g_autoptr(JvmsSelectionStats) stats = stats_new (d->t0, d->t1);
+  g_autoptr(GError) error = NULL;
+  stats->origin = jvms_history_get_start_time (h);
+
+  JvmsAttribute threads = jvms_history_lookup (h, "Threads");
+  if (threads != JVMS_ATTRIBUTE_INVALID)
+    {
+      g_autoptr(GArray) tids = jvms_history_list_children (h, threads);
+      for (guint i = 0; i < tids->len; i++)
+        {
+          JvmsAttribute t = g_array_index (tids, JvmsAttribute, i);
+          if (g_cancellable_set_error_if_cancelled (cancellable, &error))
+            goto fail;
+
+          const char *tid = jvms_history_get_name (h, t);
+          g_autofree char *subject = NULL;
+          JvmsAttribute name_attr = jvms_history_lookup_child (h, t, "name");
+          JvmsInterval iv;
+          if (name_attr != JVMS_ATTRIBUTE_INVALID
+              && jvms_history_query_single (h, name_attr, MIN (d->t1, jvms_history_get_end_time (h)), &iv, NULL)
+              && iv.value.type == JVMS_VALUE_STRING)
+            subject = g_strdup_printf ("%s (%s)", iv.value.s, tid);
+          else
+            subject = g_strdup (tid);
+
+          JvmsAttribute user = jvms_history_lookup_child (h, t, "user-state");
+          JvmsAttribute kernel = jvms_history_lookup_child (h, t, "kernel-state");
+          if (user != JVMS_ATTRIBUTE_INVALID
+              && !add_time_rows (stats, h, user, STATE_USER, "thread-states", subject, FALSE, &error))
+            goto fail;
+          if (kernel != JVMS_ATTRIBUTE_INVALID
+              && !add_time_rows (stats, h, kernel, STATE_KERNEL, "thread-states", subject, FALSE,
+                                 &error))
+            goto fail;
+        }
+    }
+
+  JvmsAttribute locks = jvms_history_lookup (h, "Locks");
+  if (locks != JVMS_ATTRIBUTE_INVALID)
+    {
+      g_autoptr(GArray) monitors = jvms_history_list_children (h, locks);
+      for (guint i = 0; i < monitors->len; i++)
+        {
+          JvmsAttribute m = g_array_index (monitors, JvmsAttribute, i);
+          JvmsAttribute waiters = jvms_history_lookup_child (h, m, "waiters");
+          if (waiters == JVMS_ATTRIBUTE_INVALID)
+            continue;
+          g_autofree char *subject = NULL;
+          JvmsAttribute class_attr = jvms_history_lookup_child (h, m, "class");
+          JvmsInterval iv;
+          if (class_attr != JVMS_ATTRIBUTE_INVALID
+              && jvms_history_query_single (h, class_attr, MIN (d->t1, jvms_history_get_end_time (h)), &iv, NULL)
+              && iv.value.type == JVMS_VALUE_STRING)
+            subject = g_strdup_printf ("%s %s", iv.value.s, jvms_history_get_name (h, m));
+          else
+            subject = g_strdup (jvms_history_get_name (h, m));
+          if (!add_numeric_rows (stats, h, waiters, "locks", subject, "count", &error))
+            goto fail;
+        }
+    }
+
+  JvmsAttribute pause = jvms_history_lookup (h, "GC/pause");
+  if (pause != JVMS_ATTRIBUTE_INVALID
+      && !add_time_rows (stats, h, pause, STATE_TEXT, "gc", NULL, TRUE, &error))
+    goto fail;
+
+  if (!add_counter_rows (stats, h, cancellable, &error))
+    goto fail;
+
+  g_task_return_pointer (task, g_steal_pointer (&stats), (GDestroyNotify) jvms_selection_stats_free);
+  return;
+
+fail:
+  g_task_return_error (task, g_steal_pointer (&error));
+}
+
+#endif /* HAVE_JVMS_STATE_HISTORY */
+
+void
+jvms_selection_stats_compute_async (gpointer history, gint64 t0, gint64 t1,
+                                    GCancellable *cancellable, GAsyncReadyCallback callback,
+                                    gpointer user_data)
+{
+  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, jvms_selection_stats_compute_async);
+#ifdef HAVE_JVMS_STATE_HISTORY
+  ComputeData *d = g_new0 (ComputeData, 1);
+  d->history = jvms_history_ref (history);
+  d->t0 = t0;
+  d->t1 = t1;
+  g_task_set_task_data (task, d, compute_data_free);
+  g_task_run_in_thread (task, compute_thread);
+#else
+  g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                           "this build has no state history engine");
+#endif
+}
+
+JvmsSelectionStats *
+jvms_selection_stats_compute_finish (GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+csv_field (GString *out, const char *text)
+{
+  /* RFC 4180: quote a field holding a comma, a quote or a line break, doubling quotes. */
+  if (strpbrk (text, ",\"\r\n") == NULL)
+    {
+      g_string_append (out, text);
+      return;
+    }
+  g_string_append_c (out, '"');
+  for (const char *p = text; *p; p++)
+    {
+      if (*p == '"')
+        g_string_append_c (out, '"');
+      g_string_append_c (out, *p);
+    }
+  g_string_append_c (out, '"');
+}
+
+char *
+jvms_selection_stats_to_csv (const JvmsSelectionStats *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  GString *out = g_string_new ("section,subject,key,value,unit\n");
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      const JvmsStatRow *row = g_ptr_array_index (self->rows, i);
+      char number[G_ASCII_DTOSTR_BUF_SIZE];
+      csv_field (out, row->section);
+      g_string_append_c (out, ',');
+      csv_field (out, row->subject);
+      g_string_append_c (out, ',');
+      csv_field (out, row->key);
+      g_string_append_c (out, ',');
+      g_string_append (out, g_ascii_dtostr (number, sizeof number, row->value));
+      g_string_append_c (out, ',');
+      csv_field (out, row->unit);
+      g_string_append_c (out, '\n');
+    }
+  return g_string_free (out, FALSE);
+}
+
+char *
+jvms_selection_stats_to_json (const JvmsSelectionStats *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "start_ns");
+  json_builder_add_int_value (b, self->t0 - self->origin);
+  json_builder_set_member_name (b, "end_ns");
+  json_builder_add_int_value (b, self->t1 - self->origin);
+  json_builder_set_member_name (b, "rows");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      const JvmsStatRow *row = g_ptr_array_index (self->rows, i);
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "section");
+      json_builder_add_string_value (b, row->section);
+      json_builder_set_member_name (b, "subject");
+      json_builder_add_string_value (b, row->subject);
+      json_builder_set_member_name (b, "key");
+      json_builder_add_string_value (b, row->key);
+      json_builder_set_member_name (b, "label");
+      json_builder_add_string_value (b, row->label);
+      json_builder_set_member_name (b, "value");
+      json_builder_add_double_value (b, row->value);
+      json_builder_set_member_name (b, "unit");
+      json_builder_add_string_value (b, row->unit);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autoptr(JsonNode) root = json_builder_get_root (b);
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  return json_generator_to_data (gen, NULL);
+}

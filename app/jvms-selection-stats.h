@@ -1,0 +1,45 @@
+/* jvms-selection-stats.h: statistics of a time range of an index, as rows that the side panel
+ * shows and the export writes (CSV, JSON). Computed off the main thread. */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  char   *section; /* "thread-states", "locks", "gc", "counters", "events" */
+  char   *subject; /* the thread, monitor, collector or counter the row is about */
+  char   *key;     /* the state, or "count", "total", "min", "max", "mean", "stddev", "sum" */
+  char   *label;   /* @key as the panel shows it (translated) */
+  double  value;
+  char   *unit;    /* "ns", "count", "1/s", "bytes" */
+} JvmsStatRow;
+
+typedef struct
+{
+  gint64     t0;
+  gint64     t1;
+  gint64     origin; /* the history's start time: exports show times from it */
+  GPtrArray *rows;   /* of JvmsStatRow */
+} JvmsSelectionStats;
+
+void                jvms_selection_stats_free          (JvmsSelectionStats  *self);
+
+/* Computes the statistics of [@t0, @t1] in @history (a JvmsHistory) in a worker thread. */
+void                jvms_selection_stats_compute_async (gpointer             history,
+                                                        gint64               t0,
+                                                        gint64               t1,
+                                                        GCancellable        *cancellable,
+                                                        GAsyncReadyCallback  callback,
+                                                        gpointer             user_data);
+JvmsSelectionStats *jvms_selection_stats_compute_finish (GAsyncResult       *result,
+                                                         GError            **error);
+
+/* The statistics as CSV (a header line, then section,subject,key,value,unit) or as JSON. */
+char               *jvms_selection_stats_to_csv        (const JvmsSelectionStats *self);
+char               *jvms_selection_stats_to_json       (const JvmsSelectionStats *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (JvmsSelectionStats, jvms_selection_stats_free)
+
+G_END_DECLS

@@ -1,0 +1,346 @@
+/* jvms-window-views.c: the stacked views of a window (see the header). */
+#include "config.h"
+
+#include "jvms-window-views.h"
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+
+#include "jvms-window.h"
+
+#ifdef HAVE_JVMS_WIDGETS
+# include "jvms-session.h"
+# include "jvms-threads-view.h"
+# include "jvms-time-ruler.h"
+# include "jvms-timeline.h"
+/* Views land one by one in widgets/; each joins the window when its header is there. */
+# if __has_include("jvms-cpus-view.h")
+#  include "jvms-cpus-view.h"
+#  define HAVE_CPUS_VIEW 1
+# endif
+# if __has_include("jvms-locks-view.h")
+#  include "jvms-locks-view.h"
+#  define HAVE_LOCKS_VIEW 1
+# endif
+# if __has_include("jvms-gc-view.h")
+#  include "jvms-gc-view.h"
+#  define HAVE_GC_VIEW 1
+# endif
+# if __has_include("jvms-object-age-view.h")
+#  include "jvms-object-age-view.h"
+#  define HAVE_OBJECT_AGE_VIEW 1
+# endif
+# if __has_include("jvms-counters-view.h")
+#  include "jvms-counters-view.h"
+#  define HAVE_COUNTERS_VIEW 1
+# endif
+#endif
+
+typedef struct
+{
+  const char *setting; /* nick in the visible-views flags */
+  const char *title;
+#ifdef HAVE_JVMS_WIDGETS
+  GtkWidget *(*create) (JvmsSession *session);
+#endif
+} ViewInfo;
+
+#ifdef HAVE_JVMS_WIDGETS
+# define VIEW(setting, title, create) { setting, title, create }
+#else
+# define VIEW(setting, title, create) { setting, title }
+#endif
+
+/* In the order they are stacked. */
+static const ViewInfo view_infos[] = {
+  VIEW ("threads", N_("Threads"), jvms_threads_view_new),
+#ifdef HAVE_CPUS_VIEW
+  VIEW ("cpus", N_("CPUs"), jvms_cpus_view_new),
+#endif
+#ifdef HAVE_LOCKS_VIEW
+  VIEW ("locks", N_("Locks"), jvms_locks_view_new),
+#endif
+#ifdef HAVE_GC_VIEW
+  VIEW ("gc", N_("GC and Heap"), jvms_gc_view_new),
+#endif
+#ifdef HAVE_OBJECT_AGE_VIEW
+  VIEW ("memory", N_("Object Age"), jvms_object_age_view_new),
+#endif
+#ifdef HAVE_COUNTERS_VIEW
+  VIEW ("memory", N_("Counters"), jvms_counters_view_new),
+#endif
+};
+
+struct _JvmsWindowViews
+{
+  JvmsWindow         *window; /* unowned: the window owns us */
+  GtkBox             *ruler_box;
+  GtkBox             *views_box;
+  JvmsSelectionPanel *panel;
+  gpointer            history;
+  gboolean            complete;
+  GtkWidget          *expanders[G_N_ELEMENTS (view_infos)];
+  GtkWidget          *views[G_N_ELEMENTS (view_infos)];
+#ifdef HAVE_JVMS_WIDGETS
+  JvmsSession        *session;
+  GtkWidget          *ruler;
+#else
+  GtkWidget          *placeholder;
+#endif
+};
+
+#ifdef HAVE_JVMS_WIDGETS
+
+static void
+update_zoom_actions (JvmsWindowViews *self)
+{
+  gboolean has = self->history != NULL;
+  gtk_widget_action_set_enabled (GTK_WIDGET (self->window), "win.zoom-back",
+                                 has && jvms_session_can_go_back (self->session));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self->window), "win.zoom-forward",
+                                 has && jvms_session_can_go_forward (self->session));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self->window), "win.zoom-selection",
+                                 has && jvms_session_get_has_selection (self->session));
+}
+
+static void
+selection_changed (JvmsWindowViews *self)
+{
+  gint64 start = 0, end = 0;
+  if (!jvms_session_get_selection (self->session, &start, &end))
+    start = end = 0;
+  jvms_selection_panel_set_range (self->panel, start, end);
+  update_zoom_actions (self);
+  jvms_window_dump_state (self->window);
+}
+
+static void
+visible_changed (JvmsWindowViews *self)
+{
+  update_zoom_actions (self);
+  jvms_window_dump_state (self->window);
+}
+
+#endif
+
+JvmsWindowViews *
+jvms_window_views_new (JvmsWindow *window, GtkBox *ruler_box, GtkBox *views_box,
+                       JvmsSelectionPanel *panel)
+{
+  JvmsWindowViews *self = g_new0 (JvmsWindowViews, 1);
+  self->window = window;
+  self->ruler_box = ruler_box;
+  self->views_box = views_box;
+  self->panel = panel;
+
+#ifdef HAVE_JVMS_WIDGETS
+  self->session = jvms_session_new ();
+  self->ruler = jvms_time_ruler_new (self->session);
+  gtk_box_append (ruler_box, self->ruler);
+
+  for (guint i = 0; i < G_N_ELEMENTS (view_infos); i++)
+    {
+      /* An expander per view: each collapses on its own, from the keyboard too. */
+      GtkWidget *expander = gtk_expander_new (_(view_infos[i].title));
+      gtk_expander_set_expanded (GTK_EXPANDER (expander), TRUE);
+      gtk_widget_add_css_class (expander, "jvms-view-expander");
+      self->views[i] = view_infos[i].create (self->session);
+      gtk_widget_set_hexpand (self->views[i], TRUE);
+      gtk_expander_set_child (GTK_EXPANDER (expander), self->views[i]);
+      gtk_box_append (views_box, expander);
+      self->expanders[i] = expander;
+    }
+
+  g_signal_connect_swapped (self->session, "notify::selection-start",
+                            G_CALLBACK (selection_changed), self);
+  g_signal_connect_swapped (self->session, "notify::selection-end",
+                            G_CALLBACK (selection_changed), self);
+  g_signal_connect_swapped (self->session, "notify::has-selection",
+                            G_CALLBACK (selection_changed), self);
+  g_signal_connect_swapped (self->session, "notify::visible-start",
+                            G_CALLBACK (visible_changed), self);
+  g_signal_connect_swapped (self->session, "notify::visible-end",
+                            G_CALLBACK (visible_changed), self);
+  g_signal_connect_swapped (self->session, "notify::can-go-back",
+                            G_CALLBACK (update_zoom_actions), self);
+  g_signal_connect_swapped (self->session, "notify::can-go-forward",
+                            G_CALLBACK (update_zoom_actions), self);
+  update_zoom_actions (self);
+#else
+  self->placeholder = adw_status_page_new ();
+  adw_status_page_set_icon_name (ADW_STATUS_PAGE (self->placeholder), "org.jvmscope.Jvmscope-symbolic");
+  adw_status_page_set_title (ADW_STATUS_PAGE (self->placeholder), _("No Views in This Build"));
+  adw_status_page_set_description (ADW_STATUS_PAGE (self->placeholder),
+                                   _("This build of Jvmscope has no timeline views."));
+  gtk_widget_set_vexpand (self->placeholder, TRUE);
+  gtk_box_append (views_box, self->placeholder);
+  gtk_widget_action_set_enabled (GTK_WIDGET (window), "win.zoom-back", FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (window), "win.zoom-forward", FALSE);
+  gtk_widget_action_set_enabled (GTK_WIDGET (window), "win.zoom-selection", FALSE);
+#endif
+  return self;
+}
+
+void
+jvms_window_views_free (JvmsWindowViews *self)
+{
+#ifdef HAVE_JVMS_WIDGETS
+  g_signal_handlers_disconnect_by_data (self->session, self);
+  g_clear_object (&self->session);
+#endif
+  g_free (self);
+}
+
+void
+jvms_window_views_set_history (JvmsWindowViews *self, gpointer history)
+{
+#ifdef HAVE_JVMS_WIDGETS
+  if (history == self->history)
+    {
+      /* Indexing goes on: the same history, longer. */
+      if (history != NULL)
+        jvms_session_history_changed (self->session);
+      return;
+    }
+  self->history = history;
+  jvms_session_set_history (self->session, history);
+  update_zoom_actions (self);
+#else
+  self->history = history;
+#endif
+}
+
+void
+jvms_window_views_set_complete (JvmsWindowViews *self, gboolean complete)
+{
+  self->complete = complete;
+}
+
+void
+jvms_window_views_set_view_visible (JvmsWindowViews *self, const char *name, gboolean visible)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (view_infos); i++)
+    if (g_str_equal (view_infos[i].setting, name) && self->expanders[i] != NULL)
+      gtk_widget_set_visible (self->expanders[i], visible);
+}
+
+void
+jvms_window_views_set_thread_filter (JvmsWindowViews *self, const char *text)
+{
+#ifdef HAVE_JVMS_WIDGETS
+  for (guint i = 0; i < G_N_ELEMENTS (view_infos); i++)
+    if (JVMS_IS_THREADS_VIEW (self->views[i]))
+      jvms_threads_view_set_filter (JVMS_THREADS_VIEW (self->views[i]), text);
+#endif
+}
+
+#ifdef HAVE_JVMS_WIDGETS
+/* Where @widget is in its window, in window coordinates, so that tests can point at it. */
+static void
+set_bounds (GKeyFile *key_file, const char *key, GtkWidget *widget)
+{
+  graphene_rect_t r;
+  GtkWidget *root = GTK_WIDGET (gtk_widget_get_root (widget));
+  if (root == NULL || !gtk_widget_compute_bounds (widget, root, &r))
+    return;
+  int list[4] = { (int) r.origin.x, (int) r.origin.y, (int) r.size.width, (int) r.size.height };
+  g_key_file_set_integer_list (key_file, "views", key, list, 4);
+}
+#endif
+
+void
+jvms_window_views_dump_state (JvmsWindowViews *self, GKeyFile *key_file)
+{
+  g_key_file_set_boolean (key_file, "views", "history", self->history != NULL);
+  g_key_file_set_boolean (key_file, "views", "complete", self->complete);
+#ifdef HAVE_JVMS_WIDGETS
+  gint64 start = 0, end = 0;
+  g_key_file_set_int64 (key_file, "views", "visible-start",
+                        jvms_session_get_visible_start (self->session));
+  g_key_file_set_int64 (key_file, "views", "visible-end",
+                        jvms_session_get_visible_end (self->session));
+  gboolean has = jvms_session_get_selection (self->session, &start, &end);
+  g_key_file_set_boolean (key_file, "views", "has-selection", has);
+  g_key_file_set_int64 (key_file, "views", "selection-start", has ? start : 0);
+  g_key_file_set_int64 (key_file, "views", "selection-end", has ? end : 0);
+  g_autoptr(GString) shown = g_string_new (NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (view_infos); i++)
+    {
+      if (JVMS_IS_THREADS_VIEW (self->views[i]))
+        g_key_file_set_integer (key_file, "views", "thread-rows",
+                                (int) jvms_threads_view_get_n_rows (JVMS_THREADS_VIEW (self->views[i])));
+      if (gtk_widget_get_visible (self->expanders[i]))
+        g_string_append_printf (shown, "%s%s", shown->len ? ";" : "",
+                                G_OBJECT_TYPE_NAME (self->views[i]));
+    }
+  g_key_file_set_string (key_file, "views", "shown", shown->str);
+  set_bounds (key_file, "ruler-bounds", self->ruler);
+  for (guint i = 0; i < G_N_ELEMENTS (view_infos); i++)
+    if (JVMS_IS_THREADS_VIEW (self->views[i]))
+      set_bounds (key_file, "threads-bounds", self->views[i]);
+#endif
+}
+
+int
+jvms_window_views_render (JvmsWindowViews *self, cairo_t *cr, int width, gboolean dark)
+{
+#ifdef HAVE_JVMS_WIDGETS
+  /* Each view at the height it asks for at this width, as it would lay out on screen. */
+  int y = 0;
+  GtkWidget *parts[1 + G_N_ELEMENTS (view_infos)];
+  guint n = 0;
+  parts[n++] = self->ruler;
+  for (guint i = 0; i < G_N_ELEMENTS (view_infos); i++)
+    if (gtk_widget_get_visible (self->expanders[i])
+        && gtk_expander_get_expanded (GTK_EXPANDER (self->expanders[i])))
+      parts[n++] = self->views[i];
+
+  for (guint i = 0; i < n; i++)
+    {
+      int min = 0, nat = 0;
+      gtk_widget_measure (parts[i], GTK_ORIENTATION_VERTICAL, width, &min, &nat, NULL, NULL);
+      if (cr != NULL)
+        {
+          cairo_save (cr);
+          cairo_translate (cr, 0, y);
+          cairo_rectangle (cr, 0, 0, width, nat);
+          cairo_clip (cr);
+          if (JVMS_IS_TIME_RULER (parts[i]))
+            jvms_time_ruler_render (JVMS_TIME_RULER (parts[i]), cr, width, nat, dark);
+          else
+            jvms_timeline_render (JVMS_TIMELINE (parts[i]), cr, width, nat, dark);
+          cairo_restore (cr);
+        }
+      y += nat;
+    }
+  return y;
+#else
+  return 0;
+#endif
+}
+
+static void
+zoom_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+#ifdef HAVE_JVMS_WIDGETS
+  JvmsWindowViews *self = jvms_window_get_views (JVMS_WINDOW (widget));
+  if (g_str_equal (name, "win.zoom-back"))
+    jvms_session_go_back (self->session);
+  else if (g_str_equal (name, "win.zoom-forward"))
+    jvms_session_go_forward (self->session);
+  else
+    jvms_session_zoom_to_selection (self->session);
+#endif
+}
+
+void
+jvms_window_views_install_actions (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "win.zoom-back", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "win.zoom-forward", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "win.zoom-selection", NULL, zoom_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Left, GDK_ALT_MASK,
+                                       "win.zoom-back", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Right, GDK_ALT_MASK,
+                                       "win.zoom-forward", NULL);
+}

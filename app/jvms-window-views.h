@@ -1,0 +1,43 @@
+/* jvms-window-views.h: the part of the window that knows widgets/: the session, the time
+ * ruler and the stacked views, and the window's actions on them (zoom, filter, view toggles).
+ * Kept apart so that the rest of the window builds and runs whatever widgets/ provides. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "jvms-selection-panel.h"
+
+G_BEGIN_DECLS
+
+typedef struct _JvmsWindowViews JvmsWindowViews;
+typedef struct _JvmsWindow JvmsWindow;
+
+JvmsWindowViews *jvms_window_views_new               (JvmsWindow         *window,
+                                                      GtkBox             *ruler_box,
+                                                      GtkBox             *views_box,
+                                                      JvmsSelectionPanel *panel);
+void             jvms_window_views_free              (JvmsWindowViews    *self);
+/* @history: the JvmsHistory indexed so far (NULL: none). Called again whenever it grew. */
+void             jvms_window_views_set_history       (JvmsWindowViews    *self,
+                                                      gpointer            history);
+void             jvms_window_views_set_complete      (JvmsWindowViews    *self,
+                                                      gboolean            complete);
+/* @name: a nick of the visible-views flags ("threads", "cpus", ...). */
+void             jvms_window_views_set_view_visible  (JvmsWindowViews    *self,
+                                                      const char         *name,
+                                                      gboolean            visible);
+void             jvms_window_views_set_thread_filter (JvmsWindowViews    *self,
+                                                      const char         *text);
+void             jvms_window_views_dump_state        (JvmsWindowViews    *self,
+                                                      GKeyFile           *key_file);
+/* Renders the ruler and the shown views, stacked, @width pixels wide, for export; returns
+ * the height they need at that width when @cr is NULL. */
+int              jvms_window_views_render            (JvmsWindowViews    *self,
+                                                      cairo_t            *cr,
+                                                      int                 width,
+                                                      gboolean            dark);
+/* win.zoom-back, win.zoom-forward, win.zoom-selection. */
+void             jvms_window_views_install_actions   (GtkWidgetClass     *widget_class);
+JvmsWindowViews *jvms_window_get_views               (JvmsWindow         *window);
+
+G_END_DECLS

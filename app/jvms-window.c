@@ -1,0 +1,759 @@
+/* jvms-window.c: the trace window: opening, indexing progress, problems, layout, actions. */
+#include "config.h"
+
+#include "jvms-window.h"
+
+#include <errno.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+
+#include "jvms-export.h"
+#include "jvms-loader.h"
+#include "jvms-selection-panel.h"
+#include "jvms-start-page.h"
+#include "jvms-window-views.h"
+
+struct _JvmsWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  GSettings            *settings;
+  GFile                *file;
+  JvmsLoader           *loader;
+  GCancellable         *cancellable;
+  GtkNativeDialog      *dialog;
+  JvmsWindowViews      *views;
+  char                 *problem;
+  char                 *debug_dump_path;
+  char                 *debug_dump_last;
+  guint                 debug_dump_id;
+  GSimpleActionGroup   *view_actions;
+
+  /* Template children */
+  AdwWindowTitle       *window_title;
+  AdwToastOverlay      *toast_overlay;
+  GtkStack             *stack;
+  JvmsStartPage        *start_page;
+  GtkRevealer          *progress_revealer;
+  GtkProgressBar       *progress_bar;
+  GtkRevealer          *problem_revealer;
+  GtkLabel             *problem_label;
+  GtkPaned             *paned;
+  GtkBox               *ruler_box;
+  GtkBox               *views_box;
+  JvmsSelectionPanel   *selection_panel;
+  GtkSearchBar         *search_bar;
+  GtkSearchEntry       *search_entry;
+  GMenu                *recent_section;
+  GtkWidget            *zoom_box;
+  GtkWidget            *export_button;
+  GtkWidget            *side_panel_button;
+  GtkWidget            *search_button;
+};
+
+enum {
+  PROP_0,
+  PROP_SHOW_SIDE_PANEL,
+  PROP_SEARCH_MODE,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (JvmsWindow, jvms_window, ADW_TYPE_APPLICATION_WINDOW)
+
+/* The schema's visible-views flags, in the order of the View menu. */
+static const char * const view_names[] = { "threads", "cpus", "locks", "gc", "memory", "report" };
+
+/* ---------------------------------------------------------------------------------------------
+ * State dump for tests (docs/window.md): JVMSCOPE_DEBUG_DUMP_STATE=FILE makes the window write
+ * what it shows to FILE, as a key file, whenever that changes.
+ */
+
+void
+jvms_window_dump_state (JvmsWindow *self)
+{
+  if (self->debug_dump_path == NULL || self->stack == NULL)
+    return;
+
+  g_autoptr(GKeyFile) kf = g_key_file_new ();
+  g_autofree char *path = self->file ? g_file_get_path (self->file) : NULL;
+  g_key_file_set_string (kf, "window", "page", gtk_stack_get_visible_child_name (self->stack));
+  g_key_file_set_string (kf, "window", "file", path ? path : "");
+  g_key_file_set_boolean (kf, "window", "loading",
+                          self->loader && jvms_loader_get_loading (self->loader));
+  g_key_file_set_double (kf, "window", "fraction",
+                         self->loader ? jvms_loader_get_fraction (self->loader) : 0.0);
+  g_key_file_set_string (kf, "window", "problem", self->problem ? self->problem : "");
+  g_key_file_set_boolean (kf, "window", "side-panel",
+                          gtk_widget_get_visible (GTK_WIDGET (self->selection_panel)));
+  jvms_window_views_dump_state (self->views, kf);
+
+  const JvmsSelectionStats *stats = jvms_selection_panel_get_stats (self->selection_panel);
+  g_key_file_set_integer (kf, "panel", "rows", stats ? (int) stats->rows->len : 0);
+  if (stats != NULL)
+    {
+      g_key_file_set_int64 (kf, "panel", "t0", stats->t0);
+      g_key_file_set_int64 (kf, "panel", "t1", stats->t1);
+    }
+
+  /* Written only when it changed, so that the periodic look below costs nothing. */
+  g_autofree char *data = g_key_file_to_data (kf, NULL, NULL);
+  if (g_strcmp0 (data, self->debug_dump_last) == 0)
+    return;
+  g_free (self->debug_dump_last);
+  self->debug_dump_last = g_strdup (data);
+
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tmp = g_strconcat (self->debug_dump_path, ".tmp", NULL);
+  if (!g_file_set_contents (tmp, data, -1, &error) || g_rename (tmp, self->debug_dump_path) != 0)
+    g_warning ("Cannot write the state dump %s: %s", self->debug_dump_path,
+               error ? error->message : g_strerror (errno));
+}
+
+/* Layout (where the views are) changes without any signal we follow: look again now and then. */
+static gboolean
+dump_state_tick (gpointer user_data)
+{
+  jvms_window_dump_state (user_data);
+  return G_SOURCE_CONTINUE;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Problems: a banner above the views, with the reader's own message.
+ */
+
+static void
+show_problem (JvmsWindow *self, const char *text)
+{
+  g_free (self->problem);
+  self->problem = g_strdup (text);
+  gtk_label_set_text (self->problem_label, text ? text : "");
+  gtk_revealer_set_reveal_child (self->problem_revealer, text != NULL);
+  jvms_window_dump_state (self);
+}
+
+static void
+dismiss_problem_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  JvmsWindow *self = JVMS_WINDOW (widget);
+  gtk_revealer_set_reveal_child (self->problem_revealer, FALSE);
+}
+
+static void
+toast (JvmsWindow *self, const char *text)
+{
+  adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (text));
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Loading
+ */
+
+static void
+update_actions (JvmsWindow *self)
+{
+  gboolean loading = self->loader && jvms_loader_get_loading (self->loader);
+  gboolean has_trace = self->file != NULL;
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel-loading", loading);
+  /* The start page has nothing to zoom, export, filter or select. */
+  gtk_widget_set_visible (self->zoom_box, has_trace);
+  gtk_widget_set_visible (self->export_button, has_trace);
+  gtk_widget_set_visible (self->side_panel_button, has_trace);
+  gtk_widget_set_visible (self->search_button, has_trace);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-image", has_trace);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-statistics",
+                                 jvms_selection_panel_get_stats (self->selection_panel) != NULL);
+}
+
+static void
+loader_grew (JvmsWindow *self, JvmsLoader *loader)
+{
+  jvms_window_views_set_history (self->views, jvms_loader_get_history (loader));
+  jvms_selection_panel_set_history (self->selection_panel, jvms_loader_get_history (loader));
+  jvms_window_dump_state (self);
+}
+
+static void
+load_done (GObject *object, GAsyncResult *result, gpointer user_data)
+{
+  JvmsLoader *loader = JVMS_LOADER (object);
+  g_autoptr(JvmsWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  gboolean ok = jvms_loader_load_finish (loader, result, &error);
+
+  if (loader != self->loader)
+    return; /* a trace replaced since */
+
+  gtk_revealer_set_reveal_child (self->progress_revealer, FALSE);
+  loader_grew (self, loader);
+  jvms_window_views_set_complete (self->views, ok);
+
+  /* The reader's message names the full path already. */
+  g_autofree char *name = g_file_get_basename (self->file);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      /* Translators: indexing was stopped by the user; the views keep what was read. */
+      toast (self, _("Indexing cancelled: the views show what was indexed before"));
+    }
+  else if (!ok)
+    {
+      /* Translators: the first %s is a file name, the second the reader's message. */
+      g_autofree char *text = g_strdup_printf (_("Could not read “%s”: %s"), name, error->message);
+      show_problem (self, text);
+    }
+  else
+    {
+      const char * const *warnings = jvms_loader_get_warnings (loader);
+      guint n = warnings ? g_strv_length ((char **) warnings) : 0;
+      if (n > 0)
+        {
+          g_autofree char *all = g_strjoinv ("\n", (char **) warnings);
+          g_autofree char *text =
+            g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                          "“%s” could only partly be read; the views show what was loaded. %u problem:\n%s",
+                                          "“%s” could only partly be read; the views show what was loaded. %u problems:\n%s",
+                                          n),
+                             name, n, all);
+          show_problem (self, text);
+        }
+    }
+  update_actions (self);
+  jvms_window_dump_state (self);
+}
+
+static void
+close_trace (JvmsWindow *self)
+{
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  if (self->loader != NULL)
+    g_signal_handlers_disconnect_by_data (self->loader, self);
+  g_clear_object (&self->loader);
+  g_clear_object (&self->file);
+  jvms_window_views_set_history (self->views, NULL);
+  jvms_selection_panel_set_history (self->selection_panel, NULL);
+  show_problem (self, NULL);
+}
+
+void
+jvms_window_open (JvmsWindow *self, GFile *file)
+{
+  g_return_if_fail (JVMS_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  close_trace (self);
+  self->file = g_object_ref (file);
+  self->cancellable = g_cancellable_new ();
+  self->loader = jvms_loader_new (file);
+
+  g_autofree char *name = g_file_get_basename (file);
+  g_autoptr(GFile) parent = g_file_get_parent (file);
+  g_autofree char *where = parent ? g_file_get_parse_name (parent) : NULL;
+  /* Translators: window title; %s is the trace's file name. */
+  g_autofree char *title = g_strdup_printf (_("%s — Jvmscope"), name);
+  gtk_window_set_title (GTK_WINDOW (self), title);
+  adw_window_title_set_title (self->window_title, name);
+  adw_window_title_set_subtitle (self->window_title, where ? where : "");
+
+  if (JVMS_IS_APPLICATION (app))
+    jvms_application_add_recent (JVMS_APPLICATION (app), file);
+
+  g_object_bind_property (self->loader, "fraction", self->progress_bar, "fraction",
+                          G_BINDING_SYNC_CREATE);
+  g_signal_connect_object (self->loader, "grew", G_CALLBACK (loader_grew), self,
+                           G_CONNECT_SWAPPED);
+  gtk_revealer_set_reveal_child (self->progress_revealer, TRUE);
+  gtk_stack_set_visible_child_name (self->stack, "trace");
+
+  jvms_loader_load_async (self->loader, self->cancellable, load_done, g_object_ref (self));
+  update_actions (self);
+  jvms_window_dump_state (self);
+}
+
+JvmsWindowViews *
+jvms_window_get_views (JvmsWindow *self)
+{
+  return self->views;
+}
+
+GFile *
+jvms_window_get_file (JvmsWindow *self)
+{
+  g_return_val_if_fail (JVMS_IS_WINDOW (self), NULL);
+  return self->file;
+}
+
+static void
+cancel_loading_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  JvmsWindow *self = JVMS_WINDOW (widget);
+  g_cancellable_cancel (self->cancellable);
+}
+
+/* A window shows one trace; opening another while one is shown opens a window for it (or
+ * reuses an empty one), as GApplication::open does for files given on the command line. */
+static void
+open_file (JvmsWindow *self, GFile *file)
+{
+  if (self->file == NULL)
+    jvms_window_open (self, file);
+  else
+    g_application_open (G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))),
+                        &file, 1, "");
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Open dialogs. GtkFileChooserNative (the portal under Flatpak) in file or folder mode: a
+ * .jvmtrace bundle and an LTTng trace are folders.
+ */
+
+static void
+open_dialog_response (GtkNativeDialog *dialog, int response, gpointer user_data)
+{
+  JvmsWindow *self = user_data;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      if (file != NULL)
+        open_file (self, file);
+    }
+  if (self->dialog == dialog)
+    g_clear_object (&self->dialog);
+}
+
+static void
+run_open_dialog (JvmsWindow *self, gboolean folder)
+{
+  if (self->dialog != NULL)
+    gtk_native_dialog_destroy (self->dialog);
+  g_clear_object (&self->dialog);
+
+  GtkFileChooserNative *chooser =
+    gtk_file_chooser_native_new (folder ? _("Open Trace Folder") : _("Open Trace File"),
+                                 GTK_WINDOW (self),
+                                 folder ? GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER
+                                        : GTK_FILE_CHOOSER_ACTION_OPEN,
+                                 _("_Open"), _("_Cancel"));
+  if (!folder)
+    {
+      g_autoptr(GtkFileFilter) traces = gtk_file_filter_new ();
+      gtk_file_filter_set_name (traces, _("Traces (.jfr, perf.data)"));
+      gtk_file_filter_add_mime_type (traces, "application/x-jfr");
+      gtk_file_filter_add_pattern (traces, "*.jfr");
+      gtk_file_filter_add_pattern (traces, "*.data");
+      gtk_file_filter_add_pattern (traces, "perf.data*");
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), traces);
+      g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
+      gtk_file_filter_set_name (all, _("All Files"));
+      gtk_file_filter_add_pattern (all, "*");
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), all);
+    }
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  self->dialog = GTK_NATIVE_DIALOG (chooser);
+  g_signal_connect_object (chooser, "response", G_CALLBACK (open_dialog_response), self, 0);
+  gtk_native_dialog_show (self->dialog);
+}
+
+static void
+open_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  run_open_dialog (JVMS_WINDOW (widget), FALSE);
+}
+
+static void
+open_folder_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  run_open_dialog (JVMS_WINDOW (widget), TRUE);
+}
+
+static void
+open_sample_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  g_autoptr(GFile) sample = jvms_application_find_sample ();
+  if (sample != NULL)
+    open_file (JVMS_WINDOW (widget), sample);
+  else
+    toast (JVMS_WINDOW (widget), _("The sample trace is not installed"));
+}
+
+static void
+open_recent_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (param, NULL));
+  if (g_file_query_exists (file, NULL))
+    open_file (JVMS_WINDOW (widget), file);
+  else
+    toast (JVMS_WINDOW (widget), _("That trace no longer exists"));
+}
+
+static void
+close_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  gtk_window_close (GTK_WINDOW (widget));
+}
+
+static void
+reload_recent_menu (JvmsWindow *self)
+{
+  g_menu_remove_all (self->recent_section);
+  g_auto(GStrv) uris = g_settings_get_strv (self->settings, "recent-traces");
+  for (guint i = 0; uris[i] != NULL && i < 10; i++)
+    {
+      g_autoptr(GFile) file = g_file_new_for_uri (uris[i]);
+      g_autofree char *label = g_file_get_basename (file);
+      g_autoptr(GMenuItem) item = g_menu_item_new (label, NULL);
+      g_menu_item_set_action_and_target_value (item, "win.open-recent",
+                                               g_variant_new_string (uris[i]));
+      g_menu_append_item (self->recent_section, item);
+    }
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Drag and drop: files and folders from the file manager.
+ */
+
+static gboolean
+on_drop (GtkDropTarget *target, const GValue *value, double x, double y, gpointer user_data)
+{
+  JvmsWindow *self = user_data;
+
+  if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
+    return FALSE;
+  GSList *files = g_value_get_boxed (value);
+  if (files == NULL)
+    return FALSE;
+  for (GSList *l = files; l; l = l->next)
+    open_file (self, l->data);
+  return TRUE;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Export
+ */
+
+static void
+export_image_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  JvmsWindow *self = JVMS_WINDOW (widget);
+  jvms_export_views_with_dialog (GTK_WINDOW (self), self->views, GTK_WIDGET (self->views_box));
+}
+
+static void
+export_statistics_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  JvmsWindow *self = JVMS_WINDOW (widget);
+  const JvmsSelectionStats *stats = jvms_selection_panel_get_stats (self->selection_panel);
+  if (stats != NULL)
+    jvms_export_statistics_with_dialog (GTK_WINDOW (self), stats, self->toast_overlay);
+}
+
+static void
+panel_stats_changed (JvmsWindow *self)
+{
+  update_actions (self);
+  jvms_window_dump_state (self);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * View toggles, bound to the visible-views setting.
+ */
+
+static void
+visible_views_changed (JvmsWindow *self)
+{
+  guint flags = g_settings_get_flags (self->settings, "visible-views");
+  for (guint i = 0; i < G_N_ELEMENTS (view_names); i++)
+    {
+      gboolean on = (flags & (1u << i)) != 0;
+      GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self->view_actions),
+                                                    view_names[i]);
+      g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (on));
+      jvms_window_views_set_view_visible (self->views, view_names[i], on);
+    }
+}
+
+static void
+view_toggle_change_state (GSimpleAction *action, GVariant *state, gpointer user_data)
+{
+  JvmsWindow *self = user_data;
+  const char *name = g_action_get_name (G_ACTION (action));
+  guint flags = g_settings_get_flags (self->settings, "visible-views");
+
+  for (guint i = 0; i < G_N_ELEMENTS (view_names); i++)
+    if (g_str_equal (name, view_names[i]))
+      {
+        if (g_variant_get_boolean (state))
+          flags |= 1u << i;
+        else
+          flags &= ~(1u << i);
+      }
+  g_settings_set_flags (self->settings, "visible-views", flags);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Window state
+ */
+
+static gboolean
+jvms_window_close_request (GtkWindow *window)
+{
+  JvmsWindow *self = JVMS_WINDOW (window);
+  int width, height;
+
+  g_cancellable_cancel (self->cancellable);
+
+  /* The unmaximized size, so that unmaximizing after a restart gives a sensible window. */
+  gtk_window_get_default_size (window, &width, &height);
+  g_settings_delay (self->settings);
+  g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
+  if (width > 0 && height > 0)
+    {
+      g_settings_set_int (self->settings, "window-width", MAX (width, 360));
+      g_settings_set_int (self->settings, "window-height", MAX (height, 294));
+    }
+  g_settings_apply (self->settings);
+
+  return GTK_WINDOW_CLASS (jvms_window_parent_class)->close_request (window);
+}
+
+static void
+jvms_window_constructed (GObject *object)
+{
+  JvmsWindow *self = JVMS_WINDOW (object);
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  G_OBJECT_CLASS (jvms_window_parent_class)->constructed (object);
+
+  self->settings = JVMS_IS_APPLICATION (app)
+    ? g_object_ref (jvms_application_get_settings (JVMS_APPLICATION (app)))
+    : g_settings_new (APP_ID);
+
+  gtk_window_set_default_size (GTK_WINDOW (self),
+                               g_settings_get_int (self->settings, "window-width"),
+                               g_settings_get_int (self->settings, "window-height"));
+  if (g_settings_get_boolean (self->settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+
+  jvms_start_page_set_settings (self->start_page, self->settings);
+  g_signal_connect_object (self->settings, "changed::recent-traces",
+                           G_CALLBACK (reload_recent_menu), self, G_CONNECT_SWAPPED);
+  reload_recent_menu (self);
+
+  g_signal_connect_object (self->settings, "changed::visible-views",
+                           G_CALLBACK (visible_views_changed), self, G_CONNECT_SWAPPED);
+  visible_views_changed (self);
+
+  g_autoptr(GFile) sample = jvms_application_find_sample ();
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.open-sample", sample != NULL);
+  update_actions (self);
+  jvms_window_dump_state (self);
+}
+
+static void
+jvms_window_dispose (GObject *object)
+{
+  JvmsWindow *self = JVMS_WINDOW (object);
+
+  /* Stop the worker first: nothing it reports may reach a half-destroyed window. */
+  g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->debug_dump_id, g_source_remove);
+  if (self->dialog != NULL)
+    gtk_native_dialog_destroy (self->dialog);
+  g_clear_object (&self->dialog);
+  if (self->loader != NULL)
+    g_signal_handlers_disconnect_by_data (self->loader, self);
+  g_clear_object (&self->loader);
+  g_clear_pointer (&self->views, jvms_window_views_free);
+  gtk_widget_dispose_template (GTK_WIDGET (self), JVMS_TYPE_WINDOW);
+  g_clear_object (&self->view_actions);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->file);
+  g_clear_object (&self->settings);
+  G_OBJECT_CLASS (jvms_window_parent_class)->dispose (object);
+}
+
+static void
+jvms_window_finalize (GObject *object)
+{
+  JvmsWindow *self = JVMS_WINDOW (object);
+
+  g_free (self->problem);
+  g_free (self->debug_dump_path);
+  g_free (self->debug_dump_last);
+  G_OBJECT_CLASS (jvms_window_parent_class)->finalize (object);
+}
+
+static void
+jvms_window_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  JvmsWindow *self = JVMS_WINDOW (object);
+
+  switch (prop_id)
+    {
+    /* Property actions read these before the template is built and after it is gone. */
+    case PROP_SHOW_SIDE_PANEL:
+      g_value_set_boolean (value, self->selection_panel != NULL
+                                  && gtk_widget_get_visible (GTK_WIDGET (self->selection_panel)));
+      break;
+    case PROP_SEARCH_MODE:
+      g_value_set_boolean (value, self->search_bar != NULL
+                                  && gtk_search_bar_get_search_mode (self->search_bar));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+jvms_window_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  JvmsWindow *self = JVMS_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SHOW_SIDE_PANEL:
+      if (g_value_get_boolean (value) != gtk_widget_get_visible (GTK_WIDGET (self->selection_panel)))
+        {
+          gtk_widget_set_visible (GTK_WIDGET (self->selection_panel), g_value_get_boolean (value));
+          g_object_notify_by_pspec (object, pspec);
+          jvms_window_dump_state (self);
+        }
+      break;
+    case PROP_SEARCH_MODE:
+      gtk_search_bar_set_search_mode (self->search_bar, g_value_get_boolean (value));
+      if (g_value_get_boolean (value))
+        gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+search_mode_changed (JvmsWindow *self)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SEARCH_MODE]);
+}
+
+static void
+search_changed (JvmsWindow *self, GtkSearchEntry *entry)
+{
+  jvms_window_views_set_thread_filter (self->views, gtk_editable_get_text (GTK_EDITABLE (entry)));
+}
+
+static void
+jvms_window_class_init (JvmsWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->constructed = jvms_window_constructed;
+  object_class->dispose = jvms_window_dispose;
+  object_class->finalize = jvms_window_finalize;
+  object_class->get_property = jvms_window_get_property;
+  object_class->set_property = jvms_window_set_property;
+  window_class->close_request = jvms_window_close_request;
+
+  properties[PROP_SHOW_SIDE_PANEL] =
+    g_param_spec_boolean ("show-side-panel", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SEARCH_MODE] =
+    g_param_spec_boolean ("search-mode", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  g_type_ensure (JVMS_TYPE_START_PAGE);
+  g_type_ensure (JVMS_TYPE_SELECTION_PANEL);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/org/jvmscope/Jvmscope/jvms-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, JvmsWindow, window_title);
+  gtk_widget_class_bind_template_child (widget_class, JvmsWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, JvmsWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, JvmsWindow, start_page);
+  gtk_widget_class_bind_template_child (widget_class, JvmsWindow, progress_revealer);
+  gtk_widget_class_bind_template_child (widget_class, JvmsWindow, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, JvmsWindow, problem_revealer);
+  gtk_widget_class_bind_template_child (widget_class, JvmsWindow, problem_label);
+  gtk_widget_class_bind_template_child (widget_class, JvmsWindow, paned);
+  gtk_widget_class_bind_template_child (widget_class, JvmsWindow, ruler_box);
+  gtk_widget_class_bind_template_child (widget_class, JvmsWindow, views_box);
+  gtk_widget_class_bind_template_child (widget_class, JvmsWindow, selection_panel);
+  gtk_widget_class_bind_template_child (widget_class, JvmsWindow, search_bar);
+  gtk_widget_class_bind_template_child (widget_class, JvmsWindow, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, JvmsWindow, recent_section);
+  gtk_widget_class_bind_template_child (widget_class, JvmsWindow, zoom_box);
+  gtk_widget_class_bind_template_child (widget_class, JvmsWindow, export_button);
+  gtk_widget_class_bind_template_child (widget_class, JvmsWindow, side_panel_button);
+  gtk_widget_class_bind_template_child (widget_class, JvmsWindow, search_button);
+
+  gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
+  gtk_widget_class_install_action (widget_class, "win.open-folder", NULL, open_folder_action);
+  gtk_widget_class_install_action (widget_class, "win.open-sample", NULL, open_sample_action);
+  gtk_widget_class_install_action (widget_class, "win.open-recent", "s", open_recent_action);
+  gtk_widget_class_install_action (widget_class, "win.close", NULL, close_action);
+  gtk_widget_class_install_action (widget_class, "win.cancel-loading", NULL, cancel_loading_action);
+  gtk_widget_class_install_action (widget_class, "win.dismiss-problem", NULL, dismiss_problem_action);
+  gtk_widget_class_install_action (widget_class, "win.export-image", NULL, export_image_action);
+  gtk_widget_class_install_action (widget_class, "win.export-statistics", NULL,
+                                   export_statistics_action);
+  gtk_widget_class_install_property_action (widget_class, "win.side-panel", "show-side-panel");
+  gtk_widget_class_install_property_action (widget_class, "win.search", "search-mode");
+  jvms_window_views_install_actions (widget_class);
+}
+
+static void
+jvms_window_init (JvmsWindow *self)
+{
+  static const GActionEntry view_entries[] = {
+    { .name = "threads", .state = "true", .change_state = view_toggle_change_state },
+    { .name = "cpus", .state = "true", .change_state = view_toggle_change_state },
+    { .name = "locks", .state = "true", .change_state = view_toggle_change_state },
+    { .name = "gc", .state = "true", .change_state = view_toggle_change_state },
+    { .name = "memory", .state = "true", .change_state = view_toggle_change_state },
+    { .name = "report", .state = "false", .change_state = view_toggle_change_state },
+  };
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  const char *dump = g_getenv ("JVMSCOPE_DEBUG_DUMP_STATE");
+  if (dump != NULL && *dump != '\0')
+    {
+      self->debug_dump_path = g_strdup (dump);
+      self->debug_dump_id = g_timeout_add (250, dump_state_tick, self);
+    }
+
+  self->view_actions = g_simple_action_group_new ();
+  g_action_map_add_action_entries (G_ACTION_MAP (self->view_actions), view_entries,
+                                   G_N_ELEMENTS (view_entries), self);
+  gtk_widget_insert_action_group (GTK_WIDGET (self), "view", G_ACTION_GROUP (self->view_actions));
+
+  self->views = jvms_window_views_new (self, self->ruler_box, self->views_box,
+                                       self->selection_panel);
+
+  gtk_search_bar_connect_entry (self->search_bar, GTK_EDITABLE (self->search_entry));
+  g_signal_connect_object (self->search_entry, "search-changed",
+                           G_CALLBACK (search_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->search_bar, "notify::search-mode-enabled",
+                           G_CALLBACK (search_mode_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->selection_panel, "notify::stats",
+                           G_CALLBACK (panel_stats_changed), self, G_CONNECT_SWAPPED);
+
+  GtkDropTarget *drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+  g_signal_connect_object (drop, "drop", G_CALLBACK (on_drop), self, 0);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+
+  gtk_stack_set_visible_child_name (self->stack, "start");
+}
+
+JvmsWindow *
+jvms_window_new (JvmsApplication *app)
+{
+  return g_object_new (JVMS_TYPE_WINDOW, "application", app, NULL);
+}

@@ -1,0 +1,342 @@
+/* The side panel's statistics against a naive model: random intervals are written to a real
+ * index with the builder and kept in plain arrays; the statistics of random ranges, computed
+ * by range queries in a worker thread, must equal sums over the arrays. The CSV and JSON
+ * writers must give back every row. */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <math.h>
+
+#include "jvms-history.h"
+#include "jvms-selection-stats.h"
+#include "jvms-states.h"
+
+#define END_TIME 100000
+#define N_THREADS 3
+
+typedef struct
+{
+  gint64 start, end;
+  gint64 i;       /* ints */
+  double d;       /* doubles */
+  const char *s;  /* strings (static) */
+  gboolean null;
+} Iv;
+
+typedef struct
+{
+  GArray *user[N_THREADS];
+  GArray *kernel[N_THREADS];
+  GArray *waiters;
+  GArray *pause;
+  GArray *cycles[2];
+} Model;
+
+static const char *pause_names[] = { "Pause Young (Normal)", "Pause Remark", "Pause Full" };
+
+/* Writes a random step function to @attr and keeps it in @out. Values never repeat back to
+ * back, so the index stores exactly the intervals the model holds. */
+static void
+random_steps (JvmsHistoryBuilder *b, JvmsAttribute attr, GArray *out, int kind)
+{
+  gint64 t = g_test_rand_int_range (1, 2000);
+  Iv prev = { .start = 0, .null = TRUE };
+  while (t < END_TIME)
+    {
+      Iv iv = { .start = t };
+      g_autoptr(GError) error = NULL;
+      do
+        {
+          iv.null = kind == 2 && prev.null == FALSE; /* pauses alternate with nothing */
+          iv.i = g_test_rand_int_range (0, kind == 0 ? JVMS_USER_STATE_N : kind == 1 ? JVMS_KERNEL_STATE_N : 4);
+          iv.d = g_test_rand_double_range (0, 1e9);
+          iv.s = pause_names[g_test_rand_int_range (0, G_N_ELEMENTS (pause_names))];
+        }
+      while (!prev.null && !iv.null && (kind == 3 ? FALSE : kind == 2 ? FALSE : iv.i == prev.i));
+      gboolean ok;
+      if (iv.null)
+        ok = jvms_history_builder_modify_null (b, attr, t, &error);
+      else if (kind == 2)
+        ok = jvms_history_builder_modify_string (b, attr, t, iv.s, &error);
+      else if (kind == 4)
+        ok = jvms_history_builder_modify_double (b, attr, t, iv.d, &error);
+      else
+        ok = jvms_history_builder_modify_int (b, attr, t, iv.i, &error);
+      g_assert_no_error (error);
+      g_assert_true (ok);
+      if (out->len > 0)
+        g_array_index (out, Iv, out->len - 1).end = t;
+      g_array_append_val (out, iv);
+      prev = iv;
+      t += g_test_rand_int_range (1, 3000);
+    }
+  if (out->len > 0)
+    g_array_index (out, Iv, out->len - 1).end = END_TIME;
+}
+
+static gint64
+clip (const Iv *iv, gint64 t0, gint64 t1)
+{
+  gint64 s = MAX (iv->start, t0), e = MIN (iv->end, t1);
+  return e > s ? e - s : 0;
+}
+
+static const JvmsStatRow *
+find_row (const JvmsSelectionStats *stats, const char *section, const char *subject,
+          const char *key)
+{
+  for (guint i = 0; i < stats->rows->len; i++)
+    {
+      const JvmsStatRow *r = g_ptr_array_index (stats->rows, i);
+      if (g_str_equal (r->section, section) && g_str_equal (r->subject, subject)
+          && g_str_equal (r->key, key))
+        return r;
+    }
+  return NULL;
+}
+
+static void
+got_stats (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  JvmsSelectionStats **out = user_data;
+  g_autoptr(GError) error = NULL;
+  *out = jvms_selection_stats_compute_finish (result, &error);
+  g_assert_no_error (error);
+}
+
+static guint
+check_states (const JvmsSelectionStats *stats, GArray *ivs, const char *subject, gboolean user,
+              gint64 t0, gint64 t1)
+{
+  guint n_rows = 0;
+  int n = user ? JVMS_USER_STATE_N : JVMS_KERNEL_STATE_N;
+  for (int v = 0; v < n; v++)
+    {
+      gint64 expected = 0;
+      for (guint i = 0; i < ivs->len; i++)
+        {
+          const Iv *iv = &g_array_index (ivs, Iv, i);
+          if (!iv->null && iv->i == v)
+            expected += clip (iv, t0, t1);
+        }
+      g_autofree char *key = g_strconcat (user ? "java:" : "kernel:",
+                                          user ? jvms_user_state_name (v) : jvms_kernel_state_name (v),
+                                          NULL);
+      const JvmsStatRow *row = find_row (stats, "thread-states", subject, key);
+      if (expected == 0)
+        g_assert_null (row);
+      else
+        {
+          g_assert_nonnull (row);
+          g_assert_cmpfloat (row->value, ==, (double) expected);
+          g_assert_cmpstr (row->unit, ==, "ns");
+          n_rows++;
+        }
+    }
+  return n_rows;
+}
+
+static void
+check_numeric (const JvmsSelectionStats *stats, GArray **series, guint n_series,
+               const char *section, const char *subject, gint64 t0, gint64 t1, gboolean doubles)
+{
+  double w = 0, sum = 0, sq = 0, min = INFINITY, max = -INFINITY;
+  for (guint k = 0; k < n_series; k++)
+    for (guint i = 0; i < series[k]->len; i++)
+      {
+        const Iv *iv = &g_array_index (series[k], Iv, i);
+        double d = (double) clip (iv, t0, t1) / 1e9;
+        if (iv->null || d <= 0)
+          continue;
+        double v = doubles ? iv->d : (double) iv->i;
+        w += d, sum += v * d, sq += v * v * d;
+        min = MIN (min, v), max = MAX (max, v);
+      }
+  const JvmsStatRow *r_sum = find_row (stats, section, subject, "sum");
+  if (w <= 0)
+    {
+      g_assert_null (r_sum);
+      return;
+    }
+  double mean = sum / w;
+  g_assert_nonnull (r_sum);
+  g_assert_cmpfloat_with_epsilon (r_sum->value, sum, fabs (sum) * 1e-9 + 1e-9);
+  g_assert_cmpfloat (find_row (stats, section, subject, "min")->value, ==, min);
+  g_assert_cmpfloat (find_row (stats, section, subject, "max")->value, ==, max);
+  g_assert_cmpfloat_with_epsilon (find_row (stats, section, subject, "mean")->value, mean,
+                                  fabs (mean) * 1e-9 + 1e-9);
+  double sd = sqrt (MAX (sq / w - mean * mean, 0));
+  g_assert_cmpfloat_with_epsilon (find_row (stats, section, subject, "stddev")->value, sd,
+                                  fabs (mean) * 1e-6 + 1e-6);
+}
+
+static void
+test_against_model (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("jvms-stats-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_autofree char *path = g_build_filename (dir, "index.jvmh", NULL);
+  JvmsHistoryBuilder *b = jvms_history_builder_new (path, 0, NULL, &error);
+  g_assert_no_error (error);
+
+  Model m;
+  char subjects[N_THREADS][32];
+  for (int t = 0; t < N_THREADS; t++)
+    {
+      char p[64];
+      g_snprintf (p, sizeof p, "Threads/%d/name", 100 + t);
+      g_assert_true (jvms_history_builder_modify_string (b, jvms_history_builder_attribute (b, p), 0,
+                                                          t == 0 ? "main" : "worker", &error));
+      g_snprintf (subjects[t], sizeof subjects[t], "%s (%d)", t == 0 ? "main" : "worker", 100 + t);
+      m.user[t] = g_array_new (FALSE, FALSE, sizeof (Iv));
+      m.kernel[t] = g_array_new (FALSE, FALSE, sizeof (Iv));
+      g_snprintf (p, sizeof p, "Threads/%d/user-state", 100 + t);
+      random_steps (b, jvms_history_builder_attribute (b, p), m.user[t], 0);
+      g_snprintf (p, sizeof p, "Threads/%d/kernel-state", 100 + t);
+      random_steps (b, jvms_history_builder_attribute (b, p), m.kernel[t], 1);
+    }
+  g_assert_true (jvms_history_builder_modify_string (b, jvms_history_builder_attribute (b, "Locks/0x7f00/class"),
+                                                      0, "java.lang.Object", &error));
+  m.waiters = g_array_new (FALSE, FALSE, sizeof (Iv));
+  random_steps (b, jvms_history_builder_attribute (b, "Locks/0x7f00/waiters"), m.waiters, 3);
+  m.pause = g_array_new (FALSE, FALSE, sizeof (Iv));
+  random_steps (b, jvms_history_builder_attribute (b, "GC/pause"), m.pause, 2);
+  for (int c = 0; c < 2; c++)
+    {
+      char p[64];
+      g_snprintf (p, sizeof p, "CPUs/%d/counters/cycles", c);
+      m.cycles[c] = g_array_new (FALSE, FALSE, sizeof (Iv));
+      random_steps (b, jvms_history_builder_attribute (b, p), m.cycles[c], 4);
+    }
+  g_assert_true (jvms_history_builder_close (b, END_TIME, &error));
+  g_assert_no_error (error);
+  JvmsHistory *h = jvms_history_builder_get_history (b);
+
+  for (int round = 0; round < 20; round++)
+    {
+      gint64 t0 = g_test_rand_int_range (0, END_TIME - 10);
+      gint64 t1 = g_test_rand_int_range ((gint32) t0 + 1, END_TIME + 1);
+      JvmsSelectionStats *stats = NULL;
+      jvms_selection_stats_compute_async (h, t0, t1, NULL, got_stats, &stats);
+      while (stats == NULL)
+        g_main_context_iteration (NULL, TRUE);
+      g_assert_cmpint (stats->t0, ==, t0);
+      g_assert_cmpint (stats->t1, ==, t1);
+
+      guint n_states = 0;
+      for (int t = 0; t < N_THREADS; t++)
+        {
+          n_states += check_states (stats, m.user[t], subjects[t], TRUE, t0, t1);
+          n_states += check_states (stats, m.kernel[t], subjects[t], FALSE, t0, t1);
+        }
+      g_assert_cmpuint (n_states, >, 0);
+      check_numeric (stats, &m.waiters, 1, "locks", "java.lang.Object 0x7f00", t0, t1, FALSE);
+      check_numeric (stats, m.cycles, 2, "counters", "cycles", t0, t1, TRUE);
+
+      for (guint k = 0; k < G_N_ELEMENTS (pause_names); k++)
+        {
+          gint64 total = 0, longest = 0, count = 0;
+          for (guint i = 0; i < m.pause->len; i++)
+            {
+              const Iv *iv = &g_array_index (m.pause, Iv, i);
+              gint64 d = clip (iv, t0, t1);
+              if (iv->null || d == 0 || !g_str_equal (iv->s, pause_names[k]))
+                continue;
+              total += d, count++, longest = MAX (longest, d);
+            }
+          const JvmsStatRow *r = find_row (stats, "gc", pause_names[k], "count");
+          if (count == 0)
+            {
+              g_assert_null (r);
+              continue;
+            }
+          g_assert_nonnull (r);
+          g_assert_cmpfloat (r->value, ==, (double) count);
+          g_assert_cmpfloat (find_row (stats, "gc", pause_names[k], "total")->value, ==, (double) total);
+          g_assert_cmpfloat (find_row (stats, "gc", pause_names[k], "max")->value, ==, (double) longest);
+        }
+
+      /* Every row comes back out of both writers. */
+      g_autofree char *csv = jvms_selection_stats_to_csv (stats);
+      g_auto(GStrv) lines = g_strsplit (csv, "\n", -1);
+      g_assert_cmpstr (lines[0], ==, "section,subject,key,value,unit");
+      g_assert_cmpuint (g_strv_length (lines), ==, stats->rows->len + 2); /* header, final "" */
+      g_autofree char *json = jvms_selection_stats_to_json (stats);
+      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_assert_true (json_parser_load_from_data (parser, json, -1, &error));
+      JsonObject *root = json_node_get_object (json_parser_get_root (parser));
+      JsonArray *rows = json_object_get_array_member (root, "rows");
+      g_assert_cmpuint (json_array_get_length (rows), ==, stats->rows->len);
+      for (guint i = 0; i < stats->rows->len; i++)
+        {
+          const JvmsStatRow *r = g_ptr_array_index (stats->rows, i);
+          JsonObject *o = json_array_get_object_element (rows, i);
+          g_assert_cmpstr (json_object_get_string_member (o, "key"), ==, r->key);
+          g_assert_cmpfloat (json_object_get_double_member (o, "value"), ==, r->value);
+        }
+      jvms_selection_stats_free (stats);
+    }
+
+  jvms_history_unref (h);
+  jvms_history_builder_free (b);
+  for (int t = 0; t < N_THREADS; t++)
+    {
+      g_array_unref (m.user[t]);
+      g_array_unref (m.kernel[t]);
+    }
+  g_array_unref (m.waiters);
+  g_array_unref (m.pause);
+  g_array_unref (m.cycles[0]);
+  g_array_unref (m.cycles[1]);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* A cancelled computation reports G_IO_ERROR_CANCELLED and nothing else. */
+static void
+got_cancelled (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  gboolean *done = user_data;
+  g_autoptr(GError) error = NULL;
+  JvmsSelectionStats *stats = jvms_selection_stats_compute_finish (result, &error);
+  g_assert_null (stats);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  *done = TRUE;
+}
+
+static void
+test_cancelled (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("jvms-stats-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "index.jvmh", NULL);
+  JvmsHistoryBuilder *b = jvms_history_builder_new (path, 0, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, "Threads/1/user-state"),
+                                                   10, 0, &error));
+  g_assert_true (jvms_history_builder_close (b, 1000, &error));
+  JvmsHistory *h = jvms_history_builder_get_history (b);
+
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  gboolean done = FALSE;
+  jvms_selection_stats_compute_async (h, 0, 1000, cancellable, got_cancelled, &done);
+  g_cancellable_cancel (cancellable);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+
+  jvms_history_unref (h);
+  jvms_history_builder_free (b);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/App/selection-stats/against-model", test_against_model);
+  g_test_add_func ("/App/selection-stats/cancelled", test_cancelled);
+  return g_test_run ();
+}

@@ -1,0 +1,435 @@
+#!/usr/bin/env python3
+"""The jvmscope window in a real X server (Xvfb), driven with real input events (xdotool).
+
+Each step takes a screenshot of the whole screen (`import -window root`) into the test's
+temporary folder (kept and printed with --keep) and checks what the window shows:
+
+  start page      the window appears without a trace;
+  open            `jvmscope TRACE` from a second process reaches the running instance over
+                  D-Bus and opens the trace in the empty window; indexing ends;
+  views drew      the views' area has many more distinct colours than on the start page;
+  drag-select     press, move and release the pointer across the threads view: the session
+                  has a selection and the side panel (its screen region) changed and lists rows;
+  zoom key        W over the focused view narrows the visible range and redraws the ruler;
+  corrupt file    a truncated copy opens in a new window that names the problem, and the
+                  process keeps running with both windows.
+
+What the window shows is read from JVMSCOPE_DEBUG_DUMP_STATE (docs/window.md): the window
+writes its state to that key file whenever it changes, including where its views are.
+Run under dbus-run-session (tests/app/meson.build does) so that instances find each other.
+"""
+import argparse
+import colorsys
+import configparser
+import gzip
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+from jvms_tap import Tap
+
+STEP_TIMEOUT = 120.0  # generous: the machine is shared; nothing here measures speed
+
+
+def wait_for(predicate, timeout=STEP_TIMEOUT, interval=0.2):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    return predicate()
+
+
+def start_xvfb():
+    """Xvfb on a free display: it writes the number it picked to the pipe (-displayfd)."""
+    r, w = os.pipe()
+    proc = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-screen", "0", "1400x900x24",
+                             "-nolisten", "tcp"], pass_fds=(w,),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    os.close(w)
+    number = b""
+    with os.fdopen(r, "rb") as f:
+        while not number.endswith(b"\n"):
+            chunk = f.read(1)
+            if not chunk:
+                break
+            number += chunk
+    if not number.strip():
+        proc.kill()
+        raise RuntimeError("Xvfb did not report a display")
+    return proc, ":" + number.decode().strip()
+
+
+class State:
+    def __init__(self, path):
+        self.path = path
+
+    def read(self):
+        cp = configparser.ConfigParser(interpolation=None)
+        try:
+            with open(self.path, encoding="utf-8") as f:
+                cp.read_file(f)
+        except (OSError, configparser.Error):
+            return None
+        return cp
+
+    def get(self, section, key, default=None):
+        cp = self.read()
+        if cp is None or not cp.has_option(section, key):
+            return default
+        return cp.get(section, key)
+
+
+def screenshot(env, path):
+    subprocess.run(["import", "-window", "root", path], env=env, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    ppm = subprocess.run(["convert", path, "ppm:-"], check=True, capture_output=True).stdout
+    # Binary PPM: "P6\n<w> <h>\n<max>\n" then RGB bytes.
+    parts = ppm.split(b"\n", 3)
+    if parts[0] != b"P6":
+        raise ValueError("convert did not write a binary PPM")
+    w, h = (int(v) for v in parts[1].split())
+    return w, h, parts[3]
+
+
+def region(img, x, y, w, h):
+    width, height, data = img
+    rows = []
+    for yy in range(max(y, 0), min(y + h, height)):
+        start = (yy * width + max(x, 0)) * 3
+        end = (yy * width + min(x + w, width)) * 3
+        rows.append(data[start:end])
+    return rows
+
+
+def distinct_colours(rows):
+    colours = set()
+    for row in rows:
+        for i in range(0, len(row), 3):
+            colours.add(row[i:i + 3])
+    return len(colours)
+
+
+def hue_buckets(rows, min_pixels=25):
+    """Hues (in 30-degree buckets) of the saturated pixels, each covering at least min_pixels.
+    Timeline lanes are saturated colours; text, backgrounds and borders are greys."""
+    counts = {}
+    for row in rows[::2]:  # every other pixel of every other row: lanes are wide and tall
+        for i in range(0, len(row), 6):
+            r, g, b = row[i], row[i + 1], row[i + 2]
+            if max(r, g, b) - min(r, g, b) < 60:
+                continue
+            h, _, _ = colorsys.rgb_to_hsv(r / 255, g / 255, b / 255)
+            bucket = int(h * 12) % 12
+            counts[bucket] = counts.get(bucket, 0) + 1
+    return sorted(k for k, n in counts.items() if n >= min_pixels)
+
+
+def changed_fraction(a, b):
+    """Share of pixels that differ between two regions of the same size."""
+    total = diff = 0
+    for ra, rb in zip(a, b):
+        for i in range(0, min(len(ra), len(rb)), 3):
+            total += 1
+            if ra[i:i + 3] != rb[i:i + 3]:
+                diff += 1
+    return diff / total if total else 0.0
+
+
+def ints(text):
+    return [int(v) for v in text.strip().strip(";").split(";")] if text else []
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--jvmscope", required=True)
+    ap.add_argument("--schema-dir", required=True)
+    ap.add_argument("--source-root", required=True)
+    ap.add_argument("--keep", action="store_true", help="keep the screenshots")
+    args = ap.parse_args()
+    tap = Tap()
+
+    tmp = tempfile.mkdtemp(prefix="jvmscope-window-")
+    # The bundled sample once it is there; until then a real JFR recording from shared/.
+    sample = os.path.join(args.source_root, "data", "sample", "sample.jvmtrace")
+    if os.path.exists(sample):
+        trace = sample
+    else:
+        trace = os.path.join(tmp, "example.jfr")
+        src = os.path.join(args.source_root, "..", "shared", "testdata", "jfr", "example.jfr.gz")
+        with gzip.open(src) as fin, open(trace, "wb") as fout:
+            shutil.copyfileobj(fin, fout)
+    tap.note("trace: " + trace)
+
+    xvfb, display = start_xvfb()
+    state = State(os.path.join(tmp, "state.ini"))
+    env = dict(os.environ)
+    env.update({
+        "DISPLAY": display,
+        "GDK_BACKEND": "x11",
+        "GSETTINGS_SCHEMA_DIR": args.schema_dir,
+        "GSETTINGS_BACKEND": "memory",
+        "XDG_CACHE_HOME": os.path.join(tmp, "cache"),
+        "XDG_CONFIG_HOME": os.path.join(tmp, "config"),
+        "XDG_DATA_HOME": os.path.join(tmp, "data"),
+        "JVMSCOPE_DEBUG_DUMP_STATE": state.path,
+        "LC_ALL": "C.UTF-8",
+        "GTK_A11Y": "none",
+    })
+    env.pop("WAYLAND_DISPLAY", None)
+    log = open(os.path.join(tmp, "jvmscope.log"), "w")
+    app = None
+    shots = {}
+
+    def shot(name):
+        path = os.path.join(tmp, name + ".png")
+        shots[name] = screenshot(env, path)
+        tap.note("screenshot: " + path)
+        return shots[name]
+
+    def xdo(*cmd):
+        return subprocess.run(["xdotool", *cmd], env=env, capture_output=True, text=True)
+
+    def windows():
+        out = xdo("search", "--onlyvisible", "--name", "Jvmscope").stdout.split()
+        return out
+
+    try:
+        # 1. The start page.
+        app = subprocess.Popen([args.jvmscope], env=env, stdout=log, stderr=subprocess.STDOUT)
+        found = subprocess.run(["timeout", str(int(STEP_TIMEOUT)), "xdotool", "search", "--sync",
+                                "--onlyvisible", "--name", "Jvmscope"],
+                               env=env, capture_output=True, text=True)
+        ok = tap.check(found.returncode == 0 and found.stdout.strip() != "",
+                       "the window appears", found.stderr)
+        ok = ok and tap.check(wait_for(lambda: state.get("window", "page") == "start"),
+                              "it shows the start page without a trace")
+        if not ok:
+            return tap.done()
+        # The window is mapped before it is painted: wait for its pixels.
+        start_path = os.path.join(tmp, "1-start-page.png")
+        start_img = wait_for(lambda: (lambda img: img if distinct_colours(region(img, 0, 0, 1400, 900)) > 8 else None)
+                             (screenshot(env, start_path)), interval=1.0)
+        tap.note("screenshot: " + start_path)
+        if not tap.check(start_img is not None, "the start page is painted"):
+            return tap.done()
+
+        # 2. Open from a second process: GApplication forwards it to the running one.
+        second = subprocess.run([args.jvmscope, trace], env=env, stdout=log,
+                                stderr=subprocess.STDOUT, timeout=STEP_TIMEOUT)
+        tap.check(second.returncode == 0, "a second `jvmscope TRACE` hands the trace over and exits")
+        tap.check(wait_for(lambda: state.get("window", "file") == os.path.abspath(trace)),
+                  "the empty window opens the trace", state.get("window", "file"))
+        done = wait_for(lambda: state.get("window", "loading") == "false"
+                        and state.get("views", "history") == "true")
+        tap.check(done, "indexing ends with a history to show",
+                  "loading=%s history=%s problem=%s" % (state.get("window", "loading"),
+                                                        state.get("views", "history"),
+                                                        state.get("window", "problem")))
+        tap.check(state.get("window", "problem", "") == "", "no problem is reported for a good trace",
+                  state.get("window", "problem"))
+        def laid_out():
+            tb = ints(state.get("views", "threads-bounds", ""))
+            rb = ints(state.get("views", "ruler-bounds", ""))
+            return (tb, rb) if len(tb) == 4 and len(rb) == 4 and tb[2] > 200 and tb[3] > 30 else None
+        bounds = wait_for(laid_out)
+        tb, rb = bounds if bounds else ([], [])
+        if not tap.check(bounds is not None, "the threads view and the ruler are laid out",
+                         (state.get("views", "threads-bounds"), state.get("views", "ruler-bounds"))):
+            return tap.done()
+        # 3. The views drew: many colours where the start page had few. The data area of the
+        #    threads view starts right of its label gutter (180 px). Frames can lag behind the
+        #    state on a busy machine: screenshots are retaken until the pixels show it.
+        seen = []
+        geometry = {}
+
+        def views_drew():
+            # Bounds are read again each time: the progress bar folding away moves the views.
+            tb, rb = laid_out() or ([0, 0, 0, 0], [0, 0, 0, 0])
+            area = (tb[0] + 180, tb[1], tb[2] - 180, min(tb[3], 400))
+            before = hue_buckets(region(start_img, *area))
+            img = screenshot(env, os.path.join(tmp, "2-trace.png"))
+            seen.append((before, hue_buckets(region(img, *area))))
+            geometry.update(tb=tb, rb=rb)
+            return img if len(seen[-1][1]) >= 2 and len(seen[-1][1]) > len(before) else None
+        trace_img = wait_for(views_drew, interval=1.0)
+        tap.note("screenshot: " + os.path.join(tmp, "2-trace.png"))
+        tap.check(trace_img is not None,
+                  "the threads view drew coloured lanes (hues of saturated pixels: start page %s, trace %s)"
+                  % seen[-1])
+        tap.check(int(state.get("views", "thread-rows", "0")) > 0, "the threads view lists threads",
+                  state.get("views", "thread-rows"))
+        if trace_img is None:
+            return tap.done()
+
+        # 4. Drag across the threads view with real pointer events.
+        tb, rb = geometry["tb"], geometry["rb"]
+        gx, gy, gw, gh = tb[0] + 180, tb[1], tb[2] - 180, min(tb[3], 400)
+        x0, x1 = gx + gw // 5, gx + (gw * 3) // 5
+        y = gy + min(gh, tb[3]) // 2
+        xdo("mousemove", str(x0), str(y))
+        time.sleep(0.2)
+        xdo("mousedown", "1")
+        for step in range(1, 11):
+            xdo("mousemove", str(x0 + (x1 - x0) * step // 10), str(y))
+            time.sleep(0.05)
+        xdo("mouseup", "1")
+
+        def panel_follows():
+            # The panel updates during the drag too: wait for the statistics of the final range.
+            return (state.get("views", "has-selection") == "true"
+                    and int(state.get("panel", "rows", "0")) > 0
+                    and state.get("panel", "t0") == state.get("views", "selection-start")
+                    and state.get("panel", "t1") == state.get("views", "selection-end"))
+        tap.check(wait_for(panel_follows),
+                  "dragging selects a range and the side panel shows its statistics",
+                  "has-selection=%s panel rows=%s t0=%s t1=%s selection=%s..%s" % (
+                      state.get("views", "has-selection"), state.get("panel", "rows"),
+                      state.get("panel", "t0"), state.get("panel", "t1"),
+                      state.get("views", "selection-start"), state.get("views", "selection-end")))
+        s0, s1 = int(state.get("views", "selection-start", "0")), int(state.get("views", "selection-end", "0"))
+        v0, v1 = int(state.get("views", "visible-start", "0")), int(state.get("views", "visible-end", "0"))
+        # The pointer moved over 2/5 of the data area: the selection spans about 2/5 of the
+        # visible range (pixels are coarse, so only the order of magnitude is asserted).
+        share = (s1 - s0) / max(v1 - v0, 1)
+        tap.check(0.3 < share < 0.5, "the selection spans the dragged part of the axis (%.2f)" % share)
+        width, height, _ = trace_img
+        px = tb[0] + tb[2] + 1
+        panel_region = (px, rb[1], width - px, 400)
+
+        def panel_redrew():
+            img = screenshot(env, os.path.join(tmp, "3-selected.png"))
+            return img if changed_fraction(region(trace_img, *panel_region),
+                                           region(img, *panel_region)) > 0.01 else None
+        drag_img = wait_for(panel_redrew, interval=1.0)
+        tap.note("screenshot: " + os.path.join(tmp, "3-selected.png"))
+        tap.check(drag_img is not None, "the side panel's pixels changed")
+        if drag_img is None:
+            drag_img = trace_img
+
+        # 5. Zoom with the W key: the view has the focus since the drag.
+        ruler_region = (rb[0] + 180, rb[1], rb[2] - 180, rb[3])
+        xdo("key", "w")
+        zoomed = wait_for(lambda: int(state.get("views", "visible-end", "0"))
+                          - int(state.get("views", "visible-start", "0")) < v1 - v0)
+        tap.check(zoomed, "W zooms in: the visible range narrows",
+                  (v0, v1, state.get("views", "visible-start"), state.get("views", "visible-end")))
+
+        def ruler_redrew():
+            img = screenshot(env, os.path.join(tmp, "4-zoomed.png"))
+            return img if changed_fraction(region(drag_img, *ruler_region),
+                                           region(img, *ruler_region)) > 0.005 else None
+        tap.check(wait_for(ruler_redrew, interval=1.0) is not None, "the ruler redrew its ticks")
+        tap.note("screenshot: " + os.path.join(tmp, "4-zoomed.png"))
+
+        # 6. Export through the real Save dialogs, typed into from the keyboard: the views as
+        #    SVG and PNG (Ctrl+E), the selection's statistics as JSON and CSV (Ctrl+Shift+E).
+        def export(keys, path, complete):
+            xdo("key", keys)
+            # The dialog's name field has the focus; a full path is accepted there.
+            if not wait_for(lambda: any("Export" in xdo("getwindowname", w).stdout
+                                        for w in xdo("search", "--onlyvisible", "--name", "Export").stdout.split())):
+                return False
+            time.sleep(0.5)
+            xdo("key", "ctrl+a")
+            xdo("type", "--delay", "20", path)
+            xdo("key", "Return")
+            # The file appears before it is whole: wait until it reads as complete.
+            return wait_for(lambda: os.path.exists(path) and complete(path))
+
+        def text(path):
+            with open(path, encoding="utf-8", errors="replace") as f:
+                return f.read()
+
+        def png_info(path):
+            out = subprocess.run(["identify", "-format", "%w %h %k", path], capture_output=True,
+                                 text=True)
+            return out.stdout.split() if out.returncode == 0 else None
+
+        def json_doc(path):
+            try:
+                return json.loads(text(path))
+            except ValueError:
+                return None
+
+        svg = os.path.join(tmp, "views.svg")
+        ok = export("ctrl+e", svg, lambda p: "</svg>" in text(p))
+        content = text(svg) if ok else ""
+        tap.check(ok and "<svg" in content and content.count("<path") + content.count("<rect") > 50,
+                  "Ctrl+E exports the views as an SVG with drawing in it", "%d bytes" % len(content))
+        png = os.path.join(tmp, "views.png")
+        ok = export("ctrl+e", png, png_info)
+        info = png_info(png) if ok else []
+        # Offscreen, every view at full height: taller than the window shows them.
+        tap.check(len(info) == 3 and int(info[0]) >= 800 and int(info[1]) > rb[3] + tb[3]
+                  and int(info[2]) > 8, "the PNG export holds the ruler and all views (%s)" % info)
+        js = os.path.join(tmp, "selection.json")
+        ok = export("ctrl+shift+e", js, json_doc)
+        doc = (json_doc(js) if ok else None) or {}
+        rows = doc.get("rows", [])
+        tap.check(len(rows) == int(state.get("panel", "rows", "-1"))
+                  and all({"section", "subject", "key", "value", "unit"} <= set(r) for r in rows)
+                  and doc.get("end_ns", 0) > doc.get("start_ns", 0),
+                  "Ctrl+Shift+E exports the panel's statistics as JSON (%d rows)" % len(rows),
+                  str(doc)[:500])
+        csv_path = os.path.join(tmp, "selection.csv")
+        ok = export("ctrl+shift+e", csv_path, lambda p: len(text(p).splitlines()) == len(rows) + 1)
+        lines = text(csv_path).splitlines() if ok else []
+        tap.check(lines[:1] == ["section,subject,key,value,unit"] and len(lines) == len(rows) + 1,
+                  "... and as CSV, the same rows", "%d lines" % len(lines))
+
+        # 7. A corrupt file: a truncated copy of a recording.
+        corrupt = os.path.join(tmp, "truncated.jfr")
+        src = trace if os.path.isfile(trace) else os.path.join(trace, "recording.jfr")
+        with open(src, "rb") as f:
+            data = f.read()
+        with open(corrupt, "wb") as f:
+            f.write(data[:len(data) * 2 // 3])
+        n_windows = len(windows())
+        subprocess.run([args.jvmscope, corrupt], env=env, stdout=log, stderr=subprocess.STDOUT,
+                       timeout=STEP_TIMEOUT)
+        problem = wait_for(lambda: state.get("window", "file") == corrupt
+                           and state.get("window", "loading") == "false"
+                           and state.get("window", "problem", ""))
+        tap.check(problem and "truncated.jfr" in problem, "the truncated file's problem is shown",
+                  "problem=%r" % state.get("window", "problem"))
+        # The banner under the header bar: a wide band of the warning colour (hue 30-60°)
+        # that no view draws over such an area.
+        def banner_drawn():
+            img = screenshot(env, os.path.join(tmp, "5-corrupt.png"))
+            return 1 in hue_buckets(region(img, 0, rb[1], width, 90), min_pixels=2000)
+        tap.check(wait_for(banner_drawn, interval=1.0), "the problem banner is drawn")
+        tap.note("screenshot: " + os.path.join(tmp, "5-corrupt.png"))
+        tap.check(app.poll() is None, "the application keeps running")
+        tap.check(wait_for(lambda: len(windows()) == n_windows + 1),
+                  "the trace's window stays and the corrupt file has its own",
+                  "%d -> %d windows" % (n_windows, len(windows())))
+
+        # 8. Ctrl+Q quits cleanly.
+        xdo("key", "ctrl+q")
+        try:
+            code = app.wait(timeout=STEP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            code = None
+        tap.check(code == 0, "Ctrl+Q quits with status 0", "status %r" % code)
+    finally:
+        if app is not None and app.poll() is None:
+            app.kill()
+            app.wait()
+        xvfb.terminate()
+        xvfb.wait()
+        log.close()
+        with open(os.path.join(tmp, "jvmscope.log")) as f:
+            tap.note("jvmscope output:\n" + f.read()[-4000:])
+        if not args.keep:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return tap.done()
+
+
+if __name__ == "__main__":
+    main()

@@ -18,8 +18,6 @@ typedef struct
 
 static const JvmsCliCommand commands[] = {
   { "record", jvms_cli_record, N_("Record a JVM and the kernel into a bundle folder") },
-  { "print", jvms_cli_print, N_("Print every field of every event of a JFR file") },
-  { "index", jvms_cli_index, N_("Build or reuse the index of a trace and say what it holds") },
   { "summary", jvms_cli_summary, N_("Count the events of each type in a trace") },
   { "print", jvms_cli_print, N_("Print every field of every event of a JFR file") },
   { "index", jvms_cli_index, N_("Build or reuse the index of a trace and say what it holds") },

@@ -244,5 +244,10 @@ jvms_application_class_init (JvmsApplicationClass *klass)
 static void
 jvms_application_init (JvmsApplication *self)
 {
+  /* Translators: what "jvmscope --help" shows after the program name. */
+  g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[TRACE…]"));
+  g_application_set_option_context_summary (G_APPLICATION (self),
+                                            _("Opens Java Flight Recorder files, perf.data files, "
+                                              "LTTng trace folders and .jvmtrace bundles."));
   self->settings = g_settings_new (APP_ID);
 }

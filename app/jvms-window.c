@@ -24,6 +24,7 @@ struct _JvmsWindow
   GtkNativeDialog      *dialog;
   JvmsWindowViews      *views;
   char                 *problem;
+  gboolean              load_failed;
   char                 *debug_dump_path;
   char                 *debug_dump_last;
   guint                 debug_dump_id;
@@ -85,6 +86,7 @@ jvms_window_dump_state (JvmsWindow *self)
   g_key_file_set_double (kf, "window", "fraction",
                          self->loader ? jvms_loader_get_fraction (self->loader) : 0.0);
   g_key_file_set_string (kf, "window", "problem", self->problem ? self->problem : "");
+  g_key_file_set_boolean (kf, "window", "load-failed", self->load_failed);
   g_key_file_set_boolean (kf, "window", "side-panel",
                           gtk_widget_get_visible (GTK_WIDGET (self->selection_panel)));
   jvms_window_views_dump_state (self->views, kf);
@@ -199,6 +201,7 @@ load_done (GObject *object, GAsyncResult *result, gpointer user_data)
     }
   else if (!ok)
     {
+      self->load_failed = TRUE;
       /* Translators: the first %s is a file name, the second the reader's message. */
       g_autofree char *text = g_strdup_printf (_("Could not read “%s”: %s"), name, error->message);
       show_problem (self, text);
@@ -247,6 +250,7 @@ jvms_window_open (JvmsWindow *self, GFile *file)
 
   close_trace (self);
   self->file = g_object_ref (file);
+  self->load_failed = FALSE;
   self->cancellable = g_cancellable_new ();
   self->loader = jvms_loader_new (file);
 

@@ -231,8 +231,10 @@ def main():
                   "loading=%s history=%s problem=%s" % (state.get("window", "loading"),
                                                         state.get("views", "history"),
                                                         state.get("window", "problem")))
-        tap.check(state.get("window", "problem", "") == "", "no problem is reported for a good trace",
+        # A real recording may carry warnings (lost kernel records); it must not fail.
+        tap.check(state.get("window", "load-failed") == "false", "the trace loads",
                   state.get("window", "problem"))
+        tap.note("problems reported: %r" % state.get("window", "problem"))
         def laid_out():
             tb = ints(state.get("views", "threads-bounds", ""))
             rb = ints(state.get("views", "ruler-bounds", ""))
@@ -390,7 +392,6 @@ def main():
             data = f.read()
         with open(corrupt, "wb") as f:
             f.write(data[:len(data) * 2 // 3])
-        n_windows = len(windows())
         subprocess.run([args.jvmscope, corrupt], env=env, stdout=log, stderr=subprocess.STDOUT,
                        timeout=STEP_TIMEOUT)
         problem = wait_for(lambda: state.get("window", "file") == corrupt
@@ -406,9 +407,11 @@ def main():
         tap.check(wait_for(banner_drawn, interval=1.0), "the problem banner is drawn")
         tap.note("screenshot: " + os.path.join(tmp, "5-corrupt.png"))
         tap.check(app.poll() is None, "the application keeps running")
-        tap.check(wait_for(lambda: len(windows()) == n_windows + 1),
-                  "the trace's window stays and the corrupt file has its own",
-                  "%d -> %d windows" % (n_windows, len(windows())))
+        def titles():
+            return {xdo("getwindowname", w).stdout.strip() for w in windows()}
+        want = {"%s — Jvmscope" % os.path.basename(trace), "truncated.jfr — Jvmscope"}
+        tap.check(wait_for(lambda: want <= titles()),
+                  "the trace's window stays and the corrupt file has its own", titles())
 
         # 8. Ctrl+Q quits cleanly.
         xdo("key", "ctrl+q")

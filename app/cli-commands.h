@@ -9,5 +9,6 @@
 int jvms_cli_version (int argc, char **argv);
 int jvms_cli_summary (int argc, char **argv);
 int jvms_cli_index (int argc, char **argv);
+int jvms_cli_analyze (int argc, char **argv);
 int jvms_cli_record (int argc, char **argv);
 int jvms_cli_print   (int argc, char **argv);

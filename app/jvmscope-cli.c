@@ -17,6 +17,7 @@ typedef struct
 } JvmsCliCommand;
 
 static const JvmsCliCommand commands[] = {
+  { "analyze", jvms_cli_analyze, N_("Explain why the threads of a JVM were slow: the root-cause report") },
   { "index", jvms_cli_index, N_("Build or reuse the index of a trace and say what it holds") },
   { "record", jvms_cli_record, N_("Record a JVM and the kernel into a bundle folder") },
   { "print", jvms_cli_print, N_("Print every field of every event of a JFR file") },

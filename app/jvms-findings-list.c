@@ -155,8 +155,7 @@ format_threads (JsonArray *threads, guint max)
       const char *name = member_string (thread, "name");
       if (text->len > 0)
         g_string_append (text, ", ");
-      /* Translators: a thread: its name and, in parentheses, its id. */
-      g_string_append_printf (text, _("%s (%" G_GINT64_FORMAT ")"), name ? name : "?",
+      g_string_append_printf (text, "%s (%" G_GINT64_FORMAT ")", name ? name : "?",
                               member_int (thread, "tid"));
     }
   if (n > max)

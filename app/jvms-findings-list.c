@@ -27,6 +27,9 @@ struct _JvmsFindingsList
   GCancellable        *cancellable;   /* the computation running, NULL when none */
   gboolean             stale;         /* the range changed while it ran */
   gboolean             disposed;
+  gint64               shown_from;    /* the range of the findings shown */
+  gint64               shown_to;
+  gboolean             shown_selected;
 
   AdwPreferencesGroup *group;
   GtkSpinner          *spinner;
@@ -42,6 +45,7 @@ typedef struct
   JvmsHistory *history;
   gint64       from;
   gint64       to;
+  gboolean     selected;
   char        *samples_path;
 } Request;
 
@@ -365,9 +369,16 @@ finding_row (JvmsFindingsList *self, JsonObject *finding)
 }
 
 static void
-show_report (JvmsFindingsList *self, JsonNode *report)
+show_report (JvmsFindingsList *self, const Request *request, JsonNode *report)
 {
   clear_rows (self);
+  self->shown_from = request->from;
+  self->shown_to = request->to;
+  self->shown_selected = request->selected;
+  adw_preferences_group_set_description (self->group,
+                                         request->selected
+                                         ? _("Where the threads’ time went in the selection")
+                                         : _("Where the threads’ time went in the visible range"));
   JsonObject *root = report && JSON_NODE_HOLDS_OBJECT (report) ? json_node_get_object (report) : NULL;
   JsonArray *findings = member_array (root, "findings");
   guint n = findings ? json_array_get_length (findings) : 0;
@@ -444,7 +455,7 @@ compute_done (GObject *object, GAsyncResult *result, gpointer user_data)
         }
       return;
     }
-  show_report (self, report);
+  show_report (self, g_task_get_task_data (G_TASK (result)), report);
 }
 
 static void
@@ -460,6 +471,7 @@ start_computation (JvmsFindingsList *self)
   if (history == NULL || to <= from)
     {
       clear_rows (self);
+      self->shown_from = self->shown_to = 0;
       gtk_label_set_text (self->unknowns_label, "");
       gtk_widget_set_visible (GTK_WIDGET (self->unknowns_label), FALSE);
       set_status (self, NULL);
@@ -468,9 +480,6 @@ start_computation (JvmsFindingsList *self)
       return;
     }
 
-  adw_preferences_group_set_description (self->group,
-                                         selected ? _("Where the threads’ time went in the selection")
-                                                  : _("Where the threads’ time went in the visible range"));
   gtk_widget_set_visible (GTK_WIDGET (self->spinner), TRUE);
   gtk_spinner_start (self->spinner);
 
@@ -478,6 +487,7 @@ start_computation (JvmsFindingsList *self)
   request->history = jvms_history_ref (history);
   request->from = from;
   request->to = to;
+  request->selected = selected;
   request->samples_path = g_strdup (self->samples_path);
 
   self->cancellable = g_cancellable_new ();
@@ -567,6 +577,17 @@ jvms_findings_list_get_n_findings (JvmsFindingsList *self)
 {
   g_return_val_if_fail (JVMS_IS_FINDINGS_LIST (self), 0);
   return self->rows->len;
+}
+
+gboolean
+jvms_findings_list_get_range (JvmsFindingsList *self, gint64 *from, gint64 *to)
+{
+  g_return_val_if_fail (JVMS_IS_FINDINGS_LIST (self), FALSE);
+  if (from != NULL)
+    *from = self->shown_from;
+  if (to != NULL)
+    *to = self->shown_to;
+  return self->shown_selected;
 }
 
 GtkWidget *

@@ -298,6 +298,10 @@ jvms_window_views_dump_state (JvmsWindowViews *self, GKeyFile *key_file)
 # ifdef HAVE_JVMS_FINDINGS
   g_key_file_set_integer (key_file, "panel", "findings",
                           (int) jvms_findings_list_get_n_findings (JVMS_FINDINGS_LIST (self->findings)));
+  gint64 findings_from = 0, findings_to = 0;
+  jvms_findings_list_get_range (JVMS_FINDINGS_LIST (self->findings), &findings_from, &findings_to);
+  g_key_file_set_int64 (key_file, "panel", "findings-t0", findings_from);
+  g_key_file_set_int64 (key_file, "panel", "findings-t1", findings_to);
   GtkWidget *first = jvms_findings_list_get_row (JVMS_FINDINGS_LIST (self->findings), 0);
   if (first != NULL)
     set_bounds (key_file, "finding-bounds", first);

@@ -7,6 +7,7 @@
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "jvms-report.h"
 
@@ -285,12 +286,30 @@ format_evidence (const char *kind, JsonObject *evidence)
   return text->len > 0 ? g_string_free (g_steal_pointer (&text), FALSE) : NULL;
 }
 
+static int
+compare_tids (gconstpointer a, gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+  return (x > y) - (x < y);
+}
+
 static void
 row_activated (AdwActionRow *row, JvmsFindingsList *self)
 {
   RowTarget *target = g_object_get_data (G_OBJECT (row), "jvms-target");
   if (target == NULL || self->session == NULL)
     return;
+  /* A second click on the finding highlighted takes the highlight away. */
+  const GArray *current = jvms_session_get_highlighted_threads (self->session);
+  g_autoptr(GArray) sorted = g_array_copy (target->tids);
+  g_array_sort (sorted, compare_tids);
+  if (current->len > 0 && current->len == sorted->len
+      && memcmp (current->data, sorted->data, sorted->len * sizeof (gint64)) == 0
+      && jvms_session_get_highlighted_monitor (self->session) == target->monitor)
+    {
+      jvms_session_clear_highlight (self->session);
+      return;
+    }
   jvms_session_set_highlighted_threads (self->session, (const gint64 *) target->tids->data,
                                         target->tids->len);
   jvms_session_set_highlighted_monitor (self->session, target->monitor);

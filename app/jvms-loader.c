@@ -465,6 +465,17 @@ jvms_loader_get_history (JvmsLoader *self)
   return self->history;
 }
 
+const char *
+jvms_loader_get_samples_path (JvmsLoader *self)
+{
+  g_return_val_if_fail (JVMS_IS_LOADER (self), NULL);
+#ifdef HAVE_JVMS_TRACE_INDEX
+  return self->index ? jvms_trace_index_get_samples_path (self->index) : NULL;
+#else
+  return NULL;
+#endif
+}
+
 const char * const *
 jvms_loader_get_warnings (JvmsLoader *self)
 {

@@ -21,6 +21,8 @@ gboolean             jvms_loader_get_loading  (JvmsLoader          *self);
 /* The JvmsHistory (state-history/jvms-history.h) as indexed so far, or NULL before any; owned
  * by the loader. A gpointer so that this header builds before the engine lands. */
 gpointer             jvms_loader_get_history  (JvmsLoader          *self);
+/* The point-sample store beside the index, or NULL (analysis/jvms-trace-index.h). */
+const char          *jvms_loader_get_samples_path (JvmsLoader      *self);
 /* Problems that did not stop loading (a truncated chunk, lost events); NULL-terminated. */
 const char * const  *jvms_loader_get_warnings (JvmsLoader          *self);
 void                 jvms_loader_load_async   (JvmsLoader          *self,

@@ -254,6 +254,14 @@ jvms_selection_panel_get_stats (JvmsSelectionPanel *self)
   return self->stats;
 }
 
+void
+jvms_selection_panel_add_section (JvmsSelectionPanel *self, GtkWidget *section)
+{
+  g_return_if_fail (JVMS_IS_SELECTION_PANEL (self));
+  GtkWidget *box = gtk_widget_get_parent (GTK_WIDGET (self->sections_box));
+  gtk_box_insert_child_after (GTK_BOX (box), section, GTK_WIDGET (self->spinner));
+}
+
 static void
 jvms_selection_panel_dispose (GObject *object)
 {

@@ -20,5 +20,8 @@ void                      jvms_selection_panel_set_range   (JvmsSelectionPanel *
                                                             gint64              t1);
 /* The statistics shown, or NULL when nothing is selected or they are being computed. */
 const JvmsSelectionStats *jvms_selection_panel_get_stats   (JvmsSelectionPanel *self);
+/* Places @section (the findings list) above the statistics. */
+void                      jvms_selection_panel_add_section (JvmsSelectionPanel *self,
+                                                            GtkWidget          *section);
 
 G_END_DECLS

@@ -14,6 +14,9 @@
 # include "jvms-time-ruler.h"
 # include "jvms-timeline.h"
 /* Views land one by one in widgets/; each joins the window when its header is there. */
+# ifdef HAVE_JVMS_FINDINGS
+#  include "jvms-findings-list.h"
+# endif
 # if __has_include("jvms-cpus-view.h")
 #  include "jvms-cpus-view.h"
 #  define HAVE_CPUS_VIEW 1
@@ -84,6 +87,7 @@ struct _JvmsWindowViews
 #ifdef HAVE_JVMS_WIDGETS
   JvmsSession        *session;
   GtkWidget          *ruler;
+  GtkWidget          *findings;
 #else
   GtkWidget          *placeholder;
 #endif
@@ -166,6 +170,10 @@ jvms_window_views_new (JvmsWindow *window, GtkBox *ruler_box, GtkBox *views_box,
   g_signal_connect_swapped (self->session, "notify::can-go-forward",
                             G_CALLBACK (update_zoom_actions), self);
   update_zoom_actions (self);
+# ifdef HAVE_JVMS_FINDINGS
+  self->findings = jvms_findings_list_new (self->session);
+  jvms_selection_panel_add_section (panel, self->findings);
+# endif
 #else
   self->placeholder = adw_status_page_new ();
   adw_status_page_set_icon_name (ADW_STATUS_PAGE (self->placeholder), "org.jvmscope.Jvmscope-symbolic");
@@ -207,6 +215,16 @@ jvms_window_views_set_history (JvmsWindowViews *self, gpointer history)
   update_zoom_actions (self);
 #else
   self->history = history;
+#endif
+}
+
+void
+jvms_window_views_set_samples_path (JvmsWindowViews *self, const char *samples_path)
+{
+#ifdef HAVE_JVMS_FINDINGS
+  jvms_findings_list_set_samples_path (JVMS_FINDINGS_LIST (self->findings), samples_path);
+#else
+  (void) self, (void) samples_path;
 #endif
 }
 
@@ -275,6 +293,19 @@ jvms_window_views_dump_state (JvmsWindowViews *self, GKeyFile *key_file)
     }
   g_key_file_set_string (key_file, "views", "shown", shown->str);
   set_bounds (key_file, "ruler-bounds", self->ruler);
+  g_key_file_set_integer (key_file, "views", "highlighted-threads",
+                          (int) jvms_session_get_highlighted_threads (self->session)->len);
+# ifdef HAVE_JVMS_FINDINGS
+  g_key_file_set_integer (key_file, "panel", "findings",
+                          (int) jvms_findings_list_get_n_findings (JVMS_FINDINGS_LIST (self->findings)));
+  gint64 findings_from = 0, findings_to = 0;
+  jvms_findings_list_get_range (JVMS_FINDINGS_LIST (self->findings), &findings_from, &findings_to);
+  g_key_file_set_int64 (key_file, "panel", "findings-t0", findings_from);
+  g_key_file_set_int64 (key_file, "panel", "findings-t1", findings_to);
+  GtkWidget *first = jvms_findings_list_get_row (JVMS_FINDINGS_LIST (self->findings), 0);
+  if (first != NULL)
+    set_bounds (key_file, "finding-bounds", first);
+# endif
   for (guint i = 0; i < G_N_ELEMENTS (view_infos); i++)
     if (JVMS_IS_THREADS_VIEW (self->views[i]))
       set_bounds (key_file, "threads-bounds", self->views[i]);

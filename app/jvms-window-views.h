@@ -20,6 +20,9 @@ void             jvms_window_views_free              (JvmsWindowViews    *self);
 /* @history: the JvmsHistory indexed so far (NULL: none). Called again whenever it grew. */
 void             jvms_window_views_set_history       (JvmsWindowViews    *self,
                                                       gpointer            history);
+/* The point-sample store of the complete index (NULL: none), for the findings. */
+void             jvms_window_views_set_samples_path  (JvmsWindowViews    *self,
+                                                      const char         *samples_path);
 void             jvms_window_views_set_complete      (JvmsWindowViews    *self,
                                                       gboolean            complete);
 /* @name: a nick of the visible-views flags ("threads", "cpus", ...). */

@@ -191,6 +191,7 @@ load_done (GObject *object, GAsyncResult *result, gpointer user_data)
   gtk_revealer_set_reveal_child (self->progress_revealer, FALSE);
   loader_grew (self, loader);
   jvms_window_views_set_complete (self->views, ok);
+  jvms_window_views_set_samples_path (self->views, jvms_loader_get_samples_path (loader));
 
   /* The reader's message names the full path already. */
   g_autofree char *name = g_file_get_basename (self->file);
@@ -236,6 +237,7 @@ close_trace (JvmsWindow *self)
   g_clear_object (&self->loader);
   g_clear_object (&self->file);
   jvms_window_views_set_history (self->views, NULL);
+  jvms_window_views_set_samples_path (self->views, NULL);
   jvms_selection_panel_set_history (self->selection_panel, NULL);
   show_problem (self, NULL);
 }

@@ -385,6 +385,30 @@ def main():
         tap.check(lines[:1] == ["section,subject,key,value,unit"] and len(lines) == len(rows) + 1,
                   "... and as CSV, the same rows", "%d lines" % len(lines))
 
+        # 6b. The side panel's root-cause findings follow the selection; clicking the first one
+        #     highlights its threads in the views.
+        def findings_follow():
+            return (int(state.get("panel", "findings", "0")) > 0
+                    and state.get("panel", "findings-t0") == state.get("views", "selection-start")
+                    and state.get("panel", "findings-t1") == state.get("views", "selection-end")
+                    and len(ints(state.get("views", "finding-bounds", ""))) == 4)
+        tap.check(wait_for(findings_follow),
+                  "the side panel lists the root-cause findings of the selected range",
+                  "findings=%s for %s..%s, selection %s..%s" % (
+                      state.get("panel", "findings"), state.get("panel", "findings-t0"),
+                      state.get("panel", "findings-t1"), state.get("views", "selection-start"),
+                      state.get("views", "selection-end")))
+        fb = ints(state.get("views", "finding-bounds", ""))
+        if len(fb) == 4:
+            xdo("mousemove", str(fb[0] + fb[2] // 2), str(fb[1] + fb[3] // 2))
+            time.sleep(0.2)
+            xdo("click", "1")
+        tap.check(wait_for(lambda: int(state.get("views", "highlighted-threads", "0")) > 0),
+                  "clicking a finding highlights its threads",
+                  "highlighted-threads=%s" % state.get("views", "highlighted-threads"))
+        screenshot(env, os.path.join(tmp, "6-findings.png"))
+        tap.note("screenshot: " + os.path.join(tmp, "6-findings.png"))
+
         # 7. A corrupt file: a truncated copy of a recording.
         corrupt = os.path.join(tmp, "truncated.jfr")
         src = trace if os.path.isfile(trace) else os.path.join(trace, "recording.jfr")

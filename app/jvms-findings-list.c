@@ -1,0 +1,698 @@
+/* jvms-findings-list.c: the report is computed in a worker thread, one at a time: a range
+ * that changes while one runs marks it stale, and the newest range is computed when it ends.
+ * jvms_report_compute cannot be interrupted, so this keeps a drag from piling up threads. */
+#include "config.h"
+
+#include "jvms-findings-list.h"
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "jvms-report.h"
+
+/* Long enough to skip the intermediate ranges of a drag, short enough to feel immediate. */
+#define DEBOUNCE_MS 150
+/* While indexing, the history grows at every poll: look again at most this often. */
+#define GROWTH_DEBOUNCE_MS 1000
+#define MAX_THREADS_SHOWN 4
+#define MAX_EVIDENCE_SHOWN 3
+
+struct _JvmsFindingsList
+{
+  GtkWidget            parent_instance;
+
+  JvmsSession         *session;
+  char                *samples_path;
+  guint                debounce_id;
+  GCancellable        *cancellable;   /* the computation running, NULL when none */
+  gboolean             stale;         /* the range changed while it ran */
+  gboolean             disposed;
+  gint64               shown_from;    /* the range of the findings shown */
+  gint64               shown_to;
+  gboolean             shown_selected;
+
+  AdwPreferencesGroup *group;
+  GtkSpinner          *spinner;
+  GtkLabel            *status_label;
+  GtkLabel            *unknowns_label;
+  GPtrArray           *rows;
+};
+
+G_DEFINE_FINAL_TYPE (JvmsFindingsList, jvms_findings_list, GTK_TYPE_WIDGET)
+
+typedef struct
+{
+  JvmsHistory *history;
+  gint64       from;
+  gint64       to;
+  gboolean     selected;
+  char        *samples_path;
+} Request;
+
+static void
+request_free (Request *request)
+{
+  g_clear_pointer (&request->history, jvms_history_unref);
+  g_free (request->samples_path);
+  g_free (request);
+}
+
+/* What the row highlights when activated. */
+typedef struct
+{
+  GArray *tids;
+  gint64  monitor;
+} RowTarget;
+
+static void
+row_target_free (RowTarget *target)
+{
+  g_array_unref (target->tids);
+  g_free (target);
+}
+
+static const char *
+kind_label (const char *kind)
+{
+  static const struct { const char *kind; const char *label; } labels[] = {
+    { "monitor-contention", N_("Monitor contention") },
+    { "cpu-contention", N_("Waiting for a CPU") },
+    { "gc", N_("Garbage collection") },
+    { "jit", N_("JIT compilation") },
+    { "safepoint", N_("Safepoints") },
+    { "sleeping", N_("Sleeping") },
+    { "parking", N_("Parked or waiting") },
+    { "io", N_("Input/output") },
+    { "allocation", N_("Allocation") },
+    { "program-logic", N_("Running application code") },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+    if (g_strcmp0 (kind, labels[i].kind) == 0)
+      return _(labels[i].label);
+  return kind;
+}
+
+static char *
+format_duration (double ns)
+{
+  if (ns >= 1e9)
+    return g_strdup_printf (_("%.3f s"), ns / 1e9);
+  if (ns >= 1e6)
+    return g_strdup_printf (_("%.3f ms"), ns / 1e6);
+  if (ns >= 1e3)
+    return g_strdup_printf (_("%.3f µs"), ns / 1e3);
+  return g_strdup_printf (_("%.0f ns"), ns);
+}
+
+static const char *
+member_string (JsonObject *object, const char *name)
+{
+  if (object == NULL || !json_object_has_member (object, name))
+    return NULL;
+  JsonNode *node = json_object_get_member (object, name);
+  return JSON_NODE_HOLDS_VALUE (node) ? json_node_get_string (node) : NULL;
+}
+
+static gint64
+member_int (JsonObject *object, const char *name)
+{
+  if (object == NULL || !json_object_has_member (object, name))
+    return 0;
+  JsonNode *node = json_object_get_member (object, name);
+  return JSON_NODE_HOLDS_VALUE (node) ? json_node_get_int (node) : 0;
+}
+
+static double
+member_double (JsonObject *object, const char *name)
+{
+  if (object == NULL || !json_object_has_member (object, name))
+    return 0.0;
+  JsonNode *node = json_object_get_member (object, name);
+  return JSON_NODE_HOLDS_VALUE (node) ? json_node_get_double (node) : 0.0;
+}
+
+static JsonArray *
+member_array (JsonObject *object, const char *name)
+{
+  if (object == NULL || !json_object_has_member (object, name))
+    return NULL;
+  JsonNode *node = json_object_get_member (object, name);
+  return JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+}
+
+static JsonObject *
+element_object (JsonArray *array, guint i)
+{
+  JsonNode *node = json_array_get_element (array, i);
+  return JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}
+
+/* "name (tid)" for the first few of @threads, then how many more. */
+static char *
+format_threads (JsonArray *threads, guint max)
+{
+  guint n = threads ? json_array_get_length (threads) : 0;
+  g_autoptr(GString) text = g_string_new (NULL);
+  for (guint i = 0; i < n && i < max; i++)
+    {
+      JsonObject *thread = element_object (threads, i);
+      const char *name = member_string (thread, "name");
+      if (text->len > 0)
+        g_string_append (text, ", ");
+      g_string_append_printf (text, "%s (%" G_GINT64_FORMAT ")", name ? name : "?",
+                              member_int (thread, "tid"));
+    }
+  if (n > max)
+    {
+      g_string_append (text, " ");
+      /* Translators: after a list of threads, how many are not listed. */
+      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "and %u more", "and %u more",
+                                                 n - max), n - max);
+    }
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+/* "first, second, third" from the member @name of the first few objects of @array, each
+ * followed by its duration when @ns_member is not NULL. */
+static char *
+format_items (JsonArray *array, const char *name, const char *ns_member, guint max)
+{
+  guint n = array ? json_array_get_length (array) : 0;
+  g_autoptr(GString) text = g_string_new (NULL);
+  for (guint i = 0; i < n && i < max; i++)
+    {
+      JsonObject *item = element_object (array, i);
+      const char *value = member_string (item, name);
+      if (value == NULL)
+        continue;
+      if (text->len > 0)
+        g_string_append (text, ", ");
+      g_string_append (text, value);
+      if (ns_member != NULL)
+        {
+          g_autofree char *duration = format_duration ((double) member_int (item, ns_member));
+          g_string_append_printf (text, " (%s)", duration);
+        }
+    }
+  return text->len > 0 ? g_string_free (g_steal_pointer (&text), FALSE) : NULL;
+}
+
+/* The main evidence of a finding, one line per item, plain text; NULL when there is none. */
+static char *
+format_evidence (const char *kind, JsonObject *evidence)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  if (g_strcmp0 (kind, "monitor-contention") == 0)
+    {
+      JsonArray *monitors = member_array (evidence, "monitors");
+      guint n = monitors ? json_array_get_length (monitors) : 0;
+      for (guint i = 0; i < n && i < 2; i++)
+        {
+          JsonObject *monitor = element_object (monitors, i);
+          const char *class = member_string (monitor, "class");
+          const char *address = member_string (monitor, "address");
+          g_autofree char *holders = format_threads (member_array (monitor, "holders"), 3);
+          if (text->len > 0)
+            g_string_append_c (text, '\n');
+          if (*holders != '\0')
+            /* Translators: a Java class, its address, the threads that held it. */
+            g_string_append_printf (text, _("Monitor %s at %s, held by %s"),
+                                    class ? class : "?", address ? address : "?", holders);
+          else
+            /* Translators: a Java class and its address. */
+            g_string_append_printf (text, _("Monitor %s at %s"),
+                                    class ? class : "?", address ? address : "?");
+        }
+    }
+  else if (g_strcmp0 (kind, "cpu-contention") == 0)
+    {
+      g_autofree char *holders = format_threads (member_array (evidence, "cpu_holders"),
+                                                 MAX_EVIDENCE_SHOWN);
+      if (*holders != '\0')
+        /* Translators: the threads that ran while the JVM's threads waited for a CPU. */
+        g_string_append_printf (text, _("CPUs taken by %s"), holders);
+    }
+  else if (g_strcmp0 (kind, "gc") == 0)
+    {
+      guint collections = (guint) member_int (evidence, "collections");
+      g_autofree char *pauses = format_duration ((double) member_int (evidence, "pause_ns"));
+      /* Translators: the number of garbage collections and how long they paused the JVM. */
+      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%u collection, %s of pauses",
+                                                 "%u collections, %s of pauses", collections),
+                              collections, pauses);
+    }
+  else if (g_strcmp0 (kind, "program-logic") == 0)
+    {
+      JsonArray *methods = member_array (evidence, "hot_methods");
+      guint n = methods ? json_array_get_length (methods) : 0;
+      g_autoptr(GString) list = g_string_new (NULL);
+      for (guint i = 0; i < n && i < MAX_EVIDENCE_SHOWN; i++)
+        {
+          JsonObject *method = element_object (methods, i);
+          if (list->len > 0)
+            g_string_append (list, ", ");
+          g_string_append_printf (list, "%s (%.0f%%)", member_string (method, "method") ?: "?",
+                                  100.0 * member_double (method, "share"));
+        }
+      if (list->len > 0)
+        /* Translators: the methods most often seen running, with their share of samples. */
+        g_string_append_printf (text, _("Hot methods: %s"), list->str);
+    }
+  else if (g_strcmp0 (kind, "parking") == 0)
+    {
+      g_autofree char *on = format_items (member_array (evidence, "waits"), "on", "ns", 2);
+      if (on != NULL)
+        /* Translators: what the threads were parked or waiting on (classes, with times). */
+        g_string_append_printf (text, _("Parked on %s"), on);
+    }
+  else if (g_strcmp0 (kind, "io") == 0)
+    {
+      g_autofree char *targets = format_items (member_array (evidence, "targets"), "target", "ns", 2);
+      if (targets != NULL)
+        /* Translators: the files, sockets or waits the threads did I/O on, with times. */
+        g_string_append_printf (text, _("I/O on %s"), targets);
+    }
+  else if (g_strcmp0 (kind, "safepoint") == 0)
+    {
+      g_autofree char *operations = format_items (member_array (evidence, "operations"),
+                                                  "operation", "ns", MAX_EVIDENCE_SHOWN);
+      if (operations != NULL)
+        /* Translators: the VM operations that stopped the threads, with times. */
+        g_string_append_printf (text, _("VM operations: %s"), operations);
+    }
+  /* Sleeping and JIT name their threads only, which the row lists already. */
+  return text->len > 0 ? g_string_free (g_steal_pointer (&text), FALSE) : NULL;
+}
+
+static int
+compare_tids (gconstpointer a, gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+  return (x > y) - (x < y);
+}
+
+static void
+row_activated (AdwActionRow *row, JvmsFindingsList *self)
+{
+  RowTarget *target = g_object_get_data (G_OBJECT (row), "jvms-target");
+  if (target == NULL || self->session == NULL)
+    return;
+  /* A second click on the finding highlighted takes the highlight away. */
+  const GArray *current = jvms_session_get_highlighted_threads (self->session);
+  g_autoptr(GArray) sorted = g_array_copy (target->tids);
+  g_array_sort (sorted, compare_tids);
+  if (current->len > 0 && current->len == sorted->len
+      && memcmp (current->data, sorted->data, sorted->len * sizeof (gint64)) == 0
+      && jvms_session_get_highlighted_monitor (self->session) == target->monitor)
+    {
+      jvms_session_clear_highlight (self->session);
+      return;
+    }
+  jvms_session_set_highlighted_threads (self->session, (const gint64 *) target->tids->data,
+                                        target->tids->len);
+  jvms_session_set_highlighted_monitor (self->session, target->monitor);
+}
+
+static void
+clear_rows (JvmsFindingsList *self)
+{
+  for (guint i = 0; i < self->rows->len; i++)
+    adw_preferences_group_remove (self->group, g_ptr_array_index (self->rows, i));
+  g_ptr_array_set_size (self->rows, 0);
+}
+
+static void
+set_status (JvmsFindingsList *self, const char *text)
+{
+  gtk_label_set_text (self->status_label, text ? text : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->status_label), text != NULL);
+}
+
+static GtkWidget *
+finding_row (JvmsFindingsList *self, JsonObject *finding)
+{
+  const char *kind = member_string (finding, "kind");
+  JsonArray *threads = member_array (finding, "threads");
+  JsonObject *evidence = NULL;
+  if (finding != NULL && json_object_has_member (finding, "evidence")
+      && JSON_NODE_HOLDS_OBJECT (json_object_get_member (finding, "evidence")))
+    evidence = json_object_get_object_member (finding, "evidence");
+
+  GtkWidget *row = adw_action_row_new ();
+  g_autofree char *title = g_markup_escape_text (kind_label (kind), -1);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+
+  g_autoptr(GString) subtitle = g_string_new (NULL);
+  g_autofree char *names = format_threads (threads, MAX_THREADS_SHOWN);
+  if (*names != '\0')
+    /* Translators: the threads a finding concerns, most time first. */
+    g_string_append_printf (subtitle, _("Threads: %s"), names);
+  g_autofree char *proof = format_evidence (kind, evidence);
+  if (proof != NULL)
+    g_string_append_printf (subtitle, "%s%s", subtitle->len ? "\n" : "", proof);
+  g_autofree char *escaped = g_markup_escape_text (subtitle->str, -1);
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), escaped);
+  adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 0);
+  gtk_widget_set_tooltip_text (row, member_string (finding, "summary"));
+
+  g_autofree char *lost = format_duration ((double) member_int (finding, "lost_ns"));
+  /* Translators: time lost to a cause and its share of the threads' time. */
+  g_autofree char *amount = g_strdup_printf (_("%s, %.1f%%"), lost,
+                                             100.0 * member_double (finding, "share"));
+  GtkWidget *label = gtk_label_new (amount);
+  gtk_widget_add_css_class (label, "numeric");
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), label);
+
+  RowTarget *target = g_new0 (RowTarget, 1);
+  target->tids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  guint n = threads ? json_array_get_length (threads) : 0;
+  for (guint i = 0; i < n; i++)
+    {
+      gint64 tid = member_int (element_object (threads, i), "tid");
+      g_array_append_val (target->tids, tid);
+    }
+  if (g_strcmp0 (kind, "monitor-contention") == 0)
+    {
+      JsonArray *monitors = member_array (evidence, "monitors");
+      const char *address = monitors && json_array_get_length (monitors) > 0
+                            ? member_string (element_object (monitors, 0), "address") : NULL;
+      if (address != NULL)
+        target->monitor = (gint64) g_ascii_strtoull (address, NULL, 16);
+    }
+  g_object_set_data_full (G_OBJECT (row), "jvms-target", target, (GDestroyNotify) row_target_free);
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
+  g_signal_connect_object (row, "activated", G_CALLBACK (row_activated), self, 0);
+  return row;
+}
+
+static void
+show_report (JvmsFindingsList *self, const Request *request, JsonNode *report)
+{
+  clear_rows (self);
+  self->shown_from = request->from;
+  self->shown_to = request->to;
+  self->shown_selected = request->selected;
+  adw_preferences_group_set_description (self->group,
+                                         request->selected
+                                         ? _("Where the threads’ time went in the selection")
+                                         : _("Where the threads’ time went in the visible range"));
+  JsonObject *root = report && JSON_NODE_HOLDS_OBJECT (report) ? json_node_get_object (report) : NULL;
+  JsonArray *findings = member_array (root, "findings");
+  guint n = findings ? json_array_get_length (findings) : 0;
+  for (guint i = 0; i < n; i++)
+    {
+      GtkWidget *row = finding_row (self, element_object (findings, i));
+      adw_preferences_group_add (self->group, row);
+      g_ptr_array_add (self->rows, row);
+    }
+  set_status (self, n == 0 ? _("No thread lost time in this range.") : NULL);
+
+  JsonArray *unknowns = member_array (root, "unknowns");
+  g_autoptr(GString) text = g_string_new (NULL);
+  guint n_unknowns = unknowns ? json_array_get_length (unknowns) : 0;
+  for (guint i = 0; i < n_unknowns; i++)
+    {
+      JsonNode *node = json_array_get_element (unknowns, i);
+      if (JSON_NODE_HOLDS_VALUE (node))
+        g_string_append_printf (text, "%s%s", text->len ? "\n" : "", json_node_get_string (node));
+    }
+  gtk_label_set_text (self->unknowns_label, text->str);
+  gtk_widget_set_visible (GTK_WIDGET (self->unknowns_label), text->len > 0);
+}
+
+static void
+compute_thread (GTask *task, gpointer source_object, gpointer task_data,
+                GCancellable *cancellable)
+{
+  Request *request = task_data;
+  if (g_task_return_error_if_cancelled (task))
+    return;
+  JvmsReportOptions options = {
+    .from = request->from,
+    .to = request->to,
+    .samples_path = request->samples_path,
+    .max_evidence = 5,
+  };
+  GError *error = NULL;
+  JsonNode *report = jvms_report_compute (request->history, &options, &error);
+  if (report == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, report, (GDestroyNotify) json_node_unref);
+}
+
+static void start_computation (JvmsFindingsList *self);
+
+static void
+compute_done (GObject *object, GAsyncResult *result, gpointer user_data)
+{
+  JvmsFindingsList *self = JVMS_FINDINGS_LIST (object);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) report = g_task_propagate_pointer (G_TASK (result), &error);
+
+  g_clear_object (&self->cancellable);
+  if (self->disposed)
+    return;
+  if (self->stale)
+    {
+      start_computation (self);
+      return;
+    }
+  gtk_spinner_stop (self->spinner);
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);
+  if (report == NULL)
+    {
+      clear_rows (self);
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          /* Translators: %s says why the analysis failed. */
+          g_autofree char *text = g_strdup_printf (_("Could not analyse this range: %s"),
+                                                   error->message);
+          set_status (self, text);
+        }
+      return;
+    }
+  show_report (self, g_task_get_task_data (G_TASK (result)), report);
+}
+
+static void
+start_computation (JvmsFindingsList *self)
+{
+  self->stale = FALSE;
+  JvmsHistory *history = self->session ? jvms_session_get_history (self->session) : NULL;
+  gint64 from = 0, to = 0;
+  gboolean selected = history && jvms_session_get_selection (self->session, &from, &to);
+  if (history != NULL && !selected)
+    jvms_session_get_visible (self->session, &from, &to);
+
+  if (history == NULL || to <= from)
+    {
+      clear_rows (self);
+      self->shown_from = self->shown_to = 0;
+      gtk_label_set_text (self->unknowns_label, "");
+      gtk_widget_set_visible (GTK_WIDGET (self->unknowns_label), FALSE);
+      set_status (self, NULL);
+      gtk_spinner_stop (self->spinner);
+      gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);
+      return;
+    }
+
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), TRUE);
+  gtk_spinner_start (self->spinner);
+
+  Request *request = g_new0 (Request, 1);
+  request->history = jvms_history_ref (history);
+  request->from = from;
+  request->to = to;
+  request->selected = selected;
+  request->samples_path = g_strdup (self->samples_path);
+
+  self->cancellable = g_cancellable_new ();
+  /* The task holds the list: its callback always runs, in this thread, after the worker. */
+  g_autoptr(GTask) task = g_task_new (self, self->cancellable, compute_done, NULL);
+  g_task_set_source_tag (task, start_computation);
+  g_task_set_task_data (task, request, (GDestroyNotify) request_free);
+  g_task_run_in_thread (task, compute_thread);
+}
+
+static gboolean
+debounce_done (gpointer user_data)
+{
+  JvmsFindingsList *self = user_data;
+  self->debounce_id = 0;
+  if (self->cancellable != NULL)
+    {
+      /* Its result would be for an old range; the newest starts when it ends. */
+      g_cancellable_cancel (self->cancellable);
+      self->stale = TRUE;
+      return G_SOURCE_REMOVE;
+    }
+  start_computation (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+range_changed (JvmsFindingsList *self)
+{
+  g_clear_handle_id (&self->debounce_id, g_source_remove);
+  self->debounce_id = g_timeout_add (DEBOUNCE_MS, debounce_done, self);
+}
+
+static void
+visible_changed (JvmsFindingsList *self)
+{
+  /* The visible range matters only when nothing is selected. */
+  if (!jvms_session_get_has_selection (self->session))
+    range_changed (self);
+}
+
+static void
+history_grew (JvmsFindingsList *self)
+{
+  /* A pending look will see the growth too; don't postpone it. */
+  if (self->debounce_id == 0)
+    self->debounce_id = g_timeout_add (GROWTH_DEBOUNCE_MS, debounce_done, self);
+}
+
+GtkWidget *
+jvms_findings_list_new (JvmsSession *session)
+{
+  g_return_val_if_fail (JVMS_IS_SESSION (session), NULL);
+
+  JvmsFindingsList *self = g_object_new (JVMS_TYPE_FINDINGS_LIST, NULL);
+  self->session = g_object_ref (session);
+  static const char * const range_properties[] = {
+    "notify::selection-start", "notify::selection-end", "notify::has-selection",
+    "notify::history",
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (range_properties); i++)
+    g_signal_connect_object (session, range_properties[i], G_CALLBACK (range_changed), self,
+                             G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "notify::visible-start", G_CALLBACK (visible_changed), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "notify::visible-end", G_CALLBACK (visible_changed), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (session, "history-changed", G_CALLBACK (history_grew), self,
+                           G_CONNECT_SWAPPED);
+  range_changed (self);
+  return GTK_WIDGET (self);
+}
+
+void
+jvms_findings_list_set_samples_path (JvmsFindingsList *self, const char *samples_path)
+{
+  g_return_if_fail (JVMS_IS_FINDINGS_LIST (self));
+  if (g_strcmp0 (samples_path, self->samples_path) == 0)
+    return;
+  g_free (self->samples_path);
+  self->samples_path = g_strdup (samples_path);
+  range_changed (self);
+}
+
+guint
+jvms_findings_list_get_n_findings (JvmsFindingsList *self)
+{
+  g_return_val_if_fail (JVMS_IS_FINDINGS_LIST (self), 0);
+  return self->rows->len;
+}
+
+gboolean
+jvms_findings_list_get_range (JvmsFindingsList *self, gint64 *from, gint64 *to)
+{
+  g_return_val_if_fail (JVMS_IS_FINDINGS_LIST (self), FALSE);
+  if (from != NULL)
+    *from = self->shown_from;
+  if (to != NULL)
+    *to = self->shown_to;
+  return self->shown_selected;
+}
+
+GtkWidget *
+jvms_findings_list_get_row (JvmsFindingsList *self, guint index)
+{
+  g_return_val_if_fail (JVMS_IS_FINDINGS_LIST (self), NULL);
+  return index < self->rows->len ? g_ptr_array_index (self->rows, index) : NULL;
+}
+
+void
+jvms_findings_list_activate (JvmsFindingsList *self, guint index)
+{
+  g_return_if_fail (JVMS_IS_FINDINGS_LIST (self));
+  g_return_if_fail (index < self->rows->len);
+  g_signal_emit_by_name (g_ptr_array_index (self->rows, index), "activated");
+}
+
+static void
+jvms_findings_list_dispose (GObject *object)
+{
+  JvmsFindingsList *self = JVMS_FINDINGS_LIST (object);
+
+  self->disposed = TRUE;
+  g_clear_handle_id (&self->debounce_id, g_source_remove);
+  g_cancellable_cancel (self->cancellable);
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
+  g_clear_object (&self->session);
+  GtkWidget *child;
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
+  G_OBJECT_CLASS (jvms_findings_list_parent_class)->dispose (object);
+}
+
+static void
+jvms_findings_list_finalize (GObject *object)
+{
+  JvmsFindingsList *self = JVMS_FINDINGS_LIST (object);
+
+  g_clear_object (&self->cancellable);
+  g_ptr_array_unref (self->rows);
+  g_free (self->samples_path);
+  G_OBJECT_CLASS (jvms_findings_list_parent_class)->finalize (object);
+}
+
+static void
+jvms_findings_list_class_init (JvmsFindingsListClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = jvms_findings_list_dispose;
+  object_class->finalize = jvms_findings_list_finalize;
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "jvms-findings-list");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+}
+
+static void
+jvms_findings_list_init (JvmsFindingsList *self)
+{
+  GtkLayoutManager *layout = gtk_widget_get_layout_manager (GTK_WIDGET (self));
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (layout), GTK_ORIENTATION_VERTICAL);
+  gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (layout), 6);
+
+  self->rows = g_ptr_array_new ();
+
+  self->group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
+  adw_preferences_group_set_title (self->group, _("Root Causes"));
+  self->spinner = GTK_SPINNER (gtk_spinner_new ());
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);
+  adw_preferences_group_set_header_suffix (self->group, GTK_WIDGET (self->spinner));
+  gtk_widget_set_parent (GTK_WIDGET (self->group), GTK_WIDGET (self));
+
+  self->status_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->status_label, 0);
+  gtk_label_set_wrap (self->status_label, TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->status_label), "dim-label");
+  gtk_widget_set_visible (GTK_WIDGET (self->status_label), FALSE);
+  gtk_widget_set_parent (GTK_WIDGET (self->status_label), GTK_WIDGET (self));
+
+  self->unknowns_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->unknowns_label, 0);
+  gtk_label_set_wrap (self->unknowns_label, TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->unknowns_label), "caption");
+  gtk_widget_add_css_class (GTK_WIDGET (self->unknowns_label), "dim-label");
+  gtk_widget_set_visible (GTK_WIDGET (self->unknowns_label), FALSE);
+  gtk_widget_set_parent (GTK_WIDGET (self->unknowns_label), GTK_WIDGET (self));
+}

@@ -825,6 +825,9 @@ on_drag_end (GtkGestureDrag *gesture,
 
   if (!priv->dragging)
     return;
+  /* The release ends the selection where the pointer was let go: when the main loop was busy,
+   * motion events were merged and the last drag-update may lie short of it. */
+  on_drag_update (gesture, dx, dy, self);
   priv->dragging = FALSE;
   if (priv->drag_selects)
     return;

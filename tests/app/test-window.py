@@ -280,6 +280,10 @@ def main():
         for step in range(1, 11):
             xdo("mousemove", str(x0 + (x1 - x0) * step // 10), str(y))
             time.sleep(0.05)
+        # A busy window handles motion late: release once it has followed the pointer.
+        v_span = int(state.get("views", "visible-end", "0")) - int(state.get("views", "visible-start", "0"))
+        wait_for(lambda: (int(state.get("views", "selection-end", "0"))
+                          - int(state.get("views", "selection-start", "0"))) > 0.3 * v_span)
         xdo("mouseup", "1")
 
         def panel_follows():

@@ -171,6 +171,8 @@ image_response (GtkNativeDialog *dialog, int response, gpointer user_data)
     }
   g_weak_ref_clear (&req->widget);
   g_free (req);
+  /* Unreferencing alone would leave the fallback GtkFileChooserDialog, a toplevel, alive. */
+  gtk_native_dialog_destroy (dialog);
   g_object_unref (dialog);
 }
 
@@ -224,6 +226,8 @@ stats_response (GtkNativeDialog *dialog, int response, gpointer user_data)
   g_weak_ref_clear (&req->toasts);
   jvms_selection_stats_free (req->stats);
   g_free (req);
+  /* Unreferencing alone would leave the fallback GtkFileChooserDialog, a toplevel, alive. */
+  gtk_native_dialog_destroy (dialog);
   g_object_unref (dialog);
 }
 

@@ -329,7 +329,11 @@ open_dialog_response (GtkNativeDialog *dialog, int response, gpointer user_data)
         open_file (self, file);
     }
   if (self->dialog == dialog)
-    g_clear_object (&self->dialog);
+    {
+      /* Unreferencing alone would leave the fallback GtkFileChooserDialog alive. */
+      gtk_native_dialog_destroy (dialog);
+      g_clear_object (&self->dialog);
+    }
 }
 
 static void

@@ -305,10 +305,7 @@ def main():
         # The pointer moved over 2/5 of the data area: the selection spans about 2/5 of the
         # visible range (pixels are coarse, so only the order of magnitude is asserted).
         share = (s1 - s0) / max(v1 - v0, 1)
-        # Measured 0.24-0.28 under Xvfb against 0.40 expected: the data area's width as the test
-        # computes it (bounds minus a 180 px gutter) is larger than the views' own; see
-        # docs/window.md. Still asserts a selection of the dragged order of magnitude.
-        tap.check(0.15 < share < 0.5, "the selection spans the dragged part of the axis (%.2f)" % share)
+        tap.check(0.3 < share < 0.5, "the selection spans the dragged part of the axis (%.2f)" % share)
         width, height, _ = trace_img
         px = tb[0] + tb[2] + 1
         panel_region = (px, rb[1], width - px, 400)
@@ -337,6 +334,30 @@ def main():
                                            region(img, *ruler_region)) > 0.005 else None
         tap.check(wait_for(ruler_redrew, interval=1.0) is not None, "the ruler redrew its ticks")
         tap.note("screenshot: " + os.path.join(tmp, "4-zoomed.png"))
+
+        # 5b. The side panel's root-cause findings follow the selection; clicking the first one
+        #     highlights its threads in the views.
+        def findings_follow():
+            return (int(state.get("panel", "findings", "0")) > 0
+                    and state.get("panel", "findings-t0") == state.get("views", "selection-start")
+                    and state.get("panel", "findings-t1") == state.get("views", "selection-end")
+                    and len(ints(state.get("views", "finding-bounds", ""))) == 4)
+        tap.check(wait_for(findings_follow),
+                  "the side panel lists the root-cause findings of the selected range",
+                  "findings=%s for %s..%s, selection %s..%s" % (
+                      state.get("panel", "findings"), state.get("panel", "findings-t0"),
+                      state.get("panel", "findings-t1"), state.get("views", "selection-start"),
+                      state.get("views", "selection-end")))
+        fb = ints(state.get("views", "finding-bounds", ""))
+        if len(fb) == 4:
+            xdo("mousemove", str(fb[0] + fb[2] // 2), str(fb[1] + fb[3] // 2))
+            time.sleep(0.2)
+            xdo("click", "1")
+        tap.check(wait_for(lambda: int(state.get("views", "highlighted-threads", "0")) > 0),
+                  "clicking a finding highlights its threads",
+                  "highlighted-threads=%s" % state.get("views", "highlighted-threads"))
+        screenshot(env, os.path.join(tmp, "5b-findings.png"))
+        tap.note("screenshot: " + os.path.join(tmp, "5b-findings.png"))
 
         # 6. A corrupt file: a truncated copy of a recording.
         corrupt = os.path.join(tmp, "truncated.jfr")
@@ -447,65 +468,6 @@ def main():
         app.terminate()
         app.wait(timeout=STEP_TIMEOUT)
 
-        # 6b. The side panel's root-cause findings follow the selection; clicking the first one
-        #     highlights its threads in the views.
-        def findings_follow():
-            return (int(state.get("panel", "findings", "0")) > 0
-                    and state.get("panel", "findings-t0") == state.get("views", "selection-start")
-                    and state.get("panel", "findings-t1") == state.get("views", "selection-end")
-                    and len(ints(state.get("views", "finding-bounds", ""))) == 4)
-        tap.check(wait_for(findings_follow),
-                  "the side panel lists the root-cause findings of the selected range",
-                  "findings=%s for %s..%s, selection %s..%s" % (
-                      state.get("panel", "findings"), state.get("panel", "findings-t0"),
-                      state.get("panel", "findings-t1"), state.get("views", "selection-start"),
-                      state.get("views", "selection-end")))
-        fb = ints(state.get("views", "finding-bounds", ""))
-        if len(fb) == 4:
-            xdo("mousemove", str(fb[0] + fb[2] // 2), str(fb[1] + fb[3] // 2))
-            time.sleep(0.2)
-            xdo("click", "1")
-        tap.check(wait_for(lambda: int(state.get("views", "highlighted-threads", "0")) > 0),
-                  "clicking a finding highlights its threads",
-                  "highlighted-threads=%s" % state.get("views", "highlighted-threads"))
-        screenshot(env, os.path.join(tmp, "6-findings.png"))
-        tap.note("screenshot: " + os.path.join(tmp, "6-findings.png"))
-
-        # 7. A corrupt file: a truncated copy of a recording.
-        corrupt = os.path.join(tmp, "truncated.jfr")
-        src = trace if os.path.isfile(trace) else os.path.join(trace, "recording.jfr")
-        with open(src, "rb") as f:
-            data = f.read()
-        with open(corrupt, "wb") as f:
-            f.write(data[:len(data) * 2 // 3])
-        subprocess.run([args.jvmscope, corrupt], env=env, stdout=log, stderr=subprocess.STDOUT,
-                       timeout=STEP_TIMEOUT)
-        problem = wait_for(lambda: state.get("window", "file") == corrupt
-                           and state.get("window", "loading") == "false"
-                           and state.get("window", "problem", ""))
-        tap.check(problem and "truncated.jfr" in problem, "the truncated file's problem is shown",
-                  "problem=%r" % state.get("window", "problem"))
-        # The banner under the header bar: a wide band of the warning colour (hue 30-60°)
-        # that no view draws over such an area.
-        def banner_drawn():
-            img = screenshot(env, os.path.join(tmp, "5-corrupt.png"))
-            return 1 in hue_buckets(region(img, 0, rb[1], width, 90), min_pixels=2000)
-        tap.check(wait_for(banner_drawn, interval=1.0), "the problem banner is drawn")
-        tap.note("screenshot: " + os.path.join(tmp, "5-corrupt.png"))
-        tap.check(app.poll() is None, "the application keeps running")
-        def titles():
-            return {xdo("getwindowname", w).stdout.strip() for w in windows()}
-        want = {"%s — Jvmscope" % os.path.basename(trace), "truncated.jfr — Jvmscope"}
-        tap.check(wait_for(lambda: want <= titles()),
-                  "the trace's window stays and the corrupt file has its own", titles())
-
-        # 8. Ctrl+Q quits cleanly.
-        xdo("key", "ctrl+q")
-        try:
-            code = app.wait(timeout=STEP_TIMEOUT)
-        except subprocess.TimeoutExpired:
-            code = None
-        tap.check(code == 0, "Ctrl+Q quits with status 0", "status %r" % code)
     finally:
         if app is not None and app.poll() is None:
             app.kill()

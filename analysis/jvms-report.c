@@ -310,7 +310,9 @@ walk_thread (Report *r, ThreadReport *t, GError **error)
         {
           /* JVM-internal threads cost only what they run (or wait to run): their idle time is
            * not time the application lost. */
-          gboolean busy = on_cpu || (!has_kernel && has_user && user->i == JVMS_USER_STATE_RUNNING);
+          /* JFR's RUNNING only says such a thread is alive: without the kernel its CPU time is
+           * unknown, and not charged. */
+          gboolean busy = on_cpu;
           if (busy && t->kind == JVMS_THREAD_KIND_JIT)
             charge (r, t, JVMS_FINDING_JIT, ns, t->name);
           else if (busy && t->kind == JVMS_THREAD_KIND_GC)
@@ -1001,7 +1003,8 @@ jvms_report_compute (JvmsHistory             *history,
   if (!r.has_kernel)
     json_builder_add_string_value (b, "no kernel layer: time the JVM reports as running cannot be split into "
                                       "running on a CPU and waiting for one, so cpu-contention is unknown "
-                                      "and that time is counted as program-logic");
+                                      "and that time is counted as program-logic; the CPU time of the JVM's own "
+                                      "threads (GC, JIT, VM) is unknown and not counted");
   if (!r.has_jfr)
     json_builder_add_string_value (b, "no JFR layer: why a thread was blocked (monitor, park, sleep, I/O) is "
                                       "inferred from its system call only; GC, JIT and safepoint causes and "

@@ -103,10 +103,14 @@ def main():
             # JFR alone: no CPU contention can be claimed, and the report says why.
             r = run([args.cli, "analyze", os.path.join(bundle, "recording.jfr"), "--json", "--cache-dir", cache])
             jfr_only = json.loads(r.stdout) if r.returncode == 0 else {"findings": [], "unknowns": []}
-            tap.check(r.returncode == 0 and jfr_only["findings"] and jfr_only["findings"][0]["kind"] == "monitor-contention"
+            # JFR alone cannot rank it first for sure: HotSpot spins on a contended monitor before
+            # its JavaMonitorEnter event starts, and that spinning looks like running Java.
+            jfr_monitors = [m for f in jfr_only["findings"] if f["kind"] == "monitor-contention"
+                            for m in f["evidence"].get("monitors", [])]
+            tap.check(r.returncode == 0 and jfr_monitors and jfr_monitors[0]["class"] == "causes.Causes$Account"
                       and not any(f["kind"] == "cpu-contention" for f in jfr_only["findings"])
                       and any("kernel" in u for u in jfr_only["unknowns"]),
-                      "lock: JFR alone still finds the monitor, claims no CPU contention and says why",
+                      "lock: JFR alone still names the monitor, claims no CPU contention and says why",
                       (r.stderr, [(f["kind"]) for f in jfr_only["findings"]], jfr_only["unknowns"]))
         elif case == "cpu":
             tap.check(first["kind"] == "cpu-contention", "cpu: CPU contention ranks first", summary)
@@ -128,8 +132,10 @@ def main():
             collectors = {c["name"] for c in first["evidence"].get("collectors", [])}
             tap.check(bool(collectors) and collectors <= gc_names, "gc: the collectors are named as JFR names them",
                       (collectors, gc_names))
-            top = [c["class"] for c in report["allocation"]["top_classes"][:2]]
-            tap.check(bool(top) and set(top) <= {"long[]", "byte[]"}, "gc: the allocated classes, in Java form", top)
+            # long[] is what the churner keeps; its byte[] may be scalar-replaced by C2 and never
+            # allocated at all, so only the heaviest class is asserted.
+            top = [c["class"] for c in report["allocation"]["top_classes"][:3]]
+            tap.check(bool(top) and top[0] in ("long[]", "byte[]"), "gc: the allocated classes, in Java form", top)
         elif case == "park":
             tap.check(first["kind"] == "parking", "park: parking ranks first", summary)
             waits = first["evidence"].get("waits", [])

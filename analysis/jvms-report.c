@@ -71,6 +71,7 @@ typedef struct
   GHashTable  *names;          /* tid -> name (every thread seen, for evidence) */
   GHashTable  *pids;           /* tid -> pid */
   GArray      *runnable;       /* gint64 pairs [start, end): our threads waiting for a CPU */
+  GArray      *gc_pauses;      /* GC/pause intervals over the range: the world stopped by GC */
   gint64       unknown_running_ns; /* JFR RUNNING with no kernel layer */
   gint64       unknown_blocked_ns; /* kernel BLOCKED with no JFR layer */
   gint64       analysed_ns;
@@ -272,12 +273,14 @@ walk_thread (Report *r, ThreadReport *t, GError **error)
     }
 
   gboolean is_app = t->kind == JVMS_THREAD_KIND_JAVA;
+  Cursor pause_cursor = { r->gc_pauses, 0 };
   gint64 t_now = r->from;
   while (t_now < r->to)
     {
       gint64 next = r->to;
       for (guint i = 0; i < N_LEAVES; i++)
         next = MIN (next, cursor_next_change (&cursors[i], t_now));
+      next = MIN (next, cursor_next_change (&pause_cursor, t_now));
       if (next <= t_now)
         next = t_now + 1;
       gint64 ns = next - t_now;
@@ -290,6 +293,9 @@ walk_thread (Report *r, ThreadReport *t, GError **error)
       const JvmsValue *syscall = cursor_at (&cursors[SYSCALL], t_now);
       const char *detail_s = detail->type == JVMS_VALUE_STRING ? detail->s : NULL;
       const char *sys_s = syscall->type == JVMS_VALUE_STRING ? syscall->s : NULL;
+      /* Inside a GC pause, a stopped thread waits for the collector, whatever VM operation
+       * stopped it, and the VM thread (which runs Serial and some G1 work) collects. */
+      gboolean in_gc_pause = cursor_at (&pause_cursor, t_now)->type != JVMS_VALUE_NULL;
       gboolean has_user = user->type == JVMS_VALUE_INT;
       gboolean has_kernel = kernel->type == JVMS_VALUE_INT;
 
@@ -315,7 +321,7 @@ walk_thread (Report *r, ThreadReport *t, GError **error)
           gboolean busy = on_cpu;
           if (busy && t->kind == JVMS_THREAD_KIND_JIT)
             charge (r, t, JVMS_FINDING_JIT, ns, t->name);
-          else if (busy && t->kind == JVMS_THREAD_KIND_GC)
+          else if (busy && (t->kind == JVMS_THREAD_KIND_GC || (t->kind == JVMS_THREAD_KIND_VM && in_gc_pause)))
             charge (r, t, JVMS_FINDING_GC, ns, NULL);
           else if (busy && t->kind == JVMS_THREAD_KIND_VM)
             charge (r, t, JVMS_FINDING_SAFEPOINT, ns, t->name);
@@ -353,8 +359,8 @@ walk_thread (Report *r, ThreadReport *t, GError **error)
           charge (r, t, JVMS_FINDING_IO, ns, detail_s ? detail_s : (u == JVMS_USER_STATE_FILE_IO ? "file" : "socket"));
           break;
         case JVMS_USER_STATE_SAFEPOINT:
-          charge (r, t, is_gc_operation (detail_s) ? JVMS_FINDING_GC : JVMS_FINDING_SAFEPOINT, ns,
-                  detail_s ? detail_s : "?");
+          charge (r, t, in_gc_pause || is_gc_operation (detail_s) ? JVMS_FINDING_GC : JVMS_FINDING_SAFEPOINT,
+                  ns, detail_s ? detail_s : "?");
           break;
         case JVMS_USER_STATE_RUNNING:
         case JVMS_USER_STATE_NATIVE:
@@ -852,6 +858,9 @@ jvms_report_compute (JvmsHistory             *history,
   g_autoptr(GHashTable) sites = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   gint64 collections = 0, pause_ns = 0, n_exec = 0;
 
+  r.gc_pauses = intervals_of (&r, jvms_history_lookup (history, "GC/pause"), error);
+  if (r.gc_pauses == NULL)
+    goto out;
   load_threads (&r, options->thread, error);
   for (guint i = 0; i < r.threads->len; i++)
     if (!walk_thread (&r, g_ptr_array_index (r.threads, i), error))
@@ -1025,5 +1034,6 @@ out:
   g_clear_pointer (&r.names, g_hash_table_unref);
   g_clear_pointer (&r.pids, g_hash_table_unref);
   g_clear_pointer (&r.runnable, g_array_unref);
+  g_clear_pointer (&r.gc_pauses, g_array_unref);
   return result;
 }

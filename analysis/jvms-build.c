@@ -628,6 +628,8 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
   gint64 end = have_jfr ? MAX (start, js.end) : start;
   guint64 n = 0;
   gboolean cancelled = FALSE;
+  const char *kill_env = g_getenv ("JVMS_ANALYSIS_TEST_KILL_AFTER_EVENTS");
+  gint64 kill_after = kill_env != NULL ? g_ascii_strtoll (kill_env, NULL, 10) : -1;
   g_autoptr(GError) local_error = NULL;
 
   for (;;)
@@ -659,17 +661,12 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
           kernel_advance (&ks);
         }
 
+      /* For the crash test: die as `kill -9` would, half-way through a build. Checked at
+       * every event, so that a short recording still reaches the count the test asks for. */
+      if (G_UNLIKELY (kill_after >= 0) && (gint64) (n + 1) >= kill_after)
+        raise (SIGKILL);
       if (++n % CHECK_EVERY == 0)
         {
-          /* For the crash test: die as `kill -9` would, half-way through a build. */
-          static gint64 kill_after = -2;
-          if (kill_after == -2)
-            {
-              const char *env = g_getenv ("JVMS_ANALYSIS_TEST_KILL_AFTER_EVENTS");
-              kill_after = env != NULL ? g_ascii_strtoll (env, NULL, 10) : -1;
-            }
-          if (kill_after >= 0 && (gint64) n >= kill_after)
-            raise (SIGKILL);
           if (g_cancellable_is_cancelled (cancellable))
             {
               cancelled = TRUE;

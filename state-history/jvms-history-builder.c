@@ -580,6 +580,15 @@ close_locked (JvmsHistoryBuilder *b, gint64 end_time, GError **error)
   h->root_csize = root.csize;
   h->depth = h->n_open;
   gboolean ok = jvms_history_write_tables (h, dir, error);
+  if (ok)
+    {
+      /* The builder's own history answers summaries from the levels too, as a reopened one. */
+      gsize dir_size;
+      const guint8 *dir_data = g_bytes_get_data (dir, &dir_size);
+      h->summary = jvms_summary_index_load (dir_data, dir_size, h->path, 0,
+                                            jvms_attr_tree_size (h->attrs), h->data_end, error);
+      ok = h->summary != NULL;
+    }
   g_bytes_unref (dir);
   if (!ok)
     return FALSE;

@@ -40,6 +40,7 @@ gsize jvms_blob_frame (JvmsNodeEncoder *enc, const guint8 *payload, gsize usize,
                        guint32 n_items, gint64 start, gint64 end);
 
 #define N_LEVELS       JVMS_SUMMARY_N_LEVELS
+#define CHANGES        JVMS_SUMMARY_LEVEL_CHANGES
 #define PROBE          64
 /* The coarsest finest level: 2^24 ns (16.8 ms). A slower attribute still gets buckets that
  * fine, so that every row of a view at 16.8 ms a column or more reads levels: one row read
@@ -49,6 +50,12 @@ gsize jvms_blob_frame (JvmsNodeEncoder *enc, const guint8 *payload, gsize usize,
 #define FLUSH_BYTES    4096
 #define PENDING_BUDGET (32u * 1024u * 1024u)
 #define SLOTS          4
+
+/* Change list entries: the low 3 bits of the first varint. */
+#define CHG_SMALL_INTS 6u /* codes 0..5: the integers 0..5 */
+#define CHG_NULL       6u
+#define CHG_ESCAPE     7u /* a value follows */
+#define CHG_BIG_DELTA  ((guint64) 1 << 60)
 
 #define F_INSIDE       1u
 #define F_AT_START     2u
@@ -190,6 +197,8 @@ typedef struct
   gint64  probe_end;
   RV      last;    /* value of the latest interval fed */
   Level  *levels;  /* N_LEVELS - k0 */
+  gboolean started; /* an interval was fed: later starts with a new value are changes */
+  Level   chg;     /* the change list (level CHANGES): only its out* fields are used */
 } Attr;
 
 typedef struct
@@ -234,6 +243,8 @@ jvms_summary_builder_free (JvmsSummaryBuilder *sb)
               g_byte_array_unref (at->levels[k - at->k0].out);
           g_free (at->levels);
         }
+      if (at->chg.out)
+        g_byte_array_unref (at->chg.out);
     }
   g_array_unref (sb->attrs);
   g_array_unref (sb->dir);
@@ -347,9 +358,17 @@ write_blob (JvmsHistory *h, JvmsSummaryBuilder *sb, GByteArray *runs_bytes, GArr
   for (guint i = 0; i < runs->len; i++)
     {
       DirEntry *e = &g_array_index (runs, DirEntry, i);
-      guint shift = level_shift (e->level);
-      t0 = MIN (t0, bucket_start (e->first, shift));
-      t1 = MAX (t1, bucket_end (e->last, shift));
+      if (e->level == CHANGES)
+        {
+          t0 = MIN (t0, e->first);
+          t1 = MAX (t1, sat_add (e->last, 1));
+        }
+      else
+        {
+          guint shift = level_shift (e->level);
+          t0 = MIN (t0, bucket_start (e->first, shift));
+          t1 = MAX (t1, bucket_end (e->last, shift));
+        }
       total += e->n;
     }
   gsize size = jvms_blob_frame (&sb->enc, runs_bytes->data, runs_bytes->len, JVMS_NODE_LEVEL_SUMMARY,
@@ -404,11 +423,11 @@ flush_all (JvmsHistory *h, JvmsSummaryBuilder *sb, GError **error)
   for (guint a = 0; a < sb->attrs->len; a++)
     {
       Attr *at = &g_array_index (sb->attrs, Attr, a);
-      if (at->levels == NULL)
+      if (at->levels == NULL && at->chg.out_n == 0)
         continue;
-      for (guint k = (guint) at->k0; k < N_LEVELS; k++)
+      for (guint k = at->levels ? (guint) at->k0 : CHANGES; k <= CHANGES; k++)
         {
-          Level *lv = &at->levels[k - (guint) at->k0];
+          Level *lv = k == CHANGES ? &at->chg : &at->levels[k - (guint) at->k0];
           if (lv->out == NULL || lv->out_n == 0)
             continue;
           DirEntry e = { a, k, lv->out_first, lv->out_last, 0, 0, lv->out_n };
@@ -466,6 +485,47 @@ store_bucket (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, guint32 k, L
   sb->pending += (gsize) (p - buf);
   if (lv->out->len >= FLUSH_BYTES)
     return flush_level (h, sb, attr, k, lv, error);
+  if (sb->pending > PENDING_BUDGET)
+    return flush_all (h, sb, error);
+  return TRUE;
+}
+
+/* Appends one change to @attr's change list (format in jvms-history-format.h). */
+static gboolean
+store_change (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, Level *lv, gint64 t, RV v,
+              GError **error)
+{
+  guint8 buf[40];
+  guint8 *p = buf;
+  guint64 code = v.type == JVMS_VALUE_INT && v.bits < CHG_SMALL_INTS ? v.bits
+               : v.type == JVMS_VALUE_NULL ? CHG_NULL : CHG_ESCAPE;
+  if (lv->out == NULL)
+    lv->out = g_byte_array_sized_new (64);
+  if (lv->out_n == 0)
+    {
+      p = jvms_varint_put (p, code);
+      lv->out_first = t;
+    }
+  else
+    {
+      guint64 d = (guint64) t - (guint64) lv->out_prev; /* >= 1: changes are strictly ordered */
+      if (d < CHG_BIG_DELTA)
+        p = jvms_varint_put (p, d << 3 | code);
+      else
+        {
+          p = jvms_varint_put (p, code);
+          p = jvms_varint_put (p, d);
+        }
+    }
+  if (code == CHG_ESCAPE)
+    p = put_value (p, v);
+  lv->out_last = t;
+  lv->out_prev = t;
+  lv->out_n++;
+  g_byte_array_append (lv->out, buf, (guint) (p - buf));
+  sb->pending += (gsize) (p - buf);
+  if (lv->out->len >= FLUSH_BYTES)
+    return flush_level (h, sb, attr, CHANGES, lv, error);
   if (sb->pending > PENDING_BUDGET)
     return flush_all (h, sb, error);
   return TRUE;
@@ -655,6 +715,9 @@ jvms_summary_builder_add (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, 
     g_array_set_size (sb->attrs, MAX (attr + 1, sb->attrs->len * 2));
   Attr *at = &g_array_index (sb->attrs, Attr, attr);
   RV v = { bits, type };
+  if (at->started && !rv_eq (at->last, v) && !store_change (h, sb, attr, &at->chg, start, v, error))
+    return FALSE;
+  at->started = TRUE;
   if (at->levels)
     {
       RV before = at->last;
@@ -816,7 +879,7 @@ jvms_summary_index_load (const guint8 *data, gsize size, const char *file, guint
       e->offset = jvms_get_u64le (p + 24);
       e->csize = jvms_get_u32le (p + 32);
       e->n = jvms_get_u32le (p + 36);
-      if (e->attribute >= n_attributes || e->level >= N_LEVELS || si->k0[e->attribute] < 0 ||
+      if (e->attribute >= n_attributes || e->level > CHANGES || si->k0[e->attribute] < 0 ||
           e->level < (guint) si->k0[e->attribute] || e->last < e->first || e->n == 0 ||
           e->offset < JVMS_FILE_HEADER_SIZE || e->offset >= data_end)
         goto bad;
@@ -859,12 +922,52 @@ typedef struct
   guint   n;
 } Run;
 
+/* A decoded change: at @t the value became @v. */
+typedef struct
+{
+  gint64 t;
+  RV     v;
+} Change;
+
 typedef struct
 {
   guint   n_runs;
   Run    *runs;
   Bucket *buckets;
+  Change *changes;
 } Blob;
+
+static gboolean
+decode_changes (const guint8 **pp, const guint8 *end, guint32 n_strings, const Run *run,
+                gint64 first, Change *ch)
+{
+  const guint8 *p = *pp;
+  gint64 t = first;
+  for (guint i = 0; i < run->n; i++)
+    {
+      guint64 x, d;
+      if (!jvms_varint_get (&p, end, &x))
+        return FALSE;
+      d = x >> 3;
+      if (i == 0 && d != 0)
+        return FALSE;
+      if (i > 0 && d == 0 && (!jvms_varint_get (&p, end, &d) || d < CHG_BIG_DELTA))
+        return FALSE;
+      if (d > (guint64) G_MAXINT64 - (guint64) t)
+        return FALSE;
+      t += (gint64) d;
+      ch[i].t = t;
+      guint code = (guint) (x & 7);
+      if (code < CHG_SMALL_INTS)
+        ch[i].v = (RV) { code, JVMS_VALUE_INT };
+      else if (code == CHG_NULL)
+        ch[i].v = (RV) { 0, JVMS_VALUE_NULL };
+      else if (!get_value (&p, end, n_strings, &ch[i].v))
+        return FALSE;
+    }
+  *pp = p;
+  return TRUE;
+}
 
 static gboolean
 decode_run (const guint8 **pp, const guint8 *end, guint32 n_strings, const Run *run,
@@ -945,12 +1048,34 @@ get_blob (JvmsHistory *h, const DirEntry *e, GError **error)
   guint64 n_runs;
   guint32 n_strings = jvms_string_table_size (h->strings);
   guint n_attrs = jvms_attr_tree_size (h->attrs);
-  /* Each run takes at least 6 bytes and each bucket 3: bounds before allocating. */
+  /* Each run takes at least 6 bytes, each bucket 3 and each change 1: bounds before
+   * allocating; a first pass over the run headers splits the items into buckets and changes. */
   if (hd.level != JVMS_NODE_LEVEL_SUMMARY || !jvms_varint_get (&p, end, &n_runs) ||
-      n_runs == 0 || n_runs > hd.usize / 6 || hd.n_intervals > hd.usize / 3)
+      n_runs == 0 || n_runs > hd.usize / 6 || hd.n_intervals > hd.usize)
+    goto bad;
+  const guint8 *runs_at = p;
+  guint64 n_changes = 0, n_buckets = 0;
+  for (guint r = 0; r < n_runs; r++)
+    {
+      guint64 attr, level, first, cnt, len;
+      if (!jvms_varint_get (&p, end, &attr) || !jvms_varint_get (&p, end, &level) ||
+          !jvms_varint_get (&p, end, &first) || !jvms_varint_get (&p, end, &cnt) ||
+          !jvms_varint_get (&p, end, &len) || attr >= n_attrs || level > CHANGES ||
+          cnt == 0 || cnt > hd.n_intervals - n_changes - n_buckets || len > (guint64) (end - p) ||
+          cnt > len)
+        goto bad;
+      if (level == CHANGES)
+        n_changes += cnt;
+      else if (cnt > len / 3)
+        goto bad;
+      else
+        n_buckets += cnt;
+      p += len;
+    }
+  if (p != end || n_changes + n_buckets != hd.n_intervals)
     goto bad;
   gsize bytes = sizeof (JvmsNode) + sizeof (Blob) + n_runs * sizeof (Run) +
-                (gsize) hd.n_intervals * sizeof (Bucket);
+                (gsize) n_buckets * sizeof (Bucket) + (gsize) n_changes * sizeof (Change);
   n = g_malloc0 (bytes);
   n->ref_count = 1;
   n->offset = e->offset;
@@ -961,29 +1086,41 @@ get_blob (JvmsHistory *h, const DirEntry *e, GError **error)
   blob->n_runs = (guint) n_runs;
   blob->runs = (Run *) (blob + 1);
   blob->buckets = (Bucket *) (blob->runs + n_runs);
+  blob->changes = (Change *) (blob->buckets + n_buckets);
   n->buckets = blob;
-  guint used = 0;
+  guint used_b = 0, used_c = 0;
+  p = runs_at;
   for (guint r = 0; r < n_runs; r++)
     {
-      guint64 attr, level, first, cnt, len;
-      if (!jvms_varint_get (&p, end, &attr) || !jvms_varint_get (&p, end, &level) ||
-          !jvms_varint_get (&p, end, &first) || !jvms_varint_get (&p, end, &cnt) ||
-          !jvms_varint_get (&p, end, &len) || attr >= n_attrs || level >= N_LEVELS ||
-          cnt == 0 || cnt > hd.n_intervals - used || len > (guint64) (end - p))
-        goto bad;
+      guint64 attr = 0, level = 0, first = 0, cnt = 0, len = 0;
+      /* Checked by the first pass. */
+      jvms_varint_get (&p, end, &attr);
+      jvms_varint_get (&p, end, &level);
+      jvms_varint_get (&p, end, &first);
+      jvms_varint_get (&p, end, &cnt);
+      jvms_varint_get (&p, end, &len);
       Run *run = &blob->runs[r];
       run->attr = (guint32) attr;
       run->level = (guint32) level;
-      run->first = used;
       run->n = (guint) cnt;
       const guint8 *run_end = p + len;
-      if (!decode_run (&p, run_end, n_strings, run, jvms_unzigzag (first), blob->buckets + used) ||
-          p != run_end)
+      gboolean ok;
+      if (level == CHANGES)
+        {
+          run->first = used_c;
+          ok = decode_changes (&p, run_end, n_strings, run, jvms_unzigzag (first),
+                               blob->changes + used_c);
+          used_c += (guint) cnt;
+        }
+      else
+        {
+          run->first = used_b;
+          ok = decode_run (&p, run_end, n_strings, run, jvms_unzigzag (first), blob->buckets + used_b);
+          used_b += (guint) cnt;
+        }
+      if (!ok || p != run_end)
         goto bad;
-      used += (guint) cnt;
     }
-  if (p != end || used != hd.n_intervals)
-    goto bad;
   JvmsNode *c = jvms_node_cache_insert (h->cache, n);
   jvms_node_unref (n);
   return c;
@@ -1003,7 +1140,7 @@ blob_run (JvmsHistory *h, JvmsNode *n, const DirEntry *e, guint *n_buckets, GErr
   for (guint r = 0; r < blob->n_runs; r++)
     {
       const Run *run = &blob->runs[r];
-      if (run->attr == e->attribute && run->level == e->level)
+      if (run->attr == e->attribute && run->level == e->level && e->level != CHANGES)
         {
           const Bucket *b = blob->buckets + run->first;
           if (run->n != e->n || b[0].index != e->first || b[run->n - 1].index != e->last)
@@ -1018,6 +1155,29 @@ blob_run (JvmsHistory *h, JvmsNode *n, const DirEntry *e, guint *n_buckets, GErr
   return NULL;
 }
 
+/* The changes of @e's change list run in its blob, or NULL (CORRUPT) when the blob lacks it. */
+static const Change *
+blob_changes (JvmsHistory *h, JvmsNode *n, const DirEntry *e, guint *n_changes, GError **error)
+{
+  const Blob *blob = n->buckets;
+  for (guint r = 0; r < blob->n_runs; r++)
+    {
+      const Run *run = &blob->runs[r];
+      if (run->attr == e->attribute && run->level == CHANGES && e->level == CHANGES)
+        {
+          const Change *c = blob->changes + run->first;
+          if (run->n != e->n || c[0].t != e->first || c[run->n - 1].t != e->last)
+            break;
+          *n_changes = run->n;
+          return c;
+        }
+    }
+  g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT,
+               "%s: summary blob at offset %" G_GUINT64_FORMAT " lacks the change list its "
+               "directory entry describes (attribute %u)", h->path, e->offset, e->attribute);
+  return NULL;
+}
+
 gboolean jvms_summary_check_all (JvmsHistory *h, GError **error);
 gboolean
 jvms_summary_check_all (JvmsHistory *h, GError **error)
@@ -1028,7 +1188,9 @@ jvms_summary_check_all (JvmsHistory *h, GError **error)
       guint nb;
       if (n == NULL)
         return FALSE;
-      gboolean ok = blob_run (h, n, &h->summary->dir[i], &nb, error) != NULL;
+      const DirEntry *e = &h->summary->dir[i];
+      gboolean ok = e->level == CHANGES ? blob_changes (h, n, e, &nb, error) != NULL
+                                        : blob_run (h, n, e, &nb, error) != NULL;
       jvms_node_unref (n);
       if (!ok)
         return FALSE;
@@ -1288,6 +1450,109 @@ col_bucket_piece (Col *col, const Bucket *bk, gint64 bs, gint64 be, gint64 a, gi
     }
 }
 
+/* The value of @attr at @t: one path of the tree. */
+static gboolean
+value_at (JvmsHistory *h, guint32 attr, gint64 t, RV *out, GError **error)
+{
+  JvmsInterval at;
+  if (!jvms_history_query_single (h, attr, t, &at, error))
+    return FALSE;
+  out->type = at.value.type;
+  out->bits = 0;
+  if (at.value.type == JVMS_VALUE_INT)
+    out->bits = (guint64) at.value.i;
+  else if (at.value.type == JVMS_VALUE_DOUBLE)
+    memcpy (&out->bits, &at.value.d, 8);
+  else if (at.value.type == JVMS_VALUE_STRING)
+    out->bits = jvms_string_table_lookup (h->strings, at.value.s);
+  return TRUE;
+}
+
+/* cols_add_seg for segments given in increasing time order: *c is the first column that may
+ * hold the next segment, so no search per segment. */
+static inline void
+cols_add_seg_mono (const Cols *k, Col *cols, guint *c, gint64 s, gint64 e, RV v)
+{
+  if (e <= s)
+    return;
+  while (*c < k->n && col_end (k, *c) <= s)
+    (*c)++;
+  for (guint i = *c; i < k->n; i++)
+    {
+      gint64 cs = col_start (k, i), ce = col_end (k, i);
+      if (cs >= e)
+        break;
+      gint64 a = MAX (s, cs), b = MIN (e, ce);
+      if (b > a)
+        col_value (&cols[i], v, b - a);
+    }
+}
+
+/* A row from the attribute's change list: for columns narrower than its finest level, where a
+ * column holds few of its changes (about 8 per bucket of that level at most). Exact: the
+ * change list holds every change's time and value. */
+static gboolean
+row_from_changes (JvmsHistory *h, const Cols *k, guint32 attr, Col *cols, JvmsSummaryCell *row,
+                  GError **error)
+{
+  JvmsSummaryIndex *si = h->summary;
+  gint64 lo_t = MAX (k->t0, h->start_time);
+  gint64 hi_t = MIN (col_end (k, k->n - 1), h->end_time);
+
+  for (guint c = 0; c < k->n; c++)
+    col_reset (&cols[c]);
+  if (hi_t > lo_t)
+    {
+      RV cur;
+      if (!value_at (h, attr, lo_t, &cur, error))
+        return FALSE;
+      gint64 cursor = lo_t;
+      guint col = 0;
+      guint e_end = si->first[attr + 1], e_lo = e_end;
+      while (e_lo > si->first[attr] && si->dir[e_lo - 1].level == CHANGES)
+        e_lo--;
+      /* The first run whose last change is after lo_t. */
+      guint lo = e_lo, hi = e_end;
+      while (lo < hi)
+        {
+          guint mid = (lo + hi) / 2;
+          if (si->dir[mid].last <= lo_t)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      for (guint e = lo; e < e_end && si->dir[e].first < hi_t; e++)
+        {
+          g_autoptr (JvmsNode) blob = get_blob (h, &si->dir[e], error);
+          if (blob == NULL)
+            return FALSE;
+          guint nc = 0;
+          const Change *ch = blob_changes (h, blob, &si->dir[e], &nc, error);
+          if (ch == NULL)
+            return FALSE;
+          guint i0 = 0, i1 = nc;
+          while (i0 < i1)
+            {
+              guint mid = (i0 + i1) / 2;
+              if (ch[mid].t <= lo_t)
+                i0 = mid + 1;
+              else
+                i1 = mid;
+            }
+          for (guint i = i0; i < nc && ch[i].t < hi_t; i++)
+            {
+              cols_add_seg_mono (k, cols, &col, cursor, ch[i].t, cur);
+              cursor = ch[i].t;
+              cur = ch[i].v;
+            }
+        }
+      cols_add_seg_mono (k, cols, &col, cursor, hi_t, cur);
+    }
+  for (guint c = 0; c < k->n; c++)
+    col_emit (h, &cols[c], &row[c]);
+  return TRUE;
+}
+
 static gboolean
 row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, guint8 *want,
                  GArray *ivs, GArray *segs, Col *cols, JvmsSummaryCell *row, GError **error)
@@ -1301,17 +1566,9 @@ row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, guint
     col_reset (&cols[c]);
   if (hi_t > lo_t)
     {
-      /* The value at the window start: one path of the tree. */
-      JvmsInterval at;
-      if (!jvms_history_query_single (h, attr, lo_t, &at, error))
+      RV cur;
+      if (!value_at (h, attr, lo_t, &cur, error))
         return FALSE;
-      RV cur = { 0, at.value.type };
-      if (at.value.type == JVMS_VALUE_INT)
-        cur.bits = (guint64) at.value.i;
-      else if (at.value.type == JVMS_VALUE_DOUBLE)
-        memcpy (&cur.bits, &at.value.d, 8);
-      else if (at.value.type == JVMS_VALUE_STRING)
-        cur.bits = jvms_string_table_lookup (h->strings, at.value.s);
       gint64 cursor = lo_t;
       gint64 b_first = lo_t >> shift, b_last = (hi_t - 1) >> shift;
       /* Entries of (attr, level), sorted by first bucket: the first that may reach b_first. */
@@ -1449,14 +1706,16 @@ jvms_history_query_summary (JvmsHistory         *self,
   g_autoptr (GArray) ivs = g_array_new (FALSE, FALSE, sizeof (JvmsInterval));
   g_autoptr (GArray) segs = g_array_new (FALSE, FALSE, sizeof (Seg));
   g_autofree Col *cols = g_new (Col, n_columns);
-  /* Rows that read intervals share one walk of the tree. */
+  /* Complete histories: rows from the levels, or from the change list when columns are finer
+   * than the attribute's finest level. While building, rows from the intervals, which share
+   * one walk of the tree. */
   g_autofree gboolean *by_levels = g_new0 (gboolean, MAX (n_attributes, 1));
+  gboolean complete = self->open == NULL && self->summary != NULL;
   gboolean any_iv = FALSE;
   for (guint i = 0; i < n_attributes; i++)
     {
-      gint k0 = self->open == NULL ? jvms_summary_index_finest (self->summary, attributes[i]) : -1;
-      by_levels[i] = k0 >= 0 && level >= k0;
-      if (!by_levels[i])
+      by_levels[i] = complete;
+      if (!complete)
         {
           want[attributes[i]] = 1;
           any_iv = TRUE;
@@ -1488,8 +1747,11 @@ jvms_history_query_summary (JvmsHistory         *self,
   for (guint i = 0; i < n_attributes && ok; i++)
     {
       JvmsSummaryCell *row = cells + (gsize) i * n_columns;
-      if (by_levels[i])
+      gint k0 = complete ? jvms_summary_index_finest (self->summary, attributes[i]) : -1;
+      if (by_levels[i] && k0 >= 0 && level >= k0)
         ok = row_from_levels (self, &k, attributes[i], (guint) level, want, ivs, segs, cols, row, error);
+      else if (by_levels[i])
+        ok = row_from_changes (self, &k, attributes[i], cols, row, error);
       else
         {
           /* A repeated attribute was gathered for its first row only. */

@@ -727,7 +727,7 @@ test_damage (void)
   expect_damage (bad, (const guint8 *) "", 0, JVMS_HISTORY_ERROR_NOT_HISTORY, "empty");
   /* Another version. */
   memcpy (d, orig, n);
-  d[G_STRUCT_OFFSET (JvmsFileHeader, version)] = 2;
+  d[G_STRUCT_OFFSET (JvmsFileHeader, version)] = JVMS_HISTORY_VERSION + 1;
   expect_damage (bad, d, n, JVMS_HISTORY_ERROR_VERSION, "version");
   /* Header fields. */
   gsize header_bytes[] = { G_STRUCT_OFFSET (JvmsFileHeader, start_time),

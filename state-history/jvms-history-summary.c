@@ -1208,7 +1208,8 @@ typedef struct
   double   min, max;
   /* cut pieces whose min/max is not known exactly: refined at the end if they matter */
   guint    n_uncertain;
-  gint64   us[2], ue[2];
+  gint64   us[2], ue[2], ubs[2]; /* the piece, and its bucket's start */
+  RV       uvf[2];               /* the value at that bucket's start */
   double   umin[2], umax[2];
 } Col;
 
@@ -1314,34 +1315,6 @@ cols_add_seg (const Cols *k, Col *cols, gint64 s, gint64 e, RV v)
     }
 }
 
-/* The intervals of one attribute in [s, e), as raw segments sorted by start. */
-static gboolean
-collect_segs (JvmsHistory *h, guint32 attr, gint64 s, gint64 e, guint8 *want, GArray *ivs,
-              GArray *segs, GError **error)
-{
-  g_array_set_size (ivs, 0);
-  g_array_set_size (segs, 0);
-  want[attr] = 1;
-  gboolean ok = jvms_history_collect (h, s, e - 1, want, ivs, error);
-  want[attr] = 0;
-  if (!ok)
-    return FALSE;
-  for (guint i = 0; i < ivs->len; i++)
-    {
-      const JvmsInterval *iv = &g_array_index (ivs, JvmsInterval, i);
-      Seg sg = { iv->start, iv->end, 0, iv->value.type };
-      switch (iv->value.type)
-        {
-        case JVMS_VALUE_INT: sg.bits = (guint64) iv->value.i; break;
-        case JVMS_VALUE_DOUBLE: memcpy (&sg.bits, &iv->value.d, 8); break;
-        case JVMS_VALUE_STRING: sg.bits = jvms_string_table_lookup (h->strings, iv->value.s); break;
-        default: break;
-        }
-      g_array_append_val (segs, sg);
-    }
-  return TRUE;
-}
-
 /* Intervals of the rows read directly, gathered in one walk of the tree: (row, interval). */
 typedef struct
 {
@@ -1380,19 +1353,79 @@ row_from_intervals (JvmsHistory *h, const Cols *k, const RowIv *iv, guint n_iv, 
     col_emit (h, &cols[c], &row[c]);
 }
 
-/* Exact min/max of @attr's values over [s, e). */
+/* The segments of @attr's values over [a, b), exactly, from its change list: @v0 held at @t0
+ * (<= a; a bucket start whose value the bucket records), so only changes in (t0, b) are read,
+ * from the run or two that hold them. */
 static gboolean
-refine_minmax (JvmsHistory *h, guint32 attr, gint64 s, gint64 e, guint8 *want, GArray *ivs,
-               GArray *segs, double *mn, double *mx, GError **error)
+change_segs (JvmsHistory *h, guint32 attr, gint64 t0, RV v0, gint64 a, gint64 b, GArray *segs,
+             GError **error)
 {
-  if (!collect_segs (h, attr, s, e, want, ivs, segs, error))
+  JvmsSummaryIndex *si = h->summary;
+  g_array_set_size (segs, 0);
+  guint e_end = si->first[attr + 1], e_lo = e_end;
+  while (e_lo > si->first[attr] && si->dir[e_lo - 1].level == CHANGES)
+    e_lo--;
+  guint lo = e_lo, hi = e_end;
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      if (si->dir[mid].last <= t0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  RV v = v0;
+  gint64 cursor = a;
+  for (guint e = lo; e < e_end && si->dir[e].first < b; e++)
+    {
+      g_autoptr (JvmsNode) blob = get_blob (h, &si->dir[e], error);
+      if (blob == NULL)
+        return FALSE;
+      guint nc = 0;
+      const Change *ch = blob_changes (h, blob, &si->dir[e], &nc, error);
+      if (ch == NULL)
+        return FALSE;
+      guint i0 = 0, i1 = nc;
+      while (i0 < i1)
+        {
+          guint mid = (i0 + i1) / 2;
+          if (ch[mid].t <= t0)
+            i0 = mid + 1;
+          else
+            i1 = mid;
+        }
+      for (guint i = i0; i < nc && ch[i].t < b; i++)
+        {
+          if (ch[i].t > cursor)
+            {
+              Seg sg = { cursor, ch[i].t, v.bits, v.type };
+              g_array_append_val (segs, sg);
+              cursor = ch[i].t;
+            }
+          v = ch[i].v;
+        }
+    }
+  if (b > cursor)
+    {
+      Seg sg = { cursor, b, v.bits, v.type };
+      g_array_append_val (segs, sg);
+    }
+  return TRUE;
+}
+
+/* Exact min/max of @attr's values over [s, e), @v0 holding at @t0 <= s. */
+static gboolean
+refine_minmax (JvmsHistory *h, guint32 attr, gint64 t0, RV v0, gint64 s, gint64 e, GArray *segs,
+               double *mn, double *mx, GError **error)
+{
+  if (!change_segs (h, attr, t0, v0, s, e, segs, error))
     return FALSE;
   for (guint i = 0; i < segs->len; i++)
     {
       const Seg *sg = &g_array_index (segs, Seg, i);
       RV v = { sg->bits, sg->type };
       double x;
-      if (MIN (sg->end, e) > MAX (sg->start, s) && rv_numeric (v, &x))
+      if (rv_numeric (v, &x))
         minmax_add (mn, mx, x);
     }
   return TRUE;
@@ -1445,6 +1478,8 @@ col_bucket_piece (Col *col, const Bucket *bk, gint64 bs, gint64 be, gint64 a, gi
       guint u = col->n_uncertain++;
       col->us[u] = a;
       col->ue[u] = b;
+      col->ubs[u] = bs;
+      col->uvf[u] = bk->vf;
       col->umin[u] = bk->min;
       col->umax[u] = bk->max;
     }
@@ -1554,8 +1589,8 @@ row_from_changes (JvmsHistory *h, const Cols *k, guint32 attr, Col *cols, JvmsSu
 }
 
 static gboolean
-row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, guint8 *want,
-                 GArray *ivs, GArray *segs, Col *cols, JvmsSummaryCell *row, GError **error)
+row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, GArray *segs,
+                 Col *cols, JvmsSummaryCell *row, GError **error)
 {
   JvmsSummaryIndex *si = h->summary;
   guint shift = level_shift (level);
@@ -1625,7 +1660,7 @@ row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, guint
                   if (unknown)
                     {
                       /* A piece strictly between the first and last change: read it. */
-                      if (!collect_segs (h, attr, pa, pz, want, ivs, segs, error))
+                      if (!change_segs (h, attr, bs, b->vf, pa, pz, segs, error))
                         return FALSE;
                       for (guint s = 0; s < segs->len; s++)
                         {
@@ -1652,8 +1687,8 @@ row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, guint
         {
           if (!isnan (col->min) && col->umin[u] >= col->min && col->umax[u] <= col->max)
             continue; /* cannot widen the column's range */
-          if (!refine_minmax (h, attr, col->us[u], col->ue[u], want, ivs, segs, &col->min,
-                              &col->max, error))
+          if (!refine_minmax (h, attr, col->ubs[u], col->uvf[u], col->us[u], col->ue[u], segs,
+                              &col->min, &col->max, error))
             return FALSE;
         }
       col_emit (h, col, &row[c]);
@@ -1703,7 +1738,6 @@ jvms_history_query_summary (JvmsHistory         *self,
   while (level + 1 < (gint) N_LEVELS && width >= ((gint64) 1 << level_shift ((guint) level + 1)))
     level++;
   g_autofree guint8 *want = g_new0 (guint8, MAX (n_attrs, 1));
-  g_autoptr (GArray) ivs = g_array_new (FALSE, FALSE, sizeof (JvmsInterval));
   g_autoptr (GArray) segs = g_array_new (FALSE, FALSE, sizeof (Seg));
   g_autofree Col *cols = g_new (Col, n_columns);
   /* Complete histories: rows from the levels, or from the change list when columns are finer
@@ -1749,7 +1783,7 @@ jvms_history_query_summary (JvmsHistory         *self,
       JvmsSummaryCell *row = cells + (gsize) i * n_columns;
       gint k0 = complete ? jvms_summary_index_finest (self->summary, attributes[i]) : -1;
       if (by_levels[i] && k0 >= 0 && level >= k0)
-        ok = row_from_levels (self, &k, attributes[i], (guint) level, want, ivs, segs, cols, row, error);
+        ok = row_from_levels (self, &k, attributes[i], (guint) level, segs, cols, row, error);
       else if (by_levels[i])
         ok = row_from_changes (self, &k, attributes[i], cols, row, error);
       else

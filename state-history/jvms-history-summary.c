@@ -56,6 +56,7 @@ gsize jvms_blob_frame (JvmsNodeEncoder *enc, const guint8 *payload, gsize usize,
 #define CHG_NULL       6u
 #define CHG_ESCAPE     7u /* a value follows */
 #define CHG_BIG_DELTA  ((guint64) 1 << 60)
+#define CHG_MAX_BYTES  40u /* two varints and a value */
 
 #define F_INSIDE       1u
 #define F_AT_START     2u
@@ -495,12 +496,14 @@ static gboolean
 store_change (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, Level *lv, gint64 t, RV v,
               GError **error)
 {
-  guint8 buf[40];
-  guint8 *p = buf;
   guint64 code = v.type == JVMS_VALUE_INT && v.bits < CHG_SMALL_INTS ? v.bits
                : v.type == JVMS_VALUE_NULL ? CHG_NULL : CHG_ESCAPE;
+  /* One change a call, for every interval: written in place. The buffer is flushed once it
+   * passes FLUSH_BYTES and a change takes at most CHG_MAX_BYTES, so the capacity reserved
+   * here is never passed and the array never moves. */
   if (lv->out == NULL)
-    lv->out = g_byte_array_sized_new (64);
+    lv->out = g_byte_array_sized_new (FLUSH_BYTES + CHG_MAX_BYTES);
+  guint8 *p0 = lv->out->data + lv->out->len, *p = p0;
   if (lv->out_n == 0)
     {
       p = jvms_varint_put (p, code);
@@ -522,8 +525,8 @@ store_change (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, Level *lv, g
   lv->out_last = t;
   lv->out_prev = t;
   lv->out_n++;
-  g_byte_array_append (lv->out, buf, (guint) (p - buf));
-  sb->pending += (gsize) (p - buf);
+  lv->out->len += (guint) (p - p0);
+  sb->pending += (gsize) (p - p0);
   if (lv->out->len >= FLUSH_BYTES)
     return flush_level (h, sb, attr, CHANGES, lv, error);
   if (sb->pending > PENDING_BUDGET)

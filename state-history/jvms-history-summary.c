@@ -920,9 +920,15 @@ typedef struct
 /* A decoded blob: its runs and their buckets (node->buckets points at the Blob). */
 typedef struct
 {
-  guint32 attr, level;
-  guint   first; /* index into buckets */
-  guint   n;
+  guint32       attr, level;
+  guint         first; /* change lists: index into changes */
+  guint         n;
+  /* bucket runs: their encoded bytes, decoded by blob_run when a query reads them (decoded
+   * buckets take about 10 times the encoded size: cached decoded, the 200 rows of a view over
+   * a long trace would not fit the cache, and each query would decode them again anyway) */
+  const guint8 *data;
+  guint32       len;
+  gint64        first_index;
 } Run;
 
 /* A decoded change: at @t the value became @v. */
@@ -936,8 +942,8 @@ typedef struct
 {
   guint   n_runs;
   Run    *runs;
-  Bucket *buckets;
   Change *changes;
+  guint8 *bytes; /* the bucket runs' encoded bytes */
 } Blob;
 
 static gboolean
@@ -1078,7 +1084,7 @@ get_blob (JvmsHistory *h, const DirEntry *e, GError **error)
   if (p != end || n_changes + n_buckets != hd.n_intervals)
     goto bad;
   gsize bytes = sizeof (JvmsNode) + sizeof (Blob) + n_runs * sizeof (Run) +
-                (gsize) n_buckets * sizeof (Bucket) + (gsize) n_changes * sizeof (Change);
+                (gsize) n_changes * sizeof (Change) + (n_buckets ? hd.usize : 0);
   n = g_malloc0 (bytes);
   n->ref_count = 1;
   n->offset = e->offset;
@@ -1088,10 +1094,12 @@ get_blob (JvmsHistory *h, const DirEntry *e, GError **error)
   Blob *blob = (Blob *) (n + 1);
   blob->n_runs = (guint) n_runs;
   blob->runs = (Run *) (blob + 1);
-  blob->buckets = (Bucket *) (blob->runs + n_runs);
-  blob->changes = (Change *) (blob->buckets + n_buckets);
+  blob->changes = (Change *) (blob->runs + n_runs);
+  blob->bytes = (guint8 *) (blob->changes + n_changes);
+  if (n_buckets)
+    memcpy (blob->bytes, payload, hd.usize);
   n->buckets = blob;
-  guint used_b = 0, used_c = 0;
+  guint used_c = 0;
   p = runs_at;
   for (guint r = 0; r < n_runs; r++)
     {
@@ -1117,9 +1125,11 @@ get_blob (JvmsHistory *h, const DirEntry *e, GError **error)
         }
       else
         {
-          run->first = used_b;
-          ok = decode_run (&p, run_end, n_strings, run, jvms_unzigzag (first), blob->buckets + used_b);
-          used_b += (guint) cnt;
+          run->data = blob->bytes + (p - payload);
+          run->len = (guint32) len;
+          run->first_index = jvms_unzigzag (first);
+          p = run_end;
+          ok = TRUE;
         }
       if (!ok || p != run_end)
         goto bad;
@@ -1135,9 +1145,11 @@ bad:
   return NULL;
 }
 
-/* The buckets of @e's run in its blob, or NULL (CORRUPT) when the blob lacks it. */
+/* The buckets of @e's run in its blob, decoded into @scratch (Bucket), or NULL (CORRUPT) when
+ * the blob lacks it or it does not decode. */
 static const Bucket *
-blob_run (JvmsHistory *h, JvmsNode *n, const DirEntry *e, guint *n_buckets, GError **error)
+blob_run (JvmsHistory *h, JvmsNode *n, const DirEntry *e, GArray *scratch, guint *n_buckets,
+          GError **error)
 {
   const Blob *blob = n->buckets;
   for (guint r = 0; r < blob->n_runs; r++)
@@ -1145,8 +1157,14 @@ blob_run (JvmsHistory *h, JvmsNode *n, const DirEntry *e, guint *n_buckets, GErr
       const Run *run = &blob->runs[r];
       if (run->attr == e->attribute && run->level == e->level && e->level != CHANGES)
         {
-          const Bucket *b = blob->buckets + run->first;
-          if (run->n != e->n || b[0].index != e->first || b[run->n - 1].index != e->last)
+          if (run->n != e->n)
+            break;
+          g_array_set_size (scratch, run->n);
+          Bucket *b = (Bucket *) scratch->data;
+          const guint8 *p = run->data;
+          if (!decode_run (&p, run->data + run->len, jvms_string_table_size (h->strings), run,
+                           run->first_index, b) ||
+              p != run->data + run->len || b[0].index != e->first || b[run->n - 1].index != e->last)
             break;
           *n_buckets = run->n;
           return b;
@@ -1185,6 +1203,7 @@ gboolean jvms_summary_check_all (JvmsHistory *h, GError **error);
 gboolean
 jvms_summary_check_all (JvmsHistory *h, GError **error)
 {
+  g_autoptr (GArray) scratch = g_array_new (FALSE, FALSE, sizeof (Bucket));
   for (guint i = 0; h->summary && i < h->summary->n_dir; i++)
     {
       JvmsNode *n = get_blob (h, &h->summary->dir[i], error);
@@ -1193,7 +1212,7 @@ jvms_summary_check_all (JvmsHistory *h, GError **error)
         return FALSE;
       const DirEntry *e = &h->summary->dir[i];
       gboolean ok = e->level == CHANGES ? blob_changes (h, n, e, &nb, error) != NULL
-                                        : blob_run (h, n, e, &nb, error) != NULL;
+                                        : blob_run (h, n, e, scratch, &nb, error) != NULL;
       jvms_node_unref (n);
       if (!ok)
         return FALSE;
@@ -1593,7 +1612,7 @@ row_from_changes (JvmsHistory *h, const Cols *k, guint32 attr, Col *cols, JvmsSu
 
 static gboolean
 row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, GArray *segs,
-                 Col *cols, JvmsSummaryCell *row, GError **error)
+                 GArray *scratch, Col *cols, JvmsSummaryCell *row, GError **error)
 {
   JvmsSummaryIndex *si = h->summary;
   guint shift = level_shift (level);
@@ -1608,6 +1627,7 @@ row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, GArra
       if (!value_at (h, attr, lo_t, &cur, error))
         return FALSE;
       gint64 cursor = lo_t;
+      guint col = 0; /* the first column that may hold what comes next */
       gint64 b_first = lo_t >> shift, b_last = (hi_t - 1) >> shift;
       /* Entries of (attr, level), sorted by first bucket: the first that may reach b_first. */
       guint e_lo = si->first[attr], e_hi = si->first[attr + 1];
@@ -1631,7 +1651,7 @@ row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, GArra
           if (blob == NULL)
             return FALSE;
           guint nb = 0;
-          const Bucket *bk = blob_run (h, blob, &si->dir[e], &nb, error);
+          const Bucket *bk = blob_run (h, blob, &si->dir[e], scratch, &nb, error);
           if (bk == NULL)
             return FALSE;
           guint i0 = 0, i1 = nb;
@@ -1647,9 +1667,11 @@ row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, GArra
             {
               const Bucket *b = &bk[i];
               gint64 bs = bucket_start (b->index, shift), be = bucket_end (b->index, shift);
-              cols_add_seg (k, cols, cursor, MAX (cursor, bs), cur);
+              cols_add_seg_mono (k, cols, &col, cursor, MAX (cursor, bs), cur);
               gint64 a = MAX (bs, lo_t), z = MIN (be, hi_t);
-              for (guint c = col_first_after (k, a); c < k->n; c++)
+              while (col < k->n && col_end (k, col) <= a)
+                col++;
+              for (guint c = col; c < k->n; c++)
                 {
                   gint64 cs = col_start (k, c), ce = col_end (k, c);
                   if (cs >= z)
@@ -1681,7 +1703,7 @@ row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, GArra
               cur = b->vl;
             }
         }
-      cols_add_seg (k, cols, cursor, hi_t, cur);
+      cols_add_seg_mono (k, cols, &col, cursor, hi_t, cur);
     }
   for (guint c = 0; c < k->n; c++)
     {
@@ -1742,6 +1764,7 @@ jvms_history_query_summary (JvmsHistory         *self,
     level++;
   g_autofree guint8 *want = g_new0 (guint8, MAX (n_attrs, 1));
   g_autoptr (GArray) segs = g_array_new (FALSE, FALSE, sizeof (Seg));
+  g_autoptr (GArray) scratch = g_array_new (FALSE, FALSE, sizeof (Bucket));
   g_autofree Col *cols = g_new (Col, n_columns);
   /* Complete histories: rows from the levels, or from the change list when columns are finer
    * than the attribute's finest level. While building, rows from the intervals, which share
@@ -1786,7 +1809,7 @@ jvms_history_query_summary (JvmsHistory         *self,
       JvmsSummaryCell *row = cells + (gsize) i * n_columns;
       gint k0 = complete ? jvms_summary_index_finest (self->summary, attributes[i]) : -1;
       if (by_levels[i] && k0 >= 0 && level >= k0)
-        ok = row_from_levels (self, &k, attributes[i], (guint) level, segs, cols, row, error);
+        ok = row_from_levels (self, &k, attributes[i], (guint) level, segs, scratch, cols, row, error);
       else if (by_levels[i])
         ok = row_from_changes (self, &k, attributes[i], cols, row, error);
       else

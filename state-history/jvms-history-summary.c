@@ -1375,48 +1375,108 @@ row_from_intervals (JvmsHistory *h, const Cols *k, const RowIv *iv, guint n_iv, 
     col_emit (h, &cols[c], &row[c]);
 }
 
-/* The segments of @attr's values over [a, b), exactly, from its change list: @v0 held at @t0
- * (<= a; a bucket start whose value the bucket records), so only changes in (t0, b) are read,
- * from the run or two that hold them. */
-static gboolean
-change_segs (JvmsHistory *h, guint32 attr, gint64 t0, RV v0, gint64 a, gint64 b, GArray *segs,
-             GError **error)
+/* A position in one attribute's change list, for the refinements of a row: they come in
+ * increasing order of bucket start, so the cursor moves forward only, without a search of the
+ * directory or a cache lookup per refinement. */
+typedef struct
+{
+  JvmsHistory  *h;
+  guint32       attr;
+  guint         e, e_end;  /* directory entries of the attribute's change list */
+  JvmsNode     *blob;      /* holding entry e, or NULL */
+  const Change *ch;
+  guint         nc;
+  guint         i;         /* the first change after the last position asked */
+} ChangeCursor;
+
+static void
+change_cursor_init (ChangeCursor *cc, JvmsHistory *h, guint32 attr)
 {
   JvmsSummaryIndex *si = h->summary;
-  g_array_set_size (segs, 0);
-  guint e_end = si->first[attr + 1], e_lo = e_end;
-  while (e_lo > si->first[attr] && si->dir[e_lo - 1].level == CHANGES)
-    e_lo--;
-  guint lo = e_lo, hi = e_end;
+  memset (cc, 0, sizeof *cc);
+  cc->h = h;
+  cc->attr = attr;
+  cc->e_end = si->first[attr + 1];
+  cc->e = cc->e_end;
+  while (cc->e > si->first[attr] && si->dir[cc->e - 1].level == CHANGES)
+    cc->e--;
+}
+
+static void
+change_cursor_clear (ChangeCursor *cc)
+{
+  g_clear_pointer (&cc->blob, jvms_node_unref);
+}
+
+static gboolean
+change_cursor_load (ChangeCursor *cc, GError **error)
+{
+  const DirEntry *d = &cc->h->summary->dir[cc->e];
+  g_clear_pointer (&cc->blob, jvms_node_unref);
+  cc->blob = get_blob (cc->h, d, error);
+  if (cc->blob == NULL)
+    return FALSE;
+  cc->ch = blob_changes (cc->h, cc->blob, d, &cc->nc, error);
+  cc->i = 0;
+  return cc->ch != NULL;
+}
+
+/* Moves to the first change after @t (@t not before the last position asked). */
+static gboolean
+change_cursor_seek (ChangeCursor *cc, gint64 t, GError **error)
+{
+  const DirEntry *dir = cc->h->summary->dir;
+  if (cc->e < cc->e_end && dir[cc->e].last <= t)
+    {
+      guint lo = cc->e + 1, hi = cc->e_end;
+      while (lo < hi)
+        {
+          guint mid = (lo + hi) / 2;
+          if (dir[mid].last <= t)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      cc->e = lo;
+      g_clear_pointer (&cc->blob, jvms_node_unref);
+    }
+  if (cc->e >= cc->e_end)
+    return TRUE;
+  if (cc->blob == NULL && !change_cursor_load (cc, error))
+    return FALSE;
+  guint lo = cc->i, hi = cc->nc;
   while (lo < hi)
     {
       guint mid = (lo + hi) / 2;
-      if (si->dir[mid].last <= t0)
+      if (cc->ch[mid].t <= t)
         lo = mid + 1;
       else
         hi = mid;
     }
+  cc->i = lo;
+  return TRUE;
+}
+
+/* The segments of the attribute's values over [a, b), exactly, from its change list: @v0
+ * held at @t0 (<= a; a bucket start whose value the bucket records), so only changes in
+ * (t0, b) are read. */
+static gboolean
+change_segs (ChangeCursor *cc, gint64 t0, RV v0, gint64 a, gint64 b, GArray *segs,
+             GError **error)
+{
+  g_array_set_size (segs, 0);
+  if (!change_cursor_seek (cc, t0, error))
+    return FALSE;
   RV v = v0;
   gint64 cursor = a;
-  for (guint e = lo; e < e_end && si->dir[e].first < b; e++)
+  const DirEntry *dir = cc->h->summary->dir;
+  /* The cursor's run, then (rarely: a run holds about 1,000 changes) the following ones. */
+  const Change *ch = cc->ch;
+  guint nc = cc->nc, i = cc->i;
+  g_autoptr (JvmsNode) next = NULL;
+  for (guint e = cc->e; e < cc->e_end && dir[e].first < b;)
     {
-      g_autoptr (JvmsNode) blob = get_blob (h, &si->dir[e], error);
-      if (blob == NULL)
-        return FALSE;
-      guint nc = 0;
-      const Change *ch = blob_changes (h, blob, &si->dir[e], &nc, error);
-      if (ch == NULL)
-        return FALSE;
-      guint i0 = 0, i1 = nc;
-      while (i0 < i1)
-        {
-          guint mid = (i0 + i1) / 2;
-          if (ch[mid].t <= t0)
-            i0 = mid + 1;
-          else
-            i1 = mid;
-        }
-      for (guint i = i0; i < nc && ch[i].t < b; i++)
+      for (; i < nc && ch[i].t < b; i++)
         {
           if (ch[i].t > cursor)
             {
@@ -1426,6 +1486,13 @@ change_segs (JvmsHistory *h, guint32 attr, gint64 t0, RV v0, gint64 a, gint64 b,
             }
           v = ch[i].v;
         }
+      if (i < nc || ++e >= cc->e_end || dir[e].first >= b)
+        break;
+      g_clear_pointer (&next, jvms_node_unref);
+      next = get_blob (cc->h, &dir[e], error);
+      if (next == NULL || (ch = blob_changes (cc->h, next, &dir[e], &nc, error)) == NULL)
+        return FALSE;
+      i = 0;
     }
   if (b > cursor)
     {
@@ -1437,10 +1504,10 @@ change_segs (JvmsHistory *h, guint32 attr, gint64 t0, RV v0, gint64 a, gint64 b,
 
 /* Exact min/max of @attr's values over [s, e), @v0 holding at @t0 <= s. */
 static gboolean
-refine_minmax (JvmsHistory *h, guint32 attr, gint64 t0, RV v0, gint64 s, gint64 e, GArray *segs,
+refine_minmax (ChangeCursor *cc, gint64 t0, RV v0, gint64 s, gint64 e, GArray *segs,
                double *mn, double *mx, GError **error)
 {
-  if (!change_segs (h, attr, t0, v0, s, e, segs, error))
+  if (!change_segs (cc, t0, v0, s, e, segs, error))
     return FALSE;
   for (guint i = 0; i < segs->len; i++)
     {
@@ -1619,13 +1686,16 @@ row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, GArra
   gint64 lo_t = MAX (k->t0, h->start_time);
   gint64 hi_t = MIN (col_end (k, k->n - 1), h->end_time);
 
+  ChangeCursor unknown_cc, refine_cc; /* two: the bucket walk, then the columns */
+  change_cursor_init (&unknown_cc, h, attr);
+  change_cursor_init (&refine_cc, h, attr);
   for (guint c = 0; c < k->n; c++)
     col_reset (&cols[c]);
   if (hi_t > lo_t)
     {
       RV cur;
       if (!value_at (h, attr, lo_t, &cur, error))
-        return FALSE;
+        goto fail;
       gint64 cursor = lo_t;
       guint col = 0; /* the first column that may hold what comes next */
       gint64 b_first = lo_t >> shift, b_last = (hi_t - 1) >> shift;
@@ -1649,11 +1719,11 @@ row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, GArra
         {
           g_autoptr (JvmsNode) blob = get_blob (h, &si->dir[e], error);
           if (blob == NULL)
-            return FALSE;
+            goto fail;
           guint nb = 0;
           const Bucket *bk = blob_run (h, blob, &si->dir[e], scratch, &nb, error);
           if (bk == NULL)
-            return FALSE;
+            goto fail;
           guint i0 = 0, i1 = nb;
           while (i0 < i1)
             {
@@ -1685,8 +1755,8 @@ row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, GArra
                   if (unknown)
                     {
                       /* A piece strictly between the first and last change: read it. */
-                      if (!change_segs (h, attr, bs, b->vf, pa, pz, segs, error))
-                        return FALSE;
+                      if (!change_segs (&unknown_cc, bs, b->vf, pa, pz, segs, error))
+                        goto fail;
                       for (guint s = 0; s < segs->len; s++)
                         {
                           const Seg *sg = &g_array_index (segs, Seg, s);
@@ -1712,13 +1782,20 @@ row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, GArra
         {
           if (!isnan (col->min) && col->umin[u] >= col->min && col->umax[u] <= col->max)
             continue; /* cannot widen the column's range */
-          if (!refine_minmax (h, attr, col->ubs[u], col->uvf[u], col->us[u], col->ue[u], segs,
+          if (!refine_minmax (&refine_cc, col->ubs[u], col->uvf[u], col->us[u], col->ue[u], segs,
                               &col->min, &col->max, error))
-            return FALSE;
+            goto fail;
         }
       col_emit (h, col, &row[c]);
     }
+  change_cursor_clear (&unknown_cc);
+  change_cursor_clear (&refine_cc);
   return TRUE;
+
+fail:
+  change_cursor_clear (&unknown_cc);
+  change_cursor_clear (&refine_cc);
+  return FALSE;
 }
 
 gboolean

@@ -20,17 +20,22 @@
  * number of attributes, not intervals; the blob directory (40 bytes per blob) is the
  * exception, about 1 byte per 4,000 intervals.
  *
- * Query (complete histories): for column width C, the coarsest level with W_k <= C. Each
- * stored bucket then lies in at most two columns. A column takes whole buckets as they are;
- * a bucket cut by a column boundary x gives each side a piece whose MIXED flag is still exact
- * ([start, x) is pure iff no change lies in (start, x), i.e. f >= x; [x, end) iff l <= x) and
- * whose known value (vf, vl) is a fair dominant candidate. Only such a cut piece's min/max is
- * unknown; it is refined from the intervals of that piece alone, and only when the bucket's
- * min/max would widen the column's. When C is finer than W_k0, or the attribute has no levels,
- * or the history is still being built, the row comes from the intervals: few of its own per
- * column, but read by walking every node of the window (the tree is cut by time, not by
- * attribute), so that case costs what a range query over the window costs. k0 is capped at
- * 16.8 ms (K_CAP) so that views at that scale or coarser never take it. */
+ * Change lists: every change of an attribute (time exactly, new value), the sparse finest
+ * level. Rows whose columns are narrower than W_k0 read it: fewer than about W_k0 / mean gap
+ * (8 to 32) changes of that attribute per column, where the tree, cut by time, would decode
+ * every attribute's intervals in the window.
+ *
+ * Query (complete histories): for column width C >= W_k0, the coarsest level with W_k <= C.
+ * Each stored bucket then lies in at most two columns. A column takes whole buckets as they
+ * are; a bucket cut by a column boundary x gives each side a piece whose MIXED flag is still
+ * exact ([start, x) is pure iff no change lies in (start, x), i.e. f >= x; [x, end) iff
+ * l <= x) and whose known value (vf, vl) is a fair dominant candidate. Only such a cut piece's
+ * min/max is unknown; it is read from the change list from the bucket's start (whose value
+ * the bucket holds), and only when the bucket's min/max would widen the column's. For C < W_k0
+ * the row comes from the change list. While the history is still being built, rows come from
+ * the intervals of the tree (one walk for all of them), which costs what a range query over
+ * the window costs. k0 is capped at 16.8 ms (K_CAP): a slow attribute still gets buckets that
+ * fine, cheap since few of them hold a change. */
 #include "jvms-history-private.h"
 
 #include <math.h>

@@ -48,8 +48,8 @@ gsize jvms_blob_frame (JvmsNodeEncoder *enc, const guint8 *payload, gsize usize,
 #define CHANGES        JVMS_SUMMARY_LEVEL_CHANGES
 #define PROBE          64
 /* The coarsest finest level: 2^24 ns (16.8 ms). A slower attribute still gets buckets that
- * fine, so that every row of a view at 16.8 ms a column or more reads levels: one row read
- * from intervals costs a walk over every node of the window, whatever its own rate. */
+ * fine (few of them hold a change), so that views at 16.8 ms a column or more read levels
+ * for every row rather than change lists. */
 #define K_CAP          7
 #define DENSITY        8
 #define FLUSH_BYTES    4096

@@ -62,6 +62,11 @@ gsize jvms_blob_frame (JvmsNodeEncoder *enc, const guint8 *payload, gsize usize,
 #define CHG_ESCAPE     7u /* a value follows */
 #define CHG_BIG_DELTA  ((guint64) 1 << 60)
 #define CHG_MAX_BYTES  40u /* two varints and a value */
+/* Change list buffers of all attributes together: a change run is flushed at FLUSH_BYTES, or
+ * earlier with many attributes (each attribute's buffer is reserved whole, and 10,000 of
+ * 4 KiB took 40 MiB of the builder's memory). */
+#define CHG_BUDGET     (8u * 1024u * 1024u)
+#define CHG_MIN_FLUSH  512u
 
 #define F_INSIDE       1u
 #define F_AT_START     2u
@@ -504,10 +509,12 @@ store_change (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, Level *lv, g
   guint64 code = v.type == JVMS_VALUE_INT && v.bits < CHG_SMALL_INTS ? v.bits
                : v.type == JVMS_VALUE_NULL ? CHG_NULL : CHG_ESCAPE;
   /* One change a call, for every interval: written in place. The buffer is flushed once it
-   * passes FLUSH_BYTES and a change takes at most CHG_MAX_BYTES, so the capacity reserved
-   * here is never passed and the array never moves. */
+   * passes @flush, which only shrinks as attributes are added, and a change takes at most
+   * CHG_MAX_BYTES: the capacity reserved here is never passed and the array never moves. */
+  guint flush = CLAMP (CHG_BUDGET / MAX (jvms_attr_tree_size (h->attrs), 1u), CHG_MIN_FLUSH,
+                       FLUSH_BYTES);
   if (lv->out == NULL)
-    lv->out = g_byte_array_sized_new (FLUSH_BYTES + CHG_MAX_BYTES);
+    lv->out = g_byte_array_sized_new (flush + CHG_MAX_BYTES);
   guint8 *p0 = lv->out->data + lv->out->len, *p = p0;
   if (lv->out_n == 0)
     {
@@ -532,7 +539,7 @@ store_change (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, Level *lv, g
   lv->out_n++;
   lv->out->len += (guint) (p - p0);
   sb->pending += (gsize) (p - p0);
-  if (lv->out->len >= FLUSH_BYTES)
+  if (lv->out->len >= flush)
     return flush_level (h, sb, attr, CHANGES, lv, error);
   if (sb->pending > PENDING_BUDGET)
     return flush_all (h, sb, error);

@@ -346,6 +346,7 @@ run_one (guint64 n, guint m, const char *dir)
       g_array_append_val (lat, ms);
       g_array_append_val (cpu, cms);
     }
+  printf ("figure summary_query_cpu_p50_whole_%s %.3f ms\n", tag, percentile (cpu, 0.5));
   printf ("figure summary_query_cpu_p99_whole_%s %.3f ms\n", tag, percentile (cpu, 0.99));
   printf ("figure summary_query_p50_whole_%s %.3f ms\n", tag, percentile (lat, 0.5));
   printf ("figure summary_query_p99_whole_%s %.3f ms\n", tag, percentile (lat, 0.99));
@@ -365,6 +366,7 @@ run_one (guint64 n, guint m, const char *dir)
       g_array_append_val (lat, ms);
       g_array_append_val (cpu, cms);
     }
+  printf ("figure summary_query_cpu_p50_zoom_%s %.3f ms\n", tag, percentile (cpu, 0.5));
   printf ("figure summary_query_cpu_p99_zoom_%s %.3f ms\n", tag, percentile (cpu, 0.99));
   printf ("figure summary_query_p50_zoom_%s %.3f ms\n", tag, percentile (lat, 0.5));
   printf ("figure summary_query_p99_zoom_%s %.3f ms\n", tag, percentile (lat, 0.99));

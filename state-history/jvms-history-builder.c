@@ -576,6 +576,10 @@ close_locked (JvmsHistoryBuilder *b, gint64 end_time, GError **error)
   GBytes *dir = NULL;
   if (!jvms_summary_builder_finish (h, h->summary_builder, &dir, error))
     return FALSE;
+  /* Its directory is serialized in @dir now: freed before the index is loaded from @dir, so
+   * that the three copies (about 40 bytes per run each) are never all in memory. */
+  jvms_summary_builder_free (h->summary_builder);
+  h->summary_builder = NULL;
   h->root_offset = root.offset;
   h->root_csize = root.csize;
   h->depth = h->n_open;
@@ -617,8 +621,6 @@ close_locked (JvmsHistoryBuilder *b, gint64 end_time, GError **error)
   g_clear_pointer (&h->open, g_free);
   h->n_open = 0;
   g_clear_pointer (&h->current, g_free);
-  jvms_summary_builder_free (h->summary_builder);
-  h->summary_builder = NULL;
   b->failed = FALSE;
   b->closed = TRUE;
   g_atomic_int_set (&h->complete, 1);

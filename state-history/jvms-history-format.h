@@ -1,14 +1,16 @@
 /* jvms-history-format.h: every on-disk structure of a history file, declared once.
  *
- * A history file (format version 1). All integers are little-endian. Offsets are from the start
- * of the file. "crc" is CRC32C (Castagnoli), see jvms-history-crc.c for why.
+ * A history file (format version 2; version 1 had no change lists). All integers are
+ * little-endian. Offsets are from the start of the file. "crc" is CRC32C (Castagnoli), see
+ * jvms-history-crc.c for why.
  *
  *   offset 0     JvmsFileHeader (JVMS_FILE_HEADER_SIZE bytes, zero padded)
  *   then         node blobs, in the order the nodes were closed (children before parents):
  *                  JvmsNodeHeader, then csize bytes of an lz4 block (LZ4_compress_default)
  *                  that decompresses to exactly usize bytes of node payload (below)
  *   then         summary blobs (same framing as nodes: JvmsNodeHeader with level
- *                JVMS_NODE_LEVEL_SUMMARY, lz4 block of summary payload; jvms-history-summary.c)
+ *                JVMS_NODE_LEVEL_SUMMARY, lz4 block of summary payload: level buckets and
+ *                change lists; jvms-history-summary.c)
  *   then         tables, each a raw byte range [offset, offset + size) whose crc is stored in
  *                the header (JvmsTableRef): attributes, strings, metadata, summary directory
  *   file_size    end of file; nothing after it.

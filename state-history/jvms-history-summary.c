@@ -64,8 +64,9 @@ gsize jvms_blob_frame (JvmsNodeEncoder *enc, const guint8 *payload, gsize usize,
 #define CHG_MAX_BYTES  40u /* two varints and a value */
 /* Change list buffers of all attributes together: a change run is flushed at FLUSH_BYTES, or
  * earlier with many attributes (each attribute's buffer is reserved whole, and 10,000 of
- * 4 KiB took 40 MiB of the builder's memory). */
-#define CHG_BUDGET     (8u * 1024u * 1024u)
+ * 4 KiB took 40 MiB of the builder's memory). Not much earlier: every run costs a directory
+ * entry (40 bytes in the file, the builder and the reader) and a blob header. */
+#define CHG_BUDGET     (16u * 1024u * 1024u)
 #define CHG_MIN_FLUSH  512u
 
 #define F_INSIDE       1u

@@ -576,10 +576,23 @@ close_locked (JvmsHistoryBuilder *b, gint64 end_time, GError **error)
   GBytes *dir = NULL;
   if (!jvms_summary_builder_finish (h, h->summary_builder, &dir, error))
     return FALSE;
+  /* Its directory is serialized in @dir now: freed before the index is loaded from @dir, so
+   * that the three copies (about 40 bytes per run each) are never all in memory. */
+  jvms_summary_builder_free (h->summary_builder);
+  h->summary_builder = NULL;
   h->root_offset = root.offset;
   h->root_csize = root.csize;
   h->depth = h->n_open;
   gboolean ok = jvms_history_write_tables (h, dir, error);
+  if (ok)
+    {
+      /* The builder's own history answers summaries from the levels too, as a reopened one. */
+      gsize dir_size;
+      const guint8 *dir_data = g_bytes_get_data (dir, &dir_size);
+      h->summary = jvms_summary_index_load (dir_data, dir_size, h->path, 0,
+                                            jvms_attr_tree_size (h->attrs), h->data_end, error);
+      ok = h->summary != NULL;
+    }
   g_bytes_unref (dir);
   if (!ok)
     return FALSE;
@@ -608,8 +621,6 @@ close_locked (JvmsHistoryBuilder *b, gint64 end_time, GError **error)
   g_clear_pointer (&h->open, g_free);
   h->n_open = 0;
   g_clear_pointer (&h->current, g_free);
-  jvms_summary_builder_free (h->summary_builder);
-  h->summary_builder = NULL;
   b->failed = FALSE;
   b->closed = TRUE;
   g_atomic_int_set (&h->complete, 1);

@@ -1,14 +1,16 @@
 /* jvms-history-format.h: every on-disk structure of a history file, declared once.
  *
- * A history file (format version 1). All integers are little-endian. Offsets are from the start
- * of the file. "crc" is CRC32C (Castagnoli), see jvms-history-crc.c for why.
+ * A history file (format version 2; version 1 had no change lists). All integers are
+ * little-endian. Offsets are from the start of the file. "crc" is CRC32C (Castagnoli), see
+ * jvms-history-crc.c for why.
  *
  *   offset 0     JvmsFileHeader (JVMS_FILE_HEADER_SIZE bytes, zero padded)
  *   then         node blobs, in the order the nodes were closed (children before parents):
  *                  JvmsNodeHeader, then csize bytes of an lz4 block (LZ4_compress_default)
  *                  that decompresses to exactly usize bytes of node payload (below)
  *   then         summary blobs (same framing as nodes: JvmsNodeHeader with level
- *                JVMS_NODE_LEVEL_SUMMARY, lz4 block of summary payload; jvms-history-summary.c)
+ *                JVMS_NODE_LEVEL_SUMMARY, lz4 block of summary payload: level buckets and
+ *                change lists; jvms-history-summary.c)
  *   then         tables, each a raw byte range [offset, offset + size) whose crc is stored in
  *                the header (JvmsTableRef): attributes, strings, metadata, summary directory
  *   file_size    end of file; nothing after it.
@@ -75,6 +77,15 @@
  *     unless DOM_IS_LAST or DOM_IS_FIRST: value dom (held longest in the bucket, approximate)
  *     if NUMERIC: value min, value max (exact over the values held in the bucket)
  *   value = byte tag (as an interval's, without the contiguous bit) then its bytes.
+ * Change list runs (level JVMS_SUMMARY_LEVEL_CHANGES, one per attribute per flush): the exact
+ * time and new value of every change of the attribute (the start of an interval whose value
+ * differs from the previous one), for summaries whose columns are narrower than the
+ * attribute's finest level. The run header's "first bucket" is the first change's time (ns).
+ *   n x change: varint x; code = x & 7, d = x >> 3
+ *     first change: d = 0 (its time is the run's first time)
+ *     others: d = time - previous change's time (>= 1); d = 0 means the delta is >= 2^60 and
+ *             follows as its own varint
+ *     code 0..5: the integer 0..5; 6: null; 7: a value follows
  * Summary directory table: varint n_attributes; n_attributes x varint (k0 + 1, 0: no levels);
  *   varint n; n x JvmsSummaryDirEntry (little-endian, 40 bytes), sorted by (attribute, level,
  *   first bucket).
@@ -84,7 +95,7 @@
 #include <glib.h>
 
 #define JVMS_HISTORY_MAGIC         "JVMSHST\x01" /* 8 bytes; the \x01 catches 7-bit transfers */
-#define JVMS_HISTORY_VERSION       1u
+#define JVMS_HISTORY_VERSION       2u /* 2: summary change lists */
 #define JVMS_FILE_HEADER_SIZE      256u
 #define JVMS_NODE_MAGIC            0x444E564Au /* "JVND" little-endian */
 #define JVMS_NODE_LEVEL_SUMMARY    0xFFFFu
@@ -158,15 +169,17 @@ G_STATIC_ASSERT (sizeof (JvmsNodeHeader) == 40);
 #define JVMS_SUMMARY_BASE_SHIFT  10u /* level 0 buckets: 1024 ns */
 #define JVMS_SUMMARY_LEVEL_SHIFT 2u  /* each level 4 times coarser */
 #define JVMS_SUMMARY_N_LEVELS    24u /* the coarsest: 2^56 ns, about 2.3 years */
+#define JVMS_SUMMARY_LEVEL_CHANGES JVMS_SUMMARY_N_LEVELS /* directory level of change lists */
 
 /* One entry of the summary directory table: one run (buckets of one attribute at one level) in
  * a summary blob; several entries may share a blob. Sorted by (attribute, level, first bucket). */
 typedef struct
 {
   guint32 attribute;
-  guint32 level;        /* summary level k < JVMS_SUMMARY_N_LEVELS */
-  gint64  first_bucket; /* index of the first bucket in the blob (bucket b covers [b*w, (b+1)*w)) */
-  gint64  last_bucket;  /* index of the last one */
+  guint32 level;        /* summary level k < JVMS_SUMMARY_N_LEVELS, or JVMS_SUMMARY_LEVEL_CHANGES */
+  gint64  first_bucket; /* index of the first bucket in the blob (bucket b covers [b*w, (b+1)*w));
+                         * change lists: the time of the first change */
+  gint64  last_bucket;  /* index of the last one; change lists: the time of the last change */
   guint64 offset;       /* the blob's JvmsNodeHeader */
   guint32 csize;        /* its compressed size */
   guint32 n_buckets;

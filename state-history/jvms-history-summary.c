@@ -20,17 +20,22 @@
  * number of attributes, not intervals; the blob directory (40 bytes per blob) is the
  * exception, about 1 byte per 4,000 intervals.
  *
- * Query (complete histories): for column width C, the coarsest level with W_k <= C. Each
- * stored bucket then lies in at most two columns. A column takes whole buckets as they are;
- * a bucket cut by a column boundary x gives each side a piece whose MIXED flag is still exact
- * ([start, x) is pure iff no change lies in (start, x), i.e. f >= x; [x, end) iff l <= x) and
- * whose known value (vf, vl) is a fair dominant candidate. Only such a cut piece's min/max is
- * unknown; it is refined from the intervals of that piece alone, and only when the bucket's
- * min/max would widen the column's. When C is finer than W_k0, or the attribute has no levels,
- * or the history is still being built, the row comes from the intervals: few of its own per
- * column, but read by walking every node of the window (the tree is cut by time, not by
- * attribute), so that case costs what a range query over the window costs. k0 is capped at
- * 16.8 ms (K_CAP) so that views at that scale or coarser never take it. */
+ * Change lists: every change of an attribute (time exactly, new value), the sparse finest
+ * level. Rows whose columns are narrower than W_k0 read it: fewer than about W_k0 / mean gap
+ * (8 to 32) changes of that attribute per column, where the tree, cut by time, would decode
+ * every attribute's intervals in the window.
+ *
+ * Query (complete histories): for column width C >= W_k0, the coarsest level with W_k <= C.
+ * Each stored bucket then lies in at most two columns. A column takes whole buckets as they
+ * are; a bucket cut by a column boundary x gives each side a piece whose MIXED flag is still
+ * exact ([start, x) is pure iff no change lies in (start, x), i.e. f >= x; [x, end) iff
+ * l <= x) and whose known value (vf, vl) is a fair dominant candidate. Only such a cut piece's
+ * min/max is unknown; it is read from the change list from the bucket's start (whose value
+ * the bucket holds), and only when the bucket's min/max would widen the column's. For C < W_k0
+ * the row comes from the change list. While the history is still being built, rows come from
+ * the intervals of the tree (one walk for all of them), which costs what a range query over
+ * the window costs. k0 is capped at 16.8 ms (K_CAP): a slow attribute still gets buckets that
+ * fine, cheap since few of them hold a change. */
 #include "jvms-history-private.h"
 
 #include <math.h>
@@ -40,15 +45,29 @@ gsize jvms_blob_frame (JvmsNodeEncoder *enc, const guint8 *payload, gsize usize,
                        guint32 n_items, gint64 start, gint64 end);
 
 #define N_LEVELS       JVMS_SUMMARY_N_LEVELS
+#define CHANGES        JVMS_SUMMARY_LEVEL_CHANGES
 #define PROBE          64
 /* The coarsest finest level: 2^24 ns (16.8 ms). A slower attribute still gets buckets that
- * fine, so that every row of a view at 16.8 ms a column or more reads levels: one row read
- * from intervals costs a walk over every node of the window, whatever its own rate. */
+ * fine (few of them hold a change), so that views at 16.8 ms a column or more read levels
+ * for every row rather than change lists. */
 #define K_CAP          7
 #define DENSITY        8
 #define FLUSH_BYTES    4096
 #define PENDING_BUDGET (32u * 1024u * 1024u)
 #define SLOTS          4
+
+/* Change list entries: the low 3 bits of the first varint. */
+#define CHG_SMALL_INTS 6u /* codes 0..5: the integers 0..5 */
+#define CHG_NULL       6u
+#define CHG_ESCAPE     7u /* a value follows */
+#define CHG_BIG_DELTA  ((guint64) 1 << 60)
+#define CHG_MAX_BYTES  40u /* two varints and a value */
+/* Change list buffers of all attributes together: a change run is flushed at FLUSH_BYTES, or
+ * earlier with many attributes (each attribute's buffer is reserved whole, and 10,000 of
+ * 4 KiB took 40 MiB of the builder's memory). Not much earlier: every run costs a directory
+ * entry (40 bytes in the file, the builder and the reader) and a blob header. */
+#define CHG_BUDGET     (16u * 1024u * 1024u)
+#define CHG_MIN_FLUSH  512u
 
 #define F_INSIDE       1u
 #define F_AT_START     2u
@@ -190,6 +209,8 @@ typedef struct
   gint64  probe_end;
   RV      last;    /* value of the latest interval fed */
   Level  *levels;  /* N_LEVELS - k0 */
+  gboolean started; /* an interval was fed: later starts with a new value are changes */
+  Level   chg;     /* the change list (level CHANGES): only its out* fields are used */
 } Attr;
 
 typedef struct
@@ -234,6 +255,8 @@ jvms_summary_builder_free (JvmsSummaryBuilder *sb)
               g_byte_array_unref (at->levels[k - at->k0].out);
           g_free (at->levels);
         }
+      if (at->chg.out)
+        g_byte_array_unref (at->chg.out);
     }
   g_array_unref (sb->attrs);
   g_array_unref (sb->dir);
@@ -347,9 +370,17 @@ write_blob (JvmsHistory *h, JvmsSummaryBuilder *sb, GByteArray *runs_bytes, GArr
   for (guint i = 0; i < runs->len; i++)
     {
       DirEntry *e = &g_array_index (runs, DirEntry, i);
-      guint shift = level_shift (e->level);
-      t0 = MIN (t0, bucket_start (e->first, shift));
-      t1 = MAX (t1, bucket_end (e->last, shift));
+      if (e->level == CHANGES)
+        {
+          t0 = MIN (t0, e->first);
+          t1 = MAX (t1, sat_add (e->last, 1));
+        }
+      else
+        {
+          guint shift = level_shift (e->level);
+          t0 = MIN (t0, bucket_start (e->first, shift));
+          t1 = MAX (t1, bucket_end (e->last, shift));
+        }
       total += e->n;
     }
   gsize size = jvms_blob_frame (&sb->enc, runs_bytes->data, runs_bytes->len, JVMS_NODE_LEVEL_SUMMARY,
@@ -404,11 +435,11 @@ flush_all (JvmsHistory *h, JvmsSummaryBuilder *sb, GError **error)
   for (guint a = 0; a < sb->attrs->len; a++)
     {
       Attr *at = &g_array_index (sb->attrs, Attr, a);
-      if (at->levels == NULL)
+      if (at->levels == NULL && at->chg.out_n == 0)
         continue;
-      for (guint k = (guint) at->k0; k < N_LEVELS; k++)
+      for (guint k = at->levels ? (guint) at->k0 : CHANGES; k <= CHANGES; k++)
         {
-          Level *lv = &at->levels[k - (guint) at->k0];
+          Level *lv = k == CHANGES ? &at->chg : &at->levels[k - (guint) at->k0];
           if (lv->out == NULL || lv->out_n == 0)
             continue;
           DirEntry e = { a, k, lv->out_first, lv->out_last, 0, 0, lv->out_n };
@@ -466,6 +497,51 @@ store_bucket (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, guint32 k, L
   sb->pending += (gsize) (p - buf);
   if (lv->out->len >= FLUSH_BYTES)
     return flush_level (h, sb, attr, k, lv, error);
+  if (sb->pending > PENDING_BUDGET)
+    return flush_all (h, sb, error);
+  return TRUE;
+}
+
+/* Appends one change to @attr's change list (format in jvms-history-format.h). */
+static gboolean
+store_change (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, Level *lv, gint64 t, RV v,
+              GError **error)
+{
+  guint64 code = v.type == JVMS_VALUE_INT && v.bits < CHG_SMALL_INTS ? v.bits
+               : v.type == JVMS_VALUE_NULL ? CHG_NULL : CHG_ESCAPE;
+  /* One change a call, for every interval: written in place. The buffer is flushed once it
+   * passes @flush, which only shrinks as attributes are added, and a change takes at most
+   * CHG_MAX_BYTES: the capacity reserved here is never passed and the array never moves. */
+  guint flush = CLAMP (CHG_BUDGET / MAX (jvms_attr_tree_size (h->attrs), 1u), CHG_MIN_FLUSH,
+                       FLUSH_BYTES);
+  if (lv->out == NULL)
+    lv->out = g_byte_array_sized_new (flush + CHG_MAX_BYTES);
+  guint8 *p0 = lv->out->data + lv->out->len, *p = p0;
+  if (lv->out_n == 0)
+    {
+      p = jvms_varint_put (p, code);
+      lv->out_first = t;
+    }
+  else
+    {
+      guint64 d = (guint64) t - (guint64) lv->out_prev; /* >= 1: changes are strictly ordered */
+      if (d < CHG_BIG_DELTA)
+        p = jvms_varint_put (p, d << 3 | code);
+      else
+        {
+          p = jvms_varint_put (p, code);
+          p = jvms_varint_put (p, d);
+        }
+    }
+  if (code == CHG_ESCAPE)
+    p = put_value (p, v);
+  lv->out_last = t;
+  lv->out_prev = t;
+  lv->out_n++;
+  lv->out->len += (guint) (p - p0);
+  sb->pending += (gsize) (p - p0);
+  if (lv->out->len >= flush)
+    return flush_level (h, sb, attr, CHANGES, lv, error);
   if (sb->pending > PENDING_BUDGET)
     return flush_all (h, sb, error);
   return TRUE;
@@ -655,6 +731,9 @@ jvms_summary_builder_add (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, 
     g_array_set_size (sb->attrs, MAX (attr + 1, sb->attrs->len * 2));
   Attr *at = &g_array_index (sb->attrs, Attr, attr);
   RV v = { bits, type };
+  if (at->started && !rv_eq (at->last, v) && !store_change (h, sb, attr, &at->chg, start, v, error))
+    return FALSE;
+  at->started = TRUE;
   if (at->levels)
     {
       RV before = at->last;
@@ -816,7 +895,7 @@ jvms_summary_index_load (const guint8 *data, gsize size, const char *file, guint
       e->offset = jvms_get_u64le (p + 24);
       e->csize = jvms_get_u32le (p + 32);
       e->n = jvms_get_u32le (p + 36);
-      if (e->attribute >= n_attributes || e->level >= N_LEVELS || si->k0[e->attribute] < 0 ||
+      if (e->attribute >= n_attributes || e->level > CHANGES || si->k0[e->attribute] < 0 ||
           e->level < (guint) si->k0[e->attribute] || e->last < e->first || e->n == 0 ||
           e->offset < JVMS_FILE_HEADER_SIZE || e->offset >= data_end)
         goto bad;
@@ -854,17 +933,63 @@ typedef struct
 /* A decoded blob: its runs and their buckets (node->buckets points at the Blob). */
 typedef struct
 {
-  guint32 attr, level;
-  guint   first; /* index into buckets */
-  guint   n;
+  guint32       attr, level;
+  guint         first; /* change lists: index into changes */
+  guint         n;
+  /* bucket runs: their encoded bytes, decoded by blob_run when a query reads them (decoded
+   * buckets take about 10 times the encoded size: cached decoded, the 200 rows of a view over
+   * a long trace would not fit the cache, and each query would decode them again anyway) */
+  const guint8 *data;
+  guint32       len;
+  gint64        first_index;
 } Run;
+
+/* A decoded change: at @t the value became @v. */
+typedef struct
+{
+  gint64 t;
+  RV     v;
+} Change;
 
 typedef struct
 {
   guint   n_runs;
   Run    *runs;
-  Bucket *buckets;
+  Change *changes;
+  guint8 *bytes; /* the bucket runs' encoded bytes */
 } Blob;
+
+static gboolean
+decode_changes (const guint8 **pp, const guint8 *end, guint32 n_strings, const Run *run,
+                gint64 first, Change *ch)
+{
+  const guint8 *p = *pp;
+  gint64 t = first;
+  for (guint i = 0; i < run->n; i++)
+    {
+      guint64 x, d;
+      if (!jvms_varint_get (&p, end, &x))
+        return FALSE;
+      d = x >> 3;
+      if (i == 0 && d != 0)
+        return FALSE;
+      if (i > 0 && d == 0 && (!jvms_varint_get (&p, end, &d) || d < CHG_BIG_DELTA))
+        return FALSE;
+      if (d > (guint64) G_MAXINT64 - (guint64) t)
+        return FALSE;
+      t += (gint64) d;
+      ch[i].t = t;
+      guint code = (guint) (x & 7);
+      if (code < CHG_SMALL_INTS)
+        ch[i].v = (RV) { code, JVMS_VALUE_INT };
+      else if (code == CHG_NULL)
+        ch[i].v = (RV) { 0, JVMS_VALUE_NULL };
+      else if (!get_value (&p, end, n_strings, &ch[i].v))
+        return FALSE;
+    }
+  *pp = p;
+  return TRUE;
+}
 
 static gboolean
 decode_run (const guint8 **pp, const guint8 *end, guint32 n_strings, const Run *run,
@@ -945,12 +1070,34 @@ get_blob (JvmsHistory *h, const DirEntry *e, GError **error)
   guint64 n_runs;
   guint32 n_strings = jvms_string_table_size (h->strings);
   guint n_attrs = jvms_attr_tree_size (h->attrs);
-  /* Each run takes at least 6 bytes and each bucket 3: bounds before allocating. */
+  /* Each run takes at least 6 bytes, each bucket 3 and each change 1: bounds before
+   * allocating; a first pass over the run headers splits the items into buckets and changes. */
   if (hd.level != JVMS_NODE_LEVEL_SUMMARY || !jvms_varint_get (&p, end, &n_runs) ||
-      n_runs == 0 || n_runs > hd.usize / 6 || hd.n_intervals > hd.usize / 3)
+      n_runs == 0 || n_runs > hd.usize / 6 || hd.n_intervals > hd.usize)
+    goto bad;
+  const guint8 *runs_at = p;
+  guint64 n_changes = 0, n_buckets = 0;
+  for (guint r = 0; r < n_runs; r++)
+    {
+      guint64 attr, level, first, cnt, len;
+      if (!jvms_varint_get (&p, end, &attr) || !jvms_varint_get (&p, end, &level) ||
+          !jvms_varint_get (&p, end, &first) || !jvms_varint_get (&p, end, &cnt) ||
+          !jvms_varint_get (&p, end, &len) || attr >= n_attrs || level > CHANGES ||
+          cnt == 0 || cnt > hd.n_intervals - n_changes - n_buckets || len > (guint64) (end - p) ||
+          cnt > len)
+        goto bad;
+      if (level == CHANGES)
+        n_changes += cnt;
+      else if (cnt > len / 3)
+        goto bad;
+      else
+        n_buckets += cnt;
+      p += len;
+    }
+  if (p != end || n_changes + n_buckets != hd.n_intervals)
     goto bad;
   gsize bytes = sizeof (JvmsNode) + sizeof (Blob) + n_runs * sizeof (Run) +
-                (gsize) hd.n_intervals * sizeof (Bucket);
+                (gsize) n_changes * sizeof (Change) + (n_buckets ? hd.usize : 0);
   n = g_malloc0 (bytes);
   n->ref_count = 1;
   n->offset = e->offset;
@@ -960,30 +1107,46 @@ get_blob (JvmsHistory *h, const DirEntry *e, GError **error)
   Blob *blob = (Blob *) (n + 1);
   blob->n_runs = (guint) n_runs;
   blob->runs = (Run *) (blob + 1);
-  blob->buckets = (Bucket *) (blob->runs + n_runs);
+  blob->changes = (Change *) (blob->runs + n_runs);
+  blob->bytes = (guint8 *) (blob->changes + n_changes);
+  if (n_buckets)
+    memcpy (blob->bytes, payload, hd.usize);
   n->buckets = blob;
-  guint used = 0;
+  guint used_c = 0;
+  p = runs_at;
   for (guint r = 0; r < n_runs; r++)
     {
-      guint64 attr, level, first, cnt, len;
-      if (!jvms_varint_get (&p, end, &attr) || !jvms_varint_get (&p, end, &level) ||
-          !jvms_varint_get (&p, end, &first) || !jvms_varint_get (&p, end, &cnt) ||
-          !jvms_varint_get (&p, end, &len) || attr >= n_attrs || level >= N_LEVELS ||
-          cnt == 0 || cnt > hd.n_intervals - used || len > (guint64) (end - p))
-        goto bad;
+      guint64 attr = 0, level = 0, first = 0, cnt = 0, len = 0;
+      /* Checked by the first pass. */
+      jvms_varint_get (&p, end, &attr);
+      jvms_varint_get (&p, end, &level);
+      jvms_varint_get (&p, end, &first);
+      jvms_varint_get (&p, end, &cnt);
+      jvms_varint_get (&p, end, &len);
       Run *run = &blob->runs[r];
       run->attr = (guint32) attr;
       run->level = (guint32) level;
-      run->first = used;
       run->n = (guint) cnt;
       const guint8 *run_end = p + len;
-      if (!decode_run (&p, run_end, n_strings, run, jvms_unzigzag (first), blob->buckets + used) ||
-          p != run_end)
+      gboolean ok;
+      if (level == CHANGES)
+        {
+          run->first = used_c;
+          ok = decode_changes (&p, run_end, n_strings, run, jvms_unzigzag (first),
+                               blob->changes + used_c);
+          used_c += (guint) cnt;
+        }
+      else
+        {
+          run->data = blob->bytes + (p - payload);
+          run->len = (guint32) len;
+          run->first_index = jvms_unzigzag (first);
+          p = run_end;
+          ok = TRUE;
+        }
+      if (!ok || p != run_end)
         goto bad;
-      used += (guint) cnt;
     }
-  if (p != end || used != hd.n_intervals)
-    goto bad;
   JvmsNode *c = jvms_node_cache_insert (h->cache, n);
   jvms_node_unref (n);
   return c;
@@ -995,18 +1158,26 @@ bad:
   return NULL;
 }
 
-/* The buckets of @e's run in its blob, or NULL (CORRUPT) when the blob lacks it. */
+/* The buckets of @e's run in its blob, decoded into @scratch (Bucket), or NULL (CORRUPT) when
+ * the blob lacks it or it does not decode. */
 static const Bucket *
-blob_run (JvmsHistory *h, JvmsNode *n, const DirEntry *e, guint *n_buckets, GError **error)
+blob_run (JvmsHistory *h, JvmsNode *n, const DirEntry *e, GArray *scratch, guint *n_buckets,
+          GError **error)
 {
   const Blob *blob = n->buckets;
   for (guint r = 0; r < blob->n_runs; r++)
     {
       const Run *run = &blob->runs[r];
-      if (run->attr == e->attribute && run->level == e->level)
+      if (run->attr == e->attribute && run->level == e->level && e->level != CHANGES)
         {
-          const Bucket *b = blob->buckets + run->first;
-          if (run->n != e->n || b[0].index != e->first || b[run->n - 1].index != e->last)
+          if (run->n != e->n)
+            break;
+          g_array_set_size (scratch, run->n);
+          Bucket *b = (Bucket *) scratch->data;
+          const guint8 *p = run->data;
+          if (!decode_run (&p, run->data + run->len, jvms_string_table_size (h->strings), run,
+                           run->first_index, b) ||
+              p != run->data + run->len || b[0].index != e->first || b[run->n - 1].index != e->last)
             break;
           *n_buckets = run->n;
           return b;
@@ -1018,17 +1189,43 @@ blob_run (JvmsHistory *h, JvmsNode *n, const DirEntry *e, guint *n_buckets, GErr
   return NULL;
 }
 
+/* The changes of @e's change list run in its blob, or NULL (CORRUPT) when the blob lacks it. */
+static const Change *
+blob_changes (JvmsHistory *h, JvmsNode *n, const DirEntry *e, guint *n_changes, GError **error)
+{
+  const Blob *blob = n->buckets;
+  for (guint r = 0; r < blob->n_runs; r++)
+    {
+      const Run *run = &blob->runs[r];
+      if (run->attr == e->attribute && run->level == CHANGES && e->level == CHANGES)
+        {
+          const Change *c = blob->changes + run->first;
+          if (run->n != e->n || c[0].t != e->first || c[run->n - 1].t != e->last)
+            break;
+          *n_changes = run->n;
+          return c;
+        }
+    }
+  g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT,
+               "%s: summary blob at offset %" G_GUINT64_FORMAT " lacks the change list its "
+               "directory entry describes (attribute %u)", h->path, e->offset, e->attribute);
+  return NULL;
+}
+
 gboolean jvms_summary_check_all (JvmsHistory *h, GError **error);
 gboolean
 jvms_summary_check_all (JvmsHistory *h, GError **error)
 {
+  g_autoptr (GArray) scratch = g_array_new (FALSE, FALSE, sizeof (Bucket));
   for (guint i = 0; h->summary && i < h->summary->n_dir; i++)
     {
       JvmsNode *n = get_blob (h, &h->summary->dir[i], error);
       guint nb;
       if (n == NULL)
         return FALSE;
-      gboolean ok = blob_run (h, n, &h->summary->dir[i], &nb, error) != NULL;
+      const DirEntry *e = &h->summary->dir[i];
+      gboolean ok = e->level == CHANGES ? blob_changes (h, n, e, &nb, error) != NULL
+                                        : blob_run (h, n, e, scratch, &nb, error) != NULL;
       jvms_node_unref (n);
       if (!ok)
         return FALSE;
@@ -1046,7 +1243,8 @@ typedef struct
   double   min, max;
   /* cut pieces whose min/max is not known exactly: refined at the end if they matter */
   guint    n_uncertain;
-  gint64   us[2], ue[2];
+  gint64   us[2], ue[2], ubs[2]; /* the piece, and its bucket's start */
+  RV       uvf[2];               /* the value at that bucket's start */
   double   umin[2], umax[2];
 } Col;
 
@@ -1152,34 +1350,6 @@ cols_add_seg (const Cols *k, Col *cols, gint64 s, gint64 e, RV v)
     }
 }
 
-/* The intervals of one attribute in [s, e), as raw segments sorted by start. */
-static gboolean
-collect_segs (JvmsHistory *h, guint32 attr, gint64 s, gint64 e, guint8 *want, GArray *ivs,
-              GArray *segs, GError **error)
-{
-  g_array_set_size (ivs, 0);
-  g_array_set_size (segs, 0);
-  want[attr] = 1;
-  gboolean ok = jvms_history_collect (h, s, e - 1, want, ivs, error);
-  want[attr] = 0;
-  if (!ok)
-    return FALSE;
-  for (guint i = 0; i < ivs->len; i++)
-    {
-      const JvmsInterval *iv = &g_array_index (ivs, JvmsInterval, i);
-      Seg sg = { iv->start, iv->end, 0, iv->value.type };
-      switch (iv->value.type)
-        {
-        case JVMS_VALUE_INT: sg.bits = (guint64) iv->value.i; break;
-        case JVMS_VALUE_DOUBLE: memcpy (&sg.bits, &iv->value.d, 8); break;
-        case JVMS_VALUE_STRING: sg.bits = jvms_string_table_lookup (h->strings, iv->value.s); break;
-        default: break;
-        }
-      g_array_append_val (segs, sg);
-    }
-  return TRUE;
-}
-
 /* Intervals of the rows read directly, gathered in one walk of the tree: (row, interval). */
 typedef struct
 {
@@ -1218,19 +1388,146 @@ row_from_intervals (JvmsHistory *h, const Cols *k, const RowIv *iv, guint n_iv, 
     col_emit (h, &cols[c], &row[c]);
 }
 
-/* Exact min/max of @attr's values over [s, e). */
-static gboolean
-refine_minmax (JvmsHistory *h, guint32 attr, gint64 s, gint64 e, guint8 *want, GArray *ivs,
-               GArray *segs, double *mn, double *mx, GError **error)
+/* A position in one attribute's change list, for the refinements of a row: they come in
+ * increasing order of bucket start, so the cursor moves forward only, without a search of the
+ * directory or a cache lookup per refinement. */
+typedef struct
 {
-  if (!collect_segs (h, attr, s, e, want, ivs, segs, error))
+  JvmsHistory  *h;
+  guint32       attr;
+  guint         e, e_end;  /* directory entries of the attribute's change list */
+  JvmsNode     *blob;      /* holding entry e, or NULL */
+  const Change *ch;
+  guint         nc;
+  guint         i;         /* the first change after the last position asked */
+} ChangeCursor;
+
+static void
+change_cursor_init (ChangeCursor *cc, JvmsHistory *h, guint32 attr)
+{
+  JvmsSummaryIndex *si = h->summary;
+  memset (cc, 0, sizeof *cc);
+  cc->h = h;
+  cc->attr = attr;
+  cc->e_end = si->first[attr + 1];
+  cc->e = cc->e_end;
+  while (cc->e > si->first[attr] && si->dir[cc->e - 1].level == CHANGES)
+    cc->e--;
+}
+
+static void
+change_cursor_clear (ChangeCursor *cc)
+{
+  g_clear_pointer (&cc->blob, jvms_node_unref);
+}
+
+static gboolean
+change_cursor_load (ChangeCursor *cc, GError **error)
+{
+  const DirEntry *d = &cc->h->summary->dir[cc->e];
+  g_clear_pointer (&cc->blob, jvms_node_unref);
+  cc->blob = get_blob (cc->h, d, error);
+  if (cc->blob == NULL)
+    return FALSE;
+  cc->ch = blob_changes (cc->h, cc->blob, d, &cc->nc, error);
+  cc->i = 0;
+  return cc->ch != NULL;
+}
+
+/* Moves to the first change after @t (@t not before the last position asked). */
+static gboolean
+change_cursor_seek (ChangeCursor *cc, gint64 t, GError **error)
+{
+  const DirEntry *dir = cc->h->summary->dir;
+  if (cc->e < cc->e_end && dir[cc->e].last <= t)
+    {
+      guint lo = cc->e + 1, hi = cc->e_end;
+      while (lo < hi)
+        {
+          guint mid = (lo + hi) / 2;
+          if (dir[mid].last <= t)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      cc->e = lo;
+      g_clear_pointer (&cc->blob, jvms_node_unref);
+    }
+  if (cc->e >= cc->e_end)
+    return TRUE;
+  if (cc->blob == NULL && !change_cursor_load (cc, error))
+    return FALSE;
+  guint lo = cc->i, hi = cc->nc;
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      if (cc->ch[mid].t <= t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  cc->i = lo;
+  return TRUE;
+}
+
+/* The segments of the attribute's values over [a, b), exactly, from its change list: @v0
+ * held at @t0 (<= a; a bucket start whose value the bucket records), so only changes in
+ * (t0, b) are read. */
+static gboolean
+change_segs (ChangeCursor *cc, gint64 t0, RV v0, gint64 a, gint64 b, GArray *segs,
+             GError **error)
+{
+  g_array_set_size (segs, 0);
+  if (!change_cursor_seek (cc, t0, error))
+    return FALSE;
+  RV v = v0;
+  gint64 cursor = a;
+  const DirEntry *dir = cc->h->summary->dir;
+  /* The cursor's run, then (rarely: a run holds about 1,000 changes) the following ones. */
+  const Change *ch = cc->ch;
+  guint nc = cc->nc, i = cc->i;
+  g_autoptr (JvmsNode) next = NULL;
+  for (guint e = cc->e; e < cc->e_end && dir[e].first < b;)
+    {
+      for (; i < nc && ch[i].t < b; i++)
+        {
+          if (ch[i].t > cursor)
+            {
+              Seg sg = { cursor, ch[i].t, v.bits, v.type };
+              g_array_append_val (segs, sg);
+              cursor = ch[i].t;
+            }
+          v = ch[i].v;
+        }
+      if (i < nc || ++e >= cc->e_end || dir[e].first >= b)
+        break;
+      g_clear_pointer (&next, jvms_node_unref);
+      next = get_blob (cc->h, &dir[e], error);
+      if (next == NULL || (ch = blob_changes (cc->h, next, &dir[e], &nc, error)) == NULL)
+        return FALSE;
+      i = 0;
+    }
+  if (b > cursor)
+    {
+      Seg sg = { cursor, b, v.bits, v.type };
+      g_array_append_val (segs, sg);
+    }
+  return TRUE;
+}
+
+/* Exact min/max of @attr's values over [s, e), @v0 holding at @t0 <= s. */
+static gboolean
+refine_minmax (ChangeCursor *cc, gint64 t0, RV v0, gint64 s, gint64 e, GArray *segs,
+               double *mn, double *mx, GError **error)
+{
+  if (!change_segs (cc, t0, v0, s, e, segs, error))
     return FALSE;
   for (guint i = 0; i < segs->len; i++)
     {
       const Seg *sg = &g_array_index (segs, Seg, i);
       RV v = { sg->bits, sg->type };
       double x;
-      if (MIN (sg->end, e) > MAX (sg->start, s) && rv_numeric (v, &x))
+      if (rv_numeric (v, &x))
         minmax_add (mn, mx, x);
     }
   return TRUE;
@@ -1283,17 +1580,59 @@ col_bucket_piece (Col *col, const Bucket *bk, gint64 bs, gint64 be, gint64 a, gi
       guint u = col->n_uncertain++;
       col->us[u] = a;
       col->ue[u] = b;
+      col->ubs[u] = bs;
+      col->uvf[u] = bk->vf;
       col->umin[u] = bk->min;
       col->umax[u] = bk->max;
     }
 }
 
+/* The value of @attr at @t: one path of the tree. */
 static gboolean
-row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, guint8 *want,
-                 GArray *ivs, GArray *segs, Col *cols, JvmsSummaryCell *row, GError **error)
+value_at (JvmsHistory *h, guint32 attr, gint64 t, RV *out, GError **error)
+{
+  JvmsInterval at;
+  if (!jvms_history_query_single (h, attr, t, &at, error))
+    return FALSE;
+  out->type = at.value.type;
+  out->bits = 0;
+  if (at.value.type == JVMS_VALUE_INT)
+    out->bits = (guint64) at.value.i;
+  else if (at.value.type == JVMS_VALUE_DOUBLE)
+    memcpy (&out->bits, &at.value.d, 8);
+  else if (at.value.type == JVMS_VALUE_STRING)
+    out->bits = jvms_string_table_lookup (h->strings, at.value.s);
+  return TRUE;
+}
+
+/* cols_add_seg for segments given in increasing time order: *c is the first column that may
+ * hold the next segment, so no search per segment. */
+static inline void
+cols_add_seg_mono (const Cols *k, Col *cols, guint *c, gint64 s, gint64 e, RV v)
+{
+  if (e <= s)
+    return;
+  while (*c < k->n && col_end (k, *c) <= s)
+    (*c)++;
+  for (guint i = *c; i < k->n; i++)
+    {
+      gint64 cs = col_start (k, i), ce = col_end (k, i);
+      if (cs >= e)
+        break;
+      gint64 a = MAX (s, cs), b = MIN (e, ce);
+      if (b > a)
+        col_value (&cols[i], v, b - a);
+    }
+}
+
+/* A row from the attribute's change list: for columns narrower than its finest level, where a
+ * column holds few of its changes (about 8 per bucket of that level at most). Exact: the
+ * change list holds every change's time and value. */
+static gboolean
+row_from_changes (JvmsHistory *h, const Cols *k, guint32 attr, Col *cols, JvmsSummaryCell *row,
+                  GError **error)
 {
   JvmsSummaryIndex *si = h->summary;
-  guint shift = level_shift (level);
   gint64 lo_t = MAX (k->t0, h->start_time);
   gint64 hi_t = MIN (col_end (k, k->n - 1), h->end_time);
 
@@ -1301,18 +1640,77 @@ row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, guint
     col_reset (&cols[c]);
   if (hi_t > lo_t)
     {
-      /* The value at the window start: one path of the tree. */
-      JvmsInterval at;
-      if (!jvms_history_query_single (h, attr, lo_t, &at, error))
+      RV cur;
+      if (!value_at (h, attr, lo_t, &cur, error))
         return FALSE;
-      RV cur = { 0, at.value.type };
-      if (at.value.type == JVMS_VALUE_INT)
-        cur.bits = (guint64) at.value.i;
-      else if (at.value.type == JVMS_VALUE_DOUBLE)
-        memcpy (&cur.bits, &at.value.d, 8);
-      else if (at.value.type == JVMS_VALUE_STRING)
-        cur.bits = jvms_string_table_lookup (h->strings, at.value.s);
       gint64 cursor = lo_t;
+      guint col = 0;
+      guint e_end = si->first[attr + 1], e_lo = e_end;
+      while (e_lo > si->first[attr] && si->dir[e_lo - 1].level == CHANGES)
+        e_lo--;
+      /* The first run whose last change is after lo_t. */
+      guint lo = e_lo, hi = e_end;
+      while (lo < hi)
+        {
+          guint mid = (lo + hi) / 2;
+          if (si->dir[mid].last <= lo_t)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      for (guint e = lo; e < e_end && si->dir[e].first < hi_t; e++)
+        {
+          g_autoptr (JvmsNode) blob = get_blob (h, &si->dir[e], error);
+          if (blob == NULL)
+            return FALSE;
+          guint nc = 0;
+          const Change *ch = blob_changes (h, blob, &si->dir[e], &nc, error);
+          if (ch == NULL)
+            return FALSE;
+          guint i0 = 0, i1 = nc;
+          while (i0 < i1)
+            {
+              guint mid = (i0 + i1) / 2;
+              if (ch[mid].t <= lo_t)
+                i0 = mid + 1;
+              else
+                i1 = mid;
+            }
+          for (guint i = i0; i < nc && ch[i].t < hi_t; i++)
+            {
+              cols_add_seg_mono (k, cols, &col, cursor, ch[i].t, cur);
+              cursor = ch[i].t;
+              cur = ch[i].v;
+            }
+        }
+      cols_add_seg_mono (k, cols, &col, cursor, hi_t, cur);
+    }
+  for (guint c = 0; c < k->n; c++)
+    col_emit (h, &cols[c], &row[c]);
+  return TRUE;
+}
+
+static gboolean
+row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, GArray *segs,
+                 GArray *scratch, Col *cols, JvmsSummaryCell *row, GError **error)
+{
+  JvmsSummaryIndex *si = h->summary;
+  guint shift = level_shift (level);
+  gint64 lo_t = MAX (k->t0, h->start_time);
+  gint64 hi_t = MIN (col_end (k, k->n - 1), h->end_time);
+
+  ChangeCursor unknown_cc, refine_cc; /* two: the bucket walk, then the columns */
+  change_cursor_init (&unknown_cc, h, attr);
+  change_cursor_init (&refine_cc, h, attr);
+  for (guint c = 0; c < k->n; c++)
+    col_reset (&cols[c]);
+  if (hi_t > lo_t)
+    {
+      RV cur;
+      if (!value_at (h, attr, lo_t, &cur, error))
+        goto fail;
+      gint64 cursor = lo_t;
+      guint col = 0; /* the first column that may hold what comes next */
       gint64 b_first = lo_t >> shift, b_last = (hi_t - 1) >> shift;
       /* Entries of (attr, level), sorted by first bucket: the first that may reach b_first. */
       guint e_lo = si->first[attr], e_hi = si->first[attr + 1];
@@ -1334,11 +1732,11 @@ row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, guint
         {
           g_autoptr (JvmsNode) blob = get_blob (h, &si->dir[e], error);
           if (blob == NULL)
-            return FALSE;
+            goto fail;
           guint nb = 0;
-          const Bucket *bk = blob_run (h, blob, &si->dir[e], &nb, error);
+          const Bucket *bk = blob_run (h, blob, &si->dir[e], scratch, &nb, error);
           if (bk == NULL)
-            return FALSE;
+            goto fail;
           guint i0 = 0, i1 = nb;
           while (i0 < i1)
             {
@@ -1352,9 +1750,11 @@ row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, guint
             {
               const Bucket *b = &bk[i];
               gint64 bs = bucket_start (b->index, shift), be = bucket_end (b->index, shift);
-              cols_add_seg (k, cols, cursor, MAX (cursor, bs), cur);
+              cols_add_seg_mono (k, cols, &col, cursor, MAX (cursor, bs), cur);
               gint64 a = MAX (bs, lo_t), z = MIN (be, hi_t);
-              for (guint c = col_first_after (k, a); c < k->n; c++)
+              while (col < k->n && col_end (k, col) <= a)
+                col++;
+              for (guint c = col; c < k->n; c++)
                 {
                   gint64 cs = col_start (k, c), ce = col_end (k, c);
                   if (cs >= z)
@@ -1368,8 +1768,8 @@ row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, guint
                   if (unknown)
                     {
                       /* A piece strictly between the first and last change: read it. */
-                      if (!collect_segs (h, attr, pa, pz, want, ivs, segs, error))
-                        return FALSE;
+                      if (!change_segs (&unknown_cc, bs, b->vf, pa, pz, segs, error))
+                        goto fail;
                       for (guint s = 0; s < segs->len; s++)
                         {
                           const Seg *sg = &g_array_index (segs, Seg, s);
@@ -1386,7 +1786,7 @@ row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, guint
               cur = b->vl;
             }
         }
-      cols_add_seg (k, cols, cursor, hi_t, cur);
+      cols_add_seg_mono (k, cols, &col, cursor, hi_t, cur);
     }
   for (guint c = 0; c < k->n; c++)
     {
@@ -1395,13 +1795,20 @@ row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, guint
         {
           if (!isnan (col->min) && col->umin[u] >= col->min && col->umax[u] <= col->max)
             continue; /* cannot widen the column's range */
-          if (!refine_minmax (h, attr, col->us[u], col->ue[u], want, ivs, segs, &col->min,
-                              &col->max, error))
-            return FALSE;
+          if (!refine_minmax (&refine_cc, col->ubs[u], col->uvf[u], col->us[u], col->ue[u], segs,
+                              &col->min, &col->max, error))
+            goto fail;
         }
       col_emit (h, col, &row[c]);
     }
+  change_cursor_clear (&unknown_cc);
+  change_cursor_clear (&refine_cc);
   return TRUE;
+
+fail:
+  change_cursor_clear (&unknown_cc);
+  change_cursor_clear (&refine_cc);
+  return FALSE;
 }
 
 gboolean
@@ -1446,17 +1853,19 @@ jvms_history_query_summary (JvmsHistory         *self,
   while (level + 1 < (gint) N_LEVELS && width >= ((gint64) 1 << level_shift ((guint) level + 1)))
     level++;
   g_autofree guint8 *want = g_new0 (guint8, MAX (n_attrs, 1));
-  g_autoptr (GArray) ivs = g_array_new (FALSE, FALSE, sizeof (JvmsInterval));
   g_autoptr (GArray) segs = g_array_new (FALSE, FALSE, sizeof (Seg));
+  g_autoptr (GArray) scratch = g_array_new (FALSE, FALSE, sizeof (Bucket));
   g_autofree Col *cols = g_new (Col, n_columns);
-  /* Rows that read intervals share one walk of the tree. */
+  /* Complete histories: rows from the levels, or from the change list when columns are finer
+   * than the attribute's finest level. While building, rows from the intervals, which share
+   * one walk of the tree. */
   g_autofree gboolean *by_levels = g_new0 (gboolean, MAX (n_attributes, 1));
+  gboolean complete = self->open == NULL && self->summary != NULL;
   gboolean any_iv = FALSE;
   for (guint i = 0; i < n_attributes; i++)
     {
-      gint k0 = self->open == NULL ? jvms_summary_index_finest (self->summary, attributes[i]) : -1;
-      by_levels[i] = k0 >= 0 && level >= k0;
-      if (!by_levels[i])
+      by_levels[i] = complete;
+      if (!complete)
         {
           want[attributes[i]] = 1;
           any_iv = TRUE;
@@ -1488,8 +1897,11 @@ jvms_history_query_summary (JvmsHistory         *self,
   for (guint i = 0; i < n_attributes && ok; i++)
     {
       JvmsSummaryCell *row = cells + (gsize) i * n_columns;
-      if (by_levels[i])
-        ok = row_from_levels (self, &k, attributes[i], (guint) level, want, ivs, segs, cols, row, error);
+      gint k0 = complete ? jvms_summary_index_finest (self->summary, attributes[i]) : -1;
+      if (by_levels[i] && k0 >= 0 && level >= k0)
+        ok = row_from_levels (self, &k, attributes[i], (guint) level, segs, scratch, cols, row, error);
+      else if (by_levels[i])
+        ok = row_from_changes (self, &k, attributes[i], cols, row, error);
       else
         {
           /* A repeated attribute was gathered for its first row only. */

@@ -271,10 +271,12 @@ typedef struct
 } JvmsSummaryCell;
 
 /* For drawing: splits [@t0, @t1) into @n_columns equal columns and fills
- * @cells[a * n_columns + c] for attribute index a (in @attributes) and column c. The cost does
- * not grow with the number of intervals in the window: it reads per-attribute summary levels
- * (coarser and coarser buckets) built while indexing. A value that held for any time inside a
- * column, however short, marks it MIXED (or is its dominant value). */
+ * @cells[a * n_columns + c] for attribute index a (in @attributes) and column c. On a complete
+ * history the cost does not grow with the number of intervals in the window: it reads
+ * per-attribute summary levels (coarser and coarser buckets) and, for columns finer than an
+ * attribute's finest level, its change list, both built while indexing; while the history is
+ * still being built it reads the intervals. A value that held for any time inside a column,
+ * however short, marks it MIXED (or is its dominant value). */
 gboolean            jvms_history_query_summary          (JvmsHistory                     *self,
                                                          gint64                           t0,
                                                          gint64                           t1,

@@ -152,6 +152,8 @@ size_name (guint64 n)
 }
 
 static gboolean build_only;
+static gboolean summary_only;
+static gint n_columns = 2000;
 
 static int
 run_one (guint64 n, guint m, const char *dir)
@@ -246,83 +248,86 @@ run_one (guint64 n, guint m, const char *dir)
   gint64 span = he - hs;
   g_autoptr (GArray) lat = g_array_new (FALSE, FALSE, sizeof (double));
   JvmsInterval iv;
+  JvmsAttribute ra[200];
+  if (!summary_only)
+    {
 
-  /* Single, cold. */
-  jvms_history_unref (g_steal_pointer (&h));
-  drop_page_cache (path);
-  h = jvms_history_open (path, 0, &error);
-  for (guint q = 0; q < 2000; q++)
-    {
-      gint64 t = hs + (gint64) (uniform () * (double) span);
-      JvmsAttribute a = (JvmsAttribute) (splitmix64 () % jvms_history_get_n_attributes (h));
-      double a0 = now_s ();
-      if (!jvms_history_query_single (h, a, t, &iv, &error))
-        g_error ("%s", error->message);
-      double us = (now_s () - a0) * 1e6;
-      g_array_append_val (lat, us);
-    }
-  printf ("figure single_query_p50_cold_%s %.2f us\n", tag, percentile (lat, 0.5));
-  printf ("figure single_query_p99_cold_%s %.2f us\n", tag, percentile (lat, 0.99));
-
-  /* Single, warm: a view over 1% of the trace. */
-  gint64 w0 = hs + (gint64) (uniform () * (double) span * 0.99), ww = span / 100;
-  g_autofree gint64 *qt = g_new (gint64, 10000);
-  g_autofree JvmsAttribute *qa = g_new (JvmsAttribute, 10000);
-  for (guint q = 0; q < 10000; q++)
-    {
-      qt[q] = w0 + (gint64) (uniform () * (double) ww);
-      qa[q] = (JvmsAttribute) (splitmix64 () % jvms_history_get_n_attributes (h));
-    }
-  for (guint pass = 0; pass < 2; pass++)
-    {
-      g_array_set_size (lat, 0);
-      for (guint q = 0; q < 10000; q++)
+      /* Single, cold. */
+      jvms_history_unref (g_steal_pointer (&h));
+      drop_page_cache (path);
+      h = jvms_history_open (path, 0, &error);
+      for (guint q = 0; q < 2000; q++)
         {
+          gint64 t = hs + (gint64) (uniform () * (double) span);
+          JvmsAttribute a = (JvmsAttribute) (splitmix64 () % jvms_history_get_n_attributes (h));
           double a0 = now_s ();
-          if (!jvms_history_query_single (h, qa[q], qt[q], &iv, &error))
+          if (!jvms_history_query_single (h, a, t, &iv, &error))
             g_error ("%s", error->message);
           double us = (now_s () - a0) * 1e6;
           g_array_append_val (lat, us);
         }
-    }
-  printf ("figure single_query_p50_warm_%s %.2f us\n", tag, percentile (lat, 0.5));
-  printf ("figure single_query_p99_warm_%s %.2f us\n", tag, percentile (lat, 0.99));
-  fflush (stdout);
+      printf ("figure single_query_p50_cold_%s %.2f us\n", tag, percentile (lat, 0.5));
+      printf ("figure single_query_p99_cold_%s %.2f us\n", tag, percentile (lat, 0.99));
 
-  /* Full. */
-  g_autoptr (GArray) full = g_array_new (FALSE, FALSE, sizeof (JvmsInterval));
-  g_array_set_size (lat, 0);
-  for (guint q = 0; q < 200; q++)
-    {
-      gint64 t = hs + (gint64) (uniform () * (double) span);
-      double a0 = now_s ();
-      if (!jvms_history_query_full (h, t, full, &error))
-        g_error ("%s", error->message);
-      double ms = (now_s () - a0) * 1e3;
-      g_array_append_val (lat, ms);
-    }
-  printf ("figure full_query_p99_%s %.3f ms\n", tag, percentile (lat, 0.99));
+      /* Single, warm: a view over 1% of the trace. */
+      gint64 w0 = hs + (gint64) (uniform () * (double) span * 0.99), ww = span / 100;
+      g_autofree gint64 *qt = g_new (gint64, 10000);
+      g_autofree JvmsAttribute *qa = g_new (JvmsAttribute, 10000);
+      for (guint q = 0; q < 10000; q++)
+        {
+          qt[q] = w0 + (gint64) (uniform () * (double) ww);
+          qa[q] = (JvmsAttribute) (splitmix64 () % jvms_history_get_n_attributes (h));
+        }
+      for (guint pass = 0; pass < 2; pass++)
+        {
+          g_array_set_size (lat, 0);
+          for (guint q = 0; q < 10000; q++)
+            {
+              double a0 = now_s ();
+              if (!jvms_history_query_single (h, qa[q], qt[q], &iv, &error))
+                g_error ("%s", error->message);
+              double us = (now_s () - a0) * 1e6;
+              g_array_append_val (lat, us);
+            }
+        }
+      printf ("figure single_query_p50_warm_%s %.2f us\n", tag, percentile (lat, 0.5));
+      printf ("figure single_query_p99_warm_%s %.2f us\n", tag, percentile (lat, 0.99));
+      fflush (stdout);
 
-  /* Range: 1% window, 50 attributes. */
-  JvmsAttribute ra[200];
-  g_array_set_size (lat, 0);
-  for (guint q = 0; q < 50; q++)
-    {
-      for (guint i = 0; i < 50; i++)
-        ra[i] = (JvmsAttribute) (splitmix64 () % jvms_history_get_n_attributes (h));
-      gint64 t = hs + (gint64) (uniform () * (double) span * 0.99);
-      double a0 = now_s ();
-      g_autoptr (JvmsHistoryRange) r = jvms_history_query_range (h, t, t + span / 100, ra, 50, &error);
-      if (r == NULL)
-        g_error ("%s", error->message);
-      guint64 cnt = 0;
-      while (jvms_history_range_next (r, &iv, &error))
-        cnt++;
-      double ms = (now_s () - a0) * 1e3;
-      g_array_append_val (lat, ms);
+      /* Full. */
+      g_autoptr (GArray) full = g_array_new (FALSE, FALSE, sizeof (JvmsInterval));
+      g_array_set_size (lat, 0);
+      for (guint q = 0; q < 200; q++)
+        {
+          gint64 t = hs + (gint64) (uniform () * (double) span);
+          double a0 = now_s ();
+          if (!jvms_history_query_full (h, t, full, &error))
+            g_error ("%s", error->message);
+          double ms = (now_s () - a0) * 1e3;
+          g_array_append_val (lat, ms);
+        }
+      printf ("figure full_query_p99_%s %.3f ms\n", tag, percentile (lat, 0.99));
+
+      /* Range: 1% window, 50 attributes. */
+      g_array_set_size (lat, 0);
+      for (guint q = 0; q < 50; q++)
+        {
+          for (guint i = 0; i < 50; i++)
+            ra[i] = (JvmsAttribute) (splitmix64 () % jvms_history_get_n_attributes (h));
+          gint64 t = hs + (gint64) (uniform () * (double) span * 0.99);
+          double a0 = now_s ();
+          g_autoptr (JvmsHistoryRange) r = jvms_history_query_range (h, t, t + span / 100, ra, 50, &error);
+          if (r == NULL)
+            g_error ("%s", error->message);
+          guint64 cnt = 0;
+          while (jvms_history_range_next (r, &iv, &error))
+            cnt++;
+          double ms = (now_s () - a0) * 1e3;
+          g_array_append_val (lat, ms);
+        }
+      printf ("figure range_query_p99_%s %.3f ms\n", tag, percentile (lat, 0.99));
+      fflush (stdout);
     }
-  printf ("figure range_query_p99_%s %.3f ms\n", tag, percentile (lat, 0.99));
-  fflush (stdout);
 
   /* Summary: 2,000 columns x 200 attributes. */
   guint na = MIN (200u, jvms_history_get_n_attributes (h));
@@ -335,12 +340,13 @@ run_one (guint64 n, guint m, const char *dir)
   for (guint q = 0; q < reps; q++)
     {
       double a0 = now_s (), c0 = cpu_s ();
-      if (!jvms_history_query_summary (h, hs, he, ra, na, 2000, cells, &error))
+      if (!jvms_history_query_summary (h, hs, he, ra, na, (guint) n_columns, cells, &error))
         g_error ("%s", error->message);
       double ms = (now_s () - a0) * 1e3, cms = (cpu_s () - c0) * 1e3;
       g_array_append_val (lat, ms);
       g_array_append_val (cpu, cms);
     }
+  printf ("figure summary_query_cpu_p50_whole_%s %.3f ms\n", tag, percentile (cpu, 0.5));
   printf ("figure summary_query_cpu_p99_whole_%s %.3f ms\n", tag, percentile (cpu, 0.99));
   printf ("figure summary_query_p50_whole_%s %.3f ms\n", tag, percentile (lat, 0.5));
   printf ("figure summary_query_p99_whole_%s %.3f ms\n", tag, percentile (lat, 0.99));
@@ -354,12 +360,13 @@ run_one (guint64 n, guint m, const char *dir)
       gint64 w = MAX ((gint64) ((double) span / f), 2000);
       gint64 t = hs + (gint64) (uniform () * (double) (span - w));
       double a0 = now_s (), c0 = cpu_s ();
-      if (!jvms_history_query_summary (h, t, t + w, ra, na, 2000, cells, &error))
+      if (!jvms_history_query_summary (h, t, t + w, ra, na, (guint) n_columns, cells, &error))
         g_error ("%s", error->message);
       double ms = (now_s () - a0) * 1e3, cms = (cpu_s () - c0) * 1e3;
       g_array_append_val (lat, ms);
       g_array_append_val (cpu, cms);
     }
+  printf ("figure summary_query_cpu_p50_zoom_%s %.3f ms\n", tag, percentile (cpu, 0.5));
   printf ("figure summary_query_cpu_p99_zoom_%s %.3f ms\n", tag, percentile (cpu, 0.99));
   printf ("figure summary_query_p50_zoom_%s %.3f ms\n", tag, percentile (lat, 0.5));
   printf ("figure summary_query_p99_zoom_%s %.3f ms\n", tag, percentile (lat, 0.99));
@@ -379,6 +386,8 @@ main (int argc, char **argv)
     { "intervals", 0, 0, G_OPTION_ARG_INT64, &n, "Intervals (changes) to build", "N" },
     { "attributes", 0, 0, G_OPTION_ARG_INT, &m, "Thread-state attributes", "M" },
     { "build-only", 0, 0, G_OPTION_ARG_NONE, &build_only, "Only build (for profiling)", NULL },
+    { "summary-only", 0, 0, G_OPTION_ARG_NONE, &summary_only, "Build, then only the summary queries (for profiling)", NULL },
+    { "columns", 0, 0, G_OPTION_ARG_INT, &n_columns, "Summary columns (2000)", "N" },
     { "dir", 0, 0, G_OPTION_ARG_FILENAME, &dir, "Folder for the temporary index (/tmp)", "DIR" },
     { NULL },
   };

@@ -727,7 +727,7 @@ test_damage (void)
   expect_damage (bad, (const guint8 *) "", 0, JVMS_HISTORY_ERROR_NOT_HISTORY, "empty");
   /* Another version. */
   memcpy (d, orig, n);
-  d[G_STRUCT_OFFSET (JvmsFileHeader, version)] = 2;
+  d[G_STRUCT_OFFSET (JvmsFileHeader, version)] = JVMS_HISTORY_VERSION + 1;
   expect_damage (bad, d, n, JVMS_HISTORY_ERROR_VERSION, "version");
   /* Header fields. */
   gsize header_bytes[] = { G_STRUCT_OFFSET (JvmsFileHeader, start_time),
@@ -1024,6 +1024,64 @@ test_summary_levels (void)
   pair_free (&p);
 }
 
+/* Change lists with gaps of 2^60 ns and more (their escaped delta), read by summaries both
+ * from the builder's own history after close and from a reopened file. */
+static void
+test_summary_far_times (void)
+{
+  g_autoptr (GRand) r = g_rand_new_with_seed (7);
+  g_autoptr (GError) error = NULL;
+  Pair p = { 0 };
+  p.path = tmp_path ("far.hist");
+  p.model = model_new (0);
+  p.builder = jvms_history_builder_new (p.path, 0, NULL, &error);
+  g_assert_no_error (error);
+  p.ids = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
+  for (guint a = 0; a < 2; a++)
+    {
+      g_autofree char *name = g_strdup_printf ("F/%u", a);
+      JvmsAttribute id = jvms_history_builder_attribute (p.builder, name);
+      g_array_append_val (p.ids, id);
+      model_add_attr (p.model);
+    }
+  const gint64 big = (gint64) 1 << 60;
+  const gint64 times[] = { 5, 6, 1000, big + 1001, big + 1002, 3 * big, 3 * big + 1, 6 * big };
+  for (guint k = 0; k < G_N_ELEMENTS (times); k++)
+    for (guint a = 0; a < 2; a++)
+      {
+        guint8 type = a == 0 ? JVMS_VALUE_INT : JVMS_VALUE_STRING;
+        gint64 i = a == 0 ? (gint64) (k % 3) * 7 : 0;
+        const char *str = a == 0 ? NULL : string_pool[k % G_N_ELEMENTS (string_pool)];
+        gint64 t = times[k] + a;
+        g_assert_true (model_modify (p.model, a, t, type, i, 0, str));
+        g_assert_true (builder_modify (p.builder, g_array_index (p.ids, JvmsAttribute, a), t, type, i, 0, str, &error));
+        g_assert_no_error (error);
+      }
+  gint64 end = 7 * big;
+  g_autoptr (JvmsHistory) built = jvms_history_builder_get_history (p.builder);
+  g_assert_true (jvms_history_builder_close (p.builder, end, &error));
+  g_assert_no_error (error);
+  model_close (p.model, end);
+  g_autoptr (JvmsHistory) h = jvms_history_open (p.path, 0, &error);
+  g_assert_no_error (error);
+  g_assert_true (jvms_history_check (h, &error));
+  g_assert_no_error (error);
+  JvmsHistory *hs[] = { built, h };
+  for (guint which = 0; which < 2; which++)
+    {
+      guint cols[] = { 1, 3, 64, 1000 };
+      for (guint c = 0; c < G_N_ELEMENTS (cols); c++)
+        check_summary (hs[which], &p, r, 0, end, cols[c]);
+      for (guint k = 0; k < G_N_ELEMENTS (times); k++)
+        for (guint c = 0; c < G_N_ELEMENTS (cols); c++)
+          {
+            check_summary (hs[which], &p, r, MAX (times[k] - 3, 0), times[k] + 4, cols[c]);
+            check_summary (hs[which], &p, r, MAX (times[k] - big / 2, 0), times[k] + big, cols[c]);
+          }
+    }
+  pair_free (&p);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1052,6 +1110,7 @@ main (int argc, char **argv)
   g_test_add_func ("/history/live-reader", test_live_reader);
   g_test_add_func ("/history/small-cache", test_small_cache);
   g_test_add_func ("/history/summary-levels", test_summary_levels);
+  g_test_add_func ("/history/summary-far-times", test_summary_far_times);
   g_test_add_func ("/history/many-attributes", test_many_attributes);
   int ret = g_test_run ();
   g_rmdir (tmpdir);

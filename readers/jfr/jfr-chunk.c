@@ -111,12 +111,10 @@ release_pages (JvmsJfrFile *file, const guint8 *from, const guint8 *to)
 gboolean
 jfr_skip_fields (JfrIn *in, const JvmsJfrType *type, guint n_fields)
 {
-  for (guint i = 0; i < n_fields && i < type->n_fields; i++)
-    {
-      const JvmsJfrField *f = &type->fields[i];
-      if (!jfr_skip_value (in, f->type, f->array, f->constant_pool))
-        return FALSE;
-    }
+  guint n = MIN (n_fields, type->n_fields);
+  for (guint i = 0; i < n; i++)
+    if (!jfr_skip_field (in, &type->fields[i]))
+      return FALSE;
   return !in->bad;
 }
 
@@ -229,7 +227,17 @@ const JfrPoolEntry *
 jfr_pool_lookup (const JfrLoaded *loaded, const JvmsJfrType *type, guint64 key)
 {
   const JfrPool *pool = loaded->pools[type->ordinal];
-  if (pool == NULL || pool->slots == NULL)
+  if (pool == NULL)
+    return NULL;
+  if (pool->dense != NULL)
+    {
+      guint64 d = key - pool->base;
+      guint64 i = d >> pool->shift;
+      if ((i << pool->shift) != d || i >= pool->n_dense || pool->dense[i].offset == 0)
+        return NULL;
+      return &pool->dense[i];
+    }
+  if (pool->slots == NULL)
     return NULL;
   guint64 h = hash_key (key) & pool->mask;
   while (pool->slots[h].offset != 0)
@@ -239,6 +247,49 @@ jfr_pool_lookup (const JfrLoaded *loaded, const JvmsJfrType *type, guint64 key)
       h = (h + 1) & pool->mask;
     }
   return NULL;
+}
+
+/* Turns the hash of @pool into an array when its keys are dense enough: at most twice as
+ * many slots as keys (plus a little), which bounds the memory by what the hash used. */
+static void
+pool_densify (JfrPool *pool)
+{
+  if (pool->slots == NULL || pool->n == 0)
+    return;
+  guint64 cap = pool->mask + 1;
+  guint64 lo = G_MAXUINT64, hi = 0;
+  for (guint64 i = 0; i < cap; i++)
+    if (pool->slots[i].offset != 0)
+      {
+        lo = MIN (lo, pool->slots[i].key);
+        hi = MAX (hi, pool->slots[i].key);
+      }
+  guint64 bits = 0;
+  for (guint64 i = 0; i < cap; i++)
+    if (pool->slots[i].offset != 0)
+      bits |= pool->slots[i].key - lo;
+  guint shift = bits == 0 ? 0 : (guint) __builtin_ctzll (bits);
+  guint64 last = (hi - lo) >> shift;
+  if (last >= 2 * pool->n + 64)
+    return;
+  guint64 span = last + 1;
+  JfrPoolEntry *dense = g_new0 (JfrPoolEntry, span);
+  for (guint64 i = 0; i < cap; i++)
+    if (pool->slots[i].offset != 0)
+      dense[(pool->slots[i].key - lo) >> shift] = pool->slots[i];
+  g_clear_pointer (&pool->slots, g_free);
+  pool->dense = dense;
+  pool->base = lo;
+  pool->shift = shift;
+  pool->n_dense = span;
+}
+
+static void
+pools_finish (JfrLoaded *loaded)
+{
+  for (guint i = 0; i < loaded->md->n_types; i++)
+    if (loaded->pools[i] != NULL)
+      pool_densify (loaded->pools[i]);
 }
 
 static JfrPool *
@@ -587,6 +638,7 @@ jfr_loaded_new (JvmsJfrFile *file, JfrChunk *c, JfrLoadMode mode, JfrScratch *sc
             read_checkpoint (loaded, pos, loaded->base + pos + r.size, warn);
         }
       loaded->warn = FALSE;
+      pools_finish (loaded);
       release_pages (file, loaded->base, loaded->end);
       return loaded;
     }
@@ -629,6 +681,7 @@ jfr_loaded_new (JvmsJfrFile *file, JfrChunk *c, JfrLoadMode mode, JfrScratch *sc
       loaded->n_events++;
     }
   loaded->index_cap = cap;
+  pools_finish (loaded);
   if (loaded->unknown_types > 0 && warn)
     jfr_file_warn (file, c->position, c->info.file_offset, "record",
                    "%" G_GUINT64_FORMAT " records of a type the metadata does not declare (first: %" G_GUINT64_FORMAT ") skipped",
@@ -662,6 +715,7 @@ jfr_loaded_free (JfrLoaded *loaded)
     if (loaded->pools[i] != NULL)
       {
         g_free (loaded->pools[i]->slots);
+        g_free (loaded->pools[i]->dense);
         g_free (loaded->pools[i]);
       }
   g_free (loaded->pools);

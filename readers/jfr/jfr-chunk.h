@@ -3,6 +3,7 @@
 
 #include "jfr-private.h"
 #include "jfr-input.h"
+#include "jfr-string.h"
 
 /* One constant: where its value starts in the file, and what the reader made of it. */
 typedef struct
@@ -12,12 +13,20 @@ typedef struct
   gpointer cache;    /* decoded form (string, thread, stack trace, class name…), or NULL */
 } JfrPoolEntry;
 
+/* Filled as an open-addressing hash while the checkpoints are read; once the chunk is
+ * loaded, a pool whose keys are dense (after dividing out the power of two they all share,
+ * as HotSpot's class ids do) becomes an array indexed by key, so that the lookup done for
+ * nearly every field of every event is a subtraction and a shift. */
 typedef struct
 {
   const JvmsJfrType *type;
   JfrPoolEntry      *slots;
   guint64            mask;   /* capacity - 1, capacity a power of two */
   guint64            n;
+  JfrPoolEntry      *dense;  /* when not NULL: slots is NULL, entry k at (k - base) >> shift */
+  guint64            base;
+  guint64            n_dense;
+  guint              shift;
 } JfrPool;
 
 typedef struct
@@ -55,6 +64,11 @@ typedef struct
   guint64           cursor;
   JfrScratch       *scratch_pool; /* the reader's, may be NULL */
   guint64           unresolved;   /* references to keys the chunk does not define */
+  /* the last reference resolved: events of a thread come in runs, and a field is often
+   * resolved twice (its value, then its decoded form) */
+  const JvmsJfrType *memo_type;
+  guint64           memo_key;
+  JfrPoolEntry     *memo_entry;
   guint64           unknown_types;
   guint64           first_unknown_type;
   JfrArena         *arena;    /* cached decoded constants, freed with the chunk */
@@ -110,6 +124,39 @@ gboolean   jfr_skip_value  (JfrIn             *in,
 gboolean   jfr_skip_fields (JfrIn             *in,
                             const JvmsJfrType *type,
                             guint              n_fields);
+
+/* Skips the value of field @f: the common kinds inline, the rest through jfr_skip_value. */
+static inline gboolean
+jfr_skip_field (JfrIn *in, const JvmsJfrField *f)
+{
+  switch (f->op)
+    {
+    case JFR_OP_BOOLEAN:
+    case JFR_OP_BYTE:
+      return jfr_in_skip (in, 1);
+    case JFR_OP_SHORT:
+    case JFR_OP_CHAR:
+    case JFR_OP_INT:
+    case JFR_OP_LONG:
+    case JFR_OP_POOL:
+      if (G_LIKELY (in->compressed))
+        {
+          jfr_in_skip_varint (in);
+          return !in->bad;
+        }
+      return jfr_in_skip (in, f->width);
+    case JFR_OP_FLOAT:
+      return jfr_in_skip (in, 4);
+    case JFR_OP_DOUBLE:
+      return jfr_in_skip (in, 8);
+    case JFR_OP_STRING:
+      return jfr_string_skip (in);
+    case JFR_OP_OBJECT:
+      return jfr_skip_fields (in, f->type, f->type->n_fields);
+    default:
+      return jfr_skip_value (in, f->type, f->array, f->constant_pool);
+    }
+}
 
 gpointer   jfr_arena_alloc (JfrArena *arena,
                             gsize     size);

@@ -288,6 +288,21 @@ field_unit (const JvmsJfrField *f)
 }
 
 static void
+field_plan (JvmsJfrField *f)
+{
+  f->op = f->array ? JFR_OP_ARRAY : f->constant_pool ? JFR_OP_POOL : (guint8) f->type->kind;
+  switch (f->op)
+    {
+    case JFR_OP_SHORT:
+    case JFR_OP_CHAR:   f->width = 2; break;
+    case JFR_OP_INT:    f->width = 4; break;
+    case JFR_OP_LONG:
+    case JFR_OP_POOL:   f->width = 8; break;
+    default:            f->width = 0; break;
+    }
+}
+
+static void
 resolve_annotations (JfrMetadata *md, JvmsJfrAnnotation *annotations, guint n)
 {
   for (guint i = 0; i < n; i++)
@@ -450,6 +465,7 @@ build_types (JfrMetadata *md, const Element *root, Parser *ps)
           field->label = annotation_value (field->annotations, field->n_annotations, "jdk.jfr.Label", "value");
           field->description = annotation_value (field->annotations, field->n_annotations, "jdk.jfr.Description", "value");
           field->unit = field_unit (field);
+          field_plan (field);
           field->is_unsigned = has_annotation (field->annotations, field->n_annotations, "jdk.jfr.Unsigned");
           if (strcmp (field->name, "startTime") == 0 && field->type->kind == JVMS_JFR_KIND_LONG && !field->array)
             t->start_field = (gint) f;

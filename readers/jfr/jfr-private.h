@@ -16,6 +16,25 @@ struct _JvmsJfrAnnotation
   const char       **attributes;
 };
 
+/* How a field's value lies on the wire, decided once from its type and flags so that the
+ * per-event loops switch on one small number instead of re-deriving it. The first ten equal
+ * JvmsJfrKind (a plain value of that kind). */
+typedef enum
+{
+  JFR_OP_BOOLEAN = JVMS_JFR_KIND_BOOLEAN,
+  JFR_OP_BYTE    = JVMS_JFR_KIND_BYTE,
+  JFR_OP_SHORT   = JVMS_JFR_KIND_SHORT,
+  JFR_OP_CHAR    = JVMS_JFR_KIND_CHAR,
+  JFR_OP_INT     = JVMS_JFR_KIND_INT,
+  JFR_OP_LONG    = JVMS_JFR_KIND_LONG,
+  JFR_OP_FLOAT   = JVMS_JFR_KIND_FLOAT,
+  JFR_OP_DOUBLE  = JVMS_JFR_KIND_DOUBLE,
+  JFR_OP_STRING  = JVMS_JFR_KIND_STRING,
+  JFR_OP_OBJECT  = JVMS_JFR_KIND_OBJECT,  /* a compound value inline */
+  JFR_OP_POOL,                            /* a constant-pool key (a long) */
+  JFR_OP_ARRAY,                           /* count, then elements */
+} JfrOp;
+
 struct _JvmsJfrField
 {
   const char        *name;
@@ -30,6 +49,8 @@ struct _JvmsJfrField
   const char        *description;
   JvmsJfrUnit        unit;
   gboolean           is_unsigned;
+  guint8             op;     /* JfrOp */
+  guint8             width;  /* bytes of an uncompressed short/char/int/long or pool key */
 };
 
 struct _JvmsJfrSetting

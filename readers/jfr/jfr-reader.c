@@ -269,7 +269,7 @@ jfr_event_compute_offsets (JvmsJfrEvent *e)
     {
       const JvmsJfrField *f = &e->type->fields[i];
       e->offsets[i] = (guint32) (in.p - e->payload);
-      if (!jfr_skip_value (&in, f->type, f->array, f->constant_pool))
+      if (!jfr_skip_field (&in, f))
         break;
     }
   /* fields at and after damage cannot be located */

@@ -14,8 +14,8 @@ typedef struct
   gboolean    hidden;
 } JfrMethod;
 
-static gboolean read_value (JfrLoaded *loaded, JfrIn *in, const JvmsJfrType *type,
-                            gboolean array, gboolean cp, JvmsJfrValue *out, guint depth);
+static gboolean read_one (JfrLoaded *loaded, JfrIn *in, guint op, const JvmsJfrType *type,
+                          JvmsJfrValue *out, guint depth);
 static const char *entry_string (JfrLoaded *loaded, const JvmsJfrType *type,
                                  JfrPoolEntry *entry, guint depth);
 
@@ -50,9 +50,18 @@ seek_field (const JvmsJfrObject *object, const JvmsJfrField *field, JfrIn *in)
 static JfrPoolEntry *
 lookup (JfrLoaded *loaded, const JvmsJfrType *type, guint64 key)
 {
+  if (loaded->memo_type == type && loaded->memo_key == key)
+    return loaded->memo_entry;
   JfrPoolEntry *entry = (JfrPoolEntry *) jfr_pool_lookup (loaded, type, key);
-  if (entry == NULL && key != 0)
-    loaded->unresolved++;
+  if (entry == NULL)
+    {
+      if (key != 0)
+        loaded->unresolved++;
+      return NULL;
+    }
+  loaded->memo_type = type;
+  loaded->memo_key = key;
+  loaded->memo_entry = entry;
   return entry;
 }
 
@@ -124,134 +133,160 @@ entry_string (JfrLoaded *loaded, const JvmsJfrType *type, JfrPoolEntry *entry, g
   return s;
 }
 
-static gboolean
-read_one (JfrLoaded *loaded, JfrIn *in, const JvmsJfrType *type, gboolean cp,
-          JvmsJfrValue *out, guint depth)
+/* Fills the members every value has; the union member is set by the caller. */
+static inline void
+value_init (JvmsJfrValue *out, JvmsJfrValueKind kind, const JvmsJfrType *type)
 {
-  value_null (out, type);
-  if (cp)
+  out->kind = kind;
+  out->type = type;
+  out->from_pool = FALSE;
+  out->pool_key = 0;
+}
+
+static inline void
+value_integer (JvmsJfrValue *out, const JvmsJfrType *type, guint64 u, gint64 i)
+{
+  value_init (out, JVMS_JFR_VALUE_INTEGER, type);
+  out->u = u;
+  out->i = i;
+}
+
+/* A constant-pool reference of @type: the key at @in, resolved in the event's chunk. */
+static gboolean
+read_pool (JfrLoaded *loaded, JfrIn *in, const JvmsJfrType *type, JvmsJfrValue *out,
+           guint depth)
+{
+  guint64 key = jfr_in_long (in);
+  if (G_UNLIKELY (in->bad))
     {
-      guint64 key = jfr_in_long (in);
-      if (in->bad)
-        return FALSE;
-      out->from_pool = TRUE;
-      out->pool_key = key;
-      JfrPoolEntry *entry = lookup (loaded, type, key);
-      if (entry == NULL)
-        return TRUE;
-      if (type->kind == JVMS_JFR_KIND_STRING)
-        {
-          const char *s = entry_string (loaded, type, entry, 0);
-          if (s != NULL)
-            {
-              out->kind = JVMS_JFR_VALUE_STRING;
-              out->s = s;
-            }
-          return TRUE;
-        }
-      if (type->kind == JVMS_JFR_KIND_OBJECT)
-        {
-          out->kind = JVMS_JFR_VALUE_OBJECT;
-          entry_object (loaded, type, entry, &out->object);
-          return TRUE;
-        }
+      value_null (out, type);
+      return FALSE;
+    }
+  JfrPoolEntry *entry = lookup (loaded, type, key);
+  if (entry == NULL || (type->kind == JVMS_JFR_KIND_STRING
+                        && entry_string (loaded, type, entry, 0) == NULL))
+    value_null (out, type);
+  else if (type->kind == JVMS_JFR_KIND_STRING)
+    {
+      value_init (out, JVMS_JFR_VALUE_STRING, type);
+      out->s = entry->cache;
+    }
+  else if (type->kind == JVMS_JFR_KIND_OBJECT)
+    {
+      value_init (out, JVMS_JFR_VALUE_OBJECT, type);
+      entry_object (loaded, type, entry, &out->object);
+    }
+  else if (depth > 1)
+    value_null (out, type);
+  else
+    {
       /* a pool of primitives: decode the value where the constant is */
-      if (depth > 1)
-        return TRUE;
       JfrIn at;
       jfr_in_init (&at, loaded->file->data + entry->offset, loaded->end, loaded->compressed);
-      gboolean ok = read_one (loaded, &at, type, FALSE, out, depth + 1);
-      out->from_pool = TRUE;
-      out->pool_key = key;
-      return ok;
+      if (!read_one (loaded, &at, type->kind, type, out, depth + 1))
+        {
+          out->from_pool = TRUE;
+          out->pool_key = key;
+          return FALSE;
+        }
     }
+  out->from_pool = TRUE;
+  out->pool_key = key;
+  return TRUE;
+}
 
-  switch (type->kind)
+/* One value laid out as @op says (anything but an array) of @type. */
+static gboolean
+read_one (JfrLoaded *loaded, JfrIn *in, guint op, const JvmsJfrType *type, JvmsJfrValue *out,
+          guint depth)
+{
+  switch (op)
     {
-    case JVMS_JFR_KIND_BOOLEAN:
-      out->kind = JVMS_JFR_VALUE_BOOLEAN;
+    case JFR_OP_POOL:
+      return read_pool (loaded, in, type, out, depth);
+    case JFR_OP_BOOLEAN:
+      value_init (out, JVMS_JFR_VALUE_BOOLEAN, type);
       out->b = jfr_in_u8 (in) != 0;
       break;
-    case JVMS_JFR_KIND_BYTE:
-      out->kind = JVMS_JFR_VALUE_INTEGER;
-      out->u = jfr_in_u8 (in);
-      out->i = (gint8) out->u;
-      break;
-    case JVMS_JFR_KIND_SHORT:
-      out->kind = JVMS_JFR_VALUE_INTEGER;
-      out->u = (guint16) jfr_in_int (in, 2);
-      out->i = (gint16) out->u;
-      break;
-    case JVMS_JFR_KIND_CHAR:
-      out->kind = JVMS_JFR_VALUE_INTEGER;
-      out->u = (guint16) jfr_in_int (in, 2);
-      out->i = (gint64) out->u;
-      break;
-    case JVMS_JFR_KIND_INT:
-      out->kind = JVMS_JFR_VALUE_INTEGER;
-      out->u = (guint32) jfr_in_int (in, 4);
-      out->i = (gint32) out->u;
-      break;
-    case JVMS_JFR_KIND_LONG:
-      out->kind = JVMS_JFR_VALUE_INTEGER;
-      out->u = jfr_in_int (in, 8);
-      out->i = (gint64) out->u;
-      break;
-    case JVMS_JFR_KIND_FLOAT:
+    case JFR_OP_BYTE:
+      {
+        guint8 u = jfr_in_u8 (in);
+        value_integer (out, type, u, (gint8) u);
+        break;
+      }
+    case JFR_OP_SHORT:
+      {
+        guint16 u = (guint16) jfr_in_int (in, 2);
+        value_integer (out, type, u, (gint16) u);
+        break;
+      }
+    case JFR_OP_CHAR:
+      {
+        guint16 u = (guint16) jfr_in_int (in, 2);
+        value_integer (out, type, u, u);
+        break;
+      }
+    case JFR_OP_INT:
+      {
+        guint32 u = (guint32) jfr_in_int (in, 4);
+        value_integer (out, type, u, (gint32) u);
+        break;
+      }
+    case JFR_OP_LONG:
+      {
+        guint64 u = jfr_in_int (in, 8);
+        value_integer (out, type, u, (gint64) u);
+        break;
+      }
+    case JFR_OP_FLOAT:
       {
         guint32 bits = (guint32) jfr_in_be (in, 4);
         float f;
         memcpy (&f, &bits, sizeof f);
-        out->kind = JVMS_JFR_VALUE_FLOAT;
+        value_init (out, JVMS_JFR_VALUE_FLOAT, type);
         out->d = f;
         break;
       }
-    case JVMS_JFR_KIND_DOUBLE:
+    case JFR_OP_DOUBLE:
       {
         guint64 bits = jfr_in_be (in, 8);
-        double d;
-        memcpy (&d, &bits, sizeof d);
-        out->kind = JVMS_JFR_VALUE_FLOAT;
-        out->d = d;
+        value_init (out, JVMS_JFR_VALUE_FLOAT, type);
+        memcpy (&out->d, &bits, sizeof out->d);
         break;
       }
-    case JVMS_JFR_KIND_STRING:
+    case JFR_OP_STRING:
       {
         gboolean ok;
         const guint8 *at = in->p;
         const char *s = read_string (loaded, in, type, FALSE, 0, &ok);
         if (!ok)
-          return FALSE;
-        if (at < in->end && *at == JFR_STRING_POOL)
+          {
+            value_null (out, type);
+            return FALSE;
+          }
+        value_init (out, s != NULL ? JVMS_JFR_VALUE_STRING : JVMS_JFR_VALUE_NULL, type);
+        out->s = s;
+        if (*at == JFR_STRING_POOL)
           {
             out->from_pool = TRUE;
             JfrIn again;
             jfr_in_init (&again, at + 1, in->end, loaded->compressed);
             out->pool_key = jfr_in_long (&again);
           }
-        if (s != NULL)
-          {
-            out->kind = JVMS_JFR_VALUE_STRING;
-            out->s = s;
-          }
-        break;
+        return TRUE;
       }
-    case JVMS_JFR_KIND_OBJECT:
+    case JFR_OP_OBJECT:
     default:
-      out->kind = JVMS_JFR_VALUE_OBJECT;
+      value_init (out, JVMS_JFR_VALUE_OBJECT, type);
       out->object.type = type;
       out->object.priv_chunk = loaded;
       out->object.priv_data = in->p;
       out->object.priv_end = in->end;
       out->object.priv_offsets = NULL;
-      if (!jfr_skip_fields (in, type, type->n_fields))
-        {
-          value_null (out, type);
-          return FALSE;
-        }
+      jfr_skip_fields (in, type, type->n_fields);
       break;
     }
-  if (in->bad)
+  if (G_UNLIKELY (in->bad))
     {
       value_null (out, type);
       return FALSE;
@@ -260,11 +295,9 @@ read_one (JfrLoaded *loaded, JfrIn *in, const JvmsJfrType *type, gboolean cp,
 }
 
 static gboolean
-read_value (JfrLoaded *loaded, JfrIn *in, const JvmsJfrType *type, gboolean array,
-            gboolean cp, JvmsJfrValue *out, guint depth)
+read_array (JfrLoaded *loaded, JfrIn *in, const JvmsJfrType *type, gboolean cp,
+            JvmsJfrValue *out)
 {
-  if (!array)
-    return read_one (loaded, in, type, cp, out, depth);
   value_null (out, type);
   guint64 n = jfr_in_int (in, 4);
   if (in->bad || n > jfr_in_left (in))
@@ -291,11 +324,15 @@ jvms_jfr_object_get_value (const JvmsJfrObject *object, const JvmsJfrField *fiel
                            JvmsJfrValue *out)
 {
   g_return_val_if_fail (object != NULL && out != NULL, FALSE);
-  value_null (out, field ? field->type : NULL);
   JfrIn in;
   if (!seek_field (object, field, &in))
-    return FALSE;
-  return read_value (object->priv_chunk, &in, field->type, field->array, field->constant_pool, out, 0);
+    {
+      value_null (out, field ? field->type : NULL);
+      return FALSE;
+    }
+  if (field->op == JFR_OP_ARRAY)
+    return read_array (object->priv_chunk, &in, field->type, field->constant_pool, out);
+  return read_one (object->priv_chunk, &in, field->op, field->type, out, 0);
 }
 
 void
@@ -317,7 +354,7 @@ jvms_jfr_array_iter_next (JvmsJfrArrayIter *iter, JvmsJfrValue *element)
   JfrLoaded *loaded = a->array.priv_chunk;
   JfrIn in;
   jfr_in_init (&in, iter->priv_pos, a->array.priv_end, loaded->compressed);
-  if (!read_one (loaded, &in, a->type, a->array.priv_cp, element, 0))
+  if (!read_one (loaded, &in, a->array.priv_cp ? JFR_OP_POOL : a->type->kind, a->type, element, 0))
     {
       iter->priv_index = a->array.length;
       return FALSE;
@@ -538,18 +575,22 @@ stack_entry (JfrLoaded *loaded, const JvmsJfrType *type, JfrPoolEntry *entry)
 
 /* ---- typed helpers ---- */
 
+/* A field holding a number or a boolean: the typed getters below take what they can use. */
+static gboolean
+get_scalar (const JvmsJfrObject *object, const JvmsJfrField *field, JvmsJfrValue *v)
+{
+  return field != NULL && jvms_jfr_object_get_value (object, field, v)
+         && (v->kind == JVMS_JFR_VALUE_INTEGER || v->kind == JVMS_JFR_VALUE_BOOLEAN
+             || v->kind == JVMS_JFR_VALUE_FLOAT);
+}
+
 gboolean
 jvms_jfr_object_get_int64 (const JvmsJfrObject *object, const JvmsJfrField *field, gint64 *out)
 {
   JvmsJfrValue v;
-  if (field == NULL || !jvms_jfr_object_get_value (object, field, &v))
+  if (!get_scalar (object, field, &v) || v.kind == JVMS_JFR_VALUE_FLOAT)
     return FALSE;
-  if (v.kind == JVMS_JFR_VALUE_INTEGER)
-    *out = v.i;
-  else if (v.kind == JVMS_JFR_VALUE_BOOLEAN)
-    *out = v.b ? 1 : 0;
-  else
-    return FALSE;
+  *out = v.kind == JVMS_JFR_VALUE_BOOLEAN ? (v.b != 0) : v.i;
   return TRUE;
 }
 
@@ -557,14 +598,9 @@ gboolean
 jvms_jfr_object_get_uint64 (const JvmsJfrObject *object, const JvmsJfrField *field, guint64 *out)
 {
   JvmsJfrValue v;
-  if (field == NULL || !jvms_jfr_object_get_value (object, field, &v))
+  if (!get_scalar (object, field, &v) || v.kind == JVMS_JFR_VALUE_FLOAT)
     return FALSE;
-  if (v.kind == JVMS_JFR_VALUE_INTEGER)
-    *out = v.u;
-  else if (v.kind == JVMS_JFR_VALUE_BOOLEAN)
-    *out = v.b ? 1 : 0;
-  else
-    return FALSE;
+  *out = v.kind == JVMS_JFR_VALUE_BOOLEAN ? (v.b != 0) : v.u;
   return TRUE;
 }
 
@@ -572,14 +608,12 @@ gboolean
 jvms_jfr_object_get_double (const JvmsJfrObject *object, const JvmsJfrField *field, double *out)
 {
   JvmsJfrValue v;
-  if (field == NULL || !jvms_jfr_object_get_value (object, field, &v))
+  if (!get_scalar (object, field, &v) || v.kind == JVMS_JFR_VALUE_BOOLEAN)
     return FALSE;
   if (v.kind == JVMS_JFR_VALUE_FLOAT)
     *out = v.d;
-  else if (v.kind == JVMS_JFR_VALUE_INTEGER)
-    *out = field->is_unsigned ? (double) v.u : (double) v.i;
   else
-    return FALSE;
+    *out = field->is_unsigned ? (double) v.u : (double) v.i;
   return TRUE;
 }
 
@@ -587,10 +621,34 @@ gboolean
 jvms_jfr_object_get_boolean (const JvmsJfrObject *object, const JvmsJfrField *field, gboolean *out)
 {
   JvmsJfrValue v;
-  if (field == NULL || !jvms_jfr_object_get_value (object, field, &v) || v.kind != JVMS_JFR_VALUE_BOOLEAN)
+  if (!get_scalar (object, field, &v) || v.kind != JVMS_JFR_VALUE_BOOLEAN)
     return FALSE;
   *out = v.b;
   return TRUE;
+}
+
+/* The pool entry behind a constant-pool field of @object, or NULL. */
+static JfrPoolEntry *
+field_entry (const JvmsJfrObject *object, const JvmsJfrField *field)
+{
+  if (field == NULL || field->array || !field->constant_pool)
+    return NULL;
+  JfrIn in;
+  if (!seek_field (object, field, &in))
+    return NULL;
+  guint64 key = jfr_in_long (&in);
+  if (in.bad)
+    return NULL;
+  return lookup (object->priv_chunk, field->type, key);
+}
+
+/* The same for a field of a type the reader decodes into a C struct. */
+static JfrPoolEntry *
+special_entry (const JvmsJfrObject *object, const JvmsJfrField *field, guint special)
+{
+  if (field == NULL || field->type->special != special)
+    return NULL;
+  return field_entry (object, field);
 }
 
 gboolean
@@ -601,13 +659,7 @@ jvms_jfr_object_get_string (const JvmsJfrObject *object, const JvmsJfrField *fie
   JfrLoaded *loaded = object->priv_chunk;
   if (field->constant_pool && (field->type->kind == JVMS_JFR_KIND_STRING || field->type->string_field != NULL))
     {
-      JfrIn in;
-      if (!seek_field (object, field, &in))
-        return FALSE;
-      guint64 key = jfr_in_long (&in);
-      if (in.bad)
-        return FALSE;
-      JfrPoolEntry *entry = lookup (loaded, field->type, key);
+      JfrPoolEntry *entry = field_entry (object, field);
       const char *s = entry ? entry_string (loaded, field->type, entry, 0) : NULL;
       if (s == NULL)
         return FALSE;
@@ -625,21 +677,6 @@ jvms_jfr_object_get_string (const JvmsJfrObject *object, const JvmsJfrField *fie
   if (v.kind == JVMS_JFR_VALUE_OBJECT && v.type->string_field != NULL)
     return jvms_jfr_object_get_string (&v.object, v.type->string_field, out);
   return FALSE;
-}
-
-/* The pool entry behind a constant-pool field of @object, or NULL. */
-static JfrPoolEntry *
-field_entry (const JvmsJfrObject *object, const JvmsJfrField *field)
-{
-  if (field == NULL || field->array || !field->constant_pool)
-    return NULL;
-  JfrIn in;
-  if (!seek_field (object, field, &in))
-    return NULL;
-  guint64 key = jfr_in_long (&in);
-  if (in.bad)
-    return NULL;
-  return lookup (object->priv_chunk, field->type, key);
 }
 
 gboolean
@@ -670,9 +707,7 @@ jvms_jfr_object_get_method (const JvmsJfrObject *object, const JvmsJfrField *fie
                             const char **class_name, const char **method_name,
                             const char **descriptor)
 {
-  if (field == NULL || field->type->special != JFR_SPECIAL_METHOD)
-    return FALSE;
-  JfrPoolEntry *entry = field_entry (object, field);
+  JfrPoolEntry *entry = special_entry (object, field, JFR_SPECIAL_METHOD);
   if (entry == NULL)
     return FALSE;
   const JfrMethod *m = method_entry (object->priv_chunk, field->type, entry);
@@ -686,9 +721,7 @@ gboolean
 jvms_jfr_object_get_thread (const JvmsJfrObject *object, const JvmsJfrField *field,
                             const JvmsJfrThread **out)
 {
-  if (field == NULL || field->type->special != JFR_SPECIAL_THREAD)
-    return FALSE;
-  JfrPoolEntry *entry = field_entry (object, field);
+  JfrPoolEntry *entry = special_entry (object, field, JFR_SPECIAL_THREAD);
   if (entry == NULL)
     return FALSE;
   *out = thread_entry (object->priv_chunk, field->type, entry);
@@ -699,9 +732,7 @@ gboolean
 jvms_jfr_object_get_stack_trace (const JvmsJfrObject *object, const JvmsJfrField *field,
                                  const JvmsJfrStackTrace **out)
 {
-  if (field == NULL || field->type->special != JFR_SPECIAL_STACK_TRACE)
-    return FALSE;
-  JfrPoolEntry *entry = field_entry (object, field);
+  JfrPoolEntry *entry = special_entry (object, field, JFR_SPECIAL_STACK_TRACE);
   if (entry == NULL)
     return FALSE;
   *out = stack_entry (object->priv_chunk, field->type, entry);

@@ -9,7 +9,7 @@
 typedef struct
 {
   guint64  key;
-  guint64  offset;   /* file offset of the value; 0 marks an empty slot */
+  guint64  offset;   /* of the value from the chunk's first byte; 0 marks an empty slot */
   gpointer cache;    /* decoded form (string, thread, stack trace, class name…), or NULL */
 } JfrPoolEntry;
 
@@ -37,14 +37,16 @@ typedef struct
 
 typedef struct _JfrArena JfrArena;
 
-/* Big buffers a reader hands from one chunk to the next: reusing them spares the page faults
- * of fresh memory for every chunk. */
+/* Big buffers a reader hands from one chunk to the next (chunk copies and event indexes, a
+ * few MB each): reusing them spares the page faults of fresh memory for every chunk. At most
+ * two chunks are merged at once, each with its copy and its index. */
+#define JFR_SCRATCH_SPARES 4
 typedef struct
 {
-  JfrIndexEntry *index;
-  guint64        index_cap;
+  gpointer       spare[JFR_SCRATCH_SPARES];
+  gsize          spare_cap[JFR_SCRATCH_SPARES];  /* bytes */
   JfrIndexEntry *tmp;
-  guint64        tmp_cap;
+  gsize          tmp_cap;                        /* bytes */
 } JfrScratch;
 
 void jfr_scratch_clear (JfrScratch *scratch);
@@ -54,13 +56,16 @@ typedef struct
   JvmsJfrFile      *file;
   JfrChunk         *chunk;
   const JfrMetadata *md;
-  const guint8     *base;     /* first byte of the chunk header */
+  const guint8     *base;     /* first byte of the chunk header: in the mapped file, or in
+                               * @copy; constants are found by their offset from here */
   const guint8     *end;      /* end of the bytes read for this chunk */
+  guint8           *copy;     /* the chunk read into memory of our own, or NULL */
+  gsize             copy_cap;
   gboolean          compressed;
   JfrPool         **pools;    /* by type ordinal; NULL when the chunk has no such pool */
   JfrIndexEntry    *index;
   guint64           n_events;
-  guint64           index_cap;
+  guint64           index_cap;  /* entries */
   guint64           cursor;
   JfrScratch       *scratch_pool; /* the reader's, may be NULL */
   guint64           unresolved;   /* references to keys the chunk does not define */
@@ -108,7 +113,8 @@ typedef struct
  * appended to @outliers. */
 gint64     jfr_chunk_prescan (JvmsJfrFile *file,
                               JfrChunk    *c,
-                              GArray      *outliers);
+                              GArray      *outliers,
+                              JfrScratch  *scratch);
 void       jfr_loaded_free (JfrLoaded   *loaded);
 
 

@@ -123,6 +123,7 @@ struct _JvmsJfrFile
   gint          ref_count;
   char         *path;
   GMappedFile  *mapped;
+  int           fd;         /* for reading chunks into memory of our own; -1 when none */
   GBytes       *bytes;
   const guint8 *data;
   guint64       size;

@@ -77,7 +77,8 @@ jvms_jfr_reader_new (JvmsJfrFile *file, JvmsJfrOrder order)
     {
       r->min_ns = g_new (gint64, r->n_chunks);
       for (guint i = 0; i < r->n_chunks; i++)
-        r->min_ns[i] = jfr_chunk_prescan (file, g_ptr_array_index (file->chunks, i), r->outliers);
+        r->min_ns[i] = jfr_chunk_prescan (file, g_ptr_array_index (file->chunks, i), r->outliers,
+                                          &r->scratch);
       g_qsort_with_data (r->join_order, (gint) r->n_chunks, sizeof (guint), compare_min, r->min_ns);
       g_array_sort (r->outliers, compare_outliers);
       for (guint i = 0; i < r->outliers->len; i++)

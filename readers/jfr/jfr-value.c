@@ -71,7 +71,7 @@ entry_object (JfrLoaded *loaded, const JvmsJfrType *type, const JfrPoolEntry *en
 {
   out->type = type;
   out->priv_chunk = loaded;
-  out->priv_data = loaded->file->data + entry->offset;
+  out->priv_data = loaded->base + entry->offset;
   out->priv_end = loaded->end;
   out->priv_offsets = NULL;
 }
@@ -117,7 +117,7 @@ entry_string (JfrLoaded *loaded, const JvmsJfrType *type, JfrPoolEntry *entry, g
   if (entry->cache != NULL)
     return entry->cache;
   JfrIn in;
-  jfr_in_init (&in, loaded->file->data + entry->offset, loaded->end, loaded->compressed);
+  jfr_in_init (&in, loaded->base + entry->offset, loaded->end, loaded->compressed);
   const JvmsJfrType *string_type = type;
   if (type->kind != JVMS_JFR_KIND_STRING)
     {
@@ -182,7 +182,7 @@ read_pool (JfrLoaded *loaded, JfrIn *in, const JvmsJfrType *type, JvmsJfrValue *
     {
       /* a pool of primitives: decode the value where the constant is */
       JfrIn at;
-      jfr_in_init (&at, loaded->file->data + entry->offset, loaded->end, loaded->compressed);
+      jfr_in_init (&at, loaded->base + entry->offset, loaded->end, loaded->compressed);
       if (!read_one (loaded, &at, type->kind, type, out, depth + 1))
         {
           out->from_pool = TRUE;
@@ -333,6 +333,43 @@ jvms_jfr_object_get_value (const JvmsJfrObject *object, const JvmsJfrField *fiel
   if (field->op == JFR_OP_ARRAY)
     return read_array (object->priv_chunk, &in, field->type, field->constant_pool, out);
   return read_one (object->priv_chunk, &in, field->op, field->type, out, 0);
+}
+
+guint
+jvms_jfr_event_get_values (const JvmsJfrEvent *event, JvmsJfrValue *values, guint n_values)
+{
+  g_return_val_if_fail (event != NULL && (values != NULL || n_values == 0), 0);
+  JvmsJfrEvent *e = (JvmsJfrEvent *) event;
+  const JvmsJfrType *type = e->type;
+  JfrLoaded *loaded = e->loaded;
+  guint n = MIN (n_values, type->n_fields);
+  /* the offsets come for free on the way: later per-field reads need no offset pass */
+  gboolean fill = e->offsets_state == 0 && n == type->n_fields;
+  JfrIn in;
+  jfr_in_init (&in, e->payload, e->end, loaded->compressed);
+  guint i = 0;
+  for (; i < n; i++)
+    {
+      const JvmsJfrField *f = &type->fields[i];
+      if (fill)
+        e->offsets[i] = (guint32) (in.p - e->payload);
+      gboolean ok = f->op == JFR_OP_ARRAY
+                    ? read_array (loaded, &in, f->type, f->constant_pool, &values[i])
+                    : read_one (loaded, &in, f->op, f->type, &values[i], 0);
+      if (!ok)
+        break;
+    }
+  guint good = i;
+  for (guint k = good; k < n; k++)
+    {
+      value_null (&values[k], type->fields[k].type);
+      /* the damaged field starts where it starts; nothing after it can be found */
+      if (fill && k > good)
+        e->offsets[k] = G_MAXUINT32;
+    }
+  if (fill)
+    e->offsets_state = 1;
+  return good;
 }
 
 void
@@ -487,6 +524,22 @@ method_entry (JfrLoaded *loaded, const JvmsJfrType *type, JfrPoolEntry *entry)
   return m;
 }
 
+/* The constant behind a value read from a constant-pool reference, or NULL. */
+static JfrPoolEntry *
+value_entry (const JvmsJfrValue *v, guint special)
+{
+  if (v->kind != JVMS_JFR_VALUE_OBJECT || !v->from_pool || v->type->special != special)
+    return NULL;
+  return lookup (v->object.priv_chunk, v->type, v->pool_key);
+}
+
+static const JfrMethod *
+value_method (const JvmsJfrValue *v)
+{
+  JfrPoolEntry *entry = value_entry (v, JFR_SPECIAL_METHOD);
+  return entry ? method_entry (v->object.priv_chunk, v->type, entry) : NULL;
+}
+
 static const JvmsJfrThread *
 thread_entry (JfrLoaded *loaded, const JvmsJfrType *type, JfrPoolEntry *entry)
 {
@@ -550,20 +603,16 @@ stack_entry (JfrLoaded *loaded, const JvmsJfrType *type, JfrPoolEntry *entry)
               if (jvms_jfr_object_get_string (&fv.object, f_type, &ftype))
                 fr->type = persist (loaded, ftype);
             }
-          if (f_method != NULL)
-            jvms_jfr_object_get_method (&fv.object, f_method, &fr->class_name, &fr->method_name,
-                                        &fr->descriptor);
           JvmsJfrValue mv;
-          if (f_method != NULL && f_method->constant_pool
-              && jvms_jfr_object_get_value (&fv.object, f_method, &mv) && mv.kind == JVMS_JFR_VALUE_OBJECT)
+          const JfrMethod *m;
+          if (f_method != NULL && jvms_jfr_object_get_value (&fv.object, f_method, &mv)
+              && (m = value_method (&mv)) != NULL)
             {
-              JfrPoolEntry *me = (JfrPoolEntry *) jfr_pool_lookup (loaded, mv.type, mv.pool_key);
-              if (me != NULL && mv.type->special == JFR_SPECIAL_METHOD)
-                {
-                  const JfrMethod *m = method_entry (loaded, mv.type, me);
-                  fr->modifiers = m->modifiers;
-                  fr->hidden = m->hidden;
-                }
+              fr->class_name = m->class_name;
+              fr->method_name = m->name;
+              fr->descriptor = m->descriptor;
+              fr->modifiers = m->modifiers;
+              fr->hidden = m->hidden;
             }
         }
       st->n_frames = n;
@@ -627,75 +676,48 @@ jvms_jfr_object_get_boolean (const JvmsJfrObject *object, const JvmsJfrField *fi
   return TRUE;
 }
 
-/* The pool entry behind a constant-pool field of @object, or NULL. */
-static JfrPoolEntry *
-field_entry (const JvmsJfrObject *object, const JvmsJfrField *field)
-{
-  if (field == NULL || field->array || !field->constant_pool)
-    return NULL;
-  JfrIn in;
-  if (!seek_field (object, field, &in))
-    return NULL;
-  guint64 key = jfr_in_long (&in);
-  if (in.bad)
-    return NULL;
-  return lookup (object->priv_chunk, field->type, key);
-}
+/* ---- decoded forms of a value ---- */
 
-/* The same for a field of a type the reader decodes into a C struct. */
-static JfrPoolEntry *
-special_entry (const JvmsJfrObject *object, const JvmsJfrField *field, guint special)
+gboolean
+jvms_jfr_value_get_string (const JvmsJfrValue *value, const char **out)
 {
-  if (field == NULL || field->type->special != special)
-    return NULL;
-  return field_entry (object, field);
+  g_return_val_if_fail (value != NULL && out != NULL, FALSE);
+  if (value->kind == JVMS_JFR_VALUE_STRING)
+    {
+      *out = value->s;
+      return TRUE;
+    }
+  if (value->kind != JVMS_JFR_VALUE_OBJECT || value->type->string_field == NULL)
+    return FALSE;
+  if (!value->from_pool)
+    return jvms_jfr_object_get_string (&value->object, value->type->string_field, out);
+  JfrLoaded *loaded = value->object.priv_chunk;
+  JfrPoolEntry *entry = lookup (loaded, value->type, value->pool_key);
+  const char *s = entry ? entry_string (loaded, value->type, entry, 0) : NULL;
+  if (s == NULL)
+    return FALSE;
+  *out = s;
+  return TRUE;
 }
 
 gboolean
-jvms_jfr_object_get_string (const JvmsJfrObject *object, const JvmsJfrField *field, const char **out)
+jvms_jfr_value_get_class_name (const JvmsJfrValue *value, const char **out)
 {
-  if (field == NULL || field->array)
+  g_return_val_if_fail (value != NULL && out != NULL, FALSE);
+  if (value->kind != JVMS_JFR_VALUE_OBJECT || value->type->special != JFR_SPECIAL_CLASS)
     return FALSE;
-  JfrLoaded *loaded = object->priv_chunk;
-  if (field->constant_pool && (field->type->kind == JVMS_JFR_KIND_STRING || field->type->string_field != NULL))
+  JfrLoaded *loaded = value->object.priv_chunk;
+  const char *name;
+  if (value->from_pool)
     {
-      JfrPoolEntry *entry = field_entry (object, field);
-      const char *s = entry ? entry_string (loaded, field->type, entry, 0) : NULL;
-      if (s == NULL)
-        return FALSE;
-      *out = s;
-      return TRUE;
+      JfrPoolEntry *entry = value_entry (value, JFR_SPECIAL_CLASS);
+      name = entry ? class_entry_name (loaded, value->type, entry) : NULL;
     }
-  JvmsJfrValue v;
-  if (!jvms_jfr_object_get_value (object, field, &v))
-    return FALSE;
-  if (v.kind == JVMS_JFR_VALUE_STRING)
+  else
     {
-      *out = v.s;
-      return TRUE;
+      const char *internal = object_string (&value->object, "name");
+      name = internal ? java_class_name (loaded->event_arena, internal) : NULL;
     }
-  if (v.kind == JVMS_JFR_VALUE_OBJECT && v.type->string_field != NULL)
-    return jvms_jfr_object_get_string (&v.object, v.type->string_field, out);
-  return FALSE;
-}
-
-gboolean
-jvms_jfr_object_get_class_name (const JvmsJfrObject *object, const JvmsJfrField *field, const char **out)
-{
-  if (field == NULL || field->type->special != JFR_SPECIAL_CLASS)
-    return FALSE;
-  if (!field->constant_pool)
-    {
-      JvmsJfrValue v;
-      const char *internal;
-      if (!jvms_jfr_object_get_value (object, field, &v) || v.kind != JVMS_JFR_VALUE_OBJECT
-          || (internal = object_string (&v.object, "name")) == NULL)
-        return FALSE;
-      *out = java_class_name (((JfrLoaded *) object->priv_chunk)->event_arena, internal);
-      return TRUE;
-    }
-  JfrPoolEntry *entry = field_entry (object, field);
-  const char *name = entry ? class_entry_name (object->priv_chunk, field->type, entry) : NULL;
   if (name == NULL)
     return FALSE;
   *out = name;
@@ -703,14 +725,55 @@ jvms_jfr_object_get_class_name (const JvmsJfrObject *object, const JvmsJfrField 
 }
 
 gboolean
+jvms_jfr_value_get_thread (const JvmsJfrValue *value, const JvmsJfrThread **out)
+{
+  g_return_val_if_fail (value != NULL && out != NULL, FALSE);
+  JfrPoolEntry *entry = value_entry (value, JFR_SPECIAL_THREAD);
+  if (entry == NULL)
+    return FALSE;
+  *out = thread_entry (value->object.priv_chunk, value->type, entry);
+  return TRUE;
+}
+
+gboolean
+jvms_jfr_value_get_stack_trace (const JvmsJfrValue *value, const JvmsJfrStackTrace **out)
+{
+  g_return_val_if_fail (value != NULL && out != NULL, FALSE);
+  JfrPoolEntry *entry = value_entry (value, JFR_SPECIAL_STACK_TRACE);
+  if (entry == NULL)
+    return FALSE;
+  *out = stack_entry (value->object.priv_chunk, value->type, entry);
+  return TRUE;
+}
+
+/* ---- the same on a field of an object ---- */
+
+gboolean
+jvms_jfr_object_get_string (const JvmsJfrObject *object, const JvmsJfrField *field, const char **out)
+{
+  JvmsJfrValue v;
+  return field != NULL && !field->array && jvms_jfr_object_get_value (object, field, &v)
+         && jvms_jfr_value_get_string (&v, out);
+}
+
+gboolean
+jvms_jfr_object_get_class_name (const JvmsJfrObject *object, const JvmsJfrField *field, const char **out)
+{
+  JvmsJfrValue v;
+  return field != NULL && !field->array && field->type->special == JFR_SPECIAL_CLASS
+         && jvms_jfr_object_get_value (object, field, &v) && jvms_jfr_value_get_class_name (&v, out);
+}
+
+gboolean
 jvms_jfr_object_get_method (const JvmsJfrObject *object, const JvmsJfrField *field,
                             const char **class_name, const char **method_name,
                             const char **descriptor)
 {
-  JfrPoolEntry *entry = special_entry (object, field, JFR_SPECIAL_METHOD);
-  if (entry == NULL)
+  JvmsJfrValue v;
+  const JfrMethod *m;
+  if (field == NULL || field->array || field->type->special != JFR_SPECIAL_METHOD
+      || !jvms_jfr_object_get_value (object, field, &v) || (m = value_method (&v)) == NULL)
     return FALSE;
-  const JfrMethod *m = method_entry (object->priv_chunk, field->type, entry);
   if (class_name) *class_name = m->class_name;
   if (method_name) *method_name = m->name;
   if (descriptor) *descriptor = m->descriptor;
@@ -721,22 +784,18 @@ gboolean
 jvms_jfr_object_get_thread (const JvmsJfrObject *object, const JvmsJfrField *field,
                             const JvmsJfrThread **out)
 {
-  JfrPoolEntry *entry = special_entry (object, field, JFR_SPECIAL_THREAD);
-  if (entry == NULL)
-    return FALSE;
-  *out = thread_entry (object->priv_chunk, field->type, entry);
-  return TRUE;
+  JvmsJfrValue v;
+  return field != NULL && !field->array && field->type->special == JFR_SPECIAL_THREAD
+         && jvms_jfr_object_get_value (object, field, &v) && jvms_jfr_value_get_thread (&v, out);
 }
 
 gboolean
 jvms_jfr_object_get_stack_trace (const JvmsJfrObject *object, const JvmsJfrField *field,
                                  const JvmsJfrStackTrace **out)
 {
-  JfrPoolEntry *entry = special_entry (object, field, JFR_SPECIAL_STACK_TRACE);
-  if (entry == NULL)
-    return FALSE;
-  *out = stack_entry (object->priv_chunk, field->type, entry);
-  return TRUE;
+  JvmsJfrValue v;
+  return field != NULL && !field->array && field->type->special == JFR_SPECIAL_STACK_TRACE
+         && jvms_jfr_object_get_value (object, field, &v) && jvms_jfr_value_get_stack_trace (&v, out);
 }
 
 gboolean

@@ -289,6 +289,7 @@ jvms_jfr_event_get_object (const JvmsJfrEvent *event, JvmsJfrObject *out)
   out->priv_data = e->payload;
   out->priv_end = e->end;
   out->priv_offsets = e->offsets;
+  out->priv_entry = NULL;
 }
 
 const JvmsJfrType *jvms_jfr_event_get_type (const JvmsJfrEvent *e) { return e->type; }

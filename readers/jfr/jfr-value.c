@@ -74,6 +74,7 @@ entry_object (JfrLoaded *loaded, const JvmsJfrType *type, const JfrPoolEntry *en
   out->priv_data = loaded->base + entry->offset;
   out->priv_end = loaded->end;
   out->priv_offsets = NULL;
+  out->priv_entry = (gpointer) entry;
 }
 
 /* A string value at @in (any encoding); NULL for null. @depth stops pool references that
@@ -82,6 +83,27 @@ static const char *
 read_string (JfrLoaded *loaded, JfrIn *in, const JvmsJfrType *string_type, gboolean cache,
              guint depth, gboolean *ok)
 {
+  JfrArena *arena = cache ? loaded->arena : loaded->event_arena;
+  /* Most inline strings are short ASCII (host names, phase names): copied straight into the
+   * arena, without the scratch buffer and the UTF-8 checks the general path needs. */
+  if (G_LIKELY (in->p < in->end && (*in->p == JFR_STRING_UTF8 || *in->p == JFR_STRING_LATIN1)))
+    {
+      JfrIn at = *in;
+      jfr_in_u8 (&at);
+      guint64 n = jfr_in_int (&at, 4);
+      if (!at.bad && n <= jfr_in_left (&at))
+        {
+          guint64 i = 0;
+          while (i < n && (guint8) (at.p[i] - 1) < 0x7f)
+            i++;
+          if (i == n)
+            {
+              *ok = TRUE;
+              in->p = at.p + n;
+              return jfr_arena_strdup (arena, (const char *) at.p, (gsize) n);
+            }
+        }
+    }
   guint64 key = 0;
   g_string_truncate (loaded->scratch, 0);
   int encoding = jfr_string_read (in, loaded->scratch, &key);
@@ -102,8 +124,7 @@ read_string (JfrLoaded *loaded, JfrIn *in, const JvmsJfrType *string_type, gbool
     case JFR_STRING_UTF8:
     case JFR_STRING_UTF16:
     case JFR_STRING_LATIN1:
-      return jfr_arena_strdup (cache ? loaded->arena : loaded->event_arena,
-                               loaded->scratch->str, loaded->scratch->len);
+      return jfr_arena_strdup (arena, loaded->scratch->str, loaded->scratch->len);
     default:
       return NULL;
     }
@@ -283,6 +304,7 @@ read_one (JfrLoaded *loaded, JfrIn *in, guint op, const JvmsJfrType *type, JvmsJ
       out->object.priv_data = in->p;
       out->object.priv_end = in->end;
       out->object.priv_offsets = NULL;
+      out->object.priv_entry = NULL;
       jfr_skip_fields (in, type, type->n_fields);
       break;
     }
@@ -530,6 +552,8 @@ value_entry (const JvmsJfrValue *v, guint special)
 {
   if (v->kind != JVMS_JFR_VALUE_OBJECT || !v->from_pool || v->type->special != special)
     return NULL;
+  if (v->object.priv_entry != NULL)
+    return v->object.priv_entry;
   return lookup (v->object.priv_chunk, v->type, v->pool_key);
 }
 

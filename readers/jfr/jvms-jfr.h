@@ -320,6 +320,7 @@ typedef struct
   const guint8      *priv_data;
   const guint8      *priv_end;
   const guint32     *priv_offsets;
+  gpointer           priv_entry;
 } JvmsJfrObject;
 
 typedef enum

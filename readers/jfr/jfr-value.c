@@ -85,8 +85,12 @@ read_string (JfrLoaded *loaded, JfrIn *in, const JvmsJfrType *string_type, gbool
 {
   JfrArena *arena = cache ? loaded->arena : loaded->event_arena;
   /* Most inline strings are short ASCII (host names, phase names): copied straight into the
-   * arena, without the scratch buffer and the UTF-8 checks the general path needs. */
-  if (G_LIKELY (in->p < in->end && (*in->p == JFR_STRING_UTF8 || *in->p == JFR_STRING_LATIN1)))
+   * arena, without the scratch buffer and the UTF-8 checks the general path needs. That
+   * covers the char arrays the JDK's event writer makes of every String too: in compressed
+   * chunks each char is a varint, one byte for ASCII. */
+  if (G_LIKELY (in->p < in->end
+                && (*in->p == JFR_STRING_UTF8 || *in->p == JFR_STRING_LATIN1
+                    || (*in->p == JFR_STRING_UTF16 && in->compressed))))
     {
       JfrIn at = *in;
       jfr_in_u8 (&at);

@@ -586,22 +586,29 @@ sort_index (JfrIndexEntry *a, guint64 n, JfrScratch *scratch)
     g_aligned_free (tmp);
 }
 
-static gint64
-event_start_ticks (JfrLoaded *loaded, const JvmsJfrType *type, JfrIn *in)
-{
-  if (type->start_field == 0)
-    return (gint64) jfr_in_long (in);
-  if (type->start_field > 0 && jfr_skip_fields (in, type, (guint) type->start_field))
-    return (gint64) jfr_in_long (in);
-  return loaded->chunk->info.start_ticks;
-}
-
 typedef struct
 {
   guint64 pos;
   guint64 size;
   guint64 type;
+  guint64 head;   /* bytes of the size and type: the payload starts at pos + head */
 } RecordHead;
+
+/* The start time of event record @r of @type, or @fallback when the type has no start time
+ * or the record is damaged. */
+static inline gint64
+record_start_ticks (const guint8 *base, const RecordHead *r, const JvmsJfrType *type,
+                    gboolean compressed, gint64 fallback)
+{
+  if (type->start_field < 0)
+    return fallback;
+  JfrIn in;
+  jfr_in_init (&in, base + r->pos + r->head, base + r->pos + r->size, compressed);
+  if (type->start_field > 0 && !jfr_skip_fields (&in, type, (guint) type->start_field))
+    return fallback;
+  gint64 t = (gint64) jfr_in_long (&in);
+  return in.bad ? fallback : t;
+}
 
 /* Reads the size and type of the record at chunk-relative @pos. FALSE (with a warning when
  * @warn) when the record is damaged or cut: the walk stops there. */
@@ -631,6 +638,7 @@ record_head (JvmsJfrFile *file, JfrChunk *c, const guint8 *base, guint64 pos,
           out->pos = pos;
           out->size = size;
           out->type = p[n + 1];
+          out->head = n + 2;
           return TRUE;
         }
     }
@@ -682,6 +690,7 @@ record_head_slow (JvmsJfrFile *file, JfrChunk *c, const guint8 *base, guint64 po
   out->pos = pos;
   out->size = size;
   out->type = type;
+  out->head = head;
   return TRUE;
 }
 
@@ -705,19 +714,8 @@ jfr_chunk_prescan (JvmsJfrFile *file, JfrChunk *c, GArray *outliers, JfrScratch 
       const JvmsJfrType *type = jfr_metadata_lookup (c->metadata, r.type);
       if (type == NULL)
         continue;
-      JfrIn in;
-      jfr_in_init (&in, base + pos, base + pos + r.size, c->info.compressed_integers);
-      jfr_in_int (&in, 4);
-      jfr_in_long (&in);
-      gint64 t;
-      if (type->start_field == 0)
-        t = (gint64) jfr_in_long (&in);
-      else if (type->start_field > 0 && jfr_skip_fields (&in, type, (guint) type->start_field))
-        t = (gint64) jfr_in_long (&in);
-      else
-        t = c->info.start_ticks;
-      if (in.bad)
-        t = c->info.start_ticks;
+      gint64 t = record_start_ticks (base, &r, type, c->info.compressed_integers,
+                                     c->info.start_ticks);
       if (t < c->info.start_ticks)
         {
           JfrOutlier o = { c->info.index, pos, t, jvms_jfr_chunk_ticks_to_epoch_ns (&c->info, t) };
@@ -799,13 +797,8 @@ jfr_loaded_new (JvmsJfrFile *file, JfrChunk *c, JfrLoadMode mode, JfrScratch *sc
             loaded->first_unknown_type = r.type;
           continue;
         }
-      JfrIn in;
-      jfr_in_init (&in, loaded->base + pos, loaded->base + pos + r.size, loaded->compressed);
-      jfr_in_int (&in, 4);
-      jfr_in_long (&in);
-      gint64 ticks = event_start_ticks (loaded, type, &in);
-      if (in.bad)
-        ticks = c->info.start_ticks;
+      gint64 ticks = record_start_ticks (loaded->base, &r, type, loaded->compressed,
+                                         c->info.start_ticks);
       if (mode == JFR_LOAD_TIME_BODY && ticks < c->info.start_ticks)
         continue;   /* delivered from the reader's outlier list */
       if (loaded->n_events == cap)

@@ -142,35 +142,8 @@ static gboolean
 skip_one (JfrIn *in, const JvmsJfrType *type, gboolean cp)
 {
   if (cp)
-    {
-      jfr_in_long (in);
-      return !in->bad;
-    }
-  switch (type->kind)
-    {
-    case JVMS_JFR_KIND_BOOLEAN:
-    case JVMS_JFR_KIND_BYTE:
-      return jfr_in_skip (in, 1);
-    case JVMS_JFR_KIND_SHORT:
-    case JVMS_JFR_KIND_CHAR:
-      jfr_in_int (in, 2);
-      return !in->bad;
-    case JVMS_JFR_KIND_INT:
-      jfr_in_int (in, 4);
-      return !in->bad;
-    case JVMS_JFR_KIND_LONG:
-      jfr_in_int (in, 8);
-      return !in->bad;
-    case JVMS_JFR_KIND_FLOAT:
-      return jfr_in_skip (in, 4);
-    case JVMS_JFR_KIND_DOUBLE:
-      return jfr_in_skip (in, 8);
-    case JVMS_JFR_KIND_STRING:
-      return jfr_string_skip (in);
-    case JVMS_JFR_KIND_OBJECT:
-    default:
-      return jfr_skip_fields (in, type, type->n_fields);
-    }
+    return jfr_skip_as (in, JFR_OP_POOL, 8, type);
+  return jfr_skip_as (in, type->kind, jfr_kind_width (type->kind), type);
 }
 
 gboolean

@@ -131,11 +131,12 @@ gboolean   jfr_skip_fields (JfrIn             *in,
                             const JvmsJfrType *type,
                             guint              n_fields);
 
-/* Skips the value of field @f: the common kinds inline, the rest through jfr_skip_value. */
+/* Skips one value laid out as @op says (not JFR_OP_ARRAY) of @type; @width is the bytes of
+ * an uncompressed short/char/int/long or pool key. */
 static inline gboolean
-jfr_skip_field (JfrIn *in, const JvmsJfrField *f)
+jfr_skip_as (JfrIn *in, guint op, guint width, const JvmsJfrType *type)
 {
-  switch (f->op)
+  switch (op)
     {
     case JFR_OP_BOOLEAN:
     case JFR_OP_BYTE:
@@ -150,7 +151,7 @@ jfr_skip_field (JfrIn *in, const JvmsJfrField *f)
           jfr_in_skip_varint (in);
           return !in->bad;
         }
-      return jfr_in_skip (in, f->width);
+      return jfr_in_skip (in, width);
     case JFR_OP_FLOAT:
       return jfr_in_skip (in, 4);
     case JFR_OP_DOUBLE:
@@ -158,10 +159,18 @@ jfr_skip_field (JfrIn *in, const JvmsJfrField *f)
     case JFR_OP_STRING:
       return jfr_string_skip (in);
     case JFR_OP_OBJECT:
-      return jfr_skip_fields (in, f->type, f->type->n_fields);
     default:
-      return jfr_skip_value (in, f->type, f->array, f->constant_pool);
+      return jfr_skip_fields (in, type, type->n_fields);
     }
+}
+
+/* Skips the value of field @f. */
+static inline gboolean
+jfr_skip_field (JfrIn *in, const JvmsJfrField *f)
+{
+  if (f->op == JFR_OP_ARRAY)
+    return jfr_skip_value (in, f->type, TRUE, f->constant_pool);
+  return jfr_skip_as (in, f->op, f->width, f->type);
 }
 
 gpointer   jfr_arena_alloc (JfrArena *arena,

@@ -291,15 +291,7 @@ static void
 field_plan (JvmsJfrField *f)
 {
   f->op = f->array ? JFR_OP_ARRAY : f->constant_pool ? JFR_OP_POOL : (guint8) f->type->kind;
-  switch (f->op)
-    {
-    case JFR_OP_SHORT:
-    case JFR_OP_CHAR:   f->width = 2; break;
-    case JFR_OP_INT:    f->width = 4; break;
-    case JFR_OP_LONG:
-    case JFR_OP_POOL:   f->width = 8; break;
-    default:            f->width = 0; break;
-    }
+  f->width = f->op == JFR_OP_POOL ? 8 : (guint8) jfr_kind_width (f->type->kind);
 }
 
 static void

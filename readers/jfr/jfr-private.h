@@ -35,6 +35,21 @@ typedef enum
   JFR_OP_ARRAY,                           /* count, then elements */
 } JfrOp;
 
+/* Bytes of an uncompressed short, char, int or long (integers of compressed chunks are
+ * varints); 0 for the other kinds. */
+static inline guint
+jfr_kind_width (JvmsJfrKind kind)
+{
+  switch (kind)
+    {
+    case JVMS_JFR_KIND_SHORT:
+    case JVMS_JFR_KIND_CHAR: return 2;
+    case JVMS_JFR_KIND_INT:  return 4;
+    case JVMS_JFR_KIND_LONG: return 8;
+    default:                 return 0;
+    }
+}
+
 struct _JvmsJfrField
 {
   const char        *name;

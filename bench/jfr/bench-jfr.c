@@ -96,41 +96,37 @@ typedef struct
   guint64 sink;
 } Touch;
 
+/* Every field of the event, read in one pass, and each constant resolved to its decoded form
+ * (as the JDK hands out RecordedThread / RecordedStackTrace / RecordedClass objects). */
 static void
-touch_event (const JvmsJfrEvent *e, Touch *t)
+touch_event (const JvmsJfrEvent *e, Touch *t, JvmsJfrValue *values)
 {
-  JvmsJfrObject o;
-  jvms_jfr_event_get_object (e, &o);
-  guint n = jvms_jfr_type_get_n_fields (o.type);
-  for (guint i = 0; i < n; i++)
+  guint n = jvms_jfr_type_get_n_fields (jvms_jfr_event_get_type (e));
+  guint good = jvms_jfr_event_get_values (e, values, n);
+  for (guint i = 0; i < good; i++)
     {
-      const JvmsJfrField *f = jvms_jfr_type_get_field (o.type, i);
-      JvmsJfrValue v;
-      if (!jvms_jfr_object_get_value (&o, f, &v))
-        continue;
+      const JvmsJfrValue *v = &values[i];
       t->values++;
-      switch (v.kind)
+      switch (v->kind)
         {
-        case JVMS_JFR_VALUE_INTEGER: t->sink += v.u; break;
-        case JVMS_JFR_VALUE_FLOAT: t->sink += (guint64) v.d; break;
-        case JVMS_JFR_VALUE_BOOLEAN: t->sink += v.b; break;
-        case JVMS_JFR_VALUE_STRING: t->sink += (guchar) v.s[0]; break;
-        case JVMS_JFR_VALUE_ARRAY: t->sink += v.array.length; break;
+        case JVMS_JFR_VALUE_INTEGER: t->sink += v->u; break;
+        case JVMS_JFR_VALUE_FLOAT: t->sink += (guint64) v->d; break;
+        case JVMS_JFR_VALUE_BOOLEAN: t->sink += v->b; break;
+        case JVMS_JFR_VALUE_STRING: t->sink += (guchar) v->s[0]; break;
+        case JVMS_JFR_VALUE_ARRAY: t->sink += v->array.length; break;
         case JVMS_JFR_VALUE_OBJECT:
           {
-            /* constants resolved to their decoded form, as the JDK hands out resolved
-             * RecordedThread / RecordedStackTrace / RecordedClass objects */
             const JvmsJfrThread *th;
             const JvmsJfrStackTrace *st;
             const char *s;
-            if (jvms_jfr_object_get_thread (&o, f, &th))
+            if (jvms_jfr_value_get_thread (v, &th))
               t->sink += (guint64) th->os_thread_id;
-            else if (jvms_jfr_object_get_stack_trace (&o, f, &st))
+            else if (jvms_jfr_value_get_stack_trace (v, &st))
               t->sink += st->n_frames;
-            else if (jvms_jfr_object_get_class_name (&o, f, &s) || jvms_jfr_object_get_string (&o, f, &s))
+            else if (jvms_jfr_value_get_class_name (v, &s) || jvms_jfr_value_get_string (v, &s))
               t->sink += (guchar) s[0];
             else
-              t->sink += jvms_jfr_type_get_n_fields (v.object.type);
+              t->sink += jvms_jfr_type_get_n_fields (v->object.type);
             break;
           }
         case JVMS_JFR_VALUE_NULL:
@@ -169,8 +165,18 @@ main (int argc, char **argv)
     }
   JvmsJfrReader *reader = jvms_jfr_reader_new (file, JVMS_JFR_ORDER_TIME);
   const JvmsJfrEvent *e;
+  g_autofree JvmsJfrValue *values = NULL;
+  guint values_cap = 0;
   while ((e = jvms_jfr_reader_next (reader)) != NULL)
-    touch_event (e, &touch);
+    {
+      guint n = jvms_jfr_type_get_n_fields (jvms_jfr_event_get_type (e));
+      if (n > values_cap)
+        {
+          values_cap = MAX (n, 64);
+          values = g_renew (JvmsJfrValue, values, values_cap);
+        }
+      touch_event (e, &touch, values);
+    }
   jvms_jfr_reader_free (reader);
   gint64 t1 = g_get_monotonic_time ();
   guint64 largest = 0;

@@ -9,7 +9,9 @@
  * records rather than from the backward delta chain: the walk sees every checkpoint even when
  * the chain is broken or the file was cut, and it cannot loop.
  */
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/mman.h>
 
 #include "jfr-chunk.h"
@@ -106,17 +108,33 @@ release_pages (JvmsJfrFile *file, const guint8 *from, const guint8 *to)
     madvise ((void *) start, stop - start, MADV_DONTNEED);
 }
 
+/* Maps the pages of a chunk about to be walked in one call: page faults are costly (more so
+ * in a virtual machine), and a walk would take one every few pages. Best effort: kernels
+ * before 5.14 do not know the advice, and then the walk faults the pages in as before. */
+static void
+populate_pages (JvmsJfrFile *file, const guint8 *from, const guint8 *to)
+{
+#ifdef MADV_POPULATE_READ
+  if (file->mapped == NULL)
+    return;
+  gsize page = 4096;
+  guintptr start = (guintptr) from & ~(guintptr) (page - 1);
+  if ((guintptr) to > start)
+    madvise ((void *) start, (guintptr) to - start, MADV_POPULATE_READ);
+#else
+  (void) file; (void) from; (void) to;
+#endif
+}
+
 /* ---- skipping values ---- */
 
 gboolean
 jfr_skip_fields (JfrIn *in, const JvmsJfrType *type, guint n_fields)
 {
-  for (guint i = 0; i < n_fields && i < type->n_fields; i++)
-    {
-      const JvmsJfrField *f = &type->fields[i];
-      if (!jfr_skip_value (in, f->type, f->array, f->constant_pool))
-        return FALSE;
-    }
+  guint n = MIN (n_fields, type->n_fields);
+  for (guint i = 0; i < n; i++)
+    if (!jfr_skip_field (in, &type->fields[i]))
+      return FALSE;
   return !in->bad;
 }
 
@@ -124,35 +142,8 @@ static gboolean
 skip_one (JfrIn *in, const JvmsJfrType *type, gboolean cp)
 {
   if (cp)
-    {
-      jfr_in_long (in);
-      return !in->bad;
-    }
-  switch (type->kind)
-    {
-    case JVMS_JFR_KIND_BOOLEAN:
-    case JVMS_JFR_KIND_BYTE:
-      return jfr_in_skip (in, 1);
-    case JVMS_JFR_KIND_SHORT:
-    case JVMS_JFR_KIND_CHAR:
-      jfr_in_int (in, 2);
-      return !in->bad;
-    case JVMS_JFR_KIND_INT:
-      jfr_in_int (in, 4);
-      return !in->bad;
-    case JVMS_JFR_KIND_LONG:
-      jfr_in_int (in, 8);
-      return !in->bad;
-    case JVMS_JFR_KIND_FLOAT:
-      return jfr_in_skip (in, 4);
-    case JVMS_JFR_KIND_DOUBLE:
-      return jfr_in_skip (in, 8);
-    case JVMS_JFR_KIND_STRING:
-      return jfr_string_skip (in);
-    case JVMS_JFR_KIND_OBJECT:
-    default:
-      return jfr_skip_fields (in, type, type->n_fields);
-    }
+    return jfr_skip_as (in, JFR_OP_POOL, 8, type);
+  return jfr_skip_as (in, type->kind, jfr_kind_width (type->kind), type);
 }
 
 gboolean
@@ -229,7 +220,17 @@ const JfrPoolEntry *
 jfr_pool_lookup (const JfrLoaded *loaded, const JvmsJfrType *type, guint64 key)
 {
   const JfrPool *pool = loaded->pools[type->ordinal];
-  if (pool == NULL || pool->slots == NULL)
+  if (pool == NULL)
+    return NULL;
+  if (pool->dense != NULL)
+    {
+      guint64 d = key - pool->base;
+      guint64 i = d >> pool->shift;
+      if ((i << pool->shift) != d || i >= pool->n_dense || pool->dense[i].offset == 0)
+        return NULL;
+      return &pool->dense[i];
+    }
+  if (pool->slots == NULL)
     return NULL;
   guint64 h = hash_key (key) & pool->mask;
   while (pool->slots[h].offset != 0)
@@ -239,6 +240,49 @@ jfr_pool_lookup (const JfrLoaded *loaded, const JvmsJfrType *type, guint64 key)
       h = (h + 1) & pool->mask;
     }
   return NULL;
+}
+
+/* Turns the hash of @pool into an array when its keys are dense enough: at most twice as
+ * many slots as keys (plus a little), which bounds the memory by what the hash used. */
+static void
+pool_densify (JfrPool *pool)
+{
+  if (pool->slots == NULL || pool->n == 0)
+    return;
+  guint64 cap = pool->mask + 1;
+  guint64 lo = G_MAXUINT64, hi = 0;
+  for (guint64 i = 0; i < cap; i++)
+    if (pool->slots[i].offset != 0)
+      {
+        lo = MIN (lo, pool->slots[i].key);
+        hi = MAX (hi, pool->slots[i].key);
+      }
+  guint64 bits = 0;
+  for (guint64 i = 0; i < cap; i++)
+    if (pool->slots[i].offset != 0)
+      bits |= pool->slots[i].key - lo;
+  guint shift = bits == 0 ? 0 : (guint) __builtin_ctzll (bits);
+  guint64 last = (hi - lo) >> shift;
+  if (last >= 2 * pool->n + 64)
+    return;
+  guint64 span = last + 1;
+  JfrPoolEntry *dense = g_new0 (JfrPoolEntry, span);
+  for (guint64 i = 0; i < cap; i++)
+    if (pool->slots[i].offset != 0)
+      dense[(pool->slots[i].key - lo) >> shift] = pool->slots[i];
+  g_clear_pointer (&pool->slots, g_free);
+  pool->dense = dense;
+  pool->base = lo;
+  pool->shift = shift;
+  pool->n_dense = span;
+}
+
+static void
+pools_finish (JfrLoaded *loaded)
+{
+  for (guint i = 0; i < loaded->md->n_types; i++)
+    if (loaded->pools[i] != NULL)
+      pool_densify (loaded->pools[i]);
 }
 
 static JfrPool *
@@ -252,6 +296,13 @@ pool_for (JfrLoaded *loaded, const JvmsJfrType *type)
       loaded->pools[type->ordinal] = pool;
     }
   return pool;
+}
+
+/* The file offset of @p, a byte of the chunk as @loaded holds it. */
+static guint64
+at_file (const JfrLoaded *loaded, const guint8 *p)
+{
+  return loaded->chunk->info.file_offset + (guint64) (p - loaded->base);
 }
 
 static void
@@ -285,14 +336,14 @@ read_checkpoint (JfrLoaded *loaded, guint64 pos, const guint8 *record_end, gbool
       if (in.bad)
         {
           if (warn)
-            jfr_file_warn (file, chunk, (guint64) (pool_at - file->data), "constant pool",
+            jfr_file_warn (file, chunk, at_file (loaded, pool_at), "constant pool",
                          "pool header cut short; the rest of the checkpoint is ignored");
           return;
         }
       if (type == NULL)
         {
           if (warn)
-            jfr_file_warn (file, chunk, (guint64) (pool_at - file->data), "constant pool",
+            jfr_file_warn (file, chunk, at_file (loaded, pool_at), "constant pool",
                          "pool of type %" G_GUINT64_FORMAT " that the metadata does not declare; the rest of the checkpoint is ignored",
                          type_id);
           return;
@@ -300,7 +351,7 @@ read_checkpoint (JfrLoaded *loaded, guint64 pos, const guint8 *record_end, gbool
       if (count > jfr_in_left (&in))
         {
           if (warn)
-            jfr_file_warn (file, chunk, (guint64) (pool_at - file->data), "constant pool",
+            jfr_file_warn (file, chunk, at_file (loaded, pool_at), "constant pool",
                          "entry count %" G_GUINT64_FORMAT " of the %s pool exceeds the %" G_GUINT64_FORMAT " bytes left in the record; the rest of the checkpoint is ignored",
                          count, type->name, jfr_in_left (&in));
           return;
@@ -310,11 +361,11 @@ read_checkpoint (JfrLoaded *loaded, guint64 pos, const guint8 *record_end, gbool
         {
           const guint8 *entry_at = in.p;
           guint64 key = jfr_in_long (&in);
-          guint64 offset = (guint64) (in.p - file->data);
+          guint64 offset = (guint64) (in.p - loaded->base);
           if (in.bad || !jfr_skip_value (&in, type, FALSE, FALSE))
             {
               if (warn)
-            jfr_file_warn (file, chunk, (guint64) (entry_at - file->data), "constant pool",
+            jfr_file_warn (file, chunk, at_file (loaded, entry_at), "constant pool",
                              "entry %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " in the %s pool is cut short or damaged; the rest of the checkpoint is ignored",
                              i, count, type->name);
               return;
@@ -326,12 +377,112 @@ read_checkpoint (JfrLoaded *loaded, guint64 pos, const guint8 *record_end, gbool
 
 /* ---- the event index ---- */
 
+/* Buffers of a few MB: aligned to huge pages and advised so, they cost a handful of page
+ * faults instead of one per 4 KiB page (which a virtual machine makes dear). Capacity that is
+ * never touched costs no memory either way. */
+#define HUGE_PAGE (2 * 1024 * 1024)
+
+static gpointer
+buffer_alloc (gsize bytes, gsize *cap)
+{
+  if (bytes < HUGE_PAGE)
+    {
+      *cap = (MAX (bytes, 64) + 63) & ~(gsize) 63;
+      return g_aligned_alloc (*cap / 64, 64, 64);
+    }
+  *cap = (bytes + HUGE_PAGE - 1) & ~(gsize) (HUGE_PAGE - 1);
+  gpointer p = g_aligned_alloc (*cap / HUGE_PAGE, HUGE_PAGE, HUGE_PAGE);
+#ifdef MADV_HUGEPAGE
+  madvise (p, *cap, MADV_HUGEPAGE);
+#endif
+  return p;
+}
+
 void
 jfr_scratch_clear (JfrScratch *scratch)
 {
-  g_clear_pointer (&scratch->index, g_free);
-  g_clear_pointer (&scratch->tmp, g_free);
-  scratch->index_cap = scratch->tmp_cap = 0;
+  for (guint i = 0; i < JFR_SCRATCH_SPARES; i++)
+    {
+      g_clear_pointer (&scratch->spare[i], g_aligned_free);
+      scratch->spare_cap[i] = 0;
+    }
+  g_clear_pointer (&scratch->tmp, g_aligned_free);
+  scratch->tmp_cap = 0;
+}
+
+/* A buffer of at least @want bytes (its capacity in @cap): the smallest spare that is big
+ * enough, else a new one. */
+static gpointer
+scratch_take (JfrScratch *scratch, gsize want, gsize *cap)
+{
+  if (scratch != NULL)
+    {
+      gint best = -1;
+      for (guint i = 0; i < JFR_SCRATCH_SPARES; i++)
+        if (scratch->spare[i] != NULL && scratch->spare_cap[i] >= want
+            && (best < 0 || scratch->spare_cap[i] < scratch->spare_cap[best]))
+          best = (gint) i;
+      if (best >= 0)
+        {
+          *cap = scratch->spare_cap[best];
+          scratch->spare_cap[best] = 0;
+          return g_steal_pointer (&scratch->spare[best]);
+        }
+    }
+  return buffer_alloc (want, cap);
+}
+
+/* Gives @buffer back to the spares, in place of the smallest one if they are all taken. */
+static void
+scratch_give (JfrScratch *scratch, gpointer buffer, gsize cap)
+{
+  if (buffer == NULL)
+    return;
+  if (scratch != NULL)
+    {
+      guint worst = 0;
+      for (guint i = 1; i < JFR_SCRATCH_SPARES; i++)
+        if (scratch->spare_cap[i] < scratch->spare_cap[worst])
+          worst = i;
+      if (cap > scratch->spare_cap[worst])
+        {
+          g_aligned_free (scratch->spare[worst]);
+          scratch->spare[worst] = buffer;
+          scratch->spare_cap[worst] = cap;
+          return;
+        }
+    }
+  g_aligned_free (buffer);
+}
+
+/* Chunks larger than this are read where they are mapped. */
+#define MAX_COPY ((guint64) 256 * 1024 * 1024)
+
+/* Reads chunk @c into a buffer of our own: on this kind of machine the first touch of each
+ * mapped page of the file costs more than copying it, and a copy leaves no file pages in the
+ * resident set. NULL when the file has no descriptor (bytes in memory) or the read fails:
+ * the caller then reads the mapping. */
+static guint8 *
+chunk_copy (JvmsJfrFile *file, const JfrChunk *c, JfrScratch *scratch, gsize *cap)
+{
+  if (file->fd < 0 || c->info.size > MAX_COPY)
+    return NULL;
+  guint8 *buffer = scratch_take (scratch, (gsize) c->info.size, cap);
+  gsize done = 0;
+  while (done < c->info.size)
+    {
+      gssize n = pread (file->fd, buffer + done, (gsize) c->info.size - done,
+                        (off_t) (c->info.file_offset + done));
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        {
+          scratch_give (scratch, buffer, *cap);
+          return NULL;
+        }
+      done += (gsize) n;
+    }
+  return buffer;
 }
 
 /* Sorts by start time, stable (ties keep file order). Thread buffers hold events in commit
@@ -361,19 +512,19 @@ sort_index (JfrIndexEntry *a, guint64 n, JfrScratch *scratch)
 
   JfrIndexEntry *tmp;
   gboolean own_tmp = FALSE;
+  gsize tmp_cap;
   if (scratch != NULL)
     {
-      if (scratch->tmp_cap < n)
+      if (scratch->tmp_cap < n * sizeof *tmp)
         {
-          g_free (scratch->tmp);
-          scratch->tmp = g_new (JfrIndexEntry, n);
-          scratch->tmp_cap = n;
+          g_clear_pointer (&scratch->tmp, g_aligned_free);
+          scratch->tmp = buffer_alloc (n * sizeof *tmp, &scratch->tmp_cap);
         }
       tmp = scratch->tmp;
     }
   else
     {
-      tmp = g_new (JfrIndexEntry, n);
+      tmp = buffer_alloc (n * sizeof *tmp, &tmp_cap);
       own_tmp = TRUE;
     }
   /* all histograms in one pass */
@@ -405,17 +556,7 @@ sort_index (JfrIndexEntry *a, guint64 n, JfrScratch *scratch)
   if (src != a)
     memcpy (a, src, n * sizeof *a);
   if (own_tmp)
-    g_free (tmp);
-}
-
-static gint64
-event_start_ticks (JfrLoaded *loaded, const JvmsJfrType *type, JfrIn *in)
-{
-  if (type->start_field == 0)
-    return (gint64) jfr_in_long (in);
-  if (type->start_field > 0 && jfr_skip_fields (in, type, (guint) type->start_field))
-    return (gint64) jfr_in_long (in);
-  return loaded->chunk->info.start_ticks;
+    g_aligned_free (tmp);
 }
 
 typedef struct
@@ -423,7 +564,24 @@ typedef struct
   guint64 pos;
   guint64 size;
   guint64 type;
+  guint64 head;   /* bytes of the size and type: the payload starts at pos + head */
 } RecordHead;
+
+/* The start time of event record @r of @type, or @fallback when the type has no start time
+ * or the record is damaged. */
+static inline gint64
+record_start_ticks (const guint8 *base, const RecordHead *r, const JvmsJfrType *type,
+                    gboolean compressed, gint64 fallback)
+{
+  if (type->start_field < 0)
+    return fallback;
+  JfrIn in;
+  jfr_in_init (&in, base + r->pos + r->head, base + r->pos + r->size, compressed);
+  if (type->start_field > 0 && !jfr_skip_fields (&in, type, (guint) type->start_field))
+    return fallback;
+  gint64 t = (gint64) jfr_in_long (&in);
+  return in.bad ? fallback : t;
+}
 
 /* Reads the size and type of the record at chunk-relative @pos. FALSE (with a warning when
  * @warn) when the record is damaged or cut: the walk stops there. */
@@ -453,6 +611,7 @@ record_head (JvmsJfrFile *file, JfrChunk *c, const guint8 *base, guint64 pos,
           out->pos = pos;
           out->size = size;
           out->type = p[n + 1];
+          out->head = n + 2;
           return TRUE;
         }
     }
@@ -504,15 +663,20 @@ record_head_slow (JvmsJfrFile *file, JfrChunk *c, const guint8 *base, guint64 po
   out->pos = pos;
   out->size = size;
   out->type = type;
+  out->head = head;
   return TRUE;
 }
 
 gint64
-jfr_chunk_prescan (JvmsJfrFile *file, JfrChunk *c, GArray *outliers)
+jfr_chunk_prescan (JvmsJfrFile *file, JfrChunk *c, GArray *outliers, JfrScratch *scratch)
 {
-  const guint8 *base = file->data + c->info.file_offset;
+  gsize copy_cap = 0;
+  guint8 *copy = chunk_copy (file, c, scratch, &copy_cap);
+  const guint8 *base = copy ? copy : file->data + c->info.file_offset;
   gint64 min_ticks = G_MAXINT64;
   GArray *checkpoints = c->checkpoints == NULL ? g_array_new (FALSE, FALSE, sizeof (guint64)) : NULL;
+  if (copy == NULL)
+    populate_pages (file, base, base + c->info.size);
   RecordHead r;
   for (guint64 pos = JFR_HEADER_SIZE; pos < c->info.size && record_head (file, c, base, pos, FALSE, &r); pos += r.size)
     {
@@ -523,19 +687,8 @@ jfr_chunk_prescan (JvmsJfrFile *file, JfrChunk *c, GArray *outliers)
       const JvmsJfrType *type = jfr_metadata_lookup (c->metadata, r.type);
       if (type == NULL)
         continue;
-      JfrIn in;
-      jfr_in_init (&in, base + pos, base + pos + r.size, c->info.compressed_integers);
-      jfr_in_int (&in, 4);
-      jfr_in_long (&in);
-      gint64 t;
-      if (type->start_field == 0)
-        t = (gint64) jfr_in_long (&in);
-      else if (type->start_field > 0 && jfr_skip_fields (&in, type, (guint) type->start_field))
-        t = (gint64) jfr_in_long (&in);
-      else
-        t = c->info.start_ticks;
-      if (in.bad)
-        t = c->info.start_ticks;
+      gint64 t = record_start_ticks (base, &r, type, c->info.compressed_integers,
+                                     c->info.start_ticks);
       if (t < c->info.start_ticks)
         {
           JfrOutlier o = { c->info.index, pos, t, jvms_jfr_chunk_ticks_to_epoch_ns (&c->info, t) };
@@ -546,7 +699,10 @@ jfr_chunk_prescan (JvmsJfrFile *file, JfrChunk *c, GArray *outliers)
     }
   if (checkpoints != NULL)
     c->checkpoints = checkpoints;
-  release_pages (file, base, base + c->info.size);
+  if (copy != NULL)
+    scratch_give (scratch, copy, copy_cap);
+  else
+    release_pages (file, base, base + c->info.size);
   return min_ticks != G_MAXINT64 ? jvms_jfr_chunk_ticks_to_epoch_ns (&c->info, min_ticks) : G_MAXINT64;
 }
 
@@ -558,7 +714,10 @@ jfr_loaded_new (JvmsJfrFile *file, JfrChunk *c, JfrLoadMode mode, JfrScratch *sc
   loaded->file = file;
   loaded->chunk = c;
   loaded->md = c->metadata;
-  loaded->base = file->data + c->info.file_offset;
+  loaded->scratch_pool = scratch;
+  if (mode != JFR_LOAD_POOLS_ONLY)
+    loaded->copy = chunk_copy (file, c, scratch, &loaded->copy_cap);
+  loaded->base = loaded->copy ? loaded->copy : file->data + c->info.file_offset;
   loaded->end = loaded->base + c->info.size;
   loaded->compressed = c->info.compressed_integers;
   loaded->pools = g_new0 (JfrPool *, c->metadata->n_types);
@@ -566,17 +725,17 @@ jfr_loaded_new (JvmsJfrFile *file, JfrChunk *c, JfrLoadMode mode, JfrScratch *sc
   loaded->scratch = g_string_new (NULL);
 
   /* about one event per 16 bytes: rarely regrown; untouched capacity costs no memory */
-  guint64 cap = MAX (c->info.size / 16, 1024);
-  loaded->scratch_pool = scratch;
-  if (scratch != NULL && scratch->index != NULL)
+  guint64 cap = 0;
+  if (mode != JFR_LOAD_POOLS_ONLY)
     {
-      loaded->index = g_steal_pointer (&scratch->index);
-      cap = scratch->index_cap;
-      scratch->index_cap = 0;
+      gsize bytes;
+      loaded->index = scratch_take (scratch, MAX (c->info.size / 16, 1024) * sizeof (JfrIndexEntry),
+                                    &bytes);
+      cap = bytes / sizeof (JfrIndexEntry);
     }
-  else
-    loaded->index = g_new (JfrIndexEntry, cap);
   RecordHead r;
+  if (loaded->copy == NULL && (mode != JFR_LOAD_POOLS_ONLY || c->checkpoints == NULL))
+    populate_pages (file, loaded->base, loaded->end);
   if (mode == JFR_LOAD_POOLS_ONLY && c->checkpoints != NULL)
     {
       /* the prescan found them: no need to walk the events again */
@@ -587,6 +746,7 @@ jfr_loaded_new (JvmsJfrFile *file, JfrChunk *c, JfrLoadMode mode, JfrScratch *sc
             read_checkpoint (loaded, pos, loaded->base + pos + r.size, warn);
         }
       loaded->warn = FALSE;
+      pools_finish (loaded);
       release_pages (file, loaded->base, loaded->end);
       return loaded;
     }
@@ -610,25 +770,25 @@ jfr_loaded_new (JvmsJfrFile *file, JfrChunk *c, JfrLoadMode mode, JfrScratch *sc
             loaded->first_unknown_type = r.type;
           continue;
         }
-      JfrIn in;
-      jfr_in_init (&in, loaded->base + pos, loaded->base + pos + r.size, loaded->compressed);
-      jfr_in_int (&in, 4);
-      jfr_in_long (&in);
-      gint64 ticks = event_start_ticks (loaded, type, &in);
-      if (in.bad)
-        ticks = c->info.start_ticks;
+      gint64 ticks = record_start_ticks (loaded->base, &r, type, loaded->compressed,
+                                         c->info.start_ticks);
       if (mode == JFR_LOAD_TIME_BODY && ticks < c->info.start_ticks)
         continue;   /* delivered from the reader's outlier list */
       if (loaded->n_events == cap)
         {
-          cap *= 2;
-          loaded->index = g_renew (JfrIndexEntry, loaded->index, cap);
+          gsize bytes;
+          JfrIndexEntry *bigger = buffer_alloc (cap * 2 * sizeof *bigger, &bytes);
+          memcpy (bigger, loaded->index, cap * sizeof *bigger);
+          g_aligned_free (loaded->index);
+          loaded->index = bigger;
+          cap = bytes / sizeof *bigger;
         }
       loaded->index[loaded->n_events].ticks = ticks;
       loaded->index[loaded->n_events].offset = pos;
       loaded->n_events++;
     }
   loaded->index_cap = cap;
+  pools_finish (loaded);
   if (loaded->unknown_types > 0 && warn)
     jfr_file_warn (file, c->position, c->info.file_offset, "record",
                    "%" G_GUINT64_FORMAT " records of a type the metadata does not declare (first: %" G_GUINT64_FORMAT ") skipped",
@@ -662,19 +822,17 @@ jfr_loaded_free (JfrLoaded *loaded)
     if (loaded->pools[i] != NULL)
       {
         g_free (loaded->pools[i]->slots);
+        g_free (loaded->pools[i]->dense);
         g_free (loaded->pools[i]);
       }
   g_free (loaded->pools);
-  JfrScratch *scratch = loaded->scratch_pool;
-  if (scratch != NULL && loaded->index_cap > scratch->index_cap)
-    {
-      g_free (scratch->index);
-      scratch->index = g_steal_pointer (&loaded->index);
-      scratch->index_cap = loaded->index_cap;
-    }
-  g_free (loaded->index);
+  scratch_give (loaded->scratch_pool, g_steal_pointer (&loaded->index),
+                loaded->index_cap * sizeof (JfrIndexEntry));
   jfr_arena_free (loaded->arena);
   g_string_free (loaded->scratch, TRUE);
-  release_pages (loaded->file, loaded->base, loaded->end);
+  if (loaded->copy != NULL)
+    scratch_give (loaded->scratch_pool, loaded->copy, loaded->copy_cap);
+  else
+    release_pages (loaded->file, loaded->base, loaded->end);
   g_free (loaded);
 }

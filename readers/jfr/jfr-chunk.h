@@ -3,21 +3,30 @@
 
 #include "jfr-private.h"
 #include "jfr-input.h"
+#include "jfr-string.h"
 
 /* One constant: where its value starts in the file, and what the reader made of it. */
 typedef struct
 {
   guint64  key;
-  guint64  offset;   /* file offset of the value; 0 marks an empty slot */
+  guint64  offset;   /* of the value from the chunk's first byte; 0 marks an empty slot */
   gpointer cache;    /* decoded form (string, thread, stack trace, class name…), or NULL */
 } JfrPoolEntry;
 
+/* Filled as an open-addressing hash while the checkpoints are read; once the chunk is
+ * loaded, a pool whose keys are dense (after dividing out the power of two they all share,
+ * as HotSpot's class ids do) becomes an array indexed by key, so that the lookup done for
+ * nearly every field of every event is a subtraction and a shift. */
 typedef struct
 {
   const JvmsJfrType *type;
   JfrPoolEntry      *slots;
   guint64            mask;   /* capacity - 1, capacity a power of two */
   guint64            n;
+  JfrPoolEntry      *dense;  /* when not NULL: slots is NULL, entry k at (k - base) >> shift */
+  guint64            base;
+  guint64            n_dense;
+  guint              shift;
 } JfrPool;
 
 typedef struct
@@ -28,14 +37,16 @@ typedef struct
 
 typedef struct _JfrArena JfrArena;
 
-/* Big buffers a reader hands from one chunk to the next: reusing them spares the page faults
- * of fresh memory for every chunk. */
+/* Big buffers a reader hands from one chunk to the next (chunk copies and event indexes, a
+ * few MB each): reusing them spares the page faults of fresh memory for every chunk. At most
+ * two chunks are merged at once, each with its copy and its index. */
+#define JFR_SCRATCH_SPARES 4
 typedef struct
 {
-  JfrIndexEntry *index;
-  guint64        index_cap;
+  gpointer       spare[JFR_SCRATCH_SPARES];
+  gsize          spare_cap[JFR_SCRATCH_SPARES];  /* bytes */
   JfrIndexEntry *tmp;
-  guint64        tmp_cap;
+  gsize          tmp_cap;                        /* bytes */
 } JfrScratch;
 
 void jfr_scratch_clear (JfrScratch *scratch);
@@ -45,16 +56,24 @@ typedef struct
   JvmsJfrFile      *file;
   JfrChunk         *chunk;
   const JfrMetadata *md;
-  const guint8     *base;     /* first byte of the chunk header */
+  const guint8     *base;     /* first byte of the chunk header: in the mapped file, or in
+                               * @copy; constants are found by their offset from here */
   const guint8     *end;      /* end of the bytes read for this chunk */
+  guint8           *copy;     /* the chunk read into memory of our own, or NULL */
+  gsize             copy_cap;
   gboolean          compressed;
   JfrPool         **pools;    /* by type ordinal; NULL when the chunk has no such pool */
   JfrIndexEntry    *index;
   guint64           n_events;
-  guint64           index_cap;
+  guint64           index_cap;  /* entries */
   guint64           cursor;
   JfrScratch       *scratch_pool; /* the reader's, may be NULL */
   guint64           unresolved;   /* references to keys the chunk does not define */
+  /* the last reference resolved: events of a thread come in runs, and a field is often
+   * resolved twice (its value, then its decoded form) */
+  const JvmsJfrType *memo_type;
+  guint64           memo_key;
+  JfrPoolEntry     *memo_entry;
   guint64           unknown_types;
   guint64           first_unknown_type;
   JfrArena         *arena;    /* cached decoded constants, freed with the chunk */
@@ -94,7 +113,8 @@ typedef struct
  * appended to @outliers. */
 gint64     jfr_chunk_prescan (JvmsJfrFile *file,
                               JfrChunk    *c,
-                              GArray      *outliers);
+                              GArray      *outliers,
+                              JfrScratch  *scratch);
 void       jfr_loaded_free (JfrLoaded   *loaded);
 
 
@@ -110,6 +130,48 @@ gboolean   jfr_skip_value  (JfrIn             *in,
 gboolean   jfr_skip_fields (JfrIn             *in,
                             const JvmsJfrType *type,
                             guint              n_fields);
+
+/* Skips one value laid out as @op says (not JFR_OP_ARRAY) of @type; @width is the bytes of
+ * an uncompressed short/char/int/long or pool key. */
+static inline gboolean
+jfr_skip_as (JfrIn *in, guint op, guint width, const JvmsJfrType *type)
+{
+  switch (op)
+    {
+    case JFR_OP_BOOLEAN:
+    case JFR_OP_BYTE:
+      return jfr_in_skip (in, 1);
+    case JFR_OP_SHORT:
+    case JFR_OP_CHAR:
+    case JFR_OP_INT:
+    case JFR_OP_LONG:
+    case JFR_OP_POOL:
+      if (G_LIKELY (in->compressed))
+        {
+          jfr_in_skip_varint (in);
+          return !in->bad;
+        }
+      return jfr_in_skip (in, width);
+    case JFR_OP_FLOAT:
+      return jfr_in_skip (in, 4);
+    case JFR_OP_DOUBLE:
+      return jfr_in_skip (in, 8);
+    case JFR_OP_STRING:
+      return jfr_string_skip (in);
+    case JFR_OP_OBJECT:
+    default:
+      return jfr_skip_fields (in, type, type->n_fields);
+    }
+}
+
+/* Skips the value of field @f. */
+static inline gboolean
+jfr_skip_field (JfrIn *in, const JvmsJfrField *f)
+{
+  if (f->op == JFR_OP_ARRAY)
+    return jfr_skip_value (in, f->type, TRUE, f->constant_pool);
+  return jfr_skip_as (in, f->op, f->width, f->type);
+}
 
 gpointer   jfr_arena_alloc (JfrArena *arena,
                             gsize     size);

@@ -7,7 +7,10 @@
  *   64 state u1 (0 = complete; JDK 11 writes 0 here too) | 65 pad | 66 flags u2 (bit 0
  *   compressed integers, bit 1 final chunk).
  */
+#include <fcntl.h>
+#include <glib/gstdio.h>
 #include <stdarg.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "jfr-private.h"
@@ -376,6 +379,7 @@ file_new (const char *name)
   JvmsJfrFile *file = g_new0 (JvmsJfrFile, 1);
   file->ref_count = 1;
   file->path = g_strdup (name);
+  file->fd = -1;
   file->chunks = g_ptr_array_new_with_free_func (chunk_free);
   file->warnings = g_ptr_array_new_with_free_func (warning_free);
   file->metadatas = g_ptr_array_new_with_free_func ((GDestroyNotify) jfr_metadata_unref);
@@ -395,6 +399,7 @@ jvms_jfr_file_open (const char *path, GError **error)
     }
   JvmsJfrFile *file = file_new (path);
   file->mapped = mapped;
+  file->fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
   file->data = (const guint8 *) g_mapped_file_get_contents (mapped);
   file->size = g_mapped_file_get_length (mapped);
   if (file->data == NULL)
@@ -443,6 +448,8 @@ jvms_jfr_file_unref (JvmsJfrFile *file)
   g_ptr_array_unref (file->metadatas);
   g_ptr_array_unref (file->warnings);
   g_clear_pointer (&file->mapped, g_mapped_file_unref);
+  if (file->fd >= 0)
+    close (file->fd);
   g_clear_pointer (&file->bytes, g_bytes_unref);
   g_free (file->path);
   g_free (file);

@@ -70,6 +70,26 @@ jfr_in_varint (JfrIn *in)
   return v;
 }
 
+/* Steps over a varint without assembling its value: the offset pass of every event does this
+ * for most fields. */
+static inline void
+jfr_in_skip_varint (JfrIn *in)
+{
+  const guint8 *p = in->p;
+  if (G_LIKELY (in->end - p >= 9))
+    {
+      for (int i = 0; i < 8; i++)
+        if (p[i] < 0x80)
+          {
+            in->p = p + i + 1;
+            return;
+          }
+      in->p = p + 9;
+      return;
+    }
+  jfr_in_varint (in);
+}
+
 static inline guint64
 jfr_in_be (JfrIn *in, guint n)
 {

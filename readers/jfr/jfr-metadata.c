@@ -288,6 +288,13 @@ field_unit (const JvmsJfrField *f)
 }
 
 static void
+field_plan (JvmsJfrField *f)
+{
+  f->op = f->array ? JFR_OP_ARRAY : f->constant_pool ? JFR_OP_POOL : (guint8) f->type->kind;
+  f->width = f->op == JFR_OP_POOL ? 8 : (guint8) jfr_kind_width (f->type->kind);
+}
+
+static void
 resolve_annotations (JfrMetadata *md, JvmsJfrAnnotation *annotations, guint n)
 {
   for (guint i = 0; i < n; i++)
@@ -450,6 +457,7 @@ build_types (JfrMetadata *md, const Element *root, Parser *ps)
           field->label = annotation_value (field->annotations, field->n_annotations, "jdk.jfr.Label", "value");
           field->description = annotation_value (field->annotations, field->n_annotations, "jdk.jfr.Description", "value");
           field->unit = field_unit (field);
+          field_plan (field);
           field->is_unsigned = has_annotation (field->annotations, field->n_annotations, "jdk.jfr.Unsigned");
           if (strcmp (field->name, "startTime") == 0 && field->type->kind == JVMS_JFR_KIND_LONG && !field->array)
             t->start_field = (gint) f;

@@ -16,6 +16,40 @@ struct _JvmsJfrAnnotation
   const char       **attributes;
 };
 
+/* How a field's value lies on the wire, decided once from its type and flags so that the
+ * per-event loops switch on one small number instead of re-deriving it. The first ten equal
+ * JvmsJfrKind (a plain value of that kind). */
+typedef enum
+{
+  JFR_OP_BOOLEAN = JVMS_JFR_KIND_BOOLEAN,
+  JFR_OP_BYTE    = JVMS_JFR_KIND_BYTE,
+  JFR_OP_SHORT   = JVMS_JFR_KIND_SHORT,
+  JFR_OP_CHAR    = JVMS_JFR_KIND_CHAR,
+  JFR_OP_INT     = JVMS_JFR_KIND_INT,
+  JFR_OP_LONG    = JVMS_JFR_KIND_LONG,
+  JFR_OP_FLOAT   = JVMS_JFR_KIND_FLOAT,
+  JFR_OP_DOUBLE  = JVMS_JFR_KIND_DOUBLE,
+  JFR_OP_STRING  = JVMS_JFR_KIND_STRING,
+  JFR_OP_OBJECT  = JVMS_JFR_KIND_OBJECT,  /* a compound value inline */
+  JFR_OP_POOL,                            /* a constant-pool key (a long) */
+  JFR_OP_ARRAY,                           /* count, then elements */
+} JfrOp;
+
+/* Bytes of an uncompressed short, char, int or long (integers of compressed chunks are
+ * varints); 0 for the other kinds. */
+static inline guint
+jfr_kind_width (JvmsJfrKind kind)
+{
+  switch (kind)
+    {
+    case JVMS_JFR_KIND_SHORT:
+    case JVMS_JFR_KIND_CHAR: return 2;
+    case JVMS_JFR_KIND_INT:  return 4;
+    case JVMS_JFR_KIND_LONG: return 8;
+    default:                 return 0;
+    }
+}
+
 struct _JvmsJfrField
 {
   const char        *name;
@@ -30,6 +64,8 @@ struct _JvmsJfrField
   const char        *description;
   JvmsJfrUnit        unit;
   gboolean           is_unsigned;
+  guint8             op;     /* JfrOp */
+  guint8             width;  /* bytes of an uncompressed short/char/int/long or pool key */
 };
 
 struct _JvmsJfrSetting
@@ -102,6 +138,7 @@ struct _JvmsJfrFile
   gint          ref_count;
   char         *path;
   GMappedFile  *mapped;
+  int           fd;         /* for reading chunks into memory of our own; -1 when none */
   GBytes       *bytes;
   const guint8 *data;
   guint64       size;

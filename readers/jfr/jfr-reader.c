@@ -77,7 +77,8 @@ jvms_jfr_reader_new (JvmsJfrFile *file, JvmsJfrOrder order)
     {
       r->min_ns = g_new (gint64, r->n_chunks);
       for (guint i = 0; i < r->n_chunks; i++)
-        r->min_ns[i] = jfr_chunk_prescan (file, g_ptr_array_index (file->chunks, i), r->outliers);
+        r->min_ns[i] = jfr_chunk_prescan (file, g_ptr_array_index (file->chunks, i), r->outliers,
+                                          &r->scratch);
       g_qsort_with_data (r->join_order, (gint) r->n_chunks, sizeof (guint), compare_min, r->min_ns);
       g_array_sort (r->outliers, compare_outliers);
       for (guint i = 0; i < r->outliers->len; i++)
@@ -269,7 +270,7 @@ jfr_event_compute_offsets (JvmsJfrEvent *e)
     {
       const JvmsJfrField *f = &e->type->fields[i];
       e->offsets[i] = (guint32) (in.p - e->payload);
-      if (!jfr_skip_value (&in, f->type, f->array, f->constant_pool))
+      if (!jfr_skip_field (&in, f))
         break;
     }
   /* fields at and after damage cannot be located */
@@ -288,6 +289,7 @@ jvms_jfr_event_get_object (const JvmsJfrEvent *event, JvmsJfrObject *out)
   out->priv_data = e->payload;
   out->priv_end = e->end;
   out->priv_offsets = e->offsets;
+  out->priv_entry = NULL;
 }
 
 const JvmsJfrType *jvms_jfr_event_get_type (const JvmsJfrEvent *e) { return e->type; }

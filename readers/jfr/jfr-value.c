@@ -14,8 +14,8 @@ typedef struct
   gboolean    hidden;
 } JfrMethod;
 
-static gboolean read_value (JfrLoaded *loaded, JfrIn *in, const JvmsJfrType *type,
-                            gboolean array, gboolean cp, JvmsJfrValue *out, guint depth);
+static gboolean read_one (JfrLoaded *loaded, JfrIn *in, guint op, const JvmsJfrType *type,
+                          JvmsJfrValue *out, guint depth);
 static const char *entry_string (JfrLoaded *loaded, const JvmsJfrType *type,
                                  JfrPoolEntry *entry, guint depth);
 
@@ -50,9 +50,18 @@ seek_field (const JvmsJfrObject *object, const JvmsJfrField *field, JfrIn *in)
 static JfrPoolEntry *
 lookup (JfrLoaded *loaded, const JvmsJfrType *type, guint64 key)
 {
+  if (loaded->memo_type == type && loaded->memo_key == key)
+    return loaded->memo_entry;
   JfrPoolEntry *entry = (JfrPoolEntry *) jfr_pool_lookup (loaded, type, key);
-  if (entry == NULL && key != 0)
-    loaded->unresolved++;
+  if (entry == NULL)
+    {
+      if (key != 0)
+        loaded->unresolved++;
+      return NULL;
+    }
+  loaded->memo_type = type;
+  loaded->memo_key = key;
+  loaded->memo_entry = entry;
   return entry;
 }
 
@@ -62,9 +71,10 @@ entry_object (JfrLoaded *loaded, const JvmsJfrType *type, const JfrPoolEntry *en
 {
   out->type = type;
   out->priv_chunk = loaded;
-  out->priv_data = loaded->file->data + entry->offset;
+  out->priv_data = loaded->base + entry->offset;
   out->priv_end = loaded->end;
   out->priv_offsets = NULL;
+  out->priv_entry = (gpointer) entry;
 }
 
 /* A string value at @in (any encoding); NULL for null. @depth stops pool references that
@@ -73,6 +83,31 @@ static const char *
 read_string (JfrLoaded *loaded, JfrIn *in, const JvmsJfrType *string_type, gboolean cache,
              guint depth, gboolean *ok)
 {
+  JfrArena *arena = cache ? loaded->arena : loaded->event_arena;
+  /* Most inline strings are short ASCII (host names, phase names): copied straight into the
+   * arena, without the scratch buffer and the UTF-8 checks the general path needs. That
+   * covers the char arrays the JDK's event writer makes of every String too: in compressed
+   * chunks each char is a varint, one byte for ASCII. */
+  if (G_LIKELY (in->p < in->end
+                && (*in->p == JFR_STRING_UTF8 || *in->p == JFR_STRING_LATIN1
+                    || (*in->p == JFR_STRING_UTF16 && in->compressed))))
+    {
+      JfrIn at = *in;
+      jfr_in_u8 (&at);
+      guint64 n = jfr_in_int (&at, 4);
+      if (!at.bad && n <= jfr_in_left (&at))
+        {
+          guint64 i = 0;
+          while (i < n && (guint8) (at.p[i] - 1) < 0x7f)
+            i++;
+          if (i == n)
+            {
+              *ok = TRUE;
+              in->p = at.p + n;
+              return jfr_arena_strdup (arena, (const char *) at.p, (gsize) n);
+            }
+        }
+    }
   guint64 key = 0;
   g_string_truncate (loaded->scratch, 0);
   int encoding = jfr_string_read (in, loaded->scratch, &key);
@@ -93,8 +128,7 @@ read_string (JfrLoaded *loaded, JfrIn *in, const JvmsJfrType *string_type, gbool
     case JFR_STRING_UTF8:
     case JFR_STRING_UTF16:
     case JFR_STRING_LATIN1:
-      return jfr_arena_strdup (cache ? loaded->arena : loaded->event_arena,
-                               loaded->scratch->str, loaded->scratch->len);
+      return jfr_arena_strdup (arena, loaded->scratch->str, loaded->scratch->len);
     default:
       return NULL;
     }
@@ -108,7 +142,7 @@ entry_string (JfrLoaded *loaded, const JvmsJfrType *type, JfrPoolEntry *entry, g
   if (entry->cache != NULL)
     return entry->cache;
   JfrIn in;
-  jfr_in_init (&in, loaded->file->data + entry->offset, loaded->end, loaded->compressed);
+  jfr_in_init (&in, loaded->base + entry->offset, loaded->end, loaded->compressed);
   const JvmsJfrType *string_type = type;
   if (type->kind != JVMS_JFR_KIND_STRING)
     {
@@ -124,134 +158,161 @@ entry_string (JfrLoaded *loaded, const JvmsJfrType *type, JfrPoolEntry *entry, g
   return s;
 }
 
-static gboolean
-read_one (JfrLoaded *loaded, JfrIn *in, const JvmsJfrType *type, gboolean cp,
-          JvmsJfrValue *out, guint depth)
+/* Fills the members every value has; the union member is set by the caller. */
+static inline void
+value_init (JvmsJfrValue *out, JvmsJfrValueKind kind, const JvmsJfrType *type)
 {
-  value_null (out, type);
-  if (cp)
-    {
-      guint64 key = jfr_in_long (in);
-      if (in->bad)
-        return FALSE;
-      out->from_pool = TRUE;
-      out->pool_key = key;
-      JfrPoolEntry *entry = lookup (loaded, type, key);
-      if (entry == NULL)
-        return TRUE;
-      if (type->kind == JVMS_JFR_KIND_STRING)
-        {
-          const char *s = entry_string (loaded, type, entry, 0);
-          if (s != NULL)
-            {
-              out->kind = JVMS_JFR_VALUE_STRING;
-              out->s = s;
-            }
-          return TRUE;
-        }
-      if (type->kind == JVMS_JFR_KIND_OBJECT)
-        {
-          out->kind = JVMS_JFR_VALUE_OBJECT;
-          entry_object (loaded, type, entry, &out->object);
-          return TRUE;
-        }
-      /* a pool of primitives: decode the value where the constant is */
-      if (depth > 1)
-        return TRUE;
-      JfrIn at;
-      jfr_in_init (&at, loaded->file->data + entry->offset, loaded->end, loaded->compressed);
-      gboolean ok = read_one (loaded, &at, type, FALSE, out, depth + 1);
-      out->from_pool = TRUE;
-      out->pool_key = key;
-      return ok;
-    }
+  out->kind = kind;
+  out->type = type;
+  out->from_pool = FALSE;
+  out->pool_key = 0;
+}
 
-  switch (type->kind)
+static inline void
+value_integer (JvmsJfrValue *out, const JvmsJfrType *type, guint64 u, gint64 i)
+{
+  value_init (out, JVMS_JFR_VALUE_INTEGER, type);
+  out->u = u;
+  out->i = i;
+}
+
+/* A constant-pool reference of @type: the key at @in, resolved in the event's chunk. */
+static gboolean
+read_pool (JfrLoaded *loaded, JfrIn *in, const JvmsJfrType *type, JvmsJfrValue *out,
+           guint depth)
+{
+  guint64 key = jfr_in_long (in);
+  if (G_UNLIKELY (in->bad))
     {
-    case JVMS_JFR_KIND_BOOLEAN:
-      out->kind = JVMS_JFR_VALUE_BOOLEAN;
+      value_null (out, type);
+      return FALSE;
+    }
+  JfrPoolEntry *entry = lookup (loaded, type, key);
+  if (entry == NULL || (type->kind == JVMS_JFR_KIND_STRING
+                        && entry_string (loaded, type, entry, 0) == NULL))
+    value_null (out, type);
+  else if (type->kind == JVMS_JFR_KIND_STRING)
+    {
+      value_init (out, JVMS_JFR_VALUE_STRING, type);
+      out->s = entry->cache;
+    }
+  else if (type->kind == JVMS_JFR_KIND_OBJECT)
+    {
+      value_init (out, JVMS_JFR_VALUE_OBJECT, type);
+      entry_object (loaded, type, entry, &out->object);
+    }
+  else if (depth > 1)
+    value_null (out, type);
+  else
+    {
+      /* a pool of primitives: decode the value where the constant is */
+      JfrIn at;
+      jfr_in_init (&at, loaded->base + entry->offset, loaded->end, loaded->compressed);
+      if (!read_one (loaded, &at, type->kind, type, out, depth + 1))
+        {
+          out->from_pool = TRUE;
+          out->pool_key = key;
+          return FALSE;
+        }
+    }
+  out->from_pool = TRUE;
+  out->pool_key = key;
+  return TRUE;
+}
+
+/* One value laid out as @op says (anything but an array) of @type. */
+static gboolean
+read_one (JfrLoaded *loaded, JfrIn *in, guint op, const JvmsJfrType *type, JvmsJfrValue *out,
+          guint depth)
+{
+  switch (op)
+    {
+    case JFR_OP_POOL:
+      return read_pool (loaded, in, type, out, depth);
+    case JFR_OP_BOOLEAN:
+      value_init (out, JVMS_JFR_VALUE_BOOLEAN, type);
       out->b = jfr_in_u8 (in) != 0;
       break;
-    case JVMS_JFR_KIND_BYTE:
-      out->kind = JVMS_JFR_VALUE_INTEGER;
-      out->u = jfr_in_u8 (in);
-      out->i = (gint8) out->u;
-      break;
-    case JVMS_JFR_KIND_SHORT:
-      out->kind = JVMS_JFR_VALUE_INTEGER;
-      out->u = (guint16) jfr_in_int (in, 2);
-      out->i = (gint16) out->u;
-      break;
-    case JVMS_JFR_KIND_CHAR:
-      out->kind = JVMS_JFR_VALUE_INTEGER;
-      out->u = (guint16) jfr_in_int (in, 2);
-      out->i = (gint64) out->u;
-      break;
-    case JVMS_JFR_KIND_INT:
-      out->kind = JVMS_JFR_VALUE_INTEGER;
-      out->u = (guint32) jfr_in_int (in, 4);
-      out->i = (gint32) out->u;
-      break;
-    case JVMS_JFR_KIND_LONG:
-      out->kind = JVMS_JFR_VALUE_INTEGER;
-      out->u = jfr_in_int (in, 8);
-      out->i = (gint64) out->u;
-      break;
-    case JVMS_JFR_KIND_FLOAT:
+    case JFR_OP_BYTE:
+      {
+        guint8 u = jfr_in_u8 (in);
+        value_integer (out, type, u, (gint8) u);
+        break;
+      }
+    case JFR_OP_SHORT:
+      {
+        guint16 u = (guint16) jfr_in_int (in, 2);
+        value_integer (out, type, u, (gint16) u);
+        break;
+      }
+    case JFR_OP_CHAR:
+      {
+        guint16 u = (guint16) jfr_in_int (in, 2);
+        value_integer (out, type, u, u);
+        break;
+      }
+    case JFR_OP_INT:
+      {
+        guint32 u = (guint32) jfr_in_int (in, 4);
+        value_integer (out, type, u, (gint32) u);
+        break;
+      }
+    case JFR_OP_LONG:
+      {
+        guint64 u = jfr_in_int (in, 8);
+        value_integer (out, type, u, (gint64) u);
+        break;
+      }
+    case JFR_OP_FLOAT:
       {
         guint32 bits = (guint32) jfr_in_be (in, 4);
         float f;
         memcpy (&f, &bits, sizeof f);
-        out->kind = JVMS_JFR_VALUE_FLOAT;
+        value_init (out, JVMS_JFR_VALUE_FLOAT, type);
         out->d = f;
         break;
       }
-    case JVMS_JFR_KIND_DOUBLE:
+    case JFR_OP_DOUBLE:
       {
         guint64 bits = jfr_in_be (in, 8);
-        double d;
-        memcpy (&d, &bits, sizeof d);
-        out->kind = JVMS_JFR_VALUE_FLOAT;
-        out->d = d;
+        value_init (out, JVMS_JFR_VALUE_FLOAT, type);
+        memcpy (&out->d, &bits, sizeof out->d);
         break;
       }
-    case JVMS_JFR_KIND_STRING:
+    case JFR_OP_STRING:
       {
         gboolean ok;
         const guint8 *at = in->p;
         const char *s = read_string (loaded, in, type, FALSE, 0, &ok);
         if (!ok)
-          return FALSE;
-        if (at < in->end && *at == JFR_STRING_POOL)
+          {
+            value_null (out, type);
+            return FALSE;
+          }
+        value_init (out, s != NULL ? JVMS_JFR_VALUE_STRING : JVMS_JFR_VALUE_NULL, type);
+        out->s = s;
+        if (*at == JFR_STRING_POOL)
           {
             out->from_pool = TRUE;
             JfrIn again;
             jfr_in_init (&again, at + 1, in->end, loaded->compressed);
             out->pool_key = jfr_in_long (&again);
           }
-        if (s != NULL)
-          {
-            out->kind = JVMS_JFR_VALUE_STRING;
-            out->s = s;
-          }
-        break;
+        return TRUE;
       }
-    case JVMS_JFR_KIND_OBJECT:
+    case JFR_OP_OBJECT:
     default:
-      out->kind = JVMS_JFR_VALUE_OBJECT;
+      value_init (out, JVMS_JFR_VALUE_OBJECT, type);
       out->object.type = type;
       out->object.priv_chunk = loaded;
       out->object.priv_data = in->p;
       out->object.priv_end = in->end;
       out->object.priv_offsets = NULL;
-      if (!jfr_skip_fields (in, type, type->n_fields))
-        {
-          value_null (out, type);
-          return FALSE;
-        }
+      out->object.priv_entry = NULL;
+      jfr_skip_fields (in, type, type->n_fields);
       break;
     }
-  if (in->bad)
+  if (G_UNLIKELY (in->bad))
     {
       value_null (out, type);
       return FALSE;
@@ -260,11 +321,9 @@ read_one (JfrLoaded *loaded, JfrIn *in, const JvmsJfrType *type, gboolean cp,
 }
 
 static gboolean
-read_value (JfrLoaded *loaded, JfrIn *in, const JvmsJfrType *type, gboolean array,
-            gboolean cp, JvmsJfrValue *out, guint depth)
+read_array (JfrLoaded *loaded, JfrIn *in, const JvmsJfrType *type, gboolean cp,
+            JvmsJfrValue *out)
 {
-  if (!array)
-    return read_one (loaded, in, type, cp, out, depth);
   value_null (out, type);
   guint64 n = jfr_in_int (in, 4);
   if (in->bad || n > jfr_in_left (in))
@@ -291,11 +350,52 @@ jvms_jfr_object_get_value (const JvmsJfrObject *object, const JvmsJfrField *fiel
                            JvmsJfrValue *out)
 {
   g_return_val_if_fail (object != NULL && out != NULL, FALSE);
-  value_null (out, field ? field->type : NULL);
   JfrIn in;
   if (!seek_field (object, field, &in))
-    return FALSE;
-  return read_value (object->priv_chunk, &in, field->type, field->array, field->constant_pool, out, 0);
+    {
+      value_null (out, field ? field->type : NULL);
+      return FALSE;
+    }
+  if (field->op == JFR_OP_ARRAY)
+    return read_array (object->priv_chunk, &in, field->type, field->constant_pool, out);
+  return read_one (object->priv_chunk, &in, field->op, field->type, out, 0);
+}
+
+guint
+jvms_jfr_event_get_values (const JvmsJfrEvent *event, JvmsJfrValue *values, guint n_values)
+{
+  g_return_val_if_fail (event != NULL && (values != NULL || n_values == 0), 0);
+  JvmsJfrEvent *e = (JvmsJfrEvent *) event;
+  const JvmsJfrType *type = e->type;
+  JfrLoaded *loaded = e->loaded;
+  guint n = MIN (n_values, type->n_fields);
+  /* the offsets come for free on the way: later per-field reads need no offset pass */
+  gboolean fill = e->offsets_state == 0 && n == type->n_fields;
+  JfrIn in;
+  jfr_in_init (&in, e->payload, e->end, loaded->compressed);
+  guint i = 0;
+  for (; i < n; i++)
+    {
+      const JvmsJfrField *f = &type->fields[i];
+      if (fill)
+        e->offsets[i] = (guint32) (in.p - e->payload);
+      gboolean ok = f->op == JFR_OP_ARRAY
+                    ? read_array (loaded, &in, f->type, f->constant_pool, &values[i])
+                    : read_one (loaded, &in, f->op, f->type, &values[i], 0);
+      if (!ok)
+        break;
+    }
+  guint good = i;
+  for (guint k = good; k < n; k++)
+    {
+      value_null (&values[k], type->fields[k].type);
+      /* the damaged field starts where it starts; nothing after it can be found */
+      if (fill && k > good)
+        e->offsets[k] = G_MAXUINT32;
+    }
+  if (fill)
+    e->offsets_state = 1;
+  return good;
 }
 
 void
@@ -317,7 +417,7 @@ jvms_jfr_array_iter_next (JvmsJfrArrayIter *iter, JvmsJfrValue *element)
   JfrLoaded *loaded = a->array.priv_chunk;
   JfrIn in;
   jfr_in_init (&in, iter->priv_pos, a->array.priv_end, loaded->compressed);
-  if (!read_one (loaded, &in, a->type, a->array.priv_cp, element, 0))
+  if (!read_one (loaded, &in, a->array.priv_cp ? JFR_OP_POOL : a->type->kind, a->type, element, 0))
     {
       iter->priv_index = a->array.length;
       return FALSE;
@@ -450,6 +550,24 @@ method_entry (JfrLoaded *loaded, const JvmsJfrType *type, JfrPoolEntry *entry)
   return m;
 }
 
+/* The constant behind a value read from a constant-pool reference, or NULL. */
+static JfrPoolEntry *
+value_entry (const JvmsJfrValue *v, guint special)
+{
+  if (v->kind != JVMS_JFR_VALUE_OBJECT || !v->from_pool || v->type->special != special)
+    return NULL;
+  if (v->object.priv_entry != NULL)
+    return v->object.priv_entry;
+  return lookup (v->object.priv_chunk, v->type, v->pool_key);
+}
+
+static const JfrMethod *
+value_method (const JvmsJfrValue *v)
+{
+  JfrPoolEntry *entry = value_entry (v, JFR_SPECIAL_METHOD);
+  return entry ? method_entry (v->object.priv_chunk, v->type, entry) : NULL;
+}
+
 static const JvmsJfrThread *
 thread_entry (JfrLoaded *loaded, const JvmsJfrType *type, JfrPoolEntry *entry)
 {
@@ -513,20 +631,16 @@ stack_entry (JfrLoaded *loaded, const JvmsJfrType *type, JfrPoolEntry *entry)
               if (jvms_jfr_object_get_string (&fv.object, f_type, &ftype))
                 fr->type = persist (loaded, ftype);
             }
-          if (f_method != NULL)
-            jvms_jfr_object_get_method (&fv.object, f_method, &fr->class_name, &fr->method_name,
-                                        &fr->descriptor);
           JvmsJfrValue mv;
-          if (f_method != NULL && f_method->constant_pool
-              && jvms_jfr_object_get_value (&fv.object, f_method, &mv) && mv.kind == JVMS_JFR_VALUE_OBJECT)
+          const JfrMethod *m;
+          if (f_method != NULL && jvms_jfr_object_get_value (&fv.object, f_method, &mv)
+              && (m = value_method (&mv)) != NULL)
             {
-              JfrPoolEntry *me = (JfrPoolEntry *) jfr_pool_lookup (loaded, mv.type, mv.pool_key);
-              if (me != NULL && mv.type->special == JFR_SPECIAL_METHOD)
-                {
-                  const JfrMethod *m = method_entry (loaded, mv.type, me);
-                  fr->modifiers = m->modifiers;
-                  fr->hidden = m->hidden;
-                }
+              fr->class_name = m->class_name;
+              fr->method_name = m->name;
+              fr->descriptor = m->descriptor;
+              fr->modifiers = m->modifiers;
+              fr->hidden = m->hidden;
             }
         }
       st->n_frames = n;
@@ -538,18 +652,22 @@ stack_entry (JfrLoaded *loaded, const JvmsJfrType *type, JfrPoolEntry *entry)
 
 /* ---- typed helpers ---- */
 
+/* A field holding a number or a boolean: the typed getters below take what they can use. */
+static gboolean
+get_scalar (const JvmsJfrObject *object, const JvmsJfrField *field, JvmsJfrValue *v)
+{
+  return field != NULL && jvms_jfr_object_get_value (object, field, v)
+         && (v->kind == JVMS_JFR_VALUE_INTEGER || v->kind == JVMS_JFR_VALUE_BOOLEAN
+             || v->kind == JVMS_JFR_VALUE_FLOAT);
+}
+
 gboolean
 jvms_jfr_object_get_int64 (const JvmsJfrObject *object, const JvmsJfrField *field, gint64 *out)
 {
   JvmsJfrValue v;
-  if (field == NULL || !jvms_jfr_object_get_value (object, field, &v))
+  if (!get_scalar (object, field, &v) || v.kind == JVMS_JFR_VALUE_FLOAT)
     return FALSE;
-  if (v.kind == JVMS_JFR_VALUE_INTEGER)
-    *out = v.i;
-  else if (v.kind == JVMS_JFR_VALUE_BOOLEAN)
-    *out = v.b ? 1 : 0;
-  else
-    return FALSE;
+  *out = v.kind == JVMS_JFR_VALUE_BOOLEAN ? (v.b != 0) : v.i;
   return TRUE;
 }
 
@@ -557,14 +675,9 @@ gboolean
 jvms_jfr_object_get_uint64 (const JvmsJfrObject *object, const JvmsJfrField *field, guint64 *out)
 {
   JvmsJfrValue v;
-  if (field == NULL || !jvms_jfr_object_get_value (object, field, &v))
+  if (!get_scalar (object, field, &v) || v.kind == JVMS_JFR_VALUE_FLOAT)
     return FALSE;
-  if (v.kind == JVMS_JFR_VALUE_INTEGER)
-    *out = v.u;
-  else if (v.kind == JVMS_JFR_VALUE_BOOLEAN)
-    *out = v.b ? 1 : 0;
-  else
-    return FALSE;
+  *out = v.kind == JVMS_JFR_VALUE_BOOLEAN ? (v.b != 0) : v.u;
   return TRUE;
 }
 
@@ -572,14 +685,12 @@ gboolean
 jvms_jfr_object_get_double (const JvmsJfrObject *object, const JvmsJfrField *field, double *out)
 {
   JvmsJfrValue v;
-  if (field == NULL || !jvms_jfr_object_get_value (object, field, &v))
+  if (!get_scalar (object, field, &v) || v.kind == JVMS_JFR_VALUE_BOOLEAN)
     return FALSE;
   if (v.kind == JVMS_JFR_VALUE_FLOAT)
     *out = v.d;
-  else if (v.kind == JVMS_JFR_VALUE_INTEGER)
-    *out = field->is_unsigned ? (double) v.u : (double) v.i;
   else
-    return FALSE;
+    *out = field->is_unsigned ? (double) v.u : (double) v.i;
   return TRUE;
 }
 
@@ -587,78 +698,54 @@ gboolean
 jvms_jfr_object_get_boolean (const JvmsJfrObject *object, const JvmsJfrField *field, gboolean *out)
 {
   JvmsJfrValue v;
-  if (field == NULL || !jvms_jfr_object_get_value (object, field, &v) || v.kind != JVMS_JFR_VALUE_BOOLEAN)
+  if (!get_scalar (object, field, &v) || v.kind != JVMS_JFR_VALUE_BOOLEAN)
     return FALSE;
   *out = v.b;
   return TRUE;
 }
 
-gboolean
-jvms_jfr_object_get_string (const JvmsJfrObject *object, const JvmsJfrField *field, const char **out)
-{
-  if (field == NULL || field->array)
-    return FALSE;
-  JfrLoaded *loaded = object->priv_chunk;
-  if (field->constant_pool && (field->type->kind == JVMS_JFR_KIND_STRING || field->type->string_field != NULL))
-    {
-      JfrIn in;
-      if (!seek_field (object, field, &in))
-        return FALSE;
-      guint64 key = jfr_in_long (&in);
-      if (in.bad)
-        return FALSE;
-      JfrPoolEntry *entry = lookup (loaded, field->type, key);
-      const char *s = entry ? entry_string (loaded, field->type, entry, 0) : NULL;
-      if (s == NULL)
-        return FALSE;
-      *out = s;
-      return TRUE;
-    }
-  JvmsJfrValue v;
-  if (!jvms_jfr_object_get_value (object, field, &v))
-    return FALSE;
-  if (v.kind == JVMS_JFR_VALUE_STRING)
-    {
-      *out = v.s;
-      return TRUE;
-    }
-  if (v.kind == JVMS_JFR_VALUE_OBJECT && v.type->string_field != NULL)
-    return jvms_jfr_object_get_string (&v.object, v.type->string_field, out);
-  return FALSE;
-}
+/* ---- decoded forms of a value ---- */
 
-/* The pool entry behind a constant-pool field of @object, or NULL. */
-static JfrPoolEntry *
-field_entry (const JvmsJfrObject *object, const JvmsJfrField *field)
+gboolean
+jvms_jfr_value_get_string (const JvmsJfrValue *value, const char **out)
 {
-  if (field == NULL || field->array || !field->constant_pool)
-    return NULL;
-  JfrIn in;
-  if (!seek_field (object, field, &in))
-    return NULL;
-  guint64 key = jfr_in_long (&in);
-  if (in.bad)
-    return NULL;
-  return lookup (object->priv_chunk, field->type, key);
+  g_return_val_if_fail (value != NULL && out != NULL, FALSE);
+  if (value->kind == JVMS_JFR_VALUE_STRING)
+    {
+      *out = value->s;
+      return TRUE;
+    }
+  if (value->kind != JVMS_JFR_VALUE_OBJECT || value->type->string_field == NULL)
+    return FALSE;
+  if (!value->from_pool)
+    return jvms_jfr_object_get_string (&value->object, value->type->string_field, out);
+  JfrLoaded *loaded = value->object.priv_chunk;
+  JfrPoolEntry *entry = lookup (loaded, value->type, value->pool_key);
+  const char *s = entry ? entry_string (loaded, value->type, entry, 0) : NULL;
+  if (s == NULL)
+    return FALSE;
+  *out = s;
+  return TRUE;
 }
 
 gboolean
-jvms_jfr_object_get_class_name (const JvmsJfrObject *object, const JvmsJfrField *field, const char **out)
+jvms_jfr_value_get_class_name (const JvmsJfrValue *value, const char **out)
 {
-  if (field == NULL || field->type->special != JFR_SPECIAL_CLASS)
+  g_return_val_if_fail (value != NULL && out != NULL, FALSE);
+  if (value->kind != JVMS_JFR_VALUE_OBJECT || value->type->special != JFR_SPECIAL_CLASS)
     return FALSE;
-  if (!field->constant_pool)
+  JfrLoaded *loaded = value->object.priv_chunk;
+  const char *name;
+  if (value->from_pool)
     {
-      JvmsJfrValue v;
-      const char *internal;
-      if (!jvms_jfr_object_get_value (object, field, &v) || v.kind != JVMS_JFR_VALUE_OBJECT
-          || (internal = object_string (&v.object, "name")) == NULL)
-        return FALSE;
-      *out = java_class_name (((JfrLoaded *) object->priv_chunk)->event_arena, internal);
-      return TRUE;
+      JfrPoolEntry *entry = value_entry (value, JFR_SPECIAL_CLASS);
+      name = entry ? class_entry_name (loaded, value->type, entry) : NULL;
     }
-  JfrPoolEntry *entry = field_entry (object, field);
-  const char *name = entry ? class_entry_name (object->priv_chunk, field->type, entry) : NULL;
+  else
+    {
+      const char *internal = object_string (&value->object, "name");
+      name = internal ? java_class_name (loaded->event_arena, internal) : NULL;
+    }
   if (name == NULL)
     return FALSE;
   *out = name;
@@ -666,16 +753,55 @@ jvms_jfr_object_get_class_name (const JvmsJfrObject *object, const JvmsJfrField 
 }
 
 gboolean
+jvms_jfr_value_get_thread (const JvmsJfrValue *value, const JvmsJfrThread **out)
+{
+  g_return_val_if_fail (value != NULL && out != NULL, FALSE);
+  JfrPoolEntry *entry = value_entry (value, JFR_SPECIAL_THREAD);
+  if (entry == NULL)
+    return FALSE;
+  *out = thread_entry (value->object.priv_chunk, value->type, entry);
+  return TRUE;
+}
+
+gboolean
+jvms_jfr_value_get_stack_trace (const JvmsJfrValue *value, const JvmsJfrStackTrace **out)
+{
+  g_return_val_if_fail (value != NULL && out != NULL, FALSE);
+  JfrPoolEntry *entry = value_entry (value, JFR_SPECIAL_STACK_TRACE);
+  if (entry == NULL)
+    return FALSE;
+  *out = stack_entry (value->object.priv_chunk, value->type, entry);
+  return TRUE;
+}
+
+/* ---- the same on a field of an object ---- */
+
+gboolean
+jvms_jfr_object_get_string (const JvmsJfrObject *object, const JvmsJfrField *field, const char **out)
+{
+  JvmsJfrValue v;
+  return field != NULL && !field->array && jvms_jfr_object_get_value (object, field, &v)
+         && jvms_jfr_value_get_string (&v, out);
+}
+
+gboolean
+jvms_jfr_object_get_class_name (const JvmsJfrObject *object, const JvmsJfrField *field, const char **out)
+{
+  JvmsJfrValue v;
+  return field != NULL && !field->array && field->type->special == JFR_SPECIAL_CLASS
+         && jvms_jfr_object_get_value (object, field, &v) && jvms_jfr_value_get_class_name (&v, out);
+}
+
+gboolean
 jvms_jfr_object_get_method (const JvmsJfrObject *object, const JvmsJfrField *field,
                             const char **class_name, const char **method_name,
                             const char **descriptor)
 {
-  if (field == NULL || field->type->special != JFR_SPECIAL_METHOD)
+  JvmsJfrValue v;
+  const JfrMethod *m;
+  if (field == NULL || field->array || field->type->special != JFR_SPECIAL_METHOD
+      || !jvms_jfr_object_get_value (object, field, &v) || (m = value_method (&v)) == NULL)
     return FALSE;
-  JfrPoolEntry *entry = field_entry (object, field);
-  if (entry == NULL)
-    return FALSE;
-  const JfrMethod *m = method_entry (object->priv_chunk, field->type, entry);
   if (class_name) *class_name = m->class_name;
   if (method_name) *method_name = m->name;
   if (descriptor) *descriptor = m->descriptor;
@@ -686,26 +812,18 @@ gboolean
 jvms_jfr_object_get_thread (const JvmsJfrObject *object, const JvmsJfrField *field,
                             const JvmsJfrThread **out)
 {
-  if (field == NULL || field->type->special != JFR_SPECIAL_THREAD)
-    return FALSE;
-  JfrPoolEntry *entry = field_entry (object, field);
-  if (entry == NULL)
-    return FALSE;
-  *out = thread_entry (object->priv_chunk, field->type, entry);
-  return TRUE;
+  JvmsJfrValue v;
+  return field != NULL && !field->array && field->type->special == JFR_SPECIAL_THREAD
+         && jvms_jfr_object_get_value (object, field, &v) && jvms_jfr_value_get_thread (&v, out);
 }
 
 gboolean
 jvms_jfr_object_get_stack_trace (const JvmsJfrObject *object, const JvmsJfrField *field,
                                  const JvmsJfrStackTrace **out)
 {
-  if (field == NULL || field->type->special != JFR_SPECIAL_STACK_TRACE)
-    return FALSE;
-  JfrPoolEntry *entry = field_entry (object, field);
-  if (entry == NULL)
-    return FALSE;
-  *out = stack_entry (object->priv_chunk, field->type, entry);
-  return TRUE;
+  JvmsJfrValue v;
+  return field != NULL && !field->array && field->type->special == JFR_SPECIAL_STACK_TRACE
+         && jvms_jfr_object_get_value (object, field, &v) && jvms_jfr_value_get_stack_trace (&v, out);
 }
 
 gboolean

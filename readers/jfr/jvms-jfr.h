@@ -320,6 +320,7 @@ typedef struct
   const guint8      *priv_data;
   const guint8      *priv_end;
   const guint32     *priv_offsets;
+  gpointer           priv_entry;
 } JvmsJfrObject;
 
 typedef enum
@@ -379,6 +380,15 @@ gboolean jvms_jfr_object_get_value (const JvmsJfrObject *object,
                                     const JvmsJfrField  *field,
                                     JvmsJfrValue        *out);
 
+/* Every field of @event at once, in declaration order: @values[i] as
+ * jvms_jfr_object_get_value() would give field i. One pass over the event, so cheaper than a
+ * call per field when most fields are wanted. Fills MIN (@n_values, number of fields) values
+ * and returns how many were read before damage (the damaged field and those after it are NULL
+ * values). */
+guint    jvms_jfr_event_get_values (const JvmsJfrEvent *event,
+                                    JvmsJfrValue       *values,
+                                    guint               n_values);
+
 void     jvms_jfr_array_iter_init  (JvmsJfrArrayIter   *iter,
                                     const JvmsJfrValue *array);
 /* FALSE after the last element or when the bytes are damaged. */
@@ -411,6 +421,13 @@ gboolean jvms_jfr_object_get_stack_trace (const JvmsJfrObject *object, const Jvm
                                           const JvmsJfrStackTrace **out);
 gboolean jvms_jfr_object_get_object  (const JvmsJfrObject *object, const JvmsJfrField *field,
                                       JvmsJfrObject *out);
+
+/* The same decoded forms from a value already read (jvms_jfr_event_get_values(), an array
+ * element): FALSE when the value is not of that kind, or is a constant the chunk lacks. */
+gboolean jvms_jfr_value_get_string      (const JvmsJfrValue *value, const char **out);
+gboolean jvms_jfr_value_get_class_name  (const JvmsJfrValue *value, const char **out);
+gboolean jvms_jfr_value_get_thread      (const JvmsJfrValue *value, const JvmsJfrThread **out);
+gboolean jvms_jfr_value_get_stack_trace (const JvmsJfrValue *value, const JvmsJfrStackTrace **out);
 /* A time field converted by its annotation: @Timestamp → ns since the epoch, @Timespan → ns.
  * FALSE for fields with neither, or holding Long.MIN_VALUE ("not set"). */
 gboolean jvms_jfr_object_get_time_ns (const JvmsJfrObject *object, const JvmsJfrField *field,

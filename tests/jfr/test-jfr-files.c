@@ -10,6 +10,7 @@
  * Usage: test-jfr-files [GTest options] FILE...
  */
 #include <gio/gio.h>
+#include <glib/gstdio.h>
 #include <string.h>
 
 #include "jvms-jfr.h"
@@ -202,6 +203,120 @@ test_read (gconstpointer data)
   g_test_message ("%s: %u events, %" G_GUINT64_FORMAT " values, %" G_GUINT64_FORMAT " with a thread, %" G_GUINT64_FORMAT " stack traces (%" G_GUINT64_FORMAT " frames), %u chunks",
                   input->name, offsets->len, touched, threads, stacks, frames,
                   jvms_jfr_file_get_n_chunks (file));
+}
+
+static void
+assert_same_value (const JvmsJfrValue *a, const JvmsJfrValue *b)
+{
+  g_assert_cmpint (a->kind, ==, b->kind);
+  /* two files: two sets of types, with the same names */
+  g_assert_cmpstr (a->type ? jvms_jfr_type_get_name (a->type) : NULL, ==,
+                   b->type ? jvms_jfr_type_get_name (b->type) : NULL);
+  g_assert_cmpint (a->from_pool, ==, b->from_pool);
+  g_assert_cmpuint (a->pool_key, ==, b->pool_key);
+  switch (a->kind)
+    {
+    case JVMS_JFR_VALUE_BOOLEAN: g_assert_cmpint (a->b, ==, b->b); break;
+    case JVMS_JFR_VALUE_INTEGER: g_assert_cmpuint (a->u, ==, b->u); g_assert_cmpint (a->i, ==, b->i); break;
+    case JVMS_JFR_VALUE_FLOAT: g_assert_true (memcmp (&a->d, &b->d, sizeof a->d) == 0); break;
+    case JVMS_JFR_VALUE_STRING: g_assert_cmpstr (a->s, ==, b->s); break;
+    case JVMS_JFR_VALUE_ARRAY: g_assert_cmpuint (a->array.length, ==, b->array.length); break;
+    case JVMS_JFR_VALUE_OBJECT:
+      {
+        const JvmsJfrThread *ta = NULL, *tb = NULL;
+        const JvmsJfrStackTrace *sa = NULL, *sb = NULL;
+        const char *na = NULL, *nb = NULL;
+        g_assert_cmpint (jvms_jfr_value_get_thread (a, &ta), ==, jvms_jfr_value_get_thread (b, &tb));
+        if (ta != NULL)
+          {
+            g_assert_cmpint (ta->os_thread_id, ==, tb->os_thread_id);
+            g_assert_cmpstr (ta->java_name, ==, tb->java_name);
+          }
+        g_assert_cmpint (jvms_jfr_value_get_stack_trace (a, &sa), ==, jvms_jfr_value_get_stack_trace (b, &sb));
+        if (sa != NULL)
+          {
+            g_assert_cmpuint (sa->n_frames, ==, sb->n_frames);
+            for (guint f = 0; f < sa->n_frames; f++)
+              {
+                g_assert_cmpstr (sa->frames[f].method_name, ==, sb->frames[f].method_name);
+                g_assert_cmpint (sa->frames[f].line_number, ==, sb->frames[f].line_number);
+              }
+          }
+        g_assert_cmpint (jvms_jfr_value_get_class_name (a, &na), ==, jvms_jfr_value_get_class_name (b, &nb));
+        g_assert_cmpstr (na, ==, nb);
+        g_assert_cmpint (jvms_jfr_value_get_string (a, &na), ==, jvms_jfr_value_get_string (b, &nb));
+        g_assert_cmpstr (na, ==, nb);
+        break;
+      }
+    case JVMS_JFR_VALUE_NULL:
+    default:
+      break;
+    }
+}
+
+/* The file read from disk (chunks copied into the reader's buffers) gives the same events as
+ * the same bytes in memory, and jvms_jfr_event_get_values() the same values as one
+ * jvms_jfr_object_get_value() call per field. */
+static void
+test_from_disk (gconstpointer data)
+{
+  const Input *input = data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("jvms-jfr-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_autofree char *path = g_build_filename (dir, input->name, NULL);
+  gsize len;
+  const guint8 *bytes = g_bytes_get_data (input->bytes, &len);
+  g_file_set_contents (path, (const char *) bytes, (gssize) len, &error);
+  g_assert_no_error (error);
+
+  g_autoptr(JvmsJfrFile) mem = jvms_jfr_file_open_bytes (input->bytes, input->name, &error);
+  g_assert_no_error (error);
+  g_autoptr(JvmsJfrFile) disk = jvms_jfr_file_open (path, &error);
+  g_assert_no_error (error);
+  g_autoptr(JvmsJfrReader) a = jvms_jfr_reader_new (mem, JVMS_JFR_ORDER_TIME);
+  g_autoptr(JvmsJfrReader) b = jvms_jfr_reader_new (disk, JVMS_JFR_ORDER_TIME);
+  const JvmsJfrEvent *ea, *eb;
+  guint64 n = 0, values = 0;
+  g_autofree JvmsJfrValue *vb = g_new0 (JvmsJfrValue, 1);
+  guint vb_cap = 1;
+  while ((ea = jvms_jfr_reader_next (a)) != NULL)
+    {
+      eb = jvms_jfr_reader_next (b);
+      g_assert_nonnull (eb);
+      g_assert_cmpuint (jvms_jfr_event_get_file_offset (ea), ==, jvms_jfr_event_get_file_offset (eb));
+      g_assert_cmpint (jvms_jfr_event_get_start_ns (ea), ==, jvms_jfr_event_get_start_ns (eb));
+      g_assert_cmpint (jvms_jfr_event_get_end_ns (ea), ==, jvms_jfr_event_get_end_ns (eb));
+      g_assert_cmpstr (jvms_jfr_event_get_type_name (ea), ==, jvms_jfr_event_get_type_name (eb));
+      const JvmsJfrType *type = jvms_jfr_event_get_type (ea);
+      guint nf = jvms_jfr_type_get_n_fields (type);
+      if (nf > vb_cap)
+        {
+          vb_cap = nf;
+          vb = g_renew (JvmsJfrValue, vb, vb_cap);
+        }
+      guint good = jvms_jfr_event_get_values (eb, vb, nf);
+      JvmsJfrObject o;
+      jvms_jfr_event_get_object (ea, &o);
+      for (guint i = 0; i < nf; i++)
+        {
+          JvmsJfrValue va;
+          gboolean ok = jvms_jfr_object_get_value (&o, jvms_jfr_type_get_field (o.type, i), &va);
+          g_assert_cmpint (ok, ==, i < good);
+          if (ok)
+            assert_same_value (&va, &vb[i]);
+          else
+            g_assert_cmpint (vb[i].kind, ==, JVMS_JFR_VALUE_NULL);
+          values++;
+        }
+      n++;
+    }
+  g_assert_null (jvms_jfr_reader_next (b));
+  g_assert_cmpuint (jvms_jfr_file_get_warnings (mem)->len, ==, jvms_jfr_file_get_warnings (disk)->len);
+  g_unlink (path);
+  g_rmdir (dir);
+  g_test_message ("%s: %" G_GUINT64_FORMAT " events, %" G_GUINT64_FORMAT " values equal from disk and from memory",
+                  input->name, n, values);
 }
 
 static gboolean
@@ -406,9 +521,11 @@ main (int argc, char **argv)
       g_autofree char *p1 = g_strdup_printf ("/jfr/files/read/%s", in->name);
       g_autofree char *p2 = g_strdup_printf ("/jfr/files/truncate/%s", in->name);
       g_autofree char *p3 = g_strdup_printf ("/jfr/files/flip/%s", in->name);
+      g_autofree char *p4 = g_strdup_printf ("/jfr/files/disk/%s", in->name);
       g_test_add_data_func (p1, in, test_read);
       g_test_add_data_func (p2, in, test_truncate);
       g_test_add_data_func (p3, in, test_flip);
+      g_test_add_data_func (p4, in, test_from_disk);
     }
   if (inputs->len == 0)
     {

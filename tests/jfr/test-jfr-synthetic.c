@@ -254,7 +254,7 @@ build_event (guint n, gint64 ticks, const Hostile *h)
   put_varint (&p, G_MAXUINT64);              /* long -1: 9 bytes */
   put_be (&p, 0x3FC00000, 4);                /* float 1.5 */
   put_be (&p, 0xC004000000000000ULL, 8);     /* double -2.5 */
-  switch (n % 6)                             /* str */
+  switch (n % 9)                             /* str */
     {
     case 0: put_u8 (&p, 0); break;                           /* null */
     case 1: put_u8 (&p, 1); break;                           /* "" */
@@ -267,9 +267,21 @@ build_event (guint n, gint64 ticks, const Hostile *h)
       put_u8 (&p, 4); put_varint (&p, 3);
       put_varint (&p, 'x'); put_varint (&p, 0xD83D); put_varint (&p, 0xDE00);
       break;
-    default:                                                 /* Latin-1 "café" */
+    case 5:                                                  /* Latin-1 "café" */
       put_u8 (&p, 5); put_varint (&p, 4);
       put_u8 (&p, 'c'); put_u8 (&p, 'a'); put_u8 (&p, 'f'); put_u8 (&p, 0xE9);
+      break;
+    case 6:                                                  /* UTF-16, ASCII: "host" */
+      put_u8 (&p, 4); put_varint (&p, 4);
+      put_varint (&p, 'h'); put_varint (&p, 'o'); put_varint (&p, 's'); put_varint (&p, 't');
+      break;
+    case 7:                                                  /* Latin-1, ASCII: "abc" */
+      put_u8 (&p, 5); put_varint (&p, 3);
+      put_u8 (&p, 'a'); put_u8 (&p, 'b'); put_u8 (&p, 'c');
+      break;
+    default:                                                 /* UTF-16: a, U+0000, é */
+      put_u8 (&p, 4); put_varint (&p, 3);
+      put_varint (&p, 'a'); put_varint (&p, 0); put_varint (&p, 0xE9);
     }
   put_varint (&p, 3);                        /* sym */
   put_varint (&p, n % 3 == 0 ? 9 : n % 3 == 1 ? 10 : 11); /* cls */
@@ -406,18 +418,19 @@ test_values (void)
       g_assert_cmpint (i64, ==, 1500000000);
 
       /* modified UTF-8's NUL (C0 80) cannot live in a C string: it becomes U+FFFD */
-      static const char *expected[] = { NULL, "", "pooled", "a\xEF\xBF\xBD" "b", "x\xF0\x9F\x98\x80", "caf\xC3\xA9" };
+      static const char *expected[] = { NULL, "", "pooled", "a\xEF\xBF\xBD" "b", "x\xF0\x9F\x98\x80", "caf\xC3\xA9",
+                                        "host", "abc", "a\xEF\xBF\xBD\xC3\xA9" };
       gboolean has = jvms_jfr_event_get_string (e, F (type, "str"), &s);
-      if (n % 6 == 0)
+      if (n % 9 == 0)
         g_assert_false (has);
       else
         {
           g_assert_true (has);
-          g_assert_cmpstr (s, ==, expected[n % 6]);
+          g_assert_cmpstr (s, ==, expected[n % 9]);
         }
       JvmsJfrValue v;
       g_assert_true (jvms_jfr_event_get_value (e, F (type, "str"), &v));
-      g_assert_cmpint (v.from_pool, ==, n % 6 == 2);
+      g_assert_cmpint (v.from_pool, ==, n % 9 == 2);
 
       g_assert_true (jvms_jfr_event_get_string (e, F (type, "sym"), &s));
       g_assert_cmpstr (s, ==, "com/example/Foo");

@@ -246,7 +246,7 @@ jvms_threads_view_draw (JvmsTimeline               *timeline,
     {
       const Row *r = &g_array_index (self->rows, Row, i);
       double y = g->top + r->y - g->v_offset;
-      g_autofree char *label = NULL;
+      char label[256];
 
       if (r->y >= bottom)
         break;
@@ -254,8 +254,8 @@ jvms_threads_view_draw (JvmsTimeline               *timeline,
         {
           const char *name = r->group < JVMS_THREAD_KIND_N ? jvms_view_kind_name (r->group)
                                                           : _("Other threads");
-          label = g_strdup_printf ("%s %s (%u)", self->collapsed[r->group] ? "▸" : "▾",
-                                   name, r->n_members);
+          g_snprintf (label, sizeof label, "%s %s (%u)", self->collapsed[r->group] ? "▸" : "▾",
+                      name, r->n_members);
           jvms_color_set (cr, &g->palette->grid);
           cairo_rectangle (cr, 0, y, g->width, GROUP_H);
           cairo_fill (cr);
@@ -264,7 +264,8 @@ jvms_threads_view_draw (JvmsTimeline               *timeline,
           continue;
         }
 
-      label = g_strdup_printf ("%s  %s", r->thread->name, r->thread->key);
+      /* Formatted on the stack: a row's label is drawn every frame. */
+      g_snprintf (label, sizeof label, "%s  %s", r->thread->name, r->thread->key);
       jvms_timeline_draw_label (cr, &g->palette->foreground, 12, y + 3, g->gutter - 16,
                                 label, FALSE);
 

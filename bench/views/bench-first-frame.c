@@ -33,8 +33,9 @@ jvms_bench_seconds_since_launch (void)
   if (!g_file_get_contents ("/proc/self/stat", &stat, NULL, NULL) ||
       (p = strrchr (stat, ')')) == NULL)
     return -1;
-  /* Field 22 (starttime) counting from the state, which is field 3. */
-  for (int field = 3; field < 22 && p != NULL; field++)
+  /* Field 22 (starttime): the command (field 2) ends at the last ')', and each space after it
+   * begins the next field. */
+  for (int field = 2; field < 22 && p != NULL; field++)
     p = strchr (p + 1, ' ');
   if (p == NULL)
     return -1;
@@ -163,6 +164,8 @@ jvms_bench_first_frame (const char *trace,
   /* A fresh index in a folder of our own: the first launch on this trace. */
   jvms_trace_index_set_cache_dir (index, tmp);
   jvms_trace_index_set_force_rebuild (index, TRUE);
+  g_print ("# first frame: indexing starts %.3f s after launch\n",
+           jvms_bench_seconds_since_launch ());
   jvms_trace_index_load_async (index, cancellable, load_done, &done);
 
   poll_id = g_timeout_add (POLL_MS, poll_history, NULL);
@@ -178,16 +181,33 @@ jvms_bench_first_frame (const char *trace,
 
   if (history != NULL)
     {
+      g_print ("# first frame: live history with intervals %.3f s after launch\n",
+               jvms_bench_seconds_since_launch ());
+      gint64 t0 = g_get_monotonic_time ();
+      g_autoptr(GString) each = g_string_new (NULL);
+
       jvms_session_set_history (session, history);
+      g_string_append_printf (each, " set_history %.0f", (g_get_monotonic_time () - t0) / 1e3);
       surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
       for (guint v = 0; v < G_N_ELEMENTS (views); v++)
         {
           cairo_t *cr = cairo_create (surface);
+          gint64 t1 = g_get_monotonic_time ();
           jvms_view_render (views[v], cr, width, height);
           cairo_destroy (cr);
+          g_string_append_printf (each, " %s %.0f", G_OBJECT_TYPE_NAME (views[v]),
+                                  (g_get_monotonic_time () - t1) / 1e3);
         }
+      g_print ("# first frame: ms spent in%s\n", each->str);
       cairo_surface_flush (surface);
       seconds = jvms_bench_seconds_since_launch ();
+      {
+        struct timespec cpu;
+        clock_gettime (CLOCK_THREAD_CPUTIME_ID, &cpu);
+        /* What the path to the first frame cost the main thread, whatever else the machine
+         * runs: a loaded machine inflates the wall time above. */
+        g_print ("figure first_frame_main_cpu %.3f s\n", cpu.tv_sec + cpu.tv_nsec / 1e9);
+      }
       cairo_surface_destroy (surface);
       g_print ("# first frame: %.1f MB trace %s, %" G_GUINT64_FORMAT " intervals indexed so far, "
                "indexing %s\n", trace_bytes (trace) / 1e6, trace,

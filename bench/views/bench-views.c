@@ -6,7 +6,7 @@
  *               [--trace PATH | --trace-seconds S] [--no-first-frame]
  *
  * first_frame runs first, while the process is new: the trace (PATH, or a Handoff run of S
- * seconds, default 150, recorded once with jvmscope-cli record into DIR/jvmscope-bench-views/)
+ * seconds, default 100, recorded once with jvmscope-cli record into DIR/jvmscope-bench-views/)
  * is indexed from scratch into a temporary folder by JvmsTraceIndex's async load, as the window
  * does; the figure is the time from exec to every view drawn once from the live history. The
  * build is then cancelled.
@@ -48,7 +48,7 @@ static int n_frames = 50;
 static char *cache_dir;
 static char *only_view;
 static char *trace_path;
-static int trace_seconds = 150;
+static int trace_seconds = 100;
 static gboolean no_first_frame;
 
 /* CPU time of this thread, ms: what a frame costs us, apart from waiting for a core on a
@@ -150,6 +150,8 @@ main (int   argc,
       return 1;
     }
   adw_init ();
+  g_print ("# GTK and libadwaita initialised %.3f s after launch\n",
+           jvms_bench_seconds_since_launch ());
   if (cache_dir == NULL)
     cache_dir = g_strdup (g_get_tmp_dir ());
 

@@ -43,6 +43,21 @@ jvms_bench_seconds_since_launch (void)
   return now.tv_sec + now.tv_nsec / 1e9 - (double) start_ticks / sysconf (_SC_CLK_TCK);
 }
 
+void
+jvms_bench_new_views (JvmsSession *session,
+                      GtkWidget   *views[JVMS_BENCH_N_VIEWS])
+{
+  views[0] = jvms_threads_view_new (session);
+  views[1] = jvms_cpus_view_new (session);
+  views[2] = jvms_locks_view_new (session);
+  views[3] = jvms_gc_view_new (session);
+  views[4] = jvms_counters_view_new (session);
+  views[5] = jvms_object_age_view_new (session);
+  views[6] = jvms_time_ruler_new (session);
+  for (guint v = 0; v < JVMS_BENCH_N_VIEWS; v++)
+    g_object_ref_sink (views[v]);
+}
+
 static void
 run (const char *const *argv)
 {
@@ -133,7 +148,7 @@ jvms_bench_first_frame (const char *trace,
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autofree char *tmp = g_dir_make_tmp ("jvmscope-first-frame-XXXXXX", &error);
   g_autoptr(JvmsHistory) history = NULL;
-  GtkWidget *views[7];
+  GtkWidget *views[JVMS_BENCH_N_VIEWS];
   cairo_surface_t *surface;
   gboolean done = FALSE;
   guint poll_id;
@@ -145,15 +160,7 @@ jvms_bench_first_frame (const char *trace,
       return FALSE;
     }
   /* The window builds its views before the trace is read. */
-  views[0] = jvms_threads_view_new (session);
-  views[1] = jvms_cpus_view_new (session);
-  views[2] = jvms_locks_view_new (session);
-  views[3] = jvms_gc_view_new (session);
-  views[4] = jvms_counters_view_new (session);
-  views[5] = jvms_object_age_view_new (session);
-  views[6] = jvms_time_ruler_new (session);
-  for (guint v = 0; v < G_N_ELEMENTS (views); v++)
-    g_object_ref_sink (views[v]);
+  jvms_bench_new_views (session, views);
 
   index = jvms_trace_index_new (trace, &error);
   if (index == NULL)

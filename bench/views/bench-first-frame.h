@@ -3,6 +3,14 @@
 
 #include <adwaita.h>
 
+#include "jvms-session.h"
+
+/* Every view of the window, in its order: threads, CPUs, locks, GC, counters, object age,
+ * ruler; each with a reference of its own. */
+#define JVMS_BENCH_N_VIEWS 7
+void     jvms_bench_new_views            (JvmsSession *session,
+                                          GtkWidget   *views[JVMS_BENCH_N_VIEWS]);
+
 /* Seconds since the process was launched (exec). */
 double   jvms_bench_seconds_since_launch (void);
 /* The bundle of a Handoff run of @seconds recorded with jvmscope-cli record under

@@ -122,8 +122,8 @@ main (int   argc,
     { "no-first-frame", 0, 0, G_OPTION_ARG_NONE, &no_first_frame, "Skip first_frame", NULL },
     G_OPTION_ENTRY_NULL
   };
-  static const char *const names[] = { "threads", "cpus", "locks", "gc", "counters",
-                                       "object_age", "ruler" };
+  static const char *const names[JVMS_BENCH_N_VIEWS] = { "threads", "cpus", "locks", "gc",
+                                                          "counters", "object_age", "ruler" };
   g_autoptr(GOptionContext) context = g_option_context_new (NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(JvmsHistory) history = NULL;
@@ -134,7 +134,7 @@ main (int   argc,
   g_autoptr(GArray) samples = NULL;
   g_autoptr(GRand) rand = g_rand_new_with_seed (1234);
   g_autofree char *path = NULL;
-  GtkWidget *views[G_N_ELEMENTS (names)];
+  GtkWidget *views[JVMS_BENCH_N_VIEWS];
   cairo_surface_t *surface;
   gint64 start, end;
 
@@ -203,13 +203,7 @@ main (int   argc,
   jvms_session_set_history (session, history);
   start = jvms_session_get_start_time (session);
   end = jvms_session_get_end_time (session);
-  views[0] = jvms_threads_view_new (session);
-  views[1] = jvms_cpus_view_new (session);
-  views[2] = jvms_locks_view_new (session);
-  views[3] = jvms_gc_view_new (session);
-  views[4] = jvms_counters_view_new (session);
-  views[5] = jvms_object_age_view_new (session);
-  views[6] = jvms_time_ruler_new (session);
+  jvms_bench_new_views (session, views);
   samples = jvms_synthetic_object_samples (start, end, 100000, 9);
   jvms_object_age_view_set_samples (JVMS_OBJECT_AGE_VIEW (views[5]),
                                     (JvmsObjectAgeSample *) samples->data, samples->len);
@@ -224,7 +218,6 @@ main (int   argc,
       g_autoptr(GArray) cpu = g_array_new (FALSE, FALSE, sizeof (double));
       g_autoptr(GArray) draws = g_array_new (FALSE, FALSE, sizeof (double));
 
-      g_object_ref_sink (views[v]);
       if (only_view != NULL && g_strcmp0 (only_view, names[v]) != 0)
         {
           g_object_unref (views[v]);

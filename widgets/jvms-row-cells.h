@@ -28,20 +28,45 @@ typedef void (*JvmsRowDrawFunc) (cairo_t                     *cr,
 
 #define JVMS_ROW_CELLS_MAX_LANES 8
 
+/* Summary cells of a list of lanes, an attribute each, some of which the history may lack:
+ * one query for those it has, into a buffer kept from frame to frame. */
+typedef struct
+{
+  const char      *view_name;  /* for warnings */
+  int              n_columns;  /* of the last query */
+  GArray          *lane_index; /* int per lane: block of cells, or -1 */
+  GArray          *attributes; /* JvmsAttribute: the query's, in block order */
+  JvmsSummaryCell *cells;
+  gsize            capacity;   /* cells allocated */
+} JvmsLaneCells;
+
+void     jvms_lane_cells_init   (JvmsLaneCells              *self,
+                                 const char                 *view_name);
+void     jvms_lane_cells_clear  (JvmsLaneCells              *self);
+/* Forgets the lanes, keeping the buffers. */
+void     jvms_lane_cells_reset  (JvmsLaneCells              *self);
+/* Appends a lane (JVMS_ATTRIBUTE_INVALID: a lane without cells). */
+void     jvms_lane_cells_add    (JvmsLaneCells              *self,
+                                 JvmsAttribute               attribute);
+guint    jvms_lane_cells_get_n_lanes (const JvmsLaneCells  *self);
+/* One summary query over @geometry's range and columns for every lane added; FALSE (with a
+ * warning) when the history cannot answer, and the lanes are forgotten then. */
+gboolean jvms_lane_cells_query  (JvmsLaneCells              *self,
+                                 JvmsHistory                *history,
+                                 const JvmsTimelineGeometry *geometry);
+/* Cells of @lane, or NULL when it has none or they were not queried at @geometry's width. */
+const JvmsSummaryCell *jvms_lane_cells_get (const JvmsLaneCells        *self,
+                                            const JvmsTimelineGeometry *geometry,
+                                            guint                       lane);
+
+/* Rows of one height with n_lanes lanes each, of which those in the band are queried. */
 typedef struct
 {
   guint            n_lanes;    /* per row */
   int              row_height;
-  const char      *view_name;  /* for warnings */
-
-  /* What the last compute cached: rows [first, first + n_rows) at n_columns. */
-  guint            first;
+  guint            first;      /* rows cached: [first, first + n_rows) */
   guint            n_rows;
-  int              n_columns;
-  GArray          *lane_index; /* int per lane of a cached row: block of cells, or -1 */
-  GArray          *attributes; /* JvmsAttribute: the query's, in block order */
-  JvmsSummaryCell *cells;
-  gsize            capacity;   /* cells allocated */
+  JvmsLaneCells    lanes;
 } JvmsRowCells;
 
 void jvms_row_cells_init    (JvmsRowCells               *self,

@@ -5,6 +5,8 @@
  *   bench-views [--intervals N] [--frames N] [--view NAME] [--cache-dir DIR]
  *               [--trace PATH | --trace-seconds S] [--no-first-frame]
  *
+ * --frames 0 measures first_frame alone.
+ *
  * first_frame runs first, while the process is new: the trace (PATH, or a Handoff run of S
  * seconds, default 100, recorded once with jvmscope-cli record into DIR/jvmscope-bench-views/)
  * is indexed from scratch into a temporary folder by JvmsTraceIndex's async load, as the window
@@ -163,6 +165,12 @@ main (int   argc,
         return 1;
     }
 
+  if (n_frames <= 0)
+    {
+      g_free (cache_dir);
+      g_free (trace_path);
+      return 0;
+    }
   path = g_strdup_printf ("%s/jvmscope-bench-views-%" G_GINT64_FORMAT "-v1.jvmsidx",
                           cache_dir, n_intervals);
   history = jvms_history_open (path, 0, NULL);

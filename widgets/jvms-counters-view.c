@@ -7,6 +7,7 @@
 
 #include "jvms-counters-view.h"
 #include "jvms-lane.h"
+#include "jvms-row-cells.h"
 #include "jvms-thread-table.h"
 #include "jvms-view-states.h"
 
@@ -37,10 +38,9 @@ struct _JvmsCountersView
   JvmsTimeline     parent_instance;
   GArray          *rows;
   char            *metric;
-  guint            first;
-  guint            n_cached;
-  JvmsSummaryCell *cells;          /* N_SLOTS per cached row */
-  int              n_columns;
+  JvmsRowCells     cells;          /* a lane per slot */
+  JvmsSummaryCell *chart;          /* the metric of one row, reused from row to row */
+  int              chart_columns;
 };
 
 G_DEFINE_FINAL_TYPE (JvmsCountersView, jvms_counters_view, JVMS_TYPE_TIMELINE)
@@ -114,8 +114,7 @@ jvms_counters_view_reload (JvmsTimeline *timeline,
   g_autoptr(JvmsThreadTable) threads = NULL;
   JvmsAttribute cpus;
 
-  g_clear_pointer (&self->cells, g_free);
-  self->n_cached = 0;
+  jvms_row_cells_reset (&self->cells);
   g_array_set_size (self->rows, 0);
   if (history == NULL)
     return;
@@ -146,56 +145,23 @@ jvms_counters_view_get_content_height (JvmsTimeline *timeline)
   return JVMS_COUNTERS_VIEW (timeline)->rows->len * ROW_H;
 }
 
+static JvmsAttribute
+counter_lane (gpointer data,
+              guint    row,
+              guint    lane)
+{
+  JvmsCountersView *self = data;
+  return g_array_index (self->rows, Row, row).attributes[lane];
+}
+
 static void
 jvms_counters_view_compute (JvmsTimeline               *timeline,
                             JvmsHistory                *history,
                             const JvmsTimelineGeometry *g)
 {
   JvmsCountersView *self = JVMS_COUNTERS_VIEW (timeline);
-  g_autoptr(GArray) attributes = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
-  g_autoptr(GArray) slots = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_autofree JvmsSummaryCell *tmp = NULL;
-  g_autoptr(GError) error = NULL;
-  gsize n_cells;
-  guint last;
 
-  g_clear_pointer (&self->cells, g_free);
-  self->n_cached = 0;
-  self->n_columns = g->n_columns;
-  if (history == NULL || self->rows->len == 0)
-    return;
-  self->first = MIN ((guint) (g->band_top / ROW_H), self->rows->len);
-  last = MIN ((guint) (g->band_bottom / ROW_H) + 1, self->rows->len);
-  self->n_cached = last - self->first;
-  n_cells = (gsize) self->n_cached * N_SLOTS * g->n_columns;
-  self->cells = g_new (JvmsSummaryCell, n_cells);
-  for (gsize i = 0; i < n_cells; i++)
-    self->cells[i] = (JvmsSummaryCell) { .flags = JVMS_SUMMARY_EMPTY, .min = NAN, .max = NAN };
-  for (guint i = self->first; i < last; i++)
-    {
-      const Row *r = &g_array_index (self->rows, Row, i);
-      for (guint s = 0; s < N_SLOTS; s++)
-        if (r->attributes[s] != JVMS_ATTRIBUTE_INVALID)
-          {
-            guint slot = (i - self->first) * N_SLOTS + s;
-            g_array_append_val (attributes, r->attributes[s]);
-            g_array_append_val (slots, slot);
-          }
-    }
-  if (attributes->len == 0)
-    return;
-  tmp = g_new0 (JvmsSummaryCell, (gsize) attributes->len * g->n_columns);
-  if (!jvms_history_query_summary (history, g->t0, g->t1, (JvmsAttribute *) attributes->data,
-                                   attributes->len, g->n_columns, tmp, &error))
-    {
-      g_warning ("Counters view: %s", error->message);
-      g_clear_pointer (&self->cells, g_free);
-      self->n_cached = 0;
-      return;
-    }
-  for (guint k = 0; k < attributes->len; k++)
-    memcpy (&self->cells[(gsize) g_array_index (slots, guint, k) * g->n_columns],
-            &tmp[(gsize) k * g->n_columns], sizeof (JvmsSummaryCell) * g->n_columns);
+  jvms_row_cells_compute (&self->cells, history, g, self->rows->len, counter_lane, self);
 }
 
 static double
@@ -209,33 +175,60 @@ numeric (const JvmsValue *v)
     }
 }
 
+/* What the metric property names, resolved once a frame rather than once a column. */
+typedef enum
+{
+  METRIC_IPC,
+  METRIC_MISS_RATIO,
+  METRIC_RAW,      /* a counter's own rate: slot */
+} MetricKind;
+
+static MetricKind
+metric_kind (const char *metric,
+             int        *raw_slot)
+{
+  for (int s = 0; s < SLOT_ACTIVITY; s++)
+    if (g_strcmp0 (metric, counter_names[s]) == 0)
+      {
+        *raw_slot = s;
+        return METRIC_RAW;
+      }
+  return g_strcmp0 (metric, "miss-ratio") == 0 ? METRIC_MISS_RATIO : METRIC_IPC;
+}
+
+static double
+dominant (const JvmsSummaryCell *lane,
+          int                    c)
+{
+  return lane != NULL ? numeric (&lane[c].dominant) : NAN;
+}
+
 /* Fills @out with the chosen metric per column, as a min/max cell chart. */
 static void
-metric_cells (JvmsCountersView      *self,
-              const JvmsSummaryCell *row,
-              int                    n_columns,
-              JvmsSummaryCell       *out)
+metric_cells (MetricKind                    kind,
+              int                           raw,
+              const JvmsSummaryCell *const *lanes,
+              int                           n_columns,
+              JvmsSummaryCell              *out)
 {
-  int raw = -1;
-
-  for (int s = 0; s < SLOT_ACTIVITY; s++)
-    if (g_strcmp0 (self->metric, counter_names[s]) == 0)
-      raw = s;
   for (int c = 0; c < n_columns; c++)
     {
       double v;
-      out[c] = (JvmsSummaryCell) { .min = NAN, .max = NAN };
-      if (raw >= 0)
+
+      if (kind == METRIC_RAW)
         {
-          out[c] = row[raw * n_columns + c];
+          out[c] = lanes[raw] != NULL ? lanes[raw][c]
+                                      : (JvmsSummaryCell) { .flags = JVMS_SUMMARY_EMPTY,
+                                                            .min = NAN, .max = NAN };
           continue;
         }
-      if (g_strcmp0 (self->metric, "miss-ratio") == 0)
-        v = jvms_counters_miss_ratio (numeric (&row[SLOT_MISSES * n_columns + c].dominant),
-                                      numeric (&row[SLOT_REFERENCES * n_columns + c].dominant));
+      out[c] = (JvmsSummaryCell) { .min = NAN, .max = NAN };
+      if (kind == METRIC_MISS_RATIO)
+        v = jvms_counters_miss_ratio (dominant (lanes[SLOT_MISSES], c),
+                                      dominant (lanes[SLOT_REFERENCES], c));
       else
-        v = jvms_counters_ipc (numeric (&row[SLOT_INSTRUCTIONS * n_columns + c].dominant),
-                               numeric (&row[SLOT_CYCLES * n_columns + c].dominant));
+        v = jvms_counters_ipc (dominant (lanes[SLOT_INSTRUCTIONS], c),
+                               dominant (lanes[SLOT_CYCLES], c));
       out[c].min = out[c].max = v;
     }
 }
@@ -254,68 +247,107 @@ format_rate (double v)
   return g_strdup_printf ("%.2f /s", v);
 }
 
+/* Behind the chart: when the thread was on a CPU, so that a rate reads against activity.
+ * Runs of such columns are one rectangle. */
+static void
+draw_activity (cairo_t                    *cr,
+               const JvmsTimelineGeometry *g,
+               const JvmsSummaryCell      *activity,
+               double                      y)
+{
+  JvmsColor on_cpu = jvms_palette_kernel_state (g->palette, JVMS_KERNEL_STATE_RUNNING);
+  int run = -1;
+
+  on_cpu.a = 0.15;
+  jvms_color_set (cr, &on_cpu);
+  for (int c = 0; c <= g->n_columns; c++)
+    {
+      gboolean on = c < g->n_columns && activity[c].dominant.type == JVMS_VALUE_INT &&
+                    (activity[c].dominant.i == JVMS_KERNEL_STATE_RUNNING ||
+                     activity[c].dominant.i == JVMS_KERNEL_STATE_SYSCALL);
+      if (on && run < 0)
+        run = c;
+      else if (!on && run >= 0)
+        {
+          cairo_rectangle (cr, g->gutter + run, y + 1, c - run, ROW_H - 2);
+          run = -1;
+        }
+    }
+  cairo_fill (cr);
+}
+
+typedef struct
+{
+  JvmsCountersView *self;
+  MetricKind        kind;
+  int               raw;
+} DrawData;
+
+static void
+draw_counter_row (cairo_t                     *cr,
+                  const JvmsTimelineGeometry  *g,
+                  guint                        row,
+                  double                       y,
+                  const JvmsSummaryCell *const *lanes,
+                  gpointer                     data)
+{
+  DrawData *dd = data;
+  JvmsCountersView *self = dd->self;
+  const Row *r = &g_array_index (self->rows, Row, row);
+  JvmsSummaryCell *chart = self->chart;
+  double vmax = 0;
+  char scale[64];
+
+  jvms_timeline_draw_label (cr, &g->palette->foreground, 6, y + 2, g->gutter - 10, r->label,
+                            FALSE);
+  jvms_color_set (cr, &g->palette->grid);
+  cairo_rectangle (cr, g->gutter, y + ROW_H - 1, g->n_columns, 1);
+  cairo_fill (cr);
+  if (lanes == NULL)
+    return;
+
+  if (lanes[SLOT_ACTIVITY] != NULL)
+    draw_activity (cr, g, lanes[SLOT_ACTIVITY], y);
+
+  metric_cells (dd->kind, dd->raw, lanes, g->n_columns, chart);
+  for (int c = 0; c < g->n_columns; c++)
+    if (!isnan (chart[c].max))
+      vmax = MAX (vmax, chart[c].max);
+  if (dd->kind == METRIC_MISS_RATIO)
+    vmax = 1;
+  if (vmax <= 0)
+    return;
+  if (dd->kind == METRIC_MISS_RATIO)
+    g_strlcpy (scale, "100 %", sizeof scale);
+  else if (dd->kind == METRIC_IPC)
+    g_snprintf (scale, sizeof scale, _("IPC %.2f"), vmax);
+  else
+    {
+      g_autofree char *rate = format_rate (vmax);
+      g_strlcpy (scale, rate, sizeof scale);
+    }
+  jvms_timeline_draw_label (cr, &g->palette->dim_text, 6, y + 20, g->gutter - 10, scale, FALSE);
+  jvms_lane_draw_numeric (cr, g, chart, y + 3, ROW_H - 6, 0, vmax,
+                          dd->kind == METRIC_MISS_RATIO ? &g->palette->line_b
+                                                        : &g->palette->line_a);
+}
+
 static void
 jvms_counters_view_draw (JvmsTimeline               *timeline,
                          cairo_t                    *cr,
                          const JvmsTimelineGeometry *g)
 {
   JvmsCountersView *self = JVMS_COUNTERS_VIEW (timeline);
-  gboolean have = self->cells != NULL && self->n_columns == g->n_columns;
-  g_autofree JvmsSummaryCell *chart = g_new (JvmsSummaryCell, g->n_columns);
-  gboolean is_ratio = g_strcmp0 (self->metric, "miss-ratio") == 0;
-  gboolean is_ipc = !is_ratio && g_strcmp0 (self->metric, "ipc") == 0;
+  DrawData dd = { self, METRIC_IPC, 0 };
 
-  for (guint i = 0; i < self->rows->len; i++)
+  dd.kind = metric_kind (self->metric, &dd.raw);
+  if (self->chart_columns < g->n_columns)
     {
-      const Row *r = &g_array_index (self->rows, Row, i);
-      double y = g->top + (double) i * ROW_H - g->v_offset;
-      const JvmsSummaryCell *row;
-      double vmax = 0;
-      g_autofree char *scale = NULL;
-
-      if (y + ROW_H < g->top || (i + 1) * ROW_H <= g->band_top)
-        continue;
-      if (y > g->height || i * ROW_H >= g->band_bottom)
-        break;
-      jvms_timeline_draw_label (cr, &g->palette->foreground, 6, y + 2, g->gutter - 10, r->label,
-                                FALSE);
-      jvms_color_set (cr, &g->palette->grid);
-      cairo_rectangle (cr, g->gutter, y + ROW_H - 1, g->n_columns, 1);
-      cairo_fill (cr);
-      if (!have || i < self->first || i >= self->first + self->n_cached)
-        continue;
-      row = &self->cells[(gsize) (i - self->first) * N_SLOTS * g->n_columns];
-
-      /* Behind: when the thread was on a CPU, so that a rate reads against activity. */
-      if (r->attributes[SLOT_ACTIVITY] != JVMS_ATTRIBUTE_INVALID)
-        {
-          JvmsColor on_cpu = jvms_palette_kernel_state (g->palette, JVMS_KERNEL_STATE_RUNNING);
-          const JvmsSummaryCell *activity = &row[SLOT_ACTIVITY * g->n_columns];
-          on_cpu.a = 0.15;
-          jvms_color_set (cr, &on_cpu);
-          for (int c = 0; c < g->n_columns; c++)
-            if (activity[c].dominant.type == JVMS_VALUE_INT &&
-                (activity[c].dominant.i == JVMS_KERNEL_STATE_RUNNING ||
-                 activity[c].dominant.i == JVMS_KERNEL_STATE_SYSCALL))
-              cairo_rectangle (cr, g->gutter + c, y + 1, 1, ROW_H - 2);
-          cairo_fill (cr);
-        }
-
-      metric_cells (self, row, g->n_columns, chart);
-      for (int c = 0; c < g->n_columns; c++)
-        if (!isnan (chart[c].max))
-          vmax = MAX (vmax, chart[c].max);
-      if (is_ratio)
-        vmax = 1;
-      if (vmax <= 0)
-        continue;
-      scale = is_ratio ? g_strdup ("100 %") : is_ipc ? g_strdup_printf (_("IPC %.2f"), vmax)
-                                                     : format_rate (vmax);
-      jvms_timeline_draw_label (cr, &g->palette->dim_text, 6, y + 20, g->gutter - 10, scale,
-                                FALSE);
-      jvms_lane_draw_numeric (cr, g, chart, y + 3, ROW_H - 6, 0, vmax,
-                              is_ratio ? &g->palette->line_b : &g->palette->line_a);
+      g_free (self->chart);
+      self->chart = g_new (JvmsSummaryCell, g->n_columns);
+      self->chart_columns = g->n_columns;
     }
+  jvms_row_cells_draw (&self->cells, cr, g, self->rows->len, draw_counter_row, &dd);
 }
 
 static char *
@@ -399,7 +431,8 @@ jvms_counters_view_finalize (GObject *object)
 {
   JvmsCountersView *self = JVMS_COUNTERS_VIEW (object);
 
-  g_clear_pointer (&self->cells, g_free);
+  jvms_row_cells_clear (&self->cells);
+  g_clear_pointer (&self->chart, g_free);
   g_clear_pointer (&self->rows, g_array_unref);
   g_clear_pointer (&self->metric, g_free);
   G_OBJECT_CLASS (jvms_counters_view_parent_class)->finalize (object);
@@ -467,6 +500,7 @@ jvms_counters_view_init (JvmsCountersView *self)
   self->rows = g_array_new (FALSE, TRUE, sizeof (Row));
   g_array_set_clear_func (self->rows, clear_row);
   self->metric = g_strdup ("ipc");
+  jvms_row_cells_init (&self->cells, "Counters", ROW_H, N_SLOTS);
 }
 
 GtkWidget *

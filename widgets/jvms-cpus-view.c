@@ -7,6 +7,7 @@
 
 #include "jvms-cpus-view.h"
 #include "jvms-lane.h"
+#include "jvms-row-cells.h"
 #include "jvms-thread-table.h"
 #include "jvms-view-states.h"
 
@@ -23,10 +24,7 @@ struct _JvmsCpusView
   JvmsTimeline     parent_instance;
   JvmsThreadTable *threads;
   GArray          *cpus;      /* Cpu, by number */
-  guint            first;     /* first cached row */
-  guint            n_cached;
-  JvmsSummaryCell *cells;
-  int              n_columns;
+  JvmsRowCells     cells;     /* one lane per CPU: current-thread */
 };
 
 G_DEFINE_FINAL_TYPE (JvmsCpusView, jvms_cpus_view, JVMS_TYPE_TIMELINE)
@@ -47,8 +45,7 @@ jvms_cpus_view_reload (JvmsTimeline *timeline,
   g_autoptr(GArray) children = NULL;
   JvmsAttribute root;
 
-  g_clear_pointer (&self->cells, g_free);
-  self->n_cached = 0;
+  jvms_row_cells_reset (&self->cells);
   g_array_set_size (self->cpus, 0);
   g_clear_pointer (&self->threads, jvms_thread_table_free);
   self->threads = jvms_thread_table_new (history);
@@ -78,36 +75,23 @@ jvms_cpus_view_get_content_height (JvmsTimeline *timeline)
   return JVMS_CPUS_VIEW (timeline)->cpus->len * ROW_H;
 }
 
+static JvmsAttribute
+cpu_lane (gpointer data,
+          guint    row,
+          guint    lane)
+{
+  JvmsCpusView *self = data;
+  return g_array_index (self->cpus, Cpu, row).current_thread;
+}
+
 static void
 jvms_cpus_view_compute (JvmsTimeline               *timeline,
                         JvmsHistory                *history,
                         const JvmsTimelineGeometry *g)
 {
   JvmsCpusView *self = JVMS_CPUS_VIEW (timeline);
-  g_autoptr(GArray) attributes = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
-  g_autoptr(GError) error = NULL;
-  guint last;
 
-  g_clear_pointer (&self->cells, g_free);
-  self->n_cached = 0;
-  self->n_columns = g->n_columns;
-  if (history == NULL || self->cpus->len == 0)
-    return;
-  self->first = MIN ((guint) (g->band_top / ROW_H), self->cpus->len);
-  last = MIN ((guint) (g->band_bottom / ROW_H) + 1, self->cpus->len);
-  for (guint i = self->first; i < last; i++)
-    g_array_append_val (attributes, g_array_index (self->cpus, Cpu, i).current_thread);
-  if (attributes->len == 0)
-    return;
-  self->cells = g_new0 (JvmsSummaryCell, (gsize) attributes->len * g->n_columns);
-  if (!jvms_history_query_summary (history, g->t0, g->t1, (JvmsAttribute *) attributes->data,
-                                   attributes->len, g->n_columns, self->cells, &error))
-    {
-      g_warning ("CPUs view: %s", error->message);
-      g_clear_pointer (&self->cells, g_free);
-      return;
-    }
-  self->n_cached = attributes->len;
+  jvms_row_cells_compute (&self->cells, history, g, self->cpus->len, cpu_lane, self);
 }
 
 typedef struct
@@ -137,6 +121,25 @@ thread_color (const JvmsPalette *palette,
 }
 
 static void
+draw_cpu (cairo_t                     *cr,
+          const JvmsTimelineGeometry  *g,
+          guint                        row,
+          double                       y,
+          const JvmsSummaryCell *const *lanes,
+          gpointer                     data)
+{
+  ColorData *cd = data;
+  char label[64];
+
+  /* The label is the only text of the row: no allocation per row and frame. */
+  g_snprintf (label, sizeof label, _("CPU %d"), (int) g_array_index (cd->self->cpus, Cpu, row).cpu);
+  jvms_timeline_draw_label (cr, &g->palette->foreground, 6, y + 1, g->gutter - 10, label, FALSE);
+  if (lanes != NULL && lanes[0] != NULL)
+    jvms_lane_draw (cr, g, lanes[0], y + JVMS_CPUS_VIEW_LANE_Y, JVMS_CPUS_VIEW_LANE_HEIGHT,
+                    thread_color, cd);
+}
+
+static void
 jvms_cpus_view_draw (JvmsTimeline               *timeline,
                      cairo_t                    *cr,
                      const JvmsTimelineGeometry *g)
@@ -144,23 +147,7 @@ jvms_cpus_view_draw (JvmsTimeline               *timeline,
   JvmsCpusView *self = JVMS_CPUS_VIEW (timeline);
   ColorData cd = { self, jvms_timeline_get_session (timeline) };
 
-  for (guint i = 0; i < self->cpus->len; i++)
-    {
-      double y = g->top + (double) i * ROW_H - g->v_offset;
-      g_autofree char *label = NULL;
-
-      if (y + ROW_H < g->top || (i + 1) * ROW_H <= g->band_top)
-        continue;
-      if (y > g->height || i * ROW_H >= g->band_bottom)
-        break;
-      label = g_strdup_printf (_("CPU %d"), (int) g_array_index (self->cpus, Cpu, i).cpu);
-      jvms_timeline_draw_label (cr, &g->palette->foreground, 6, y + 1, g->gutter - 10, label,
-                                FALSE);
-      if (self->cells != NULL && self->n_columns == g->n_columns &&
-          i >= self->first && i < self->first + self->n_cached)
-        jvms_lane_draw (cr, g, &self->cells[(gsize) (i - self->first) * g->n_columns],
-                        y + JVMS_CPUS_VIEW_LANE_Y, JVMS_CPUS_VIEW_LANE_HEIGHT, thread_color, &cd);
-    }
+  jvms_row_cells_draw (&self->cells, cr, g, self->cpus->len, draw_cpu, &cd);
 }
 
 static char *
@@ -263,7 +250,7 @@ jvms_cpus_view_finalize (GObject *object)
 {
   JvmsCpusView *self = JVMS_CPUS_VIEW (object);
 
-  g_clear_pointer (&self->cells, g_free);
+  jvms_row_cells_clear (&self->cells);
   g_clear_pointer (&self->cpus, g_array_unref);
   g_clear_pointer (&self->threads, jvms_thread_table_free);
   G_OBJECT_CLASS (jvms_cpus_view_parent_class)->finalize (object);
@@ -291,6 +278,7 @@ static void
 jvms_cpus_view_init (JvmsCpusView *self)
 {
   self->cpus = g_array_new (FALSE, FALSE, sizeof (Cpu));
+  jvms_row_cells_init (&self->cells, "CPUs", ROW_H, 1);
 }
 
 GtkWidget *

@@ -7,6 +7,7 @@
 
 #include "jvms-gc-view.h"
 #include "jvms-lane.h"
+#include "jvms-row-cells.h"
 
 #define LANE_ROW_H 16
 #define CHART_ROW_H 80
@@ -32,8 +33,7 @@ struct _JvmsGcView
   JvmsTimeline     parent_instance;
   GArray          *rows;
   int              content_height;
-  JvmsSummaryCell *cells;   /* two slots per row (second used by the heap) */
-  int              n_columns;
+  JvmsLaneCells    cells;   /* two lanes per row (the second used by the heap) */
 };
 
 G_DEFINE_FINAL_TYPE (JvmsGcView, jvms_gc_view, JVMS_TYPE_TIMELINE)
@@ -65,7 +65,7 @@ jvms_gc_view_reload (JvmsTimeline *timeline,
 {
   JvmsGcView *self = JVMS_GC_VIEW (timeline);
 
-  g_clear_pointer (&self->cells, g_free);
+  jvms_lane_cells_reset (&self->cells);
   g_array_set_size (self->rows, 0);
   self->content_height = 0;
   if (history == NULL)
@@ -97,47 +97,16 @@ jvms_gc_view_compute (JvmsTimeline               *timeline,
                       const JvmsTimelineGeometry *g)
 {
   JvmsGcView *self = JVMS_GC_VIEW (timeline);
-  g_autoptr(GArray) attributes = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
-  g_autoptr(GArray) slots = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_autofree JvmsSummaryCell *tmp = NULL;
-  g_autoptr(GError) error = NULL;
-  gsize n_slots;
 
-  g_clear_pointer (&self->cells, g_free);
-  self->n_columns = g->n_columns;
-  if (history == NULL || self->rows->len == 0)
-    return;
-  n_slots = (gsize) self->rows->len * 2;
-  self->cells = g_new (JvmsSummaryCell, n_slots * g->n_columns);
-  for (gsize i = 0; i < n_slots * g->n_columns; i++)
-    self->cells[i] = (JvmsSummaryCell) { .flags = JVMS_SUMMARY_EMPTY, .min = NAN, .max = NAN };
   /* A handful of attributes: all rows at once, visible or not. */
+  jvms_lane_cells_reset (&self->cells);
   for (guint i = 0; i < self->rows->len; i++)
     {
       const Row *r = &g_array_index (self->rows, Row, i);
-      guint s0 = 2 * i, s1 = 2 * i + 1;
-      if (r->attribute != JVMS_ATTRIBUTE_INVALID)
-        {
-          g_array_append_val (attributes, r->attribute);
-          g_array_append_val (slots, s0);
-        }
-      if (r->second != JVMS_ATTRIBUTE_INVALID)
-        {
-          g_array_append_val (attributes, r->second);
-          g_array_append_val (slots, s1);
-        }
+      jvms_lane_cells_add (&self->cells, r->attribute);
+      jvms_lane_cells_add (&self->cells, r->second);
     }
-  tmp = g_new0 (JvmsSummaryCell, (gsize) attributes->len * g->n_columns);
-  if (!jvms_history_query_summary (history, g->t0, g->t1, (JvmsAttribute *) attributes->data,
-                                   attributes->len, g->n_columns, tmp, &error))
-    {
-      g_warning ("GC view: %s", error->message);
-      g_clear_pointer (&self->cells, g_free);
-      return;
-    }
-  for (guint k = 0; k < attributes->len; k++)
-    memcpy (&self->cells[(gsize) g_array_index (slots, guint, k) * g->n_columns],
-            &tmp[(gsize) k * g->n_columns], sizeof (JvmsSummaryCell) * g->n_columns);
+  jvms_lane_cells_query (&self->cells, history, g);
 }
 
 static JvmsColor
@@ -171,7 +140,7 @@ column_max (const JvmsSummaryCell *cells,
             int                    n)
 {
   double m = 0;
-  for (int c = 0; c < n; c++)
+  for (int c = 0; cells != NULL && c < n; c++)
     if (!isnan (cells[c].max))
       m = MAX (m, cells[c].max);
   return m;
@@ -183,14 +152,14 @@ jvms_gc_view_draw (JvmsTimeline               *timeline,
                    const JvmsTimelineGeometry *g)
 {
   JvmsGcView *self = JVMS_GC_VIEW (timeline);
-  gboolean have = self->cells != NULL && self->n_columns == g->n_columns;
 
   for (guint i = 0; i < self->rows->len; i++)
     {
       const Row *r = &g_array_index (self->rows, Row, i);
       double y = g->top + r->y - g->v_offset;
-      const JvmsSummaryCell *a = have ? &self->cells[(gsize) (2 * i) * g->n_columns] : NULL;
-      const JvmsSummaryCell *b = have ? &self->cells[(gsize) (2 * i + 1) * g->n_columns] : NULL;
+      const JvmsSummaryCell *a = jvms_lane_cells_get (&self->cells, g, 2 * i);
+      const JvmsSummaryCell *b = jvms_lane_cells_get (&self->cells, g, 2 * i + 1);
+      gboolean have = a != NULL;
 
       jvms_timeline_draw_label (cr, &g->palette->foreground, 6, y + 1, g->gutter - 10, r->label,
                                 FALSE);
@@ -211,7 +180,9 @@ jvms_gc_view_draw (JvmsTimeline               *timeline,
           jvms_color_set (cr, &g->palette->grid);
           cairo_rectangle (cr, g->gutter, y + 4.5, g->n_columns, 0.5);
           cairo_fill (cr);
-          jvms_lane_draw_numeric (cr, g, b, y + 4, CHART_ROW_H - 8, 0, vmax, &g->palette->line_b);
+          if (b != NULL)
+            jvms_lane_draw_numeric (cr, g, b, y + 4, CHART_ROW_H - 8, 0, vmax,
+                                    &g->palette->line_b);
           jvms_lane_draw_numeric (cr, g, a, y + 4, CHART_ROW_H - 8, 0, vmax, &g->palette->line_a);
         }
       else
@@ -300,7 +271,7 @@ jvms_gc_view_finalize (GObject *object)
 {
   JvmsGcView *self = JVMS_GC_VIEW (object);
 
-  g_clear_pointer (&self->cells, g_free);
+  jvms_lane_cells_clear (&self->cells);
   g_clear_pointer (&self->rows, g_array_unref);
   G_OBJECT_CLASS (jvms_gc_view_parent_class)->finalize (object);
 }
@@ -326,6 +297,7 @@ static void
 jvms_gc_view_init (JvmsGcView *self)
 {
   self->rows = g_array_new (FALSE, FALSE, sizeof (Row));
+  jvms_lane_cells_init (&self->cells, "GC");
 }
 
 GtkWidget *

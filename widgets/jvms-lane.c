@@ -17,6 +17,20 @@ same_color (const JvmsColor *a,
   return a->r == b->r && a->g == b->g && a->b == b->b && a->a == b->a;
 }
 
+/* Distinct colours of a lane whose runs are filled together: one cairo_fill per colour rather
+ * than per run. The runs of colours past these (a CPU row at full zoom-out holds a colour per
+ * thread) are filled one by one. */
+#define MAX_BATCHED_COLORS 24
+/* Runs kept on the stack up to this many columns; a wider export allocates. */
+#define STACK_RUNS 2048
+
+typedef struct
+{
+  int start;
+  int end;
+  int batch;  /* index into the batched colours, or -1: filled at once */
+} Run;
+
 void
 jvms_lane_draw (cairo_t                    *cr,
                 const JvmsTimelineGeometry *g,
@@ -26,27 +40,69 @@ jvms_lane_draw (cairo_t                    *cr,
                 JvmsLaneColorFunc           color,
                 gpointer                    data)
 {
+  JvmsColor batches[MAX_BATCHED_COLORS];
+  guint n_batches = 0;
+  Run stack_runs[STACK_RUNS];
+  g_autofree Run *heap_runs = NULL;
+  Run *runs = stack_runs;
+  int n_runs = 0;
   int run_start = 0;
   JvmsColor run_color = { 0 };
+  const JvmsValue *last_value = NULL; /* value of the last colour asked for */
+  JvmsColor last_color = { 0 };
   double mark = MAX (2.0, floor (height / 3));
 
+  /* A lane has at most one run per column. */
+  if ((gsize) g->n_columns > G_N_ELEMENTS (stack_runs))
+    runs = heap_runs = g_new (Run, g->n_columns);
+
+  /* Runs of one colour; a colour is asked for only when the value changes, since neighbouring
+   * columns mostly hold the same one. */
   for (int c = 0; c <= g->n_columns; c++)
     {
       JvmsColor cur = { 0 };
 
       if (c < g->n_columns && !(cells[c].flags & JVMS_SUMMARY_EMPTY))
-        cur = color (g->palette, &cells[c].dominant, data);
+        {
+          if (last_value == NULL || !jvms_value_equal (last_value, &cells[c].dominant))
+            {
+              last_color = color (g->palette, &cells[c].dominant, data);
+              last_value = &cells[c].dominant;
+            }
+          cur = last_color;
+        }
       if (c == g->n_columns || !same_color (&cur, &run_color))
         {
           if (c > run_start && run_color.a > 0)
             {
-              jvms_color_set (cr, &run_color);
-              cairo_rectangle (cr, g->gutter + run_start, y, c - run_start, height);
-              cairo_fill (cr);
+              guint b;
+              for (b = 0; b < n_batches; b++)
+                if (same_color (&batches[b], &run_color))
+                  break;
+              if (b == n_batches && n_batches < MAX_BATCHED_COLORS)
+                batches[n_batches++] = run_color;
+              if (b < n_batches)
+                runs[n_runs++] = (Run) { run_start, c, (int) b };
+              else
+                {
+                  jvms_color_set (cr, &run_color);
+                  cairo_rectangle (cr, g->gutter + run_start, y, c - run_start, height);
+                  cairo_fill (cr);
+                }
             }
           run_start = c;
           run_color = cur;
         }
+    }
+
+  /* Each batched colour's runs in one path. */
+  for (guint b = 0; b < n_batches; b++)
+    {
+      for (int r = 0; r < n_runs; r++)
+        if (runs[r].batch == (int) b)
+          cairo_rectangle (cr, g->gutter + runs[r].start, y, runs[r].end - runs[r].start, height);
+      jvms_color_set (cr, &batches[b]);
+      cairo_fill (cr);
     }
 
   /* Mixed columns: marks drawn in runs as well. */
@@ -82,35 +138,70 @@ jvms_lane_draw_numeric (cairo_t                    *cr,
     range = 1;
   band.a = 0.35;
   jvms_color_set (cr, &band);
-  for (int c = 0; c < g->n_columns; c++)
+  /* The band: columns whose span rounds to the same pixels are one rectangle. */
+  for (int c = 0; c < g->n_columns;)
     {
-      double y0, y1;
+      double top, bottom;
+      int end = c + 1;
+
       if (isnan (cells[c].min) || isnan (cells[c].max))
-        continue;
-      y0 = y + height - (cells[c].max - vmin) / range * height;
-      y1 = y + height - (cells[c].min - vmin) / range * height;
-      cairo_rectangle (cr, g->gutter + c, floor (y0), 1, MAX (1, ceil (y1) - floor (y0)));
+        {
+          c++;
+          continue;
+        }
+      top = floor (y + height - (cells[c].max - vmin) / range * height);
+      bottom = top + MAX (1, ceil (y + height - (cells[c].min - vmin) / range * height) - top);
+      while (end < g->n_columns && !isnan (cells[end].min) && !isnan (cells[end].max))
+        {
+          double t = floor (y + height - (cells[end].max - vmin) / range * height);
+          double b = t + MAX (1, ceil (y + height - (cells[end].min - vmin) / range * height) - t);
+          if (t != top || b != bottom)
+            break;
+          end++;
+        }
+      cairo_rectangle (cr, g->gutter + c, top, end - c, bottom - top);
+      c = end;
     }
   cairo_fill (cr);
 
+  /* The line at the max, as boxes a column wide that join each value to the previous one: a
+   * stroked polyline of a point per column cost more than all the rest of a row (cairo
+   * tessellates its joins); pixel-aligned boxes fill on cairo's fast path. A flat stretch is
+   * one box. */
   jvms_color_set (cr, color);
-  cairo_set_line_width (cr, 1.5);
-  for (int c = 0; c < g->n_columns; c++)
+  for (int c = 0; c < g->n_columns;)
     {
-      double yy;
+      double yy, lo, hi;
+      int end = c + 1;
+
       if (isnan (cells[c].max))
         {
+          c++;
           pen_down = FALSE;
           continue;
         }
       yy = y + height - (cells[c].max - vmin) / range * height;
+      lo = hi = yy;
       if (pen_down)
-        cairo_line_to (cr, g->gutter + c + 0.5, yy);
+        {
+          double prev = y + height - (cells[c - 1].max - vmin) / range * height;
+          lo = MIN (lo, prev);
+          hi = MAX (hi, prev);
+        }
       else
-        cairo_move_to (cr, g->gutter + c + 0.5, yy);
+        while (end < g->n_columns && cells[end].max == cells[c].max)
+          end++;
+      if (pen_down && hi == lo)
+        while (end < g->n_columns && cells[end].max == cells[c].max)
+          end++;
+      /* Whole pixels (about 2 px thick): aligned boxes skip cairo's coverage computation. */
+      lo = floor (lo - 0.75);
+      hi = ceil (hi + 0.75);
+      cairo_rectangle (cr, g->gutter + c, lo, end - c, hi - lo);
       pen_down = TRUE;
+      c = end;
     }
-  cairo_stroke (cr);
+  cairo_fill (cr);
 }
 
 char *

@@ -7,6 +7,7 @@
 
 #include "jvms-lane.h"
 #include "jvms-locks-view.h"
+#include "jvms-row-cells.h"
 #include "jvms-thread-table.h"
 #include "jvms-view-states.h"
 
@@ -32,11 +33,10 @@ struct _JvmsLocksView
   JvmsTimeline     parent_instance;
   JvmsThreadTable *threads;
   GArray          *locks;    /* Lock */
-  guint            first;
-  guint            n_cached;
-  JvmsSummaryCell *cells;    /* owner, waiters per cached row */
-  int              n_columns;
+  JvmsRowCells     cells;    /* lanes: owner, waiters */
 };
+
+enum { LANE_OWNER, LANE_WAITERS, N_LANES };
 
 G_DEFINE_FINAL_TYPE (JvmsLocksView, jvms_locks_view, JVMS_TYPE_TIMELINE)
 
@@ -59,8 +59,7 @@ jvms_locks_view_reload (JvmsTimeline *timeline,
   g_autofree gboolean *found = NULL;
   JvmsAttribute root;
 
-  g_clear_pointer (&self->cells, g_free);
-  self->n_cached = 0;
+  jvms_row_cells_reset (&self->cells);
   g_array_set_size (self->locks, 0);
   g_clear_pointer (&self->threads, jvms_thread_table_free);
   self->threads = jvms_thread_table_new (history);
@@ -97,58 +96,24 @@ jvms_locks_view_get_content_height (JvmsTimeline *timeline)
   return JVMS_LOCKS_VIEW (timeline)->locks->len * ROW_H;
 }
 
+static JvmsAttribute
+lock_lane (gpointer data,
+           guint    row,
+           guint    lane)
+{
+  JvmsLocksView *self = data;
+  const Lock *lock = &g_array_index (self->locks, Lock, row);
+  return lane == LANE_OWNER ? lock->owner : lock->waiters;
+}
+
 static void
 jvms_locks_view_compute (JvmsTimeline               *timeline,
                          JvmsHistory                *history,
                          const JvmsTimelineGeometry *g)
 {
   JvmsLocksView *self = JVMS_LOCKS_VIEW (timeline);
-  g_autoptr(GArray) attributes = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
-  g_autoptr(GArray) slots = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_autofree JvmsSummaryCell *tmp = NULL;
-  g_autoptr(GError) error = NULL;
-  guint last;
 
-  g_clear_pointer (&self->cells, g_free);
-  self->n_cached = 0;
-  self->n_columns = g->n_columns;
-  if (history == NULL || self->locks->len == 0)
-    return;
-  self->first = MIN ((guint) (g->band_top / ROW_H), self->locks->len);
-  last = MIN ((guint) (g->band_bottom / ROW_H) + 1, self->locks->len);
-  self->n_cached = last - self->first;
-  self->cells = g_new (JvmsSummaryCell, (gsize) self->n_cached * 2 * g->n_columns);
-  for (gsize i = 0; i < (gsize) self->n_cached * 2 * g->n_columns; i++)
-    self->cells[i] = (JvmsSummaryCell) { .flags = JVMS_SUMMARY_EMPTY, .min = NAN, .max = NAN };
-  for (guint i = self->first; i < last; i++)
-    {
-      const Lock *lock = &g_array_index (self->locks, Lock, i);
-      guint s0 = 2 * (i - self->first), s1 = s0 + 1;
-      if (lock->owner != JVMS_ATTRIBUTE_INVALID)
-        {
-          g_array_append_val (attributes, lock->owner);
-          g_array_append_val (slots, s0);
-        }
-      if (lock->waiters != JVMS_ATTRIBUTE_INVALID)
-        {
-          g_array_append_val (attributes, lock->waiters);
-          g_array_append_val (slots, s1);
-        }
-    }
-  if (attributes->len == 0)
-    return;
-  tmp = g_new0 (JvmsSummaryCell, (gsize) attributes->len * g->n_columns);
-  if (!jvms_history_query_summary (history, g->t0, g->t1, (JvmsAttribute *) attributes->data,
-                                   attributes->len, g->n_columns, tmp, &error))
-    {
-      g_warning ("Locks view: %s", error->message);
-      g_clear_pointer (&self->cells, g_free);
-      self->n_cached = 0;
-      return;
-    }
-  for (guint k = 0; k < attributes->len; k++)
-    memcpy (&self->cells[(gsize) g_array_index (slots, guint, k) * g->n_columns],
-            &tmp[(gsize) k * g->n_columns], sizeof (JvmsSummaryCell) * g->n_columns);
+  jvms_row_cells_compute (&self->cells, history, g, self->locks->len, lock_lane, self);
 }
 
 static JvmsColor
@@ -166,6 +131,80 @@ owner_color (const JvmsPalette *palette,
                               t != NULL && t->kind == JVMS_THREAD_KIND_OTHER_PROCESS);
 }
 
+typedef struct
+{
+  JvmsLocksView *self;
+  gint64         highlighted;
+} DrawData;
+
+/* Bars from the lane's bottom: the most waiters in the pixel, so that a burst shows. Columns of
+ * one height are one rectangle. */
+static void
+draw_waiters (cairo_t                    *cr,
+              const JvmsTimelineGeometry *g,
+              const JvmsSummaryCell      *waiters,
+              double                      y)
+{
+  JvmsColor color = { 0xD5 / 255.0, 0x5E / 255.0, 0, 1 }; /* vermillion: contention */
+  double vmax = 1;
+  int c = 0;
+
+  for (int k = 0; k < g->n_columns; k++)
+    if (!isnan (waiters[k].max))
+      vmax = MAX (vmax, waiters[k].max);
+  jvms_color_set (cr, &color);
+  while (c < g->n_columns)
+    {
+      double h;
+      int end = c + 1;
+
+      if (isnan (waiters[c].max) || waiters[c].max <= 0)
+        {
+          c++;
+          continue;
+        }
+      while (end < g->n_columns && waiters[end].max == waiters[c].max)
+        end++;
+      h = MAX (1.0, waiters[c].max / vmax * WAITERS_H);
+      cairo_rectangle (cr, g->gutter + c, y + WAITERS_Y + WAITERS_H - h, end - c, h);
+      c = end;
+    }
+  cairo_fill (cr);
+}
+
+static void
+draw_lock (cairo_t                     *cr,
+           const JvmsTimelineGeometry  *g,
+           guint                        row,
+           double                       y,
+           const JvmsSummaryCell *const *lanes,
+           gpointer                     data)
+{
+  DrawData *dd = data;
+  const Lock *lock = &g_array_index (dd->self->locks, Lock, row);
+  gboolean highlighted = dd->highlighted != 0 && lock->address == dd->highlighted;
+  char label[256];
+
+  if (highlighted)
+    {
+      JvmsColor band = g->palette->highlight;
+      band.a = 0.18;
+      jvms_color_set (cr, &band);
+      cairo_rectangle (cr, 0, y, g->width, ROW_H);
+      cairo_fill (cr);
+    }
+  g_snprintf (label, sizeof label, "%s  %s", lock->klass != NULL ? lock->klass : _("Monitor"),
+              lock->key);
+  jvms_timeline_draw_label (cr, &g->palette->foreground, 6, y + 5, g->gutter - 10, label,
+                            highlighted);
+  if (lanes == NULL)
+    return;
+  if (lanes[LANE_OWNER] != NULL)
+    jvms_lane_draw (cr, g, lanes[LANE_OWNER], y + OWNER_Y, OWNER_H, owner_color, dd->self);
+  if (lanes[LANE_WAITERS] != NULL)
+    draw_waiters (cr, g, lanes[LANE_WAITERS], y);
+}
+
 static void
 jvms_locks_view_draw (JvmsTimeline               *timeline,
                       cairo_t                    *cr,
@@ -173,54 +212,9 @@ jvms_locks_view_draw (JvmsTimeline               *timeline,
 {
   JvmsLocksView *self = JVMS_LOCKS_VIEW (timeline);
   JvmsSession *session = jvms_timeline_get_session (timeline);
-  gint64 highlighted = session != NULL ? jvms_session_get_highlighted_monitor (session) : 0;
-  gboolean have = self->cells != NULL && self->n_columns == g->n_columns;
-  JvmsColor waiters_color = { 0xD5 / 255.0, 0x5E / 255.0, 0, 1 }; /* vermillion: contention */
+  DrawData dd = { self, session != NULL ? jvms_session_get_highlighted_monitor (session) : 0 };
 
-  for (guint i = 0; i < self->locks->len; i++)
-    {
-      const Lock *lock = &g_array_index (self->locks, Lock, i);
-      double y = g->top + (double) i * ROW_H - g->v_offset;
-      g_autofree char *label = NULL;
-
-      if (y + ROW_H < g->top || (i + 1) * ROW_H <= g->band_top)
-        continue;
-      if (y > g->height || i * ROW_H >= g->band_bottom)
-        break;
-      if (highlighted != 0 && lock->address == highlighted)
-        {
-          JvmsColor band = g->palette->highlight;
-          band.a = 0.18;
-          jvms_color_set (cr, &band);
-          cairo_rectangle (cr, 0, y, g->width, ROW_H);
-          cairo_fill (cr);
-        }
-      label = g_strdup_printf ("%s  %s", lock->klass != NULL ? lock->klass : _("Monitor"),
-                               lock->key);
-      jvms_timeline_draw_label (cr, &g->palette->foreground, 6, y + 5, g->gutter - 10, label,
-                                highlighted != 0 && lock->address == highlighted);
-      if (!have || i < self->first || i >= self->first + self->n_cached)
-        continue;
-      {
-        const JvmsSummaryCell *owner = &self->cells[(gsize) (2 * (i - self->first)) * g->n_columns];
-        const JvmsSummaryCell *waiters = owner + g->n_columns;
-        double vmax = 1;
-
-        jvms_lane_draw (cr, g, owner, y + OWNER_Y, OWNER_H, owner_color, self);
-        for (int c = 0; c < g->n_columns; c++)
-          if (!isnan (waiters[c].max))
-            vmax = MAX (vmax, waiters[c].max);
-        /* Bars from the lane's bottom: the most waiters in the pixel, so a burst shows. */
-        jvms_color_set (cr, &waiters_color);
-        for (int c = 0; c < g->n_columns; c++)
-          if (!isnan (waiters[c].max) && waiters[c].max > 0)
-            {
-              double h = MAX (1.0, waiters[c].max / vmax * WAITERS_H);
-              cairo_rectangle (cr, g->gutter + c, y + WAITERS_Y + WAITERS_H - h, 1, h);
-            }
-        cairo_fill (cr);
-      }
-    }
+  jvms_row_cells_draw (&self->cells, cr, g, self->locks->len, draw_lock, &dd);
 }
 
 static char *
@@ -416,7 +410,7 @@ jvms_locks_view_finalize (GObject *object)
 {
   JvmsLocksView *self = JVMS_LOCKS_VIEW (object);
 
-  g_clear_pointer (&self->cells, g_free);
+  jvms_row_cells_clear (&self->cells);
   g_clear_pointer (&self->locks, g_array_unref);
   g_clear_pointer (&self->threads, jvms_thread_table_free);
   G_OBJECT_CLASS (jvms_locks_view_parent_class)->finalize (object);
@@ -445,6 +439,7 @@ jvms_locks_view_init (JvmsLocksView *self)
 {
   self->locks = g_array_new (FALSE, TRUE, sizeof (Lock));
   g_array_set_clear_func (self->locks, clear_lock);
+  jvms_row_cells_init (&self->cells, "Locks", ROW_H, N_LANES);
 }
 
 GtkWidget *

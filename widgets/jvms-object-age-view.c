@@ -269,7 +269,11 @@ jvms_object_age_view_draw (JvmsTimeline               *timeline,
   jvms_timeline_draw_label (cr, &g->palette->dim_text, 6, top + CHART_H - 18, g->gutter - 10,
                             min_label, FALSE);
 
-  /* One fill per group (dots are sorted by group in compute): far fewer cairo fills. */
+  /* One fill per group (dots are sorted by group in compute): far fewer cairo fills. A dot
+   * of at most 9 px needs no arc finer than a quarter pixel: cairo's default tolerance (0.1)
+   * makes several times more edges for the thousands of dots of a zoomed-out frame. */
+  cairo_save (cr);
+  cairo_set_tolerance (cr, 0.25);
   for (guint i = 0; i < self->dots->len; i++)
     {
       const Dot *d = &g_array_index (self->dots, Dot, i);
@@ -285,6 +289,7 @@ jvms_object_age_view_draw (JvmsTimeline               *timeline,
           cairo_fill (cr);
         }
     }
+  cairo_restore (cr);
 
   jvms_color_set (cr, &g->palette->foreground);
   cairo_set_line_width (cr, 1.5);

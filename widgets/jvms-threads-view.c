@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "jvms-lane.h"
+#include "jvms-row-cells.h"
 #include "jvms-thread-table.h"
 #include "jvms-threads-view.h"
 #include "jvms-view-states.h"
@@ -35,10 +36,7 @@ struct _JvmsThreadsView
 
   /* Cache: summary cells of the rows computed, two lanes per thread row. */
   GArray          *cached_rows;   /* guint: index into rows */
-  GArray          *lane_index;    /* int per lane (2 per cached row): row of cells, or -1 */
-  JvmsSummaryCell *cells;
-  gsize            n_cells;
-  int              n_columns;
+  JvmsLaneCells    lanes;         /* user and kernel lane of each cached row */
 };
 
 G_DEFINE_FINAL_TYPE (JvmsThreadsView, jvms_threads_view, JVMS_TYPE_TIMELINE)
@@ -110,9 +108,7 @@ static void
 clear_cache (JvmsThreadsView *self)
 {
   g_array_set_size (self->cached_rows, 0);
-  g_array_set_size (self->lane_index, 0);
-  g_clear_pointer (&self->cells, g_free);
-  self->n_cells = 0;
+  jvms_lane_cells_reset (&self->lanes);
 }
 
 static void
@@ -159,15 +155,14 @@ jvms_threads_view_compute (JvmsTimeline               *timeline,
                            const JvmsTimelineGeometry *g)
 {
   JvmsThreadsView *self = JVMS_THREADS_VIEW (timeline);
-  g_autoptr(GArray) attributes = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
   double bottom = g->band_bottom;
 
   clear_cache (self);
-  self->n_columns = g->n_columns;
   if (history == NULL)
     return;
 
-  /* Only the rows on screen: the cost follows the window, not the number of threads. */
+  /* Only the rows on screen: the cost follows the window, not the number of threads. Lanes of
+   * attributes the history lacks (a JFR-only trace has no kernel lane) get no cells. */
   for (guint i = first_row_at (self, g->band_top); i < self->rows->len; i++)
     {
       const Row *r = &g_array_index (self->rows, Row, i);
@@ -176,38 +171,11 @@ jvms_threads_view_compute (JvmsTimeline               *timeline,
       if (r->thread == NULL)
         continue;
       g_array_append_val (self->cached_rows, i);
-      g_array_append_val (attributes, r->thread->user_state);
-      g_array_append_val (attributes, r->thread->kernel_state);
+      jvms_lane_cells_add (&self->lanes, r->thread->user_state);
+      jvms_lane_cells_add (&self->lanes, r->thread->kernel_state);
     }
-  if (attributes->len == 0)
-    return;
-
-  {
-    g_autoptr(GArray) valid = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
-    g_autoptr(GError) error = NULL;
-
-    /* Lanes of attributes the history lacks (a JFR-only trace has no kernel lane) get no
-     * cells: lane_index -1. The others are queried straight into the cache. */
-    g_array_set_size (self->lane_index, attributes->len);
-    for (guint a = 0; a < attributes->len; a++)
-      {
-        JvmsAttribute attr = g_array_index (attributes, JvmsAttribute, a);
-        g_array_index (self->lane_index, int, a) = attr == JVMS_ATTRIBUTE_INVALID ? -1 : (int) valid->len;
-        if (attr != JVMS_ATTRIBUTE_INVALID)
-          g_array_append_val (valid, attr);
-      }
-    if (valid->len == 0)
-      return;
-    self->n_cells = (gsize) valid->len * g->n_columns;
-    self->cells = g_new (JvmsSummaryCell, self->n_cells);
-    if (!jvms_history_query_summary (history, g->t0, g->t1, (JvmsAttribute *) valid->data,
-                                     valid->len, g->n_columns, self->cells, &error))
-      {
-        g_warning ("Threads view: %s", error->message);
-        clear_cache (self);
-        return;
-      }
-  }
+  if (!jvms_lane_cells_query (&self->lanes, history, g))
+    clear_cache (self);
 }
 
 static JvmsColor
@@ -246,7 +214,7 @@ jvms_threads_view_draw (JvmsTimeline               *timeline,
     {
       const Row *r = &g_array_index (self->rows, Row, i);
       double y = g->top + r->y - g->v_offset;
-      g_autofree char *label = NULL;
+      char label[256];
 
       if (r->y >= bottom)
         break;
@@ -254,8 +222,8 @@ jvms_threads_view_draw (JvmsTimeline               *timeline,
         {
           const char *name = r->group < JVMS_THREAD_KIND_N ? jvms_view_kind_name (r->group)
                                                           : _("Other threads");
-          label = g_strdup_printf ("%s %s (%u)", self->collapsed[r->group] ? "▸" : "▾",
-                                   name, r->n_members);
+          g_snprintf (label, sizeof label, "%s %s (%u)", self->collapsed[r->group] ? "▸" : "▾",
+                      name, r->n_members);
           jvms_color_set (cr, &g->palette->grid);
           cairo_rectangle (cr, 0, y, g->width, GROUP_H);
           cairo_fill (cr);
@@ -264,25 +232,23 @@ jvms_threads_view_draw (JvmsTimeline               *timeline,
           continue;
         }
 
-      label = g_strdup_printf ("%s  %s", r->thread->name, r->thread->key);
+      /* Formatted on the stack: a row's label is drawn every frame. */
+      g_snprintf (label, sizeof label, "%s  %s", r->thread->name, r->thread->key);
       jvms_timeline_draw_label (cr, &g->palette->foreground, 12, y + 3, g->gutter - 16,
                                 label, FALSE);
 
       while (k < self->cached_rows->len && g_array_index (self->cached_rows, guint, k) < i)
         k++;
-      if (k < self->cached_rows->len && g_array_index (self->cached_rows, guint, k) == i &&
-          self->n_columns == g->n_columns)
+      if (k < self->cached_rows->len && g_array_index (self->cached_rows, guint, k) == i)
         {
-          int user = g_array_index (self->lane_index, int, 2 * k);
-          int kernel = g_array_index (self->lane_index, int, 2 * k + 1);
-          if (user >= 0)
-            jvms_lane_draw (cr, g, &self->cells[(gsize) user * g->n_columns],
-                            y + JVMS_THREADS_VIEW_USER_LANE_Y, JVMS_THREADS_VIEW_LANE_HEIGHT,
-                            user_color, NULL);
-          if (kernel >= 0)
-            jvms_lane_draw (cr, g, &self->cells[(gsize) kernel * g->n_columns],
-                            y + JVMS_THREADS_VIEW_KERNEL_LANE_Y, JVMS_THREADS_VIEW_LANE_HEIGHT,
-                            kernel_color, NULL);
+          const JvmsSummaryCell *user = jvms_lane_cells_get (&self->lanes, g, 2 * k);
+          const JvmsSummaryCell *kernel = jvms_lane_cells_get (&self->lanes, g, 2 * k + 1);
+          if (user != NULL)
+            jvms_lane_draw (cr, g, user, y + JVMS_THREADS_VIEW_USER_LANE_Y,
+                            JVMS_THREADS_VIEW_LANE_HEIGHT, user_color, NULL);
+          if (kernel != NULL)
+            jvms_lane_draw (cr, g, kernel, y + JVMS_THREADS_VIEW_KERNEL_LANE_Y,
+                            JVMS_THREADS_VIEW_LANE_HEIGHT, kernel_color, NULL);
         }
 
       if (highlighting)
@@ -509,7 +475,7 @@ jvms_threads_view_finalize (GObject *object)
 
   clear_cache (self);
   g_clear_pointer (&self->cached_rows, g_array_unref);
-  g_clear_pointer (&self->lane_index, g_array_unref);
+  jvms_lane_cells_clear (&self->lanes);
   g_clear_pointer (&self->rows, g_array_unref);
   g_clear_pointer (&self->threads, jvms_thread_table_free);
   g_clear_pointer (&self->filter, g_free);
@@ -578,7 +544,7 @@ jvms_threads_view_init (JvmsThreadsView *self)
 {
   self->rows = g_array_new (FALSE, FALSE, sizeof (Row));
   self->cached_rows = g_array_new (FALSE, FALSE, sizeof (guint));
-  self->lane_index = g_array_new (FALSE, FALSE, sizeof (int));
+  jvms_lane_cells_init (&self->lanes, "Threads");
   /* Other processes are context, not the subject: start them folded. */
   self->collapsed[JVMS_THREAD_KIND_OTHER_PROCESS] = TRUE;
 }

@@ -378,6 +378,9 @@ draw_overlays (JvmsTimeline               *self,
     }
 }
 
+static PangoLayout *label_layout (cairo_t  *cr,
+                                  gboolean  bold);
+
 static void
 draw_legend (JvmsTimeline               *self,
              cairo_t                    *cr,
@@ -398,12 +401,12 @@ draw_legend (JvmsTimeline               *self,
   for (guint i = 0; i < entries->len; i++)
     {
       const JvmsLegendEntry *e = &g_array_index (entries, JvmsLegendEntry, i);
-      g_autoptr(PangoLayout) layout = pango_cairo_create_layout (cr);
-      PangoFontDescription *font = pango_font_description_from_string ("Sans 8");
+      /* The labels' shared layout, unbounded: a layout and a font parsed per entry and frame
+       * cost more than the entry's drawing. */
+      PangoLayout *layout = label_layout (cr, FALSE);
       int text_width, text_height;
 
-      pango_layout_set_font_description (layout, font);
-      pango_font_description_free (font);
+      pango_layout_set_width (layout, -1);
       pango_layout_set_text (layout, e->label, -1);
       pango_layout_get_pixel_size (layout, &text_width, &text_height);
       if (x + 14 + text_width > g->width)
@@ -1077,12 +1080,16 @@ jvms_timeline_draw_label (cairo_t         *cr,
                           gboolean         bold)
 {
   PangoLayout *layout;
+  const char *end;
 
   if (text == NULL || max_width <= 0)
     return;
   layout = label_layout (cr, bold);
   pango_layout_set_width (layout, max_width * PANGO_SCALE);
-  pango_layout_set_text (layout, text, -1);
+  /* Views format labels into fixed buffers, which may cut a long name inside a character:
+   * draw the valid part. */
+  g_utf8_validate (text, -1, &end);
+  pango_layout_set_text (layout, text, (int) (end - text));
   jvms_color_set (cr, color);
   cairo_move_to (cr, x, y);
   pango_cairo_show_layout (cr, layout);

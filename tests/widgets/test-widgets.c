@@ -332,6 +332,91 @@ test_cpus_colours (Fixture       *f,
   g_assert_finalize_object (view);
 }
 
+/* A CPU running 40 threads one after the other (more colours than a lane fills in batches)
+ * and 30 CPUs of one thread each, scrolled: every column of every row on screen must show the
+ * colour of the thread the history says held it (the oracle: a thread per CPU and per 250 ms). */
+#define MANY_THREADS 40
+#define MANY_CPUS 30
+
+static void
+write_many_threads_history (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JvmsHistoryBuilder) b = jvms_history_builder_new (path, T0, NULL, &error);
+  JvmsAttribute busy;
+
+  g_assert_no_error (error);
+  busy = jvms_history_builder_attribute (b, "CPUs/0/current-thread");
+  for (int i = 0; i < MANY_THREADS; i++)
+    g_assert_true (jvms_history_builder_modify_int (b, busy, T0 + i * (10 * SECOND / MANY_THREADS),
+                                                    1000 + i, &error));
+  for (int k = 1; k < MANY_CPUS; k++)
+    {
+      g_autofree char *name = g_strdup_printf ("CPUs/%d/current-thread", k);
+      g_assert_true (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, name),
+                                                      T0, 2000 + k, &error));
+    }
+  g_assert_true (jvms_history_builder_close (b, T0 + 10 * SECOND, &error));
+  g_assert_no_error (error);
+}
+
+static void
+test_cpus_many_threads_and_scroll (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-widgets-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "many.jvmsidx", NULL);
+  g_autoptr(JvmsHistory) history = NULL;
+  JvmsSession *session = jvms_session_new ();
+  GtkWidget *view;
+  const JvmsPalette *p = jvms_palette_get (FALSE);
+  int columns_per_thread = (WIDTH - JVMS_TIMELINE_GUTTER) / MANY_THREADS;
+  int rows_shown = 6, first_shown = 12;
+  int height = JVMS_TIMELINE_LEGEND_HEIGHT + rows_shown * JVMS_CPUS_VIEW_ROW_HEIGHT;
+  cairo_surface_t *s;
+
+  g_assert_no_error (error);
+  write_many_threads_history (path);
+  history = jvms_history_open (path, 0, &error);
+  g_assert_no_error (error);
+  jvms_session_set_history (session, history);
+  view = g_object_ref_sink (jvms_cpus_view_new (session));
+  g_assert_cmpuint (jvms_cpus_view_get_n_cpus (JVMS_CPUS_VIEW (view)), ==, MANY_CPUS);
+
+  /* CPU 0: each thread's columns in its own colour (away from the edges of its span). */
+  s = render (view, WIDTH, HEIGHT);
+  for (int i = 0; i < MANY_THREADS; i++)
+    for (int c = 2; c < columns_per_thread - 2; c++)
+      {
+        int x = JVMS_TIMELINE_GUTTER + i * columns_per_thread + c;
+        int y = JVMS_TIMELINE_LEGEND_HEIGHT + JVMS_CPUS_VIEW_LANE_Y + 1;
+        if (!close_color (pixel (s, x, y), expected (jvms_palette_thread (p, 1000 + i, TRUE))))
+          g_error ("CPU 0, thread %d, column %d: 0x%06x", 1000 + i, x, pixel (s, x, y));
+      }
+  cairo_surface_destroy (s);
+
+  /* Scrolled to row 12 in a view six rows high: the rows on screen are CPUs 12 to 17. */
+  s = render (view, WIDTH, height);
+  jvms_timeline_set_v_offset (JVMS_TIMELINE (view), first_shown * JVMS_CPUS_VIEW_ROW_HEIGHT);
+  cairo_surface_destroy (s);
+  s = render (view, WIDTH, height);
+  for (int r = 0; r < rows_shown; r++)
+    {
+      int k = first_shown + r;
+      int y = JVMS_TIMELINE_LEGEND_HEIGHT + r * JVMS_CPUS_VIEW_ROW_HEIGHT + JVMS_CPUS_VIEW_LANE_Y + 1;
+      JvmsColor c = jvms_palette_thread (p, 2000 + k, TRUE);
+      for (int x = JVMS_TIMELINE_GUTTER + 1; x < WIDTH; x += 97)
+        if (!close_color (pixel (s, x, y), expected (c)))
+          g_error ("row %d (CPU %d), column %d: 0x%06x", r, k, x, pixel (s, x, y));
+    }
+  cairo_surface_destroy (s);
+
+  g_assert_finalize_object (view);
+  g_assert_finalize_object (session);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 static void
 test_locks_highlight (Fixture       *f,
                       gconstpointer  data)
@@ -715,6 +800,7 @@ main (int   argc,
   ADD ("export/svg", test_export_svg);
 #undef ADD
   g_test_add_func ("/Widgets/ruler/units", test_ruler_units);
+  g_test_add_func ("/Widgets/cpus/many-threads-and-scroll", test_cpus_many_threads_and_scroll);
   g_test_add_func ("/Widgets/synthetic/all-views", test_synthetic_all_views);
   g_test_add_func ("/Widgets/object-age/samples-store", test_object_age_samples_store);
   g_test_add_func ("/Widgets/session/growing-history", test_growing_history);

@@ -4,7 +4,8 @@
  * kernel.perf.data + bundle.json), a `.jfr` file, a `perf.data` file, or an LTTng (CTF) trace
  * folder — and gives the state history of docs/attributes.md for it. The index lives in the
  * user's cache folder (g_get_user_cache_dir()/jvmscope/), keyed by the trace's identity (path,
- * size, mtime and inode of every input file); it is reused while that identity, the analysis
+ * size, mtime, inode and a content fingerprint of every input file: a hash of the whole file up
+ * to 1.1 MiB, of 18 sampled 64 KiB blocks above); it is reused while that identity, the analysis
  * version and the digest written beside it (X.jvmsidx.sum) match, and rebuilt when the trace
  * changed, when the index is damaged or fails to open (another format version), or on request. A build interrupted by a crash leaves no file that
  * could be taken for complete. When the cache folder cannot be written, the index is built in a

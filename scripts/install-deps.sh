@@ -14,6 +14,8 @@ packages=(
   xvfb xauth xdotool x11-utils imagemagick
   desktop-file-utils appstream shared-mime-info libglib2.0-bin
   libxml2-utils libgdk-pixbuf2.0-bin librsvg2-common flatpak-builder
+  # the window in French under AT-SPI (tests/data/test-app-fr.py)
+  locales at-spi2-core gir1.2-atspi-2.0 python3-gi dbus
   # fonts so screenshots have readable text
   fonts-cantarell fonts-dejavu-core
 )
@@ -23,12 +25,16 @@ for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 
-if [ ${#missing[@]} -eq 0 ]; then
-  exit 0
-fi
-
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -q
-$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+if [ ${#missing[@]} -gt 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -q
+  $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+# The French locale the translation test runs the window in: Debian's `locales` ships the
+# definitions, not the compiled locale.
+if ! locale -a 2>/dev/null | grep -qix 'fr_FR\.utf-\?8'; then
+  $SUDO localedef -i fr_FR -c -f UTF-8 -A /usr/share/locale/locale.alias fr_FR.UTF-8
+fi

@@ -1,9 +1,11 @@
 #!/bin/sh
-# run-fuzz.sh [SECONDS]: builds the clang libFuzzer build (build-fuzz, ASan + UBSan) and runs
-# every fuzz target for SECONDS each (default 20) with the per-input limits of
-# docs/reliability.md, on seed corpora made from the test files and the formats' dictionaries.
-# Prints one line per target (executions, coverage, result); exits non-zero on any crash, leak,
-# timeout or out-of-memory. Crashing inputs are kept in build-fuzz/fuzz-out/TARGET/.
+# run-fuzz.sh [SECONDS]: builds the clang libFuzzer build (build-fuzz, ASan + UBSan, our
+# libraries built with the fuzzer's coverage instrumentation) and runs every fuzz target for
+# SECONDS each (default 20) with the per-input limits of docs/reliability.md, on seed corpora
+# made from the test files and the formats' dictionaries. Prints one line per target, starting
+# with its name and ending with "ok" or "FAILED (...)" (scripts/run-tests.sh counts them);
+# exits non-zero on any crash, leak, timeout or out-of-memory, or when the build fails.
+# Crashing inputs are kept in build-fuzz/fuzz-out/TARGET/.
 set -eu
 
 SECONDS_PER_TARGET=${1:-20}
@@ -12,13 +14,23 @@ SHARED=${JVMS_SHARED_DIR:-$ROOT/../shared}
 BUILD=${JVMS_FUZZ_BUILD:-$ROOT/build-fuzz}
 OUT=$BUILD/fuzz-out
 
+# No window: the targets need none, and the build stays small.
+OPTIONS="-Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false -Dgui=disabled -Dc_args=-fsanitize=fuzzer-no-link"
+# shellcheck disable=SC2086 # one word per option
 if [ ! -f "$BUILD/build.ninja" ]; then
-  CC=clang meson setup "$BUILD" "$ROOT" -Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
+  CC=clang meson setup "$BUILD" "$ROOT" $OPTIONS >/dev/null
+else
+  meson setup --reconfigure "$BUILD" "$ROOT" $OPTIONS >/dev/null
 fi
-TARGETS="fuzz-jfr fuzz-ctf fuzz-history fuzz-bundle"
+TARGETS="fuzz-jfr fuzz-perf fuzz-ctf fuzz-history fuzz-bundle"
 REGRESS="fuzz-jfr-regress fuzz-history-regress fuzz-bundle-regress"
+# Only the fuzz targets and the seed writers: the rest of the tree is built by the other builds.
 # shellcheck disable=SC2046 # one word per target
-ninja -C "$BUILD" $(for t in $TARGETS $REGRESS; do printf 'tests/fuzz/%s ' "$t"; done) >/dev/null
+if ! ninja -C "$BUILD" $(for t in $TARGETS $REGRESS; do printf 'tests/fuzz/%s ' "$t"; done) >"$BUILD/fuzz-build.log" 2>&1; then
+  tail -n 30 "$BUILD/fuzz-build.log"
+  echo "fuzz-build FAILED (see $BUILD/fuzz-build.log)"
+  exit 1
+fi
 
 rm -rf "$OUT"
 mkdir -p "$OUT"
@@ -34,6 +46,18 @@ for t in $TARGETS; do mkdir -p "$OUT/$t/corpus" "$OUT/$t/artifacts"; done
 "$F/fuzz-jfr-regress" --write-corpus "$OUT/fuzz-jfr/corpus" "$SHARED"/testdata/jfr/*.jfr.gz
 "$F/fuzz-history-regress" --write-corpus "$OUT/fuzz-history/corpus"
 "$F/fuzz-bundle-regress" --write-corpus "$OUT/fuzz-bundle/corpus"
+# perf: the head of the bundled sample (a stream without its feature sections), and, where perf
+# may record, small files with sched tracepoints (formats in TRACING_DATA), syscalls, a counter
+# group and zstd-compressed records.
+head -c 262144 "$ROOT/data/sample/sample.jvmtrace/kernel.perf.data" >"$OUT/fuzz-perf/corpus/sample-head.data"
+P=$OUT/fuzz-perf/corpus
+{
+  perf record -q -e sched:sched_switch -e sched:sched_wakeup -a -o "$P/sched.data" -- sleep 0.02
+  perf record -q -z -e sched:sched_switch -a -o "$P/sched-z.data" -- sleep 0.02
+  perf record -q -e raw_syscalls:sys_enter -e raw_syscalls:sys_exit -o "$P/syscalls.data" -- true
+  perf record -q -e '{cpu-clock,task-clock}' -a -o "$P/group.data" -- sleep 0.01
+} >/dev/null 2>&1 || true
+find "$P" -name '*.data' -size +256k -delete
 
 status=0
 for t in $TARGETS; do
@@ -41,6 +65,7 @@ for t in $TARGETS; do
   extra=""
   case $t in
     fuzz-jfr) extra="-max_len=1048576" ;;
+    fuzz-perf) extra="-max_len=262144" ;;
     fuzz-ctf) export JVMS_FUZZ_CTF_SEEDS="$OUT/fuzz-ctf/corpus" ;;
   esac
   log=$OUT/$t/log

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Everything CI does, from a fresh Debian 12 machine: install what is needed, build twice
 # (plain gcc with warnings as errors, and AddressSanitizer + UndefinedBehaviorSanitizer),
-# run every test in both builds, and end with the line "N passed, N failed".
+# run every test in both builds, run every libFuzzer target for a bounded time (a third build,
+# clang), and end with the line "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -64,6 +65,32 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allocator_may_return_null=1 \
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 LSAN_OPTIONS=suppressions=$root/tests/lsan.supp:print_suppressions=0 \
   run_build build-sanitize -Db_sanitize=address,undefined -Db_lundef=false -Dwerror=true
+
+# Fuzz targets (issue 8): each for FUZZ_SECONDS (default 20) from its seed corpus under ASan +
+# UBSan with per-input limits; each target counts as one test.
+run_fuzz() {
+  echo "=== fuzz build-fuzz"
+  if ! clang -fsanitize=fuzzer -x c -o /dev/null - >/dev/null 2>&1 <<'C'
+int LLVMFuzzerTestOneInput (const unsigned char *d, unsigned long n) { return d != 0 && n > 1; }
+C
+  then
+    echo "clang cannot link libFuzzer (Debian 12: clang and libclang-rt-14-dev)"
+    failed=$((failed + 1))
+    return
+  fi
+  local out
+  out=$(JVMS_FUZZ_BUILD=$root/build-fuzz scripts/run-fuzz.sh "${FUZZ_SECONDS:-20}" 2>&1)
+  local rc=$?
+  echo "$out"
+  local ok bad
+  ok=$(printf '%s\n' "$out" | grep -c '^fuzz-.* ok$')
+  bad=$(printf '%s\n' "$out" | grep -c '^fuzz-.* FAILED')
+  # A script that stopped before its lines (seeding failed) still counts as a failure.
+  if [ "$rc" -ne 0 ] && [ "$bad" -eq 0 ]; then bad=1; fi
+  passed=$((passed + ok))
+  failed=$((failed + bad))
+}
+run_fuzz
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

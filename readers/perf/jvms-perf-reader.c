@@ -2,8 +2,12 @@
  * records included, through the time merge (perf-order.c) to events (perf-decode.c). */
 #include "perf-private.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 G_DEFINE_QUARK (jvms-perf-error-quark, jvms_perf_error)
@@ -22,6 +26,8 @@ rd_type (const guint8 *rec)
   memcpy (&type, rec, 4);
   return type;
 }
+
+static void stop (JvmsPerfReader *self, GError *error);
 
 void
 jvms_perf_reader_free (JvmsPerfReader *self)
@@ -47,10 +53,83 @@ jvms_perf_reader_free (JvmsPerfReader *self)
   g_free (self->os_release);
   g_free (self->perf_version);
   g_clear_error (&self->stop_error);
-  g_clear_pointer (&self->mapped, g_mapped_file_unref);
+  if (self->mirror != NULL)
+    munmap (self->mirror, self->size);
+  if (self->fd >= 0)
+    close (self->fd);
   g_clear_pointer (&self->bytes, g_bytes_unref);
   g_free (self->path);
   g_free (self);
+}
+
+/* Reads [offset, offset + size) of the file into the mirror. The short read of a file that
+ * shrank and an I/O error both stop there: what was read before stays usable. */
+static gboolean
+load_range (JvmsPerfReader *self, guint64 offset, guint64 size, guint64 *done, GError **error)
+{
+  *done = 0;
+  while (*done < size)
+    {
+      gsize want = (gsize) MIN (size - *done, (guint64) 1 << 30);
+      ssize_t n = pread (self->fd, self->mirror + offset + *done, want, (off_t) (offset + *done));
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int err = errno;
+          g_set_error (error, JVMS_PERF_ERROR, JVMS_PERF_ERROR_IO, "%s: read error at offset %" G_GUINT64_FORMAT
+                       ": %s", self->path, offset + *done, g_strerror (err));
+          return FALSE;
+        }
+      if (n == 0)
+        {
+          struct stat st;
+          guint64 now = fstat (self->fd, &st) == 0 ? (guint64) st.st_size : offset + *done;
+          g_set_error (error, JVMS_PERF_ERROR, JVMS_PERF_ERROR_IO,
+                       "%s: the file shrank while being read: %" G_GUINT64_FORMAT " bytes at open, %"
+                       G_GUINT64_FORMAT " now; nothing can be read from offset %" G_GUINT64_FORMAT,
+                       self->path, (guint64) self->size, now, offset + *done);
+          return FALSE;
+        }
+      *done += (guint64) n;
+    }
+  return TRUE;
+}
+
+gboolean
+perf_reader_load (JvmsPerfReader *self, guint64 offset, guint64 size, GError **error)
+{
+  if (self->fd < 0)
+    return TRUE;
+  g_return_val_if_fail (offset <= self->size && size <= self->size - offset, FALSE);
+  guint64 done;
+  return load_range (self, offset, size, &done, error);
+}
+
+/* The record stream is read ahead in steps of this size: few system calls, little memory. */
+#define PERF_READ_AHEAD ((guint64) 1 << 20)
+
+/* Makes the record stream readable up to @end (<= data_end); FALSE with stop_error set when
+ * the file cannot give those bytes. */
+static gboolean
+load_stream (JvmsPerfReader *self, guint64 end)
+{
+  if (self->fd < 0 || end <= self->loaded_upto)
+    return TRUE;
+  guint64 from = MAX (self->loaded_upto, self->data_start);
+  guint64 to = MIN (self->data_end, MAX (end, from + PERF_READ_AHEAD));
+  guint64 done = 0;
+  GError *error = NULL;
+  gboolean ok = load_range (self, from, to - from, &done, &error);
+  self->loaded_upto = from + done;
+  if (ok || self->loaded_upto >= end)
+    {
+      /* The read-ahead failed past what is needed now: the record that needs it will say so. */
+      g_clear_error (&error);
+      return TRUE;
+    }
+  stop (self, error);
+  return FALSE;
 }
 
 static gboolean
@@ -61,6 +140,8 @@ read_header (JvmsPerfReader *self, GError **error)
       g_set_error (error, JVMS_PERF_ERROR, JVMS_PERF_ERROR_TRUNCATED, "%s: empty file", self->path);
       return FALSE;
     }
+  if (!perf_reader_load (self, 0, MIN (self->size, sizeof (PerfFileHeader)), error))
+    return FALSE;
   if (self->size >= 8)
     {
       guint64 magic;
@@ -158,6 +239,10 @@ read_header (JvmsPerfReader *self, GError **error)
           break;
         }
   self->pos = self->data_start;
+  /* Pages before the record stream hold the attributes and ids: never given back. */
+  guint64 page = (guint64) sysconf (_SC_PAGESIZE);
+  self->released_upto = (self->data_start + page - 1) / page * page;
+  self->loaded_upto = self->data_start;
   return TRUE;
 }
 
@@ -166,6 +251,7 @@ reader_new (const char *name, JvmsPerfReaderFlags flags)
 {
   JvmsPerfReader *self = g_new0 (JvmsPerfReader, 1);
   self->path = g_strdup (name);
+  self->fd = -1;
   self->flags = flags;
   self->warnings = g_ptr_array_new_with_free_func (g_free);
   self->id_to_slot = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, g_free);
@@ -194,15 +280,35 @@ jvms_perf_reader_open (const char *path, JvmsPerfReaderFlags flags, GError **err
 {
   g_return_val_if_fail (path != NULL, NULL);
   g_autoptr(JvmsPerfReader) self = reader_new (path, flags);
-  g_autoptr(GError) local_error = NULL;
-  self->mapped = g_mapped_file_new (path, FALSE, &local_error);
-  if (self->mapped == NULL)
+  self->fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  struct stat st;
+  if (self->fd < 0 || fstat (self->fd, &st) != 0)
     {
-      g_set_error (error, JVMS_PERF_ERROR, JVMS_PERF_ERROR_IO, "%s", local_error->message);
+      int err = errno;
+      g_set_error (error, JVMS_PERF_ERROR, JVMS_PERF_ERROR_IO, "%s: cannot open: %s", path, g_strerror (err));
       return NULL;
     }
-  self->data = (const guint8 *) g_mapped_file_get_contents (self->mapped);
-  self->size = g_mapped_file_get_length (self->mapped);
+  if (!S_ISREG (st.st_mode))
+    {
+      g_set_error (error, JVMS_PERF_ERROR, JVMS_PERF_ERROR_IO, "%s: not a regular file", path);
+      return NULL;
+    }
+  self->size = (gsize) st.st_size;
+  if (self->size > 0)
+    {
+      /* Address space only: pages cost memory once read, and are given back behind the cursor. */
+      void *m = mmap (NULL, self->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (m == MAP_FAILED)
+        {
+          int err = errno;
+          g_set_error (error, JVMS_PERF_ERROR, JVMS_PERF_ERROR_IO,
+                       "%s: cannot reserve %" G_GSIZE_FORMAT " bytes of address space to read it: %s",
+                       path, self->size, g_strerror (err));
+          return NULL;
+        }
+      self->mirror = m;
+    }
+  self->data = self->mirror;
   if (!read_header (self, error))
     return NULL;
   return g_steal_pointer (&self);
@@ -368,6 +474,8 @@ next_raw (JvmsPerfReader *self, RawRecord *out)
           return FALSE;
         }
       guint64 left = self->data_end - self->pos;
+      if (!load_stream (self, self->pos + MIN (left, (guint64) 8)))
+        return FALSE;
       const guint8 *p = self->data + self->pos;
       if (left < 8)
         {
@@ -378,6 +486,8 @@ next_raw (JvmsPerfReader *self, RawRecord *out)
         }
       guint16 rsize;
       memcpy (&rsize, p + 6, 2);
+      if (rsize >= 8 && rsize <= left && !load_stream (self, self->pos + rsize))
+        return FALSE;
       if (rsize < 8 || rsize > left)
         {
           gboolean cut = rsize > left;
@@ -442,15 +552,15 @@ note_unknown_type (JvmsPerfReader *self, guint32 type, guint64 offset)
     }
 }
 
-/* The mapping's pages stay counted in the process's RSS once read: give back those behind the
+/* The mirror's pages stay counted in the process's RSS once read: give back those behind the
  * oldest record still held, every PERF_RELEASE_STEP bytes, so that memory stays bounded
- * whatever the file size. Pages are file-backed and unmodified: touching them again rereads. */
+ * whatever the file size. Those pages are never read again: the stream is read forwards. */
 #define PERF_RELEASE_STEP ((guint64) 32 << 20)
 
 static void
 release_pages (JvmsPerfReader *self)
 {
-  if (self->mapped == NULL || self->pos < self->released_upto + 2 * PERF_RELEASE_STEP)
+  if (self->mirror == NULL || self->pos < self->released_upto + 2 * PERF_RELEASE_STEP)
     return;
   guint64 keep = self->pos;
   for (gsize i = self->order.cursor; i < self->order.n; i++)

@@ -26,7 +26,7 @@ GQuark jvms_perf_error_quark (void);
 
 typedef enum
 {
-  JVMS_PERF_ERROR_IO,          /* the file could not be opened or mapped */
+  JVMS_PERF_ERROR_IO,          /* the file could not be opened or read (I/O error, shrank) */
   JVMS_PERF_ERROR_NOT_PERF,    /* no PERFILE2 magic */
   JVMS_PERF_ERROR_UNSUPPORTED, /* big-endian files, pipe-mode streams, version 1 */
   JVMS_PERF_ERROR_TRUNCATED,   /* the file ends inside a structure */
@@ -72,8 +72,10 @@ typedef struct
 
 typedef struct _JvmsPerfReader JvmsPerfReader;
 
-/* Maps @path and reads everything before the record stream. NULL with @error when the file is
- * not a perf.data file this reader can read at all. */
+/* Opens @path and reads everything before the record stream; the stream is read as it is
+ * walked (pread, no file mapping: a file that shrinks or fails to read while open stops the
+ * stream with JVMS_PERF_ERROR_IO naming the offset, after every event before it). NULL with
+ * @error when the file is not a perf.data file this reader can read at all. */
 JvmsPerfReader   *jvms_perf_reader_open           (const char          *path,
                                                    JvmsPerfReaderFlags  flags,
                                                    GError             **error);

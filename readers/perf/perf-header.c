@@ -77,6 +77,8 @@ perf_header_read_attrs (JvmsPerfReader *self, GError **error)
                    self->path, h->attrs.offset, h->attrs.size, self->size);
       return FALSE;
     }
+  if (!perf_reader_load (self, h->attrs.offset, h->attrs.size, error))
+    return FALSE;
   if (h->attrs.size % h->attr_size != 0)
     perf_reader_warn (self, "attribute section at offset %" G_GUINT64_FORMAT ": size %" G_GUINT64_FORMAT
                       " is not a multiple of attr_size %" G_GUINT64_FORMAT "; the tail is ignored",
@@ -117,6 +119,13 @@ perf_header_read_attrs (JvmsPerfReader *self, GError **error)
           perf_reader_warn (self, "attr #%u at offset %" G_GUINT64_FORMAT ": ids section [%" G_GUINT64_FORMAT
                             ", +%" G_GUINT64_FORMAT ") is outside the file or misaligned; the attr has no ids",
                             i, at, ids.offset, ids.size);
+          ids.size = 0;
+        }
+      g_autoptr(GError) load_error = NULL;
+      if (ids.size > 0 && !perf_reader_load (self, ids.offset, ids.size, &load_error))
+        {
+          perf_reader_warn (self, "attr #%u: its ids cannot be read (%s); the attr has no ids", i,
+                            load_error->message);
           ids.size = 0;
         }
       /* One id per CPU or thread and attr: a million is far beyond any real recording. */
@@ -312,6 +321,12 @@ perf_header_read_features (JvmsPerfReader *self)
                         table, n, self->size);
       return;
     }
+  g_autoptr(GError) load_error = NULL;
+  if (!perf_reader_load (self, table, (guint64) n * sizeof (PerfFileSection), &load_error))
+    {
+      perf_reader_warn (self, "feature table cannot be read (%s); features ignored", load_error->message);
+      return;
+    }
   guint k = 0;
   for (guint bit = 0; bit < PERF_FEAT_BITS; bit++)
     {
@@ -324,6 +339,12 @@ perf_header_read_features (JvmsPerfReader *self)
         {
           perf_reader_warn (self, "feature %u: section [%" G_GUINT64_FORMAT ", +%" G_GUINT64_FORMAT
                             ") lies outside the file; ignored", bit, sec.offset, sec.size);
+          continue;
+        }
+      if (!perf_reader_load (self, sec.offset, sec.size, &load_error))
+        {
+          perf_reader_warn (self, "feature %u cannot be read (%s); ignored", bit, load_error->message);
+          g_clear_error (&load_error);
           continue;
         }
       read_feature (self, bit, self->data + sec.offset, sec.size, sec.offset);

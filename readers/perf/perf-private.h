@@ -49,7 +49,13 @@ typedef struct
 struct _JvmsPerfReader
 {
   char               *path;
-  GMappedFile        *mapped;
+  /* A file is read with pread into an anonymous mapping of its size at open, never mapped
+   * itself: a file that shrinks while open would raise SIGBUS on a mapped page past its new end,
+   * and an I/O error would too. The parts outside the record stream are read as the header
+   * code asks for them (perf_reader_load), the record stream ahead of the cursor. */
+  int                 fd;              /* -1 for bytes in memory */
+  guint8             *mirror;          /* the anonymous mapping, size bytes */
+  guint64             loaded_upto;     /* the record stream is read up to here */
   GBytes             *bytes;
   const guint8       *data;
   gsize               size;
@@ -99,6 +105,11 @@ struct _JvmsPerfReader
   guint64             first_unknown_id_offset, first_bad_sample_offset, first_unknown_type_offset;
   guint32             first_unknown_type;
 };
+
+/* jvms-perf-reader.c: makes [offset, offset + size) of the file readable at self->data. FALSE
+ * with @error naming the file and offset when it cannot be read (I/O error, or the file shrank
+ * since open). Always TRUE for bytes in memory. */
+gboolean perf_reader_load          (JvmsPerfReader *self, guint64 offset, guint64 size, GError **error);
 
 /* perf-header.c */
 gboolean perf_header_read_attrs    (JvmsPerfReader *self, GError **error);

@@ -7,8 +7,8 @@
 - no space left (a full tmpfs as cache folder, in a private mount namespace): a clear error or
   a fallback, never a crash, the trace untouched.
 - read-only cache folder (mode 0555 and a read-only mount): the trace still opens.
-- a trace changed on disk after indexing (appended; rewritten in place with its mtime put back):
-  the next `index` rebuilds.
+- a trace changed on disk after indexing (appended; rewritten in place with a new mtime; rewritten
+  in place with size, mtime and inode put back, small and large): the next `index` rebuilds.
 - kill -9 of `index` at random points: the next run never takes an incomplete index for complete.
 - recorder: the JVM killed by SIGKILL, the JVM calling System.exit(1), perf killed: the bundle
   opens with `summary` and `index`.
@@ -159,18 +159,48 @@ try:
     tap.check(again is not None and again["reused"] and rewritten is not None and not rewritten["reused"],
               "a trace rewritten in place (same size and inode, new mtime) is indexed again",
               "%s\n%s" % (out.stderr, out.stdout))
-    # The identity is path, size, mtime and inode, no content hash (docs/bad-input.md I3 asks
-    # one): a rewrite that puts the mtime back is not noticed. Reported, not asserted.
-    st = os.stat(work)
-    with open(work, "r+b") as f:
-        f.seek(st.st_size // 3)
-        b = f.read(1)
-        f.seek(st.st_size // 3)
-        f.write(bytes([b[0] ^ 0xFF]))
-    os.utime(work, ns=(st.st_atime_ns, st.st_mtime_ns))
-    _, sneaky = index(work, c2)
-    tap.note("known gap: a rewrite in place with its mtime put back is %s"
-             % ("noticed" if sneaky and not sneaky["reused"] else "NOT noticed (index reused)"))
+    # Rewritten in place with its mtime put back: path, size, mtime and inode all unchanged,
+    # only the content fingerprint (the whole file below 1.1 MiB) tells.
+    def rewrite_keep_mtime(path, offset):
+        st = os.stat(path)
+        with open(path, "r+b") as f:
+            f.seek(offset)
+            b = f.read(1)
+            f.seek(offset)
+            f.write(bytes([b[0] ^ 0xFF]))
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+        after = os.stat(path)
+        return (after.st_size, after.st_mtime_ns, after.st_ino) == (st.st_size, st.st_mtime_ns, st.st_ino)
+
+    _, before_sneak = index(work, c2)
+    same = rewrite_keep_mtime(work, os.stat(work).st_size // 3)
+    out, sneaky = index(work, c2)
+    tap.check(before_sneak is not None and before_sneak["reused"] and same
+              and sneaky is not None and not sneaky["reused"],
+              "a trace rewritten in place with size, mtime and inode put back is indexed again",
+              "%s\n%s" % (out.stderr, out.stdout))
+    _, sneaky_again = index(work, c2)
+    tap.check(sneaky_again is not None and sneaky_again["reused"] and sneaky_again["index"] == sneaky["index"],
+              "the rebuilt index is then reused", sneaky_again)
+
+    # A trace above the whole-file limit is fingerprinted by sampled blocks: its first and last
+    # 64 KiB are always among them (headers, trailers, the last chunk or record written).
+    big = os.path.join(tmp, "big.perf.data")
+    shutil.copy(os.path.join(args.source_dir, "..", "..", "data", "sample", "sample.jvmtrace", "kernel.perf.data"), big)
+    c3 = os.path.join(tmp, "cache-big")
+    _, b1 = index(big, c3)
+    _, b2 = index(big, c3)
+    size_big = os.stat(big).st_size
+    bad = []
+    for name, off in (("first", 100), ("last", size_big - 100)):
+        same = rewrite_keep_mtime(big, off)
+        out, b3 = index(big, c3)
+        if not same or b3 is None or b3["reused"]:
+            bad.append((name, off, same, b3 and b3["reused"], out.stderr[-300:]))
+    tap.check(size_big > 2 * 1024 * 1024 and b1 is not None and not b1["reused"] and b2 is not None and b2["reused"]
+              and not bad,
+              "a %d-byte trace rewritten in its first and in its last 64 KiB, mtime put back, is indexed again"
+              % size_big, bad)
     shutil.copy(os.path.join(tmp, "example.jfr"), work)  # a new inode, other content size same
     out, replaced = index(work, c2)
     tap.check(replaced is not None and not replaced["reused"] and answer(replaced) == reference,

@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli-commands.h"
 #include "cli-count.h"
@@ -18,7 +19,25 @@ count_bundle (const char *dir, JvmsCliCounts *out, GError **error)
 {
   g_autofree char *jfr = g_build_filename (dir, "recording.jfr", NULL);
   g_autofree char *perf = g_build_filename (dir, "kernel.perf.data", NULL);
+  g_autofree char *manifest = g_build_filename (dir, "bundle.json", NULL);
   gboolean any = FALSE;
+
+  /* The counts do not need the manifest, but a damaged one means the index cannot align the
+   * two clocks: say so here rather than let the summary look clean. */
+  {
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    g_autoptr(GError) local_error = NULL;
+    if (!json_parser_load_from_file (parser, manifest, &local_error))
+      {
+        /* json-glib names the file in syntax errors but not in encoding errors. */
+        if (strstr (local_error->message, manifest) != NULL)
+          jvms_cli_counts_warn (out, "%s", local_error->message);
+        else
+          jvms_cli_counts_warn (out, "%s: %s", manifest, local_error->message);
+      }
+    else if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+      jvms_cli_counts_warn (out, "%s: not a JSON object", manifest);
+  }
 
   if (g_file_test (jfr, G_FILE_TEST_EXISTS))
     {

@@ -31,27 +31,19 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (JvmsSelectionPanel, jvms_selection_panel, GTK_TYPE_WIDGET)
 
-#ifdef HAVE_JVMS_STATE_HISTORY
-# include "jvms-history.h"
-#endif
+#include "jvms-history.h"
 
 static gpointer
 history_ref (gpointer history)
 {
-#ifdef HAVE_JVMS_STATE_HISTORY
   return history ? jvms_history_ref (history) : NULL;
-#else
-  return history;
-#endif
 }
 
 static void
 history_unref (gpointer history)
 {
-#ifdef HAVE_JVMS_STATE_HISTORY
   if (history != NULL)
     jvms_history_unref (history);
-#endif
 }
 
 /* Times in the panel: from the trace start, in the unit that keeps three significant digits. */

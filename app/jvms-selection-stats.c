@@ -11,15 +11,9 @@
 #include <math.h>
 #include <string.h>
 
-#ifdef HAVE_JVMS_STATE_HISTORY
-# include "jvms-history.h"
-#endif
-#ifdef HAVE_JVMS_TRACE_INDEX
-# include "jvms-states.h"
-#endif
-#ifdef HAVE_JVMS_WIDGETS
-# include "jvms-view-states.h"
-#endif
+#include "jvms-history.h"
+#include "jvms-states.h"
+#include "jvms-view-states.h"
 #include <glib/gi18n.h>
 
 static void
@@ -87,8 +81,6 @@ add_row (JvmsSelectionStats *self, const char *section, const char *subject, con
   add_labelled_row (self, section, subject, key, NULL, value, unit);
 }
 
-#ifdef HAVE_JVMS_STATE_HISTORY
-
 typedef struct
 {
   JvmsHistory *history;
@@ -130,18 +122,14 @@ state_names (StateKind kind, const JvmsValue *v, char **key, char **label)
     }
   gint64 n = v->type == JVMS_VALUE_INT ? v->i : (gint64) v->d;
   const char *name = NULL, *display = NULL;
-#ifdef HAVE_JVMS_TRACE_INDEX
   if (kind == STATE_USER && n >= 0 && n < JVMS_USER_STATE_N)
     name = jvms_user_state_name ((JvmsUserState) n);
   else if (kind == STATE_KERNEL && n >= 0 && n < JVMS_KERNEL_STATE_N)
     name = jvms_kernel_state_name ((JvmsKernelState) n);
-#endif
-#ifdef HAVE_JVMS_WIDGETS
   if (kind == STATE_USER)
     display = jvms_view_user_state_name (n);
   else if (kind == STATE_KERNEL)
     display = jvms_view_kernel_state_name (n);
-#endif
   g_autofree char *fallback = g_strdup_printf ("%" G_GINT64_FORMAT, n);
   if (name == NULL)
     name = fallback;
@@ -442,8 +430,6 @@ fail:
   g_task_return_error (task, g_steal_pointer (&error));
 }
 
-#endif /* HAVE_JVMS_STATE_HISTORY */
-
 void
 jvms_selection_stats_compute_async (gpointer history, gint64 t0, gint64 t1,
                                     GCancellable *cancellable, GAsyncReadyCallback callback,
@@ -451,17 +437,12 @@ jvms_selection_stats_compute_async (gpointer history, gint64 t0, gint64 t1,
 {
   g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, jvms_selection_stats_compute_async);
-#ifdef HAVE_JVMS_STATE_HISTORY
   ComputeData *d = g_new0 (ComputeData, 1);
   d->history = jvms_history_ref (history);
   d->t0 = t0;
   d->t1 = t1;
   g_task_set_task_data (task, d, compute_data_free);
   g_task_run_in_thread (task, compute_thread);
-#else
-  g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                           "this build has no state history engine");
-#endif
 }
 
 JvmsSelectionStats *

@@ -11,6 +11,7 @@ struct _JvmsSelectionPanel
   GtkWidget           parent_instance;
 
   gpointer            history;
+  char               *samples_path;
   gint64              t0;
   gint64              t1;
   GCancellable       *cancellable;
@@ -74,6 +75,17 @@ format_value (const JvmsStatRow *row)
   return g_strdup_printf ("%.4g", row->value);
 }
 
+/* Subjects are stable names (exports); those of the events section have a display name. */
+static const char *
+subject_title (const char *section, const char *subject)
+{
+  if (g_strcmp0 (section, "events") == 0 && g_strcmp0 (subject, "jfr") == 0)
+    return _("Java Flight Recorder");
+  if (g_strcmp0 (section, "events") == 0 && g_strcmp0 (subject, "kernel") == 0)
+    return _("Linux Kernel");
+  return subject;
+}
+
 static const char *
 section_title (const char *section)
 {
@@ -128,7 +140,7 @@ show_stats (JvmsSelectionPanel *self)
         }
       if (g_strcmp0 (row->subject, subject) != 0)
         {
-          g_autofree char *title = g_markup_escape_text (row->subject, -1);
+          g_autofree char *title = g_markup_escape_text (subject_title (row->section, row->subject), -1);
           subject_row = ADW_EXPANDER_ROW (adw_expander_row_new ());
           adw_preferences_row_set_title (ADW_PREFERENCES_ROW (subject_row), title);
           /* The first few open, so that a glance shows numbers. */
@@ -211,8 +223,8 @@ recompute (JvmsSelectionPanel *self)
 
   self->cancellable = g_cancellable_new ();
   /* The callback touches the panel only when not cancelled, and dispose cancels. */
-  jvms_selection_stats_compute_async (self->history, self->t0, self->t1, self->cancellable,
-                                      compute_done, self);
+  jvms_selection_stats_compute_async (self->history, self->samples_path, self->t0, self->t1,
+                                      self->cancellable, compute_done, self);
 }
 
 void
@@ -224,6 +236,18 @@ jvms_selection_panel_set_history (JvmsSelectionPanel *self, gpointer history)
     return;
   history_unref (self->history);
   self->history = history_ref (history);
+  recompute (self);
+}
+
+void
+jvms_selection_panel_set_samples_path (JvmsSelectionPanel *self, const char *samples_path)
+{
+  g_return_if_fail (JVMS_IS_SELECTION_PANEL (self));
+
+  if (g_strcmp0 (samples_path, self->samples_path) == 0)
+    return;
+  g_free (self->samples_path);
+  self->samples_path = g_strdup (samples_path);
   recompute (self);
 }
 
@@ -263,6 +287,7 @@ jvms_selection_panel_dispose (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->stats, jvms_selection_stats_free);
   g_clear_pointer (&self->history, history_unref);
+  g_clear_pointer (&self->samples_path, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), JVMS_TYPE_SELECTION_PANEL);
   /* The template's top child has no id, so dispose_template leaves it. */
   GtkWidget *child;

@@ -157,6 +157,7 @@ void
 jvms_window_views_set_samples_path (JvmsWindowViews *self, const char *samples_path)
 {
   jvms_findings_list_set_samples_path (JVMS_FINDINGS_LIST (self->findings), samples_path);
+  jvms_selection_panel_set_samples_path (self->panel, samples_path);
 }
 
 void

@@ -97,6 +97,15 @@ jvms_window_dump_state (JvmsWindow *self)
     {
       g_key_file_set_int64 (kf, "panel", "t0", stats->t0);
       g_key_file_set_int64 (kf, "panel", "t1", stats->t1);
+      /* Events by type as subject/key=count;... so that a test reads the counts it checks. */
+      g_autoptr(GString) events = g_string_new (NULL);
+      for (guint i = 0; i < stats->rows->len; i++)
+        {
+          const JvmsStatRow *row = g_ptr_array_index (stats->rows, i);
+          if (g_strcmp0 (row->section, "events") == 0)
+            g_string_append_printf (events, "%s/%s=%.0f;", row->subject, row->key, row->value);
+        }
+      g_key_file_set_string (kf, "panel", "events", events->str);
     }
 
   /* Written only when it changed, so that the periodic look below costs nothing. */
@@ -191,7 +200,8 @@ load_done (GObject *object, GAsyncResult *result, gpointer user_data)
   gtk_revealer_set_reveal_child (self->progress_revealer, FALSE);
   loader_grew (self, loader);
   jvms_window_views_set_complete (self->views, ok);
-  jvms_window_views_set_samples_path (self->views, jvms_loader_get_samples_path (loader));
+  /* A build that failed or was cancelled leaves no sample store. */
+  jvms_window_views_set_samples_path (self->views, ok ? jvms_loader_get_samples_path (loader) : NULL);
 
   /* The reader's message names the full path already. */
   g_autofree char *name = g_file_get_basename (self->file);

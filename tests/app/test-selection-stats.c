@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "jvms-history.h"
+#include "jvms-samples.h"
 #include "jvms-selection-stats.h"
 #include "jvms-states.h"
 
@@ -31,6 +32,13 @@ typedef struct
   GArray *waiters;
   GArray *pause;
   GArray *cycles[2];
+  /* Events by type */
+  GArray *current[2];              /* CPUs/<n>/current-thread, with nulls (idle) */
+  GArray *syscall[N_THREADS];      /* Threads/<tid>/kernel-state/syscall */
+  GArray *compilation;             /* JIT/<tid>/compilation */
+  GArray *safepoint;               /* VM/safepoint */
+  GArray *collection_starts;       /* gint64: when each collection began (some nest) */
+  GArray *samples;                 /* JvmsSample, times only */
 } Model;
 
 static const char *pause_names[] = { "Pause Young (Normal)", "Pause Remark", "Pause Full" };
@@ -48,12 +56,14 @@ random_steps (JvmsHistoryBuilder *b, JvmsAttribute attr, GArray *out, int kind)
       g_autoptr(GError) error = NULL;
       do
         {
-          iv.null = kind == 2 && prev.null == FALSE; /* pauses alternate with nothing */
+          iv.null = (kind == 2 && prev.null == FALSE) /* pauses alternate with nothing */
+                    || (kind == 5 && !prev.null && g_test_rand_int_range (0, 4) == 0);
           iv.i = g_test_rand_int_range (0, kind == 0 ? JVMS_USER_STATE_N : kind == 1 ? JVMS_KERNEL_STATE_N : 4);
           iv.d = g_test_rand_double_range (0, 1e9);
           iv.s = pause_names[g_test_rand_int_range (0, G_N_ELEMENTS (pause_names))];
         }
-      while (!prev.null && !iv.null && (kind == 3 ? FALSE : kind == 2 ? FALSE : iv.i == prev.i));
+      while ((prev.null && iv.null)
+             || (!prev.null && !iv.null && (kind == 3 ? FALSE : kind == 2 ? FALSE : iv.i == prev.i)));
       gboolean ok;
       if (iv.null)
         ok = jvms_history_builder_modify_null (b, attr, t, &error);
@@ -171,6 +181,144 @@ check_numeric (const JvmsSelectionStats *stats, GArray **series, guint n_series,
                                   fabs (mean) * 1e-6 + 1e-6);
 }
 
+/* Collections, some holding a nested one (a G1 concurrent cycle around a young collection),
+ * written as the analysis does: the innermost gcId shows, the enclosing one comes back. */
+static void
+random_collections (JvmsHistoryBuilder *b, JvmsAttribute attr, GArray *starts)
+{
+  g_autoptr(GError) error = NULL;
+  gint64 t = g_test_rand_int_range (1, 3000), id = 0;
+  while (t + 40 < END_TIME)
+    {
+      g_assert_true (jvms_history_builder_modify_int (b, attr, t, ++id, &error));
+      g_array_append_val (starts, t);
+      gint64 end = t + g_test_rand_int_range (40, 4000);
+      if (g_test_rand_bit ())
+        {
+          gint64 inner = t + g_test_rand_int_range (1, (gint32) (end - t) / 2);
+          gint64 inner_end = inner + g_test_rand_int_range (1, (gint32) (end - inner));
+          g_assert_true (jvms_history_builder_modify_int (b, attr, inner, ++id, &error));
+          g_array_append_val (starts, inner);
+          g_assert_true (jvms_history_builder_modify_int (b, attr, inner_end, id - 1, &error));
+        }
+      if (end >= END_TIME)
+        break;
+      g_assert_true (jvms_history_builder_modify_null (b, attr, end, &error));
+      t = end + g_test_rand_int_range (1, 3000);
+    }
+  g_assert_no_error (error);
+}
+
+/* Point samples of every kind at non-decreasing random times, written to a sample store. */
+static void
+random_samples (const char *path, GArray *out)
+{
+  g_autoptr(GError) error = NULL;
+  JvmsSamplesWriter *w = jvms_samples_writer_new (path, &error);
+  g_assert_no_error (error);
+  static const JvmsSampleKind kinds[] = { JVMS_SAMPLE_EXECUTION, JVMS_SAMPLE_NATIVE,
+                                          JVMS_SAMPLE_ALLOCATION, JVMS_SAMPLE_OLD_OBJECT };
+  gint64 t = 0;
+  for (int i = 0; i < 2000; i++)
+    {
+      t += g_test_rand_int_range (0, 100);
+      JvmsSample sample = { .kind = kinds[g_test_rand_int_range (0, 4)], .time = t, .tid = 100,
+                            .state = "STATE_RUNNABLE", .class_name = "java.lang.Object" };
+      jvms_samples_writer_add (w, &sample);
+      g_array_append_val (out, sample);
+    }
+  g_assert_true (jvms_samples_writer_close (w, &error));
+  g_assert_no_error (error);
+  jvms_samples_writer_free (w);
+}
+
+/* Model intervals that begin in [t0, t1) after the history start (0), by value; @any counts
+ * every one, null ones too (a CPU going idle is a context switch). */
+static guint64
+begun (GArray *ivs, gint64 t0, gint64 t1, gboolean with_null, gint64 value)
+{
+  guint64 n = 0;
+  for (guint i = 0; i < ivs->len; i++)
+    {
+      const Iv *iv = &g_array_index (ivs, Iv, i);
+      if (iv->start < t0 || iv->start >= t1 || iv->start <= 0)
+        continue;
+      if (iv->null ? with_null : (value < 0 || iv->i == value))
+        n++;
+    }
+  return n;
+}
+
+static void
+check_event (const JvmsSelectionStats *stats, const char *subject, const char *key,
+             guint64 expected)
+{
+  const JvmsStatRow *row = find_row (stats, "events", subject, key);
+  if (expected == 0)
+    {
+      g_assert_null (row);
+      return;
+    }
+  g_assert_nonnull (row);
+  g_assert_cmpstr (row->unit, ==, "count");
+  g_assert_cmpfloat (row->value, ==, (double) expected);
+}
+
+static guint
+check_events (const JvmsSelectionStats *stats, const Model *m, gint64 t0, gint64 t1)
+{
+  guint64 kinds[4] = { 0 };
+  for (guint i = 0; i < m->samples->len; i++)
+    {
+      const JvmsSample *sample = &g_array_index (m->samples, JvmsSample, i);
+      if (sample->time >= t0 && sample->time < t1)
+        kinds[sample->kind == JVMS_SAMPLE_EXECUTION ? 0 : sample->kind == JVMS_SAMPLE_NATIVE ? 1
+              : sample->kind == JVMS_SAMPLE_ALLOCATION ? 2 : 3]++;
+    }
+  check_event (stats, "jfr", "jdk.ExecutionSample", kinds[0]);
+  check_event (stats, "jfr", "jdk.NativeMethodSample", kinds[1]);
+  check_event (stats, "jfr", "jdk.ObjectAllocationSample", kinds[2]);
+  check_event (stats, "jfr", "jdk.OldObjectSample", kinds[3]);
+
+  guint64 collections = 0;
+  for (guint i = 0; i < m->collection_starts->len; i++)
+    {
+      gint64 start = g_array_index (m->collection_starts, gint64, i);
+      collections += start >= t0 && start < t1;
+    }
+  check_event (stats, "jfr", "jdk.GarbageCollection", collections);
+  check_event (stats, "jfr", "jdk.GCPhasePause", begun (m->pause, t0, t1, FALSE, -1));
+  check_event (stats, "jfr", "jdk.SafepointBegin", begun (m->safepoint, t0, t1, FALSE, -1));
+  check_event (stats, "jfr", "jdk.Compilation", begun (m->compilation, t0, t1, FALSE, -1));
+  for (int v = 0; v < JVMS_USER_STATE_N; v++)
+    {
+      if (v == JVMS_USER_STATE_RUNNING)
+        continue;
+      guint64 n = 0;
+      for (int t = 0; t < N_THREADS; t++)
+        n += begun (m->user[t], t0, t1, FALSE, v);
+      g_autofree char *key = g_strconcat ("java-state:", jvms_user_state_name (v), NULL);
+      check_event (stats, "jfr", key, n);
+    }
+
+  guint64 switches = 0, syscalls = 0, runnable = 0;
+  for (int c = 0; c < 2; c++)
+    switches += begun (m->current[c], t0, t1, TRUE, -1);
+  for (int t = 0; t < N_THREADS; t++)
+    {
+      syscalls += begun (m->syscall[t], t0, t1, FALSE, -1);
+      runnable += begun (m->kernel[t], t0, t1, FALSE, JVMS_KERNEL_STATE_RUNNABLE);
+    }
+  check_event (stats, "kernel", "sched_switch", switches);
+  check_event (stats, "kernel", "sys_enter", syscalls);
+  check_event (stats, "kernel", "runnable", runnable);
+
+  guint n_rows = 0;
+  for (guint i = 0; i < stats->rows->len; i++)
+    n_rows += g_str_equal (((const JvmsStatRow *) g_ptr_array_index (stats->rows, i))->section, "events");
+  return n_rows;
+}
+
 static void
 test_against_model (void)
 {
@@ -196,7 +344,26 @@ test_against_model (void)
       random_steps (b, jvms_history_builder_attribute (b, p), m.user[t], 0);
       g_snprintf (p, sizeof p, "Threads/%d/kernel-state", 100 + t);
       random_steps (b, jvms_history_builder_attribute (b, p), m.kernel[t], 1);
+      g_snprintf (p, sizeof p, "Threads/%d/kernel-state/syscall", 100 + t);
+      m.syscall[t] = g_array_new (FALSE, FALSE, sizeof (Iv));
+      random_steps (b, jvms_history_builder_attribute (b, p), m.syscall[t], 2);
     }
+  for (int c = 0; c < 2; c++)
+    {
+      char p[64];
+      g_snprintf (p, sizeof p, "CPUs/%d/current-thread", c);
+      m.current[c] = g_array_new (FALSE, FALSE, sizeof (Iv));
+      random_steps (b, jvms_history_builder_attribute (b, p), m.current[c], 5);
+    }
+  m.compilation = g_array_new (FALSE, FALSE, sizeof (Iv));
+  random_steps (b, jvms_history_builder_attribute (b, "JIT/7/compilation"), m.compilation, 2);
+  m.safepoint = g_array_new (FALSE, FALSE, sizeof (Iv));
+  random_steps (b, jvms_history_builder_attribute (b, "VM/safepoint"), m.safepoint, 5);
+  m.collection_starts = g_array_new (FALSE, FALSE, sizeof (gint64));
+  random_collections (b, jvms_history_builder_attribute (b, "GC/collection"), m.collection_starts);
+  g_autofree char *samples_path = g_build_filename (dir, "index.samples", NULL);
+  m.samples = g_array_new (FALSE, FALSE, sizeof (JvmsSample));
+  random_samples (samples_path, m.samples);
   g_assert_true (jvms_history_builder_modify_string (b, jvms_history_builder_attribute (b, "Locks/0x7f00/class"),
                                                       0, "java.lang.Object", &error));
   m.waiters = g_array_new (FALSE, FALSE, sizeof (Iv));
@@ -214,12 +381,13 @@ test_against_model (void)
   g_assert_no_error (error);
   JvmsHistory *h = jvms_history_builder_get_history (b);
 
+  guint n_events = 0;
   for (int round = 0; round < 20; round++)
     {
       gint64 t0 = g_test_rand_int_range (0, END_TIME - 10);
       gint64 t1 = g_test_rand_int_range ((gint32) t0 + 1, END_TIME + 1);
       JvmsSelectionStats *stats = NULL;
-      jvms_selection_stats_compute_async (h, t0, t1, NULL, got_stats, &stats);
+      jvms_selection_stats_compute_async (h, samples_path, t0, t1, NULL, got_stats, &stats);
       while (stats == NULL)
         g_main_context_iteration (NULL, TRUE);
       g_assert_cmpint (stats->t0, ==, t0);
@@ -233,6 +401,7 @@ test_against_model (void)
         }
       g_assert_cmpuint (n_states, >, 0);
       check_numeric (stats, &m.waiters, 1, "locks", "java.lang.Object 0x7f00", t0, t1, FALSE);
+      n_events += check_events (stats, &m, t0, t1);
       check_numeric (stats, m.cycles, 2, "counters", "cycles", t0, t1, TRUE);
 
       for (guint k = 0; k < G_N_ELEMENTS (pause_names); k++)
@@ -279,13 +448,24 @@ test_against_model (void)
       jvms_selection_stats_free (stats);
     }
 
+  /* Twenty random ranges over this much activity cannot all be empty of events. */
+  g_assert_cmpuint (n_events, >, 0);
+
   jvms_history_unref (h);
   jvms_history_builder_free (b);
   for (int t = 0; t < N_THREADS; t++)
     {
       g_array_unref (m.user[t]);
       g_array_unref (m.kernel[t]);
+      g_array_unref (m.syscall[t]);
     }
+  for (int c = 0; c < 2; c++)
+    g_array_unref (m.current[c]);
+  g_array_unref (m.compilation);
+  g_array_unref (m.safepoint);
+  g_array_unref (m.collection_starts);
+  g_array_unref (m.samples);
+  g_unlink (samples_path);
   g_array_unref (m.waiters);
   g_array_unref (m.pause);
   g_array_unref (m.cycles[0]);
@@ -321,7 +501,7 @@ test_cancelled (void)
 
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   gboolean done = FALSE;
-  jvms_selection_stats_compute_async (h, 0, 1000, cancellable, got_cancelled, &done);
+  jvms_selection_stats_compute_async (h, NULL, 0, 1000, cancellable, got_cancelled, &done);
   g_cancellable_cancel (cancellable);
   while (!done)
     g_main_context_iteration (NULL, TRUE);

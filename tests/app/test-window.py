@@ -300,6 +300,12 @@ def main():
                       state.get("views", "has-selection"), state.get("panel", "rows"),
                       state.get("panel", "t0"), state.get("panel", "t1"),
                       state.get("views", "selection-start"), state.get("views", "selection-end")))
+        # Events by type: the sample has both layers, so the range holds JFR execution samples
+        # (the sample store) and kernel context switches (CPUs' current thread changing).
+        events = dict(e.split("=", 1) for e in state.get("panel", "events", "").split(";") if "=" in e)
+        tap.check(int(events.get("jfr/jdk.ExecutionSample", "0")) > 0
+                  and int(events.get("kernel/sched_switch", "0")) > 0,
+                  "the side panel counts the range's events by type", events)
         s0, s1 = int(state.get("views", "selection-start", "0")), int(state.get("views", "selection-end", "0"))
         v0, v1 = int(state.get("views", "visible-start", "0")), int(state.get("views", "visible-end", "0"))
         # The pointer moved over 2/5 of the data area: the selection spans about 2/5 of the
@@ -460,6 +466,11 @@ def main():
                   and doc.get("end_ns", 0) > doc.get("start_ns", 0),
                   "Ctrl+Shift+E exports the panel's statistics as JSON (%d rows)" % len(rows),
                   str(doc)[:500])
+        exported = {"%s/%s" % (r["subject"], r["key"]): "%.0f" % r["value"]
+                    for r in rows if r.get("section") == "events"}
+        shown = dict(e.split("=", 1) for e in state.get("panel", "events", "").split(";") if "=" in e)
+        tap.check(exported and exported == shown, "... with the same event counts the panel shows",
+                  (exported, shown))
         csv_path = os.path.join(tmp, "selection.csv")
         ok = export("ctrl+shift+e", csv_path, lambda p: len(text(p).splitlines()) == len(rows) + 1)
         lines = text(csv_path).splitlines() if ok else []

@@ -5,6 +5,7 @@
 #include <gtk/gtk.h>
 
 #include "jvms-selection-stats.h"
+#include "jvms-time-format.h"
 
 G_BEGIN_DECLS
 
@@ -14,6 +15,12 @@ G_DECLARE_FINAL_TYPE (JvmsSelectionPanel, jvms_selection_panel, JVMS, SELECTION_
 /* @history: a JvmsHistory or NULL; the panel takes a reference. */
 void                      jvms_selection_panel_set_history (JvmsSelectionPanel *self,
                                                             gpointer            history);
+/* How durations and instants are written (the time-unit and time-origin settings). */
+void                      jvms_selection_panel_set_time_format (JvmsSelectionPanel *self,
+                                                                JvmsTimeUnit        unit,
+                                                                JvmsTimeOrigin      origin);
+/* The range label's text, for the state dump. */
+const char               *jvms_selection_panel_get_range_text  (JvmsSelectionPanel *self);
 /* The point-sample store beside the index (counts of sampled events), or NULL. */
 void                      jvms_selection_panel_set_samples_path (JvmsSelectionPanel *self,
                                                                  const char         *samples_path);

@@ -51,6 +51,7 @@ struct _JvmsWindowViews
   JvmsSession        *session;
   GtkWidget          *ruler;
   GtkWidget          *findings;
+  guint               bound;    /* bit i: view_settings[i] was bound to some widget */
 };
 
 static void
@@ -172,6 +173,56 @@ jvms_window_views_set_view_visible (JvmsWindowViews *self, const char *name, gbo
   for (guint i = 0; i < G_N_ELEMENTS (view_infos); i++)
     if (g_str_equal (view_infos[i].setting, name) && self->expanders[i] != NULL)
       gtk_widget_set_visible (self->expanders[i], visible);
+  /* The root-cause report is the findings list in the side panel. */
+  if (g_str_equal (name, "report"))
+    gtk_widget_set_visible (self->findings, visible);
+}
+
+/* widgets/ has no setter yet for thread grouping, time unit or time origin (the ruler and
+ * tooltips write times from the trace start, and the threads view groups by kind): each
+ * preference is bound to the property of that name wherever a view, the ruler or the session
+ * has one, so that they follow the setting as soon as they offer it. */
+static const char * const view_settings[][2] = {
+  { "thread-grouping", "grouping" },
+  { "time-unit", "time-unit" },
+  { "time-origin", "time-origin" },
+};
+
+static void
+bind_if_present (JvmsWindowViews *self, GSettings *settings, gpointer object)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (view_settings); i++)
+    if (g_object_class_find_property (G_OBJECT_GET_CLASS (object), view_settings[i][1]) != NULL)
+      {
+        g_settings_bind (settings, view_settings[i][0], object, view_settings[i][1],
+                         G_SETTINGS_BIND_GET);
+        self->bound |= 1u << i;
+      }
+}
+
+void
+jvms_window_views_bind_settings (JvmsWindowViews *self, GSettings *settings)
+{
+  bind_if_present (self, settings, self->session);
+  bind_if_present (self, settings, self->ruler);
+  for (guint i = 0; i < G_N_ELEMENTS (view_infos); i++)
+    bind_if_present (self, settings, self->views[i]);
+}
+
+gboolean
+jvms_window_views_get_setting_bound (JvmsWindowViews *self, const char *key)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (view_settings); i++)
+    if (g_str_equal (view_settings[i][0], key))
+      return (self->bound & (1u << i)) != 0;
+  return FALSE;
+}
+
+void
+jvms_window_views_set_time_format (JvmsWindowViews *self, JvmsTimeUnit unit, JvmsTimeOrigin origin)
+{
+  jvms_selection_panel_set_time_format (self->panel, unit, origin);
+  jvms_findings_list_set_time_unit (JVMS_FINDINGS_LIST (self->findings), unit);
 }
 
 void
@@ -222,6 +273,12 @@ jvms_window_views_dump_state (JvmsWindowViews *self, GKeyFile *key_file)
   set_bounds (key_file, "ruler-bounds", self->ruler);
   g_key_file_set_integer (key_file, "views", "highlighted-threads",
                           (int) jvms_session_get_highlighted_threads (self->session)->len);
+  g_key_file_set_boolean (key_file, "panel", "findings-shown", gtk_widget_get_visible (self->findings));
+  for (guint i = 0; i < G_N_ELEMENTS (view_settings); i++)
+    {
+      g_autofree char *key = g_strconcat (view_settings[i][0], "-bound", NULL);
+      g_key_file_set_boolean (key_file, "views", key, (self->bound & (1u << i)) != 0);
+    }
   g_key_file_set_integer (key_file, "panel", "findings",
                           (int) jvms_findings_list_get_n_findings (JVMS_FINDINGS_LIST (self->findings)));
   gint64 findings_from = 0, findings_to = 0;

@@ -359,7 +359,8 @@ add_counter_rows (JvmsSelectionStats *stats, JvmsHistory *h, GCancellable *cance
  *  - JFR point events (execution, native method, allocation and old-object samples): records
  *    of the sample store with a time in [t0, t1): one record per JFR event of a known thread;
  *  - JFR events that open a state: intervals of the attribute they set that begin in [t0, t1)
- *    (an event that leaves the value as it was, or abuts an equal one, starts no interval);
+ *    (an event that leaves the value as it was, or abuts an equal one, starts no interval), or
+ *    for collections and safepoints, their ids that begin there;
  *  - kernel events: the same, on the attributes the kernel layer sets.
  */
 
@@ -414,34 +415,56 @@ count_user_states (JvmsHistory *h, GArray *user_states, gint64 t0, gint64 t1,
   return error == NULL || *error == NULL;
 }
 
-/* Collections begun in [t0, t1): GC/collection holds the innermost gcId, and the enclosing one
- * comes back when an inner one ends, so an interval that begins is not always a collection
- * that begins. gcIds grow in the order collections begin: the ones begun in the range are
- * those above every id on the stack at t0, whose largest is the innermost, the one shown. */
+/* The largest id held by @attribute before @t0, G_MININT64 when none: looks back over growing
+ * windows, since the last one is usually close. */
 static gboolean
-count_collections (JvmsHistory *h, gint64 t0, gint64 t1, guint64 *count, GError **error)
+last_id_before (JvmsHistory *h, JvmsAttribute attribute, gint64 t0, gint64 *out, GError **error)
 {
-  JvmsAttribute collection = jvms_history_lookup (h, "GC/collection");
-  if (collection == JVMS_ATTRIBUTE_INVALID)
+  gint64 origin = jvms_history_get_start_time (h);
+  *out = G_MININT64;
+  for (gint64 window = 1000000; ; window *= 8)
+    {
+      gint64 from = t0 - window > origin ? t0 - window : origin;
+      g_autoptr(JvmsHistoryRange) range = jvms_history_query_range (h, from, t0, &attribute, 1,
+                                                                    error);
+      if (range == NULL)
+        return FALSE;
+      JvmsInterval iv;
+      while (jvms_history_range_next (range, &iv, error))
+        if (iv.start < t0 && iv.value.type == JVMS_VALUE_INT)
+          *out = MAX (*out, iv.value.i);
+      if (*error != NULL)
+        return FALSE;
+      if (*out != G_MININT64 || from == origin)
+        return TRUE;
+    }
+}
+
+/* Ids begun in [t0, t1) in an attribute whose ids grow in the order things begin, where one
+ * id may show in several intervals: GC/collection (the enclosing collection comes back when a
+ * nested one ends) and VM/safepoint (the operation, then the SafepointEnd phase). An id begins
+ * in the range when it is above every id seen before. */
+static gboolean
+count_new_ids (JvmsHistory *h, const char *path, gint64 t0, gint64 t1, guint64 *count,
+               GError **error)
+{
+  JvmsAttribute attribute = jvms_history_lookup (h, path);
+  if (attribute == JVMS_ATTRIBUTE_INVALID)
     return TRUE;
-  g_autoptr(JvmsHistoryRange) range = jvms_history_query_range (h, t0, t1, &collection, 1, error);
+  gint64 above;
+  if (!last_id_before (h, attribute, t0, &above, error))
+    return FALSE;
+  g_autoptr(JvmsHistoryRange) range = jvms_history_query_range (h, t0, t1, &attribute, 1, error);
   if (range == NULL)
     return FALSE;
-  gint64 above = G_MININT64;
   JvmsInterval iv;
   while (jvms_history_range_next (range, &iv, error))
-    {
-      if (iv.value.type != JVMS_VALUE_INT)
-        continue;
-      if (iv.start < t0 || iv.start <= jvms_history_get_start_time (h))
-        above = MAX (above, iv.value.i);
-      else if (iv.start < t1 && iv.value.i > above)
-        {
-          (*count)++;
-          above = iv.value.i;
-        }
-    }
-  return error == NULL || *error == NULL;
+    if (iv.value.type == JVMS_VALUE_INT && iv.start >= t0 && iv.start < t1 && iv.value.i > above)
+      {
+        (*count)++;
+        above = iv.value.i;
+      }
+  return *error == NULL;
 }
 
 static gboolean
@@ -492,7 +515,6 @@ add_events (JvmsSelectionStats *stats, JvmsHistory *h, const char *samples_path,
   g_autoptr(GArray) cpus = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
   g_autoptr(GArray) compilations = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
   g_autoptr(GArray) pauses = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
-  g_autoptr(GArray) safepoints = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
 
   JvmsAttribute threads = jvms_history_lookup (h, "Threads");
   if (threads != JVMS_ATTRIBUTE_INVALID)
@@ -540,9 +562,6 @@ add_events (JvmsSelectionStats *stats, JvmsHistory *h, const char *samples_path,
   JvmsAttribute pause = jvms_history_lookup (h, "GC/pause");
   if (pause != JVMS_ATTRIBUTE_INVALID)
     g_array_append_val (pauses, pause);
-  JvmsAttribute safepoint = jvms_history_lookup (h, "VM/safepoint");
-  if (safepoint != JVMS_ATTRIBUTE_INVALID)
-    g_array_append_val (safepoints, safepoint);
 
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return FALSE;
@@ -562,9 +581,9 @@ add_events (JvmsSelectionStats *stats, JvmsHistory *h, const char *samples_path,
       && !count_samples (samples_path, t0, t1, &jfr[0].count, &jfr[1].count, &jfr[2].count,
                          &jfr[3].count, error))
     return FALSE;
-  if (!count_collections (h, t0, t1, &jfr[4].count, error)
+  if (!count_new_ids (h, "GC/collection", t0, t1, &jfr[4].count, error)
       || !count_begun (h, pauses, t0, t1, FALSE, &jfr[5].count, error)
-      || !count_begun (h, safepoints, t0, t1, FALSE, &jfr[6].count, error)
+      || !count_new_ids (h, "VM/safepoint", t0, t1, &jfr[6].count, error)
       || !count_begun (h, compilations, t0, t1, FALSE, &jfr[7].count, error))
     return FALSE;
 
@@ -627,6 +646,10 @@ compute_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *
   g_autoptr(GError) error = NULL;
   stats->origin = jvms_history_get_start_time (h);
 
+  /* Events first: a few rows, where the per-thread section runs to hundreds of threads. */
+  if (!add_events (stats, h, d->samples_path, cancellable, &error))
+    goto fail;
+
   JvmsAttribute threads = jvms_history_lookup (h, "Threads");
   if (threads != JVMS_ATTRIBUTE_INVALID)
     {
@@ -659,9 +682,6 @@ compute_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *
             goto fail;
         }
     }
-
-  if (!add_events (stats, h, d->samples_path, cancellable, &error))
-    goto fail;
 
   JvmsAttribute locks = jvms_history_lookup (h, "Locks");
   if (locks != JVMS_ATTRIBUTE_INVALID)

@@ -12,6 +12,7 @@
 #include "jvms-samples.h"
 #include "jvms-selection-stats.h"
 #include "jvms-states.h"
+#include "jvms-trace-index.h"
 
 #define END_TIME 100000
 #define N_THREADS 3
@@ -36,7 +37,7 @@ typedef struct
   GArray *current[2];              /* CPUs/<n>/current-thread, with nulls (idle) */
   GArray *syscall[N_THREADS];      /* Threads/<tid>/kernel-state/syscall */
   GArray *compilation;             /* JIT/<tid>/compilation */
-  GArray *safepoint;               /* VM/safepoint */
+  GArray *safepoint_starts;        /* gint64: when each safepoint began (some show twice) */
   GArray *collection_starts;       /* gint64: when each collection began (some nest) */
   GArray *samples;                 /* JvmsSample, times only */
 } Model;
@@ -181,8 +182,9 @@ check_numeric (const JvmsSelectionStats *stats, GArray **series, guint n_series,
                                   fabs (mean) * 1e-6 + 1e-6);
 }
 
-/* Collections, some holding a nested one (a G1 concurrent cycle around a young collection),
- * written as the analysis does: the innermost gcId shows, the enclosing one comes back. */
+/* Growing ids as the analysis writes collections and safepoints: some hold a nested one (a G1
+ * concurrent cycle around a young collection: the innermost gcId shows, the enclosing one
+ * comes back), some show again after a gap (a safepoint's operation, then its end phase). */
 static void
 random_collections (JvmsHistoryBuilder *b, JvmsAttribute attr, GArray *starts)
 {
@@ -193,7 +195,8 @@ random_collections (JvmsHistoryBuilder *b, JvmsAttribute attr, GArray *starts)
       g_assert_true (jvms_history_builder_modify_int (b, attr, t, ++id, &error));
       g_array_append_val (starts, t);
       gint64 end = t + g_test_rand_int_range (40, 4000);
-      if (g_test_rand_bit ())
+      end = MIN (end, END_TIME - 1);
+      if (g_test_rand_bit () && end - t >= 40)
         {
           gint64 inner = t + g_test_rand_int_range (1, (gint32) (end - t) / 2);
           gint64 inner_end = inner + g_test_rand_int_range (1, (gint32) (end - inner));
@@ -205,6 +208,15 @@ random_collections (JvmsHistoryBuilder *b, JvmsAttribute attr, GArray *starts)
         break;
       g_assert_true (jvms_history_builder_modify_null (b, attr, end, &error));
       t = end + g_test_rand_int_range (1, 3000);
+      if (g_test_rand_bit () && t + 40 < END_TIME)
+        {
+          g_assert_true (jvms_history_builder_modify_int (b, attr, t, id, &error));
+          end = t + g_test_rand_int_range (1, 2000);
+          if (end >= END_TIME)
+            break;
+          g_assert_true (jvms_history_builder_modify_null (b, attr, end, &error));
+          t = end + g_test_rand_int_range (1, 3000);
+        }
     }
   g_assert_no_error (error);
 }
@@ -249,6 +261,18 @@ begun (GArray *ivs, gint64 t0, gint64 t1, gboolean with_null, gint64 value)
   return n;
 }
 
+static guint64
+starts_in (GArray *starts, gint64 t0, gint64 t1)
+{
+  guint64 n = 0;
+  for (guint i = 0; i < starts->len; i++)
+    {
+      gint64 start = g_array_index (starts, gint64, i);
+      n += start >= t0 && start < t1;
+    }
+  return n;
+}
+
 static void
 check_event (const JvmsSelectionStats *stats, const char *subject, const char *key,
              guint64 expected)
@@ -280,15 +304,9 @@ check_events (const JvmsSelectionStats *stats, const Model *m, gint64 t0, gint64
   check_event (stats, "jfr", "jdk.ObjectAllocationSample", kinds[2]);
   check_event (stats, "jfr", "jdk.OldObjectSample", kinds[3]);
 
-  guint64 collections = 0;
-  for (guint i = 0; i < m->collection_starts->len; i++)
-    {
-      gint64 start = g_array_index (m->collection_starts, gint64, i);
-      collections += start >= t0 && start < t1;
-    }
-  check_event (stats, "jfr", "jdk.GarbageCollection", collections);
+  check_event (stats, "jfr", "jdk.GarbageCollection", starts_in (m->collection_starts, t0, t1));
+  check_event (stats, "jfr", "jdk.SafepointBegin", starts_in (m->safepoint_starts, t0, t1));
   check_event (stats, "jfr", "jdk.GCPhasePause", begun (m->pause, t0, t1, FALSE, -1));
-  check_event (stats, "jfr", "jdk.SafepointBegin", begun (m->safepoint, t0, t1, FALSE, -1));
   check_event (stats, "jfr", "jdk.Compilation", begun (m->compilation, t0, t1, FALSE, -1));
   for (int v = 0; v < JVMS_USER_STATE_N; v++)
     {
@@ -357,8 +375,8 @@ test_against_model (void)
     }
   m.compilation = g_array_new (FALSE, FALSE, sizeof (Iv));
   random_steps (b, jvms_history_builder_attribute (b, "JIT/7/compilation"), m.compilation, 2);
-  m.safepoint = g_array_new (FALSE, FALSE, sizeof (Iv));
-  random_steps (b, jvms_history_builder_attribute (b, "VM/safepoint"), m.safepoint, 5);
+  m.safepoint_starts = g_array_new (FALSE, FALSE, sizeof (gint64));
+  random_collections (b, jvms_history_builder_attribute (b, "VM/safepoint"), m.safepoint_starts);
   m.collection_starts = g_array_new (FALSE, FALSE, sizeof (gint64));
   random_collections (b, jvms_history_builder_attribute (b, "GC/collection"), m.collection_starts);
   g_autofree char *samples_path = g_build_filename (dir, "index.samples", NULL);
@@ -377,8 +395,9 @@ test_against_model (void)
       m.cycles[c] = g_array_new (FALSE, FALSE, sizeof (Iv));
       random_steps (b, jvms_history_builder_attribute (b, p), m.cycles[c], 4);
     }
-  g_assert_true (jvms_history_builder_close (b, END_TIME, &error));
+  gboolean closed = jvms_history_builder_close (b, END_TIME, &error);
   g_assert_no_error (error);
+  g_assert_true (closed);
   JvmsHistory *h = jvms_history_builder_get_history (b);
 
   guint n_events = 0;
@@ -462,7 +481,7 @@ test_against_model (void)
   for (int c = 0; c < 2; c++)
     g_array_unref (m.current[c]);
   g_array_unref (m.compilation);
-  g_array_unref (m.safepoint);
+  g_array_unref (m.safepoint_starts);
   g_array_unref (m.collection_starts);
   g_array_unref (m.samples);
   g_unlink (samples_path);
@@ -512,10 +531,103 @@ test_cancelled (void)
   g_rmdir (dir);
 }
 
+/* The events of the whole bundled sample against `jfr summary` of its recording: every point
+ * event of the JFR file is in the sample store, and every collection (jdk.GarbageCollection,
+ * concurrent cycles included) begins inside the trace. */
+static guint64
+summary_count (const char *summary, const char *type)
+{
+  g_autofree char *pattern = g_strdup_printf ("^\\s*%s\\s+(\\d+)\\s", type);
+  g_autoptr(GRegex) regex = g_regex_new (pattern, G_REGEX_MULTILINE, 0, NULL);
+  g_autoptr(GMatchInfo) match = NULL;
+  if (!g_regex_match (regex, summary, 0, &match))
+    return 0;
+  g_autofree char *count = g_match_info_fetch (match, 1);
+  return g_ascii_strtoull (count, NULL, 10);
+}
+
+static double
+event_count (const JvmsSelectionStats *stats, const char *key)
+{
+  const JvmsStatRow *row = find_row (stats, "events", "jfr", key);
+  return row != NULL ? row->value : 0.0;
+}
+
+static void
+test_sample_against_jfr_summary (void)
+{
+  const char *bundle = g_getenv ("JVMS_SAMPLE_TRACE");
+  g_assert_nonnull (bundle);
+  g_autofree char *recording = g_build_filename (bundle, "recording.jfr", NULL);
+  const char *argv[] = { "jfr", "summary", recording, NULL };
+  g_autofree char *summary = NULL;
+  int status = 0;
+  g_autoptr(GError) error = NULL;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                               &summary, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+
+  g_autofree char *cache = g_dir_make_tmp ("jvms-stats-cache-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_autoptr(JvmsTraceIndex) index = jvms_trace_index_new (bundle, &error);
+  g_assert_no_error (error);
+  jvms_trace_index_set_cache_dir (index, cache);
+  g_assert_true (jvms_trace_index_load (index, NULL, &error));
+  g_assert_no_error (error);
+  JvmsHistory *h = jvms_trace_index_dup_history (index);
+  /* The end is inclusive for events: old-object samples are taken when the recording ends. */
+  gint64 t0 = jvms_history_get_start_time (h), t1 = jvms_history_get_end_time (h) + 1;
+  JvmsSelectionStats *stats = NULL;
+  jvms_selection_stats_compute_async (h, jvms_trace_index_get_samples_path (index), t0, t1, NULL,
+                                      got_stats, &stats);
+  while (stats == NULL)
+    g_main_context_iteration (NULL, TRUE);
+
+  static const char * const exact[] = { "jdk.ExecutionSample", "jdk.NativeMethodSample",
+                                        "jdk.ObjectAllocationSample", "jdk.OldObjectSample",
+                                        "jdk.GarbageCollection" };
+  guint64 total = 0;
+  for (guint i = 0; i < G_N_ELEMENTS (exact); i++)
+    {
+      guint64 expected = summary_count (summary, exact[i]);
+      g_test_message ("%s: jfr summary %" G_GUINT64_FORMAT ", panel %.0f", exact[i], expected,
+                      event_count (stats, exact[i]));
+      g_assert_cmpfloat (event_count (stats, exact[i]), ==, (double) expected);
+      total += expected;
+    }
+  g_assert_cmpuint (total, >, 0);
+  /* Pauses and compilations are intervals: two that abut merge. A safepoint shows in the index
+   * only through a VM operation or its end phase. So never more than JFR's. */
+  static const char * const at_most[] = { "jdk.GCPhasePause", "jdk.Compilation",
+                                          "jdk.SafepointBegin" };
+  for (guint i = 0; i < G_N_ELEMENTS (at_most); i++)
+    {
+      guint64 expected = summary_count (summary, at_most[i]);
+      g_test_message ("%s: jfr summary %" G_GUINT64_FORMAT ", panel %.0f", at_most[i], expected,
+                      event_count (stats, at_most[i]));
+      g_assert_cmpfloat (event_count (stats, at_most[i]), <=, (double) expected);
+      g_assert_cmpfloat (event_count (stats, at_most[i]), >, 0);
+    }
+  jvms_selection_stats_free (stats);
+  jvms_history_unref (h);
+  g_clear_object (&index);
+
+  g_autoptr(GDir) dir = g_dir_open (cache, 0, NULL);
+  const char *name;
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (cache, name, NULL);
+      g_unlink (path);
+    }
+  g_rmdir (cache);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/App/selection-stats/sample-vs-jfr-summary", test_sample_against_jfr_summary);
   g_test_add_func ("/App/selection-stats/against-model", test_against_model);
   g_test_add_func ("/App/selection-stats/cancelled", test_cancelled);
   return g_test_run ();

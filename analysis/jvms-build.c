@@ -9,16 +9,10 @@
 #include <string.h>
 
 #include "jvms-kernel-machine.h"
-#ifdef JVMS_HAVE_JFR
 #include "jvms-jfr-machine.h"
 #include "jvms-jfr.h"
-#endif
-#ifdef JVMS_HAVE_PERF
 #include "jvms-perf.h"
-#endif
-#ifdef JVMS_HAVE_CTF
 #include "jvms-ctf.h"
-#endif
 #include "jvms-samples.h"
 #include "jvms-states.h"
 #include "jvms-threads.h"
@@ -31,16 +25,8 @@
 
 typedef struct
 {
-#ifdef JVMS_HAVE_PERF
   JvmsPerfReader  *perf;
-#else
-  gpointer         perf;
-#endif
-#ifdef JVMS_HAVE_CTF
   JvmsCtfReader   *ctf;
-#else
-  gpointer         ctf;
-#endif
   gint64           ctf_begin, ctf_end;
   const char      *path;
   JvmsKernelEvent  ev;         /* the current event, not yet fed */
@@ -55,12 +41,8 @@ typedef struct
 static void
 kernel_source_clear (KernelSource *k)
 {
-#ifdef JVMS_HAVE_PERF
   g_clear_pointer (&k->perf, jvms_perf_reader_free);
-#endif
-#ifdef JVMS_HAVE_CTF
   g_clear_pointer (&k->ctf, jvms_ctf_reader_free);
-#endif
   if (k->peeked != NULL)
     g_array_unref (k->peeked);
   if (k->strings != NULL)
@@ -74,14 +56,10 @@ kernel_read (KernelSource *k)
   k->have = FALSE;
   if (k->error != NULL)
     return FALSE;
-#ifdef JVMS_HAVE_PERF
   if (k->perf != NULL)
     k->have = jvms_perf_reader_next (k->perf, &k->ev, &k->error);
-#endif
-#ifdef JVMS_HAVE_CTF
   if (k->ctf != NULL)
     k->have = jvms_ctf_reader_next (k->ctf, &k->ev, &k->error);
-#endif
   return k->have;
 }
 
@@ -224,12 +202,10 @@ join_warnings (GPtrArray *warnings)
 
 typedef struct
 {
-#ifdef JVMS_HAVE_JFR
   JvmsJfrFile        *file;
   JvmsJfrReader      *reader;
   const JvmsJfrEvent *ev;
   JvmsJfrMachine     *machine;
-#endif
   gboolean            open;
   gint64              start;        /* earliest chunk start, epoch ns */
   gint64              end;          /* latest chunk end */
@@ -243,7 +219,6 @@ static gboolean
 jfr_open (JfrSource *j, const char *path, GPtrArray *warnings)
 {
   j->start = G_MAXINT64;
-#ifdef JVMS_HAVE_JFR
   g_autoptr(GError) error = NULL;
   j->file = jvms_jfr_file_open (path, &error);
   if (j->file == NULL)
@@ -266,99 +241,73 @@ jfr_open (JfrSource *j, const char *path, GPtrArray *warnings)
   j->size = jvms_jfr_file_get_size (j->file);
   j->open = TRUE;
   return TRUE;
-#else
-  g_ptr_array_add (warnings, g_strdup_printf ("%s: JFR recordings cannot be read: the JFR reader is not part of this build", path));
-  return FALSE;
-#endif
 }
 
 static void
 jfr_begin (JfrSource *j, JvmsWriter *writer, JvmsThreads *threads, JvmsSamplesWriter *samples)
 {
-#ifdef JVMS_HAVE_JFR
   if (!j->open)
     return;
   j->machine = jvms_jfr_machine_new (writer, threads, samples, j->start);
   j->reader = jvms_jfr_reader_new (j->file, JVMS_JFR_ORDER_TIME);
   j->ev = jvms_jfr_reader_next (j->reader);
-#endif
 }
 
 static gboolean
 jfr_has_event (JfrSource *j)
 {
-#ifdef JVMS_HAVE_JFR
   return j->ev != NULL;
-#else
-  return FALSE;
-#endif
 }
 
 static gint64
 jfr_time (JfrSource *j)
 {
-#ifdef JVMS_HAVE_JFR
   return jvms_jfr_event_get_start_ns (j->ev);
-#else
-  return G_MAXINT64;
-#endif
 }
 
 /* Feeds the current event, returns its end, and moves on. */
 static gint64
 jfr_feed (JfrSource *j)
 {
-#ifdef JVMS_HAVE_JFR
   jvms_jfr_machine_feed (j->machine, j->ev);
   gint64 end = jvms_jfr_event_get_end_ns (j->ev);
   j->pos = MAX (j->pos, jvms_jfr_event_get_file_offset (j->ev));
   j->ev = jvms_jfr_reader_next (j->reader);
   return end;
-#else
-  return 0;
-#endif
 }
 
 static void
 jfr_advance (JfrSource *j, gint64 time)
 {
-#ifdef JVMS_HAVE_JFR
   if (j->machine != NULL)
     jvms_jfr_machine_advance (j->machine, time);
-#endif
 }
 
 static void
 jfr_finish (JfrSource *j, gint64 end, GPtrArray *warnings)
 {
-#ifdef JVMS_HAVE_JFR
   if (!j->open)
     return;
   jvms_jfr_machine_finish (j->machine, end);
   const GPtrArray *jw = jvms_jfr_file_get_warnings (j->file);
   for (guint i = 0; jw != NULL && i < jw->len; i++)
     g_ptr_array_add (warnings, g_strdup (((const JvmsJfrWarning *) g_ptr_array_index (jw, i))->message));
-#endif
 }
 
 static gint64
 jfr_pid (JfrSource *j)
 {
-#ifdef JVMS_HAVE_JFR
   if (j->machine != NULL)
     return jvms_jfr_machine_get_pid (j->machine);
-#endif
   return -1;
 }
 
 static void
 jfr_clear (JfrSource *j)
 {
-#ifdef JVMS_HAVE_JFR
   g_clear_pointer (&j->reader, jvms_jfr_reader_free);
   g_clear_pointer (&j->machine, jvms_jfr_machine_free);
   g_clear_pointer (&j->file, jvms_jfr_file_unref);
-#endif
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -368,7 +317,6 @@ static gboolean
 kernel_open (KernelSource *k, const char *path, GPtrArray *warnings)
 {
   k->path = path;
-#ifdef JVMS_HAVE_PERF
   g_autoptr(GError) error = NULL;
   k->perf = jvms_perf_reader_open (path, JVMS_PERF_READER_DEFAULT, &error);
   if (k->perf == NULL)
@@ -378,10 +326,6 @@ kernel_open (KernelSource *k, const char *path, GPtrArray *warnings)
     }
   k->file_size = jvms_perf_reader_get_file_size (k->perf);
   return TRUE;
-#else
-  g_ptr_array_add (warnings, g_strdup_printf ("%s: perf.data files cannot be read: the perf reader is not part of this build", path));
-  return FALSE;
-#endif
 }
 
 /* An LTTng trace folder: its clock with offset is already on the Unix epoch. */
@@ -389,7 +333,6 @@ static gboolean
 kernel_open_ctf (KernelSource *k, const char *path, guint64 total_bytes, GPtrArray *warnings)
 {
   k->path = path;
-#ifdef JVMS_HAVE_CTF
   g_autoptr(GError) error = NULL;
   k->ctf = jvms_ctf_reader_open (path, JVMS_CTF_READER_DEFAULT, &error);
   if (k->ctf == NULL)
@@ -402,19 +345,13 @@ kernel_open_ctf (KernelSource *k, const char *path, guint64 total_bytes, GPtrArr
   k->ctf_end = info->end_ns;
   k->file_size = total_bytes;
   return TRUE;
-#else
-  g_ptr_array_add (warnings, g_strdup_printf ("%s: LTTng traces cannot be read: the CTF reader is not part of this build", path));
-  return FALSE;
-#endif
 }
 
 static gboolean
 kernel_clock_is_epoch (KernelSource *k)
 {
-#ifdef JVMS_HAVE_CTF
   if (k->ctf != NULL)
     return jvms_ctf_reader_get_info (k->ctf)->clock_origin_is_unix_epoch;
-#endif
   return FALSE;
 }
 
@@ -422,7 +359,6 @@ kernel_clock_is_epoch (KernelSource *k)
 static gboolean
 kernel_clock (KernelSource *k, gint *clockid, gint64 *tod_minus_clock)
 {
-#ifdef JVMS_HAVE_PERF
   if (k->perf == NULL)
     return FALSE;
   *clockid = jvms_perf_reader_get_clockid (k->perf);
@@ -432,21 +368,18 @@ kernel_clock (KernelSource *k, gint *clockid, gint64 *tod_minus_clock)
       *tod_minus_clock = (gint64) cd->tod_ns - (gint64) cd->clockid_ns;
       return TRUE;
     }
-#endif
   return FALSE;
 }
 
 static double
 kernel_bytes_done (KernelSource *k)
 {
-#ifdef JVMS_HAVE_PERF
   if (k->perf != NULL)
     {
       guint64 data_size = jvms_perf_reader_get_data_size (k->perf);
       if (data_size > 0)
         return (double) jvms_perf_reader_get_data_consumed (k->perf) / data_size * k->file_size;
     }
-#endif
   /* CTF: no byte position is exposed; the time reached within the packets' span stands in. */
   if (k->ctf != NULL && k->have && k->ctf_end > k->ctf_begin && k->ev.time >= k->ctf_begin)
     return MIN (1.0, (double) (k->ev.time - k->ctf_begin) / (k->ctf_end - k->ctf_begin)) * k->file_size;
@@ -459,7 +392,6 @@ kernel_warnings (KernelSource *k, GPtrArray *warnings)
   if (k->error != NULL)
     warn (warnings, "%s; the index holds the events before it", k->error->message);
   guint64 lost = 0;
-#ifdef JVMS_HAVE_CTF
   if (k->ctf != NULL)
     {
       GPtrArray *cw = jvms_ctf_reader_get_warnings (k->ctf);
@@ -467,8 +399,6 @@ kernel_warnings (KernelSource *k, GPtrArray *warnings)
         warn (warnings, "%s", (const char *) g_ptr_array_index (cw, i));
       lost = jvms_ctf_reader_get_discarded (k->ctf);
     }
-#endif
-#ifdef JVMS_HAVE_PERF
   if (k->perf != NULL)
     {
       GPtrArray *pw = jvms_perf_reader_get_warnings (k->perf);
@@ -476,7 +406,6 @@ kernel_warnings (KernelSource *k, GPtrArray *warnings)
         warn (warnings, "%s", (const char *) g_ptr_array_index (pw, i));
       lost = jvms_perf_reader_get_lost (k->perf);
     }
-#endif
   if (lost > 0)
     warn (warnings, "%s: the recorder lost %" G_GUINT64_FORMAT " kernel events; the threads on the CPUs concerned are in state unknown until their next switch",
           k->path, lost);

@@ -196,6 +196,7 @@ jvms_application_startup (GApplication *app)
     { "win.open", { "<Control>o", NULL } },
     { "win.open-folder", { "<Control><Shift>o", NULL } },
     { "win.close", { "<Control>w", NULL } },
+    { "win.preferences", { "<Control>comma", NULL } },
     { "win.side-panel", { "F9", NULL } },
     { "win.search", { "<Control>f", NULL } },
     { "win.export-image", { "<Control>e", NULL } },

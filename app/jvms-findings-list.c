@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "jvms-report.h"
+#include "jvms-time-format.h"
 
 /* Long enough to skip the intermediate ranges of a drag, short enough to feel immediate. */
 #define DEBOUNCE_MS 150
@@ -24,6 +25,7 @@ struct _JvmsFindingsList
 
   JvmsSession         *session;
   char                *samples_path;
+  JvmsTimeUnit         time_unit;
   guint                debounce_id;
   GCancellable        *cancellable;   /* the computation running, NULL when none */
   gboolean             stale;         /* the range changed while it ran */
@@ -91,18 +93,6 @@ kind_label (const char *kind)
     if (g_strcmp0 (kind, labels[i].kind) == 0)
       return _(labels[i].label);
   return kind;
-}
-
-static char *
-format_duration (double ns)
-{
-  if (ns >= 1e9)
-    return g_strdup_printf (_("%.3f s"), ns / 1e9);
-  if (ns >= 1e6)
-    return g_strdup_printf (_("%.3f ms"), ns / 1e6);
-  if (ns >= 1e3)
-    return g_strdup_printf (_("%.3f µs"), ns / 1e3);
-  return g_strdup_printf (_("%.0f ns"), ns);
 }
 
 static const char *
@@ -176,7 +166,8 @@ format_threads (JsonArray *threads, guint max)
 /* "first, second, third" from the member @name of the first few objects of @array, each
  * followed by its duration when @ns_member is not NULL. */
 static char *
-format_items (JsonArray *array, const char *name, const char *ns_member, guint max)
+format_items (JsonArray *array, const char *name, const char *ns_member, guint max,
+              JvmsTimeUnit unit)
 {
   guint n = array ? json_array_get_length (array) : 0;
   g_autoptr(GString) text = g_string_new (NULL);
@@ -191,7 +182,7 @@ format_items (JsonArray *array, const char *name, const char *ns_member, guint m
       g_string_append (text, value);
       if (ns_member != NULL)
         {
-          g_autofree char *duration = format_duration ((double) member_int (item, ns_member));
+          g_autofree char *duration = jvms_time_format_duration ((double) member_int (item, ns_member), unit);
           g_string_append_printf (text, " (%s)", duration);
         }
     }
@@ -200,7 +191,7 @@ format_items (JsonArray *array, const char *name, const char *ns_member, guint m
 
 /* The main evidence of a finding, one line per item, plain text; NULL when there is none. */
 static char *
-format_evidence (const char *kind, JsonObject *evidence)
+format_evidence (const char *kind, JsonObject *evidence, JvmsTimeUnit unit)
 {
   g_autoptr(GString) text = g_string_new (NULL);
 
@@ -237,7 +228,7 @@ format_evidence (const char *kind, JsonObject *evidence)
   else if (g_strcmp0 (kind, "gc") == 0)
     {
       guint collections = (guint) member_int (evidence, "collections");
-      g_autofree char *pauses = format_duration ((double) member_int (evidence, "pause_ns"));
+      g_autofree char *pauses = jvms_time_format_duration ((double) member_int (evidence, "pause_ns"), unit);
       /* Translators: the number of garbage collections and how long they paused the JVM. */
       g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%u collection, %s of pauses",
                                                  "%u collections, %s of pauses", collections),
@@ -262,14 +253,14 @@ format_evidence (const char *kind, JsonObject *evidence)
     }
   else if (g_strcmp0 (kind, "parking") == 0)
     {
-      g_autofree char *on = format_items (member_array (evidence, "waits"), "on", "ns", 2);
+      g_autofree char *on = format_items (member_array (evidence, "waits"), "on", "ns", 2, unit);
       if (on != NULL)
         /* Translators: what the threads were parked or waiting on (classes, with times). */
         g_string_append_printf (text, _("Parked on %s"), on);
     }
   else if (g_strcmp0 (kind, "io") == 0)
     {
-      g_autofree char *targets = format_items (member_array (evidence, "targets"), "target", "ns", 2);
+      g_autofree char *targets = format_items (member_array (evidence, "targets"), "target", "ns", 2, unit);
       if (targets != NULL)
         /* Translators: the files, sockets or waits the threads did I/O on, with times. */
         g_string_append_printf (text, _("I/O on %s"), targets);
@@ -277,7 +268,7 @@ format_evidence (const char *kind, JsonObject *evidence)
   else if (g_strcmp0 (kind, "safepoint") == 0)
     {
       g_autofree char *operations = format_items (member_array (evidence, "operations"),
-                                                  "operation", "ns", MAX_EVIDENCE_SHOWN);
+                                                  "operation", "ns", MAX_EVIDENCE_SHOWN, unit);
       if (operations != NULL)
         /* Translators: the VM operations that stopped the threads, with times. */
         g_string_append_printf (text, _("VM operations: %s"), operations);
@@ -349,7 +340,7 @@ finding_row (JvmsFindingsList *self, JsonObject *finding)
   if (*names != '\0')
     /* Translators: the threads a finding concerns, most time first. */
     g_string_append_printf (subtitle, _("Threads: %s"), names);
-  g_autofree char *proof = format_evidence (kind, evidence);
+  g_autofree char *proof = format_evidence (kind, evidence, self->time_unit);
   if (proof != NULL)
     g_string_append_printf (subtitle, "%s%s", subtitle->len ? "\n" : "", proof);
   g_autofree char *escaped = g_markup_escape_text (subtitle->str, -1);
@@ -357,7 +348,8 @@ finding_row (JvmsFindingsList *self, JsonObject *finding)
   adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 0);
   gtk_widget_set_tooltip_text (row, member_string (finding, "summary"));
 
-  g_autofree char *lost = format_duration ((double) member_int (finding, "lost_ns"));
+  g_autofree char *lost = jvms_time_format_duration ((double) member_int (finding, "lost_ns"),
+                                                       self->time_unit);
   /* Translators: time lost to a cause and its share of the threads' time. */
   g_autofree char *amount = g_strdup_printf (_("%s, %.1f%%"), lost,
                                              100.0 * member_double (finding, "share"));
@@ -588,6 +580,17 @@ jvms_findings_list_set_samples_path (JvmsFindingsList *self, const char *samples
     return;
   g_free (self->samples_path);
   self->samples_path = g_strdup (samples_path);
+  range_changed (self);
+}
+
+void
+jvms_findings_list_set_time_unit (JvmsFindingsList *self, JvmsTimeUnit unit)
+{
+  g_return_if_fail (JVMS_IS_FINDINGS_LIST (self));
+  if (unit == self->time_unit)
+    return;
+  self->time_unit = unit;
+  /* The rows are made from the report: asking again rewrites them in the new unit. */
   range_changed (self);
 }
 

@@ -6,15 +6,20 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "jvms-history.h"
+
 struct _JvmsSelectionPanel
 {
   GtkWidget           parent_instance;
 
   gpointer            history;
+  char               *samples_path;
   gint64              t0;
   gint64              t1;
   GCancellable       *cancellable;
   JvmsSelectionStats *stats;
+  JvmsTimeUnit        time_unit;
+  JvmsTimeOrigin      time_origin;
 
   GtkLabel           *range_label;
   GtkSpinner         *spinner;
@@ -31,47 +36,24 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (JvmsSelectionPanel, jvms_selection_panel, GTK_TYPE_WIDGET)
 
-#ifdef HAVE_JVMS_STATE_HISTORY
-# include "jvms-history.h"
-#endif
-
 static gpointer
 history_ref (gpointer history)
 {
-#ifdef HAVE_JVMS_STATE_HISTORY
   return history ? jvms_history_ref (history) : NULL;
-#else
-  return history;
-#endif
 }
 
 static void
 history_unref (gpointer history)
 {
-#ifdef HAVE_JVMS_STATE_HISTORY
   if (history != NULL)
     jvms_history_unref (history);
-#endif
-}
-
-/* Times in the panel: from the trace start, in the unit that keeps three significant digits. */
-static char *
-format_duration (double ns)
-{
-  if (ns >= 1e9)
-    return g_strdup_printf (_("%.3f s"), ns / 1e9);
-  if (ns >= 1e6)
-    return g_strdup_printf (_("%.3f ms"), ns / 1e6);
-  if (ns >= 1e3)
-    return g_strdup_printf (_("%.3f µs"), ns / 1e3);
-  return g_strdup_printf (_("%.0f ns"), ns);
 }
 
 static char *
-format_value (const JvmsStatRow *row)
+format_value (JvmsSelectionPanel *self, const JvmsStatRow *row)
 {
   if (g_strcmp0 (row->unit, "ns") == 0)
-    return format_duration (row->value);
+    return jvms_time_format_duration (row->value, self->time_unit);
   if (g_strcmp0 (row->unit, "count") == 0)
     return g_strdup_printf ("%.0f", row->value);
   if (g_strcmp0 (row->unit, "bytes") == 0)
@@ -80,6 +62,17 @@ format_value (const JvmsStatRow *row)
     /* Translators: a rate, per second. */
     return g_strdup_printf (_("%.4g/s"), row->value);
   return g_strdup_printf ("%.4g", row->value);
+}
+
+/* Subjects are stable names (exports); those of the events section have a display name. */
+static const char *
+subject_title (const char *section, const char *subject)
+{
+  if (g_strcmp0 (section, "events") == 0 && g_strcmp0 (subject, "jfr") == 0)
+    return _("Java Flight Recorder");
+  if (g_strcmp0 (section, "events") == 0 && g_strcmp0 (subject, "kernel") == 0)
+    return _("Linux Kernel");
+  return subject;
 }
 
 static const char *
@@ -136,7 +129,7 @@ show_stats (JvmsSelectionPanel *self)
         }
       if (g_strcmp0 (row->subject, subject) != 0)
         {
-          g_autofree char *title = g_markup_escape_text (row->subject, -1);
+          g_autofree char *title = g_markup_escape_text (subject_title (row->section, row->subject), -1);
           subject_row = ADW_EXPANDER_ROW (adw_expander_row_new ());
           adw_preferences_row_set_title (ADW_PREFERENCES_ROW (subject_row), title);
           /* The first few open, so that a glance shows numbers. */
@@ -146,7 +139,7 @@ show_stats (JvmsSelectionPanel *self)
           n_subjects++;
         }
       g_autofree char *key = g_markup_escape_text (row->label ? row->label : row->key, -1);
-      g_autofree char *value = format_value (row);
+      g_autofree char *value = format_value (self, row);
       GtkWidget *item = adw_action_row_new ();
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (item), key);
       GtkWidget *label = gtk_label_new (value);
@@ -195,6 +188,27 @@ compute_done (GObject *object, GAsyncResult *result, gpointer user_data)
   set_stats (self, stats);
 }
 
+/* The length of the range, and where it lies in the time-origin setting's terms. */
+static void
+update_range_label (JvmsSelectionPanel *self)
+{
+  if (self->history == NULL || self->t1 <= self->t0)
+    return;
+  gint64 start = jvms_history_get_start_time (self->history);
+  g_autofree char *duration = jvms_time_format_duration ((double) (self->t1 - self->t0),
+                                                         self->time_unit);
+  g_autofree char *from = jvms_time_format_instant (self->t0, start, self->time_unit,
+                                                    self->time_origin);
+  g_autofree char *to = jvms_time_format_instant (self->t1, start, self->time_unit,
+                                                  self->time_origin);
+  /* Translators: %s is the length of the selected time range. */
+  g_autofree char *length = g_strdup_printf (_("%s selected"), duration);
+  /* Translators: the selected range's first and last instant ("+1.200 s", "14:03:22.123456"). */
+  g_autofree char *span = g_strdup_printf (_("From %s to %s"), from, to);
+  g_autofree char *text = g_strconcat (length, "\n", span, NULL);
+  gtk_label_set_text (self->range_label, text);
+}
+
 static void
 recompute (JvmsSelectionPanel *self)
 {
@@ -210,17 +224,14 @@ recompute (JvmsSelectionPanel *self)
       return;
     }
 
-  g_autofree char *duration = format_duration ((double) (self->t1 - self->t0));
-  /* Translators: %s is the length of the selected time range. */
-  g_autofree char *text = g_strdup_printf (_("%s selected"), duration);
-  gtk_label_set_text (self->range_label, text);
+  update_range_label (self);
   gtk_widget_set_visible (GTK_WIDGET (self->spinner), TRUE);
   gtk_spinner_start (self->spinner);
 
   self->cancellable = g_cancellable_new ();
   /* The callback touches the panel only when not cancelled, and dispose cancels. */
-  jvms_selection_stats_compute_async (self->history, self->t0, self->t1, self->cancellable,
-                                      compute_done, self);
+  jvms_selection_stats_compute_async (self->history, self->samples_path, self->t0, self->t1,
+                                      self->cancellable, compute_done, self);
 }
 
 void
@@ -232,6 +243,39 @@ jvms_selection_panel_set_history (JvmsSelectionPanel *self, gpointer history)
     return;
   history_unref (self->history);
   self->history = history_ref (history);
+  recompute (self);
+}
+
+void
+jvms_selection_panel_set_time_format (JvmsSelectionPanel *self, JvmsTimeUnit unit,
+                                      JvmsTimeOrigin origin)
+{
+  g_return_if_fail (JVMS_IS_SELECTION_PANEL (self));
+
+  if (unit == self->time_unit && origin == self->time_origin)
+    return;
+  self->time_unit = unit;
+  self->time_origin = origin;
+  update_range_label (self);
+  show_stats (self);
+}
+
+const char *
+jvms_selection_panel_get_range_text (JvmsSelectionPanel *self)
+{
+  g_return_val_if_fail (JVMS_IS_SELECTION_PANEL (self), NULL);
+  return gtk_label_get_text (self->range_label);
+}
+
+void
+jvms_selection_panel_set_samples_path (JvmsSelectionPanel *self, const char *samples_path)
+{
+  g_return_if_fail (JVMS_IS_SELECTION_PANEL (self));
+
+  if (g_strcmp0 (samples_path, self->samples_path) == 0)
+    return;
+  g_free (self->samples_path);
+  self->samples_path = g_strdup (samples_path);
   recompute (self);
 }
 
@@ -271,6 +315,7 @@ jvms_selection_panel_dispose (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->stats, jvms_selection_stats_free);
   g_clear_pointer (&self->history, history_unref);
+  g_clear_pointer (&self->samples_path, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), JVMS_TYPE_SELECTION_PANEL);
   /* The template's top child has no id, so dispose_template leaves it. */
   GtkWidget *child;

@@ -1,10 +1,11 @@
 /* jvms-selection-panel.h: the side panel that follows the selected time range: time per
- * thread state, lock waits, GC pauses, counter statistics, findings. */
+ * thread state, events by type, lock waits, GC pauses, counter statistics, findings. */
 #pragma once
 
 #include <gtk/gtk.h>
 
 #include "jvms-selection-stats.h"
+#include "jvms-time-format.h"
 
 G_BEGIN_DECLS
 
@@ -14,6 +15,15 @@ G_DECLARE_FINAL_TYPE (JvmsSelectionPanel, jvms_selection_panel, JVMS, SELECTION_
 /* @history: a JvmsHistory or NULL; the panel takes a reference. */
 void                      jvms_selection_panel_set_history (JvmsSelectionPanel *self,
                                                             gpointer            history);
+/* How durations and instants are written (the time-unit and time-origin settings). */
+void                      jvms_selection_panel_set_time_format (JvmsSelectionPanel *self,
+                                                                JvmsTimeUnit        unit,
+                                                                JvmsTimeOrigin      origin);
+/* The range label's text, for the state dump. */
+const char               *jvms_selection_panel_get_range_text  (JvmsSelectionPanel *self);
+/* The point-sample store beside the index (counts of sampled events), or NULL. */
+void                      jvms_selection_panel_set_samples_path (JvmsSelectionPanel *self,
+                                                                 const char         *samples_path);
 /* Recomputes for [@t0, @t1]; an empty range (t1 <= t0) clears the panel. */
 void                      jvms_selection_panel_set_range   (JvmsSelectionPanel *self,
                                                             gint64              t0,

@@ -11,16 +11,12 @@
 #include <math.h>
 #include <string.h>
 
-#ifdef HAVE_JVMS_STATE_HISTORY
-# include "jvms-history.h"
-#endif
-#ifdef HAVE_JVMS_TRACE_INDEX
-# include "jvms-states.h"
-#endif
-#ifdef HAVE_JVMS_WIDGETS
-# include "jvms-view-states.h"
-#endif
 #include <glib/gi18n.h>
+
+#include "jvms-history.h"
+#include "jvms-samples.h"
+#include "jvms-states.h"
+#include "jvms-view-states.h"
 
 static void
 stat_row_free (gpointer data)
@@ -87,11 +83,10 @@ add_row (JvmsSelectionStats *self, const char *section, const char *subject, con
   add_labelled_row (self, section, subject, key, NULL, value, unit);
 }
 
-#ifdef HAVE_JVMS_STATE_HISTORY
-
 typedef struct
 {
   JvmsHistory *history;
+  char        *samples_path;
   gint64       t0;
   gint64       t1;
 } ComputeData;
@@ -101,6 +96,7 @@ compute_data_free (gpointer data)
 {
   ComputeData *d = data;
   jvms_history_unref (d->history);
+  g_free (d->samples_path);
   g_free (d);
 }
 
@@ -130,18 +126,14 @@ state_names (StateKind kind, const JvmsValue *v, char **key, char **label)
     }
   gint64 n = v->type == JVMS_VALUE_INT ? v->i : (gint64) v->d;
   const char *name = NULL, *display = NULL;
-#ifdef HAVE_JVMS_TRACE_INDEX
   if (kind == STATE_USER && n >= 0 && n < JVMS_USER_STATE_N)
     name = jvms_user_state_name ((JvmsUserState) n);
   else if (kind == STATE_KERNEL && n >= 0 && n < JVMS_KERNEL_STATE_N)
     name = jvms_kernel_state_name ((JvmsKernelState) n);
-#endif
-#ifdef HAVE_JVMS_WIDGETS
   if (kind == STATE_USER)
     display = jvms_view_user_state_name (n);
   else if (kind == STATE_KERNEL)
     display = jvms_view_kernel_state_name (n);
-#endif
   g_autofree char *fallback = g_strdup_printf ("%" G_GINT64_FORMAT, n);
   if (name == NULL)
     name = fallback;
@@ -361,6 +353,290 @@ add_counter_rows (JvmsSelectionStats *stats, JvmsHistory *h, GCancellable *cance
   return TRUE;
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * Events by type. The index keeps states, not events (docs/attributes.md), so each count comes
+ * from what it has, and the row says what was counted:
+ *  - JFR point events (execution, native method, allocation and old-object samples): records
+ *    of the sample store with a time in [t0, t1): one record per JFR event of a known thread;
+ *  - JFR events that open a state: intervals of the attribute they set that begin in [t0, t1)
+ *    (an event that leaves the value as it was, or abuts an equal one, starts no interval), or
+ *    for collections and safepoints, their ids that begin there;
+ *  - kernel events: the same, on the attributes the kernel layer sets.
+ */
+
+typedef struct
+{
+  const char *key;
+  const char *label;
+  guint64     count;
+} EventCount;
+
+/* Non-null intervals of @attributes that begin in [t0, t1), after the history's start (where
+ * every attribute begins with null, which is no event). With @with_null, null ones count too
+ * (a CPU going idle is a context switch). */
+static gboolean
+count_begun (JvmsHistory *h, GArray *attributes, gint64 t0, gint64 t1, gboolean with_null,
+             guint64 *count, GError **error)
+{
+  if (attributes->len == 0)
+    return TRUE;
+  g_autoptr(JvmsHistoryRange) range =
+    jvms_history_query_range (h, t0, t1, (const JvmsAttribute *) attributes->data,
+                              attributes->len, error);
+  if (range == NULL)
+    return FALSE;
+  gint64 origin = jvms_history_get_start_time (h);
+  JvmsInterval iv;
+  while (jvms_history_range_next (range, &iv, error))
+    if (iv.start >= t0 && iv.start < t1 && iv.start > origin
+        && (with_null || iv.value.type != JVMS_VALUE_NULL))
+      (*count)++;
+  return error == NULL || *error == NULL;
+}
+
+/* Intervals of the user-state of every thread that begin in [t0, t1), by state. */
+static gboolean
+count_user_states (JvmsHistory *h, GArray *user_states, gint64 t0, gint64 t1,
+                   guint64 counts[JVMS_USER_STATE_N], GError **error)
+{
+  if (user_states->len == 0)
+    return TRUE;
+  g_autoptr(JvmsHistoryRange) range =
+    jvms_history_query_range (h, t0, t1, (const JvmsAttribute *) user_states->data,
+                              user_states->len, error);
+  if (range == NULL)
+    return FALSE;
+  gint64 origin = jvms_history_get_start_time (h);
+  JvmsInterval iv;
+  while (jvms_history_range_next (range, &iv, error))
+    if (iv.start >= t0 && iv.start < t1 && iv.start > origin && iv.value.type == JVMS_VALUE_INT
+        && iv.value.i >= 0 && iv.value.i < JVMS_USER_STATE_N)
+      counts[iv.value.i]++;
+  return error == NULL || *error == NULL;
+}
+
+/* The largest id held by @attribute before @t0, G_MININT64 when none: looks back over growing
+ * windows, since the last one is usually close. */
+static gboolean
+last_id_before (JvmsHistory *h, JvmsAttribute attribute, gint64 t0, gint64 *out, GError **error)
+{
+  gint64 origin = jvms_history_get_start_time (h);
+  *out = G_MININT64;
+  for (gint64 window = 1000000; ; window *= 8)
+    {
+      gint64 from = t0 - window > origin ? t0 - window : origin;
+      g_autoptr(JvmsHistoryRange) range = jvms_history_query_range (h, from, t0, &attribute, 1,
+                                                                    error);
+      if (range == NULL)
+        return FALSE;
+      JvmsInterval iv;
+      while (jvms_history_range_next (range, &iv, error))
+        if (iv.start < t0 && iv.value.type == JVMS_VALUE_INT)
+          *out = MAX (*out, iv.value.i);
+      if (*error != NULL)
+        return FALSE;
+      if (*out != G_MININT64 || from == origin)
+        return TRUE;
+    }
+}
+
+/* Ids begun in [t0, t1) in an attribute whose ids grow in the order things begin, where one
+ * id may show in several intervals: GC/collection (the enclosing collection comes back when a
+ * nested one ends) and VM/safepoint (the operation, then the SafepointEnd phase). An id begins
+ * in the range when it is above every id seen before. */
+static gboolean
+count_new_ids (JvmsHistory *h, const char *path, gint64 t0, gint64 t1, guint64 *count,
+               GError **error)
+{
+  JvmsAttribute attribute = jvms_history_lookup (h, path);
+  if (attribute == JVMS_ATTRIBUTE_INVALID)
+    return TRUE;
+  gint64 above;
+  if (!last_id_before (h, attribute, t0, &above, error))
+    return FALSE;
+  g_autoptr(JvmsHistoryRange) range = jvms_history_query_range (h, t0, t1, &attribute, 1, error);
+  if (range == NULL)
+    return FALSE;
+  JvmsInterval iv;
+  while (jvms_history_range_next (range, &iv, error))
+    if (iv.value.type == JVMS_VALUE_INT && iv.start >= t0 && iv.start < t1 && iv.value.i > above)
+      {
+        (*count)++;
+        above = iv.value.i;
+      }
+  return *error == NULL;
+}
+
+static gboolean
+count_samples (const char *path, gint64 t0, gint64 t1, guint64 *execution, guint64 *native,
+               guint64 *allocation, guint64 *old_object, GError **error)
+{
+  g_autoptr(JvmsSamplesReader) reader = jvms_samples_reader_open (path, error);
+  if (reader == NULL)
+    return FALSE;
+  JvmsSample sample;
+  /* Records are in non-decreasing time: reading stops at the first one past the range. */
+  while (jvms_samples_reader_next (reader, &sample, error))
+    {
+      if (sample.time >= t1)
+        break;
+      if (sample.time < t0)
+        continue;
+      switch (sample.kind)
+        {
+        case JVMS_SAMPLE_EXECUTION: (*execution)++; break;
+        case JVMS_SAMPLE_NATIVE: (*native)++; break;
+        case JVMS_SAMPLE_ALLOCATION: (*allocation)++; break;
+        case JVMS_SAMPLE_OLD_OBJECT: (*old_object)++; break;
+        default: break;
+        }
+    }
+  return error == NULL || *error == NULL;
+}
+
+static void
+add_event_rows (JvmsSelectionStats *stats, const char *subject, const EventCount *counts,
+                guint n_counts)
+{
+  for (guint i = 0; i < n_counts; i++)
+    if (counts[i].count > 0)
+      add_labelled_row (stats, "events", subject, counts[i].key, counts[i].label,
+                        (double) counts[i].count, "count");
+}
+
+static gboolean
+add_events (JvmsSelectionStats *stats, JvmsHistory *h, const char *samples_path,
+            GCancellable *cancellable, GError **error)
+{
+  gint64 t0 = stats->t0, t1 = stats->t1;
+  g_autoptr(GArray) user_states = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
+  g_autoptr(GArray) kernel_states = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
+  g_autoptr(GArray) syscalls = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
+  g_autoptr(GArray) cpus = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
+  g_autoptr(GArray) compilations = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
+  g_autoptr(GArray) pauses = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
+
+  JvmsAttribute threads = jvms_history_lookup (h, "Threads");
+  if (threads != JVMS_ATTRIBUTE_INVALID)
+    {
+      g_autoptr(GArray) tids = jvms_history_list_children (h, threads);
+      for (guint i = 0; i < tids->len; i++)
+        {
+          JvmsAttribute t = g_array_index (tids, JvmsAttribute, i);
+          JvmsAttribute a = jvms_history_lookup_child (h, t, "user-state");
+          if (a != JVMS_ATTRIBUTE_INVALID)
+            g_array_append_val (user_states, a);
+          JvmsAttribute k = jvms_history_lookup_child (h, t, "kernel-state");
+          if (k == JVMS_ATTRIBUTE_INVALID)
+            continue;
+          g_array_append_val (kernel_states, k);
+          JvmsAttribute sc = jvms_history_lookup_child (h, k, "syscall");
+          if (sc != JVMS_ATTRIBUTE_INVALID)
+            g_array_append_val (syscalls, sc);
+        }
+    }
+  JvmsAttribute cpu_root = jvms_history_lookup (h, "CPUs");
+  if (cpu_root != JVMS_ATTRIBUTE_INVALID)
+    {
+      g_autoptr(GArray) list = jvms_history_list_children (h, cpu_root);
+      for (guint i = 0; i < list->len; i++)
+        {
+          JvmsAttribute c = jvms_history_lookup_child (h, g_array_index (list, JvmsAttribute, i),
+                                                       "current-thread");
+          if (c != JVMS_ATTRIBUTE_INVALID)
+            g_array_append_val (cpus, c);
+        }
+    }
+  JvmsAttribute jit = jvms_history_lookup (h, "JIT");
+  if (jit != JVMS_ATTRIBUTE_INVALID)
+    {
+      g_autoptr(GArray) list = jvms_history_list_children (h, jit);
+      for (guint i = 0; i < list->len; i++)
+        {
+          JvmsAttribute c = jvms_history_lookup_child (h, g_array_index (list, JvmsAttribute, i),
+                                                       "compilation");
+          if (c != JVMS_ATTRIBUTE_INVALID)
+            g_array_append_val (compilations, c);
+        }
+    }
+  JvmsAttribute pause = jvms_history_lookup (h, "GC/pause");
+  if (pause != JVMS_ATTRIBUTE_INVALID)
+    g_array_append_val (pauses, pause);
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
+
+  EventCount jfr[] = {
+    /* Translators: counts of JFR events in the selection; "begun" ones started inside it. */
+    { "jdk.ExecutionSample", _("Execution samples"), 0 },
+    { "jdk.NativeMethodSample", _("Native method samples"), 0 },
+    { "jdk.ObjectAllocationSample", _("Allocation samples"), 0 },
+    { "jdk.OldObjectSample", _("Old object samples"), 0 },
+    { "jdk.GarbageCollection", _("Garbage collections begun"), 0 },
+    { "jdk.GCPhasePause", _("GC pauses begun"), 0 },
+    { "jdk.SafepointBegin", _("Safepoints begun"), 0 },
+    { "jdk.Compilation", _("Compilations begun"), 0 },
+  };
+  if (samples_path != NULL
+      && !count_samples (samples_path, t0, t1, &jfr[0].count, &jfr[1].count, &jfr[2].count,
+                         &jfr[3].count, error))
+    return FALSE;
+  if (!count_new_ids (h, "GC/collection", t0, t1, &jfr[4].count, error)
+      || !count_begun (h, pauses, t0, t1, FALSE, &jfr[5].count, error)
+      || !count_new_ids (h, "VM/safepoint", t0, t1, &jfr[6].count, error)
+      || !count_begun (h, compilations, t0, t1, FALSE, &jfr[7].count, error))
+    return FALSE;
+
+  /* The states a JFR event opens (RUNNING is where a thread returns, not an event). */
+  guint64 states[JVMS_USER_STATE_N] = { 0 };
+  if (!count_user_states (h, user_states, t0, t1, states, error))
+    return FALSE;
+  EventCount opened[JVMS_USER_STATE_N];
+  g_autoptr(GPtrArray) keep = g_ptr_array_new_with_free_func (g_free);
+  guint n_opened = 0;
+  for (int v = 0; v < JVMS_USER_STATE_N; v++)
+    {
+      if (v == JVMS_USER_STATE_RUNNING)
+        continue;
+      char *key = g_strconcat ("java-state:", jvms_user_state_name ((JvmsUserState) v), NULL);
+      /* Translators: %s is a thread state ("Blocked"); counts periods that began in the
+       * selection. */
+      char *label = g_strdup_printf (_("%s periods begun"), jvms_view_user_state_name (v));
+      g_ptr_array_add (keep, key);
+      g_ptr_array_add (keep, label);
+      opened[n_opened++] = (EventCount) { key, label, states[v] };
+    }
+
+  EventCount kernel[] = {
+    { "sched_switch", _("Context switches"), 0 },
+    { "sys_enter", _("System calls begun"), 0 },
+    { "runnable", _("Runnable periods begun (wake-ups, preemptions)"), 0 },
+  };
+  if (!count_begun (h, cpus, t0, t1, TRUE, &kernel[0].count, error)
+      || !count_begun (h, syscalls, t0, t1, FALSE, &kernel[1].count, error))
+    return FALSE;
+  if (kernel_states->len > 0)
+    {
+      g_autoptr(JvmsHistoryRange) range =
+        jvms_history_query_range (h, t0, t1, (const JvmsAttribute *) kernel_states->data,
+                                  kernel_states->len, error);
+      if (range == NULL)
+        return FALSE;
+      JvmsInterval iv;
+      while (jvms_history_range_next (range, &iv, error))
+        if (iv.start >= t0 && iv.start < t1 && iv.start > jvms_history_get_start_time (h)
+            && iv.value.type == JVMS_VALUE_INT && iv.value.i == JVMS_KERNEL_STATE_RUNNABLE)
+          kernel[2].count++;
+      if (*error != NULL)
+        return FALSE;
+    }
+
+  add_event_rows (stats, "jfr", jfr, G_N_ELEMENTS (jfr));
+  add_event_rows (stats, "jfr", opened, n_opened);
+  add_event_rows (stats, "kernel", kernel, G_N_ELEMENTS (kernel));
+  return TRUE;
+}
+
 static void
 compute_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
 {
@@ -369,6 +645,10 @@ compute_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *
   g_autoptr(JvmsSelectionStats) stats = stats_new (d->t0, d->t1);
   g_autoptr(GError) error = NULL;
   stats->origin = jvms_history_get_start_time (h);
+
+  /* Events first: a few rows, where the per-thread section runs to hundreds of threads. */
+  if (!add_events (stats, h, d->samples_path, cancellable, &error))
+    goto fail;
 
   JvmsAttribute threads = jvms_history_lookup (h, "Threads");
   if (threads != JVMS_ATTRIBUTE_INVALID)
@@ -442,26 +722,20 @@ fail:
   g_task_return_error (task, g_steal_pointer (&error));
 }
 
-#endif /* HAVE_JVMS_STATE_HISTORY */
-
 void
-jvms_selection_stats_compute_async (gpointer history, gint64 t0, gint64 t1,
-                                    GCancellable *cancellable, GAsyncReadyCallback callback,
+jvms_selection_stats_compute_async (gpointer history, const char *samples_path, gint64 t0,
+                                    gint64 t1, GCancellable *cancellable, GAsyncReadyCallback callback,
                                     gpointer user_data)
 {
   g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, jvms_selection_stats_compute_async);
-#ifdef HAVE_JVMS_STATE_HISTORY
   ComputeData *d = g_new0 (ComputeData, 1);
   d->history = jvms_history_ref (history);
+  d->samples_path = g_strdup (samples_path);
   d->t0 = t0;
   d->t1 = t1;
   g_task_set_task_data (task, d, compute_data_free);
   g_task_run_in_thread (task, compute_thread);
-#else
-  g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                           "this build has no state history engine");
-#endif
 }
 
 JvmsSelectionStats *

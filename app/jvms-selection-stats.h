@@ -26,8 +26,10 @@ typedef struct
 
 void                jvms_selection_stats_free          (JvmsSelectionStats  *self);
 
-/* Computes the statistics of [@t0, @t1] in @history (a JvmsHistory) in a worker thread. */
+/* Computes the statistics of [@t0, @t1] in @history (a JvmsHistory) in a worker thread;
+ * @samples_path (the point-sample store beside the index, or NULL) adds the sampled events. */
 void                jvms_selection_stats_compute_async (gpointer             history,
+                                                        const char          *samples_path,
                                                         gint64               t0,
                                                         gint64               t1,
                                                         GCancellable        *cancellable,

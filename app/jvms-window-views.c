@@ -8,70 +8,34 @@
 
 #include "jvms-window.h"
 
-#ifdef HAVE_JVMS_WIDGETS
-# include "jvms-session.h"
-# include "jvms-threads-view.h"
-# include "jvms-time-ruler.h"
-# include "jvms-timeline.h"
-/* Views land one by one in widgets/; each joins the window when its header is there. */
-# ifdef HAVE_JVMS_FINDINGS
-#  include "jvms-findings-list.h"
-# endif
-# if __has_include("jvms-cpus-view.h")
-#  include "jvms-cpus-view.h"
-#  define HAVE_CPUS_VIEW 1
-# endif
-# if __has_include("jvms-locks-view.h")
-#  include "jvms-locks-view.h"
-#  define HAVE_LOCKS_VIEW 1
-# endif
-# if __has_include("jvms-gc-view.h")
-#  include "jvms-gc-view.h"
-#  define HAVE_GC_VIEW 1
-# endif
-# if __has_include("jvms-object-age-view.h")
-#  include "jvms-object-age-view.h"
-#  define HAVE_OBJECT_AGE_VIEW 1
-# endif
-# if __has_include("jvms-counters-view.h")
-#  include "jvms-counters-view.h"
-#  define HAVE_COUNTERS_VIEW 1
-# endif
-#endif
+#include "jvms-counters-view.h"
+#include "jvms-cpus-view.h"
+#include "jvms-findings-list.h"
+#include "jvms-gc-view.h"
+#include "jvms-locks-view.h"
+#include "jvms-object-age-view.h"
+#include "jvms-session.h"
+#include "jvms-threads-view.h"
+#include "jvms-time-ruler.h"
+#include "jvms-timeline.h"
 
 typedef struct
 {
   const char *setting; /* nick in the visible-views flags */
   const char *title;
-#ifdef HAVE_JVMS_WIDGETS
   GtkWidget *(*create) (JvmsSession *session);
-#endif
 } ViewInfo;
 
-#ifdef HAVE_JVMS_WIDGETS
-# define VIEW(setting, title, create) { setting, title, create }
-#else
-# define VIEW(setting, title, create) { setting, title }
-#endif
+#define VIEW(setting, title, create) { setting, title, create }
 
 /* In the order they are stacked. */
 static const ViewInfo view_infos[] = {
   VIEW ("threads", N_("Threads"), jvms_threads_view_new),
-#ifdef HAVE_CPUS_VIEW
   VIEW ("cpus", N_("CPUs"), jvms_cpus_view_new),
-#endif
-#ifdef HAVE_LOCKS_VIEW
   VIEW ("locks", N_("Locks"), jvms_locks_view_new),
-#endif
-#ifdef HAVE_GC_VIEW
   VIEW ("gc", N_("GC and Heap"), jvms_gc_view_new),
-#endif
-#ifdef HAVE_OBJECT_AGE_VIEW
   VIEW ("memory", N_("Object Age"), jvms_object_age_view_new),
-#endif
-#ifdef HAVE_COUNTERS_VIEW
   VIEW ("memory", N_("Counters"), jvms_counters_view_new),
-#endif
 };
 
 struct _JvmsWindowViews
@@ -84,16 +48,11 @@ struct _JvmsWindowViews
   gboolean            complete;
   GtkWidget          *expanders[G_N_ELEMENTS (view_infos)];
   GtkWidget          *views[G_N_ELEMENTS (view_infos)];
-#ifdef HAVE_JVMS_WIDGETS
   JvmsSession        *session;
   GtkWidget          *ruler;
   GtkWidget          *findings;
-#else
-  GtkWidget          *placeholder;
-#endif
+  guint               bound;    /* bit i: view_settings[i] was bound to some widget */
 };
-
-#ifdef HAVE_JVMS_WIDGETS
 
 static void
 update_zoom_actions (JvmsWindowViews *self)
@@ -125,8 +84,6 @@ visible_changed (JvmsWindowViews *self)
   jvms_window_dump_state (self->window);
 }
 
-#endif
-
 JvmsWindowViews *
 jvms_window_views_new (JvmsWindow *window, GtkBox *ruler_box, GtkBox *views_box,
                        JvmsSelectionPanel *panel)
@@ -137,7 +94,6 @@ jvms_window_views_new (JvmsWindow *window, GtkBox *ruler_box, GtkBox *views_box,
   self->views_box = views_box;
   self->panel = panel;
 
-#ifdef HAVE_JVMS_WIDGETS
   self->session = jvms_session_new ();
   self->ruler = jvms_time_ruler_new (self->session);
   gtk_box_append (ruler_box, self->ruler);
@@ -170,39 +126,22 @@ jvms_window_views_new (JvmsWindow *window, GtkBox *ruler_box, GtkBox *views_box,
   g_signal_connect_swapped (self->session, "notify::can-go-forward",
                             G_CALLBACK (update_zoom_actions), self);
   update_zoom_actions (self);
-# ifdef HAVE_JVMS_FINDINGS
   self->findings = jvms_findings_list_new (self->session);
   jvms_selection_panel_add_section (panel, self->findings);
-# endif
-#else
-  self->placeholder = adw_status_page_new ();
-  adw_status_page_set_icon_name (ADW_STATUS_PAGE (self->placeholder), "org.jvmscope.Jvmscope-symbolic");
-  adw_status_page_set_title (ADW_STATUS_PAGE (self->placeholder), _("No Views in This Build"));
-  adw_status_page_set_description (ADW_STATUS_PAGE (self->placeholder),
-                                   _("This build of Jvmscope has no timeline views."));
-  gtk_widget_set_vexpand (self->placeholder, TRUE);
-  gtk_box_append (views_box, self->placeholder);
-  gtk_widget_action_set_enabled (GTK_WIDGET (window), "win.zoom-back", FALSE);
-  gtk_widget_action_set_enabled (GTK_WIDGET (window), "win.zoom-forward", FALSE);
-  gtk_widget_action_set_enabled (GTK_WIDGET (window), "win.zoom-selection", FALSE);
-#endif
   return self;
 }
 
 void
 jvms_window_views_free (JvmsWindowViews *self)
 {
-#ifdef HAVE_JVMS_WIDGETS
   g_signal_handlers_disconnect_by_data (self->session, self);
   g_clear_object (&self->session);
-#endif
   g_free (self);
 }
 
 void
 jvms_window_views_set_history (JvmsWindowViews *self, gpointer history)
 {
-#ifdef HAVE_JVMS_WIDGETS
   if (history == self->history)
     {
       /* Indexing goes on: the same history, longer. */
@@ -213,19 +152,13 @@ jvms_window_views_set_history (JvmsWindowViews *self, gpointer history)
   self->history = history;
   jvms_session_set_history (self->session, history);
   update_zoom_actions (self);
-#else
-  self->history = history;
-#endif
 }
 
 void
 jvms_window_views_set_samples_path (JvmsWindowViews *self, const char *samples_path)
 {
-#ifdef HAVE_JVMS_FINDINGS
   jvms_findings_list_set_samples_path (JVMS_FINDINGS_LIST (self->findings), samples_path);
-#else
-  (void) self, (void) samples_path;
-#endif
+  jvms_selection_panel_set_samples_path (self->panel, samples_path);
 }
 
 void
@@ -240,19 +173,66 @@ jvms_window_views_set_view_visible (JvmsWindowViews *self, const char *name, gbo
   for (guint i = 0; i < G_N_ELEMENTS (view_infos); i++)
     if (g_str_equal (view_infos[i].setting, name) && self->expanders[i] != NULL)
       gtk_widget_set_visible (self->expanders[i], visible);
+  /* The root-cause report is the findings list in the side panel. */
+  if (g_str_equal (name, "report"))
+    gtk_widget_set_visible (self->findings, visible);
+}
+
+/* widgets/ has no setter yet for thread grouping, time unit or time origin (the ruler and
+ * tooltips write times from the trace start, and the threads view groups by kind): each
+ * preference is bound to the property of that name wherever a view, the ruler or the session
+ * has one, so that they follow the setting as soon as they offer it. */
+static const char * const view_settings[][2] = {
+  { "thread-grouping", "grouping" },
+  { "time-unit", "time-unit" },
+  { "time-origin", "time-origin" },
+};
+
+static void
+bind_if_present (JvmsWindowViews *self, GSettings *settings, gpointer object)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (view_settings); i++)
+    if (g_object_class_find_property (G_OBJECT_GET_CLASS (object), view_settings[i][1]) != NULL)
+      {
+        g_settings_bind (settings, view_settings[i][0], object, view_settings[i][1],
+                         G_SETTINGS_BIND_GET);
+        self->bound |= 1u << i;
+      }
+}
+
+void
+jvms_window_views_bind_settings (JvmsWindowViews *self, GSettings *settings)
+{
+  bind_if_present (self, settings, self->session);
+  bind_if_present (self, settings, self->ruler);
+  for (guint i = 0; i < G_N_ELEMENTS (view_infos); i++)
+    bind_if_present (self, settings, self->views[i]);
+}
+
+gboolean
+jvms_window_views_get_setting_bound (JvmsWindowViews *self, const char *key)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (view_settings); i++)
+    if (g_str_equal (view_settings[i][0], key))
+      return (self->bound & (1u << i)) != 0;
+  return FALSE;
+}
+
+void
+jvms_window_views_set_time_format (JvmsWindowViews *self, JvmsTimeUnit unit, JvmsTimeOrigin origin)
+{
+  jvms_selection_panel_set_time_format (self->panel, unit, origin);
+  jvms_findings_list_set_time_unit (JVMS_FINDINGS_LIST (self->findings), unit);
 }
 
 void
 jvms_window_views_set_thread_filter (JvmsWindowViews *self, const char *text)
 {
-#ifdef HAVE_JVMS_WIDGETS
   for (guint i = 0; i < G_N_ELEMENTS (view_infos); i++)
     if (JVMS_IS_THREADS_VIEW (self->views[i]))
       jvms_threads_view_set_filter (JVMS_THREADS_VIEW (self->views[i]), text);
-#endif
 }
 
-#ifdef HAVE_JVMS_WIDGETS
 /* Where @widget is in its window, in window coordinates, so that tests can point at it. */
 static void
 set_bounds (GKeyFile *key_file, const char *key, GtkWidget *widget)
@@ -264,14 +244,12 @@ set_bounds (GKeyFile *key_file, const char *key, GtkWidget *widget)
   int list[4] = { (int) r.origin.x, (int) r.origin.y, (int) r.size.width, (int) r.size.height };
   g_key_file_set_integer_list (key_file, "views", key, list, 4);
 }
-#endif
 
 void
 jvms_window_views_dump_state (JvmsWindowViews *self, GKeyFile *key_file)
 {
   g_key_file_set_boolean (key_file, "views", "history", self->history != NULL);
   g_key_file_set_boolean (key_file, "views", "complete", self->complete);
-#ifdef HAVE_JVMS_WIDGETS
   gint64 start = 0, end = 0;
   g_key_file_set_int64 (key_file, "views", "visible-start",
                         jvms_session_get_visible_start (self->session));
@@ -295,7 +273,12 @@ jvms_window_views_dump_state (JvmsWindowViews *self, GKeyFile *key_file)
   set_bounds (key_file, "ruler-bounds", self->ruler);
   g_key_file_set_integer (key_file, "views", "highlighted-threads",
                           (int) jvms_session_get_highlighted_threads (self->session)->len);
-# ifdef HAVE_JVMS_FINDINGS
+  g_key_file_set_boolean (key_file, "panel", "findings-shown", gtk_widget_get_visible (self->findings));
+  for (guint i = 0; i < G_N_ELEMENTS (view_settings); i++)
+    {
+      g_autofree char *key = g_strconcat (view_settings[i][0], "-bound", NULL);
+      g_key_file_set_boolean (key_file, "views", key, (self->bound & (1u << i)) != 0);
+    }
   g_key_file_set_integer (key_file, "panel", "findings",
                           (int) jvms_findings_list_get_n_findings (JVMS_FINDINGS_LIST (self->findings)));
   gint64 findings_from = 0, findings_to = 0;
@@ -305,17 +288,14 @@ jvms_window_views_dump_state (JvmsWindowViews *self, GKeyFile *key_file)
   GtkWidget *first = jvms_findings_list_get_row (JVMS_FINDINGS_LIST (self->findings), 0);
   if (first != NULL)
     set_bounds (key_file, "finding-bounds", first);
-# endif
   for (guint i = 0; i < G_N_ELEMENTS (view_infos); i++)
     if (JVMS_IS_THREADS_VIEW (self->views[i]))
       set_bounds (key_file, "threads-bounds", self->views[i]);
-#endif
 }
 
 int
 jvms_window_views_render (JvmsWindowViews *self, cairo_t *cr, int width, gboolean dark)
 {
-#ifdef HAVE_JVMS_WIDGETS
   /* Each view at the height it asks for at this width, as it would lay out on screen. */
   int y = 0;
   GtkWidget *parts[1 + G_N_ELEMENTS (view_infos)];
@@ -345,15 +325,11 @@ jvms_window_views_render (JvmsWindowViews *self, cairo_t *cr, int width, gboolea
       y += nat;
     }
   return y;
-#else
-  return 0;
-#endif
 }
 
 static void
 zoom_action (GtkWidget *widget, const char *name, GVariant *param)
 {
-#ifdef HAVE_JVMS_WIDGETS
   JvmsWindowViews *self = jvms_window_get_views (JVMS_WINDOW (widget));
   if (g_str_equal (name, "win.zoom-back"))
     jvms_session_go_back (self->session);
@@ -361,7 +337,6 @@ zoom_action (GtkWidget *widget, const char *name, GVariant *param)
     jvms_session_go_forward (self->session);
   else
     jvms_session_zoom_to_selection (self->session);
-#endif
 }
 
 void

@@ -29,6 +29,17 @@ void             jvms_window_views_set_complete      (JvmsWindowViews    *self,
 void             jvms_window_views_set_view_visible  (JvmsWindowViews    *self,
                                                       const char         *name,
                                                       gboolean            visible);
+/* The view preferences of @settings (thread-grouping, time-unit, time-origin) for the widgets
+ * that offer them. */
+void             jvms_window_views_bind_settings     (JvmsWindowViews    *self,
+                                                      GSettings          *settings);
+/* Whether some widget follows the setting @key (one of those bind_settings binds). */
+gboolean         jvms_window_views_get_setting_bound (JvmsWindowViews    *self,
+                                                      const char         *key);
+/* Times written by the panel and the findings. */
+void             jvms_window_views_set_time_format   (JvmsWindowViews    *self,
+                                                      JvmsTimeUnit        unit,
+                                                      JvmsTimeOrigin      origin);
 void             jvms_window_views_set_thread_filter (JvmsWindowViews    *self,
                                                       const char         *text);
 void             jvms_window_views_dump_state        (JvmsWindowViews    *self,

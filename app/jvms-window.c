@@ -9,6 +9,7 @@
 
 #include "jvms-export.h"
 #include "jvms-loader.h"
+#include "jvms-preferences.h"
 #include "jvms-selection-panel.h"
 #include "jvms-start-page.h"
 #include "jvms-window-views.h"
@@ -91,12 +92,31 @@ jvms_window_dump_state (JvmsWindow *self)
                           gtk_widget_get_visible (GTK_WIDGET (self->selection_panel)));
   jvms_window_views_dump_state (self->views, kf);
 
+  /* The view preferences as the window read them. */
+  static const char * const keys[] = { "thread-grouping", "time-unit", "time-origin" };
+  for (guint i = 0; self->settings != NULL && i < G_N_ELEMENTS (keys); i++)
+    {
+      g_autofree char *nick = g_settings_get_string (self->settings, keys[i]);
+      g_key_file_set_string (kf, "settings", keys[i], nick);
+    }
+  g_key_file_set_string (kf, "panel", "range",
+                         jvms_selection_panel_get_range_text (self->selection_panel));
+
   const JvmsSelectionStats *stats = jvms_selection_panel_get_stats (self->selection_panel);
   g_key_file_set_integer (kf, "panel", "rows", stats ? (int) stats->rows->len : 0);
   if (stats != NULL)
     {
       g_key_file_set_int64 (kf, "panel", "t0", stats->t0);
       g_key_file_set_int64 (kf, "panel", "t1", stats->t1);
+      /* Events by type as subject/key=count;... so that a test reads the counts it checks. */
+      g_autoptr(GString) events = g_string_new (NULL);
+      for (guint i = 0; i < stats->rows->len; i++)
+        {
+          const JvmsStatRow *row = g_ptr_array_index (stats->rows, i);
+          if (g_strcmp0 (row->section, "events") == 0)
+            g_string_append_printf (events, "%s/%s=%.0f;", row->subject, row->key, row->value);
+        }
+      g_key_file_set_string (kf, "panel", "events", events->str);
     }
 
   /* Written only when it changed, so that the periodic look below costs nothing. */
@@ -191,7 +211,8 @@ load_done (GObject *object, GAsyncResult *result, gpointer user_data)
   gtk_revealer_set_reveal_child (self->progress_revealer, FALSE);
   loader_grew (self, loader);
   jvms_window_views_set_complete (self->views, ok);
-  jvms_window_views_set_samples_path (self->views, jvms_loader_get_samples_path (loader));
+  /* A build that failed or was cancelled leaves no sample store. */
+  jvms_window_views_set_samples_path (self->views, ok ? jvms_loader_get_samples_path (loader) : NULL);
 
   /* The reader's message names the full path already. */
   g_autofree char *name = g_file_get_basename (self->file);
@@ -505,6 +526,25 @@ view_toggle_change_state (GSimpleAction *action, GVariant *state, gpointer user_
   g_settings_set_flags (self->settings, "visible-views", flags);
 }
 
+static void
+preferences_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  JvmsWindow *self = JVMS_WINDOW (widget);
+  GtkWidget *preferences =
+    jvms_preferences_new (GTK_WINDOW (self), self->settings,
+                          jvms_window_views_get_setting_bound (self->views, "thread-grouping"));
+  gtk_window_present (GTK_WINDOW (preferences));
+}
+
+static void
+time_format_changed (JvmsWindow *self)
+{
+  jvms_window_views_set_time_format (self->views,
+                                     (JvmsTimeUnit) g_settings_get_enum (self->settings, "time-unit"),
+                                     (JvmsTimeOrigin) g_settings_get_enum (self->settings, "time-origin"));
+  jvms_window_dump_state (self);
+}
+
 /* ---------------------------------------------------------------------------------------------
  * Window state
  */
@@ -557,6 +597,15 @@ jvms_window_constructed (GObject *object)
   g_signal_connect_object (self->settings, "changed::visible-views",
                            G_CALLBACK (visible_views_changed), self, G_CONNECT_SWAPPED);
   visible_views_changed (self);
+
+  jvms_window_views_bind_settings (self->views, self->settings);
+  g_signal_connect_object (self->settings, "changed::time-unit",
+                           G_CALLBACK (time_format_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->settings, "changed::time-origin",
+                           G_CALLBACK (time_format_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->settings, "changed::thread-grouping",
+                           G_CALLBACK (jvms_window_dump_state), self, G_CONNECT_SWAPPED);
+  time_format_changed (self);
 
   g_autoptr(GFile) sample = jvms_application_find_sample ();
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.open-sample", sample != NULL);
@@ -708,6 +757,7 @@ jvms_window_class_init (JvmsWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.open-sample", NULL, open_sample_action);
   gtk_widget_class_install_action (widget_class, "win.open-recent", "s", open_recent_action);
   gtk_widget_class_install_action (widget_class, "win.close", NULL, close_action);
+  gtk_widget_class_install_action (widget_class, "win.preferences", NULL, preferences_action);
   gtk_widget_class_install_action (widget_class, "win.cancel-loading", NULL, cancel_loading_action);
   gtk_widget_class_install_action (widget_class, "win.dismiss-problem", NULL, dismiss_problem_action);
   gtk_widget_class_install_action (widget_class, "win.export-image", NULL, export_image_action);

@@ -9,8 +9,10 @@
 #include <math.h>
 
 #include "jvms-history.h"
+#include "jvms-samples.h"
 #include "jvms-selection-stats.h"
 #include "jvms-states.h"
+#include "jvms-trace-index.h"
 
 #define END_TIME 100000
 #define N_THREADS 3
@@ -31,6 +33,13 @@ typedef struct
   GArray *waiters;
   GArray *pause;
   GArray *cycles[2];
+  /* Events by type */
+  GArray *current[2];              /* CPUs/<n>/current-thread, with nulls (idle) */
+  GArray *syscall[N_THREADS];      /* Threads/<tid>/kernel-state/syscall */
+  GArray *compilation;             /* JIT/<tid>/compilation */
+  GArray *safepoint_starts;        /* gint64: when each safepoint began (some show twice) */
+  GArray *collection_starts;       /* gint64: when each collection began (some nest) */
+  GArray *samples;                 /* JvmsSample, times only */
 } Model;
 
 static const char *pause_names[] = { "Pause Young (Normal)", "Pause Remark", "Pause Full" };
@@ -48,12 +57,14 @@ random_steps (JvmsHistoryBuilder *b, JvmsAttribute attr, GArray *out, int kind)
       g_autoptr(GError) error = NULL;
       do
         {
-          iv.null = kind == 2 && prev.null == FALSE; /* pauses alternate with nothing */
+          iv.null = (kind == 2 && prev.null == FALSE) /* pauses alternate with nothing */
+                    || (kind == 5 && !prev.null && g_test_rand_int_range (0, 4) == 0);
           iv.i = g_test_rand_int_range (0, kind == 0 ? JVMS_USER_STATE_N : kind == 1 ? JVMS_KERNEL_STATE_N : 4);
           iv.d = g_test_rand_double_range (0, 1e9);
           iv.s = pause_names[g_test_rand_int_range (0, G_N_ELEMENTS (pause_names))];
         }
-      while (!prev.null && !iv.null && (kind == 3 ? FALSE : kind == 2 ? FALSE : iv.i == prev.i));
+      while ((prev.null && iv.null)
+             || (!prev.null && !iv.null && (kind == 3 ? FALSE : kind == 2 ? FALSE : iv.i == prev.i)));
       gboolean ok;
       if (iv.null)
         ok = jvms_history_builder_modify_null (b, attr, t, &error);
@@ -171,6 +182,161 @@ check_numeric (const JvmsSelectionStats *stats, GArray **series, guint n_series,
                                   fabs (mean) * 1e-6 + 1e-6);
 }
 
+/* Growing ids as the analysis writes collections and safepoints: some hold a nested one (a G1
+ * concurrent cycle around a young collection: the innermost gcId shows, the enclosing one
+ * comes back), some show again after a gap (a safepoint's operation, then its end phase). */
+static void
+random_collections (JvmsHistoryBuilder *b, JvmsAttribute attr, GArray *starts)
+{
+  g_autoptr(GError) error = NULL;
+  gint64 t = g_test_rand_int_range (1, 3000), id = 0;
+  while (t + 40 < END_TIME)
+    {
+      g_assert_true (jvms_history_builder_modify_int (b, attr, t, ++id, &error));
+      g_array_append_val (starts, t);
+      gint64 end = t + g_test_rand_int_range (40, 4000);
+      end = MIN (end, END_TIME - 1);
+      if (g_test_rand_bit () && end - t >= 40)
+        {
+          gint64 inner = t + g_test_rand_int_range (1, (gint32) (end - t) / 2);
+          gint64 inner_end = inner + g_test_rand_int_range (1, (gint32) (end - inner));
+          g_assert_true (jvms_history_builder_modify_int (b, attr, inner, ++id, &error));
+          g_array_append_val (starts, inner);
+          g_assert_true (jvms_history_builder_modify_int (b, attr, inner_end, id - 1, &error));
+        }
+      if (end >= END_TIME)
+        break;
+      g_assert_true (jvms_history_builder_modify_null (b, attr, end, &error));
+      t = end + g_test_rand_int_range (1, 3000);
+      if (g_test_rand_bit () && t + 40 < END_TIME)
+        {
+          g_assert_true (jvms_history_builder_modify_int (b, attr, t, id, &error));
+          end = t + g_test_rand_int_range (1, 2000);
+          if (end >= END_TIME)
+            break;
+          g_assert_true (jvms_history_builder_modify_null (b, attr, end, &error));
+          t = end + g_test_rand_int_range (1, 3000);
+        }
+    }
+  g_assert_no_error (error);
+}
+
+/* Point samples of every kind at non-decreasing random times, written to a sample store. */
+static void
+random_samples (const char *path, GArray *out)
+{
+  g_autoptr(GError) error = NULL;
+  JvmsSamplesWriter *w = jvms_samples_writer_new (path, &error);
+  g_assert_no_error (error);
+  static const JvmsSampleKind kinds[] = { JVMS_SAMPLE_EXECUTION, JVMS_SAMPLE_NATIVE,
+                                          JVMS_SAMPLE_ALLOCATION, JVMS_SAMPLE_OLD_OBJECT };
+  gint64 t = 0;
+  for (int i = 0; i < 2000; i++)
+    {
+      t += g_test_rand_int_range (0, 100);
+      JvmsSample sample = { .kind = kinds[g_test_rand_int_range (0, 4)], .time = t, .tid = 100,
+                            .state = "STATE_RUNNABLE", .class_name = "java.lang.Object" };
+      jvms_samples_writer_add (w, &sample);
+      g_array_append_val (out, sample);
+    }
+  g_assert_true (jvms_samples_writer_close (w, &error));
+  g_assert_no_error (error);
+  jvms_samples_writer_free (w);
+}
+
+/* Model intervals that begin in [t0, t1) after the history start (0), by value; @any counts
+ * every one, null ones too (a CPU going idle is a context switch). */
+static guint64
+begun (GArray *ivs, gint64 t0, gint64 t1, gboolean with_null, gint64 value)
+{
+  guint64 n = 0;
+  for (guint i = 0; i < ivs->len; i++)
+    {
+      const Iv *iv = &g_array_index (ivs, Iv, i);
+      if (iv->start < t0 || iv->start >= t1 || iv->start <= 0)
+        continue;
+      if (iv->null ? with_null : (value < 0 || iv->i == value))
+        n++;
+    }
+  return n;
+}
+
+static guint64
+starts_in (GArray *starts, gint64 t0, gint64 t1)
+{
+  guint64 n = 0;
+  for (guint i = 0; i < starts->len; i++)
+    {
+      gint64 start = g_array_index (starts, gint64, i);
+      n += start >= t0 && start < t1;
+    }
+  return n;
+}
+
+static void
+check_event (const JvmsSelectionStats *stats, const char *subject, const char *key,
+             guint64 expected)
+{
+  const JvmsStatRow *row = find_row (stats, "events", subject, key);
+  if (expected == 0)
+    {
+      g_assert_null (row);
+      return;
+    }
+  g_assert_nonnull (row);
+  g_assert_cmpstr (row->unit, ==, "count");
+  g_assert_cmpfloat (row->value, ==, (double) expected);
+}
+
+static guint
+check_events (const JvmsSelectionStats *stats, const Model *m, gint64 t0, gint64 t1)
+{
+  guint64 kinds[4] = { 0 };
+  for (guint i = 0; i < m->samples->len; i++)
+    {
+      const JvmsSample *sample = &g_array_index (m->samples, JvmsSample, i);
+      if (sample->time >= t0 && sample->time < t1)
+        kinds[sample->kind == JVMS_SAMPLE_EXECUTION ? 0 : sample->kind == JVMS_SAMPLE_NATIVE ? 1
+              : sample->kind == JVMS_SAMPLE_ALLOCATION ? 2 : 3]++;
+    }
+  check_event (stats, "jfr", "jdk.ExecutionSample", kinds[0]);
+  check_event (stats, "jfr", "jdk.NativeMethodSample", kinds[1]);
+  check_event (stats, "jfr", "jdk.ObjectAllocationSample", kinds[2]);
+  check_event (stats, "jfr", "jdk.OldObjectSample", kinds[3]);
+
+  check_event (stats, "jfr", "jdk.GarbageCollection", starts_in (m->collection_starts, t0, t1));
+  check_event (stats, "jfr", "jdk.SafepointBegin", starts_in (m->safepoint_starts, t0, t1));
+  check_event (stats, "jfr", "jdk.GCPhasePause", begun (m->pause, t0, t1, FALSE, -1));
+  check_event (stats, "jfr", "jdk.Compilation", begun (m->compilation, t0, t1, FALSE, -1));
+  for (int v = 0; v < JVMS_USER_STATE_N; v++)
+    {
+      if (v == JVMS_USER_STATE_RUNNING)
+        continue;
+      guint64 n = 0;
+      for (int t = 0; t < N_THREADS; t++)
+        n += begun (m->user[t], t0, t1, FALSE, v);
+      g_autofree char *key = g_strconcat ("java-state:", jvms_user_state_name (v), NULL);
+      check_event (stats, "jfr", key, n);
+    }
+
+  guint64 switches = 0, syscalls = 0, runnable = 0;
+  for (int c = 0; c < 2; c++)
+    switches += begun (m->current[c], t0, t1, TRUE, -1);
+  for (int t = 0; t < N_THREADS; t++)
+    {
+      syscalls += begun (m->syscall[t], t0, t1, FALSE, -1);
+      runnable += begun (m->kernel[t], t0, t1, FALSE, JVMS_KERNEL_STATE_RUNNABLE);
+    }
+  check_event (stats, "kernel", "sched_switch", switches);
+  check_event (stats, "kernel", "sys_enter", syscalls);
+  check_event (stats, "kernel", "runnable", runnable);
+
+  guint n_rows = 0;
+  for (guint i = 0; i < stats->rows->len; i++)
+    n_rows += g_str_equal (((const JvmsStatRow *) g_ptr_array_index (stats->rows, i))->section, "events");
+  return n_rows;
+}
+
 static void
 test_against_model (void)
 {
@@ -196,7 +362,26 @@ test_against_model (void)
       random_steps (b, jvms_history_builder_attribute (b, p), m.user[t], 0);
       g_snprintf (p, sizeof p, "Threads/%d/kernel-state", 100 + t);
       random_steps (b, jvms_history_builder_attribute (b, p), m.kernel[t], 1);
+      g_snprintf (p, sizeof p, "Threads/%d/kernel-state/syscall", 100 + t);
+      m.syscall[t] = g_array_new (FALSE, FALSE, sizeof (Iv));
+      random_steps (b, jvms_history_builder_attribute (b, p), m.syscall[t], 2);
     }
+  for (int c = 0; c < 2; c++)
+    {
+      char p[64];
+      g_snprintf (p, sizeof p, "CPUs/%d/current-thread", c);
+      m.current[c] = g_array_new (FALSE, FALSE, sizeof (Iv));
+      random_steps (b, jvms_history_builder_attribute (b, p), m.current[c], 5);
+    }
+  m.compilation = g_array_new (FALSE, FALSE, sizeof (Iv));
+  random_steps (b, jvms_history_builder_attribute (b, "JIT/7/compilation"), m.compilation, 2);
+  m.safepoint_starts = g_array_new (FALSE, FALSE, sizeof (gint64));
+  random_collections (b, jvms_history_builder_attribute (b, "VM/safepoint"), m.safepoint_starts);
+  m.collection_starts = g_array_new (FALSE, FALSE, sizeof (gint64));
+  random_collections (b, jvms_history_builder_attribute (b, "GC/collection"), m.collection_starts);
+  g_autofree char *samples_path = g_build_filename (dir, "index.samples", NULL);
+  m.samples = g_array_new (FALSE, FALSE, sizeof (JvmsSample));
+  random_samples (samples_path, m.samples);
   g_assert_true (jvms_history_builder_modify_string (b, jvms_history_builder_attribute (b, "Locks/0x7f00/class"),
                                                       0, "java.lang.Object", &error));
   m.waiters = g_array_new (FALSE, FALSE, sizeof (Iv));
@@ -210,16 +395,18 @@ test_against_model (void)
       m.cycles[c] = g_array_new (FALSE, FALSE, sizeof (Iv));
       random_steps (b, jvms_history_builder_attribute (b, p), m.cycles[c], 4);
     }
-  g_assert_true (jvms_history_builder_close (b, END_TIME, &error));
+  gboolean closed = jvms_history_builder_close (b, END_TIME, &error);
   g_assert_no_error (error);
+  g_assert_true (closed);
   JvmsHistory *h = jvms_history_builder_get_history (b);
 
+  guint n_events = 0;
   for (int round = 0; round < 20; round++)
     {
       gint64 t0 = g_test_rand_int_range (0, END_TIME - 10);
       gint64 t1 = g_test_rand_int_range ((gint32) t0 + 1, END_TIME + 1);
       JvmsSelectionStats *stats = NULL;
-      jvms_selection_stats_compute_async (h, t0, t1, NULL, got_stats, &stats);
+      jvms_selection_stats_compute_async (h, samples_path, t0, t1, NULL, got_stats, &stats);
       while (stats == NULL)
         g_main_context_iteration (NULL, TRUE);
       g_assert_cmpint (stats->t0, ==, t0);
@@ -233,6 +420,7 @@ test_against_model (void)
         }
       g_assert_cmpuint (n_states, >, 0);
       check_numeric (stats, &m.waiters, 1, "locks", "java.lang.Object 0x7f00", t0, t1, FALSE);
+      n_events += check_events (stats, &m, t0, t1);
       check_numeric (stats, m.cycles, 2, "counters", "cycles", t0, t1, TRUE);
 
       for (guint k = 0; k < G_N_ELEMENTS (pause_names); k++)
@@ -279,13 +467,24 @@ test_against_model (void)
       jvms_selection_stats_free (stats);
     }
 
+  /* Twenty random ranges over this much activity cannot all be empty of events. */
+  g_assert_cmpuint (n_events, >, 0);
+
   jvms_history_unref (h);
   jvms_history_builder_free (b);
   for (int t = 0; t < N_THREADS; t++)
     {
       g_array_unref (m.user[t]);
       g_array_unref (m.kernel[t]);
+      g_array_unref (m.syscall[t]);
     }
+  for (int c = 0; c < 2; c++)
+    g_array_unref (m.current[c]);
+  g_array_unref (m.compilation);
+  g_array_unref (m.safepoint_starts);
+  g_array_unref (m.collection_starts);
+  g_array_unref (m.samples);
+  g_unlink (samples_path);
   g_array_unref (m.waiters);
   g_array_unref (m.pause);
   g_array_unref (m.cycles[0]);
@@ -321,7 +520,7 @@ test_cancelled (void)
 
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   gboolean done = FALSE;
-  jvms_selection_stats_compute_async (h, 0, 1000, cancellable, got_cancelled, &done);
+  jvms_selection_stats_compute_async (h, NULL, 0, 1000, cancellable, got_cancelled, &done);
   g_cancellable_cancel (cancellable);
   while (!done)
     g_main_context_iteration (NULL, TRUE);
@@ -332,10 +531,103 @@ test_cancelled (void)
   g_rmdir (dir);
 }
 
+/* The events of the whole bundled sample against `jfr summary` of its recording: every point
+ * event of the JFR file is in the sample store, and every collection (jdk.GarbageCollection,
+ * concurrent cycles included) begins inside the trace. */
+static guint64
+summary_count (const char *summary, const char *type)
+{
+  g_autofree char *pattern = g_strdup_printf ("^\\s*%s\\s+(\\d+)\\s", type);
+  g_autoptr(GRegex) regex = g_regex_new (pattern, G_REGEX_MULTILINE, 0, NULL);
+  g_autoptr(GMatchInfo) match = NULL;
+  if (!g_regex_match (regex, summary, 0, &match))
+    return 0;
+  g_autofree char *count = g_match_info_fetch (match, 1);
+  return g_ascii_strtoull (count, NULL, 10);
+}
+
+static double
+event_count (const JvmsSelectionStats *stats, const char *key)
+{
+  const JvmsStatRow *row = find_row (stats, "events", "jfr", key);
+  return row != NULL ? row->value : 0.0;
+}
+
+static void
+test_sample_against_jfr_summary (void)
+{
+  const char *bundle = g_getenv ("JVMS_SAMPLE_TRACE");
+  g_assert_nonnull (bundle);
+  g_autofree char *recording = g_build_filename (bundle, "recording.jfr", NULL);
+  const char *argv[] = { "jfr", "summary", recording, NULL };
+  g_autofree char *summary = NULL;
+  int status = 0;
+  g_autoptr(GError) error = NULL;
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                               &summary, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+
+  g_autofree char *cache = g_dir_make_tmp ("jvms-stats-cache-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_autoptr(JvmsTraceIndex) index = jvms_trace_index_new (bundle, &error);
+  g_assert_no_error (error);
+  jvms_trace_index_set_cache_dir (index, cache);
+  g_assert_true (jvms_trace_index_load (index, NULL, &error));
+  g_assert_no_error (error);
+  JvmsHistory *h = jvms_trace_index_dup_history (index);
+  /* The end is inclusive for events: old-object samples are taken when the recording ends. */
+  gint64 t0 = jvms_history_get_start_time (h), t1 = jvms_history_get_end_time (h) + 1;
+  JvmsSelectionStats *stats = NULL;
+  jvms_selection_stats_compute_async (h, jvms_trace_index_get_samples_path (index), t0, t1, NULL,
+                                      got_stats, &stats);
+  while (stats == NULL)
+    g_main_context_iteration (NULL, TRUE);
+
+  static const char * const exact[] = { "jdk.ExecutionSample", "jdk.NativeMethodSample",
+                                        "jdk.ObjectAllocationSample", "jdk.OldObjectSample",
+                                        "jdk.GarbageCollection" };
+  guint64 total = 0;
+  for (guint i = 0; i < G_N_ELEMENTS (exact); i++)
+    {
+      guint64 expected = summary_count (summary, exact[i]);
+      g_test_message ("%s: jfr summary %" G_GUINT64_FORMAT ", panel %.0f", exact[i], expected,
+                      event_count (stats, exact[i]));
+      g_assert_cmpfloat (event_count (stats, exact[i]), ==, (double) expected);
+      total += expected;
+    }
+  g_assert_cmpuint (total, >, 0);
+  /* Pauses and compilations are intervals: two that abut merge. A safepoint shows in the index
+   * only through a VM operation or its end phase. So never more than JFR's. */
+  static const char * const at_most[] = { "jdk.GCPhasePause", "jdk.Compilation",
+                                          "jdk.SafepointBegin" };
+  for (guint i = 0; i < G_N_ELEMENTS (at_most); i++)
+    {
+      guint64 expected = summary_count (summary, at_most[i]);
+      g_test_message ("%s: jfr summary %" G_GUINT64_FORMAT ", panel %.0f", at_most[i], expected,
+                      event_count (stats, at_most[i]));
+      g_assert_cmpfloat (event_count (stats, at_most[i]), <=, (double) expected);
+      g_assert_cmpfloat (event_count (stats, at_most[i]), >, 0);
+    }
+  jvms_selection_stats_free (stats);
+  jvms_history_unref (h);
+  g_clear_object (&index);
+
+  g_autoptr(GDir) dir = g_dir_open (cache, 0, NULL);
+  const char *name;
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (cache, name, NULL);
+      g_unlink (path);
+    }
+  g_rmdir (cache);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/App/selection-stats/sample-vs-jfr-summary", test_sample_against_jfr_summary);
   g_test_add_func ("/App/selection-stats/against-model", test_against_model);
   g_test_add_func ("/App/selection-stats/cancelled", test_cancelled);
   return g_test_run ();

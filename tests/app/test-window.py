@@ -173,7 +173,8 @@ def main():
         "DISPLAY": display,
         "GDK_BACKEND": "x11",
         "GSETTINGS_SCHEMA_DIR": args.schema_dir,
-        "GSETTINGS_BACKEND": "memory",
+        # A key file, so that `gsettings set` from the test reaches the running window.
+        "GSETTINGS_BACKEND": "keyfile",
         "XDG_CACHE_HOME": os.path.join(tmp, "cache"),
         "XDG_CONFIG_HOME": os.path.join(tmp, "config"),
         "XDG_DATA_HOME": os.path.join(tmp, "data"),
@@ -300,6 +301,12 @@ def main():
                       state.get("views", "has-selection"), state.get("panel", "rows"),
                       state.get("panel", "t0"), state.get("panel", "t1"),
                       state.get("views", "selection-start"), state.get("views", "selection-end")))
+        # Events by type: the sample has both layers, so the range holds JFR execution samples
+        # (the sample store) and kernel context switches (CPUs' current thread changing).
+        events = dict(e.split("=", 1) for e in state.get("panel", "events", "").split(";") if "=" in e)
+        tap.check(int(events.get("jfr/jdk.ExecutionSample", "0")) > 0
+                  and int(events.get("kernel/sched_switch", "0")) > 0,
+                  "the side panel counts the range's events by type", events)
         s0, s1 = int(state.get("views", "selection-start", "0")), int(state.get("views", "selection-end", "0"))
         v0, v1 = int(state.get("views", "visible-start", "0")), int(state.get("views", "visible-end", "0"))
         # The pointer moved over 2/5 of the data area: the selection spans about 2/5 of the
@@ -358,6 +365,49 @@ def main():
                   "highlighted-threads=%s" % state.get("views", "highlighted-threads"))
         screenshot(env, os.path.join(tmp, "5b-findings.png"))
         tap.note("screenshot: " + os.path.join(tmp, "5b-findings.png"))
+
+        # 5c. Preferences (Ctrl+comma): a dialog with the view preferences.
+        xdo("key", "ctrl+comma")
+        prefs = wait_for(lambda: xdo("search", "--onlyvisible", "--name", "^Preferences$").stdout.split())
+        tap.check(bool(prefs), "Ctrl+comma opens the Preferences window")
+        if prefs:
+            time.sleep(1.0)
+            screenshot(env, os.path.join(tmp, "5c-preferences.png"))
+            tap.note("screenshot: " + os.path.join(tmp, "5c-preferences.png"))
+            xdo("key", "Escape")
+            tap.check(wait_for(lambda: not xdo("search", "--onlyvisible", "--name", "^Preferences$").stdout.split()),
+                      "Escape closes it")
+
+        # 5d. The view preferences, changed as GSettings keys while the window runs: the panel
+        #     writes the selected range in the time origin and unit they name.
+        def gsettings_set(key, value):
+            return subprocess.run(["gsettings", "set", "org.jvmscope.Jvmscope", key, value], env=env,
+                                  capture_output=True, text=True).returncode == 0
+        s0, s1 = int(state.get("views", "selection-start", "0")), int(state.get("views", "selection-end", "0"))
+        def clock(ns):
+            return time.strftime("%H:%M:%S", time.localtime(ns // 10**9)) + ".%06d" % (ns % 10**9 // 1000)
+        want = "From %s to %s" % (clock(s0), clock(s1))
+        tap.check(gsettings_set("time-origin", "wall-clock")
+                  and wait_for(lambda: state.get("settings", "time-origin") == "wall-clock"
+                               and want in state.get("panel", "range", "")),
+                  "time-origin wall-clock: the panel gives the range as times of day",
+                  (want, state.get("panel", "range")))
+        want = "%.3f ms selected" % ((s1 - s0) / 1e6)
+        tap.check(gsettings_set("time-unit", "milliseconds")
+                  and wait_for(lambda: state.get("panel", "range", "").startswith(want)),
+                  "time-unit milliseconds: the panel writes durations in ms",
+                  (want, state.get("panel", "range")))
+        screenshot(env, os.path.join(tmp, "5d-wall-clock-ms.png"))
+        tap.note("screenshot: " + os.path.join(tmp, "5d-wall-clock-ms.png"))
+        tap.check(gsettings_set("time-origin", "trace-start") and gsettings_set("time-unit", "auto")
+                  and wait_for(lambda: "From +" in state.get("panel", "range", "")),
+                  "back to the trace start: the range is written from it",
+                  state.get("panel", "range"))
+        tap.check(gsettings_set("thread-grouping", "none")
+                  and wait_for(lambda: state.get("settings", "thread-grouping") == "none"),
+                  "the window follows the thread-grouping key (threads view bound: %s)"
+                  % state.get("views", "thread-grouping-bound"))
+        gsettings_set("thread-grouping", "kind")
 
         # 6. A corrupt file: a truncated copy of a recording.
         corrupt = os.path.join(tmp, "truncated.jfr")
@@ -460,6 +510,11 @@ def main():
                   and doc.get("end_ns", 0) > doc.get("start_ns", 0),
                   "Ctrl+Shift+E exports the panel's statistics as JSON (%d rows)" % len(rows),
                   str(doc)[:500])
+        exported = {"%s/%s" % (r["subject"], r["key"]): "%.0f" % r["value"]
+                    for r in rows if r.get("section") == "events"}
+        shown = dict(e.split("=", 1) for e in state.get("panel", "events", "").split(";") if "=" in e)
+        tap.check(exported and exported == shown, "... with the same event counts the panel shows",
+                  (exported, shown))
         csv_path = os.path.join(tmp, "selection.csv")
         ok = export("ctrl+shift+e", csv_path, lambda p: len(text(p).splitlines()) == len(rows) + 1)
         lines = text(csv_path).splitlines() if ok else []

@@ -9,13 +9,17 @@
 /* Run from the build tree, the program finds the settings schema compiled there, so that
  * "build/app/jvmscope" works without GSETTINGS_SCHEMA_DIR; an installed program uses the
  * system's schemas only. */
-static void
-use_build_tree_schemas (void)
+static gboolean
+running_from_build_tree (void)
 {
   g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
   g_autofree char *dir = exe ? g_path_get_dirname (exe) : NULL;
-  if (dir == NULL || g_strcmp0 (dir, JVMS_BUILD_APPDIR) != 0)
-    return;
+  return dir != NULL && g_strcmp0 (dir, JVMS_BUILD_APPDIR) == 0;
+}
+
+static void
+use_build_tree_schemas (void)
+{
   const char *old = g_getenv ("GSETTINGS_SCHEMA_DIR");
   g_autofree char *value = old && *old
     ? g_strconcat (old, G_SEARCHPATH_SEPARATOR_S, JVMS_BUILD_SCHEMADIR, NULL)
@@ -26,10 +30,14 @@ use_build_tree_schemas (void)
 int
 main (int argc, char **argv)
 {
-  use_build_tree_schemas ();
+  gboolean uninstalled = running_from_build_tree ();
+  if (uninstalled)
+    use_build_tree_schemas ();
 
+  /* Uninstalled, the catalogues are the ones built beside the program, so that the README's
+   * first command already speaks the user's language. */
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bindtextdomain (GETTEXT_PACKAGE, uninstalled ? JVMS_BUILD_LOCALEDIR : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
   g_set_application_name (_("Jvmscope"));

@@ -24,6 +24,21 @@ import time
 
 from jvms_tap import Tap
 
+# The test needs a D-Bus session of its own for the accessibility bus. The AT-SPI registry that
+# the session starts writes to the session's stdout, which would mix with the TAP stream: so the
+# test re-runs itself inside `dbus-run-session` with that stdout sent to stderr, and the inner
+# run writes its TAP to a file that the outer one prints.
+if "JVMS_APP_FR_TAP" not in os.environ:
+    fd, tap_path = tempfile.mkstemp(prefix="jvms-app-fr-tap-")
+    os.close(fd)
+    inner = subprocess.run(["dbus-run-session", "--", sys.executable] + sys.argv,
+                           env=dict(os.environ, JVMS_APP_FR_TAP=tap_path), stdout=sys.stderr)
+    with open(tap_path) as f:
+        sys.stdout.write(f.read())
+    os.unlink(tap_path)
+    sys.exit(inner.returncode)
+sys.stdout = open(os.environ["JVMS_APP_FR_TAP"], "w", buffering=1)
+
 ap = argparse.ArgumentParser()
 ap.add_argument("--jvmscope", required=True)
 ap.add_argument("--build-root", required=True)

@@ -357,7 +357,7 @@ jvms_threads_view_tooltip (JvmsTimeline               *timeline,
     return g_string_free (g_steal_pointer (&text), FALSE);
 
   kernel = y - r->y >= JVMS_THREADS_VIEW_KERNEL_LANE_Y;
-  lane = jvms_lane_describe (history, kernel ? r->thread->kernel_state : r->thread->user_state,
+  lane = jvms_lane_describe (jvms_timeline_get_session (timeline), history, kernel ? r->thread->kernel_state : r->thread->user_state,
                              time, column_span, kernel ? kernel_state_text : user_state_text,
                              NULL, NULL);
   if (lane == NULL)

@@ -45,6 +45,7 @@ struct _JvmsThreadsView
   char            *filter;
   gboolean         collapsed[N_GROUPS];
   Grouping         grouping;
+  gint64           jvm_pid;         /* the traced JVM's process, -1 when unknown */
   GPtrArray       *group_names;     /* char*: the process and pool groups shown */
   GHashTable      *collapsed_names; /* names of the folded process and pool groups */
   GArray          *rows;          /* Row */
@@ -156,7 +157,8 @@ entry_label (JvmsThreadsView      *self,
           *order = G_MAXINT64;
           return g_strdup (_("Unknown process"));
         }
-      *order = t->pid;
+      /* The traced JVM first: it is the subject, other processes are context. */
+      *order = t->pid == self->jvm_pid ? -1 : t->pid;
       pid = g_strdup_printf ("%" G_GINT64_FORMAT, t->pid);
       /* TRANSLATORS: a group header of the threads view; %s is a process id */
       return g_strdup_printf (_("Process %s"), pid);
@@ -273,6 +275,13 @@ jvms_threads_view_reload (JvmsTimeline *timeline,
   clear_cache (self);
   g_clear_pointer (&self->threads, jvms_thread_table_free);
   self->threads = jvms_thread_table_new (history);
+  {
+    const char *jvm_pid = history != NULL ? jvms_history_get_metadata (history, "jvm-pid") : NULL;
+    guint64 pid;
+
+    self->jvm_pid = jvm_pid != NULL && g_ascii_string_to_unsigned (jvm_pid, 10, 0, G_MAXINT64,
+                                                                   &pid, NULL) ? (gint64) pid : -1;
+  }
   rebuild_rows (self);
 }
 
@@ -373,7 +382,8 @@ jvms_threads_view_draw (JvmsTimeline               *timeline,
         break;
       if (r->thread == NULL)
         {
-          g_snprintf (label, sizeof label, "%s %s (%u)", group_collapsed (self, r->group) ? "▸" : "▾",
+          g_snprintf (label, sizeof label, "%s %s (%u)",
+                      group_collapsed (self, r->group) ? "▸" : "▾",
                       group_name (self, r->group), r->n_members);
           jvms_color_set (cr, &g->palette->grid);
           cairo_rectangle (cr, 0, y, g->width, GROUP_H);
@@ -715,6 +725,7 @@ jvms_threads_view_init (JvmsThreadsView *self)
   self->cached_rows = g_array_new (FALSE, FALSE, sizeof (guint));
   jvms_lane_cells_init (&self->lanes, "Threads");
   self->grouping = GROUPING_KIND;
+  self->jvm_pid = -1;
   self->group_names = g_ptr_array_new_with_free_func (g_free);
   self->collapsed_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   /* Other processes are context, not the subject: start them folded. */

@@ -620,6 +620,7 @@ test_threads_grouping (void)
       g_assert_true (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, pid), T0, threads[i].pid, &error));
       g_assert_true (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, state), T0, JVMS_USER_STATE_RUNNING, &error));
     }
+  jvms_history_builder_set_metadata (b, "jvm-pid", "1000");
   g_assert_true (jvms_history_builder_close (b, T0 + 10 * SECOND, &error));
   g_assert_no_error (error);
   history = jvms_history_open (path, 0, &error);
@@ -637,14 +638,15 @@ test_threads_grouping (void)
   by_kind = describe_view (view);
   g_assert_nonnull (strstr (by_kind, jvms_view_kind_name (JVMS_THREAD_KIND_JAVA)));
 
-  /* Process: 77 before 1000, every thread shown. */
+  /* Process: the JVM (1000, the history's jvm-pid) before 77, every thread shown. */
   g_object_set (view, "grouping", "process", NULL);
   g_assert_cmpuint (notified, ==, 1);
   g_assert_cmpuint (jvms_threads_view_get_n_rows (tv), ==, 2 + 5);
-  g_assert_cmpint (jvms_threads_view_get_row_y (tv, 30), ==, JVMS_THREADS_VIEW_ROW_HEIGHT);
-  g_assert_cmpint (jvms_threads_view_get_row_y (tv, 20), >, jvms_threads_view_get_row_y (tv, 30));
+  g_assert_cmpint (jvms_threads_view_get_row_y (tv, 30), ==,
+                   2 * JVMS_THREADS_VIEW_ROW_HEIGHT + 4 * JVMS_THREADS_VIEW_ROW_HEIGHT);
+  g_assert_cmpint (jvms_threads_view_get_row_y (tv, 20), <, jvms_threads_view_get_row_y (tv, 30));
   by_process = describe_view (view);
-  g_assert_nonnull (strstr (by_process, "; Process 77: 1; Process 1000: 4"));
+  g_assert_nonnull (strstr (by_process, "; Process 1000: 4; Process 77: 1"));
 
   /* Pool: the two pool threads one group, one under the other, in the table's order. */
   g_object_set (view, "grouping", "pool", NULL);

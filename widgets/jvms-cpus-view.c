@@ -184,7 +184,7 @@ jvms_cpus_view_tooltip (JvmsTimeline               *timeline,
   cpu = &g_array_index (self->cpus, Cpu, i);
   if (time == G_MININT64)
     return g_strdup_printf (_("CPU %d"), (int) cpu->cpu);
-  lane = jvms_lane_describe (history, cpu->current_thread, time,
+  lane = jvms_lane_describe (jvms_timeline_get_session (timeline), history, cpu->current_thread, time,
                              (g->t1 - g->t0) / MAX (g->n_columns, 1), thread_text, self, NULL);
   return g_strdup_printf (_("CPU %d\n%s"), (int) cpu->cpu, lane ? lane : "");
 }

@@ -226,12 +226,12 @@ jvms_gc_view_tooltip (JvmsTimeline               *timeline,
         return g_strdup (r->label);
       if (r->type != ROW_HEAP)
         {
-          a = jvms_lane_describe (history, r->attribute, time, span, jvms_lane_value_text,
+          a = jvms_lane_describe (jvms_timeline_get_session (timeline), history, r->attribute, time, span, jvms_lane_value_text,
                                   NULL, NULL);
           return a != NULL ? g_strdup_printf ("%s: %s", r->label, a) : NULL;
         }
-      a = jvms_lane_describe (history, r->attribute, time, 0, bytes_text, NULL, NULL);
-      b = jvms_lane_describe (history, r->second, time, 0, bytes_text, NULL, NULL);
+      a = jvms_lane_describe (jvms_timeline_get_session (timeline), history, r->attribute, time, 0, bytes_text, NULL, NULL);
+      b = jvms_lane_describe (jvms_timeline_get_session (timeline), history, r->second, time, 0, bytes_text, NULL, NULL);
       return g_strdup_printf (_("Heap used: %s\nHeap committed: %s"), a ? a : "-", b ? b : "-");
     }
   return NULL;

@@ -237,7 +237,8 @@ compare_others (gconstpointer a,
 }
 
 char *
-jvms_lane_describe (JvmsHistory      *history,
+jvms_lane_describe (JvmsSession      *session,
+                    JvmsHistory      *history,
                     JvmsAttribute     attribute,
                     gint64            time,
                     gint64            column_span,
@@ -263,8 +264,11 @@ jvms_lane_describe (JvmsHistory      *history,
     *out_interval = interval;
 
   value_name = name (&interval.value, data);
-  start = jvms_format_time (interval.start - jvms_history_get_start_time (history),
-                            interval.end - interval.start);
+  if (session != NULL)
+    start = jvms_session_format_time (session, interval.start, interval.end - interval.start);
+  else
+    start = jvms_format_time (interval.start - jvms_history_get_start_time (history),
+                              interval.end - interval.start);
   duration = jvms_format_duration (interval.end - interval.start);
   g_string_append_printf (text, _("%s\nStart: %s, duration: %s"), value_name, start, duration);
 

@@ -38,8 +38,10 @@ void   jvms_lane_draw_numeric   (cairo_t                    *cr,
 
 /* The interval of @attribute at @time as lines: "<name>\nStart: … Duration: …", then, when
  * the pixel column [@time, @time + @column_span) holds other values too, their total times.
- * NULL when the attribute has no interval there. */
-char  *jvms_lane_describe       (JvmsHistory                *history,
+ * NULL when the attribute has no interval there. The start is written as @session says
+ * (time-unit, time-origin); @session may be NULL. */
+char  *jvms_lane_describe       (JvmsSession                *session,
+                                 JvmsHistory                *history,
                                  JvmsAttribute               attribute,
                                  gint64                      time,
                                  gint64                      column_span,

@@ -263,7 +263,7 @@ jvms_locks_view_tooltip (JvmsTimeline               *timeline,
   if (time == G_MININT64)
     return g_strdup_printf ("%s %s", lock->klass ? lock->klass : _("Monitor"), lock->key);
   waiters = y - i * ROW_H >= WAITERS_Y;
-  lane = jvms_lane_describe (history, waiters ? lock->waiters : lock->owner, time,
+  lane = jvms_lane_describe (jvms_timeline_get_session (timeline), history, waiters ? lock->waiters : lock->owner, time,
                              (g->t1 - g->t0) / MAX (g->n_columns, 1),
                              waiters ? waiters_text : owner_text, self, NULL);
   return g_strdup_printf ("%s %s\n%s", lock->klass ? lock->klass : _("Monitor"), lock->key,

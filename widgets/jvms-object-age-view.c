@@ -338,8 +338,11 @@ jvms_object_age_view_tooltip (JvmsTimeline               *timeline,
     return NULL;
   s = &g_array_index (self->samples, Sample, best->sample);
   age = format_age (self, age_of (self, s));
-  when = jvms_format_time (s->time - (history != NULL ? jvms_history_get_start_time (history) : 0),
-                           g->t1 - g->t0);
+  if (jvms_timeline_get_session (timeline) != NULL)
+    when = jvms_session_format_time (jvms_timeline_get_session (timeline), s->time, g->t1 - g->t0);
+  else
+    when = jvms_format_time (s->time - (history != NULL ? jvms_history_get_start_time (history) : 0),
+                             g->t1 - g->t0);
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                        "%s\nAllocated at %s\nAge %s at %s\n%u sample here",
                                        "%s\nAllocated at %s\nAge %s at %s\n%u samples here",

@@ -1,7 +1,10 @@
 /* jvms-session.c: the shared time state of one window's views. */
 #include "jvms-session.h"
 
+#include <math.h>
 #include <string.h>
+
+#include "jvms-timeline.h"
 
 G_DEFINE_BOXED_TYPE (JvmsHistory, jvms_history_boxed, jvms_history_ref, jvms_history_unref)
 
@@ -31,6 +34,8 @@ struct _JvmsSession
   GArray      *highlighted_threads; /* gint64, sorted */
   GArray      *back;                /* Range */
   GArray      *forward;             /* Range */
+  JvmsSessionTimeUnit   time_unit;
+  JvmsSessionTimeOrigin time_origin;
 };
 
 G_DEFINE_FINAL_TYPE (JvmsSession, jvms_session, G_TYPE_OBJECT)
@@ -51,6 +56,8 @@ enum
   PROP_HIGHLIGHTED_THREADS,
   PROP_CAN_GO_BACK,
   PROP_CAN_GO_FORWARD,
+  PROP_TIME_UNIT,
+  PROP_TIME_ORIGIN,
   N_PROPS
 };
 
@@ -232,6 +239,12 @@ jvms_session_get_property (GObject    *object,
     case PROP_CAN_GO_FORWARD:
       g_value_set_boolean (value, jvms_session_can_go_forward (self));
       break;
+    case PROP_TIME_UNIT:
+      g_value_set_string (value, jvms_session_time_unit_nick (self->time_unit));
+      break;
+    case PROP_TIME_ORIGIN:
+      g_value_set_string (value, jvms_session_time_origin_nick (self->time_origin));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -255,6 +268,26 @@ jvms_session_set_property (GObject      *object,
       break;
     case PROP_HIGHLIGHTED_MONITOR:
       jvms_session_set_highlighted_monitor (self, g_value_get_int64 (value));
+      break;
+    case PROP_TIME_UNIT:
+      {
+        int unit = jvms_session_time_unit_from_nick (g_value_get_string (value));
+        if (unit >= 0 && unit != (int) self->time_unit)
+          {
+            self->time_unit = unit;
+            g_object_notify_by_pspec (object, pspec);
+          }
+      }
+      break;
+    case PROP_TIME_ORIGIN:
+      {
+        int origin = jvms_session_time_origin_from_nick (g_value_get_string (value));
+        if (origin >= 0 && origin != (int) self->time_origin)
+          {
+            self->time_origin = origin;
+            g_object_notify_by_pspec (object, pspec);
+          }
+      }
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -298,6 +331,10 @@ jvms_session_class_init (JvmsSessionClass *klass)
     g_param_spec_boolean ("can-go-back", NULL, NULL, FALSE, ro);
   properties[PROP_CAN_GO_FORWARD] =
     g_param_spec_boolean ("can-go-forward", NULL, NULL, FALSE, ro);
+  properties[PROP_TIME_UNIT] =
+    g_param_spec_string ("time-unit", NULL, NULL, "auto", rw);
+  properties[PROP_TIME_ORIGIN] =
+    g_param_spec_string ("time-origin", NULL, NULL, "trace-start", rw);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   signals[HISTORY_CHANGED] =
@@ -727,4 +764,109 @@ jvms_session_clear_highlight (JvmsSession *self)
   jvms_session_set_highlighted_monitor (self, 0);
   jvms_session_set_highlighted_threads (self, NULL, 0);
   g_object_thaw_notify (G_OBJECT (self));
+}
+
+/* Same order as the schema's org.jvmscope.Jvmscope.TimeUnit and .TimeOrigin enums. */
+static const char * const unit_nicks[] = { "auto", "nanoseconds", "microseconds",
+                                           "milliseconds", "seconds" };
+static const char * const origin_nicks[] = { "trace-start", "wall-clock" };
+
+int
+jvms_session_time_unit_from_nick (const char *nick)
+{
+  for (guint i = 0; nick != NULL && i < G_N_ELEMENTS (unit_nicks); i++)
+    if (g_str_equal (nick, unit_nicks[i]))
+      return (int) i;
+  return -1;
+}
+
+int
+jvms_session_time_origin_from_nick (const char *nick)
+{
+  for (guint i = 0; nick != NULL && i < G_N_ELEMENTS (origin_nicks); i++)
+    if (g_str_equal (nick, origin_nicks[i]))
+      return (int) i;
+  return -1;
+}
+
+const char *
+jvms_session_time_unit_nick (JvmsSessionTimeUnit unit)
+{
+  return (guint) unit < G_N_ELEMENTS (unit_nicks) ? unit_nicks[unit] : unit_nicks[0];
+}
+
+const char *
+jvms_session_time_origin_nick (JvmsSessionTimeOrigin origin)
+{
+  return (guint) origin < G_N_ELEMENTS (origin_nicks) ? origin_nicks[origin] : origin_nicks[0];
+}
+
+JvmsSessionTimeUnit
+jvms_session_get_time_unit (JvmsSession *self)
+{
+  g_return_val_if_fail (JVMS_IS_SESSION (self), JVMS_SESSION_UNIT_AUTO);
+  return self->time_unit;
+}
+
+JvmsSessionTimeOrigin
+jvms_session_get_time_origin (JvmsSession *self)
+{
+  g_return_val_if_fail (JVMS_IS_SESSION (self), JVMS_SESSION_ORIGIN_TRACE_START);
+  return self->time_origin;
+}
+
+double
+jvms_session_time_unit_scale (JvmsSessionTimeUnit   unit,
+                              const char          **symbol)
+{
+  static const char * const symbols[] = { "s", "ns", "µs", "ms", "s" };
+  static const double scales[] = { 1e9, 1, 1e3, 1e6, 1e9 };
+  guint i = (guint) unit < G_N_ELEMENTS (scales) ? (guint) unit : 0;
+
+  if (symbol != NULL)
+    *symbol = symbols[i];
+  return scales[i];
+}
+
+char *
+jvms_session_format_time_of_day (gint64 time,
+                                 int    decimals)
+{
+  gint64 seconds = time >= 0 ? time / 1000000000 : (time - 999999999) / 1000000000;
+  gint64 fraction = time - seconds * 1000000000;
+  g_autoptr(GDateTime) dt = g_date_time_new_from_unix_local (seconds);
+  g_autofree char *hms = dt != NULL ? g_date_time_format (dt, "%H:%M:%S") : g_strdup ("?");
+  char digits[16];
+
+  decimals = CLAMP (decimals, 0, 9);
+  if (decimals == 0)
+    return g_steal_pointer (&hms);
+  g_snprintf (digits, sizeof digits, "%09" G_GINT64_FORMAT, fraction);
+  digits[decimals] = '\0';
+  return g_strdup_printf ("%s.%s", hms, digits);
+}
+
+char *
+jvms_session_format_time (JvmsSession *self,
+                          gint64       time,
+                          gint64       span)
+{
+  JvmsSessionTimeUnit unit = self != NULL ? self->time_unit : JVMS_SESSION_UNIT_AUTO;
+  JvmsSessionTimeOrigin origin = self != NULL ? self->time_origin : JVMS_SESSION_ORIGIN_TRACE_START;
+  gint64 start = self != NULL ? self->start_time : 0;
+  const char *symbol;
+  double scale, resolution;
+  int decimals;
+
+  if (origin == JVMS_SESSION_ORIGIN_WALL_CLOCK)
+    {
+      resolution = MAX ((double) span, 1.0) / 1000.0 / 1e9;
+      return jvms_session_format_time_of_day (time, CLAMP ((int) ceil (-log10 (resolution)), 0, 9));
+    }
+  if (unit == JVMS_SESSION_UNIT_AUTO)
+    return jvms_format_time (time - start, span);
+  scale = jvms_session_time_unit_scale (unit, &symbol);
+  resolution = MAX ((double) span, 1.0) / 1000.0 / scale;
+  decimals = CLAMP ((int) ceil (-log10 (resolution)), 0, 9);
+  return g_strdup_printf ("%.*f %s", decimals, (double) (time - start) / scale, symbol);
 }

@@ -130,6 +130,7 @@ jvms_thread_table_new (JvmsHistory *history)
         info.user_state = jvms_history_lookup_child (history, info.folder, "user-state");
         info.kernel_state = jvms_history_lookup_child (history, info.folder, "kernel-state");
         info.kind = -1;
+        info.pid = -1;
         g_array_append_val (self->threads, info);
         info.folder = jvms_history_lookup_child (history, info.folder, "name");
         g_array_append_val (attrs, info.folder);
@@ -137,19 +138,26 @@ jvms_thread_table_new (JvmsHistory *history)
                                                  g_array_index (children, JvmsAttribute, i),
                                                  "kind");
         g_array_append_val (attrs, info.folder);
+        info.folder = jvms_history_lookup_child (history,
+                                                 g_array_index (children, JvmsAttribute, i),
+                                                 "pid");
+        g_array_append_val (attrs, info.folder);
       }
-    /* Names and kinds of every thread in one batch. */
+    /* Names, kinds and processes of every thread in one batch. */
     values = g_new (JvmsValue, MAX (attrs->len, 1));
     found = g_new (gboolean, MAX (attrs->len, 1));
     jvms_view_attribute_values (history, (JvmsAttribute *) attrs->data, attrs->len, values, found);
     for (guint i = 0; i < self->threads->len; i++)
       {
         JvmsThreadInfo *info = &g_array_index (self->threads, JvmsThreadInfo, i);
-        const JvmsValue *name = &values[2 * i], *kind = &values[2 * i + 1];
+        const JvmsValue *name = &values[3 * i], *kind = &values[3 * i + 1];
+        const JvmsValue *pid = &values[3 * i + 2];
 
-        info->name = g_strdup (found[2 * i] && name->type == JVMS_VALUE_STRING ? name->s : info->key);
-        if (found[2 * i + 1] && kind->type == JVMS_VALUE_INT)
+        info->name = g_strdup (found[3 * i] && name->type == JVMS_VALUE_STRING ? name->s : info->key);
+        if (found[3 * i + 1] && kind->type == JVMS_VALUE_INT)
           info->kind = kind->i;
+        if (found[3 * i + 2] && pid->type == JVMS_VALUE_INT)
+          info->pid = pid->i;
         g_hash_table_insert (self->by_tid, g_memdup2 (&info->tid, sizeof info->tid),
                              GUINT_TO_POINTER (i + 1));
       }

@@ -14,6 +14,7 @@ typedef struct
   gint64         tid;          /* numeric tid; for virtual threads, -javaThreadId */
   char          *name;         /* never NULL */
   gint64         kind;         /* JvmsViewThreadKind, or -1 when unknown */
+  gint64         pid;          /* the process, or -1 when unknown */
   JvmsAttribute  folder;
   JvmsAttribute  user_state;   /* JVMS_ATTRIBUTE_INVALID when absent */
   JvmsAttribute  kernel_state;

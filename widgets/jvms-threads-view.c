@@ -16,9 +16,22 @@
 /* Groups in display order: the kinds, then threads of unknown kind. */
 #define N_GROUPS (JVMS_THREAD_KIND_N + 1)
 
+/* The nicks of the schema's org.jvmscope.Jvmscope.ThreadGrouping, in its order. */
+typedef enum
+{
+  GROUPING_NONE,
+  GROUPING_PROCESS,
+  GROUPING_POOL,
+  GROUPING_KIND,
+  N_GROUPINGS
+} Grouping;
+
+static const char * const grouping_nicks[N_GROUPINGS] = { "none", "process", "pool", "kind" };
+
 typedef struct
 {
-  int                   group;   /* index into groups */
+  int                   group;   /* kind grouping: the kind (N: unknown); process and pool
+                                  * groupings: index into group_names; none: -1 */
   const JvmsThreadInfo *thread;  /* NULL for a group header */
   int                   y;
   guint                 n_members; /* group header: threads shown or hidden under it */
@@ -31,6 +44,10 @@ struct _JvmsThreadsView
   JvmsThreadTable *threads;
   char            *filter;
   gboolean         collapsed[N_GROUPS];
+  Grouping         grouping;
+  gint64           jvm_pid;         /* the traced JVM's process, -1 when unknown */
+  GPtrArray       *group_names;     /* char*: the process and pool groups shown */
+  GHashTable      *collapsed_names; /* names of the folded process and pool groups */
   GArray          *rows;          /* Row */
   int              content_height;
 
@@ -45,6 +62,7 @@ enum
 {
   PROP_0,
   PROP_FILTER,
+  PROP_GROUPING,
   N_PROPS
 };
 
@@ -68,6 +86,138 @@ matches_filter (JvmsThreadsView      *self,
   return strstr (name, self->filter) != NULL || strstr (t->key, self->filter) != NULL;
 }
 
+static const char *
+group_name (JvmsThreadsView *self,
+            int              group)
+{
+  if (self->grouping != GROUPING_KIND)
+    return group >= 0 && (guint) group < self->group_names->len
+             ? g_ptr_array_index (self->group_names, group) : "";
+  return group < JVMS_THREAD_KIND_N ? jvms_view_kind_name (group) : _("Other threads");
+}
+
+static gboolean
+group_collapsed (JvmsThreadsView *self,
+                 int              group)
+{
+  if (self->grouping == GROUPING_KIND)
+    return self->collapsed[group];
+  return g_hash_table_contains (self->collapsed_names, group_name (self, group));
+}
+
+typedef struct
+{
+  gint64 order;   /* groups sort by it first (the pid), then by label */
+  char  *label;
+  guint  index;   /* in the thread table: threads keep its order inside a group */
+} Entry;
+
+static int
+compare_entries (gconstpointer a,
+                 gconstpointer b)
+{
+  const Entry *x = a, *y = b;
+  int c;
+
+  if (x->order != y->order)
+    return x->order < y->order ? -1 : 1;
+  if ((c = g_strcmp0 (x->label, y->label)) != 0)
+    return c;
+  return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* A thread pool is the name without its trailing number: "ForkJoinPool-1-worker-3" and
+ * "ForkJoinPool-1-worker-7" are one pool, "C2 CompilerThread0" and "...1" another. */
+static char *
+pool_name (const char *name)
+{
+  gsize len = strlen (name);
+
+  while (len > 0 && g_ascii_isdigit (name[len - 1]))
+    len--;
+  while (len > 0 && strchr (" -_#:", name[len - 1]) != NULL)
+    len--;
+  return len > 0 ? g_strndup (name, len) : g_strdup (name);
+}
+
+static char *
+entry_label (JvmsThreadsView      *self,
+             const JvmsThreadInfo *t,
+             gint64               *order)
+{
+  *order = 0;
+  if (self->grouping == GROUPING_POOL)
+    return pool_name (t->name);
+  if (self->grouping == GROUPING_PROCESS)
+    {
+      g_autofree char *pid = NULL;
+
+      if (t->pid < 0)
+        {
+          *order = G_MAXINT64;
+          return g_strdup (_("Unknown process"));
+        }
+      /* The traced JVM first: it is the subject, other processes are context. */
+      *order = t->pid == self->jvm_pid ? -1 : t->pid;
+      pid = g_strdup_printf ("%" G_GINT64_FORMAT, t->pid);
+      /* TRANSLATORS: a group header of the threads view; %s is a process id */
+      return g_strdup_printf (_("Process %s"), pid);
+    }
+  return NULL;
+}
+
+/* Flat (none) or grouped by process or pool: groups come from the threads themselves. */
+static void
+rebuild_rows_by_name (JvmsThreadsView *self)
+{
+  guint n = self->threads != NULL ? jvms_thread_table_get_len (self->threads) : 0;
+  g_autoptr(GArray) entries = g_array_new (FALSE, FALSE, sizeof (Entry));
+  int y = 0, group = -1;
+  guint header = 0;
+
+  g_ptr_array_set_size (self->group_names, 0);
+  for (guint i = 0; i < n; i++)
+    {
+      const JvmsThreadInfo *t = jvms_thread_table_get (self->threads, i);
+      Entry e = { 0, NULL, i };
+
+      if (!matches_filter (self, t))
+        continue;
+      e.label = entry_label (self, t, &e.order);
+      g_array_append_val (entries, e);
+    }
+  g_array_sort (entries, compare_entries);
+  for (guint i = 0; i < entries->len; i++)
+    {
+      Entry *e = &g_array_index (entries, Entry, i);
+      Row r = { group, jvms_thread_table_get (self->threads, e->index), y, 0 };
+
+      if (self->grouping != GROUPING_NONE &&
+          (group < 0 || g_strcmp0 (e->label, g_ptr_array_index (self->group_names, group)) != 0))
+        {
+          Row h = { (int) self->group_names->len, NULL, y, 0 };
+
+          g_ptr_array_add (self->group_names, g_steal_pointer (&e->label));
+          group = h.group;
+          header = self->rows->len;
+          g_array_append_val (self->rows, h);
+          y += GROUP_H;
+          r.group = group;
+          r.y = y;
+        }
+      g_clear_pointer (&e->label, g_free);
+      if (group >= 0)
+        {
+          g_array_index (self->rows, Row, header).n_members++;
+          if (group_collapsed (self, group))
+            continue;
+        }
+      g_array_append_val (self->rows, r);
+      y += ROW_H;
+    }
+  self->content_height = y;
+}
+
 static void
 rebuild_rows (JvmsThreadsView *self)
 {
@@ -75,6 +225,11 @@ rebuild_rows (JvmsThreadsView *self)
   int y = 0;
 
   g_array_set_size (self->rows, 0);
+  if (self->grouping != GROUPING_KIND)
+    {
+      rebuild_rows_by_name (self);
+      return;
+    }
   for (int group = 0; group < N_GROUPS; group++)
     {
       guint header = self->rows->len;
@@ -120,6 +275,13 @@ jvms_threads_view_reload (JvmsTimeline *timeline,
   clear_cache (self);
   g_clear_pointer (&self->threads, jvms_thread_table_free);
   self->threads = jvms_thread_table_new (history);
+  {
+    const char *jvm_pid = history != NULL ? jvms_history_get_metadata (history, "jvm-pid") : NULL;
+    guint64 pid;
+
+    self->jvm_pid = jvm_pid != NULL && g_ascii_string_to_unsigned (jvm_pid, 10, 0, G_MAXINT64,
+                                                                   &pid, NULL) ? (gint64) pid : -1;
+  }
   rebuild_rows (self);
 }
 
@@ -220,10 +382,9 @@ jvms_threads_view_draw (JvmsTimeline               *timeline,
         break;
       if (r->thread == NULL)
         {
-          const char *name = r->group < JVMS_THREAD_KIND_N ? jvms_view_kind_name (r->group)
-                                                          : _("Other threads");
-          g_snprintf (label, sizeof label, "%s %s (%u)", self->collapsed[r->group] ? "▸" : "▾",
-                      name, r->n_members);
+          g_snprintf (label, sizeof label, "%s %s (%u)",
+                      group_collapsed (self, r->group) ? "▸" : "▾",
+                      group_name (self, r->group), r->n_members);
           jvms_color_set (cr, &g->palette->grid);
           cairo_rectangle (cr, 0, y, g->width, GROUP_H);
           cairo_fill (cr);
@@ -347,9 +508,7 @@ jvms_threads_view_tooltip (JvmsTimeline               *timeline,
   if (r->thread == NULL)
     return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: %u thread", "%s: %u threads",
                                          r->n_members),
-                            r->group < JVMS_THREAD_KIND_N ? jvms_view_kind_name (r->group)
-                                                         : _("Other threads"),
-                            r->n_members);
+                            group_name (self, r->group), r->n_members);
 
   text = g_string_new (NULL);
   g_string_append_printf (text, _("%s (thread %s)"), r->thread->name, r->thread->key);
@@ -357,7 +516,7 @@ jvms_threads_view_tooltip (JvmsTimeline               *timeline,
     return g_string_free (g_steal_pointer (&text), FALSE);
 
   kernel = y - r->y >= JVMS_THREADS_VIEW_KERNEL_LANE_Y;
-  lane = jvms_lane_describe (history, kernel ? r->thread->kernel_state : r->thread->user_state,
+  lane = jvms_lane_describe (jvms_timeline_get_session (timeline), history, kernel ? r->thread->kernel_state : r->thread->user_state,
                              time, column_span, kernel ? kernel_state_text : user_state_text,
                              NULL, NULL);
   if (lane == NULL)
@@ -395,9 +554,21 @@ jvms_threads_view_click (JvmsTimeline               *timeline,
   JvmsThreadsView *self = JVMS_THREADS_VIEW (timeline);
   const Row *r = row_at (self, y);
 
-  if (r != NULL && r->thread == NULL)
+  if (r == NULL || r->thread != NULL)
+    return;
+  if (self->grouping == GROUPING_KIND)
     jvms_threads_view_set_group_collapsed (self, r->group < JVMS_THREAD_KIND_N ? r->group : -1,
                                            !self->collapsed[r->group]);
+  else
+    {
+      const char *name = group_name (self, r->group);
+
+      if (!g_hash_table_remove (self->collapsed_names, name))
+        g_hash_table_add (self->collapsed_names, g_strdup (name));
+      rebuild_rows (self);
+      jvms_timeline_invalidate (JVMS_TIMELINE (self));
+      gtk_widget_queue_resize (GTK_WIDGET (self));
+    }
 }
 
 static const char *
@@ -460,10 +631,7 @@ jvms_threads_view_describe (JvmsTimeline *timeline)
     {
       const Row *r = &g_array_index (self->rows, Row, i);
       if (r->thread == NULL)
-        g_string_append_printf (text, "; %s: %u",
-                                r->group < JVMS_THREAD_KIND_N ? jvms_view_kind_name (r->group)
-                                                             : _("Other threads"),
-                                r->n_members);
+        g_string_append_printf (text, "; %s: %u", group_name (self, r->group), r->n_members);
     }
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
@@ -479,6 +647,8 @@ jvms_threads_view_finalize (GObject *object)
   g_clear_pointer (&self->rows, g_array_unref);
   g_clear_pointer (&self->threads, jvms_thread_table_free);
   g_clear_pointer (&self->filter, g_free);
+  g_clear_pointer (&self->group_names, g_ptr_array_unref);
+  g_clear_pointer (&self->collapsed_names, g_hash_table_unref);
   G_OBJECT_CLASS (jvms_threads_view_parent_class)->finalize (object);
 }
 
@@ -492,6 +662,9 @@ jvms_threads_view_get_property (GObject    *object,
     {
     case PROP_FILTER:
       g_value_set_string (value, JVMS_THREADS_VIEW (object)->filter);
+      break;
+    case PROP_GROUPING:
+      g_value_set_string (value, jvms_threads_view_get_grouping (JVMS_THREADS_VIEW (object)));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -508,6 +681,9 @@ jvms_threads_view_set_property (GObject      *object,
     {
     case PROP_FILTER:
       jvms_threads_view_set_filter (JVMS_THREADS_VIEW (object), g_value_get_string (value));
+      break;
+    case PROP_GROUPING:
+      jvms_threads_view_set_grouping (JVMS_THREADS_VIEW (object), g_value_get_string (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -536,6 +712,9 @@ jvms_threads_view_class_init (JvmsThreadsViewClass *klass)
   properties[PROP_FILTER] =
     g_param_spec_string ("filter", NULL, NULL, NULL,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_GROUPING] =
+    g_param_spec_string ("grouping", NULL, NULL, "kind",
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -545,6 +724,10 @@ jvms_threads_view_init (JvmsThreadsView *self)
   self->rows = g_array_new (FALSE, FALSE, sizeof (Row));
   self->cached_rows = g_array_new (FALSE, FALSE, sizeof (guint));
   jvms_lane_cells_init (&self->lanes, "Threads");
+  self->grouping = GROUPING_KIND;
+  self->jvm_pid = -1;
+  self->group_names = g_ptr_array_new_with_free_func (g_free);
+  self->collapsed_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   /* Other processes are context, not the subject: start them folded. */
   self->collapsed[JVMS_THREAD_KIND_OTHER_PROCESS] = TRUE;
 }
@@ -625,4 +808,32 @@ jvms_threads_view_get_row_y (JvmsThreadsView *self,
         return r->y;
     }
   return -1;
+}
+
+void
+jvms_threads_view_set_grouping (JvmsThreadsView *self,
+                                const char      *grouping)
+{
+  g_return_if_fail (JVMS_IS_THREADS_VIEW (self));
+  for (int i = 0; i < N_GROUPINGS; i++)
+    if (g_strcmp0 (grouping, grouping_nicks[i]) == 0)
+      {
+        if (self->grouping == (Grouping) i)
+          return;
+        self->grouping = i;
+        clear_cache (self);
+        rebuild_rows (self);
+        jvms_timeline_invalidate (JVMS_TIMELINE (self));
+        gtk_widget_queue_resize (GTK_WIDGET (self));
+        g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_GROUPING]);
+        return;
+      }
+  g_warning ("Unknown thread grouping “%s”", grouping ? grouping : "(null)");
+}
+
+const char *
+jvms_threads_view_get_grouping (JvmsThreadsView *self)
+{
+  g_return_val_if_fail (JVMS_IS_THREADS_VIEW (self), NULL);
+  return grouping_nicks[self->grouping];
 }

@@ -1,4 +1,5 @@
-/* jvms-threads-view.h: a row per thread, grouped by kind, the user-state (JFR) and the
+/* jvms-threads-view.h: a row per thread, grouped by kind (or by process, by pool, or not at
+ * all: the "grouping" property), the user-state (JFR) and the
  * kernel-state lanes of each thread one above the other. */
 #pragma once
 
@@ -15,7 +16,13 @@ GtkWidget  *jvms_threads_view_new              (JvmsSession     *session);
 void        jvms_threads_view_set_filter       (JvmsThreadsView *self,
                                                 const char      *filter);
 const char *jvms_threads_view_get_filter       (JvmsThreadsView *self);
-/* Groups are JvmsViewThreadKind values (-1: threads of unknown kind). */
+/* "none", "process", "pool" (the name without its trailing number) or "kind" (the default:
+ * Java, GC, JIT, VM, JFR, other processes): the nicks of the window's thread-grouping setting.
+ * Property "grouping". */
+void        jvms_threads_view_set_grouping     (JvmsThreadsView *self,
+                                                const char      *grouping);
+const char *jvms_threads_view_get_grouping     (JvmsThreadsView *self);
+/* Kind grouping only: groups are JvmsViewThreadKind values (-1: threads of unknown kind). */
 void        jvms_threads_view_set_group_collapsed (JvmsThreadsView *self,
                                                    int              kind,
                                                    gboolean         collapsed);

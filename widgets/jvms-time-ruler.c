@@ -18,6 +18,8 @@ struct _JvmsTimeRuler
   JvmsSession *session;
   gulong       notify_id;
   gboolean     dark;
+  JvmsSessionTimeUnit   time_unit;
+  JvmsSessionTimeOrigin time_origin;
 };
 
 G_DEFINE_FINAL_TYPE (JvmsTimeRuler, jvms_time_ruler, GTK_TYPE_WIDGET)
@@ -26,6 +28,8 @@ enum
 {
   PROP_0,
   PROP_SESSION,
+  PROP_TIME_UNIT,
+  PROP_TIME_ORIGIN,
   N_PROPS
 };
 
@@ -70,6 +74,37 @@ jvms_time_ruler_tick_label (gint64 relative,
   return g_strdup_printf ("%.*f %s", decimals, relative / scale, unit);
 }
 
+/* Decimals so that consecutive ticks @step apart differ once divided by @scale. */
+static int
+step_decimals (gint64 step,
+               double scale)
+{
+  int decimals = 0;
+
+  for (double s = step / scale; decimals < 9 && fabs (s - round (s)) > 1e-9; s *= 10)
+    decimals++;
+  return decimals;
+}
+
+char *
+jvms_time_ruler_format_tick (JvmsTimeRuler *self,
+                             gint64         time,
+                             gint64         step)
+{
+  gint64 start;
+  const char *symbol;
+  double scale;
+
+  g_return_val_if_fail (JVMS_IS_TIME_RULER (self), NULL);
+  if (self->time_origin == JVMS_SESSION_ORIGIN_WALL_CLOCK)
+    return jvms_session_format_time_of_day (time, step_decimals (step, 1e9));
+  start = self->session != NULL ? jvms_session_get_start_time (self->session) : 0;
+  if (self->time_unit == JVMS_SESSION_UNIT_AUTO)
+    return jvms_time_ruler_tick_label (time - start, step);
+  scale = jvms_session_time_unit_scale (self->time_unit, &symbol);
+  return g_strdup_printf ("%.*f %s", step_decimals (step, scale), (time - start) / scale, symbol);
+}
+
 void
 jvms_time_ruler_render (JvmsTimeRuler *self,
                         cairo_t       *cr,
@@ -80,6 +115,9 @@ jvms_time_ruler_render (JvmsTimeRuler *self,
   const JvmsPalette *palette = jvms_palette_get (dark);
   JvmsTimelineGeometry g = { 0 };
   gint64 origin, step, first, s, e;
+  gboolean wall = self->time_origin == JVMS_SESSION_ORIGIN_WALL_CLOCK;
+  /* A time of day ("14:03:22.125") is wider than "2.5 s". */
+  int spacing = wall ? MIN_TICK_SPACING + 40 : MIN_TICK_SPACING;
 
   g_return_if_fail (JVMS_IS_TIME_RULER (self));
 
@@ -94,7 +132,7 @@ jvms_time_ruler_render (JvmsTimeRuler *self,
   if (self->session != NULL)
     {
       jvms_session_get_visible (self->session, &g.t0, &g.t1);
-      origin = jvms_session_get_start_time (self->session);
+      origin = wall ? 0 : jvms_session_get_start_time (self->session);
     }
 
   cairo_save (cr);
@@ -126,8 +164,9 @@ jvms_time_ruler_render (JvmsTimeRuler *self,
                                 text, FALSE);
     }
 
-  step = jvms_time_ruler_tick_step (g.t1 - g.t0, g.n_columns, MIN_TICK_SPACING);
-  /* Ticks at multiples of the step relative to the trace start, so labels are round. */
+  step = jvms_time_ruler_tick_step (g.t1 - g.t0, g.n_columns, spacing);
+  /* Ticks at multiples of the step relative to the trace start (or to the epoch for times of
+   * day), so labels are round. */
   first = g.t0 - origin;
   first = (first >= 0 ? first / step : (first - step + 1) / step) * step;
   cairo_set_line_width (cr, 1);
@@ -152,8 +191,8 @@ jvms_time_ruler_render (JvmsTimeRuler *self,
           cairo_line_to (cr, mx, height);
         }
       cairo_stroke (cr);
-      label = jvms_time_ruler_tick_label (rel, step);
-      jvms_timeline_draw_label (cr, &palette->foreground, x + 3, 3, MIN_TICK_SPACING - 6,
+      label = jvms_time_ruler_format_tick (self, origin + rel, step);
+      jvms_timeline_draw_label (cr, &palette->foreground, x + 3, 3, spacing - 6,
                                 label, FALSE);
     }
 
@@ -257,6 +296,13 @@ jvms_time_ruler_get_property (GObject    *object,
     case PROP_SESSION:
       g_value_set_object (value, JVMS_TIME_RULER (object)->session);
       break;
+    case PROP_TIME_UNIT:
+      g_value_set_string (value, jvms_session_time_unit_nick (JVMS_TIME_RULER (object)->time_unit));
+      break;
+    case PROP_TIME_ORIGIN:
+      g_value_set_string (value,
+                          jvms_session_time_origin_nick (JVMS_TIME_RULER (object)->time_origin));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -272,6 +318,30 @@ jvms_time_ruler_set_property (GObject      *object,
     {
     case PROP_SESSION:
       jvms_time_ruler_set_session (JVMS_TIME_RULER (object), g_value_get_object (value));
+      break;
+    case PROP_TIME_UNIT:
+      {
+        JvmsTimeRuler *self = JVMS_TIME_RULER (object);
+        int unit = jvms_session_time_unit_from_nick (g_value_get_string (value));
+        if (unit >= 0 && unit != (int) self->time_unit)
+          {
+            self->time_unit = unit;
+            gtk_widget_queue_draw (GTK_WIDGET (self));
+            g_object_notify_by_pspec (object, pspec);
+          }
+      }
+      break;
+    case PROP_TIME_ORIGIN:
+      {
+        JvmsTimeRuler *self = JVMS_TIME_RULER (object);
+        int origin = jvms_session_time_origin_from_nick (g_value_get_string (value));
+        if (origin >= 0 && origin != (int) self->time_origin)
+          {
+            self->time_origin = origin;
+            gtk_widget_queue_draw (GTK_WIDGET (self));
+            g_object_notify_by_pspec (object, pspec);
+          }
+      }
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -292,6 +362,12 @@ jvms_time_ruler_class_init (JvmsTimeRulerClass *klass)
 
   properties[PROP_SESSION] =
     g_param_spec_object ("session", NULL, NULL, JVMS_TYPE_SESSION,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TIME_UNIT] =
+    g_param_spec_string ("time-unit", NULL, NULL, "auto",
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TIME_ORIGIN] =
+    g_param_spec_string ("time-origin", NULL, NULL, "trace-start",
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);

@@ -1,5 +1,9 @@
-/* jvms-time-ruler.h: the time axis above the views: ticks whose unit follows the zoom, times
- * relative to the trace start, the selection and its duration. */
+/* jvms-time-ruler.h: the time axis above the views: ticks whose unit follows the zoom (or the
+ * "time-unit" property), times relative to the trace start or the time of day ("time-origin"),
+ * the selection and its duration.
+ *
+ * Properties: session; time-unit and time-origin, strings with the nicks of the window's
+ * GSettings keys (auto/nanoseconds/.../seconds, trace-start/wall-clock). */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -28,6 +32,12 @@ gint64       jvms_time_ruler_tick_step   (gint64         span,
                                           int            pixels,
                                           int            min_spacing);
 char        *jvms_time_ruler_tick_label  (gint64         relative,
+                                          gint64         step);
+
+/* The label of the tick at @time (ns on the history's axis) for tick step @step, as the ruler
+ * draws it with its time-unit and time-origin. Exposed for tests. */
+char        *jvms_time_ruler_format_tick (JvmsTimeRuler *self,
+                                          gint64         time,
                                           gint64         step);
 
 G_END_DECLS

@@ -571,6 +571,164 @@ test_session_rules (Fixture       *f,
 }
 
 static void
+count_grouping_notify (GObject    *object,
+                       GParamSpec *pspec,
+                       guint      *n)
+{
+  (*n)++;
+}
+
+static char *
+describe_view (GtkWidget *view)
+{
+  return JVMS_TIMELINE_GET_CLASS (view)->describe (JVMS_TIMELINE (view));
+}
+
+/* Five threads of two processes, two of them one pool: the "grouping" property reorders the
+ * rows and names the groups by kind, process, pool or none. */
+static void
+test_threads_grouping (void)
+{
+  static const struct { gint64 tid; const char *name; gint64 kind; gint64 pid; } threads[] = {
+    { 10, "pool-1-thread-2", JVMS_THREAD_KIND_JAVA, 1000 },
+    { 11, "pool-1-thread-1", JVMS_THREAD_KIND_JAVA, 1000 },
+    { 20, "GC Thread#0", JVMS_THREAD_KIND_GC, 1000 },
+    { 30, "sshd", JVMS_THREAD_KIND_OTHER_PROCESS, 77 },
+    { 40, "main", JVMS_THREAD_KIND_JAVA, 1000 },
+  };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-widgets-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "grouping.jvmsidx", NULL);
+  g_autoptr(JvmsHistoryBuilder) b = jvms_history_builder_new (path, T0, NULL, &error);
+  g_autoptr(JvmsHistory) history = NULL;
+  g_autoptr(JvmsSession) session = jvms_session_new ();
+  GtkWidget *view;
+  JvmsThreadsView *tv;
+  g_autofree char *by_kind = NULL, *by_process = NULL, *by_pool = NULL, *flat = NULL;
+  guint notified = 0;
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("Threads/%" G_GINT64_FORMAT "/name", threads[i].tid);
+      g_autofree char *kind = g_strdup_printf ("Threads/%" G_GINT64_FORMAT "/kind", threads[i].tid);
+      g_autofree char *pid = g_strdup_printf ("Threads/%" G_GINT64_FORMAT "/pid", threads[i].tid);
+      g_autofree char *state = g_strdup_printf ("Threads/%" G_GINT64_FORMAT "/user-state", threads[i].tid);
+
+      g_assert_true (jvms_history_builder_modify_string (b, jvms_history_builder_attribute (b, name), T0, threads[i].name, &error));
+      g_assert_true (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, kind), T0, threads[i].kind, &error));
+      g_assert_true (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, pid), T0, threads[i].pid, &error));
+      g_assert_true (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, state), T0, JVMS_USER_STATE_RUNNING, &error));
+    }
+  jvms_history_builder_set_metadata (b, "jvm-pid", "1000");
+  g_assert_true (jvms_history_builder_close (b, T0 + 10 * SECOND, &error));
+  g_assert_no_error (error);
+  history = jvms_history_open (path, 0, &error);
+  g_assert_no_error (error);
+  jvms_session_set_history (session, history);
+  view = g_object_ref_sink (jvms_threads_view_new (session));
+  tv = JVMS_THREADS_VIEW (view);
+  g_signal_connect (view, "notify::grouping", G_CALLBACK (count_grouping_notify), &notified);
+
+  /* Kind (the default): Java (3 threads), GC (1), other processes folded (header only). */
+  g_assert_cmpstr (jvms_threads_view_get_grouping (tv), ==, "kind");
+  g_assert_cmpuint (jvms_threads_view_get_n_rows (tv), ==, 4 + 2 + 1);
+  g_assert_cmpint (jvms_threads_view_get_row_y (tv, 30), ==, -1);
+  g_assert_cmpint (jvms_threads_view_get_row_y (tv, 40), <, jvms_threads_view_get_row_y (tv, 20));
+  by_kind = describe_view (view);
+  g_assert_nonnull (strstr (by_kind, jvms_view_kind_name (JVMS_THREAD_KIND_JAVA)));
+
+  /* Process: the JVM (1000, the history's jvm-pid) before 77, every thread shown. */
+  g_object_set (view, "grouping", "process", NULL);
+  g_assert_cmpuint (notified, ==, 1);
+  g_assert_cmpuint (jvms_threads_view_get_n_rows (tv), ==, 2 + 5);
+  g_assert_cmpint (jvms_threads_view_get_row_y (tv, 30), ==,
+                   2 * JVMS_THREADS_VIEW_ROW_HEIGHT + 4 * JVMS_THREADS_VIEW_ROW_HEIGHT);
+  g_assert_cmpint (jvms_threads_view_get_row_y (tv, 20), <, jvms_threads_view_get_row_y (tv, 30));
+  by_process = describe_view (view);
+  g_assert_nonnull (strstr (by_process, "; Process 1000: 4; Process 77: 1"));
+
+  /* Pool: the two pool threads one group, one under the other, in the table's order. */
+  g_object_set (view, "grouping", "pool", NULL);
+  g_assert_cmpuint (jvms_threads_view_get_n_rows (tv), ==, 4 + 5);
+  g_assert_cmpint (ABS (jvms_threads_view_get_row_y (tv, 10) - jvms_threads_view_get_row_y (tv, 11)),
+                   ==, JVMS_THREADS_VIEW_ROW_HEIGHT);
+  by_pool = describe_view (view);
+  g_assert_nonnull (strstr (by_pool, "pool-1-thread: 2"));
+  g_assert_nonnull (strstr (by_pool, "GC Thread: 1"));
+  g_assert_null (strstr (by_pool, "Process"));
+
+  /* None: five rows, no header, nothing folded. */
+  g_object_set (view, "grouping", "none", NULL);
+  g_object_set (view, "grouping", "none", NULL);
+  g_assert_cmpuint (notified, ==, 3);
+  g_assert_cmpuint (jvms_threads_view_get_n_rows (tv), ==, 5);
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    {
+      int y = jvms_threads_view_get_row_y (tv, threads[i].tid);
+      g_assert_cmpint (y, >=, 0);
+      g_assert_cmpint (y % JVMS_THREADS_VIEW_ROW_HEIGHT, ==, 0);
+      g_assert_cmpint (y, <, 5 * JVMS_THREADS_VIEW_ROW_HEIGHT);
+    }
+  flat = describe_view (view);
+  g_assert_null (strchr (flat, ':'));
+
+  g_object_set (view, "grouping", "kind", NULL);
+  g_assert_cmpuint (jvms_threads_view_get_n_rows (tv), ==, 4 + 2 + 1);
+  g_assert_finalize_object (view);
+  g_clear_object (&session);
+  g_clear_pointer (&history, jvms_history_unref);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* The ruler's labels and the tooltips follow time-origin and time-unit. */
+static void
+test_time_origin_and_unit (Fixture       *f,
+                           gconstpointer  data)
+{
+  GtkWidget *ruler = g_object_ref_sink (jvms_time_ruler_new (f->session));
+  GtkWidget *view = g_object_ref_sink (jvms_threads_view_new (f->session));
+  JvmsTimeRuler *r = JVMS_TIME_RULER (ruler);
+  g_autoptr(GDateTime) at3 = g_date_time_new_from_unix_local (T0 / SECOND + 3);
+  g_autoptr(GDateTime) at5 = g_date_time_new_from_unix_local (T0 / SECOND + 5);
+  g_autofree char *hms3 = g_date_time_format (at3, "%H:%M:%S");
+  g_autofree char *hms5 = g_date_time_format (at5, "%H:%M:%S.000000000");
+  g_autofree char *rel = NULL, *wall = NULL, *wall_ms = NULL, *ms = NULL, *tip_ms = NULL;
+  g_autofree char *tip_wall = NULL;
+  cairo_surface_t *s;
+  int y;
+
+  rel = jvms_time_ruler_format_tick (r, T0 + 3 * SECOND, SECOND);
+  g_assert_cmpstr (rel, ==, "3 s");
+  g_object_set (ruler, "time-unit", "milliseconds", NULL);
+  ms = jvms_time_ruler_format_tick (r, T0 + 3 * SECOND, SECOND);
+  g_assert_cmpstr (ms, ==, "3000 ms");
+  g_object_set (ruler, "time-origin", "wall-clock", NULL);
+  wall = jvms_time_ruler_format_tick (r, T0 + 3 * SECOND, SECOND);
+  g_assert_cmpstr (wall, ==, hms3);
+  wall_ms = jvms_time_ruler_format_tick (r, T0 + 3 * SECOND + 250000000, 250000000);
+  g_assert_true (g_str_has_prefix (wall_ms, hms3));
+  g_assert_cmpstr (wall_ms + strlen (hms3), ==, ".25");
+
+  /* Tooltips read the session's: the BLOCKED microsecond at 5 s. */
+  g_object_set (f->session, "time-unit", "milliseconds", NULL);
+  jvms_session_set_visible (f->session, T0 + 5 * SECOND - 5000, T0 + 5 * SECOND + 5000, TRUE);
+  s = render (view, WIDTH, HEIGHT);
+  cairo_surface_destroy (s);
+  y = lane_y (JVMS_THREADS_VIEW (view), TID, FALSE) + 2;
+  tip_ms = jvms_timeline_get_tooltip_text_at (JVMS_TIMELINE (view), JVMS_TIMELINE_GUTTER + 550, y);
+  g_assert_nonnull (tip_ms);
+  g_assert_nonnull (strstr (tip_ms, "5000.000000 ms"));
+  g_object_set (f->session, "time-origin", "wall-clock", NULL);
+  tip_wall = jvms_timeline_get_tooltip_text_at (JVMS_TIMELINE (view), JVMS_TIMELINE_GUTTER + 550, y);
+  g_assert_nonnull (tip_wall);
+  g_assert_nonnull (strstr (tip_wall, hms5));
+  g_assert_finalize_object (view);
+  g_assert_finalize_object (ruler);
+}
+
+static void
 test_ruler_units (void)
 {
   g_autofree char *a = NULL, *b = NULL, *c = NULL, *d = NULL;
@@ -800,6 +958,9 @@ main (int   argc,
   ADD ("export/svg", test_export_svg);
 #undef ADD
   g_test_add_func ("/Widgets/ruler/units", test_ruler_units);
+  g_test_add_func ("/Widgets/threads/grouping", test_threads_grouping);
+  g_test_add ("/Widgets/ruler/time-origin-and-unit", Fixture, NULL, fixture_setup,
+              test_time_origin_and_unit, fixture_teardown);
   g_test_add_func ("/Widgets/cpus/many-threads-and-scroll", test_cpus_many_threads_and_scroll);
   g_test_add_func ("/Widgets/synthetic/all-views", test_synthetic_all_views);
   g_test_add_func ("/Widgets/object-age/samples-store", test_object_age_samples_store);

@@ -178,10 +178,10 @@ jvms_window_views_set_view_visible (JvmsWindowViews *self, const char *name, gbo
     gtk_widget_set_visible (self->findings, visible);
 }
 
-/* widgets/ has no setter yet for thread grouping, time unit or time origin (the ruler and
- * tooltips write times from the trace start, and the threads view groups by kind): each
- * preference is bound to the property of that name wherever a view, the ruler or the session
- * has one, so that they follow the setting as soon as they offer it. */
+/* Each view preference is bound to the property of that name wherever a view, the ruler or
+ * the session has one (the threads view's grouping; the session's and the ruler's time unit
+ * and origin), so that a widget that gains such a property follows the setting without a
+ * change here. */
 static const char * const view_settings[][2] = {
   { "thread-grouping", "grouping" },
   { "time-unit", "time-unit" },

@@ -67,6 +67,7 @@ for t in $TARGETS; do
   # with up to 400 babeltrace2 probes, and an 8 KiB input found by CI took 12.6 s under ASan
   # (issue 8's 2 s bound is not met there yet; docs/reliability.md). 30 s still catches a hang.
   timeout=5
+  case $t in
     fuzz-jfr) extra="-max_len=1048576" ;;
     fuzz-perf) extra="-max_len=262144" ;;
     fuzz-ctf) export JVMS_FUZZ_CTF_SEEDS="$OUT/fuzz-ctf/corpus"; timeout=30 ;;

@@ -504,6 +504,23 @@ add_event_rows (JvmsSelectionStats *stats, const char *subject, const EventCount
                         (double) counts[i].count, "count");
 }
 
+
+/* Appends @folder/<each child>/@name, where it exists, to @out. */
+static void
+append_grandchildren (JvmsHistory *h, const char *folder, const char *name, GArray *out)
+{
+  JvmsAttribute root = jvms_history_lookup (h, folder);
+  if (root == JVMS_ATTRIBUTE_INVALID)
+    return;
+  g_autoptr(GArray) list = jvms_history_list_children (h, root);
+  for (guint i = 0; i < list->len; i++)
+    {
+      JvmsAttribute a = jvms_history_lookup_child (h, g_array_index (list, JvmsAttribute, i), name);
+      if (a != JVMS_ATTRIBUTE_INVALID)
+        g_array_append_val (out, a);
+    }
+}
+
 static gboolean
 add_events (JvmsSelectionStats *stats, JvmsHistory *h, const char *samples_path,
             GCancellable *cancellable, GError **error)
@@ -535,30 +552,8 @@ add_events (JvmsSelectionStats *stats, JvmsHistory *h, const char *samples_path,
             g_array_append_val (syscalls, sc);
         }
     }
-  JvmsAttribute cpu_root = jvms_history_lookup (h, "CPUs");
-  if (cpu_root != JVMS_ATTRIBUTE_INVALID)
-    {
-      g_autoptr(GArray) list = jvms_history_list_children (h, cpu_root);
-      for (guint i = 0; i < list->len; i++)
-        {
-          JvmsAttribute c = jvms_history_lookup_child (h, g_array_index (list, JvmsAttribute, i),
-                                                       "current-thread");
-          if (c != JVMS_ATTRIBUTE_INVALID)
-            g_array_append_val (cpus, c);
-        }
-    }
-  JvmsAttribute jit = jvms_history_lookup (h, "JIT");
-  if (jit != JVMS_ATTRIBUTE_INVALID)
-    {
-      g_autoptr(GArray) list = jvms_history_list_children (h, jit);
-      for (guint i = 0; i < list->len; i++)
-        {
-          JvmsAttribute c = jvms_history_lookup_child (h, g_array_index (list, JvmsAttribute, i),
-                                                       "compilation");
-          if (c != JVMS_ATTRIBUTE_INVALID)
-            g_array_append_val (compilations, c);
-        }
-    }
+  append_grandchildren (h, "CPUs", "current-thread", cpus);
+  append_grandchildren (h, "JIT", "compilation", compilations);
   JvmsAttribute pause = jvms_history_lookup (h, "GC/pause");
   if (pause != JVMS_ATTRIBUTE_INVALID)
     g_array_append_val (pauses, pause);

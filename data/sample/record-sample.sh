@@ -18,7 +18,7 @@ javac -d "$work/classes" "$here/Demo.java"
 cd "$work"
 # nice -10: on a shared machine, the demo's threads and not other users' work should fill the CPUs.
 unshare --uts sh -c "hostname sample && exec nice -n -10 \"$cli\" record -o sample.jvmtrace --no-syscalls -- \
-  java -Duser.home=/ -Duser.name=demo -Xmx256m -XX:-UseContainerSupport -cp classes demo.Demo 5000"
+  java -Duser.home=/ -Duser.name=demo -Xmx256m -XX:-UseContainerSupport -cp classes demo.Demo ${SAMPLE_MILLIS:-5000}"
 rm -f sample.jvmtrace/jvm-clock.log
 python3 "$here/scrub-paths.py" sample.jvmtrace/kernel.perf.data
 

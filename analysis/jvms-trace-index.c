@@ -500,16 +500,34 @@ layers_from_name (const char *s)
   return l;
 }
 
-/* MD5 of a whole file: corruption detection, not security. */
+/* MD5 of a whole file: corruption detection, not security. Read in blocks rather than mapped,
+ * so that checking a large index does not add the whole index to the resident memory. */
 static char *
 file_digest (const char *path)
 {
-  g_autoptr(GMappedFile) map = g_mapped_file_new (path, FALSE, NULL);
-  if (map == NULL)
+  int fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  if (fd < 0)
     return NULL;
-  return g_compute_checksum_for_data (G_CHECKSUM_MD5,
-                                      (const guchar *) g_mapped_file_get_contents (map),
-                                      g_mapped_file_get_length (map));
+  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_MD5);
+  g_autofree guchar *block = g_malloc (1 << 20);
+  off_t offset = 0;
+  for (;;)
+    {
+      ssize_t n = pread (fd, block, 1 << 20, offset);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          close (fd);
+          return NULL;
+        }
+      if (n == 0)
+        break;
+      g_checksum_update (sum, block, n);
+      offset += n;
+    }
+  close (fd);
+  return g_strdup (g_checksum_get_string (sum));
 }
 
 static gboolean

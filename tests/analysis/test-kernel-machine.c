@@ -193,7 +193,7 @@ fixture_tear_down (Fixture *f, gconstpointer data)
 
 /* Feeds @events into a new history and returns it opened from disk. */
 static JvmsHistory *
-index_events (Fixture *f, GArray *events, gint64 end, guint64 *n_unknown)
+index_events_q (Fixture *f, GArray *events, gint64 end, guint64 *n_unknown, JvmsKernelQuality *quality)
 {
   g_autoptr(GError) error = NULL;
   JvmsHistoryBuilder *b = jvms_history_builder_new (f->path, T0, NULL, &error);
@@ -211,6 +211,8 @@ index_events (Fixture *f, GArray *events, gint64 end, guint64 *n_unknown)
   g_assert_no_error (error);
   if (n_unknown != NULL)
     *n_unknown = jvms_kernel_machine_n_unknown (km);
+  if (quality != NULL)
+    jvms_kernel_machine_get_quality (km, quality);
   jvms_kernel_machine_free (km);
   jvms_threads_free (threads);
   jvms_writer_free (w);
@@ -218,6 +220,12 @@ index_events (Fixture *f, GArray *events, gint64 end, guint64 *n_unknown)
   JvmsHistory *h = jvms_history_open (f->path, 0, &error);
   g_assert_no_error (error);
   return h;
+}
+
+static JvmsHistory *
+index_events (Fixture *f, GArray *events, gint64 end, guint64 *n_unknown)
+{
+  return index_events_q (f, events, end, n_unknown, NULL);
 }
 
 /* Time per value of an int attribute over [t0, t1). */
@@ -333,6 +341,117 @@ test_missing_switch_in (Fixture *f, gconstpointer data)
   g_assert_cmpint (iv.value.i, ==, 1);
 }
 
+static void
+add_switch (GArray *events, gint64 t, int cpu, int prev, int prev_pid, guint32 prev_state, int next)
+{
+  JvmsKernelEvent ev = { .type = JVMS_KERNEL_EVENT_SCHED_SWITCH, .name = "sched:sched_switch",
+                         .time = T0 + t, .cpu = cpu, .pid = prev ? prev_pid : 0, .tid = prev };
+  ev.sched_switch.prev_tid = prev;
+  ev.sched_switch.next_tid = next;
+  ev.sched_switch.prev_state = prev_state;
+  g_strlcpy (ev.sched_switch.prev_comm, prev == 7 ? "VM Thread" : prev ? "worker" : "swapper", JVMS_KERNEL_COMM_LEN);
+  g_strlcpy (ev.sched_switch.next_comm, next == 7 ? "VM Thread" : next ? "worker" : "swapper", JVMS_KERNEL_COMM_LEN);
+  g_array_append_val (events, ev);
+}
+
+/* An event in the context of @tid (pid @pid) on @cpu. */
+static void
+add_context (GArray *events, JvmsKernelEventType type, gint64 t, int cpu, int pid, int tid, int woken)
+{
+  JvmsKernelEvent ev = { .type = type, .name = "context", .time = T0 + t, .cpu = cpu, .pid = pid, .tid = tid };
+  if (type == JVMS_KERNEL_EVENT_SCHED_WAKING)
+    {
+      ev.wakeup.tid = woken;
+      ev.wakeup.target_cpu = 1;
+      g_strlcpy (ev.wakeup.comm, woken == 7 ? "VM Thread" : "worker", JVMS_KERNEL_COMM_LEN);
+    }
+  else if (type == JVMS_KERNEL_EVENT_COUNTER_SAMPLE)
+    {
+      ev.counter.counter = "cycles";
+      ev.counter.period = 1000;
+    }
+  else
+    ev.syscall.sys = "read";
+  g_array_append_val (events, ev);
+}
+
+/* Switches the kernel did not record, found by events in the thread's own context: the state
+ * believed holds up to its last certain time, UNKNOWN from there to the evidence, RUNNING on the
+ * evidence's CPU from it (docs/analysis.md, "Missing switch records"). Thread 7 is the JVM's
+ * (pid 70, a HotSpot name), 8 and 9 another process's. */
+static void
+test_evidence (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (JvmsKernelEvent));
+  add_switch (events, 50, 1, 0, 0, 0, 7);
+  add_switch (events, 80, 1, 7, 70, JVMS_TASK_INTERRUPTIBLE, 0);   /* CPU 1 idle, 7 blocked */
+  add_switch (events, 100, 0, 0, 0, 0, 8);
+  add_context (events, JVMS_KERNEL_EVENT_SCHED_WAKING, 200, 0, 80, 8, 7); /* 7 runnable */
+  /* (not recorded: swapper/1 ==> 7 at about 250) */
+  add_context (events, JVMS_KERNEL_EVENT_SCHED_WAKING, 300, 1, 70, 7, 9); /* 7 wakes 9 on CPU 1 */
+  add_context (events, JVMS_KERNEL_EVENT_COUNTER_SAMPLE, 350, 1, 70, 7, 0);
+  add_switch (events, 400, 1, 7, 70, JVMS_TASK_INTERRUPTIBLE, 0);  /* 7 blocked */
+  add_switch (events, 500, 0, 8, 80, JVMS_TASK_INTERRUPTIBLE, 0);  /* CPU 0 idle */
+  /* (not recorded: the wake-up of 7, swapper/0 ==> 7) */
+  add_context (events, JVMS_KERNEL_EVENT_SYSCALL_ENTER, 700, 0, 70, 7, 0);
+  add_context (events, JVMS_KERNEL_EVENT_SYSCALL_EXIT, 750, 0, 70, 7, 0);
+  add_switch (events, 800, 0, 7, 70, JVMS_TASK_INTERRUPTIBLE, 0);
+  add_switch (events, 900, 1, 0, 0, 0, 7);
+  add_context (events, JVMS_KERNEL_EVENT_COUNTER_SAMPLE, 950, 1, 70, 7, 0);
+  /* (not recorded: 7 ==> swapper/1) */
+  add_switch (events, 1000, 1, 0, 0, 0, 7);
+
+  guint64 n_unknown = 0;
+  JvmsKernelQuality q;
+  g_autoptr(JvmsHistory) h = index_events_q (f, events, T0 + 1100, &n_unknown, &q);
+  g_assert_cmpuint (q.n_missing_switches, ==, 3);
+  g_assert_cmpuint (q.n_missing_from_idle, ==, 2);
+  g_assert_cmpint (q.jvm_unknown_ns, ==, 100 + 300 + 50);
+  g_assert_cmpint (q.jvm_thread_ns, ==, 1100 - 50);
+  g_assert_cmpint (q.other_unknown_ns, ==, 0);
+  g_assert_cmpint (q.other_thread_ns, ==, (1100 - 100) + (1100 - 300));
+  g_assert_cmpuint (n_unknown, ==, 3);
+
+  const struct { const char *path; gint64 start, end; JvmsValueType type; gint64 v; } expect[] = {
+    { "Threads/7/kernel-state", 50, 80, JVMS_VALUE_INT, JVMS_KERNEL_STATE_RUNNING },
+    { "Threads/7/kernel-state", 80, 200, JVMS_VALUE_INT, JVMS_KERNEL_STATE_BLOCKED },
+    { "Threads/7/kernel-state", 200, 300, JVMS_VALUE_INT, JVMS_KERNEL_STATE_UNKNOWN },
+    { "Threads/7/kernel-state", 300, 400, JVMS_VALUE_INT, JVMS_KERNEL_STATE_RUNNING },
+    { "Threads/7/kernel-state", 400, 700, JVMS_VALUE_INT, JVMS_KERNEL_STATE_UNKNOWN },
+    { "Threads/7/kernel-state", 700, 750, JVMS_VALUE_INT, JVMS_KERNEL_STATE_SYSCALL },
+    { "Threads/7/kernel-state", 750, 800, JVMS_VALUE_INT, JVMS_KERNEL_STATE_RUNNING },
+    { "Threads/7/kernel-state", 800, 900, JVMS_VALUE_INT, JVMS_KERNEL_STATE_BLOCKED },
+    { "Threads/7/kernel-state", 900, 950, JVMS_VALUE_INT, JVMS_KERNEL_STATE_RUNNING },
+    { "Threads/7/kernel-state", 950, 1000, JVMS_VALUE_INT, JVMS_KERNEL_STATE_UNKNOWN },
+    { "Threads/7/kernel-state", 1000, 1100, JVMS_VALUE_INT, JVMS_KERNEL_STATE_RUNNING },
+    { "Threads/7/kernel-state/cpu", 300, 400, JVMS_VALUE_INT, 1 },
+    { "Threads/7/kernel-state/cpu", 400, 700, JVMS_VALUE_NULL, 0 },
+    { "Threads/7/kernel-state/cpu", 700, 800, JVMS_VALUE_INT, 0 },
+    { "Threads/7/kernel-state/cpu", 1000, 1100, JVMS_VALUE_INT, 1 },
+    { "CPUs/1/current-thread", 80, 300, JVMS_VALUE_NULL, 0 },
+    { "CPUs/1/current-thread", 300, 400, JVMS_VALUE_INT, 7 },
+    { "CPUs/1/current-thread", 400, 900, JVMS_VALUE_NULL, 0 },
+    { "CPUs/0/current-thread", 500, 700, JVMS_VALUE_NULL, 0 },
+    { "CPUs/0/current-thread", 700, 800, JVMS_VALUE_INT, 7 },
+    { "Threads/8/kernel-state", 100, 500, JVMS_VALUE_INT, JVMS_KERNEL_STATE_RUNNING },
+    { "Threads/9/kernel-state", 300, 1100, JVMS_VALUE_INT, JVMS_KERNEL_STATE_RUNNABLE },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (expect); i++)
+    {
+      JvmsAttribute a = jvms_history_lookup (h, expect[i].path);
+      g_assert_cmpuint (a, !=, JVMS_ATTRIBUTE_INVALID);
+      JvmsInterval iv;
+      g_autoptr(GError) error = NULL;
+      g_assert_true (jvms_history_query_single (h, a, T0 + expect[i].start, &iv, &error));
+      g_assert_no_error (error);
+      if (iv.start != T0 + expect[i].start || iv.end != T0 + expect[i].end || iv.value.type != expect[i].type
+          || (expect[i].type == JVMS_VALUE_INT && iv.value.i != expect[i].v))
+        g_error ("%s at +%" G_GINT64_FORMAT ": [+%" G_GINT64_FORMAT ", +%" G_GINT64_FORMAT ") type %d value %" G_GINT64_FORMAT,
+                 expect[i].path, expect[i].start, iv.start - T0, iv.end - T0, iv.value.type,
+                 iv.value.type == JVMS_VALUE_INT ? iv.value.i : 0);
+    }
+}
+
 /* Names, pids and kinds: a JVM is recognised by its HotSpot threads, other processes are not. */
 static void
 test_identity (Fixture *f, gconstpointer data)
@@ -443,6 +562,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add ("/Analysis/kernel/random-schedules", Fixture, NULL, fixture_set_up, test_random_schedules, fixture_tear_down);
   g_test_add ("/Analysis/kernel/missing-switch-in", Fixture, NULL, fixture_set_up, test_missing_switch_in, fixture_tear_down);
+  g_test_add ("/Analysis/kernel/evidence", Fixture, NULL, fixture_set_up, test_evidence, fixture_tear_down);
   g_test_add ("/Analysis/kernel/identity", Fixture, NULL, fixture_set_up, test_identity, fixture_tear_down);
   g_test_add ("/Analysis/kernel/counters-and-disk", Fixture, NULL, fixture_set_up, test_counters_and_disk, fixture_tear_down);
   return g_test_run ();

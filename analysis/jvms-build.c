@@ -220,7 +220,10 @@ kernel_quality_note (JvmsKernelMachine *km, const char *path, GPtrArray *notes)
     return;
   g_autofree char *jvm = format_share (q.jvm_unknown_ns, q.jvm_thread_ns);
   g_autofree char *other = format_share (q.other_unknown_ns, q.other_thread_ns);
-  if (q.jvm_thread_ns > 0)
+  if (q.jvm_thread_ns > 0 && q.other_thread_ns == 0)
+    warn (notes, "%s: the kernel did not record %" G_GUINT64_FORMAT " thread switches (%" G_GUINT64_FORMAT " from the idle task): kernel state unknown for %s of JVM thread time",
+          path, q.n_missing_switches, q.n_missing_from_idle, jvm);
+  else if (q.jvm_thread_ns > 0)
     warn (notes, "%s: the kernel did not record %" G_GUINT64_FORMAT " thread switches (%" G_GUINT64_FORMAT " from the idle task): kernel state unknown for %s of JVM thread time, %s of other processes' thread time",
           path, q.n_missing_switches, q.n_missing_from_idle, jvm, other);
   else

@@ -4,6 +4,7 @@
 #include "jvms-build.h"
 
 #include <json-glib/json-glib.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,6 +181,54 @@ warn (GPtrArray *warnings, const char *format, ...)
   va_start (args, format);
   g_ptr_array_add (warnings, g_strdup_vprintf (format, args));
   va_end (args);
+}
+
+/* "4.1 ms": three significant digits at most, in the unit that keeps them above 1. */
+static char *
+format_ns (gint64 ns)
+{
+  static const struct { gint64 scale; const char *unit; } units[] = {
+    { 1000000000, "s" }, { 1000000, "ms" }, { 1000, "µs" },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (units); i++)
+    if (ns >= units[i].scale)
+      {
+        double v = (double) ns / units[i].scale;
+        return g_strdup_printf (v >= 100 ? "%.0f %s" : v >= 10 ? "%.1f %s" : "%.2f %s", v, units[i].unit);
+      }
+  return g_strdup_printf ("%" G_GINT64_FORMAT " ns", ns);
+}
+
+static char *
+format_share (gint64 unknown, gint64 total)
+{
+  g_autofree char *u = format_ns (unknown);
+  g_autofree char *t = format_ns (total);
+  double pct = total > 0 ? 100.0 * unknown / total : 0.0;
+  /* Enough digits that a small share does not read as 0. */
+  int digits = pct >= 1 || pct == 0 ? 1 : MIN (6, 1 - (int) floor (log10 (pct)));
+  return g_strdup_printf ("%s of %s (%.*f %%)", u, t, digits, pct);
+}
+
+/* A remark, not a failure: every record was read; some switches were never recorded. */
+static void
+kernel_quality_note (JvmsKernelMachine *km, const char *path, GPtrArray *notes)
+{
+  JvmsKernelQuality q;
+  jvms_kernel_machine_get_quality (km, &q);
+  if (q.n_missing_switches == 0)
+    return;
+  g_autofree char *jvm = format_share (q.jvm_unknown_ns, q.jvm_thread_ns);
+  g_autofree char *other = format_share (q.other_unknown_ns, q.other_thread_ns);
+  if (q.jvm_thread_ns > 0 && q.other_thread_ns == 0)
+    warn (notes, "%s: the kernel did not record %" G_GUINT64_FORMAT " thread switches (%" G_GUINT64_FORMAT " from the idle task): kernel state unknown for %s of JVM thread time",
+          path, q.n_missing_switches, q.n_missing_from_idle, jvm);
+  else if (q.jvm_thread_ns > 0)
+    warn (notes, "%s: the kernel did not record %" G_GUINT64_FORMAT " thread switches (%" G_GUINT64_FORMAT " from the idle task): kernel state unknown for %s of JVM thread time, %s of other processes' thread time",
+          path, q.n_missing_switches, q.n_missing_from_idle, jvm, other);
+  else
+    warn (notes, "%s: the kernel did not record %" G_GUINT64_FORMAT " thread switches (%" G_GUINT64_FORMAT " from the idle task): kernel state unknown for %s of thread time",
+          path, q.n_missing_switches, q.n_missing_from_idle, other);
 }
 
 static char *
@@ -419,6 +468,7 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
 {
   memset (res, 0, sizeof *res);
   res->warnings = g_ptr_array_new_with_free_func (g_free);
+  res->notes = g_ptr_array_new_with_free_func (g_free);
   GPtrArray *warnings = res->warnings;
 
   g_autofree char *jfr_path = NULL;
@@ -544,6 +594,9 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
   if (bundle.pid > 0)
     jvms_threads_add_jvm_pid (threads, (gint32) bundle.pid);
   JvmsKernelMachine *km = have_kernel ? jvms_kernel_machine_new (writer, threads, offset) : NULL;
+  /* The CTF reader infers a missing context tid from the switches it saw: no evidence. */
+  if (km != NULL && ks.ctf != NULL)
+    jvms_kernel_machine_set_trust_context (km, FALSE);
   if (have_jfr)
     jfr_begin (&js, writer, threads, samples);
 
@@ -625,11 +678,11 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
   if (km != NULL)
     {
       jvms_kernel_machine_finish (km, end);
-      if (jvms_kernel_machine_n_unknown (km) > 0)
-        warn (warnings, "%s: %" G_GUINT64_FORMAT " thread intervals are unknown (a switch-out without its switch-in: records missing from the trace)",
-              ks.path, jvms_kernel_machine_n_unknown (km));
     }
   jvms_threads_flush (threads);
+  /* After the flush: the JVM's threads are all known as such. */
+  if (km != NULL)
+    kernel_quality_note (km, ks.path, res->notes);
   end = MAX (end, jvms_writer_max_time (writer)) + 1;
 
   if (!jvms_writer_check (writer, &local_error))
@@ -648,6 +701,7 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
     g_autofree char *pid = jvm_pid > 0 ? g_strdup_printf ("%" G_GINT64_FORMAT, jvm_pid) : g_strdup ("");
     g_autofree char *events = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
     g_autofree char *joined = join_warnings (warnings);
+    g_autofree char *joined_notes = join_warnings (res->notes);
     jvms_history_builder_set_metadata (builder, "analysis-version", version);
     jvms_history_builder_set_metadata (builder, "trace-path", req->trace_path);
     jvms_history_builder_set_metadata (builder, "trace-kind", jvms_trace_kind_name (req->kind));
@@ -657,6 +711,7 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
     jvms_history_builder_set_metadata (builder, "clock-uncertainty-ns", unc);
     jvms_history_builder_set_metadata (builder, "clock-offset-ns", off);
     jvms_history_builder_set_metadata (builder, "warnings", joined);
+    jvms_history_builder_set_metadata (builder, "notes", joined_notes);
     jvms_history_builder_set_metadata (builder, "jvm-pid", pid);
     jvms_history_builder_set_metadata (builder, "events", events);
   }

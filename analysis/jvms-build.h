@@ -27,7 +27,8 @@ typedef struct
 {
   JvmsHistory     *history;   /* complete on success; owned by the caller */
   JvmsTraceLayers  layers;
-  GPtrArray       *warnings;  /* char*, owned by the caller */
+  GPtrArray       *warnings;  /* char*, owned by the caller: what could not be read */
+  GPtrArray       *notes;     /* char*, owned by the caller: remarks on a trace read in full */
   guint64          input_bytes;
   guint64          n_events;
 } JvmsBuildResult;

@@ -2,6 +2,8 @@
  * kernel side): sched_switch, wake-ups, syscalls, process life cycle, counters, block I/O. */
 #include "jvms-kernel-machine.h"
 
+#include <string.h>
+
 #include "jvms-states.h"
 
 typedef struct
@@ -20,18 +22,22 @@ typedef struct
   gboolean        has_pending;
   JvmsKernelState pending_state;
   gint64          pending_start;
+  gint64          certain_until;   /* the pending state is proven up to here */
   gint32          pending_cpu;
   const char     *pending_syscall; /* interned */
   gboolean        in_syscall;
   const char     *syscall;         /* interned */
   gboolean        exiting;
   GArray         *counters;        /* CounterRate */
+  gint64          unknown_ns;      /* emitted time in UNKNOWN */
+  gint64          known_ns;        /* emitted time in any other state but EXITED */
 } KThread;
 
 typedef struct
 {
   JvmsAttribute a_thread, a_pid;
   gint64        current_tid;
+  gboolean      seen;              /* current_tid is known (a switch on it was seen) */
   GArray       *counters;          /* CounterRate */
 } KCpu;
 
@@ -51,6 +57,9 @@ struct _JvmsKernelMachine
   GHashTable  *disks;     /* dev -> KDisk* */
   guint64      n_unknown;
   guint64      n_lost;
+  guint64      n_missing;
+  guint64      n_missing_from_idle;
+  gboolean     trust_context;
 };
 
 static void
@@ -84,6 +93,7 @@ jvms_kernel_machine_new (JvmsWriter *writer, JvmsThreads *threads, gint64 offset
   self->writer = writer;
   self->threads = threads;
   self->offset = offset_ns;
+  self->trust_context = TRUE;
   self->kthreads = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, kthread_free);
   self->cpus = g_ptr_array_new_with_free_func (kcpu_free);
   self->disks = g_hash_table_new_full (NULL, NULL, NULL, g_free);
@@ -111,6 +121,37 @@ guint64
 jvms_kernel_machine_n_lost (JvmsKernelMachine *self)
 {
   return self->n_lost;
+}
+
+void
+jvms_kernel_machine_set_trust_context (JvmsKernelMachine *self, gboolean trust)
+{
+  self->trust_context = trust;
+}
+
+void
+jvms_kernel_machine_get_quality (JvmsKernelMachine *self, JvmsKernelQuality *out)
+{
+  memset (out, 0, sizeof *out);
+  out->n_missing_switches = self->n_missing;
+  out->n_missing_from_idle = self->n_missing_from_idle;
+  GHashTableIter iter;
+  gpointer value;
+  g_hash_table_iter_init (&iter, self->kthreads);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      KThread *k = value;
+      if (jvms_threads_is_jvm (self->threads, k->thread))
+        {
+          out->jvm_unknown_ns += k->unknown_ns;
+          out->jvm_thread_ns += k->unknown_ns + k->known_ns;
+        }
+      else
+        {
+          out->other_unknown_ns += k->unknown_ns;
+          out->other_thread_ns += k->unknown_ns + k->known_ns;
+        }
+    }
 }
 
 static KThread *
@@ -153,14 +194,21 @@ is_on_cpu (JvmsKernelState s)
   return s == JVMS_KERNEL_STATE_RUNNING || s == JVMS_KERNEL_STATE_SYSCALL;
 }
 
+/* Writes the pending interval, which ends at @end. */
 static void
-emit_pending (JvmsKernelMachine *self, KThread *k)
+emit_pending (JvmsKernelMachine *self, KThread *k, gint64 end)
 {
   if (!k->has_pending)
     return;
   gint64 t = k->pending_start;
+  gint64 span = MAX (end - t, 0);
   if (k->pending_state == JVMS_KERNEL_STATE_UNKNOWN)
-    self->n_unknown++;
+    {
+      self->n_unknown++;
+      k->unknown_ns += span;
+    }
+  else if (k->pending_state != JVMS_KERNEL_STATE_EXITED)
+    k->known_ns += span;
   jvms_writer_set_int (self->writer, k->a_state, t, k->pending_state);
   if (is_on_cpu (k->pending_state) && k->pending_cpu >= 0)
     jvms_writer_set_int (self->writer, k->a_cpu, t, k->pending_cpu);
@@ -177,20 +225,31 @@ transition (JvmsKernelMachine *self, KThread *k, gint64 time, JvmsKernelState st
   if (k->has_pending && k->pending_state == state && k->pending_cpu == cpu
       && k->pending_syscall == syscall)
     return;
-  emit_pending (self, k);
+  emit_pending (self, k, time);
   k->has_pending = TRUE;
   k->pending_state = state;
   k->pending_start = time;
+  k->certain_until = time;
   k->pending_cpu = cpu;
   k->pending_syscall = syscall;
 }
 
-/* The interval now ending contradicts what the kernel reports next: it is unknown. */
-static void
-contradicted (KThread *k)
+/* What the machine believed of @k is contradicted by what the kernel reports next: it held
+ * until the last time it was proven, the rest is unknown. FALSE when nothing was believed. */
+static gboolean
+contradicted (JvmsKernelMachine *self, KThread *k)
 {
-  if (k->has_pending)
-    k->pending_state = JVMS_KERNEL_STATE_UNKNOWN;
+  if (!k->has_pending || k->pending_state == JVMS_KERNEL_STATE_UNKNOWN)
+    return FALSE;
+  if (k->certain_until > k->pending_start)
+    {
+      emit_pending (self, k, k->certain_until);
+      k->pending_start = k->certain_until;
+    }
+  k->pending_state = JVMS_KERNEL_STATE_UNKNOWN;
+  k->pending_cpu = -1;
+  k->pending_syscall = NULL;
+  return TRUE;
 }
 
 static void
@@ -238,6 +297,7 @@ set_cpu_current (JvmsKernelMachine *self, gint32 cpu, gint64 time, KThread *k)
   if (c == NULL)
     return;
   c->current_tid = k != NULL ? k->thread->tid : 0;
+  c->seen = TRUE;
   if (k == NULL)
     {
       jvms_writer_set_null (self->writer, c->a_thread, time);
@@ -258,6 +318,51 @@ k_on_cpu_here (KThread *k, gint32 cpu)
   return k->has_pending && is_on_cpu (k->pending_state) && (cpu < 0 || k->pending_cpu == cpu);
 }
 
+/* @k is on @cpu at @t (an event in its own context says so). @set_cpu: make it the CPU's
+ * current thread when the CPU is believed idle or was never seen switching. */
+static void
+on_cpu_evidence (JvmsKernelMachine *self, KThread *k, gint64 t, gint32 cpu, gboolean set_cpu)
+{
+  if (k_on_cpu_here (k, cpu))
+    {
+      k->certain_until = t;
+      return;
+    }
+  if (cpu < 0)
+    {
+      /* On some CPU, which one is not said: what was believed ends, nothing more is known. */
+      if (contradicted (self, k))
+        self->n_missing++;
+      return;
+    }
+  KCpu *c = kcpu_get (self, cpu);
+  gboolean was_elsewhere = k->has_pending && is_on_cpu (k->pending_state);
+  if (contradicted (self, k))
+    {
+      /* Its switch-in here is missing, and its switch-out there when it ran elsewhere. */
+      self->n_missing += was_elsewhere ? 2 : 1;
+      if (c != NULL && c->seen && c->current_tid == 0)
+        self->n_missing_from_idle++;
+    }
+  if (k->in_syscall)
+    transition (self, k, t, JVMS_KERNEL_STATE_SYSCALL, cpu, k->syscall);
+  else
+    transition (self, k, t, JVMS_KERNEL_STATE_RUNNING, cpu, NULL);
+  if (set_cpu && c != NULL && (!c->seen || c->current_tid == 0))
+    set_cpu_current (self, cpu, t, k);
+}
+
+/* Any event recorded in a thread's context; perf's untimed synthesized records are not. */
+static void
+context_evidence (JvmsKernelMachine *self, const JvmsKernelEvent *ev, gint64 t)
+{
+  if (!self->trust_context || ev->tid <= 0 || ev->cpu < 0 || ev->time == 0)
+    return;
+  KThread *k = kthread_get (self, ev->tid, t);
+  note_pid (self, k, ev->pid);
+  on_cpu_evidence (self, k, t, ev->cpu, TRUE);
+}
+
 static void
 on_switch (JvmsKernelMachine *self, const JvmsKernelEvent *ev, gint64 t)
 {
@@ -267,8 +372,10 @@ on_switch (JvmsKernelMachine *self, const JvmsKernelEvent *ev, gint64 t)
       KThread *prev = kthread_get (self, ev->sched_switch.prev_tid, t);
       note_pid (self, prev, ev->tid == ev->sched_switch.prev_tid ? ev->pid : -1);
       note_comm (self, prev, ev->sched_switch.prev_comm);
-      if (!k_on_cpu_here (prev, cpu))
-        contradicted (prev);
+      /* Its own switch-out: evidence, unless it is the first we hear of it (the trace began
+       * while it ran). */
+      if (prev->has_pending)
+        on_cpu_evidence (self, prev, t, cpu, FALSE);
       JvmsKernelState next_state = state_after_switch_out (prev, ev->sched_switch.prev_state);
       transition (self, prev, t, next_state, -1, NULL);
     }
@@ -277,8 +384,9 @@ on_switch (JvmsKernelMachine *self, const JvmsKernelEvent *ev, gint64 t)
     {
       next = kthread_get (self, ev->sched_switch.next_tid, t);
       note_comm (self, next, ev->sched_switch.next_comm);
-      if (next->has_pending && is_on_cpu (next->pending_state))
-        contradicted (next);
+      /* Already on a CPU: its switch-out was not recorded. */
+      if (next->has_pending && is_on_cpu (next->pending_state) && contradicted (self, next))
+        self->n_missing++;
       next->exiting = FALSE;
       if (next->in_syscall)
         transition (self, next, t, JVMS_KERNEL_STATE_SYSCALL, cpu, next->syscall);
@@ -339,8 +447,8 @@ on_syscall (JvmsKernelMachine *self, const JvmsKernelEvent *ev, gint64 t)
   KThread *k = kthread_get (self, ev->tid, t);
   note_pid (self, k, ev->pid);
   /* A syscall event is recorded by the thread itself: it is on ev->cpu now. */
-  if (k->has_pending && !is_on_cpu (k->pending_state))
-    contradicted (k);
+  if (k->has_pending)
+    on_cpu_evidence (self, k, t, ev->cpu, TRUE);
   gint32 cpu = ev->cpu >= 0 ? ev->cpu : (k->has_pending ? k->pending_cpu : -1);
   if (ev->type == JVMS_KERNEL_EVENT_SYSCALL_ENTER)
     {
@@ -519,6 +627,7 @@ jvms_kernel_machine_feed (JvmsKernelMachine *self, const JvmsKernelEvent *ev)
     case JVMS_KERNEL_EVENT_SCHED_WAKING:
     case JVMS_KERNEL_EVENT_SCHED_WAKEUP:
     case JVMS_KERNEL_EVENT_SCHED_WAKEUP_NEW:
+      context_evidence (self, ev, t);
       on_wakeup (self, ev, t);
       break;
     case JVMS_KERNEL_EVENT_SYSCALL_ENTER:
@@ -534,15 +643,20 @@ jvms_kernel_machine_feed (JvmsKernelMachine *self, const JvmsKernelEvent *ev)
     case JVMS_KERNEL_EVENT_BLOCK_RQ_INSERT:
     case JVMS_KERNEL_EVENT_BLOCK_RQ_ISSUE:
     case JVMS_KERNEL_EVENT_BLOCK_RQ_COMPLETE:
+      context_evidence (self, ev, t);
       on_block (self, ev, t);
       break;
     case JVMS_KERNEL_EVENT_COUNTER_SAMPLE:
+      context_evidence (self, ev, t);
       on_counter (self, ev, t);
       break;
     case JVMS_KERNEL_EVENT_LOST:
       on_lost (self, ev, t);
       break;
     case JVMS_KERNEL_EVENT_SCHED_MIGRATE:
+      context_evidence (self, ev, t);
+      break;
+    /* OTHER carries perf's non-sample records too, whose tid is not always the current one. */
     case JVMS_KERNEL_EVENT_OTHER:
     default:
       break;
@@ -571,7 +685,7 @@ jvms_kernel_machine_finish (JvmsKernelMachine *self, gint64 end_time)
   while (g_hash_table_iter_next (&iter, NULL, &value))
     {
       KThread *k = value;
-      emit_pending (self, k);
+      emit_pending (self, k, end_time);
       k->has_pending = FALSE;
       counters_finish (self, k->counters);
     }

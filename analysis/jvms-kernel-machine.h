@@ -6,6 +6,13 @@
  * emitted only when that transition is seen, so that a transition that contradicts it (a
  * switch-out of a thread never switched in: a lost switch record) can turn it into UNKNOWN
  * instead of a state the kernel never reported.
+ *
+ * Evidence: an event recorded in a thread's own context (its tid is the perf sample's: a wake-up
+ * it emits, a syscall, a counter sample, its own switch-out) proves it is on that CPU then. When
+ * the machine believed otherwise, a switch record is missing: the state it believed holds only
+ * up to the last time it was certain (the transition that began it, or the last evidence of it),
+ * is UNKNOWN from there to the evidence, and RUNNING on that CPU from the evidence on
+ * (docs/analysis.md, "Missing switch records").
  */
 #pragma once
 
@@ -21,6 +28,10 @@ JvmsKernelMachine *jvms_kernel_machine_new    (JvmsWriter             *writer,
                                                JvmsThreads            *threads,
                                                gint64                  offset_ns);
 void               jvms_kernel_machine_free   (JvmsKernelMachine      *self);
+/* Whether an event's tid is the thread in whose context it was recorded (perf samples: yes, the
+ * default) and so proves that thread on the event's CPU; FALSE where a reader infers it. */
+void               jvms_kernel_machine_set_trust_context (JvmsKernelMachine *self,
+                                                          gboolean           trust);
 /* Events in non-decreasing time; time 0 ("no time", perf's synthesized records) is taken as
  * the history start. */
 void               jvms_kernel_machine_feed   (JvmsKernelMachine      *self,
@@ -30,5 +41,19 @@ void               jvms_kernel_machine_finish (JvmsKernelMachine      *self,
                                                gint64                  end_time);
 guint64            jvms_kernel_machine_n_unknown (JvmsKernelMachine   *self);
 guint64            jvms_kernel_machine_n_lost    (JvmsKernelMachine   *self);
+
+/* How much of the threads' time the kernel layer could not tell, after finish. "JVM" threads
+ * are those jvms_threads_is_jvm() accepts; thread time is the time from a thread's first kernel
+ * state to the end of the trace or its exit. */
+typedef struct
+{
+  guint64 n_missing_switches;   /* switch records found missing by evidence */
+  guint64 n_missing_from_idle;  /* of those, switch-ins on a CPU believed idle */
+  gint64  jvm_unknown_ns, jvm_thread_ns;
+  gint64  other_unknown_ns, other_thread_ns;
+} JvmsKernelQuality;
+
+void               jvms_kernel_machine_get_quality (JvmsKernelMachine *self,
+                                                    JvmsKernelQuality *out);
 
 G_END_DECLS

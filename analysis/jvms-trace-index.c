@@ -34,6 +34,7 @@ struct _JvmsTraceIndex
   char                *samples_path;
   char                *temp_dir;  /* set when the cache folder could not be written */
   GPtrArray           *warnings;
+  GPtrArray           *notes;
   JvmsTraceIndexStats  stats;
 
   GMainContext        *notify_context;
@@ -86,6 +87,7 @@ jvms_trace_index_finalize (GObject *object)
   g_free (self->index_path);
   g_free (self->samples_path);
   g_ptr_array_unref (self->warnings);
+  g_ptr_array_unref (self->notes);
   g_clear_pointer (&self->notify_context, g_main_context_unref);
   g_mutex_clear (&self->lock);
   G_OBJECT_CLASS (jvms_trace_index_parent_class)->finalize (object);
@@ -145,6 +147,7 @@ jvms_trace_index_init (JvmsTraceIndex *self)
 {
   g_mutex_init (&self->lock);
   self->warnings = g_ptr_array_new_with_free_func (g_free);
+  self->notes = g_ptr_array_new_with_free_func (g_free);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -475,7 +478,7 @@ dir_writable (const char *dir)
 }
 
 static void
-add_warnings_from (JvmsTraceIndex *self, const char *joined)
+add_lines_from (JvmsTraceIndex *self, GPtrArray *to, const char *joined)
 {
   if (joined == NULL || joined[0] == '\0')
     return;
@@ -483,7 +486,7 @@ add_warnings_from (JvmsTraceIndex *self, const char *joined)
   g_mutex_lock (&self->lock);
   for (gsize i = 0; lines[i] != NULL; i++)
     if (lines[i][0] != '\0')
-      g_ptr_array_add (self->warnings, g_strdup (lines[i]));
+      g_ptr_array_add (to, g_strdup (lines[i]));
   g_mutex_unlock (&self->lock);
 }
 
@@ -644,7 +647,8 @@ do_load (JvmsTraceIndex *self, GCancellable *cancellable, GError **error)
       self->stats.n_intervals = jvms_history_get_n_intervals (reused);
       self->stats.n_attributes = jvms_history_get_n_attributes (reused);
       g_mutex_unlock (&self->lock);
-      add_warnings_from (self, jvms_history_get_metadata (reused, "warnings"));
+      add_lines_from (self, self->warnings, jvms_history_get_metadata (reused, "warnings"));
+      add_lines_from (self, self->notes, jvms_history_get_metadata (reused, "notes"));
       set_history (self, reused);
       jvms_history_unref (reused);
       set_phase (self, JVMS_TRACE_INDEX_PHASE_COMPLETE);
@@ -687,6 +691,8 @@ do_load (JvmsTraceIndex *self, GCancellable *cancellable, GError **error)
   self->layers = res.layers;
   for (guint i = 0; res.warnings != NULL && i < res.warnings->len; i++)
     g_ptr_array_add (self->warnings, g_strdup (g_ptr_array_index (res.warnings, i)));
+  for (guint i = 0; res.notes != NULL && i < res.notes->len; i++)
+    g_ptr_array_add (self->notes, g_strdup (g_ptr_array_index (res.notes, i)));
   self->stats.input_bytes = res.input_bytes;
   self->stats.n_events = res.n_events;
   self->stats.build_seconds = (g_get_monotonic_time () - t0) / 1e6;
@@ -696,6 +702,7 @@ do_load (JvmsTraceIndex *self, GCancellable *cancellable, GError **error)
   self->stats.n_attributes = res.history != NULL ? jvms_history_get_n_attributes (res.history) : 0;
   g_mutex_unlock (&self->lock);
   g_clear_pointer (&res.warnings, g_ptr_array_unref);
+  g_clear_pointer (&res.notes, g_ptr_array_unref);
 
   if (!ok)
     {
@@ -724,6 +731,7 @@ begin_load (JvmsTraceIndex *self, GError **error)
   self->loading = TRUE;
   self->fraction = 0.0;
   g_ptr_array_set_size (self->warnings, 0);
+  g_ptr_array_set_size (self->notes, 0);
   g_mutex_unlock (&self->lock);
   return TRUE;
 }
@@ -861,15 +869,27 @@ jvms_trace_index_get_samples_path (JvmsTraceIndex *self)
   return self->samples_path;
 }
 
+static char **
+dup_lines (JvmsTraceIndex *self, GPtrArray *lines)
+{
+  g_mutex_lock (&self->lock);
+  char **out = g_new0 (char *, lines->len + 1);
+  for (guint i = 0; i < lines->len; i++)
+    out[i] = g_strdup (g_ptr_array_index (lines, i));
+  g_mutex_unlock (&self->lock);
+  return out;
+}
+
 char **
 jvms_trace_index_dup_warnings (JvmsTraceIndex *self)
 {
-  g_mutex_lock (&self->lock);
-  char **out = g_new0 (char *, self->warnings->len + 1);
-  for (guint i = 0; i < self->warnings->len; i++)
-    out[i] = g_strdup (g_ptr_array_index (self->warnings, i));
-  g_mutex_unlock (&self->lock);
-  return out;
+  return dup_lines (self, self->warnings);
+}
+
+char **
+jvms_trace_index_dup_notes (JvmsTraceIndex *self)
+{
+  return dup_lines (self, self->notes);
 }
 
 void

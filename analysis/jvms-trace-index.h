@@ -120,6 +120,10 @@ const char          *jvms_trace_index_get_samples_path (JvmsTraceIndex       *se
 /* What could not be read (partial reads, lost events, damage): a NULL-terminated copy, one
  * message per entry naming the file. For a reused index, those stored at build time. */
 char               **jvms_trace_index_dup_warnings     (JvmsTraceIndex       *self);
+/* Remarks on a trace that was read in full (records the recorder never wrote, so that some
+ * states are unknown): the same form as the warnings, stored in the index metadata "notes" (one
+ * per line) beside "warnings". Not a failure: the CLI prints them without changing its status. */
+char               **jvms_trace_index_dup_notes        (JvmsTraceIndex       *self);
 void                 jvms_trace_index_get_stats        (JvmsTraceIndex       *self,
                                                         JvmsTraceIndexStats  *out);
 

@@ -208,6 +208,7 @@ jvms_cli_analyze (int argc, char **argv)
     }
 
   g_auto(GStrv) warnings = jvms_trace_index_dup_warnings (index);
+  g_auto(GStrv) notes = jvms_trace_index_dup_notes (index);
   if (json)
     {
       JsonObject *o = json_node_get_object (report);
@@ -216,6 +217,10 @@ jvms_cli_analyze (int argc, char **argv)
       for (guint i = 0; warnings[i] != NULL; i++)
         json_array_add_string_element (w, warnings[i]);
       json_object_set_array_member (o, "warnings", w);
+      JsonArray *nt = json_array_new ();
+      for (guint i = 0; notes[i] != NULL; i++)
+        json_array_add_string_element (nt, notes[i]);
+      json_object_set_array_member (o, "notes", nt);
       g_autoptr(JsonGenerator) gen = json_generator_new ();
       json_generator_set_pretty (gen, TRUE);
       json_generator_set_root (gen, report);
@@ -226,5 +231,8 @@ jvms_cli_analyze (int argc, char **argv)
     print_text (files[0], json_node_get_object (report));
   for (guint i = 0; warnings[i] != NULL; i++)
     g_printerr (_("warning: %s\n"), warnings[i]);
+  /* Remarks on a trace read in full: they never make the command fail. */
+  for (guint i = 0; notes[i] != NULL; i++)
+    g_printerr (_("note: %s\n"), notes[i]);
   return 0;
 }

@@ -15,6 +15,7 @@ typedef struct
   JvmsHistory         *history;
   JvmsTraceIndexStats  stats;
   char               **warnings;
+  char               **notes;
 } IndexReport;
 
 static double
@@ -108,6 +109,11 @@ print_json (IndexReport *r)
   for (gsize i = 0; r->warnings[i] != NULL; i++)
     json_builder_add_string_value (b, r->warnings[i]);
   json_builder_end_array (b);
+  json_builder_set_member_name (b, "notes");
+  json_builder_begin_array (b);
+  for (gsize i = 0; r->notes[i] != NULL; i++)
+    json_builder_add_string_value (b, r->notes[i]);
+  json_builder_end_array (b);
   json_builder_end_object (b);
 
   g_autoptr(JsonNode) root = json_builder_get_root (b);
@@ -198,6 +204,7 @@ jvms_cli_index (int argc, char **argv)
   r.history = jvms_trace_index_dup_history (index);
   jvms_trace_index_get_stats (index, &r.stats);
   r.warnings = jvms_trace_index_dup_warnings (index);
+  r.notes = jvms_trace_index_dup_notes (index);
   if (json)
     print_json (&r);
   else
@@ -205,7 +212,11 @@ jvms_cli_index (int argc, char **argv)
   fflush (stdout);
   for (gsize i = 0; r.warnings[i] != NULL; i++)
     g_printerr (_("warning: %s\n"), r.warnings[i]);
+  /* Remarks on a trace read in full: they never make the command fail. */
+  for (gsize i = 0; r.notes[i] != NULL; i++)
+    g_printerr (_("note: %s\n"), r.notes[i]);
   g_strfreev (r.warnings);
+  g_strfreev (r.notes);
   jvms_history_unref (r.history);
   return 0;
 }

@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 
 #include "jvms-export.h"
+#include "jvms-history.h"
 #include "jvms-loader.h"
 #include "jvms-preferences.h"
 #include "jvms-selection-panel.h"
@@ -25,6 +26,7 @@ struct _JvmsWindow
   GtkNativeDialog      *dialog;
   JvmsWindowViews      *views;
   char                 *problem;
+  gboolean              problem_is_note;
   gboolean              load_failed;
   char                 *debug_dump_path;
   char                 *debug_dump_last;
@@ -87,6 +89,8 @@ jvms_window_dump_state (JvmsWindow *self)
   g_key_file_set_double (kf, "window", "fraction",
                          self->loader ? jvms_loader_get_fraction (self->loader) : 0.0);
   g_key_file_set_string (kf, "window", "problem", self->problem ? self->problem : "");
+  g_key_file_set_string (kf, "window", "problem-kind",
+                         self->problem == NULL ? "" : self->problem_is_note ? "note" : "warning");
   g_key_file_set_boolean (kf, "window", "load-failed", self->load_failed);
   g_key_file_set_boolean (kf, "window", "side-panel",
                           gtk_widget_get_visible (GTK_WIDGET (self->selection_panel)));
@@ -142,17 +146,41 @@ dump_state_tick (gpointer user_data)
 }
 
 /* ---------------------------------------------------------------------------------------------
- * Problems: a banner above the views, with the reader's own message.
+ * Problems: a banner above the views, with the reader's own message. The same banner, in calm
+ * colours, carries the notes on a trace read in full (some states the trace cannot tell).
  */
+
+static void
+show_banner (JvmsWindow *self, const char *text, gboolean is_note)
+{
+  g_free (self->problem);
+  self->problem = g_strdup (text);
+  self->problem_is_note = is_note;
+  GtkWidget *label = GTK_WIDGET (self->problem_label);
+  GtkWidget *box = gtk_widget_get_parent (label);
+  GtkWidget *icon = gtk_widget_get_prev_sibling (label);
+  if (is_note)
+    {
+      gtk_widget_remove_css_class (box, "jvms-problem-banner");
+      gtk_widget_add_css_class (box, "toolbar");
+    }
+  else
+    {
+      gtk_widget_remove_css_class (box, "toolbar");
+      gtk_widget_add_css_class (box, "jvms-problem-banner");
+    }
+  if (GTK_IS_IMAGE (icon))
+    gtk_image_set_from_icon_name (GTK_IMAGE (icon),
+                                  is_note ? "dialog-information-symbolic" : "dialog-warning-symbolic");
+  gtk_label_set_text (self->problem_label, text ? text : "");
+  gtk_revealer_set_reveal_child (self->problem_revealer, text != NULL);
+  jvms_window_dump_state (self);
+}
 
 static void
 show_problem (JvmsWindow *self, const char *text)
 {
-  g_free (self->problem);
-  self->problem = g_strdup (text);
-  gtk_label_set_text (self->problem_label, text ? text : "");
-  gtk_revealer_set_reveal_child (self->problem_revealer, text != NULL);
-  jvms_window_dump_state (self);
+  show_banner (self, text, FALSE);
 }
 
 static void
@@ -242,6 +270,24 @@ load_done (GObject *object, GAsyncResult *result, gpointer user_data)
                                           n),
                              name, n, all);
           show_problem (self, text);
+        }
+      else
+        {
+          /* Notes (analysis/jvms-trace-index.h) are stored in the index beside the warnings. */
+          JvmsHistory *history = jvms_loader_get_history (loader);
+          const char *joined = history != NULL ? jvms_history_get_metadata (history, "notes") : NULL;
+          if (joined != NULL && joined[0] != '\0')
+            {
+              g_auto(GStrv) lines = g_strsplit (joined, "\n", -1);
+              guint n_notes = g_strv_length (lines);
+              g_autofree char *text =
+                g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                              "“%s” was read in full. %u note on what it holds:\n%s",
+                                              "“%s” was read in full. %u notes on what it holds:\n%s",
+                                              n_notes),
+                                 name, n_notes, joined);
+              show_banner (self, text, TRUE);
+            }
         }
     }
   update_actions (self);

@@ -27,7 +27,24 @@ typedef struct
   gint64  since;           /* start of the current span */
   int     state;           /* JvmsKernelState of the current span, -1 before first event */
   gint64  total[JVMS_KERNEL_STATE_N];
+  GArray *truth;           /* TruthSpan: every change of state, for the lossy runs */
 } SimThread;
+
+typedef struct
+{
+  gint64 start;
+  int    state;
+  int    cpu;
+} TruthSpan;
+
+/* A switch-in the simulated kernel did not record: what the machine should make of it. */
+typedef struct
+{
+  int    tid;
+  gint64 at;               /* when it ran */
+  gint64 certain;          /* when its last state (runnable) began; -1 if never seen */
+  gint64 evidence;         /* its first recorded event after the switch-in; -1 if none */
+} Dropped;
 
 typedef struct
 {
@@ -37,6 +54,9 @@ typedef struct
   gint64     cpu_time[N_CPUS][N_THREADS + 1];
   gint64     cpu_since[N_CPUS];
   gint64     now;
+  gboolean   lossy;                  /* drop some switch-ins from the idle task */
+  GRand     *rand;
+  GArray    *dropped;                /* Dropped */
 } Sim;
 
 static void
@@ -47,6 +67,11 @@ model_change (Sim *sim, int tid, int state)
     t->total[t->state] += sim->now - t->since;
   t->state = state;
   t->since = sim->now;
+  if (t->truth != NULL)
+    {
+      TruthSpan span = { sim->now, state, t->on_cpu };
+      g_array_append_val (t->truth, span);
+    }
 }
 
 static void
@@ -67,7 +92,15 @@ do_switch (Sim *sim, int cpu, guint32 prev_state, int next)
   ev.sched_switch.prev_state = prev_state;
   g_snprintf (ev.sched_switch.prev_comm, JVMS_KERNEL_COMM_LEN, prev ? "worker-%d" : "swapper", prev);
   g_snprintf (ev.sched_switch.next_comm, JVMS_KERNEL_COMM_LEN, next ? "worker-%d" : "swapper", next);
-  emit (sim, &ev);
+  /* As perf on a VM does: some switches from the idle task are never recorded. */
+  if (sim->lossy && prev == 0 && next > 0 && g_rand_int_range (sim->rand, 0, 4) == 0)
+    {
+      SimThread *n = &sim->threads[next];
+      Dropped d = { next, sim->now, n->state >= 0 ? n->since : -1, -1 };
+      g_array_append_val (sim->dropped, d);
+    }
+  else
+    emit (sim, &ev);
 
   sim->cpu_time[cpu][prev] += sim->now - sim->cpu_since[cpu];
   sim->cpu_since[cpu] = sim->now;
@@ -90,10 +123,13 @@ do_switch (Sim *sim, int cpu, guint32 prev_state, int next)
     }
 }
 
+/* Woken by what runs on @cpu (the event is recorded in the waker's context). */
 static void
-do_wake (Sim *sim, int tid)
+do_wake (Sim *sim, int tid, int cpu)
 {
-  JvmsKernelEvent ev = { .type = JVMS_KERNEL_EVENT_SCHED_WAKING, .name = "sched:sched_waking", .cpu = 0, .tid = -1 };
+  int waker = sim->current[cpu];
+  JvmsKernelEvent ev = { .type = JVMS_KERNEL_EVENT_SCHED_WAKING, .name = "sched:sched_waking", .cpu = cpu,
+                         .pid = waker, .tid = waker };
   ev.wakeup.tid = tid;
   ev.wakeup.target_cpu = 0;
   g_snprintf (ev.wakeup.comm, JVMS_KERNEL_COMM_LEN, "worker-%d", tid);
@@ -116,16 +152,29 @@ do_syscall (Sim *sim, int tid, gboolean enter)
   model_change (sim, tid, enter ? JVMS_KERNEL_STATE_SYSCALL : JVMS_KERNEL_STATE_RUNNING);
 }
 
+static void
+do_counter (Sim *sim, int cpu)
+{
+  JvmsKernelEvent ev = { .type = JVMS_KERNEL_EVENT_COUNTER_SAMPLE, .name = "cycles", .cpu = cpu,
+                         .pid = sim->current[cpu], .tid = sim->current[cpu] };
+  ev.counter.counter = "cycles";
+  ev.counter.period = 1000;
+  emit (sim, &ev);
+}
+
 /* A random but kernel-consistent schedule. */
 static void
 simulate (Sim *sim, GRand *rand, int steps)
 {
   memset (sim->threads, 0, sizeof sim->threads);
+  sim->rand = rand;
   for (int i = 0; i <= N_THREADS; i++)
     {
       sim->threads[i].on_cpu = -1;
       sim->threads[i].state = -1;
       sim->threads[i].runnable = TRUE;
+      if (sim->lossy)
+        sim->threads[i].truth = g_array_new (FALSE, FALSE, sizeof (TruthSpan));
     }
   memset (sim->current, 0, sizeof sim->current);
   memset (sim->cpu_time, 0, sizeof sim->cpu_time);
@@ -156,10 +205,12 @@ simulate (Sim *sim, GRand *rand, int steps)
         {
           int tid = g_rand_int_range (rand, 1, N_THREADS + 1);
           if (!sim->threads[tid].runnable && sim->threads[tid].on_cpu < 0)
-            do_wake (sim, tid);
+            do_wake (sim, tid, cpu);
         }
-      else if (cur > 0)
+      else if (what == 8 && cur > 0)
         do_syscall (sim, cur, !sim->threads[cur].in_syscall);
+      else if (cur > 0)
+        do_counter (sim, cpu);
     }
   sim->now += 1000;
   for (int t = 1; t <= N_THREADS; t++)
@@ -193,7 +244,7 @@ fixture_tear_down (Fixture *f, gconstpointer data)
 
 /* Feeds @events into a new history and returns it opened from disk. */
 static JvmsHistory *
-index_events (Fixture *f, GArray *events, gint64 end, guint64 *n_unknown)
+index_events_q (Fixture *f, GArray *events, gint64 end, guint64 *n_unknown, JvmsKernelQuality *quality)
 {
   g_autoptr(GError) error = NULL;
   JvmsHistoryBuilder *b = jvms_history_builder_new (f->path, T0, NULL, &error);
@@ -211,6 +262,8 @@ index_events (Fixture *f, GArray *events, gint64 end, guint64 *n_unknown)
   g_assert_no_error (error);
   if (n_unknown != NULL)
     *n_unknown = jvms_kernel_machine_n_unknown (km);
+  if (quality != NULL)
+    jvms_kernel_machine_get_quality (km, quality);
   jvms_kernel_machine_free (km);
   jvms_threads_free (threads);
   jvms_writer_free (w);
@@ -218,6 +271,12 @@ index_events (Fixture *f, GArray *events, gint64 end, guint64 *n_unknown)
   JvmsHistory *h = jvms_history_open (f->path, 0, &error);
   g_assert_no_error (error);
   return h;
+}
+
+static JvmsHistory *
+index_events (Fixture *f, GArray *events, gint64 end, guint64 *n_unknown)
+{
+  return index_events_q (f, events, end, n_unknown, NULL);
 }
 
 /* Time per value of an int attribute over [t0, t1). */
@@ -281,6 +340,118 @@ test_random_schedules (Fixture *f, gconstpointer data)
     }
 }
 
+/* The first recorded event in @tid's own context after @at, or -1. */
+static gint64
+first_evidence (GArray *events, int tid, gint64 at)
+{
+  for (guint i = 0; i < events->len; i++)
+    {
+      const JvmsKernelEvent *ev = &g_array_index (events, JvmsKernelEvent, i);
+      if (ev->time <= at)
+        continue;
+      if (ev->type == JVMS_KERNEL_EVENT_SCHED_SWITCH ? ev->sched_switch.prev_tid == tid : ev->tid == tid)
+        return ev->time;
+    }
+  return -1;
+}
+
+/* Random schedules where a quarter of the switches from the idle task are not recorded. Every
+ * such switch-in followed by an event of the thread is found; the thread is UNKNOWN exactly from
+ * its wake-up (or preemption) to that event; every state the index does give is the true one. */
+static void
+test_lossy_schedules (Fixture *f, gconstpointer data)
+{
+  for (guint32 seed = 1; seed <= 8; seed++)
+    {
+      g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+      Sim sim = { .events = g_array_new (FALSE, FALSE, sizeof (JvmsKernelEvent)), .lossy = TRUE,
+                  .dropped = g_array_new (FALSE, FALSE, sizeof (Dropped)) };
+      simulate (&sim, rand, 4000);
+      JvmsKernelQuality q;
+      g_autoptr(JvmsHistory) h = index_events_q (f, sim.events, sim.now, NULL, &q);
+
+      guint64 n_found = 0;
+      gint64 unknown[N_THREADS + 1] = { 0 };
+      gint64 unseen_from[N_THREADS + 1]; /* an unrecorded switch-in nothing shows before the end */
+      gint64 unknown_total = 0;
+      for (int t = 0; t <= N_THREADS; t++)
+        unseen_from[t] = G_MAXINT64;
+      for (guint i = 0; i < sim.dropped->len; i++)
+        {
+          Dropped *d = &g_array_index (sim.dropped, Dropped, i);
+          d->evidence = first_evidence (sim.events, d->tid, d->at);
+          if (d->evidence < 0)
+            unseen_from[d->tid] = d->at;
+          if (d->certain < 0 || d->evidence < 0)
+            continue;
+          n_found++;
+          unknown[d->tid] += d->evidence - d->certain;
+          unknown_total += d->evidence - d->certain;
+          g_autofree char *path = g_strdup_printf ("Threads/%d/kernel-state", d->tid);
+          JvmsInterval iv;
+          g_assert_true (jvms_history_query_single (h, jvms_history_lookup (h, path), d->certain, &iv, NULL));
+          if (iv.value.type != JVMS_VALUE_INT || iv.value.i != JVMS_KERNEL_STATE_UNKNOWN
+              || iv.start != d->certain || iv.end != d->evidence)
+            g_error ("seed %u thread %d: switched in unrecorded at +%" G_GINT64_FORMAT ", runnable from +%" G_GINT64_FORMAT
+                     ", first evidence +%" G_GINT64_FORMAT "; index [+%" G_GINT64_FORMAT ", +%" G_GINT64_FORMAT ") state %" G_GINT64_FORMAT,
+                     seed, d->tid, d->at - T0, d->certain - T0, d->evidence - T0, iv.start - T0, iv.end - T0,
+                     iv.value.type == JVMS_VALUE_INT ? iv.value.i : -1);
+        }
+      g_assert_cmpuint (sim.dropped->len, >, 10);
+      g_assert_cmpuint (q.n_missing_switches, ==, n_found);
+      g_assert_cmpuint (q.n_missing_from_idle, ==, n_found);
+      g_assert_cmpint (q.other_unknown_ns, ==, unknown_total);
+      g_assert_cmpint (q.jvm_unknown_ns, ==, 0);
+
+      for (int t = 1; t <= N_THREADS; t++)
+        {
+          g_autofree char *path = g_strdup_printf ("Threads/%d/kernel-state", t);
+          g_autofree char *cpu_path = g_strdup_printf ("Threads/%d/kernel-state/cpu", t);
+          gint64 got[JVMS_KERNEL_STATE_N];
+          sum_states (h, path, T0, sim.now, got, JVMS_KERNEL_STATE_N);
+          g_assert_cmpint (got[JVMS_KERNEL_STATE_UNKNOWN], ==, unknown[t]);
+
+          /* Soundness: a known state is the simulated kernel's, on the right CPU. */
+          JvmsAttribute a[2] = { jvms_history_lookup (h, path), jvms_history_lookup (h, cpu_path) };
+          if (a[0] == JVMS_ATTRIBUTE_INVALID)
+            continue;
+          g_autoptr(GError) error = NULL;
+          g_autoptr(JvmsHistoryRange) r = jvms_history_query_range (h, T0, sim.now, a, 1, &error);
+          g_assert_no_error (error);
+          GArray *truth = sim.threads[t].truth;
+          JvmsInterval iv;
+          while (jvms_history_range_next (r, &iv, &error))
+            {
+              if (iv.value.type != JVMS_VALUE_INT || iv.value.i == JVMS_KERNEL_STATE_UNKNOWN)
+                continue;
+              JvmsInterval civ;
+              g_assert_true (jvms_history_query_single (h, a[1], iv.start, &civ, NULL));
+              for (guint k = 0; k + 1 < truth->len; k++)
+                {
+                  const TruthSpan *span = &g_array_index (truth, TruthSpan, k);
+                  gint64 span_end = g_array_index (truth, TruthSpan, k + 1).start;
+                  if (span_end <= iv.start || span->start >= iv.end || span_end == span->start
+                      || span->start >= unseen_from[t])
+                    continue;
+                  gboolean on_cpu = span->state == JVMS_KERNEL_STATE_RUNNING || span->state == JVMS_KERNEL_STATE_SYSCALL;
+                  if (span->state != iv.value.i || (on_cpu && (civ.value.type != JVMS_VALUE_INT || civ.value.i != span->cpu)))
+                    g_error ("seed %u thread %d: index says %s on %" G_GINT64_FORMAT " over [+%" G_GINT64_FORMAT ", +%" G_GINT64_FORMAT
+                             "), the kernel had it %s on %d over [+%" G_GINT64_FORMAT ", +%" G_GINT64_FORMAT ")",
+                             seed, t, jvms_kernel_state_name (iv.value.i), civ.value.type == JVMS_VALUE_INT ? civ.value.i : -1,
+                             iv.start - T0, iv.end - T0, jvms_kernel_state_name (span->state), span->cpu,
+                             span->start - T0, span_end - T0);
+                }
+            }
+          g_assert_no_error (error);
+        }
+      for (int t = 0; t <= N_THREADS; t++)
+        g_array_unref (sim.threads[t].truth);
+      g_array_unref (sim.dropped);
+      g_array_unref (sim.events);
+      g_unlink (f->path);
+    }
+}
+
 /* A switch-out of a thread whose switch-in was never recorded: the span before it becomes
  * UNKNOWN, nothing asserts, and the rest of the thread's life is unaffected. */
 static void
@@ -331,6 +502,117 @@ test_missing_switch_in (Fixture *f, gconstpointer data)
   g_assert_true (jvms_history_query_single (h, jvms_history_lookup (h, "Threads/7/kernel-state/cpu"),
                                             T0 + 550, &iv, NULL));
   g_assert_cmpint (iv.value.i, ==, 1);
+}
+
+static void
+add_switch (GArray *events, gint64 t, int cpu, int prev, int prev_pid, guint32 prev_state, int next)
+{
+  JvmsKernelEvent ev = { .type = JVMS_KERNEL_EVENT_SCHED_SWITCH, .name = "sched:sched_switch",
+                         .time = T0 + t, .cpu = cpu, .pid = prev ? prev_pid : 0, .tid = prev };
+  ev.sched_switch.prev_tid = prev;
+  ev.sched_switch.next_tid = next;
+  ev.sched_switch.prev_state = prev_state;
+  g_strlcpy (ev.sched_switch.prev_comm, prev == 7 ? "VM Thread" : prev ? "worker" : "swapper", JVMS_KERNEL_COMM_LEN);
+  g_strlcpy (ev.sched_switch.next_comm, next == 7 ? "VM Thread" : next ? "worker" : "swapper", JVMS_KERNEL_COMM_LEN);
+  g_array_append_val (events, ev);
+}
+
+/* An event in the context of @tid (pid @pid) on @cpu. */
+static void
+add_context (GArray *events, JvmsKernelEventType type, gint64 t, int cpu, int pid, int tid, int woken)
+{
+  JvmsKernelEvent ev = { .type = type, .name = "context", .time = T0 + t, .cpu = cpu, .pid = pid, .tid = tid };
+  if (type == JVMS_KERNEL_EVENT_SCHED_WAKING)
+    {
+      ev.wakeup.tid = woken;
+      ev.wakeup.target_cpu = 1;
+      g_strlcpy (ev.wakeup.comm, woken == 7 ? "VM Thread" : "worker", JVMS_KERNEL_COMM_LEN);
+    }
+  else if (type == JVMS_KERNEL_EVENT_COUNTER_SAMPLE)
+    {
+      ev.counter.counter = "cycles";
+      ev.counter.period = 1000;
+    }
+  else
+    ev.syscall.sys = "read";
+  g_array_append_val (events, ev);
+}
+
+/* Switches the kernel did not record, found by events in the thread's own context: the state
+ * believed holds up to its last certain time, UNKNOWN from there to the evidence, RUNNING on the
+ * evidence's CPU from it (docs/analysis.md, "Missing switch records"). Thread 7 is the JVM's
+ * (pid 70, a HotSpot name), 8 and 9 another process's. */
+static void
+test_evidence (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (JvmsKernelEvent));
+  add_switch (events, 50, 1, 0, 0, 0, 7);
+  add_switch (events, 80, 1, 7, 70, JVMS_TASK_INTERRUPTIBLE, 0);   /* CPU 1 idle, 7 blocked */
+  add_switch (events, 100, 0, 0, 0, 0, 8);
+  add_context (events, JVMS_KERNEL_EVENT_SCHED_WAKING, 200, 0, 80, 8, 7); /* 7 runnable */
+  /* (not recorded: swapper/1 ==> 7 at about 250) */
+  add_context (events, JVMS_KERNEL_EVENT_SCHED_WAKING, 300, 1, 70, 7, 9); /* 7 wakes 9 on CPU 1 */
+  add_context (events, JVMS_KERNEL_EVENT_COUNTER_SAMPLE, 350, 1, 70, 7, 0);
+  add_switch (events, 400, 1, 7, 70, JVMS_TASK_INTERRUPTIBLE, 0);  /* 7 blocked */
+  add_switch (events, 500, 0, 8, 80, JVMS_TASK_INTERRUPTIBLE, 0);  /* CPU 0 idle */
+  /* (not recorded: the wake-up of 7, swapper/0 ==> 7) */
+  add_context (events, JVMS_KERNEL_EVENT_SYSCALL_ENTER, 700, 0, 70, 7, 0);
+  add_context (events, JVMS_KERNEL_EVENT_SYSCALL_EXIT, 750, 0, 70, 7, 0);
+  add_switch (events, 800, 0, 7, 70, JVMS_TASK_INTERRUPTIBLE, 0);
+  add_switch (events, 900, 1, 0, 0, 0, 7);
+  add_context (events, JVMS_KERNEL_EVENT_COUNTER_SAMPLE, 950, 1, 70, 7, 0);
+  /* (not recorded: 7 ==> swapper/1) */
+  add_switch (events, 1000, 1, 0, 0, 0, 7);
+
+  guint64 n_unknown = 0;
+  JvmsKernelQuality q;
+  g_autoptr(JvmsHistory) h = index_events_q (f, events, T0 + 1100, &n_unknown, &q);
+  g_assert_cmpuint (q.n_missing_switches, ==, 3);
+  g_assert_cmpuint (q.n_missing_from_idle, ==, 2);
+  g_assert_cmpint (q.jvm_unknown_ns, ==, 100 + 300 + 50);
+  g_assert_cmpint (q.jvm_thread_ns, ==, 1100 - 50);
+  g_assert_cmpint (q.other_unknown_ns, ==, 0);
+  g_assert_cmpint (q.other_thread_ns, ==, (1100 - 100) + (1100 - 300));
+  g_assert_cmpuint (n_unknown, ==, 3);
+
+  const struct { const char *path; gint64 start, end; JvmsValueType type; gint64 v; } expect[] = {
+    { "Threads/7/kernel-state", 50, 80, JVMS_VALUE_INT, JVMS_KERNEL_STATE_RUNNING },
+    { "Threads/7/kernel-state", 80, 200, JVMS_VALUE_INT, JVMS_KERNEL_STATE_BLOCKED },
+    { "Threads/7/kernel-state", 200, 300, JVMS_VALUE_INT, JVMS_KERNEL_STATE_UNKNOWN },
+    { "Threads/7/kernel-state", 300, 400, JVMS_VALUE_INT, JVMS_KERNEL_STATE_RUNNING },
+    { "Threads/7/kernel-state", 400, 700, JVMS_VALUE_INT, JVMS_KERNEL_STATE_UNKNOWN },
+    { "Threads/7/kernel-state", 700, 750, JVMS_VALUE_INT, JVMS_KERNEL_STATE_SYSCALL },
+    { "Threads/7/kernel-state", 750, 800, JVMS_VALUE_INT, JVMS_KERNEL_STATE_RUNNING },
+    { "Threads/7/kernel-state", 800, 900, JVMS_VALUE_INT, JVMS_KERNEL_STATE_BLOCKED },
+    { "Threads/7/kernel-state", 900, 950, JVMS_VALUE_INT, JVMS_KERNEL_STATE_RUNNING },
+    { "Threads/7/kernel-state", 950, 1000, JVMS_VALUE_INT, JVMS_KERNEL_STATE_UNKNOWN },
+    { "Threads/7/kernel-state", 1000, 1100, JVMS_VALUE_INT, JVMS_KERNEL_STATE_RUNNING },
+    { "Threads/7/kernel-state/cpu", 300, 400, JVMS_VALUE_INT, 1 },
+    { "Threads/7/kernel-state/cpu", 400, 700, JVMS_VALUE_NULL, 0 },
+    { "Threads/7/kernel-state/cpu", 700, 800, JVMS_VALUE_INT, 0 },
+    { "Threads/7/kernel-state/cpu", 1000, 1100, JVMS_VALUE_INT, 1 },
+    { "CPUs/1/current-thread", 80, 300, JVMS_VALUE_NULL, 0 },
+    { "CPUs/1/current-thread", 300, 400, JVMS_VALUE_INT, 7 },
+    { "CPUs/1/current-thread", 400, 900, JVMS_VALUE_NULL, 0 },
+    { "CPUs/0/current-thread", 500, 700, JVMS_VALUE_NULL, 0 },
+    { "CPUs/0/current-thread", 700, 800, JVMS_VALUE_INT, 7 },
+    { "Threads/8/kernel-state", 100, 500, JVMS_VALUE_INT, JVMS_KERNEL_STATE_RUNNING },
+    { "Threads/9/kernel-state", 300, 1100, JVMS_VALUE_INT, JVMS_KERNEL_STATE_RUNNABLE },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (expect); i++)
+    {
+      JvmsAttribute a = jvms_history_lookup (h, expect[i].path);
+      g_assert_cmpuint (a, !=, JVMS_ATTRIBUTE_INVALID);
+      JvmsInterval iv;
+      g_autoptr(GError) error = NULL;
+      g_assert_true (jvms_history_query_single (h, a, T0 + expect[i].start, &iv, &error));
+      g_assert_no_error (error);
+      if (iv.start != T0 + expect[i].start || iv.end != T0 + expect[i].end || iv.value.type != expect[i].type
+          || (expect[i].type == JVMS_VALUE_INT && iv.value.i != expect[i].v))
+        g_error ("%s at +%" G_GINT64_FORMAT ": [+%" G_GINT64_FORMAT ", +%" G_GINT64_FORMAT ") type %d value %" G_GINT64_FORMAT,
+                 expect[i].path, expect[i].start, iv.start - T0, iv.end - T0, iv.value.type,
+                 iv.value.type == JVMS_VALUE_INT ? iv.value.i : 0);
+    }
 }
 
 /* Names, pids and kinds: a JVM is recognised by its HotSpot threads, other processes are not. */
@@ -442,7 +724,9 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add ("/Analysis/kernel/random-schedules", Fixture, NULL, fixture_set_up, test_random_schedules, fixture_tear_down);
+  g_test_add ("/Analysis/kernel/lossy-schedules", Fixture, NULL, fixture_set_up, test_lossy_schedules, fixture_tear_down);
   g_test_add ("/Analysis/kernel/missing-switch-in", Fixture, NULL, fixture_set_up, test_missing_switch_in, fixture_tear_down);
+  g_test_add ("/Analysis/kernel/evidence", Fixture, NULL, fixture_set_up, test_evidence, fixture_tear_down);
   g_test_add ("/Analysis/kernel/identity", Fixture, NULL, fixture_set_up, test_identity, fixture_tear_down);
   g_test_add ("/Analysis/kernel/counters-and-disk", Fixture, NULL, fixture_set_up, test_counters_and_disk, fixture_tear_down);
   return g_test_run ();

@@ -2,8 +2,11 @@
 """The analysis against oracles on a real recording made here: perf (sched events, all CPUs)
 around a Java workload that records JFR with blocking thresholds at 0.
 
-- kernel: every thread's on-CPU time in the index (running + syscall) equals the sum of its
-  switch-in -> switch-out spans in `perf script` output;
+- kernel: every thread's time in each kernel state equals what a naive model of the rules
+  (kernel_model.py) replays from `perf script` output: switch-in -> switch-out spans, and where
+  the kernel did not record a switch, unknown from the last certain state to the first event in
+  the thread's own context, running from there; the index's note counts the same missing
+  switches;
 - JFR: every jdk.ThreadSleep / jdk.ThreadPark / jdk.JavaMonitorEnter event of `jfr print --json`
   is a SLEEPING / PARKED / BLOCKED interval of its thread with the same start and end, and the
   monitor (or parked) class as its detail;
@@ -21,6 +24,9 @@ import sys
 import tempfile
 
 from jvms_tap import Tap
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from kernel_model import Model  # noqa: E402
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--cli", required=True)
@@ -63,7 +69,7 @@ try:
     jfr_file = os.path.join(tmp, "rec.jfr")
     run(["perf", "record", "-q", "-o", perf_data, "-a", "-k", "CLOCK_MONOTONIC", "-m", "16M",
          "-e", "sched:sched_switch,sched:sched_waking,sched:sched_wakeup_new,"
-               "sched:sched_process_fork,sched:sched_process_exit",
+               "sched:sched_process_fork,sched:sched_process_exit,sched:sched_migrate_task",
          "--", "java", "-XX:StartFlightRecording=filename=%s,settings=%s" %
          (jfr_file, os.path.join(args.source_dir, "blocking.jfc")),
          "-cp", classes, "Workload", "12"])
@@ -73,35 +79,37 @@ try:
     d = dump(cache, perf_data)
     offset = int(d["clock-offset-ns"])
     end_clock = d["end"] - offset
-    on = {}
-    total = {}
-    script = run(["perf", "script", "-i", perf_data, "--ns", "-F", "cpu,time,event,trace"]).stdout
-    pat = re.compile(r"^\s*\[(\d+)\]\s+(\d+)\.(\d{9}):\s+sched:sched_switch:.*prev_pid=(\d+) .*next_pid=(\d+) ")
-    n_switch = 0
+    script = run(["perf", "script", "-i", perf_data, "--ns", "-F", "tid,cpu,time,event,trace"]).stdout
+    model = Model()
     for line in script.splitlines():
-        m = pat.match(line)
-        if not m:
-            continue
-        n_switch += 1
-        cpu, t = int(m.group(1)), int(m.group(2)) * 1_000_000_000 + int(m.group(3))
-        prev, nxt = int(m.group(4)), int(m.group(5))
-        if prev and prev in on:
-            c, t_in = on.pop(prev)
-            if c == cpu:
-                total[prev] = total.get(prev, 0) + t - t_in
-        if nxt:
-            on[nxt] = (cpu, t)
-    for tid, (c, t_in) in on.items():
-        total[tid] = total.get(tid, 0) + end_clock - t_in
+        model.feed(line)
+    model.finish(end_clock)
+    n_switch = script.count("sched:sched_switch:")
     tap.check(n_switch > 1000, "perf script shows sched_switch events", n_switch)
     bad = []
-    for tid, ns in sorted(total.items()):
-        k = d["threads"].get(str(tid), {}).get("kernel", {})
-        got = k.get("running", 0) + k.get("syscall", 0)
-        if got != ns:
-            bad.append("tid %d: index %d ns on CPU, perf script %d ns" % (tid, got, ns))
-    tap.check(not bad and len(total) > 10, "every thread's on-CPU time equals perf script's (%d threads)" % len(total),
-              "\n".join(bad[:20]))
+    unknown = 0
+    for tid, k in sorted(model.threads.items()):
+        got = d["threads"].get(str(tid), {}).get("kernel", {})
+        unknown += k.totals.get("unknown", 0)
+        for state in sorted(set(k.totals) | {s for s, ns in got.items() if ns}):
+            if got.get(state, 0) != k.totals.get(state, 0):
+                bad.append("tid %d %s: index %d ns, model %d ns" % (tid, state, got.get(state, 0),
+                                                                   k.totals.get(state, 0)))
+    tap.check(not bad and len(model.threads) > 10,
+              "every thread's time in each kernel state equals the model's replay of perf script (%d threads)"
+              % len(model.threads), "\n".join(bad[:20]))
+    tap.note("missing switches: %d (%d from the idle task), unknown thread time %d ns"
+             % (model.missing, model.missing_from_idle, unknown))
+    out = run([args.cli, "index", "--json", "--cache-dir", cache, perf_data])
+    notes = json.loads(out.stdout)["notes"]
+    m = [re.search(r"did not record (\d+) thread switches \((\d+) from the idle task\)", n) for n in notes]
+    m = [x for x in m if x]
+    if model.missing:
+        tap.check(len(m) == 1 and (int(m[0].group(1)), int(m[0].group(2))) == (model.missing, model.missing_from_idle)
+                  and "note: " in out.stderr and out.returncode == 0,
+                  "the index notes as many missing switches as the model finds, as a note", (notes, out.stderr))
+    else:
+        tap.check(not m and "note: " not in out.stderr, "no missing switch: no note", (notes, out.stderr))
 
     # ---------------------------------------------------------------- JFR oracle
     d = dump(cache, jfr_file)

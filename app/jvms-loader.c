@@ -23,6 +23,11 @@ struct _JvmsLoader
   GPtrArray *warnings; /* NULL-terminated array of char* */
   guint      poll_id;
   JvmsTraceIndex *index;
+  /* The node cache budget asked for (0: the index's own, 64 MiB) and that of @history: the
+   * index opens its history with the default, so once the index is complete it is opened again
+   * with the budget asked for (jvms-history.h sets a budget only when opening). */
+  gsize      cache_budget;
+  gsize      history_budget;
 
   /* The index's warnings, added when its load ends, read by the poll; under @lock. */
   GMutex     lock;
@@ -61,6 +66,30 @@ history_release (gpointer history)
  */
 
 static gboolean poll_worker (gpointer user_data);
+
+/* Opens the complete index again with the budget asked for. Opening reads the header and the
+ * attribute and metadata tables only: cheap enough for the main thread. */
+static gboolean
+apply_cache_budget (JvmsLoader *self)
+{
+  if (self->index == NULL || self->history == NULL || self->cache_budget == self->history_budget
+      || jvms_trace_index_get_phase (self->index) != JVMS_TRACE_INDEX_PHASE_COMPLETE)
+    return FALSE;
+  const char *path = jvms_trace_index_get_index_path (self->index);
+  g_autoptr(GError) error = NULL;
+  JvmsHistory *history = path ? jvms_history_open (path, self->cache_budget, &error) : NULL;
+  if (history == NULL)
+    {
+      /* The index was opened a moment ago: keep it with its default budget. */
+      g_warning ("Could not apply the index cache budget: %s",
+                 error ? error->message : "the index has no file");
+      return FALSE;
+    }
+  history_release (self->history);
+  self->history = history;
+  self->history_budget = self->cache_budget;
+  return TRUE;
+}
 
 static void
 index_loaded (GObject *object, GAsyncResult *result, gpointer user_data)
@@ -102,6 +131,9 @@ poll_worker (gpointer user_data)
     {
       fraction = jvms_trace_index_get_fraction (self->index);
       JvmsHistory *history = jvms_trace_index_dup_history (self->index);
+      /* Once opened again with its own budget, the history is the loader's. */
+      if (self->history_budget != 0)
+        g_clear_pointer (&history, history_release);
       if (history != NULL && history != self->history)
         {
           history_release (self->history);
@@ -167,6 +199,7 @@ jvms_loader_load_finish (JvmsLoader *self, GAsyncResult *result, GError **error)
   /* One last look, so that the final fraction, warnings and history are seen. */
   poll_worker (self);
   stop_polling (self);
+  apply_cache_budget (self);
   self->loading = FALSE;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
   return g_task_propagate_boolean (G_TASK (result), error);
@@ -205,6 +238,22 @@ jvms_loader_get_history (JvmsLoader *self)
 {
   g_return_val_if_fail (JVMS_IS_LOADER (self), NULL);
   return self->history;
+}
+
+void
+jvms_loader_set_cache_budget (JvmsLoader *self, gsize bytes)
+{
+  g_return_if_fail (JVMS_IS_LOADER (self));
+  self->cache_budget = bytes;
+  if (!self->loading && apply_cache_budget (self))
+    g_signal_emit (self, signals[GREW], 0);
+}
+
+gsize
+jvms_loader_get_cache_budget (JvmsLoader *self)
+{
+  g_return_val_if_fail (JVMS_IS_LOADER (self), 0);
+  return self->history_budget;
 }
 
 const char *

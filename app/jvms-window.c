@@ -99,6 +99,9 @@ jvms_window_dump_state (JvmsWindow *self)
       g_autofree char *nick = g_settings_get_string (self->settings, keys[i]);
       g_key_file_set_string (kf, "settings", keys[i], nick);
     }
+  /* The budget the open trace's history was opened with, from the loader (0: the default). */
+  g_key_file_set_uint64 (kf, "window", "history-cache-budget",
+                         self->loader ? jvms_loader_get_cache_budget (self->loader) : 0);
   g_key_file_set_string (kf, "panel", "range",
                          jvms_selection_panel_get_range_text (self->selection_panel));
 
@@ -263,6 +266,18 @@ close_trace (JvmsWindow *self)
   show_problem (self, NULL);
 }
 
+/* The index cache budget: applied to the open trace's history (opened again with it) as soon
+ * as its index is complete. */
+static void
+cache_budget_changed (JvmsWindow *self)
+{
+  if (self->loader == NULL)
+    return;
+  guint mib = g_settings_get_uint (self->settings, "cache-budget-mib");
+  jvms_loader_set_cache_budget (self->loader, (gsize) mib * 1024 * 1024);
+  jvms_window_dump_state (self);
+}
+
 void
 jvms_window_open (JvmsWindow *self, GFile *file)
 {
@@ -276,6 +291,7 @@ jvms_window_open (JvmsWindow *self, GFile *file)
   self->load_failed = FALSE;
   self->cancellable = g_cancellable_new ();
   self->loader = jvms_loader_new (file);
+  cache_budget_changed (self);
 
   g_autofree char *name = g_file_get_basename (file);
   g_autoptr(GFile) parent = g_file_get_parent (file);
@@ -605,6 +621,8 @@ jvms_window_constructed (GObject *object)
                            G_CALLBACK (time_format_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->settings, "changed::thread-grouping",
                            G_CALLBACK (jvms_window_dump_state), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->settings, "changed::cache-budget-mib",
+                           G_CALLBACK (cache_budget_changed), self, G_CONNECT_SWAPPED);
   time_format_changed (self);
 
   g_autoptr(GFile) sample = jvms_application_find_sample ();

@@ -428,6 +428,27 @@ def main():
                   and wait_for(lambda: "From +" in state.get("panel", "range", "")),
                   "back to the trace start: the range is written from it",
                   state.get("panel", "range"))
+        # 5e. The index cache budget: the history is opened again with the key's size once the
+        #     index is complete, also when the key changes while the trace is open; what the
+        #     user looks at and has selected stays.
+        def gsettings_get(key):
+            out = subprocess.run(["gsettings", "get", "org.jvmscope.Jvmscope", key], env=env,
+                                 capture_output=True, text=True).stdout.split()
+            return int(out[-1]) if out else -1
+        want = gsettings_get("cache-budget-mib") * 2**20
+        tap.check(wait_for(lambda: state.get("window", "history-cache-budget") == str(want)),
+                  "the history's node cache has the key's budget (%d bytes)" % want,
+                  state.get("window", "history-cache-budget"))
+        before = [state.get("views", k) for k in ("visible-start", "visible-end",
+                                                    "selection-start", "selection-end")]
+        tap.check(gsettings_set("cache-budget-mib", "24")
+                  and wait_for(lambda: state.get("window", "history-cache-budget") == str(24 * 2**20)),
+                  "a new cache-budget-mib reaches the open trace's history",
+                  state.get("window", "history-cache-budget"))
+        after = [state.get("views", k) for k in ("visible-start", "visible-end",
+                                                   "selection-start", "selection-end")]
+        tap.check(before == after and state.get("views", "history") == "true",
+                  "... keeping the visible range and the selection", (before, after))
         tap.check(gsettings_set("thread-grouping", "none")
                   and wait_for(lambda: state.get("settings", "thread-grouping") == "none"),
                   "the window follows the thread-grouping key (threads view bound: %s)"

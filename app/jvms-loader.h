@@ -31,6 +31,9 @@ gsize                jvms_loader_get_cache_budget (JvmsLoader      *self);
 const char          *jvms_loader_get_samples_path (JvmsLoader      *self);
 /* Problems that did not stop loading (a truncated chunk, lost events); NULL-terminated. */
 const char * const  *jvms_loader_get_warnings (JvmsLoader          *self);
+/* Begins indexing now, before anyone waits for it (the window is built meanwhile); the task of
+ * jvms_loader_load_async() then gets its outcome. load_async starts it when nobody did. */
+void                 jvms_loader_start        (JvmsLoader          *self);
 void                 jvms_loader_load_async   (JvmsLoader          *self,
                                                GCancellable        *cancellable,
                                                GAsyncReadyCallback  callback,

@@ -12,6 +12,7 @@
 #include "jvms-preferences.h"
 #include "jvms-selection-panel.h"
 #include "jvms-start-page.h"
+#include "jvms-timing.h"
 #include "jvms-window-views.h"
 
 struct _JvmsWindow
@@ -21,6 +22,7 @@ struct _JvmsWindow
   GSettings            *settings;
   GFile                *file;
   JvmsLoader           *loader;
+  gboolean              timing_marked;
   GCancellable         *cancellable;
   GtkNativeDialog      *dialog;
   JvmsWindowViews      *views;
@@ -192,9 +194,25 @@ update_actions (JvmsWindow *self)
                                  jvms_selection_panel_get_stats (self->selection_panel) != NULL);
 }
 
+/* JVMSCOPE_DEBUG_TIMING: the first frame painted after the views got a history. */
+static void
+timing_after_paint (GdkFrameClock *clock, JvmsWindow *self)
+{
+  jvms_timing_mark ("first frame with the trace painted");
+  g_signal_handlers_disconnect_by_func (clock, timing_after_paint, self);
+}
+
 static void
 loader_grew (JvmsWindow *self, JvmsLoader *loader)
 {
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+  if (jvms_timing_enabled () && !self->timing_marked && clock != NULL
+      && jvms_loader_get_history (loader) != NULL)
+    {
+      self->timing_marked = TRUE;
+      jvms_timing_mark ("views get the first history");
+      g_signal_connect_object (clock, "after-paint", G_CALLBACK (timing_after_paint), self, 0);
+    }
   jvms_window_views_set_history (self->views, jvms_loader_get_history (loader));
   jvms_selection_panel_set_history (self->selection_panel, jvms_loader_get_history (loader));
   jvms_window_dump_state (self);
@@ -284,13 +302,25 @@ jvms_window_open (JvmsWindow *self, GFile *file)
   g_return_if_fail (JVMS_IS_WINDOW (self));
   g_return_if_fail (G_IS_FILE (file));
 
+  g_autoptr(JvmsLoader) loader = jvms_loader_new (file);
+  jvms_window_open_loader (self, loader);
+}
+
+void
+jvms_window_open_loader (JvmsWindow *self, JvmsLoader *loader)
+{
+  g_return_if_fail (JVMS_IS_WINDOW (self));
+  g_return_if_fail (JVMS_IS_LOADER (loader));
+
+  GFile *file = jvms_loader_get_file (loader);
+
   GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
 
   close_trace (self);
   self->file = g_object_ref (file);
   self->load_failed = FALSE;
   self->cancellable = g_cancellable_new ();
-  self->loader = jvms_loader_new (file);
+  self->loader = g_object_ref (loader);
   cache_budget_changed (self);
 
   g_autofree char *name = g_file_get_basename (file);
@@ -309,6 +339,9 @@ jvms_window_open (JvmsWindow *self, GFile *file)
                           G_BINDING_SYNC_CREATE);
   g_signal_connect_object (self->loader, "grew", G_CALLBACK (loader_grew), self,
                            G_CONNECT_SWAPPED);
+  /* Indexing may have begun before the window was built: show what it has already. */
+  if (jvms_loader_get_history (self->loader) != NULL)
+    loader_grew (self, self->loader);
   gtk_revealer_set_reveal_child (self->progress_revealer, TRUE);
   gtk_stack_set_visible_child_name (self->stack, "trace");
 

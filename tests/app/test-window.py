@@ -157,13 +157,18 @@ def leak_reports(log):
 
 
 def allowed_leak(report):
-    """GLib's first quark block (tests/lsan.supp says why): 16 KiB in one object allocated by
-    libglib itself, the fast unwind stopping in g_malloc or the slow one reaching the dynamic
-    loader's constructor call. A stack that reaches any other code is not it."""
+    """Two reports that are not ours (tests/lsan.supp says more), each with a stack that stops
+    in GLib and reaches no other code:
+    - GLib's first quark block, 16 KiB in one object, abandoned by gquark.c once GTK's file
+      chooser makes the 2049th quark (a slow unwind reaches libglib's constructor);
+    - 256 bytes in two g_realloc'd objects that only GTK's GL renderer leaves once the file
+      chooser's window was drawn: with GSK_RENDERER=cairo and a slow unwind (full stacks) the
+      same session reports nothing but the quark block."""
     kind, size, objects, frames = report
-    ours = [f for f in frames if not re.search(r"asan_malloc|\bmalloc\b|libglib-2\.0\.so|"
+    ours = [f for f in frames if not re.search(r"asan_malloc|\b(re)?alloc\b|libglib-2\.0\.so|"
                                                r"dl-init\.c|ld-linux", f)]
-    return kind == "Direct" and size == 16384 and objects == 1 and not ours
+    known = (size, objects) == (16384, 1) or (size, objects) == (256, 2)
+    return kind == "Direct" and known and not ours
 
 
 def ints(text):

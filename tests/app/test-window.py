@@ -588,6 +588,7 @@ def main():
             report = f.read()
         leaks = leak_reports(report)
         ok = code == 0 or (code == LSAN_EXIT and leaks and all(allowed_leak(l) for l in leaks))
+        tap.note("export session: status %r, leak reports %s" % (code, [l[:3] for l in leaks]))
         tap.check(ok, "Ctrl+Q quits the export session with status 0 and no leak of ours",
                   "status %r, leaks: %s" % (code, leaks or report[-3000:]))
 

@@ -112,7 +112,8 @@ struct _JvmsJfrMachine
   GHashTable        *types;      /* const JvmsJfrType* -> TypeInfo* */
   GHashTable        *jthreads;   /* gint64 tid -> JThread* */
   GHashTable        *locks;      /* guint64 address -> Lock* */
-  GHashTable        *safepoint_begins; /* safepointId -> start (gint64*) */
+  GHashTable        *safepoint_begins; /* safepointId -> start, end of its SafepointBegin (gint64[2]) */
+  gint64             safepoint_last; /* start of the last VM/safepoint interval pushed */
   GArray            *stops;      /* Stop, by start: windows when Java threads are stopped */
   GArray            *ends;       /* PendingEnd heap */
   GHashTable        *stacks;     /* (chunk << 44 | stack key) -> CachedStack* */
@@ -168,6 +169,7 @@ jvms_jfr_machine_new (JvmsWriter *writer, JvmsThreads *threads, JvmsSamplesWrite
   self->jthreads = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, jthread_free);
   self->locks = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, lock_free);
   self->safepoint_begins = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  self->safepoint_last = G_MININT64;
   self->strings = g_string_chunk_new (1 << 14);
   self->stops = g_array_new (FALSE, FALSE, sizeof (Stop));
   self->ends = g_array_new (FALSE, FALSE, sizeof (PendingEnd));
@@ -1093,11 +1095,12 @@ jvms_jfr_machine_feed (JvmsJfrMachine *self, const JvmsJfrEvent *ev)
           {
             gint64 id = int_of (ev, ti->id, 0);
             gint64 *begin = g_hash_table_lookup (self->safepoint_begins, &id);
-            gint64 stop_start = begin != NULL ? MIN (*begin, start) : start;
+            gint64 stop_start = begin != NULL ? MIN (begin[0], start) : start;
             if (begin != NULL)
               g_hash_table_remove (self->safepoint_begins, &id);
             JvmsValue sp = JVMS_VALUE_INIT_INT (id);
             jvms_nest_push (self->vm_safepoint, stop_start, end, &sp);
+            self->safepoint_last = MAX (self->safepoint_last, stop_start);
             add_stop (self, stop_start, end, op);
           }
       }
@@ -1105,16 +1108,22 @@ jvms_jfr_machine_feed (JvmsJfrMachine *self, const JvmsJfrEvent *ev)
     case H_SAFEPOINT_BEGIN:
       {
         gint64 id = int_of (ev, ti->id, 0);
+        gint64 span[2] = { start, end };
         if (g_hash_table_size (self->safepoint_begins) < 1024)
           g_hash_table_insert (self->safepoint_begins, g_memdup2 (&id, sizeof id),
-                               g_memdup2 (&start, sizeof start));
+                               g_memdup2 (span, sizeof span));
       }
       break;
     case H_SAFEPOINT_END:
       {
         /* The resume phase, right after the operation: the world is still stopped. */
-        JvmsValue sp = JVMS_VALUE_INIT_INT (int_of (ev, ti->id, 0));
+        gint64 id = int_of (ev, ti->id, 0);
+        /* An end without its operation (below the operation's threshold): the begin is
+         * answered all the same. */
+        g_hash_table_remove (self->safepoint_begins, &id);
+        JvmsValue sp = JVMS_VALUE_INIT_INT (id);
         jvms_nest_push (self->vm_safepoint, start, end, &sp);
+        self->safepoint_last = MAX (self->safepoint_last, start);
         add_stop (self, start, end, "Safepoint end");
       }
       break;
@@ -1163,6 +1172,47 @@ jvms_jfr_machine_feed (JvmsJfrMachine *self, const JvmsJfrEvent *ev)
     }
 }
 
+typedef struct
+{
+  gint64 id, start, end;
+} PendingSafepoint;
+
+static int
+compare_pending_start (gconstpointer a, gconstpointer b)
+{
+  const PendingSafepoint *x = a, *y = b;
+  return (x->start > y->start) - (x->start < y->start);
+}
+
+/* Safepoints that began but whose operation and end never came: the one JFR takes to stop the
+ * recording is written at its very end, without the rest. The world was stopped at least
+ * while the SafepointBegin event lasted (reaching the safepoint): shown for that long, so that
+ * every safepoint JFR counts is in the index. Those older than a safepoint already shown
+ * cannot be placed in time order any more (events were lost): left out. */
+static void
+flush_safepoint_begins (JvmsJfrMachine *self, gint64 end_time)
+{
+  g_autoptr(GArray) pending = g_array_new (FALSE, FALSE, sizeof (PendingSafepoint));
+  GHashTableIter iter;
+  gpointer key, value;
+  g_hash_table_iter_init (&iter, self->safepoint_begins);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      const gint64 *span = value;
+      PendingSafepoint p = { *(const gint64 *) key, span[0], MIN (MAX (span[1], span[0] + 1), end_time) };
+      if (p.start >= self->safepoint_last && p.start < end_time)
+        g_array_append_val (pending, p);
+    }
+  g_array_sort (pending, compare_pending_start);
+  for (guint i = 0; i < pending->len; i++)
+    {
+      const PendingSafepoint *p = &g_array_index (pending, PendingSafepoint, i);
+      JvmsValue sp = JVMS_VALUE_INIT_INT (p->id);
+      jvms_nest_push (self->vm_safepoint, p->start, p->end, &sp);
+    }
+  g_hash_table_remove_all (self->safepoint_begins);
+}
+
 void
 jvms_jfr_machine_finish (JvmsJfrMachine *self, gint64 end_time)
 {
@@ -1192,5 +1242,6 @@ jvms_jfr_machine_finish (JvmsJfrMachine *self, gint64 end_time)
     jvms_nest_finish (self->gc_phase[i]);
   jvms_nest_finish (self->gc_concurrent);
   jvms_nest_finish (self->vm_operation);
+  flush_safepoint_begins (self, end_time);
   jvms_nest_finish (self->vm_safepoint);
 }

@@ -5,6 +5,8 @@
 
 #include <glib/gi18n.h>
 
+#include "jvms-loader.h"
+#include "jvms-timing.h"
 #include "jvms-window.h"
 
 struct _JvmsApplication
@@ -134,10 +136,18 @@ jvms_application_open (GApplication *app, GFile **files, int n_files, const char
             window = l->data;
             break;
           }
+      /* Indexing begins before the window is built: its first intervals come while GTK
+       * builds the widgets, instead of after. */
+      g_autoptr(JvmsLoader) loader = jvms_loader_new (files[i]);
+      jvms_loader_start (loader);
+      jvms_timing_mark ("indexing started");
       if (window == NULL)
         window = new_window (self);
-      jvms_window_open (window, files[i]);
+      jvms_timing_mark ("window built");
+      jvms_window_open_loader (window, loader);
+      jvms_timing_mark ("trace opened in the window");
       gtk_window_present (GTK_WINDOW (window));
+      jvms_timing_mark ("window presented");
     }
 }
 
@@ -204,7 +214,9 @@ jvms_application_startup (GApplication *app)
     { "win.cancel-loading", { NULL } },
   };
 
+  jvms_timing_mark ("startup");
   G_APPLICATION_CLASS (jvms_application_parent_class)->startup (app);
+  jvms_timing_mark ("GTK and libadwaita started");
 
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions,
                                    G_N_ELEMENTS (app_actions), app);

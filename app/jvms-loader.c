@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 
 #include "jvms-history.h"
+#include "jvms-timing.h"
 #include "jvms-trace-index.h"
 
 /* How often the main thread looks at the worker's progress: often enough for a smooth bar and
@@ -23,12 +24,24 @@ struct _JvmsLoader
   GPtrArray *warnings; /* NULL-terminated array of char* */
   guint      poll_id;
   JvmsTraceIndex *index;
+  /* The node cache budget asked for (0: the index's own, 64 MiB) and that of @history: the
+   * index opens its history with the default, so once the index is complete it is opened again
+   * with the budget asked for (jvms-history.h sets a budget only when opening). */
+  gsize      cache_budget;
+  gsize      history_budget;
 
   /* The index's warnings, added when its load ends, read by the poll; under @lock. */
   GMutex     lock;
   GPtrArray *worker_warnings;
   guint      worker_generation; /* bumped when the worker added intervals or warnings */
   guint      seen_generation;
+
+  /* Indexing begins in jvms_loader_start(), possibly before anyone waits for it (the window is
+   * still being built): its outcome waits here for jvms_loader_load_async()'s task. */
+  GCancellable *cancellable;
+  GTask     *task;
+  gboolean   started, finished, ok;
+  GError    *error;
 };
 
 enum {
@@ -62,11 +75,47 @@ history_release (gpointer history)
 
 static gboolean poll_worker (gpointer user_data);
 
+/* Opens the complete index again with the budget asked for. Opening reads the header and the
+ * attribute and metadata tables only: cheap enough for the main thread. */
+static gboolean
+apply_cache_budget (JvmsLoader *self)
+{
+  if (self->index == NULL || self->history == NULL || self->cache_budget == self->history_budget
+      || jvms_trace_index_get_phase (self->index) != JVMS_TRACE_INDEX_PHASE_COMPLETE)
+    return FALSE;
+  const char *path = jvms_trace_index_get_index_path (self->index);
+  g_autoptr(GError) error = NULL;
+  JvmsHistory *history = path ? jvms_history_open (path, self->cache_budget, &error) : NULL;
+  if (history == NULL)
+    {
+      /* The index was opened a moment ago: keep it with its default budget. */
+      g_warning ("Could not apply the index cache budget: %s",
+                 error ? error->message : "the index has no file");
+      return FALSE;
+    }
+  history_release (self->history);
+  self->history = history;
+  self->history_budget = self->cache_budget;
+  return TRUE;
+}
+
+/* Hands the outcome of indexing to the task waiting for it, once both are there. */
+static void
+complete_task (JvmsLoader *self)
+{
+  if (!self->finished || self->task == NULL)
+    return;
+  g_autoptr(GTask) task = g_steal_pointer (&self->task);
+  if (self->ok)
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, g_error_copy (self->error));
+}
+
 static void
 index_loaded (GObject *object, GAsyncResult *result, gpointer user_data)
 {
-  g_autoptr(GTask) task = user_data;
-  JvmsLoader *self = g_task_get_source_object (task);
+  g_autoptr(JvmsLoader) self = user_data;
   g_autoptr(GError) error = NULL;
   gboolean ok = jvms_trace_index_load_finish (JVMS_TRACE_INDEX (object), result, &error);
 
@@ -77,10 +126,10 @@ index_loaded (GObject *object, GAsyncResult *result, gpointer user_data)
   self->worker_generation++;
   g_mutex_unlock (&self->lock);
 
-  if (ok)
-    g_task_return_boolean (task, TRUE);
-  else
-    g_task_return_error (task, g_steal_pointer (&error));
+  self->finished = TRUE;
+  self->ok = ok;
+  self->error = g_steal_pointer (&error);
+  complete_task (self);
 }
 
 static gboolean
@@ -102,8 +151,13 @@ poll_worker (gpointer user_data)
     {
       fraction = jvms_trace_index_get_fraction (self->index);
       JvmsHistory *history = jvms_trace_index_dup_history (self->index);
+      /* Once opened again with its own budget, the history is the loader's. */
+      if (self->history_budget != 0)
+        g_clear_pointer (&history, history_release);
       if (history != NULL && history != self->history)
         {
+          if (self->history == NULL)
+            jvms_timing_mark ("first live history");
           history_release (self->history);
           self->history = history;
         }
@@ -129,16 +183,13 @@ stop_polling (JvmsLoader *self)
 }
 
 void
-jvms_loader_load_async (JvmsLoader *self, GCancellable *cancellable,
-                        GAsyncReadyCallback callback, gpointer user_data)
+jvms_loader_start (JvmsLoader *self)
 {
   g_return_if_fail (JVMS_IS_LOADER (self));
-  g_return_if_fail (!self->loading);
-
-  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, jvms_loader_load_async);
-  g_task_set_return_on_cancel (task, FALSE);
-
+  if (self->started)
+    return;
+  self->started = TRUE;
+  self->cancellable = g_cancellable_new ();
   self->loading = TRUE;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
   self->poll_id = g_timeout_add (POLL_INTERVAL_MS, poll_worker, self);
@@ -152,10 +203,35 @@ jvms_loader_load_async (JvmsLoader *self, GCancellable *cancellable,
           g_autofree char *uri = g_file_get_uri (self->file);
           error = g_error_new (G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, "%s: not a local file", uri);
         }
-      g_task_return_error (task, g_steal_pointer (&error));
+      self->finished = TRUE;
+      self->error = g_steal_pointer (&error);
       return;
     }
-  jvms_trace_index_load_async (self->index, cancellable, index_loaded, g_steal_pointer (&task));
+  jvms_trace_index_load_async (self->index, self->cancellable, index_loaded, g_object_ref (self));
+}
+
+static void
+task_cancelled (GCancellable *cancellable, gpointer user_data)
+{
+  g_cancellable_cancel (user_data);
+}
+
+void
+jvms_loader_load_async (JvmsLoader *self, GCancellable *cancellable,
+                        GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_return_if_fail (JVMS_IS_LOADER (self));
+  g_return_if_fail (self->task == NULL);
+
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, jvms_loader_load_async);
+  g_task_set_return_on_cancel (task, FALSE);
+  jvms_loader_start (self);
+  if (cancellable != NULL)
+    g_cancellable_connect (cancellable, G_CALLBACK (task_cancelled),
+                           g_object_ref (self->cancellable), g_object_unref);
+  self->task = g_steal_pointer (&task);
+  complete_task (self);
 }
 
 gboolean
@@ -167,6 +243,7 @@ jvms_loader_load_finish (JvmsLoader *self, GAsyncResult *result, GError **error)
   /* One last look, so that the final fraction, warnings and history are seen. */
   poll_worker (self);
   stop_polling (self);
+  apply_cache_budget (self);
   self->loading = FALSE;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
   return g_task_propagate_boolean (G_TASK (result), error);
@@ -207,6 +284,22 @@ jvms_loader_get_history (JvmsLoader *self)
   return self->history;
 }
 
+void
+jvms_loader_set_cache_budget (JvmsLoader *self, gsize bytes)
+{
+  g_return_if_fail (JVMS_IS_LOADER (self));
+  self->cache_budget = bytes;
+  if (!self->loading && apply_cache_budget (self))
+    g_signal_emit (self, signals[GREW], 0);
+}
+
+gsize
+jvms_loader_get_cache_budget (JvmsLoader *self)
+{
+  g_return_val_if_fail (JVMS_IS_LOADER (self), 0);
+  return self->history_budget;
+}
+
 const char *
 jvms_loader_get_samples_path (JvmsLoader *self)
 {
@@ -227,6 +320,10 @@ jvms_loader_dispose (GObject *object)
   JvmsLoader *self = JVMS_LOADER (object);
 
   stop_polling (self);
+  /* Indexing nobody waits for any more stops. */
+  if (self->cancellable != NULL && !self->finished)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->task);
   g_clear_pointer (&self->history, history_release);
   g_clear_object (&self->index);
   G_OBJECT_CLASS (jvms_loader_parent_class)->dispose (object);
@@ -238,6 +335,8 @@ jvms_loader_finalize (GObject *object)
   JvmsLoader *self = JVMS_LOADER (object);
 
   g_clear_object (&self->file);
+  g_clear_object (&self->cancellable);
+  g_clear_error (&self->error);
   g_clear_pointer (&self->warnings, g_ptr_array_unref);
   g_clear_pointer (&self->worker_warnings, g_ptr_array_unref);
   g_mutex_clear (&self->lock);

@@ -12,6 +12,7 @@ struct _JvmsPreferences
   AdwComboRow *grouping_row;
   AdwComboRow *time_unit_row;
   AdwComboRow *time_origin_row;
+  GtkSpinButton *cache_budget_spin;
 };
 
 G_DEFINE_FINAL_TYPE (JvmsPreferences, jvms_preferences, ADW_TYPE_PREFERENCES_WINDOW)
@@ -62,6 +63,9 @@ jvms_preferences_new (GtkWindow *parent, GSettings *settings, gboolean grouping_
   bind_row (settings, "thread-grouping", self->grouping_row, grouping_nicks);
   bind_row (settings, "time-unit", self->time_unit_row, time_unit_nicks);
   bind_row (settings, "time-origin", self->time_origin_row, time_origin_nicks);
+  /* The adjustment's bounds are the schema's range. */
+  g_settings_bind (settings, "cache-budget-mib", self->cache_budget_spin, "value",
+                   G_SETTINGS_BIND_DEFAULT);
   if (!grouping_supported)
     {
       /* A choice that changes nothing would mislead: say what the view does instead. */
@@ -82,6 +86,7 @@ jvms_preferences_class_init (JvmsPreferencesClass *klass)
   gtk_widget_class_bind_template_child (widget_class, JvmsPreferences, grouping_row);
   gtk_widget_class_bind_template_child (widget_class, JvmsPreferences, time_unit_row);
   gtk_widget_class_bind_template_child (widget_class, JvmsPreferences, time_origin_row);
+  gtk_widget_class_bind_template_child (widget_class, JvmsPreferences, cache_budget_spin);
 }
 
 static void

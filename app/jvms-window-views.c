@@ -149,8 +149,25 @@ jvms_window_views_set_history (JvmsWindowViews *self, gpointer history)
         jvms_session_history_changed (self->session);
       return;
     }
+  /* The same index opened again (with another cache budget, jvms-loader.h): what the user
+   * looks at and has selected stays. Zoom history starts over. */
+  gboolean same_index = history != NULL && self->history != NULL
+    && g_strcmp0 (jvms_history_get_path (history), jvms_history_get_path (self->history)) == 0;
+  gint64 v0 = 0, v1 = 0, s0 = 0, s1 = 0;
+  gboolean selected = FALSE;
+  if (same_index)
+    {
+      jvms_session_get_visible (self->session, &v0, &v1);
+      selected = jvms_session_get_selection (self->session, &s0, &s1);
+    }
   self->history = history;
   jvms_session_set_history (self->session, history);
+  if (same_index)
+    {
+      jvms_session_set_visible (self->session, v0, v1, FALSE);
+      if (selected)
+        jvms_session_set_selection (self->session, s0, s1);
+    }
   update_zoom_actions (self);
 }
 

@@ -13,6 +13,7 @@
 #include "jvms-preferences.h"
 #include "jvms-selection-panel.h"
 #include "jvms-start-page.h"
+#include "jvms-timing.h"
 #include "jvms-window-views.h"
 
 struct _JvmsWindow
@@ -22,6 +23,7 @@ struct _JvmsWindow
   GSettings            *settings;
   GFile                *file;
   JvmsLoader           *loader;
+  gboolean              timing_marked;
   GCancellable         *cancellable;
   GtkNativeDialog      *dialog;
   JvmsWindowViews      *views;
@@ -103,6 +105,9 @@ jvms_window_dump_state (JvmsWindow *self)
       g_autofree char *nick = g_settings_get_string (self->settings, keys[i]);
       g_key_file_set_string (kf, "settings", keys[i], nick);
     }
+  /* The budget the open trace's history was opened with, from the loader (0: the default). */
+  g_key_file_set_uint64 (kf, "window", "history-cache-budget",
+                         self->loader ? jvms_loader_get_cache_budget (self->loader) : 0);
   g_key_file_set_string (kf, "panel", "range",
                          jvms_selection_panel_get_range_text (self->selection_panel));
 
@@ -217,9 +222,25 @@ update_actions (JvmsWindow *self)
                                  jvms_selection_panel_get_stats (self->selection_panel) != NULL);
 }
 
+/* JVMSCOPE_DEBUG_TIMING: the first frame painted after the views got a history. */
+static void
+timing_after_paint (GdkFrameClock *clock, JvmsWindow *self)
+{
+  jvms_timing_mark ("first frame with the trace painted");
+  g_signal_handlers_disconnect_by_func (clock, timing_after_paint, self);
+}
+
 static void
 loader_grew (JvmsWindow *self, JvmsLoader *loader)
 {
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+  if (jvms_timing_enabled () && !self->timing_marked && clock != NULL
+      && jvms_loader_get_history (loader) != NULL)
+    {
+      self->timing_marked = TRUE;
+      jvms_timing_mark ("views get the first history");
+      g_signal_connect_object (clock, "after-paint", G_CALLBACK (timing_after_paint), self, 0);
+    }
   jvms_window_views_set_history (self->views, jvms_loader_get_history (loader));
   jvms_selection_panel_set_history (self->selection_panel, jvms_loader_get_history (loader));
   jvms_window_dump_state (self);
@@ -309,11 +330,35 @@ close_trace (JvmsWindow *self)
   show_problem (self, NULL);
 }
 
+/* The index cache budget: applied to the open trace's history (opened again with it) as soon
+ * as its index is complete. */
+static void
+cache_budget_changed (JvmsWindow *self)
+{
+  if (self->loader == NULL)
+    return;
+  guint mib = g_settings_get_uint (self->settings, "cache-budget-mib");
+  jvms_loader_set_cache_budget (self->loader, (gsize) mib * 1024 * 1024);
+  jvms_window_dump_state (self);
+}
+
 void
 jvms_window_open (JvmsWindow *self, GFile *file)
 {
   g_return_if_fail (JVMS_IS_WINDOW (self));
   g_return_if_fail (G_IS_FILE (file));
+
+  g_autoptr(JvmsLoader) loader = jvms_loader_new (file);
+  jvms_window_open_loader (self, loader);
+}
+
+void
+jvms_window_open_loader (JvmsWindow *self, JvmsLoader *loader)
+{
+  g_return_if_fail (JVMS_IS_WINDOW (self));
+  g_return_if_fail (JVMS_IS_LOADER (loader));
+
+  GFile *file = jvms_loader_get_file (loader);
 
   GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
 
@@ -321,7 +366,8 @@ jvms_window_open (JvmsWindow *self, GFile *file)
   self->file = g_object_ref (file);
   self->load_failed = FALSE;
   self->cancellable = g_cancellable_new ();
-  self->loader = jvms_loader_new (file);
+  self->loader = g_object_ref (loader);
+  cache_budget_changed (self);
 
   g_autofree char *name = g_file_get_basename (file);
   g_autoptr(GFile) parent = g_file_get_parent (file);
@@ -339,6 +385,9 @@ jvms_window_open (JvmsWindow *self, GFile *file)
                           G_BINDING_SYNC_CREATE);
   g_signal_connect_object (self->loader, "grew", G_CALLBACK (loader_grew), self,
                            G_CONNECT_SWAPPED);
+  /* Indexing may have begun before the window was built: show what it has already. */
+  if (jvms_loader_get_history (self->loader) != NULL)
+    loader_grew (self, self->loader);
   gtk_revealer_set_reveal_child (self->progress_revealer, TRUE);
   gtk_stack_set_visible_child_name (self->stack, "trace");
 
@@ -651,6 +700,8 @@ jvms_window_constructed (GObject *object)
                            G_CALLBACK (time_format_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->settings, "changed::thread-grouping",
                            G_CALLBACK (jvms_window_dump_state), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->settings, "changed::cache-budget-mib",
+                           G_CALLBACK (cache_budget_changed), self, G_CONNECT_SWAPPED);
   time_format_changed (self);
 
   g_autoptr(GFile) sample = jvms_application_find_sample ();

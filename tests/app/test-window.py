@@ -24,6 +24,7 @@ import configparser
 import gzip
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -139,6 +140,35 @@ def changed_fraction(a, b):
             if ra[i:i + 3] != rb[i:i + 3]:
                 diff += 1
     return diff / total if total else 0.0
+
+
+LSAN_EXIT = 23  # the export session's exit status when LeakSanitizer reports leaks
+
+
+def leak_reports(log):
+    """LeakSanitizer's reports in @log: (kind, bytes, objects, frames) for each."""
+    reports = []
+    for block in re.split(r"\n(?=(?:Direct|Indirect) leak of )", log):
+        m = re.match(r"(Direct|Indirect) leak of (\d+) byte\(s\) in (\d+) object", block)
+        if m:
+            frames = re.findall(r"^\s*#\d+ 0x[0-9a-f]+ (?:in )?(.*)$", block, re.M)
+            reports.append((m.group(1), int(m.group(2)), int(m.group(3)), frames))
+    return reports
+
+
+def allowed_leak(report):
+    """Two reports that are not ours (tests/lsan.supp says more), each with a stack that stops
+    in GLib and reaches no other code:
+    - GLib's first quark block, 16 KiB in one object, abandoned by gquark.c once GTK's file
+      chooser makes the 2049th quark (a slow unwind reaches libglib's constructor);
+    - 256 bytes in two g_realloc'd objects that only GTK's GL renderer leaves once the file
+      chooser's window was drawn: with GSK_RENDERER=cairo and a slow unwind (full stacks) the
+      same session reports nothing but the quark block."""
+    kind, size, objects, frames = report
+    ours = [f for f in frames if not re.search(r"asan_malloc|\b(re)?alloc\b|libglib-2\.0\.so|"
+                                               r"dl-init\.c|ld-linux", f)]
+    known = (size, objects) == (16384, 1) or (size, objects) == (256, 2)
+    return kind == "Direct" and known and not ours
 
 
 def ints(text):
@@ -407,6 +437,27 @@ def main():
                   and wait_for(lambda: "From +" in state.get("panel", "range", "")),
                   "back to the trace start: the range is written from it",
                   state.get("panel", "range"))
+        # 5e. The index cache budget: the history is opened again with the key's size once the
+        #     index is complete, also when the key changes while the trace is open; what the
+        #     user looks at and has selected stays.
+        def gsettings_get(key):
+            out = subprocess.run(["gsettings", "get", "org.jvmscope.Jvmscope", key], env=env,
+                                 capture_output=True, text=True).stdout.split()
+            return int(out[-1]) if out else -1
+        want = gsettings_get("cache-budget-mib") * 2**20
+        tap.check(wait_for(lambda: state.get("window", "history-cache-budget") == str(want)),
+                  "the history's node cache has the key's budget (%d bytes)" % want,
+                  state.get("window", "history-cache-budget"))
+        before = [state.get("views", k) for k in ("visible-start", "visible-end",
+                                                    "selection-start", "selection-end")]
+        tap.check(gsettings_set("cache-budget-mib", "24")
+                  and wait_for(lambda: state.get("window", "history-cache-budget") == str(24 * 2**20)),
+                  "a new cache-budget-mib reaches the open trace's history",
+                  state.get("window", "history-cache-budget"))
+        after = [state.get("views", k) for k in ("visible-start", "visible-end",
+                                                   "selection-start", "selection-end")]
+        tap.check(before == after and state.get("views", "history") == "true",
+                  "... keeping the visible range and the selection", (before, after))
         tap.check(gsettings_set("thread-grouping", "none")
                   and wait_for(lambda: state.get("settings", "thread-grouping") == "none"),
                   "the window follows the thread-grouping key (threads view bound: %s)"
@@ -451,10 +502,16 @@ def main():
 
         # 8. Export through the real Save dialogs, typed into from the keyboard: the views as
         #    SVG and PNG (Ctrl+E), the selection's statistics as JSON and CSV (Ctrl+Shift+E).
-        #    In a second session that ends with SIGTERM: under LeakSanitizer, GTK's fallback
-        #    file chooser (no portal here) leaves 256 bytes that LSan reports without a stack,
-        #    so this session's exit is not leak-checked; the first one's is (step 7).
-        app = subprocess.Popen([args.jvmscope, trace], env=env, stdout=log, stderr=subprocess.STDOUT)
+        #    In a second session, leak-checked like the first one when sanitized, but for one
+        #    report of GLib's (see allowed_leaks), so its exit status is LSan's, not an abort.
+        export_env = dict(env)
+        if "ASAN_OPTIONS" in env:
+            export_env["ASAN_OPTIONS"] = env["ASAN_OPTIONS"].replace("abort_on_error=1", "abort_on_error=0")
+            export_env["LSAN_OPTIONS"] = env.get("LSAN_OPTIONS", "") + ":exitcode=%d" % LSAN_EXIT
+        export_log_path = os.path.join(tmp, "jvmscope-export.log")
+        export_log = open(export_log_path, "w")
+        app = subprocess.Popen([args.jvmscope, trace], env=export_env, stdout=export_log,
+                               stderr=subprocess.STDOUT)
         if os.path.exists(state.path):
             os.unlink(state.path)
         if not tap.check(wait_for(lambda: state.get("window", "loading") == "false"
@@ -524,8 +581,20 @@ def main():
         lines = text(csv_path).splitlines() if ok else []
         tap.check(lines[:1] == ["section,subject,key,value,unit"] and len(lines) == len(rows) + 1,
                   "... and as CSV, the same rows", "%d lines" % len(lines))
-        app.terminate()
-        app.wait(timeout=STEP_TIMEOUT)
+        # 9. Ctrl+Q again: the export session quits cleanly too, with no leak of ours.
+        xdo("key", "ctrl+q")
+        try:
+            code = app.wait(timeout=STEP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            code = None
+        export_log.close()
+        with open(export_log_path, encoding="utf-8", errors="replace") as f:
+            report = f.read()
+        leaks = leak_reports(report)
+        ok = code == 0 or (code == LSAN_EXIT and leaks and all(allowed_leak(l) for l in leaks))
+        tap.note("export session: status %r, leak reports %s" % (code, [l[:3] for l in leaks]))
+        tap.check(ok, "Ctrl+Q quits the export session with status 0 and no leak of ours",
+                  "status %r, leaks: %s" % (code, leaks or report[-3000:]))
 
     finally:
         if app is not None and app.poll() is None:

@@ -741,11 +741,17 @@ jvms_ctf_scan_damage (const char * const *inputs)
 
 /* ---- Asking babeltrace2 ---- */
 
+/* Probes babeltrace2 did not finish before one repair stops probing. Without a layout (TSDL
+ * this does not understand) a packet declaring a size of 0 reaches babeltrace2, and every
+ * probe holding it waits out the probe's time limit (2 s and more): bounded by count too. */
+#define MAX_HUNG_PROBES 2
+
 typedef struct
 {
   char  *dir;       /* a trace folder: the metadata linked, the stream files of one probe */
   guint  n_probes;  /* every probe of this repair */
   guint  left;      /* stream probes left (JVMS_CTF_REPAIR_MAX_PROBES in all) */
+  guint  n_hung;
 } Probe;
 
 static gboolean
@@ -818,8 +824,13 @@ probe_units (Probe *probe, GArray *streams, guint first, guint last)
       ok = place_stream (st, probe->dir, take_span, &span, NULL, NULL);
       span.base += st->units->len;
     }
+  if (!ok)
+    return FALSE;
   const char *inputs[] = { probe->dir, NULL };
-  return ok && jvms_ctf_bt_probe_guarded (inputs) == JVMS_CTF_PROBE_OK;
+  JvmsCtfProbeResult result = jvms_ctf_bt_probe_guarded (inputs);
+  if (result == JVMS_CTF_PROBE_HUNG && ++probe->n_hung >= MAX_HUNG_PROBES)
+    probe->left = 0;
+  return result == JVMS_CTF_PROBE_OK;
 }
 
 static UnitVerdict *
@@ -906,7 +917,7 @@ region_cmp (gconstpointer a, gconstpointer b)
 }
 
 static char *
-describe_bad (const Stream *st, guint64 kept, guint64 unchecked_from, guint n_probes)
+describe_bad (const Stream *st, guint64 kept, guint64 unchecked_from, const Probe *probe)
 {
   g_autoptr(GArray) bad = g_array_new (FALSE, FALSE, sizeof (Region));
   g_array_append_vals (bad, st->bad->data, st->bad->len);
@@ -936,10 +947,15 @@ describe_bad (const Stream *st, guint64 kept, guint64 unchecked_from, guint n_pr
                           " bytes of whole packets around them kept",
                           dropped, st->size > 0 && dropped == st->size ? " (the whole file)" : "",
                           kept);
-  if (unchecked_from != G_MAXUINT64)
+  if (unchecked_from != G_MAXUINT64 && probe->n_hung >= MAX_HUNG_PROBES)
     g_string_append_printf (s, "; the packets from byte %" G_GUINT64_FORMAT " on were dropped "
-                            "unchecked: the repair asks babeltrace2 at most %u times (%u here)",
-                            unchecked_from, JVMS_CTF_REPAIR_MAX_PROBES, n_probes);
+                            "unchecked: babeltrace2 did not finish indexing %u times (a packet "
+                            "that declares a size of 0?), and the repair stops there",
+                            unchecked_from, probe->n_hung);
+  else if (unchecked_from != G_MAXUINT64)
+    g_string_append_printf (s, "; the packets from byte %" G_GUINT64_FORMAT " on were dropped "
+                            "unchecked: the repair asks babeltrace2 at most %u times",
+                            unchecked_from, JVMS_CTF_REPAIR_MAX_PROBES);
   return g_string_free (s, FALSE);
 }
 
@@ -1007,8 +1023,7 @@ repair_one_trace (const char *dir, guint t, const char *why, const char *root, P
       if (ok && damaged)
         {
           (*n_damaged)++;
-          g_ptr_array_add (warnings, describe_bad (st, kept, unchecked_from,
-                                                   JVMS_CTF_REPAIR_MAX_PROBES - probe->left));
+          g_ptr_array_add (warnings, describe_bad (st, kept, unchecked_from, probe));
         }
       g_autofree char *in_probe = g_build_filename (probe_dir, st->name, NULL);
       g_unlink (in_probe);
@@ -1029,7 +1044,7 @@ jvms_ctf_repair_traces (const char * const *inputs, const char *why, char **tmp_
   g_autoptr(GStrvBuilder) outs = g_strv_builder_new ();
   gboolean ok = TRUE;
   guint n_damaged = 0;
-  Probe probe = { NULL, 0, JVMS_CTF_REPAIR_MAX_PROBES };
+  Probe probe = { NULL, 0, JVMS_CTF_REPAIR_MAX_PROBES, 0 };
 
   for (guint t = 0; ok && inputs[t] != NULL; t++)
     ok = repair_one_trace (inputs[t], t, why, root, &probe, outs, &n_damaged, warnings, error);

@@ -331,6 +331,79 @@ test_probe_bound (Fixture *f, gconstpointer data)
   repair_clear (&r2);
 }
 
+/* The synthetic packet @p with a 4-byte float inserted in its context after timestamp_end (at
+ * 40): content_size and packet_size move to 44 and 52. */
+static GByteArray *
+with_float (const guint8 *p, gsize len)
+{
+  GByteArray *n = g_byte_array_new ();
+  static const guint8 one[4] = { 0, 0, 0x80, 0x3f };
+  g_byte_array_append (n, p, 40);
+  g_byte_array_append (n, one, 4);
+  g_byte_array_append (n, p + 40, (guint) (len - 40));
+  guint64 content;
+  memcpy (&content, n->data + 44, 8);
+  put64 (n, 44, GUINT64_FROM_LE (content) + 32);
+  put64 (n, 52, (guint64) n->len * 8);
+  return n;
+}
+
+/* Metadata whose packet context the layout reader cannot size (a float before the sizes):
+ * the repair cuts at the magic and lets babeltrace2 judge, and packets declaring a size of 0
+ * make its probes time out. The repair stops after MAX_HUNG_PROBES such probes instead of
+ * waiting out each probe of the bisection. */
+static void
+test_no_layout_hangs (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GByteArray) a = with_float (f->a->data, f->a->len);
+  g_autoptr(GByteArray) b = with_float (f->b->data, f->b->len);
+  g_autoptr(GByteArray) zero = g_byte_array_new ();
+  g_byte_array_append (zero, a->data, 72);
+  put64 (zero, 44, 0);
+  put64 (zero, 52, 0);
+  g_autoptr(GByteArray) s = g_byte_array_new ();
+  append (s, a);
+  append (s, zero);
+  append (s, b);
+  append (s, zero);
+  g_autofree char *trace = make_trace (f, "damaged", s);
+  g_autofree char *oracle = make_trace (f, "oracle", a);
+
+  g_autofree char *metadata_path = g_build_filename (trace, "metadata", NULL);
+  g_autofree char *metadata = NULL;
+  g_autoptr(GError) error = NULL;
+  g_file_get_contents (metadata_path, &metadata, NULL, &error);
+  g_assert_no_error (error);
+  const char *at = "uint64_clock_t timestamp_end;";
+  char *end = strstr (metadata, at);
+  g_assert_nonnull (end);
+  end += strlen (at);
+  g_autofree char *patched = g_strdup_printf ("%.*s floating_point { exp_dig = 8; mant_dig = 24; "
+                                              "align = 8; } load;%s", (int) (end - metadata),
+                                              metadata, end);
+  g_assert_null (jvms_ctf_layout_parse (patched));
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *dir = g_build_filename (f->tmp, i == 0 ? "damaged" : "oracle", "metadata", NULL);
+      g_file_set_contents (dir, patched, -1, &error);
+      g_assert_no_error (error);
+    }
+  int status = -1;
+  g_autoptr(GPtrArray) bt = ctf_test_babeltrace_events (oracle, &status);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpuint (bt->len, >, 0);
+
+  Repair r;
+  repair (trace, &r);
+  /* The metadata; then A+Z (hangs), A (good), B+Z (hangs): the end. */
+  g_assert_cmpuint (r.n_probes, <=, 4);
+  g_autoptr(GPtrArray) repaired = ctf_test_babeltrace_events (r.repaired[0], &status);
+  g_assert_cmpint (status, ==, 0);
+  assert_same_lines (repaired, bt);
+  g_assert_true (any_contains (r.warnings, "did not finish indexing 2 times"));
+  repair_clear (&r);
+}
+
 /* The layout read from the real LTTng metadata walks its stream files to their ends: no
  * damage seen in the intact trace, and a cut copy's damage named with its file. */
 static void
@@ -397,6 +470,7 @@ main (int argc, char **argv)
   ADD ("/ctf/repair/malformed-packets", test_malformed_packets);
   ADD ("/ctf/repair/refused-packet", test_refused_packet);
   ADD ("/ctf/repair/probe-bound", test_probe_bound);
+  ADD ("/ctf/repair/no-layout-hangs", test_no_layout_hangs);
 #undef ADD
   g_test_add_func ("/ctf/repair/walk-real-trace", test_walk_real_trace);
   g_test_add_func ("/ctf/repair/layout-unknown", test_layout_unknown);

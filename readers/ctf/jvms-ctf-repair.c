@@ -752,6 +752,7 @@ typedef struct
   guint  n_probes;  /* every probe of this repair */
   guint  left;      /* stream probes left (JVMS_CTF_REPAIR_MAX_PROBES in all) */
   guint  n_hung;
+  JvmsCtfProber *prober;
 } Probe;
 
 static gboolean
@@ -827,7 +828,7 @@ probe_units (Probe *probe, GArray *streams, guint first, guint last)
   if (!ok)
     return FALSE;
   const char *inputs[] = { probe->dir, NULL };
-  JvmsCtfProbeResult result = jvms_ctf_bt_probe_guarded (inputs);
+  JvmsCtfProbeResult result = jvms_ctf_prober_probe (probe->prober, inputs);
   if (result == JVMS_CTF_PROBE_HUNG && ++probe->n_hung >= MAX_HUNG_PROBES)
     probe->left = 0;
   return result == JVMS_CTF_PROBE_OK;
@@ -978,7 +979,7 @@ repair_one_trace (const char *dir, guint t, const char *why, const char *root, P
   /* The metadata alone first: if babeltrace2 refuses it, nothing can be salvaged. */
   const char *alone[] = { probe_dir, NULL };
   probe->n_probes++;
-  JvmsCtfProbeResult metadata_result = jvms_ctf_bt_probe_guarded (alone);
+  JvmsCtfProbeResult metadata_result = jvms_ctf_prober_probe (probe->prober, alone);
   if (metadata_result != JVMS_CTF_PROBE_OK)
     {
       /* The diagnosis parses the metadata again, in this process: only when that is known to
@@ -1044,10 +1045,11 @@ jvms_ctf_repair_traces (const char * const *inputs, const char *why, char **tmp_
   g_autoptr(GStrvBuilder) outs = g_strv_builder_new ();
   gboolean ok = TRUE;
   guint n_damaged = 0;
-  Probe probe = { NULL, 0, JVMS_CTF_REPAIR_MAX_PROBES, 0 };
+  Probe probe = { NULL, 0, JVMS_CTF_REPAIR_MAX_PROBES, 0, jvms_ctf_prober_new () };
 
   for (guint t = 0; ok && inputs[t] != NULL; t++)
     ok = repair_one_trace (inputs[t], t, why, root, &probe, outs, &n_damaged, warnings, error);
+  jvms_ctf_prober_free (probe.prober);
   if (n_probes != NULL)
     *n_probes = probe.n_probes;
 

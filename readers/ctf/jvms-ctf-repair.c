@@ -266,6 +266,10 @@ pread_full (int fd, guint8 *buf, gsize len, guint64 off)
   return got;
 }
 
+/* What a miss reads at least: a packet's header and context, without reading the whole of
+ * large packets when the walk only hops from header to header. */
+#define READ_AHEAD ((gsize) 4096)
+
 /* @len bytes at @off, or NULL when the file does not hold them (any more). */
 static const guint8 *
 source_at (Source *s, guint64 off, gsize len)
@@ -274,7 +278,7 @@ source_at (Source *s, guint64 off, gsize len)
     return NULL;
   if (off >= s->buf_off && off + len <= s->buf_off + s->buf_len)
     return s->buf + (off - s->buf_off);
-  gsize want = (gsize) MIN ((guint64) WINDOW_SIZE, s->size - off);
+  gsize want = (gsize) MIN ((guint64) MAX (len, READ_AHEAD), s->size - off);
   gsize got = pread_full (s->fd, s->buf, want, off);
   s->buf_off = off;
   s->buf_len = got;

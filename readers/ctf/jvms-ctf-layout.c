@@ -19,12 +19,34 @@ typedef struct
   guint64  value;   /* numbers */
 } Token;
 
+/* Metadata with more tokens than this (a few MB of TSDL) is left to babeltrace2 alone: the
+ * walk would cost more memory than the repair is allowed. */
+#define MAX_TOKENS (1u << 19)
+
 static void
 token_clear (gpointer p)
 {
-  g_free (((Token *) p)->text);
+  Token *t = p;
+  if (t->kind != TOK_PUNCT)
+    g_free (t->text);
 }
 
+static const char *
+punct_text (const char *p, gsize len)
+{
+  if (len == 2)
+    return ":=";
+  if (len == 3)
+    return "...";
+  static const char singles[] = "!\"#$%&'()*+,-./:;<=>?@[\\]^`{|}~";
+  /* Each of singles as a string of its own. */
+  static const char pairs[] = "!\0\"\0#\0$\0%\0&\0'\0(\0)\0*\0+\0,\0-\0.\0/\0:\0;\0<\0=\0>\0?\0@\0[\0\\\0]\0^\0`\0{\0|\0}\0~\0";
+  const char *at = *p != '\0' ? strchr (singles, *p) : NULL;
+  /* Anything else (bytes that are not text) is one token that matches nothing. */
+  return at != NULL ? pairs + 2 * (at - singles) : "";
+}
+
+/* NULL when the text has more than MAX_TOKENS tokens. */
 static GArray *
 tokenize (const char *s)
 {
@@ -86,10 +108,15 @@ tokenize (const char *s)
           t.kind = TOK_PUNCT;
           gsize len = (p[0] == ':' && p[1] == '=') ? 2
                     : (p[0] == '.' && p[1] == '.' && p[2] == '.') ? 3 : 1;
-          t.text = g_strndup (p, len);
+          t.text = (char *) punct_text (p, len);
           p += len;
         }
       g_array_append_val (tokens, t);
+      if (tokens->len > MAX_TOKENS)
+        {
+          g_array_unref (tokens);
+          return NULL;
+        }
     }
   return tokens;
 }
@@ -141,7 +168,12 @@ typedef struct
   guint8      uuid[16];
   Type       *header;
   GArray     *streams;   /* StreamDecl */
+  guint       depth;     /* of nested structures */
 } Parser;
+
+#define MAX_DEPTH 32
+/* Sizes past this many bits are not a packet header's: not measured (and no overflow). */
+#define MAX_BITS ((guint64) 1 << 40)
 
 typedef struct
 {
@@ -299,13 +331,21 @@ parse_struct (Parser *P)
       P->i++;
     }
   Type *t;
-  if (at_punct (P, "{"))
+  if (at_punct (P, "{") && P->depth >= MAX_DEPTH)
+    {
+      /* Nested deeper than any packet header: not measured, and no deeper recursion. */
+      skip_block (P);
+      t = type_new (P, TYPE_OTHER);
+    }
+  else if (at_punct (P, "{"))
     {
       P->i++;
+      P->depth++;
       t = type_new (P, TYPE_STRUCT);
       t->align = 1;
       t->fields = g_array_new (FALSE, TRUE, sizeof (Field));
       parse_members (P, t);
+      P->depth--;
       if (is (peek (P, 0), TOK_IDENT, "align") && is (peek (P, 1), TOK_PUNCT, "(")
           && is (peek (P, 2), TOK_NUMBER, NULL) && is (peek (P, 3), TOK_PUNCT, ")"))
         {
@@ -371,8 +411,12 @@ parse_keyword_type (Parser *P)
           P->i++;
         }
       Type *container = NULL;
-      if (accept_punct (P, ":"))
-        container = parse_type (P);
+      if (accept_punct (P, ":") && P->depth < MAX_DEPTH)
+        {
+          P->depth++;
+          container = parse_type (P);
+          P->depth--;
+        }
       else if (!at_punct (P, "{") && name != NULL)
         container = g_hash_table_lookup (P->names, name);
       else
@@ -681,7 +725,7 @@ type_measure (const Type *t, guint depth, guint64 *size, guint64 *align)
           return FALSE;
         *size = t->length == 0 ? 0 : (t->length - 1) * align_up (es, ea) + es;
         *align = ea;
-        return TRUE;
+        return *size <= MAX_BITS;
       }
     case TYPE_STRUCT:
       {
@@ -693,6 +737,8 @@ type_measure (const Type *t, guint depth, guint64 *size, guint64 *align)
               return FALSE;
             pos = align_up (pos, fa) + fs;
             a = MAX (a, fa);
+            if (pos > MAX_BITS)
+              return FALSE;
           }
         *size = pos;
         *align = a;
@@ -745,6 +791,8 @@ walk (const Type *t, guint64 start, Order trace_order, const char * const *names
       if (!type_measure (f->type, 1, &fs, &fa))
         return JVMS_CTF_LAYOUT_UNKNOWN;
       pos = align_up (pos, fa);
+      if (pos > MAX_BITS)
+        return JVMS_CTF_LAYOUT_UNKNOWN;
       for (guint k = 0; names[k] != NULL; k++)
         if (strcmp (f->name, names[k]) == 0)
           {
@@ -773,6 +821,8 @@ jvms_ctf_layout_parse (const char *tsdl)
 {
   Parser P = { 0 };
   P.tokens = tokenize (tsdl);
+  if (P.tokens == NULL)
+    return NULL;
   P.pool = g_ptr_array_new_with_free_func (type_free);
   P.names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   P.streams = g_array_new (FALSE, TRUE, sizeof (StreamDecl));

@@ -462,6 +462,46 @@ test_layout_unknown (void)
   jvms_ctf_layout_free (layout);
 }
 
+/* Hostile TSDL: the layout reader runs before babeltrace2 has seen the metadata, so deep
+ * nesting must not recurse without end, huge arrays must not overflow, and text with too many
+ * tokens is left to babeltrace2 instead of tokenized into unbounded memory. */
+static void
+test_layout_hostile (void)
+{
+  static const char head[] =
+    "typealias integer { size = 8; align = 8; signed = false; } := u8;\n"
+    "typealias integer { size = 64; align = 8; signed = false; } := u64;\n"
+    "trace { byte_order = le; packet.header := struct { u8 magic; }; };\n";
+  GString *deep = g_string_new (head);
+  for (guint i = 0; i < 20000; i++)
+    g_string_append (deep, "struct { ");
+  g_string_append (deep, "u8 x; ");
+  for (guint i = 0; i < 20000; i++)
+    g_string_append (deep, "} f; ");
+  for (guint i = 0; i < 20000; i++)
+    g_string_append (deep, "enum : ");
+  g_string_append (deep, "u8 { a }; stream { packet.context := struct { u64 content_size; "
+                         "u64 packet_size; }; };\n");
+  JvmsCtfLayout *layout = jvms_ctf_layout_parse (deep->str);
+  /* Whatever it makes of the nesting, the stream's sizes after it are where they are. */
+  g_assert_nonnull (layout);
+  g_assert_cmpuint (jvms_ctf_layout_stream (layout, 0)->packet_size_bit, ==, 8 + 64);
+  jvms_ctf_layout_free (layout);
+  g_string_free (deep, TRUE);
+
+  g_autofree char *arrays = g_strdup_printf ("%s stream { packet.context := struct { "
+                                             "u64 a[1048576][1048576][1048576][1048576]; "
+                                             "u64 content_size; u64 packet_size; }; };", head);
+  g_assert_null (jvms_ctf_layout_parse (arrays));
+
+  GString *many = g_string_new (head);
+  for (guint i = 0; i < 300000; i++)
+    g_string_append (many, "; ;");
+  g_string_append (many, "stream { packet.context := struct { u64 content_size; u64 packet_size; }; };");
+  g_assert_null (jvms_ctf_layout_parse (many->str));
+  g_string_free (many, TRUE);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -474,5 +514,6 @@ main (int argc, char **argv)
 #undef ADD
   g_test_add_func ("/ctf/repair/walk-real-trace", test_walk_real_trace);
   g_test_add_func ("/ctf/repair/layout-unknown", test_layout_unknown);
+  g_test_add_func ("/ctf/repair/layout-hostile", test_layout_hostile);
   return g_test_run ();
 }

@@ -21,7 +21,7 @@ G_BEGIN_DECLS
  * repair's time by its work, whatever the damage: a stream walked with the metadata's packet
  * layout needs one probe; a packet babeltrace2 refuses that the walk accepted costs
  * log2(packets) + 1 more, and when the probes run out the unchecked rest is dropped. */
-#define JVMS_CTF_REPAIR_MAX_PROBES 24
+#define JVMS_CTF_REPAIR_MAX_PROBES 16
 
 /* Called when source.ctf.fs failed on @inputs (trace folders, NULL-terminated) with @why.
  * When the metadata is readable and some stream files are not, makes a temporary folder

@@ -857,15 +857,15 @@ jvms_ctf_reader_open (const char *folder, JvmsCtfReaderFlags flags, GError **err
   JvmsCtfProbeResult probe = JVMS_CTF_PROBE_FAILED;
   why = jvms_ctf_scan_damage (inputs);
   if (why == NULL)
-    probe = jvms_ctf_bt_probe_guarded (inputs);
-  if (why != NULL)
-    ;
-  else if (probe == JVMS_CTF_PROBE_FAILED)
-    jvms_ctf_bt_probe (inputs, &why);
-  else if (probe == JVMS_CTF_PROBE_HUNG)
-    why = g_strdup_printf ("babeltrace2 did not finish indexing the stream files within %u ms "
-                           "(a packet that declares a size of 0?)",
-                           jvms_ctf_bt_probe_timeout_ms (inputs));
+    {
+      probe = jvms_ctf_bt_probe_guarded (inputs);
+      if (probe == JVMS_CTF_PROBE_FAILED)
+        jvms_ctf_bt_probe (inputs, &why);
+      else if (probe == JVMS_CTF_PROBE_HUNG)
+        why = g_strdup_printf ("babeltrace2 did not finish indexing the stream files within %u "
+                               "ms (a packet that declares a size of 0?)",
+                               jvms_ctf_bt_probe_timeout_ms (inputs));
+    }
   if (probe != JVMS_CTF_PROBE_OK)
     {
       g_autoptr(GError) repair_error = NULL;

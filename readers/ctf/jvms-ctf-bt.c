@@ -5,6 +5,8 @@
 #include <glib/gstdio.h>
 #include <poll.h>
 #include <signal.h>
+#include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -215,5 +217,160 @@ jvms_ctf_bt_probe_guarded (const char * const *inputs)
     return JVMS_CTF_PROBE_OK;
   if (verdict == 'n')
     return JVMS_CTF_PROBE_FAILED;
+  return JVMS_CTF_PROBE_HUNG;
+}
+
+/* ---- One child for many probes ---- */
+
+struct _JvmsCtfProber
+{
+  pid_t pid;   /* 0: no child yet (or it was killed) */
+  int   fd;    /* our end of the socket pair */
+};
+
+JvmsCtfProber *
+jvms_ctf_prober_new (void)
+{
+  JvmsCtfProber *prober = g_new0 (JvmsCtfProber, 1);
+  prober->fd = -1;
+  return prober;
+}
+
+static void
+prober_stop (JvmsCtfProber *prober, gboolean kill_it)
+{
+  if (prober->pid <= 0)
+    return;
+  if (kill_it)
+    kill (prober->pid, SIGKILL);
+  /* Without a kill the child sees the socket close and leaves. */
+  close (prober->fd);
+  prober->fd = -1;
+  int status;
+  while (waitpid (prober->pid, &status, 0) < 0 && errno == EINTR)
+    ;
+  prober->pid = 0;
+}
+
+void
+jvms_ctf_prober_free (JvmsCtfProber *prober)
+{
+  if (prober == NULL)
+    return;
+  prober_stop (prober, FALSE);
+  g_free (prober);
+}
+
+static gboolean
+read_full (int fd, void *buf, gsize len)
+{
+  guint8 *p = buf;
+  while (len > 0)
+    {
+      ssize_t n = read (fd, p, len);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return FALSE;
+      p += n;
+      len -= (gsize) n;
+    }
+  return TRUE;
+}
+
+/* The child: requests are a u32 length and the inputs, each ending with a NUL; the answer is
+ * one byte. It leaves with _exit() when the socket closes. */
+G_GNUC_NORETURN static void
+prober_serve (int fd)
+{
+  for (;;)
+    {
+      guint32 len = 0;
+      if (!read_full (fd, &len, sizeof len) || len == 0 || len > (1u << 20))
+        _exit (0);
+      g_autofree char *request = g_malloc (len);
+      if (!read_full (fd, request, len) || request[len - 1] != '\0')
+        _exit (1);
+      g_autoptr(GPtrArray) inputs = g_ptr_array_new ();
+      for (char *p = request; p < request + len; p += strlen (p) + 1)
+        g_ptr_array_add (inputs, p);
+      g_ptr_array_add (inputs, NULL);
+      guint timeout_ms = jvms_ctf_bt_probe_timeout_ms ((const char * const *) inputs->pdata);
+      alarm (timeout_ms / 1000 + 2);
+      char verdict = jvms_ctf_bt_probe ((const char * const *) inputs->pdata, NULL) ? 'y' : 'n';
+      alarm (0);
+      if (write (fd, &verdict, 1) != 1)
+        _exit (1);
+    }
+}
+
+JvmsCtfProbeResult
+jvms_ctf_prober_probe (JvmsCtfProber *prober, const char * const *inputs)
+{
+  if (jvms_ctf_bt_source_class (NULL) == NULL)
+    return JVMS_CTF_PROBE_FAILED;
+  guint timeout_ms = jvms_ctf_bt_probe_timeout_ms (inputs);
+
+  if (prober->pid <= 0)
+    {
+      int fds[2];
+      if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
+        return jvms_ctf_bt_probe_guarded (inputs);
+      pid_t pid = fork ();
+      if (pid < 0)
+        {
+          close (fds[0]);
+          close (fds[1]);
+          return jvms_ctf_bt_probe_guarded (inputs);
+        }
+      if (pid == 0)
+        {
+          close (fds[0]);
+          prober_serve (fds[1]);
+        }
+      close (fds[1]);
+      prober->pid = pid;
+      prober->fd = fds[0];
+    }
+
+  GByteArray *request = g_byte_array_new ();
+  guint32 len = 0;
+  g_byte_array_append (request, (const guint8 *) &len, sizeof len);
+  for (guint i = 0; inputs[i] != NULL; i++)
+    g_byte_array_append (request, (const guint8 *) inputs[i], (guint) strlen (inputs[i]) + 1);
+  len = request->len - (guint32) sizeof len;
+  memcpy (request->data, &len, sizeof len);
+  gboolean sent = TRUE;
+  for (gsize off = 0; sent && off < request->len;)
+    {
+      /* No SIGPIPE when the child is gone. */
+      ssize_t n = send (prober->fd, request->data + off, request->len - off, MSG_NOSIGNAL);
+      if (n < 0 && errno == EINTR)
+        continue;
+      sent = n > 0;
+      off += n > 0 ? (gsize) n : 0;
+    }
+  g_byte_array_unref (request);
+
+  char verdict = 0;
+  gint64 deadline = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
+  while (sent)
+    {
+      gint64 left_ms = (deadline - g_get_monotonic_time ()) / 1000;
+      if (left_ms <= 0)
+        break;
+      struct pollfd pfd = { prober->fd, POLLIN, 0 };
+      int r = poll (&pfd, 1, (int) MIN (left_ms, G_MAXINT));
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r > 0 && read (prober->fd, &verdict, 1) != 1)
+        verdict = 0;
+      break;
+    }
+  if (verdict == 'y')
+    return JVMS_CTF_PROBE_OK;
+  if (verdict == 'n')
+    return JVMS_CTF_PROBE_FAILED;
+  prober_stop (prober, TRUE);
   return JVMS_CTF_PROBE_HUNG;
 }

@@ -44,6 +44,17 @@ typedef enum
  * after HUNG it must not. */
 JvmsCtfProbeResult jvms_ctf_bt_probe_guarded (const char * const *inputs);
 
+/* The same, for many probes in a row (the repair's): one child process answers them one after
+ * the other, so that the fork and the copying of the parent's pages it causes (most of a
+ * probe's cost, several times more under ASan) are paid once, not per probe. A child that does
+ * not answer in time is killed and the next probe starts another. */
+typedef struct _JvmsCtfProber JvmsCtfProber;
+
+JvmsCtfProber     *jvms_ctf_prober_new   (void);
+JvmsCtfProbeResult jvms_ctf_prober_probe (JvmsCtfProber      *prober,
+                                          const char * const *inputs);
+void               jvms_ctf_prober_free  (JvmsCtfProber      *prober);
+
 /* 2 s plus 20 ms per MB of stream files; JVMS_CTF_PROBE_TIMEOUT_MS overrides (fuzzing). */
 guint      jvms_ctf_bt_probe_timeout_ms (const char * const *inputs);
 

@@ -9,12 +9,11 @@
 
 #include "jvms-ctf-bt.h"
 #include "jvms-ctf.h"
+#include "jvms-ctf-layout.h"
 
 /* CTF 1.8 packet header magic, in the file's byte order (either). */
 #define CTF_MAGIC 0xC1FC1FC1u
 #define CTF_UUID_LEN 16
-/* Bounds on the work spent on one damaged trace: each probe parses the metadata again. */
-#define MAX_PROBES 400
 #define MAX_BAD_REGIONS_REPORTED 8
 
 /* ---- Stream files ---- */
@@ -206,21 +205,99 @@ jvms_ctf_metadata_diagnosis (const char *trace_dir)
   return text_damage (trace_dir);
 }
 
-/* ---- Probing ---- */
+/* ---- Reading stream files ---- */
+
+/* Stream files are read with pread into one bounded window, never mapped: a file that shrinks
+ * while it is read (a tracer still writing, a full disk being cleaned) only ends early. */
+#define WINDOW_SIZE ((gsize) 1 << 20)
 
 typedef struct
 {
-  char  *dir;        /* a trace folder: metadata linked, one stream file "probe" */
-  char  *stream;
-  guint  n_probes;
-} Probe;
+  int      fd;
+  guint64  size;
+  guint8  *buf;
+  guint64  buf_off;
+  gsize    buf_len;
+} Source;
+
+static gboolean
+source_open (Source *s, const char *path, GError **error)
+{
+  s->fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  GStatBuf st;
+  if (s->fd < 0 || fstat (s->fd, &st) != 0)
+    {
+      int saved = errno;
+      if (s->fd >= 0)
+        close (s->fd);
+      s->fd = -1;
+      g_set_error (error, JVMS_CTF_ERROR, JVMS_CTF_ERROR_STREAM, "%s: %s", path,
+                   g_strerror (saved));
+      return FALSE;
+    }
+  s->size = (guint64) st.st_size;
+  s->buf = g_malloc (WINDOW_SIZE);
+  s->buf_off = 0;
+  s->buf_len = 0;
+  return TRUE;
+}
+
+static void
+source_close (Source *s)
+{
+  if (s->fd >= 0)
+    close (s->fd);
+  g_clear_pointer (&s->buf, g_free);
+}
+
+static gsize
+pread_full (int fd, guint8 *buf, gsize len, guint64 off)
+{
+  gsize got = 0;
+  while (got < len)
+    {
+      ssize_t n = pread (fd, buf + got, len - got, (off_t) (off + got));
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        break;
+      got += (gsize) n;
+    }
+  return got;
+}
+
+/* What a miss reads at least: a packet's header and context, without reading the whole of
+ * large packets when the walk only hops from header to header. */
+#define READ_AHEAD ((gsize) 4096)
+
+/* @len bytes at @off, or NULL when the file does not hold them (any more). */
+static const guint8 *
+source_at (Source *s, guint64 off, gsize len)
+{
+  if (len > WINDOW_SIZE || off > s->size || len > s->size - off)
+    return NULL;
+  if (off >= s->buf_off && off + len <= s->buf_off + s->buf_len)
+    return s->buf + (off - s->buf_off);
+  gsize want = (gsize) MIN ((guint64) MAX (len, READ_AHEAD), s->size - off);
+  gsize got = pread_full (s->fd, s->buf, want, off);
+  s->buf_off = off;
+  s->buf_len = got;
+  if (got < want)
+    s->size = off + got;   /* it shrank */
+  return got >= len ? s->buf : NULL;
+}
+
+typedef struct
+{
+  guint64 begin, end;
+} Region;
 
 static gboolean
 write_all (int fd, const guint8 *data, gsize len)
 {
   while (len > 0)
     {
-      ssize_t n = write (fd, data, MIN (len, (gsize) 1 << 24));
+      ssize_t n = write (fd, data, len);
       if (n < 0)
         {
           if (errno == EINTR)
@@ -233,82 +310,147 @@ write_all (int fd, const guint8 *data, gsize len)
   return TRUE;
 }
 
+/* Writes the byte ranges @ranges of @from into a new file @path. */
 static gboolean
-write_ranges (const char *path, const guint8 *data, const GArray *ranges, GError **error)
+copy_ranges (const char *from, const char *path, const GArray *ranges, GError **error)
 {
-  int fd = g_open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0)
-    {
-      int saved = errno;
-      g_set_error (error, JVMS_CTF_ERROR, JVMS_CTF_ERROR_STREAM,
-                   "%s: cannot write a repaired copy: %s", path, g_strerror (saved));
-      return FALSE;
-    }
-  gboolean ok = TRUE;
-  for (guint i = 0; ok && i < ranges->len; i += 2)
-    {
-      guint64 begin = g_array_index (ranges, guint64, i);
-      guint64 end = g_array_index (ranges, guint64, i + 1);
-      ok = write_all (fd, data + begin, end - begin);
-    }
+  int in = g_open (from, O_RDONLY | O_CLOEXEC, 0);
+  int out = g_open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  gboolean ok = in >= 0 && out >= 0;
   int saved = errno;
-  close (fd);
+  g_autofree guint8 *buf = ok ? g_malloc (WINDOW_SIZE) : NULL;
+  for (guint i = 0; ok && i < ranges->len; i++)
+    {
+      const Region *r = &g_array_index (ranges, Region, i);
+      for (guint64 at = r->begin; ok && at < r->end;)
+        {
+          gsize want = (gsize) MIN ((guint64) WINDOW_SIZE, r->end - at);
+          gsize got = pread_full (in, buf, want, at);
+          ok = write_all (out, buf, got);
+          saved = errno;
+          if (got < want)
+            break;   /* the file shrank: what is there is written */
+          at += got;
+        }
+    }
+  if (in >= 0)
+    close (in);
+  if (out >= 0)
+    close (out);
   if (!ok)
     g_set_error (error, JVMS_CTF_ERROR, JVMS_CTF_ERROR_STREAM,
-                 "%s: cannot write a repaired copy: %s", path, g_strerror (saved));
+                 "%s: cannot write a repaired copy of %s: %s", path, from, g_strerror (saved));
   return ok;
 }
 
-/* Whether babeltrace2 indexes the packets in bytes [begin, end) of @data as a stream file. */
-static gboolean
-probe_segment (Probe *probe, const guint8 *data, guint64 begin, guint64 end)
+/* ---- The metadata text, read here without babeltrace2 ---- */
+
+#define METADATA_MAGIC 0x75D11D57u
+#define METADATA_HEADER_SIZE 37   /* magic, uuid, checksum, content and packet size, 5 u8 */
+#define MAX_METADATA_SIZE ((gsize) 64 << 20)
+
+static guint32
+u32_at (const guint8 *p, gboolean be)
 {
-  probe->n_probes++;
-  g_autoptr(GArray) range = g_array_new (FALSE, FALSE, sizeof (guint64));
-  g_array_append_val (range, begin);
-  g_array_append_val (range, end);
-  if (!write_ranges (probe->stream, data, range, NULL))
-    return FALSE;
-  const char *inputs[] = { probe->dir, NULL };
-  return jvms_ctf_bt_probe_guarded (inputs) == JVMS_CTF_PROBE_OK;
+  return (guint32) jvms_ctf_layout_read (p, 0, 32, be);
 }
 
-/* Offsets where a packet header may start: the magic, then the uuid the file's first packet
- * (or another stream file of the trace) carries. */
-static GArray *
-packet_starts (const guint8 *data, gsize size, const guint8 *signature, gsize signature_len)
+/* The TSDL text of @dir's metadata, plain or in metadata packets; NULL when it cannot be
+ * read that way (babeltrace2 then decides alone). */
+static char *
+metadata_text (const char *dir)
 {
-  GArray *starts = g_array_new (FALSE, FALSE, sizeof (guint64));
-  const guint8 *p = data;
-  const guint8 *end = data + size;
-  while (p + signature_len <= end)
+  g_autofree char *path = g_build_filename (dir, "metadata", NULL);
+  Source s = { -1 };
+  if (!source_open (&s, path, NULL))
+    return NULL;
+  GString *text = NULL;
+  const guint8 *head = source_at (&s, 0, 4);
+  if (head != NULL && s.size <= MAX_METADATA_SIZE
+      && (u32_at (head, FALSE) == METADATA_MAGIC || u32_at (head, TRUE) == METADATA_MAGIC))
     {
-      const guint8 *hit = memmem (p, (gsize) (end - p), signature, signature_len);
-      if (hit == NULL)
-        break;
-      guint64 offset = (guint64) (hit - data);
-      g_array_append_val (starts, offset);
-      p = hit + 1;
+      gboolean be = u32_at (head, TRUE) == METADATA_MAGIC;
+      text = g_string_new (NULL);
+      guint64 pos = 0;
+      while (pos < s.size)
+        {
+          const guint8 *h = source_at (&s, pos, METADATA_HEADER_SIZE);
+          if (h == NULL || u32_at (h, be) != METADATA_MAGIC)
+            break;
+          guint64 content = u32_at (h + 24, be) / 8, packet = u32_at (h + 28, be) / 8;
+          if (content < METADATA_HEADER_SIZE || content > packet || packet > s.size - pos
+              || packet > WINDOW_SIZE)
+            break;
+          const guint8 *p = source_at (&s, pos, (gsize) packet);
+          if (p == NULL)
+            break;
+          g_string_append_len (text, (const char *) p + METADATA_HEADER_SIZE,
+                               (gssize) (content - METADATA_HEADER_SIZE));
+          pos += packet;
+        }
     }
-  return starts;
+  else if (head != NULL && s.size <= MAX_METADATA_SIZE)
+    {
+      text = g_string_sized_new ((gsize) s.size + 1);
+      g_string_set_size (text, (gsize) s.size);
+      g_string_set_size (text, pread_full (s.fd, (guint8 *) text->str, (gsize) s.size, 0));
+    }
+  source_close (&s);
+  if (text == NULL)
+    return NULL;
+  /* A NUL in the text ends it, as for babeltrace2's parser. */
+  return g_string_free (text, FALSE);
 }
+
+static JvmsCtfLayout *
+trace_layout (const char *dir)
+{
+  g_autofree char *text = metadata_text (dir);
+  return text != NULL ? jvms_ctf_layout_parse (text) : NULL;
+}
+
+/* ---- Finding packets ---- */
+
+/* The bytes every packet holds at @at from its start: the magic, then the uuid when it
+ * follows. */
+typedef struct
+{
+  guint8 bytes[4 + CTF_UUID_LEN];
+  gsize  len;
+  gsize  at;
+} Signature;
 
 static gboolean
 has_magic (const guint8 *data, gsize size)
 {
-  if (size < 4)
-    return FALSE;
-  guint32 le = (guint32) data[0] | (guint32) data[1] << 8 | (guint32) data[2] << 16 | (guint32) data[3] << 24;
-  guint32 be = (guint32) data[3] | (guint32) data[2] << 8 | (guint32) data[1] << 16 | (guint32) data[0] << 24;
-  return le == CTF_MAGIC || be == CTF_MAGIC;
+  return size >= 4 && (u32_at (data, FALSE) == CTF_MAGIC || u32_at (data, TRUE) == CTF_MAGIC);
 }
 
-/* The first bytes every packet of the trace begins with. With no uuid to go by only the magic
- * is known, in the byte order of the first file that has it. */
-static gsize
-trace_signature (const char *dir, GPtrArray *names, guint8 signature[4 + CTF_UUID_LEN])
+static void
+layout_signature (const JvmsCtfLayout *layout, Signature *sig)
 {
-  gsize best = 0;
+  sig->len = 0;
+  sig->at = 0;
+  if (layout->magic_bit == JVMS_CTF_LAYOUT_UNKNOWN)
+    return;
+  sig->at = (gsize) (layout->magic_bit / 8);
+  guint32 m = layout->magic_be ? GUINT32_TO_BE (CTF_MAGIC) : GUINT32_TO_LE (CTF_MAGIC);
+  memcpy (sig->bytes, &m, 4);
+  sig->len = 4;
+  if (layout->has_uuid && layout->uuid_bit == layout->magic_bit + 32)
+    {
+      memcpy (sig->bytes + 4, layout->uuid, CTF_UUID_LEN);
+      sig->len += CTF_UUID_LEN;
+    }
+}
+
+/* Without a layout: the first bytes of the first stream files, magic and uuid when two files
+ * agree on them, else the magic alone in the byte order of the first file that has it. */
+static void
+sniffed_signature (const char *dir, GPtrArray *names, Signature *sig)
+{
+  sig->len = 0;
+  sig->at = 0;
   for (guint i = 0; i < names->len; i++)
     {
       g_autofree char *path = g_build_filename (dir, g_ptr_array_index (names, i), NULL);
@@ -316,176 +458,306 @@ trace_signature (const char *dir, GPtrArray *names, guint8 signature[4 + CTF_UUI
       if (fd < 0)
         continue;
       guint8 head[4 + CTF_UUID_LEN];
-      ssize_t n = read (fd, head, sizeof head);
+      gsize n = pread_full (fd, head, sizeof head, 0);
       close (fd);
-      if (n < 4 || !has_magic (head, (gsize) n))
+      if (!has_magic (head, n))
         continue;
-      if (n == (ssize_t) sizeof head)
+      if (n == sizeof head)
         {
-          /* Two files agreeing on the 20 bytes: magic and uuid. */
-          if (best == sizeof head && memcmp (signature, head, sizeof head) == 0)
-            return best;
-          if (best < 4)
+          if (sig->len == sizeof head && memcmp (sig->bytes, head, sizeof head) == 0)
+            return;
+          if (sig->len < 4)
             {
-              memcpy (signature, head, sizeof head);
-              best = sizeof head;
+              memcpy (sig->bytes, head, sizeof head);
+              sig->len = sizeof head;
               continue;
             }
         }
-      if (best == 0)
+      if (sig->len == 0)
         {
-          memcpy (signature, head, 4);
-          best = 4;
+          memcpy (sig->bytes, head, 4);
+          sig->len = 4;
         }
     }
-  return best;
 }
+
+/* The first packet start at or after @from whose signature is there; G_MAXUINT64 if none. */
+static guint64
+next_signature (Source *s, const Signature *sig, guint64 from)
+{
+  if (sig->len == 0)
+    return G_MAXUINT64;
+  guint64 p = from + sig->at;
+  while (p < s->size && s->size - p >= sig->len)
+    {
+      gsize chunk = (gsize) MIN ((guint64) WINDOW_SIZE, s->size - p);
+      const guint8 *w = source_at (s, p, chunk);
+      if (w == NULL)
+        break;
+      const guint8 *hit = memmem (w, chunk, sig->bytes, sig->len);
+      if (hit != NULL)
+        return p + (guint64) (hit - w) - sig->at;
+      if (chunk < WINDOW_SIZE)
+        break;
+      p += chunk - (sig->len - 1);
+    }
+  return G_MAXUINT64;
+}
+
+typedef enum
+{
+  PACKET_OK,
+  PACKET_BAD,    /* its signature is there, what it declares is not possible */
+  PACKET_NONE,   /* not the start of a packet at all */
+} PacketState;
+
+/* Whether a packet starts at @off, and how long it says it is: what babeltrace2 checks when
+ * it indexes a stream file, and what it does not (a size under one byte, on which it loops). */
+static PacketState
+packet_at (Source *s, const JvmsCtfLayout *layout, const Signature *sig, guint64 off,
+           guint64 *len)
+{
+  guint64 avail = s->size - off;
+  gsize head_len = (gsize) MIN ((guint64) jvms_ctf_layout_head_bytes (layout), avail);
+  const guint8 *h = source_at (s, off, head_len);
+  if (h == NULL)
+    return PACKET_NONE;
+  if (sig->len > 0)
+    {
+      gsize sig_end = sig->at + sig->len;
+      gsize cmp = (gsize) MIN ((guint64) sig_end, avail);
+      if (cmp <= sig->at || memcmp (h + sig->at, sig->bytes, cmp - sig->at) != 0)
+        return PACKET_NONE;
+      if (cmp < sig_end)
+        return PACKET_BAD;   /* a packet header cut short */
+    }
+  if (layout->has_uuid && layout->uuid_bit != JVMS_CTF_LAYOUT_UNKNOWN)
+    {
+      guint64 end = layout->uuid_bit / 8 + CTF_UUID_LEN;
+      if (end > head_len)
+        return PACKET_BAD;
+      if (memcmp (h + layout->uuid_bit / 8, layout->uuid, CTF_UUID_LEN) != 0)
+        return sig->len > 0 ? PACKET_BAD : PACKET_NONE;
+    }
+  const JvmsCtfStreamLayout *sl = &g_array_index (layout->streams, JvmsCtfStreamLayout, 0);
+  if (layout->stream_id_bit != JVMS_CTF_LAYOUT_UNKNOWN)
+    {
+      if (layout->stream_id_bit + layout->stream_id_bits > 8 * (guint64) head_len)
+        return PACKET_BAD;
+      sl = jvms_ctf_layout_stream (layout, jvms_ctf_layout_read (h, layout->stream_id_bit,
+                                                                 layout->stream_id_bits,
+                                                                 layout->stream_id_be));
+      if (sl == NULL)
+        return PACKET_BAD;
+    }
+  if (sl->context_end_bit > 8 * (guint64) head_len)
+    return PACKET_BAD;
+  guint64 packet = jvms_ctf_layout_read (h, sl->packet_size_bit, sl->packet_size_bits,
+                                         sl->packet_size_be);
+  if (packet % 8 != 0 || packet < sl->context_end_bit || packet / 8 > avail)
+    return PACKET_BAD;
+  if (sl->content_size_bit != JVMS_CTF_LAYOUT_UNKNOWN)
+    {
+      guint64 content = jvms_ctf_layout_read (h, sl->content_size_bit, sl->content_size_bits,
+                                              sl->content_size_be);
+      if (content > packet || content < sl->context_end_bit)
+        return PACKET_BAD;
+    }
+  *len = packet / 8;
+  return PACKET_OK;
+}
+
+static void
+add_region (GArray *regions, guint64 begin, guint64 end)
+{
+  if (begin >= end)
+    return;
+  if (regions->len > 0)
+    {
+      Region *last = &g_array_index (regions, Region, regions->len - 1);
+      if (last->end == begin)
+        {
+          last->end = end;
+          return;
+        }
+    }
+  Region r = { begin, end };
+  g_array_append_val (regions, r);
+}
+
+/* Walks the packets of a stream file by their declared sizes. Where the walk meets bytes that
+ * do not start a packet, the packet before them goes too: damage rarely ends on a packet
+ * boundary, and that packet's size still reads fine when only its tail was hit. The walk goes
+ * on at the next signature that starts a well-formed packet. */
+static void
+scan_with_layout (Source *s, const JvmsCtfLayout *layout, const Signature *sig,
+                  GArray *units, GArray *bad)
+{
+  guint64 pos = 0;
+  while (pos < s->size)
+    {
+      guint64 len = 0;
+      PacketState state = packet_at (s, layout, sig, pos, &len);
+      if (state == PACKET_OK)
+        {
+          Region r = { pos, pos + len };
+          g_array_append_val (units, r);
+          pos += len;
+          continue;
+        }
+      guint64 bad_begin = pos;
+      if (state == PACKET_NONE && units->len > 0
+          && g_array_index (units, Region, units->len - 1).end == pos)
+        {
+          bad_begin = g_array_index (units, Region, units->len - 1).begin;
+          g_array_set_size (units, units->len - 1);
+        }
+      guint64 next = pos;
+      for (;;)
+        {
+          next = next_signature (s, sig, next + 1);
+          if (next == G_MAXUINT64)
+            {
+              next = s->size;
+              break;
+            }
+          if (packet_at (s, layout, sig, next, &len) == PACKET_OK)
+            break;
+        }
+      add_region (bad, bad_begin, next);
+      pos = next;
+    }
+}
+
+/* Without a layout the file is cut at each signature, and babeltrace2 judges the pieces. */
+static void
+scan_with_signature (Source *s, const Signature *sig, GArray *units, GArray *bad)
+{
+  guint64 start = next_signature (s, sig, 0);
+  if (start == G_MAXUINT64)
+    {
+      add_region (bad, 0, s->size);
+      return;
+    }
+  add_region (bad, 0, start);
+  while (start < s->size)
+    {
+      guint64 next = next_signature (s, sig, start + 1);
+      Region r = { start, MIN (next, s->size) };
+      g_array_append_val (units, r);
+      start = r.end;
+    }
+}
+
+/* ---- One trace's stream files ---- */
+
+typedef enum
+{
+  UNIT_UNKNOWN,
+  UNIT_GOOD,
+  UNIT_BAD,
+} UnitVerdict;
 
 typedef struct
 {
-  guint64 begin, end;
-} Region;
+  char    *name;
+  char    *path;
+  guint64  size;
+  GArray  *units;     /* Region: the packets (or pieces) babeltrace2 is asked about */
+  GArray  *verdicts;  /* UnitVerdict, one per unit */
+  GArray  *bad;       /* Region: bytes dropped before babeltrace2 is asked */
+} Stream;
 
-/* Splits @data at the packet starts and keeps the packets babeltrace2 accepts: it finds the
- * first bad packet by bisection (packets are indexed independently, so a run of good packets
- * is good as a whole), skips it and goes on after it. */
+static void
+stream_clear (gpointer p)
+{
+  Stream *s = p;
+  g_free (s->name);
+  g_free (s->path);
+  g_array_unref (s->units);
+  g_array_unref (s->verdicts);
+  g_array_unref (s->bad);
+}
+
+/* Scans every stream file of @dir; @layout may be NULL. */
 static GArray *
-good_ranges (Probe *probe, const guint8 *data, gsize size, GArray *starts, GArray *bad)
+scan_trace (const char *dir, const JvmsCtfLayout *layout, GPtrArray *warnings)
 {
-  GArray *good = g_array_new (FALSE, FALSE, sizeof (guint64));
-  guint k = starts->len;
-  if (k == 0)
+  GArray *streams = g_array_new (FALSE, TRUE, sizeof (Stream));
+  g_array_set_clear_func (streams, stream_clear);
+  g_autoptr(GPtrArray) names = list_stream_files (dir);
+  Signature sig;
+  if (layout != NULL)
+    layout_signature (layout, &sig);
+  else
+    sniffed_signature (dir, names, &sig);
+  for (guint i = 0; i < names->len; i++)
     {
-      Region r = { 0, size };
-      if (size > 0)
-        g_array_append_val (bad, r);
-      return good;
-    }
-#define UNIT_BEGIN(i) g_array_index (starts, guint64, (i))
-#define UNIT_END(i) ((i) + 1 < k ? g_array_index (starts, guint64, (i) + 1) : (guint64) size)
-
-  if (UNIT_BEGIN (0) > 0)
-    {
-      Region r = { 0, UNIT_BEGIN (0) };
-      g_array_append_val (bad, r);
-    }
-
-  guint pos = 0;
-  while (pos < k)
-    {
-      if (probe->n_probes >= MAX_PROBES)
+      Stream st = { 0 };
+      st.name = g_strdup (g_ptr_array_index (names, i));
+      st.path = g_build_filename (dir, st.name, NULL);
+      st.units = g_array_new (FALSE, FALSE, sizeof (Region));
+      st.verdicts = g_array_new (FALSE, TRUE, sizeof (UnitVerdict));
+      st.bad = g_array_new (FALSE, FALSE, sizeof (Region));
+      g_autoptr(GError) error = NULL;
+      Source s = { -1 };
+      if (source_open (&s, st.path, &error))
         {
-          Region r = { UNIT_BEGIN (pos), size };
-          g_array_append_val (bad, r);
-          break;
-        }
-      /* The whole file is known bad: that is why it is being repaired. */
-      gboolean whole = pos == 0 && UNIT_BEGIN (0) == 0;
-      if (!whole && probe_segment (probe, data, UNIT_BEGIN (pos), size))
-        {
-          guint64 b = UNIT_BEGIN (pos), e = size;
-          g_array_append_val (good, b);
-          g_array_append_val (good, e);
-          break;
-        }
-      /* [pos, lo) is good, [lo, hi) holds a bad unit. */
-      guint lo = pos, hi = k;
-      while (hi - lo > 1 && probe->n_probes < MAX_PROBES)
-        {
-          guint mid = lo + (hi - lo) / 2;
-          if (probe_segment (probe, data, UNIT_BEGIN (lo), UNIT_BEGIN (mid)))
-            lo = mid;
+          if (layout != NULL)
+            scan_with_layout (&s, layout, &sig, st.units, st.bad);
           else
-            hi = mid;
+            scan_with_signature (&s, &sig, st.units, st.bad);
+          st.size = s.size;
+          source_close (&s);
         }
-      if (hi - lo > 1)
+      else if (warnings != NULL)
+        g_ptr_array_add (warnings, g_strdup_printf ("cannot read the stream file: %s",
+                                                    error->message));
+      g_array_set_size (st.verdicts, st.units->len);
+      g_array_append_val (streams, st);
+    }
+  return streams;
+}
+
+char *
+jvms_ctf_scan_damage (const char * const *inputs)
+{
+  for (guint t = 0; inputs[t] != NULL; t++)
+    {
+      g_autoptr(JvmsCtfLayout) layout = trace_layout (inputs[t]);
+      if (layout == NULL)
+        continue;
+      g_autoptr(GArray) streams = scan_trace (inputs[t], layout, NULL);
+      for (guint i = 0; i < streams->len; i++)
         {
-          /* Out of probes: keep what is known good and drop the rest. */
-          if (lo > pos)
+          const Stream *st = &g_array_index (streams, Stream, i);
+          if (st->bad->len > 0)
             {
-              guint64 b = UNIT_BEGIN (pos), e = UNIT_BEGIN (lo);
-              g_array_append_val (good, b);
-              g_array_append_val (good, e);
+              const Region *r = &g_array_index (st->bad, Region, 0);
+              return g_strdup_printf ("%s: bytes [%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT
+                                      ") do not hold well-formed packets", st->path,
+                                      r->begin, r->end);
             }
-          Region r = { UNIT_BEGIN (lo), size };
-          g_array_append_val (bad, r);
-          break;
         }
-      if (lo > pos)
-        {
-          guint64 b = UNIT_BEGIN (pos), e = UNIT_BEGIN (lo);
-          g_array_append_val (good, b);
-          g_array_append_val (good, e);
-        }
-      Region r = { UNIT_BEGIN (lo), UNIT_END (lo) };
-      if (bad->len > 0 && g_array_index (bad, Region, bad->len - 1).end == r.begin)
-        g_array_index (bad, Region, bad->len - 1).end = r.end;
-      else
-        g_array_append_val (bad, r);
-      pos = lo + 1;
     }
-#undef UNIT_BEGIN
-#undef UNIT_END
-  return good;
+  return NULL;
 }
 
-static char *
-describe_bad (const char *path, gsize size, GArray *bad, guint64 kept)
+/* ---- Asking babeltrace2 ---- */
+
+/* Probes babeltrace2 did not finish before one repair stops probing. Without a layout (TSDL
+ * this does not understand) a packet declaring a size of 0 reaches babeltrace2, and every
+ * probe holding it waits out the probe's time limit (2 s and more): bounded by count too. */
+#define MAX_HUNG_PROBES 2
+
+typedef struct
 {
-  GString *s = g_string_new (NULL);
-  g_string_append_printf (s, "%s: damaged stream file (%" G_GSIZE_FORMAT " bytes): babeltrace2 "
-                          "cannot index the packets in bytes ", path, size);
-  guint64 dropped = 0;
-  for (guint i = 0; i < bad->len; i++)
-    {
-      Region *r = &g_array_index (bad, Region, i);
-      dropped += r->end - r->begin;
-      if (i < MAX_BAD_REGIONS_REPORTED)
-        g_string_append_printf (s, "%s[%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT ")",
-                                i > 0 ? ", " : "", r->begin, r->end);
-    }
-  if (bad->len > MAX_BAD_REGIONS_REPORTED)
-    g_string_append_printf (s, " and %u more ranges", bad->len - MAX_BAD_REGIONS_REPORTED);
-  g_string_append_printf (s, "; %" G_GUINT64_FORMAT " bytes dropped%s, the %" G_GUINT64_FORMAT
-                          " bytes of whole packets around them kept",
-                          dropped, size > 0 && dropped == size ? " (the whole file)" : "", kept);
-  return g_string_free (s, FALSE);
-}
-
-/* Replaces the stream file @name of @dir, already linked into @out_dir, by its good packets. */
-static gboolean
-repair_stream (const char *dir, const char *name, const char *out_dir, const guint8 *signature,
-               gsize signature_len, Probe *probe, GPtrArray *warnings, GError **error)
-{
-  g_autofree char *path = g_build_filename (dir, name, NULL);
-  g_autofree char *out = g_build_filename (out_dir, name, NULL);
-  g_autoptr(GError) local_error = NULL;
-  g_autoptr(GMappedFile) mapped = g_mapped_file_new (path, FALSE, &local_error);
-  if (mapped == NULL)
-    {
-      g_ptr_array_add (warnings, g_strdup_printf ("%s: cannot read the stream file: %s",
-                                                  path, local_error->message));
-      g_unlink (out);
-      return TRUE;
-    }
-  const guint8 *data = (const guint8 *) g_mapped_file_get_contents (mapped);
-  gsize size = g_mapped_file_get_length (mapped);
-
-  g_autoptr(GArray) starts = signature_len > 0 ? packet_starts (data, size, signature, signature_len)
-                                               : g_array_new (FALSE, FALSE, sizeof (guint64));
-  g_autoptr(GArray) bad = g_array_new (FALSE, FALSE, sizeof (Region));
-  g_autoptr(GArray) good = good_ranges (probe, data, size, starts, bad);
-
-  guint64 kept = 0;
-  for (guint i = 0; i < good->len; i += 2)
-    kept += g_array_index (good, guint64, i + 1) - g_array_index (good, guint64, i);
-  g_ptr_array_add (warnings, describe_bad (path, size, bad, kept));
-
-  g_unlink (out);
-  if (kept == 0)
-    return TRUE;
-  return write_ranges (out, data, good, error);
-}
+  char  *dir;       /* a trace folder: the metadata linked, the stream files of one probe */
+  guint  n_probes;  /* every probe of this repair */
+  guint  left;      /* stream probes left (JVMS_CTF_REPAIR_MAX_PROBES in all) */
+  guint  n_hung;
+  JvmsCtfProber *prober;
+} Probe;
 
 static gboolean
 link_into (const char *target, const char *link, GError **error)
@@ -501,23 +773,201 @@ link_into (const char *target, const char *link, GError **error)
   return TRUE;
 }
 
+/* Puts the units of @st that @take says into @dir/@name: a link when that is the whole file,
+ * nothing when it is no unit. */
 static gboolean
-stream_alone_is_good (Probe *probe, const char *path)
+place_stream (const Stream *st, const char *dir, gboolean (*take) (const Stream *, guint, gpointer),
+              gpointer data, guint64 *kept, GError **error)
 {
-  g_unlink (probe->stream);
-  if (!link_into (path, probe->stream, NULL))
-    return FALSE;
-  probe->n_probes++;
-  const char *inputs[] = { probe->dir, NULL };
-  gboolean ok = jvms_ctf_bt_probe_guarded (inputs) == JVMS_CTF_PROBE_OK;
-  g_unlink (probe->stream);
-  return ok;
+  g_autofree char *out = g_build_filename (dir, st->name, NULL);
+  g_unlink (out);
+  g_autoptr(GArray) ranges = g_array_new (FALSE, FALSE, sizeof (Region));
+  for (guint u = 0; u < st->units->len; u++)
+    if (take (st, u, data))
+      {
+        const Region *r = &g_array_index (st->units, Region, u);
+        add_region (ranges, r->begin, r->end);
+      }
+  guint64 total = 0;
+  for (guint i = 0; i < ranges->len; i++)
+    total += g_array_index (ranges, Region, i).end - g_array_index (ranges, Region, i).begin;
+  if (kept != NULL)
+    *kept = total;
+  if (ranges->len == 0)
+    return TRUE;
+  if (ranges->len == 1 && total == st->size && st->bad->len == 0)
+    return link_into (st->path, out, error);
+  return copy_ranges (st->path, out, ranges, error);
 }
 
-/* Links trace @t's metadata and stream files into @root/trace<t>, repairing the damaged ones;
- * the folder goes to @outs. */
+typedef struct
+{
+  guint first, last;   /* global unit indexes [first, last) */
+  guint base;          /* the global index of the stream's first unit */
+} Span;
+
 static gboolean
-repair_one_trace (const char *dir, guint t, const char *why, const char *root,
+take_span (const Stream *st, guint u, gpointer data)
+{
+  const Span *span = data;
+  guint g = span->base + u;
+  return g >= span->first && g < span->last;
+}
+
+/* Whether babeltrace2 indexes units [first, last) of the trace's streams, all together. */
+static gboolean
+probe_units (Probe *probe, GArray *streams, guint first, guint last)
+{
+  g_assert (probe->left > 0);
+  probe->left--;
+  probe->n_probes++;
+  gboolean ok = TRUE;
+  Span span = { first, last, 0 };
+  for (guint i = 0; ok && i < streams->len; i++)
+    {
+      const Stream *st = &g_array_index (streams, Stream, i);
+      ok = place_stream (st, probe->dir, take_span, &span, NULL, NULL);
+      span.base += st->units->len;
+    }
+  if (!ok)
+    return FALSE;
+  const char *inputs[] = { probe->dir, NULL };
+  JvmsCtfProbeResult result = jvms_ctf_prober_probe (probe->prober, inputs);
+  if (result == JVMS_CTF_PROBE_HUNG && ++probe->n_hung >= MAX_HUNG_PROBES)
+    probe->left = 0;
+  return result == JVMS_CTF_PROBE_OK;
+}
+
+static UnitVerdict *
+verdict (GArray *streams, guint g)
+{
+  for (guint i = 0; i < streams->len; i++)
+    {
+      Stream *st = &g_array_index (streams, Stream, i);
+      if (g < st->units->len)
+        return &g_array_index (st->verdicts, UnitVerdict, g);
+      g -= st->units->len;
+    }
+  g_assert_not_reached ();
+}
+
+static void
+set_verdicts (GArray *streams, guint first, guint last, UnitVerdict v)
+{
+  for (guint g = first; g < last; g++)
+    *verdict (streams, g) = v;
+}
+
+/* Which units babeltrace2 accepts. Packets are indexed one by one, so a set of units is
+ * accepted when each of them is: one probe of everything usually settles it; otherwise the
+ * first refused unit is found by bisection, dropped, and the rest probed again. Units left
+ * when the probes run out stay UNIT_UNKNOWN and are dropped. */
+static void
+judge_units (Probe *probe, GArray *streams, gboolean whole_known_bad)
+{
+  guint n = 0;
+  for (guint i = 0; i < streams->len; i++)
+    n += g_array_index (streams, Stream, i).units->len;
+  guint pos = 0;
+  gboolean rest_fails;
+  if (n == 0)
+    return;
+  if (whole_known_bad)
+    rest_fails = TRUE;
+  else if (probe->left > 0)
+    rest_fails = !probe_units (probe, streams, 0, n);
+  else
+    return;
+  while (pos < n)
+    {
+      if (!rest_fails)
+        {
+          set_verdicts (streams, pos, n, UNIT_GOOD);
+          return;
+        }
+      /* [pos, lo) is good, [pos, hi) is not. */
+      guint lo = pos, hi = n;
+      while (hi - lo > 1 && probe->left > 0)
+        {
+          guint mid = lo + (hi - lo) / 2;
+          if (probe_units (probe, streams, pos, mid))
+            lo = mid;
+          else
+            hi = mid;
+        }
+      set_verdicts (streams, pos, lo, UNIT_GOOD);
+      if (hi - lo > 1)
+        return;
+      *verdict (streams, lo) = UNIT_BAD;
+      pos = lo + 1;
+      if (pos >= n || probe->left == 0)
+        return;
+      rest_fails = !probe_units (probe, streams, pos, n);
+    }
+}
+
+/* ---- Results ---- */
+
+static gboolean
+take_good (const Stream *st, guint u, gpointer data)
+{
+  return g_array_index (st->verdicts, UnitVerdict, u) == UNIT_GOOD;
+}
+
+static gint
+region_cmp (gconstpointer a, gconstpointer b)
+{
+  const Region *x = a, *y = b;
+  return x->begin < y->begin ? -1 : x->begin > y->begin;
+}
+
+static char *
+describe_bad (const Stream *st, guint64 kept, guint64 unchecked_from, const Probe *probe)
+{
+  g_autoptr(GArray) bad = g_array_new (FALSE, FALSE, sizeof (Region));
+  g_array_append_vals (bad, st->bad->data, st->bad->len);
+  for (guint u = 0; u < st->units->len; u++)
+    if (g_array_index (st->verdicts, UnitVerdict, u) != UNIT_GOOD)
+      g_array_append_val (bad, g_array_index (st->units, Region, u));
+  g_array_sort (bad, region_cmp);
+  g_autoptr(GArray) merged = g_array_new (FALSE, FALSE, sizeof (Region));
+  for (guint i = 0; i < bad->len; i++)
+    add_region (merged, g_array_index (bad, Region, i).begin, g_array_index (bad, Region, i).end);
+
+  GString *s = g_string_new (NULL);
+  g_string_append_printf (s, "%s: damaged stream file (%" G_GUINT64_FORMAT " bytes): no packet "
+                          "babeltrace2 can index in bytes ", st->path, st->size);
+  guint64 dropped = 0;
+  for (guint i = 0; i < merged->len; i++)
+    {
+      const Region *r = &g_array_index (merged, Region, i);
+      dropped += r->end - r->begin;
+      if (i < MAX_BAD_REGIONS_REPORTED)
+        g_string_append_printf (s, "%s[%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT ")",
+                                i > 0 ? ", " : "", r->begin, r->end);
+    }
+  if (merged->len > MAX_BAD_REGIONS_REPORTED)
+    g_string_append_printf (s, " and %u more ranges", merged->len - MAX_BAD_REGIONS_REPORTED);
+  g_string_append_printf (s, "; %" G_GUINT64_FORMAT " bytes dropped%s, the %" G_GUINT64_FORMAT
+                          " bytes of whole packets around them kept",
+                          dropped, st->size > 0 && dropped == st->size ? " (the whole file)" : "",
+                          kept);
+  if (unchecked_from != G_MAXUINT64 && probe->n_hung >= MAX_HUNG_PROBES)
+    g_string_append_printf (s, "; the packets from byte %" G_GUINT64_FORMAT " on were dropped "
+                            "unchecked: babeltrace2 did not finish indexing %u times (a packet "
+                            "that declares a size of 0?), and the repair stops there",
+                            unchecked_from, probe->n_hung);
+  else if (unchecked_from != G_MAXUINT64)
+    g_string_append_printf (s, "; the packets from byte %" G_GUINT64_FORMAT " on were dropped "
+                            "unchecked: the repair asks babeltrace2 at most %u times",
+                            unchecked_from, JVMS_CTF_REPAIR_MAX_PROBES);
+  return g_string_free (s, FALSE);
+}
+
+/* Links trace @t's metadata and stream files into @root/trace<t>, damaged ones replaced by
+ * their good packets; the folder goes to @outs. */
+static gboolean
+repair_one_trace (const char *dir, guint t, const char *why, const char *root, Probe *probe,
                   GStrvBuilder *outs, guint *n_damaged, GPtrArray *warnings, GError **error)
 {
   g_autofree char *metadata = g_build_filename (dir, "metadata", NULL);
@@ -525,15 +975,15 @@ repair_one_trace (const char *dir, guint t, const char *why, const char *root,
 
   g_snprintf (name_buf, sizeof name_buf, "probe%u", t);
   g_autofree char *probe_dir = g_build_filename (root, name_buf, NULL);
-  g_autofree char *probe_stream = g_build_filename (probe_dir, "stream", NULL);
-  Probe probe = { probe_dir, probe_stream, 0 };
-  g_autofree char *probe_metadata = g_build_filename (probe.dir, "metadata", NULL);
-  if (g_mkdir (probe.dir, 0700) != 0 || !link_into (metadata, probe_metadata, error))
+  probe->dir = probe_dir;
+  g_autofree char *probe_metadata = g_build_filename (probe_dir, "metadata", NULL);
+  if (g_mkdir (probe_dir, 0700) != 0 || !link_into (metadata, probe_metadata, error))
     return FALSE;
 
   /* The metadata alone first: if babeltrace2 refuses it, nothing can be salvaged. */
-  const char *alone[] = { probe.dir, NULL };
-  JvmsCtfProbeResult metadata_result = jvms_ctf_bt_probe_guarded (alone);
+  const char *alone[] = { probe_dir, NULL };
+  probe->n_probes++;
+  JvmsCtfProbeResult metadata_result = jvms_ctf_prober_probe (probe->prober, alone);
   if (metadata_result != JVMS_CTF_PROBE_OK)
     {
       /* The diagnosis parses the metadata again, in this process: only when that is known to
@@ -553,24 +1003,36 @@ repair_one_trace (const char *dir, guint t, const char *why, const char *root,
   if (g_mkdir (out_dir, 0700) != 0 || !link_into (metadata, out_metadata, error))
     return FALSE;
 
-  g_autoptr(GPtrArray) names = list_stream_files (dir);
-  guint8 signature[4 + CTF_UUID_LEN];
-  gsize signature_len = trace_signature (dir, names, signature);
+  g_autoptr(JvmsCtfLayout) layout = trace_layout (dir);
+  g_autoptr(GArray) streams = scan_trace (dir, layout, warnings);
+  /* Without a layout, nothing was dropped yet: the same files babeltrace2 already refused. */
+  gboolean dropped = FALSE;
+  for (guint i = 0; i < streams->len; i++)
+    dropped |= g_array_index (streams, Stream, i).bad->len > 0;
+  judge_units (probe, streams, layout == NULL && !dropped);
+
   gboolean ok = TRUE;
-  for (guint i = 0; ok && i < names->len; i++)
+  for (guint i = 0; ok && i < streams->len; i++)
     {
-      const char *name = g_ptr_array_index (names, i);
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-      g_autofree char *out = g_build_filename (out_dir, name, NULL);
-      ok = link_into (path, out, error);
-      if (ok && !stream_alone_is_good (&probe, path))
+      const Stream *st = &g_array_index (streams, Stream, i);
+      guint64 kept = 0, unchecked_from = G_MAXUINT64;
+      gboolean damaged = st->bad->len > 0;
+      for (guint u = 0; u < st->units->len; u++)
+        {
+          UnitVerdict v = g_array_index (st->verdicts, UnitVerdict, u);
+          damaged |= v != UNIT_GOOD;
+          if (v == UNIT_UNKNOWN && unchecked_from == G_MAXUINT64)
+            unchecked_from = g_array_index (st->units, Region, u).begin;
+        }
+      ok = place_stream (st, out_dir, take_good, NULL, &kept, error);
+      if (ok && damaged)
         {
           (*n_damaged)++;
-          ok = repair_stream (dir, name, out_dir, signature, signature_len, &probe,
-                              warnings, error);
+          g_ptr_array_add (warnings, describe_bad (st, kept, unchecked_from, probe));
         }
+      g_autofree char *in_probe = g_build_filename (probe_dir, st->name, NULL);
+      g_unlink (in_probe);
     }
-  g_unlink (probe.stream);
   if (ok)
     g_strv_builder_add (outs, out_dir);
   return ok;
@@ -578,7 +1040,8 @@ repair_one_trace (const char *dir, guint t, const char *why, const char *root,
 
 gboolean
 jvms_ctf_repair_traces (const char * const *inputs, const char *why, char **tmp_dir,
-                        GStrv *repaired_inputs, GPtrArray *warnings, GError **error)
+                        GStrv *repaired_inputs, GPtrArray *warnings, guint *n_probes,
+                        GError **error)
 {
   g_autofree char *root = g_dir_make_tmp ("jvmscope-ctf-XXXXXX", NULL);
   if (root == NULL)
@@ -586,14 +1049,18 @@ jvms_ctf_repair_traces (const char * const *inputs, const char *why, char **tmp_
   g_autoptr(GStrvBuilder) outs = g_strv_builder_new ();
   gboolean ok = TRUE;
   guint n_damaged = 0;
+  Probe probe = { NULL, 0, JVMS_CTF_REPAIR_MAX_PROBES, 0, jvms_ctf_prober_new () };
 
   for (guint t = 0; ok && inputs[t] != NULL; t++)
-    ok = repair_one_trace (inputs[t], t, why, root, outs, &n_damaged, warnings, error);
+    ok = repair_one_trace (inputs[t], t, why, root, &probe, outs, &n_damaged, warnings, error);
+  jvms_ctf_prober_free (probe.prober);
+  if (n_probes != NULL)
+    *n_probes = probe.n_probes;
 
   if (ok && n_damaged == 0)
     {
-      /* Every file is fine alone, yet babeltrace2 refused them together (streams that do not
-       * fit one another): nothing to salvage here. */
+      /* Every packet is fine, yet babeltrace2 refused the files together (streams that do
+       * not fit one another): nothing to salvage here. */
       g_set_error (error, JVMS_CTF_ERROR, JVMS_CTF_ERROR_STREAM,
                    "%s: babeltrace2 cannot open the trace: %s", inputs[0], why);
       ok = FALSE;

@@ -3,9 +3,11 @@
  * babeltrace2 2.0 indexes every packet of every stream file when the source is created, and
  * one bad packet header anywhere (a file cut by a crash, a zero-filled block) makes it refuse
  * the whole trace. Packets are self-contained, each starting with the CTF magic and the
- * trace's uuid, so a stream file can be cut into packets without understanding its layout;
- * babeltrace2 itself then says which packets it can index, and the good ones are copied into a
- * temporary trace folder that babeltrace2 reads instead.
+ * trace's uuid and declaring its size, so the repair walks a stream file's packets itself
+ * (jvms-ctf-layout.h says where the sizes are), drops what is not a well-formed packet, and
+ * asks babeltrace2 once whether it indexes the rest; only when it refuses a packet the walk
+ * accepted does it bisect, within JVMS_CTF_REPAIR_MAX_PROBES probes. The good packets are
+ * copied into a temporary trace folder that babeltrace2 reads instead.
  */
 #pragma once
 
@@ -13,19 +15,36 @@
 
 G_BEGIN_DECLS
 
+/* The most babeltrace2 probes one repair makes of stream files, for all the traces it is
+ * given (plus one probe per trace of its metadata alone). Each probe forks and parses the
+ * metadata again (tens of milliseconds, several times that under ASan), so this bounds the
+ * repair's time by its work, whatever the damage: a stream walked with the metadata's packet
+ * layout needs one probe; a packet babeltrace2 refuses that the walk accepted costs
+ * log2(packets) + 1 more, and when the probes run out the unchecked rest is dropped. */
+#define JVMS_CTF_REPAIR_MAX_PROBES 16
+
 /* Called when source.ctf.fs failed on @inputs (trace folders, NULL-terminated) with @why.
  * When the metadata is readable and some stream files are not, makes a temporary folder
  * (@tmp_dir, to remove with jvms_ctf_repair_remove()) holding one trace folder per input with
  * the metadata and every stream file linked, damaged ones replaced by their good packets; sets
  * @repaired_inputs to those folders and adds one warning per damaged file naming the byte
- * ranges dropped. Returns FALSE with @error set when the metadata is what is damaged (with the
- * line of the TSDL text where the damage shows, when it can be seen). */
+ * ranges dropped. @n_probes (may be NULL) gets the number of babeltrace2 probes made. Returns
+ * FALSE with @error set when the metadata is what is damaged (with the line of the TSDL text
+ * where the damage shows, when it can be seen). */
 gboolean jvms_ctf_repair_traces (const char * const *inputs,
                                  const char         *why,
                                  char              **tmp_dir,
                                  GStrv              *repaired_inputs,
                                  GPtrArray          *warnings,
+                                 guint              *n_probes,
                                  GError            **error);
+
+/* Walks the packets of every stream file of @inputs by the sizes they declare, with the
+ * layout the metadata gives (without babeltrace2): a description of the first bytes that are
+ * not well-formed packets, or NULL when none are found (or the layout is not understood).
+ * babeltrace2 must not see such files before the repair: a packet declaring a size under one
+ * byte makes it loop. */
+char    *jvms_ctf_scan_damage (const char * const *inputs);
 
 /* Warnings about stream files that are there but hold nothing (babeltrace2 skips them
  * silently). */

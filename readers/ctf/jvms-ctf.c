@@ -852,18 +852,25 @@ jvms_ctf_reader_open (const char *folder, JvmsCtfReaderFlags flags, GError **err
    * salvaged packet by packet into a temporary copy. */
   g_autofree char *why = NULL;
   g_auto(GStrv) repaired = NULL;
-  JvmsCtfProbeResult probe = jvms_ctf_bt_probe_guarded (inputs);
-  if (probe == JVMS_CTF_PROBE_FAILED)
-    jvms_ctf_bt_probe (inputs, &why);
-  else if (probe == JVMS_CTF_PROBE_HUNG)
-    why = g_strdup_printf ("babeltrace2 did not finish indexing the stream files within %u ms "
-                           "(a packet that declares a size of 0?)",
-                           jvms_ctf_bt_probe_timeout_ms (inputs));
+  /* Damage our own walk of the packets sees goes straight to the repair: babeltrace2 may loop
+   * on it until the probe's time limit. */
+  JvmsCtfProbeResult probe = JVMS_CTF_PROBE_FAILED;
+  why = jvms_ctf_scan_damage (inputs);
+  if (why == NULL)
+    {
+      probe = jvms_ctf_bt_probe_guarded (inputs);
+      if (probe == JVMS_CTF_PROBE_FAILED)
+        jvms_ctf_bt_probe (inputs, &why);
+      else if (probe == JVMS_CTF_PROBE_HUNG)
+        why = g_strdup_printf ("babeltrace2 did not finish indexing the stream files within %u "
+                               "ms (a packet that declares a size of 0?)",
+                               jvms_ctf_bt_probe_timeout_ms (inputs));
+    }
   if (probe != JVMS_CTF_PROBE_OK)
     {
       g_autoptr(GError) repair_error = NULL;
       if (!jvms_ctf_repair_traces (inputs, why, &self->repair_dir, &repaired,
-                                   self->warnings, &repair_error))
+                                   self->warnings, NULL, &repair_error))
         {
           if (repair_error != NULL)
             g_propagate_error (error, g_steal_pointer (&repair_error));

@@ -85,7 +85,11 @@ while [ "$used_total" -lt "$BUDGET" ]; do
   [ -n "$t" ] || break
   mkdir -p "$DIR/artifacts/rechecked"
   set +e
-  "$BIN" -rss_limit_mb=1024 -malloc_limit_mb=256 -timeout=$timeout "$t" >"$t.rerun.log" 2>&1
+  # At normal priority when we may (root): a campaign runs under nice, and a re-run as starved
+  # as the campaign would time out the same way.
+  renice=""
+  [ "$(id -u)" -eq 0 ] && renice="nice -n -$(nice)"
+  $renice "$BIN" -rss_limit_mb=1024 -malloc_limit_mb=256 -timeout=$timeout "$t" >"$t.rerun.log" 2>&1
   rerc=$?
   set -e
   # libFuzzer's own figure for the input, without the process start-up that a loaded machine

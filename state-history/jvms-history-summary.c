@@ -47,6 +47,7 @@ gsize jvms_blob_frame (JvmsNodeEncoder *enc, const guint8 *payload, gsize usize,
 #define N_LEVELS       JVMS_SUMMARY_N_LEVELS
 #define CHANGES        JVMS_SUMMARY_LEVEL_CHANGES
 #define PROBE          64
+G_STATIC_ASSERT ((PROBE & (PROBE - 1)) == 0); /* the probe array doubles up to PROBE */
 /* The coarsest finest level: 2^24 ns (16.8 ms). A slower attribute still gets buckets that
  * fine (few of them hold a change), so that views at 16.8 ms a column or more read levels
  * for every row rather than change lists. */
@@ -185,6 +186,14 @@ typedef struct
   double   min, max;
 } Rec;
 
+/* Encoded buckets (or changes) waiting for a flush, and what the directory needs of them. */
+typedef struct
+{
+  GByteArray *out;
+  guint       out_n;
+  gint64      out_first, out_last, out_prev;
+} Out;
+
 typedef struct
 {
   gboolean open;
@@ -194,23 +203,27 @@ typedef struct
   gint64   f, l, cursor;
   Slots    slots;
   double   min, max;
-  /* encoded complete buckets waiting for a flush */
-  GByteArray *out;
-  guint       out_n;
-  gint64      out_first, out_last, out_prev;
+  Out      o;
 } Level;
+
+typedef struct
+{
+  gint64 start;
+  RV     v;
+} Probe;
 
 typedef struct
 {
   gint    k0;      /* finest level, once levels != NULL */
   guint   n_probe;
-  gint64 *probe_start; /* PROBE each, until levels start */
-  RV     *probe_v;
+  /* the first intervals, until levels start: grown by doubling up to PROBE, since most
+   * attributes of a long trace (threads that lived briefly) never reach PROBE intervals */
+  Probe  *probe;
   gint64  probe_end;
   RV      last;    /* value of the latest interval fed */
   Level  *levels;  /* N_LEVELS - k0 */
   gboolean started; /* an interval was fed: later starts with a new value are changes */
-  Level   chg;     /* the change list (level CHANGES): only its out* fields are used */
+  Out     chg;     /* the change list (level CHANGES) */
   gboolean decided; /* finished: k0 chosen, levels written and freed */
 } Attr;
 
@@ -248,13 +261,12 @@ jvms_summary_builder_new (void)
 static void
 attr_clear (Attr *at)
 {
-  g_clear_pointer (&at->probe_start, g_free);
-  g_clear_pointer (&at->probe_v, g_free);
+  g_clear_pointer (&at->probe, g_free);
   if (at->levels)
     {
       for (guint k = (guint) at->k0; k < N_LEVELS; k++)
-        if (at->levels[k - (guint) at->k0].out)
-          g_byte_array_unref (at->levels[k - (guint) at->k0].out);
+        if (at->levels[k - (guint) at->k0].o.out)
+          g_byte_array_unref (at->levels[k - (guint) at->k0].o.out);
       g_clear_pointer (&at->levels, g_free);
     }
   g_clear_pointer (&at->chg.out, g_byte_array_unref);
@@ -356,16 +368,16 @@ numeric_rv (double x)
 
 /* Appends one run (one attribute's buckets at one level) to @blob. */
 static void
-run_append (GByteArray *blob, guint32 attr, guint32 k, Level *lv)
+run_append (GByteArray *blob, guint32 attr, guint32 k, Out *o)
 {
   guint8 head[64];
   guint8 *p = jvms_varint_put (head, attr);
   p = jvms_varint_put (p, k);
-  p = jvms_varint_put (p, jvms_zigzag (lv->out_first));
-  p = jvms_varint_put (p, lv->out_n);
-  p = jvms_varint_put (p, lv->out->len);
+  p = jvms_varint_put (p, jvms_zigzag (o->out_first));
+  p = jvms_varint_put (p, o->out_n);
+  p = jvms_varint_put (p, o->out->len);
   g_byte_array_append (blob, head, (guint) (p - head));
-  g_byte_array_append (blob, lv->out->data, lv->out->len);
+  g_byte_array_append (blob, o->out->data, o->out->len);
 }
 
 /* Writes @payload (n_runs then the runs) as one blob; @runs lists (attr, level, Level*). */
@@ -413,25 +425,25 @@ write_blob (JvmsHistory *h, JvmsSummaryBuilder *sb, GByteArray *runs_bytes, GArr
 }
 
 static void
-level_taken (JvmsSummaryBuilder *sb, Level *lv)
+level_taken (JvmsSummaryBuilder *sb, Out *o)
 {
-  sb->pending -= lv->out->len;
-  g_byte_array_set_size (lv->out, 0);
-  lv->out_n = 0;
+  sb->pending -= o->out->len;
+  g_byte_array_set_size (o->out, 0);
+  o->out_n = 0;
 }
 
 static gboolean
-flush_level (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, guint32 k, Level *lv,
+flush_level (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, guint32 k, Out *o,
              GError **error)
 {
-  if (lv->out == NULL || lv->out_n == 0)
+  if (o->out == NULL || o->out_n == 0)
     return TRUE;
   g_autoptr (GByteArray) bytes = g_byte_array_new ();
   g_autoptr (GArray) runs = g_array_new (FALSE, FALSE, sizeof (DirEntry));
-  DirEntry e = { attr, k, lv->out_first, lv->out_last, 0, 0, lv->out_n };
+  DirEntry e = { attr, k, o->out_first, o->out_last, 0, 0, o->out_n };
   g_array_append_val (runs, e);
-  run_append (bytes, attr, k, lv);
-  level_taken (sb, lv);
+  run_append (bytes, attr, k, o);
+  level_taken (sb, o);
   return write_blob (h, sb, bytes, runs, error);
 }
 
@@ -444,13 +456,13 @@ pack_attr (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 a, Attr *at, GError *
     return TRUE;
   for (guint k = at->levels ? (guint) at->k0 : CHANGES; k <= CHANGES; k++)
     {
-      Level *lv = k == CHANGES ? &at->chg : &at->levels[k - (guint) at->k0];
-      if (lv->out == NULL || lv->out_n == 0)
+      Out *o = k == CHANGES ? &at->chg : &at->levels[k - (guint) at->k0].o;
+      if (o->out == NULL || o->out_n == 0)
         continue;
-      DirEntry e = { a, k, lv->out_first, lv->out_last, 0, 0, lv->out_n };
+      DirEntry e = { a, k, o->out_first, o->out_last, 0, 0, o->out_n };
       g_array_append_val (sb->pack_runs, e);
-      run_append (sb->pack, a, k, lv);
-      level_taken (sb, lv);
+      run_append (sb->pack, a, k, o);
+      level_taken (sb, o);
       if (sb->pack->len >= 16 * FLUSH_BYTES && !write_blob (h, sb, sb->pack, sb->pack_runs, error))
         return FALSE;
     }
@@ -486,10 +498,10 @@ store_bucket (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, guint32 k, L
     flags |= F_DOM_LAST;
   else if (rv_eq (dom, lv->vf))
     flags |= F_DOM_FIRST;
-  if (lv->out == NULL)
-    lv->out = g_byte_array_sized_new (64);
-  gboolean first = lv->out_n == 0;
-  p = jvms_varint_put (p, first ? 0 : (guint64) (lv->index - lv->out_prev));
+  if (lv->o.out == NULL)
+    lv->o.out = g_byte_array_sized_new (64);
+  gboolean first = lv->o.out_n == 0;
+  p = jvms_varint_put (p, first ? 0 : (guint64) (lv->index - lv->o.out_prev));
   *p++ = flags;
   if (first)
     p = put_value (p, lv->before);
@@ -509,14 +521,14 @@ store_bucket (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, guint32 k, L
       p = put_value (p, numeric_rv (lv->max));
     }
   if (first)
-    lv->out_first = lv->index;
-  lv->out_last = lv->index;
-  lv->out_prev = lv->index;
-  lv->out_n++;
-  g_byte_array_append (lv->out, buf, (guint) (p - buf));
+    lv->o.out_first = lv->index;
+  lv->o.out_last = lv->index;
+  lv->o.out_prev = lv->index;
+  lv->o.out_n++;
+  g_byte_array_append (lv->o.out, buf, (guint) (p - buf));
   sb->pending += (gsize) (p - buf);
-  if (lv->out->len >= FLUSH_BYTES)
-    return flush_level (h, sb, attr, k, lv, error);
+  if (lv->o.out->len >= FLUSH_BYTES)
+    return flush_level (h, sb, attr, k, &lv->o, error);
   if (sb->pending > PENDING_BUDGET)
     return flush_all (h, sb, error);
   return TRUE;
@@ -524,7 +536,7 @@ store_bucket (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, guint32 k, L
 
 /* Appends one change to @attr's change list (format in jvms-history-format.h). */
 static gboolean
-store_change (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, Level *lv, gint64 t, RV v,
+store_change (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, Out *o, gint64 t, RV v,
               GError **error)
 {
   guint64 code = v.type == JVMS_VALUE_INT && v.bits < CHG_SMALL_INTS ? v.bits
@@ -534,17 +546,17 @@ store_change (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, Level *lv, g
    * CHG_MAX_BYTES: the capacity reserved here is never passed and the array never moves. */
   guint flush = CLAMP (CHG_BUDGET / MAX (jvms_attr_tree_size (h->attrs), 1u), CHG_MIN_FLUSH,
                        FLUSH_BYTES);
-  if (lv->out == NULL)
-    lv->out = g_byte_array_sized_new (flush + CHG_MAX_BYTES);
-  guint8 *p0 = lv->out->data + lv->out->len, *p = p0;
-  if (lv->out_n == 0)
+  if (o->out == NULL)
+    o->out = g_byte_array_sized_new (flush + CHG_MAX_BYTES);
+  guint8 *p0 = o->out->data + o->out->len, *p = p0;
+  if (o->out_n == 0)
     {
       p = jvms_varint_put (p, code);
-      lv->out_first = t;
+      o->out_first = t;
     }
   else
     {
-      guint64 d = (guint64) t - (guint64) lv->out_prev; /* >= 1: changes are strictly ordered */
+      guint64 d = (guint64) t - (guint64) o->out_prev; /* >= 1: changes are strictly ordered */
       if (d < CHG_BIG_DELTA)
         p = jvms_varint_put (p, d << 3 | code);
       else
@@ -555,13 +567,13 @@ store_change (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, Level *lv, g
     }
   if (code == CHG_ESCAPE)
     p = put_value (p, v);
-  lv->out_last = t;
-  lv->out_prev = t;
-  lv->out_n++;
-  lv->out->len += (guint) (p - p0);
+  o->out_last = t;
+  o->out_prev = t;
+  o->out_n++;
+  o->out->len += (guint) (p - p0);
   sb->pending += (gsize) (p - p0);
-  if (lv->out->len >= flush)
-    return flush_level (h, sb, attr, CHANGES, lv, error);
+  if (o->out->len >= flush)
+    return flush_level (h, sb, attr, CHANGES, o, error);
   if (sb->pending > PENDING_BUDGET)
     return flush_all (h, sb, error);
   return TRUE;
@@ -727,19 +739,18 @@ attr_decide (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, Attr *at, GEr
   gint k0 = K_CAP;
   if (at->n_probe >= 2)
     {
-      gint64 span = at->probe_end - at->probe_start[1];
+      gint64 span = at->probe_end - at->probe[1].start;
       gint64 mean = MAX (span / (gint64) (at->n_probe - 1), 1);
       k0 = 0;
       while (k0 < K_CAP && ((gint64) 1 << level_shift ((guint) k0)) < mean * DENSITY)
         k0++;
     }
-  attr_start_levels (h, at, k0, at->probe_v[0]);
+  attr_start_levels (h, at, k0, at->probe[0].v);
   gboolean ok = TRUE;
   for (guint i = 1; i < at->n_probe && ok; i++)
-    if (!rv_eq (at->probe_v[i - 1], at->probe_v[i]))
-      ok = feed_change (h, sb, attr, at, at->probe_start[i], at->probe_v[i - 1], at->probe_v[i], error);
-  g_clear_pointer (&at->probe_start, g_free);
-  g_clear_pointer (&at->probe_v, g_free);
+    if (!rv_eq (at->probe[i - 1].v, at->probe[i].v))
+      ok = feed_change (h, sb, attr, at, at->probe[i].start, at->probe[i - 1].v, at->probe[i].v, error);
+  g_clear_pointer (&at->probe, g_free);
   return ok;
 }
 
@@ -762,13 +773,9 @@ jvms_summary_builder_add (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, 
         return TRUE;
       return feed_change (h, sb, attr, at, start, before, v, error);
     }
-  if (at->probe_start == NULL)
-    {
-      at->probe_start = g_new (gint64, PROBE);
-      at->probe_v = g_new (RV, PROBE);
-    }
-  at->probe_start[at->n_probe] = start;
-  at->probe_v[at->n_probe] = v;
+  if ((at->n_probe & (at->n_probe - 1)) == 0) /* 0 or a power of two: full */
+    at->probe = g_renew (Probe, at->probe, MAX (at->n_probe * 2, 2u));
+  at->probe[at->n_probe] = (Probe) { start, v };
   at->n_probe++;
   at->probe_end = end;
   at->last = v;
@@ -815,8 +822,8 @@ jvms_summary_builder_finish (JvmsHistory *h, JvmsSummaryBuilder *sb, GBytes **di
         {
           Level *lv = &at->levels[k - (guint) at->k0];
           if (((guint64) 1 << level_shift (k)) > (guint64) h->end_time - (guint64) h->start_time &&
-              lv->out && lv->out_n > 0)
-            level_taken (sb, lv);
+              lv->o.out && lv->o.out_n > 0)
+            level_taken (sb, &lv->o);
         }
       if (!pack_attr (h, sb, a, at, error))
         return FALSE;

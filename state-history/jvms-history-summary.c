@@ -221,7 +221,12 @@ typedef struct
   Probe  *probe;
   gint64  probe_end;
   RV      last;    /* value of the latest interval fed */
-  Level  *levels;  /* N_LEVELS - k0 */
+  /* Levels k0 .. k0 + n_levels - 1, added when a record first reaches them: level k opens only
+   * W_k after the attribute's first change, so a 150 s trace uses about 7 of the 17 levels of
+   * an attribute at 16.8 ms. A level not yet added holds @first since the history start. */
+  Level  *levels;
+  guint   n_levels;
+  RV      first;
   gboolean started; /* an interval was fed: later starts with a new value are changes */
   Out     chg;     /* the change list (level CHANGES) */
   gboolean decided; /* finished: k0 chosen, levels written and freed */
@@ -264,10 +269,11 @@ attr_clear (Attr *at)
   g_clear_pointer (&at->probe, g_free);
   if (at->levels)
     {
-      for (guint k = (guint) at->k0; k < N_LEVELS; k++)
-        if (at->levels[k - (guint) at->k0].o.out)
-          g_byte_array_unref (at->levels[k - (guint) at->k0].o.out);
+      for (guint i = 0; i < at->n_levels; i++)
+        if (at->levels[i].o.out)
+          g_byte_array_unref (at->levels[i].o.out);
       g_clear_pointer (&at->levels, g_free);
+      at->n_levels = 0;
     }
   g_clear_pointer (&at->chg.out, g_byte_array_unref);
 }
@@ -456,6 +462,8 @@ pack_attr (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 a, Attr *at, GError *
     return TRUE;
   for (guint k = at->levels ? (guint) at->k0 : CHANGES; k <= CHANGES; k++)
     {
+      if (k < CHANGES && k - (guint) at->k0 >= at->n_levels)
+        continue;
       Out *o = k == CHANGES ? &at->chg : &at->levels[k - (guint) at->k0].o;
       if (o->out == NULL || o->out_n == 0)
         continue;
@@ -600,6 +608,8 @@ static gboolean
 level_close (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, Attr *at, guint k,
              gint64 until, GError **error)
 {
+  if (k - (guint) at->k0 >= at->n_levels)
+    return TRUE; /* never fed */
   Level *lv = &at->levels[k - at->k0];
   if (!lv->open)
     return TRUE;
@@ -622,17 +632,39 @@ level_close (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, Attr *at, gui
   return TRUE;
 }
 
+/* Level k of @at, added (with the levels below it) if no record reached it yet. */
+static Level *
+level_get (JvmsHistory *h, Attr *at, guint k)
+{
+  guint i = k - (guint) at->k0;
+  if (i >= at->n_levels)
+    {
+      at->levels = g_renew (Level, at->levels, i + 1);
+      memset (&at->levels[at->n_levels], 0, (i + 1 - at->n_levels) * sizeof (Level));
+      for (guint j = at->n_levels; j <= i; j++)
+        {
+          at->levels[j].cur = at->first;
+          at->levels[j].cursor = h->start_time;
+        }
+      at->n_levels = i + 1;
+    }
+  return &at->levels[i];
+}
+
 static gboolean
 level_feed (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, Attr *at, guint k,
             const Rec *r, GError **error)
 {
-  Level *lv = &at->levels[k - at->k0];
+  Level *lv = level_get (h, at, k);
   guint shift = level_shift (k);
   gint64 b = r->start >> shift; /* arithmetic shift: floor, also for negative times */
 
-  if (lv->open && lv->index != b &&
-      !level_close (h, sb, attr, at, k, G_MAXINT64, error))
-    return FALSE;
+  if (lv->open && lv->index != b)
+    {
+      if (!level_close (h, sb, attr, at, k, G_MAXINT64, error))
+        return FALSE;
+      lv = &at->levels[k - (guint) at->k0]; /* closing fed the level above: levels may move */
+    }
   if (!lv->open)
     {
       lv->open = TRUE;
@@ -721,13 +753,8 @@ static void
 attr_start_levels (JvmsHistory *h, Attr *at, gint k0, RV first)
 {
   at->k0 = k0;
-  at->levels = g_new0 (Level, N_LEVELS - (guint) k0);
-  for (guint k = (guint) k0; k < N_LEVELS; k++)
-    {
-      Level *lv = &at->levels[k - (guint) k0];
-      lv->cur = first;
-      lv->cursor = h->start_time;
-    }
+  at->first = first;
+  level_get (h, at, (guint) k0);
 }
 
 /* Chooses k0 from the probed intervals and replays them into the levels. */
@@ -813,12 +840,13 @@ jvms_summary_builder_finish (JvmsHistory *h, JvmsSummaryBuilder *sb, GBytes **di
         return FALSE;
       if (at->levels == NULL)
         continue; /* no interval at all (an empty history) */
-      for (guint k = (guint) at->k0; k < N_LEVELS; k++)
+      /* Closing level k may add level k + 1: n_levels is read again every time. */
+      for (guint k = (guint) at->k0; k - (guint) at->k0 < at->n_levels; k++)
         if (!level_close (h, sb, a, at, k, h->end_time, error))
           return FALSE;
       /* Levels whose buckets are wider than the history serve no query: queries never use
        * buckets wider than a column, hence than the history. */
-      for (guint k = (guint) at->k0; k < N_LEVELS; k++)
+      for (guint k = (guint) at->k0; k - (guint) at->k0 < at->n_levels; k++)
         {
           Level *lv = &at->levels[k - (guint) at->k0];
           if (((guint64) 1 << level_shift (k)) > (guint64) h->end_time - (guint64) h->start_time &&

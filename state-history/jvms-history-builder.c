@@ -27,6 +27,9 @@
 #include "jvms-history-private.h"
 
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -621,6 +624,12 @@ close_locked (JvmsHistoryBuilder *b, gint64 end_time, GError **error)
   g_clear_pointer (&h->open, g_free);
   h->n_open = 0;
   g_clear_pointer (&h->current, g_free);
+#ifdef __GLIBC__
+  /* The builder's state was hundreds of thousands of small blocks (per attribute and level),
+   * freed now; glibc keeps such memory for the process (on a 1.86 GB bundle: a 99 MB heap
+   * with 16 MB in use after close), and a viewer lives for hours after its index is built. */
+  malloc_trim (0);
+#endif
   b->failed = FALSE;
   b->closed = TRUE;
   g_atomic_int_set (&h->complete, 1);

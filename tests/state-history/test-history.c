@@ -1024,6 +1024,96 @@ test_summary_levels (void)
   pair_free (&p);
 }
 
+/* Thousands of attributes whose summary levels are all closed by close(): one in 7 changes
+ * fast enough to choose its finest level while building, the others have fewer than the 64
+ * probe intervals and choose it at close. close() closes, packs and frees them one attribute
+ * at a time; the summaries must be those of the model, from the builder's own history and
+ * from the file. */
+static void
+test_summary_many_attributes (void)
+{
+  g_autoptr (GRand) r = g_rand_new_with_seed (4242);
+  g_autoptr (GError) error = NULL;
+  Pair p = { 0 };
+  const guint n_attrs = 6000;
+  p.path = tmp_path ("summary-many.hist");
+  p.model = model_new (1000000);
+  p.builder = jvms_history_builder_new (p.path, 1000000, NULL, &error);
+  g_assert_no_error (error);
+  p.ids = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
+  g_autofree gint64 *next = g_new (gint64, n_attrs);
+  for (guint a = 0; a < n_attrs; a++)
+    {
+      g_autofree char *name = g_strdup_printf ("Threads/%u/state", a);
+      JvmsAttribute id = jvms_history_builder_attribute (p.builder, name);
+      g_array_append_val (p.ids, id);
+      model_add_attr (p.model);
+      next[a] = 1000000 + g_rand_int_range (r, 0, 100000);
+    }
+  guint n = scaled (300000);
+  for (guint k = 0; k < n; k++)
+    {
+      gboolean fast = k % 3 == 0;
+      guint a = fast ? 7 * (guint) g_rand_int_range (r, 0, n_attrs / 7) : (guint) g_rand_int_range (r, 0, n_attrs);
+      gint64 t = next[a];
+      guint8 type;
+      gint64 i;
+      double d;
+      const char *str;
+      /* Mostly small thread states; every 5th attribute holds any type. */
+      random_value (r, &type, &i, &d, &str, a % 5 == 0 ? 0 : 1);
+      if (a % 5 != 0)
+        i = g_rand_int_range (r, 0, 4);
+      g_assert_true (model_modify (p.model, a, t, type, i, d, str));
+      g_assert_true (builder_modify (p.builder, g_array_index (p.ids, JvmsAttribute, a), t, type, i, d, str, &error));
+      g_assert_no_error (error);
+      next[a] = t + (a % 7 == 0 ? g_rand_int_range (r, 1, 5000) : g_rand_int_range (r, 1, 5000000));
+    }
+  gint64 end = p.model->end_time + 777;
+  g_autoptr (JvmsHistory) built = jvms_history_builder_get_history (p.builder);
+  g_assert_true (jvms_history_builder_close (p.builder, end, &error));
+  g_assert_no_error (error);
+  model_close (p.model, end);
+
+  g_autoptr (JvmsHistory) h = jvms_history_open (p.path, 0, &error);
+  g_assert_no_error (error);
+  g_assert_true (jvms_history_check (h, &error));
+  g_assert_no_error (error);
+  guint n_fast = 0, n_slow = 0;
+  for (guint a = 0; a < n_attrs; a++)
+    {
+      JvmsAttribute id = g_array_index (p.ids, JvmsAttribute, a);
+      if (((ModelAttr *) p.model->attrs->pdata[a])->ivs->len == 0)
+        continue;
+      g_assert_cmpint (jvms_summary_index_finest (h->summary, id), >=, 0);
+      g_assert_cmpint (jvms_summary_index_finest (h->summary, id), ==,
+                       jvms_summary_index_finest (built->summary, id));
+      if (((ModelAttr *) p.model->attrs->pdata[a])->ivs->len >= 64)
+        n_fast++;
+      else
+        n_slow++;
+    }
+  /* Both kinds are there, in numbers. */
+  g_assert_cmpuint (n_fast, >=, 100);
+  g_assert_cmpuint (n_slow, >=, 1000);
+  JvmsHistory *both[] = { built, h };
+  for (guint which = 0; which < G_N_ELEMENTS (both); which++)
+    {
+      guint cols[] = { 1, 5, 300, 2000 };
+      for (guint c = 0; c < G_N_ELEMENTS (cols); c++)
+        for (guint rep = 0; rep < 20; rep++)
+          check_summary (both[which], &p, r, p.model->start_time, end, cols[c]);
+      for (guint q = 0; q < scaled (400); q++)
+        {
+          gint64 span = end - p.model->start_time;
+          gint64 x = p.model->start_time + (gint64) (g_rand_double (r) * (double) span);
+          gint64 w = (gint64) (pow (10, g_rand_double_range (r, 2, log10 ((double) span))));
+          check_summary (both[which], &p, r, x, x + w, g_rand_int_range (r, 1, 600));
+        }
+    }
+  pair_free (&p);
+}
+
 /* Change lists with gaps of 2^60 ns and more (their escaped delta), read by summaries both
  * from the builder's own history after close and from a reopened file. */
 static void
@@ -1112,6 +1202,7 @@ main (int argc, char **argv)
   g_test_add_func ("/history/summary-levels", test_summary_levels);
   g_test_add_func ("/history/summary-far-times", test_summary_far_times);
   g_test_add_func ("/history/many-attributes", test_many_attributes);
+  g_test_add_func ("/history/summary-many-attributes", test_summary_many_attributes);
   int ret = g_test_run ();
   g_rmdir (tmpdir);
   g_free (tmpdir);

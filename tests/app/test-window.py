@@ -159,7 +159,7 @@ def leak_reports(log):
 def allowed_leak(report):
     """Two reports that are not ours (tests/lsan.supp says more), each with a stack that stops
     in GLib and reaches no other code:
-    - GLib's first quark block, 16 KiB in one object, abandoned by gquark.c once GTK's file
+    - GLib's first quark block, 16 KiB in one object (at most one small string beside it), abandoned by gquark.c once GTK's file
       chooser makes the 2049th quark (a slow unwind reaches libglib's constructor);
     - 256 bytes in two g_realloc'd objects that only GTK's GL renderer leaves once the file
       chooser's window was drawn: with GSK_RENDERER=cairo and a slow unwind (full stacks) the
@@ -167,7 +167,10 @@ def allowed_leak(report):
     kind, size, objects, frames = report
     ours = [f for f in frames if not re.search(r"asan_malloc|\b(re)?alloc\b|libglib-2\.0\.so|"
                                                r"dl-init\.c|ld-linux", f)]
-    known = (size, objects) == (16384, 1) or (size, objects) == (256, 2)
+    # The quark block can come with one small string GLib copied beside it (CI saw 16,405 bytes
+    # in 2 objects): a few bytes more, never another block.
+    quark_block = 16384 <= size <= 16384 + 128 and objects <= 2
+    known = quark_block or (size, objects) == (256, 2)
     return kind == "Direct" and known and not ours
 
 

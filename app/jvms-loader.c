@@ -24,9 +24,8 @@ struct _JvmsLoader
   GPtrArray *warnings; /* NULL-terminated array of char* */
   guint      poll_id;
   JvmsTraceIndex *index;
-  /* The node cache budget asked for (0: the index's own, 64 MiB) and that of @history: the
-   * index opens its history with the default, so once the index is complete it is opened again
-   * with the budget asked for (jvms-history.h sets a budget only when opening). */
+  /* The node cache budget asked for (0: the index's own, 64 MiB) and the one set on @history,
+   * once the index is complete. */
   gsize      cache_budget;
   gsize      history_budget;
 
@@ -75,26 +74,14 @@ history_release (gpointer history)
 
 static gboolean poll_worker (gpointer user_data);
 
-/* Opens the complete index again with the budget asked for. Opening reads the header and the
- * attribute and metadata tables only: cheap enough for the main thread. */
+/* Sets the budget asked for on the complete index's history. */
 static gboolean
 apply_cache_budget (JvmsLoader *self)
 {
   if (self->index == NULL || self->history == NULL || self->cache_budget == self->history_budget
       || jvms_trace_index_get_phase (self->index) != JVMS_TRACE_INDEX_PHASE_COMPLETE)
     return FALSE;
-  const char *path = jvms_trace_index_get_index_path (self->index);
-  g_autoptr(GError) error = NULL;
-  JvmsHistory *history = path ? jvms_history_open (path, self->cache_budget, &error) : NULL;
-  if (history == NULL)
-    {
-      /* The index was opened a moment ago: keep it with its default budget. */
-      g_warning ("Could not apply the index cache budget: %s",
-                 error ? error->message : "the index has no file");
-      return FALSE;
-    }
-  history_release (self->history);
-  self->history = history;
+  jvms_history_set_cache_budget (self->history, self->cache_budget);
   self->history_budget = self->cache_budget;
   return TRUE;
 }
@@ -151,15 +138,13 @@ poll_worker (gpointer user_data)
     {
       fraction = jvms_trace_index_get_fraction (self->index);
       JvmsHistory *history = jvms_trace_index_dup_history (self->index);
-      /* Once opened again with its own budget, the history is the loader's. */
-      if (self->history_budget != 0)
-        g_clear_pointer (&history, history_release);
       if (history != NULL && history != self->history)
         {
           if (self->history == NULL)
             jvms_timing_mark ("first live history");
           history_release (self->history);
           self->history = history;
+          self->history_budget = 0; /* a new history has the default budget */
         }
       else
         history_release (history);

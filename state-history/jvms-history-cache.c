@@ -40,7 +40,7 @@ jvms_node_cache_new (gsize budget)
 {
   JvmsNodeCache *c = g_new0 (JvmsNodeCache, 1);
   g_mutex_init (&c->lock);
-  c->budget = budget ? budget : 64u * 1024u * 1024u;
+  c->budget = budget ? budget : JVMS_NODE_CACHE_DEFAULT_BUDGET;
   c->table = g_hash_table_new (off_hash, off_equal);
   g_queue_init (&c->lru);
   return c;
@@ -121,6 +121,18 @@ jvms_node_cache_insert (JvmsNodeCache *c, JvmsNode *node)
     }
   g_mutex_unlock (&c->lock);
   return n;
+}
+
+/* A smaller budget evicts at once, least recently used first; nodes that queries still hold
+ * stay alive through their own references. */
+void
+jvms_node_cache_set_budget (JvmsNodeCache *c, gsize budget)
+{
+  g_mutex_lock (&c->lock);
+  c->budget = budget ? budget : JVMS_NODE_CACHE_DEFAULT_BUDGET;
+  while (c->lru.tail && c->bytes > c->budget)
+    entry_drop (c, c->lru.tail->data);
+  g_mutex_unlock (&c->lock);
 }
 
 void

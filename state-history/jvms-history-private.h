@@ -187,7 +187,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (JvmsNode, jvms_node_unref)
 /* ---- node cache (jvms-history-cache.c) ---- */
 typedef struct _JvmsNodeCache JvmsNodeCache;
 
+#define JVMS_NODE_CACHE_DEFAULT_BUDGET ((gsize) 64 * 1024 * 1024)
 JvmsNodeCache *jvms_node_cache_new     (gsize budget);
+void           jvms_node_cache_set_budget (JvmsNodeCache *cache, gsize budget);
 void           jvms_node_cache_free    (JvmsNodeCache *cache);
 /* Returns a new reference or NULL. */
 JvmsNode      *jvms_node_cache_lookup  (JvmsNodeCache *cache, guint64 offset);

@@ -517,6 +517,13 @@ jvms_history_value_out (JvmsHistory *self, guint8 type, guint64 bits, JvmsValue 
 
 /* ---- accessors ---- */
 
+void
+jvms_history_set_cache_budget (JvmsHistory *self, gsize cache_budget)
+{
+  g_return_if_fail (self != NULL);
+  jvms_node_cache_set_budget (self->cache, cache_budget);
+}
+
 const char *
 jvms_history_get_path (JvmsHistory *self)
 {

@@ -179,6 +179,10 @@ JvmsHistory        *jvms_history_open                   (const char             
                                                          GError                         **error);
 JvmsHistory        *jvms_history_ref                    (JvmsHistory                     *self);
 void                jvms_history_unref                  (JvmsHistory                     *self);
+/* Changes the node cache's budget of an open history (0: 64 MiB), evicting at once when it
+ * shrinks; shared by every holder of the history, the builder's included. */
+void                jvms_history_set_cache_budget       (JvmsHistory                     *self,
+                                                         gsize                            cache_budget);
 
 const char         *jvms_history_get_path               (JvmsHistory                     *self);
 gint64              jvms_history_get_start_time         (JvmsHistory                     *self);

@@ -244,15 +244,69 @@ jvms_read_exact (int fd, void *buf, gsize n, guint64 offset, const char *file, c
   return read_exact (fd, buf, n, offset, file, what, error);
 }
 
-guint8 *
-jvms_blob_read (int             fd,
-                const char     *file,
-                guint64         offset,
-                guint32         csize,
-                guint64         data_end,
-                guint32         max_usize,
-                JvmsNodeHeader *out_header,
-                GError        **error)
+/* Each thread's buffers for a blob being read, kept from one read to the next: every cache miss
+ * used to read into two fresh allocations (compressed bytes and payload, up to 150 KiB), and
+ * on a virtual machine the page faults of fresh memory cost as much as the lz4 decoding. Both
+ * sizes are bounded before use (the payload by the node size, the compressed bytes by lz4's
+ * bound for it); freed when the thread ends. */
+typedef struct
+{
+  guint8 *data;
+  gsize   size;
+} Scratch;
+
+typedef struct
+{
+  Scratch compressed, payload;
+} BlobScratch;
+
+static void
+blob_scratch_free (gpointer data)
+{
+  BlobScratch *s = data;
+  g_free (s->compressed.data);
+  g_free (s->payload.data);
+  g_free (s);
+}
+
+static GPrivate blob_scratch_key = G_PRIVATE_INIT (blob_scratch_free);
+
+static BlobScratch *
+blob_scratch (void)
+{
+  BlobScratch *s = g_private_get (&blob_scratch_key);
+  if (s == NULL)
+    {
+      s = g_new0 (BlobScratch, 1);
+      g_private_set (&blob_scratch_key, s);
+    }
+  return s;
+}
+
+static guint8 *
+scratch_reserve (Scratch *s, gsize n)
+{
+  if (s->size < n)
+    {
+      g_free (s->data);
+      s->data = g_try_malloc (n);
+      s->size = s->data ? n : 0;
+    }
+  return s->data;
+}
+
+/* Reads, checks and decompresses the blob at @offset into @payload_scratch when given (grown
+ * to the payload's size), else into a new allocation. */
+static guint8 *
+blob_read (int             fd,
+           const char     *file,
+           guint64         offset,
+           guint32         csize,
+           guint64         data_end,
+           guint32         max_usize,
+           Scratch        *payload_scratch,
+           JvmsNodeHeader *out_header,
+           GError        **error)
 {
   guint8 hb[sizeof (JvmsNodeHeader)];
   JvmsNodeHeader h;
@@ -286,7 +340,15 @@ jvms_blob_read (int             fd,
                    "bytes, its parent %u", file, offset, h.csize, csize);
       return NULL;
     }
-  g_autofree guint8 *cbuf = g_try_malloc (MAX (csize, 1));
+  /* No valid blob compresses worse than lz4's bound for the largest payload. */
+  if ((guint64) csize > (guint64) LZ4_COMPRESSBOUND (max_usize))
+    {
+      g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT,
+                   "%s: node at offset %" G_GUINT64_FORMAT ": %u compressed bytes exceed what "
+                   "a payload of at most %u bytes can take", file, offset, csize, max_usize);
+      return NULL;
+    }
+  guint8 *cbuf = scratch_reserve (&blob_scratch ()->compressed, MAX (csize, 1));
   if (cbuf == NULL)
     {
       g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_IO,
@@ -311,11 +373,19 @@ jvms_blob_read (int             fd,
                    "node size %u", file, offset, h.usize, max_usize);
       return NULL;
     }
-  guint8 *payload = g_malloc (h.usize);
+  guint8 *payload = payload_scratch ? scratch_reserve (payload_scratch, h.usize)
+                                    : g_try_malloc (h.usize);
+  if (payload == NULL)
+    {
+      g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_IO,
+                   "%s: node at offset %" G_GUINT64_FORMAT ": out of memory", file, offset);
+      return NULL;
+    }
   int got = LZ4_decompress_safe ((const char *) cbuf, (char *) payload, (int) csize, (int) h.usize);
   if (got != (int) h.usize)
     {
-      g_free (payload);
+      if (payload_scratch == NULL)
+        g_free (payload);
       g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT,
                    "%s: node at offset %" G_GUINT64_FORMAT ": lz4 payload does not decompress "
                    "to its %u bytes", file, offset, h.usize);
@@ -323,6 +393,33 @@ jvms_blob_read (int             fd,
     }
   *out_header = h;
   return payload;
+}
+
+guint8 *
+jvms_blob_read (int             fd,
+                const char     *file,
+                guint64         offset,
+                guint32         csize,
+                guint64         data_end,
+                guint32         max_usize,
+                JvmsNodeHeader *out_header,
+                GError        **error)
+{
+  return blob_read (fd, file, offset, csize, data_end, max_usize, NULL, out_header, error);
+}
+
+const guint8 *
+jvms_blob_read_scratch (int             fd,
+                        const char     *file,
+                        guint64         offset,
+                        guint32         csize,
+                        guint64         data_end,
+                        guint32         max_usize,
+                        JvmsNodeHeader *out_header,
+                        GError        **error)
+{
+  return blob_read (fd, file, offset, csize, data_end, max_usize, &blob_scratch ()->payload,
+                    out_header, error);
 }
 
 #define CORRUPT(...)                                                                        \
@@ -348,7 +445,8 @@ jvms_node_read (int         fd,
 {
   JvmsNodeHeader h;
   JvmsNode *node = NULL;
-  g_autofree guint8 *payload = jvms_blob_read (fd, file, offset, csize, data_end, node_size, &h, error);
+  const guint8 *payload = jvms_blob_read_scratch (fd, file, offset, csize, data_end, node_size, &h,
+                                                  error);
   if (payload == NULL)
     return NULL;
 

@@ -173,6 +173,15 @@ guint8   *jvms_blob_read   (int             fd,
                             guint32         max_usize,
                             JvmsNodeHeader *out_header,
                             GError        **error);
+/* The same into this thread's buffer, valid until its next read: for decoding at once. */
+const guint8 *jvms_blob_read_scratch (int             fd,
+                                      const char     *file,
+                                      guint64         offset,
+                                      guint32         csize,
+                                      guint64         data_end,
+                                      guint32         max_usize,
+                                      JvmsNodeHeader *out_header,
+                                      GError        **error);
 JvmsNode *jvms_node_ref    (JvmsNode *node);
 void     jvms_node_unref   (JvmsNode *node);
 /* Index in the node of @attr's interval holding @t, or -1. */

@@ -1003,14 +1003,16 @@ typedef struct
 typedef struct
 {
   guint32       attr, level;
-  guint         first; /* change lists: index into changes */
   guint         n;
-  /* bucket runs: their encoded bytes, decoded by blob_run when a query reads them (decoded
-   * buckets take about 10 times the encoded size: cached decoded, the 200 rows of a view over
-   * a long trace would not fit the cache, and each query would decode them again anyway) */
+  /* The run's encoded bytes, decoded by blob_run or blob_changes when a query reads that run:
+   * a blob packs the runs of many attributes, and a query wants one of them. Decoded buckets
+   * take about 10 times the encoded size, decoded changes about 8 times: a blob decoded whole
+   * on every cache miss was most of a zoomed view's frame (allocating, faulting in and filling
+   * the changes of every attribute in it), and cached decoded, the 200 rows of a view over a
+   * long trace would not fit the cache. */
   const guint8 *data;
   guint32       len;
-  gint64        first_index;
+  gint64        first_index; /* change lists: the first change's time */
 } Run;
 
 /* A decoded change: at @t the value became @v. */
@@ -1024,8 +1026,7 @@ typedef struct
 {
   guint   n_runs;
   Run    *runs;
-  Change *changes;
-  guint8 *bytes; /* the bucket runs' encoded bytes */
+  guint8 *bytes; /* the payload, which the runs point into */
 } Blob;
 
 static gboolean
@@ -1131,13 +1132,12 @@ get_blob (JvmsHistory *h, const DirEntry *e, GError **error)
   if (n)
     return n;
   JvmsNodeHeader hd;
-  g_autofree guint8 *payload = jvms_blob_read (h->fd, h->path, e->offset, e->csize, h->data_end,
-                                               JVMS_NODE_SIZE_MAX, &hd, error);
+  const guint8 *payload = jvms_blob_read_scratch (h->fd, h->path, e->offset, e->csize,
+                                                  h->data_end, JVMS_NODE_SIZE_MAX, &hd, error);
   if (payload == NULL)
     return NULL;
   const guint8 *p = payload, *end = payload + hd.usize;
   guint64 n_runs;
-  guint32 n_strings = jvms_string_table_size (h->strings);
   guint n_attrs = jvms_attr_tree_size (h->attrs);
   /* Each run takes at least 6 bytes, each bucket 3 and each change 1: bounds before
    * allocating; a first pass over the run headers splits the items into buckets and changes. */
@@ -1165,10 +1165,9 @@ get_blob (JvmsHistory *h, const DirEntry *e, GError **error)
     }
   if (p != end || n_changes + n_buckets != hd.n_intervals)
     goto bad;
-  gsize bytes = sizeof (JvmsNode) + sizeof (Blob) + n_runs * sizeof (Run) +
-                (gsize) n_changes * sizeof (Change) + (n_buckets ? hd.usize : 0);
-  /* Only the headers and runs are zeroed: the changes and bytes are all written below, and
-   * clearing a large blob on every cache miss was a tenth of a zoomed view's frame. */
+  gsize bytes = sizeof (JvmsNode) + sizeof (Blob) + n_runs * sizeof (Run) + hd.usize;
+  /* Only the headers and runs are zeroed: the bytes are all written below, and clearing a
+   * large blob on every cache miss was a tenth of a zoomed view's frame. */
   n = g_malloc (bytes);
   memset (n, 0, sizeof (JvmsNode) + sizeof (Blob) + n_runs * sizeof (Run));
   n->ref_count = 1;
@@ -1179,12 +1178,9 @@ get_blob (JvmsHistory *h, const DirEntry *e, GError **error)
   Blob *blob = (Blob *) (n + 1);
   blob->n_runs = (guint) n_runs;
   blob->runs = (Run *) (blob + 1);
-  blob->changes = (Change *) (blob->runs + n_runs);
-  blob->bytes = (guint8 *) (blob->changes + n_changes);
-  if (n_buckets)
-    memcpy (blob->bytes, payload, hd.usize);
+  blob->bytes = (guint8 *) (blob->runs + n_runs);
+  memcpy (blob->bytes, payload, hd.usize);
   n->buckets = blob;
-  guint used_c = 0;
   p = runs_at;
   for (guint r = 0; r < n_runs; r++)
     {
@@ -1199,25 +1195,10 @@ get_blob (JvmsHistory *h, const DirEntry *e, GError **error)
       run->attr = (guint32) attr;
       run->level = (guint32) level;
       run->n = (guint) cnt;
-      const guint8 *run_end = p + len;
-      gboolean ok;
-      if (level == CHANGES)
-        {
-          run->first = used_c;
-          ok = decode_changes (&p, run_end, n_strings, run, jvms_unzigzag (first),
-                               blob->changes + used_c);
-          used_c += (guint) cnt;
-        }
-      else
-        {
-          run->data = blob->bytes + (p - payload);
-          run->len = (guint32) len;
-          run->first_index = jvms_unzigzag (first);
-          p = run_end;
-          ok = TRUE;
-        }
-      if (!ok || p != run_end)
-        goto bad;
+      run->data = blob->bytes + (p - payload);
+      run->len = (guint32) len;
+      run->first_index = jvms_unzigzag (first);
+      p += len;
     }
   JvmsNode *c = jvms_node_cache_insert (h->cache, n);
   jvms_node_unref (n);
@@ -1261,9 +1242,11 @@ blob_run (JvmsHistory *h, JvmsNode *n, const DirEntry *e, GArray *scratch, guint
   return NULL;
 }
 
-/* The changes of @e's change list run in its blob, or NULL (CORRUPT) when the blob lacks it. */
+/* The changes of @e's change list run in its blob, decoded into @scratch (Change), or NULL
+ * (CORRUPT) when the blob lacks it or it does not decode. */
 static const Change *
-blob_changes (JvmsHistory *h, JvmsNode *n, const DirEntry *e, guint *n_changes, GError **error)
+blob_changes (JvmsHistory *h, JvmsNode *n, const DirEntry *e, GArray *scratch, guint *n_changes,
+              GError **error)
 {
   const Blob *blob = n->buckets;
   for (guint r = 0; r < blob->n_runs; r++)
@@ -1271,8 +1254,15 @@ blob_changes (JvmsHistory *h, JvmsNode *n, const DirEntry *e, guint *n_changes, 
       const Run *run = &blob->runs[r];
       if (run->attr == e->attribute && run->level == CHANGES && e->level == CHANGES)
         {
-          const Change *c = blob->changes + run->first;
-          if (run->n != e->n || c[0].t != e->first || c[run->n - 1].t != e->last)
+          if (run->n != e->n)
+            break;
+          /* run->n <= run->len (get_blob): the scratch is bounded by the blob. */
+          g_array_set_size (scratch, run->n);
+          Change *c = (Change *) scratch->data;
+          const guint8 *p = run->data;
+          if (!decode_changes (&p, run->data + run->len, jvms_string_table_size (h->strings), run,
+                               run->first_index, c) ||
+              p != run->data + run->len || c[0].t != e->first || c[run->n - 1].t != e->last)
             break;
           *n_changes = run->n;
           return c;
@@ -1289,6 +1279,7 @@ gboolean
 jvms_summary_check_all (JvmsHistory *h, GError **error)
 {
   g_autoptr (GArray) scratch = g_array_new (FALSE, FALSE, sizeof (Bucket));
+  g_autoptr (GArray) changes = g_array_new (FALSE, FALSE, sizeof (Change));
   for (guint i = 0; h->summary && i < h->summary->n_dir; i++)
     {
       JvmsNode *n = get_blob (h, &h->summary->dir[i], error);
@@ -1296,7 +1287,7 @@ jvms_summary_check_all (JvmsHistory *h, GError **error)
       if (n == NULL)
         return FALSE;
       const DirEntry *e = &h->summary->dir[i];
-      gboolean ok = e->level == CHANGES ? blob_changes (h, n, e, &nb, error) != NULL
+      gboolean ok = e->level == CHANGES ? blob_changes (h, n, e, changes, &nb, error) != NULL
                                         : blob_run (h, n, e, scratch, &nb, error) != NULL;
       jvms_node_unref (n);
       if (!ok)
@@ -1468,7 +1459,9 @@ typedef struct
   JvmsHistory  *h;
   guint32       attr;
   guint         e, e_end;  /* directory entries of the attribute's change list */
-  JvmsNode     *blob;      /* holding entry e, or NULL */
+  gboolean      loaded;    /* entry e is decoded into buf */
+  GArray       *buf;       /* Change: entry e's, made when first needed */
+  GArray       *next;      /* Change: the entries after e that a refinement reaches */
   const Change *ch;
   guint         nc;
   guint         i;         /* the first change after the last position asked */
@@ -1490,20 +1483,23 @@ change_cursor_init (ChangeCursor *cc, JvmsHistory *h, guint32 attr)
 static void
 change_cursor_clear (ChangeCursor *cc)
 {
-  g_clear_pointer (&cc->blob, jvms_node_unref);
+  g_clear_pointer (&cc->buf, g_array_unref);
+  g_clear_pointer (&cc->next, g_array_unref);
 }
 
 static gboolean
 change_cursor_load (ChangeCursor *cc, GError **error)
 {
   const DirEntry *d = &cc->h->summary->dir[cc->e];
-  g_clear_pointer (&cc->blob, jvms_node_unref);
-  cc->blob = get_blob (cc->h, d, error);
-  if (cc->blob == NULL)
+  g_autoptr (JvmsNode) blob = get_blob (cc->h, d, error);
+  if (blob == NULL)
     return FALSE;
-  cc->ch = blob_changes (cc->h, cc->blob, d, &cc->nc, error);
+  if (cc->buf == NULL)
+    cc->buf = g_array_new (FALSE, FALSE, sizeof (Change));
+  cc->ch = blob_changes (cc->h, blob, d, cc->buf, &cc->nc, error);
   cc->i = 0;
-  return cc->ch != NULL;
+  cc->loaded = cc->ch != NULL;
+  return cc->loaded;
 }
 
 /* Moves to the first change after @t (@t not before the last position asked). */
@@ -1523,11 +1519,11 @@ change_cursor_seek (ChangeCursor *cc, gint64 t, GError **error)
             hi = mid;
         }
       cc->e = lo;
-      g_clear_pointer (&cc->blob, jvms_node_unref);
+      cc->loaded = FALSE;
     }
   if (cc->e >= cc->e_end)
     return TRUE;
-  if (cc->blob == NULL && !change_cursor_load (cc, error))
+  if (!cc->loaded && !change_cursor_load (cc, error))
     return FALSE;
   guint lo = cc->i, hi = cc->nc;
   while (lo < hi)
@@ -1575,7 +1571,11 @@ change_segs (ChangeCursor *cc, gint64 t0, RV v0, gint64 a, gint64 b, GArray *seg
         break;
       g_clear_pointer (&next, jvms_node_unref);
       next = get_blob (cc->h, &dir[e], error);
-      if (next == NULL || (ch = blob_changes (cc->h, next, &dir[e], &nc, error)) == NULL)
+      if (next == NULL)
+        return FALSE;
+      if (cc->next == NULL)
+        cc->next = g_array_new (FALSE, FALSE, sizeof (Change));
+      if ((ch = blob_changes (cc->h, next, &dir[e], cc->next, &nc, error)) == NULL)
         return FALSE;
       i = 0;
     }
@@ -1701,8 +1701,8 @@ cols_add_seg_mono (const Cols *k, Col *cols, guint *c, gint64 s, gint64 e, RV v)
  * column holds few of its changes (about 8 per bucket of that level at most). Exact: the
  * change list holds every change's time and value. */
 static gboolean
-row_from_changes (JvmsHistory *h, const Cols *k, guint32 attr, Col *cols, JvmsSummaryCell *row,
-                  GError **error)
+row_from_changes (JvmsHistory *h, const Cols *k, guint32 attr, GArray *changes, Col *cols,
+                  JvmsSummaryCell *row, GError **error)
 {
   JvmsSummaryIndex *si = h->summary;
   gint64 lo_t = MAX (k->t0, h->start_time);
@@ -1712,9 +1712,8 @@ row_from_changes (JvmsHistory *h, const Cols *k, guint32 attr, Col *cols, JvmsSu
     col_reset (&cols[c]);
   if (hi_t > lo_t)
     {
-      RV cur;
-      if (!value_at (h, attr, lo_t, &cur, error))
-        return FALSE;
+      RV cur = { 0, JVMS_VALUE_NULL };
+      gboolean have_cur = FALSE;
       gint64 cursor = lo_t;
       guint col = 0;
       guint e_end = si->first[attr + 1], e_lo = e_end;
@@ -1730,13 +1729,26 @@ row_from_changes (JvmsHistory *h, const Cols *k, guint32 attr, Col *cols, JvmsSu
           else
             hi = mid;
         }
+      /* The run before lo ends at or before lo_t: when lo starts after lo_t, the value at lo_t
+       * is that run's last. */
+      if (lo > e_lo && lo < e_end && si->dir[lo].first > lo_t && si->dir[lo].first < hi_t)
+        {
+          g_autoptr (JvmsNode) blob = get_blob (h, &si->dir[lo - 1], error);
+          guint nc = 0;
+          const Change *ch = blob ? blob_changes (h, blob, &si->dir[lo - 1], changes, &nc, error)
+                                  : NULL;
+          if (ch == NULL)
+            return FALSE;
+          cur = ch[nc - 1].v;
+          have_cur = TRUE;
+        }
       for (guint e = lo; e < e_end && si->dir[e].first < hi_t; e++)
         {
           g_autoptr (JvmsNode) blob = get_blob (h, &si->dir[e], error);
           if (blob == NULL)
             return FALSE;
           guint nc = 0;
-          const Change *ch = blob_changes (h, blob, &si->dir[e], &nc, error);
+          const Change *ch = blob_changes (h, blob, &si->dir[e], changes, &nc, error);
           if (ch == NULL)
             return FALSE;
           guint i0 = 0, i1 = nc;
@@ -1748,6 +1760,13 @@ row_from_changes (JvmsHistory *h, const Cols *k, guint32 attr, Col *cols, JvmsSu
               else
                 i1 = mid;
             }
+          /* The value at lo_t: the last change at or before it, when this run holds it (a
+           * path of the tree otherwise, which costs a node read per row). */
+          if (!have_cur && i0 > 0)
+            cur = ch[i0 - 1].v;
+          else if (!have_cur && !value_at (h, attr, lo_t, &cur, error))
+            return FALSE;
+          have_cur = TRUE;
           for (guint i = i0; i < nc && ch[i].t < hi_t; i++)
             {
               cols_add_seg_mono (k, cols, &col, cursor, ch[i].t, cur);
@@ -1755,6 +1774,8 @@ row_from_changes (JvmsHistory *h, const Cols *k, guint32 attr, Col *cols, JvmsSu
               cur = ch[i].v;
             }
         }
+      if (!have_cur && !value_at (h, attr, lo_t, &cur, error))
+        return FALSE;
       cols_add_seg_mono (k, cols, &col, cursor, hi_t, cur);
     }
   for (guint c = 0; c < k->n; c++)
@@ -1763,8 +1784,8 @@ row_from_changes (JvmsHistory *h, const Cols *k, guint32 attr, Col *cols, JvmsSu
 }
 
 static gboolean
-row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, GArray *segs,
-                 GArray *scratch, Col *cols, JvmsSummaryCell *row, GError **error)
+row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, gboolean want_range,
+                 GArray *segs, GArray *scratch, Col *cols, JvmsSummaryCell *row, GError **error)
 {
   JvmsSummaryIndex *si = h->summary;
   guint shift = level_shift (level);
@@ -1778,9 +1799,12 @@ row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, GArra
     col_reset (&cols[c]);
   if (hi_t > lo_t)
     {
-      RV cur;
-      if (!value_at (h, attr, lo_t, &cur, error))
-        goto fail;
+      /* The value at lo_t, known from the first bucket read: its value before it when it lies
+       * after lo_t's bucket (nothing changes between stored buckets), unused when it is lo_t's
+       * bucket (the bucket's own pieces cover lo_t). A path of the tree only when no bucket
+       * lies in the window: it costs a leaf read per row. */
+      RV cur = { 0, JVMS_VALUE_NULL };
+      gboolean have_cur = FALSE;
       gint64 cursor = lo_t;
       guint col = 0; /* the first column that may hold what comes next */
       gint64 b_first = lo_t >> shift, b_last = (hi_t - 1) >> shift;
@@ -1822,6 +1846,11 @@ row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, GArra
             {
               const Bucket *b = &bk[i];
               gint64 bs = bucket_start (b->index, shift), be = bucket_end (b->index, shift);
+              if (!have_cur)
+                {
+                  cur = b->before;
+                  have_cur = TRUE;
+                }
               cols_add_seg_mono (k, cols, &col, cursor, MAX (cursor, bs), cur);
               gint64 a = MAX (bs, lo_t), z = MIN (be, hi_t);
               while (col < k->n && col_end (k, col) <= a)
@@ -1858,12 +1887,17 @@ row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, GArra
               cur = b->vl;
             }
         }
+      if (!have_cur && !value_at (h, attr, lo_t, &cur, error))
+        goto fail;
       cols_add_seg_mono (k, cols, &col, cursor, hi_t, cur);
     }
   for (guint c = 0; c < k->n; c++)
     {
       Col *col = &cols[c];
-      for (guint u = 0; u < col->n_uncertain; u++)
+      /* Without the range, a cut bucket costs nothing more: its min/max is what a column
+       * boundary cutting a bucket leaves unknown, and reading it back from the change list was
+       * most of a state lane's frame (every boundary of a busy row cuts a bucket). */
+      for (guint u = 0; want_range && u < col->n_uncertain; u++)
         {
           if (!isnan (col->min) && col->umin[u] >= col->min && col->umax[u] <= col->max)
             continue; /* cannot widen the column's range */
@@ -1893,6 +1927,22 @@ jvms_history_query_summary (JvmsHistory         *self,
                             JvmsSummaryCell     *cells,
                             GError             **error)
 {
+  return jvms_history_query_summary_full (self, t0, t1, attributes, n_attributes, n_columns,
+                                          JVMS_SUMMARY_QUERY_DEFAULT, cells, error);
+}
+
+gboolean
+jvms_history_query_summary_full (JvmsHistory              *self,
+                                 gint64                    t0,
+                                 gint64                    t1,
+                                 const JvmsAttribute      *attributes,
+                                 guint                     n_attributes,
+                                 guint                     n_columns,
+                                 JvmsSummaryQueryFlags     flags,
+                                 JvmsSummaryCell          *cells,
+                                 GError                  **error)
+{
+  gboolean want_range = (flags & JVMS_SUMMARY_QUERY_NO_RANGE) == 0;
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (attributes != NULL || n_attributes == 0, FALSE);
   g_return_val_if_fail (cells != NULL || n_attributes == 0 || n_columns == 0, FALSE);
@@ -1927,6 +1977,7 @@ jvms_history_query_summary (JvmsHistory         *self,
   g_autofree guint8 *want = g_new0 (guint8, MAX (n_attrs, 1));
   g_autoptr (GArray) segs = g_array_new (FALSE, FALSE, sizeof (Seg));
   g_autoptr (GArray) scratch = g_array_new (FALSE, FALSE, sizeof (Bucket));
+  g_autoptr (GArray) changes = g_array_new (FALSE, FALSE, sizeof (Change));
   g_autofree Col *cols = g_new (Col, n_columns);
   /* Complete histories: rows from the levels, or from the change list when columns are finer
    * than the attribute's finest level. While building, rows from the intervals, which share
@@ -1971,9 +2022,10 @@ jvms_history_query_summary (JvmsHistory         *self,
       JvmsSummaryCell *row = cells + (gsize) i * n_columns;
       gint k0 = complete ? jvms_summary_index_finest (self->summary, attributes[i]) : -1;
       if (by_levels[i] && k0 >= 0 && level >= k0)
-        ok = row_from_levels (self, &k, attributes[i], (guint) level, segs, scratch, cols, row, error);
+        ok = row_from_levels (self, &k, attributes[i], (guint) level, want_range, segs, scratch,
+                              cols, row, error);
       else if (by_levels[i])
-        ok = row_from_changes (self, &k, attributes[i], cols, row, error);
+        ok = row_from_changes (self, &k, attributes[i], changes, cols, row, error);
       else
         {
           /* A repeated attribute was gathered for its first row only. */
@@ -1987,6 +2039,9 @@ jvms_history_query_summary (JvmsHistory         *self,
           const RowIv *v = (const RowIv *) sorted->data;
           row_from_intervals (self, &k, v + row_first[j], row_first[j + 1] - row_first[j], cols, row);
         }
+      /* The same answer whichever way the row was read. */
+      for (guint c = 0; !want_range && c < n_columns; c++)
+        row[c].min = row[c].max = NAN;
     }
   jvms_history_unlock_if (self, locked);
   return ok;

@@ -290,6 +290,26 @@ gboolean            jvms_history_query_summary          (JvmsHistory            
                                                          JvmsSummaryCell                 *cells,
                                                          GError                         **error);
 
+typedef enum
+{
+  JVMS_SUMMARY_QUERY_DEFAULT  = 0,
+  /* min and max are left NaN: for rows drawn by their values alone (state lanes). A column
+   * boundary that cuts a bucket leaves the min/max of each piece unknown, and only reading the
+   * change list there tells it: skipping that makes a busy row several times cheaper. */
+  JVMS_SUMMARY_QUERY_NO_RANGE = 1 << 0,
+} JvmsSummaryQueryFlags;
+
+/* jvms_history_query_summary with @flags. */
+gboolean            jvms_history_query_summary_full     (JvmsHistory                     *self,
+                                                         gint64                           t0,
+                                                         gint64                           t1,
+                                                         const JvmsAttribute             *attributes,
+                                                         guint                            n_attributes,
+                                                         guint                            n_columns,
+                                                         JvmsSummaryQueryFlags            flags,
+                                                         JvmsSummaryCell                 *cells,
+                                                         GError                         **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (JvmsHistory, jvms_history_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (JvmsHistoryBuilder, jvms_history_builder_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (JvmsHistoryRange, jvms_history_range_free)

@@ -279,6 +279,8 @@ jvms_cpus_view_init (JvmsCpusView *self)
 {
   self->cpus = g_array_new (FALSE, FALSE, sizeof (Cpu));
   jvms_row_cells_init (&self->cells, "CPUs", ROW_H, 1);
+  /* One state lane a CPU (the thread on it): no min/max. */
+  self->cells.lanes.values_only = TRUE;
 }
 
 GtkWidget *

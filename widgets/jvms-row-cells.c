@@ -68,9 +68,12 @@ jvms_lane_cells_query (JvmsLaneCells              *self,
       self->cells = g_new (JvmsSummaryCell, needed);
       self->capacity = needed;
     }
-  if (!jvms_history_query_summary (history, g->t0, g->t1,
-                                   (JvmsAttribute *) self->attributes->data,
-                                   self->attributes->len, g->n_columns, self->cells, &error))
+  if (!jvms_history_query_summary_full (history, g->t0, g->t1,
+                                        (JvmsAttribute *) self->attributes->data,
+                                        self->attributes->len, g->n_columns,
+                                        self->values_only ? JVMS_SUMMARY_QUERY_NO_RANGE
+                                                          : JVMS_SUMMARY_QUERY_DEFAULT,
+                                        self->cells, &error))
     {
       g_warning ("%s view: %s", self->view_name, error->message);
       jvms_lane_cells_reset (self);

@@ -38,6 +38,7 @@ typedef struct
   GArray          *attributes; /* JvmsAttribute: the query's, in block order */
   JvmsSummaryCell *cells;
   gsize            capacity;   /* cells allocated */
+  gboolean         values_only; /* state lanes: no min/max asked of the index */
 } JvmsLaneCells;
 
 void     jvms_lane_cells_init   (JvmsLaneCells              *self,

@@ -724,6 +724,8 @@ jvms_threads_view_init (JvmsThreadsView *self)
   self->rows = g_array_new (FALSE, FALSE, sizeof (Row));
   self->cached_rows = g_array_new (FALSE, FALSE, sizeof (guint));
   jvms_lane_cells_init (&self->lanes, "Threads");
+  /* State lanes: drawn by dominant value and MIXED alone. */
+  self->lanes.values_only = TRUE;
   self->grouping = GROUPING_KIND;
   self->jvm_pid = -1;
   self->group_names = g_ptr_array_new_with_free_func (g_free);

@@ -3,7 +3,7 @@
  * the first frame on a large recorded trace while it is still being indexed.
  *
  *   bench-views [--intervals N] [--frames N] [--view NAME] [--cache-dir DIR]
- *               [--trace PATH | --trace-seconds S] [--no-first-frame]
+ *               [--trace PATH | --trace-seconds S] [--no-first-frame] [--cache-mib MIB]
  *
  * --frames 0 measures first_frame alone.
  *
@@ -53,6 +53,10 @@ static char *only_view;
 static char *trace_path;
 static int trace_seconds = 100;
 static gboolean no_first_frame;
+/* The window's default index cache (cache-budget-mib in data/org.jvmscope.Jvmscope.gschema.xml):
+ * frames are measured with the memory the application gives the index, not the library's
+ * minimum. */
+static int cache_mib = 512;
 
 /* CPU time of this thread, ms: what a frame costs us, apart from waiting for a core on a
  * shared machine (wall time is reported too). */
@@ -123,6 +127,7 @@ main (int   argc,
     { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace_path, "Trace for first_frame (default: a recorded Handoff run)", "PATH" },
     { "trace-seconds", 0, 0, G_OPTION_ARG_INT, &trace_seconds, "Length of the recorded run", "S" },
     { "no-first-frame", 0, 0, G_OPTION_ARG_NONE, &no_first_frame, "Skip first_frame", NULL },
+    { "cache-mib", 0, 0, G_OPTION_ARG_INT, &cache_mib, "Index cache budget (default 512, as the window)", "MIB" },
     G_OPTION_ENTRY_NULL
   };
   static const char *const names[JVMS_BENCH_N_VIEWS] = { "threads", "cpus", "locks", "gc",
@@ -176,7 +181,7 @@ main (int   argc,
     }
   path = g_strdup_printf ("%s/jvmscope-bench-views-%" G_GINT64_FORMAT "-v1.jvmsidx",
                           cache_dir, n_intervals);
-  history = jvms_history_open (path, 0, NULL);
+  history = jvms_history_open (path, (gsize) cache_mib << 20, NULL);
   if (history == NULL)
     {
       JvmsSyntheticOptions options;
@@ -198,7 +203,7 @@ main (int   argc,
           return 1;
         }
       g_print ("figure build_seconds %.1f s\n", (g_get_monotonic_time () - t0) / 1e6);
-      history = jvms_history_open (path, 0, &error);
+      history = jvms_history_open (path, (gsize) cache_mib << 20, &error);
       if (history == NULL)
         {
           g_printerr ("bench-views: %s\n", error->message);

@@ -1917,6 +1917,157 @@ fail:
   return FALSE;
 }
 
+/* ---- rows of a complete history, spread over the cores ---- */
+
+/* What one thread needs to compute rows. */
+typedef struct
+{
+  GArray *segs, *scratch, *changes;
+  Col    *cols;
+} RowBuffers;
+
+static void
+row_buffers_init (RowBuffers *b, guint n_columns)
+{
+  b->segs = g_array_new (FALSE, FALSE, sizeof (Seg));
+  b->scratch = g_array_new (FALSE, FALSE, sizeof (Bucket));
+  b->changes = g_array_new (FALSE, FALSE, sizeof (Change));
+  b->cols = g_new (Col, n_columns);
+}
+
+static void
+row_buffers_clear (RowBuffers *b)
+{
+  g_array_unref (b->segs);
+  g_array_unref (b->scratch);
+  g_array_unref (b->changes);
+  g_free (b->cols);
+}
+
+/* One row of a complete history: from the levels, or from the change list when the columns are
+ * finer than the attribute's finest level. */
+static gboolean
+complete_row (JvmsHistory *h, const Cols *k, guint32 attr, gint level, gboolean want_range,
+              RowBuffers *b, JvmsSummaryCell *row, GError **error)
+{
+  gint k0 = jvms_summary_index_finest (h->summary, attr);
+  gboolean ok = k0 >= 0 && level >= k0
+                  ? row_from_levels (h, k, attr, (guint) level, want_range, b->segs, b->scratch,
+                                     b->cols, row, error)
+                  : row_from_changes (h, k, attr, b->changes, b->cols, row, error);
+  /* The same answer whichever way the row was read. */
+  for (guint c = 0; ok && !want_range && c < k->n; c++)
+    row[c].min = row[c].max = NAN;
+  return ok;
+}
+
+/* The rows of one query, taken one at a time by the calling thread and by helpers of a shared
+ * pool: a view's fifty rows at a new zoom level read and decode thousands of small blobs, and
+ * the rows are independent (the node cache and the blob buffers are safe to share or per
+ * thread). The caller waits for every helper it asked for, so the job may live on its stack. */
+typedef struct
+{
+  JvmsHistory         *h;
+  const Cols          *k;
+  const JvmsAttribute *attributes;
+  guint                n_attributes;
+  gint                 level;
+  gboolean             want_range;
+  JvmsSummaryCell     *cells;
+  gint                 next;    /* atomic: the next row to take */
+  gint                 failed;  /* atomic: stop taking rows */
+  GMutex               lock;
+  GCond                cond;
+  guint                helpers; /* helpers not finished yet */
+  GError              *error;   /* the first */
+} RowJob;
+
+static void
+row_job_work (RowJob *job)
+{
+  RowBuffers b;
+  row_buffers_init (&b, job->k->n);
+  for (;;)
+    {
+      gint i = g_atomic_int_add (&job->next, 1);
+      if (i >= (gint) job->n_attributes || g_atomic_int_get (&job->failed))
+        break;
+      GError *local = NULL;
+      if (!complete_row (job->h, job->k, job->attributes[i], job->level, job->want_range, &b,
+                         job->cells + (gsize) i * job->k->n, &local))
+        {
+          g_atomic_int_set (&job->failed, 1);
+          g_mutex_lock (&job->lock);
+          if (job->error == NULL)
+            job->error = local;
+          else
+            g_error_free (local);
+          g_mutex_unlock (&job->lock);
+          break;
+        }
+    }
+  row_buffers_clear (&b);
+}
+
+static void
+row_job_help (gpointer data, gpointer user_data)
+{
+  RowJob *job = data;
+  row_job_work (job);
+  g_mutex_lock (&job->lock);
+  job->helpers--;
+  g_cond_signal (&job->cond);
+  g_mutex_unlock (&job->lock);
+}
+
+static GThreadPool *
+row_pool (guint *n_helpers)
+{
+  static GThreadPool *pool;
+  static guint helpers;
+  if (g_once_init_enter (&pool))
+    {
+      /* One helper per further core, a few at most: beyond that the blob reads contend. */
+      helpers = CLAMP (g_get_num_processors (), 1, 8) - 1;
+      GThreadPool *p = helpers > 0 ? g_thread_pool_new (row_job_help, NULL, (gint) helpers, FALSE, NULL)
+                                   : NULL;
+      g_once_init_leave (&pool, p ? p : (GThreadPool *) 1);
+    }
+  *n_helpers = helpers;
+  return pool == (GThreadPool *) 1 ? NULL : pool;
+}
+
+/* Rows under this many are done by the caller alone: a helper's start-up would cost more. */
+#define ROWS_PER_HELPER 4
+
+static gboolean
+complete_rows (JvmsHistory *h, const Cols *k, const JvmsAttribute *attributes, guint n_attributes,
+               gint level, gboolean want_range, JvmsSummaryCell *cells, GError **error)
+{
+  RowJob job = { h, k, attributes, n_attributes, level, want_range, cells, 0, 0 };
+  guint n_helpers = 0;
+  GThreadPool *pool = row_pool (&n_helpers);
+  n_helpers = MIN (n_helpers, n_attributes / ROWS_PER_HELPER);
+  g_mutex_init (&job.lock);
+  g_cond_init (&job.cond);
+  job.helpers = n_helpers;
+  for (guint i = 0; i < n_helpers; i++)
+    g_thread_pool_push (pool, &job, NULL);
+  row_job_work (&job);
+  g_mutex_lock (&job.lock);
+  while (job.helpers > 0)
+    g_cond_wait (&job.cond, &job.lock);
+  g_mutex_unlock (&job.lock);
+  g_mutex_clear (&job.lock);
+  g_cond_clear (&job.cond);
+  if (job.error != NULL)
+    {
+      g_propagate_error (error, job.error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 gboolean
 jvms_history_query_summary (JvmsHistory         *self,
                             gint64               t0,
@@ -1974,36 +2125,28 @@ jvms_history_query_summary_full (JvmsHistory              *self,
   gint level = -1;
   while (level + 1 < (gint) N_LEVELS && width >= ((gint64) 1 << level_shift ((guint) level + 1)))
     level++;
-  g_autofree guint8 *want = g_new0 (guint8, MAX (n_attrs, 1));
-  g_autoptr (GArray) segs = g_array_new (FALSE, FALSE, sizeof (Seg));
-  g_autoptr (GArray) scratch = g_array_new (FALSE, FALSE, sizeof (Bucket));
-  g_autoptr (GArray) changes = g_array_new (FALSE, FALSE, sizeof (Change));
-  g_autofree Col *cols = g_new (Col, n_columns);
   /* Complete histories: rows from the levels, or from the change list when columns are finer
    * than the attribute's finest level. While building, rows from the intervals, which share
    * one walk of the tree. */
-  g_autofree gboolean *by_levels = g_new0 (gboolean, MAX (n_attributes, 1));
-  gboolean complete = self->open == NULL && self->summary != NULL;
-  gboolean any_iv = FALSE;
-  for (guint i = 0; i < n_attributes; i++)
+  if (self->open == NULL && self->summary != NULL)
     {
-      by_levels[i] = complete;
-      if (!complete)
-        {
-          want[attributes[i]] = 1;
-          any_iv = TRUE;
-        }
+      ok = complete_rows (self, &k, attributes, n_attributes, level, want_range, cells, error);
+      jvms_history_unlock_if (self, locked);
+      return ok;
     }
+  g_autofree guint8 *want = g_new0 (guint8, MAX (n_attrs, 1));
+  g_autofree Col *cols = g_new (Col, n_columns);
+  for (guint i = 0; i < n_attributes; i++)
+    want[attributes[i]] = 1;
   /* Grouped by row with a counting sort: order within a row does not matter to columns. */
   g_autoptr (GArray) batch = g_array_new (FALSE, FALSE, sizeof (RowIv));
   g_autoptr (GArray) sorted = g_array_new (FALSE, FALSE, sizeof (RowIv));
   g_autofree guint *row_first = g_new0 (guint, n_attributes + 1);
-  if (any_iv)
+  if (n_attributes > 0)
     {
       g_autofree guint32 *row_of = g_new0 (guint32, MAX (n_attrs, 1));
       for (guint i = n_attributes; i-- > 0;)
-        if (!by_levels[i])
-          row_of[attributes[i]] = i + 1;
+        row_of[attributes[i]] = i + 1;
       Gather g = { row_of, batch };
       ok = jvms_history_visit (self, t0, col_end (&k, n_columns - 1) - 1, want, gather_one, &g, error);
       memset (want, 0, MAX (n_attrs, 1));
@@ -2020,25 +2163,16 @@ jvms_history_query_summary_full (JvmsHistory              *self,
   for (guint i = 0; i < n_attributes && ok; i++)
     {
       JvmsSummaryCell *row = cells + (gsize) i * n_columns;
-      gint k0 = complete ? jvms_summary_index_finest (self->summary, attributes[i]) : -1;
-      if (by_levels[i] && k0 >= 0 && level >= k0)
-        ok = row_from_levels (self, &k, attributes[i], (guint) level, want_range, segs, scratch,
-                              cols, row, error);
-      else if (by_levels[i])
-        ok = row_from_changes (self, &k, attributes[i], changes, cols, row, error);
-      else
-        {
-          /* A repeated attribute was gathered for its first row only. */
-          guint j = i;
-          for (guint p = 0; p < i; p++)
-            if (attributes[p] == attributes[i] && !by_levels[p])
-              {
-                j = p;
-                break;
-              }
-          const RowIv *v = (const RowIv *) sorted->data;
-          row_from_intervals (self, &k, v + row_first[j], row_first[j + 1] - row_first[j], cols, row);
-        }
+      /* A repeated attribute was gathered for its first row only. */
+      guint j = i;
+      for (guint p = 0; p < i; p++)
+        if (attributes[p] == attributes[i])
+          {
+            j = p;
+            break;
+          }
+      const RowIv *v = (const RowIv *) sorted->data;
+      row_from_intervals (self, &k, v + row_first[j], row_first[j + 1] - row_first[j], cols, row);
       /* The same answer whichever way the row was read. */
       for (guint c = 0; !want_range && c < n_columns; c++)
         row[c].min = row[c].max = NAN;

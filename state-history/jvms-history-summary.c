@@ -1729,9 +1729,10 @@ row_from_changes (JvmsHistory *h, const Cols *k, guint32 attr, GArray *changes, 
           else
             hi = mid;
         }
-      /* The run before lo ends at or before lo_t: when lo starts after lo_t, the value at lo_t
-       * is that run's last. */
-      if (lo > e_lo && lo < e_end && si->dir[lo].first > lo_t && si->dir[lo].first < hi_t)
+      /* The run before lo ends at or before lo_t: when no run holds a change at or before lo_t
+       * from lo on, the value at lo_t is that run's last (a slow attribute, a counter held
+       * across the window, would otherwise cost a tree path, often through large inner nodes). */
+      if (lo > e_lo && (lo == e_end || si->dir[lo].first > lo_t))
         {
           g_autoptr (JvmsNode) blob = get_blob (h, &si->dir[lo - 1], error);
           guint nc = 0;
@@ -1781,6 +1782,43 @@ row_from_changes (JvmsHistory *h, const Cols *k, guint32 attr, GArray *changes, 
   for (guint c = 0; c < k->n; c++)
     col_emit (h, &cols[c], &row[c]);
   return TRUE;
+}
+
+/* With no bucket of the level in the window (buckets [b_first, ...)), the value across it from
+ * the level itself: entry lo, the first whose last bucket is not before the window, holds the
+ * first bucket after it, which starts with that value; without such an entry, the last bucket
+ * before the window (entry lo - 1) ends with it. 1 when found, 0 when the level holds neither
+ * (the caller asks the tree), -1 on error. */
+static gint
+level_value_across (JvmsHistory *h, gint64 b_first, guint e_lo, guint lo, guint e_end,
+                    GArray *scratch, RV *out, GError **error)
+{
+  JvmsSummaryIndex *si = h->summary;
+  guint e = lo < e_end ? lo : lo > e_lo ? lo - 1 : e_end;
+  if (e >= e_end)
+    return 0;
+  g_autoptr (JvmsNode) blob = get_blob (h, &si->dir[e], error);
+  guint nb = 0;
+  const Bucket *bk = blob ? blob_run (h, blob, &si->dir[e], scratch, &nb, error) : NULL;
+  if (bk == NULL)
+    return -1;
+  if (e < lo)
+    {
+      *out = bk[nb - 1].vl;
+      return 1;
+    }
+  guint i0 = 0, i1 = nb;
+  while (i0 < i1)
+    {
+      guint mid = (i0 + i1) / 2;
+      if (bk[mid].index < b_first)
+        i0 = mid + 1;
+      else
+        i1 = mid;
+    }
+  /* i0 < nb: the entry's last bucket is not before b_first. */
+  *out = i0 < nb ? bk[i0].before : bk[nb - 1].vl;
+  return 1;
 }
 
 static gboolean
@@ -1887,8 +1925,12 @@ row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, gbool
               cur = b->vl;
             }
         }
-      if (!have_cur && !value_at (h, attr, lo_t, &cur, error))
-        goto fail;
+      if (!have_cur)
+        {
+          gint found = level_value_across (h, b_first, e_lo, lo, e_end, scratch, &cur, error);
+          if (found < 0 || (found == 0 && !value_at (h, attr, lo_t, &cur, error)))
+            goto fail;
+        }
       cols_add_seg_mono (k, cols, &col, cursor, hi_t, cur);
     }
   for (guint c = 0; c < k->n; c++)

@@ -321,16 +321,17 @@ cell_value_is (const JvmsValue *v, const ModelIv *e)
   return model_iv_matches (e, &tmp);
 }
 
+/* Summaries of four attributes picked at random, or of attribute @only (>= 0) alone. */
 static void
-check_summary (JvmsHistory *h, Pair *p, GRand *r, gint64 t0, gint64 t1, guint n_columns)
+check_summary_of (JvmsHistory *h, Pair *p, GRand *r, gint64 t0, gint64 t1, guint n_columns, gint only)
 {
   g_autoptr (GError) error = NULL;
-  guint n = MIN (p->ids->len, 4u);
+  guint n = only >= 0 ? 1 : MIN (p->ids->len, 4u);
   g_autofree JvmsAttribute *attrs = g_new (JvmsAttribute, n);
   g_autofree guint *idx = g_new (guint, n);
   for (guint i = 0; i < n; i++)
     {
-      idx[i] = g_rand_int_range (r, 0, p->ids->len);
+      idx[i] = only >= 0 ? (guint) only : (guint) g_rand_int_range (r, 0, p->ids->len);
       attrs[i] = g_array_index (p->ids, JvmsAttribute, idx[i]);
     }
   g_autofree JvmsSummaryCell *cells = g_new0 (JvmsSummaryCell, (gsize) n * n_columns);
@@ -447,6 +448,12 @@ check_summary (JvmsHistory *h, Pair *p, GRand *r, gint64 t0, gint64 t1, guint n_
         g_assert_cmpstr (a->s, ==, b->s);
       g_assert_true (isnan (plain[j].min) && isnan (plain[j].max));
     }
+}
+
+static void
+check_summary (JvmsHistory *h, Pair *p, GRand *r, gint64 t0, gint64 t1, guint n_columns)
+{
+  check_summary_of (h, p, r, t0, t1, n_columns, -1);
 }
 
 static void
@@ -945,15 +952,18 @@ test_many_attributes (void)
 /* ---- summary levels ---- */
 
 /* Streams that make the summary levels work: fast thread states with 1 ns glitches, a
- * counter, strings, a slow attribute, large integers, mixed types; then summaries at every
- * zoom, checked against the model like the others. */
+ * counter, strings, a slow attribute, large integers, mixed types, and bursts of fast changes
+ * between long pauses (fine levels whose runs span windows that hold no bucket at all: the
+ * value across such a window comes from the buckets around it); then summaries at every zoom,
+ * checked against the model like the others. */
 static void
 test_summary_levels (void)
 {
   g_autoptr (GRand) r = g_rand_new_with_seed (99);
   g_autoptr (GError) error = NULL;
   Pair p = { 0 };
-  const guint n_attrs = 6;
+  const guint n_attrs = 7;
+  guint burst = 0;
   p.path = tmp_path ("summary.hist");
   p.model = model_new (1000000);
   p.builder = jvms_history_builder_new (p.path, 1000000, NULL, &error);
@@ -966,7 +976,7 @@ test_summary_levels (void)
       g_array_append_val (p.ids, id);
       model_add_attr (p.model);
     }
-  gint64 next[6];
+  gint64 next[7];
   for (guint a = 0; a < n_attrs; a++)
     next[a] = 1000000 + g_rand_int_range (r, 0, 1000);
   double counter = 0;
@@ -1008,6 +1018,10 @@ test_summary_levels (void)
           i = ((gint64) g_rand_int (r) << 20) - ((gint64) 1 << 40);
           gap = g_rand_int_range (r, 1, 100000);
           break;
+        case 6:
+          i = g_rand_int_range (r, 0, 4);
+          gap = ++burst % 100 == 0 ? g_rand_int_range (r, 500000, 2000000) : g_rand_int_range (r, 1000, 5000);
+          break;
         default:
           random_value (r, &type, &i, &d, &str, 0);
           gap = g_rand_int_range (r, 1, 5000);
@@ -1042,6 +1056,20 @@ test_summary_levels (void)
       guint nc = g_rand_int_range (r, 1, 600);
       check_summary (h, &p, r, x, x + w, nc);
     }
+  /* Windows inside the bursty attribute's pauses, at its finest levels: no bucket lies in
+   * them, and the run around them holds buckets on both sides. */
+  ModelAttr *bursty = p.model->attrs->pdata[6];
+  guint n_pauses = 0;
+  for (guint k = 0; k < bursty->ivs->len; k++)
+    {
+      const ModelIv *e = &g_array_index (bursty->ivs, ModelIv, k);
+      if (e->end - e->start < 500000)
+        continue;
+      n_pauses++;
+      for (guint nc = 1; nc <= 8; nc++)
+        check_summary_of (h, &p, r, e->start + 100000, e->end - 100000, nc, 6);
+    }
+  g_assert_cmpuint (n_pauses, >=, 50);
   pair_free (&p);
 }
 

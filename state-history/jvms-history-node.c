@@ -321,8 +321,27 @@ blob_read (int             fd,
                    file, offset, csize, JVMS_FILE_HEADER_SIZE, data_end);
       return NULL;
     }
-  if (!read_exact (fd, hb, sizeof hb, offset, file, "node header", error))
+  /* No valid blob compresses worse than lz4's bound for the largest payload. */
+  if ((guint64) csize > (guint64) LZ4_COMPRESSBOUND (max_usize))
+    {
+      g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT,
+                   "%s: node at offset %" G_GUINT64_FORMAT ": %u compressed bytes exceed what "
+                   "a payload of at most %u bytes can take", file, offset, csize, max_usize);
+      return NULL;
+    }
+  /* Header and payload in one read: the reference gives the size, and a cold view reads
+   * thousands of small blobs, a system call each. */
+  guint8 *framed = scratch_reserve (&blob_scratch ()->compressed, sizeof hb + csize);
+  if (framed == NULL)
+    {
+      g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_IO,
+                   "%s: node at offset %" G_GUINT64_FORMAT ": out of memory", file, offset);
+      return NULL;
+    }
+  if (!read_exact (fd, framed, sizeof hb + csize, offset, file, "node", error))
     return NULL;
+  memcpy (hb, framed, sizeof hb);
+  const guint8 *cbuf = framed + sizeof hb;
   node_header_parse (hb, &h);
   if (h.magic != JVMS_NODE_MAGIC)
     {
@@ -333,30 +352,13 @@ blob_read (int             fd,
     }
   if (h.csize != csize)
     {
-      /* Either the reference or the header is damaged; the crc below cannot tell which
-       * before we know how many bytes to read, so check the header's own bytes first. */
+      /* Either the reference or the header is damaged; the crc below covers only what the
+       * header says, so a mismatch is reported as such. */
       g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CHECKSUM,
                    "%s: node at offset %" G_GUINT64_FORMAT ": its header says %u compressed "
                    "bytes, its parent %u", file, offset, h.csize, csize);
       return NULL;
     }
-  /* No valid blob compresses worse than lz4's bound for the largest payload. */
-  if ((guint64) csize > (guint64) LZ4_COMPRESSBOUND (max_usize))
-    {
-      g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT,
-                   "%s: node at offset %" G_GUINT64_FORMAT ": %u compressed bytes exceed what "
-                   "a payload of at most %u bytes can take", file, offset, csize, max_usize);
-      return NULL;
-    }
-  guint8 *cbuf = scratch_reserve (&blob_scratch ()->compressed, MAX (csize, 1));
-  if (cbuf == NULL)
-    {
-      g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_IO,
-                   "%s: node at offset %" G_GUINT64_FORMAT ": out of memory", file, offset);
-      return NULL;
-    }
-  if (!read_exact (fd, cbuf, csize, offset + sizeof hb, file, "node payload", error))
-    return NULL;
   guint32 crc = jvms_crc32c (hb + NODE_HEADER_CRC_FROM, sizeof hb - NODE_HEADER_CRC_FROM);
   crc = jvms_crc32c_update (crc, cbuf, csize);
   if (crc != h.crc)

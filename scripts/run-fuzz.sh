@@ -58,6 +58,13 @@ P=$OUT/fuzz-perf/corpus
   perf record -q -e '{cpu-clock,task-clock}' -a -o "$P/group.data" -- sleep 0.01
 } >/dev/null 2>&1 || true
 find "$P" -name '*.data' -size +256k -delete
+# Inputs the campaigns found (tests/fuzz/findings/FORMAT-KIND-SHA1, replayed by the readers'
+# tests too) join the seeds: every run goes through them first.
+for f in "$D"/findings/*; do
+  [ -f "$f" ] || continue
+  t=fuzz-$(basename "$f" | cut -d- -f1)
+  if [ -d "$OUT/$t/corpus" ]; then cp "$f" "$OUT/$t/corpus/"; fi
+done
 
 status=0
 for t in $TARGETS; do

@@ -161,7 +161,11 @@ text_damage (const char *trace_dir)
                               "metadata-info", params);
   bt_value_put_ref (params);
   if (query == NULL)
-    return NULL;
+    {
+      /* Out of memory, with an error on the thread that the next call would abort on. */
+      bt_current_thread_clear_error ();
+      return NULL;
+    }
 
   char *found = NULL;
   const bt_value *result = NULL;

@@ -28,6 +28,7 @@ typedef struct
   /* A discarded-events (or -packets) message waiting for the stream's next event: see
    * head_time(). */
   const bt_message       *pending_lost;
+  gboolean                warned_time;  /* an event of this stream had a time out of range */
   char                   *name;  /* the port name: trace uuid | stream id | file paths */
 } Upstream;
 
@@ -166,47 +167,38 @@ sink_consume (bt_self_component_sink *self_component)
       up->head_known = FALSE;
       bt_message_iterator_next_status status =
         bt_message_iterator_next (up->iter, &up->msgs, &up->count);
-      switch (status)
+      /* Taken whatever the status: babeltrace2 2.0.4's ctf source returns the messages decoded
+       * before a decoding error with an OK status and leaves the error on the thread, and any
+       * later call into the library with an error there aborts (its own CLI does, with two
+       * streams). */
+      g_autofree char *why = jvms_ctf_bt_take_error_text ();
+      if (status != BT_MESSAGE_ITERATOR_NEXT_STATUS_OK || why != NULL)
         {
-        case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
-          {
-            /* babeltrace2 2.0.4's ctf source returns the messages decoded before a decoding
-             * error with an OK status and leaves the error on the thread, where any later call
-             * into the library aborts (its own CLI does, with two streams). */
-            g_autofree char *why = jvms_ctf_bt_take_error_text ();
-            if (why != NULL)
-              {
-                /* The batch came with the error, and babeltrace2 2.0.4 has already torn
-                 * down what its events point into: none of it is read. */
-                upstream_release_batch (up);
-                g_ptr_array_add (reader->warnings,
-                                 g_strdup_printf ("%s: stream %s ends early, events after this "
-                                                  "point are lost: %s",
-                                                  reader->folder, up->name, why));
-                up->ended = TRUE;
-              }
-          }
-          break;
-        case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
+          /* A batch that came with an error is not read: babeltrace2 2.0.4 has already torn
+           * down what its events point into. Nothing came with the other statuses. */
+          if (status == BT_MESSAGE_ITERATOR_NEXT_STATUS_OK)
+            upstream_release_batch (up);
+          up->count = 0;
+        }
+      if (why != NULL)
+        {
+          g_ptr_array_add (reader->warnings,
+                           g_strdup_printf ("%s: stream %s ends early, events after this "
+                                            "point are lost: %s",
+                                            reader->folder, up->name, why));
           up->ended = TRUE;
-          up->count = 0;
-          break;
-        case BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN:
-          up->count = 0;
-          break;
-        case BT_MESSAGE_ITERATOR_NEXT_STATUS_MEMORY_ERROR:
-        case BT_MESSAGE_ITERATOR_NEXT_STATUS_ERROR:
-        default:
-          {
-            g_autofree char *why = jvms_ctf_bt_take_error_text ();
-            g_ptr_array_add (reader->warnings,
-                             g_strdup_printf ("%s: stream %s ends early, events after this "
-                                              "point are lost: %s",
-                                              reader->folder, up->name, why));
-            up->ended = TRUE;
-            up->count = 0;
-          }
-          break;
+        }
+      else if (status == BT_MESSAGE_ITERATOR_NEXT_STATUS_END)
+        up->ended = TRUE;
+      else if (status != BT_MESSAGE_ITERATOR_NEXT_STATUS_OK
+               && status != BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN)
+        {
+          g_ptr_array_add (reader->warnings,
+                           g_strdup_printf ("%s: stream %s ends early, events after this "
+                                            "point are lost: libbabeltrace2 failed (status %d) "
+                                            "without saying why",
+                                            reader->folder, up->name, (int) status));
+          up->ended = TRUE;
         }
     }
   return any_open ? BT_COMPONENT_CLASS_SINK_CONSUME_METHOD_STATUS_OK
@@ -305,14 +297,57 @@ is_head (const bt_message *msg)
   return bt_message_get_type (msg) == BT_MESSAGE_TYPE_EVENT || is_loss (msg);
 }
 
-/* Consumes the messages that carry no event, keeping what they say, and sets a loss aside
- * until the stream's next event is known. */
+/* Whether the event's clock value lies beyond what signed 64-bit nanoseconds from the clock's
+ * origin can hold: a damaged timestamp (a real clock gets there in the year 2262). babeltrace2
+ * gives no time for it, and leaves an error on the thread with the status. */
+static gboolean
+event_time_out_of_range (JvmsCtfReader *self, Upstream *up, const bt_message *msg)
+{
+  if (bt_message_event_borrow_stream_class_default_clock_class_const (msg) == NULL)
+    return FALSE;
+  const bt_clock_snapshot *snapshot = bt_message_event_borrow_default_clock_snapshot_const (msg);
+  int64_t ns;
+  if (bt_clock_snapshot_get_ns_from_origin (snapshot, &ns)
+      == BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK)
+    return FALSE;
+  /* Its cause names the snapshot by address only: the warning below says it better. */
+  bt_current_thread_clear_error ();
+  if (!up->warned_time)
+    {
+      /* Once per stream: a hostile trace may hold millions of them. */
+      const bt_clock_class *clock = bt_clock_snapshot_borrow_clock_class_const (snapshot);
+      const char *event_name =
+        bt_event_class_get_name (bt_event_borrow_class_const (bt_message_event_borrow_event_const (msg)));
+      const char *clock_name = bt_clock_class_get_name (clock);
+      g_ptr_array_add (self->warnings,
+                       g_strdup_printf ("%s: stream %s: event %s at %" G_GUINT64_FORMAT " cycles of "
+                                        "clock %s lies beyond the signed 64-bit nanoseconds from "
+                                        "the clock's origin (a damaged timestamp); it and any "
+                                        "other such event of the stream are left out",
+                                        self->folder, up->name,
+                                        event_name != NULL ? event_name : "(unnamed)",
+                                        (guint64) bt_clock_snapshot_get_value (snapshot),
+                                        clock_name != NULL ? clock_name : "(unnamed)"));
+      up->warned_time = TRUE;
+    }
+  return TRUE;
+}
+
+/* Consumes the messages that carry no event, keeping what they say, drops the events that
+ * have no time, and sets a loss aside until the stream's next event is known. */
 static void
 skip_to_head (JvmsCtfReader *self, Upstream *up)
 {
   while (up->pos < up->count)
     {
       const bt_message *msg = up->msgs[up->pos];
+      if (bt_message_get_type (msg) == BT_MESSAGE_TYPE_EVENT
+          && event_time_out_of_range (self, up, msg))
+        {
+          bt_message_put_ref (msg);
+          up->pos++;
+          continue;
+        }
       if (is_head (msg))
         {
           if (up->pending_lost != NULL || !is_loss (msg))
@@ -354,7 +389,13 @@ snapshot_ns (const bt_clock_snapshot *snapshot, gint64 *ns)
   int64_t value;
   if (bt_clock_snapshot_get_ns_from_origin (snapshot, &value)
       != BT_CLOCK_SNAPSHOT_GET_NS_FROM_ORIGIN_STATUS_OK)
-    return FALSE;
+    {
+      /* Out of range (events out of range never get here: skip_to_head() drops them; a loss
+       * takes the stream's last time). The status leaves an error on the thread, and the next
+       * run of the graph would abort on it. */
+      bt_current_thread_clear_error ();
+      return FALSE;
+    }
   *ns = value;
   return TRUE;
 }
@@ -440,6 +481,16 @@ fill_heads (JvmsCtfReader *self, GError **error)
       if (!need)
         return TRUE;
 
+      /* babeltrace2 aborts the process when called with an error pending: one left there by
+       * a call above that failed unnoticed ends the reading instead. */
+      g_autofree char *pending = jvms_ctf_bt_take_error_text ();
+      if (pending != NULL)
+        {
+          self->failed = TRUE;
+          g_set_error (error, JVMS_CTF_ERROR, JVMS_CTF_ERROR_BABELTRACE,
+                       "%s: reading the trace failed: %s", self->folder, pending);
+          return FALSE;
+        }
       bt_graph_run_once_status status = bt_graph_run_once (self->graph);
       switch (status)
         {
@@ -701,7 +752,10 @@ query_ranges (JvmsCtfReader *self, const char * const *inputs)
                               "babeltrace.trace-infos", params);
   bt_value_put_ref (params);
   if (query == NULL)
-    return;
+    {
+      bt_current_thread_clear_error ();
+      return;
+    }
   const bt_value *result = NULL;
   if (bt_query_executor_query (query, &result) == BT_QUERY_EXECUTOR_QUERY_STATUS_OK
       && bt_value_get_type (result) == BT_VALUE_TYPE_ARRAY)

@@ -240,7 +240,11 @@ setup_decoder (PerfTpDecoder *d, struct tep_event *event, const char *print, gsi
     }
 }
 
-/* The lines before "print fmt:" exactly as the kernel writes them. */
+/* The lines before "print fmt:" exactly as the kernel writes them. Brackets before the field
+ * name come only after the type of a dynamic array, "__data_loc char[] filename" (the kernel's
+ * __dynamic_array and __rel_dynamic_array): libtraceevent 1.7.1 (and 1.8.4) leaks the first
+ * word of a field line whose one-word type is followed by brackets, "field:char[] filename;"
+ * (event_read_fields fails with "no type found" without freeing it; fuzz finding ce42f828). */
 static gboolean
 header_is_well_formed (const char *text, gsize len)
 {
@@ -250,7 +254,8 @@ header_is_well_formed (const char *text, gsize len)
     {
       line_re = g_regex_new (
       "^(name: [A-Za-z_][A-Za-z0-9_]*|ID: [0-9]{1,9}|format:|"
-      "\\tfield:[A-Za-z_][A-Za-z0-9_ *]*(\\[[0-9]*\\])?[A-Za-z0-9_ *]* [A-Za-z_][A-Za-z0-9_]*(\\[[0-9]{1,6}\\])?;"
+      "\\tfield:((__data_loc|__rel_loc) [A-Za-z_][A-Za-z0-9_ *]*\\[\\]|[A-Za-z_][A-Za-z0-9_ *]*)"
+      " [A-Za-z_][A-Za-z0-9_]*(\\[[0-9]{1,6}\\])?;"
       "\\toffset:[0-9]{1,6};\\tsize:[0-9]{1,6};\\tsigned:[01];|)$", G_REGEX_OPTIMIZE, 0, NULL);
       g_once_init_leave (&once, 1);
     }

@@ -443,6 +443,60 @@ test_decode_error_two_streams (void)
   ctf_test_rm_rf (tmp);
 }
 
+/* Fuzz finding 37a774eb (issue 8): a stream file whose second packet is cut short, and whose
+ * first packet's last event has a timestamp near 2^64 cycles, beyond what babeltrace2 can give
+ * in signed 64-bit ns from the clock's origin. Its refusal left an error on the thread, and
+ * the next run of the graph aborted the process inside libbabeltrace2. Now the event is left
+ * out with a warning, and the events before it are those babeltrace2's CLI prints from the
+ * packet the repair keeps before it fails on the same event. The trace is laid out as the
+ * fuzz target lays it out: the synthetic metadata, the input as the only stream file. */
+static void
+test_fuzz_time_out_of_range (void)
+{
+  g_autofree char *input = g_build_filename (g_getenv ("JVMS_FUZZ_FINDINGS"),
+                                             "ctf-crash-37a774ebfc4b514b86355f05204a019da594a6b8",
+                                             NULL);
+  g_autoptr(GBytes) bytes = read_file (input);
+  g_autofree char *tmp = ctf_test_tmp_dir ();
+  g_autofree char *damaged = g_build_filename (tmp, "damaged", NULL);
+  g_autofree char *oracle = g_build_filename (tmp, "oracle", NULL);
+  g_mkdir (damaged, 0700);
+  g_mkdir (oracle, 0700);
+  ctf_synthetic_write (damaged);
+  ctf_synthetic_write (oracle);
+  g_autofree char *stream = g_build_filename (damaged, "channel0_0", NULL);
+  g_autofree char *other = g_build_filename (damaged, "channel0_1", NULL);
+  g_autofree char *oracle_stream = g_build_filename (oracle, "channel0_0", NULL);
+  g_autofree char *oracle_other = g_build_filename (oracle, "channel0_1", NULL);
+  g_unlink (other);
+  g_unlink (oracle_other);
+  write_file (stream, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+
+  /* The oracle: the first packet alone, the one that is whole in the input. */
+  g_autoptr(GArray) starts = ctf_test_packet_starts (stream);
+  g_assert_cmpuint (starts->len, ==, 2);
+  gsize first_end = g_array_index (starts, gsize, 1);
+  g_assert_cmpuint (first_end, <, g_bytes_get_size (bytes));
+  write_file (oracle_stream, g_bytes_get_data (bytes, NULL), first_end);
+  int status = 0;
+  g_autoptr(GPtrArray) bt = ctf_test_babeltrace_cli (oracle, &status);
+  /* babeltrace2 stops with an error at the event out of range. */
+  g_assert_cmpint (status, !=, 0);
+  g_assert_cmpuint (bt->len, >, 0);
+
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) warnings = NULL;
+  g_autoptr(GPtrArray) ours = ctf_test_read_all (damaged, JVMS_CTF_READER_DEFAULT, &warnings, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < warnings->len; i++)
+    g_test_message ("warning: %s", (const char *) g_ptr_array_index (warnings, i));
+  assert_same_events (ours, bt);
+  g_autofree char *where = g_strdup_printf ("%s: stream ", damaged);
+  g_assert_true (any_warning_contains (warnings, where, "beyond the signed 64-bit nanoseconds"));
+  g_assert_true (any_warning_contains (warnings, "channel0_0", "sched_switch at 18446744073692780400 cycles"));
+  ctf_test_rm_rf (tmp);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -458,6 +512,7 @@ main (int argc, char **argv)
 #undef ADD
   g_test_add_func ("/ctf/damage/packet-size-zero", test_packet_size_zero);
   g_test_add_func ("/ctf/damage/decode-error-two-streams", test_decode_error_two_streams);
+  g_test_add_func ("/ctf/damage/fuzz-time-out-of-range", test_fuzz_time_out_of_range);
   g_test_add_func ("/ctf/damage/empty-folder", test_empty_folder);
   g_test_add_func ("/ctf/damage/not-a-folder", test_not_a_folder);
   g_test_add_func ("/ctf/reader/session-folder", test_session_folder);

@@ -419,12 +419,57 @@ test_not_perf (void)
   g_assert_error (error, JVMS_PERF_ERROR, JVMS_PERF_ERROR_IO);
 }
 
+/* Fuzz finding ce42f828 (issue 8): TRACING_DATA whose sched_process_exec format has a damaged
+ * dynamic array line, "field:__da2ELIFREPhar[] filenama;" (a one-word type before the
+ * brackets). libtraceevent 1.7.1 leaks that word when it fails on the line, which failed the
+ * fuzz run under LeakSanitizer (and fails this program under it); the reader now refuses the
+ * line before libtraceevent sees it. A warning names the file, the offset of the format and
+ * its system; the intact format beside it (sched_process_fork, at 2957) is parsed as before. */
+static void
+test_fuzz_format_leak (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("JVMS_FUZZ_FINDINGS"),
+                                            "perf-leak-ce42f828e87b09fdd9f5d08aa8aa2f75cf8530b0",
+                                            NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GMappedFile) mapped = g_mapped_file_new (path, FALSE, &error);
+  g_assert_no_error (error);
+  g_autoptr(GBytes) bytes = g_mapped_file_get_bytes (mapped);
+  static const JvmsPerfReaderFlags modes[] = { JVMS_PERF_READER_DEFAULT, JVMS_PERF_READER_UNORDERED };
+  for (guint m = 0; m < G_N_ELEMENTS (modes); m++)
+    {
+      g_autoptr(GError) open_error = NULL;
+      g_autoptr(JvmsPerfReader) reader =
+        jvms_perf_reader_open_bytes (bytes, "leak.perf.data", modes[m], &open_error);
+      g_assert_no_error (open_error);
+      JvmsKernelEvent ev;
+      g_autoptr(GError) stop_error = NULL;
+      while (jvms_perf_reader_next (reader, &ev, &stop_error))
+        ;
+      if (stop_error != NULL)
+        g_assert_nonnull (strstr (stop_error->message, "leak.perf.data"));
+      GPtrArray *warnings = jvms_perf_reader_get_warnings (reader);
+      gboolean exec_damaged = FALSE, fork_damaged = FALSE;
+      for (guint i = 0; i < warnings->len; i++)
+        {
+          const char *w = g_ptr_array_index (warnings, i);
+          g_test_message ("warning: %s", w);
+          exec_damaged |= strstr (w, "leak.perf.data: TRACING_DATA at offset 2409: an event "
+                                     "format of system sched is damaged") != NULL;
+          fork_damaged |= strstr (w, "offset 2957") != NULL;
+        }
+      g_assert_true (exec_damaged);
+      g_assert_false (fork_damaged);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   perf_fixture_setup (&fixture, FALSE);
   g_test_add_func ("/perf/bad/not-perf", test_not_perf);
+  g_test_add_func ("/perf/bad/fuzz-format-leak", test_fuzz_format_leak);
   g_test_add_func ("/perf/bad/header", test_header_damage);
   g_test_add_func ("/perf/bad/killed-recorder", test_killed_recorder);
   g_test_add_func ("/perf/bad/record", test_record_damage);

@@ -1211,27 +1211,33 @@ bad:
   return NULL;
 }
 
+/* The run @e describes in its blob, or NULL when the blob lacks it. */
+static const Run *
+find_run (JvmsNode *n, const DirEntry *e)
+{
+  const Blob *blob = n->buckets;
+  for (guint r = 0; r < blob->n_runs; r++)
+    if (blob->runs[r].attr == e->attribute && blob->runs[r].level == e->level)
+      return blob->runs[r].n == e->n ? &blob->runs[r] : NULL;
+  return NULL;
+}
+
 /* The buckets of @e's run in its blob, decoded into @scratch (Bucket), or NULL (CORRUPT) when
  * the blob lacks it or it does not decode. */
 static const Bucket *
 blob_run (JvmsHistory *h, JvmsNode *n, const DirEntry *e, GArray *scratch, guint *n_buckets,
           GError **error)
 {
-  const Blob *blob = n->buckets;
-  for (guint r = 0; r < blob->n_runs; r++)
+  const Run *run = e->level != CHANGES ? find_run (n, e) : NULL;
+  if (run != NULL)
     {
-      const Run *run = &blob->runs[r];
-      if (run->attr == e->attribute && run->level == e->level && e->level != CHANGES)
+      g_array_set_size (scratch, run->n);
+      Bucket *b = (Bucket *) scratch->data;
+      const guint8 *p = run->data;
+      if (decode_run (&p, run->data + run->len, jvms_string_table_size (h->strings), run,
+                      run->first_index, b) &&
+          p == run->data + run->len && b[0].index == e->first && b[run->n - 1].index == e->last)
         {
-          if (run->n != e->n)
-            break;
-          g_array_set_size (scratch, run->n);
-          Bucket *b = (Bucket *) scratch->data;
-          const guint8 *p = run->data;
-          if (!decode_run (&p, run->data + run->len, jvms_string_table_size (h->strings), run,
-                           run->first_index, b) ||
-              p != run->data + run->len || b[0].index != e->first || b[run->n - 1].index != e->last)
-            break;
           *n_buckets = run->n;
           return b;
         }
@@ -1248,22 +1254,17 @@ static const Change *
 blob_changes (JvmsHistory *h, JvmsNode *n, const DirEntry *e, GArray *scratch, guint *n_changes,
               GError **error)
 {
-  const Blob *blob = n->buckets;
-  for (guint r = 0; r < blob->n_runs; r++)
+  const Run *run = e->level == CHANGES ? find_run (n, e) : NULL;
+  if (run != NULL)
     {
-      const Run *run = &blob->runs[r];
-      if (run->attr == e->attribute && run->level == CHANGES && e->level == CHANGES)
+      /* run->n <= run->len (get_blob): the scratch is bounded by the blob. */
+      g_array_set_size (scratch, run->n);
+      Change *c = (Change *) scratch->data;
+      const guint8 *p = run->data;
+      if (decode_changes (&p, run->data + run->len, jvms_string_table_size (h->strings), run,
+                          run->first_index, c) &&
+          p == run->data + run->len && c[0].t == e->first && c[run->n - 1].t == e->last)
         {
-          if (run->n != e->n)
-            break;
-          /* run->n <= run->len (get_blob): the scratch is bounded by the blob. */
-          g_array_set_size (scratch, run->n);
-          Change *c = (Change *) scratch->data;
-          const guint8 *p = run->data;
-          if (!decode_changes (&p, run->data + run->len, jvms_string_table_size (h->strings), run,
-                               run->first_index, c) ||
-              p != run->data + run->len || c[0].t != e->first || c[run->n - 1].t != e->last)
-            break;
           *n_changes = run->n;
           return c;
         }

@@ -4,6 +4,7 @@
  *
  *   bench-views [--intervals N] [--frames N] [--view NAME] [--cache-dir DIR]
  *               [--trace PATH | --trace-seconds S] [--no-first-frame] [--cache-mib MIB]
+ *               [--per-frame]
  *
  * --frames 0 measures first_frame alone.
  *
@@ -57,6 +58,7 @@ static gboolean no_first_frame;
  * frames are measured with the memory the application gives the index, not the library's
  * minimum. */
 static int cache_mib = 512;
+static gboolean per_frame;
 
 /* CPU time of this process, ms: what a frame costs us, apart from waiting for a core on a
  * shared machine (wall time is reported too). The process's, not the thread's: a summary query
@@ -129,6 +131,7 @@ main (int   argc,
     { "trace-seconds", 0, 0, G_OPTION_ARG_INT, &trace_seconds, "Length of the recorded run", "S" },
     { "no-first-frame", 0, 0, G_OPTION_ARG_NONE, &no_first_frame, "Skip first_frame", NULL },
     { "cache-mib", 0, 0, G_OPTION_ARG_INT, &cache_mib, "Index cache budget (default 512, as the window)", "MIB" },
+    { "per-frame", 0, 0, G_OPTION_ARG_NONE, &per_frame, "Also print each frame (span, wall, CPU, redraw CPU, CPU of the frame again with the blobs it read cached) as a # line", NULL },
     G_OPTION_ENTRY_NULL
   };
   static const char *const names[JVMS_BENCH_N_VIEWS] = { "threads", "cpus", "locks", "gc",
@@ -280,6 +283,21 @@ main (int   argc,
           g_array_append_val (redraws, ms);
           g_array_append_val (draws, cms);
           g_array_append_val (all_draw, cms);
+          if (per_frame)
+            {
+              /* The range moved by a nanosecond: queried again with every blob it needs in the
+               * cache, which tells the reading of blobs from the work on what they hold. */
+              double warm;
+              jvms_session_set_visible (session, s + 1, s + span + 1, FALSE);
+              c0 = process_cpu_ms ();
+              jvms_view_render (views[v], cr, WIDTH, HEIGHT);
+              cairo_surface_flush (surface);
+              warm = process_cpu_ms () - c0;
+              g_print ("# frame %s %d span_ns=%" G_GINT64_FORMAT " wall_ms=%.2f cpu_ms=%.2f "
+                       "draw_cpu_ms=%.2f warm_cpu_ms=%.2f\n",
+                       names[v], f, span, g_array_index (times, double, times->len - 1),
+                       g_array_index (cpu, double, cpu->len - 1), cms, warm);
+            }
           cairo_destroy (cr);
         }
       g_array_sort (cpu, compare_double);

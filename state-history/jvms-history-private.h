@@ -325,6 +325,11 @@ gboolean            jvms_history_append_blob    (JvmsHistory *h, const guint8 *b
 /* The finest summary level of @attribute, or -1 when it has none (few intervals). */
 gint                jvms_summary_index_finest   (JvmsSummaryIndex *si, guint attribute);
 guint               jvms_summary_index_n_blobs  (JvmsSummaryIndex *si);
+/* Directory runs and items (buckets, or changes for JVMS_SUMMARY_LEVEL_CHANGES) at @level, and
+ * the attributes whose finest level it is: what jvmscope-history-stat prints. */
+void                jvms_summary_index_level_stats (JvmsSummaryIndex *si, guint level,
+                                                    guint *n_runs, guint64 *n_items,
+                                                    guint *n_finest);
 JvmsSummaryIndex   *jvms_summary_index_load     (const guint8 *data, gsize size, const char *file,
                                                  guint64 offset, guint n_attributes,
                                                  guint64 data_end, GError **error);

@@ -930,6 +930,24 @@ jvms_summary_index_n_blobs (JvmsSummaryIndex *si)
   return si ? si->n_dir : 0;
 }
 
+void
+jvms_summary_index_level_stats (JvmsSummaryIndex *si, guint level, guint *n_runs,
+                                guint64 *n_items, guint *n_finest)
+{
+  *n_runs = 0;
+  *n_items = 0;
+  *n_finest = 0;
+  for (guint i = 0; si && i < si->n_dir; i++)
+    if (si->dir[i].level == level)
+      {
+        (*n_runs)++;
+        *n_items += si->dir[i].n;
+      }
+  for (guint a = 0; si && a < si->n_attrs; a++)
+    if (si->k0[a] >= 0 && (guint) si->k0[a] == level)
+      (*n_finest)++;
+}
+
 JvmsSummaryIndex *
 jvms_summary_index_load (const guint8 *data, gsize size, const char *file, guint64 offset,
                          guint n_attributes, guint64 data_end, GError **error)

@@ -90,6 +90,20 @@ main (int argc, char **argv)
             ti, h->n_intervals);
   guint64 tables = h->file_size - h->data_end;
   printf ("summary runs:     %u, %" G_GUINT64_FORMAT " bytes of blobs\n", jvms_summary_index_n_blobs (h->summary), h->summary_bytes);
+  for (guint l = 0; l <= JVMS_SUMMARY_LEVEL_CHANGES; l++)
+    {
+      guint runs, finest;
+      guint64 items;
+      jvms_summary_index_level_stats (h->summary, l, &runs, &items, &finest);
+      if (runs == 0)
+        continue;
+      if (l == JVMS_SUMMARY_LEVEL_CHANGES)
+        printf ("  change lists: %8u runs %12" G_GUINT64_FORMAT " changes\n", runs, items);
+      else
+        printf ("  level %2u (%9.3f ms buckets): %8u runs %12" G_GUINT64_FORMAT " buckets, finest of %u attributes\n",
+                l, (double) ((guint64) 1 << (JVMS_SUMMARY_BASE_SHIFT + l * JVMS_SUMMARY_LEVEL_SHIFT)) / 1e6,
+                runs, items, finest);
+    }
   printf ("tables:           %" G_GUINT64_FORMAT " bytes (attributes, strings, metadata, summary directory)\n", tables);
   guint64 n_iv = MAX (h->n_intervals, 1);
   printf ("bytes/interval:   %.3f (file), %.3f (tree nodes only), %.3f (summary)\n",

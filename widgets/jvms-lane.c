@@ -3,6 +3,7 @@
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
+#include <string.h>
 
 #include "jvms-lane.h"
 
@@ -31,6 +32,132 @@ typedef struct
   int batch;  /* index into the batched colours, or -1: filled at once */
 } Run;
 
+/* Vector targets (SVG, PDF, PostScript) get rectangles, which stay sharp at any scale. */
+static gboolean
+is_vector_target (cairo_t *cr)
+{
+  switch (cairo_surface_get_type (cairo_get_target (cr)))
+    {
+    case CAIRO_SURFACE_TYPE_SVG:
+    case CAIRO_SURFACE_TYPE_PDF:
+    case CAIRO_SURFACE_TYPE_PS:
+    case CAIRO_SURFACE_TYPE_SCRIPT:
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+static inline guint32
+premultiplied_argb (const JvmsColor *c)
+{
+  double a = CLAMP (c->a, 0.0, 1.0);
+  guint32 A = (guint32) lround (a * 255.0);
+  guint32 R = (guint32) lround (CLAMP (c->r, 0.0, 1.0) * a * 255.0);
+  guint32 G = (guint32) lround (CLAMP (c->g, 0.0, 1.0) * a * 255.0);
+  guint32 B = (guint32) lround (CLAMP (c->b, 0.0, 1.0) * a * 255.0);
+  return A << 24 | R << 16 | G << 8 | B;
+}
+
+/* Paints @surface (one pixel row, a pixel per column) stretched over [gutter, gutter + n) ×
+ * [y, y + height): a nearest-neighbour stretch, so each column keeps its one colour. */
+static void
+paint_row_image (cairo_t                    *cr,
+                 const JvmsTimelineGeometry *g,
+                 cairo_surface_t            *surface,
+                 double                      y,
+                 double                      height)
+{
+  cairo_pattern_t *pattern = cairo_pattern_create_for_surface (surface);
+  cairo_matrix_t m;
+
+  /* Pattern space is image pixels: x = column, y in [0, 1). */
+  cairo_matrix_init_scale (&m, 1.0, 1.0 / height);
+  cairo_matrix_translate (&m, -g->gutter, -y);
+  cairo_pattern_set_matrix (pattern, &m);
+  cairo_pattern_set_filter (pattern, CAIRO_FILTER_NEAREST);
+  cairo_pattern_set_extend (pattern, CAIRO_EXTEND_PAD);
+  cairo_set_source (cr, pattern);
+  cairo_rectangle (cr, g->gutter, y, g->n_columns, height);
+  cairo_fill (cr);
+  cairo_pattern_destroy (pattern);
+}
+
+/* The lane as two one-pixel-high images stretched over it (the colours, then the mixed marks):
+ * at a middle zoom nearly every column starts a run, and a lane of 1,920 rectangles cost as
+ * much as the rest of the frame; a row of pixels costs a store per column. */
+static void
+draw_lane_raster (cairo_t                    *cr,
+                  const JvmsTimelineGeometry *g,
+                  const JvmsSummaryCell      *cells,
+                  double                      y,
+                  double                      height,
+                  JvmsLaneColorFunc           color,
+                  gpointer                    data)
+{
+  cairo_surface_t *colors, *marks = NULL;
+  guint32 *px, *mk = NULL, mark_px = premultiplied_argb (&g->palette->mixed_mark);
+  const JvmsValue *last_value = NULL;
+  guint32 last_px = 0;
+  gboolean any = FALSE, any_mixed = FALSE;
+  double mark = MAX (2.0, floor (height / 3));
+
+  colors = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, g->n_columns, 1);
+  if (cairo_surface_status (colors) != CAIRO_STATUS_SUCCESS)
+    {
+      cairo_surface_destroy (colors);
+      return;
+    }
+  cairo_surface_flush (colors);
+  px = (guint32 *) (gpointer) cairo_image_surface_get_data (colors);
+  for (int c = 0; c < g->n_columns; c++)
+    {
+      guint32 v = 0;
+
+      if (!(cells[c].flags & JVMS_SUMMARY_EMPTY))
+        {
+          if (last_value == NULL || !jvms_value_equal (last_value, &cells[c].dominant))
+            {
+              JvmsColor col = color (g->palette, &cells[c].dominant, data);
+              last_px = col.a > 0 ? premultiplied_argb (&col) : 0;
+              last_value = &cells[c].dominant;
+            }
+          v = last_px;
+        }
+      px[c] = v;
+      any |= v != 0;
+      if (cells[c].flags & JVMS_SUMMARY_MIXED)
+        {
+          if (marks == NULL)
+            {
+              marks = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, g->n_columns, 1);
+              if (cairo_surface_status (marks) == CAIRO_STATUS_SUCCESS)
+                {
+                  cairo_surface_flush (marks);
+                  mk = (guint32 *) (gpointer) cairo_image_surface_get_data (marks);
+                  memset (mk, 0, (gsize) g->n_columns * sizeof *mk);
+                }
+            }
+          if (mk != NULL)
+            {
+              mk[c] = mark_px;
+              any_mixed = TRUE;
+            }
+        }
+    }
+  cairo_surface_mark_dirty (colors);
+  if (any)
+    paint_row_image (cr, g, colors, y, height);
+  if (any_mixed)
+    {
+      cairo_surface_mark_dirty (marks);
+      paint_row_image (cr, g, marks, y + height - mark, mark);
+    }
+  cairo_surface_destroy (colors);
+  if (marks)
+    cairo_surface_destroy (marks);
+}
+
 void
 jvms_lane_draw (cairo_t                    *cr,
                 const JvmsTimelineGeometry *g,
@@ -51,6 +178,14 @@ jvms_lane_draw (cairo_t                    *cr,
   const JvmsValue *last_value = NULL; /* value of the last colour asked for */
   JvmsColor last_color = { 0 };
   double mark = MAX (2.0, floor (height / 3));
+
+  if (g->n_columns <= 0 || height <= 0)
+    return;
+  if (!is_vector_target (cr))
+    {
+      draw_lane_raster (cr, g, cells, y, height, color, data);
+      return;
+    }
 
   /* A lane has at most one run per column. */
   if ((gsize) g->n_columns > G_N_ELEMENTS (stack_runs))

@@ -1339,8 +1339,9 @@ col_reset (Col *c)
   c->n_uncertain = 0;
 }
 
+/* @v held for @d in the column: its flags and dominant only (state lanes ask no min/max). */
 static inline void
-col_value (Col *c, RV v, gint64 d)
+col_state (Col *c, RV v, gint64 d)
 {
   if (!c->any)
     {
@@ -1350,6 +1351,12 @@ col_value (Col *c, RV v, gint64 d)
   else if (!c->mixed && !rv_eq (c->first, v))
     c->mixed = TRUE;
   slots_add (&c->slots, v, d);
+}
+
+static inline void
+col_value (Col *c, RV v, gint64 d)
+{
+  col_state (c, v, d);
   double x;
   if (rv_numeric (v, &x))
     minmax_add (&c->min, &c->max, x);
@@ -1719,9 +1726,60 @@ cols_add_seg_mono (const Cols *k, Col *cols, guint *c, gint64 s, gint64 e, RV v)
 /* A row from the attribute's change list: for columns narrower than its finest level, where a
  * column holds few of its changes (about 8 per bucket of that level at most). Exact: the
  * change list holds every change's time and value. */
+/* Adds the segments between @n changes (from @ch) before @hi_t to the columns, from @cursor
+ * holding @cur on; column @col holds @cursor. Most segments lie inside one column (a row reads
+ * change lists only when a column holds a few of them), so that case is tested first against
+ * the column's end kept in a local, without the column search of cols_add_seg_mono. */
+/* The end of what column @c alone holds: none for a column narrower than a nanosecond, since
+ * the columns after it hold the same instant (and nothing past the last column). */
+static inline gint64
+fast_end (const Cols *k, guint c)
+{
+  if (c >= k->n)
+    return G_MAXINT64;
+  return k->cs[c + 1] > k->cs[c] ? k->cs[c + 1] : G_MININT64;
+}
+
+static guint
+cols_add_changes (const Cols *k, Col *cols, guint *col, gint64 *cursor, RV *cur,
+                  const Change *ch, guint n, gint64 hi_t, gboolean want_range)
+{
+  guint c = *col, i = 0;
+  gint64 at = *cursor;
+  RV v = *cur;
+  gint64 ce = fast_end (k, c);
+  for (; i < n && ch[i].t < hi_t; i++)
+    {
+      gint64 t = ch[i].t;
+      if (t <= ce)
+        {
+          if (t > at && c < k->n)
+            {
+              if (want_range)
+                col_value (&cols[c], v, t - at);
+              else
+                col_state (&cols[c], v, t - at);
+            }
+        }
+      else
+        {
+          cols_add_seg_mono (k, cols, &c, at, t, v);
+          while (c < k->n && col_end (k, c) <= t)
+            c++;
+          ce = fast_end (k, c);
+        }
+      at = t;
+      v = ch[i].v;
+    }
+  *col = c;
+  *cursor = at;
+  *cur = v;
+  return i;
+}
+
 static gboolean
-row_from_changes (JvmsHistory *h, const Cols *k, guint32 attr, GArray *changes, Col *cols,
-                  JvmsSummaryCell *row, GError **error)
+row_from_changes (JvmsHistory *h, const Cols *k, guint32 attr, gboolean want_range,
+                  GArray *changes, Col *cols, JvmsSummaryCell *row, GError **error)
 {
   JvmsSummaryIndex *si = h->summary;
   gint64 lo_t = MAX (k->t0, h->start_time);
@@ -1787,12 +1845,7 @@ row_from_changes (JvmsHistory *h, const Cols *k, guint32 attr, GArray *changes, 
           else if (!have_cur && !value_at (h, attr, lo_t, &cur, error))
             return FALSE;
           have_cur = TRUE;
-          for (guint i = i0; i < nc && ch[i].t < hi_t; i++)
-            {
-              cols_add_seg_mono (k, cols, &col, cursor, ch[i].t, cur);
-              cursor = ch[i].t;
-              cur = ch[i].v;
-            }
+          cols_add_changes (k, cols, &col, &cursor, &cur, ch + i0, nc - i0, hi_t, want_range);
         }
       if (!have_cur && !value_at (h, attr, lo_t, &cur, error))
         return FALSE;
@@ -2015,7 +2068,7 @@ complete_row (JvmsHistory *h, const Cols *k, guint32 attr, gint level, gboolean 
   gboolean ok = k0 >= 0 && level >= k0
                   ? row_from_levels (h, k, attr, (guint) level, want_range, b->segs, b->scratch,
                                      b->cols, row, error)
-                  : row_from_changes (h, k, attr, b->changes, b->cols, row, error);
+                  : row_from_changes (h, k, attr, want_range, b->changes, b->cols, row, error);
   /* The same answer whichever way the row was read. */
   for (guint c = 0; ok && !want_range && c < k->n; c++)
     row[c].min = row[c].max = NAN;

@@ -20,7 +20,13 @@ struct _JvmsNodeCache
   GQueue      lru;
   guint64     hits;
   guint64     misses;
+  /* Offsets offered once and not kept (offset + 1; 0 is empty), direct-mapped: a doorkeeper
+   * in front of the LRU. Bounded; a collision only forgets an offer. */
+  guint64    *offered;
 };
+
+/* 64 Ki offers (512 KiB): more than the blobs of a few views' frames. */
+#define OFFERED_SLOTS (1u << 16)
 
 static guint
 off_hash (gconstpointer p)
@@ -43,6 +49,7 @@ jvms_node_cache_new (gsize budget)
   c->budget = budget ? budget : JVMS_NODE_CACHE_DEFAULT_BUDGET;
   c->table = g_hash_table_new (off_hash, off_equal);
   g_queue_init (&c->lru);
+  c->offered = g_new0 (guint64, OFFERED_SLOTS);
   return c;
 }
 
@@ -72,6 +79,7 @@ jvms_node_cache_free (JvmsNodeCache *c)
     return;
   jvms_node_cache_drop_all (c);
   g_hash_table_unref (c->table);
+  g_free (c->offered);
   g_mutex_clear (&c->lock);
   g_free (c);
 }
@@ -95,11 +103,47 @@ jvms_node_cache_lookup (JvmsNodeCache *c, guint64 offset)
   return n;
 }
 
+static JvmsNode *insert_locked (JvmsNodeCache *c, JvmsNode *node);
+
 JvmsNode *
 jvms_node_cache_insert (JvmsNodeCache *c, JvmsNode *node)
 {
+  g_mutex_lock (&c->lock);
+  JvmsNode *n = insert_locked (c, node);
+  g_mutex_unlock (&c->lock);
+  return n;
+}
+
+/* Why: a zoom to a new range reads thousands of summary blobs that the next range will not
+ * need; keeping each one cost a fresh allocation, its memory faulted in, and the eviction of
+ * something useful, which made a cold frame twice a warm one. A blob needed again (the same
+ * range redrawn, a scroll back, a zoom back) is kept from its second read on, as a
+ * doorkeeper does in front of an LRU. */
+JvmsNode *
+jvms_node_cache_insert_if_reused (JvmsNodeCache *c, JvmsNode *node)
+{
+  guint64 key = node->offset + 1;
+  guint slot = (guint) ((key * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 48) & (OFFERED_SLOTS - 1);
   JvmsNode *n;
   g_mutex_lock (&c->lock);
+  if (c->offered[slot] == key || g_hash_table_contains (c->table, &node->offset))
+    {
+      c->offered[slot] = 0;
+      n = insert_locked (c, node);
+    }
+  else
+    {
+      c->offered[slot] = key;
+      n = jvms_node_ref (node);
+    }
+  g_mutex_unlock (&c->lock);
+  return n;
+}
+
+static JvmsNode *
+insert_locked (JvmsNodeCache *c, JvmsNode *node)
+{
+  JvmsNode *n;
   Entry *e = g_hash_table_lookup (c->table, &node->offset);
   if (e)
     n = jvms_node_ref (e->node);
@@ -119,7 +163,6 @@ jvms_node_cache_insert (JvmsNodeCache *c, JvmsNode *node)
           c->bytes += node->bytes;
         }
     }
-  g_mutex_unlock (&c->lock);
   return n;
 }
 

@@ -204,6 +204,9 @@ void           jvms_node_cache_free    (JvmsNodeCache *cache);
 JvmsNode      *jvms_node_cache_lookup  (JvmsNodeCache *cache, guint64 offset);
 /* Inserts (or returns the copy another thread inserted first): a new reference. */
 JvmsNode      *jvms_node_cache_insert  (JvmsNodeCache *cache, JvmsNode *node);
+/* As insert, but keeps @node only when its offset was offered before (missed twice): for
+ * summary blobs, which a new zoom range reads by the thousand and mostly once. */
+JvmsNode      *jvms_node_cache_insert_if_reused (JvmsNodeCache *cache, JvmsNode *node);
 void           jvms_node_cache_stats   (JvmsNodeCache *cache, guint64 *hits, guint64 *misses, gsize *bytes);
 void           jvms_node_cache_drop_all (JvmsNodeCache *cache);
 

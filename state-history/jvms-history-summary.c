@@ -1218,7 +1218,7 @@ get_blob (JvmsHistory *h, const DirEntry *e, GError **error)
       run->first_index = jvms_unzigzag (first);
       p += len;
     }
-  JvmsNode *c = jvms_node_cache_insert (h->cache, n);
+  JvmsNode *c = jvms_node_cache_insert_if_reused (h->cache, n);
   jvms_node_unref (n);
   return c;
 

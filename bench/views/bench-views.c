@@ -4,7 +4,7 @@
  *
  *   bench-views [--intervals N] [--frames N] [--view NAME] [--cache-dir DIR]
  *               [--trace PATH | --trace-seconds S] [--no-first-frame] [--cache-mib MIB]
- *               [--per-frame]
+ *               [--per-frame] [--zoom-steps]
  *
  * --frames 0 measures first_frame alone.
  *
@@ -59,6 +59,7 @@ static gboolean no_first_frame;
  * minimum. */
 static int cache_mib = 512;
 static gboolean per_frame;
+static gboolean zoom_steps;
 
 /* CPU time of this process, ms: what a frame costs us, apart from waiting for a core on a
  * shared machine (wall time is reported too). The process's, not the thread's: a summary query
@@ -131,6 +132,7 @@ main (int   argc,
     { "trace-seconds", 0, 0, G_OPTION_ARG_INT, &trace_seconds, "Length of the recorded run", "S" },
     { "no-first-frame", 0, 0, G_OPTION_ARG_NONE, &no_first_frame, "Skip first_frame", NULL },
     { "cache-mib", 0, 0, G_OPTION_ARG_INT, &cache_mib, "Index cache budget (default 512, as the window)", "MIB" },
+    { "zoom-steps", 0, 0, G_OPTION_ARG_NONE, &zoom_steps, "Frames zoom in step by step (x1/1.15 at a random point, as Ctrl+wheel does) instead of jumping to random ranges", NULL },
     { "per-frame", 0, 0, G_OPTION_ARG_NONE, &per_frame, "Also print each frame (span, wall, CPU, redraw CPU, CPU of the frame again with the blobs it read cached) as a # line", NULL },
     G_OPTION_ENTRY_NULL
   };
@@ -250,12 +252,28 @@ main (int   argc,
         jvms_view_render (views[v], cr, WIDTH, HEIGHT);
         cairo_destroy (cr);
       }
+      gint64 step_span = 0;
+      double step_anchor = 0;
       for (int f = 0; f < n_frames; f++)
         {
           /* Log-uniform span from 10 µs to the whole trace, at a random place. */
           double lo = log (10000.0), hi = log ((double) (end - start));
           gint64 span = (gint64) exp (g_rand_double_range (rand, lo, hi));
           gint64 s = start + (gint64) (g_rand_double (rand) * (double) (end - start - span));
+          if (zoom_steps)
+            {
+              /* A descent from the whole trace towards a point kept for the descent, each frame
+               * 1/1.15 of the one before (a Ctrl+wheel step), anchored at the point. */
+              if (step_span < 10000)
+                {
+                  step_span = end - start;
+                  step_anchor = g_rand_double (rand);
+                }
+              else
+                step_span = (gint64) ((double) step_span / 1.15);
+              span = step_span;
+              s = start + (gint64) (step_anchor * (double) (end - start - span));
+            }
           cairo_t *cr;
           gint64 t0, t1;
           double ms, c0, cms;

@@ -941,6 +941,59 @@ test_small_cache (void)
   pair_free (&p);
 }
 
+/* Summary blobs are kept by the cache from their second read on: a zoom to a new range reads
+ * thousands that are never read again. The same query three times: the second reads the
+ * blobs again and keeps them, the third reads nothing; all three give the same cells. */
+static void
+test_summary_cache_admission (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = build_sample ("admission.hist", scaled (200000));
+  g_autoptr (JvmsHistory) h = jvms_history_open (path, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (jvms_summary_index_n_blobs (h->summary), >, 16);
+  JvmsAttribute ids[16];
+  for (guint i = 0; i < 16; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("Threads/%u/state", i);
+      ids[i] = jvms_history_lookup (h, name);
+    }
+  gint64 t0 = jvms_history_get_start_time (h), t1 = jvms_history_get_end_time (h);
+  /* Two zooms: columns finer than the finest level (change lists) and coarse ones (levels). */
+  const guint columns[] = { (guint) MIN ((t1 - t0) / 8, 20000), 300 };
+  for (guint z = 0; z < G_N_ELEMENTS (columns); z++)
+    {
+      guint n_cells = 16 * columns[z];
+      JvmsSummaryCell *cells[3];
+      guint64 misses[3];
+      gsize bytes[3];
+      for (guint q = 0; q < 3; q++)
+        {
+          cells[q] = g_new0 (JvmsSummaryCell, n_cells);
+          g_assert_true (jvms_history_query_summary (h, t0, t1, ids, 16, columns[z], cells[q], &error));
+          g_assert_no_error (error);
+          jvms_node_cache_stats (h->cache, NULL, &misses[q], &bytes[q]);
+        }
+      g_test_message ("%u columns: misses %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %"
+                      G_GUINT64_FORMAT ", bytes %zu %zu %zu", columns[z], misses[0], misses[1],
+                      misses[2], bytes[0], bytes[1], bytes[2]);
+      g_assert_cmpuint (misses[1], >, misses[0]);
+      g_assert_cmpuint (bytes[1], >, bytes[0]);
+      g_assert_cmpuint (misses[2], ==, misses[1]);
+      g_assert_cmpuint (bytes[2], ==, bytes[1]);
+      for (guint q = 1; q < 3; q++)
+        for (guint c = 0; c < n_cells; c++)
+          {
+            g_assert_cmpint (cells[q][c].flags, ==, cells[0][c].flags);
+            g_assert_true (jvms_value_equal (&cells[q][c].dominant, &cells[0][c].dominant));
+          }
+      for (guint q = 0; q < 3; q++)
+        g_free (cells[q]);
+      cells[0] = cells[1] = cells[2] = NULL;
+    }
+  g_unlink (path);
+}
+
 /* Thousands of attributes with small nodes: the intervals still going at every split flood
  * the inner nodes; the tree must stay shallow and right. */
 static void
@@ -1256,6 +1309,7 @@ main (int argc, char **argv)
   g_test_add_func ("/history/damage", test_damage);
   g_test_add_func ("/history/live-reader", test_live_reader);
   g_test_add_func ("/history/small-cache", test_small_cache);
+  g_test_add_func ("/history/summary-cache-admission", test_summary_cache_admission);
   g_test_add_func ("/history/summary-levels", test_summary_levels);
   g_test_add_func ("/history/summary-far-times", test_summary_far_times);
   g_test_add_func ("/history/many-attributes", test_many_attributes);

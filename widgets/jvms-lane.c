@@ -255,6 +255,112 @@ jvms_lane_draw (cairo_t                    *cr,
   cairo_fill (cr);
 }
 
+/* Premultiplied @top over premultiplied @bottom. */
+static inline guint32
+argb_over (guint32 top,
+           guint32 bottom)
+{
+  guint32 inv = 255 - (top >> 24), out = 0;
+
+  for (int shift = 0; shift < 32; shift += 8)
+    {
+      guint32 t = (top >> shift) & 0xff, b = (bottom >> shift) & 0xff;
+      out |= MIN (255u, t + (b * inv + 127) / 255) << shift;
+    }
+  return out;
+}
+
+/* The chart of jvms_lane_draw_numeric in pixels, then painted at once: the same whole-pixel
+ * band and line boxes, one column each (a counters frame drew 76,000 boxes, 20 ms). */
+static void
+draw_numeric_raster (cairo_t                    *cr,
+                     const JvmsTimelineGeometry *g,
+                     const JvmsSummaryCell      *cells,
+                     double                      y,
+                     double                      height,
+                     double                      vmin,
+                     double                      range,
+                     const JvmsColor            *color)
+{
+  JvmsColor band = *color;
+  cairo_surface_t *surface;
+  guint32 *px, band_px, line_px, line_on_band;
+  int stride, top_row, n_rows;
+  gboolean any = FALSE;
+
+  band.a = 0.35;
+  band_px = premultiplied_argb (&band);
+  line_px = premultiplied_argb (color);
+  line_on_band = argb_over (line_px, band_px);
+  /* The line's boxes reach 0.75 px and a rounding beyond the chart. */
+  top_row = (int) floor (y) - 2;
+  n_rows = (int) ceil (y + height) + 3 - top_row;
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, g->n_columns, n_rows);
+  if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
+    {
+      cairo_surface_destroy (surface);
+      return;
+    }
+  cairo_surface_flush (surface);
+  px = (guint32 *) (gpointer) cairo_image_surface_get_data (surface);
+  stride = cairo_image_surface_get_stride (surface) / 4;
+  memset (px, 0, (gsize) stride * 4 * n_rows);
+
+  for (int c = 0; c < g->n_columns; c++)
+    {
+      int from, to;
+
+      if (isnan (cells[c].min) || isnan (cells[c].max))
+        continue;
+      from = (int) floor (y + height - (cells[c].max - vmin) / range * height);
+      to = from + (int) MAX (1, ceil (y + height - (cells[c].min - vmin) / range * height) - from);
+      from = CLAMP (from - top_row, 0, n_rows);
+      to = CLAMP (to - top_row, 0, n_rows);
+      for (int r = from; r < to; r++)
+        px[r * stride + c] = band_px;
+      any = TRUE;
+    }
+  for (int c = 0; c < g->n_columns; c++)
+    {
+      double yy, lo, hi;
+      int from, to;
+
+      if (isnan (cells[c].max))
+        continue;
+      yy = y + height - (cells[c].max - vmin) / range * height;
+      lo = hi = yy;
+      if (c > 0 && !isnan (cells[c - 1].max))
+        {
+          double prev = y + height - (cells[c - 1].max - vmin) / range * height;
+          lo = MIN (lo, prev);
+          hi = MAX (hi, prev);
+        }
+      from = CLAMP ((int) floor (lo - 0.75) - top_row, 0, n_rows);
+      to = CLAMP ((int) ceil (hi + 0.75) - top_row, 0, n_rows);
+      for (int r = from; r < to; r++)
+        {
+          guint32 *p = &px[r * stride + c];
+          *p = *p == band_px ? line_on_band : *p == 0 ? line_px : argb_over (line_px, *p);
+        }
+      any = TRUE;
+    }
+  cairo_surface_mark_dirty (surface);
+  if (any)
+    {
+      cairo_pattern_t *pattern = cairo_pattern_create_for_surface (surface);
+      cairo_matrix_t m;
+
+      cairo_matrix_init_translate (&m, -g->gutter, -top_row);
+      cairo_pattern_set_matrix (pattern, &m);
+      cairo_pattern_set_filter (pattern, CAIRO_FILTER_NEAREST);
+      cairo_set_source (cr, pattern);
+      cairo_rectangle (cr, g->gutter, top_row, g->n_columns, n_rows);
+      cairo_fill (cr);
+      cairo_pattern_destroy (pattern);
+    }
+  cairo_surface_destroy (surface);
+}
+
 void
 jvms_lane_draw_numeric (cairo_t                    *cr,
                         const JvmsTimelineGeometry *g,
@@ -271,6 +377,13 @@ jvms_lane_draw_numeric (cairo_t                    *cr,
 
   if (!(range > 0))
     range = 1;
+  if (g->n_columns <= 0 || !(height > 0))
+    return;
+  if (!is_vector_target (cr))
+    {
+      draw_numeric_raster (cr, g, cells, y, height, vmin, range, color);
+      return;
+    }
   band.a = 0.35;
   jvms_color_set (cr, &band);
   /* The band: columns whose span rounds to the same pixels are one rectangle. */

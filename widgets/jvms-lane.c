@@ -32,10 +32,20 @@ typedef struct
   int batch;  /* index into the batched colours, or -1: filled at once */
 } Run;
 
+static gboolean shapes_only;
+
+void
+jvms_lane_set_shapes_only (gboolean only)
+{
+  shapes_only = only;
+}
+
 /* Vector targets (SVG, PDF, PostScript) get rectangles, which stay sharp at any scale. */
 static gboolean
 is_vector_target (cairo_t *cr)
 {
+  if (shapes_only)
+    return TRUE;
   switch (cairo_surface_get_type (cairo_get_target (cr)))
     {
     case CAIRO_SURFACE_TYPE_SVG:

@@ -40,6 +40,10 @@ void   jvms_lane_draw_numeric   (cairo_t                    *cr,
  * the pixel column [@time, @time + @column_span) holds other values too, their total times.
  * NULL when the attribute has no interval there. The start is written as @session says
  * (time-unit, time-origin); @session may be NULL. */
+/* Lanes and charts are drawn as pixels on image and recording surfaces and as shapes on vector
+ * ones (SVG, PDF, PostScript). TRUE draws shapes everywhere: for tests that compare the two. */
+void   jvms_lane_set_shapes_only (gboolean                    shapes_only);
+
 char  *jvms_lane_describe       (JvmsSession                *session,
                                  JvmsHistory                *history,
                                  JvmsAttribute               attribute,

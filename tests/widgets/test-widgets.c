@@ -10,6 +10,7 @@
 #include "jvms-counters-view.h"
 #include "jvms-cpus-view.h"
 #include "jvms-gc-view.h"
+#include "jvms-lane.h"
 #include "jvms-locks-view.h"
 #include "jvms-object-age-samples.h"
 #include "jvms-object-age-view.h"
@@ -930,6 +931,79 @@ test_synthetic_all_views (void)
   g_rmdir (dir);
 }
 
+/* Lanes and charts drawn as pixels (image surfaces, GTK's recording surfaces) must look as the
+ * shapes drawn for SVG do: every view rendered both ways, pixel by pixel, at a zoom where
+ * nearly every column differs from the next and at the whole trace. */
+static void
+test_pixels_as_shapes (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-widgets-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "synthetic.jvmsidx", NULL);
+  JvmsSyntheticOptions options;
+  JvmsHistory *history;
+  JvmsSession *session;
+  GtkWidget *views[5];
+  gint64 start, end;
+
+  jvms_synthetic_options_init (&options);
+  options.n_intervals = 50000;
+  g_assert_true (jvms_synthetic_history_write (path, &options, &error));
+  g_assert_no_error (error);
+  history = jvms_history_open (path, 0, &error);
+  g_assert_no_error (error);
+  session = jvms_session_new ();
+  jvms_session_set_history (session, history);
+  start = jvms_session_get_start_time (session);
+  end = jvms_session_get_end_time (session);
+  views[0] = g_object_ref_sink (jvms_threads_view_new (session));
+  views[1] = g_object_ref_sink (jvms_cpus_view_new (session));
+  views[2] = g_object_ref_sink (jvms_locks_view_new (session));
+  views[3] = g_object_ref_sink (jvms_gc_view_new (session));
+  views[4] = g_object_ref_sink (jvms_counters_view_new (session));
+  for (guint zoom = 0; zoom < 2; zoom++)
+    {
+      if (zoom == 1)
+        jvms_session_set_visible (session, start + (end - start) / 3,
+                                  start + (end - start) / 3 + (end - start) / 40, FALSE);
+      for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+        {
+          cairo_surface_t *pixels, *shapes;
+          guint compared = 0, colored = 0;
+
+          jvms_lane_set_shapes_only (FALSE);
+          pixels = render (views[i], 1920, 400);
+          jvms_lane_set_shapes_only (TRUE);
+          shapes = render (views[i], 1920, 400);
+          jvms_lane_set_shapes_only (FALSE);
+          for (int y = 0; y < 400; y++)
+            for (int x = JVMS_TIMELINE_GUTTER; x < 1920; x++)
+              {
+                guint32 a = pixel (pixels, x, y), b = pixel (shapes, x, y);
+                for (int shift = 0; shift < 32; shift += 8)
+                  {
+                    int ca = (a >> shift) & 0xff, cb = (b >> shift) & 0xff;
+                    if (ABS (ca - cb) > 2)
+                      g_error ("view %u, zoom %u: pixel (%d, %d) is %08x drawn as pixels, %08x "
+                               "drawn as shapes", i, zoom, x, y, a, b);
+                  }
+                colored += a != pixel (pixels, JVMS_TIMELINE_GUTTER, 0);
+                compared++;
+              }
+          /* The comparison saw lanes, not an empty view. */
+          g_assert_cmpuint (colored, >, compared / 20);
+          cairo_surface_destroy (pixels);
+          cairo_surface_destroy (shapes);
+        }
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+    g_assert_finalize_object (views[i]);
+  g_assert_finalize_object (session);
+  jvms_history_unref (history);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -963,6 +1037,7 @@ main (int   argc,
               test_time_origin_and_unit, fixture_teardown);
   g_test_add_func ("/Widgets/cpus/many-threads-and-scroll", test_cpus_many_threads_and_scroll);
   g_test_add_func ("/Widgets/synthetic/all-views", test_synthetic_all_views);
+  g_test_add_func ("/Widgets/synthetic/pixels-as-shapes", test_pixels_as_shapes);
   g_test_add_func ("/Widgets/object-age/samples-store", test_object_age_samples_store);
   g_test_add_func ("/Widgets/session/growing-history", test_growing_history);
   return g_test_run ();

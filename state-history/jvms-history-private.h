@@ -97,6 +97,7 @@ typedef struct
   guint64       *bits;
   guint8        *types;
   gpointer       buckets;     /* summary blobs: their decoded buckets (jvms-history-summary.c) */
+  gboolean       transient;   /* from jvms_node_transient_new: not freed by the last unref */
 } JvmsNode;
 
 /* Encoding scratch owned by the builder; sized by jvms_node_encoder_init. */
@@ -184,6 +185,10 @@ const guint8 *jvms_blob_read_scratch (int             fd,
                                       GError        **error);
 JvmsNode *jvms_node_ref    (JvmsNode *node);
 void     jvms_node_unref   (JvmsNode *node);
+/* @bytes for a node that will not be cached, from buffers of the calling thread reused once
+ * their node's last reference is dropped (no allocation, no fresh memory); NULL when the
+ * thread holds all of them. The node must not leave the thread. Set ->transient. */
+JvmsNode *jvms_node_transient_new (gsize bytes);
 /* Index in the node of @attr's interval holding @t, or -1. */
 gssize   jvms_node_find    (const JvmsNode *node, guint32 attr, gint64 t);
 /* Group index of @attr, or -1. */
@@ -204,9 +209,10 @@ void           jvms_node_cache_free    (JvmsNodeCache *cache);
 JvmsNode      *jvms_node_cache_lookup  (JvmsNodeCache *cache, guint64 offset);
 /* Inserts (or returns the copy another thread inserted first): a new reference. */
 JvmsNode      *jvms_node_cache_insert  (JvmsNodeCache *cache, JvmsNode *node);
-/* As insert, but keeps @node only when its offset was offered before (missed twice): for
- * summary blobs, which a new zoom range reads by the thousand and mostly once. */
-JvmsNode      *jvms_node_cache_insert_if_reused (JvmsNodeCache *cache, JvmsNode *node);
+/* Whether a node at @offset that missed should be kept: TRUE when it missed before (the
+ * doorkeeper remembers a bounded number of offsets). For summary blobs, which a new zoom range
+ * reads by the thousand and mostly once; the others are read with jvms_node_transient_new. */
+gboolean       jvms_node_cache_admit   (JvmsNodeCache *cache, guint64 offset);
 void           jvms_node_cache_stats   (JvmsNodeCache *cache, guint64 *hits, guint64 *misses, gsize *bytes);
 void           jvms_node_cache_drop_all (JvmsNodeCache *cache);
 

@@ -1184,10 +1184,13 @@ get_blob (JvmsHistory *h, const DirEntry *e, GError **error)
   if (p != end || n_changes + n_buckets != hd.n_intervals)
     goto bad;
   gsize bytes = sizeof (JvmsNode) + sizeof (Blob) + n_runs * sizeof (Run) + hd.usize;
+  gboolean keep = jvms_node_cache_admit (h->cache, e->offset);
+  JvmsNode *reused = keep ? NULL : jvms_node_transient_new (bytes);
   /* Only the headers and runs are zeroed: the bytes are all written below, and clearing a
    * large blob on every cache miss was a tenth of a zoomed view's frame. */
-  n = g_malloc (bytes);
+  n = reused ? reused : g_malloc (bytes);
   memset (n, 0, sizeof (JvmsNode) + sizeof (Blob) + n_runs * sizeof (Run));
+  n->transient = reused != NULL;
   n->ref_count = 1;
   n->offset = e->offset;
   n->bytes = bytes;
@@ -1218,12 +1221,13 @@ get_blob (JvmsHistory *h, const DirEntry *e, GError **error)
       run->first_index = jvms_unzigzag (first);
       p += len;
     }
-  JvmsNode *c = jvms_node_cache_insert_if_reused (h->cache, n);
+  if (!keep)
+    return n;
+  JvmsNode *c = jvms_node_cache_insert (h->cache, n);
   jvms_node_unref (n);
   return c;
 
 bad:
-  g_free (n);
   g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT,
                "%s: summary blob at offset %" G_GUINT64_FORMAT " is malformed", h->path, e->offset);
   return NULL;

@@ -941,6 +941,57 @@ test_small_cache (void)
   pair_free (&p);
 }
 
+/* Varints decode the same near the end of a buffer (checked byte by byte) and far from it
+ * (unchecked fast path), and both refuse what runs past the end, over 10 bytes, or over 64
+ * bits. */
+static void
+test_varint (void)
+{
+  g_autoptr (GRand) r = g_rand_new_with_seed (5);
+  for (guint i = 0; i < 20000; i++)
+    {
+      guint bits = g_rand_int_range (r, 0, 65);
+      guint64 v = bits == 0 ? 0 : (((guint64) g_rand_int (r) << 32) | g_rand_int (r)) >> (64 - bits);
+      guint8 buf[32];
+      guint8 *e = jvms_varint_put (buf, v);
+      gsize n = (gsize) (e - buf);
+      g_assert_cmpuint (n, ==, jvms_varint_len (v));
+      /* Tight (the slow path) and with room after it (the fast path). */
+      for (guint room = 0; room < 2; room++)
+        {
+          const guint8 *p = buf;
+          guint64 got = 0;
+          g_assert_true (jvms_varint_get (&p, buf + n + (room ? 12 : 0), &got));
+          g_assert_cmpuint (got, ==, v);
+          g_assert_true (p == e);
+        }
+      if (n > 1)
+        {
+          const guint8 *p = buf;
+          guint64 got = 0;
+          g_assert_false (jvms_varint_get (&p, buf + n - 1, &got));
+        }
+    }
+  /* 11 continuation bytes; a 10th byte carrying more than the 64th bit. */
+  guint8 bad[32];
+  memset (bad, 0x80, sizeof bad);
+  for (guint room = 0; room < 2; room++)
+    {
+      const guint8 *p = bad;
+      guint64 got = 0;
+      g_assert_false (jvms_varint_get (&p, bad + (room ? 32 : 11), &got));
+      memset (bad, 0xFF, 9);
+      bad[9] = 0x02;
+      p = bad;
+      g_assert_false (jvms_varint_get (&p, bad + (room ? 32 : 10), &got));
+      bad[9] = 0x01;
+      p = bad;
+      g_assert_true (jvms_varint_get (&p, bad + (room ? 32 : 10), &got));
+      g_assert_cmpuint (got, ==, G_MAXUINT64);
+      memset (bad, 0x80, sizeof bad);
+    }
+}
+
 /* Summary blobs are kept by the cache from their second read on: a zoom to a new range reads
  * thousands that are never read again. The same query three times: the second reads the
  * blobs again and keeps them, the third reads nothing; all three give the same cells. */
@@ -1310,6 +1361,7 @@ main (int argc, char **argv)
   g_test_add_func ("/history/live-reader", test_live_reader);
   g_test_add_func ("/history/small-cache", test_small_cache);
   g_test_add_func ("/history/summary-cache-admission", test_summary_cache_admission);
+  g_test_add_func ("/history/varint", test_varint);
   g_test_add_func ("/history/summary-levels", test_summary_levels);
   g_test_add_func ("/history/summary-far-times", test_summary_far_times);
   g_test_add_func ("/history/many-attributes", test_many_attributes);

@@ -44,26 +44,10 @@ jvms_varint_get (const guint8 **pp, const guint8 *end, guint64 *out)
       *pp = p + 1;
       return TRUE;
     }
-  /* Far from the end: no bounds check per byte (change lists' time deltas take 2 or 3). */
-  if (G_LIKELY (end - p >= 10))
-    {
-      v = *p++ & 0x7F;
-      for (shift = 7; shift < 64; shift += 7)
-        {
-          guint8 b = *p++;
-          v |= (guint64) (b & 0x7F) << shift;
-          if (b < 0x80)
-            {
-              if (shift == 63 && b > 1)
-                return FALSE;
-              *out = v;
-              *pp = p;
-              return TRUE;
-            }
-        }
-      return FALSE;
-    }
-  while (p < end && shift < 64)
+  /* One bound for the loop: the end, or the 10 bytes a varint may take when the end is further
+   * (then no bounds check per byte: change lists' time deltas take 2 or 3). */
+  const guint8 *stop = end - p > 10 ? p + 10 : end;
+  while (p < stop)
     {
       guint8 b = *p++;
       v |= (guint64) (b & 0x7F) << shift;

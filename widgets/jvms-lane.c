@@ -69,26 +69,28 @@ premultiplied_argb (const JvmsColor *c)
   return A << 24 | R << 16 | G << 8 | B;
 }
 
-/* Paints @surface (one pixel row, a pixel per column) stretched over [gutter, gutter + n) ×
- * [y, y + height): a nearest-neighbour stretch, so each column keeps its one colour. */
+/* Paints @surface over [x, x + width) × [y, y + height), a pixel per unit across and
+ * @rows_per_unit pixel rows per unit down (1 / height: one row stretched over the whole
+ * height), nearest-neighbour so that each column keeps its colours. */
 static void
-paint_row_image (cairo_t                    *cr,
-                 const JvmsTimelineGeometry *g,
-                 cairo_surface_t            *surface,
-                 double                      y,
-                 double                      height)
+paint_pixels (cairo_t         *cr,
+              cairo_surface_t *surface,
+              double           x,
+              double           y,
+              double           width,
+              double           height,
+              double           rows_per_unit)
 {
   cairo_pattern_t *pattern = cairo_pattern_create_for_surface (surface);
   cairo_matrix_t m;
 
-  /* Pattern space is image pixels: x = column, y in [0, 1). */
-  cairo_matrix_init_scale (&m, 1.0, 1.0 / height);
-  cairo_matrix_translate (&m, -g->gutter, -y);
+  cairo_matrix_init_scale (&m, 1.0, rows_per_unit);
+  cairo_matrix_translate (&m, -x, -y);
   cairo_pattern_set_matrix (pattern, &m);
   cairo_pattern_set_filter (pattern, CAIRO_FILTER_NEAREST);
   cairo_pattern_set_extend (pattern, CAIRO_EXTEND_PAD);
   cairo_set_source (cr, pattern);
-  cairo_rectangle (cr, g->gutter, y, g->n_columns, height);
+  cairo_rectangle (cr, x, y, width, height);
   cairo_fill (cr);
   cairo_pattern_destroy (pattern);
 }
@@ -157,11 +159,11 @@ draw_lane_raster (cairo_t                    *cr,
     }
   cairo_surface_mark_dirty (colors);
   if (any)
-    paint_row_image (cr, g, colors, y, height);
+    paint_pixels (cr, colors, g->gutter, y, g->n_columns, height, 1.0 / height);
   if (any_mixed)
     {
       cairo_surface_mark_dirty (marks);
-      paint_row_image (cr, g, marks, y + height - mark, mark);
+      paint_pixels (cr, marks, g->gutter, y + height - mark, g->n_columns, mark, 1.0 / mark);
     }
   cairo_surface_destroy (colors);
   if (marks)
@@ -356,18 +358,7 @@ draw_numeric_raster (cairo_t                    *cr,
     }
   cairo_surface_mark_dirty (surface);
   if (any)
-    {
-      cairo_pattern_t *pattern = cairo_pattern_create_for_surface (surface);
-      cairo_matrix_t m;
-
-      cairo_matrix_init_translate (&m, -g->gutter, -top_row);
-      cairo_pattern_set_matrix (pattern, &m);
-      cairo_pattern_set_filter (pattern, CAIRO_FILTER_NEAREST);
-      cairo_set_source (cr, pattern);
-      cairo_rectangle (cr, g->gutter, top_row, g->n_columns, n_rows);
-      cairo_fill (cr);
-      cairo_pattern_destroy (pattern);
-    }
+    paint_pixels (cr, surface, g->gutter, top_row, g->n_columns, n_rows, 1.0);
   cairo_surface_destroy (surface);
 }
 

@@ -889,46 +889,72 @@ test_export_svg (Fixture       *f,
   g_assert_finalize_object (view);
 }
 
+/* A synthetic history of 50,000 intervals and the five timeline views on it. */
+typedef struct
+{
+  char        *dir;
+  char        *path;
+  JvmsHistory *history;
+  JvmsSession *session;
+  GtkWidget   *views[5];
+} SyntheticViews;
+
+static void
+synthetic_views_init (SyntheticViews *sv)
+{
+  g_autoptr(GError) error = NULL;
+  JvmsSyntheticOptions options;
+
+  sv->dir = g_dir_make_tmp ("test-widgets-XXXXXX", &error);
+  g_assert_no_error (error);
+  sv->path = g_build_filename (sv->dir, "synthetic.jvmsidx", NULL);
+  jvms_synthetic_options_init (&options);
+  options.n_intervals = 50000;
+  g_assert_true (jvms_synthetic_history_write (sv->path, &options, &error));
+  g_assert_no_error (error);
+  sv->history = jvms_history_open (sv->path, 0, &error);
+  g_assert_no_error (error);
+  sv->session = jvms_session_new ();
+  jvms_session_set_history (sv->session, sv->history);
+  sv->views[0] = g_object_ref_sink (jvms_threads_view_new (sv->session));
+  sv->views[1] = g_object_ref_sink (jvms_cpus_view_new (sv->session));
+  sv->views[2] = g_object_ref_sink (jvms_locks_view_new (sv->session));
+  sv->views[3] = g_object_ref_sink (jvms_gc_view_new (sv->session));
+  sv->views[4] = g_object_ref_sink (jvms_counters_view_new (sv->session));
+  g_assert_cmpuint (jvms_counters_view_get_n_rows (JVMS_COUNTERS_VIEW (sv->views[4])), ==,
+                    8 + options.n_cpus);
+}
+
+static void
+synthetic_views_clear (SyntheticViews *sv)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (sv->views); i++)
+    g_assert_finalize_object (sv->views[i]);
+  g_assert_finalize_object (sv->session);
+  jvms_history_unref (sv->history);
+  g_unlink (sv->path);
+  g_rmdir (sv->dir);
+  g_free (sv->path);
+  g_free (sv->dir);
+}
+
 static void
 test_synthetic_all_views (void)
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("test-widgets-XXXXXX", &error);
-  g_autofree char *path = g_build_filename (dir, "synthetic.jvmsidx", NULL);
-  JvmsSyntheticOptions options;
-  JvmsHistory *history;
-  JvmsSession *session;
-  GtkWidget *views[5];
+  SyntheticViews sv;
 
-  jvms_synthetic_options_init (&options);
-  options.n_intervals = 50000;
-  g_assert_true (jvms_synthetic_history_write (path, &options, &error));
-  g_assert_no_error (error);
-  history = jvms_history_open (path, 0, &error);
-  g_assert_no_error (error);
-  session = jvms_session_new ();
-  jvms_session_set_history (session, history);
-  views[0] = g_object_ref_sink (jvms_threads_view_new (session));
-  views[1] = g_object_ref_sink (jvms_cpus_view_new (session));
-  views[2] = g_object_ref_sink (jvms_locks_view_new (session));
-  views[3] = g_object_ref_sink (jvms_gc_view_new (session));
-  views[4] = g_object_ref_sink (jvms_counters_view_new (session));
-  g_assert_cmpuint (jvms_counters_view_get_n_rows (JVMS_COUNTERS_VIEW (views[4])), ==, 8 + options.n_cpus);
-  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+  synthetic_views_init (&sv);
+  for (guint i = 0; i < G_N_ELEMENTS (sv.views); i++)
     {
-      cairo_surface_t *s = render (views[i], 1920, 400);
+      cairo_surface_t *s = render (sv.views[i], 1920, 400);
       guint differing = 0;
       /* Something was drawn in the data area: not all one colour. */
       for (int x = JVMS_TIMELINE_GUTTER; x < 1920; x += 7)
         differing += pixel (s, x, 60) != pixel (s, JVMS_TIMELINE_GUTTER + 3, 60);
       g_assert_cmpuint (differing, >, 10);
       cairo_surface_destroy (s);
-      g_assert_finalize_object (views[i]);
     }
-  g_assert_finalize_object (session);
-  jvms_history_unref (history);
-  g_unlink (path);
-  g_rmdir (dir);
+  synthetic_views_clear (&sv);
 }
 
 /* Lanes and charts drawn as pixels (image surfaces, GTK's recording surfaces) must look as the
@@ -937,44 +963,26 @@ test_synthetic_all_views (void)
 static void
 test_pixels_as_shapes (void)
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("test-widgets-XXXXXX", &error);
-  g_autofree char *path = g_build_filename (dir, "synthetic.jvmsidx", NULL);
-  JvmsSyntheticOptions options;
-  JvmsHistory *history;
-  JvmsSession *session;
-  GtkWidget *views[5];
+  SyntheticViews sv;
   gint64 start, end;
 
-  jvms_synthetic_options_init (&options);
-  options.n_intervals = 50000;
-  g_assert_true (jvms_synthetic_history_write (path, &options, &error));
-  g_assert_no_error (error);
-  history = jvms_history_open (path, 0, &error);
-  g_assert_no_error (error);
-  session = jvms_session_new ();
-  jvms_session_set_history (session, history);
-  start = jvms_session_get_start_time (session);
-  end = jvms_session_get_end_time (session);
-  views[0] = g_object_ref_sink (jvms_threads_view_new (session));
-  views[1] = g_object_ref_sink (jvms_cpus_view_new (session));
-  views[2] = g_object_ref_sink (jvms_locks_view_new (session));
-  views[3] = g_object_ref_sink (jvms_gc_view_new (session));
-  views[4] = g_object_ref_sink (jvms_counters_view_new (session));
+  synthetic_views_init (&sv);
+  start = jvms_session_get_start_time (sv.session);
+  end = jvms_session_get_end_time (sv.session);
   for (guint zoom = 0; zoom < 2; zoom++)
     {
       if (zoom == 1)
-        jvms_session_set_visible (session, start + (end - start) / 3,
+        jvms_session_set_visible (sv.session, start + (end - start) / 3,
                                   start + (end - start) / 3 + (end - start) / 40, FALSE);
-      for (guint i = 0; i < G_N_ELEMENTS (views); i++)
+      for (guint i = 0; i < G_N_ELEMENTS (sv.views); i++)
         {
           cairo_surface_t *pixels, *shapes;
           guint compared = 0, colored = 0;
 
           jvms_lane_set_shapes_only (FALSE);
-          pixels = render (views[i], 1920, 400);
+          pixels = render (sv.views[i], 1920, 400);
           jvms_lane_set_shapes_only (TRUE);
-          shapes = render (views[i], 1920, 400);
+          shapes = render (sv.views[i], 1920, 400);
           jvms_lane_set_shapes_only (FALSE);
           for (int y = 0; y < 400; y++)
             for (int x = JVMS_TIMELINE_GUTTER; x < 1920; x++)
@@ -996,12 +1004,7 @@ test_pixels_as_shapes (void)
           cairo_surface_destroy (shapes);
         }
     }
-  for (guint i = 0; i < G_N_ELEMENTS (views); i++)
-    g_assert_finalize_object (views[i]);
-  g_assert_finalize_object (session);
-  jvms_history_unref (history);
-  g_unlink (path);
-  g_rmdir (dir);
+  synthetic_views_clear (&sv);
 }
 
 int

@@ -453,6 +453,103 @@ jvms_lane_draw_numeric (cairo_t                    *cr,
   cairo_fill (cr);
 }
 
+/* Bars in pixels: each column's coverage of [top, bottom) row by row, as cairo's antialiasing
+ * gives an edge that falls inside a pixel. */
+static void
+draw_bars_raster (cairo_t                    *cr,
+                  const JvmsTimelineGeometry *g,
+                  const JvmsSummaryCell      *cells,
+                  double                      bottom,
+                  double                      max_height,
+                  double                      vmax,
+                  const JvmsColor            *color)
+{
+  int top_row = (int) floor (bottom - max_height) - 1;
+  int n_rows = (int) ceil (bottom) - top_row;
+  cairo_surface_t *surface;
+  guint32 *px;
+  int stride;
+  gboolean any = FALSE;
+
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, g->n_columns, n_rows);
+  if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
+    {
+      cairo_surface_destroy (surface);
+      return;
+    }
+  cairo_surface_flush (surface);
+  px = (guint32 *) (gpointer) cairo_image_surface_get_data (surface);
+  stride = cairo_image_surface_get_stride (surface) / 4;
+  memset (px, 0, (gsize) stride * 4 * n_rows);
+  guint32 full = premultiplied_argb (color);
+  for (int c = 0; c < g->n_columns; c++)
+    {
+      double top;
+
+      if (isnan (cells[c].max) || cells[c].max <= 0)
+        continue;
+      top = bottom - MAX (1.0, cells[c].max / vmax * max_height);
+      for (int r = MAX (0, (int) floor (top) - top_row); r < n_rows; r++)
+        {
+          double y0 = top_row + r, cover = MIN (y0 + 1, bottom) - MAX (y0, top);
+
+          if (cover >= 1)
+            px[r * stride + c] = full;
+          else if (cover > 0)
+            {
+              /* An edge inside the pixel: only the top and bottom ones. */
+              JvmsColor partial = *color;
+              partial.a *= cover;
+              px[r * stride + c] = premultiplied_argb (&partial);
+            }
+        }
+      any = TRUE;
+    }
+  cairo_surface_mark_dirty (surface);
+  if (any)
+    paint_pixels (cr, surface, g->gutter, top_row, g->n_columns, n_rows, 1.0);
+  cairo_surface_destroy (surface);
+}
+
+void
+jvms_lane_draw_bars (cairo_t                    *cr,
+                     const JvmsTimelineGeometry *g,
+                     const JvmsSummaryCell      *cells,
+                     double                      bottom,
+                     double                      max_height,
+                     double                      vmax,
+                     const JvmsColor            *color)
+{
+  int c = 0;
+
+  if (g->n_columns <= 0 || !(max_height > 0) || !(vmax > 0))
+    return;
+  if (!is_vector_target (cr))
+    {
+      draw_bars_raster (cr, g, cells, bottom, max_height, vmax, color);
+      return;
+    }
+  /* Columns of one height are one rectangle. */
+  jvms_color_set (cr, color);
+  while (c < g->n_columns)
+    {
+      double h;
+      int end = c + 1;
+
+      if (isnan (cells[c].max) || cells[c].max <= 0)
+        {
+          c++;
+          continue;
+        }
+      while (end < g->n_columns && cells[end].max == cells[c].max)
+        end++;
+      h = MAX (1.0, cells[c].max / vmax * max_height);
+      cairo_rectangle (cr, g->gutter + c, bottom - h, end - c, h);
+      c = end;
+    }
+  cairo_fill (cr);
+}
+
 char *
 jvms_lane_value_text (const JvmsValue *value,
                       gpointer         data)

@@ -40,6 +40,16 @@ void   jvms_lane_draw_numeric   (cairo_t                    *cr,
  * the pixel column [@time, @time + @column_span) holds other values too, their total times.
  * NULL when the attribute has no interval there. The start is written as @session says
  * (time-unit, time-origin); @session may be NULL. */
+/* Bars from @bottom up, one a column, @max_height for @vmax (at least 1 px): the most of
+ * @cells' max in each pixel, so that a burst shows. */
+void   jvms_lane_draw_bars      (cairo_t                    *cr,
+                                 const JvmsTimelineGeometry *g,
+                                 const JvmsSummaryCell      *cells,
+                                 double                      bottom,
+                                 double                      max_height,
+                                 double                      vmax,
+                                 const JvmsColor            *color);
+
 /* Lanes and charts are drawn as pixels on image and recording surfaces and as shapes on vector
  * ones (SVG, PDF, PostScript). TRUE draws shapes everywhere: for tests that compare the two. */
 void   jvms_lane_set_shapes_only (gboolean                    shapes_only);

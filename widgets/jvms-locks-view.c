@@ -137,8 +137,7 @@ typedef struct
   gint64         highlighted;
 } DrawData;
 
-/* Bars from the lane's bottom: the most waiters in the pixel, so that a burst shows. Columns of
- * one height are one rectangle. */
+/* Bars from the lane's bottom: the most waiters in the pixel, so that a burst shows. */
 static void
 draw_waiters (cairo_t                    *cr,
               const JvmsTimelineGeometry *g,
@@ -147,29 +146,11 @@ draw_waiters (cairo_t                    *cr,
 {
   JvmsColor color = { 0xD5 / 255.0, 0x5E / 255.0, 0, 1 }; /* vermillion: contention */
   double vmax = 1;
-  int c = 0;
 
   for (int k = 0; k < g->n_columns; k++)
     if (!isnan (waiters[k].max))
       vmax = MAX (vmax, waiters[k].max);
-  jvms_color_set (cr, &color);
-  while (c < g->n_columns)
-    {
-      double h;
-      int end = c + 1;
-
-      if (isnan (waiters[c].max) || waiters[c].max <= 0)
-        {
-          c++;
-          continue;
-        }
-      while (end < g->n_columns && waiters[end].max == waiters[c].max)
-        end++;
-      h = MAX (1.0, waiters[c].max / vmax * WAITERS_H);
-      cairo_rectangle (cr, g->gutter + c, y + WAITERS_Y + WAITERS_H - h, end - c, h);
-      c = end;
-    }
-  cairo_fill (cr);
+  jvms_lane_draw_bars (cr, g, waiters, y + WAITERS_Y + WAITERS_H, WAITERS_H, vmax, &color);
 }
 
 static void

@@ -1007,6 +1007,55 @@ test_pixels_as_shapes (void)
   synthetic_views_clear (&sv);
 }
 
+/* Bars and charts with edges inside a pixel (heights in thirds, fractional tops) drawn both
+ * ways onto a white image: the pixels' coverage of an edge must be cairo's. */
+static void
+test_pixels_as_shapes_fractional (void)
+{
+  JvmsTimelineGeometry g = { 0 };
+  JvmsSummaryCell cells[240];
+  JvmsColor bar = { 0xD5 / 255.0, 0x5E / 255.0, 0, 1 };
+  cairo_surface_t *out[2];
+
+  g.width = 260;
+  g.height = 60;
+  g.gutter = 20;
+  g.n_columns = G_N_ELEMENTS (cells);
+  g.palette = jvms_palette_get (FALSE);
+  for (guint c = 0; c < G_N_ELEMENTS (cells); c++)
+    {
+      cells[c].dominant = (JvmsValue) JVMS_VALUE_INIT_NULL;
+      cells[c].flags = 0;
+      cells[c].max = (double) (c % 7);
+      cells[c].min = (double) (c % 7) / 2;
+    }
+  for (guint mode = 0; mode < 2; mode++)
+    {
+      cairo_t *cr;
+
+      out[mode] = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, g.width, g.height);
+      cr = cairo_create (out[mode]);
+      cairo_set_source_rgb (cr, 1, 1, 1);
+      cairo_paint (cr);
+      jvms_lane_set_shapes_only (mode == 1);
+      jvms_lane_draw_bars (cr, &g, cells, 22.5, 10.25, 6, &bar);
+      jvms_lane_draw_numeric (cr, &g, cells, 30.3, 25.6, 0, 6, &bar);
+      jvms_lane_set_shapes_only (FALSE);
+      cairo_destroy (cr);
+      cairo_surface_flush (out[mode]);
+    }
+  for (int y = 0; y < g.height; y++)
+    for (int x = 0; x < g.width; x++)
+      {
+        guint32 a = pixel (out[0], x, y), b = pixel (out[1], x, y);
+        for (int shift = 0; shift < 32; shift += 8)
+          if (ABS ((int) ((a >> shift) & 0xff) - (int) ((b >> shift) & 0xff)) > 2)
+            g_error ("pixel (%d, %d) is %08x drawn as pixels, %08x drawn as shapes", x, y, a, b);
+      }
+  cairo_surface_destroy (out[0]);
+  cairo_surface_destroy (out[1]);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1041,6 +1090,7 @@ main (int   argc,
   g_test_add_func ("/Widgets/cpus/many-threads-and-scroll", test_cpus_many_threads_and_scroll);
   g_test_add_func ("/Widgets/synthetic/all-views", test_synthetic_all_views);
   g_test_add_func ("/Widgets/synthetic/pixels-as-shapes", test_pixels_as_shapes);
+  g_test_add_func ("/Widgets/lane/pixels-as-shapes-fractional", test_pixels_as_shapes_fractional);
   g_test_add_func ("/Widgets/object-age/samples-store", test_object_age_samples_store);
   g_test_add_func ("/Widgets/session/growing-history", test_growing_history);
   return g_test_run ();

@@ -95,7 +95,7 @@
 #include <glib.h>
 
 #define JVMS_HISTORY_MAGIC         "JVMSHST\x01" /* 8 bytes; the \x01 catches 7-bit transfers */
-#define JVMS_HISTORY_VERSION       2u /* 2: summary change lists */
+#define JVMS_HISTORY_VERSION       3u /* 2: summary change lists; 3: summary levels 2 times apart */
 #define JVMS_FILE_HEADER_SIZE      256u
 #define JVMS_NODE_MAGIC            0x444E564Au /* "JVND" little-endian */
 #define JVMS_NODE_LEVEL_SUMMARY    0xFFFFu
@@ -167,8 +167,8 @@ typedef struct
 G_STATIC_ASSERT (sizeof (JvmsNodeHeader) == 40);
 
 #define JVMS_SUMMARY_BASE_SHIFT  10u /* level 0 buckets: 1024 ns */
-#define JVMS_SUMMARY_LEVEL_SHIFT 2u  /* each level 4 times coarser */
-#define JVMS_SUMMARY_N_LEVELS    24u /* the coarsest: 2^56 ns, about 2.3 years */
+#define JVMS_SUMMARY_LEVEL_SHIFT 1u  /* each level 2 times coarser */
+#define JVMS_SUMMARY_N_LEVELS    47u /* the coarsest: 2^56 ns, about 2.3 years */
 #define JVMS_SUMMARY_LEVEL_CHANGES JVMS_SUMMARY_N_LEVELS /* directory level of change lists */
 
 /* One entry of the summary directory table: one run (buckets of one attribute at one level) in

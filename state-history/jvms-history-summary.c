@@ -1,7 +1,7 @@
 /* jvms-history-summary.c: summary levels and the summary query, for drawing.
  *
  * Why: drawing 2,000 columns of an attribute over a whole trace must not read every interval.
- * Level k cuts time into buckets of width W_k = 2^(10 + 2k) ns. A bucket records, exactly,
+ * Level k cuts time into buckets of width W_k = 2^(10 + k) ns. A bucket records, exactly,
  * the value before it, the value at its start, the first and last change strictly inside it
  * (f, l) and the value after the last change (vl), the exact min/max of the numeric values
  * held in it, and approximately the value held longest (dom). Only buckets holding a change
@@ -14,7 +14,11 @@
  * exponential gaps is noisy, and a stream whose attributes all change at the same rate should
  * get one k0, or a zoomed-out query mixes level rows with (slow) interval rows. Changes feed level k0; a level-k
  * bucket, when complete, feeds level k + 1 as one record, so the cost per change is about
- * 1 + 1/4 + 1/16... bucket updates whatever the number of levels. Complete buckets are
+ * 1 + 1/2 + 1/4... bucket updates whatever the number of levels. Levels are 2 times apart
+ * (format 3; 4 times in format 2): a row then reads at most 2 buckets a column on the levels,
+ * and at most about 16 changes a column on a change list (W_k0 < 16 mean gaps), where 4 times
+ * apart let a column hold up to 32 changes: the 100 M-interval bench's worst frames (columns
+ * just finer than k0) cost half as much, for an index about 11 % larger. Complete buckets are
  * encoded into a small per-(attribute, level) buffer, flushed as an lz4 blob of about 4 KiB
  * (or earlier when all buffers together pass 32 MiB), so builder memory is bounded by the
  * number of attributes, not intervals; the blob directory (40 bytes per run) is the
@@ -23,7 +27,7 @@
  *
  * Change lists: every change of an attribute (time exactly, new value), the sparse finest
  * level. Rows whose columns are narrower than W_k0 read it: fewer than about W_k0 / mean gap
- * (8 to 32) changes of that attribute per column, where the tree, cut by time, would decode
+ * (8 to 16) changes of that attribute per column, where the tree, cut by time, would decode
  * every attribute's intervals in the window.
  *
  * Query (complete histories): for column width C >= W_k0, the coarsest level with W_k <= C.
@@ -52,7 +56,7 @@ G_STATIC_ASSERT ((PROBE & (PROBE - 1)) == 0); /* the probe array doubles up to P
 /* The coarsest finest level: 2^24 ns (16.8 ms). A slower attribute still gets buckets that
  * fine (few of them hold a change), so that views at 16.8 ms a column or more read levels
  * for every row rather than change lists. */
-#define K_CAP          7
+#define K_CAP          14
 #define DENSITY        8
 #define FLUSH_BYTES    4096
 #define PENDING_BUDGET (32u * 1024u * 1024u)
@@ -223,7 +227,7 @@ typedef struct
   gint64  probe_end;
   RV      last;    /* value of the latest interval fed */
   /* Levels k0 .. k0 + n_levels - 1, added when a record first reaches them: level k opens only
-   * W_k after the attribute's first change, so a 150 s trace uses about 7 of the 17 levels of
+   * W_k after the attribute's first change, so a 150 s trace uses about 14 of the 33 levels of
    * an attribute at 16.8 ms. A level not yet added holds @first since the history start. */
   Level  *levels;
   guint   n_levels;

@@ -501,6 +501,8 @@ jvms_counters_view_init (JvmsCountersView *self)
   g_array_set_clear_func (self->rows, clear_row);
   self->metric = g_strdup ("ipc");
   jvms_row_cells_init (&self->cells, "Counters", ROW_H, N_SLOTS);
+  /* Time on CPU is shaded by the kernel state's values; the counters' rates need min/max. */
+  self->cells.values_only_lanes = 1u << SLOT_ACTIVITY;
 }
 
 GtkWidget *

@@ -103,8 +103,9 @@ jvms_gc_view_compute (JvmsTimeline               *timeline,
   for (guint i = 0; i < self->rows->len; i++)
     {
       const Row *r = &g_array_index (self->rows, Row, i);
-      jvms_lane_cells_add (&self->cells, r->attribute);
-      jvms_lane_cells_add (&self->cells, r->second);
+      /* Lanes are drawn by their values; only the heap chart reads min/max. */
+      jvms_lane_cells_add_full (&self->cells, r->attribute, r->type != ROW_HEAP);
+      jvms_lane_cells_add_full (&self->cells, r->second, r->type != ROW_HEAP);
     }
   jvms_lane_cells_query (&self->cells, history, g);
 }

@@ -421,6 +421,8 @@ jvms_locks_view_init (JvmsLocksView *self)
   self->locks = g_array_new (FALSE, TRUE, sizeof (Lock));
   g_array_set_clear_func (self->locks, clear_lock);
   jvms_row_cells_init (&self->cells, "Locks", ROW_H, N_LANES);
+  /* The owner lane is drawn by its values; only the waiters' maximum is read. */
+  self->cells.values_only_lanes = 1u << LANE_OWNER;
 }
 
 GtkWidget *

@@ -38,7 +38,8 @@ typedef struct
   GArray          *attributes; /* JvmsAttribute: the query's, in block order */
   JvmsSummaryCell *cells;
   gsize            capacity;   /* cells allocated */
-  gboolean         values_only; /* state lanes: no min/max asked of the index */
+  gboolean         values_only; /* state lanes: no min/max asked of the index (the default) */
+  GArray          *lane_values; /* guint8 per block: asked without min/max */
 } JvmsLaneCells;
 
 void     jvms_lane_cells_init   (JvmsLaneCells              *self,
@@ -46,12 +47,18 @@ void     jvms_lane_cells_init   (JvmsLaneCells              *self,
 void     jvms_lane_cells_clear  (JvmsLaneCells              *self);
 /* Forgets the lanes, keeping the buffers. */
 void     jvms_lane_cells_reset  (JvmsLaneCells              *self);
-/* Appends a lane (JVMS_ATTRIBUTE_INVALID: a lane without cells). */
+/* Appends a lane (JVMS_ATTRIBUTE_INVALID: a lane without cells), with min/max unless
+ * @values_only is set. */
 void     jvms_lane_cells_add    (JvmsLaneCells              *self,
                                  JvmsAttribute               attribute);
+void     jvms_lane_cells_add_full (JvmsLaneCells            *self,
+                                   JvmsAttribute             attribute,
+                                   gboolean                  values_only);
 guint    jvms_lane_cells_get_n_lanes (const JvmsLaneCells  *self);
-/* One summary query over @geometry's range and columns for every lane added; FALSE (with a
- * warning) when the history cannot answer, and the lanes are forgotten then. */
+/* One summary query over @geometry's range and columns for every lane added (two when some
+ * lanes want min/max and others not: a state lane asked for min/max costs the refinement of
+ * every bucket a column boundary cuts); FALSE (with a warning) when the history cannot answer,
+ * and the lanes are forgotten then. */
 gboolean jvms_lane_cells_query  (JvmsLaneCells              *self,
                                  JvmsHistory                *history,
                                  const JvmsTimelineGeometry *geometry);
@@ -67,6 +74,7 @@ typedef struct
   int              row_height;
   guint            first;      /* rows cached: [first, first + n_rows) */
   guint            n_rows;
+  guint            values_only_lanes; /* bit l: lane l is asked without min/max */
   JvmsLaneCells    lanes;
 } JvmsRowCells;
 

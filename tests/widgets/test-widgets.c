@@ -16,6 +16,7 @@
 #include "jvms-object-age-view.h"
 #include "jvms-samples.h"
 #include "jvms-palette.h"
+#include "jvms-row-cells.h"
 #include "jvms-synthetic-history.h"
 #include "jvms-threads-view.h"
 #include "jvms-time-ruler.h"
@@ -1007,6 +1008,69 @@ test_pixels_as_shapes (void)
   synthetic_views_clear (&sv);
 }
 
+/* Lanes asked with and without min/max in one JvmsLaneCells (two queries, blocks renumbered)
+ * hold what a query of each lane alone with its own flag gives. */
+static void
+test_lane_cells_mixed_flags (void)
+{
+  SyntheticViews sv;
+  JvmsLaneCells cells;
+  JvmsTimelineGeometry g = { 0 };
+  g_autoptr(GArray) ids = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
+  const char *const paths[] = { "Threads/1008/user-state", "Locks", "Threads/1008/kernel-state",
+                                "Memory/heap-used", "Threads/1009/user-state" };
+
+  synthetic_views_init (&sv);
+  g.n_columns = 700;
+  g.t0 = jvms_session_get_start_time (sv.session);
+  g.t1 = g.t0 + (jvms_session_get_end_time (sv.session) - g.t0) / 2;
+  jvms_lane_cells_init (&cells, "test");
+  for (guint round = 0; round < 2; round++)
+    {
+      jvms_lane_cells_reset (&cells);
+      g_array_set_size (ids, 0);
+      for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+        {
+          JvmsAttribute a = jvms_history_lookup (sv.history, paths[i]);
+          g_array_append_val (ids, a);
+          /* Round 0: every other lane without min/max; round 1: the others. */
+          jvms_lane_cells_add_full (&cells, a, (i + round) % 2 == 0);
+        }
+      g_assert_true (jvms_lane_cells_query (&cells, sv.history, &g));
+      for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+        {
+          JvmsAttribute a = g_array_index (ids, JvmsAttribute, i);
+          gboolean values_only = (i + round) % 2 == 0;
+          const JvmsSummaryCell *got = jvms_lane_cells_get (&cells, &g, i);
+          g_autofree JvmsSummaryCell *want = g_new0 (JvmsSummaryCell, g.n_columns);
+          g_autoptr(GError) error = NULL;
+
+          if (a == JVMS_ATTRIBUTE_INVALID)
+            {
+              g_assert_null (got);
+              continue;
+            }
+          g_assert_nonnull (got);
+          g_assert_true (jvms_history_query_summary_full (sv.history, g.t0, g.t1, &a, 1, g.n_columns,
+                                                          values_only ? JVMS_SUMMARY_QUERY_NO_RANGE
+                                                                      : JVMS_SUMMARY_QUERY_DEFAULT,
+                                                          want, &error));
+          g_assert_no_error (error);
+          for (int c = 0; c < g.n_columns; c++)
+            {
+              g_assert_cmpint (got[c].flags, ==, want[c].flags);
+              g_assert_true (jvms_value_equal (&got[c].dominant, &want[c].dominant));
+              g_assert_true ((isnan (got[c].max) && isnan (want[c].max)) || got[c].max == want[c].max);
+              g_assert_true ((isnan (got[c].min) && isnan (want[c].min)) || got[c].min == want[c].min);
+              if (values_only)
+                g_assert_true (isnan (got[c].max));
+            }
+        }
+    }
+  jvms_lane_cells_clear (&cells);
+  synthetic_views_clear (&sv);
+}
+
 /* Bars and charts with edges inside a pixel (heights in thirds, fractional tops) drawn both
  * ways onto a white image: the pixels' coverage of an edge must be cairo's. */
 static void
@@ -1091,6 +1155,7 @@ main (int   argc,
   g_test_add_func ("/Widgets/synthetic/all-views", test_synthetic_all_views);
   g_test_add_func ("/Widgets/synthetic/pixels-as-shapes", test_pixels_as_shapes);
   g_test_add_func ("/Widgets/lane/pixels-as-shapes-fractional", test_pixels_as_shapes_fractional);
+  g_test_add_func ("/Widgets/lane/cells-mixed-flags", test_lane_cells_mixed_flags);
   g_test_add_func ("/Widgets/object-age/samples-store", test_object_age_samples_store);
   g_test_add_func ("/Widgets/session/growing-history", test_growing_history);
   return g_test_run ();

@@ -1188,7 +1188,9 @@ get_blob (JvmsHistory *h, const DirEntry *e, GError **error)
   if (p != end || n_changes + n_buckets != hd.n_intervals)
     goto bad;
   gsize bytes = sizeof (JvmsNode) + sizeof (Blob) + n_runs * sizeof (Run) + hd.usize;
-  gboolean keep = jvms_node_cache_admit (h->cache, e->offset);
+  /* Level blobs are kept at once: a tenth of the summary, and every range at their zoom reads
+   * them. Change lists, the rest, pass the cache's doorkeeper. */
+  gboolean keep = e->level != CHANGES || jvms_node_cache_admit (h->cache, e->offset);
   JvmsNode *reused = keep ? NULL : jvms_node_transient_new (bytes);
   /* Only the headers and runs are zeroed: the bytes are all written below, and clearing a
    * large blob on every cache miss was a tenth of a zoomed view's frame. */

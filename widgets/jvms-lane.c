@@ -3,7 +3,6 @@
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
-#include <string.h>
 
 #include "jvms-lane.h"
 
@@ -95,6 +94,53 @@ paint_pixels (cairo_t         *cr,
   cairo_pattern_destroy (pattern);
 }
 
+/* An image to write premultiplied ARGB pixels into; cairo makes a new image all zero
+ * (transparent), so only the painted pixels are written. */
+typedef struct
+{
+  cairo_surface_t *surface;
+  guint32         *px;
+  int              stride; /* in pixels */
+} Pixels;
+
+static gboolean
+pixels_new (Pixels *p,
+            int     width,
+            int     height)
+{
+  p->surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+  if (cairo_surface_status (p->surface) != CAIRO_STATUS_SUCCESS)
+    {
+      cairo_surface_destroy (p->surface);
+      *p = (Pixels) { 0 };
+      return FALSE;
+    }
+  cairo_surface_flush (p->surface);
+  p->px = (guint32 *) (gpointer) cairo_image_surface_get_data (p->surface);
+  p->stride = cairo_image_surface_get_stride (p->surface) / 4;
+  return TRUE;
+}
+
+/* Paints @p with paint_pixels when @paint, and frees it. */
+static void
+pixels_paint_free (cairo_t *cr,
+                   Pixels  *p,
+                   gboolean paint,
+                   double   x,
+                   double   y,
+                   double   width,
+                   double   height,
+                   double   rows_per_unit)
+{
+  if (p->surface == NULL)
+    return;
+  cairo_surface_mark_dirty (p->surface);
+  if (paint)
+    paint_pixels (cr, p->surface, x, y, width, height, rows_per_unit);
+  cairo_surface_destroy (p->surface);
+  *p = (Pixels) { 0 };
+}
+
 /* The lane as two one-pixel-high images stretched over it (the colours, then the mixed marks):
  * at a middle zoom nearly every column starts a run, and a lane of 1,920 rectangles cost as
  * much as the rest of the frame; a row of pixels costs a store per column. */
@@ -107,21 +153,15 @@ draw_lane_raster (cairo_t                    *cr,
                   JvmsLaneColorFunc           color,
                   gpointer                    data)
 {
-  cairo_surface_t *colors, *marks = NULL;
-  guint32 *px, *mk = NULL, mark_px = premultiplied_argb (&g->palette->mixed_mark);
+  Pixels colors, marks = { 0 };
+  guint32 mark_px = premultiplied_argb (&g->palette->mixed_mark);
   const JvmsValue *last_value = NULL;
   guint32 last_px = 0;
-  gboolean any = FALSE, any_mixed = FALSE;
+  gboolean any = FALSE, any_mixed = FALSE, marks_failed = FALSE;
   double mark = MAX (2.0, floor (height / 3));
 
-  colors = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, g->n_columns, 1);
-  if (cairo_surface_status (colors) != CAIRO_STATUS_SUCCESS)
-    {
-      cairo_surface_destroy (colors);
-      return;
-    }
-  cairo_surface_flush (colors);
-  px = (guint32 *) (gpointer) cairo_image_surface_get_data (colors);
+  if (!pixels_new (&colors, g->n_columns, 1))
+    return;
   for (int c = 0; c < g->n_columns; c++)
     {
       guint32 v = 0;
@@ -136,38 +176,22 @@ draw_lane_raster (cairo_t                    *cr,
             }
           v = last_px;
         }
-      px[c] = v;
+      colors.px[c] = v;
       any |= v != 0;
       if (cells[c].flags & JVMS_SUMMARY_MIXED)
         {
-          if (marks == NULL)
+          if (marks.surface == NULL && !marks_failed)
+            marks_failed = !pixels_new (&marks, g->n_columns, 1);
+          if (marks.surface != NULL)
             {
-              marks = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, g->n_columns, 1);
-              if (cairo_surface_status (marks) == CAIRO_STATUS_SUCCESS)
-                {
-                  cairo_surface_flush (marks);
-                  mk = (guint32 *) (gpointer) cairo_image_surface_get_data (marks);
-                  memset (mk, 0, (gsize) g->n_columns * sizeof *mk);
-                }
-            }
-          if (mk != NULL)
-            {
-              mk[c] = mark_px;
+              marks.px[c] = mark_px;
               any_mixed = TRUE;
             }
         }
     }
-  cairo_surface_mark_dirty (colors);
-  if (any)
-    paint_pixels (cr, colors, g->gutter, y, g->n_columns, height, 1.0 / height);
-  if (any_mixed)
-    {
-      cairo_surface_mark_dirty (marks);
-      paint_pixels (cr, marks, g->gutter, y + height - mark, g->n_columns, mark, 1.0 / mark);
-    }
-  cairo_surface_destroy (colors);
-  if (marks)
-    cairo_surface_destroy (marks);
+  pixels_paint_free (cr, &colors, any, g->gutter, y, g->n_columns, height, 1.0 / height);
+  pixels_paint_free (cr, &marks, any_mixed, g->gutter, y + height - mark, g->n_columns, mark,
+                     1.0 / mark);
 }
 
 void
@@ -295,7 +319,7 @@ draw_numeric_raster (cairo_t                    *cr,
                      const JvmsColor            *color)
 {
   JvmsColor band = *color;
-  cairo_surface_t *surface;
+  Pixels pixels;
   guint32 *px, band_px, line_px, line_on_band;
   int stride, top_row, n_rows;
   gboolean any = FALSE;
@@ -307,16 +331,10 @@ draw_numeric_raster (cairo_t                    *cr,
   /* The line's boxes reach 0.75 px and a rounding beyond the chart. */
   top_row = (int) floor (y) - 2;
   n_rows = (int) ceil (y + height) + 3 - top_row;
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, g->n_columns, n_rows);
-  if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
-    {
-      cairo_surface_destroy (surface);
-      return;
-    }
-  cairo_surface_flush (surface);
-  px = (guint32 *) (gpointer) cairo_image_surface_get_data (surface);
-  stride = cairo_image_surface_get_stride (surface) / 4;
-  memset (px, 0, (gsize) stride * 4 * n_rows);
+  if (!pixels_new (&pixels, g->n_columns, n_rows))
+    return;
+  px = pixels.px;
+  stride = pixels.stride;
 
   for (int c = 0; c < g->n_columns; c++)
     {
@@ -356,10 +374,7 @@ draw_numeric_raster (cairo_t                    *cr,
         }
       any = TRUE;
     }
-  cairo_surface_mark_dirty (surface);
-  if (any)
-    paint_pixels (cr, surface, g->gutter, top_row, g->n_columns, n_rows, 1.0);
-  cairo_surface_destroy (surface);
+  pixels_paint_free (cr, &pixels, any, g->gutter, top_row, g->n_columns, n_rows, 1.0);
 }
 
 void
@@ -466,21 +481,15 @@ draw_bars_raster (cairo_t                    *cr,
 {
   int top_row = (int) floor (bottom - max_height) - 1;
   int n_rows = (int) ceil (bottom) - top_row;
-  cairo_surface_t *surface;
+  Pixels pixels;
   guint32 *px;
   int stride;
   gboolean any = FALSE;
 
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, g->n_columns, n_rows);
-  if (cairo_surface_status (surface) != CAIRO_STATUS_SUCCESS)
-    {
-      cairo_surface_destroy (surface);
-      return;
-    }
-  cairo_surface_flush (surface);
-  px = (guint32 *) (gpointer) cairo_image_surface_get_data (surface);
-  stride = cairo_image_surface_get_stride (surface) / 4;
-  memset (px, 0, (gsize) stride * 4 * n_rows);
+  if (!pixels_new (&pixels, g->n_columns, n_rows))
+    return;
+  px = pixels.px;
+  stride = pixels.stride;
   guint32 full = premultiplied_argb (color);
   for (int c = 0; c < g->n_columns; c++)
     {
@@ -505,10 +514,7 @@ draw_bars_raster (cairo_t                    *cr,
         }
       any = TRUE;
     }
-  cairo_surface_mark_dirty (surface);
-  if (any)
-    paint_pixels (cr, surface, g->gutter, top_row, g->n_columns, n_rows, 1.0);
-  cairo_surface_destroy (surface);
+  pixels_paint_free (cr, &pixels, any, g->gutter, top_row, g->n_columns, n_rows, 1.0);
 }
 
 void

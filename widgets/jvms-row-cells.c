@@ -63,14 +63,14 @@ static guint
 group_values_only (JvmsLaneCells *self)
 {
   guint n = self->attributes->len, n_values = 0, next_values = 0, next_range;
-  g_autofree int *new_block = g_new (int, MAX (n, 1));
-  g_autofree JvmsAttribute *ordered = g_new (JvmsAttribute, MAX (n, 1));
   const guint8 *flags = (const guint8 *) self->lane_values->data;
 
   for (guint b = 0; b < n; b++)
     n_values += flags[b];
   if (n_values == 0 || n_values == n)
     return n_values;
+  g_autofree int *new_block = g_new (int, n);
+  g_autofree JvmsAttribute *ordered = g_new (JvmsAttribute, n);
   next_range = n_values;
   for (guint b = 0; b < n; b++)
     {

@@ -256,11 +256,15 @@ main (int   argc,
       double step_anchor = 0;
       for (int f = 0; f < n_frames; f++)
         {
-          /* Log-uniform span from 10 µs to the whole trace, at a random place. */
-          double lo = log (10000.0), hi = log ((double) (end - start));
-          gint64 span = (gint64) exp (g_rand_double_range (rand, lo, hi));
-          gint64 s = start + (gint64) (g_rand_double (rand) * (double) (end - start - span));
-          if (zoom_steps)
+          gint64 span, s;
+          if (!zoom_steps)
+            {
+              /* Log-uniform span from 10 µs to the whole trace, at a random place. */
+              double lo = log (10000.0), hi = log ((double) (end - start));
+              span = (gint64) exp (g_rand_double_range (rand, lo, hi));
+              s = start + (gint64) (g_rand_double (rand) * (double) (end - start - span));
+            }
+          else
             {
               /* A descent from the whole trace towards a point kept for the descent, each frame
                * 1/1.15 of the one before (a Ctrl+wheel step), anchored at the point. */

@@ -1327,11 +1327,69 @@ jvms_summary_check_all (JvmsHistory *h, GError **error)
 
 /* ---- combining into columns ---- */
 
+/* How long each value held in a column. The small integers and null, which state codes are,
+ * add up by index without a search: a row read from a change list adds up to about 16 changes
+ * a column, and searching the slots (a mispredicted branch a change, as states alternate) was
+ * most of its cost. Other values go to the slots. */
+#define DIRECT 16 /* the integers 0..14, and null */
+
 typedef struct
 {
-  gboolean any, mixed;
-  RV       first;
-  Slots    slots;
+  gint64 d[DIRECT]; /* zero where the mask has no bit: only those are cleared */
+  guint  mask;
+  Slots  slots;
+} Durations;
+
+static inline void
+durations_reset (Durations *s)
+{
+  for (guint m = s->mask; m != 0; m &= m - 1)
+    s->d[__builtin_ctz (m)] = 0;
+  s->mask = 0;
+  s->slots.n = 0;
+}
+
+static inline void
+durations_add (Durations *s, RV v, gint64 d)
+{
+  guint i = v.type == JVMS_VALUE_NULL                      ? DIRECT - 1
+            : v.type == JVMS_VALUE_INT && v.bits < DIRECT - 1 ? (guint) v.bits
+                                                            : DIRECT;
+  if (G_LIKELY (i < DIRECT))
+    {
+      s->d[i] += d;
+      s->mask |= 1u << i;
+    }
+  else
+    slots_add (&s->slots, v, d);
+}
+
+/* The value held longest, @fallback when none was added. */
+static inline RV
+durations_best (const Durations *s, RV fallback)
+{
+  RV best = slots_best (&s->slots, fallback);
+  gint64 best_d = G_MININT64;
+  for (guint i = 0; i < s->slots.n; i++)
+    if (s->slots.d[i] > best_d)
+      best_d = s->slots.d[i];
+  for (guint m = s->mask; m != 0; m &= m - 1)
+    {
+      guint i = (guint) __builtin_ctz (m);
+      if (s->d[i] > best_d)
+        {
+          best_d = s->d[i];
+          best = i == DIRECT - 1 ? (RV) { 0, JVMS_VALUE_NULL } : (RV) { i, JVMS_VALUE_INT };
+        }
+    }
+  return best;
+}
+
+typedef struct
+{
+  gboolean  any, mixed;
+  RV        first;
+  Durations slots;
   double   min, max;
   /* cut pieces whose min/max is not known exactly: refined at the end if they matter */
   guint    n_uncertain;
@@ -1344,7 +1402,7 @@ static inline void
 col_reset (Col *c)
 {
   c->any = c->mixed = FALSE;
-  c->slots.n = 0;
+  durations_reset (&c->slots);
   c->min = c->max = NAN;
   c->n_uncertain = 0;
 }
@@ -1360,7 +1418,7 @@ col_state (Col *c, RV v, gint64 d)
     }
   else if (!c->mixed && !rv_eq (c->first, v))
     c->mixed = TRUE;
-  slots_add (&c->slots, v, d);
+  durations_add (&c->slots, v, d);
 }
 
 static inline void
@@ -1419,7 +1477,7 @@ col_emit (JvmsHistory *h, const Col *c, JvmsSummaryCell *cell)
       cell->min = cell->max = NAN;
       return;
     }
-  RV d = slots_best (&c->slots, c->first);
+  RV d = durations_best (&c->slots, c->first);
   jvms_history_value_out (h, d.type, d.bits, &cell->dominant);
   cell->flags = c->mixed ? JVMS_SUMMARY_MIXED : 0;
   cell->min = c->min;
@@ -1623,20 +1681,67 @@ change_segs (ChangeCursor *cc, gint64 t0, RV v0, gint64 a, gint64 b, GArray *seg
   return TRUE;
 }
 
-/* Exact min/max of @attr's values over [s, e), @v0 holding at @t0 <= s. */
+/* The value of run @e's last change. */
 static gboolean
-refine_minmax (ChangeCursor *cc, gint64 t0, RV v0, gint64 s, gint64 e, GArray *segs,
-               double *mn, double *mx, GError **error)
+change_run_last_value (JvmsHistory *h, const DirEntry *e, GArray *scratch, RV *out,
+                       GError **error)
 {
-  if (!change_segs (cc, t0, v0, s, e, segs, error))
+  g_autoptr (JvmsNode) blob = get_blob (h, e, error);
+  guint nc = 0;
+  const Change *ch = blob ? blob_changes (h, blob, e, scratch, &nc, error) : NULL;
+  if (ch == NULL)
     return FALSE;
-  for (guint i = 0; i < segs->len; i++)
+  *out = ch[nc - 1].v;
+  return TRUE;
+}
+
+/* Exact min/max of the attribute's values over [s, e), @v0 holding at @t0 <= s (a bucket
+ * start, whose value the bucket records). Pieces come in time order, so the cursor only moves
+ * forward: it finds the value at s by a search rather than by walking from t0, and reads only
+ * the changes inside the piece. Reading from t0 (a cut bucket's right piece read the whole
+ * bucket again) made a numeric row on levels read more changes than its change list holds in
+ * the window. */
+static gboolean
+refine_minmax (ChangeCursor *cc, gint64 t0, RV v0, gint64 s, gint64 e, double *mn, double *mx,
+               GError **error)
+{
+  if (!change_cursor_seek (cc, s, error))
+    return FALSE;
+  if (cc->next == NULL)
+    cc->next = g_array_new (FALSE, FALSE, sizeof (Change));
+  const DirEntry *dir = cc->h->summary->dir;
+  RV v = v0;
+  /* The last change at or before s, when after t0, gives the value at s. */
+  if (cc->e < cc->e_end && cc->i > 0)
     {
-      const Seg *sg = &g_array_index (segs, Seg, i);
-      RV v = { sg->bits, sg->type };
-      double x;
-      if (rv_numeric (v, &x))
-        minmax_add (mn, mx, x);
+      if (cc->ch[cc->i - 1].t > t0)
+        v = cc->ch[cc->i - 1].v;
+    }
+  else if (cc->e > cc->h->summary->first[cc->attr] && dir[cc->e - 1].level == CHANGES &&
+           dir[cc->e - 1].last > t0 &&
+           !change_run_last_value (cc->h, &dir[cc->e - 1], cc->next, &v, error))
+    return FALSE;
+  double x;
+  if (rv_numeric (v, &x))
+    minmax_add (mn, mx, x);
+  /* The changes inside (s, e): the cursor's run, then (rarely) the following ones. */
+  const Change *ch = cc->ch;
+  guint nc = cc->e < cc->e_end ? cc->nc : 0, i = cc->i;
+  g_autoptr (JvmsNode) next = NULL;
+  for (guint r = cc->e; r < cc->e_end && dir[r].first < e;)
+    {
+      for (; i < nc && ch[i].t < e; i++)
+        if (rv_numeric (ch[i].v, &x))
+          minmax_add (mn, mx, x);
+      if (i < nc || ++r >= cc->e_end || dir[r].first >= e)
+        break;
+      g_clear_pointer (&next, jvms_node_unref);
+      next = get_blob (cc->h, &dir[r], error);
+      if (next == NULL)
+        return FALSE;
+      if ((ch = blob_changes (cc->h, next, &dir[r], cc->next, &nc, error)) == NULL)
+        return FALSE;
+      i = 0;
     }
   return TRUE;
 }
@@ -1660,7 +1765,7 @@ col_bucket_piece (Col *col, const Bucket *bk, gint64 bs, gint64 be, gint64 a, gi
           col->first = bk->vf;
         }
       col->mixed = TRUE;
-      slots_add (&col->slots, bk->dom, b - a);
+      durations_add (&col->slots, bk->dom, b - a);
       if (!isnan (bk->min))
         {
           minmax_add (&col->min, &col->max, bk->min);
@@ -2025,7 +2130,7 @@ row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, gbool
         {
           if (!isnan (col->min) && col->umin[u] >= col->min && col->umax[u] <= col->max)
             continue; /* cannot widen the column's range */
-          if (!refine_minmax (&refine_cc, col->ubs[u], col->uvf[u], col->us[u], col->ue[u], segs,
+          if (!refine_minmax (&refine_cc, col->ubs[u], col->uvf[u], col->us[u], col->ue[u],
                               &col->min, &col->max, error))
             goto fail;
         }
@@ -2081,7 +2186,7 @@ row_buffers_get (guint n_columns)
   if (b->n_cols < n_columns)
     {
       g_free (b->cols);
-      b->cols = g_new (Col, n_columns);
+      b->cols = g_new0 (Col, n_columns); /* zero durations: col_reset clears only those used */
       b->n_cols = n_columns;
     }
   return b;
@@ -2276,7 +2381,7 @@ jvms_history_query_summary_full (JvmsHistory              *self,
       return ok;
     }
   g_autofree guint8 *want = g_new0 (guint8, MAX (n_attrs, 1));
-  g_autofree Col *cols = g_new (Col, n_columns);
+  g_autofree Col *cols = g_new0 (Col, n_columns); /* zero durations, as col_reset expects */
   for (guint i = 0; i < n_attributes; i++)
     want[attributes[i]] = 1;
   /* Grouped by row with a counting sort: order within a row does not matter to columns. */

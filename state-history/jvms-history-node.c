@@ -659,7 +659,12 @@ void
 jvms_node_unref (JvmsNode *node)
 {
   if (node && g_atomic_int_dec_and_test (&node->ref_count) && !node->transient)
-    g_free (node);
+    {
+      if (node->pooled)
+        jvms_node_memory_free (node, node->bytes);
+      else
+        g_free (node);
+    }
 }
 
 gssize

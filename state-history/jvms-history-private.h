@@ -98,6 +98,7 @@ typedef struct
   guint8        *types;
   gpointer       buckets;     /* summary blobs: their decoded buckets (jvms-history-summary.c) */
   gboolean       transient;   /* from jvms_node_transient_new: not freed by the last unref */
+  gboolean       pooled;      /* from jvms_node_memory_alloc (@bytes of it), not g_malloc */
 } JvmsNode;
 
 /* Encoding scratch owned by the builder; sized by jvms_node_encoder_init. */
@@ -189,6 +190,15 @@ void     jvms_node_unref   (JvmsNode *node);
  * their node's last reference is dropped (no allocation, no fresh memory); NULL when the
  * thread holds all of them. The node must not leave the thread. Set ->transient. */
 JvmsNode *jvms_node_transient_new (gsize bytes);
+/* ---- memory for cached summary blobs (jvms-history-memory.c) ---- */
+/* A block of at least @size bytes, from memory a background thread touched ahead of use (fresh
+ * memory faults in a page at a time, and a first frame at a new zoom keeps megabytes); NULL when
+ * out of memory. Free it with jvms_node_memory_free and the same @size. */
+gpointer  jvms_node_memory_alloc (gsize size);
+void      jvms_node_memory_free  (gpointer block, gsize size);
+/* Regions of 2 MiB carved so far, and how many the background thread touched. */
+void      jvms_node_memory_stats (guint64 *regions, guint64 *regions_touched);
+
 /* Index in the node of @attr's interval holding @t, or -1. */
 gssize   jvms_node_find    (const JvmsNode *node, guint32 attr, gint64 t);
 /* Group index of @attr, or -1. */

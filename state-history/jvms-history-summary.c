@@ -1194,9 +1194,17 @@ get_blob (JvmsHistory *h, const DirEntry *e, GError **error)
   JvmsNode *reused = keep ? NULL : jvms_node_transient_new (bytes);
   /* Only the headers and runs are zeroed: the bytes are all written below, and clearing a
    * large blob on every cache miss was a tenth of a zoomed view's frame. */
-  n = reused ? reused : g_malloc (bytes);
+  n = reused ? reused : jvms_node_memory_alloc (bytes);
+  if (n == NULL)
+    {
+      g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_IO,
+                   "%s: summary blob at offset %" G_GUINT64_FORMAT ": out of memory", h->path,
+                   e->offset);
+      return NULL;
+    }
   memset (n, 0, sizeof (JvmsNode) + sizeof (Blob) + n_runs * sizeof (Run));
   n->transient = reused != NULL;
+  n->pooled = reused == NULL;
   n->ref_count = 1;
   n->offset = e->offset;
   n->bytes = bytes;

@@ -1343,6 +1343,116 @@ test_summary_far_times (void)
   pair_free (&p);
 }
 
+/* Cached blobs' memory (jvms-history-memory.c): blocks of any size, freed in any order and
+ * allocated again (from the free lists, split from larger blocks, or carved anew), never overlap
+ * and keep what was written into them; a block freed is the next one of its size. */
+typedef struct
+{
+  guint8 *p;
+  gsize   size;
+  guint8  tag;
+} MemBlock;
+
+static int
+compare_mem_block (gconstpointer a, gconstpointer b)
+{
+  const MemBlock *x = a, *y = b;
+  return x->p < y->p ? -1 : x->p > y->p;
+}
+
+static void
+mem_block_fill (MemBlock *m, GRand *r)
+{
+  m->tag = (guint8) g_rand_int (r);
+  memset (m->p, m->tag, m->size);
+}
+
+static void
+check_mem_blocks (GArray *live)
+{
+  g_array_sort (live, compare_mem_block);
+  for (guint i = 0; i < live->len; i++)
+    {
+      const MemBlock *m = &g_array_index (live, MemBlock, i);
+      for (gsize k = 0; k < m->size; k += 97)
+        g_assert_cmpuint (m->p[k], ==, m->tag);
+      g_assert_cmpuint (m->p[m->size - 1], ==, m->tag);
+      if (i > 0)
+        {
+          const MemBlock *prev = &g_array_index (live, MemBlock, i - 1);
+          g_assert_true (prev->p + prev->size <= m->p);
+        }
+    }
+}
+
+static void
+test_node_memory (void)
+{
+  g_autoptr (GRand) r = g_rand_new_with_seed (11);
+  g_autoptr (GArray) live = g_array_new (FALSE, FALSE, sizeof (MemBlock));
+  for (guint round = 0; round < 4; round++)
+    {
+      /* Mostly the sizes of single-run summary blobs, some packed ones, a few past the pool. */
+      while (live->len < 3000)
+        {
+          guint pick = g_rand_int_range (r, 0, 100);
+          gsize size = pick < 80 ? (gsize) g_rand_int_range (r, 4000, 6000)
+                       : pick < 98 ? (gsize) g_rand_int_range (r, 1, 80000)
+                                   : (gsize) g_rand_int_range (r, 128 * 1024, 200 * 1024);
+          MemBlock m = { jvms_node_memory_alloc (size), size, 0 };
+          g_assert_nonnull (m.p);
+          mem_block_fill (&m, r);
+          g_array_append_val (live, m);
+        }
+      check_mem_blocks (live);
+      /* Free a random half. */
+      for (guint i = 0; i < live->len;)
+        {
+          MemBlock *m = &g_array_index (live, MemBlock, i);
+          if (g_rand_boolean (r))
+            {
+              jvms_node_memory_free (m->p, m->size);
+              g_array_remove_index_fast (live, i);
+            }
+          else
+            i++;
+        }
+      check_mem_blocks (live);
+    }
+  /* Memory freed is memory reused: the free list gives back the last block of the size. */
+  guint8 *a = jvms_node_memory_alloc (4500);
+  jvms_node_memory_free (a, 4500);
+  guint8 *b = jvms_node_memory_alloc (4400);
+  g_assert_true (a == b);
+  jvms_node_memory_free (b, 4400);
+  for (guint i = 0; i < live->len; i++)
+    {
+      MemBlock *m = &g_array_index (live, MemBlock, i);
+      jvms_node_memory_free (m->p, m->size);
+    }
+  guint64 regions = 0, touched = 0;
+  jvms_node_memory_stats (&regions, &touched);
+  g_assert_cmpuint (regions, >, 0);
+  /* Everything is free again: 25 MB fit in it without a new region. */
+  g_array_set_size (live, 0);
+  for (guint i = 0; i < 5000; i++)
+    {
+      MemBlock m = { NULL, (gsize) g_rand_int_range (r, 4000, 6000), 0 };
+      m.p = jvms_node_memory_alloc (m.size);
+      mem_block_fill (&m, r);
+      g_array_append_val (live, m);
+    }
+  check_mem_blocks (live);
+  guint64 regions_after = 0;
+  jvms_node_memory_stats (&regions_after, &touched);
+  g_assert_cmpuint (regions_after, ==, regions);
+  for (guint i = 0; i < live->len; i++)
+    {
+      MemBlock *m = &g_array_index (live, MemBlock, i);
+      jvms_node_memory_free (m->p, m->size);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1372,6 +1482,7 @@ main (int argc, char **argv)
   g_test_add_func ("/history/small-cache", test_small_cache);
   g_test_add_func ("/history/summary-cache-admission", test_summary_cache_admission);
   g_test_add_func ("/history/varint", test_varint);
+  g_test_add_func ("/history/node-memory", test_node_memory);
   g_test_add_func ("/history/summary-levels", test_summary_levels);
   g_test_add_func ("/history/summary-far-times", test_summary_far_times);
   g_test_add_func ("/history/many-attributes", test_many_attributes);

@@ -1376,11 +1376,14 @@ durations_add (Durations *s, RV v, gint64 d)
 static inline RV
 durations_best (const Durations *s, RV fallback)
 {
-  RV best = slots_best (&s->slots, fallback);
+  RV best = fallback;
   gint64 best_d = G_MININT64;
   for (guint i = 0; i < s->slots.n; i++)
     if (s->slots.d[i] > best_d)
-      best_d = s->slots.d[i];
+      {
+        best_d = s->slots.d[i];
+        best = s->slots.v[i];
+      }
   for (guint m = s->mask; m != 0; m &= m - 1)
     {
       guint i = (guint) __builtin_ctz (m);
@@ -1485,8 +1488,16 @@ col_emit (JvmsHistory *h, const Col *c, JvmsSummaryCell *cell)
       cell->min = cell->max = NAN;
       return;
     }
-  RV d = durations_best (&c->slots, c->first);
-  jvms_history_value_out (h, d.type, d.bits, &cell->dominant);
+  /* A pure column's dominant is its value; values other than strings are converted here, as
+   * a call per column was a tenth of a change list row. */
+  RV d = c->mixed ? durations_best (&c->slots, c->first) : c->first;
+  if (d.type == JVMS_VALUE_INT || d.type == JVMS_VALUE_DOUBLE)
+    {
+      cell->dominant.type = d.type;
+      cell->dominant.i = (gint64) d.bits; /* a double's bits, as jvms_history_value_out copies */
+    }
+  else
+    jvms_history_value_out (h, d.type, d.bits, &cell->dominant);
   cell->flags = c->mixed ? JVMS_SUMMARY_MIXED : 0;
   cell->min = c->min;
   cell->max = c->max;

@@ -32,7 +32,7 @@
 #define CLASS_BYTES  512u
 #define N_CLASSES    256u /* blocks up to 128 KiB */
 #define REGION_BYTES ((gsize) 2 << 20)
-#define READY        4u   /* regions touched ahead: 8 MiB, a few cold frames' worth */
+#define READY        8u   /* regions touched ahead: 16 MiB, the blobs of a few cold frames */
 
 typedef struct FreeBlock FreeBlock;
 struct FreeBlock
@@ -133,9 +133,8 @@ toucher_main (gpointer data)
   return NULL;
 }
 
-/* A new region to carve (lock held): a touched one when the toucher has one ready. */
-static gboolean
-region_next (void)
+void
+jvms_node_memory_prepare (void)
 {
   static gsize started;
   if (g_once_init_enter (&started))
@@ -143,6 +142,13 @@ region_next (void)
       g_thread_unref (g_thread_new ("jvms-touch", toucher_main, NULL));
       g_once_init_leave (&started, 1);
     }
+}
+
+/* A new region to carve (lock held): a touched one when the toucher has one ready. */
+static gboolean
+region_next (void)
+{
+  jvms_node_memory_prepare ();
   /* The rest of the old region serves its size class. */
   if (pool.bump_end - pool.bump >= CLASS_BYTES)
     {

@@ -196,6 +196,9 @@ JvmsNode *jvms_node_transient_new (gsize bytes);
  * out of memory. Free it with jvms_node_memory_free and the same @size. */
 gpointer  jvms_node_memory_alloc (gsize size);
 void      jvms_node_memory_free  (gpointer block, gsize size);
+/* Starts the background thread, if not yet: when a complete history opens, so that memory is
+ * ready by its first frame. */
+void      jvms_node_memory_prepare (void);
 /* Regions of 2 MiB carved so far, and how many the background thread touched. */
 void      jvms_node_memory_stats (guint64 *regions, guint64 *regions_touched);
 

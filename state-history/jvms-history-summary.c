@@ -2239,7 +2239,8 @@ typedef struct
   const JvmsAttribute *attributes;
   guint                n_attributes;
   gint                 level;
-  gboolean             want_range;
+  const JvmsSummaryQueryFlags *row_flags; /* per row, or NULL: all rows @flags */
+  JvmsSummaryQueryFlags        flags;
   JvmsSummaryCell     *cells;
   gint                 next;    /* atomic: the next row to take */
   gint                 failed;  /* atomic: stop taking rows */
@@ -2259,7 +2260,9 @@ row_job_work (RowJob *job)
       if (i >= (gint) job->n_attributes || g_atomic_int_get (&job->failed))
         break;
       GError *local = NULL;
-      if (!complete_row (job->h, job->k, job->attributes[i], job->level, job->want_range, b,
+      JvmsSummaryQueryFlags flags = job->row_flags ? job->row_flags[i] : job->flags;
+      gboolean want_range = (flags & JVMS_SUMMARY_QUERY_NO_RANGE) == 0;
+      if (!complete_row (job->h, job->k, job->attributes[i], job->level, want_range, b,
                          job->cells + (gsize) i * job->k->n, &local))
         {
           g_atomic_int_set (&job->failed, 1);
@@ -2307,9 +2310,10 @@ row_pool (guint *n_helpers)
 
 static gboolean
 complete_rows (JvmsHistory *h, const Cols *k, const JvmsAttribute *attributes, guint n_attributes,
-               gint level, gboolean want_range, JvmsSummaryCell *cells, GError **error)
+               gint level, const JvmsSummaryQueryFlags *row_flags, JvmsSummaryQueryFlags flags,
+               JvmsSummaryCell *cells, GError **error)
 {
-  RowJob job = { h, k, attributes, n_attributes, level, want_range, cells, 0, 0 };
+  RowJob job = { h, k, attributes, n_attributes, level, row_flags, flags, cells, 0, 0 };
   guint n_helpers = 0;
   GThreadPool *pool = row_pool (&n_helpers);
   n_helpers = MIN (n_helpers, n_attributes / ROWS_PER_HELPER);
@@ -2347,18 +2351,12 @@ jvms_history_query_summary (JvmsHistory         *self,
                                           JVMS_SUMMARY_QUERY_DEFAULT, cells, error);
 }
 
-gboolean
-jvms_history_query_summary_full (JvmsHistory              *self,
-                                 gint64                    t0,
-                                 gint64                    t1,
-                                 const JvmsAttribute      *attributes,
-                                 guint                     n_attributes,
-                                 guint                     n_columns,
-                                 JvmsSummaryQueryFlags     flags,
-                                 JvmsSummaryCell          *cells,
-                                 GError                  **error)
+/* Rows with @row_flags[i], or all with @flags when @row_flags is NULL. */
+static gboolean
+summary_query (JvmsHistory *self, gint64 t0, gint64 t1, const JvmsAttribute *attributes,
+               const JvmsSummaryQueryFlags *row_flags, JvmsSummaryQueryFlags flags,
+               guint n_attributes, guint n_columns, JvmsSummaryCell *cells, GError **error)
 {
-  gboolean want_range = (flags & JVMS_SUMMARY_QUERY_NO_RANGE) == 0;
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (attributes != NULL || n_attributes == 0, FALSE);
   g_return_val_if_fail (cells != NULL || n_attributes == 0 || n_columns == 0, FALSE);
@@ -2395,7 +2393,8 @@ jvms_history_query_summary_full (JvmsHistory              *self,
    * one walk of the tree. */
   if (self->open == NULL && self->summary != NULL)
     {
-      ok = complete_rows (self, &k, attributes, n_attributes, level, want_range, cells, error);
+      ok = complete_rows (self, &k, attributes, n_attributes, level, row_flags, flags, cells,
+                          error);
       jvms_history_unlock_if (self, locked);
       return ok;
     }
@@ -2439,9 +2438,41 @@ jvms_history_query_summary_full (JvmsHistory              *self,
       const RowIv *v = (const RowIv *) sorted->data;
       row_from_intervals (self, &k, v + row_first[j], row_first[j + 1] - row_first[j], cols, row);
       /* The same answer whichever way the row was read. */
+      gboolean want_range = ((row_flags ? row_flags[i] : flags) & JVMS_SUMMARY_QUERY_NO_RANGE) == 0;
       for (guint c = 0; !want_range && c < n_columns; c++)
         row[c].min = row[c].max = NAN;
     }
   jvms_history_unlock_if (self, locked);
   return ok;
+}
+
+gboolean
+jvms_history_query_summary_full (JvmsHistory              *self,
+                                 gint64                    t0,
+                                 gint64                    t1,
+                                 const JvmsAttribute      *attributes,
+                                 guint                     n_attributes,
+                                 guint                     n_columns,
+                                 JvmsSummaryQueryFlags     flags,
+                                 JvmsSummaryCell          *cells,
+                                 GError                  **error)
+{
+  return summary_query (self, t0, t1, attributes, NULL, flags, n_attributes, n_columns, cells,
+                        error);
+}
+
+gboolean
+jvms_history_query_summary_rows (JvmsHistory                 *self,
+                                 gint64                       t0,
+                                 gint64                       t1,
+                                 const JvmsAttribute         *attributes,
+                                 const JvmsSummaryQueryFlags *row_flags,
+                                 guint                        n_attributes,
+                                 guint                        n_columns,
+                                 JvmsSummaryCell             *cells,
+                                 GError                     **error)
+{
+  g_return_val_if_fail (row_flags != NULL || n_attributes == 0, FALSE);
+  return summary_query (self, t0, t1, attributes, row_flags, JVMS_SUMMARY_QUERY_DEFAULT,
+                        n_attributes, n_columns, cells, error);
 }

@@ -310,6 +310,18 @@ gboolean            jvms_history_query_summary_full     (JvmsHistory            
                                                          JvmsSummaryCell                 *cells,
                                                          GError                         **error);
 
+/* jvms_history_query_summary with flags per row (@row_flags[i] for @attributes[i]): a view whose
+ * lanes want different answers asks once, and its rows share the cores in one go. */
+gboolean            jvms_history_query_summary_rows     (JvmsHistory                     *self,
+                                                         gint64                           t0,
+                                                         gint64                           t1,
+                                                         const JvmsAttribute             *attributes,
+                                                         const JvmsSummaryQueryFlags     *row_flags,
+                                                         guint                            n_attributes,
+                                                         guint                            n_columns,
+                                                         JvmsSummaryCell                 *cells,
+                                                         GError                         **error);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (JvmsHistory, jvms_history_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (JvmsHistoryBuilder, jvms_history_builder_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (JvmsHistoryRange, jvms_history_range_free)

@@ -14,7 +14,7 @@ jvms_lane_cells_init (JvmsLaneCells *self,
   self->view_name = view_name;
   self->lane_index = g_array_new (FALSE, FALSE, sizeof (int));
   self->attributes = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
-  self->lane_values = g_array_new (FALSE, FALSE, sizeof (guint8));
+  self->lane_flags = g_array_new (FALSE, FALSE, sizeof (JvmsSummaryQueryFlags));
 }
 
 void
@@ -22,7 +22,7 @@ jvms_lane_cells_clear (JvmsLaneCells *self)
 {
   g_clear_pointer (&self->lane_index, g_array_unref);
   g_clear_pointer (&self->attributes, g_array_unref);
-  g_clear_pointer (&self->lane_values, g_array_unref);
+  g_clear_pointer (&self->lane_flags, g_array_unref);
   g_clear_pointer (&self->cells, g_free);
   self->capacity = 0;
 }
@@ -32,7 +32,7 @@ jvms_lane_cells_reset (JvmsLaneCells *self)
 {
   g_array_set_size (self->lane_index, 0);
   g_array_set_size (self->attributes, 0);
-  g_array_set_size (self->lane_values, 0);
+  g_array_set_size (self->lane_flags, 0);
 }
 
 void
@@ -41,13 +41,13 @@ jvms_lane_cells_add_full (JvmsLaneCells *self,
                           gboolean       values_only)
 {
   int block = attribute == JVMS_ATTRIBUTE_INVALID ? -1 : (int) self->attributes->len;
-  guint8 flag = values_only ? 1 : 0;
+  JvmsSummaryQueryFlags flags = values_only ? JVMS_SUMMARY_QUERY_NO_RANGE : JVMS_SUMMARY_QUERY_DEFAULT;
 
   g_array_append_val (self->lane_index, block);
   if (attribute != JVMS_ATTRIBUTE_INVALID)
     {
       g_array_append_val (self->attributes, attribute);
-      g_array_append_val (self->lane_values, flag);
+      g_array_append_val (self->lane_flags, flags);
     }
 }
 
@@ -56,37 +56,6 @@ jvms_lane_cells_add (JvmsLaneCells *self,
                      JvmsAttribute  attribute)
 {
   jvms_lane_cells_add_full (self, attribute, self->values_only);
-}
-
-/* Renumbers the blocks so that those asked without min/max come first; returns their count. */
-static guint
-group_values_only (JvmsLaneCells *self)
-{
-  guint n = self->attributes->len, n_values = 0, next_values = 0, next_range;
-  const guint8 *flags = (const guint8 *) self->lane_values->data;
-
-  for (guint b = 0; b < n; b++)
-    n_values += flags[b];
-  if (n_values == 0 || n_values == n)
-    return n_values;
-  g_autofree int *new_block = g_new (int, n);
-  g_autofree JvmsAttribute *ordered = g_new (JvmsAttribute, n);
-  next_range = n_values;
-  for (guint b = 0; b < n; b++)
-    {
-      new_block[b] = (int) (flags[b] ? next_values++ : next_range++);
-      ordered[new_block[b]] = g_array_index (self->attributes, JvmsAttribute, b);
-    }
-  memcpy (self->attributes->data, ordered, n * sizeof (JvmsAttribute));
-  memset (self->lane_values->data, 1, n_values);
-  memset (self->lane_values->data + n_values, 0, n - n_values);
-  for (guint l = 0; l < self->lane_index->len; l++)
-    {
-      int *block = &g_array_index (self->lane_index, int, l);
-      if (*block >= 0)
-        *block = new_block[*block];
-    }
-  return n_values;
 }
 
 guint
@@ -115,17 +84,12 @@ jvms_lane_cells_query (JvmsLaneCells              *self,
       self->cells = g_new (JvmsSummaryCell, needed);
       self->capacity = needed;
     }
-  guint n_values = group_values_only (self), n = self->attributes->len;
-  const JvmsAttribute *attributes = (const JvmsAttribute *) self->attributes->data;
-  gboolean ok = TRUE;
-  if (n_values > 0)
-    ok = jvms_history_query_summary_full (history, g->t0, g->t1, attributes, n_values,
-                                          g->n_columns, JVMS_SUMMARY_QUERY_NO_RANGE,
-                                          self->cells, &error);
-  if (ok && n_values < n)
-    ok = jvms_history_query_summary_full (history, g->t0, g->t1, attributes + n_values,
-                                          n - n_values, g->n_columns, JVMS_SUMMARY_QUERY_DEFAULT,
-                                          self->cells + (gsize) n_values * g->n_columns, &error);
+  /* One query, each block with its own flags: the rows of all lanes share the cores. */
+  gboolean ok = jvms_history_query_summary_rows (history, g->t0, g->t1,
+                                                 (const JvmsAttribute *) self->attributes->data,
+                                                 (const JvmsSummaryQueryFlags *) self->lane_flags->data,
+                                                 self->attributes->len, g->n_columns, self->cells,
+                                                 &error);
   if (!ok)
     {
       g_warning ("%s view: %s", self->view_name, error->message);

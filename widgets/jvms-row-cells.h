@@ -39,7 +39,7 @@ typedef struct
   JvmsSummaryCell *cells;
   gsize            capacity;   /* cells allocated */
   gboolean         values_only; /* state lanes: no min/max asked of the index (the default) */
-  GArray          *lane_values; /* guint8 per block: asked without min/max */
+  GArray          *lane_flags;  /* JvmsSummaryQueryFlags per block */
 } JvmsLaneCells;
 
 void     jvms_lane_cells_init   (JvmsLaneCells              *self,

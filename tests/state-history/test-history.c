@@ -448,6 +448,25 @@ check_summary_of (JvmsHistory *h, Pair *p, GRand *r, gint64 t0, gint64 t1, guint
         g_assert_cmpstr (a->s, ==, b->s);
       g_assert_true (isnan (plain[j].min) && isnan (plain[j].max));
     }
+
+  /* Flags per row, in one query: each row as the query with its flags gave it. */
+  g_autofree JvmsSummaryQueryFlags *row_flags = g_new (JvmsSummaryQueryFlags, MAX (n, 1));
+  g_autofree JvmsSummaryCell *mixed = g_new0 (JvmsSummaryCell, (gsize) n * n_columns);
+  for (guint i = 0; i < n; i++)
+    row_flags[i] = i % 3 == 1 ? JVMS_SUMMARY_QUERY_NO_RANGE : JVMS_SUMMARY_QUERY_DEFAULT;
+  g_assert_true (jvms_history_query_summary_rows (h, t0, t1, attrs, row_flags, n, n_columns,
+                                                  mixed, &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < n; i++)
+    for (guint c = 0; c < n_columns; c++)
+      {
+        gsize j = (gsize) i * n_columns + c;
+        const JvmsSummaryCell *want = row_flags[i] ? &plain[j] : &cells[j];
+        g_assert_cmpint (mixed[j].flags, ==, want->flags);
+        g_assert_true (jvms_value_equal (&mixed[j].dominant, &want->dominant));
+        g_assert_true ((isnan (mixed[j].min) && isnan (want->min)) || mixed[j].min == want->min);
+        g_assert_true ((isnan (mixed[j].max) && isnan (want->max)) || mixed[j].max == want->max);
+      }
 }
 
 static void

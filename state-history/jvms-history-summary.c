@@ -1651,6 +1651,21 @@ change_cursor_seek (ChangeCursor *cc, gint64 t, GError **error)
   return TRUE;
 }
 
+/* Entry @r's changes, decoded into cc->next, for a read that runs past the cursor's run; *@blob
+ * keeps their blob referenced meanwhile. NULL on error. */
+static const Change *
+change_cursor_follow (ChangeCursor *cc, guint r, JvmsNode **blob, guint *nc, GError **error)
+{
+  const DirEntry *e = &cc->h->summary->dir[r];
+  g_clear_pointer (blob, jvms_node_unref);
+  *blob = get_blob (cc->h, e, error);
+  if (*blob == NULL)
+    return NULL;
+  if (cc->next == NULL)
+    cc->next = g_array_new (FALSE, FALSE, sizeof (Change));
+  return blob_changes (cc->h, *blob, e, cc->next, nc, error);
+}
+
 /* The segments of the attribute's values over [a, b), exactly, from its change list: @v0
  * held at @t0 (<= a; a bucket start whose value the bucket records), so only changes in
  * (t0, b) are read. */
@@ -1682,13 +1697,7 @@ change_segs (ChangeCursor *cc, gint64 t0, RV v0, gint64 a, gint64 b, GArray *seg
         }
       if (i < nc || ++e >= cc->e_end || dir[e].first >= b)
         break;
-      g_clear_pointer (&next, jvms_node_unref);
-      next = get_blob (cc->h, &dir[e], error);
-      if (next == NULL)
-        return FALSE;
-      if (cc->next == NULL)
-        cc->next = g_array_new (FALSE, FALSE, sizeof (Change));
-      if ((ch = blob_changes (cc->h, next, &dir[e], cc->next, &nc, error)) == NULL)
+      if ((ch = change_cursor_follow (cc, e, &next, &nc, error)) == NULL)
         return FALSE;
       i = 0;
     }
@@ -1754,11 +1763,7 @@ refine_minmax (ChangeCursor *cc, gint64 t0, RV v0, gint64 s, gint64 e, double *m
           minmax_add (mn, mx, x);
       if (i < nc || ++r >= cc->e_end || dir[r].first >= e)
         break;
-      g_clear_pointer (&next, jvms_node_unref);
-      next = get_blob (cc->h, &dir[r], error);
-      if (next == NULL)
-        return FALSE;
-      if ((ch = blob_changes (cc->h, next, &dir[r], cc->next, &nc, error)) == NULL)
+      if ((ch = change_cursor_follow (cc, r, &next, &nc, error)) == NULL)
         return FALSE;
       i = 0;
     }

@@ -1008,7 +1008,7 @@ test_pixels_as_shapes (void)
   synthetic_views_clear (&sv);
 }
 
-/* Lanes asked with and without min/max in one JvmsLaneCells (two queries, blocks renumbered)
+/* Lanes asked with and without min/max in one JvmsLaneCells (one query, flags per row)
  * hold what a query of each lane alone with its own flag gives. */
 static void
 test_lane_cells_mixed_flags (void)

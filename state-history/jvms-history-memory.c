@@ -49,7 +49,7 @@ typedef struct
   guint8    *bump, *bump_end;        /* the region being carved */
   guint8    *ready[READY];           /* touched regions not carved yet */
   guint      n_ready;
-  guint64    regions, regions_touched;
+  guint64    regions;                /* carved so far */
 } Pool;
 
 static Pool pool;
@@ -127,7 +127,6 @@ toucher_main (gpointer data)
       POISON (r, REGION_BYTES);
       g_mutex_lock (&pool.lock);
       pool.ready[pool.n_ready++] = r;
-      pool.regions_touched++;
       g_mutex_unlock (&pool.lock);
     }
   return NULL;
@@ -215,11 +214,11 @@ jvms_node_memory_free (gpointer block, gsize size)
   g_mutex_unlock (&pool.lock);
 }
 
-void
-jvms_node_memory_stats (guint64 *regions, guint64 *regions_touched)
+guint64
+jvms_node_memory_regions (void)
 {
   g_mutex_lock (&pool.lock);
-  *regions = pool.regions;
-  *regions_touched = pool.regions_touched;
+  guint64 n = pool.regions;
   g_mutex_unlock (&pool.lock);
+  return n;
 }

@@ -196,11 +196,11 @@ JvmsNode *jvms_node_transient_new (gsize bytes);
  * out of memory. Free it with jvms_node_memory_free and the same @size. */
 gpointer  jvms_node_memory_alloc (gsize size);
 void      jvms_node_memory_free  (gpointer block, gsize size);
-/* Starts the background thread, if not yet: when a complete history opens, so that memory is
- * ready by its first frame. */
+/* Starts the background thread, if not yet: at a complete history's first summary query, so
+ * that programs which never draw (the command line) do not touch memory for nothing. */
 void      jvms_node_memory_prepare (void);
-/* Regions of 2 MiB carved so far, and how many the background thread touched. */
-void      jvms_node_memory_stats (guint64 *regions, guint64 *regions_touched);
+/* Regions of 2 MiB carved so far. */
+guint64   jvms_node_memory_regions (void);
 
 /* Index in the node of @attr's interval holding @t, or -1. */
 gssize   jvms_node_find    (const JvmsNode *node, guint32 attr, gint64 t);

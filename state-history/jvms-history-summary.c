@@ -1651,8 +1651,8 @@ change_cursor_seek (ChangeCursor *cc, gint64 t, GError **error)
   return TRUE;
 }
 
-/* Entry @r's changes, decoded into cc->next, for a read that runs past the cursor's run; *@blob
- * keeps their blob referenced meanwhile. NULL on error. */
+/* Entry @r's changes, decoded into cc->next, for a read beside the cursor's run (past it, or the
+ * run before it); *@blob keeps their blob referenced meanwhile. NULL on error. */
 static const Change *
 change_cursor_follow (ChangeCursor *cc, guint r, JvmsNode **blob, guint *nc, GError **error)
 {
@@ -1709,20 +1709,6 @@ change_segs (ChangeCursor *cc, gint64 t0, RV v0, gint64 a, gint64 b, GArray *seg
   return TRUE;
 }
 
-/* The value of run @e's last change. */
-static gboolean
-change_run_last_value (JvmsHistory *h, const DirEntry *e, GArray *scratch, RV *out,
-                       GError **error)
-{
-  g_autoptr (JvmsNode) blob = get_blob (h, e, error);
-  guint nc = 0;
-  const Change *ch = blob ? blob_changes (h, blob, e, scratch, &nc, error) : NULL;
-  if (ch == NULL)
-    return FALSE;
-  *out = ch[nc - 1].v;
-  return TRUE;
-}
-
 /* Exact min/max of the attribute's values over [s, e), @v0 holding at @t0 <= s (a bucket
  * start, whose value the bucket records). Pieces come in time order, so the cursor only moves
  * forward: it finds the value at s by a search rather than by walking from t0, and reads only
@@ -1735,9 +1721,10 @@ refine_minmax (ChangeCursor *cc, gint64 t0, RV v0, gint64 s, gint64 e, double *m
 {
   if (!change_cursor_seek (cc, s, error))
     return FALSE;
-  if (cc->next == NULL)
-    cc->next = g_array_new (FALSE, FALSE, sizeof (Change));
   const DirEntry *dir = cc->h->summary->dir;
+  g_autoptr (JvmsNode) next = NULL;
+  const Change *ch;
+  guint nc;
   RV v = v0;
   /* The last change at or before s, when after t0, gives the value at s. */
   if (cc->e < cc->e_end && cc->i > 0)
@@ -1746,16 +1733,20 @@ refine_minmax (ChangeCursor *cc, gint64 t0, RV v0, gint64 s, gint64 e, double *m
         v = cc->ch[cc->i - 1].v;
     }
   else if (cc->e > cc->h->summary->first[cc->attr] && dir[cc->e - 1].level == CHANGES &&
-           dir[cc->e - 1].last > t0 &&
-           !change_run_last_value (cc->h, &dir[cc->e - 1], cc->next, &v, error))
-    return FALSE;
+           dir[cc->e - 1].last > t0)
+    {
+      /* The run before the cursor's ends with it. */
+      if ((ch = change_cursor_follow (cc, cc->e - 1, &next, &nc, error)) == NULL)
+        return FALSE;
+      v = ch[nc - 1].v;
+    }
   double x;
   if (rv_numeric (v, &x))
     minmax_add (mn, mx, x);
   /* The changes inside (s, e): the cursor's run, then (rarely) the following ones. */
-  const Change *ch = cc->ch;
-  guint nc = cc->e < cc->e_end ? cc->nc : 0, i = cc->i;
-  g_autoptr (JvmsNode) next = NULL;
+  ch = cc->ch;
+  nc = cc->e < cc->e_end ? cc->nc : 0;
+  guint i = cc->i;
   for (guint r = cc->e; r < cc->e_end && dir[r].first < e;)
     {
       for (; i < nc && ch[i].t < e; i++)
@@ -2398,6 +2389,8 @@ summary_query (JvmsHistory *self, gint64 t0, gint64 t1, const JvmsAttribute *att
    * one walk of the tree. */
   if (self->open == NULL && self->summary != NULL)
     {
+      /* What the rows keep goes into memory touched ahead of use, from the first query on. */
+      jvms_node_memory_prepare ();
       ok = complete_rows (self, &k, attributes, n_attributes, level, row_flags, flags, cells,
                           error);
       jvms_history_unlock_if (self, locked);

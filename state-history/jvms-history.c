@@ -431,9 +431,6 @@ jvms_history_open (const char *path, gsize cache_budget, GError **error)
   g_autofree guint8 *mdb = read_table (h, &hd.metadata, "metadata", error);
   if (mdb == NULL || !metadata_parse (h->metadata, mdb, hd.metadata.size, path, hd.metadata.offset, error))
     return NULL;
-  /* The summary's blobs are read into memory touched ahead of use: from now on, while the
-   * directory loads. */
-  jvms_node_memory_prepare ();
   g_autofree guint8 *sdb = read_table (h, &hd.summary, "summary directory", error);
   if (sdb == NULL)
     return NULL;

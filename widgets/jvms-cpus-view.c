@@ -9,7 +9,7 @@
 #include "jvms-lane.h"
 #include "jvms-row-cells.h"
 #include "jvms-thread-table.h"
-#include "jvms-view-states.h"
+#include "jvms-state-names.h"
 
 #define ROW_H JVMS_CPUS_VIEW_ROW_HEIGHT
 

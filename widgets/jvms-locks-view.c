@@ -9,7 +9,7 @@
 #include "jvms-locks-view.h"
 #include "jvms-row-cells.h"
 #include "jvms-thread-table.h"
-#include "jvms-view-states.h"
+#include "jvms-state-names.h"
 
 #define ROW_H JVMS_LOCKS_VIEW_ROW_HEIGHT
 #define OWNER_Y 2

@@ -4,7 +4,7 @@
 #include <adwaita.h>
 #include <math.h>
 
-#include "jvms-view-states.h"
+#include "jvms-state-names.h"
 
 #define RGB(hex) { ((hex) >> 16 & 0xff) / 255.0, ((hex) >> 8 & 0xff) / 255.0, ((hex) & 0xff) / 255.0, 1.0 }
 

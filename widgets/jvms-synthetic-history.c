@@ -4,7 +4,7 @@
 
 #include <math.h>
 
-#include "jvms-view-states.h"
+#include "jvms-state-names.h"
 
 enum
 {

@@ -9,7 +9,7 @@
 #include "jvms-row-cells.h"
 #include "jvms-thread-table.h"
 #include "jvms-threads-view.h"
-#include "jvms-view-states.h"
+#include "jvms-state-names.h"
 
 #define ROW_H JVMS_THREADS_VIEW_ROW_HEIGHT
 #define GROUP_H 20
@@ -93,7 +93,7 @@ group_name (JvmsThreadsView *self,
   if (self->grouping != GROUPING_KIND)
     return group >= 0 && (guint) group < self->group_names->len
              ? g_ptr_array_index (self->group_names, group) : "";
-  return group < JVMS_THREAD_KIND_N ? jvms_view_kind_name (group) : _("Other threads");
+  return group < JVMS_THREAD_KIND_N ? jvms_thread_kind_display_name (group) : _("Other threads");
 }
 
 static gboolean
@@ -452,7 +452,7 @@ user_state_text (const JvmsValue *value,
 {
   if (value->type != JVMS_VALUE_INT)
     return g_strdup (_("No Java state known"));
-  return g_strdup (jvms_view_user_state_name (value->i));
+  return g_strdup (jvms_user_state_display_name (value->i));
 }
 
 static char *
@@ -461,7 +461,7 @@ kernel_state_text (const JvmsValue *value,
 {
   if (value->type != JVMS_VALUE_INT)
     return g_strdup (_("No kernel state known"));
-  return g_strdup (jvms_view_kernel_state_name (value->i));
+  return g_strdup (jvms_kernel_state_display_name (value->i));
 }
 
 static void
@@ -593,7 +593,7 @@ jvms_threads_view_legend (JvmsTimeline      *timeline,
 
   for (guint i = 0; i < G_N_ELEMENTS (user); i++)
     {
-      JvmsLegendEntry e = { jvms_view_user_state_name (user[i]),
+      JvmsLegendEntry e = { jvms_user_state_display_name (user[i]),
                             jvms_palette_user_state (palette, user[i]) };
       g_array_append_val (entries, e);
     }
@@ -604,7 +604,7 @@ jvms_threads_view_legend (JvmsTimeline      *timeline,
   }
   for (guint i = 0; i < G_N_ELEMENTS (kernel); i++)
     {
-      JvmsLegendEntry e = { jvms_view_kernel_state_name (kernel[i]),
+      JvmsLegendEntry e = { jvms_kernel_state_display_name (kernel[i]),
                             jvms_palette_kernel_state (palette, kernel[i]) };
       g_array_append_val (entries, e);
     }

@@ -9,7 +9,7 @@ include French translations of our messages, and no English message that has a d
 French translation may show. A screenshot of the screen is taken and its path printed.
 
 The program run from the build tree binds its text domain to the build tree's po/ folder
-(app/jvmscope-main.c), so the catalogue built beside it is the one it must use, with nothing
+(app/window/jvmscope-main.c), so the catalogue built beside it is the one it must use, with nothing
 installed.
 """
 import argparse

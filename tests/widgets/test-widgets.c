@@ -20,7 +20,7 @@
 #include "jvms-synthetic-history.h"
 #include "jvms-threads-view.h"
 #include "jvms-time-ruler.h"
-#include "jvms-view-states.h"
+#include "jvms-state-names.h"
 
 #define SECOND G_GINT64_CONSTANT (1000000000)
 #define T0 G_GINT64_CONSTANT (1700000000000000000)
@@ -269,7 +269,7 @@ test_threads_tooltip (Fixture       *f,
   text = jvms_timeline_get_tooltip_text_at (JVMS_TIMELINE (view), JVMS_TIMELINE_GUTTER + 550, y);
   g_assert_nonnull (text);
   g_assert_nonnull (strstr (text, "main"));
-  g_assert_nonnull (strstr (text, jvms_view_user_state_name (JVMS_USER_STATE_BLOCKED)));
+  g_assert_nonnull (strstr (text, jvms_user_state_display_name (JVMS_USER_STATE_BLOCKED)));
   g_assert_nonnull (strstr (text, "1.00 µs"));
   g_assert_nonnull (strstr (text, "java.lang.Object"));
   g_assert_nonnull (strstr (text, "0x7f0000001000"));
@@ -281,8 +281,8 @@ test_threads_tooltip (Fixture       *f,
   cairo_surface_destroy (s);
   overview = jvms_timeline_get_tooltip_text_at (JVMS_TIMELINE (view), JVMS_TIMELINE_GUTTER + 500, y);
   g_assert_nonnull (overview);
-  g_assert_nonnull (strstr (overview, jvms_view_user_state_name (JVMS_USER_STATE_RUNNING)));
-  g_assert_nonnull (strstr (overview, jvms_view_user_state_name (JVMS_USER_STATE_BLOCKED)));
+  g_assert_nonnull (strstr (overview, jvms_user_state_display_name (JVMS_USER_STATE_RUNNING)));
+  g_assert_nonnull (strstr (overview, jvms_user_state_display_name (JVMS_USER_STATE_BLOCKED)));
   g_assert_nonnull (strstr (overview, "1.00 µs"));
   g_assert_finalize_object (view);
 }
@@ -638,7 +638,7 @@ test_threads_grouping (void)
   g_assert_cmpint (jvms_threads_view_get_row_y (tv, 30), ==, -1);
   g_assert_cmpint (jvms_threads_view_get_row_y (tv, 40), <, jvms_threads_view_get_row_y (tv, 20));
   by_kind = describe_view (view);
-  g_assert_nonnull (strstr (by_kind, jvms_view_kind_name (JVMS_THREAD_KIND_JAVA)));
+  g_assert_nonnull (strstr (by_kind, jvms_thread_kind_display_name (JVMS_THREAD_KIND_JAVA)));
 
   /* Process: the JVM (1000, the history's jvm-pid) before 77, every thread shown. */
   g_object_set (view, "grouping", "process", NULL);

@@ -1,11 +1,11 @@
-/* jvms-selection-stats.c: statistics of a time range, from range queries over the index.
+/* jvms-range-stats.c: statistics of a time range, from range queries over the index.
  *
  * Time in each state is the sum of the parts of intervals inside [t0, t1]; counter statistics
  * are time-weighted (a rate that held for 1 ms weighs a thousand times one that held for 1 µs),
  * which is what "mean rate over the selection" means for a step function. */
 #include "config.h"
 
-#include "jvms-selection-stats.h"
+#include "jvms-range-stats.h"
 
 #include <json-glib/json-glib.h>
 #include <math.h>
@@ -16,7 +16,7 @@
 #include "jvms-history.h"
 #include "jvms-samples.h"
 #include "jvms-states.h"
-#include "jvms-view-states.h"
+#include "jvms-state-names.h"
 
 static void
 stat_row_free (gpointer data)
@@ -30,10 +30,10 @@ stat_row_free (gpointer data)
   g_free (row);
 }
 
-static G_GNUC_UNUSED JvmsSelectionStats *
+static G_GNUC_UNUSED JvmsRangeStats *
 stats_new (gint64 t0, gint64 t1)
 {
-  JvmsSelectionStats *self = g_new0 (JvmsSelectionStats, 1);
+  JvmsRangeStats *self = g_new0 (JvmsRangeStats, 1);
   self->t0 = t0;
   self->t1 = t1;
   self->rows = g_ptr_array_new_with_free_func (stat_row_free);
@@ -41,7 +41,7 @@ stats_new (gint64 t0, gint64 t1)
 }
 
 void
-jvms_selection_stats_free (JvmsSelectionStats *self)
+jvms_range_stats_free (JvmsRangeStats *self)
 {
   if (self == NULL)
     return;
@@ -63,7 +63,7 @@ key_label (const char *key)
 }
 
 static void G_GNUC_UNUSED
-add_labelled_row (JvmsSelectionStats *self, const char *section, const char *subject,
+add_labelled_row (JvmsRangeStats *self, const char *section, const char *subject,
                   const char *key, const char *label, double value, const char *unit)
 {
   JvmsStatRow *row = g_new0 (JvmsStatRow, 1);
@@ -77,7 +77,7 @@ add_labelled_row (JvmsSelectionStats *self, const char *section, const char *sub
 }
 
 static void G_GNUC_UNUSED
-add_row (JvmsSelectionStats *self, const char *section, const char *subject, const char *key,
+add_row (JvmsRangeStats *self, const char *section, const char *subject, const char *key,
          double value, const char *unit)
 {
   add_labelled_row (self, section, subject, key, NULL, value, unit);
@@ -131,9 +131,9 @@ state_names (StateKind kind, const JvmsValue *v, char **key, char **label)
   else if (kind == STATE_KERNEL && n >= 0 && n < JVMS_KERNEL_STATE_N)
     name = jvms_kernel_state_name ((JvmsKernelState) n);
   if (kind == STATE_USER)
-    display = jvms_view_user_state_name (n);
+    display = jvms_user_state_display_name (n);
   else if (kind == STATE_KERNEL)
-    display = jvms_view_kernel_state_name (n);
+    display = jvms_kernel_state_display_name (n);
   g_autofree char *fallback = g_strdup_printf ("%" G_GINT64_FORMAT, n);
   if (name == NULL)
     name = fallback;
@@ -184,7 +184,7 @@ compare_keys (gconstpointer a, gconstpointer b)
 /* Per value @attribute held within [t0, t1]: the time, the longest stretch and how many
  * intervals. With @counts, rows for all three (GC pauses); else the time only (states). */
 static gboolean
-add_time_rows (JvmsSelectionStats *stats, JvmsHistory *h, JvmsAttribute attribute,
+add_time_rows (JvmsRangeStats *stats, JvmsHistory *h, JvmsAttribute attribute,
                StateKind kind, const char *section, const char *subject, gboolean counts,
                GError **error)
 {
@@ -283,7 +283,7 @@ numeric_add (Numeric *n, JvmsHistory *h, JvmsAttribute attribute, gint64 t0, gin
 }
 
 static void
-numeric_rows (JvmsSelectionStats *stats, const Numeric *n, const char *section,
+numeric_rows (JvmsRangeStats *stats, const Numeric *n, const char *section,
               const char *subject, const char *unit)
 {
   if (n->weight <= 0)
@@ -299,7 +299,7 @@ numeric_rows (JvmsSelectionStats *stats, const Numeric *n, const char *section,
 }
 
 static gboolean
-add_numeric_rows (JvmsSelectionStats *stats, JvmsHistory *h, JvmsAttribute attribute,
+add_numeric_rows (JvmsRangeStats *stats, JvmsHistory *h, JvmsAttribute attribute,
                   const char *section, const char *subject, const char *unit, GError **error)
 {
   Numeric n;
@@ -312,7 +312,7 @@ add_numeric_rows (JvmsSelectionStats *stats, JvmsHistory *h, JvmsAttribute attri
 
 /* Hardware counters over all CPUs, one accumulator per counter name: CPUs/<n>/counters/<c>. */
 static gboolean
-add_counter_rows (JvmsSelectionStats *stats, JvmsHistory *h, GCancellable *cancellable,
+add_counter_rows (JvmsRangeStats *stats, JvmsHistory *h, GCancellable *cancellable,
                   GError **error)
 {
   JvmsAttribute cpus = jvms_history_lookup (h, "CPUs");
@@ -495,7 +495,7 @@ count_samples (const char *path, gint64 t0, gint64 t1, guint64 *execution, guint
 }
 
 static void
-add_event_rows (JvmsSelectionStats *stats, const char *subject, const EventCount *counts,
+add_event_rows (JvmsRangeStats *stats, const char *subject, const EventCount *counts,
                 guint n_counts)
 {
   for (guint i = 0; i < n_counts; i++)
@@ -522,7 +522,7 @@ append_grandchildren (JvmsHistory *h, const char *folder, const char *name, GArr
 }
 
 static gboolean
-add_events (JvmsSelectionStats *stats, JvmsHistory *h, const char *samples_path,
+add_events (JvmsRangeStats *stats, JvmsHistory *h, const char *samples_path,
             GCancellable *cancellable, GError **error)
 {
   gint64 t0 = stats->t0, t1 = stats->t1;
@@ -596,7 +596,7 @@ add_events (JvmsSelectionStats *stats, JvmsHistory *h, const char *samples_path,
       char *key = g_strconcat ("java-state:", jvms_user_state_name ((JvmsUserState) v), NULL);
       /* Translators: %s is a thread state ("Blocked"); counts periods that began in the
        * selection. */
-      char *label = g_strdup_printf (_("%s periods begun"), jvms_view_user_state_name (v));
+      char *label = g_strdup_printf (_("%s periods begun"), jvms_user_state_display_name (v));
       g_ptr_array_add (keep, key);
       g_ptr_array_add (keep, label);
       opened[n_opened++] = (EventCount) { key, label, states[v] };
@@ -637,7 +637,7 @@ compute_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *
 {
   ComputeData *d = task_data;
   JvmsHistory *h = d->history;
-  g_autoptr(JvmsSelectionStats) stats = stats_new (d->t0, d->t1);
+  g_autoptr(JvmsRangeStats) stats = stats_new (d->t0, d->t1);
   g_autoptr(GError) error = NULL;
   stats->origin = jvms_history_get_start_time (h);
 
@@ -710,7 +710,7 @@ compute_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *
   if (!add_counter_rows (stats, h, cancellable, &error))
     goto fail;
 
-  g_task_return_pointer (task, g_steal_pointer (&stats), (GDestroyNotify) jvms_selection_stats_free);
+  g_task_return_pointer (task, g_steal_pointer (&stats), (GDestroyNotify) jvms_range_stats_free);
   return;
 
 fail:
@@ -718,12 +718,12 @@ fail:
 }
 
 void
-jvms_selection_stats_compute_async (gpointer history, const char *samples_path, gint64 t0,
+jvms_range_stats_compute_async (JvmsHistory *history, const char *samples_path, gint64 t0,
                                     gint64 t1, GCancellable *cancellable, GAsyncReadyCallback callback,
                                     gpointer user_data)
 {
   g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
-  g_task_set_source_tag (task, jvms_selection_stats_compute_async);
+  g_task_set_source_tag (task, jvms_range_stats_compute_async);
   ComputeData *d = g_new0 (ComputeData, 1);
   d->history = jvms_history_ref (history);
   d->samples_path = g_strdup (samples_path);
@@ -733,8 +733,8 @@ jvms_selection_stats_compute_async (gpointer history, const char *samples_path, 
   g_task_run_in_thread (task, compute_thread);
 }
 
-JvmsSelectionStats *
-jvms_selection_stats_compute_finish (GAsyncResult *result, GError **error)
+JvmsRangeStats *
+jvms_range_stats_compute_finish (GAsyncResult *result, GError **error)
 {
   g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
   return g_task_propagate_pointer (G_TASK (result), error);
@@ -760,7 +760,7 @@ csv_field (GString *out, const char *text)
 }
 
 char *
-jvms_selection_stats_to_csv (const JvmsSelectionStats *self)
+jvms_range_stats_to_csv (const JvmsRangeStats *self)
 {
   g_return_val_if_fail (self != NULL, NULL);
   GString *out = g_string_new ("section,subject,key,value,unit\n");
@@ -783,7 +783,7 @@ jvms_selection_stats_to_csv (const JvmsSelectionStats *self)
 }
 
 char *
-jvms_selection_stats_to_json (const JvmsSelectionStats *self)
+jvms_range_stats_to_json (const JvmsRangeStats *self)
 {
   g_return_val_if_fail (self != NULL, NULL);
   g_autoptr(JsonBuilder) b = json_builder_new ();

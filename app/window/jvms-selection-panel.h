@@ -4,7 +4,7 @@
 
 #include <gtk/gtk.h>
 
-#include "jvms-selection-stats.h"
+#include "jvms-range-stats.h"
 #include "jvms-time-format.h"
 
 G_BEGIN_DECLS
@@ -12,9 +12,9 @@ G_BEGIN_DECLS
 #define JVMS_TYPE_SELECTION_PANEL (jvms_selection_panel_get_type ())
 G_DECLARE_FINAL_TYPE (JvmsSelectionPanel, jvms_selection_panel, JVMS, SELECTION_PANEL, GtkWidget)
 
-/* @history: a JvmsHistory or NULL; the panel takes a reference. */
+/* @history: NULL or the index; the panel takes a reference. */
 void                      jvms_selection_panel_set_history (JvmsSelectionPanel *self,
-                                                            gpointer            history);
+                                                            JvmsHistory        *history);
 /* How durations and instants are written (the time-unit and time-origin settings). */
 void                      jvms_selection_panel_set_time_format (JvmsSelectionPanel *self,
                                                                 JvmsTimeUnit        unit,
@@ -29,7 +29,7 @@ void                      jvms_selection_panel_set_range   (JvmsSelectionPanel *
                                                             gint64              t0,
                                                             gint64              t1);
 /* The statistics shown, or NULL when nothing is selected or they are being computed. */
-const JvmsSelectionStats *jvms_selection_panel_get_stats   (JvmsSelectionPanel *self);
+const JvmsRangeStats *jvms_selection_panel_get_stats   (JvmsSelectionPanel *self);
 /* Places @section (the findings list) above the statistics. */
 void                      jvms_selection_panel_add_section (JvmsSelectionPanel *self,
                                                             GtkWidget          *section);

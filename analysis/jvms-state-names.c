@@ -1,9 +1,9 @@
-/* jvms-view-states.c: display names of the documented states. */
+/* jvms-state-names.c: display names of the documented states. */
 #include "config.h"
 
 #include <glib/gi18n-lib.h>
 
-#include "jvms-view-states.h"
+#include "jvms-state-names.h"
 
 static const char *const user_names[] = {
   N_("Running"), N_("Blocked"), N_("Waiting"), N_("Parked"), N_("Sleeping"),
@@ -23,7 +23,7 @@ static const char *const kind_names[] = {
 G_STATIC_ASSERT (G_N_ELEMENTS (kind_names) == JVMS_THREAD_KIND_N);
 
 const char *
-jvms_view_user_state_name (gint64 state)
+jvms_user_state_display_name (gint64 state)
 {
   if (state < 0 || state >= JVMS_USER_STATE_N)
     return _("Unknown state");
@@ -31,7 +31,7 @@ jvms_view_user_state_name (gint64 state)
 }
 
 const char *
-jvms_view_kernel_state_name (gint64 state)
+jvms_kernel_state_display_name (gint64 state)
 {
   if (state < 0 || state >= JVMS_KERNEL_STATE_N)
     return _("Unknown state");
@@ -39,7 +39,7 @@ jvms_view_kernel_state_name (gint64 state)
 }
 
 const char *
-jvms_view_kind_name (gint64 kind)
+jvms_thread_kind_display_name (gint64 kind)
 {
   if (kind < 0 || kind >= JVMS_THREAD_KIND_N)
     return _("Other threads");

@@ -111,7 +111,7 @@ jvms_window_dump_state (JvmsWindow *self)
   g_key_file_set_string (kf, "panel", "range",
                          jvms_selection_panel_get_range_text (self->selection_panel));
 
-  const JvmsSelectionStats *stats = jvms_selection_panel_get_stats (self->selection_panel);
+  const JvmsRangeStats *stats = jvms_selection_panel_get_stats (self->selection_panel);
   g_key_file_set_integer (kf, "panel", "rows", stats ? (int) stats->rows->len : 0);
   if (stats != NULL)
     {
@@ -573,7 +573,7 @@ static void
 export_statistics_action (GtkWidget *widget, const char *name, GVariant *param)
 {
   JvmsWindow *self = JVMS_WINDOW (widget);
-  const JvmsSelectionStats *stats = jvms_selection_panel_get_stats (self->selection_panel);
+  const JvmsRangeStats *stats = jvms_selection_panel_get_stats (self->selection_panel);
   if (stats != NULL)
     jvms_export_statistics_with_dialog (GTK_WINDOW (self), stats, self->toast_overlay);
 }

@@ -1,8 +1,10 @@
-/* jvms-selection-stats.h: statistics of a time range of an index, as rows that the side panel
- * shows and the export writes (CSV, JSON). Computed off the main thread. */
+/* jvms-range-stats.h: statistics of a time range of an index, as rows that the window's side
+ * panel shows and the export writes (CSV, JSON). Computed off the main thread. */
 #pragma once
 
 #include <gio/gio.h>
+
+#include "jvms-history.h"
 
 G_BEGIN_DECLS
 
@@ -22,26 +24,26 @@ typedef struct
   gint64     t1;
   gint64     origin; /* the history's start time: exports show times from it */
   GPtrArray *rows;   /* of JvmsStatRow */
-} JvmsSelectionStats;
+} JvmsRangeStats;
 
-void                jvms_selection_stats_free          (JvmsSelectionStats  *self);
+void                jvms_range_stats_free          (JvmsRangeStats  *self);
 
-/* Computes the statistics of [@t0, @t1] in @history (a JvmsHistory) in a worker thread;
+/* Computes the statistics of [@t0, @t1] in @history in a worker thread;
  * @samples_path (the point-sample store beside the index, or NULL) adds the sampled events. */
-void                jvms_selection_stats_compute_async (gpointer             history,
+void                jvms_range_stats_compute_async (JvmsHistory         *history,
                                                         const char          *samples_path,
                                                         gint64               t0,
                                                         gint64               t1,
                                                         GCancellable        *cancellable,
                                                         GAsyncReadyCallback  callback,
                                                         gpointer             user_data);
-JvmsSelectionStats *jvms_selection_stats_compute_finish (GAsyncResult       *result,
+JvmsRangeStats *jvms_range_stats_compute_finish (GAsyncResult       *result,
                                                          GError            **error);
 
 /* The statistics as CSV (a header line, then section,subject,key,value,unit) or as JSON. */
-char               *jvms_selection_stats_to_csv        (const JvmsSelectionStats *self);
-char               *jvms_selection_stats_to_json       (const JvmsSelectionStats *self);
+char               *jvms_range_stats_to_csv        (const JvmsRangeStats *self);
+char               *jvms_range_stats_to_json       (const JvmsRangeStats *self);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (JvmsSelectionStats, jvms_selection_stats_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (JvmsRangeStats, jvms_range_stats_free)
 
 G_END_DECLS

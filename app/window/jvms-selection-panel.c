@@ -12,12 +12,12 @@ struct _JvmsSelectionPanel
 {
   GtkWidget           parent_instance;
 
-  gpointer            history;
+  JvmsHistory        *history;
   char               *samples_path;
   gint64              t0;
   gint64              t1;
   GCancellable       *cancellable;
-  JvmsSelectionStats *stats;
+  JvmsRangeStats     *stats;
   JvmsTimeUnit        time_unit;
   JvmsTimeOrigin      time_origin;
 
@@ -35,19 +35,6 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (JvmsSelectionPanel, jvms_selection_panel, GTK_TYPE_WIDGET)
-
-static gpointer
-history_ref (gpointer history)
-{
-  return history ? jvms_history_ref (history) : NULL;
-}
-
-static void
-history_unref (gpointer history)
-{
-  if (history != NULL)
-    jvms_history_unref (history);
-}
 
 static char *
 format_value (JvmsSelectionPanel *self, const JvmsStatRow *row)
@@ -157,9 +144,9 @@ show_stats (JvmsSelectionPanel *self)
 }
 
 static void
-set_stats (JvmsSelectionPanel *self, JvmsSelectionStats *stats)
+set_stats (JvmsSelectionPanel *self, JvmsRangeStats *stats)
 {
-  g_clear_pointer (&self->stats, jvms_selection_stats_free);
+  g_clear_pointer (&self->stats, jvms_range_stats_free);
   self->stats = stats;
   show_stats (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATS]);
@@ -169,7 +156,7 @@ static void
 compute_done (GObject *object, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr(GError) error = NULL;
-  JvmsSelectionStats *stats = jvms_selection_stats_compute_finish (result, &error);
+  JvmsRangeStats *stats = jvms_range_stats_compute_finish (result, &error);
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return; /* the panel may be gone; a newer range is being computed */
@@ -230,19 +217,19 @@ recompute (JvmsSelectionPanel *self)
 
   self->cancellable = g_cancellable_new ();
   /* The callback touches the panel only when not cancelled, and dispose cancels. */
-  jvms_selection_stats_compute_async (self->history, self->samples_path, self->t0, self->t1,
+  jvms_range_stats_compute_async (self->history, self->samples_path, self->t0, self->t1,
                                       self->cancellable, compute_done, self);
 }
 
 void
-jvms_selection_panel_set_history (JvmsSelectionPanel *self, gpointer history)
+jvms_selection_panel_set_history (JvmsSelectionPanel *self, JvmsHistory *history)
 {
   g_return_if_fail (JVMS_IS_SELECTION_PANEL (self));
 
   if (history == self->history)
     return;
-  history_unref (self->history);
-  self->history = history_ref (history);
+  g_clear_pointer (&self->history, jvms_history_unref);
+  self->history = history != NULL ? jvms_history_ref (history) : NULL;
   recompute (self);
 }
 
@@ -291,7 +278,7 @@ jvms_selection_panel_set_range (JvmsSelectionPanel *self, gint64 t0, gint64 t1)
   recompute (self);
 }
 
-const JvmsSelectionStats *
+const JvmsRangeStats *
 jvms_selection_panel_get_stats (JvmsSelectionPanel *self)
 {
   g_return_val_if_fail (JVMS_IS_SELECTION_PANEL (self), NULL);
@@ -313,8 +300,8 @@ jvms_selection_panel_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-  g_clear_pointer (&self->stats, jvms_selection_stats_free);
-  g_clear_pointer (&self->history, history_unref);
+  g_clear_pointer (&self->stats, jvms_range_stats_free);
+  g_clear_pointer (&self->history, jvms_history_unref);
   g_clear_pointer (&self->samples_path, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), JVMS_TYPE_SELECTION_PANEL);
   /* The template's top child has no id, so dispose_template leaves it. */

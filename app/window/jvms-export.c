@@ -117,21 +117,21 @@ jvms_export_views_image (JvmsWindowViews *views, GtkWidget *widget, GFile *file,
 }
 
 gboolean
-jvms_export_statistics (const JvmsSelectionStats *stats, GFile *file, GError **error)
+jvms_export_statistics (const JvmsRangeStats *stats, GFile *file, GError **error)
 {
   g_return_val_if_fail (stats != NULL, FALSE);
   g_return_val_if_fail (G_IS_FILE (file), FALSE);
 
   g_autofree char *text = has_suffix_nocase (file, ".json")
-    ? jvms_selection_stats_to_json (stats)
-    : jvms_selection_stats_to_csv (stats);
+    ? jvms_range_stats_to_json (stats)
+    : jvms_range_stats_to_csv (stats);
   return g_file_replace_contents (file, text, strlen (text), NULL, FALSE, G_FILE_CREATE_NONE,
                                   NULL, NULL, error);
 }
 
 typedef struct
 {
-  JvmsSelectionStats *stats;  /* the rows at the time of asking */
+  JvmsRangeStats *stats;  /* the rows at the time of asking */
   GWeakRef            toasts; /* the window may close while the dialog is up */
 } ExportRequest;
 
@@ -224,17 +224,17 @@ stats_response (GtkNativeDialog *dialog, int response, gpointer user_data)
         report (toasts, file, error);
     }
   g_weak_ref_clear (&req->toasts);
-  jvms_selection_stats_free (req->stats);
+  jvms_range_stats_free (req->stats);
   g_free (req);
   /* Unreferencing alone would leave the fallback GtkFileChooserDialog, a toplevel, alive. */
   gtk_native_dialog_destroy (dialog);
   g_object_unref (dialog);
 }
 
-static JvmsSelectionStats *
-stats_copy (const JvmsSelectionStats *stats)
+static JvmsRangeStats *
+stats_copy (const JvmsRangeStats *stats)
 {
-  JvmsSelectionStats *copy = g_new0 (JvmsSelectionStats, 1);
+  JvmsRangeStats *copy = g_new0 (JvmsRangeStats, 1);
   copy->t0 = stats->t0;
   copy->t1 = stats->t1;
   copy->origin = stats->origin;
@@ -243,7 +243,7 @@ stats_copy (const JvmsSelectionStats *stats)
 }
 
 void
-jvms_export_statistics_with_dialog (GtkWindow *parent, const JvmsSelectionStats *stats,
+jvms_export_statistics_with_dialog (GtkWindow *parent, const JvmsRangeStats *stats,
                                     AdwToastOverlay *toasts)
 {
   GtkFileChooserNative *chooser =

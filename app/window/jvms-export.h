@@ -3,7 +3,7 @@
 
 #include <adwaita.h>
 
-#include "jvms-selection-stats.h"
+#include "jvms-range-stats.h"
 #include "jvms-window-views.h"
 
 G_BEGIN_DECLS
@@ -19,7 +19,7 @@ gboolean jvms_export_views_image            (JvmsWindowViews          *views,
                                              GFile                    *file,
                                              GError                  **error);
 /* JSON when @file ends in ".json", else CSV. */
-gboolean jvms_export_statistics             (const JvmsSelectionStats *stats,
+gboolean jvms_export_statistics             (const JvmsRangeStats *stats,
                                              GFile                    *file,
                                              GError                  **error);
 
@@ -28,7 +28,7 @@ void     jvms_export_views_with_dialog      (GtkWindow                *parent,
                                              JvmsWindowViews          *views,
                                              GtkWidget                *widget);
 void     jvms_export_statistics_with_dialog (GtkWindow                *parent,
-                                             const JvmsSelectionStats *stats,
+                                             const JvmsRangeStats *stats,
                                              AdwToastOverlay          *toasts);
 
 G_END_DECLS

@@ -10,7 +10,7 @@
 
 #include "jvms-history.h"
 #include "jvms-samples.h"
-#include "jvms-selection-stats.h"
+#include "jvms-range-stats.h"
 #include "jvms-states.h"
 #include "jvms-trace-index.h"
 
@@ -94,7 +94,7 @@ clip (const Iv *iv, gint64 t0, gint64 t1)
 }
 
 static const JvmsStatRow *
-find_row (const JvmsSelectionStats *stats, const char *section, const char *subject,
+find_row (const JvmsRangeStats *stats, const char *section, const char *subject,
           const char *key)
 {
   for (guint i = 0; i < stats->rows->len; i++)
@@ -110,14 +110,14 @@ find_row (const JvmsSelectionStats *stats, const char *section, const char *subj
 static void
 got_stats (GObject *source, GAsyncResult *result, gpointer user_data)
 {
-  JvmsSelectionStats **out = user_data;
+  JvmsRangeStats **out = user_data;
   g_autoptr(GError) error = NULL;
-  *out = jvms_selection_stats_compute_finish (result, &error);
+  *out = jvms_range_stats_compute_finish (result, &error);
   g_assert_no_error (error);
 }
 
 static guint
-check_states (const JvmsSelectionStats *stats, GArray *ivs, const char *subject, gboolean user,
+check_states (const JvmsRangeStats *stats, GArray *ivs, const char *subject, gboolean user,
               gint64 t0, gint64 t1)
 {
   guint n_rows = 0;
@@ -149,7 +149,7 @@ check_states (const JvmsSelectionStats *stats, GArray *ivs, const char *subject,
 }
 
 static void
-check_numeric (const JvmsSelectionStats *stats, GArray **series, guint n_series,
+check_numeric (const JvmsRangeStats *stats, GArray **series, guint n_series,
                const char *section, const char *subject, gint64 t0, gint64 t1, gboolean doubles)
 {
   double w = 0, sum = 0, sq = 0, min = INFINITY, max = -INFINITY;
@@ -274,7 +274,7 @@ starts_in (GArray *starts, gint64 t0, gint64 t1)
 }
 
 static void
-check_event (const JvmsSelectionStats *stats, const char *subject, const char *key,
+check_event (const JvmsRangeStats *stats, const char *subject, const char *key,
              guint64 expected)
 {
   const JvmsStatRow *row = find_row (stats, "events", subject, key);
@@ -289,7 +289,7 @@ check_event (const JvmsSelectionStats *stats, const char *subject, const char *k
 }
 
 static guint
-check_events (const JvmsSelectionStats *stats, const Model *m, gint64 t0, gint64 t1)
+check_events (const JvmsRangeStats *stats, const Model *m, gint64 t0, gint64 t1)
 {
   guint64 kinds[4] = { 0 };
   for (guint i = 0; i < m->samples->len; i++)
@@ -405,8 +405,8 @@ test_against_model (void)
     {
       gint64 t0 = g_test_rand_int_range (0, END_TIME - 10);
       gint64 t1 = g_test_rand_int_range ((gint32) t0 + 1, END_TIME + 1);
-      JvmsSelectionStats *stats = NULL;
-      jvms_selection_stats_compute_async (h, samples_path, t0, t1, NULL, got_stats, &stats);
+      JvmsRangeStats *stats = NULL;
+      jvms_range_stats_compute_async (h, samples_path, t0, t1, NULL, got_stats, &stats);
       while (stats == NULL)
         g_main_context_iteration (NULL, TRUE);
       g_assert_cmpint (stats->t0, ==, t0);
@@ -447,11 +447,11 @@ test_against_model (void)
         }
 
       /* Every row comes back out of both writers. */
-      g_autofree char *csv = jvms_selection_stats_to_csv (stats);
+      g_autofree char *csv = jvms_range_stats_to_csv (stats);
       g_auto(GStrv) lines = g_strsplit (csv, "\n", -1);
       g_assert_cmpstr (lines[0], ==, "section,subject,key,value,unit");
       g_assert_cmpuint (g_strv_length (lines), ==, stats->rows->len + 2); /* header, final "" */
-      g_autofree char *json = jvms_selection_stats_to_json (stats);
+      g_autofree char *json = jvms_range_stats_to_json (stats);
       g_autoptr(JsonParser) parser = json_parser_new ();
       g_assert_true (json_parser_load_from_data (parser, json, -1, &error));
       JsonObject *root = json_node_get_object (json_parser_get_root (parser));
@@ -464,7 +464,7 @@ test_against_model (void)
           g_assert_cmpstr (json_object_get_string_member (o, "key"), ==, r->key);
           g_assert_cmpfloat (json_object_get_double_member (o, "value"), ==, r->value);
         }
-      jvms_selection_stats_free (stats);
+      jvms_range_stats_free (stats);
     }
 
   /* Twenty random ranges over this much activity cannot all be empty of events. */
@@ -499,7 +499,7 @@ got_cancelled (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   gboolean *done = user_data;
   g_autoptr(GError) error = NULL;
-  JvmsSelectionStats *stats = jvms_selection_stats_compute_finish (result, &error);
+  JvmsRangeStats *stats = jvms_range_stats_compute_finish (result, &error);
   g_assert_null (stats);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   *done = TRUE;
@@ -520,7 +520,7 @@ test_cancelled (void)
 
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   gboolean done = FALSE;
-  jvms_selection_stats_compute_async (h, NULL, 0, 1000, cancellable, got_cancelled, &done);
+  jvms_range_stats_compute_async (h, NULL, 0, 1000, cancellable, got_cancelled, &done);
   g_cancellable_cancel (cancellable);
   while (!done)
     g_main_context_iteration (NULL, TRUE);
@@ -548,7 +548,7 @@ summary_count (const char *summary, const char *type)
 }
 
 static double
-event_count (const JvmsSelectionStats *stats, const char *key)
+event_count (const JvmsRangeStats *stats, const char *key)
 {
   const JvmsStatRow *row = find_row (stats, "events", "jfr", key);
   return row != NULL ? row->value : 0.0;
@@ -579,8 +579,8 @@ test_sample_against_jfr_summary (void)
   JvmsHistory *h = jvms_trace_index_dup_history (index);
   /* The end is inclusive for events: old-object samples are taken when the recording ends. */
   gint64 t0 = jvms_history_get_start_time (h), t1 = jvms_history_get_end_time (h) + 1;
-  JvmsSelectionStats *stats = NULL;
-  jvms_selection_stats_compute_async (h, jvms_trace_index_get_samples_path (index), t0, t1, NULL,
+  JvmsRangeStats *stats = NULL;
+  jvms_range_stats_compute_async (h, jvms_trace_index_get_samples_path (index), t0, t1, NULL,
                                       got_stats, &stats);
   while (stats == NULL)
     g_main_context_iteration (NULL, TRUE);
@@ -608,7 +608,7 @@ test_sample_against_jfr_summary (void)
       g_assert_cmpfloat (event_count (stats, at_most[i]), <=, (double) expected);
       g_assert_cmpfloat (event_count (stats, at_most[i]), >, 0);
     }
-  jvms_selection_stats_free (stats);
+  jvms_range_stats_free (stats);
   jvms_history_unref (h);
   g_clear_object (&index);
 

@@ -21,6 +21,7 @@ typedef struct
   gboolean   notified_off_thread;
   gboolean   saw_indexing;
   gboolean   saw_live_history;
+  guint      live_values;      /* most non-null values one query of the live history gave */
   double     last_fraction;
   gboolean   fraction_went_back;
 } Fixture;
@@ -145,10 +146,25 @@ on_notify (GObject *object, GParamSpec *pspec, gpointer user_data)
       g_autoptr(JvmsHistory) h = jvms_trace_index_dup_history (index);
       if (h != NULL && !jvms_history_is_complete (h))
         {
-          /* What the views do: query the partial history. */
+          /* What the views do: query the partial history, at the latest time it holds (at
+           * its start every attribute is still null). */
           g_autoptr(GArray) full = g_array_new (FALSE, TRUE, sizeof (JvmsInterval));
-          if (jvms_history_query_full (h, jvms_history_get_start_time (h), full, NULL))
-            f->saw_live_history = TRUE;
+          g_autoptr(GError) error = NULL;
+          gint64 end = jvms_history_get_end_time (h);
+          gboolean ok = jvms_history_query_full (h, end, full, &error);
+          g_assert_no_error (error);
+          g_assert_true (ok);
+          f->saw_live_history = TRUE;
+          guint n = 0;
+          for (guint i = 0; i < full->len; i++)
+            {
+              const JvmsInterval *iv = &g_array_index (full, JvmsInterval, i);
+              if (iv->value.type == JVMS_VALUE_NULL)
+                continue;
+              g_assert_cmpint (iv->start, <=, end);
+              n++;
+            }
+          f->live_values = MAX (f->live_values, n);
         }
     }
 }
@@ -180,6 +196,16 @@ test_async (Fixture *f, gconstpointer data)
   g_assert_true (f->saw_indexing);
   g_assert_false (f->fraction_went_back);
   g_assert_cmpuint (f->n_history, >=, 1);
+  /* IDLE -> INDEXING -> COMPLETE; the fraction at least once while indexing and once at 1.0. */
+  g_assert_cmpuint (f->n_phase, ==, 2);
+  g_assert_cmpuint (f->n_fraction, >=, 2);
+  /* What the window draws while indexing: the live history answered a query with states.
+   * (The build goes on for about half a second after it publishes the history, several
+   * times that under ASan, and the main loop takes each notification as it comes.) */
+  g_test_message ("%u notifications of the history, %u of the fraction; at most %u states in "
+                  "one query of the live history", f->n_history, f->n_fraction, f->live_values);
+  g_assert_true (f->saw_live_history);
+  g_assert_cmpuint (f->live_values, >, 0);
   g_assert_cmpint (jvms_trace_index_get_phase (index), ==, JVMS_TRACE_INDEX_PHASE_COMPLETE);
   g_assert_cmpfloat (jvms_trace_index_get_fraction (index), ==, 1.0);
   g_assert_false (jvms_trace_index_get_reused (index));

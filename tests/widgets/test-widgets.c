@@ -293,11 +293,14 @@ test_selection_band (Fixture       *f,
 {
   GtkWidget *view = g_object_ref_sink (jvms_cpus_view_new (f->session));
   GtkWidget *ruler = g_object_ref_sink (jvms_time_ruler_new (f->session));
-  cairo_surface_t *before, *after, *ruler_after;
+  cairo_surface_t *before, *after, *ruler_before, *ruler_after;
   int x_in = JVMS_TIMELINE_GUTTER + 150, x_out = JVMS_TIMELINE_GUTTER + 700;
   int y = JVMS_TIMELINE_LEGEND_HEIGHT + 2 * JVMS_CPUS_VIEW_ROW_HEIGHT + 4; /* below the CPUs */
+  /* The ruler's row between the labels and the ticks: only the band may paint there. */
+  int ruler_y = 19;
 
   before = render (view, WIDTH, HEIGHT);
+  ruler_before = render (ruler, WIDTH, 30);
   jvms_session_set_selection (f->session, T0 + 2 * SECOND, T0 + 1 * SECOND);
   g_assert_true (jvms_session_get_has_selection (f->session));
   after = render (view, WIDTH, HEIGHT);
@@ -305,9 +308,13 @@ test_selection_band (Fixture       *f,
   g_assert_cmphex (pixel (before, x_in, y), ==, pixel (before, x_out, y));
   g_assert_cmphex (pixel (after, x_in, y), !=, pixel (before, x_in, y));
   g_assert_cmphex (pixel (after, x_out, y), ==, pixel (before, x_out, y));
-  g_assert_cmphex (pixel (ruler_after, x_in, 25), !=, pixel (ruler_after, x_out, 25));
+  /* The same ruler pixels with and without the selection: the band, and only inside it. */
+  g_assert_cmphex (pixel (ruler_before, x_in, ruler_y), ==, pixel (ruler_before, x_out, ruler_y));
+  g_assert_cmphex (pixel (ruler_after, x_in, ruler_y), !=, pixel (ruler_before, x_in, ruler_y));
+  g_assert_cmphex (pixel (ruler_after, x_out, ruler_y), ==, pixel (ruler_before, x_out, ruler_y));
   cairo_surface_destroy (before);
   cairo_surface_destroy (after);
+  cairo_surface_destroy (ruler_before);
   cairo_surface_destroy (ruler_after);
   g_assert_finalize_object (view);
   g_assert_finalize_object (ruler);

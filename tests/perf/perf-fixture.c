@@ -190,9 +190,10 @@ perf_read_all (GBytes *bytes, const char *name, JvmsPerfReaderFlags flags,
   JvmsKernelEvent ev;
   while (jvms_perf_reader_next (reader, &ev, stop_error))
     {
-      PerfTestEvent t = { ev.time, ev.cpu, ev.pid, ev.tid, jvms_perf_reader_get_data_consumed (reader) };
-      g_array_append_val (events, t);
       g_assert_nonnull (ev.name);
+      PerfTestEvent t = { ev.time, ev.cpu, ev.pid, ev.tid, jvms_perf_reader_get_data_consumed (reader),
+                          g_intern_string (ev.name) };
+      g_array_append_val (events, t);
     }
   GPtrArray *warnings = jvms_perf_reader_get_warnings (reader);
   for (guint i = 0; i < warnings->len; i++)

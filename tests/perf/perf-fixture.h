@@ -43,6 +43,7 @@ typedef struct
   gint64  time;
   gint32  cpu, pid, tid;
   guint64 end; /* the reader's stream position after the event was delivered */
+  const char *name; /* interned */
 } PerfTestEvent;
 
 /* Reads every event of @bytes; returns them with the stop error (if any) and the warnings. */

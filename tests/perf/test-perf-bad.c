@@ -368,7 +368,9 @@ test_header_damage (void)
       g_assert_true (g_str_has_prefix (error->message, "hdr.perf.data: "));
     }
 
-  /* attr #0 declares an impossible size: its samples are skipped, not mis-parsed. */
+  /* attr #0 declares an impossible size: its samples are skipped, not mis-parsed. What comes
+   * out is the intact file's events in the same order, less those of one event name (attr
+   * #0's), all of them. */
   guint8 *copy = g_memdup2 (data, size);
   put32 (copy + attrs_offset + 4, 0xffffffffu);
   g_autoptr(GBytes) bytes = g_bytes_new_take (copy, size);
@@ -379,6 +381,30 @@ test_header_damage (void)
   g_assert_no_error (stop_error);
   g_assert_cmpuint (n_warnings, >, 0);
   g_assert_cmpuint (got->len, <, o.events->len);
+  const char *skipped = NULL;
+  guint n_skipped = 0, k = 0;
+  for (guint i = 0; i < o.events->len; i++)
+    {
+      const PerfTestEvent *a = &g_array_index (o.events, PerfTestEvent, i);
+      const PerfTestEvent *b = k < got->len ? &g_array_index (got, PerfTestEvent, k) : NULL;
+      if (b != NULL && a->time == b->time && a->cpu == b->cpu && a->pid == b->pid && a->tid == b->tid
+          && a->name == b->name)
+        {
+          k++;
+          continue;
+        }
+      if (skipped == NULL)
+        skipped = a->name;
+      if (a->name != skipped)
+        g_error ("event %u of the intact file (%s) is missing, besides those of %s", i, a->name, skipped);
+      n_skipped++;
+    }
+  g_assert_cmpuint (k, ==, got->len);
+  g_assert_cmpuint (n_skipped, ==, o.events->len - got->len);
+  for (guint i = 0; i < got->len; i++)
+    g_assert_true (g_array_index (got, PerfTestEvent, i).name != skipped);
+  g_test_message ("attr #0 damaged: the %u events of %s skipped, the other %u read as in the intact file",
+                  n_skipped, skipped, got->len);
 
   /* Data section beyond the end of the file: clamped, everything read, a warning. */
   copy = g_memdup2 (data, size);

@@ -191,7 +191,8 @@ test_zero_block (Fixture *f, gconstpointer data)
 }
 
 /* C2: bytes flipped inside events. babeltrace2 indexes the packets and fails while decoding:
- * we deliver what it printed, and say where the stream ended. */
+ * we deliver what it printed, nothing past it (the stream ends there: what follows the damage
+ * cannot be trusted), and say where the stream ended. */
 static void
 test_flipped_events (Fixture *f, gconstpointer data)
 {
@@ -211,21 +212,16 @@ test_flipped_events (Fixture *f, gconstpointer data)
   g_autoptr(GPtrArray) warnings = NULL;
   g_autoptr(GPtrArray) ours = ctf_test_read_all (f->trace, JVMS_CTF_READER_DEFAULT, &warnings, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (ours->len, >=, bt->len);
-  for (guint i = 0; i < bt->len; i++)
-    {
-      const BtLine *b = g_ptr_array_index (bt, i);
-      const OurEvent *o = g_ptr_array_index (ours, i);
-      g_assert_cmpstr (o->name, ==, b->name);
-      g_assert_cmpint (o->event.time, ==, b->time);
-    }
+  /* These flips make babeltrace2 fail (an event class id it does not know). */
+  g_assert_cmpint (status, !=, 0);
+  assert_same_events (ours, bt);
   /* Everything before the damaged packet at least. */
   gsize ranges[] = { 0, start (f, 3), 0, 0 };
   g_autofree char *oracle = oracle_trace (f, "oracle", ranges);
   g_autoptr(GPtrArray) before = ctf_test_babeltrace_events (oracle, NULL);
+  g_assert_cmpuint (before->len, >, 0);
   g_assert_cmpuint (ours->len, >=, before->len);
-  if (status != 0)
-    g_assert_true (any_warning_contains (warnings, f->stream, NULL));
+  g_assert_true (any_warning_contains (warnings, f->stream, "ends early"));
 }
 
 /* The TSDL line babeltrace2's parser logs for the damaged metadata. */

@@ -17,6 +17,7 @@
 #include "jvms-samples.h"
 #include "jvms-states.h"
 #include "jvms-threads.h"
+#include "jvms-time-format.h"
 #include "jvms-writer.h"
 
 #define CHECK_EVERY      4096
@@ -183,27 +184,11 @@ warn (GPtrArray *warnings, const char *format, ...)
   va_end (args);
 }
 
-/* "4.1 ms": three significant digits at most, in the unit that keeps them above 1. */
-static char *
-format_ns (gint64 ns)
-{
-  static const struct { gint64 scale; const char *unit; } units[] = {
-    { 1000000000, "s" }, { 1000000, "ms" }, { 1000, "µs" },
-  };
-  for (gsize i = 0; i < G_N_ELEMENTS (units); i++)
-    if (ns >= units[i].scale)
-      {
-        double v = (double) ns / units[i].scale;
-        return g_strdup_printf (v >= 100 ? "%.0f %s" : v >= 10 ? "%.1f %s" : "%.2f %s", v, units[i].unit);
-      }
-  return g_strdup_printf ("%" G_GINT64_FORMAT " ns", ns);
-}
-
 static char *
 format_share (gint64 unknown, gint64 total)
 {
-  g_autofree char *u = format_ns (unknown);
-  g_autofree char *t = format_ns (total);
+  g_autofree char *u = jvms_time_format_duration (unknown, JVMS_TIME_UNIT_AUTO);
+  g_autofree char *t = jvms_time_format_duration (total, JVMS_TIME_UNIT_AUTO);
   double pct = total > 0 ? 100.0 * unknown / total : 0.0;
   /* Enough digits that a small share does not read as 0. */
   int digits = pct >= 1 || pct == 0 ? 1 : MIN (6, 1 - (int) floor (log10 (pct)));

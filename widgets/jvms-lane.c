@@ -619,9 +619,9 @@ jvms_lane_describe (JvmsSession      *session,
   if (session != NULL)
     start = jvms_session_format_time (session, interval.start, interval.end - interval.start);
   else
-    start = jvms_format_time (interval.start - jvms_history_get_start_time (history),
-                              interval.end - interval.start);
-  duration = jvms_format_duration (interval.end - interval.start);
+    start = jvms_time_format_instant (interval.start, jvms_history_get_start_time (history),
+                                      JVMS_TIME_UNIT_AUTO, JVMS_TIME_ORIGIN_TRACE_START, 0, FALSE);
+  duration = jvms_session_format_duration (session, interval.end - interval.start);
   g_string_append_printf (text, _("%s\nStart: %s, duration: %s"), value_name, start, duration);
 
   /* What else held in this pixel column: the interval under the pointer may hide it. */
@@ -654,7 +654,7 @@ jvms_lane_describe (JvmsSession      *session,
         {
           Other *o = &g_array_index (others, Other, i);
           g_autofree char *n = name (&o->value, data);
-          g_autofree char *d = jvms_format_duration (o->total);
+          g_autofree char *d = jvms_session_format_duration (session, o->total);
           g_string_append_printf (text, "\n  %s: %s", n, d);
         }
     }

@@ -290,7 +290,7 @@ format_age (JvmsObjectAgeView *self,
 {
   if (self->unit == JVMS_OBJECT_AGE_BYTES)
     return g_format_size_full ((guint64) age, G_FORMAT_SIZE_IEC_UNITS);
-  return jvms_format_duration ((gint64) age);
+  return jvms_session_format_duration (jvms_timeline_get_session (JVMS_TIMELINE (self)), (gint64) age);
 }
 
 static void
@@ -388,11 +388,7 @@ jvms_object_age_view_tooltip (JvmsTimeline               *timeline,
     return NULL;
   s = &g_array_index (self->samples, Sample, best->sample);
   age = format_age (self, age_of (self, s));
-  if (jvms_timeline_get_session (timeline) != NULL)
-    when = jvms_session_format_time (jvms_timeline_get_session (timeline), s->time, g->t1 - g->t0);
-  else
-    when = jvms_format_time (s->time - (history != NULL ? jvms_history_get_start_time (history) : 0),
-                             g->t1 - g->t0);
+  when = jvms_session_format_time (jvms_timeline_get_session (timeline), s->time, g->t1 - g->t0);
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                        "%s\nAllocated at %s\nAge %s at %s\n%u sample here",
                                        "%s\nAllocated at %s\nAge %s at %s\n%u samples here",

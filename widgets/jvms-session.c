@@ -1,10 +1,7 @@
 /* jvms-session.c: the shared time state of one window's views. */
 #include "jvms-session.h"
 
-#include <math.h>
 #include <string.h>
-
-#include "jvms-timeline.h"
 
 G_DEFINE_BOXED_TYPE (JvmsHistory, jvms_history_boxed, jvms_history_ref, jvms_history_unref)
 
@@ -34,8 +31,8 @@ struct _JvmsSession
   GArray      *highlighted_threads; /* gint64, sorted */
   GArray      *back;                /* Range */
   GArray      *forward;             /* Range */
-  JvmsSessionTimeUnit   time_unit;
-  JvmsSessionTimeOrigin time_origin;
+  JvmsTimeUnit   time_unit;
+  JvmsTimeOrigin time_origin;
 };
 
 G_DEFINE_FINAL_TYPE (JvmsSession, jvms_session, G_TYPE_OBJECT)
@@ -240,10 +237,10 @@ jvms_session_get_property (GObject    *object,
       g_value_set_boolean (value, jvms_session_can_go_forward (self));
       break;
     case PROP_TIME_UNIT:
-      g_value_set_string (value, jvms_session_time_unit_nick (self->time_unit));
+      g_value_set_enum (value, self->time_unit);
       break;
     case PROP_TIME_ORIGIN:
-      g_value_set_string (value, jvms_session_time_origin_nick (self->time_origin));
+      g_value_set_enum (value, self->time_origin);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -270,24 +267,10 @@ jvms_session_set_property (GObject      *object,
       jvms_session_set_highlighted_monitor (self, g_value_get_int64 (value));
       break;
     case PROP_TIME_UNIT:
-      {
-        int unit = jvms_session_time_unit_from_nick (g_value_get_string (value));
-        if (unit >= 0 && unit != (int) self->time_unit)
-          {
-            self->time_unit = unit;
-            g_object_notify_by_pspec (object, pspec);
-          }
-      }
+      jvms_session_set_time_unit (self, g_value_get_enum (value));
       break;
     case PROP_TIME_ORIGIN:
-      {
-        int origin = jvms_session_time_origin_from_nick (g_value_get_string (value));
-        if (origin >= 0 && origin != (int) self->time_origin)
-          {
-            self->time_origin = origin;
-            g_object_notify_by_pspec (object, pspec);
-          }
-      }
+      jvms_session_set_time_origin (self, g_value_get_enum (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -332,9 +315,10 @@ jvms_session_class_init (JvmsSessionClass *klass)
   properties[PROP_CAN_GO_FORWARD] =
     g_param_spec_boolean ("can-go-forward", NULL, NULL, FALSE, ro);
   properties[PROP_TIME_UNIT] =
-    g_param_spec_string ("time-unit", NULL, NULL, "auto", rw);
+    g_param_spec_enum ("time-unit", NULL, NULL, JVMS_TYPE_TIME_UNIT, JVMS_TIME_UNIT_AUTO, rw);
   properties[PROP_TIME_ORIGIN] =
-    g_param_spec_string ("time-origin", NULL, NULL, "trace-start", rw);
+    g_param_spec_enum ("time-origin", NULL, NULL, JVMS_TYPE_TIME_ORIGIN,
+                       JVMS_TIME_ORIGIN_TRACE_START, rw);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   signals[HISTORY_CHANGED] =
@@ -766,84 +750,40 @@ jvms_session_clear_highlight (JvmsSession *self)
   g_object_thaw_notify (G_OBJECT (self));
 }
 
-/* Same order as the schema's org.jvmscope.Jvmscope.TimeUnit and .TimeOrigin enums. */
-static const char * const unit_nicks[] = { "auto", "nanoseconds", "microseconds",
-                                           "milliseconds", "seconds" };
-static const char * const origin_nicks[] = { "trace-start", "wall-clock" };
-
-int
-jvms_session_time_unit_from_nick (const char *nick)
-{
-  for (guint i = 0; nick != NULL && i < G_N_ELEMENTS (unit_nicks); i++)
-    if (g_str_equal (nick, unit_nicks[i]))
-      return (int) i;
-  return -1;
-}
-
-int
-jvms_session_time_origin_from_nick (const char *nick)
-{
-  for (guint i = 0; nick != NULL && i < G_N_ELEMENTS (origin_nicks); i++)
-    if (g_str_equal (nick, origin_nicks[i]))
-      return (int) i;
-  return -1;
-}
-
-const char *
-jvms_session_time_unit_nick (JvmsSessionTimeUnit unit)
-{
-  return (guint) unit < G_N_ELEMENTS (unit_nicks) ? unit_nicks[unit] : unit_nicks[0];
-}
-
-const char *
-jvms_session_time_origin_nick (JvmsSessionTimeOrigin origin)
-{
-  return (guint) origin < G_N_ELEMENTS (origin_nicks) ? origin_nicks[origin] : origin_nicks[0];
-}
-
-JvmsSessionTimeUnit
+JvmsTimeUnit
 jvms_session_get_time_unit (JvmsSession *self)
 {
-  g_return_val_if_fail (JVMS_IS_SESSION (self), JVMS_SESSION_UNIT_AUTO);
+  g_return_val_if_fail (JVMS_IS_SESSION (self), JVMS_TIME_UNIT_AUTO);
   return self->time_unit;
 }
 
-JvmsSessionTimeOrigin
+void
+jvms_session_set_time_unit (JvmsSession  *self,
+                            JvmsTimeUnit  unit)
+{
+  g_return_if_fail (JVMS_IS_SESSION (self));
+  if (self->time_unit == unit)
+    return;
+  self->time_unit = unit;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIME_UNIT]);
+}
+
+JvmsTimeOrigin
 jvms_session_get_time_origin (JvmsSession *self)
 {
-  g_return_val_if_fail (JVMS_IS_SESSION (self), JVMS_SESSION_ORIGIN_TRACE_START);
+  g_return_val_if_fail (JVMS_IS_SESSION (self), JVMS_TIME_ORIGIN_TRACE_START);
   return self->time_origin;
 }
 
-double
-jvms_session_time_unit_scale (JvmsSessionTimeUnit   unit,
-                              const char          **symbol)
+void
+jvms_session_set_time_origin (JvmsSession    *self,
+                              JvmsTimeOrigin  origin)
 {
-  static const char * const symbols[] = { "s", "ns", "µs", "ms", "s" };
-  static const double scales[] = { 1e9, 1, 1e3, 1e6, 1e9 };
-  guint i = (guint) unit < G_N_ELEMENTS (scales) ? (guint) unit : 0;
-
-  if (symbol != NULL)
-    *symbol = symbols[i];
-  return scales[i];
-}
-
-char *
-jvms_session_format_time_of_day (gint64 time,
-                                 int    decimals)
-{
-  gint64 seconds = time >= 0 ? time / 1000000000 : (time - 999999999) / 1000000000;
-  gint64 fraction = time - seconds * 1000000000;
-  g_autoptr(GDateTime) dt = g_date_time_new_from_unix_local (seconds);
-  g_autofree char *hms = dt != NULL ? g_date_time_format (dt, "%H:%M:%S") : g_strdup ("?");
-  char digits[16];
-
-  decimals = CLAMP (decimals, 0, 9);
-  if (decimals == 0)
-    return g_steal_pointer (&hms);
-  g_snprintf (digits, sizeof digits, "%09" G_GINT64_FORMAT, fraction);
-  digits[decimals] = '\0';
-  return g_strdup_printf ("%s.%s", hms, digits);
+  g_return_if_fail (JVMS_IS_SESSION (self));
+  if (self->time_origin == origin)
+    return;
+  self->time_origin = origin;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIME_ORIGIN]);
 }
 
 char *
@@ -851,22 +791,21 @@ jvms_session_format_time (JvmsSession *self,
                           gint64       time,
                           gint64       span)
 {
-  JvmsSessionTimeUnit unit = self != NULL ? self->time_unit : JVMS_SESSION_UNIT_AUTO;
-  JvmsSessionTimeOrigin origin = self != NULL ? self->time_origin : JVMS_SESSION_ORIGIN_TRACE_START;
-  gint64 start = self != NULL ? self->start_time : 0;
-  const char *symbol;
-  double scale, resolution;
-  int decimals;
+  /* 1/1000 of the span, down to a power of ten so that its decimals end where it does. */
+  gint64 resolution = 1;
 
-  if (origin == JVMS_SESSION_ORIGIN_WALL_CLOCK)
-    {
-      resolution = MAX ((double) span, 1.0) / 1000.0 / 1e9;
-      return jvms_session_format_time_of_day (time, CLAMP ((int) ceil (-log10 (resolution)), 0, 9));
-    }
-  if (unit == JVMS_SESSION_UNIT_AUTO)
-    return jvms_format_time (time - start, span);
-  scale = jvms_session_time_unit_scale (unit, &symbol);
-  resolution = MAX ((double) span, 1.0) / 1000.0 / scale;
-  decimals = CLAMP ((int) ceil (-log10 (resolution)), 0, 9);
-  return g_strdup_printf ("%.*f %s", decimals, (double) (time - start) / scale, symbol);
+  while (resolution <= G_MAXINT64 / 10 && resolution * 10 <= span / 1000)
+    resolution *= 10;
+  if (self == NULL)
+    return jvms_time_format_instant (time, 0, JVMS_TIME_UNIT_AUTO, JVMS_TIME_ORIGIN_TRACE_START,
+                                     resolution, FALSE);
+  return jvms_time_format_instant (time, self->start_time, self->time_unit, self->time_origin,
+                                   resolution, FALSE);
+}
+
+char *
+jvms_session_format_duration (JvmsSession *self,
+                              gint64       ns)
+{
+  return jvms_time_format_duration (ns, self != NULL ? self->time_unit : JVMS_TIME_UNIT_AUTO);
 }

@@ -12,6 +12,7 @@
 #include <glib-object.h>
 
 #include "jvms-history.h"
+#include "jvms-time-format.h"
 
 G_BEGIN_DECLS
 
@@ -39,29 +40,13 @@ G_DECLARE_FINAL_TYPE (JvmsSession, jvms_session, JVMS, SESSION, GObject)
  *   highlighted-threads GArray* of gint64 tids, sorted (read-only; set with the function)
  *   can-go-back        gboolean
  *   can-go-forward     gboolean
- *   time-unit          string: auto, nanoseconds, microseconds, milliseconds, seconds
- *   time-origin        string: trace-start, wall-clock (the nicks of the GSettings keys, so
- *                      that g_settings_bind binds them as they are)
+ *   time-unit          JvmsTimeUnit   (read-write) how the views, the panel and the findings
+ *   time-origin        JvmsTimeOrigin (read-write) write times; enums whose nicks are those of
+ *                      the GSettings keys, so that g_settings_bind binds them as they are
  *
  * Signals:
  *   history-changed    the history grew or was replaced: views recompute their caches.
  */
-
-/* How tooltips and the ruler write times (the window's time-unit and time-origin settings). */
-typedef enum
-{
-  JVMS_SESSION_UNIT_AUTO = 0,
-  JVMS_SESSION_UNIT_NANOSECONDS,
-  JVMS_SESSION_UNIT_MICROSECONDS,
-  JVMS_SESSION_UNIT_MILLISECONDS,
-  JVMS_SESSION_UNIT_SECONDS,
-} JvmsSessionTimeUnit;
-
-typedef enum
-{
-  JVMS_SESSION_ORIGIN_TRACE_START = 0,
-  JVMS_SESSION_ORIGIN_WALL_CLOCK,
-} JvmsSessionTimeOrigin;
 
 JvmsSession  *jvms_session_new                      (void);
 
@@ -134,24 +119,20 @@ gboolean      jvms_session_is_thread_highlighted    (JvmsSession  *self,
 gboolean      jvms_session_has_highlight            (JvmsSession  *self);
 void          jvms_session_clear_highlight          (JvmsSession  *self);
 
-JvmsSessionTimeUnit   jvms_session_get_time_unit   (JvmsSession *self);
-JvmsSessionTimeOrigin jvms_session_get_time_origin (JvmsSession *self);
-/* Nick of a unit or origin ("milliseconds", "wall-clock"); -1 for an unknown nick. */
-int           jvms_session_time_unit_from_nick      (const char  *nick);
-int           jvms_session_time_origin_from_nick    (const char  *nick);
-const char   *jvms_session_time_unit_nick           (JvmsSessionTimeUnit   unit);
-const char   *jvms_session_time_origin_nick         (JvmsSessionTimeOrigin origin);
-/* Scale (ns per unit) and symbol of a fixed unit; AUTO gives seconds. */
-double        jvms_session_time_unit_scale          (JvmsSessionTimeUnit   unit,
-                                                     const char          **symbol);
-/* @time (ns on the history's axis) as tooltips write it: from the trace start in the unit
- * (auto: seconds) or as the local time of day, with enough decimals to tell apart 1/1000 of
- * @span. @self may be NULL (trace start, auto). */
-char         *jvms_session_format_time              (JvmsSession *self,
-                                                     gint64       time,
-                                                     gint64       span);
-/* The local time of day of @time with @decimals decimals of a second ("14:03:22.125"). */
-char         *jvms_session_format_time_of_day       (gint64       time,
-                                                     int          decimals);
+JvmsTimeUnit  jvms_session_get_time_unit            (JvmsSession    *self);
+void          jvms_session_set_time_unit            (JvmsSession    *self,
+                                                     JvmsTimeUnit    unit);
+JvmsTimeOrigin jvms_session_get_time_origin         (JvmsSession    *self);
+void          jvms_session_set_time_origin          (JvmsSession    *self,
+                                                     JvmsTimeOrigin  origin);
+/* @time (ns on the history's axis) as tooltips write it, in the session's unit and origin
+ * (analysis/jvms-time-format.h), with enough decimals to tell apart 1/1000 of @span. @self may
+ * be NULL (from 0, AUTO). */
+char         *jvms_session_format_time              (JvmsSession    *self,
+                                                     gint64          time,
+                                                     gint64          span);
+/* A duration in the session's unit (@self may be NULL: AUTO). */
+char         *jvms_session_format_duration          (JvmsSession    *self,
+                                                     gint64          ns);
 
 G_END_DECLS

@@ -18,8 +18,6 @@ struct _JvmsTimeRuler
   JvmsSession *session;
   gulong       notify_id;
   gboolean     dark;
-  JvmsSessionTimeUnit   time_unit;
-  JvmsSessionTimeOrigin time_origin;
 };
 
 G_DEFINE_FINAL_TYPE (JvmsTimeRuler, jvms_time_ruler, GTK_TYPE_WIDGET)
@@ -28,8 +26,6 @@ enum
 {
   PROP_0,
   PROP_SESSION,
-  PROP_TIME_UNIT,
-  PROP_TIME_ORIGIN,
   N_PROPS
 };
 
@@ -50,40 +46,13 @@ jvms_time_ruler_tick_step (gint64 span,
   return G_MAXINT64 / 10;
 }
 
+/* Every tick of one ruler in the same unit: AUTO is resolved by the step, not by each tick. */
 char *
 jvms_time_ruler_tick_label (gint64 relative,
                             gint64 step)
 {
-  const char *unit;
-  double scale;
-  int decimals;
-
-  /* The unit is the largest in which the step is at least 1. */
-  if (step < 1000)
-    unit = "ns", scale = 1;
-  else if (step < 1000000)
-    unit = "µs", scale = 1e3;
-  else if (step < 1000000000)
-    unit = "ms", scale = 1e6;
-  else
-    unit = "s", scale = 1e9;
-  /* Decimals so that consecutive ticks differ: a step of 250 µs needs none, 2.5 ms ... */
-  decimals = 0;
-  for (double s = step / scale; decimals < 3 && fabs (s - round (s)) > 1e-9; s *= 10)
-    decimals++;
-  return g_strdup_printf ("%.*f %s", decimals, relative / scale, unit);
-}
-
-/* Decimals so that consecutive ticks @step apart differ once divided by @scale. */
-static int
-step_decimals (gint64 step,
-               double scale)
-{
-  int decimals = 0;
-
-  for (double s = step / scale; decimals < 9 && fabs (s - round (s)) > 1e-9; s *= 10)
-    decimals++;
-  return decimals;
+  return jvms_time_format_instant (relative, 0, jvms_time_unit_resolve (JVMS_TIME_UNIT_AUTO, step, step),
+                                   JVMS_TIME_ORIGIN_TRACE_START, step, FALSE);
 }
 
 char *
@@ -91,18 +60,19 @@ jvms_time_ruler_format_tick (JvmsTimeRuler *self,
                              gint64         time,
                              gint64         step)
 {
-  gint64 start;
-  const char *symbol;
-  double scale;
+  JvmsTimeUnit unit = JVMS_TIME_UNIT_AUTO;
+  JvmsTimeOrigin origin = JVMS_TIME_ORIGIN_TRACE_START;
+  gint64 start = 0;
 
   g_return_val_if_fail (JVMS_IS_TIME_RULER (self), NULL);
-  if (self->time_origin == JVMS_SESSION_ORIGIN_WALL_CLOCK)
-    return jvms_session_format_time_of_day (time, step_decimals (step, 1e9));
-  start = self->session != NULL ? jvms_session_get_start_time (self->session) : 0;
-  if (self->time_unit == JVMS_SESSION_UNIT_AUTO)
-    return jvms_time_ruler_tick_label (time - start, step);
-  scale = jvms_session_time_unit_scale (self->time_unit, &symbol);
-  return g_strdup_printf ("%.*f %s", step_decimals (step, scale), (time - start) / scale, symbol);
+  if (self->session != NULL)
+    {
+      unit = jvms_session_get_time_unit (self->session);
+      origin = jvms_session_get_time_origin (self->session);
+      start = jvms_session_get_start_time (self->session);
+    }
+  return jvms_time_format_instant (time, start, jvms_time_unit_resolve (unit, step, step), origin,
+                                   step, FALSE);
 }
 
 void
@@ -115,7 +85,8 @@ jvms_time_ruler_render (JvmsTimeRuler *self,
   const JvmsPalette *palette = jvms_palette_get (dark);
   JvmsTimelineGeometry g = { 0 };
   gint64 origin, step, first, s, e;
-  gboolean wall = self->time_origin == JVMS_SESSION_ORIGIN_WALL_CLOCK;
+  gboolean wall = self->session != NULL
+    && jvms_session_get_time_origin (self->session) == JVMS_TIME_ORIGIN_WALL_CLOCK;
   /* A time of day ("14:03:22.125") is wider than "2.5 s". */
   int spacing = wall ? MIN_TICK_SPACING + 40 : MIN_TICK_SPACING;
 
@@ -147,7 +118,7 @@ jvms_time_ruler_render (JvmsTimeRuler *self,
     {
       double x0 = CLAMP (jvms_timeline_time_to_x (&g, s), g.gutter, width);
       double x1 = CLAMP (jvms_timeline_time_to_x (&g, e), g.gutter, width);
-      g_autofree char *duration = jvms_format_duration (e - s);
+      g_autofree char *duration = jvms_session_format_duration (self->session, e - s);
       g_autofree char *text = g_strdup_printf (_("Selection: %s"), duration);
 
       jvms_color_set (cr, &palette->selection);
@@ -158,7 +129,7 @@ jvms_time_ruler_render (JvmsTimeRuler *self,
     }
   else
     {
-      g_autofree char *duration = jvms_format_duration (g.t1 - g.t0);
+      g_autofree char *duration = jvms_session_format_duration (self->session, g.t1 - g.t0);
       g_autofree char *text = g_strdup_printf (_("Visible: %s"), duration);
       jvms_timeline_draw_label (cr, &palette->dim_text, 6, height / 2.0 - 7, g.gutter - 10,
                                 text, FALSE);
@@ -296,13 +267,6 @@ jvms_time_ruler_get_property (GObject    *object,
     case PROP_SESSION:
       g_value_set_object (value, JVMS_TIME_RULER (object)->session);
       break;
-    case PROP_TIME_UNIT:
-      g_value_set_string (value, jvms_session_time_unit_nick (JVMS_TIME_RULER (object)->time_unit));
-      break;
-    case PROP_TIME_ORIGIN:
-      g_value_set_string (value,
-                          jvms_session_time_origin_nick (JVMS_TIME_RULER (object)->time_origin));
-      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -318,30 +282,6 @@ jvms_time_ruler_set_property (GObject      *object,
     {
     case PROP_SESSION:
       jvms_time_ruler_set_session (JVMS_TIME_RULER (object), g_value_get_object (value));
-      break;
-    case PROP_TIME_UNIT:
-      {
-        JvmsTimeRuler *self = JVMS_TIME_RULER (object);
-        int unit = jvms_session_time_unit_from_nick (g_value_get_string (value));
-        if (unit >= 0 && unit != (int) self->time_unit)
-          {
-            self->time_unit = unit;
-            gtk_widget_queue_draw (GTK_WIDGET (self));
-            g_object_notify_by_pspec (object, pspec);
-          }
-      }
-      break;
-    case PROP_TIME_ORIGIN:
-      {
-        JvmsTimeRuler *self = JVMS_TIME_RULER (object);
-        int origin = jvms_session_time_origin_from_nick (g_value_get_string (value));
-        if (origin >= 0 && origin != (int) self->time_origin)
-          {
-            self->time_origin = origin;
-            gtk_widget_queue_draw (GTK_WIDGET (self));
-            g_object_notify_by_pspec (object, pspec);
-          }
-      }
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -362,12 +302,6 @@ jvms_time_ruler_class_init (JvmsTimeRulerClass *klass)
 
   properties[PROP_SESSION] =
     g_param_spec_object ("session", NULL, NULL, JVMS_TYPE_SESSION,
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_TIME_UNIT] =
-    g_param_spec_string ("time-unit", NULL, NULL, "auto",
-                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_TIME_ORIGIN] =
-    g_param_spec_string ("time-origin", NULL, NULL, "trace-start",
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);

@@ -1,9 +1,9 @@
 /* jvms-time-ruler.h: the time axis above the views: ticks whose unit follows the zoom (or the
- * "time-unit" property), times relative to the trace start or the time of day ("time-origin"),
- * the selection and its duration.
+ * session's time-unit), times relative to the trace start or the time of day (the session's
+ * time-origin), the selection and its duration. It redraws on every notification of its
+ * session, those two included.
  *
- * Properties: session; time-unit and time-origin, strings with the nicks of the window's
- * GSettings keys (auto/nanoseconds/.../seconds, trace-start/wall-clock). */
+ * Properties: session. */
 #pragma once
 
 #include <gtk/gtk.h>
@@ -35,7 +35,7 @@ char        *jvms_time_ruler_tick_label  (gint64         relative,
                                           gint64         step);
 
 /* The label of the tick at @time (ns on the history's axis) for tick step @step, as the ruler
- * draws it with its time-unit and time-origin. Exposed for tests. */
+ * draws it with its session's time-unit and time-origin. Exposed for tests. */
 char        *jvms_time_ruler_format_tick (JvmsTimeRuler *self,
                                           gint64         time,
                                           gint64         step);

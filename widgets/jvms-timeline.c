@@ -1163,38 +1163,3 @@ jvms_timeline_draw_label (cairo_t         *cr,
   pango_cairo_show_layout (cr, cached_label (cr, bold, max_width, text, (gsize) (end - text)));
 }
 
-/* Three significant digits, trailing zeros kept so that precision reads: "1.00 µs". */
-static char *
-format_significant (double      v,
-                    const char *unit)
-{
-  int decimals = v >= 100 ? 0 : v >= 10 ? 1 : 2;
-  return g_strdup_printf ("%.*f %s", decimals, v, unit);
-}
-
-char *
-jvms_format_duration (gint64 ns)
-{
-  double v = (double) ns;
-
-  if (ns < 0)
-    return g_strdup ("?");
-  if (ns < 1000)
-    return g_strdup_printf ("%" G_GINT64_FORMAT " ns", ns);
-  if (ns < 999500)
-    return format_significant (v / 1e3, "µs");
-  if (ns < 999500000)
-    return format_significant (v / 1e6, "ms");
-  return g_strdup_printf ("%.3f s", v / 1e9);
-}
-
-char *
-jvms_format_time (gint64 relative_ns,
-                  gint64 span)
-{
-  /* Enough decimals of a second to tell apart 1/1000 of the span. */
-  double resolution = MAX ((double) span, 1.0) / 1000.0 / 1e9;
-  int decimals = CLAMP ((int) ceil (-log10 (resolution)), 0, 9);
-
-  return g_strdup_printf ("%.*f s", decimals, (double) relative_ns / 1e9);
-}

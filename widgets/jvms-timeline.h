@@ -134,12 +134,6 @@ void         jvms_timeline_draw_label         (cairo_t                    *cr,
                                                const char                 *text,
                                                gboolean                    bold);
 
-/* Formats a duration with the unit that suits it ("1.50 ms"). */
-char        *jvms_format_duration             (gint64                      ns);
-/* Formats a time relative to the trace start ("+2.345 678 s" precision following @span). */
-char        *jvms_format_time                 (gint64                      relative_ns,
-                                               gint64                      span);
-
 /* Renders any of our views (timeline or ruler) offscreen. */
 void         jvms_view_render                 (GtkWidget                  *view,
                                                cairo_t                    *cr,

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "jvms-report.h"
-#include "jvms-time-format.h"
 
 /* Long enough to skip the intermediate ranges of a drag, short enough to feel immediate. */
 #define DEBOUNCE_MS 150
@@ -25,7 +24,6 @@ struct _JvmsFindingsList
 
   JvmsSession         *session;
   char                *samples_path;
-  JvmsTimeUnit         time_unit;
   guint                debounce_id;
   GCancellable        *cancellable;   /* the computation running, NULL when none */
   gboolean             stale;         /* the range changed while it ran */
@@ -182,7 +180,7 @@ format_items (JsonArray *array, const char *name, const char *ns_member, guint m
       g_string_append (text, value);
       if (ns_member != NULL)
         {
-          g_autofree char *duration = jvms_time_format_duration ((double) member_int (item, ns_member), unit);
+          g_autofree char *duration = jvms_time_format_duration (member_int (item, ns_member), unit);
           g_string_append_printf (text, " (%s)", duration);
         }
     }
@@ -228,7 +226,7 @@ format_evidence (const char *kind, JsonObject *evidence, JvmsTimeUnit unit)
   else if (g_strcmp0 (kind, "gc") == 0)
     {
       guint collections = (guint) member_int (evidence, "collections");
-      g_autofree char *pauses = jvms_time_format_duration ((double) member_int (evidence, "pause_ns"), unit);
+      g_autofree char *pauses = jvms_time_format_duration (member_int (evidence, "pause_ns"), unit);
       /* Translators: the number of garbage collections and how long they paused the JVM. */
       g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%u collection, %s of pauses",
                                                  "%u collections, %s of pauses", collections),
@@ -340,7 +338,8 @@ finding_row (JvmsFindingsList *self, JsonObject *finding)
   if (*names != '\0')
     /* Translators: the threads a finding concerns, most time first. */
     g_string_append_printf (subtitle, _("Threads: %s"), names);
-  g_autofree char *proof = format_evidence (kind, evidence, self->time_unit);
+  JvmsTimeUnit unit = jvms_session_get_time_unit (self->session);
+  g_autofree char *proof = format_evidence (kind, evidence, unit);
   if (proof != NULL)
     g_string_append_printf (subtitle, "%s%s", subtitle->len ? "\n" : "", proof);
   g_autofree char *escaped = g_markup_escape_text (subtitle->str, -1);
@@ -348,8 +347,7 @@ finding_row (JvmsFindingsList *self, JsonObject *finding)
   adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 0);
   gtk_widget_set_tooltip_text (row, member_string (finding, "summary"));
 
-  g_autofree char *lost = jvms_time_format_duration ((double) member_int (finding, "lost_ns"),
-                                                       self->time_unit);
+  g_autofree char *lost = jvms_time_format_duration (member_int (finding, "lost_ns"), unit);
   /* Translators: time lost to a cause and its share of the threads' time. */
   g_autofree char *amount = g_strdup_printf (_("%s, %.1f%%"), lost,
                                              100.0 * member_double (finding, "share"));
@@ -568,6 +566,9 @@ jvms_findings_list_new (JvmsSession *session)
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (session, "history-changed", G_CALLBACK (history_grew), self,
                            G_CONNECT_SWAPPED);
+  /* The rows are made from the report: asking again rewrites them in the new unit. */
+  g_signal_connect_object (session, "notify::time-unit", G_CALLBACK (range_changed), self,
+                           G_CONNECT_SWAPPED);
   range_changed (self);
   return GTK_WIDGET (self);
 }
@@ -580,17 +581,6 @@ jvms_findings_list_set_samples_path (JvmsFindingsList *self, const char *samples
     return;
   g_free (self->samples_path);
   self->samples_path = g_strdup (samples_path);
-  range_changed (self);
-}
-
-void
-jvms_findings_list_set_time_unit (JvmsFindingsList *self, JvmsTimeUnit unit)
-{
-  g_return_if_fail (JVMS_IS_FINDINGS_LIST (self));
-  if (unit == self->time_unit)
-    return;
-  self->time_unit = unit;
-  /* The rows are made from the report: asking again rewrites them in the new unit. */
   range_changed (self);
 }
 

@@ -6,21 +6,18 @@
 #include <gtk/gtk.h>
 
 #include "jvms-session.h"
-#include "jvms-time-format.h"
 
 G_BEGIN_DECLS
 
 #define JVMS_TYPE_FINDINGS_LIST (jvms_findings_list_get_type ())
 G_DECLARE_FINAL_TYPE (JvmsFindingsList, jvms_findings_list, JVMS, FINDINGS_LIST, GtkWidget)
 
-/* Follows @session's history, selection and visible range. */
+/* Follows @session's history, selection and visible range, and writes durations in its
+ * time-unit. */
 GtkWidget *jvms_findings_list_new              (JvmsSession      *session);
 /* The point-sample store beside the index (NULL: none; execution samples then go unused). */
 void       jvms_findings_list_set_samples_path (JvmsFindingsList *self,
                                                 const char       *samples_path);
-/* The unit of the durations shown (the time-unit setting). */
-void       jvms_findings_list_set_time_unit    (JvmsFindingsList *self,
-                                                JvmsTimeUnit      unit);
 /* Rows shown; 0 while computing or with nothing to show. For tests and the state dump. */
 guint      jvms_findings_list_get_n_findings   (JvmsFindingsList *self);
 /* The range the shown findings are for; TRUE when it was the selection, FALSE when it was

@@ -18,8 +18,7 @@ struct _JvmsSelectionPanel
   gint64              t1;
   GCancellable       *cancellable;
   JvmsRangeStats     *stats;
-  JvmsTimeUnit        time_unit;
-  JvmsTimeOrigin      time_origin;
+  JvmsSession        *session;
 
   GtkLabel           *range_label;
   GtkSpinner         *spinner;
@@ -36,11 +35,17 @@ static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (JvmsSelectionPanel, jvms_selection_panel, GTK_TYPE_WIDGET)
 
+static JvmsTimeUnit
+time_unit (JvmsSelectionPanel *self)
+{
+  return self->session != NULL ? jvms_session_get_time_unit (self->session) : JVMS_TIME_UNIT_AUTO;
+}
+
 static char *
 format_value (JvmsSelectionPanel *self, const JvmsStatRow *row)
 {
   if (g_strcmp0 (row->unit, "ns") == 0)
-    return jvms_time_format_duration (row->value, self->time_unit);
+    return jvms_time_format_duration ((gint64) row->value, time_unit (self));
   if (g_strcmp0 (row->unit, "count") == 0)
     return g_strdup_printf ("%.0f", row->value);
   if (g_strcmp0 (row->unit, "bytes") == 0)
@@ -182,12 +187,14 @@ update_range_label (JvmsSelectionPanel *self)
   if (self->history == NULL || self->t1 <= self->t0)
     return;
   gint64 start = jvms_history_get_start_time (self->history);
-  g_autofree char *duration = jvms_time_format_duration ((double) (self->t1 - self->t0),
-                                                         self->time_unit);
-  g_autofree char *from = jvms_time_format_instant (self->t0, start, self->time_unit,
-                                                    self->time_origin);
-  g_autofree char *to = jvms_time_format_instant (self->t1, start, self->time_unit,
-                                                  self->time_origin);
+  JvmsTimeOrigin origin = self->session != NULL ? jvms_session_get_time_origin (self->session)
+                                                : JVMS_TIME_ORIGIN_TRACE_START;
+  g_autofree char *duration = jvms_time_format_duration (self->t1 - self->t0, time_unit (self));
+  /* Signed, so that an instant from the trace start does not read as a duration. */
+  g_autofree char *from = jvms_time_format_instant (self->t0, start, time_unit (self), origin, 0,
+                                                    TRUE);
+  g_autofree char *to = jvms_time_format_instant (self->t1, start, time_unit (self), origin, 0,
+                                                  TRUE);
   /* Translators: %s is the length of the selected time range. */
   g_autofree char *length = g_strdup_printf (_("%s selected"), duration);
   /* Translators: the selected range's first and last instant ("+1.200 s", "14:03:22.123456"). */
@@ -233,18 +240,32 @@ jvms_selection_panel_set_history (JvmsSelectionPanel *self, JvmsHistory *history
   recompute (self);
 }
 
-void
-jvms_selection_panel_set_time_format (JvmsSelectionPanel *self, JvmsTimeUnit unit,
-                                      JvmsTimeOrigin origin)
+static void
+time_format_changed (JvmsSelectionPanel *self)
 {
-  g_return_if_fail (JVMS_IS_SELECTION_PANEL (self));
-
-  if (unit == self->time_unit && origin == self->time_origin)
-    return;
-  self->time_unit = unit;
-  self->time_origin = origin;
   update_range_label (self);
   show_stats (self);
+}
+
+void
+jvms_selection_panel_set_session (JvmsSelectionPanel *self, JvmsSession *session)
+{
+  g_return_if_fail (JVMS_IS_SELECTION_PANEL (self));
+  g_return_if_fail (session == NULL || JVMS_IS_SESSION (session));
+
+  if (session == self->session)
+    return;
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
+  g_set_object (&self->session, session);
+  if (session != NULL)
+    {
+      g_signal_connect_object (session, "notify::time-unit", G_CALLBACK (time_format_changed),
+                               self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "notify::time-origin", G_CALLBACK (time_format_changed),
+                               self, G_CONNECT_SWAPPED);
+    }
+  time_format_changed (self);
 }
 
 const char *
@@ -303,6 +324,9 @@ jvms_selection_panel_dispose (GObject *object)
   g_clear_pointer (&self->stats, jvms_range_stats_free);
   g_clear_pointer (&self->history, jvms_history_unref);
   g_clear_pointer (&self->samples_path, g_free);
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
+  g_clear_object (&self->session);
   gtk_widget_dispose_template (GTK_WIDGET (self), JVMS_TYPE_SELECTION_PANEL);
   /* The template's top child has no id, so dispose_template leaves it. */
   GtkWidget *child;

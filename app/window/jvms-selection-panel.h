@@ -5,7 +5,7 @@
 #include <gtk/gtk.h>
 
 #include "jvms-range-stats.h"
-#include "jvms-time-format.h"
+#include "jvms-session.h"
 
 G_BEGIN_DECLS
 
@@ -15,10 +15,9 @@ G_DECLARE_FINAL_TYPE (JvmsSelectionPanel, jvms_selection_panel, JVMS, SELECTION_
 /* @history: NULL or the index; the panel takes a reference. */
 void                      jvms_selection_panel_set_history (JvmsSelectionPanel *self,
                                                             JvmsHistory        *history);
-/* How durations and instants are written (the time-unit and time-origin settings). */
-void                      jvms_selection_panel_set_time_format (JvmsSelectionPanel *self,
-                                                                JvmsTimeUnit        unit,
-                                                                JvmsTimeOrigin      origin);
+/* The session whose time-unit and time-origin the panel writes times in, and follows. */
+void                      jvms_selection_panel_set_session (JvmsSelectionPanel *self,
+                                                            JvmsSession        *session);
 /* The range label's text, for the state dump. */
 const char               *jvms_selection_panel_get_range_text  (JvmsSelectionPanel *self);
 /* The point-sample store beside the index (counts of sampled events), or NULL. */

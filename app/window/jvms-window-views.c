@@ -126,6 +126,7 @@ jvms_window_views_new (JvmsWindow *window, GtkBox *ruler_box, GtkBox *views_box,
   g_signal_connect_swapped (self->session, "notify::can-go-forward",
                             G_CALLBACK (update_zoom_actions), self);
   update_zoom_actions (self);
+  jvms_selection_panel_set_session (panel, self->session);
   self->findings = jvms_findings_list_new (self->session);
   jvms_selection_panel_add_section (panel, self->findings);
   return self;
@@ -196,9 +197,9 @@ jvms_window_views_set_view_visible (JvmsWindowViews *self, const char *name, gbo
 }
 
 /* Each view preference is bound to the property of that name wherever a view, the ruler or
- * the session has one (the threads view's grouping; the session's and the ruler's time unit
- * and origin), so that a widget that gains such a property follows the setting without a
- * change here. */
+ * the session has one (the threads view's grouping; the session's time unit and origin, which
+ * the ruler, the tooltips, the panel and the findings follow), so that a widget that gains such
+ * a property follows the setting without a change here. */
 static const char * const view_settings[][2] = {
   { "thread-grouping", "grouping" },
   { "time-unit", "time-unit" },
@@ -233,13 +234,6 @@ jvms_window_views_get_setting_bound (JvmsWindowViews *self, const char *key)
     if (g_str_equal (view_settings[i][0], key))
       return (self->bound & (1u << i)) != 0;
   return FALSE;
-}
-
-void
-jvms_window_views_set_time_format (JvmsWindowViews *self, JvmsTimeUnit unit, JvmsTimeOrigin origin)
-{
-  jvms_selection_panel_set_time_format (self->panel, unit, origin);
-  jvms_findings_list_set_time_unit (JVMS_FINDINGS_LIST (self->findings), unit);
 }
 
 void

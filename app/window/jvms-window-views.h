@@ -36,10 +36,6 @@ void             jvms_window_views_bind_settings     (JvmsWindowViews    *self,
 /* Whether some widget follows the setting @key (one of those bind_settings binds). */
 gboolean         jvms_window_views_get_setting_bound (JvmsWindowViews    *self,
                                                       const char         *key);
-/* Times written by the panel and the findings. */
-void             jvms_window_views_set_time_format   (JvmsWindowViews    *self,
-                                                      JvmsTimeUnit        unit,
-                                                      JvmsTimeOrigin      origin);
 void             jvms_window_views_set_thread_filter (JvmsWindowViews    *self,
                                                       const char         *text);
 void             jvms_window_views_dump_state        (JvmsWindowViews    *self,

@@ -631,15 +631,6 @@ preferences_action (GtkWidget *widget, const char *name, GVariant *param)
   gtk_window_present (GTK_WINDOW (preferences));
 }
 
-static void
-time_format_changed (JvmsWindow *self)
-{
-  jvms_window_views_set_time_format (self->views,
-                                     (JvmsTimeUnit) g_settings_get_enum (self->settings, "time-unit"),
-                                     (JvmsTimeOrigin) g_settings_get_enum (self->settings, "time-origin"));
-  jvms_window_dump_state (self);
-}
-
 /* ---------------------------------------------------------------------------------------------
  * Window state
  */
@@ -695,14 +686,13 @@ jvms_window_constructed (GObject *object)
 
   jvms_window_views_bind_settings (self->views, self->settings);
   g_signal_connect_object (self->settings, "changed::time-unit",
-                           G_CALLBACK (time_format_changed), self, G_CONNECT_SWAPPED);
+                           G_CALLBACK (jvms_window_dump_state), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->settings, "changed::time-origin",
-                           G_CALLBACK (time_format_changed), self, G_CONNECT_SWAPPED);
+                           G_CALLBACK (jvms_window_dump_state), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->settings, "changed::thread-grouping",
                            G_CALLBACK (jvms_window_dump_state), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->settings, "changed::cache-budget-mib",
                            G_CALLBACK (cache_budget_changed), self, G_CONNECT_SWAPPED);
-  time_format_changed (self);
 
   g_autoptr(GFile) sample = jvms_application_find_sample ();
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.open-sample", sample != NULL);

@@ -270,7 +270,7 @@ test_threads_tooltip (Fixture       *f,
   g_assert_nonnull (text);
   g_assert_nonnull (strstr (text, "main"));
   g_assert_nonnull (strstr (text, jvms_user_state_display_name (JVMS_USER_STATE_BLOCKED)));
-  g_assert_nonnull (strstr (text, "1.00 µs"));
+  g_assert_nonnull (strstr (text, "1.000 µs"));
   g_assert_nonnull (strstr (text, "java.lang.Object"));
   g_assert_nonnull (strstr (text, "0x7f0000001000"));
 
@@ -283,7 +283,7 @@ test_threads_tooltip (Fixture       *f,
   g_assert_nonnull (overview);
   g_assert_nonnull (strstr (overview, jvms_user_state_display_name (JVMS_USER_STATE_RUNNING)));
   g_assert_nonnull (strstr (overview, jvms_user_state_display_name (JVMS_USER_STATE_BLOCKED)));
-  g_assert_nonnull (strstr (overview, "1.00 µs"));
+  g_assert_nonnull (strstr (overview, "1.000 µs"));
   g_assert_finalize_object (view);
 }
 
@@ -691,7 +691,7 @@ test_threads_grouping (void)
   g_rmdir (dir);
 }
 
-/* The ruler's labels and the tooltips follow time-origin and time-unit. */
+/* The ruler's labels and the tooltips follow the session's time-origin and time-unit. */
 static void
 test_time_origin_and_unit (Fixture       *f,
                            gconstpointer  data)
@@ -710,18 +710,18 @@ test_time_origin_and_unit (Fixture       *f,
 
   rel = jvms_time_ruler_format_tick (r, T0 + 3 * SECOND, SECOND);
   g_assert_cmpstr (rel, ==, "3 s");
-  g_object_set (ruler, "time-unit", "milliseconds", NULL);
+  jvms_session_set_time_unit (f->session, JVMS_TIME_UNIT_MILLISECONDS);
   ms = jvms_time_ruler_format_tick (r, T0 + 3 * SECOND, SECOND);
   g_assert_cmpstr (ms, ==, "3000 ms");
-  g_object_set (ruler, "time-origin", "wall-clock", NULL);
+  jvms_session_set_time_origin (f->session, JVMS_TIME_ORIGIN_WALL_CLOCK);
   wall = jvms_time_ruler_format_tick (r, T0 + 3 * SECOND, SECOND);
   g_assert_cmpstr (wall, ==, hms3);
   wall_ms = jvms_time_ruler_format_tick (r, T0 + 3 * SECOND + 250000000, 250000000);
   g_assert_true (g_str_has_prefix (wall_ms, hms3));
   g_assert_cmpstr (wall_ms + strlen (hms3), ==, ".25");
 
-  /* Tooltips read the session's: the BLOCKED microsecond at 5 s. */
-  g_object_set (f->session, "time-unit", "milliseconds", NULL);
+  /* Tooltips read the session's too: the BLOCKED microsecond at 5 s. */
+  jvms_session_set_time_origin (f->session, JVMS_TIME_ORIGIN_TRACE_START);
   jvms_session_set_visible (f->session, T0 + 5 * SECOND - 5000, T0 + 5 * SECOND + 5000, TRUE);
   s = render (view, WIDTH, HEIGHT);
   cairo_surface_destroy (s);
@@ -729,7 +729,7 @@ test_time_origin_and_unit (Fixture       *f,
   tip_ms = jvms_timeline_get_tooltip_text_at (JVMS_TIMELINE (view), JVMS_TIMELINE_GUTTER + 550, y);
   g_assert_nonnull (tip_ms);
   g_assert_nonnull (strstr (tip_ms, "5000.000000 ms"));
-  g_object_set (f->session, "time-origin", "wall-clock", NULL);
+  jvms_session_set_time_origin (f->session, JVMS_TIME_ORIGIN_WALL_CLOCK);
   tip_wall = jvms_timeline_get_tooltip_text_at (JVMS_TIMELINE (view), JVMS_TIMELINE_GUTTER + 550, y);
   g_assert_nonnull (tip_wall);
   g_assert_nonnull (strstr (tip_wall, hms5));

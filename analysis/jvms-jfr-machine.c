@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "jvms-states.h"
+#include "jvms-thread-list.h"
 
 #define NS_PER_MS           G_GINT64_CONSTANT (1000000)
 /* jdk.ExecutionSample's period in default.jfc is 20 ms: a method is held for two periods. */
@@ -628,7 +629,8 @@ blocking (JvmsJfrMachine *self, JThread *j, gint64 start, gint64 end, JvmsUserSt
     jvms_writer_set_int (w, j->a_monitor, start, (gint64) monitor);
   else
     jvms_writer_set_null (w, j->a_monitor, start);
-  if (owner > 0)
+  /* 0: no owner known; a virtual thread's tid is negative (jvms-thread-list.h). */
+  if (owner != 0)
     jvms_writer_set_int (w, j->a_owner, start, owner);
   else
     jvms_writer_set_null (w, j->a_owner, start);
@@ -693,7 +695,7 @@ lock_enter (JvmsJfrMachine *self, guint64 address, const char *klass, gint64 own
   l->waiters++;
   jvms_writer_set_int (self->writer, l->a_waiters, start, l->waiters);
   jvms_writer_set_string (self->writer, l->a_class, start, klass);
-  if (owner > 0)
+  if (owner != 0)
     jvms_writer_set_int (self->writer, l->a_owner, start, owner);
   /* Bounded by the threads that can wait at once; a hostile file cannot grow it past that
    * without also growing the thread table. */
@@ -1033,7 +1035,7 @@ jvms_jfr_machine_feed (JvmsJfrMachine *self, const JvmsJfrEvent *ev)
         {
           if (j->gc_task == NULL)
             {
-              g_autofree char *key = jvms_threads_key (j->thread->tid);
+              g_autofree char *key = jvms_thread_key (j->thread->tid);
               g_autofree char *path = g_strdup_printf ("GC/workers/%s/task", key);
               j->gc_task = nest_for (w, path, NULL, NULL);
             }
@@ -1063,7 +1065,7 @@ jvms_jfr_machine_feed (JvmsJfrMachine *self, const JvmsJfrEvent *ev)
         {
           if (j->compilation == NULL)
             {
-              g_autofree char *key = jvms_threads_key (j->thread->tid);
+              g_autofree char *key = jvms_thread_key (j->thread->tid);
               g_autofree char *p0 = g_strdup_printf ("JIT/%s/compilation", key);
               g_autofree char *p1 = g_strdup_printf ("JIT/%s/compilation/tier", key);
               g_autofree char *p2 = g_strdup_printf ("JIT/%s/compilation/size", key);

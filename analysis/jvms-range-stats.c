@@ -17,6 +17,7 @@
 #include "jvms-samples.h"
 #include "jvms-states.h"
 #include "jvms-state-names.h"
+#include "jvms-thread-list.h"
 
 static void
 stat_row_free (gpointer data)
@@ -522,8 +523,8 @@ append_grandchildren (JvmsHistory *h, const char *folder, const char *name, GArr
 }
 
 static gboolean
-add_events (JvmsRangeStats *stats, JvmsHistory *h, const char *samples_path,
-            GCancellable *cancellable, GError **error)
+add_events (JvmsRangeStats *stats, JvmsHistory *h, JvmsThreadList *threads,
+            const char *samples_path, GCancellable *cancellable, GError **error)
 {
   gint64 t0 = stats->t0, t1 = stats->t1;
   g_autoptr(GArray) user_states = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
@@ -533,24 +534,16 @@ add_events (JvmsRangeStats *stats, JvmsHistory *h, const char *samples_path,
   g_autoptr(GArray) compilations = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
   g_autoptr(GArray) pauses = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
 
-  JvmsAttribute threads = jvms_history_lookup (h, "Threads");
-  if (threads != JVMS_ATTRIBUTE_INVALID)
+  for (guint i = 0; i < jvms_thread_list_get_len (threads); i++)
     {
-      g_autoptr(GArray) tids = jvms_history_list_children (h, threads);
-      for (guint i = 0; i < tids->len; i++)
-        {
-          JvmsAttribute t = g_array_index (tids, JvmsAttribute, i);
-          JvmsAttribute a = jvms_history_lookup_child (h, t, "user-state");
-          if (a != JVMS_ATTRIBUTE_INVALID)
-            g_array_append_val (user_states, a);
-          JvmsAttribute k = jvms_history_lookup_child (h, t, "kernel-state");
-          if (k == JVMS_ATTRIBUTE_INVALID)
-            continue;
-          g_array_append_val (kernel_states, k);
-          JvmsAttribute sc = jvms_history_lookup_child (h, k, "syscall");
-          if (sc != JVMS_ATTRIBUTE_INVALID)
-            g_array_append_val (syscalls, sc);
-        }
+      const JvmsThreadInfo *t = jvms_thread_list_get (threads, i);
+      if (t->user_state != JVMS_ATTRIBUTE_INVALID)
+        g_array_append_val (user_states, t->user_state);
+      if (t->kernel_state == JVMS_ATTRIBUTE_INVALID)
+        continue;
+      g_array_append_val (kernel_states, t->kernel_state);
+      if (t->kernel_syscall != JVMS_ATTRIBUTE_INVALID)
+        g_array_append_val (syscalls, t->kernel_syscall);
     }
   append_grandchildren (h, "CPUs", "current-thread", cpus);
   append_grandchildren (h, "JIT", "compilation", compilations);
@@ -642,40 +635,26 @@ compute_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *
   stats->origin = jvms_history_get_start_time (h);
 
   /* Events first: a few rows, where the per-thread section runs to hundreds of threads. */
-  if (!add_events (stats, h, d->samples_path, cancellable, &error))
+  g_autoptr(JvmsThreadList) threads = jvms_thread_list_read (h);
+  if (!add_events (stats, h, threads, d->samples_path, cancellable, &error))
     goto fail;
 
-  JvmsAttribute threads = jvms_history_lookup (h, "Threads");
-  if (threads != JVMS_ATTRIBUTE_INVALID)
+  for (guint i = 0; i < jvms_thread_list_get_len (threads); i++)
     {
-      g_autoptr(GArray) tids = jvms_history_list_children (h, threads);
-      for (guint i = 0; i < tids->len; i++)
-        {
-          JvmsAttribute t = g_array_index (tids, JvmsAttribute, i);
-          if (g_cancellable_set_error_if_cancelled (cancellable, &error))
-            goto fail;
+      const JvmsThreadInfo *t = jvms_thread_list_get (threads, i);
+      if (g_cancellable_set_error_if_cancelled (cancellable, &error))
+        goto fail;
 
-          const char *tid = jvms_history_get_name (h, t);
-          g_autofree char *subject = NULL;
-          JvmsAttribute name_attr = jvms_history_lookup_child (h, t, "name");
-          JvmsInterval iv;
-          if (name_attr != JVMS_ATTRIBUTE_INVALID
-              && jvms_history_query_single (h, name_attr, MIN (d->t1, jvms_history_get_end_time (h)), &iv, NULL)
-              && iv.value.type == JVMS_VALUE_STRING)
-            subject = g_strdup_printf ("%s (%s)", iv.value.s, tid);
-          else
-            subject = g_strdup (tid);
-
-          JvmsAttribute user = jvms_history_lookup_child (h, t, "user-state");
-          JvmsAttribute kernel = jvms_history_lookup_child (h, t, "kernel-state");
-          if (user != JVMS_ATTRIBUTE_INVALID
-              && !add_time_rows (stats, h, user, STATE_USER, "thread-states", subject, FALSE, &error))
-            goto fail;
-          if (kernel != JVMS_ATTRIBUTE_INVALID
-              && !add_time_rows (stats, h, kernel, STATE_KERNEL, "thread-states", subject, FALSE,
-                                 &error))
-            goto fail;
-        }
+      /* The name is the key itself when the history has none. */
+      g_autofree char *subject = g_strcmp0 (t->name, t->key) != 0
+                                 ? g_strdup_printf ("%s (%s)", t->name, t->key) : g_strdup (t->key);
+      if (t->user_state != JVMS_ATTRIBUTE_INVALID
+          && !add_time_rows (stats, h, t->user_state, STATE_USER, "thread-states", subject, FALSE, &error))
+        goto fail;
+      if (t->kernel_state != JVMS_ATTRIBUTE_INVALID
+          && !add_time_rows (stats, h, t->kernel_state, STATE_KERNEL, "thread-states", subject, FALSE,
+                             &error))
+        goto fail;
     }
 
   JvmsAttribute locks = jvms_history_lookup (h, "Locks");

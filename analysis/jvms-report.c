@@ -7,6 +7,7 @@
 
 #include "jvms-samples.h"
 #include "jvms-states.h"
+#include "jvms-thread-list.h"
 
 static const char * const finding_names[JVMS_FINDING_N] = {
   "monitor-contention", "cpu-contention", "gc", "jit", "safepoint",
@@ -50,6 +51,7 @@ typedef struct
 
 typedef struct
 {
+  const JvmsThreadInfo *info; /* in Report.list */
   gint64      tid;
   char       *name;
   gint64      pid;
@@ -67,6 +69,7 @@ typedef struct
   gint64       jvm_pid;
   gboolean     has_jfr, has_kernel;
   Finding      findings[JVMS_FINDING_N];
+  JvmsThreadList *list;       /* every thread of the history */
   GPtrArray   *threads;        /* ThreadReport*, analysed threads */
   GHashTable  *names;          /* tid -> name (every thread seen, for evidence) */
   GHashTable  *pids;           /* tid -> pid */
@@ -123,24 +126,6 @@ charge (Report *r, ThreadReport *t, JvmsFindingKind kind, gint64 ns, const char 
       e->ns += ns;
       g_hash_table_replace (e->threads, int64_dup (t->tid), GINT_TO_POINTER (1));
     }
-}
-
-/* The last non-null value an attribute took in [t0, t1]; JVMS_VALUE_NULL when none. Strings
- * point into the history. */
-static JvmsValue
-last_value (JvmsHistory *h, JvmsAttribute a, gint64 t0, gint64 t1, GError **error)
-{
-  JvmsValue v = JVMS_VALUE_INIT_NULL;
-  if (a == JVMS_ATTRIBUTE_INVALID)
-    return v;
-  g_autoptr(JvmsHistoryRange) range = jvms_history_query_range (h, t0, t1, &a, 1, error);
-  if (range == NULL)
-    return v;
-  JvmsInterval iv;
-  while (jvms_history_range_next (range, &iv, error))
-    if (iv.value.type != JVMS_VALUE_NULL)
-      v = iv.value;
-  return v;
 }
 
 /* Every interval of @a clipped to [from, to), in time order. */
@@ -244,27 +229,20 @@ thread_name (Report *r, gint64 tid)
   return name != NULL ? name : "?";
 }
 
-static char *
-attribute_path (gint64 tid, const char *leaf)
-{
-  return g_strdup_printf ("Threads/%" G_GINT64_FORMAT "/%s", tid, leaf);
-}
-
 /* Walks one thread's time over the range and charges every segment to one cause. */
 static gboolean
 walk_thread (Report *r, ThreadReport *t, GError **error)
 {
-  JvmsHistory *h = r->history;
-  const char *leaves[] = { "user-state", "user-state/detail", "user-state/monitor",
-                           "user-state/owner", "kernel-state", "kernel-state/syscall" };
+  const JvmsThreadInfo *info = t->info;
+  const JvmsAttribute leaves[] = { info->user_state, info->user_detail, info->user_monitor,
+                                   info->user_owner, info->kernel_state, info->kernel_syscall };
   enum { USER, DETAIL, MONITOR, OWNER, KERNEL, SYSCALL, N_LEAVES };
   Cursor cursors[N_LEAVES] = { { 0 } };
   gboolean ok = TRUE;
 
   for (guint i = 0; i < N_LEAVES; i++)
     {
-      g_autofree char *path = attribute_path (t->tid, leaves[i]);
-      cursors[i].ivs = intervals_of (r, jvms_history_lookup (h, path), error);
+      cursors[i].ivs = intervals_of (r, leaves[i], error);
       if (cursors[i].ivs == NULL)
         {
           ok = FALSE;
@@ -346,7 +324,8 @@ walk_thread (Report *r, ThreadReport *t, GError **error)
             charge (r, t, JVMS_FINDING_MONITOR_CONTENTION, ns, key);
             Evidence *e = finding_evidence (&r->findings[JVMS_FINDING_MONITOR_CONTENTION], key);
             e->address = monitor->type == JVMS_VALUE_INT ? monitor->i : 0;
-            if (owner->type == JVMS_VALUE_INT && owner->i > 0)
+            /* A virtual thread's tid is negative (jvms-thread-list.h). */
+            if (owner->type == JVMS_VALUE_INT && owner->i != 0)
               add_thread_ns (e->holders, owner->i, ns);
           }
           break;
@@ -750,43 +729,35 @@ add_name_ns_array (JsonBuilder *b, GHashTable *table, const char *key_name, cons
   json_builder_end_array (b);
 }
 
+/* The threads of the JVM (those the filter names, when one is given), and every thread's name
+ * and process for the evidence. */
 static void
-load_threads (Report *r, const char *filter, GError **error)
+load_threads (Report *r, const char *filter)
 {
-  JvmsHistory *h = r->history;
-  JvmsAttribute threads = jvms_history_lookup (h, "Threads");
-  if (threads == JVMS_ATTRIBUTE_INVALID)
-    return;
-  gint64 hs = jvms_history_get_start_time (h), he = jvms_history_get_end_time (h);
-  g_autoptr(GArray) children = jvms_history_list_children (h, threads);
-  for (guint i = 0; i < children->len; i++)
+  r->list = jvms_thread_list_read (r->history);
+  for (guint i = 0; i < jvms_thread_list_get_len (r->list); i++)
     {
-      JvmsAttribute t = g_array_index (children, JvmsAttribute, i);
-      const char *key = jvms_history_get_name (h, t);
-      gint64 tid = g_ascii_strtoll (key, NULL, 10);
-      JvmsValue name = last_value (h, jvms_history_lookup_child (h, t, "name"), hs, he, NULL);
-      JvmsValue pid = last_value (h, jvms_history_lookup_child (h, t, "pid"), hs, he, NULL);
-      JvmsValue kind = last_value (h, jvms_history_lookup_child (h, t, "kind"), hs, he, NULL);
-      const char *name_s = name.type == JVMS_VALUE_STRING ? name.s : key;
-      g_hash_table_insert (r->names, int64_dup (tid), (gpointer) name_s);
-      if (pid.type == JVMS_VALUE_INT)
-        g_hash_table_insert (r->pids, int64_dup (tid), int64_dup (pid.i));
+      const JvmsThreadInfo *info = jvms_thread_list_get (r->list, i);
+      g_hash_table_insert (r->names, int64_dup (info->tid), info->name);
+      if (info->pid >= 0)
+        g_hash_table_insert (r->pids, int64_dup (info->tid), int64_dup (info->pid));
 
-      JvmsThreadKind k = kind.type == JVMS_VALUE_INT ? (JvmsThreadKind) kind.i : JVMS_THREAD_KIND_OTHER_PROCESS;
+      JvmsThreadKind k = info->kind >= 0 ? (JvmsThreadKind) info->kind : JVMS_THREAD_KIND_OTHER_PROCESS;
       gboolean in_jvm = k != JVMS_THREAD_KIND_OTHER_PROCESS ||
-                        (r->jvm_pid > 0 && pid.type == JVMS_VALUE_INT && pid.i == r->jvm_pid);
+                        (r->jvm_pid > 0 && info->pid >= 0 && info->pid == r->jvm_pid);
       if (!in_jvm)
         continue;
-      if (filter != NULL && g_strcmp0 (filter, key) != 0 && g_strcmp0 (filter, name_s) != 0)
+      if (filter != NULL && g_strcmp0 (filter, info->key) != 0 && g_strcmp0 (filter, info->name) != 0)
         continue;
       ThreadReport *tr = g_new0 (ThreadReport, 1);
-      tr->tid = tid;
-      tr->name = g_strdup (name_s);
-      tr->pid = pid.type == JVMS_VALUE_INT ? pid.i : -1;
+      tr->info = info;
+      tr->tid = info->tid;
+      tr->name = g_strdup (info->name);
+      tr->pid = info->pid;
       tr->kind = k == JVMS_THREAD_KIND_OTHER_PROCESS ? JVMS_THREAD_KIND_JAVA : k;
       /* The launcher's thread (tid == pid) only waits for the JVM to end: its idle time is not
        * the application's. */
-      if (tid == r->jvm_pid && tr->kind == JVMS_THREAD_KIND_JAVA)
+      if (tr->tid == r->jvm_pid && tr->kind == JVMS_THREAD_KIND_JAVA)
         tr->kind = JVMS_THREAD_KIND_VM;
       g_ptr_array_add (r->threads, tr);
     }
@@ -861,7 +832,7 @@ jvms_report_compute (JvmsHistory             *history,
   r.gc_pauses = intervals_of (&r, jvms_history_lookup (history, "GC/pause"), error);
   if (r.gc_pauses == NULL)
     goto out;
-  load_threads (&r, options->thread, error);
+  load_threads (&r, options->thread);
   for (guint i = 0; i < r.threads->len; i++)
     if (!walk_thread (&r, g_ptr_array_index (r.threads, i), error))
       goto out;
@@ -1031,6 +1002,7 @@ out:
       g_clear_pointer (&r.findings[k].evidence, g_hash_table_unref);
     }
   g_clear_pointer (&r.threads, g_ptr_array_unref);
+  g_clear_pointer (&r.list, jvms_thread_list_free);
   g_clear_pointer (&r.names, g_hash_table_unref);
   g_clear_pointer (&r.pids, g_hash_table_unref);
   g_clear_pointer (&r.runnable, g_array_unref);

@@ -1,6 +1,8 @@
 /* jvms-threads.c: the thread table shared by the JFR and kernel state machines. */
 #include "jvms-threads.h"
 
+#include "jvms-thread-list.h"
+
 struct _JvmsThreads
 {
   JvmsWriter *writer;
@@ -40,14 +42,6 @@ jvms_threads_free (JvmsThreads *self)
   g_ptr_array_unref (self->list);
   g_hash_table_unref (self->jvm_pids);
   g_free (self);
-}
-
-char *
-jvms_threads_key (gint64 tid)
-{
-  if (tid < 0)
-    return g_strdup_printf ("v%" G_GINT64_FORMAT, -tid);
-  return g_strdup_printf ("%" G_GINT64_FORMAT, tid);
 }
 
 JvmsThread *
@@ -94,7 +88,7 @@ jvms_threads_get (JvmsThreads *self, gint64 tid, gint64 time)
   t->pid = -1;
   t->java_id = -1;
   t->first_seen = MAX (time, jvms_writer_get_start (self->writer));
-  g_autofree char *key = jvms_threads_key (tid);
+  g_autofree char *key = jvms_thread_key (tid);
   t->folder = jvms_writer_attribute (self->writer, "Threads/%s", key);
   t->a_name = jvms_writer_child (self->writer, t->folder, "name");
   t->a_pid = jvms_writer_child (self->writer, t->folder, "pid");
@@ -171,8 +165,3 @@ jvms_threads_flush (JvmsThreads *self)
     write_identity (self, g_ptr_array_index (self->list, i));
 }
 
-GPtrArray *
-jvms_threads_list (JvmsThreads *self)
-{
-  return self->list;
-}

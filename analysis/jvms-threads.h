@@ -1,4 +1,5 @@
-/* jvms-threads.h: what both layers know of each thread, and its identity attributes.
+/* jvms-threads.h: what both layers know of each thread, and its identity attributes: the
+ * writer of the thread layout of docs/attributes.md (jvms-thread-list.h reads it).
  *
  * Threads/<tid>/{name,pid,kind,java-id} are written at the thread's first-seen time only, and
  * rewritten at that same time when more is learnt (a Java name after a kernel comm, the JVM's
@@ -39,8 +40,6 @@ JvmsThread  *jvms_threads_get        (JvmsThreads *self,
                                       gint64       time);
 JvmsThread  *jvms_threads_lookup     (JvmsThreads *self,
                                       gint64       tid);
-/* The folder name of a thread: "4242", or "v17" for a virtual thread. */
-char        *jvms_threads_key        (gint64       tid);
 
 void         jvms_threads_set_comm   (JvmsThreads *self,
                                       JvmsThread  *thread,
@@ -61,7 +60,5 @@ gboolean     jvms_threads_is_jvm      (JvmsThreads *self,
                                        JvmsThread  *thread);
 /* Rewrites every identity that changed since it was written (end of build). */
 void         jvms_threads_flush       (JvmsThreads *self);
-/* All threads, for iteration: a GPtrArray of JvmsThread*, owned by the table. */
-GPtrArray   *jvms_threads_list        (JvmsThreads *self);
 
 G_END_DECLS

@@ -8,7 +8,7 @@
 #include "jvms-counters-view.h"
 #include "jvms-lane.h"
 #include "jvms-row-cells.h"
-#include "jvms-thread-table.h"
+#include "jvms-thread-list.h"
 #include "jvms-state-names.h"
 
 #define ROW_H JVMS_COUNTERS_VIEW_ROW_HEIGHT
@@ -111,17 +111,17 @@ jvms_counters_view_reload (JvmsTimeline *timeline,
                            JvmsHistory  *history)
 {
   JvmsCountersView *self = JVMS_COUNTERS_VIEW (timeline);
-  g_autoptr(JvmsThreadTable) threads = NULL;
+  g_autoptr(JvmsThreadList) threads = NULL;
   JvmsAttribute cpus;
 
   jvms_row_cells_reset (&self->cells);
   g_array_set_size (self->rows, 0);
   if (history == NULL)
     return;
-  threads = jvms_thread_table_new (history);
-  for (guint i = 0; i < jvms_thread_table_get_len (threads); i++)
+  threads = jvms_thread_list_read (history);
+  for (guint i = 0; i < jvms_thread_list_get_len (threads); i++)
     {
-      const JvmsThreadInfo *t = jvms_thread_table_get (threads, i);
+      const JvmsThreadInfo *t = jvms_thread_list_get (threads, i);
       g_autofree char *label = g_strdup_printf ("%s  %s", t->name, t->key);
       add_entity (self, history, t->folder, label, t->tid, t->kernel_state);
     }

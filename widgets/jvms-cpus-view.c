@@ -8,7 +8,7 @@
 #include "jvms-cpus-view.h"
 #include "jvms-lane.h"
 #include "jvms-row-cells.h"
-#include "jvms-thread-table.h"
+#include "jvms-thread-list.h"
 #include "jvms-state-names.h"
 
 #define ROW_H JVMS_CPUS_VIEW_ROW_HEIGHT
@@ -22,7 +22,7 @@ typedef struct
 struct _JvmsCpusView
 {
   JvmsTimeline     parent_instance;
-  JvmsThreadTable *threads;
+  JvmsThreadList *threads;
   GArray          *cpus;      /* Cpu, by number */
   JvmsRowCells     cells;     /* one lane per CPU: current-thread */
 };
@@ -47,8 +47,8 @@ jvms_cpus_view_reload (JvmsTimeline *timeline,
 
   jvms_row_cells_reset (&self->cells);
   g_array_set_size (self->cpus, 0);
-  g_clear_pointer (&self->threads, jvms_thread_table_free);
-  self->threads = jvms_thread_table_new (history);
+  g_clear_pointer (&self->threads, jvms_thread_list_free);
+  self->threads = jvms_thread_list_read (history);
   if (history == NULL || (root = jvms_history_lookup (history, "CPUs")) == JVMS_ATTRIBUTE_INVALID)
     return;
   children = jvms_history_list_children (history, root);
@@ -111,7 +111,7 @@ thread_color (const JvmsPalette *palette,
 
   if (value->type != JVMS_VALUE_INT || value->i == 0)
     return (JvmsColor) { 0 };
-  t = jvms_thread_table_lookup (cd->self->threads, value->i);
+  t = jvms_thread_list_lookup (cd->self->threads, value->i);
   c = jvms_palette_thread (palette, value->i,
                            t == NULL || t->kind == JVMS_THREAD_KIND_OTHER_PROCESS);
   if (cd->session != NULL && jvms_session_get_highlighted_threads (cd->session)->len > 0 &&
@@ -159,7 +159,7 @@ thread_text (const JvmsValue *value,
 
   if (value->type != JVMS_VALUE_INT || value->i == 0)
     return g_strdup (_("Idle"));
-  t = jvms_thread_table_lookup (self->threads, value->i);
+  t = jvms_thread_list_lookup (self->threads, value->i);
   if (t == NULL)
     /* Kernel tids fit an int (pid_max is at most 2^22). */
     return g_strdup_printf (_("Thread %d"), (int) value->i);
@@ -252,7 +252,7 @@ jvms_cpus_view_finalize (GObject *object)
 
   jvms_row_cells_clear (&self->cells);
   g_clear_pointer (&self->cpus, g_array_unref);
-  g_clear_pointer (&self->threads, jvms_thread_table_free);
+  g_clear_pointer (&self->threads, jvms_thread_list_free);
   G_OBJECT_CLASS (jvms_cpus_view_parent_class)->finalize (object);
 }
 

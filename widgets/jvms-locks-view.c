@@ -8,7 +8,8 @@
 #include "jvms-lane.h"
 #include "jvms-locks-view.h"
 #include "jvms-row-cells.h"
-#include "jvms-thread-table.h"
+#include "jvms-thread-list.h"
+#include "jvms-view-values.h"
 #include "jvms-state-names.h"
 
 #define ROW_H JVMS_LOCKS_VIEW_ROW_HEIGHT
@@ -31,7 +32,7 @@ typedef struct
 struct _JvmsLocksView
 {
   JvmsTimeline     parent_instance;
-  JvmsThreadTable *threads;
+  JvmsThreadList *threads;
   GArray          *locks;    /* Lock */
   JvmsRowCells     cells;    /* lanes: owner, waiters */
 };
@@ -61,8 +62,8 @@ jvms_locks_view_reload (JvmsTimeline *timeline,
 
   jvms_row_cells_reset (&self->cells);
   g_array_set_size (self->locks, 0);
-  g_clear_pointer (&self->threads, jvms_thread_table_free);
-  self->threads = jvms_thread_table_new (history);
+  g_clear_pointer (&self->threads, jvms_thread_list_free);
+  self->threads = jvms_thread_list_read (history);
   if (history == NULL ||
       (root = jvms_history_lookup (history, "Locks")) == JVMS_ATTRIBUTE_INVALID)
     return;
@@ -126,7 +127,7 @@ owner_color (const JvmsPalette *palette,
 
   if (value->type != JVMS_VALUE_INT)
     return (JvmsColor) { 0 };
-  t = jvms_thread_table_lookup (self->threads, value->i);
+  t = jvms_thread_list_lookup (self->threads, value->i);
   return jvms_palette_thread (palette, value->i,
                               t != NULL && t->kind == JVMS_THREAD_KIND_OTHER_PROCESS);
 }
@@ -207,7 +208,7 @@ owner_text (const JvmsValue *value,
 
   if (value->type != JVMS_VALUE_INT)
     return g_strdup (_("Not contended"));
-  t = jvms_thread_table_lookup (self->threads, value->i);
+  t = jvms_thread_list_lookup (self->threads, value->i);
   if (t == NULL)
     return g_strdup_printf (_("Held by thread %d"), (int) value->i);
   return g_strdup_printf (_("Held by %s (thread %s)"), t->name, t->key);
@@ -289,9 +290,9 @@ jvms_locks_view_select (JvmsLocksView *self,
   jvms_session_get_visible (session, &t0, &t1);
   if (lock->owner != JVMS_ATTRIBUTE_INVALID)
     g_array_append_val (attributes, lock->owner);
-  for (guint i = 0; i < jvms_thread_table_get_len (self->threads); i++)
+  for (guint i = 0; i < jvms_thread_list_get_len (self->threads); i++)
     {
-      const JvmsThreadInfo *t = jvms_thread_table_get (self->threads, i);
+      const JvmsThreadInfo *t = jvms_thread_list_get (self->threads, i);
       JvmsAttribute monitor;
       if (t->user_state == JVMS_ATTRIBUTE_INVALID)
         continue;
@@ -316,7 +317,7 @@ jvms_locks_view_select (JvmsLocksView *self,
                                                           jvms_history_get_parent (history,
                                                                                    interval.attribute));
           gint64 tid;
-          if (jvms_view_parse_tid (jvms_history_get_name (history, folder), &tid))
+          if (jvms_thread_key_parse (jvms_history_get_name (history, folder), &tid))
             add_tid (tids, tid);
         }
     }
@@ -393,7 +394,7 @@ jvms_locks_view_finalize (GObject *object)
 
   jvms_row_cells_clear (&self->cells);
   g_clear_pointer (&self->locks, g_array_unref);
-  g_clear_pointer (&self->threads, jvms_thread_table_free);
+  g_clear_pointer (&self->threads, jvms_thread_list_free);
   G_OBJECT_CLASS (jvms_locks_view_parent_class)->finalize (object);
 }
 

@@ -7,7 +7,7 @@
 
 #include "jvms-lane.h"
 #include "jvms-row-cells.h"
-#include "jvms-thread-table.h"
+#include "jvms-thread-list.h"
 #include "jvms-threads-view.h"
 #include "jvms-state-names.h"
 
@@ -41,7 +41,7 @@ struct _JvmsThreadsView
 {
   JvmsTimeline     parent_instance;
 
-  JvmsThreadTable *threads;
+  JvmsThreadList *threads;
   char            *filter;
   gboolean         collapsed[N_GROUPS];
   Grouping         grouping;
@@ -170,7 +170,7 @@ entry_label (JvmsThreadsView      *self,
 static void
 rebuild_rows_by_name (JvmsThreadsView *self)
 {
-  guint n = self->threads != NULL ? jvms_thread_table_get_len (self->threads) : 0;
+  guint n = self->threads != NULL ? jvms_thread_list_get_len (self->threads) : 0;
   g_autoptr(GArray) entries = g_array_new (FALSE, FALSE, sizeof (Entry));
   int y = 0, group = -1;
   guint header = 0;
@@ -178,7 +178,7 @@ rebuild_rows_by_name (JvmsThreadsView *self)
   g_ptr_array_set_size (self->group_names, 0);
   for (guint i = 0; i < n; i++)
     {
-      const JvmsThreadInfo *t = jvms_thread_table_get (self->threads, i);
+      const JvmsThreadInfo *t = jvms_thread_list_get (self->threads, i);
       Entry e = { 0, NULL, i };
 
       if (!matches_filter (self, t))
@@ -190,7 +190,7 @@ rebuild_rows_by_name (JvmsThreadsView *self)
   for (guint i = 0; i < entries->len; i++)
     {
       Entry *e = &g_array_index (entries, Entry, i);
-      Row r = { group, jvms_thread_table_get (self->threads, e->index), y, 0 };
+      Row r = { group, jvms_thread_list_get (self->threads, e->index), y, 0 };
 
       if (self->grouping != GROUPING_NONE &&
           (group < 0 || g_strcmp0 (e->label, g_ptr_array_index (self->group_names, group)) != 0))
@@ -221,7 +221,7 @@ rebuild_rows_by_name (JvmsThreadsView *self)
 static void
 rebuild_rows (JvmsThreadsView *self)
 {
-  guint n = self->threads != NULL ? jvms_thread_table_get_len (self->threads) : 0;
+  guint n = self->threads != NULL ? jvms_thread_list_get_len (self->threads) : 0;
   int y = 0;
 
   g_array_set_size (self->rows, 0);
@@ -239,7 +239,7 @@ rebuild_rows (JvmsThreadsView *self)
       y += GROUP_H;
       for (guint i = 0; i < n; i++)
         {
-          const JvmsThreadInfo *t = jvms_thread_table_get (self->threads, i);
+          const JvmsThreadInfo *t = jvms_thread_list_get (self->threads, i);
           Row r = { group, t, y, 0 };
 
           if (group_of (t) != group || !matches_filter (self, t))
@@ -273,8 +273,8 @@ jvms_threads_view_reload (JvmsTimeline *timeline,
   JvmsThreadsView *self = JVMS_THREADS_VIEW (timeline);
 
   clear_cache (self);
-  g_clear_pointer (&self->threads, jvms_thread_table_free);
-  self->threads = jvms_thread_table_new (history);
+  g_clear_pointer (&self->threads, jvms_thread_list_free);
+  self->threads = jvms_thread_list_read (history);
   {
     const char *jvm_pid = history != NULL ? jvms_history_get_metadata (history, "jvm-pid") : NULL;
     guint64 pid;
@@ -619,7 +619,7 @@ jvms_threads_view_describe (JvmsTimeline *timeline)
 {
   JvmsThreadsView *self = JVMS_THREADS_VIEW (timeline);
   g_autoptr(GString) text = g_string_new (NULL);
-  guint n = self->threads != NULL ? jvms_thread_table_get_len (self->threads) : 0;
+  guint n = self->threads != NULL ? jvms_thread_list_get_len (self->threads) : 0;
 
   g_string_append_printf (text,
                           g_dngettext (GETTEXT_PACKAGE,
@@ -645,7 +645,7 @@ jvms_threads_view_finalize (GObject *object)
   g_clear_pointer (&self->cached_rows, g_array_unref);
   jvms_lane_cells_clear (&self->lanes);
   g_clear_pointer (&self->rows, g_array_unref);
-  g_clear_pointer (&self->threads, jvms_thread_table_free);
+  g_clear_pointer (&self->threads, jvms_thread_list_free);
   g_clear_pointer (&self->filter, g_free);
   g_clear_pointer (&self->group_names, g_ptr_array_unref);
   g_clear_pointer (&self->collapsed_names, g_hash_table_unref);

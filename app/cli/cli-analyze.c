@@ -8,6 +8,7 @@
 
 #include "cli-commands.h"
 #include "jvms-report.h"
+#include "jvms-thread-list.h"
 #include "jvms-trace-index.h"
 
 /* "1.5" (seconds), "250ms", "40us", "12ns", "2s": an offset from the trace start. */
@@ -46,8 +47,9 @@ print_threads_line (JsonArray *threads, guint limit)
   for (guint i = 0; i < n && i < limit; i++)
     {
       JsonObject *t = json_array_get_object_element (threads, i);
-      printf ("%s%s (%" G_GINT64_FORMAT ")", i ? ", " : "", json_object_get_string_member (t, "name"),
-              member_int (t, "tid"));
+      /* The folder name ("v17" for a thread without an OS id): what --thread takes. */
+      g_autofree char *key = jvms_thread_key (member_int (t, "tid"));
+      printf ("%s%s (%s)", i ? ", " : "", json_object_get_string_member (t, "name"), key);
     }
   if (n > limit)
     printf (g_dngettext (GETTEXT_PACKAGE, " and %u more", " and %u more", n - limit), n - limit);

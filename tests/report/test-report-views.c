@@ -1,0 +1,119 @@
+/* The threads view on a JFR trace whose threads have no OS thread id (virtual threads, keyed
+ * "v<javaId>" in the index): each gets a row, named in its tooltip, and the filter finds it by
+ * name and by folder name. The trace is written byte by byte (jfr-gen.c). Needs a display
+ * (xvfb-run). */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+#include <string.h>
+
+#include "jfr-gen.h"
+#include "jvms-session.h"
+#include "jvms-threads-view.h"
+#include "jvms-timeline.h"
+#include "jvms-trace-index.h"
+
+#define MS G_GINT64_CONSTANT (1000000)
+#define WIDTH 800
+#define HEIGHT 400
+
+static const JfrGenThread threads[] = {
+  { 0, 17, "vsleeper" },
+  { 0, 18, "vparker" },
+  { 4242, 21, "platform" },
+};
+static const char * const classes[] = { "java/lang/Object" };
+static const JfrGenEvent events[] = {
+  { JFR_GEN_THREAD_START, 0, 1 * MS, 0, 0, 0 },
+  { JFR_GEN_THREAD_START, 1, 1 * MS, 0, 0, 0 },
+  { JFR_GEN_THREAD_START, 2, 1 * MS, 0, 0, 0 },
+  { JFR_GEN_SLEEP, 0, 10 * MS, 50 * MS, 0, 0 },
+  { JFR_GEN_PARK, 1, 10 * MS, 30 * MS, 0, 0 },
+  { JFR_GEN_THREAD_END, 0, 90 * MS, 0, 0, 0 },
+  { JFR_GEN_THREAD_END, 1, 90 * MS, 0, 0, 0 },
+  { JFR_GEN_THREAD_END, 2, 90 * MS, 0, 0, 0 },
+};
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+static void
+render (GtkWidget *view)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, HEIGHT);
+  cairo_t *cr = cairo_create (surface);
+  jvms_timeline_render (JVMS_TIMELINE (view), cr, WIDTH, HEIGHT, FALSE);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
+static void
+test_virtual_threads_named (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("jvms-report-views-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_autofree char *trace = g_build_filename (dir, "virtual.jfr", NULL);
+  g_autofree char *cache = g_build_filename (dir, "cache", NULL);
+  jfr_gen_write (trace, threads, G_N_ELEMENTS (threads), events, G_N_ELEMENTS (events), classes,
+                 G_N_ELEMENTS (classes));
+  g_autoptr(JvmsTraceIndex) index = jvms_trace_index_new (trace, &error);
+  g_assert_no_error (error);
+  jvms_trace_index_set_cache_dir (index, cache);
+  jvms_trace_index_load (index, NULL, &error);
+  g_assert_no_error (error);
+  JvmsHistory *history = jvms_trace_index_dup_history (index);
+  JvmsSession *session = jvms_session_new ();
+  jvms_session_set_history (session, history);
+  GtkWidget *view = g_object_ref_sink (jvms_threads_view_new (session));
+  JvmsThreadsView *tv = JVMS_THREADS_VIEW (view);
+
+  render (view);
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    {
+      gint64 tid = threads[i].os_tid > 0 ? threads[i].os_tid : -threads[i].java_id;
+      int row = jvms_threads_view_get_row_y (tv, tid);
+      g_assert_cmpint (row, >=, 0);
+      int y = JVMS_TIMELINE_LEGEND_HEIGHT + row + JVMS_THREADS_VIEW_USER_LANE_Y + 2;
+      g_autofree char *text = jvms_timeline_get_tooltip_text_at (JVMS_TIMELINE (view),
+                                                                 JVMS_TIMELINE_GUTTER + WIDTH / 4, y);
+      g_assert_nonnull (text);
+      g_assert_nonnull (strstr (text, threads[i].name));
+    }
+
+  /* By name, and by folder name. */
+  jvms_threads_view_set_filter (tv, "vparker");
+  g_assert_cmpint (jvms_threads_view_get_row_y (tv, -18), >=, 0);
+  g_assert_cmpint (jvms_threads_view_get_row_y (tv, -17), ==, -1);
+  jvms_threads_view_set_filter (tv, "v17");
+  g_assert_cmpint (jvms_threads_view_get_row_y (tv, -17), >=, 0);
+  g_assert_cmpint (jvms_threads_view_get_row_y (tv, -18), ==, -1);
+
+  g_assert_finalize_object (view);
+  g_assert_finalize_object (session);
+  jvms_history_unref (history);
+  g_clear_object (&index);
+  remove_tree (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  gtk_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/report/views/virtual-threads-named", test_virtual_threads_named);
+  return g_test_run ();
+}

@@ -6,15 +6,13 @@
  */
 #include "config.h"
 
-#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
 
-#include "jfr-gen.h"
 #include "jvms-report.h"
 #include "jvms-states.h"
 #include "jvms-thread-list.h"
-#include "jvms-trace-index.h"
+#include "report-fixture.h"
 
 #define MS G_GINT64_CONSTANT (1000000)
 
@@ -48,56 +46,19 @@ static const JfrGenEvent events[] = {
   { JFR_GEN_THREAD_END, 4, 90 * MS, 0, 0, 0 },
 };
 
-typedef struct
-{
-  char           *dir;
-  char           *trace;
-  JvmsTraceIndex *index;
-  JvmsHistory    *history;
-} Fixture;
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
+typedef ReportFixture Fixture;
 
 static void
 fixture_setup (Fixture *f, gconstpointer data)
 {
-  g_autoptr(GError) error = NULL;
-  f->dir = g_dir_make_tmp ("jvms-report-threads-XXXXXX", &error);
-  g_assert_no_error (error);
-  f->trace = g_build_filename (f->dir, "virtual.jfr", NULL);
-  jfr_gen_write (f->trace, threads, G_N_ELEMENTS (threads), events, G_N_ELEMENTS (events),
-                 classes, G_N_ELEMENTS (classes));
-  f->index = jvms_trace_index_new (f->trace, &error);
-  g_assert_no_error (error);
-  g_autofree char *cache = g_build_filename (f->dir, "cache", NULL);
-  jvms_trace_index_set_cache_dir (f->index, cache);
-  jvms_trace_index_load (f->index, NULL, &error);
-  g_assert_no_error (error);
-  f->history = jvms_trace_index_dup_history (f->index);
+  report_fixture_open (f, threads, G_N_ELEMENTS (threads), events, G_N_ELEMENTS (events),
+                       classes, G_N_ELEMENTS (classes));
 }
 
 static void
 fixture_teardown (Fixture *f, gconstpointer data)
 {
-  g_clear_pointer (&f->history, jvms_history_unref);
-  g_clear_object (&f->index);
-  remove_tree (f->dir);
-  g_free (f->dir);
-  g_free (f->trace);
+  report_fixture_close (f);
 }
 
 static void

@@ -4,15 +4,13 @@
  * (xvfb-run). */
 #include "config.h"
 
-#include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <string.h>
 
-#include "jfr-gen.h"
 #include "jvms-session.h"
 #include "jvms-threads-view.h"
 #include "jvms-timeline.h"
-#include "jvms-trace-index.h"
+#include "report-fixture.h"
 
 #define MS G_GINT64_CONSTANT (1000000)
 #define WIDTH 800
@@ -36,22 +34,6 @@ static const JfrGenEvent events[] = {
 };
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
-static void
 render (GtkWidget *view)
 {
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, HEIGHT);
@@ -64,19 +46,10 @@ render (GtkWidget *view)
 static void
 test_virtual_threads_named (void)
 {
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("jvms-report-views-XXXXXX", &error);
-  g_assert_no_error (error);
-  g_autofree char *trace = g_build_filename (dir, "virtual.jfr", NULL);
-  g_autofree char *cache = g_build_filename (dir, "cache", NULL);
-  jfr_gen_write (trace, threads, G_N_ELEMENTS (threads), events, G_N_ELEMENTS (events), classes,
-                 G_N_ELEMENTS (classes));
-  g_autoptr(JvmsTraceIndex) index = jvms_trace_index_new (trace, &error);
-  g_assert_no_error (error);
-  jvms_trace_index_set_cache_dir (index, cache);
-  jvms_trace_index_load (index, NULL, &error);
-  g_assert_no_error (error);
-  JvmsHistory *history = jvms_trace_index_dup_history (index);
+  ReportFixture f = { 0 };
+  report_fixture_open (&f, threads, G_N_ELEMENTS (threads), events, G_N_ELEMENTS (events), classes,
+                       G_N_ELEMENTS (classes));
+  JvmsHistory *history = f.history;
   JvmsSession *session = jvms_session_new ();
   jvms_session_set_history (session, history);
   GtkWidget *view = g_object_ref_sink (jvms_threads_view_new (session));
@@ -105,9 +78,7 @@ test_virtual_threads_named (void)
 
   g_assert_finalize_object (view);
   g_assert_finalize_object (session);
-  jvms_history_unref (history);
-  g_clear_object (&index);
-  remove_tree (dir);
+  report_fixture_close (&f);
 }
 
 int

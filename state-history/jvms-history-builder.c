@@ -35,10 +35,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-gsize    jvms_blob_frame (JvmsNodeEncoder *enc, const guint8 *payload, gsize usize, guint32 level,
-                          guint32 n_items, gint64 start, gint64 end);
-gboolean jvms_history_write_tables (JvmsHistory *h, GBytes *summary_dir, GError **error);
-
 struct _JvmsHistoryBuilder
 {
   JvmsHistory    *h;

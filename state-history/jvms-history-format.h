@@ -10,7 +10,7 @@
  *                  that decompresses to exactly usize bytes of node payload (below)
  *   then         summary blobs (same framing as nodes: JvmsNodeHeader with level
  *                JVMS_NODE_LEVEL_SUMMARY, lz4 block of summary payload: level buckets and
- *                change lists; jvms-history-summary.c)
+ *                change lists; jvms-history-summary-codec.c)
  *   then         tables, each a raw byte range [offset, offset + size) whose crc is stored in
  *                the header (JvmsTableRef): attributes, strings, metadata, summary directory
  *   file_size    end of file; nothing after it.
@@ -53,7 +53,7 @@
  * String table: varint n; n x { varint length, bytes (no NUL) }, in id order.
  * Metadata table: varint n; n x { varint key length, key, varint value length, value }.
  *
- * Summary levels (for jvms_history_query_summary; design in jvms-history-summary.c). Level k
+ * Summary levels (for jvms_history_query_summary; design in docs/state-history.md). Level k
  * cuts time into buckets of 2^(JVMS_SUMMARY_BASE_SHIFT + k * JVMS_SUMMARY_LEVEL_SHIFT) ns;
  * bucket b covers [b << shift, (b + 1) << shift). Per attribute, levels start at its finest
  * level k0 (chosen from its first intervals) and only buckets holding a value change are

@@ -66,9 +66,6 @@ node_header_parse (const guint8 *p, JvmsNodeHeader *h)
   h->end = (gint64) jvms_get_u64le (p + 32);
 }
 
-/* Frames @usize payload bytes into enc->blob: header + lz4 block. Returns the blob size. */
-gsize jvms_blob_frame (JvmsNodeEncoder *enc, const guint8 *payload, gsize usize, guint32 level,
-                       guint32 n_items, gint64 start, gint64 end);
 gsize
 jvms_blob_frame (JvmsNodeEncoder *enc, const guint8 *payload, gsize usize, guint32 level,
                  guint32 n_items, gint64 start, gint64 end)
@@ -235,8 +232,6 @@ read_exact (int fd, void *buf, gsize n, guint64 offset, const char *file, const 
   return TRUE;
 }
 
-gboolean jvms_read_exact (int fd, void *buf, gsize n, guint64 offset, const char *file,
-                          const char *what, GError **error);
 gboolean
 jvms_read_exact (int fd, void *buf, gsize n, guint64 offset, const char *file, const char *what,
                  GError **error)

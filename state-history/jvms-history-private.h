@@ -96,7 +96,7 @@ typedef struct
   gint64        *ends;
   guint64       *bits;
   guint8        *types;
-  gpointer       buckets;     /* summary blobs: their decoded buckets (jvms-history-summary.c) */
+  gpointer       buckets;     /* summary blobs: their runs (Blob, jvms-history-summary-private.h) */
   gboolean       transient;   /* from jvms_node_transient_new: not freed by the last unref */
   gboolean       pooled;      /* from jvms_node_memory_alloc (@bytes of it), not g_malloc */
 } JvmsNode;
@@ -184,6 +184,22 @@ const guint8 *jvms_blob_read_scratch (int             fd,
                                       guint32         max_usize,
                                       JvmsNodeHeader *out_header,
                                       GError        **error);
+/* Frames @usize payload bytes into enc->blob: header + lz4 block. Returns the blob size. */
+gsize     jvms_blob_frame  (JvmsNodeEncoder *enc,
+                            const guint8    *payload,
+                            gsize            usize,
+                            guint32          level,
+                            guint32          n_items,
+                            gint64           start,
+                            gint64           end);
+/* pread()s exactly @n bytes at @offset; an error names @file and @what otherwise. */
+gboolean  jvms_read_exact  (int          fd,
+                            void        *buf,
+                            gsize        n,
+                            guint64      offset,
+                            const char  *file,
+                            const char  *what,
+                            GError     **error);
 JvmsNode *jvms_node_ref    (JvmsNode *node);
 void     jvms_node_unref   (JvmsNode *node);
 /* @bytes for a node that will not be cached, from buffers of the calling thread reused once
@@ -252,7 +268,7 @@ typedef struct
   guint8  type;
 } JvmsCurrent;
 
-/* ---- summary levels (jvms-history-summary.c) ---- */
+/* ---- summary levels (jvms-history-summary-*.c, jvms-history-summary-private.h) ---- */
 typedef struct _JvmsSummaryBuilder JvmsSummaryBuilder;
 typedef struct _JvmsSummaryIndex   JvmsSummaryIndex;
 
@@ -332,7 +348,10 @@ typedef void (*JvmsVisitFunc) (gpointer data, guint32 attr, gint64 start, gint64
 gboolean     jvms_history_visit     (JvmsHistory *self, gint64 t0, gint64 t1, const guint8 *want,
                                      JvmsVisitFunc func, gpointer data, GError **error);
 
-/* summary */
+/* Writes the tables (attributes, strings, metadata, @summary_dir) and the header: close(). */
+gboolean     jvms_history_write_tables (JvmsHistory *h, GBytes *summary_dir, GError **error);
+
+/* summary: the builder (jvms-history-summary-cascade.c) */
 JvmsSummaryBuilder *jvms_summary_builder_new    (void);
 void                jvms_summary_builder_free   (JvmsSummaryBuilder *sb);
 /* An interval of @attr ended. Returns FALSE with @error when writing a blob failed. */
@@ -344,6 +363,7 @@ gboolean            jvms_summary_builder_finish (JvmsHistory *h, JvmsSummaryBuil
 /* Writes a framed blob at the end of the data; returns its offset. */
 gboolean            jvms_history_append_blob    (JvmsHistory *h, const guint8 *blob, gsize n,
                                                  guint64 *offset, GError **error);
+/* summary: the directory (jvms-history-summary-directory.c) */
 /* The finest summary level of @attribute, or -1 when it has none (few intervals). */
 gint                jvms_summary_index_finest   (JvmsSummaryIndex *si, guint attribute);
 guint               jvms_summary_index_n_blobs  (JvmsSummaryIndex *si);
@@ -356,5 +376,7 @@ JvmsSummaryIndex   *jvms_summary_index_load     (const guint8 *data, gsize size,
                                                  guint64 offset, guint n_attributes,
                                                  guint64 data_end, GError **error);
 void                jvms_summary_index_free     (JvmsSummaryIndex *si);
+/* Reads and decodes every run of the directory: for jvms_history_check. */
+gboolean            jvms_summary_check_all      (JvmsHistory *h, GError **error);
 
 G_END_DECLS

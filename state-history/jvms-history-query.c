@@ -508,8 +508,6 @@ jvms_history_range_free (JvmsHistoryRange *range)
   g_free (range);
 }
 
-gboolean jvms_summary_check_all (JvmsHistory *h, GError **error);
-
 static gboolean
 check_closed (JvmsHistory *h, guint64 offset, guint32 csize, guint32 level, gint64 start,
               gint64 max_end, guint depth, guint64 *n_nodes, GError **error)

@@ -8,10 +8,6 @@
 
 G_DEFINE_QUARK (jvms-history-error-quark, jvms_history_error)
 
-gboolean jvms_read_exact (int fd, void *buf, gsize n, guint64 offset, const char *file,
-                          const char *what, GError **error);
-gboolean jvms_history_write_tables (JvmsHistory *h, GBytes *summary_dir, GError **error);
-
 gboolean
 jvms_value_equal (const JvmsValue *a, const JvmsValue *b)
 {

@@ -5,7 +5,6 @@
 
 #include <glib/gi18n.h>
 
-#include "jvms-loader.h"
 #include "jvms-timing.h"
 #include "jvms-window.h"
 
@@ -136,15 +135,10 @@ jvms_application_open (GApplication *app, GFile **files, int n_files, const char
             window = l->data;
             break;
           }
-      /* Indexing begins before the window is built: its first intervals come while GTK
-       * builds the widgets, instead of after. */
-      g_autoptr(JvmsLoader) loader = jvms_loader_new (files[i]);
-      jvms_loader_start (loader);
-      jvms_timing_mark ("indexing started");
       if (window == NULL)
         window = new_window (self);
       jvms_timing_mark ("window built");
-      jvms_window_open_loader (window, loader);
+      jvms_window_open (window, files[i]);
       jvms_timing_mark ("trace opened in the window");
       gtk_window_present (GTK_WINDOW (window));
       jvms_timing_mark ("window presented");

@@ -150,7 +150,7 @@ jvms_window_views_set_history (JvmsWindowViews *self, gpointer history)
         jvms_session_history_changed (self->session);
       return;
     }
-  /* The same index opened again (with another cache budget, jvms-loader.h): what the user
+  /* The same index opened again (with another cache budget): what the user
    * looks at and has selected stays. Zoom history starts over. */
   gboolean same_index = history != NULL && self->history != NULL
     && g_strcmp0 (jvms_history_get_path (history), jvms_history_get_path (self->history)) == 0;

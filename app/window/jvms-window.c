@@ -9,7 +9,7 @@
 
 #include "jvms-export.h"
 #include "jvms-history.h"
-#include "jvms-loader.h"
+#include "jvms-trace-index.h"
 #include "jvms-preferences.h"
 #include "jvms-selection-panel.h"
 #include "jvms-start-page.h"
@@ -22,7 +22,11 @@ struct _JvmsWindow
 
   GSettings            *settings;
   GFile                *file;
-  JvmsLoader           *loader;
+  JvmsTraceIndex       *index;
+  GBinding             *fraction_binding; /* the index's fraction on the progress bar */
+  JvmsHistory          *history;          /* the index's, as the views have it */
+  gsize                 history_budget;   /* its node cache budget, once set (0: default) */
+  gboolean              loading;
   gboolean              timing_marked;
   GCancellable         *cancellable;
   GtkNativeDialog      *dialog;
@@ -86,10 +90,9 @@ jvms_window_dump_state (JvmsWindow *self)
   g_autofree char *path = self->file ? g_file_get_path (self->file) : NULL;
   g_key_file_set_string (kf, "window", "page", gtk_stack_get_visible_child_name (self->stack));
   g_key_file_set_string (kf, "window", "file", path ? path : "");
-  g_key_file_set_boolean (kf, "window", "loading",
-                          self->loader && jvms_loader_get_loading (self->loader));
+  g_key_file_set_boolean (kf, "window", "loading", self->loading);
   g_key_file_set_double (kf, "window", "fraction",
-                         self->loader ? jvms_loader_get_fraction (self->loader) : 0.0);
+                         self->index ? jvms_trace_index_get_fraction (self->index) : 0.0);
   g_key_file_set_string (kf, "window", "problem", self->problem ? self->problem : "");
   g_key_file_set_string (kf, "window", "problem-kind",
                          self->problem == NULL ? "" : self->problem_is_note ? "note" : "warning");
@@ -105,9 +108,8 @@ jvms_window_dump_state (JvmsWindow *self)
       g_autofree char *nick = g_settings_get_string (self->settings, keys[i]);
       g_key_file_set_string (kf, "settings", keys[i], nick);
     }
-  /* The budget the open trace's history was opened with, from the loader (0: the default). */
-  g_key_file_set_uint64 (kf, "window", "history-cache-budget",
-                         self->loader ? jvms_loader_get_cache_budget (self->loader) : 0);
+  /* The node cache budget the open trace's history was given (0: the default). */
+  g_key_file_set_uint64 (kf, "window", "history-cache-budget", self->history_budget);
   g_key_file_set_string (kf, "panel", "range",
                          jvms_selection_panel_get_range_text (self->selection_panel));
 
@@ -208,7 +210,7 @@ toast (JvmsWindow *self, const char *text)
 static void
 update_actions (JvmsWindow *self)
 {
-  gboolean loading = self->loader && jvms_loader_get_loading (self->loader);
+  gboolean loading = self->loading;
   gboolean has_trace = self->file != NULL;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel-loading", loading);
@@ -230,39 +232,79 @@ timing_after_paint (GdkFrameClock *clock, JvmsWindow *self)
   g_signal_handlers_disconnect_by_func (clock, timing_after_paint, self);
 }
 
+/* The views and the panel get the index's history (NULL: none yet), or are told it grew. */
 static void
-loader_grew (JvmsWindow *self, JvmsLoader *loader)
+show_history (JvmsWindow *self)
 {
   GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
-  if (jvms_timing_enabled () && !self->timing_marked && clock != NULL
-      && jvms_loader_get_history (loader) != NULL)
+  if (jvms_timing_enabled () && !self->timing_marked && clock != NULL && self->history != NULL)
     {
       self->timing_marked = TRUE;
       jvms_timing_mark ("views get the first history");
       g_signal_connect_object (clock, "after-paint", G_CALLBACK (timing_after_paint), self, 0);
     }
-  jvms_window_views_set_history (self->views, jvms_loader_get_history (loader));
-  jvms_selection_panel_set_history (self->selection_panel, jvms_loader_get_history (loader));
+  jvms_window_views_set_history (self->views, self->history);
+  jvms_selection_panel_set_history (self->selection_panel, self->history);
+  jvms_window_dump_state (self);
+}
+
+/* The index's history appeared (indexing began, or an existing index was opened) or was
+ * replaced (the build finished). A build that failed or was cancelled drops its history: the
+ * views keep what they were shown of it (a reference keeps the removed file readable). */
+static void
+index_history_changed (JvmsWindow *self)
+{
+  JvmsHistory *history = jvms_trace_index_dup_history (self->index);
+  if (history == NULL || history == self->history)
+    {
+      g_clear_pointer (&history, jvms_history_unref);
+      return;
+    }
+  if (self->history == NULL && history != NULL)
+    jvms_timing_mark ("first live history");
+  g_clear_pointer (&self->history, jvms_history_unref);
+  self->history = history;
+  self->history_budget = 0; /* a new history has the default budget */
+  show_history (self);
+}
+
+/* The fraction moves as the worker indexes: the live history grew, and the views look again
+ * (the index notifies at most every 50 ms, jvms-trace-index.h). */
+static void
+index_fraction_changed (JvmsWindow *self)
+{
+  if (self->loading && self->history != NULL)
+    show_history (self);
+}
+
+/* The index cache budget: applied to the open trace's history once its index is complete, so
+ * that the build runs with the index's own. */
+static gboolean
+apply_cache_budget (JvmsWindow *self)
+{
+  if (self->index == NULL || self->history == NULL || self->loading
+      || jvms_trace_index_get_phase (self->index) != JVMS_TRACE_INDEX_PHASE_COMPLETE)
+    return FALSE;
+  gsize budget = (gsize) g_settings_get_uint (self->settings, "cache-budget-mib") * 1024 * 1024;
+  if (budget == self->history_budget)
+    return FALSE;
+  jvms_history_set_cache_budget (self->history, budget);
+  self->history_budget = budget;
+  /* The views drop what they cached from the history with the old budget. */
+  show_history (self);
+  return TRUE;
+}
+
+static void
+cache_budget_changed (JvmsWindow *self)
+{
+  apply_cache_budget (self);
   jvms_window_dump_state (self);
 }
 
 static void
-load_done (GObject *object, GAsyncResult *result, gpointer user_data)
+show_outcome (JvmsWindow *self, gboolean ok, const GError *error)
 {
-  JvmsLoader *loader = JVMS_LOADER (object);
-  g_autoptr(JvmsWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-  gboolean ok = jvms_loader_load_finish (loader, result, &error);
-
-  if (loader != self->loader)
-    return; /* a trace replaced since */
-
-  gtk_revealer_set_reveal_child (self->progress_revealer, FALSE);
-  loader_grew (self, loader);
-  jvms_window_views_set_complete (self->views, ok);
-  /* A build that failed or was cancelled leaves no sample store. */
-  jvms_window_views_set_samples_path (self->views, ok ? jvms_loader_get_samples_path (loader) : NULL);
-
   /* The reader's message names the full path already. */
   g_autofree char *name = g_file_get_basename (self->file);
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -279,11 +321,11 @@ load_done (GObject *object, GAsyncResult *result, gpointer user_data)
     }
   else
     {
-      const char * const *warnings = jvms_loader_get_warnings (loader);
-      guint n = warnings ? g_strv_length ((char **) warnings) : 0;
+      g_auto(GStrv) warnings = jvms_trace_index_dup_warnings (self->index);
+      guint n = warnings ? g_strv_length (warnings) : 0;
       if (n > 0)
         {
-          g_autofree char *all = g_strjoinv ("\n", (char **) warnings);
+          g_autofree char *all = g_strjoinv ("\n", warnings);
           g_autofree char *text =
             g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                           "“%s” could only partly be read; the views show what was loaded. %u problem:\n%s",
@@ -295,8 +337,8 @@ load_done (GObject *object, GAsyncResult *result, gpointer user_data)
       else
         {
           /* Notes (analysis/jvms-trace-index.h) are stored in the index beside the warnings. */
-          JvmsHistory *history = jvms_loader_get_history (loader);
-          const char *joined = history != NULL ? jvms_history_get_metadata (history, "notes") : NULL;
+          const char *joined = self->history != NULL
+            ? jvms_history_get_metadata (self->history, "notes") : NULL;
           if (joined != NULL && joined[0] != '\0')
             {
               g_auto(GStrv) lines = g_strsplit (joined, "\n", -1);
@@ -311,6 +353,32 @@ load_done (GObject *object, GAsyncResult *result, gpointer user_data)
             }
         }
     }
+}
+
+static void
+load_done (GObject *object, GAsyncResult *result, gpointer user_data)
+{
+  JvmsTraceIndex *index = JVMS_TRACE_INDEX (object);
+  g_autoptr(JvmsWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  gboolean ok = jvms_trace_index_load_finish (index, result, &error);
+
+  if (index != self->index)
+    return; /* a trace replaced since */
+
+  self->loading = FALSE;
+  gtk_revealer_set_reveal_child (self->progress_revealer, FALSE);
+  /* The views look at the final history once: when it is new, when it got its budget, or
+   * else here. */
+  JvmsHistory *shown = self->history;
+  index_history_changed (self);
+  if (!apply_cache_budget (self) && self->history == shown)
+    show_history (self);
+  jvms_window_views_set_complete (self->views, ok);
+  /* A build that failed or was cancelled leaves no sample store. */
+  jvms_window_views_set_samples_path (self->views,
+                                      ok ? jvms_trace_index_get_samples_path (index) : NULL);
+  show_outcome (self, ok, error);
   update_actions (self);
   jvms_window_dump_state (self);
 }
@@ -320,9 +388,13 @@ close_trace (JvmsWindow *self)
 {
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-  if (self->loader != NULL)
-    g_signal_handlers_disconnect_by_data (self->loader, self);
-  g_clear_object (&self->loader);
+  if (self->index != NULL)
+    g_signal_handlers_disconnect_by_data (self->index, self);
+  g_clear_pointer (&self->fraction_binding, g_binding_unbind);
+  g_clear_object (&self->index);
+  g_clear_pointer (&self->history, jvms_history_unref);
+  self->history_budget = 0;
+  self->loading = FALSE;
   g_clear_object (&self->file);
   jvms_window_views_set_history (self->views, NULL);
   jvms_window_views_set_samples_path (self->views, NULL);
@@ -330,16 +402,19 @@ close_trace (JvmsWindow *self)
   show_problem (self, NULL);
 }
 
-/* The index cache budget: applied to the open trace's history (opened again with it) as soon
- * as its index is complete. */
-static void
-cache_budget_changed (JvmsWindow *self)
+/* What the trace's index could not be made for (no such file, an unknown format, not a local
+ * file) is shown as a load that failed. */
+static JvmsTraceIndex *
+new_index (GFile *file, GError **error)
 {
-  if (self->loader == NULL)
-    return;
-  guint mib = g_settings_get_uint (self->settings, "cache-budget-mib");
-  jvms_loader_set_cache_budget (self->loader, (gsize) mib * 1024 * 1024);
-  jvms_window_dump_state (self);
+  g_autofree char *path = g_file_get_path (file);
+  if (path == NULL)
+    {
+      g_autofree char *uri = g_file_get_uri (file);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, "%s: not a local file", uri);
+      return NULL;
+    }
+  return jvms_trace_index_new (path, error);
 }
 
 void
@@ -348,26 +423,12 @@ jvms_window_open (JvmsWindow *self, GFile *file)
   g_return_if_fail (JVMS_IS_WINDOW (self));
   g_return_if_fail (G_IS_FILE (file));
 
-  g_autoptr(JvmsLoader) loader = jvms_loader_new (file);
-  jvms_window_open_loader (self, loader);
-}
-
-void
-jvms_window_open_loader (JvmsWindow *self, JvmsLoader *loader)
-{
-  g_return_if_fail (JVMS_IS_WINDOW (self));
-  g_return_if_fail (JVMS_IS_LOADER (loader));
-
-  GFile *file = jvms_loader_get_file (loader);
-
   GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
 
   close_trace (self);
   self->file = g_object_ref (file);
   self->load_failed = FALSE;
   self->cancellable = g_cancellable_new ();
-  self->loader = g_object_ref (loader);
-  cache_budget_changed (self);
 
   g_autofree char *name = g_file_get_basename (file);
   g_autoptr(GFile) parent = g_file_get_parent (file);
@@ -380,18 +441,31 @@ jvms_window_open_loader (JvmsWindow *self, JvmsLoader *loader)
 
   if (JVMS_IS_APPLICATION (app))
     jvms_application_add_recent (JVMS_APPLICATION (app), file);
-
-  g_object_bind_property (self->loader, "fraction", self->progress_bar, "fraction",
-                          G_BINDING_SYNC_CREATE);
-  g_signal_connect_object (self->loader, "grew", G_CALLBACK (loader_grew), self,
-                           G_CONNECT_SWAPPED);
-  /* Indexing may have begun before the window was built: show what it has already. */
-  if (jvms_loader_get_history (self->loader) != NULL)
-    loader_grew (self, self->loader);
-  gtk_revealer_set_reveal_child (self->progress_revealer, TRUE);
   gtk_stack_set_visible_child_name (self->stack, "trace");
 
-  jvms_loader_load_async (self->loader, self->cancellable, load_done, g_object_ref (self));
+  g_autoptr(GError) error = NULL;
+  self->index = new_index (file, &error);
+  if (self->index == NULL)
+    {
+      show_outcome (self, FALSE, error);
+      update_actions (self);
+      jvms_window_dump_state (self);
+      return;
+    }
+
+  /* The index notifies in this thread's main context (jvms-trace-index.h): the progress bar
+   * follows its fraction as it is, and the views its history. */
+  self->fraction_binding = g_object_bind_property (self->index, "fraction",
+                                                   self->progress_bar, "fraction",
+                                                   G_BINDING_SYNC_CREATE);
+  g_signal_connect_object (self->index, "notify::history", G_CALLBACK (index_history_changed),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->index, "notify::fraction", G_CALLBACK (index_fraction_changed),
+                           self, G_CONNECT_SWAPPED);
+  self->loading = TRUE;
+  gtk_revealer_set_reveal_child (self->progress_revealer, TRUE);
+  jvms_trace_index_load_async (self->index, self->cancellable, load_done, g_object_ref (self));
+  jvms_timing_mark ("indexing started");
   update_actions (self);
   jvms_window_dump_state (self);
 }
@@ -711,9 +785,11 @@ jvms_window_dispose (GObject *object)
   if (self->dialog != NULL)
     gtk_native_dialog_destroy (self->dialog);
   g_clear_object (&self->dialog);
-  if (self->loader != NULL)
-    g_signal_handlers_disconnect_by_data (self->loader, self);
-  g_clear_object (&self->loader);
+  if (self->index != NULL)
+    g_signal_handlers_disconnect_by_data (self->index, self);
+  g_clear_pointer (&self->fraction_binding, g_binding_unbind);
+  g_clear_object (&self->index);
+  g_clear_pointer (&self->history, jvms_history_unref);
   g_clear_pointer (&self->views, jvms_window_views_free);
   gtk_widget_dispose_template (GTK_WIDGET (self), JVMS_TYPE_WINDOW);
   g_clear_object (&self->view_actions);

@@ -4,7 +4,6 @@
 #include <adwaita.h>
 
 #include "jvms-application.h"
-#include "jvms-loader.h"
 
 G_BEGIN_DECLS
 
@@ -15,9 +14,6 @@ JvmsWindow *jvms_window_new      (JvmsApplication *app);
 /* Starts indexing @file (a trace file or folder) and shows it as it grows. */
 void        jvms_window_open     (JvmsWindow      *self,
                                   GFile           *file);
-/* The same with indexing begun already (jvms-loader.h: jvms_loader_start). */
-void        jvms_window_open_loader (JvmsWindow   *self,
-                                     JvmsLoader   *loader);
 /* The trace shown, or NULL while the start page is up. */
 GFile      *jvms_window_get_file (JvmsWindow      *self);
 

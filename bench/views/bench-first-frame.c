@@ -1,6 +1,7 @@
 /* bench-first-frame.c: the time from launch to the first frame drawn from the live history,
- * as the window gets there: JvmsTraceIndex's async load, a poll of its live history every
- * 100 ms (the app's loader does the same), and every view rendered once offscreen. */
+ * as the window gets there: the views built, JvmsTraceIndex's async load, its live history
+ * looked at whenever the index notifies (the window follows its "history" and "fraction"
+ * notifications the same way), and every view rendered once offscreen. */
 #include "config.h"
 
 #include <glib/gstdio.h>
@@ -16,8 +17,6 @@
 #include "jvms-threads-view.h"
 #include "jvms-time-ruler.h"
 #include "jvms-trace-index.h"
-
-#define POLL_MS 100
 
 /* Seconds since this process was started (exec), from the kernel's start time: what a user
  * waits counts from launch, dynamic linking and GTK's start included. */
@@ -116,13 +115,6 @@ jvms_bench_recorded_trace (const char *cache_dir,
   return g_steal_pointer (&bundle);
 }
 
-/* Only wakes the loop below, which then looks at the live history. */
-static gboolean
-poll_history (gpointer data)
-{
-  return G_SOURCE_CONTINUE;
-}
-
 static void
 load_done (GObject      *source,
            GAsyncResult *result,
@@ -151,7 +143,6 @@ jvms_bench_first_frame (const char *trace,
   GtkWidget *views[JVMS_BENCH_N_VIEWS];
   cairo_surface_t *surface;
   gboolean done = FALSE;
-  guint poll_id;
   double seconds;
 
   if (tmp == NULL)
@@ -168,12 +159,12 @@ jvms_bench_first_frame (const char *trace,
   /* A fresh index in a folder of our own: the first launch on this trace. */
   jvms_trace_index_set_cache_dir (index, tmp);
   jvms_trace_index_set_force_rebuild (index, TRUE);
+  /* As the window does (jvms-window.c), the views are built before indexing begins. */
+  jvms_bench_new_views (session, views);
+  g_print ("# first frame: views built %.3f s after launch\n", jvms_bench_seconds_since_launch ());
   g_print ("# first frame: indexing starts %.3f s after launch\n",
            jvms_bench_seconds_since_launch ());
   jvms_trace_index_load_async (index, cancellable, load_done, &done);
-  /* As the window does (jvms-application.c), the views are built once indexing has begun. */
-  jvms_bench_new_views (session, views);
-  g_print ("# first frame: views built %.3f s after launch\n", jvms_bench_seconds_since_launch ());
 
   /* The window shows its views, empty, while the worker reads the first events: fonts and
    * glyphs are loaded then, not in the first frame with data. */
@@ -188,7 +179,8 @@ jvms_bench_first_frame (const char *trace,
   g_print ("# first frame: empty views drawn %.3f s after launch\n",
            jvms_bench_seconds_since_launch ());
 
-  poll_id = g_timeout_add (POLL_MS, poll_history, NULL);
+  /* Each notification of the index (fraction, history, phase) is a source in this context:
+   * the loop wakes with it. */
   while (!done)
     {
       g_main_context_iteration (NULL, TRUE);
@@ -197,7 +189,6 @@ jvms_bench_first_frame (const char *trace,
         break;
       g_clear_pointer (&history, jvms_history_unref);
     }
-  g_source_remove (poll_id);
 
   if (history != NULL)
     {

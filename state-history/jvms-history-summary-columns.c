@@ -30,18 +30,14 @@ durations_add (Durations *s, RV v, gint64 d)
     slots_add (&s->slots, v, d);
 }
 
-/* The value held longest, @fallback when none was added. */
+/* The value held longest, @fallback when none was added. Ties (rv_tie_rank): the table first,
+ * in index order (the integers 0..14, then null), then the slots in the order the row met
+ * their values; a later candidate wins only by holding strictly longer. */
 static inline RV
 durations_best (const Durations *s, RV fallback)
 {
   RV best = fallback;
   gint64 best_d = G_MININT64;
-  for (guint i = 0; i < s->slots.n; i++)
-    if (s->slots.d[i] > best_d)
-      {
-        best_d = s->slots.d[i];
-        best = s->slots.v[i];
-      }
   for (guint m = s->mask; m != 0; m &= m - 1)
     {
       guint i = (guint) __builtin_ctz (m);
@@ -51,6 +47,12 @@ durations_best (const Durations *s, RV fallback)
           best = i == DIRECT - 1 ? (RV) { 0, JVMS_VALUE_NULL } : (RV) { i, JVMS_VALUE_INT };
         }
     }
+  for (guint i = 0; i < s->slots.n; i++)
+    if (s->slots.d[i] > best_d)
+      {
+        best_d = s->slots.d[i];
+        best = s->slots.v[i];
+      }
   return best;
 }
 

@@ -124,6 +124,18 @@ slots_add (Slots *s, RV v, gint64 d)
     }
 }
 
+/* The tie rule of JvmsSummaryCell.dominant (jvms-history.h): of values that held equally long,
+ * the integers 0..14 in increasing order, then null, then (16) the one met first. */
+static inline guint
+rv_tie_rank (RV v)
+{
+  if (v.type == JVMS_VALUE_INT && v.bits < 15)
+    return (guint) v.bits;
+  return v.type == JVMS_VALUE_NULL ? 15 : 16;
+}
+
+/* The value held longest, by the tie rule; @fallback when none was added. Slots are filled in
+ * time order, so the first of equal rank was met first. */
 static inline RV
 slots_best (const Slots *s, RV fallback)
 {
@@ -131,7 +143,8 @@ slots_best (const Slots *s, RV fallback)
     return fallback;
   guint b = 0;
   for (guint i = 1; i < s->n; i++)
-    if (s->d[i] > s->d[b])
+    if (s->d[i] > s->d[b] ||
+        (s->d[i] == s->d[b] && rv_tie_rank (s->v[i]) < rv_tie_rank (s->v[b])))
       b = i;
   return s->v[b];
 }

@@ -265,7 +265,15 @@ typedef enum
 
 typedef struct
 {
-  /* The value that held longest in the column (a close approximation when zoomed far out). */
+  /* The value that held longest in the column. Exactly so while the history is being built and
+   * for columns narrower than the attribute's finest summary level (rows read from its change
+   * list), when the column holds at most 4 distinct values other than the integers 0 to 14 and
+   * null. Zoomed out further, a row is read from the coarsest level whose buckets (2^(10 + k) ns)
+   * fit in a column: each bucket counts whole for the value that held longest in it, and a
+   * bucket cut by a column edge for a value that held in its part. So it is exact for columns
+   * one bucket wide and aligned on the buckets (a bucket holding at most 4 values), and an
+   * approximation otherwise. Ties go to the smallest of the integers 0 to 14 among the tied
+   * values, else to null, else to the tied value the row met first. */
   JvmsValue        dominant;
   JvmsSummaryFlags flags;
   /* Over every numeric (int or double) value that held in the column; NaN when none did.

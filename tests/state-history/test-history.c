@@ -321,6 +321,104 @@ cell_value_is (const JvmsValue *v, const ModelIv *e)
   return model_iv_matches (e, &tmp);
 }
 
+/* ---- the dominant value: the value that held longest in the column ---- */
+
+/* The tie rule of jvms-history.h: among values that held equally long, the integers 0 to 14
+ * in increasing order, then null, then (rank 16) the first the row met. */
+static guint
+tie_rank (const ModelIv *e)
+{
+  if (e->type == JVMS_VALUE_INT && e->i >= 0 && e->i <= 14)
+    return (guint) e->i;
+  return e->type == JVMS_VALUE_NULL ? 15 : 16;
+}
+
+/* How long each value held in one column, while the query's answer can be exact: at most
+ * 16 values of rank < 16 and 4 others (what a column adds up exactly), or 4 values in all on a
+ * level read bucket by bucket (what a bucket's slots hold). */
+typedef struct
+{
+  const ModelIv *v[20];
+  gint64         d[20];
+  guint          n, n_other;
+  gboolean       too_many;
+} Held;
+
+static void
+held_add (Held *h, const ModelIv *e, gint64 d)
+{
+  for (guint i = 0; i < h->n; i++)
+    if (model_value_eq (h->v[i], e->type, e->i, e->d, e->s))
+      {
+        h->d[i] += d;
+        return;
+      }
+  if (h->too_many || h->n == G_N_ELEMENTS (h->v) || (tie_rank (e) == 16 && h->n_other == 4))
+    {
+      h->too_many = TRUE;
+      return;
+    }
+  h->n_other += tie_rank (e) == 16;
+  h->v[h->n] = e;
+  h->d[h->n++] = d;
+}
+
+/* How a summary query reads @attr's row: from the intervals or the change list (exact), from
+ * a level in columns one bucket wide and aligned on the buckets (exact per column, as a
+ * bucket's dominant is), or from a level otherwise (each bucket counted whole for its
+ * dominant: approximate). As jvms-history-summary-query.c chooses. */
+typedef enum
+{
+  READ_EXACT,
+  READ_BUCKETS,
+  READ_APPROX,
+} ReadKind;
+
+static ReadKind
+summary_read_kind (JvmsHistory *h, JvmsAttribute attr, gint64 t0, gint64 t1, guint n_columns)
+{
+  if (!jvms_history_is_complete (h) || h->summary == NULL)
+    return READ_EXACT;
+  gint64 width = (t1 - t0) / n_columns;
+  gint level = -1;
+  while (level + 1 < (gint) JVMS_SUMMARY_N_LEVELS &&
+         width >= (gint64) 1 << (JVMS_SUMMARY_BASE_SHIFT + (level + 1) * JVMS_SUMMARY_LEVEL_SHIFT))
+    level++;
+  gint k0 = jvms_summary_index_finest (h->summary, attr);
+  if (k0 < 0 || level < k0)
+    return READ_EXACT;
+  gint64 w = (gint64) 1 << (JVMS_SUMMARY_BASE_SHIFT + level * JVMS_SUMMARY_LEVEL_SHIFT);
+  if ((t0 & (w - 1)) == 0 && t1 - t0 == (gint64) n_columns * w)
+    return READ_BUCKETS;
+  return READ_APPROX;
+}
+
+/* Whether @got is the value that held longest in the column (@held, complete), by the tie
+ * rule: of the values that held longest, the one of smallest rank below 16; any of them when
+ * all have rank 16 (the row meets them in an order the model does not know). */
+static gboolean
+dominant_is_longest (const JvmsValue *got, const Held *held, const ModelIv **want)
+{
+  gint64 best = G_MININT64;
+  guint best_rank = G_MAXUINT;
+  *want = NULL;
+  for (guint i = 0; i < held->n; i++)
+    if (held->d[i] > best || (held->d[i] == best && tie_rank (held->v[i]) < best_rank))
+      {
+        best = held->d[i];
+        best_rank = tie_rank (held->v[i]);
+        *want = held->v[i];
+      }
+  for (guint i = 0; i < held->n; i++)
+    if (held->d[i] == best && cell_value_is (got, held->v[i]))
+      return best_rank == 16 || tie_rank (held->v[i]) == best_rank;
+  return FALSE;
+}
+
+/* Mixed columns whose dominant was checked as the value held longest, by how the row was read
+ * (ReadKind): the tests that build streams for it assert that they reach both. */
+static guint n_longest_checked[2];
+
 /* Summaries of four attributes picked at random, or of attribute @only (>= 0) alone. */
 static void
 check_summary_of (JvmsHistory *h, Pair *p, GRand *r, gint64 t0, gint64 t1, guint n_columns, gint only)
@@ -340,6 +438,7 @@ check_summary_of (JvmsHistory *h, Pair *p, GRand *r, gint64 t0, gint64 t1, guint
   g_autofree guint *n_held = g_new (guint, n_columns);
   g_autofree guint *n_other = g_new (guint, n_columns);
   g_autofree gboolean *dominant_held = g_new (gboolean, n_columns);
+  g_autofree Held *held = g_new (Held, n_columns);
   g_autofree const ModelIv **first = g_new (const ModelIv *, n_columns);
   g_autofree double *mn = g_new (double, n_columns);
   g_autofree double *mx = g_new (double, n_columns);
@@ -357,10 +456,12 @@ check_summary_of (JvmsHistory *h, Pair *p, GRand *r, gint64 t0, gint64 t1, guint
       ModelAttr *ma = p->model->attrs->pdata[idx[i]];
       ModelIv cur = ma->cur;
       cur.end = p->model->end_time;
+      ReadKind kind = summary_read_kind (h, attrs[i], t0, t1, n_columns);
       for (guint c = 0; c < n_columns; c++)
         {
           n_held[c] = n_other[c] = 0;
           dominant_held[c] = FALSE;
+          memset (&held[c], 0, sizeof held[c]);
           first[c] = NULL;
           mn[c] = mx[c] = NAN;
         }
@@ -394,6 +495,7 @@ check_summary_of (JvmsHistory *h, Pair *p, GRand *r, gint64 t0, gint64 t1, guint
                 n_other[c]++;
               if (cell_value_is (&cells[i * n_columns + c].dominant, e))
                 dominant_held[c] = TRUE;
+              held_add (&held[c], e, MIN (e->end, ce[c]) - MAX (e->start, cs[c]));
               double v = e->type == JVMS_VALUE_INT ? (double) e->i : e->type == JVMS_VALUE_DOUBLE ? e->d : NAN;
               if (!isnan (v))
                 {
@@ -415,6 +517,20 @@ check_summary_of (JvmsHistory *h, Pair *p, GRand *r, gint64 t0, gint64 t1, guint
             g_error ("summary [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ") col %u/%u attr %u: "
                      "dominant (type %d) never held in [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ")",
                      t0, t1, c, n_columns, idx[i], cell->dominant.type, cs[c], ce[c]);
+          /* The value that held longest: exactly so where the row is read exactly, and on a
+           * level read in whole buckets (a column inside the history, its bucket holding at
+           * most 4 values). Elsewhere a level counts each bucket for its own dominant. */
+          gboolean exact = kind == READ_EXACT ||
+                           (kind == READ_BUCKETS && held[c].n <= 4 &&
+                            cs[c] >= p->model->start_time && ce[c] <= p->model->end_time);
+          const ModelIv *want;
+          if (exact && !held[c].too_many && !dominant_is_longest (&cell->dominant, &held[c], &want))
+            g_error ("summary [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ") col %u/%u [%" G_GINT64_FORMAT
+                     ", %" G_GINT64_FORMAT ") attr %u (read %d): dominant (type %d) is not the value "
+                     "held longest (type %d, %d values)", t0, t1, c, n_columns, cs[c], ce[c], idx[i],
+                     kind, cell->dominant.type, want ? want->type : -1, held[c].n);
+          if (exact && !held[c].too_many && n_other[c] > 0)
+            n_longest_checked[kind == READ_EXACT ? READ_EXACT : READ_BUCKETS]++;
           gboolean mixed = n_other[c] > 0;
           if (mixed != ((cell->flags & JVMS_SUMMARY_MIXED) != 0))
             g_error ("summary [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ") col %u/%u [%" G_GINT64_FORMAT
@@ -1214,6 +1330,198 @@ test_summary_levels (void)
   pair_free (&p);
 }
 
+/* The dominant value is the value that held longest: streams of few values with long-tailed
+ * durations (so that a column's first or last value is often not its longest), queried while
+ * building (rows from the intervals), then from the file with columns finer than the finest
+ * level (change lists) and one bucket wide on every level (whole buckets), checked against the
+ * model by check_summary_of. */
+static void
+test_summary_dominant (void)
+{
+  g_autoptr (GRand) r = g_rand_new_with_seed (2025);
+  g_autoptr (GError) error = NULL;
+  Pair p = { 0 };
+  const guint n_attrs = 3;
+  const gint64 start = 1000000;
+  static const char *words[] = { "run", "wait", "park", "sleep" };
+  p.path = tmp_path ("dominant.hist");
+  p.model = model_new (start);
+  p.builder = jvms_history_builder_new (p.path, start, NULL, &error);
+  g_assert_no_error (error);
+  p.ids = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
+  for (guint a = 0; a < n_attrs; a++)
+    {
+      g_autofree char *name = g_strdup_printf ("D/%u", a);
+      JvmsAttribute id = jvms_history_builder_attribute (p.builder, name);
+      g_array_append_val (p.ids, id);
+      model_add_attr (p.model);
+    }
+  g_autoptr (JvmsHistory) live = jvms_history_builder_get_history (p.builder);
+  gint64 next[3] = { start, start + 7, start + 13 };
+  guint n = scaled (90000);
+  memset (n_longest_checked, 0, sizeof n_longest_checked);
+  for (guint k = 0; k < n; k++)
+    {
+      guint a = next[0] <= next[1] && next[0] <= next[2] ? 0 : next[1] <= next[2] ? 1 : 2;
+      gint64 t = next[a];
+      guint8 type = JVMS_VALUE_INT;
+      gint64 i = g_rand_int_range (r, 0, 4);
+      const char *str = NULL;
+      if (a == 1)
+        {
+          type = JVMS_VALUE_STRING;
+          str = words[i];
+        }
+      else if (a == 2 && i == 3)
+        type = JVMS_VALUE_NULL;
+      g_assert_true (model_modify (p.model, a, t, type, i, 0, str));
+      g_assert_true (builder_modify (p.builder, g_array_index (p.ids, JvmsAttribute, a), t, type, i, 0,
+                                     str, &error));
+      g_assert_no_error (error);
+      /* Mostly short, now and then 30 times longer: a column's longest value is rarely its
+       * first or its last. */
+      next[a] = t + (g_rand_int_range (r, 0, 12) == 0 ? g_rand_int_range (r, 20000, 90000)
+                                                       : g_rand_int_range (r, 1, 3000));
+      if (k == n / 2)
+        for (guint q = 0; q < scaled (60); q++)
+          {
+            gint64 span = p.model->end_time - start;
+            gint64 x = start + (gint64) (g_rand_double (r) * (double) span);
+            gint64 w = 1 + (gint64) (g_rand_double (r) * (double) (p.model->end_time - x));
+            check_summary_of (live, &p, r, x, x + w, g_rand_int_range (r, 1, 300), q % n_attrs);
+          }
+    }
+  gint64 end = p.model->end_time + 1;
+  g_assert_true (jvms_history_builder_close (p.builder, end, &error));
+  g_assert_no_error (error);
+  model_close (p.model, end);
+  guint live_checked = n_longest_checked[READ_EXACT];
+  g_assert_cmpuint (live_checked, >=, 500);
+
+  g_autoptr (JvmsHistory) h = jvms_history_open (p.path, 0, &error);
+  g_assert_no_error (error);
+  for (guint a = 0; a < n_attrs; a++)
+    {
+      JvmsAttribute id = g_array_index (p.ids, JvmsAttribute, a);
+      gint k0 = jvms_summary_index_finest (h->summary, id);
+      g_assert_cmpint (k0, >=, 0);
+      /* Change lists: columns finer than the finest level. */
+      gint64 w0 = (gint64) 1 << (JVMS_SUMMARY_BASE_SHIFT + k0 * JVMS_SUMMARY_LEVEL_SHIFT);
+      for (guint q = 0; q < scaled (40); q++)
+        {
+          guint nc = g_rand_int_range (r, 1, 400);
+          gint64 w = nc * (gint64) g_rand_int_range (r, 1, (gint32) MAX (w0 - 1, 2));
+          gint64 x = start + (gint64) (g_rand_double (r) * (double) (end - start - w));
+          check_summary_of (h, &p, r, x, x + w, nc, (gint) a);
+        }
+      /* Every level: columns one bucket wide, aligned, at the history's start and elsewhere. */
+      for (guint level = (guint) k0; level < JVMS_SUMMARY_N_LEVELS; level++)
+        {
+          gint64 bw = (gint64) 1 << (JVMS_SUMMARY_BASE_SHIFT + level * JVMS_SUMMARY_LEVEL_SHIFT);
+          gint64 first = (start + bw - 1) / bw * bw;
+          if (end - first < bw)
+            break;
+          gint64 n_buckets = (end - first) / bw;
+          for (guint q = 0; q < 3; q++)
+            {
+              gint64 b0 = q == 0 ? 0 : g_rand_int_range (r, 0, (gint32) MIN (n_buckets, G_MAXINT32));
+              guint nc = (guint) MIN (n_buckets - b0, (gint64) g_rand_int_range (r, 1, 2000));
+              check_summary_of (h, &p, r, first + b0 * bw, first + (b0 + nc) * bw, nc, (gint) a);
+            }
+        }
+    }
+  g_test_message ("mixed columns checked as the longest-held value: %u while building, %u on "
+                  "change lists, %u on whole buckets", live_checked,
+                  n_longest_checked[READ_EXACT] - live_checked, n_longest_checked[READ_BUCKETS]);
+  g_assert_cmpuint (n_longest_checked[READ_EXACT] - live_checked, >=, 500);
+  g_assert_cmpuint (n_longest_checked[READ_BUCKETS], >=, 500);
+  pair_free (&p);
+}
+
+/* Ties in the time held, on each way a row is read: two values held equally long in a column
+ * give the smaller integer (0..14), an integer before null or a string, and the string met
+ * first. Periods of
+ * 1,024 ns in halves of 512: every column a whole number of periods wide, or 512 ns wide and
+ * cut at a quarter period, holds the two values of each attribute equally long. */
+#define TIE_PERIOD 1024
+
+static void
+check_ties (JvmsHistory *h, const JvmsAttribute *attrs)
+{
+  g_autoptr (GError) error = NULL;
+  /* Change list (columns under the finest level, 4 periods), level 2 (4 periods a column, one
+   * bucket), level 3 (8), the change list again with columns at a quarter period. */
+  const struct { gint64 t0; guint n; gint64 w; } q[] = {
+    { 0, 50, TIE_PERIOD }, { 4 * TIE_PERIOD, 30, 4 * TIE_PERIOD },
+    { 8 * TIE_PERIOD, 20, 8 * TIE_PERIOD }, { 5 * TIE_PERIOD + 256, 2, 512 },
+  };
+  for (guint k = 0; k < G_N_ELEMENTS (q); k++)
+    {
+      JvmsSummaryCell cells[4 * 50];
+      g_assert_true (jvms_history_query_summary (h, q[k].t0, q[k].t0 + q[k].n * q[k].w, attrs, 4,
+                                                 q[k].n, cells, &error));
+      g_assert_no_error (error);
+      for (guint c = 0; c < q[k].n; c++)
+        {
+          const JvmsSummaryCell *ci = &cells[c], *cn = &cells[q[k].n + c];
+          const JvmsSummaryCell *cs = &cells[2 * q[k].n + c], *cm = &cells[3 * q[k].n + c];
+          g_assert_cmpint (ci->flags & JVMS_SUMMARY_MIXED, !=, 0);
+          g_assert_cmpint (ci->dominant.type, ==, JVMS_VALUE_INT);
+          g_assert_cmpint (ci->dominant.i, ==, 1);
+          g_assert_cmpint (cn->dominant.type, ==, JVMS_VALUE_INT);
+          g_assert_cmpint (cn->dominant.i, ==, 7);
+          g_assert_cmpint (cm->dominant.type, ==, JVMS_VALUE_INT);
+          g_assert_cmpint (cm->dominant.i, ==, 2);
+          g_assert_cmpint (cs->dominant.type, ==, JVMS_VALUE_STRING);
+          /* "zeta" holds the first half of a period, "alpha" the second. */
+          gint64 phase = (q[k].t0 + c * q[k].w) % TIE_PERIOD;
+          g_assert_cmpstr (cs->dominant.s, ==, phase < TIE_PERIOD / 2 ? "zeta" : "alpha");
+        }
+    }
+}
+
+static void
+test_summary_ties (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = tmp_path ("ties.hist");
+  g_autoptr (JvmsHistoryBuilder) b = jvms_history_builder_new (path, 0, NULL, &error);
+  g_assert_no_error (error);
+  JvmsAttribute attrs[] = {
+    jvms_history_builder_attribute (b, "T/ints"),
+    jvms_history_builder_attribute (b, "T/null"),
+    jvms_history_builder_attribute (b, "T/strings"),
+    jvms_history_builder_attribute (b, "T/mixed"),
+  };
+  const gint64 n_periods = 200;
+  JvmsValue hi = JVMS_VALUE_INIT_STRING ("zeta"), lo = JVMS_VALUE_INIT_STRING ("alpha");
+  for (gint64 k = 0; k < n_periods; k++)
+    {
+      gint64 t = k * TIE_PERIOD, m = t + TIE_PERIOD / 2;
+      g_assert_true (jvms_history_builder_modify_int (b, attrs[0], t, 3, &error));
+      g_assert_true (jvms_history_builder_modify_int (b, attrs[0], m, 1, &error));
+      g_assert_true (jvms_history_builder_modify_null (b, attrs[1], t, &error));
+      g_assert_true (jvms_history_builder_modify_int (b, attrs[1], m, 7, &error));
+      g_assert_true (jvms_history_builder_modify (b, attrs[2], t, &hi, &error));
+      g_assert_true (jvms_history_builder_modify (b, attrs[2], m, &lo, &error));
+      g_assert_true (jvms_history_builder_modify (b, attrs[3], t, &hi, &error));
+      g_assert_true (jvms_history_builder_modify_int (b, attrs[3], m, 2, &error));
+      g_assert_no_error (error);
+    }
+  /* While building: rows from the intervals. */
+  g_autoptr (JvmsHistory) live = jvms_history_builder_get_history (b);
+  check_ties (live, attrs);
+  g_assert_true (jvms_history_builder_close (b, n_periods * TIE_PERIOD, &error));
+  g_assert_no_error (error);
+  g_autoptr (JvmsHistory) h = jvms_history_open (path, 0, &error);
+  g_assert_no_error (error);
+  /* A change every 512 ns: the finest level is the first 8 gaps wide, 4,096 ns (level 2). */
+  for (guint a = 0; a < G_N_ELEMENTS (attrs); a++)
+    g_assert_cmpint (jvms_summary_index_finest (h->summary, attrs[a]), ==, 2);
+  check_ties (h, attrs);
+  g_unlink (path);
+}
+
 /* Thousands of attributes whose summary levels are all closed by close(): one in 7 changes
  * fast enough to choose its finest level while building, the others have fewer than the 64
  * probe intervals and choose it at close. close() closes, packs and frees them one attribute
@@ -1500,6 +1808,8 @@ main (int argc, char **argv)
   g_test_add_func ("/history/varint", test_varint);
   g_test_add_func ("/history/node-memory", test_node_memory);
   g_test_add_func ("/history/summary-levels", test_summary_levels);
+  g_test_add_func ("/history/summary-dominant", test_summary_dominant);
+  g_test_add_func ("/history/summary-ties", test_summary_ties);
   g_test_add_func ("/history/summary-far-times", test_summary_far_times);
   g_test_add_func ("/history/many-attributes", test_many_attributes);
   g_test_add_func ("/history/summary-many-attributes", test_summary_many_attributes);

@@ -3,12 +3,12 @@
  * what is done. */
 #include "jvms-build.h"
 
-#include <json-glib/json-glib.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "jvms-bundle-manifest.h"
 #include "jvms-kernel-machine.h"
 #include "jvms-jfr-machine.h"
 #include "jvms-jfr.h"
@@ -124,52 +124,17 @@ kernel_advance (KernelSource *k)
 
 /* ------------------------------------------------------------------------------------------ */
 
-typedef struct
-{
-  gboolean have_offset;   /* jfr_ticks_to_monotonic_offset_ns */
-  gint64   offset;
-  gint64   uncertainty;
-  char    *method;
-  gint64   pid;
-} BundleInfo;
-
+/* bundle.json's clock and pid; a damaged one is named and left out, the layers still read. */
 static void
-read_bundle (const char *dir, BundleInfo *info, GPtrArray *warnings)
+read_bundle (const char *dir, JvmsBundleManifest *info, GPtrArray *warnings)
 {
   info->pid = -1;
-  g_autofree char *path = g_build_filename (dir, "bundle.json", NULL);
-  if (!g_file_test (path, G_FILE_TEST_EXISTS))
+  g_autofree char *path = jvms_trace_bundle_part (dir, JVMS_BUNDLE_MANIFEST);
+  if (path == NULL)
     return;
-  g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
-  if (!json_parser_load_from_file (parser, path, &error))
-    {
-      g_ptr_array_add (warnings, g_strdup_printf ("%s: not valid JSON, clocks not aligned by it: %s",
-                                                  path, error->message));
-      return;
-    }
-  JsonNode *root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    return;
-  JsonObject *o = json_node_get_object (root);
-  if (json_object_has_member (o, "pid") && JSON_NODE_HOLDS_VALUE (json_object_get_member (o, "pid")))
-    info->pid = json_object_get_int_member (o, "pid");
-  JsonNode *clock = json_object_get_member (o, "clock");
-  if (clock == NULL || !JSON_NODE_HOLDS_OBJECT (clock))
-    return;
-  JsonObject *c = json_node_get_object (clock);
-  JsonNode *d = json_object_get_member (c, "jfr_ticks_to_monotonic_offset_ns");
-  if (d != NULL && JSON_NODE_HOLDS_VALUE (d) && json_node_get_value_type (d) == G_TYPE_INT64)
-    {
-      info->have_offset = TRUE;
-      info->offset = json_node_get_int (d);
-    }
-  JsonNode *u = json_object_get_member (c, "uncertainty_ns");
-  if (u != NULL && JSON_NODE_HOLDS_VALUE (u) && json_node_get_value_type (u) == G_TYPE_INT64)
-    info->uncertainty = json_node_get_int (u);
-  JsonNode *m = json_object_get_member (c, "method");
-  if (m != NULL && JSON_NODE_HOLDS_VALUE (m) && json_node_get_value_type (m) == G_TYPE_STRING)
-    info->method = g_strdup (json_node_get_string (m));
+  if (!jvms_bundle_manifest_read (path, info, &error))
+    g_ptr_array_add (warnings, g_strdup_printf ("%s; the clocks are not aligned by it", error->message));
 }
 
 static void
@@ -459,16 +424,14 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
   g_autofree char *jfr_path = NULL;
   g_autofree char *perf_path = NULL;
   g_autofree char *ctf_path = NULL;
-  BundleInfo bundle = { .pid = -1 };
+  JvmsBundleManifest bundle = { .pid = -1 };
   switch (req->kind)
     {
     case JVMS_TRACE_KIND_BUNDLE:
-      jfr_path = g_build_filename (req->trace_path, "recording.jfr", NULL);
-      perf_path = g_build_filename (req->trace_path, "kernel.perf.data", NULL);
-      if (!g_file_test (jfr_path, G_FILE_TEST_IS_REGULAR))
-        g_clear_pointer (&jfr_path, g_free);
-      if (!g_file_test (perf_path, G_FILE_TEST_IS_REGULAR))
-        g_clear_pointer (&perf_path, g_free);
+      /* A part that is there but is no file (a folder, a pipe, a link loop) is opened all the
+       * same, so that its reader names it: a layer is never lost without a word. */
+      jfr_path = jvms_trace_bundle_part (req->trace_path, JVMS_BUNDLE_JFR);
+      perf_path = jvms_trace_bundle_part (req->trace_path, JVMS_BUNDLE_KERNEL);
       read_bundle (req->trace_path, &bundle, warnings);
       break;
     case JVMS_TRACE_KIND_JFR:
@@ -491,13 +454,17 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
                          || (ctf_path != NULL && kernel_open_ctf (&ks, ctf_path, req->total_bytes, warnings));
   if (!have_jfr && !have_kernel)
     {
+      /* Every part's own reason: which file failed, and why, is what the user acts on. */
+      g_autoptr(GString) why = g_string_new (NULL);
+      for (guint i = 0; i < warnings->len; i++)
+        g_string_append_printf (why, "%s%s", i > 0 ? "; " : ": ",
+                                (const char *) g_ptr_array_index (warnings, i));
       g_set_error (error, JVMS_ANALYSIS_ERROR, JVMS_ANALYSIS_ERROR_READ,
-                   "%s: no layer of the trace could be read%s%s", req->trace_path,
-                   warnings->len > 0 ? ": " : "",
-                   warnings->len > 0 ? (const char *) g_ptr_array_index (warnings, 0) : "");
+                   "%s: no layer of the trace could be read%s", req->trace_path,
+                   why->len > 0 ? why->str : " (it holds neither recording.jfr nor kernel.perf.data)");
       jfr_clear (&js);
       kernel_source_clear (&ks);
-      g_free (bundle.method);
+      jvms_bundle_manifest_clear (&bundle);
       return FALSE;
     }
   if (have_jfr)
@@ -561,7 +528,7 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
     {
       jfr_clear (&js);
       kernel_source_clear (&ks);
-      g_free (bundle.method);
+      jvms_bundle_manifest_clear (&bundle);
       return FALSE;
     }
   g_autoptr(JvmsSamplesWriter) samples = jvms_samples_writer_new (req->samples_path, error);
@@ -570,7 +537,7 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
       jvms_history_builder_free (builder);
       jfr_clear (&js);
       kernel_source_clear (&ks);
-      g_free (bundle.method);
+      jvms_bundle_manifest_clear (&bundle);
       return FALSE;
     }
 
@@ -714,7 +681,7 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
   jvms_writer_free (writer);
   jvms_history_builder_free (builder);
   kernel_source_clear (&ks);
-  g_free (bundle.method);
+  jvms_bundle_manifest_clear (&bundle);
   return TRUE;
 
 fail:
@@ -724,6 +691,6 @@ fail:
   jvms_writer_free (writer);
   jvms_history_builder_free (builder);
   kernel_source_clear (&ks);
-  g_free (bundle.method);
+  jvms_bundle_manifest_clear (&bundle);
   return FALSE;
 }

@@ -6,7 +6,10 @@
 #include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "jvms-input-file.h"
 #include "jvms-trace-index.h"
 
 #define MAGIC "JVMSMPL1"
@@ -211,7 +214,12 @@ struct _JvmsSamplesReader
 JvmsSamplesReader *
 jvms_samples_reader_open (const char *path, GError **error)
 {
-  g_autoptr(GMappedFile) map = g_mapped_file_new (path, FALSE, error);
+  struct stat st;
+  int fd = jvms_input_file_open (path, &st, error);
+  if (fd < 0)
+    return NULL;
+  g_autoptr(GMappedFile) map = g_mapped_file_new_from_fd (fd, FALSE, error);
+  close (fd);
   if (map == NULL)
     return NULL;
   const guint8 *data = (const guint8 *) g_mapped_file_get_contents (map);

@@ -10,9 +10,8 @@
 #include <unistd.h>
 
 #include "jvms-build.h"
+#include "jvms-input-file.h"
 #include "jvms-states.h"
-
-G_DEFINE_QUARK (jvms-analysis-error-quark, jvms_analysis_error)
 
 struct _JvmsTraceIndex
 {
@@ -150,90 +149,12 @@ jvms_trace_index_init (JvmsTraceIndex *self)
   self->notes = g_ptr_array_new_with_free_func (g_free);
 }
 
-/* ------------------------------------------------------------------------------------------ */
-/* Detection */
-
-static gboolean
-has_ctf_metadata (const char *dir, int depth)
-{
-  if (depth > 6)
-    return FALSE;
-  g_autofree char *meta = g_build_filename (dir, "metadata", NULL);
-  if (g_file_test (meta, G_FILE_TEST_IS_REGULAR))
-    return TRUE;
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  if (d == NULL)
-    return FALSE;
-  const char *name;
-  while ((name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (dir, name, NULL);
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && has_ctf_metadata (child, depth + 1))
-        return TRUE;
-    }
-  return FALSE;
-}
-
-static gboolean
-detect (const char *path, JvmsTraceKind *out, GError **error)
-{
-  if (!g_file_test (path, G_FILE_TEST_EXISTS))
-    {
-      g_set_error (error, JVMS_ANALYSIS_ERROR, JVMS_ANALYSIS_ERROR_NOT_FOUND,
-                   "%s: no such file or folder", path);
-      return FALSE;
-    }
-  if (g_file_test (path, G_FILE_TEST_IS_DIR))
-    {
-      g_autofree char *bundle = g_build_filename (path, "bundle.json", NULL);
-      g_autofree char *jfr = g_build_filename (path, "recording.jfr", NULL);
-      g_autofree char *perf = g_build_filename (path, "kernel.perf.data", NULL);
-      if (g_file_test (bundle, G_FILE_TEST_IS_REGULAR) || g_file_test (jfr, G_FILE_TEST_IS_REGULAR)
-          || g_file_test (perf, G_FILE_TEST_IS_REGULAR))
-        {
-          *out = JVMS_TRACE_KIND_BUNDLE;
-          return TRUE;
-        }
-      if (has_ctf_metadata (path, 0))
-        {
-          *out = JVMS_TRACE_KIND_CTF;
-          return TRUE;
-        }
-      g_set_error (error, JVMS_ANALYSIS_ERROR, JVMS_ANALYSIS_ERROR_UNKNOWN_FORMAT,
-                   "%s: a folder holding neither bundle.json nor a CTF metadata file", path);
-      return FALSE;
-    }
-  char magic[8] = { 0 };
-  FILE *f = fopen (path, "rb");
-  if (f == NULL)
-    {
-      int saved = errno;
-      g_set_error (error, JVMS_ANALYSIS_ERROR, JVMS_ANALYSIS_ERROR_NOT_FOUND, "%s: %s", path,
-                   g_strerror (saved));
-      return FALSE;
-    }
-  gsize n = fread (magic, 1, sizeof magic, f);
-  fclose (f);
-  if (n >= 4 && memcmp (magic, "FLR\0", 4) == 0)
-    *out = JVMS_TRACE_KIND_JFR;
-  else if (n == 8 && memcmp (magic, "PERFILE2", 8) == 0)
-    *out = JVMS_TRACE_KIND_PERF;
-  else
-    {
-      g_set_error (error, JVMS_ANALYSIS_ERROR, JVMS_ANALYSIS_ERROR_UNKNOWN_FORMAT,
-                   "%s: neither a JFR recording (FLR magic) nor a perf.data file (PERFILE2 magic)",
-                   path);
-      return FALSE;
-    }
-  return TRUE;
-}
-
 JvmsTraceIndex *
 jvms_trace_index_new (const char *trace_path, GError **error)
 {
   g_return_val_if_fail (trace_path != NULL, NULL);
   JvmsTraceKind kind;
-  if (!detect (trace_path, &kind, error))
+  if (!jvms_trace_detect (trace_path, &kind, error))
     return NULL;
   JvmsTraceIndex *self = g_object_new (JVMS_TYPE_TRACE_INDEX, NULL);
   char *abs = g_canonicalize_filename (trace_path, NULL);
@@ -343,55 +264,6 @@ history_cb (JvmsHistory *history, gpointer user_data)
 /* ------------------------------------------------------------------------------------------ */
 /* Identity and cache */
 
-static gint
-compare_strings (gconstpointer a, gconstpointer b)
-{
-  return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
-}
-
-static void
-add_input (GPtrArray *inputs, const char *path)
-{
-  if (g_file_test (path, G_FILE_TEST_IS_DIR))
-    {
-      g_autoptr(GDir) d = g_dir_open (path, 0, NULL);
-      if (d == NULL)
-        return;
-      g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-      const char *name;
-      while ((name = g_dir_read_name (d)) != NULL)
-        g_ptr_array_add (names, g_strdup (name));
-      g_ptr_array_sort (names, compare_strings);
-      for (guint i = 0; i < names->len; i++)
-        {
-          g_autofree char *child = g_build_filename (path, g_ptr_array_index (names, i), NULL);
-          add_input (inputs, child);
-        }
-      return;
-    }
-  if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    g_ptr_array_add (inputs, g_strdup (path));
-}
-
-/* The files a trace reads: every one takes part in the identity. */
-static GPtrArray *
-list_inputs (JvmsTraceIndex *self)
-{
-  GPtrArray *inputs = g_ptr_array_new_with_free_func (g_free);
-  if (self->kind == JVMS_TRACE_KIND_BUNDLE)
-    {
-      const char *names[] = { "bundle.json", "recording.jfr", "kernel.perf.data", "jvm-clock.log" };
-      for (gsize i = 0; i < G_N_ELEMENTS (names); i++)
-        {
-          g_autofree char *p = g_build_filename (self->trace_path, names[i], NULL);
-          add_input (inputs, p);
-        }
-    }
-  else
-    add_input (inputs, self->trace_path);
-  return inputs;
-}
-
 /* A rewrite in place that puts the mtime back (an editor, rsync --inplace -t, a copy tool
  * preserving times) keeps path, size, mtime and inode: the identity also hashes the content.
  * Small files are hashed whole; larger ones by sampled blocks (the first and last block, where
@@ -424,7 +296,8 @@ hash_range (GChecksum *sum, int fd, guint64 offset, guint64 length, guint8 *buf)
 static char *
 content_fingerprint (const char *path, guint64 size)
 {
-  int fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  struct stat st;
+  int fd = jvms_input_file_open (path, &st, NULL);
   if (fd < 0)
     return g_strdup ("unreadable");
   g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_SHA256);
@@ -508,7 +381,8 @@ layers_from_name (const char *s)
 static char *
 file_digest (const char *path)
 {
-  int fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  struct stat st;
+  int fd = jvms_input_file_open (path, &st, NULL);
   if (fd < 0)
     return NULL;
   g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_MD5);
@@ -551,8 +425,12 @@ write_digest (const char *index_path, GError **error)
 static JvmsHistory *
 try_reuse (const char *index_path, const char *identity)
 {
-  if (!g_file_test (index_path, G_FILE_TEST_IS_REGULAR))
+  /* Only a regular file is handed to jvms_history_open(), whose open would wait on a pipe. */
+  struct stat st;
+  int fd = jvms_input_file_open (index_path, &st, NULL);
+  if (fd < 0)
     return NULL;
+  close (fd);
   g_autoptr(GError) error = NULL;
   g_autoptr(JvmsHistory) h = jvms_history_open (index_path, 0, &error);
   if (h == NULL)
@@ -569,10 +447,9 @@ try_reuse (const char *index_path, const char *identity)
    * query much later. The digest written beside the index when it was built covers every byte,
    * at a tenth of the cost of decoding every node (jvms_history_check). */
   g_autofree char *sum_path = g_strconcat (index_path, ".sum", NULL);
-  g_autofree char *expected = NULL;
+  g_autofree char *expected = jvms_input_file_read (sum_path, 256, NULL, NULL);
   g_autofree char *actual = file_digest (index_path);
-  if (!g_file_get_contents (sum_path, &expected, NULL, NULL) || actual == NULL
-      || strcmp (g_strstrip (expected), actual) != 0)
+  if (expected == NULL || actual == NULL || strcmp (g_strstrip (expected), actual) != 0)
     {
       g_debug ("%s: rebuilding: its digest does not match %s", index_path, sum_path);
       return NULL;
@@ -584,7 +461,9 @@ static gboolean
 do_load (JvmsTraceIndex *self, GCancellable *cancellable, GError **error)
 {
   gint64 t0 = g_get_monotonic_time ();
-  g_autoptr(GPtrArray) inputs = list_inputs (self);
+  g_autoptr(GPtrArray) inputs = jvms_trace_list_inputs (self->trace_path, self->kind, error);
+  if (inputs == NULL)
+    return FALSE;
   guint64 total_bytes = 0;
   g_autofree char *identity = trace_identity (inputs, &total_bytes);
   g_autofree char *key_src = g_strdup_printf ("%d\n%s\n%s", JVMS_ANALYSIS_VERSION, self->trace_path, identity);
@@ -898,19 +777,6 @@ jvms_trace_index_get_stats (JvmsTraceIndex *self, JvmsTraceIndexStats *out)
   g_mutex_lock (&self->lock);
   *out = self->stats;
   g_mutex_unlock (&self->lock);
-}
-
-const char *
-jvms_trace_kind_name (JvmsTraceKind kind)
-{
-  switch (kind)
-    {
-    case JVMS_TRACE_KIND_BUNDLE: return "bundle";
-    case JVMS_TRACE_KIND_JFR: return "jfr";
-    case JVMS_TRACE_KIND_PERF: return "perf";
-    case JVMS_TRACE_KIND_CTF: return "ctf";
-    default: return "unknown";
-    }
 }
 
 const char *

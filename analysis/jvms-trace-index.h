@@ -25,29 +25,9 @@
 #include <gio/gio.h>
 
 #include "jvms-history.h"
+#include "jvms-trace-detect.h"
 
 G_BEGIN_DECLS
-
-#define JVMS_ANALYSIS_ERROR (jvms_analysis_error_quark ())
-GQuark jvms_analysis_error_quark (void);
-
-typedef enum
-{
-  JVMS_ANALYSIS_ERROR_NOT_FOUND,      /* the trace path does not exist */
-  JVMS_ANALYSIS_ERROR_UNKNOWN_FORMAT, /* not a bundle, JFR, perf.data or CTF trace */
-  JVMS_ANALYSIS_ERROR_READ,           /* no layer of the trace could be read at all */
-  JVMS_ANALYSIS_ERROR_INDEX,          /* the index could be neither opened nor built */
-  JVMS_ANALYSIS_ERROR_BUSY,           /* load called while a load is under way */
-} JvmsAnalysisError;
-/* Cancellation is reported as G_IO_ERROR_CANCELLED. */
-
-typedef enum
-{
-  JVMS_TRACE_KIND_BUNDLE, /* a folder made by `jvmscope-cli record` */
-  JVMS_TRACE_KIND_JFR,
-  JVMS_TRACE_KIND_PERF,
-  JVMS_TRACE_KIND_CTF,
-} JvmsTraceKind;
 
 typedef enum
 {
@@ -76,7 +56,7 @@ typedef struct
 #define JVMS_TYPE_TRACE_INDEX (jvms_trace_index_get_type ())
 G_DECLARE_FINAL_TYPE (JvmsTraceIndex, jvms_trace_index, JVMS, TRACE_INDEX, GObject)
 
-/* Detects the trace's kind from its bytes (not its name). JVMS_ANALYSIS_ERROR_NOT_FOUND or
+/* Detects the trace's kind (jvms_trace_detect()). JVMS_ANALYSIS_ERROR_NOT_FOUND or
  * _UNKNOWN_FORMAT naming the path otherwise. */
 JvmsTraceIndex      *jvms_trace_index_new              (const char           *trace_path,
                                                         GError              **error);
@@ -127,7 +107,6 @@ char               **jvms_trace_index_dup_notes        (JvmsTraceIndex       *se
 void                 jvms_trace_index_get_stats        (JvmsTraceIndex       *self,
                                                         JvmsTraceIndexStats  *out);
 
-const char          *jvms_trace_kind_name              (JvmsTraceKind         kind);
 /* "jfr", "kernel", "jfr,kernel" or "" (static strings). */
 const char          *jvms_trace_layers_name            (JvmsTraceLayers       layers);
 

@@ -10,36 +10,31 @@
 
 #include "cli-commands.h"
 #include "cli-count.h"
-#include "trace-format.h"
+#include "jvms-bundle-manifest.h"
+#include "jvms-trace-detect.h"
 
 enum { EXIT_PARTIAL = 3 };
 
 static gboolean
 count_bundle (const char *dir, JvmsCliCounts *out, GError **error)
 {
-  g_autofree char *jfr = g_build_filename (dir, "recording.jfr", NULL);
-  g_autofree char *perf = g_build_filename (dir, "kernel.perf.data", NULL);
-  g_autofree char *manifest = g_build_filename (dir, "bundle.json", NULL);
   gboolean any = FALSE;
 
   /* The counts do not need the manifest, but a damaged one means the index cannot align the
    * two clocks: say so here rather than let the summary look clean. */
   {
-    g_autoptr(JsonParser) parser = json_parser_new ();
+    g_autofree char *manifest = g_build_filename (dir, JVMS_BUNDLE_MANIFEST, NULL);
+    JvmsBundleManifest m;
     g_autoptr(GError) local_error = NULL;
-    if (!json_parser_load_from_file (parser, manifest, &local_error))
-      {
-        /* json-glib names the file in syntax errors but not in encoding errors. */
-        if (strstr (local_error->message, manifest) != NULL)
-          jvms_cli_counts_warn (out, "%s", local_error->message);
-        else
-          jvms_cli_counts_warn (out, "%s: %s", manifest, local_error->message);
-      }
-    else if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
-      jvms_cli_counts_warn (out, "%s: not a JSON object", manifest);
+    if (!jvms_bundle_manifest_read (manifest, &m, &local_error))
+      jvms_cli_counts_warn (out, "%s", local_error->message);
+    jvms_bundle_manifest_clear (&m);
   }
 
-  if (g_file_test (jfr, G_FILE_TEST_EXISTS))
+  /* A part that is there, whatever it is, is read: its reader says what is wrong with it. */
+  g_autofree char *jfr = jvms_trace_bundle_part (dir, JVMS_BUNDLE_JFR);
+  g_autofree char *perf = jvms_trace_bundle_part (dir, JVMS_BUNDLE_KERNEL);
+  if (jfr != NULL)
     {
       g_autoptr(GError) local_error = NULL;
       if (jvms_cli_count_jfr (jfr, out, &local_error))
@@ -47,7 +42,7 @@ count_bundle (const char *dir, JvmsCliCounts *out, GError **error)
       else
         jvms_cli_counts_warn (out, "%s", local_error->message);
     }
-  if (g_file_test (perf, G_FILE_TEST_EXISTS))
+  if (perf != NULL)
     {
       g_autoptr(GError) local_error = NULL;
       if (jvms_cli_count_perf (perf, out, &local_error))
@@ -71,14 +66,14 @@ compare_names (gconstpointer a, gconstpointer b)
 }
 
 static void
-print_json (const char *path, JvmsTraceFormat format, JvmsCliCounts *counts)
+print_json (const char *path, JvmsTraceKind kind, JvmsCliCounts *counts)
 {
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "file");
   json_builder_add_string_value (builder, path);
   json_builder_set_member_name (builder, "format");
-  json_builder_add_string_value (builder, jvms_trace_format_name (format));
+  json_builder_add_string_value (builder, jvms_trace_kind_name (kind));
 
   g_autofree const char **names = (const char **) g_hash_table_get_keys_as_array (counts->counts, NULL);
   guint n_names = g_hash_table_size (counts->counts);
@@ -119,9 +114,9 @@ print_json (const char *path, JvmsTraceFormat format, JvmsCliCounts *counts)
 }
 
 static void
-print_text (const char *path, JvmsTraceFormat format, JvmsCliCounts *counts)
+print_text (const char *path, JvmsTraceKind kind, JvmsCliCounts *counts)
 {
-  printf ("%s (%s)\n", path, jvms_trace_format_name (format));
+  printf ("%s (%s)\n", path, jvms_trace_kind_name (kind));
   g_autoptr(GList) members = json_object_get_members (counts->extra);
   for (GList *l = members; l != NULL; l = l->next)
     {
@@ -179,8 +174,8 @@ jvms_cli_summary (int argc, char **argv)
     }
 
   const char *path = files[0];
-  JvmsTraceFormat format = jvms_trace_format_detect (path, &error);
-  if (format == JVMS_TRACE_FORMAT_UNKNOWN)
+  JvmsTraceKind kind;
+  if (!jvms_trace_detect (path, &kind, &error))
     {
       g_printerr ("jvmscope-cli summary: %s\n", error->message);
       return 1;
@@ -189,13 +184,12 @@ jvms_cli_summary (int argc, char **argv)
   JvmsCliCounts counts;
   jvms_cli_counts_init (&counts);
   gboolean ok = FALSE;
-  switch (format)
+  switch (kind)
     {
-    case JVMS_TRACE_FORMAT_JFR: ok = jvms_cli_count_jfr (path, &counts, &error); break;
-    case JVMS_TRACE_FORMAT_PERF: ok = jvms_cli_count_perf (path, &counts, &error); break;
-    case JVMS_TRACE_FORMAT_CTF: ok = jvms_cli_count_ctf (path, &counts, &error); break;
-    case JVMS_TRACE_FORMAT_BUNDLE: ok = count_bundle (path, &counts, &error); break;
-    case JVMS_TRACE_FORMAT_UNKNOWN:
+    case JVMS_TRACE_KIND_JFR: ok = jvms_cli_count_jfr (path, &counts, &error); break;
+    case JVMS_TRACE_KIND_PERF: ok = jvms_cli_count_perf (path, &counts, &error); break;
+    case JVMS_TRACE_KIND_CTF: ok = jvms_cli_count_ctf (path, &counts, &error); break;
+    case JVMS_TRACE_KIND_BUNDLE: ok = count_bundle (path, &counts, &error); break;
     default: g_assert_not_reached ();
     }
   if (!ok)
@@ -206,9 +200,9 @@ jvms_cli_summary (int argc, char **argv)
     }
 
   if (json)
-    print_json (path, format, &counts);
+    print_json (path, kind, &counts);
   else
-    print_text (path, format, &counts);
+    print_text (path, kind, &counts);
   for (guint i = 0; i < counts.warnings->len; i++)
     g_printerr (_("warning: %s\n"), (const char *) g_ptr_array_index (counts.warnings, i));
 

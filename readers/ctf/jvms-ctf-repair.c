@@ -10,6 +10,7 @@
 #include "jvms-ctf-bt.h"
 #include "jvms-ctf.h"
 #include "jvms-ctf-layout.h"
+#include "jvms-input-file.h"
 
 /* CTF 1.8 packet header magic, in the file's byte order (either). */
 #define CTF_MAGIC 0xC1FC1FC1u
@@ -56,6 +57,20 @@ jvms_ctf_check_stream_files (const char * const *inputs, GPtrArray *warnings)
             g_ptr_array_add (warnings,
                              g_strdup_printf ("%s: empty stream file (0 bytes): it holds no "
                                               "packet, so no event of its CPU", path));
+        }
+      /* babeltrace2 passes over what is not a regular file; say so. */
+      g_autoptr(GDir) d = g_dir_open (inputs[i], 0, NULL);
+      const char *name;
+      while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+        {
+          if (name[0] == '.' || strcmp (name, "metadata") == 0)
+            continue;
+          g_autofree char *path = g_build_filename (inputs[i], name, NULL);
+          GStatBuf st;
+          if (g_stat (path, &st) == 0 && !S_ISREG (st.st_mode) && !S_ISDIR (st.st_mode))
+            g_ptr_array_add (warnings,
+                             g_strdup_printf ("%s is %s, not a file: not read as a stream file",
+                                              path, jvms_input_file_kind (st.st_mode)));
         }
     }
 }
@@ -227,16 +242,12 @@ typedef struct
 static gboolean
 source_open (Source *s, const char *path, GError **error)
 {
-  s->fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
-  GStatBuf st;
-  if (s->fd < 0 || fstat (s->fd, &st) != 0)
+  struct stat st;
+  g_autoptr(GError) open_error = NULL;
+  s->fd = jvms_input_file_open (path, &st, &open_error);
+  if (s->fd < 0)
     {
-      int saved = errno;
-      if (s->fd >= 0)
-        close (s->fd);
-      s->fd = -1;
-      g_set_error (error, JVMS_CTF_ERROR, JVMS_CTF_ERROR_STREAM, "%s: %s", path,
-                   g_strerror (saved));
+      g_set_error (error, JVMS_CTF_ERROR, JVMS_CTF_ERROR_STREAM, "%s", open_error->message);
       return FALSE;
     }
   s->size = (guint64) st.st_size;
@@ -458,7 +469,8 @@ sniffed_signature (const char *dir, GPtrArray *names, Signature *sig)
   for (guint i = 0; i < names->len; i++)
     {
       g_autofree char *path = g_build_filename (dir, g_ptr_array_index (names, i), NULL);
-      int fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+      struct stat st;
+      int fd = jvms_input_file_open (path, &st, NULL);
       if (fd < 0)
         continue;
       guint8 head[4 + CTF_UUID_LEN];

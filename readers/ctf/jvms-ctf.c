@@ -1,10 +1,15 @@
 #include "jvms-ctf.h"
 
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
 
 #include "jvms-ctf-bt.h"
 #include "jvms-ctf-decode.h"
 #include "jvms-ctf-repair.h"
+#include "jvms-input-file.h"
 
 G_DEFINE_QUARK (jvms-ctf-error-quark, jvms_ctf_error)
 
@@ -705,13 +710,34 @@ jvms_ctf_reader_next (JvmsCtfReader *self, JvmsKernelEvent *event, GError **erro
 
 /* ---- Opening ---- */
 
-static void
-find_traces (const char *dir, guint depth, GPtrArray *found)
+/* Folders looked into before the search gives up: a session folder holds a few; a folder that
+ * is not a trace (a home folder opened by mistake) must not be walked whole. */
+#define TRACE_SEARCH_MAX_FOLDERS 10000
+
+typedef struct
 {
+  GPtrArray  *found;
+  GHashTable *seen;    /* "dev:ino" of the folders entered: a bind mount cannot loop */
+  guint       budget;
+} TraceSearch;
+
+static void
+find_traces (TraceSearch *search, const char *dir, guint depth)
+{
+  GStatBuf st;
+  if (search->budget == 0 || g_stat (dir, &st) != 0)
+    return;
+  search->budget--;
+  char *key = g_strdup_printf ("%" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT,
+                               (guint64) st.st_dev, (guint64) st.st_ino);
+  if (!g_hash_table_add (search->seen, key))
+    return;
+  /* Whatever `metadata` is: the open says what is wrong with one that is not a file. */
   g_autofree char *metadata = g_build_filename (dir, "metadata", NULL);
-  if (g_file_test (metadata, G_FILE_TEST_IS_REGULAR))
+  GStatBuf mst;
+  if (g_lstat (metadata, &mst) == 0)
     {
-      g_ptr_array_add (found, g_strdup (dir));
+      g_ptr_array_add (search->found, g_strdup (dir));
       return;
     }
   if (depth == 0)
@@ -721,7 +747,7 @@ find_traces (const char *dir, guint depth, GPtrArray *found)
     return;
   g_autoptr(GPtrArray) children = g_ptr_array_new_with_free_func (g_free);
   const char *name;
-  while ((name = g_dir_read_name (d)) != NULL)
+  while ((name = g_dir_read_name (d)) != NULL && children->len < search->budget)
     {
       g_autofree char *child = g_build_filename (dir, name, NULL);
       if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
@@ -729,7 +755,21 @@ find_traces (const char *dir, guint depth, GPtrArray *found)
     }
   g_ptr_array_sort (children, (GCompareFunc) g_strcmp0);
   for (guint i = 0; i < children->len; i++)
-    find_traces (g_ptr_array_index (children, i), depth - 1, found);
+    find_traces (search, g_ptr_array_index (children, i), depth - 1);
+}
+
+GPtrArray *
+jvms_ctf_find_traces (const char *folder)
+{
+  g_return_val_if_fail (folder != NULL, NULL);
+  TraceSearch search = {
+    .found = g_ptr_array_new_with_free_func (g_free),
+    .seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL),
+    .budget = TRACE_SEARCH_MAX_FOLDERS,
+  };
+  find_traces (&search, folder, TRACE_SEARCH_DEPTH);
+  g_hash_table_unref (search.seen);
+  return search.found;
 }
 
 static gboolean
@@ -883,8 +923,7 @@ jvms_ctf_reader_open (const char *folder, JvmsCtfReaderFlags flags, GError **err
   self->strings = g_ptr_array_new_with_free_func (g_free);
   self->info.tracer_major = self->info.tracer_minor = self->info.tracer_patchlevel = -1;
 
-  g_autoptr(GPtrArray) traces = g_ptr_array_new_with_free_func (g_free);
-  find_traces (folder, TRACE_SEARCH_DEPTH, traces);
+  g_autoptr(GPtrArray) traces = jvms_ctf_find_traces (folder);
   if (traces->len == 0)
     {
       g_set_error (error, JVMS_CTF_ERROR, JVMS_CTF_ERROR_NOT_FOUND,
@@ -893,6 +932,21 @@ jvms_ctf_reader_open (const char *folder, JvmsCtfReaderFlags flags, GError **err
                    : "%s: no CTF metadata file in the folder or the three levels below it",
                    folder);
       return NULL;
+    }
+  /* babeltrace2 opens the metadata with a blocking fopen(): a named pipe there would hang
+   * every probe until its time limit, and the reading for ever. */
+  for (guint i = 0; i < traces->len; i++)
+    {
+      g_autofree char *metadata = g_build_filename (g_ptr_array_index (traces, i), "metadata", NULL);
+      g_autoptr(GError) open_error = NULL;
+      struct stat st;
+      int fd = jvms_input_file_open (metadata, &st, &open_error);
+      if (fd < 0)
+        {
+          g_set_error (error, JVMS_CTF_ERROR, JVMS_CTF_ERROR_METADATA, "%s", open_error->message);
+          return NULL;
+        }
+      close (fd);
     }
   g_ptr_array_add (traces, NULL);
   const char * const *inputs = (const char * const *) traces->pdata;

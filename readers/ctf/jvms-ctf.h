@@ -85,6 +85,13 @@ JvmsCtfReader          *jvms_ctf_reader_open         (const char          *folde
                                                       GError             **error);
 void                    jvms_ctf_reader_free         (JvmsCtfReader       *self);
 
+/* The trace folders jvms_ctf_reader_open() reads for @folder: @folder itself when it holds an
+ * entry named `metadata` (of any type: the open says what is wrong with one that is not a
+ * file), otherwise every such folder up to three levels below it, sorted. Folders reached
+ * through a symbolic link are not entered, a folder seen twice (a bind mount) is entered once,
+ * and the search gives up after 10,000 folders. An empty array when there is none. */
+GPtrArray              *jvms_ctf_find_traces         (const char          *folder);
+
 const JvmsCtfTraceInfo *jvms_ctf_reader_get_info     (JvmsCtfReader       *self);
 
 /* Fills @event with the next event. FALSE at the end (error unset) or when the graph itself

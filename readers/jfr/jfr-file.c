@@ -15,6 +15,7 @@
 
 #include "jfr-private.h"
 #include "jfr-input.h"
+#include "jvms-input-file.h"
 
 G_DEFINE_QUARK (jvms-jfr-error-quark, jvms_jfr_error)
 
@@ -391,15 +392,20 @@ jvms_jfr_file_open (const char *path, GError **error)
 {
   g_return_val_if_fail (path != NULL, NULL);
   g_autoptr(GError) local_error = NULL;
-  GMappedFile *mapped = g_mapped_file_new (path, FALSE, &local_error);
+  struct stat st;
+  /* A regular file only: a named pipe would block the open, a folder fail the map obscurely. */
+  int fd = jvms_input_file_open (path, &st, &local_error);
+  GMappedFile *mapped = fd >= 0 ? g_mapped_file_new_from_fd (fd, FALSE, &local_error) : NULL;
   if (mapped == NULL)
     {
+      if (fd >= 0)
+        close (fd);
       g_set_error (error, JVMS_JFR_ERROR, JVMS_JFR_ERROR_IO, "%s", local_error->message);
       return NULL;
     }
   JvmsJfrFile *file = file_new (path);
   file->mapped = mapped;
-  file->fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  file->fd = fd;
   file->data = (const guint8 *) g_mapped_file_get_contents (mapped);
   file->size = g_mapped_file_get_length (mapped);
   if (file->data == NULL)

@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "jvms-input-file.h"
+
 G_DEFINE_QUARK (jvms-perf-error-quark, jvms_perf_error)
 
 /* A decompressed block larger than this is refused whatever the file declares, and the merge
@@ -280,17 +282,13 @@ jvms_perf_reader_open (const char *path, JvmsPerfReaderFlags flags, GError **err
 {
   g_return_val_if_fail (path != NULL, NULL);
   g_autoptr(JvmsPerfReader) self = reader_new (path, flags);
-  self->fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
   struct stat st;
-  if (self->fd < 0 || fstat (self->fd, &st) != 0)
+  g_autoptr(GError) open_error = NULL;
+  /* A regular file only, and never a blocking open (a named pipe in its place). */
+  self->fd = jvms_input_file_open (path, &st, &open_error);
+  if (self->fd < 0)
     {
-      int err = errno;
-      g_set_error (error, JVMS_PERF_ERROR, JVMS_PERF_ERROR_IO, "%s: cannot open: %s", path, g_strerror (err));
-      return NULL;
-    }
-  if (!S_ISREG (st.st_mode))
-    {
-      g_set_error (error, JVMS_PERF_ERROR, JVMS_PERF_ERROR_IO, "%s: not a regular file", path);
+      g_set_error (error, JVMS_PERF_ERROR, JVMS_PERF_ERROR_IO, "%s", open_error->message);
       return NULL;
     }
   self->size = (gsize) st.st_size;

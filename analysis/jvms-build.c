@@ -24,6 +24,19 @@
 /* Synthesized records before the first timed one (threads alive at start): bounded look-ahead. */
 #define MAX_PEEK         (1 << 20)
 #define CLOCK_MONOTONIC_ID 1
+/* Both layers of a trace are recorded together: a clock offset that puts the kernel's first
+ * event further than this from the JFR recording's span is wrong, not a long recording. */
+#define MAX_CLOCK_GAP_NS (G_GINT64_CONSTANT (24) * 3600 * 1000000000)
+
+/* @a + @b, held at the ends of the time axis instead of overflowing (damaged times). */
+static gint64
+add_sat (gint64 a, gint64 b)
+{
+  gint64 r;
+  if (__builtin_add_overflow (a, b, &r))
+    return b > 0 ? G_MAXINT64 : G_MININT64;
+  return r;
+}
 
 typedef struct
 {
@@ -235,7 +248,7 @@ jfr_open (JfrSource *j, const char *path, GPtrArray *warnings)
           j->ticks_per_second = c->ticks_per_second;
         }
       j->start = MIN (j->start, c->start_nanos);
-      j->end = MAX (j->end, c->start_nanos + MAX (c->duration_nanos, 0));
+      j->end = MAX (j->end, add_sat (c->start_nanos, MAX (c->duration_nanos, 0)));
     }
   j->size = jvms_jfr_file_get_size (j->file);
   j->open = TRUE;
@@ -410,6 +423,25 @@ kernel_warnings (KernelSource *k, GPtrArray *warnings)
           k->path, lost);
 }
 
+/* Whether @offset puts the first kernel event within MAX_CLOCK_GAP_NS of the JFR recording's
+ * span; if not, a warning naming @source (the file that gave it) and @given (its value there). */
+static gboolean
+clock_offset_plausible (JfrSource *js, KernelSource *ks, gint64 offset, const char *source,
+                        gint64 given, GPtrArray *warnings)
+{
+  if (!ks->have)
+    return TRUE;
+  /* In double: the distances of a wrong offset overflow 64 bits. */
+  double first = (double) ks->ev.time + (double) offset;
+  double lo = (double) js->start, hi = (double) MAX (js->end, js->start);
+  double gap = first < lo ? lo - first : first > hi ? first - hi : 0;
+  if (gap <= (double) MAX_CLOCK_GAP_NS)
+    return TRUE;
+  warn (warnings, "%s: the clock offset %" G_GINT64_FORMAT " ns puts the kernel's first event %.0f days from the JFR recording; not used to align the clocks",
+        source, given, gap / 86400e9);
+  return FALSE;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 
 gboolean
@@ -480,21 +512,35 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
       gint clockid = -1;
       gint64 tod_minus_clock = 0;
       gboolean have_clock_data = kernel_clock (&ks, &clockid, &tod_minus_clock);
+      /* The first timed kernel event, against which each offset is judged. */
+      kernel_peek (&ks);
       if (bundle.have_offset && have_jfr && js.ticks_per_second == 1000000000
           && clockid == CLOCK_MONOTONIC_ID)
         {
           /* ticks = monotonic - D, epoch = startNanos + (ticks - startTicks). */
-          offset = js.start_nanos - js.start_ticks - bundle.offset;
-          uncertainty = bundle.uncertainty;
-          clock_method = g_strdup_printf ("bundle:%s", bundle.method != NULL ? bundle.method : "offset");
+          g_autofree char *manifest = g_build_filename (req->trace_path, JVMS_BUNDLE_MANIFEST, NULL);
+          gint64 base, o;
+          if (__builtin_sub_overflow (js.start_nanos, js.start_ticks, &base)
+              || __builtin_sub_overflow (base, bundle.offset, &o))
+            warn (warnings, "%s: the clock offset %" G_GINT64_FORMAT " ns is out of range; not used to align the clocks",
+                  manifest, bundle.offset);
+          else if (clock_offset_plausible (&js, &ks, o, manifest, bundle.offset, warnings))
+            {
+              offset = o;
+              uncertainty = bundle.uncertainty;
+              clock_method = g_strdup_printf ("bundle:%s", bundle.method != NULL ? bundle.method : "offset");
+            }
         }
-      else if (kernel_clock_is_epoch (&ks))
+      /* Otherwise, or when the bundle's offset was refused: */
+      if (clock_method == NULL && kernel_clock_is_epoch (&ks))
         {
           offset = 0;
           uncertainty = 0;
           clock_method = g_strdup ("ctf-clock-epoch");
         }
-      else if (have_clock_data)
+      else if (clock_method == NULL && have_clock_data
+               && (!have_jfr || clock_offset_plausible (&js, &ks, tod_minus_clock, ks.path,
+                                                        tod_minus_clock, warnings)))
         {
           offset = tod_minus_clock;
           /* perf reads both clocks back to back, but the JVM's wall clock and the kernel's
@@ -502,14 +548,13 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
           uncertainty = 10000;
           clock_method = g_strdup ("perf-clock-data");
         }
-      else
+      else if (clock_method == NULL)
         {
           clock_method = g_strdup ("none");
           if (have_jfr)
-            warn (warnings, "%s: no clock information (no CLOCK_DATA, no bundle offset): kernel and JFR times are not aligned",
+            warn (warnings, "%s: no usable clock information (no CLOCK_DATA, no bundle offset): kernel and JFR times are not aligned",
                   ks.path);
         }
-      kernel_peek (&ks);
     }
   else
     {
@@ -519,7 +564,7 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
 
   gint64 start = have_jfr ? js.start : G_MAXINT64;
   if (ks.have)
-    start = MIN (start, ks.ev.time + offset);
+    start = MIN (start, add_sat (ks.ev.time, offset));
   if (start == G_MAXINT64)
     start = 0;
 
@@ -578,19 +623,23 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
       else if (kev == NULL)
         take_jfr = TRUE;
       else
-        take_jfr = kev->time != 0 && jfr_time (&js) <= kev->time + offset;
+        take_jfr = kev->time != 0 && jfr_time (&js) <= add_sat (kev->time, offset);
 
       if (take_jfr)
-        end = MAX (end, jfr_feed (&js));
+        {
+          /* Not MAX (end, jfr_feed (&js)): the macro would feed a second event. */
+          gint64 jfr_end = jfr_feed (&js);
+          end = MAX (end, jfr_end);
+        }
       else
         {
           jvms_kernel_machine_feed (km, kev);
           if (kev->time != 0)
             {
-              end = MAX (end, kev->time + offset);
+              end = MAX (end, add_sat (kev->time, offset));
               /* Long stretches without JFR events must not hold back the ends it waits for. */
               if ((n & 255) == 0)
-                jfr_advance (&js, kev->time + offset);
+                jfr_advance (&js, add_sat (kev->time, offset));
             }
           kernel_advance (&ks);
         }
@@ -635,7 +684,8 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
   /* After the flush: the JVM's threads are all known as such. */
   if (km != NULL)
     kernel_quality_note (km, ks.path, res->notes);
-  end = MAX (end, jvms_writer_max_time (writer)) + 1;
+  /* The close time lies after every interval's end; at the end of the axis, on it. */
+  end = add_sat (MAX (end, jvms_writer_max_time (writer)), 1);
 
   if (!jvms_writer_check (writer, &local_error))
     {

@@ -615,7 +615,10 @@ void
 jvms_kernel_machine_feed (JvmsKernelMachine *self, const JvmsKernelEvent *ev)
 {
   gint64 start = jvms_writer_get_start (self->writer);
-  gint64 t = ev->time == 0 ? start : ev->time + self->offset;
+  gint64 t = start;
+  /* A damaged time must not wrap around the axis. */
+  if (ev->time != 0 && __builtin_add_overflow (ev->time, self->offset, &t))
+    t = self->offset > 0 ? G_MAXINT64 : G_MININT64;
   if (t < start)
     t = start;
 

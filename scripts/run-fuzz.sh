@@ -74,6 +74,8 @@ for t in $TARGETS; do
   case $t in
     fuzz-jfr) extra="-max_len=1048576" ;;
     fuzz-perf) extra="-max_len=262144" ;;
+    # Past bundle.json's bounds (64 levels, 10,000 brackets; docs/recording.md).
+    fuzz-bundle) extra="-max_len=65536" ;;
     fuzz-ctf) export JVMS_FUZZ_CTF_SEEDS="$OUT/fuzz-ctf/corpus" ;;
   esac
   log=$OUT/$t/log

@@ -194,6 +194,9 @@ jvms_cli_summary (int argc, char **argv)
     }
   if (!ok)
     {
+      /* What made each part unreadable, then the verdict. */
+      for (guint i = 0; i < counts.warnings->len; i++)
+        g_printerr (_("warning: %s\n"), (const char *) g_ptr_array_index (counts.warnings, i));
       g_printerr ("jvmscope-cli summary: %s\n", error->message);
       jvms_cli_counts_clear (&counts);
       return 1;

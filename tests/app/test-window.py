@@ -495,6 +495,27 @@ def main():
         tap.check(wait_for(lambda: want <= titles()),
                   "the trace's window stays and the corrupt file has its own", titles())
 
+        # 6b. A hostile bundle (issue 26): recording.jfr a named pipe (it blocked the first read
+        #     for ever) and bundle.json nested 200,000 levels (it overflowed json-glib's stack).
+        #     The window opens the kernel layer and names both in its banner.
+        if os.path.isdir(trace):
+            hostile = os.path.join(tmp, "hostile.jvmtrace")
+            shutil.copytree(trace, hostile)
+            os.unlink(os.path.join(hostile, "recording.jfr"))
+            os.mkfifo(os.path.join(hostile, "recording.jfr"))
+            with open(os.path.join(hostile, "bundle.json"), "w") as f:
+                f.write("[" * 200000 + "]" * 200000)
+            subprocess.run([args.jvmscope, hostile], env=env, stdout=log, stderr=subprocess.STDOUT,
+                           timeout=STEP_TIMEOUT)
+            problem = wait_for(lambda: state.get("window", "file") == hostile
+                               and state.get("window", "loading") == "false"
+                               and state.get("window", "problem", ""))
+            tap.check(problem and "recording.jfr is a named pipe, not a file" in problem
+                      and "bundle.json: nested deeper than 64 levels" in problem,
+                      "a hostile bundle opens with a banner naming its named pipe and its nesting",
+                      "problem=%r" % state.get("window", "problem"))
+            tap.check(app.poll() is None, "the application keeps running after the hostile bundle")
+
         # 7. Ctrl+Q quits cleanly.
         xdo("key", "ctrl+q")
         try:

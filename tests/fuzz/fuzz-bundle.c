@@ -116,6 +116,33 @@ static const char *const seeds[] = {
   "",
 };
 
+/* Shapes the static seeds cannot hold: nesting at and past the depth bound, past the bracket
+ * bound inside strings, and 200,000 levels (which overflowed json-glib's stack: the regression
+ * test crashes without the bounds). libFuzzer starts from the shorter ones: run-fuzz.sh's
+ * -max_len for fuzz-bundle (64 KiB) lets its inputs pass the bracket bound. */
+static GPtrArray *
+generated_seeds (void)
+{
+  GPtrArray *out = g_ptr_array_new_with_free_func (g_free);
+  const guint depths[] = { 63, 64, 200000 };
+  for (guint i = 0; i < G_N_ELEMENTS (depths); i++)
+    {
+      GString *s = g_string_new ("{\"pid\":1,\"clock\":");
+      for (guint k = 0; k < depths[i]; k++)
+        g_string_append_c (s, '[');
+      for (guint k = 0; k < depths[i]; k++)
+        g_string_append_c (s, ']');
+      g_string_append_c (s, '}');
+      g_ptr_array_add (out, g_string_free (s, FALSE));
+    }
+  GString *s = g_string_new ("{\"method\":\"");
+  for (guint k = 0; k < 10001; k++)
+    g_string_append_c (s, k % 2 ? '{' : '[');
+  g_string_append (s, "\", 'x[': /* [[ */ 1}");
+  g_ptr_array_add (out, g_string_free (s, FALSE));
+  return out;
+}
+
 /* fuzz-bundle-regress [JFR]: each seed whole, cut at 10 lengths and with 10 sets of random
  * byte changes, beside JFR (as recording.jfr) when given. Prints TAP.
  * fuzz-bundle-regress --write-corpus DIR: writes the seeds. */
@@ -125,10 +152,13 @@ main (int argc, char **argv)
   if (argc > 2 && strcmp (argv[1], "--write-corpus") == 0)
     {
       g_mkdir_with_parents (argv[2], 0755);
+      g_autoptr(GPtrArray) all = generated_seeds ();
       for (guint i = 0; i < G_N_ELEMENTS (seeds); i++)
+        g_ptr_array_add (all, g_strdup (seeds[i]));
+      for (guint i = 0; i < all->len; i++)
         {
           g_autofree char *name = g_strdup_printf ("%s/bundle%u.json", argv[2], i);
-          if (!g_file_set_contents (name, seeds[i], -1, NULL))
+          if (!g_file_set_contents (name, g_ptr_array_index (all, i), -1, NULL))
             return 1;
         }
       return 0;
@@ -160,11 +190,17 @@ main (int argc, char **argv)
   if (jfr != NULL)
     g_unlink (jfr);
   GRand *rand = g_rand_new_with_seed (20261124);
-  printf ("1..%u\n", (guint) G_N_ELEMENTS (seeds));
+  g_autoptr(GPtrArray) all = g_ptr_array_new ();
   for (guint i = 0; i < G_N_ELEMENTS (seeds); i++)
+    g_ptr_array_add (all, (gpointer) seeds[i]);
+  g_autoptr(GPtrArray) generated = generated_seeds ();
+  for (guint i = 0; i < generated->len; i++)
+    g_ptr_array_add (all, g_ptr_array_index (generated, i));
+  printf ("1..%u\n", all->len);
+  for (guint i = 0; i < all->len; i++)
     {
-      const guint8 *data = (const guint8 *) seeds[i];
-      gsize size = strlen (seeds[i]);
+      const guint8 *data = g_ptr_array_index (all, i);
+      gsize size = strlen ((const char *) data);
       guint runs = 0;
       LLVMFuzzerTestOneInput (data, size);
       runs++;

@@ -20,40 +20,27 @@
  * Compiler threads' on-CPU time is charged to jit. Time that one layer alone cannot classify
  * (JFR's RUNNING without a kernel layer; kernel BLOCKED without a JFR layer) is charged to the
  * nearest kind the layer supports and listed in "unknowns", never guessed silently.
- * docs/report.md documents the JSON schema (jvms_report_to_json), which is kept stable.
+ *
+ * The report is a typed model (JvmsReport, its JvmsFinding, their JvmsEvidence), computed by
+ * jvms-report-walk.c (the charging rules), jvms-report-cpu.c, -gc.c and -samples.c (evidence)
+ * and ranked by jvms-report-build.c; jvms-report-json.c writes docs/report.md's JSON (schema
+ * version 1, kept stable) and jvms-report-text.c the text of `jvmscope-cli analyze`.
  */
 #pragma once
 
-#include <json-glib/json-glib.h>
-
+#include "jvms-finding.h"
 #include "jvms-history.h"
+#include "jvms-states.h"
 
 G_BEGIN_DECLS
-
-typedef enum
-{
-  JVMS_FINDING_MONITOR_CONTENTION,
-  JVMS_FINDING_CPU_CONTENTION,
-  JVMS_FINDING_GC,
-  JVMS_FINDING_JIT,
-  JVMS_FINDING_SAFEPOINT,
-  JVMS_FINDING_SLEEPING,
-  JVMS_FINDING_PARKING,
-  JVMS_FINDING_IO,
-  JVMS_FINDING_ALLOCATION,
-  JVMS_FINDING_PROGRAM_LOGIC,
-} JvmsFindingKind;
-#define JVMS_FINDING_N 10
-
-/* "monitor-contention", "cpu-contention", ... as in the JSON. */
-const char *jvms_finding_kind_name (JvmsFindingKind kind);
 
 typedef struct
 {
   /* Range; a bound outside the history is clamped to it. */
   gint64      from;
   gint64      to;
-  /* Only threads whose tid (decimal) or name equals this; NULL for all threads of the JVM. */
+  /* Only threads whose folder name ("4242", "v17") or name equals this; NULL for all threads of
+   * the JVM. */
   const char *thread;
   /* The point-sample store beside the index (execution and allocation samples); NULL if none. */
   const char *samples_path;
@@ -61,11 +48,64 @@ typedef struct
   guint       max_evidence;
 } JvmsReportOptions;
 
-/* Computes the report over @history. The result is a JSON object following docs/report.md.
- * Fails only when the history cannot be read (damage); an empty range or no thread gives a
- * report with no findings. */
-JsonNode   *jvms_report_compute    (JvmsHistory             *history,
-                                    const JvmsReportOptions *options,
-                                    GError                 **error);
+/* One analysed thread: where its time went. */
+typedef struct
+{
+  gint64          tid;
+  const char     *name;
+  JvmsThreadKind  kind;
+  gint64          analysed_ns;
+  gint64          user_ns[JVMS_USER_STATE_N];     /* time in each JFR state */
+  gint64          kernel_ns[JVMS_KERNEL_STATE_N]; /* time in each kernel state */
+  gint64          lost_ns[JVMS_FINDING_N];        /* time charged to each kind */
+} JvmsReportThread;
+
+typedef struct
+{
+  char         *layers;             /* the index's "layers" metadata, "" when absent */
+  gint64        start;              /* the history's start: offsets count from it */
+  gint64        from, to;           /* the range analysed, clamped to the history */
+  gint64        jvm_pid;            /* -1 when unknown */
+  gint64        analysed_ns;        /* thread time charged, over every analysed thread */
+  GPtrArray    *findings;           /* JvmsFinding*, most lost time first; kinds with time only */
+  gint64        gc_collections;     /* distinct GC ids in the range */
+  gint64        gc_pause_ns;
+  GArray       *top_classes;        /* JvmsEvidenceAmount: allocated classes, sampled bytes */
+  GArray       *threads;            /* JvmsReportThread, in the history's order */
+  /* What one layer alone cannot know (English sentences, static); NULL-terminated. */
+  const char   *unknowns[3];
+  gint64        unknown_running_ns; /* JFR RUNNING with no kernel layer */
+  gint64        unknown_blocked_ns; /* kernel BLOCKED with no JFR layer */
+  /* History queries the computation made: its work, which tests bound (one thread list, one
+   * range per batch of threads, a few for the evidence), whatever the number of threads. */
+  guint         n_queries;
+  GStringChunk *strings;            /* every string of the report */
+} JvmsReport;
+
+/* Computes the report over @history. Fails only when the history cannot be read (damage); an
+ * empty range or no thread gives a report with no findings. */
+JvmsReport *jvms_report_compute (JvmsHistory             *history,
+                                 const JvmsReportOptions *options,
+                                 GError                 **error);
+void        jvms_report_free    (JvmsReport              *self);
+
+/* The JSON object of docs/report.md (jvms-report-json.c), pretty-printed, without a final
+ * newline. @trace (a file name: shown with g_filename_display_name), @warnings and @notes
+ * (NULL-terminated; invalid UTF-8 is replaced) are added when not NULL. */
+char       *jvms_report_to_json (const JvmsReport        *self,
+                                 const char              *trace,
+                                 const char * const      *warnings,
+                                 const char * const      *notes);
+
+/* The text report of `jvmscope-cli analyze` (jvms-report-text.c), translated, for people:
+ * control characters of trace strings (thread, class, file names) are shown escaped. */
+char       *jvms_report_to_text (const JvmsReport        *self,
+                                 const char              *trace);
+
+/* @s with its invalid UTF-8 replaced and its control characters (C0, DEL, C1) written as
+ * \xHH or \uHHHH: a trace string made safe to print to a terminal. NULL gives "". */
+char       *jvms_report_escape_text (const char          *s);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (JvmsReport, jvms_report_free)
 
 G_END_DECLS

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "jvms-report.h"
+#include "jvms-thread-list.h"
 
 /* Long enough to skip the intermediate ranges of a drag, short enough to feel immediate. */
 #define DEBOUNCE_MS 150
@@ -73,205 +74,154 @@ row_target_free (RowTarget *target)
 }
 
 static const char *
-kind_label (const char *kind)
+kind_label (JvmsFindingKind kind)
 {
-  static const struct { const char *kind; const char *label; } labels[] = {
-    { "monitor-contention", N_("Monitor contention") },
-    { "cpu-contention", N_("Waiting for a CPU") },
-    { "gc", N_("Garbage collection") },
-    { "jit", N_("JIT compilation") },
-    { "safepoint", N_("Safepoints") },
-    { "sleeping", N_("Sleeping") },
-    { "parking", N_("Parked or waiting") },
-    { "io", N_("Input/output") },
-    { "allocation", N_("Allocation") },
-    { "program-logic", N_("Running application code") },
-  };
-  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
-    if (g_strcmp0 (kind, labels[i].kind) == 0)
-      return _(labels[i].label);
-  return kind;
-}
-
-static const char *
-member_string (JsonObject *object, const char *name)
-{
-  if (object == NULL || !json_object_has_member (object, name))
-    return NULL;
-  JsonNode *node = json_object_get_member (object, name);
-  return JSON_NODE_HOLDS_VALUE (node) ? json_node_get_string (node) : NULL;
-}
-
-static gint64
-member_int (JsonObject *object, const char *name)
-{
-  if (object == NULL || !json_object_has_member (object, name))
-    return 0;
-  JsonNode *node = json_object_get_member (object, name);
-  return JSON_NODE_HOLDS_VALUE (node) ? json_node_get_int (node) : 0;
-}
-
-static double
-member_double (JsonObject *object, const char *name)
-{
-  if (object == NULL || !json_object_has_member (object, name))
-    return 0.0;
-  JsonNode *node = json_object_get_member (object, name);
-  return JSON_NODE_HOLDS_VALUE (node) ? json_node_get_double (node) : 0.0;
-}
-
-static JsonArray *
-member_array (JsonObject *object, const char *name)
-{
-  if (object == NULL || !json_object_has_member (object, name))
-    return NULL;
-  JsonNode *node = json_object_get_member (object, name);
-  return JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
-}
-
-static JsonObject *
-element_object (JsonArray *array, guint i)
-{
-  JsonNode *node = json_array_get_element (array, i);
-  return JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-}
-
-/* "name (tid)" for the first few of @threads, then how many more. */
-static char *
-format_threads (JsonArray *threads, guint max)
-{
-  guint n = threads ? json_array_get_length (threads) : 0;
-  g_autoptr(GString) text = g_string_new (NULL);
-  for (guint i = 0; i < n && i < max; i++)
+  switch (kind)
     {
-      JsonObject *thread = element_object (threads, i);
-      const char *name = member_string (thread, "name");
+    case JVMS_FINDING_MONITOR_CONTENTION: return _("Monitor contention");
+    case JVMS_FINDING_CPU_CONTENTION: return _("Waiting for a CPU");
+    case JVMS_FINDING_GC: return _("Garbage collection");
+    case JVMS_FINDING_JIT: return _("JIT compilation");
+    case JVMS_FINDING_SAFEPOINT: return _("Safepoints");
+    case JVMS_FINDING_SLEEPING: return _("Sleeping");
+    case JVMS_FINDING_PARKING: return _("Parked or waiting");
+    case JVMS_FINDING_IO: return _("Input/output");
+    case JVMS_FINDING_ALLOCATION: return _("Allocation");
+    case JVMS_FINDING_PROGRAM_LOGIC: return _("Running application code");
+    default: return jvms_finding_kind_name (kind);
+    }
+}
+
+/* "name (4242), name (v17)" for the first few of @threads (JvmsThreadRef), then how many more. */
+static char *
+format_threads (const GArray *threads, guint max)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  for (guint i = 0; i < threads->len && i < max; i++)
+    {
+      const JvmsThreadRef *thread = &g_array_index (threads, JvmsThreadRef, i);
+      g_autofree char *key = jvms_thread_key (thread->tid);
       if (text->len > 0)
         g_string_append (text, ", ");
-      g_string_append_printf (text, "%s (%" G_GINT64_FORMAT ")", name ? name : "?",
-                              member_int (thread, "tid"));
+      g_string_append_printf (text, "%s (%s)", thread->name, key);
     }
-  if (n > max)
+  if (threads->len > max)
     {
+      guint more = threads->len - max;
       g_string_append (text, " ");
       /* Translators: after a list of threads, how many are not listed. */
       g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "and %u more", "and %u more",
-                                                 n - max), n - max);
+                                                 more), more);
     }
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
-/* "first, second, third" from the member @name of the first few objects of @array, each
- * followed by its duration when @ns_member is not NULL. */
+/* "first (1.2 ms), second (0.5 ms)" from the first few @items (JvmsEvidenceItem). */
 static char *
-format_items (JsonArray *array, const char *name, const char *ns_member, guint max,
-              JvmsTimeUnit unit)
+format_items (const GArray *items, guint max, JvmsTimeUnit unit)
 {
-  guint n = array ? json_array_get_length (array) : 0;
   g_autoptr(GString) text = g_string_new (NULL);
-  for (guint i = 0; i < n && i < max; i++)
+  for (guint i = 0; i < items->len && i < max; i++)
     {
-      JsonObject *item = element_object (array, i);
-      const char *value = member_string (item, name);
-      if (value == NULL)
-        continue;
+      const JvmsEvidenceItem *item = &g_array_index (items, JvmsEvidenceItem, i);
+      g_autofree char *duration = jvms_time_format_duration (item->ns, unit);
       if (text->len > 0)
         g_string_append (text, ", ");
-      g_string_append (text, value);
-      if (ns_member != NULL)
-        {
-          g_autofree char *duration = jvms_time_format_duration (member_int (item, ns_member), unit);
-          g_string_append_printf (text, " (%s)", duration);
-        }
+      g_string_append_printf (text, "%s (%s)", item->what, duration);
     }
   return text->len > 0 ? g_string_free (g_steal_pointer (&text), FALSE) : NULL;
 }
 
 /* The main evidence of a finding, one line per item, plain text; NULL when there is none. */
 static char *
-format_evidence (const char *kind, JsonObject *evidence, JvmsTimeUnit unit)
+format_evidence (const JvmsFinding *finding, JvmsTimeUnit unit)
 {
+  const JvmsEvidence *evidence = &finding->evidence;
   g_autoptr(GString) text = g_string_new (NULL);
 
-  if (g_strcmp0 (kind, "monitor-contention") == 0)
+  switch (finding->kind)
     {
-      JsonArray *monitors = member_array (evidence, "monitors");
-      guint n = monitors ? json_array_get_length (monitors) : 0;
-      for (guint i = 0; i < n && i < 2; i++)
+    case JVMS_FINDING_MONITOR_CONTENTION:
+      for (guint i = 0; i < evidence->monitors->len && i < 2; i++)
         {
-          JsonObject *monitor = element_object (monitors, i);
-          const char *class = member_string (monitor, "class");
-          const char *address = member_string (monitor, "address");
-          g_autofree char *holders = format_threads (member_array (monitor, "holders"), 3);
+          const JvmsEvidenceMonitor *monitor = &g_array_index (evidence->monitors, JvmsEvidenceMonitor, i);
+          g_autofree char *address = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", monitor->address);
+          g_autofree char *holders = format_threads (monitor->holders, 3);
           if (text->len > 0)
             g_string_append_c (text, '\n');
           if (*holders != '\0')
             /* Translators: a Java class, its address, the threads that held it. */
             g_string_append_printf (text, _("Monitor %s at %s, held by %s"),
-                                    class ? class : "?", address ? address : "?", holders);
+                                    monitor->class_name, address, holders);
           else
             /* Translators: a Java class and its address. */
-            g_string_append_printf (text, _("Monitor %s at %s"),
-                                    class ? class : "?", address ? address : "?");
+            g_string_append_printf (text, _("Monitor %s at %s"), monitor->class_name, address);
         }
+      break;
+    case JVMS_FINDING_CPU_CONTENTION:
+      {
+        g_autofree char *holders = format_threads (evidence->cpu_holders, MAX_EVIDENCE_SHOWN);
+        if (*holders != '\0')
+          /* Translators: the threads that ran while the JVM's threads waited for a CPU. */
+          g_string_append_printf (text, _("CPUs taken by %s"), holders);
+      }
+      break;
+    case JVMS_FINDING_GC:
+      {
+        guint collections = (guint) evidence->collections;
+        g_autofree char *pauses = jvms_time_format_duration (evidence->pause_ns, unit);
+        /* Translators: the number of garbage collections and how long they paused the JVM. */
+        g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%u collection, %s of pauses",
+                                                   "%u collections, %s of pauses", collections),
+                                collections, pauses);
+      }
+      break;
+    case JVMS_FINDING_PROGRAM_LOGIC:
+      {
+        g_autoptr(GString) list = g_string_new (NULL);
+        for (guint i = 0; i < evidence->hot_methods->len && i < MAX_EVIDENCE_SHOWN; i++)
+          {
+            const JvmsEvidenceAmount *method = &g_array_index (evidence->hot_methods, JvmsEvidenceAmount, i);
+            if (list->len > 0)
+              g_string_append (list, ", ");
+            g_string_append_printf (list, "%s (%.0f%%)", method->name, 100.0 * method->share);
+          }
+        if (list->len > 0)
+          /* Translators: the methods most often seen running, with their share of samples. */
+          g_string_append_printf (text, _("Hot methods: %s"), list->str);
+      }
+      break;
+    case JVMS_FINDING_PARKING:
+      {
+        g_autofree char *on = format_items (evidence->items, 2, unit);
+        if (on != NULL)
+          /* Translators: what the threads were parked or waiting on (classes, with times). */
+          g_string_append_printf (text, _("Parked on %s"), on);
+      }
+      break;
+    case JVMS_FINDING_IO:
+      {
+        g_autofree char *targets = format_items (evidence->items, 2, unit);
+        if (targets != NULL)
+          /* Translators: the files, sockets or waits the threads did I/O on, with times. */
+          g_string_append_printf (text, _("I/O on %s"), targets);
+      }
+      break;
+    case JVMS_FINDING_SAFEPOINT:
+      {
+        g_autofree char *operations = format_items (evidence->items, MAX_EVIDENCE_SHOWN, unit);
+        if (operations != NULL)
+          /* Translators: the VM operations that stopped the threads, with times. */
+          g_string_append_printf (text, _("VM operations: %s"), operations);
+      }
+      break;
+    case JVMS_FINDING_SLEEPING:
+    case JVMS_FINDING_JIT:
+    case JVMS_FINDING_ALLOCATION:
+    default:
+      /* Sleeping and JIT name their threads only, which the row lists already. */
+      break;
     }
-  else if (g_strcmp0 (kind, "cpu-contention") == 0)
-    {
-      g_autofree char *holders = format_threads (member_array (evidence, "cpu_holders"),
-                                                 MAX_EVIDENCE_SHOWN);
-      if (*holders != '\0')
-        /* Translators: the threads that ran while the JVM's threads waited for a CPU. */
-        g_string_append_printf (text, _("CPUs taken by %s"), holders);
-    }
-  else if (g_strcmp0 (kind, "gc") == 0)
-    {
-      guint collections = (guint) member_int (evidence, "collections");
-      g_autofree char *pauses = jvms_time_format_duration (member_int (evidence, "pause_ns"), unit);
-      /* Translators: the number of garbage collections and how long they paused the JVM. */
-      g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%u collection, %s of pauses",
-                                                 "%u collections, %s of pauses", collections),
-                              collections, pauses);
-    }
-  else if (g_strcmp0 (kind, "program-logic") == 0)
-    {
-      JsonArray *methods = member_array (evidence, "hot_methods");
-      guint n = methods ? json_array_get_length (methods) : 0;
-      g_autoptr(GString) list = g_string_new (NULL);
-      for (guint i = 0; i < n && i < MAX_EVIDENCE_SHOWN; i++)
-        {
-          JsonObject *method = element_object (methods, i);
-          if (list->len > 0)
-            g_string_append (list, ", ");
-          g_string_append_printf (list, "%s (%.0f%%)", member_string (method, "method") ?: "?",
-                                  100.0 * member_double (method, "share"));
-        }
-      if (list->len > 0)
-        /* Translators: the methods most often seen running, with their share of samples. */
-        g_string_append_printf (text, _("Hot methods: %s"), list->str);
-    }
-  else if (g_strcmp0 (kind, "parking") == 0)
-    {
-      g_autofree char *on = format_items (member_array (evidence, "waits"), "on", "ns", 2, unit);
-      if (on != NULL)
-        /* Translators: what the threads were parked or waiting on (classes, with times). */
-        g_string_append_printf (text, _("Parked on %s"), on);
-    }
-  else if (g_strcmp0 (kind, "io") == 0)
-    {
-      g_autofree char *targets = format_items (member_array (evidence, "targets"), "target", "ns", 2, unit);
-      if (targets != NULL)
-        /* Translators: the files, sockets or waits the threads did I/O on, with times. */
-        g_string_append_printf (text, _("I/O on %s"), targets);
-    }
-  else if (g_strcmp0 (kind, "safepoint") == 0)
-    {
-      g_autofree char *operations = format_items (member_array (evidence, "operations"),
-                                                  "operation", "ns", MAX_EVIDENCE_SHOWN, unit);
-      if (operations != NULL)
-        /* Translators: the VM operations that stopped the threads, with times. */
-        g_string_append_printf (text, _("VM operations: %s"), operations);
-    }
-  /* Sleeping and JIT name their threads only, which the row lists already. */
   return text->len > 0 ? g_string_free (g_steal_pointer (&text), FALSE) : NULL;
 }
 
@@ -320,57 +270,39 @@ set_status (JvmsFindingsList *self, const char *text)
 }
 
 static GtkWidget *
-finding_row (JvmsFindingsList *self, JsonObject *finding)
+finding_row (JvmsFindingsList *self, const JvmsFinding *finding)
 {
-  const char *kind = member_string (finding, "kind");
-  JsonArray *threads = member_array (finding, "threads");
-  JsonObject *evidence = NULL;
-  if (finding != NULL && json_object_has_member (finding, "evidence")
-      && JSON_NODE_HOLDS_OBJECT (json_object_get_member (finding, "evidence")))
-    evidence = json_object_get_object_member (finding, "evidence");
-
   GtkWidget *row = adw_action_row_new ();
-  g_autofree char *title = g_markup_escape_text (kind_label (kind), -1);
+  g_autofree char *title = g_markup_escape_text (kind_label (finding->kind), -1);
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
 
   g_autoptr(GString) subtitle = g_string_new (NULL);
-  g_autofree char *names = format_threads (threads, MAX_THREADS_SHOWN);
+  g_autofree char *names = format_threads (finding->threads, MAX_THREADS_SHOWN);
   if (*names != '\0')
     /* Translators: the threads a finding concerns, most time first. */
     g_string_append_printf (subtitle, _("Threads: %s"), names);
   JvmsTimeUnit unit = jvms_session_get_time_unit (self->session);
-  g_autofree char *proof = format_evidence (kind, evidence, unit);
+  g_autofree char *proof = format_evidence (finding, unit);
   if (proof != NULL)
     g_string_append_printf (subtitle, "%s%s", subtitle->len ? "\n" : "", proof);
   g_autofree char *escaped = g_markup_escape_text (subtitle->str, -1);
   adw_action_row_set_subtitle (ADW_ACTION_ROW (row), escaped);
   adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 0);
-  gtk_widget_set_tooltip_text (row, member_string (finding, "summary"));
+  gtk_widget_set_tooltip_text (row, jvms_finding_kind_summary (finding->kind));
 
-  g_autofree char *lost = jvms_time_format_duration (member_int (finding, "lost_ns"), unit);
+  g_autofree char *lost = jvms_time_format_duration (finding->lost_ns, unit);
   /* Translators: time lost to a cause and its share of the threads' time. */
-  g_autofree char *amount = g_strdup_printf (_("%s, %.1f%%"), lost,
-                                             100.0 * member_double (finding, "share"));
+  g_autofree char *amount = g_strdup_printf (_("%s, %.1f%%"), lost, 100.0 * finding->share);
   GtkWidget *label = gtk_label_new (amount);
   gtk_widget_add_css_class (label, "numeric");
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), label);
 
   RowTarget *target = g_new0 (RowTarget, 1);
   target->tids = g_array_new (FALSE, FALSE, sizeof (gint64));
-  guint n = threads ? json_array_get_length (threads) : 0;
-  for (guint i = 0; i < n; i++)
-    {
-      gint64 tid = member_int (element_object (threads, i), "tid");
-      g_array_append_val (target->tids, tid);
-    }
-  if (g_strcmp0 (kind, "monitor-contention") == 0)
-    {
-      JsonArray *monitors = member_array (evidence, "monitors");
-      const char *address = monitors && json_array_get_length (monitors) > 0
-                            ? member_string (element_object (monitors, 0), "address") : NULL;
-      if (address != NULL)
-        target->monitor = (gint64) g_ascii_strtoull (address, NULL, 16);
-    }
+  for (guint i = 0; i < finding->threads->len; i++)
+    g_array_append_val (target->tids, g_array_index (finding->threads, JvmsThreadRef, i).tid);
+  if (finding->kind == JVMS_FINDING_MONITOR_CONTENTION && finding->evidence.monitors->len > 0)
+    target->monitor = g_array_index (finding->evidence.monitors, JvmsEvidenceMonitor, 0).address;
   g_object_set_data_full (G_OBJECT (row), "jvms-target", target, (GDestroyNotify) row_target_free);
   gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
   g_signal_connect_object (row, "activated", G_CALLBACK (row_activated), self, 0);
@@ -378,7 +310,7 @@ finding_row (JvmsFindingsList *self, JsonObject *finding)
 }
 
 static void
-show_report (JvmsFindingsList *self, const Request *request, JsonNode *report)
+show_report (JvmsFindingsList *self, const Request *request, const JvmsReport *report)
 {
   clear_rows (self);
   self->shown_from = request->from;
@@ -388,28 +320,17 @@ show_report (JvmsFindingsList *self, const Request *request, JsonNode *report)
                                          request->selected
                                          ? _("Where the threads’ time went in the selection")
                                          : _("Where the threads’ time went in the visible range"));
-  JsonObject *root = report && JSON_NODE_HOLDS_OBJECT (report) ? json_node_get_object (report) : NULL;
-  JsonArray *findings = member_array (root, "findings");
-  guint n = findings ? json_array_get_length (findings) : 0;
-  for (guint i = 0; i < n; i++)
+  for (guint i = 0; i < report->findings->len; i++)
     {
-      GtkWidget *row = finding_row (self, element_object (findings, i));
+      GtkWidget *row = finding_row (self, g_ptr_array_index (report->findings, i));
       adw_preferences_group_add (self->group, row);
       g_ptr_array_add (self->rows, row);
     }
-  set_status (self, n == 0 ? _("No thread lost time in this range.") : NULL);
+  set_status (self, report->findings->len == 0 ? _("No thread lost time in this range.") : NULL);
 
-  JsonArray *unknowns = member_array (root, "unknowns");
-  g_autoptr(GString) text = g_string_new (NULL);
-  guint n_unknowns = unknowns ? json_array_get_length (unknowns) : 0;
-  for (guint i = 0; i < n_unknowns; i++)
-    {
-      JsonNode *node = json_array_get_element (unknowns, i);
-      if (JSON_NODE_HOLDS_VALUE (node))
-        g_string_append_printf (text, "%s%s", text->len ? "\n" : "", json_node_get_string (node));
-    }
-  gtk_label_set_text (self->unknowns_label, text->str);
-  gtk_widget_set_visible (GTK_WIDGET (self->unknowns_label), text->len > 0);
+  g_autofree char *unknowns = g_strjoinv ("\n", (char **) report->unknowns);
+  gtk_label_set_text (self->unknowns_label, unknowns);
+  gtk_widget_set_visible (GTK_WIDGET (self->unknowns_label), *unknowns != '\0');
 }
 
 static void
@@ -426,11 +347,11 @@ compute_thread (GTask *task, gpointer source_object, gpointer task_data,
     .max_evidence = 5,
   };
   GError *error = NULL;
-  JsonNode *report = jvms_report_compute (request->history, &options, &error);
+  JvmsReport *report = jvms_report_compute (request->history, &options, &error);
   if (report == NULL)
     g_task_return_error (task, error);
   else
-    g_task_return_pointer (task, report, (GDestroyNotify) json_node_unref);
+    g_task_return_pointer (task, report, (GDestroyNotify) jvms_report_free);
 }
 
 static void start_computation (JvmsFindingsList *self);
@@ -440,7 +361,7 @@ compute_done (GObject *object, GAsyncResult *result, gpointer user_data)
 {
   JvmsFindingsList *self = JVMS_FINDINGS_LIST (object);
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) report = g_task_propagate_pointer (G_TASK (result), &error);
+  g_autoptr(JvmsReport) report = g_task_propagate_pointer (G_TASK (result), &error);
 
   g_clear_object (&self->cancellable);
   if (self->disposed)

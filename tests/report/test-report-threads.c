@@ -141,7 +141,10 @@ report_of (Fixture *f, const char *thread, JsonNode **keep)
     .to = jvms_history_get_end_time (f->history),
     .thread = thread,
   };
-  *keep = jvms_report_compute (f->history, &options, &error);
+  g_autoptr(JvmsReport) report = jvms_report_compute (f->history, &options, &error);
+  g_assert_no_error (error);
+  g_autofree char *text = jvms_report_to_json (report, f->trace, NULL, NULL);
+  *keep = json_from_string (text, &error);
   g_assert_no_error (error);
   return json_node_get_object (*keep);
 }
@@ -212,6 +215,57 @@ test_report_filter (Fixture *f, gconstpointer data)
     }
 }
 
+static const JvmsFinding *
+typed_finding (const JvmsReport *report, JvmsFindingKind kind)
+{
+  for (guint i = 0; i < report->findings->len; i++)
+    {
+      const JvmsFinding *f = g_ptr_array_index (report->findings, i);
+      if (f->kind == kind)
+        return f;
+    }
+  g_error ("the report has no finding of kind %s", jvms_finding_kind_name (kind));
+}
+
+/* The typed model the window reads: kinds as an enum, evidence in typed members, and the text
+ * report names the threads by folder name (what --thread takes). */
+static void
+test_report_typed (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  JvmsReportOptions options = {
+    .from = jvms_history_get_start_time (f->history),
+    .to = jvms_history_get_end_time (f->history),
+  };
+  g_autoptr(JvmsReport) report = jvms_report_compute (f->history, &options, &error);
+  g_assert_no_error (error);
+  for (guint i = 1; i < report->findings->len; i++)
+    g_assert_cmpint (((JvmsFinding *) g_ptr_array_index (report->findings, i - 1))->lost_ns, >=,
+                     ((JvmsFinding *) g_ptr_array_index (report->findings, i))->lost_ns);
+
+  const JvmsFinding *contention = typed_finding (report, JVMS_FINDING_MONITOR_CONTENTION);
+  g_assert_cmpuint (contention->evidence.monitors->len, ==, 1);
+  const JvmsEvidenceMonitor *m = &g_array_index (contention->evidence.monitors, JvmsEvidenceMonitor, 0);
+  g_assert_cmpstr (m->class_name, ==, "app.Account");
+  g_assert_cmpint (m->address, ==, 0x7f0100);
+  g_assert_cmpuint (m->holders->len, ==, 1);
+  g_assert_cmpint (g_array_index (m->holders, JvmsThreadRef, 0).tid, ==, -20);
+  g_assert_cmpint (g_array_index (m->holders, JvmsThreadRef, 0).ns, ==, 40 * MS);
+  g_assert_null (contention->evidence.items);
+
+  const JvmsFinding *parking = typed_finding (report, JVMS_FINDING_PARKING);
+  g_assert_cmpuint (parking->evidence.items->len, ==, 1);
+  const JvmsEvidenceItem *wait = &g_array_index (parking->evidence.items, JvmsEvidenceItem, 0);
+  g_assert_cmpstr (wait->what, ==, "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject");
+  g_assert_cmpint (wait->ns, ==, 30 * MS);
+  g_assert_cmpint (g_array_index (wait->threads, JvmsThreadRef, 0).tid, ==, -18);
+  g_assert_null (parking->evidence.monitors);
+
+  g_autofree char *text = jvms_report_to_text (report, f->trace);
+  g_assert_nonnull (strstr (text, "vsleeper (v17)"));
+  g_assert_nonnull (strstr (text, "platform (4242)"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -221,6 +275,8 @@ main (int argc, char **argv)
   g_test_add ("/report/threads/virtual", Fixture, NULL, fixture_setup, test_report_virtual,
               fixture_teardown);
   g_test_add ("/report/threads/filter", Fixture, NULL, fixture_setup, test_report_filter,
+              fixture_teardown);
+  g_test_add ("/report/threads/typed", Fixture, NULL, fixture_setup, test_report_typed,
               fixture_teardown);
   return g_test_run ();
 }

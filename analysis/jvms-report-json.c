@@ -1,0 +1,288 @@
+/* jvms-report-json.c: the report as docs/report.md's JSON (schema version 1). Members are
+ * written in the order the schema lists them, so that the output stays byte for byte what it
+ * was: only added to, never reordered. Every string is valid UTF-8 (paths shown as display
+ * names, anything else with its invalid bytes replaced): a file name or a trace string never
+ * makes the JSON invalid. */
+#include "jvms-report.h"
+
+#include <json-glib/json-glib.h>
+#include <math.h>
+
+static void
+add_int (JsonBuilder *b, const char *name, gint64 v)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_int_value (b, v);
+}
+
+static void
+add_string_value (JsonBuilder *b, const char *v)
+{
+  if (v == NULL)
+    json_builder_add_null_value (b);
+  else if (g_utf8_validate (v, -1, NULL))
+    json_builder_add_string_value (b, v);
+  else
+    {
+      g_autofree char *valid = g_utf8_make_valid (v, -1);
+      json_builder_add_string_value (b, valid);
+    }
+}
+
+static void
+add_string (JsonBuilder *b, const char *name, const char *v)
+{
+  json_builder_set_member_name (b, name);
+  add_string_value (b, v);
+}
+
+static void
+add_double (JsonBuilder *b, const char *name, double v)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_add_double_value (b, isfinite (v) ? v : 0);
+}
+
+/* [{tid, name}], or for holder lists [{tid, name, ns, pid, ours}]. */
+static void
+add_threads (JsonBuilder *b, const char *name, const GArray *refs, gboolean holders)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_array (b);
+  for (guint i = 0; i < refs->len; i++)
+    {
+      const JvmsThreadRef *t = &g_array_index (refs, JvmsThreadRef, i);
+      json_builder_begin_object (b);
+      add_int (b, "tid", t->tid);
+      add_string (b, "name", t->name);
+      if (holders)
+        {
+          add_int (b, "ns", t->ns);
+          json_builder_set_member_name (b, "pid");
+          if (t->pid >= 0)
+            json_builder_add_int_value (b, t->pid);
+          else
+            json_builder_add_null_value (b);
+          json_builder_set_member_name (b, "ours");
+          json_builder_add_boolean_value (b, t->ours);
+        }
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+/* [{@key: name, @value: amount, share?}]: the share only where one was computed. */
+static void
+add_amounts (JsonBuilder *b, const char *name, const GArray *amounts, const char *key,
+             const char *value)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_array (b);
+  for (guint i = 0; i < amounts->len; i++)
+    {
+      const JvmsEvidenceAmount *a = &g_array_index (amounts, JvmsEvidenceAmount, i);
+      json_builder_begin_object (b);
+      add_string (b, key, a->name);
+      add_int (b, value, a->value);
+      if (!isnan (a->share))
+        add_double (b, "share", a->share);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+static void
+add_items (JsonBuilder *b, const char *name, const GArray *items, const char *key)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_array (b);
+  for (guint i = 0; i < items->len; i++)
+    {
+      const JvmsEvidenceItem *item = &g_array_index (items, JvmsEvidenceItem, i);
+      json_builder_begin_object (b);
+      add_string (b, key, item->what);
+      add_int (b, "ns", item->ns);
+      add_threads (b, "threads", item->threads, FALSE);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+static void
+add_monitors (JsonBuilder *b, const GArray *monitors)
+{
+  json_builder_set_member_name (b, "monitors");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < monitors->len; i++)
+    {
+      const JvmsEvidenceMonitor *m = &g_array_index (monitors, JvmsEvidenceMonitor, i);
+      g_autofree char *address = g_strdup_printf ("0x%" G_GINT64_MODIFIER "x", m->address);
+      json_builder_begin_object (b);
+      add_string (b, "class", m->class_name);
+      add_string (b, "address", address);
+      add_int (b, "blocked_ns", m->blocked_ns);
+      add_threads (b, "blocked_threads", m->blocked_threads, FALSE);
+      add_threads (b, "holders", m->holders, TRUE);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+static void
+add_evidence (JsonBuilder *b, const JvmsFinding *f)
+{
+  const JvmsEvidence *e = &f->evidence;
+  json_builder_set_member_name (b, "evidence");
+  json_builder_begin_object (b);
+  switch (f->kind)
+    {
+    case JVMS_FINDING_MONITOR_CONTENTION:
+      add_monitors (b, e->monitors);
+      break;
+    case JVMS_FINDING_CPU_CONTENTION:
+      add_threads (b, "cpu_holders", e->cpu_holders, TRUE);
+      break;
+    case JVMS_FINDING_GC:
+      add_int (b, "collections", e->collections);
+      add_int (b, "pause_ns", e->pause_ns);
+      add_amounts (b, "collectors", e->collectors, "name", "count");
+      add_amounts (b, "pauses", e->pauses, "name", "ns");
+      add_amounts (b, "allocated_classes", e->allocated_classes, "class", "bytes");
+      add_amounts (b, "allocation_sites", e->allocation_sites, "method", "bytes");
+      break;
+    case JVMS_FINDING_PROGRAM_LOGIC:
+      add_int (b, "execution_samples", e->execution_samples);
+      add_amounts (b, "hot_methods", e->hot_methods, "method", "samples");
+      break;
+    case JVMS_FINDING_PARKING:
+      add_items (b, "waits", e->items, "on");
+      break;
+    case JVMS_FINDING_IO:
+      add_items (b, "targets", e->items, "target");
+      break;
+    case JVMS_FINDING_SAFEPOINT:
+      add_items (b, "operations", e->items, "operation");
+      break;
+    case JVMS_FINDING_SLEEPING:
+    case JVMS_FINDING_JIT:
+    case JVMS_FINDING_ALLOCATION:
+    default:
+      add_items (b, "items", e->items, "what");
+      break;
+    }
+  json_builder_end_object (b);
+}
+
+static void
+add_thread_row (JsonBuilder *b, const JvmsReportThread *t)
+{
+  json_builder_begin_object (b);
+  add_int (b, "tid", t->tid);
+  add_string (b, "name", t->name);
+  add_string (b, "kind", jvms_thread_kind_name (t->kind));
+  add_int (b, "analysed_ns", t->analysed_ns);
+  json_builder_set_member_name (b, "user_states");
+  json_builder_begin_object (b);
+  for (guint s = 0; s < JVMS_USER_STATE_N; s++)
+    if (t->user_ns[s] > 0)
+      add_int (b, jvms_user_state_name (s), t->user_ns[s]);
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "kernel_states");
+  json_builder_begin_object (b);
+  for (guint s = 0; s < JVMS_KERNEL_STATE_N; s++)
+    if (t->kernel_ns[s] > 0)
+      add_int (b, jvms_kernel_state_name (s), t->kernel_ns[s]);
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "lost");
+  json_builder_begin_object (b);
+  for (guint k = 0; k < JVMS_FINDING_N; k++)
+    if (t->lost_ns[k] > 0)
+      add_int (b, jvms_finding_kind_name (k), t->lost_ns[k]);
+  json_builder_end_object (b);
+  json_builder_end_object (b);
+}
+
+static void
+add_strings (JsonBuilder *b, const char *name, const char * const *strings)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_array (b);
+  for (guint i = 0; strings != NULL && strings[i] != NULL; i++)
+    add_string_value (b, strings[i]);
+  json_builder_end_array (b);
+}
+
+char *
+jvms_report_to_json (const JvmsReport *self, const char *trace, const char * const *warnings,
+                     const char * const *notes)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  json_builder_begin_object (b);
+  add_int (b, "schema_version", 1);
+  add_string (b, "layers", self->layers);
+  json_builder_set_member_name (b, "range");
+  json_builder_begin_object (b);
+  add_int (b, "from_ns", self->from);
+  add_int (b, "to_ns", self->to);
+  add_int (b, "from_offset_ns", self->from - self->start);
+  add_int (b, "to_offset_ns", self->to - self->start);
+  add_int (b, "duration_ns", self->to - self->from);
+  json_builder_end_object (b);
+  add_int (b, "jvm_pid", self->jvm_pid);
+  add_int (b, "analysed_ns", self->analysed_ns);
+
+  json_builder_set_member_name (b, "findings");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < self->findings->len; i++)
+    {
+      const JvmsFinding *f = g_ptr_array_index (self->findings, i);
+      json_builder_begin_object (b);
+      add_string (b, "kind", jvms_finding_kind_name (f->kind));
+      add_string (b, "summary", jvms_finding_kind_summary (f->kind));
+      add_int (b, "lost_ns", f->lost_ns);
+      add_double (b, "share", f->share);
+      add_threads (b, "threads", f->threads, FALSE);
+      add_evidence (b, f);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "gc");
+  json_builder_begin_object (b);
+  add_int (b, "collections", self->gc_collections);
+  add_int (b, "pause_ns", self->gc_pause_ns);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "allocation");
+  json_builder_begin_object (b);
+  add_amounts (b, "top_classes", self->top_classes, "class", "bytes");
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "threads");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < self->threads->len; i++)
+    add_thread_row (b, &g_array_index (self->threads, JvmsReportThread, i));
+  json_builder_end_array (b);
+
+  add_strings (b, "unknowns", self->unknowns);
+  add_int (b, "unknown_running_ns", self->unknown_running_ns);
+  add_int (b, "unknown_blocked_ns", self->unknown_blocked_ns);
+  if (trace != NULL)
+    {
+      g_autofree char *display = g_filename_display_name (trace);
+      add_string (b, "trace", display);
+    }
+  if (warnings != NULL)
+    add_strings (b, "warnings", warnings);
+  if (notes != NULL)
+    add_strings (b, "notes", notes);
+  json_builder_end_object (b);
+
+  g_autoptr(JsonNode) root = json_builder_get_root (b);
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  json_generator_set_pretty (gen, TRUE);
+  json_generator_set_root (gen, root);
+  return json_generator_to_data (gen, NULL);
+}

@@ -1,0 +1,123 @@
+/* jvms-report-private.h: what the files computing the report share. jvms-report.c runs them in
+ * order over one JvmsReportWork: the walk charges each thread's time (jvms-report-walk.c), the
+ * evidence is gathered beside it (jvms-report-cpu.c, -gc.c, -samples.c), and the tallies are
+ * ranked into the typed JvmsReport (jvms-report-build.c). */
+#pragma once
+
+#include "jvms-report.h"
+#include "jvms-thread-list.h"
+
+G_BEGIN_DECLS
+
+/* One key of evidence (a monitor, class, method, thread ...) with the time charged to it and
+ * the threads involved. */
+typedef struct
+{
+  char       *key;
+  gint64      address;  /* monitors: their address; 0 otherwise */
+  gint64      ns;
+  GHashTable *threads;  /* tid -> GINT_TO_POINTER (1): threads that waited */
+  GHashTable *holders;  /* tid -> ns: monitors: the threads that held it */
+} JvmsReportKey;
+
+/* The time charged to one kind, by thread and by key. */
+typedef struct
+{
+  gint64      ns;
+  GHashTable *thread_ns; /* tid (gint64*) -> gint64* */
+  GHashTable *keys;      /* key -> JvmsReportKey */
+} JvmsReportTally;
+
+/* One analysed thread while its time is walked. */
+typedef struct
+{
+  const JvmsThreadInfo *info; /* in JvmsReportWork.list */
+  gint64          tid;
+  const char     *name;
+  gint64          pid;
+  JvmsThreadKind  kind;
+  gint64          total_ns;
+  gint64          user_ns[JVMS_USER_STATE_N];
+  gint64          kernel_ns[JVMS_KERNEL_STATE_N];
+  gint64          charged[JVMS_FINDING_N];
+} JvmsReportWalked;
+
+typedef struct
+{
+  JvmsHistory     *history;
+  gint64           from, to;
+  gint64           jvm_pid;
+  gboolean         has_jfr, has_kernel;
+  guint            limit;          /* items of evidence listed per finding */
+  guint            n_queries;
+  JvmsReportTally  tallies[JVMS_FINDING_N];
+  JvmsThreadList  *list;           /* every thread of the history */
+  GPtrArray       *threads;        /* JvmsReportWalked*, the analysed threads */
+  GHashTable      *names;          /* tid -> name (every thread, for evidence) */
+  GHashTable      *pids;           /* tid -> pid */
+  GArray          *runnable;       /* gint64 pairs [start, end): our threads waiting for a CPU */
+  GArray          *gc_pauses;      /* GC/pause intervals over the range: the world stopped by GC */
+  gint64           unknown_running_ns;
+  gint64           unknown_blocked_ns;
+  gint64           analysed_ns;
+  /* Evidence gathered beside the walk. */
+  GHashTable      *cpu_held;       /* tid -> ns: who ran while ours waited for a CPU */
+  gint64           collections, pause_ns;
+  GHashTable      *gc_by_name;     /* collector -> collections */
+  GHashTable      *pause_by_name;  /* pause name -> ns */
+  gint64           n_exec;         /* execution samples of our threads */
+  GHashTable      *methods;        /* top frame -> samples */
+  GHashTable      *classes;        /* allocated class -> sampled bytes */
+  GHashTable      *sites;          /* allocating method -> sampled bytes */
+} JvmsReportWork;
+
+/* jvms-report-work.c */
+void              jvms_report_work_init      (JvmsReportWork          *w,
+                                              JvmsHistory             *history,
+                                              const JvmsReportOptions *options);
+void              jvms_report_work_clear     (JvmsReportWork          *w);
+gint64           *jvms_report_int64_dup      (gint64                   v);
+/* Adds @ns to @table's value for @tid (a gint64* key), creating it. */
+void              jvms_report_add_ns         (GHashTable              *table,
+                                              gint64                   tid,
+                                              gint64                   ns);
+/* Every interval of @a clipped to [from, to), in time order; NULL on damage. */
+GArray           *jvms_report_intervals      (JvmsReportWork          *w,
+                                              JvmsAttribute            a,
+                                              GError                 **error);
+
+/* A cursor over one attribute's intervals (in time order) during a sweep. */
+typedef struct
+{
+  GArray *ivs;
+  guint   pos;
+} JvmsReportCursor;
+
+/* The value at @t, moving forward only; a null value where no interval holds. */
+const JvmsValue  *jvms_report_cursor_at      (JvmsReportCursor        *c,
+                                              gint64                   t);
+/* The next time after @t at which the cursor's value may change. */
+gint64            jvms_report_cursor_next    (JvmsReportCursor        *c,
+                                              gint64                   t);
+
+/* jvms-report-walk.c: lists the analysed threads (@filter: a folder name or a name, or NULL),
+ * then charges each one's time over the range. */
+void              jvms_report_load_threads   (JvmsReportWork          *w,
+                                              const char              *filter);
+gboolean          jvms_report_walk_threads   (JvmsReportWork          *w,
+                                              GError                 **error);
+
+/* jvms-report-cpu.c, jvms-report-gc.c, jvms-report-samples.c: the evidence. */
+gboolean          jvms_report_cpu_holders    (JvmsReportWork          *w,
+                                              GError                 **error);
+gboolean          jvms_report_gc_summary     (JvmsReportWork          *w,
+                                              GError                 **error);
+gboolean          jvms_report_read_samples   (JvmsReportWork          *w,
+                                              const char              *path,
+                                              GError                 **error);
+
+/* jvms-report-build.c: the tallies ranked into @report's findings, threads and totals. */
+void              jvms_report_build          (JvmsReportWork          *w,
+                                              JvmsReport              *report);
+
+G_END_DECLS

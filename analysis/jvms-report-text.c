@@ -1,0 +1,250 @@
+/* jvms-report-text.c: the report as text for people (`jvmscope-cli analyze` without --json):
+ * the range, then each finding with its threads and the first items of its evidence, then GC
+ * and what cannot be known. Trace strings are escaped (jvms_report_escape_text): a thread or
+ * class name cannot move the cursor, change colours or retitle the terminal. */
+#include "config.h"
+
+#include "jvms-report.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+#include "jvms-thread-list.h"
+
+#define THREADS_SHOWN  6 /* threads listed on a finding's line */
+#define ITEMS_SHOWN    5 /* items listed per kind of evidence */
+#define NAMES_SHOWN    4 /* thread names listed in an item */
+
+char *
+jvms_report_escape_text (const char *s)
+{
+  if (s == NULL)
+    return g_strdup ("");
+  g_autofree char *valid = g_utf8_make_valid (s, -1);
+  GString *out = g_string_sized_new (strlen (valid));
+  for (const char *p = valid; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+      /* C0, DEL and C1 controls: C1 ones (U+0080..U+009F) are escape sequences to some
+       * terminals too. */
+      if (c < 0x20 || c == 0x7f)
+        g_string_append_printf (out, "\\x%02x", c);
+      else if (c >= 0x80 && c <= 0x9f)
+        g_string_append_printf (out, "\\u%04x", c);
+      else
+        g_string_append_len (out, p, g_utf8_next_char (p) - p);
+    }
+  return g_string_free (out, FALSE);
+}
+
+static void
+append_escaped (GString *out, const char *s)
+{
+  g_autofree char *escaped = jvms_report_escape_text (s);
+  g_string_append (out, escaped);
+}
+
+/* "name (4242), name (v17), ... and N more" */
+static void
+append_threads_line (GString *out, const GArray *threads, guint limit)
+{
+  for (guint i = 0; i < threads->len && i < limit; i++)
+    {
+      const JvmsThreadRef *t = &g_array_index (threads, JvmsThreadRef, i);
+      /* The folder name: what --thread takes. */
+      g_autofree char *key = jvms_thread_key (t->tid);
+      g_string_append (out, i ? ", " : "");
+      append_escaped (out, t->name);
+      g_string_append_printf (out, " (%s)", key);
+    }
+  if (threads->len > limit)
+    g_string_append_printf (out, g_dngettext (GETTEXT_PACKAGE, " and %u more", " and %u more",
+                                              threads->len - limit), threads->len - limit);
+  g_string_append (out, "\n");
+}
+
+/* "label=[a, b, c, d, …] " */
+static void
+append_names (GString *line, const char *label, const GArray *threads)
+{
+  g_string_append_printf (line, "%s=[", label);
+  for (guint k = 0; k < threads->len && k < NAMES_SHOWN; k++)
+    {
+      g_string_append (line, k ? ", " : "");
+      append_escaped (line, g_array_index (threads, JvmsThreadRef, k).name);
+    }
+  if (threads->len > NAMES_SHOWN)
+    g_string_append (line, ", …");
+  g_string_append (line, "] ");
+}
+
+static void
+append_word (GString *line, const char *s)
+{
+  append_escaped (line, s);
+  g_string_append_c (line, ' ');
+}
+
+static void
+append_ms (GString *line, gint64 ns)
+{
+  g_string_append_printf (line, "%.3f ms ", ns / 1e6);
+}
+
+static void
+append_header (GString *out, const char *name, guint n)
+{
+  if (n > 0)
+    g_string_append_printf (out, "      %s:\n", name);
+}
+
+static void
+append_value (GString *out, const char *name, gint64 v)
+{
+  g_string_append_printf (out, "      %s: %" G_GINT64_FORMAT "\n", name, v);
+}
+
+static void
+append_items (GString *out, const char *name, const GArray *items)
+{
+  append_header (out, name, items->len);
+  for (guint i = 0; i < items->len && i < ITEMS_SHOWN; i++)
+    {
+      const JvmsEvidenceItem *item = &g_array_index (items, JvmsEvidenceItem, i);
+      g_string_append (out, "        ");
+      append_word (out, item->what);
+      append_ms (out, item->ns);
+      append_names (out, "threads", item->threads);
+      g_string_append (out, "\n");
+    }
+}
+
+/* @unit_label: the amount's name ("count", "bytes") or NULL when it is a time in ns. */
+static void
+append_amounts (GString *out, const char *name, const GArray *amounts, const char *unit_label)
+{
+  append_header (out, name, amounts->len);
+  for (guint i = 0; i < amounts->len && i < ITEMS_SHOWN; i++)
+    {
+      const JvmsEvidenceAmount *a = &g_array_index (amounts, JvmsEvidenceAmount, i);
+      g_string_append (out, "        ");
+      append_word (out, a->name);
+      if (unit_label == NULL)
+        append_ms (out, a->value);
+      else
+        g_string_append_printf (out, "%s=%" G_GINT64_FORMAT " ", unit_label, a->value);
+      if (!isnan (a->share))
+        g_string_append_printf (out, "share=%.1f%% ", 100 * (isfinite (a->share) ? a->share : 0));
+      g_string_append (out, "\n");
+    }
+}
+
+/* Holders: "tid=N name X ms pid=N ours=0|1 " (pid left out when unknown). */
+static void
+append_holders (GString *out, const char *name, const GArray *holders)
+{
+  append_header (out, name, holders->len);
+  for (guint i = 0; i < holders->len && i < ITEMS_SHOWN; i++)
+    {
+      const JvmsThreadRef *t = &g_array_index (holders, JvmsThreadRef, i);
+      g_string_append_printf (out, "        tid=%" G_GINT64_FORMAT " ", t->tid);
+      append_word (out, t->name);
+      append_ms (out, t->ns);
+      if (t->pid >= 0)
+        g_string_append_printf (out, "pid=%" G_GINT64_FORMAT " ", t->pid);
+      g_string_append_printf (out, "ours=%d \n", t->ours ? 1 : 0);
+    }
+}
+
+static void
+append_monitors (GString *out, const GArray *monitors)
+{
+  append_header (out, "monitors", monitors->len);
+  for (guint i = 0; i < monitors->len && i < ITEMS_SHOWN; i++)
+    {
+      const JvmsEvidenceMonitor *m = &g_array_index (monitors, JvmsEvidenceMonitor, i);
+      g_string_append (out, "        ");
+      append_word (out, m->class_name);
+      g_string_append_printf (out, "0x%" G_GINT64_MODIFIER "x ", m->address);
+      append_ms (out, m->blocked_ns);
+      append_names (out, "blocked_threads", m->blocked_threads);
+      append_names (out, "holders", m->holders);
+      g_string_append (out, "\n");
+    }
+}
+
+/* The evidence under the names the JSON gives it (docs/report.md). */
+static void
+append_evidence (GString *out, const JvmsFinding *f)
+{
+  const JvmsEvidence *e = &f->evidence;
+  switch (f->kind)
+    {
+    case JVMS_FINDING_MONITOR_CONTENTION:
+      append_monitors (out, e->monitors);
+      break;
+    case JVMS_FINDING_CPU_CONTENTION:
+      append_holders (out, "cpu_holders", e->cpu_holders);
+      break;
+    case JVMS_FINDING_GC:
+      append_value (out, "collections", e->collections);
+      append_value (out, "pause_ns", e->pause_ns);
+      append_amounts (out, "collectors", e->collectors, "count");
+      append_amounts (out, "pauses", e->pauses, NULL);
+      append_amounts (out, "allocated_classes", e->allocated_classes, "bytes");
+      append_amounts (out, "allocation_sites", e->allocation_sites, "bytes");
+      break;
+    case JVMS_FINDING_PROGRAM_LOGIC:
+      append_value (out, "execution_samples", e->execution_samples);
+      append_amounts (out, "hot_methods", e->hot_methods, "samples");
+      break;
+    case JVMS_FINDING_PARKING:
+      append_items (out, "waits", e->items);
+      break;
+    case JVMS_FINDING_IO:
+      append_items (out, "targets", e->items);
+      break;
+    case JVMS_FINDING_SAFEPOINT:
+      append_items (out, "operations", e->items);
+      break;
+    case JVMS_FINDING_SLEEPING:
+    case JVMS_FINDING_JIT:
+    case JVMS_FINDING_ALLOCATION:
+    default:
+      append_items (out, "items", e->items);
+      break;
+    }
+}
+
+char *
+jvms_report_to_text (const JvmsReport *self, const char *trace)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  GString *out = g_string_new (NULL);
+  g_autofree char *path = jvms_report_escape_text (trace);
+  g_autofree char *layers = jvms_report_escape_text (self->layers);
+  g_string_append_printf (out, _("Root-cause report for %s\n"), path);
+  g_string_append_printf (out, _("  range: %.3f s to %.3f s (%.3f s); layers: %s; analysed thread time: %.3f s\n"),
+                          (self->from - self->start) / 1e9, (self->to - self->start) / 1e9,
+                          (self->to - self->from) / 1e9, layers, self->analysed_ns / 1e9);
+  if (self->findings->len == 0)
+    g_string_append_printf (out, "%s\n", _("  No thread time in this range."));
+  for (guint i = 0; i < self->findings->len; i++)
+    {
+      const JvmsFinding *f = g_ptr_array_index (self->findings, i);
+      g_string_append_printf (out, "\n%u. %s — %.3f s (%.1f%%): %s\n", i + 1,
+                              jvms_finding_kind_name (f->kind), f->lost_ns / 1e9,
+                              100 * (isfinite (f->share) ? f->share : 0),
+                              jvms_finding_kind_summary (f->kind));
+      g_string_append_printf (out, "   %s ", _("threads:"));
+      append_threads_line (out, f->threads, THREADS_SHOWN);
+      append_evidence (out, f);
+    }
+  g_string_append_printf (out, _("\nGC: %lld collections, %.3f ms of pauses\n"),
+                          (long long) self->gc_collections, self->gc_pause_ns / 1e6);
+  for (guint i = 0; self->unknowns[i] != NULL; i++)
+    g_string_append_printf (out, _("Cannot know: %s\n"), self->unknowns[i]);
+  return g_string_free (out, FALSE);
+}

@@ -1,0 +1,259 @@
+/* jvms-report-walk.c: the charging rules (jvms-report.h's table): each analysed thread's time
+ * over the range, segment by segment, charged to one kind. */
+#include "jvms-report-private.h"
+
+#include <string.h>
+
+static gboolean
+is_gc_operation (const char *op)
+{
+  static const char * const gc_words[] = { "GC", "Collect", "G1", "Shenandoah", "ZMark", "ZRelocate", "Remark", "Cleanup" };
+  if (op == NULL)
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (gc_words); i++)
+    if (strstr (op, gc_words[i]) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+static JvmsFindingKind
+kind_of_blocking_syscall (const char *sys)
+{
+  /* Without the system call (not recorded), an off-CPU wait JFR did not report is most often a
+   * futex of the JVM's own locks: waiting for another thread. */
+  if (sys == NULL)
+    return JVMS_FINDING_PARKING;
+  if (g_str_has_prefix (sys, "futex"))
+    return JVMS_FINDING_PARKING;
+  if (strstr (sys, "nanosleep") != NULL)
+    return JVMS_FINDING_SLEEPING;
+  return JVMS_FINDING_IO;
+}
+
+/* @tally's evidence for @key, created empty. */
+static JvmsReportKey *
+tally_key (JvmsReportTally *f, const char *key)
+{
+  JvmsReportKey *e = g_hash_table_lookup (f->keys, key);
+  if (e == NULL)
+    {
+      e = g_new0 (JvmsReportKey, 1);
+      e->key = g_strdup (key);
+      e->threads = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+      e->holders = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+      g_hash_table_insert (f->keys, e->key, e);
+    }
+  return e;
+}
+
+static void
+charge (JvmsReportWork *r, JvmsReportWalked *t, JvmsFindingKind kind, gint64 ns, const char *key)
+{
+  JvmsReportTally *f = &r->tallies[kind];
+  f->ns += ns;
+  t->charged[kind] += ns;
+  jvms_report_add_ns (f->thread_ns, t->tid, ns);
+  if (key != NULL)
+    {
+      JvmsReportKey *e = tally_key (f, key);
+      e->ns += ns;
+      g_hash_table_replace (e->threads, jvms_report_int64_dup (t->tid), GINT_TO_POINTER (1));
+    }
+}
+
+/* Walks one thread's time over the range and charges every segment to one cause. */
+static gboolean
+walk_thread (JvmsReportWork *r, JvmsReportWalked *t, GError **error)
+{
+  const JvmsThreadInfo *info = t->info;
+  const JvmsAttribute leaves[] = { info->user_state, info->user_detail, info->user_monitor,
+                                   info->user_owner, info->kernel_state, info->kernel_syscall };
+  enum { USER, DETAIL, MONITOR, OWNER, KERNEL, SYSCALL, N_LEAVES };
+  JvmsReportCursor cursors[N_LEAVES] = { { 0 } };
+  gboolean ok = TRUE;
+
+  for (guint i = 0; i < N_LEAVES; i++)
+    {
+      cursors[i].ivs = jvms_report_intervals (r, leaves[i], error);
+      if (cursors[i].ivs == NULL)
+        {
+          ok = FALSE;
+          goto out;
+        }
+    }
+
+  gboolean is_app = t->kind == JVMS_THREAD_KIND_JAVA;
+  JvmsReportCursor pause_cursor = { r->gc_pauses, 0 };
+  gint64 t_now = r->from;
+  while (t_now < r->to)
+    {
+      gint64 next = r->to;
+      for (guint i = 0; i < N_LEAVES; i++)
+        next = MIN (next, jvms_report_cursor_next (&cursors[i], t_now));
+      next = MIN (next, jvms_report_cursor_next (&pause_cursor, t_now));
+      if (next <= t_now)
+        next = t_now + 1;
+      gint64 ns = next - t_now;
+
+      const JvmsValue *user = jvms_report_cursor_at (&cursors[USER], t_now);
+      const JvmsValue *detail = jvms_report_cursor_at (&cursors[DETAIL], t_now);
+      const JvmsValue *monitor = jvms_report_cursor_at (&cursors[MONITOR], t_now);
+      const JvmsValue *owner = jvms_report_cursor_at (&cursors[OWNER], t_now);
+      const JvmsValue *kernel = jvms_report_cursor_at (&cursors[KERNEL], t_now);
+      const JvmsValue *syscall = jvms_report_cursor_at (&cursors[SYSCALL], t_now);
+      const char *detail_s = detail->type == JVMS_VALUE_STRING ? detail->s : NULL;
+      const char *sys_s = syscall->type == JVMS_VALUE_STRING ? syscall->s : NULL;
+      /* Inside a GC pause, a stopped thread waits for the collector, whatever VM operation
+       * stopped it, and the VM thread (which runs Serial and some G1 work) collects. */
+      gboolean in_gc_pause = jvms_report_cursor_at (&pause_cursor, t_now)->type != JVMS_VALUE_NULL;
+      gboolean has_user = user->type == JVMS_VALUE_INT;
+      gboolean has_kernel = kernel->type == JVMS_VALUE_INT;
+
+      if ((!has_user && !has_kernel) || (has_kernel && kernel->i == JVMS_KERNEL_STATE_EXITED))
+        {
+          t_now = next;
+          continue;
+        }
+      if (has_user && (guint64) user->i < JVMS_USER_STATE_N)
+        t->user_ns[user->i] += ns;
+      if (has_kernel && (guint64) kernel->i < JVMS_KERNEL_STATE_N)
+        t->kernel_ns[kernel->i] += ns;
+
+      gboolean on_cpu = has_kernel && (kernel->i == JVMS_KERNEL_STATE_RUNNING ||
+                                       kernel->i == JVMS_KERNEL_STATE_SYSCALL);
+
+      if (!is_app)
+        {
+          /* JVM-internal threads cost only what they run (or wait to run): their idle time is
+           * not time the application lost. */
+          /* JFR's RUNNING only says such a thread is alive: without the kernel its CPU time is
+           * unknown, and not charged. */
+          gboolean busy = on_cpu;
+          if (busy && t->kind == JVMS_THREAD_KIND_JIT)
+            charge (r, t, JVMS_FINDING_JIT, ns, t->name);
+          else if (busy && (t->kind == JVMS_THREAD_KIND_GC || (t->kind == JVMS_THREAD_KIND_VM && in_gc_pause)))
+            charge (r, t, JVMS_FINDING_GC, ns, NULL);
+          else if (busy && t->kind == JVMS_THREAD_KIND_VM)
+            charge (r, t, JVMS_FINDING_SAFEPOINT, ns, t->name);
+          if (busy && t->kind != JVMS_THREAD_KIND_JFR)
+            t->total_ns += ns;
+          t_now = next;
+          continue;
+        }
+
+      t->total_ns += ns;
+      JvmsUserState u = has_user ? (JvmsUserState) user->i : JVMS_USER_STATE_RUNNING;
+      switch (u)
+        {
+        case JVMS_USER_STATE_SLEEPING:
+          charge (r, t, JVMS_FINDING_SLEEPING, ns, t->name);
+          break;
+        case JVMS_USER_STATE_BLOCKED:
+          {
+            g_autofree char *key = g_strdup_printf ("%s@%" G_GINT64_MODIFIER "x",
+                                                    detail_s ? detail_s : "?",
+                                                    monitor->type == JVMS_VALUE_INT ? monitor->i : 0);
+            charge (r, t, JVMS_FINDING_MONITOR_CONTENTION, ns, key);
+            JvmsReportKey *e = tally_key (&r->tallies[JVMS_FINDING_MONITOR_CONTENTION], key);
+            e->address = monitor->type == JVMS_VALUE_INT ? monitor->i : 0;
+            /* A virtual thread's tid is negative (jvms-thread-list.h). */
+            if (owner->type == JVMS_VALUE_INT && owner->i != 0)
+              jvms_report_add_ns (e->holders, owner->i, ns);
+          }
+          break;
+        case JVMS_USER_STATE_WAITING:
+        case JVMS_USER_STATE_PARKED:
+          charge (r, t, JVMS_FINDING_PARKING, ns, detail_s ? detail_s : (u == JVMS_USER_STATE_WAITING ? "Object.wait" : "?"));
+          break;
+        case JVMS_USER_STATE_SOCKET_IO:
+        case JVMS_USER_STATE_FILE_IO:
+          charge (r, t, JVMS_FINDING_IO, ns, detail_s ? detail_s : (u == JVMS_USER_STATE_FILE_IO ? "file" : "socket"));
+          break;
+        case JVMS_USER_STATE_SAFEPOINT:
+          charge (r, t, in_gc_pause || is_gc_operation (detail_s) ? JVMS_FINDING_GC : JVMS_FINDING_SAFEPOINT,
+                  ns, detail_s ? detail_s : "?");
+          break;
+        case JVMS_USER_STATE_RUNNING:
+        case JVMS_USER_STATE_NATIVE:
+        default:
+          if (!has_kernel)
+            {
+              /* JFR alone cannot tell running from waiting for a CPU. */
+              charge (r, t, JVMS_FINDING_PROGRAM_LOGIC, ns, NULL);
+              r->unknown_running_ns += ns;
+            }
+          else if (kernel->i == JVMS_KERNEL_STATE_RUNNABLE)
+            {
+              charge (r, t, JVMS_FINDING_CPU_CONTENTION, ns, NULL);
+              gint64 span[2] = { t_now, next };
+              g_array_append_vals (r->runnable, span, 2);
+            }
+          else if (kernel->i == JVMS_KERNEL_STATE_BLOCKED_IO)
+            charge (r, t, JVMS_FINDING_IO, ns, sys_s ? sys_s : "uninterruptible wait");
+          else if (kernel->i == JVMS_KERNEL_STATE_BLOCKED)
+            {
+              JvmsFindingKind k = kind_of_blocking_syscall (sys_s);
+              g_autofree char *key = sys_s ? g_strdup_printf ("%s (kernel)", sys_s)
+                                           : g_strdup ("blocked in the kernel, not reported by JFR");
+              charge (r, t, k, ns, key);
+              if (!r->has_jfr)
+                r->unknown_blocked_ns += ns;
+            }
+          else if (kernel->i == JVMS_KERNEL_STATE_UNKNOWN)
+            t->total_ns -= ns; /* lost events: not charged anywhere */
+          else
+            charge (r, t, JVMS_FINDING_PROGRAM_LOGIC, ns, NULL);
+          break;
+        }
+      t_now = next;
+    }
+
+out:
+  for (guint i = 0; i < N_LEAVES; i++)
+    g_clear_pointer (&cursors[i].ivs, g_array_unref);
+  return ok;
+}
+
+/* The threads of the JVM (those the filter names, when one is given), and every thread's name
+ * and process for the evidence. */
+void
+jvms_report_load_threads (JvmsReportWork *r, const char *filter)
+{
+  r->list = jvms_thread_list_read (r->history);
+  r->n_queries++; /* the identity of every thread, in one */
+  for (guint i = 0; i < jvms_thread_list_get_len (r->list); i++)
+    {
+      const JvmsThreadInfo *info = jvms_thread_list_get (r->list, i);
+      g_hash_table_insert (r->names, jvms_report_int64_dup (info->tid), info->name);
+      if (info->pid >= 0)
+        g_hash_table_insert (r->pids, jvms_report_int64_dup (info->tid), jvms_report_int64_dup (info->pid));
+
+      JvmsThreadKind k = info->kind >= 0 ? (JvmsThreadKind) info->kind : JVMS_THREAD_KIND_OTHER_PROCESS;
+      gboolean in_jvm = k != JVMS_THREAD_KIND_OTHER_PROCESS ||
+                        (r->jvm_pid > 0 && info->pid >= 0 && info->pid == r->jvm_pid);
+      if (!in_jvm)
+        continue;
+      if (filter != NULL && g_strcmp0 (filter, info->key) != 0 && g_strcmp0 (filter, info->name) != 0)
+        continue;
+      JvmsReportWalked *tr = g_new0 (JvmsReportWalked, 1);
+      tr->info = info;
+      tr->tid = info->tid;
+      tr->name = info->name;
+      tr->pid = info->pid;
+      tr->kind = k == JVMS_THREAD_KIND_OTHER_PROCESS ? JVMS_THREAD_KIND_JAVA : k;
+      /* The launcher's thread (tid == pid) only waits for the JVM to end: its idle time is not
+       * the application's. */
+      if (tr->tid == r->jvm_pid && tr->kind == JVMS_THREAD_KIND_JAVA)
+        tr->kind = JVMS_THREAD_KIND_VM;
+      g_ptr_array_add (r->threads, tr);
+    }
+}
+
+gboolean
+jvms_report_walk_threads (JvmsReportWork *w, GError **error)
+{
+  for (guint i = 0; i < w->threads->len; i++)
+    if (!walk_thread (w, g_ptr_array_index (w->threads, i), error))
+      return FALSE;
+  return TRUE;
+}

@@ -112,6 +112,23 @@ amounts (JvmsReport *report, GHashTable *table, guint limit, gint64 total)
   return out;
 }
 
+/* The threads charged to @e: tid -> each one's time in the whole finding (@thread_ns), or 1
+ * each when @thread_ns is NULL. */
+static GHashTable *
+key_threads (JvmsReportKey *e, GHashTable *thread_ns)
+{
+  GHashTable *tns = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  GHashTableIter it;
+  gpointer k;
+  g_hash_table_iter_init (&it, e->threads);
+  while (g_hash_table_iter_next (&it, &k, NULL))
+    {
+      gint64 *ns = thread_ns != NULL ? g_hash_table_lookup (thread_ns, k) : NULL;
+      jvms_report_add_ns (tns, *(gint64 *) k, thread_ns == NULL ? 1 : ns ? *ns : 0);
+    }
+  return tns;
+}
+
 /* Keyed evidence: the keys with their time and the threads charged (with each one's time in the
  * whole finding). */
 static GArray *
@@ -122,15 +139,7 @@ keyed_items (JvmsReportWork *w, JvmsReport *report, JvmsReportTally *f)
   for (guint i = 0; i < ranked->len && i < w->limit; i++)
     {
       JvmsReportKey *e = g_array_index (ranked, Ranked, i).data;
-      g_autoptr(GHashTable) tns = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
-      GHashTableIter it;
-      gpointer k;
-      g_hash_table_iter_init (&it, e->threads);
-      while (g_hash_table_iter_next (&it, &k, NULL))
-        {
-          gint64 *ns = g_hash_table_lookup (f->thread_ns, k);
-          jvms_report_add_ns (tns, *(gint64 *) k, ns ? *ns : 0);
-        }
+      g_autoptr(GHashTable) tns = key_threads (e, f->thread_ns);
       JvmsEvidenceItem item = { store (report, e->key), e->ns, thread_refs (w, report, tns, 0, FALSE) };
       g_array_append_val (items, item);
     }
@@ -148,12 +157,7 @@ monitors (JvmsReportWork *w, JvmsReport *report, JvmsReportTally *f)
       /* The key is "class@address". */
       const char *at = strrchr (e->key, '@');
       g_autofree char *cls = at ? g_strndup (e->key, at - e->key) : g_strdup (e->key);
-      g_autoptr(GHashTable) tns = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
-      GHashTableIter it;
-      gpointer k;
-      g_hash_table_iter_init (&it, e->threads);
-      while (g_hash_table_iter_next (&it, &k, NULL))
-        jvms_report_add_ns (tns, *(gint64 *) k, 1);
+      g_autoptr(GHashTable) tns = key_threads (e, NULL);
       JvmsEvidenceMonitor monitor = {
         .class_name = store (report, cls),
         .address = e->address,

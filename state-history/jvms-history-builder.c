@@ -666,3 +666,33 @@ jvms_history_builder_free (JvmsHistoryBuilder *b)
   g_free (b->tmp_path);
   g_free (b);
 }
+
+/* ---- memory, for tests ---- */
+
+void
+jvms_history_builder_memory (JvmsHistoryBuilder *b, JvmsBuilderMemory *m)
+{
+  JvmsHistory *h = b->h;
+  memset (m, 0, sizeof *m);
+  blk (b);
+  m->n_attributes = jvms_attr_tree_size (h->attrs);
+  m->n_open = h->n_open;
+  for (guint l = 0; l < h->n_open; l++)
+    m->open_nodes += (gsize) h->open[l].cap * sizeof (JvmsRawInterval);
+  m->per_attribute = (gsize) b->attr_cap * (sizeof (JvmsCurrent) +
+                                            h->n_open * (sizeof (guint32) + sizeof (gint64)));
+  m->scratch = (gsize) (b->enc.n_count + b->enc.n_touched_cap + b->enc.n_order_cap) * sizeof (guint32) +
+               b->enc.payload_cap + b->enc.blob_cap;
+  if (h->summary_builder)
+    jvms_summary_builder_memory (h->summary_builder, m);
+  unblk (b);
+}
+
+void
+jvms_history_builder_set_summary_budget (JvmsHistoryBuilder *b, gsize bytes)
+{
+  blk (b);
+  if (b->h->summary_builder)
+    jvms_summary_builder_set_budget (b->h->summary_builder, bytes);
+  unblk (b);
+}

@@ -16,6 +16,7 @@ struct _JvmsNodeCache
   GMutex      lock;
   gsize       budget;
   gsize       bytes;
+  gsize       peak;  /* the most bytes held since the budget was set: what tests bound */
   GHashTable *table; /* guint64* offset (in node) -> Entry* */
   GQueue      lru;
   guint64     hits;
@@ -153,6 +154,7 @@ insert_locked (JvmsNodeCache *c, JvmsNode *node)
           g_hash_table_insert (c->table, &e->node->offset, e);
           g_queue_push_head_link (&c->lru, &e->link);
           c->bytes += node->bytes;
+          c->peak = MAX (c->peak, c->bytes);
         }
     }
   return n;
@@ -167,6 +169,7 @@ jvms_node_cache_set_budget (JvmsNodeCache *c, gsize budget)
   c->budget = budget ? budget : JVMS_NODE_CACHE_DEFAULT_BUDGET;
   while (c->lru.tail && c->bytes > c->budget)
     entry_drop (c, c->lru.tail->data);
+  c->peak = c->bytes;
   g_mutex_unlock (&c->lock);
 }
 
@@ -180,5 +183,14 @@ jvms_node_cache_stats (JvmsNodeCache *c, guint64 *hits, guint64 *misses, gsize *
     *misses = c->misses;
   if (bytes)
     *bytes = c->bytes;
+  g_mutex_unlock (&c->lock);
+}
+
+void
+jvms_node_cache_limits (JvmsNodeCache *c, gsize *budget, gsize *peak)
+{
+  g_mutex_lock (&c->lock);
+  *budget = c->budget;
+  *peak = c->peak;
   g_mutex_unlock (&c->lock);
 }

@@ -243,6 +243,8 @@ JvmsNode      *jvms_node_cache_insert  (JvmsNodeCache *cache, JvmsNode *node);
  * reads by the thousand and mostly once; the others are read with jvms_node_transient_new. */
 gboolean       jvms_node_cache_admit   (JvmsNodeCache *cache, guint64 offset);
 void           jvms_node_cache_stats   (JvmsNodeCache *cache, guint64 *hits, guint64 *misses, gsize *bytes);
+/* The budget, and the most bytes the cache held since it was set (for tests: never above it). */
+void           jvms_node_cache_limits  (JvmsNodeCache *cache, gsize *budget, gsize *peak);
 void           jvms_node_cache_drop_all (JvmsNodeCache *cache);
 
 /* ---- the tree being built (jvms-history-builder.c) ---- */
@@ -351,6 +353,27 @@ gboolean     jvms_history_visit     (JvmsHistory *self, gint64 t0, gint64 t1, co
 /* Writes the tables (attributes, strings, metadata, @summary_dir) and the header: close(). */
 gboolean     jvms_history_write_tables (JvmsHistory *h, GBytes *summary_dir, GError **error);
 
+/* What a builder holds, by the parts that docs/state-history.md ("Memory while building")
+ * bounds: bytes allocated, not bytes used. For tests (jvms_history_builder_memory). */
+typedef struct
+{
+  guint n_attributes;
+  guint n_open;            /* open tree levels */
+  gsize open_nodes;        /* the open nodes' interval arrays */
+  gsize per_attribute;     /* current intervals, node markers, summary state, levels and buffers */
+  guint summary_levels;    /* summary levels allocated, over all attributes */
+  gsize summary_pending;   /* encoded buckets and changes waiting for a flush */
+  gsize summary_pack;      /* the shared blob being packed and its runs */
+  guint summary_runs;      /* runs written so far */
+  gsize summary_directory; /* their directory entries */
+  gsize scratch;           /* encoding buffers */
+} JvmsBuilderMemory;
+
+void         jvms_history_builder_memory (JvmsHistoryBuilder *b, JvmsBuilderMemory *out);
+/* The summary's pending budget (32 MiB by default, 0 restores it): for tests that must reach
+ * it without building gigabytes. */
+void         jvms_history_builder_set_summary_budget (JvmsHistoryBuilder *b, gsize bytes);
+
 /* summary: the builder (jvms-history-summary-cascade.c) */
 JvmsSummaryBuilder *jvms_summary_builder_new    (void);
 void                jvms_summary_builder_free   (JvmsSummaryBuilder *sb);
@@ -360,6 +383,8 @@ gboolean            jvms_summary_builder_add    (JvmsHistory *h, JvmsSummaryBuil
                                                  guint8 type, guint64 bits, GError **error);
 gboolean            jvms_summary_builder_finish (JvmsHistory *h, JvmsSummaryBuilder *sb,
                                                  GBytes **directory, GError **error);
+void                jvms_summary_builder_memory (JvmsSummaryBuilder *sb, JvmsBuilderMemory *m);
+void                jvms_summary_builder_set_budget (JvmsSummaryBuilder *sb, gsize bytes);
 /* Writes a framed blob at the end of the data; returns its offset. */
 gboolean            jvms_history_append_blob    (JvmsHistory *h, const guint8 *blob, gsize n,
                                                  guint64 *offset, GError **error);

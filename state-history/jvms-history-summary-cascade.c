@@ -42,6 +42,7 @@ typedef struct
 {
   GByteArray *out;
   guint       out_n;
+  guint       out_cap;  /* bytes allocated for @out (it only grows): for the memory accounting */
   gint64      out_first, out_last, out_prev;
 } Out;
 
@@ -89,6 +90,7 @@ struct _JvmsSummaryBuilder
   GArray         *attrs; /* Attr */
   GArray         *dir;   /* DirEntry */
   gsize           pending;
+  gsize           budget;  /* pending bytes that make flush_all pack every run */
   JvmsNodeEncoder enc;
   /* the shared blob being packed (flush_all, finish): its runs and their directory entries */
   GByteArray     *pack;
@@ -103,6 +105,7 @@ jvms_summary_builder_new (void)
   sb->dir = g_array_new (FALSE, FALSE, sizeof (DirEntry));
   sb->pack = g_byte_array_new ();
   sb->pack_runs = g_array_new (FALSE, FALSE, sizeof (DirEntry));
+  sb->budget = PENDING_BUDGET;
   return sb;
 }
 
@@ -256,7 +259,10 @@ store_bucket (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, guint32 k, L
     .flags = (guint8) ((lv->inside ? F_INSIDE : 0) | (lv->at_start ? F_AT_START : 0)),
   };
   if (lv->o.out == NULL)
-    lv->o.out = g_byte_array_sized_new (64);
+    {
+      lv->o.out = g_byte_array_sized_new (64);
+      lv->o.out_cap = 64;
+    }
   gboolean first = lv->o.out_n == 0;
   guint8 *p = jvms_summary_bucket_put (buf, &b, first, lv->o.out_prev, k);
   if (first)
@@ -265,10 +271,12 @@ store_bucket (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, guint32 k, L
   lv->o.out_prev = lv->index;
   lv->o.out_n++;
   g_byte_array_append (lv->o.out, buf, (guint) (p - buf));
+  if (lv->o.out->len > lv->o.out_cap) /* GByteArray grows to the next power of two */
+    lv->o.out_cap = 1u << g_bit_storage (lv->o.out->len - 1);
   sb->pending += (gsize) (p - buf);
   if (lv->o.out->len >= FLUSH_BYTES)
     return flush_level (h, sb, attr, k, &lv->o, error);
-  if (sb->pending > PENDING_BUDGET)
+  if (sb->pending > sb->budget)
     return flush_all (h, sb, error);
   return TRUE;
 }
@@ -284,7 +292,10 @@ store_change (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, Out *o, gint
   guint flush = CLAMP (CHG_BUDGET / MAX (jvms_attr_tree_size (h->attrs), 1u), CHG_MIN_FLUSH,
                        FLUSH_BYTES);
   if (o->out == NULL)
-    o->out = g_byte_array_sized_new (flush + CHG_MAX_BYTES);
+    {
+      o->out = g_byte_array_sized_new (flush + CHG_MAX_BYTES);
+      o->out_cap = 1u << g_bit_storage (flush + CHG_MAX_BYTES - 1); /* what GByteArray allocates */
+    }
   guint8 *p0 = o->out->data + o->out->len;
   /* >= 1 after the first: changes are strictly ordered */
   guint8 *p = change_put (p0, o->out_n == 0, (guint64) t - (guint64) o->out_prev, v);
@@ -297,7 +308,7 @@ store_change (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, Out *o, gint
   sb->pending += (gsize) (p - p0);
   if (o->out->len >= flush)
     return flush_level (h, sb, attr, CHANGES, o, error);
-  if (sb->pending > PENDING_BUDGET)
+  if (sb->pending > sb->budget)
     return flush_all (h, sb, error);
   return TRUE;
 }
@@ -572,4 +583,37 @@ jvms_summary_builder_finish (JvmsHistory *h, JvmsSummaryBuilder *sb, GBytes **di
     }
   *directory = jvms_summary_directory_write (sb->dir, finest, n_attrs);
   return TRUE;
+}
+
+/* ---- memory, for tests ---- */
+
+void
+jvms_summary_builder_set_budget (JvmsSummaryBuilder *sb, gsize bytes)
+{
+  sb->budget = bytes ? bytes : PENDING_BUDGET;
+}
+
+/* Adds what the summary builder holds to @m: the state of every attribute (probe array, levels
+ * and their buffers, change buffer), the pending bytes, the blob being packed, the directory. */
+void
+jvms_summary_builder_memory (JvmsSummaryBuilder *sb, JvmsBuilderMemory *m)
+{
+  gsize bytes = (gsize) sb->attrs->len * sizeof (Attr);
+  for (guint a = 0; a < sb->attrs->len; a++)
+    {
+      const Attr *at = &g_array_index (sb->attrs, Attr, a);
+      if (at->probe)
+        bytes += (gsize) MAX (2u, 1u << g_bit_storage (MAX (at->n_probe, 1u) - 1)) * sizeof (Probe);
+      bytes += (gsize) at->n_levels * sizeof (Level);
+      for (guint k = 0; k < at->n_levels; k++)
+        bytes += at->levels[k].o.out ? at->levels[k].o.out_cap : 0;
+      bytes += at->chg.out ? at->chg.out_cap : 0;
+      m->summary_levels += at->n_levels;
+    }
+  m->per_attribute += bytes;
+  m->summary_pending += sb->pending;
+  m->summary_pack += sb->pack->len + (gsize) sb->pack_runs->len * sizeof (DirEntry);
+  m->summary_runs += sb->dir->len;
+  m->summary_directory += (gsize) sb->dir->len * sizeof (DirEntry);
+  m->scratch += sb->enc.payload_cap + sb->enc.blob_cap;
 }

@@ -1073,6 +1073,21 @@ test_small_cache (void)
   struct stat st;
   g_assert_cmpint (g_stat (p.path, &st), ==, 0);
   check_all (h, &p, r, 1000);
+  /* Summaries at every zoom: summary blobs go through the same cache as the tree's nodes. */
+  for (guint cols = 1; cols <= 2000; cols *= 3)
+    check_summary (h, &p, r, p.model->start_time, p.model->end_time, cols);
+  /* The cache held at most its budget at every moment of those queries (its high-water mark),
+   * and it did fill: the index is several times larger. */
+  gsize budget, peak, bytes;
+  jvms_node_cache_limits (h->cache, &budget, &peak);
+  jvms_node_cache_stats (h->cache, NULL, NULL, &bytes);
+  g_test_message ("cache budget %" G_GSIZE_FORMAT ", peak %" G_GSIZE_FORMAT ", now %" G_GSIZE_FORMAT
+                  ", index %" G_GINT64_FORMAT " bytes", budget, peak, bytes, (gint64) st.st_size);
+  g_assert_cmpuint (budget, ==, 1024 * 1024);
+  g_assert_cmpuint (peak, <=, budget);
+  g_assert_cmpuint (bytes, <=, budget);
+  g_assert_cmpuint (peak, >=, budget * 3 / 4);
+  g_assert_cmpint (st.st_size, >=, 3 * (gint64) budget); /* compressed: decoded, far more */
   pair_free (&p);
 }
 

@@ -798,6 +798,25 @@ jvms_threads_view_get_n_rows (JvmsThreadsView *self)
   return self->rows->len;
 }
 
+char **
+jvms_threads_view_dup_row_labels (JvmsThreadsView *self)
+{
+  g_return_val_if_fail (JVMS_IS_THREADS_VIEW (self), NULL);
+  g_autoptr(GStrvBuilder) labels = g_strv_builder_new ();
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      const Row *r = &g_array_index (self->rows, Row, i);
+      if (r->thread == NULL)
+        {
+          g_autofree char *header = g_strdup_printf ("[%s]", group_name (self, r->group));
+          g_strv_builder_add (labels, header);
+        }
+      else
+        g_strv_builder_add (labels, r->thread->key);
+    }
+  return g_strv_builder_end (labels);
+}
+
 int
 jvms_threads_view_get_row_y (JvmsThreadsView *self,
                              gint64           tid)

@@ -274,8 +274,13 @@ jvms_window_views_dump_state (JvmsWindowViews *self, GKeyFile *key_file)
   for (guint i = 0; i < G_N_ELEMENTS (view_infos); i++)
     {
       if (JVMS_IS_THREADS_VIEW (self->views[i]))
-        g_key_file_set_integer (key_file, "views", "thread-rows",
-                                (int) jvms_threads_view_get_n_rows (JVMS_THREADS_VIEW (self->views[i])));
+        {
+          g_key_file_set_integer (key_file, "views", "thread-rows",
+                                  (int) jvms_threads_view_get_n_rows (JVMS_THREADS_VIEW (self->views[i])));
+          g_auto(GStrv) labels = jvms_threads_view_dup_row_labels (JVMS_THREADS_VIEW (self->views[i]));
+          g_key_file_set_string_list (key_file, "views", "thread-row-labels",
+                                      (const char * const *) labels, g_strv_length (labels));
+        }
       if (gtk_widget_get_visible (self->expanders[i]))
         g_string_append_printf (shown, "%s%s", shown->len ? ";" : "",
                                 G_OBJECT_TYPE_NAME (self->views[i]));

@@ -461,11 +461,36 @@ def main():
                                                    "selection-start", "selection-end")]
         tap.check(before == after and state.get("views", "history") == "true",
                   "... keeping the visible range and the selection", (before, after))
-        tap.check(gsettings_set("thread-grouping", "none")
-                  and wait_for(lambda: state.get("settings", "thread-grouping") == "none"),
-                  "the window follows the thread-grouping key (threads view bound: %s)"
-                  % state.get("views", "thread-grouping-bound"))
-        gsettings_set("thread-grouping", "kind")
+        # 5f. The thread-grouping key regroups the threads view: its rows (group headers as
+        #     "[NAME]", threads by folder name) top to bottom, as the state dump lists them.
+        def rows():
+            return [r for r in state.get("views", "thread-row-labels", "").split(";") if r]
+        by_kind = rows()
+        group_of, group = {}, None
+        for r in by_kind:
+            if r.startswith("["):
+                group = r
+            else:
+                group_of[r] = group
+        kind_threads = [r for r in by_kind if not r.startswith("[")]
+        flat = None
+        if gsettings_set("thread-grouping", "none"):
+            flat = wait_for(lambda: (lambda now: now if now and not any(r.startswith("[") for r in now)
+                                     else None)(rows()))
+        flat = flat or []
+        # Not grouped: every thread in the order the history lists them (the "Other processes"
+        # folded by kind are shown too); by kind, each group keeps that order.
+        shown = [r for r in flat if r in group_of]
+        same_order = all([r for r in shown if group_of[r] == g] == [r for r in kind_threads if group_of[r] == g]
+                         for g in set(group_of.values()))
+        tap.check(len(set(group_of.values())) >= 2 and sorted(shown) == sorted(kind_threads)
+                  and len(set(flat)) == len(flat) and same_order and shown != kind_threads
+                  and state.get("views", "thread-rows") == str(len(flat)),
+                  "thread-grouping none: the threads view drops its %d group headers and lists %d threads "
+                  "in the history's order" % (len(by_kind) - len(kind_threads), len(flat)),
+                  "by kind: %s\nnone: %s" % (by_kind[:40], flat[:40]))
+        tap.check(gsettings_set("thread-grouping", "kind") and wait_for(lambda: rows() == by_kind),
+                  "thread-grouping kind again: the same rows in the same order", rows()[:40])
 
         # 6. A corrupt file: a truncated copy of a recording.
         corrupt = os.path.join(tmp, "truncated.jfr")

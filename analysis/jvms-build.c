@@ -442,6 +442,14 @@ clock_offset_plausible (JfrSource *js, KernelSource *ks, gint64 offset, const ch
   return FALSE;
 }
 
+/* CPU samples take their thread's kernel state from the kernel machine, which the merged stream
+ * has brought up to the sample's time. */
+static JvmsCpuState
+kernel_cpu_state (gint64 tid, gint64 time, gpointer km)
+{
+  return jvms_kernel_machine_sample_state (km, tid, time);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 
 gboolean
@@ -596,6 +604,9 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
     jvms_kernel_machine_set_trust_context (km, FALSE);
   if (have_jfr)
     jfr_begin (&js, writer, threads, samples);
+  jvms_samples_writer_set_kernel_states (samples, km != NULL);
+  if (km != NULL && js.machine != NULL)
+    jvms_jfr_machine_set_cpu_state_func (js.machine, kernel_cpu_state, km);
 
   {
     JvmsHistory *live = jvms_history_builder_get_history (builder);

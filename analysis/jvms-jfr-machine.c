@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "jvms-jfr-samples.h"
 #include "jvms-states.h"
 #include "jvms-thread-list.h"
 
@@ -38,7 +39,6 @@ typedef enum
   H_NATIVE_SAMPLE,
   H_ALLOC_SAMPLE,
   H_ALLOC_TLAB,
-  H_OLD_OBJECT,
   H_JVM_INFO,
 } Handler;
 
@@ -60,9 +60,6 @@ typedef struct
   const JvmsJfrField *size2;     /* heapSpace, tlabSize, compileLevel, metaspace */
   const JvmsJfrField *stack;
   const JvmsJfrField *state;
-  const JvmsJfrField *time;      /* allocationTime */
-  const JvmsJfrField *age;       /* objectAge */
-  const JvmsJfrField *object;    /* OldObjectSample.object */
   const JvmsJfrField *method;
 } TypeInfo;
 
@@ -107,7 +104,7 @@ struct _JvmsJfrMachine
 {
   JvmsWriter        *writer;
   JvmsThreads       *threads;
-  JvmsSamplesWriter *samples;
+  JvmsJfrSamples    *samples;   /* NULL when no sample store is written */
   gint64             recording_start;
   gint64             pid;
   GHashTable        *types;      /* const JvmsJfrType* -> TypeInfo* */
@@ -163,7 +160,7 @@ jvms_jfr_machine_new (JvmsWriter *writer, JvmsThreads *threads, JvmsSamplesWrite
   JvmsJfrMachine *self = g_new0 (JvmsJfrMachine, 1);
   self->writer = writer;
   self->threads = threads;
-  self->samples = samples;
+  self->samples = samples != NULL ? jvms_jfr_samples_new (samples) : NULL;
   self->recording_start = MAX (recording_start, jvms_writer_get_start (writer));
   self->pid = -1;
   self->types = g_hash_table_new_full (NULL, NULL, NULL, g_free);
@@ -196,6 +193,7 @@ jvms_jfr_machine_free (JvmsJfrMachine *self)
 {
   if (self == NULL)
     return;
+  jvms_jfr_samples_free (self->samples);
   g_hash_table_unref (self->types);
   g_hash_table_unref (self->jthreads);
   g_hash_table_unref (self->locks);
@@ -213,6 +211,13 @@ jvms_jfr_machine_free (JvmsJfrMachine *self)
   jvms_nest_free (self->vm_operation);
   jvms_nest_free (self->vm_safepoint);
   g_free (self);
+}
+
+void
+jvms_jfr_machine_set_cpu_state_func (JvmsJfrMachine *self, JvmsCpuStateFunc func, gpointer user_data)
+{
+  if (self->samples != NULL)
+    jvms_jfr_samples_set_cpu_state_func (self->samples, func, user_data);
 }
 
 gint64
@@ -260,7 +265,6 @@ static const struct
   { "jdk.ObjectAllocationSample", H_ALLOC_SAMPLE, 0 },
   { "jdk.ObjectAllocationInNewTLAB", H_ALLOC_TLAB, 0 },
   { "jdk.ObjectAllocationOutsideTLAB", H_ALLOC_TLAB, 0 },
-  { "jdk.OldObjectSample", H_OLD_OBJECT, 0 },
   { "jdk.JVMInformation", H_JVM_INFO, 0 },
 };
 
@@ -358,11 +362,6 @@ type_info (JvmsJfrMachine *self, const JvmsJfrType *type)
       ti->klass = field (type, "objectClass");
       ti->size = field (type, "allocationSize");
       ti->size2 = field (type, "tlabSize");
-      break;
-    case H_OLD_OBJECT:
-      ti->object = field (type, "object");
-      ti->time = field (type, "allocationTime");
-      ti->age = field (type, "objectAge");
       break;
     case H_JVM_INFO:
       ti->id = field (type, "pid");
@@ -856,59 +855,11 @@ event_thread (JvmsJfrMachine *self, const JvmsJfrEvent *ev, TypeInfo *ti, gint64
 }
 
 static void
-on_sample (JvmsJfrMachine *self, const JvmsJfrEvent *ev, TypeInfo *ti, JThread *j, gint64 t)
+on_sample (JvmsJfrMachine *self, const JvmsJfrEvent *ev, JThread *j, gint64 t)
 {
   guint n_frames;
   const JvmsSampleFrame *frames = resolve_stack (self, ev, jvms_jfr_event_get_stack_trace (ev), &n_frames);
-  if (ti->handler == H_EXECUTION_SAMPLE || ti->handler == H_NATIVE_SAMPLE)
-    show_method (self, j, t, frames, n_frames);
-  if (self->samples == NULL)
-    return;
-  JvmsSample s = { .time = t, .tid = j->thread->tid, .n_frames = n_frames, .frames = frames,
-                   .frames_interned = TRUE };
-  switch (ti->handler)
-    {
-    case H_EXECUTION_SAMPLE:
-    case H_NATIVE_SAMPLE:
-      s.kind = ti->handler == H_EXECUTION_SAMPLE ? JVMS_SAMPLE_EXECUTION : JVMS_SAMPLE_NATIVE;
-      s.state = string_of (ev, ti->state);
-      break;
-    case H_ALLOC_SAMPLE:
-      s.kind = JVMS_SAMPLE_ALLOCATION;
-      s.class_name = class_of (ev, ti->klass);
-      s.weight = (guint64) MAX (0, int_of (ev, ti->size, 0));
-      break;
-    default:
-      return;
-    }
-  jvms_samples_writer_add (self->samples, &s);
-}
-
-static void
-on_old_object (JvmsJfrMachine *self, const JvmsJfrEvent *ev, TypeInfo *ti, JThread *j, gint64 t)
-{
-  if (self->samples == NULL)
-    return;
-  JvmsSample s = { .kind = JVMS_SAMPLE_OLD_OBJECT, .time = t, .tid = j != NULL ? j->thread->tid : 0,
-                   .frames_interned = TRUE };
-  JvmsJfrObject obj;
-  JvmsJfrValue v;
-  if (ti->object != NULL && jvms_jfr_event_get_value (ev, ti->object, &v)
-      && v.kind == JVMS_JFR_VALUE_OBJECT)
-    {
-      obj = v.object;
-      const JvmsJfrField *type_field = jvms_jfr_type_find_field (obj.type, "type");
-      const char *klass = NULL;
-      if (type_field != NULL && jvms_jfr_object_get_class_name (&obj, type_field, &klass))
-        s.class_name = klass;
-    }
-  gint64 ns;
-  if (ti->time != NULL && jvms_jfr_event_get_time_ns (ev, ti->time, &ns))
-    s.allocation_time = ns;
-  if (ti->age != NULL && jvms_jfr_event_get_time_ns (ev, ti->age, &ns) && ns > 0)
-    s.object_age = (guint64) ns;
-  s.frames = resolve_stack (self, ev, jvms_jfr_event_get_stack_trace (ev), &s.n_frames);
-  jvms_samples_writer_add (self->samples, &s);
+  show_method (self, j, t, frames, n_frames);
 }
 
 static gint64
@@ -927,6 +878,9 @@ virtual_space_committed (const JvmsJfrEvent *ev, const JvmsJfrField *f, const ch
 void
 jvms_jfr_machine_feed (JvmsJfrMachine *self, const JvmsJfrEvent *ev)
 {
+  /* Every event with a stack trace is a sample, whatever else it means. */
+  if (self->samples != NULL)
+    jvms_jfr_samples_feed (self->samples, ev);
   TypeInfo *ti = type_info (self, jvms_jfr_event_get_type (ev));
   if (ti->handler == H_IGNORE)
     return;
@@ -1135,7 +1089,7 @@ jvms_jfr_machine_feed (JvmsJfrMachine *self, const JvmsJfrEvent *ev)
         {
           ensure_running (self, j, self->recording_start);
           native_window (self, j, start, ti->handler == H_NATIVE_SAMPLE);
-          on_sample (self, ev, ti, j, start);
+          on_sample (self, ev, j, start);
         }
       break;
     case H_ALLOC_SAMPLE:
@@ -1143,7 +1097,6 @@ jvms_jfr_machine_feed (JvmsJfrMachine *self, const JvmsJfrEvent *ev)
       if (j != NULL)
         {
           alloc_add (self, j, start, (guint64) MAX (0, int_of (ev, ti->size, 0)));
-          on_sample (self, ev, ti, j, start);
         }
       break;
     case H_ALLOC_TLAB:
@@ -1154,9 +1107,6 @@ jvms_jfr_machine_feed (JvmsJfrMachine *self, const JvmsJfrEvent *ev)
             bytes = int_of (ev, ti->size, 0);
           alloc_add (self, j, start, (guint64) MAX (0, bytes));
         }
-      break;
-    case H_OLD_OBJECT:
-      on_old_object (self, ev, ti, j, start);
       break;
     case H_JVM_INFO:
       {

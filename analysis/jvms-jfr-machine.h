@@ -1,7 +1,8 @@
 /* jvms-jfr-machine.h: JFR events (readers/jfr, in non-decreasing start time) into the JVM
  * attributes of docs/attributes.md: per-thread user state with its detail, monitor and owner,
  * method and allocation rate; locks; GC collections, pauses, phases and worker tasks; heap;
- * JIT compilations; VM operations and safepoints. Point samples go to a JvmsSamplesWriter.
+ * JIT compilations; VM operations and safepoints. Every event with a stack trace goes to a
+ * JvmsSamplesWriter as a sample (jvms-jfr-samples.h).
  *
  * Ordering. JFR stamps a duration event with its start but commits it at its end, so the
  * reader hands it over when its start comes in the time order, with its end already known.
@@ -16,6 +17,7 @@
 #pragma once
 
 #include "jvms-jfr.h"
+#include "jvms-jfr-samples.h"
 #include "jvms-samples.h"
 #include "jvms-threads.h"
 
@@ -38,6 +40,10 @@ void            jvms_jfr_machine_advance (JvmsJfrMachine    *self,
                                          gint64              time);
 void            jvms_jfr_machine_finish (JvmsJfrMachine     *self,
                                          gint64              end_time);
+/* Where CPU samples learn their thread's kernel state (the build's kernel machine). */
+void            jvms_jfr_machine_set_cpu_state_func (JvmsJfrMachine   *self,
+                                                     JvmsCpuStateFunc  func,
+                                                     gpointer          user_data);
 /* The JVM's pid, from jdk.JVMInformation, or -1. */
 gint64          jvms_jfr_machine_get_pid (JvmsJfrMachine    *self);
 

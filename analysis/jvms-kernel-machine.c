@@ -15,10 +15,24 @@ typedef struct
   gboolean      have_last;
 } CounterRate;
 
+/* The last intervals emitted for a thread, for the kernel state of a JFR sample
+ * (jvms_kernel_machine_sample_state): the sampler's handshake with the thread is a dozen short
+ * intervals at most. */
+#define RECENT_N 32
+
+typedef struct
+{
+  gint64 start;
+  gint32 state;
+} Recent;
+
 typedef struct
 {
   JvmsThread     *thread;
   JvmsAttribute   a_state, a_cpu, a_syscall;
+  Recent          recent[RECENT_N];
+  guint           recent_next;     /* where the next emitted interval goes */
+  guint           recent_n;
   gboolean        has_pending;
   JvmsKernelState pending_state;
   gint64          pending_start;
@@ -209,6 +223,9 @@ emit_pending (JvmsKernelMachine *self, KThread *k, gint64 end)
     }
   else if (k->pending_state != JVMS_KERNEL_STATE_EXITED)
     k->known_ns += span;
+  k->recent[k->recent_next] = (Recent) { t, k->pending_state };
+  k->recent_next = (k->recent_next + 1) % RECENT_N;
+  k->recent_n = MIN (k->recent_n + 1, RECENT_N);
   jvms_writer_set_int (self->writer, k->a_state, t, k->pending_state);
   if (is_on_cpu (k->pending_state) && k->pending_cpu >= 0)
     jvms_writer_set_int (self->writer, k->a_cpu, t, k->pending_cpu);
@@ -698,4 +715,68 @@ jvms_kernel_machine_finish (JvmsKernelMachine *self, gint64 end_time)
       if (c != NULL)
         counters_finish (self, c->counters);
     }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The kernel state under a JFR sample */
+
+#define HANDSHAKE_NS (1000 * 1000)
+#define HANDLER_NS   (50 * 1000)
+
+static JvmsCpuState
+cpu_state_of (gint32 state)
+{
+  switch (state)
+    {
+    case JVMS_KERNEL_STATE_RUNNING:
+    case JVMS_KERNEL_STATE_SYSCALL:
+      return JVMS_CPU_STATE_ON_CPU;
+    case JVMS_KERNEL_STATE_RUNNABLE:
+      return JVMS_CPU_STATE_WAITING;
+    default:
+      return JVMS_CPU_STATE_UNKNOWN;
+    }
+}
+
+JvmsCpuState
+jvms_kernel_machine_sample_state (JvmsKernelMachine *self, gint64 tid, gint64 time)
+{
+  KThread *k = g_hash_table_lookup (self->kthreads, &tid);
+  if (k == NULL || !k->has_pending)
+    return JVMS_CPU_STATE_UNKNOWN;
+  /* Newest first: the interval still open, then those emitted. */
+  Recent list[RECENT_N + 1];
+  guint n = 0;
+  list[n++] = (Recent) { k->pending_start, k->pending_state };
+  for (guint i = 0; i < k->recent_n; i++)
+    list[n++] = k->recent[(k->recent_next + RECENT_N - 1 - i) % RECENT_N];
+  guint at = 0;
+  while (at < n && list[at].start > time)
+    at++;
+  if (at == n)
+    return JVMS_CPU_STATE_UNKNOWN;
+  /* No handshake before the sample: its interval is the answer. */
+  if (list[at].start <= time - HANDSHAKE_NS)
+    return cpu_state_of (list[at].state);
+  /* The sampler's handshake: the thread ran its signal handler (a few system calls) and was
+   * suspended, so what held at the sample's instant is the handshake itself. What held before
+   * it is the answer: back over the suspension to the handler's last system call... */
+  guint i = at;
+  while (i < n && list[i].state != JVMS_KERNEL_STATE_SYSCALL)
+    {
+      if (list[i].start <= time - HANDSHAKE_NS)
+        return cpu_state_of (list[at].state);
+      i++;
+    }
+  if (i == n)
+    return cpu_state_of (list[at].state);
+  /* ...then back over the handler: its system calls, the short runs between them, and the
+   * short wait while the sampler itself took the thread's CPU to send the signal. */
+  while (i < n && (list[i].state == JVMS_KERNEL_STATE_SYSCALL
+                   || ((list[i].state == JVMS_KERNEL_STATE_RUNNING || list[i].state == JVMS_KERNEL_STATE_RUNNABLE)
+                       && i > 0 && list[i - 1].start - list[i].start < HANDLER_NS)))
+    i++;
+  if (i == n)
+    return JVMS_CPU_STATE_UNKNOWN;
+  return cpu_state_of (list[i].state);
 }

@@ -17,6 +17,7 @@
 #pragma once
 
 #include "jvms-kernel-event.h"
+#include "jvms-samples-format.h"
 #include "jvms-threads.h"
 
 G_BEGIN_DECLS
@@ -55,5 +56,15 @@ typedef struct
 
 void               jvms_kernel_machine_get_quality (JvmsKernelMachine *self,
                                                     JvmsKernelQuality *out);
+
+/* The kernel state of thread @tid when a JFR sampler sampled it at @time, from the intervals
+ * fed so far (the merged stream has reached @time). HotSpot's sampler stops the thread with a
+ * signal and stamps the sample once the thread's handler answered, so the state at @time is the
+ * handshake's; this looks through it (docs/profile.md, "Kernel state of a CPU sample"): what
+ * held before the handler's system calls, ON_CPU (running or in a system call), WAITING
+ * (runnable, waiting for a CPU), or UNKNOWN. */
+JvmsCpuState       jvms_kernel_machine_sample_state (JvmsKernelMachine *self,
+                                                     gint64             tid,
+                                                     gint64             time);
 
 G_END_DECLS

@@ -1,62 +1,69 @@
-/* jvms-samples.c: writer and reader of the point-sample store. */
+/* jvms-samples.c: the sample store's writer: interning of strings, methods, frames, stacks,
+ * threads and types; blocks of samples; the sums of runs of blocks at each level. */
 #include "jvms-samples.h"
 
 #include <errno.h>
 #include <gio/gio.h>
 #include <glib/gstdio.h>
+#include <lz4.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "jvms-input-file.h"
-#include "jvms-trace-index.h"
+#include "jvms-samples-private.h"
 
-#define MAGIC "JVMSMPL1"
-#define HEADER_SIZE 16
+/* ------------------------------------------------------------------------------------------ */
 
 struct _JvmsSamplesWriter
 {
-  char       *path;
-  char       *tmp_path;
-  FILE       *file;
-  GHashTable *ids;   /* string -> id + 1 */
-  GHashTable *by_ptr; /* caller's string pointer -> id + 1: callers pass interned strings */
-  guint32     n_strings;
-  guint64     count;
-  GByteArray *buf;
-  gboolean    closed;
-  gboolean    failed;
+  char         *path;
+  char         *tmp_path;
+  FILE         *file;
+  guint64       pos;            /* bytes written so far */
+  gboolean      failed;
+  gboolean      closed;
+  gboolean      kernel_states;
+
+  GHashTable   *string_ids;     /* char* (in chunk) -> id + 1 */
+  GStringChunk *chunk;
+  GPtrArray    *strings;        /* const char*, into chunk */
+  guint64       string_bytes;
+  GArray       *methods;        /* JvmsSamplesMethod */
+  GArray       *frames;         /* JvmsSamplesFrame */
+  GArray       *stacks;         /* JvmsSamplesStack */
+  GArray       *threads;        /* JvmsSamplesThread */
+  GArray       *types;          /* JvmsSamplesType */
+  JvmsSamplesIdMap         method_map, frame_map, stack_map, thread_map, type_map;
+  guint32       truncated_frame, unknown_frame;
+  GArray       *compilations;   /* JvmsSamplesCompilation */
+  GArray       *timings;        /* JvmsSamplesTiming */
+
+  GArray       *open_block;     /* JvmsSampleRecord of the block being filled */
+  GArray       *blocks;         /* JvmsSamplesBlock */
+  GArray       *levels[JVMS_SAMPLES_MAX_LEVELS + 1];  /* JvmsSamplesNode, [1..] */
+  GArray       *pending[JVMS_SAMPLES_MAX_LEVELS + 1]; /* JvmsSamplesSum: a left node waiting
+                                                       * for its right sibling */
+  GByteArray   *enc, *section, *lz;
+  gint64        first_time, last_time;
+  guint64       count;
+  guint64       n_moved;        /* samples moved up to keep time order */
 };
 
 static void
-put (GByteArray *b, const void *p, gsize n)
+write_bytes (JvmsSamplesWriter *self, const void *data, gsize n)
 {
-  g_byte_array_append (b, p, n);
-}
-
-static void
-put_u32 (GByteArray *b, guint32 v)
-{
-  guint32 le = GUINT32_TO_LE (v);
-  put (b, &le, 4);
-}
-
-static void
-put_u64 (GByteArray *b, guint64 v)
-{
-  guint64 le = GUINT64_TO_LE (v);
-  put (b, &le, 8);
-}
-
-static void
-flush_buf (JvmsSamplesWriter *self)
-{
-  if (self->buf->len == 0)
+  if (n == 0)
     return;
-  if (!self->failed && fwrite (self->buf->data, 1, self->buf->len, self->file) != self->buf->len)
+  if (!self->failed && fwrite (data, 1, n, self->file) != n)
     self->failed = TRUE;
-  g_byte_array_set_size (self->buf, 0);
+  self->pos += n;
+}
+
+static void
+pad_to_8 (JvmsSamplesWriter *self)
+{
+  static const guint8 zeros[8] = { 0 };
+  if (self->pos % 8 != 0)
+    write_bytes (self, zeros, 8 - self->pos % 8);
 }
 
 JvmsSamplesWriter *
@@ -75,81 +82,522 @@ jvms_samples_writer_new (const char *path, GError **error)
   self->path = g_strdup (path);
   self->tmp_path = g_steal_pointer (&tmp);
   self->file = f;
-  self->ids = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  self->by_ptr = g_hash_table_new (NULL, NULL);
-  self->buf = g_byte_array_sized_new (1 << 16);
-  put (self->buf, MAGIC, 8);
-  put_u32 (self->buf, 1);
-  put_u32 (self->buf, 0);
+  self->string_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  self->chunk = g_string_chunk_new (1 << 16);
+  self->strings = g_ptr_array_new ();
+  self->methods = g_array_new (FALSE, FALSE, sizeof (JvmsSamplesMethod));
+  self->frames = g_array_new (FALSE, FALSE, sizeof (JvmsSamplesFrame));
+  self->stacks = g_array_new (FALSE, FALSE, sizeof (JvmsSamplesStack));
+  self->threads = g_array_new (FALSE, FALSE, sizeof (JvmsSamplesThread));
+  self->types = g_array_new (FALSE, FALSE, sizeof (JvmsSamplesType));
+  jvms_samples_idmap_init (&self->method_map);
+  jvms_samples_idmap_init (&self->frame_map);
+  jvms_samples_idmap_init (&self->stack_map);
+  jvms_samples_idmap_init (&self->thread_map);
+  jvms_samples_idmap_init (&self->type_map);
+  self->truncated_frame = JVMS_SAMPLES_NONE;
+  self->unknown_frame = JVMS_SAMPLES_NONE;
+  self->compilations = g_array_new (FALSE, FALSE, sizeof (JvmsSamplesCompilation));
+  self->timings = g_array_new (FALSE, FALSE, sizeof (JvmsSamplesTiming));
+  self->open_block = g_array_sized_new (FALSE, FALSE, sizeof (JvmsSampleRecord), JVMS_SAMPLES_BLOCK_SAMPLES);
+  self->blocks = g_array_new (FALSE, FALSE, sizeof (JvmsSamplesBlock));
+  self->enc = g_byte_array_new ();
+  self->section = g_byte_array_new ();
+  self->lz = g_byte_array_new ();
+  self->first_time = G_MAXINT64;
+  self->last_time = G_MININT64;
+  /* The header is written last, at close. */
+  JvmsSamplesHeader zero = { { 0 } };
+  write_bytes (self, &zero, sizeof zero);
   return self;
 }
 
-/* @stable: @s is an interned string that keeps its address and bytes for the writer's life
- * (frame method names), so its pointer may stand for its content. Other strings (the reader's,
- * valid until its next event) are looked up by content only. */
-static guint32
-string_id (JvmsSamplesWriter *self, const char *s, gboolean stable)
+void
+jvms_samples_writer_set_kernel_states (JvmsSamplesWriter *self, gboolean kernel_states)
+{
+  self->kernel_states = kernel_states;
+}
+
+/* ---- interning ------------------------------------------------------------------------------ */
+
+guint32
+jvms_samples_writer_intern_string (JvmsSamplesWriter *self, const char *s)
 {
   if (s == NULL)
     return JVMS_SAMPLES_NONE;
-  gpointer found = stable ? g_hash_table_lookup (self->by_ptr, s) : NULL;
+  gpointer found = g_hash_table_lookup (self->string_ids, s);
   if (found != NULL)
     return GPOINTER_TO_UINT (found) - 1;
-  found = g_hash_table_lookup (self->ids, s);
-  if (found != NULL)
-    {
-      /* Bounded; past it, content lookups still give the right id. */
-      if (stable && g_hash_table_size (self->by_ptr) < (1u << 20))
-        g_hash_table_insert (self->by_ptr, (gpointer) s, found);
-      return GPOINTER_TO_UINT (found) - 1;
-    }
-  guint32 id = self->n_strings++;
-  gsize len = strlen (s);
-  guint8 tag = 'S';
-  put (self->buf, &tag, 1);
-  put_u32 (self->buf, (guint32) len);
-  put (self->buf, s, len);
-  g_hash_table_insert (self->ids, g_strdup (s), GUINT_TO_POINTER (id + 1));
-  if (stable && g_hash_table_size (self->by_ptr) < (1u << 20))
-    g_hash_table_insert (self->by_ptr, (gpointer) s, GUINT_TO_POINTER (id + 1));
+  const char *copy = g_string_chunk_insert (self->chunk, s);
+  guint32 id = self->strings->len;
+  g_ptr_array_add (self->strings, (gpointer) copy);
+  g_hash_table_insert (self->string_ids, (gpointer) copy, GUINT_TO_POINTER (id + 1));
+  self->string_bytes += strlen (copy) + 1;
   return id;
 }
 
-void
-jvms_samples_writer_add (JvmsSamplesWriter *self, const JvmsSample *s)
+guint32
+jvms_samples_writer_intern_method (JvmsSamplesWriter *self, const char *class_name, const char *name)
 {
-  guint n = MIN (s->n_frames, JVMS_SAMPLES_MAX_FRAMES);
-  guint32 frame_ids[JVMS_SAMPLES_MAX_FRAMES];
-  for (guint i = 0; i < n; i++)
-    frame_ids[i] = string_id (self, s->frames[i].method != NULL ? s->frames[i].method : "?",
-                              s->frames_interned);
-  guint32 a = JVMS_SAMPLES_NONE;
-  if (s->kind == JVMS_SAMPLE_EXECUTION || s->kind == JVMS_SAMPLE_NATIVE)
-    a = string_id (self, s->state, FALSE);
-  else
-    a = string_id (self, s->class_name, FALSE);
+  guint32 c = jvms_samples_writer_intern_string (self, class_name);
+  guint32 n = jvms_samples_writer_intern_string (self, name != NULL ? name : "[unknown]");
+  JvmsSamplesIdSlot *slot;
+  guint32 id = jvms_samples_idmap_lookup (&self->method_map, c, n, &slot);
+  if (id != JVMS_SAMPLES_NONE)
+    return id;
+  id = self->methods->len;
+  JvmsSamplesMethod m = { GUINT32_TO_LE (c), GUINT32_TO_LE (n) };
+  g_array_append_val (self->methods, m);
+  jvms_samples_idmap_set (&self->method_map, slot, c, n, id);
+  return id;
+}
 
-  guint8 tag = (guint8) s->kind;
-  put (self->buf, &tag, 1);
-  put_u64 (self->buf, (guint64) s->time);
-  put_u64 (self->buf, (guint64) s->tid);
-  put_u32 (self->buf, a);
-  if (s->kind == JVMS_SAMPLE_ALLOCATION)
-    put_u64 (self->buf, s->weight);
-  else if (s->kind == JVMS_SAMPLE_OLD_OBJECT)
+guint32
+jvms_samples_writer_intern_frame (JvmsSamplesWriter *self, guint32 method, gint32 line,
+                                  JvmsFrameKind kind)
+{
+  g_return_val_if_fail (method < self->methods->len, JVMS_SAMPLES_NONE);
+  guint64 a = (guint64) method << 8 | (guint64) (kind & 0xff);
+  guint64 b = (guint32) line;
+  JvmsSamplesIdSlot *slot;
+  guint32 id = jvms_samples_idmap_lookup (&self->frame_map, a, b, &slot);
+  if (id != JVMS_SAMPLES_NONE)
+    return id;
+  id = self->frames->len;
+  JvmsSamplesFrame f = { GUINT32_TO_LE (method), GINT32_TO_LE (line), GUINT32_TO_LE ((guint32) kind) };
+  g_array_append_val (self->frames, f);
+  jvms_samples_idmap_set (&self->frame_map, slot, a, b, id);
+  return id;
+}
+
+guint32
+jvms_samples_writer_intern_stack (JvmsSamplesWriter *self, guint32 parent, guint32 frame)
+{
+  g_return_val_if_fail (frame < self->frames->len, JVMS_SAMPLES_NONE);
+  g_return_val_if_fail (parent == JVMS_SAMPLES_NONE || parent < self->stacks->len, JVMS_SAMPLES_NONE);
+  JvmsSamplesIdSlot *slot;
+  guint32 id = jvms_samples_idmap_lookup (&self->stack_map, parent, frame, &slot);
+  if (id != JVMS_SAMPLES_NONE)
+    return id;
+  id = self->stacks->len;
+  JvmsSamplesStack s = { GUINT32_TO_LE (parent), GUINT32_TO_LE (frame) };
+  g_array_append_val (self->stacks, s);
+  jvms_samples_idmap_set (&self->stack_map, slot, parent, frame, id);
+  return id;
+}
+
+guint32
+jvms_samples_writer_intern_thread (JvmsSamplesWriter *self, gint64 tid, const char *name)
+{
+  JvmsSamplesIdSlot *slot;
+  guint32 id = jvms_samples_idmap_lookup (&self->thread_map, (guint64) tid, 0, &slot);
+  if (id != JVMS_SAMPLES_NONE)
     {
-      put_u64 (self->buf, (guint64) s->allocation_time);
-      put_u64 (self->buf, s->object_age);
+      JvmsSamplesThread *t = &g_array_index (self->threads, JvmsSamplesThread, id);
+      if (t->name == GUINT32_TO_LE (JVMS_SAMPLES_NONE) && name != NULL)
+        t->name = GUINT32_TO_LE (jvms_samples_writer_intern_string (self, name));
+      return id;
     }
-  put_u32 (self->buf, n);
-  for (guint i = 0; i < n; i++)
+  id = self->threads->len;
+  JvmsSamplesThread t = { GINT64_TO_LE (tid), GUINT32_TO_LE (jvms_samples_writer_intern_string (self, name)), 0 };
+  g_array_append_val (self->threads, t);
+  jvms_samples_idmap_set (&self->thread_map, slot, (guint64) tid, 0, id);
+  return id;
+}
+
+guint32
+jvms_samples_writer_intern_type (JvmsSamplesWriter *self, const char *name, JvmsSampleUnit unit,
+                                 JvmsSampleTypeFlags flags)
+{
+  guint32 s = jvms_samples_writer_intern_string (self, name);
+  JvmsSamplesIdSlot *slot;
+  guint32 id = jvms_samples_idmap_lookup (&self->type_map, s, 0, &slot);
+  if (id != JVMS_SAMPLES_NONE)
+    return id;
+  id = self->types->len;
+  JvmsSamplesType t = { GUINT32_TO_LE (s), GUINT32_TO_LE ((guint32) unit), GUINT32_TO_LE ((guint32) flags), 0, 0, 0 };
+  g_array_append_val (self->types, t);
+  jvms_samples_idmap_set (&self->type_map, slot, s, 0, id);
+  return id;
+}
+
+static guint32
+pseudo_frame (JvmsSamplesWriter *self, guint32 *cache, const char *name)
+{
+  if (*cache == JVMS_SAMPLES_NONE)
+    *cache = jvms_samples_writer_intern_frame (self, jvms_samples_writer_intern_method (self, NULL, name),
+                                               -1, JVMS_FRAME_KIND_UNKNOWN);
+  return *cache;
+}
+
+guint32
+jvms_samples_writer_intern_frames (JvmsSamplesWriter *self, const JvmsStackFrameIn *frames,
+                                   guint n_frames, gboolean truncated)
+{
+  guint32 stack = JVMS_SAMPLES_NONE;
+  if (n_frames == 0 && !truncated)
+    return jvms_samples_writer_intern_stack (self, stack,
+                                             pseudo_frame (self, &self->unknown_frame, "[unknown]"));
+  if (truncated)
+    stack = jvms_samples_writer_intern_stack (self, stack,
+                                              pseudo_frame (self, &self->truncated_frame, "[truncated]"));
+  /* Outermost first: the parent of each frame is the stack of the frames that called it. */
+  for (guint i = MIN (n_frames, JVMS_SAMPLES_MAX_DEPTH); i-- > 0;)
     {
-      put_u32 (self->buf, frame_ids[i]);
-      put_u32 (self->buf, (guint32) s->frames[i].line);
+      const JvmsStackFrameIn *f = &frames[i];
+      guint32 frame;
+      if (f->class_name == NULL || f->method_name == NULL)
+        frame = pseudo_frame (self, &self->unknown_frame, "[unknown]");
+      else
+        frame = jvms_samples_writer_intern_frame (self,
+                                                  jvms_samples_writer_intern_method (self, f->class_name, f->method_name),
+                                                  f->line, f->kind);
+      stack = jvms_samples_writer_intern_stack (self, stack, frame);
     }
+  return stack;
+}
+
+/* ---- blocks and nodes ----------------------------------------------------------------------- */
+
+static gboolean
+type_is_cpu (JvmsSamplesWriter *self, guint32 type)
+{
+  return (GUINT32_FROM_LE (g_array_index (self->types, JvmsSamplesType, type).flags) & JVMS_SAMPLE_TYPE_CPU) != 0;
+}
+
+/* Compresses @raw and writes it: its offset and sizes. */
+static void
+write_payload (JvmsSamplesWriter *self, GByteArray *raw, guint64 *offset, guint32 *compressed,
+               guint32 *raw_size)
+{
+  if (raw->len > JVMS_SAMPLES_MAX_PAYLOAD)
+    {
+      /* Cannot happen from blocks of 4096 samples; a node this large would be refused by
+       * readers, so the store is marked failed rather than written unreadable. */
+      self->failed = TRUE;
+      *offset = 0;
+      *compressed = *raw_size = 0;
+      return;
+    }
+  int bound = LZ4_compressBound ((int) raw->len);
+  g_byte_array_set_size (self->lz, (guint) bound);
+  int n = LZ4_compress_default ((const char *) raw->data, (char *) self->lz->data, (int) raw->len, bound);
+  if (n <= 0)
+    self->failed = TRUE;
+  pad_to_8 (self);
+  *offset = self->pos;
+  *compressed = (guint32) MAX (n, 0);
+  *raw_size = raw->len;
+  write_bytes (self, self->lz->data, (gsize) MAX (n, 0));
+}
+
+static int
+compare_sum (gconstpointer pa, gconstpointer pb)
+{
+  const JvmsSamplesSum *a = pa, *b = pb;
+  if (a->type != b->type)
+    return a->type < b->type ? -1 : 1;
+  if (a->thread != b->thread)
+    return a->thread < b->thread ? -1 : 1;
+  guint32 sa = a->stack + 1, sb = b->stack + 1;   /* NONE (no stack) first */
+  return (sa > sb) - (sa < sb);
+}
+
+static gboolean
+same_key (const JvmsSamplesSum *a, const JvmsSamplesSum *b)
+{
+  return a->type == b->type && a->thread == b->thread && a->stack == b->stack;
+}
+
+static void
+sum_add (JvmsSamplesSum *into, const JvmsSamplesSum *s)
+{
+  into->count += s->count;
+  into->weight += s->weight;
+  into->on_cpu += s->on_cpu;
+  into->waiting += s->waiting;
+}
+
+/* Sorted sums of two disjoint runs of blocks, merged: the sums of their union. */
+static GArray *
+merge_sums (GArray *a, GArray *b)
+{
+  GArray *out = g_array_sized_new (FALSE, FALSE, sizeof (JvmsSamplesSum), MAX (a->len, b->len));
+  guint i = 0, j = 0;
+  while (i < a->len || j < b->len)
+    {
+      const JvmsSamplesSum *x = i < a->len ? &g_array_index (a, JvmsSamplesSum, i) : NULL;
+      const JvmsSamplesSum *y = j < b->len ? &g_array_index (b, JvmsSamplesSum, j) : NULL;
+      int c = x == NULL ? 1 : y == NULL ? -1 : compare_sum (x, y);
+      if (c < 0)
+        {
+          g_array_append_vals (out, x, 1);
+          i++;
+        }
+      else if (c > 0)
+        {
+          g_array_append_vals (out, y, 1);
+          j++;
+        }
+      else
+        {
+          JvmsSamplesSum s = *x;
+          sum_add (&s, y);
+          g_array_append_val (out, s);
+          i++;
+          j++;
+        }
+    }
+  return out;
+}
+
+static void
+encode_node (JvmsSamplesWriter *self, GArray *sums)
+{
+  GByteArray *enc = self->enc, *sec = self->section;
+  g_byte_array_set_size (enc, 0);
+  g_byte_array_set_size (sec, 0);
+  guint n_sections = 0;
+  for (guint i = 0; i < sums->len; i++)
+    if (i == 0 || g_array_index (sums, JvmsSamplesSum, i).type != g_array_index (sums, JvmsSamplesSum, i - 1).type
+        || g_array_index (sums, JvmsSamplesSum, i).thread != g_array_index (sums, JvmsSamplesSum, i - 1).thread)
+      n_sections++;
+  jvms_samples_put_varint (enc, n_sections);
+  /* Section headers first (so that a reader can skip sections), then their entries. */
+  for (guint i = 0; i < sums->len;)
+    {
+      const JvmsSamplesSum *first = &g_array_index (sums, JvmsSamplesSum, i);
+      gboolean cpu = type_is_cpu (self, first->type);
+      guint start = sec->len, j = i;
+      guint32 previous = 0;
+      for (; j < sums->len; j++)
+        {
+          const JvmsSamplesSum *s = &g_array_index (sums, JvmsSamplesSum, j);
+          if (s->type != first->type || s->thread != first->thread)
+            break;
+          guint32 key = s->stack + 1;
+          jvms_samples_put_varint (sec, key - previous);
+          previous = key;
+          jvms_samples_put_varint (sec, s->count);
+          jvms_samples_put_varint (sec, s->weight);
+          if (cpu)
+            {
+              jvms_samples_put_varint (sec, s->on_cpu);
+              jvms_samples_put_varint (sec, s->waiting);
+            }
+        }
+      jvms_samples_put_varint (enc, first->type);
+      jvms_samples_put_varint (enc, first->thread);
+      jvms_samples_put_varint (enc, j - i);
+      jvms_samples_put_varint (enc, sec->len - start);
+      i = j;
+    }
+  g_byte_array_append (enc, sec->data, sec->len);
+}
+
+/* A node of @level (>= 0) is complete: level 0 is a block's sums (not written: the block's own
+ * samples stand for it); a left node waits for its sibling, a right one makes their parent. */
+static void
+carry (JvmsSamplesWriter *self, guint level, GArray *sums)
+{
+  while (level < JVMS_SAMPLES_MAX_LEVELS)
+    {
+      if (self->pending[level] == NULL)
+        {
+          self->pending[level] = sums;
+          return;
+        }
+      GArray *parent = merge_sums (self->pending[level], sums);
+      g_array_unref (self->pending[level]);
+      self->pending[level] = NULL;
+      g_array_unref (sums);
+      sums = parent;
+      level++;
+      encode_node (self, sums);
+      JvmsSamplesNode node = { 0 };
+      guint64 offset;
+      guint32 compressed, raw;
+      write_payload (self, self->enc, &offset, &compressed, &raw);
+      node.offset = GUINT64_TO_LE (offset);
+      node.compressed_size = GUINT32_TO_LE (compressed);
+      node.raw_size = GUINT32_TO_LE (raw);
+      if (self->levels[level] == NULL)
+        self->levels[level] = g_array_new (FALSE, FALSE, sizeof (JvmsSamplesNode));
+      g_array_append_val (self->levels[level], node);
+    }
+  g_array_unref (sums);
+}
+
+static void
+flush_block (JvmsSamplesWriter *self)
+{
+  GArray *recs = self->open_block;
+  if (recs->len == 0)
+    return;
+  GByteArray *enc = self->enc;
+  g_byte_array_set_size (enc, 0);
+  const JvmsSampleRecord *first = &g_array_index (recs, JvmsSampleRecord, 0);
+  gint64 previous = first->time;
+  GArray *sums = g_array_sized_new (FALSE, FALSE, sizeof (JvmsSamplesSum), recs->len);
+  for (guint i = 0; i < recs->len; i++)
+    {
+      const JvmsSampleRecord *r = &g_array_index (recs, JvmsSampleRecord, i);
+      jvms_samples_put_varint (enc, (guint64) (r->time - previous));
+      previous = r->time;
+      guint8 head = (guint8) (r->state & JVMS_SAMPLE_HEAD_STATE_MASK);
+      if (r->stack != JVMS_SAMPLES_NONE)
+        head |= JVMS_SAMPLE_HEAD_STACK;
+      if (r->detail != JVMS_SAMPLES_NONE)
+        head |= JVMS_SAMPLE_HEAD_DETAIL;
+      if (r->old_object)
+        head |= JVMS_SAMPLE_HEAD_OLD_OBJECT;
+      g_byte_array_append (enc, &head, 1);
+      jvms_samples_put_varint (enc, r->type);
+      jvms_samples_put_varint (enc, r->thread);
+      if (r->stack != JVMS_SAMPLES_NONE)
+        jvms_samples_put_varint (enc, r->stack);
+      jvms_samples_put_varint (enc, r->weight);
+      if (r->detail != JVMS_SAMPLES_NONE)
+        jvms_samples_put_varint (enc, r->detail);
+      if (r->old_object)
+        {
+          jvms_samples_put_varint (enc, jvms_samples_zigzag (r->allocation_time - r->time));
+          jvms_samples_put_varint (enc, r->object_age);
+        }
+      JvmsSamplesSum s = { .type = r->type, .thread = r->thread, .stack = r->stack, .count = 1,
+                           .weight = r->weight };
+      if (type_is_cpu (self, r->type))
+        {
+          s.on_cpu = r->state == JVMS_CPU_STATE_ON_CPU;
+          s.waiting = r->state == JVMS_CPU_STATE_WAITING;
+        }
+      g_array_append_val (sums, s);
+    }
+  JvmsSamplesBlock block = { 0 };
+  guint64 offset;
+  guint32 compressed, raw;
+  write_payload (self, enc, &offset, &compressed, &raw);
+  block.offset = GUINT64_TO_LE (offset);
+  block.compressed_size = GUINT32_TO_LE (compressed);
+  block.raw_size = GUINT32_TO_LE (raw);
+  block.first_time = GINT64_TO_LE (first->time);
+  block.last_time = GINT64_TO_LE (g_array_index (recs, JvmsSampleRecord, recs->len - 1).time);
+  block.n_samples = GUINT32_TO_LE (recs->len);
+  g_array_append_val (self->blocks, block);
+  g_array_set_size (recs, 0);
+
+  /* The block's sums, combined. */
+  g_array_sort (sums, compare_sum);
+  guint n = 0;
+  for (guint i = 0; i < sums->len; i++)
+    {
+      JvmsSamplesSum *s = &g_array_index (sums, JvmsSamplesSum, i);
+      if (n > 0 && same_key (&g_array_index (sums, JvmsSamplesSum, n - 1), s))
+        sum_add (&g_array_index (sums, JvmsSamplesSum, n - 1), s);
+      else
+        g_array_index (sums, JvmsSamplesSum, n++) = *s;
+    }
+  g_array_set_size (sums, n);
+  carry (self, 0, sums);
+}
+
+void
+jvms_samples_writer_add_record (JvmsSamplesWriter *self, const JvmsSampleRecord *record)
+{
+  g_return_if_fail (record->type < self->types->len);
+  g_return_if_fail (record->thread < self->threads->len);
+  g_return_if_fail (record->stack == JVMS_SAMPLES_NONE || record->stack < self->stacks->len);
+  g_return_if_fail (record->detail == JVMS_SAMPLES_NONE || record->detail < self->strings->len);
+  JvmsSampleRecord r = *record;
+  if (r.time < self->last_time)
+    {
+      /* The readers deliver events in time order; anything else is moved up and counted. */
+      r.time = self->last_time;
+      self->n_moved++;
+    }
+  if ((guint) r.state >= JVMS_CPU_STATE_N || !type_is_cpu (self, r.type))
+    r.state = JVMS_CPU_STATE_UNKNOWN;
+  self->last_time = r.time;
+  self->first_time = MIN (self->first_time, r.time);
+  JvmsSamplesType *t = &g_array_index (self->types, JvmsSamplesType, r.type);
+  t->n_samples = GUINT64_TO_LE (GUINT64_FROM_LE (t->n_samples) + 1);
+  t->weight = GUINT64_TO_LE (GUINT64_FROM_LE (t->weight) + r.weight);
+  g_array_append_val (self->open_block, r);
   self->count++;
-  if (self->buf->len >= (1 << 16))
-    flush_buf (self);
+  if (self->open_block->len >= JVMS_SAMPLES_BLOCK_SAMPLES)
+    flush_block (self);
+}
+
+void
+jvms_samples_writer_add_compilation (JvmsSamplesWriter *self, const JvmsSamplesCompilation *c)
+{
+  g_return_if_fail (GUINT32_FROM_LE (c->method) < self->methods->len);
+  g_array_append_vals (self->compilations, c, 1);
+}
+
+void
+jvms_samples_writer_add_timing (JvmsSamplesWriter *self, const JvmsSamplesTiming *t)
+{
+  g_return_if_fail (GUINT32_FROM_LE (t->method) < self->methods->len);
+  g_array_append_vals (self->timings, t, 1);
+}
+
+/* ---- the older form ------------------------------------------------------------------------- */
+
+static const struct
+{
+  JvmsSampleKind kind;
+  const char    *type;
+  JvmsSampleUnit unit;
+  guint          flags;
+} compat_types[] = {
+  { JVMS_SAMPLE_EXECUTION, "jdk.ExecutionSample", JVMS_SAMPLE_UNIT_NS, JVMS_SAMPLE_TYPE_CPU | JVMS_SAMPLE_TYPE_SAMPLER },
+  { JVMS_SAMPLE_NATIVE, "jdk.NativeMethodSample", JVMS_SAMPLE_UNIT_NS, JVMS_SAMPLE_TYPE_SAMPLER },
+  { JVMS_SAMPLE_ALLOCATION, "jdk.ObjectAllocationSample", JVMS_SAMPLE_UNIT_BYTES, 0 },
+  { JVMS_SAMPLE_OLD_OBJECT, "jdk.OldObjectSample", JVMS_SAMPLE_UNIT_EVENTS, 0 },
+};
+
+void
+jvms_samples_writer_add (JvmsSamplesWriter *self, const JvmsSample *sample)
+{
+  guint32 type = JVMS_SAMPLES_NONE;
+  for (gsize i = 0; i < G_N_ELEMENTS (compat_types); i++)
+    if (compat_types[i].kind == sample->kind)
+      type = jvms_samples_writer_intern_type (self, compat_types[i].type, compat_types[i].unit,
+                                              compat_types[i].flags);
+  if (type == JVMS_SAMPLES_NONE)
+    type = jvms_samples_writer_intern_type (self, sample->type_name != NULL ? sample->type_name : "unknown",
+                                            JVMS_SAMPLE_UNIT_EVENTS, 0);
+  g_autofree JvmsStackFrameIn *in = g_new0 (JvmsStackFrameIn, MAX (sample->n_frames, 1));
+  g_autoptr(GPtrArray) owned = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < sample->n_frames; i++)
+    {
+      const char *m = sample->frames[i].method;
+      const char *dot = m != NULL ? strrchr (m, '.') : NULL;
+      if (dot != NULL)
+        {
+          char *cls = g_strndup (m, (gsize) (dot - m));
+          g_ptr_array_add (owned, cls);
+          in[i].class_name = cls;
+          in[i].method_name = dot + 1;
+        }
+      in[i].line = sample->frames[i].line;
+    }
+  JvmsSampleRecord r = {
+    .time = sample->time,
+    .type = type,
+    .thread = jvms_samples_writer_intern_thread (self, sample->tid, NULL),
+    .stack = sample->n_frames > 0 ? jvms_samples_writer_intern_frames (self, in, sample->n_frames, FALSE)
+                                  : JVMS_SAMPLES_NONE,
+    .weight = sample->weight,
+    .detail = jvms_samples_writer_intern_string (self, sample->kind == JVMS_SAMPLE_EXECUTION
+                                                       || sample->kind == JVMS_SAMPLE_NATIVE
+                                                     ? sample->state : sample->class_name),
+    .old_object = sample->kind == JVMS_SAMPLE_OLD_OBJECT,
+    .allocation_time = sample->allocation_time,
+    .object_age = sample->object_age,
+  };
+  jvms_samples_writer_add_record (self, &r);
 }
 
 guint64
@@ -158,10 +606,108 @@ jvms_samples_writer_count (JvmsSamplesWriter *self)
   return self->count;
 }
 
+/* ---- closing -------------------------------------------------------------------------------- */
+
+static void
+write_table (JvmsSamplesWriter *self, GArray *dir, guint32 tag, guint32 level, const void *data,
+             gsize size, guint64 count)
+{
+  pad_to_8 (self);
+  JvmsSamplesTable t = {
+    .tag = GUINT32_TO_LE (tag),
+    .level = GUINT32_TO_LE (level),
+    .offset = GUINT64_TO_LE (self->pos),
+    .size = GUINT64_TO_LE (size),
+    .count = GUINT64_TO_LE (count),
+  };
+  write_bytes (self, data, size);
+  g_array_append_val (dir, t);
+}
+
+static void
+write_strings (JvmsSamplesWriter *self, GArray *dir)
+{
+  guint n = self->strings->len;
+  gsize offsets_size = 4 * ((gsize) n + 1);
+  GByteArray *b = g_byte_array_sized_new ((guint) (offsets_size + self->string_bytes));
+  guint32 at = 0;
+  for (guint i = 0; i <= n; i++)
+    {
+      guint32 le = GUINT32_TO_LE (at);
+      g_byte_array_append (b, (const guint8 *) &le, 4);
+      if (i < n)
+        at += (guint32) strlen (g_ptr_array_index (self->strings, i)) + 1;
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      const char *s = g_ptr_array_index (self->strings, i);
+      g_byte_array_append (b, (const guint8 *) s, (guint) strlen (s) + 1);
+    }
+  write_table (self, dir, JVMS_SAMPLES_TABLE_STRINGS, 0, b->data, b->len, n);
+  g_byte_array_unref (b);
+}
+
+static void
+write_array (JvmsSamplesWriter *self, GArray *dir, guint32 tag, guint32 level, GArray *a)
+{
+  write_table (self, dir, tag, level, a->data, (gsize) a->len * g_array_get_element_size (a), a->len);
+}
+
+static int
+compare_compilation (gconstpointer pa, gconstpointer pb)
+{
+  gint64 a = ((const JvmsSamplesCompilation *) pa)->time, b = ((const JvmsSamplesCompilation *) pb)->time;
+  return (a > b) - (a < b);
+}
+
+static int
+compare_timing (gconstpointer pa, gconstpointer pb)
+{
+  gint64 a = ((const JvmsSamplesTiming *) pa)->time, b = ((const JvmsSamplesTiming *) pb)->time;
+  return (a > b) - (a < b);
+}
+
 gboolean
 jvms_samples_writer_close (JvmsSamplesWriter *self, GError **error)
 {
-  flush_buf (self);
+  flush_block (self);
+  for (guint i = 0; i <= JVMS_SAMPLES_MAX_LEVELS; i++)
+    g_clear_pointer (&self->pending[i], g_array_unref);
+
+  g_autoptr(GArray) dir = g_array_new (FALSE, FALSE, sizeof (JvmsSamplesTable));
+  write_strings (self, dir);
+  write_array (self, dir, JVMS_SAMPLES_TABLE_METHODS, 0, self->methods);
+  write_array (self, dir, JVMS_SAMPLES_TABLE_FRAMES, 0, self->frames);
+  write_array (self, dir, JVMS_SAMPLES_TABLE_STACKS, 0, self->stacks);
+  write_array (self, dir, JVMS_SAMPLES_TABLE_THREADS, 0, self->threads);
+  write_array (self, dir, JVMS_SAMPLES_TABLE_TYPES, 0, self->types);
+  write_array (self, dir, JVMS_SAMPLES_TABLE_BLOCKS, 0, self->blocks);
+  for (guint level = 1; level <= JVMS_SAMPLES_MAX_LEVELS; level++)
+    if (self->levels[level] != NULL)
+      write_array (self, dir, JVMS_SAMPLES_TABLE_LEVEL, level, self->levels[level]);
+  /* Compilations and timings come in event order: start times of events that end in order. */
+  g_array_sort (self->compilations, compare_compilation);
+  g_array_sort (self->timings, compare_timing);
+  write_array (self, dir, JVMS_SAMPLES_TABLE_COMPILATIONS, 0, self->compilations);
+  write_array (self, dir, JVMS_SAMPLES_TABLE_TIMINGS, 0, self->timings);
+  pad_to_8 (self);
+  guint64 dir_offset = self->pos;
+  write_bytes (self, dir->data, (gsize) dir->len * sizeof (JvmsSamplesTable));
+
+  JvmsSamplesHeader h = { { 0 } };
+  memcpy (h.magic, JVMS_SAMPLES_MAGIC, 8);
+  h.version = GUINT32_TO_LE (JVMS_SAMPLES_VERSION);
+  h.header_size = GUINT32_TO_LE (sizeof h);
+  h.file_size = GUINT64_TO_LE (self->pos);
+  h.directory_offset = GUINT64_TO_LE (dir_offset);
+  h.n_tables = GUINT32_TO_LE (dir->len);
+  h.flags = GUINT32_TO_LE (self->kernel_states ? JVMS_SAMPLES_FLAG_KERNEL_STATES : 0);
+  h.first_time = GINT64_TO_LE (self->count > 0 ? self->first_time : 0);
+  h.last_time = GINT64_TO_LE (self->count > 0 ? self->last_time : 0);
+  h.block_samples = GUINT32_TO_LE (JVMS_SAMPLES_BLOCK_SAMPLES);
+  if (!self->failed && (fflush (self->file) != 0 || fseek (self->file, 0, SEEK_SET) != 0
+                        || fwrite (&h, 1, sizeof h, self->file) != sizeof h))
+    self->failed = TRUE;
   int rc = fclose (self->file);
   self->file = NULL;
   if (self->failed || rc != 0)
@@ -192,182 +738,30 @@ jvms_samples_writer_free (JvmsSamplesWriter *self)
     g_unlink (self->tmp_path);
   g_free (self->path);
   g_free (self->tmp_path);
-  g_hash_table_unref (self->ids);
-  g_hash_table_unref (self->by_ptr);
-  g_byte_array_unref (self->buf);
-  g_free (self);
-}
-
-/* ------------------------------------------------------------------------------------------ */
-
-struct _JvmsSamplesReader
-{
-  char            *path;
-  GMappedFile     *map;
-  const guint8    *data;
-  gsize            size;
-  gsize            pos;
-  GPtrArray       *strings; /* char*, owned */
-  JvmsSampleFrame  frames[JVMS_SAMPLES_MAX_FRAMES];
-};
-
-JvmsSamplesReader *
-jvms_samples_reader_open (const char *path, GError **error)
-{
-  struct stat st;
-  int fd = jvms_input_file_open (path, &st, error);
-  if (fd < 0)
-    return NULL;
-  g_autoptr(GMappedFile) map = g_mapped_file_new_from_fd (fd, FALSE, error);
-  close (fd);
-  if (map == NULL)
-    return NULL;
-  const guint8 *data = (const guint8 *) g_mapped_file_get_contents (map);
-  gsize size = g_mapped_file_get_length (map);
-  if (size < HEADER_SIZE || memcmp (data, MAGIC, 8) != 0)
-    {
-      g_set_error (error, JVMS_ANALYSIS_ERROR, JVMS_ANALYSIS_ERROR_INDEX,
-                   "%s: not a Jvmscope sample store (bad magic at offset 0)", path);
-      return NULL;
-    }
-  guint32 version;
-  memcpy (&version, data + 8, 4);
-  if (GUINT32_FROM_LE (version) != 1)
-    {
-      g_set_error (error, JVMS_ANALYSIS_ERROR, JVMS_ANALYSIS_ERROR_INDEX,
-                   "%s: sample store version %u, expected 1", path, GUINT32_FROM_LE (version));
-      return NULL;
-    }
-  JvmsSamplesReader *self = g_new0 (JvmsSamplesReader, 1);
-  self->path = g_strdup (path);
-  self->map = g_steal_pointer (&map);
-  self->data = data;
-  self->size = size;
-  self->pos = HEADER_SIZE;
-  self->strings = g_ptr_array_new_with_free_func (g_free);
-  return self;
-}
-
-void
-jvms_samples_reader_free (JvmsSamplesReader *self)
-{
-  if (self == NULL)
-    return;
-  g_mapped_file_unref (self->map);
+  g_hash_table_unref (self->string_ids);
+  g_string_chunk_free (self->chunk);
   g_ptr_array_unref (self->strings);
-  g_free (self->path);
+  g_array_unref (self->methods);
+  g_array_unref (self->frames);
+  g_array_unref (self->stacks);
+  g_array_unref (self->threads);
+  g_array_unref (self->types);
+  jvms_samples_idmap_clear (&self->method_map);
+  jvms_samples_idmap_clear (&self->frame_map);
+  jvms_samples_idmap_clear (&self->stack_map);
+  jvms_samples_idmap_clear (&self->thread_map);
+  jvms_samples_idmap_clear (&self->type_map);
+  g_array_unref (self->compilations);
+  g_array_unref (self->timings);
+  g_array_unref (self->open_block);
+  g_array_unref (self->blocks);
+  for (guint i = 0; i <= JVMS_SAMPLES_MAX_LEVELS; i++)
+    {
+      g_clear_pointer (&self->levels[i], g_array_unref);
+      g_clear_pointer (&self->pending[i], g_array_unref);
+    }
+  g_byte_array_unref (self->enc);
+  g_byte_array_unref (self->section);
+  g_byte_array_unref (self->lz);
   g_free (self);
-}
-
-static gboolean
-take (JvmsSamplesReader *self, void *out, gsize n)
-{
-  if (self->size - self->pos < n)
-    return FALSE;
-  memcpy (out, self->data + self->pos, n);
-  self->pos += n;
-  return TRUE;
-}
-
-static gboolean
-take_u32 (JvmsSamplesReader *self, guint32 *out)
-{
-  if (!take (self, out, 4))
-    return FALSE;
-  *out = GUINT32_FROM_LE (*out);
-  return TRUE;
-}
-
-static gboolean
-take_u64 (JvmsSamplesReader *self, guint64 *out)
-{
-  if (!take (self, out, 8))
-    return FALSE;
-  *out = GUINT64_FROM_LE (*out);
-  return TRUE;
-}
-
-static gboolean
-lookup (JvmsSamplesReader *self, guint32 id, const char **out)
-{
-  if (id == JVMS_SAMPLES_NONE)
-    {
-      *out = NULL;
-      return TRUE;
-    }
-  if (id >= self->strings->len)
-    return FALSE;
-  *out = g_ptr_array_index (self->strings, id);
-  return TRUE;
-}
-
-static gboolean
-damaged (JvmsSamplesReader *self, gsize at, const char *what, GError **error)
-{
-  g_set_error (error, JVMS_ANALYSIS_ERROR, JVMS_ANALYSIS_ERROR_INDEX,
-               "%s: damaged sample store at offset %" G_GSIZE_FORMAT ": %s", self->path, at, what);
-  self->pos = self->size;
-  return FALSE;
-}
-
-gboolean
-jvms_samples_reader_next (JvmsSamplesReader *self, JvmsSample *out, GError **error)
-{
-  while (self->pos < self->size)
-    {
-      gsize at = self->pos;
-      guint8 tag = self->data[self->pos++];
-      if (tag == 'S')
-        {
-          guint32 len;
-          if (!take_u32 (self, &len) || self->size - self->pos < len)
-            return damaged (self, at, "string record cut short", error);
-          g_ptr_array_add (self->strings,
-                           g_utf8_make_valid ((const char *) self->data + self->pos, len));
-          self->pos += len;
-          continue;
-        }
-      if (tag != 'E' && tag != 'N' && tag != 'A' && tag != 'O')
-        return damaged (self, at, "unknown record tag", error);
-
-      memset (out, 0, sizeof *out);
-      out->kind = (JvmsSampleKind) tag;
-      guint64 time, tid;
-      guint32 a, n;
-      if (!take_u64 (self, &time) || !take_u64 (self, &tid) || !take_u32 (self, &a))
-        return damaged (self, at, "sample record cut short", error);
-      out->time = (gint64) time;
-      out->tid = (gint64) tid;
-      const char *s;
-      if (!lookup (self, a, &s))
-        return damaged (self, at, "undefined string id", error);
-      if (tag == 'E' || tag == 'N')
-        out->state = s;
-      else
-        out->class_name = s;
-      if (tag == 'A' && !take_u64 (self, &out->weight))
-        return damaged (self, at, "allocation record cut short", error);
-      if (tag == 'O')
-        {
-          guint64 at_time;
-          if (!take_u64 (self, &at_time) || !take_u64 (self, &out->object_age))
-            return damaged (self, at, "old-object record cut short", error);
-          out->allocation_time = (gint64) at_time;
-        }
-      if (!take_u32 (self, &n) || n > JVMS_SAMPLES_MAX_FRAMES)
-        return damaged (self, at, "bad frame count", error);
-      for (guint i = 0; i < n; i++)
-        {
-          guint32 id, line;
-          if (!take_u32 (self, &id) || !take_u32 (self, &line))
-            return damaged (self, at, "frames cut short", error);
-          if (!lookup (self, id, &self->frames[i].method) || self->frames[i].method == NULL)
-            return damaged (self, at, "undefined frame string id", error);
-          self->frames[i].line = (gint32) line;
-        }
-      out->n_frames = n;
-      out->frames = self->frames;
-      return TRUE;
-    }
-  return FALSE;
 }

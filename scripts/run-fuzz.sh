@@ -22,8 +22,8 @@ if [ ! -f "$BUILD/build.ninja" ]; then
 else
   meson setup --reconfigure "$BUILD" "$ROOT" $OPTIONS >/dev/null
 fi
-TARGETS="fuzz-jfr fuzz-perf fuzz-ctf fuzz-history fuzz-bundle"
-REGRESS="fuzz-jfr-regress fuzz-history-regress fuzz-bundle-regress"
+TARGETS="fuzz-jfr fuzz-perf fuzz-ctf fuzz-history fuzz-bundle fuzz-samples"
+REGRESS="fuzz-jfr-regress fuzz-history-regress fuzz-bundle-regress fuzz-samples-regress"
 # Only the fuzz targets and the seed writers: the rest of the tree is built by the other builds.
 # shellcheck disable=SC2046 # one word per target
 if ! ninja -C "$BUILD" $(for t in $TARGETS $REGRESS; do printf 'tests/fuzz/%s ' "$t"; done) >"$BUILD/fuzz-build.log" 2>&1; then
@@ -46,6 +46,7 @@ for t in $TARGETS; do mkdir -p "$OUT/$t/corpus" "$OUT/$t/artifacts"; done
 "$F/fuzz-jfr-regress" --write-corpus "$OUT/fuzz-jfr/corpus" "$SHARED"/testdata/jfr/*.jfr.gz
 "$F/fuzz-history-regress" --write-corpus "$OUT/fuzz-history/corpus"
 "$F/fuzz-bundle-regress" --write-corpus "$OUT/fuzz-bundle/corpus"
+"$F/fuzz-samples-regress" --write-corpus "$OUT/fuzz-samples/corpus"
 # perf: the head of the bundled sample (a stream without its feature sections), and, where perf
 # may record, small files with sched tracepoints (formats in TRACING_DATA), syscalls, a counter
 # group and zstd-compressed records.

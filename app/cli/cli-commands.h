@@ -9,6 +9,7 @@
 int jvms_cli_analyze (int argc, char **argv);
 int jvms_cli_index   (int argc, char **argv);
 int jvms_cli_print   (int argc, char **argv);
+int jvms_cli_profile (int argc, char **argv);
 int jvms_cli_record  (int argc, char **argv);
 int jvms_cli_summary (int argc, char **argv);
 int jvms_cli_version (int argc, char **argv);

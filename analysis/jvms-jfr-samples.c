@@ -1,0 +1,449 @@
+/* jvms-jfr-samples.c: JFR events into the sample store. */
+#include "jvms-jfr-samples.h"
+
+#include <string.h>
+
+#define NS_PER_MS G_GINT64_CONSTANT (1000000)
+/* The sampling period when the recording does not say: jdk.ExecutionSample's in the JDK's
+ * default.jfc (docs/profile.md). */
+#define DEFAULT_PERIOD_NS (20 * NS_PER_MS)
+#define STACK_CACHE_MAX   65536
+
+typedef enum
+{
+  RULE_ONE,              /* weight 1 */
+  RULE_DURATION,         /* the event's duration */
+  RULE_PERIOD,           /* the type's sampling period (jdk.ActiveSetting) */
+  RULE_SAMPLING_PERIOD,  /* the event's samplingPeriod field, else the type's period */
+  RULE_FIELD,            /* a field in bytes (weight_field, else weight_field2) */
+} Rule;
+
+typedef enum
+{
+  SPECIAL_NONE,
+  SPECIAL_SETTING,       /* jdk.ActiveSetting */
+  SPECIAL_COMPILATION,   /* jdk.Compilation */
+  SPECIAL_TIMING,        /* jdk.MethodTiming */
+} Special;
+
+typedef struct
+{
+  Special             special;
+  gboolean            sample;         /* the type has a stack trace field */
+  const char         *type_name;
+  JvmsSampleUnit      unit;
+  guint32             store_type;     /* interned at its first sample */
+  Rule                rule;
+  guint64             type_id;        /* the JFR type id, what jdk.ActiveSetting names */
+  JvmsSampleTypeFlags flags;
+  const JvmsJfrField *thread;
+  const JvmsJfrField *weight_field;
+  const JvmsJfrField *weight_field2;
+  const JvmsJfrField *detail_string;  /* state */
+  const JvmsJfrField *detail_class;   /* objectClass, monitorClass, parkedClass */
+  const JvmsJfrField *object;         /* jdk.OldObjectSample */
+  const JvmsJfrField *allocation_time;
+  const JvmsJfrField *object_age;
+  /* Settings, compilations, timings */
+  const JvmsJfrField *id, *name, *value;
+  const JvmsJfrField *method, *level, *succeeded, *osr;
+  const JvmsJfrField *invocations, *minimum, *average, *maximum;
+} TypeInfo;
+
+struct _JvmsJfrSamples
+{
+  JvmsSamplesWriter *writer;
+  GHashTable        *types;    /* const JvmsJfrType* -> TypeInfo* */
+  GHashTable        *periods;  /* JFR type id (guint64*) -> period ns (gint64*) */
+  GHashTable        *stacks;   /* (chunk << 44 | key) -> stack id + 1 */
+  JvmsCpuStateFunc   cpu_state;
+  gpointer           cpu_state_data;
+};
+
+static const struct
+{
+  const char         *name;
+  Rule                rule;
+  JvmsSampleUnit      unit;
+  JvmsSampleTypeFlags flags;
+  const char         *field, *field2;
+} known[] = {
+  { "jdk.ExecutionSample", RULE_PERIOD, JVMS_SAMPLE_UNIT_NS, JVMS_SAMPLE_TYPE_CPU | JVMS_SAMPLE_TYPE_SAMPLER, NULL, NULL },
+  { "datadog.ExecutionSample", RULE_PERIOD, JVMS_SAMPLE_UNIT_NS, JVMS_SAMPLE_TYPE_CPU | JVMS_SAMPLE_TYPE_SAMPLER, NULL, NULL },
+  { "jdk.CPUTimeSample", RULE_SAMPLING_PERIOD, JVMS_SAMPLE_UNIT_NS, JVMS_SAMPLE_TYPE_CPU | JVMS_SAMPLE_TYPE_SAMPLER, "samplingPeriod", NULL },
+  { "jdk.NativeMethodSample", RULE_PERIOD, JVMS_SAMPLE_UNIT_NS, JVMS_SAMPLE_TYPE_SAMPLER, NULL, NULL },
+  { "jdk.ObjectAllocationSample", RULE_FIELD, JVMS_SAMPLE_UNIT_BYTES, 0, "weight", NULL },
+  { "jdk.ObjectAllocationInNewTLAB", RULE_FIELD, JVMS_SAMPLE_UNIT_BYTES, 0, "tlabSize", "allocationSize" },
+  { "jdk.ObjectAllocationOutsideTLAB", RULE_FIELD, JVMS_SAMPLE_UNIT_BYTES, 0, "allocationSize", NULL },
+};
+
+JvmsJfrSamples *
+jvms_jfr_samples_new (JvmsSamplesWriter *writer)
+{
+  JvmsJfrSamples *self = g_new0 (JvmsJfrSamples, 1);
+  self->writer = writer;
+  self->types = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  self->periods = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  self->stacks = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  return self;
+}
+
+void
+jvms_jfr_samples_free (JvmsJfrSamples *self)
+{
+  if (self == NULL)
+    return;
+  g_hash_table_unref (self->types);
+  g_hash_table_unref (self->periods);
+  g_hash_table_unref (self->stacks);
+  g_free (self);
+}
+
+void
+jvms_jfr_samples_set_cpu_state_func (JvmsJfrSamples *self, JvmsCpuStateFunc func, gpointer user_data)
+{
+  self->cpu_state = func;
+  self->cpu_state_data = user_data;
+}
+
+gint64
+jvms_jfr_samples_parse_period (const char *text)
+{
+  if (text == NULL)
+    return -1;
+  char *end = NULL;
+  double v = g_ascii_strtod (text, &end);
+  if (end == text || !(v > 0) || v > 1e18)
+    return -1;
+  while (*end == ' ')
+    end++;
+  static const struct { const char *unit; double ns; } units[] = {
+    { "", 1 }, { "ns", 1 }, { "us", 1e3 }, { "µs", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+    { "m", 60e9 }, { "min", 60e9 }, { "h", 3600e9 }, { "d", 86400e9 },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (units); i++)
+    if (strcmp (end, units[i].unit) == 0)
+      {
+        double ns = v * units[i].ns;
+        return ns >= 1 && ns < 9e18 ? (gint64) ns : -1;
+      }
+  return -1;
+}
+
+static TypeInfo *
+type_info (JvmsJfrSamples *self, const JvmsJfrType *type)
+{
+  TypeInfo *ti = g_hash_table_lookup (self->types, type);
+  if (ti != NULL)
+    return ti;
+  ti = g_new0 (TypeInfo, 1);
+  ti->store_type = JVMS_SAMPLES_NONE;
+  ti->type_id = jvms_jfr_type_get_id (type);
+  const char *name = jvms_jfr_type_get_name (type);
+  if (name == NULL)
+    name = "?";
+  if (strcmp (name, "jdk.ActiveSetting") == 0)
+    {
+      ti->special = SPECIAL_SETTING;
+      ti->id = jvms_jfr_type_find_field (type, "id");
+      ti->name = jvms_jfr_type_find_field (type, "name");
+      ti->value = jvms_jfr_type_find_field (type, "value");
+    }
+  else if (strcmp (name, "jdk.Compilation") == 0)
+    {
+      ti->special = SPECIAL_COMPILATION;
+      ti->method = jvms_jfr_type_find_field (type, "method");
+      ti->level = jvms_jfr_type_find_field (type, "compileLevel");
+      ti->succeeded = jvms_jfr_type_find_field (type, "succeded");   /* sic, as HotSpot names it */
+      if (ti->succeeded == NULL)
+        ti->succeeded = jvms_jfr_type_find_field (type, "succeeded");
+      ti->osr = jvms_jfr_type_find_field (type, "isOsr");
+    }
+  else if (strcmp (name, "jdk.MethodTiming") == 0)
+    {
+      ti->special = SPECIAL_TIMING;
+      ti->method = jvms_jfr_type_find_field (type, "method");
+      ti->invocations = jvms_jfr_type_find_field (type, "invocations");
+      ti->minimum = jvms_jfr_type_find_field (type, "minimum");
+      ti->average = jvms_jfr_type_find_field (type, "average");
+      ti->maximum = jvms_jfr_type_find_field (type, "maximum");
+    }
+
+  const JvmsJfrField *stack = jvms_jfr_type_find_field (type, "stackTrace");
+  if (stack != NULL && jvms_jfr_type_is_event (type))
+    {
+      JvmsSampleUnit unit = JVMS_SAMPLE_UNIT_EVENTS;
+      ti->rule = RULE_ONE;
+      if (jvms_jfr_type_find_field (type, "duration") != NULL)
+        {
+          ti->rule = RULE_DURATION;
+          unit = JVMS_SAMPLE_UNIT_NS;
+        }
+      for (gsize i = 0; i < G_N_ELEMENTS (known); i++)
+        if (strcmp (name, known[i].name) == 0)
+          {
+            ti->rule = known[i].rule;
+            unit = known[i].unit;
+            ti->flags = known[i].flags;
+            if (known[i].field != NULL)
+              ti->weight_field = jvms_jfr_type_find_field (type, known[i].field);
+            if (known[i].field2 != NULL)
+              ti->weight_field2 = jvms_jfr_type_find_field (type, known[i].field2);
+          }
+      ti->thread = jvms_jfr_type_find_field (type, "sampledThread");
+      if (ti->thread == NULL)
+        ti->thread = jvms_jfr_type_find_field (type, "eventThread");
+      if (ti->flags & JVMS_SAMPLE_TYPE_SAMPLER)
+        ti->detail_string = jvms_jfr_type_find_field (type, "state");
+      static const char *const class_fields[] = { "objectClass", "monitorClass", "parkedClass", "thrownClass" };
+      for (gsize i = 0; i < G_N_ELEMENTS (class_fields) && ti->detail_class == NULL; i++)
+        ti->detail_class = jvms_jfr_type_find_field (type, class_fields[i]);
+      if (strcmp (name, "jdk.OldObjectSample") == 0)
+        {
+          ti->object = jvms_jfr_type_find_field (type, "object");
+          ti->allocation_time = jvms_jfr_type_find_field (type, "allocationTime");
+          ti->object_age = jvms_jfr_type_find_field (type, "objectAge");
+        }
+      ti->sample = TRUE;
+      ti->unit = unit;
+      ti->type_name = name;
+    }
+  g_hash_table_insert (self->types, (gpointer) type, ti);
+  return ti;
+}
+
+static JvmsFrameKind
+frame_kind (const char *type)
+{
+  if (type == NULL)
+    return JVMS_FRAME_KIND_UNKNOWN;
+  static const struct { const char *name; JvmsFrameKind kind; } kinds[] = {
+    { "Interpreted", JVMS_FRAME_KIND_INTERPRETED }, { "JIT compiled", JVMS_FRAME_KIND_JIT },
+    { "Inlined", JVMS_FRAME_KIND_INLINED }, { "Native", JVMS_FRAME_KIND_NATIVE },
+    { "C++", JVMS_FRAME_KIND_CPP }, { "Kernel", JVMS_FRAME_KIND_KERNEL },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (kinds); i++)
+    if (strcmp (type, kinds[i].name) == 0)
+      return kinds[i].kind;
+  return JVMS_FRAME_KIND_UNKNOWN;
+}
+
+/* Events share stack traces (a constant per chunk): each is interned once per (chunk, key). The
+ * cache is dropped whole when full, which bounds it whatever the number of distinct stacks. */
+static guint32
+stack_of (JvmsJfrSamples *self, const JvmsJfrEvent *ev)
+{
+  const JvmsJfrStackTrace *st = jvms_jfr_event_get_stack_trace (ev);
+  if (st == NULL)
+    return JVMS_SAMPLES_NONE;
+  guint chunk = jvms_jfr_event_get_chunk (ev)->index;
+  gboolean cacheable = st->key < (G_GUINT64_CONSTANT (1) << 44) && chunk < (1u << 20);
+  guint64 key = ((guint64) chunk << 44) | st->key;
+  if (cacheable)
+    {
+      gpointer found = g_hash_table_lookup (self->stacks, &key);
+      if (found != NULL)
+        return GPOINTER_TO_UINT (found) - 1;
+    }
+  guint n = MIN (st->n_frames, JVMS_SAMPLES_MAX_DEPTH);
+  g_autofree JvmsStackFrameIn *in = g_new (JvmsStackFrameIn, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    {
+      const JvmsJfrFrame *f = &st->frames[i];
+      in[i] = (JvmsStackFrameIn) { f->class_name, f->method_name, f->line_number, frame_kind (f->type) };
+    }
+  guint32 stack = jvms_samples_writer_intern_frames (self->writer, in, n,
+                                                     st->truncated || st->n_frames > n);
+  if (cacheable)
+    {
+      if (g_hash_table_size (self->stacks) >= STACK_CACHE_MAX)
+        g_hash_table_remove_all (self->stacks);
+      g_hash_table_insert (self->stacks, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (stack + 1));
+    }
+  return stack;
+}
+
+static gint64
+thread_key (const JvmsJfrThread *t)
+{
+  if (t == NULL)
+    return 0;
+  if (t->os_thread_id > 0)
+    return t->os_thread_id;
+  if (t->java_thread_id > 0)
+    return -t->java_thread_id;
+  return 0;
+}
+
+static gint64
+period_of (JvmsJfrSamples *self, const TypeInfo *ti)
+{
+  gint64 *period = g_hash_table_lookup (self->periods, &ti->type_id);
+  return period != NULL ? *period : DEFAULT_PERIOD_NS;
+}
+
+static guint64
+weight_of (JvmsJfrSamples *self, const JvmsJfrEvent *ev, const TypeInfo *ti)
+{
+  gint64 v;
+  switch (ti->rule)
+    {
+    case RULE_DURATION:
+      return (guint64) MAX (jvms_jfr_event_get_duration_ns (ev), 0);
+    case RULE_PERIOD:
+      return (guint64) period_of (self, ti);
+    case RULE_SAMPLING_PERIOD:
+      if (ti->weight_field != NULL && jvms_jfr_event_get_time_ns (ev, ti->weight_field, &v) && v > 0)
+        return (guint64) v;
+      return (guint64) period_of (self, ti);
+    case RULE_FIELD:
+      if (ti->weight_field != NULL && jvms_jfr_event_get_int64 (ev, ti->weight_field, &v) && v >= 0)
+        return (guint64) v;
+      if (ti->weight_field2 != NULL && jvms_jfr_event_get_int64 (ev, ti->weight_field2, &v) && v >= 0)
+        return (guint64) v;
+      return 0;
+    case RULE_ONE:
+    default:
+      return 1;
+    }
+}
+
+static void
+on_sample (JvmsJfrSamples *self, const JvmsJfrEvent *ev, TypeInfo *ti)
+{
+  const JvmsJfrThread *jt = NULL;
+  if (ti->thread != NULL)
+    jvms_jfr_event_get_thread_field (ev, ti->thread, &jt);
+  gint64 tid = thread_key (jt);
+  const char *name = jt == NULL ? NULL : jt->java_name != NULL ? jt->java_name : jt->os_name;
+  gint64 time = jvms_jfr_event_get_start_ns (ev);
+  /* Only events that carry a stack trace: most types declare the field and leave it null. */
+  guint32 stack = stack_of (self, ev);
+  if (stack == JVMS_SAMPLES_NONE)
+    return;
+  if (ti->store_type == JVMS_SAMPLES_NONE)
+    ti->store_type = jvms_samples_writer_intern_type (self->writer, ti->type_name, ti->unit, ti->flags);
+  JvmsSampleRecord r = {
+    .time = time,
+    .type = ti->store_type,
+    .thread = jvms_samples_writer_intern_thread (self->writer, tid, name),
+    .stack = stack,
+    .weight = weight_of (self, ev, ti),
+    .detail = JVMS_SAMPLES_NONE,
+  };
+  if ((ti->flags & JVMS_SAMPLE_TYPE_CPU) && self->cpu_state != NULL && tid > 0)
+    r.state = self->cpu_state (tid, time, self->cpu_state_data);
+  const char *detail = NULL;
+  if (ti->detail_string != NULL)
+    jvms_jfr_event_get_string (ev, ti->detail_string, &detail);
+  if (detail == NULL && ti->detail_class != NULL)
+    jvms_jfr_event_get_class_name (ev, ti->detail_class, &detail);
+  if (ti->object != NULL)
+    {
+      JvmsJfrValue v;
+      if (jvms_jfr_event_get_value (ev, ti->object, &v) && v.kind == JVMS_JFR_VALUE_OBJECT)
+        {
+          const JvmsJfrField *type_field = jvms_jfr_type_find_field (v.object.type, "type");
+          if (type_field != NULL)
+            jvms_jfr_object_get_class_name (&v.object, type_field, &detail);
+        }
+      gint64 ns;
+      r.old_object = TRUE;
+      if (ti->allocation_time != NULL && jvms_jfr_event_get_time_ns (ev, ti->allocation_time, &ns))
+        r.allocation_time = ns;
+      if (ti->object_age != NULL && jvms_jfr_event_get_time_ns (ev, ti->object_age, &ns) && ns > 0)
+        r.object_age = (guint64) ns;
+    }
+  r.detail = jvms_samples_writer_intern_string (self->writer, detail);
+  jvms_samples_writer_add_record (self->writer, &r);
+}
+
+static guint32
+method_of (JvmsJfrSamples *self, const JvmsJfrEvent *ev, const JvmsJfrField *field)
+{
+  if (field == NULL)
+    return JVMS_SAMPLES_NONE;
+  JvmsJfrObject obj;
+  jvms_jfr_event_get_object (ev, &obj);
+  const char *cls = NULL, *name = NULL, *desc = NULL;
+  if (!jvms_jfr_object_get_method (&obj, field, &cls, &name, &desc) || cls == NULL || name == NULL)
+    return jvms_samples_writer_intern_method (self->writer, NULL, "[unknown]");
+  return jvms_samples_writer_intern_method (self->writer, cls, name);
+}
+
+static gint64
+time_or (const JvmsJfrEvent *ev, const JvmsJfrField *f, gint64 fallback)
+{
+  gint64 v;
+  return f != NULL && jvms_jfr_event_get_time_ns (ev, f, &v) ? v : fallback;
+}
+
+static void
+on_special (JvmsJfrSamples *self, const JvmsJfrEvent *ev, const TypeInfo *ti)
+{
+  gint64 v;
+  switch (ti->special)
+    {
+    case SPECIAL_SETTING:
+      {
+        const char *name = NULL, *value = NULL;
+        gint64 id;
+        if (ti->id == NULL || !jvms_jfr_event_get_int64 (ev, ti->id, &id)
+            || !jvms_jfr_event_get_string (ev, ti->name, &name) || name == NULL
+            || (strcmp (name, "period") != 0 && strcmp (name, "interval") != 0)
+            || !jvms_jfr_event_get_string (ev, ti->value, &value))
+          return;
+        gint64 period = jvms_jfr_samples_parse_period (value);
+        guint64 key = (guint64) id;
+        /* Bounded by the event types of the recording that have a period. */
+        if (period > 0 && g_hash_table_size (self->periods) < 4096)
+          g_hash_table_insert (self->periods, g_memdup2 (&key, sizeof key), g_memdup2 (&period, sizeof period));
+        else if (period <= 0)
+          g_hash_table_remove (self->periods, &key);
+      }
+      break;
+    case SPECIAL_COMPILATION:
+      {
+        gboolean ok = TRUE, osr = FALSE;
+        if (ti->succeeded != NULL)
+          jvms_jfr_event_get_boolean (ev, ti->succeeded, &ok);
+        if (ti->osr != NULL)
+          jvms_jfr_event_get_boolean (ev, ti->osr, &osr);
+        JvmsSamplesCompilation c = {
+          .time = GINT64_TO_LE (jvms_jfr_event_get_start_ns (ev)),
+          .duration = GINT64_TO_LE (MAX (jvms_jfr_event_get_duration_ns (ev), 0)),
+          .method = GUINT32_TO_LE (method_of (self, ev, ti->method)),
+          .tier = GINT32_TO_LE (ti->level != NULL && jvms_jfr_event_get_int64 (ev, ti->level, &v) ? (gint32) CLAMP (v, -1, 1000) : -1),
+          .flags = GUINT32_TO_LE ((ok ? 1u : 0u) | (osr ? 2u : 0u)),
+        };
+        jvms_samples_writer_add_compilation (self->writer, &c);
+      }
+      break;
+    case SPECIAL_TIMING:
+      {
+        JvmsSamplesTiming t = {
+          .time = GINT64_TO_LE (jvms_jfr_event_get_start_ns (ev)),
+          .method = GUINT32_TO_LE (method_of (self, ev, ti->method)),
+          .invocations = GINT64_TO_LE (ti->invocations != NULL && jvms_jfr_event_get_int64 (ev, ti->invocations, &v) ? v : -1),
+          .minimum = GINT64_TO_LE (time_or (ev, ti->minimum, -1)),
+          .average = GINT64_TO_LE (time_or (ev, ti->average, -1)),
+          .maximum = GINT64_TO_LE (time_or (ev, ti->maximum, -1)),
+        };
+        jvms_samples_writer_add_timing (self->writer, &t);
+      }
+      break;
+    case SPECIAL_NONE:
+    default:
+      break;
+    }
+}
+
+void
+jvms_jfr_samples_feed (JvmsJfrSamples *self, const JvmsJfrEvent *ev)
+{
+  TypeInfo *ti = type_info (self, jvms_jfr_event_get_type (ev));
+  if (ti->special != SPECIAL_NONE)
+    on_special (self, ev, ti);
+  if (ti->sample)
+    on_sample (self, ev, ti);
+}

@@ -1,0 +1,38 @@
+/* jvms-jfr-samples.h: JFR events into the sample store (docs/profile.md, "What becomes a
+ * sample").
+ *
+ * Every event whose type has a stackTrace field becomes a sample of its type, on its thread
+ * (sampledThread when the type has one, else eventThread), at its start time, weighted as the
+ * type says: samplers by their sampling period (jdk.ActiveSetting, or the event's own
+ * samplingPeriod), allocations by bytes, events with a duration by it, others by 1. CPU samplers
+ * also get the thread's kernel state at that time from a JvmsCpuStateFunc (the kernel layer).
+ * jdk.Compilation and jdk.MethodTiming (JDK 25) go to the store's per-method tables.
+ */
+#pragma once
+
+#include "jvms-jfr.h"
+#include "jvms-samples.h"
+
+G_BEGIN_DECLS
+
+typedef struct _JvmsJfrSamples JvmsJfrSamples;
+
+/* The kernel state of thread @tid at @time (epoch ns), as far as the stream has reached. */
+typedef JvmsCpuState (*JvmsCpuStateFunc) (gint64   tid,
+                                          gint64   time,
+                                          gpointer user_data);
+
+/* Writes to @writer, which must outlive it. */
+JvmsJfrSamples *jvms_jfr_samples_new                (JvmsSamplesWriter  *writer);
+void            jvms_jfr_samples_free               (JvmsJfrSamples     *self);
+void            jvms_jfr_samples_set_cpu_state_func (JvmsJfrSamples     *self,
+                                                     JvmsCpuStateFunc    func,
+                                                     gpointer            user_data);
+/* Events in the reader's (time) order; any event may be given. */
+void            jvms_jfr_samples_feed               (JvmsJfrSamples     *self,
+                                                     const JvmsJfrEvent *event);
+
+/* "20 ms", "1 s", "10000000" (ns, as async-profiler writes its interval): ns, or -1. */
+gint64          jvms_jfr_samples_parse_period       (const char         *text);
+
+G_END_DECLS

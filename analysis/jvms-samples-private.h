@@ -1,0 +1,160 @@
+/* jvms-samples-private.h: what the sample store's writer and reader share: varints and the
+ * (type, thread, stack) sums of a node. */
+#pragma once
+
+#include <glib.h>
+
+#include "jvms-samples-format.h"
+
+G_BEGIN_DECLS
+
+/* One sum of a node, and of a query before it becomes a tree. */
+typedef struct
+{
+  guint32 type;
+  guint32 thread;
+  guint32 stack;      /* NONE for samples without a stack */
+  guint32 reserved;
+  guint64 count;
+  guint64 weight;
+  guint64 on_cpu;
+  guint64 waiting;
+} JvmsSamplesSum;
+
+static inline void
+jvms_samples_put_varint (GByteArray *b, guint64 v)
+{
+  guint8 buf[10];
+  guint n = 0;
+  while (v >= 0x80)
+    {
+      buf[n++] = (guint8) (v | 0x80);
+      v >>= 7;
+    }
+  buf[n++] = (guint8) v;
+  g_byte_array_append (b, buf, n);
+}
+
+static inline guint64
+jvms_samples_zigzag (gint64 v)
+{
+  return ((guint64) v << 1) ^ (guint64) (v >> 63);
+}
+
+static inline gint64
+jvms_samples_unzigzag (guint64 v)
+{
+  return (gint64) (v >> 1) ^ -(gint64) (v & 1);
+}
+
+/* FALSE when the varint runs past @end or over 10 bytes. */
+static inline gboolean
+jvms_samples_get_varint (const guint8 **p, const guint8 *end, guint64 *out)
+{
+  guint64 v = 0;
+  const guint8 *q = *p;
+  for (guint shift = 0; shift < 70; shift += 7)
+    {
+      if (q >= end)
+        return FALSE;
+      guint8 byte = *q++;
+      v |= (guint64) (byte & 0x7f) << shift;
+      if ((byte & 0x80) == 0)
+        {
+          *p = q;
+          *out = v;
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* An id map: two 64-bit words -> a 32-bit id, open addressing (the writer's interning, the
+ * call tree's children). */
+
+typedef struct
+{
+  guint64 a, b;
+  guint32 id;    /* NONE: empty slot */
+} JvmsSamplesIdSlot;
+
+typedef struct
+{
+  JvmsSamplesIdSlot  *slots;
+  gsize  mask;
+  gsize  used;
+} JvmsSamplesIdMap;
+
+static inline void
+jvms_samples_idmap_init (JvmsSamplesIdMap *m)
+{
+  m->mask = 1023;
+  m->used = 0;
+  m->slots = g_new (JvmsSamplesIdSlot, m->mask + 1);
+  for (gsize i = 0; i <= m->mask; i++)
+    m->slots[i].id = JVMS_SAMPLES_NONE;
+}
+
+static inline void
+jvms_samples_idmap_clear (JvmsSamplesIdMap *m)
+{
+  g_clear_pointer (&m->slots, g_free);
+}
+
+static inline gsize
+jvms_samples_idmap_hash (guint64 a, guint64 b)
+{
+  guint64 h = a * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15) ^ (b + G_GUINT64_CONSTANT (0x632BE59BD9B4E019));
+  h ^= h >> 32;
+  h *= G_GUINT64_CONSTANT (0xD6E8FEB86659FD93);
+  h ^= h >> 29;
+  return (gsize) h;
+}
+
+static inline JvmsSamplesIdSlot *
+jvms_samples_idmap_find (JvmsSamplesIdMap *m, guint64 a, guint64 b)
+{
+  for (gsize i = jvms_samples_idmap_hash (a, b) & m->mask;; i = (i + 1) & m->mask)
+    {
+      JvmsSamplesIdSlot *s = &m->slots[i];
+      if (s->id == JVMS_SAMPLES_NONE || (s->a == a && s->b == b))
+        return s;
+    }
+}
+
+static inline void
+jvms_samples_idmap_grow (JvmsSamplesIdMap *m)
+{
+  JvmsSamplesIdSlot *old = m->slots;
+  gsize old_n = m->mask + 1;
+  m->mask = old_n * 2 - 1;
+  m->slots = g_new (JvmsSamplesIdSlot, m->mask + 1);
+  for (gsize i = 0; i <= m->mask; i++)
+    m->slots[i].id = JVMS_SAMPLES_NONE;
+  for (gsize i = 0; i < old_n; i++)
+    if (old[i].id != JVMS_SAMPLES_NONE)
+      *jvms_samples_idmap_find (m, old[i].a, old[i].b) = old[i];
+  g_free (old);
+}
+
+/* The id of (@a, @b), or NONE with *@slot where a new one goes. */
+static inline guint32
+jvms_samples_idmap_lookup (JvmsSamplesIdMap *m, guint64 a, guint64 b, JvmsSamplesIdSlot **slot)
+{
+  if ((m->used + 1) * 4 > (m->mask + 1) * 3)
+    jvms_samples_idmap_grow (m);
+  JvmsSamplesIdSlot *s = jvms_samples_idmap_find (m, a, b);
+  *slot = s;
+  return s->id;
+}
+
+static inline void
+jvms_samples_idmap_set (JvmsSamplesIdMap *m, JvmsSamplesIdSlot *slot, guint64 a, guint64 b, guint32 id)
+{
+  slot->a = a;
+  slot->b = b;
+  slot->id = id;
+  m->used++;
+}
+
+G_END_DECLS

@@ -1,0 +1,250 @@
+/* jvmscope-cli profile: where in the code the time went, for a range, threads and kind
+ * (docs/profile.md): a method table for people, folded stacks, JSON or CSV. */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli-commands.h"
+#include "cli-time.h"
+#include "jvms-profile.h"
+#include "jvms-trace-index.h"
+
+#define USAGE N_("Usage: jvmscope-cli profile TRACE [--from T] [--to T] [--thread TID|NAME]... " \
+                 "[--kind cpu|cpu-waiting|alloc|lock|wait|park|sleep|io|exception|wall|EVENT-TYPE] " \
+                 "[--folded | --json | --csv] [--top N]")
+
+/* "123" and "-7" are thread keys; anything else a thread name. */
+static gboolean
+parse_tid (const char *text, gint64 *out)
+{
+  char *end = NULL;
+  gint64 v = g_ascii_strtoll (text, &end, 10);
+  if (end == text || *end != '\0')
+    return FALSE;
+  *out = v;
+  return TRUE;
+}
+
+/* The keys of the threads @args name: a key as given, a name matched against every thread that
+ * has samples (several threads may share a name). */
+static GArray *
+resolve_threads (JvmsProfile *profile, char **args, GError **error)
+{
+  GArray *tids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  for (guint i = 0; args != NULL && args[i] != NULL; i++)
+    {
+      gint64 tid;
+      if (parse_tid (args[i], &tid))
+        {
+          g_array_append_val (tids, tid);
+          continue;
+        }
+      gboolean found = FALSE;
+      for (guint t = 0; t < jvms_profile_get_n_threads (profile); t++)
+        if (g_strcmp0 (jvms_profile_get_thread_name (profile, t), args[i]) == 0)
+          {
+            tid = jvms_profile_get_thread_tid (profile, t);
+            g_array_append_val (tids, tid);
+            found = TRUE;
+          }
+      if (!found)
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       _("no thread named “%s” has samples in this trace"), args[i]);
+          g_array_unref (tids);
+          return NULL;
+        }
+    }
+  return tids;
+}
+
+static void
+print_share (const char *label, guint64 part, guint64 whole, gboolean *first)
+{
+  printf ("%s%s %.1f %%", *first ? " [" : ", ", label, whole > 0 ? 100.0 * part / whole : 0.0);
+  *first = FALSE;
+}
+
+static void
+print_text (const char *path, JvmsCallTree *tree, gint64 start, guint n_threads, guint top)
+{
+  const char *unit = jvms_call_tree_get_unit (tree);
+  printf (_("Profile of %s: %s (%s), %.3f s to %.3f s, %s\n"), path, jvms_call_tree_get_kind_name (tree),
+          unit, (jvms_call_tree_get_from (tree) - start) / 1e9, (jvms_call_tree_get_to (tree) - start) / 1e9,
+          n_threads == 0 ? _("all threads")
+                         : g_dngettext (GETTEXT_PACKAGE, "1 thread", "the chosen threads", n_threads));
+  guint64 total = jvms_call_tree_get_total (tree);
+  printf (_("  total %" G_GUINT64_FORMAT " %s in %" G_GUINT64_FORMAT " samples"), total, unit,
+          jvms_call_tree_get_samples (tree));
+  if (jvms_call_tree_has_kernel_states (tree))
+    {
+      const JvmsCallTreeNode *root = jvms_call_tree_get_node (tree, 0);
+      gboolean first = TRUE;
+      print_share (_("on CPU"), root->total_states[JVMS_CPU_STATE_ON_CPU], root->total_samples, &first);
+      print_share (_("waiting for a CPU"), root->total_states[JVMS_CPU_STATE_WAITING], root->total_samples, &first);
+      print_share (_("unknown"), root->total_states[JVMS_CPU_STATE_UNKNOWN], root->total_samples, &first);
+      printf ("]");
+    }
+  printf ("\n\n  %7s %7s %14s %14s  %s\n", _("self %"), _("total %"), _("self"), _("total"), _("method"));
+  guint n = jvms_call_tree_get_n_methods (tree);
+  for (guint i = 0; i < n && i < top; i++)
+    {
+      const JvmsCallTreeMethod *m = jvms_call_tree_get_method_row (tree, i);
+      printf ("  %6.2f%% %6.2f%% %14" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT "  %s\n",
+              total > 0 ? 100.0 * m->self / total : 0.0, total > 0 ? 100.0 * m->total / total : 0.0,
+              m->self, m->total, jvms_call_tree_get_method_name (tree, m->method));
+    }
+  if (n > top)
+    printf (g_dngettext (GETTEXT_PACKAGE, "  … and %u more method (--top N, --csv)\n",
+                         "  … and %u more methods (--top N, --csv)\n", n - top), n - top);
+}
+
+int
+jvms_cli_profile (int argc, char **argv)
+{
+  gboolean folded = FALSE, json = FALSE, csv = FALSE;
+  g_autofree char *from = NULL, *to = NULL, *kind_text = NULL, *cache_dir = NULL;
+  g_auto(GStrv) threads = NULL;
+  g_auto(GStrv) files = NULL;
+  gint top = -1;
+  GOptionEntry entries[] = {
+    { "from", 0, 0, G_OPTION_ARG_STRING, &from, N_("Start of the range, from the trace start (1.5, 200ms, 40us)"), N_("T") },
+    { "to", 0, 0, G_OPTION_ARG_STRING, &to, N_("End of the range, from the trace start"), N_("T") },
+    { "thread", 0, 0, G_OPTION_ARG_STRING_ARRAY, &threads, N_("Only these threads (tid or name; repeat for more)"), N_("TID|NAME") },
+    { "kind", 0, 0, G_OPTION_ARG_STRING, &kind_text, N_("What to weigh: cpu (default), cpu-waiting, alloc, lock, wait, park, sleep, io, exception, wall, or an event type"), N_("KIND") },
+    { "folded", 0, 0, G_OPTION_ARG_NONE, &folded, N_("Print folded stacks (flamegraph.pl, speedscope)"), NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the call tree as JSON (docs/profile.md)"), NULL },
+    { "csv", 0, 0, G_OPTION_ARG_NONE, &csv, N_("Print the method table as CSV"), NULL },
+    { "top", 0, 0, G_OPTION_ARG_INT, &top, N_("Only the N heaviest lines, methods or children per node"), N_("N") },
+    { "cache-dir", 0, 0, G_OPTION_ARG_FILENAME, &cache_dir, N_("Keep indexes in DIR instead of the user cache folder"), N_("DIR") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("TRACE") },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new (_("TRACE — where in the code did the time go?"));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_autoptr(GError) error = NULL;
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      g_printerr ("jvmscope-cli profile: %s\n", error->message);
+      return 2;
+    }
+  if (files == NULL || files[0] == NULL || files[1] != NULL || folded + json + csv > 1 || top == 0 || top < -1)
+    {
+      g_printerr ("%s\n", _(USAGE));
+      return 2;
+    }
+  gint64 from_offset = 0, to_offset = 0;
+  if ((from != NULL && !jvms_cli_parse_offset (from, &from_offset))
+      || (to != NULL && !jvms_cli_parse_offset (to, &to_offset)))
+    {
+      g_printerr (_("jvmscope-cli profile: a time is %s\n"), _(JVMS_CLI_TIME_HELP));
+      return 2;
+    }
+  JvmsProfileKind kind = JVMS_PROFILE_KIND_CPU;
+  const char *event_type = NULL;
+  if (kind_text != NULL)
+    jvms_profile_kind_parse (kind_text, &kind, &event_type);
+
+  g_autoptr(JvmsTraceIndex) index = jvms_trace_index_new (files[0], &error);
+  if (index == NULL)
+    {
+      g_printerr ("jvmscope-cli profile: %s\n", error->message);
+      return 1;
+    }
+  jvms_trace_index_set_cache_dir (index, cache_dir);
+  if (!jvms_trace_index_load (index, NULL, &error))
+    {
+      g_printerr ("jvmscope-cli profile: %s\n", error->message);
+      return 1;
+    }
+  g_autoptr(JvmsHistory) history = jvms_trace_index_dup_history (index);
+  g_autoptr(JvmsProfile) profile = jvms_profile_open (jvms_trace_index_get_samples_path (index), &error);
+  if (profile == NULL)
+    {
+      g_printerr ("jvmscope-cli profile: %s\n", error->message);
+      return 1;
+    }
+  JvmsSamplesStore *store = jvms_profile_get_store (profile);
+  if (kind == JVMS_PROFILE_KIND_EVENT_TYPE && jvms_samples_store_find_type (store, event_type) == JVMS_SAMPLES_NONE)
+    {
+      g_printerr (_("jvmscope-cli profile: “%s” is neither a kind nor an event type with stack traces in this trace; its event types with stack traces are:"),
+                  event_type);
+      for (guint t = 0; t < jvms_samples_store_get_n_types (store); t++)
+        {
+          const char *name;
+          jvms_samples_store_get_type (store, t, &name, NULL, NULL, NULL, NULL);
+          g_printerr (" %s", name);
+        }
+      g_printerr ("\n");
+      return 2;
+    }
+  g_autoptr(GArray) tids = resolve_threads (profile, threads, &error);
+  if (tids == NULL)
+    {
+      g_printerr ("jvmscope-cli profile: %s\n", error->message);
+      return 1;
+    }
+
+  /* The whole trace by default: samples of events that began before the first chunk's start
+   * (a sleep spanning a rotation) belong to it too. */
+  gint64 start = jvms_history_get_start_time (history);
+  gint64 first = jvms_samples_store_get_n_samples (store) > 0 ? jvms_samples_store_get_first_time (store) : start;
+  gint64 last = jvms_samples_store_get_n_samples (store) > 0 ? jvms_samples_store_get_last_time (store) + 1 : start;
+  JvmsProfileQuery query = {
+    .from = from != NULL ? start + from_offset : MIN (start, first),
+    .to = to != NULL ? start + to_offset : MAX (jvms_history_get_end_time (history), last),
+    .tids = threads != NULL ? (const gint64 *) tids->data : NULL,
+    .n_tids = tids->len,
+    .kind = kind,
+    .event_type = event_type,
+  };
+  g_autoptr(JvmsCallTree) tree = jvms_profile_query (profile, &query, NULL, &error);
+  if (tree == NULL)
+    {
+      g_printerr ("jvmscope-cli profile: %s\n", error->message);
+      return 1;
+    }
+
+  guint limit = top > 0 ? (guint) top : 0;
+  if (folded)
+    {
+      g_autofree char *text = jvms_call_tree_to_folded (tree, limit);
+      fputs (text, stdout);
+    }
+  else if (csv)
+    {
+      g_autofree char *text = jvms_call_tree_to_csv (tree, limit);
+      fputs (text, stdout);
+    }
+  else if (json)
+    {
+      g_autoptr(JsonNode) root = jvms_call_tree_to_json (tree, start, limit);
+      JsonObject *o = json_node_get_object (root);
+      json_object_set_string_member (o, "trace", files[0]);
+      JsonArray *ts = json_array_new ();
+      for (guint i = 0; threads != NULL && i < tids->len; i++)
+        json_array_add_int_element (ts, g_array_index (tids, gint64, i));
+      json_object_set_array_member (o, "threads", ts);
+      g_autoptr(JsonGenerator) gen = json_generator_new ();
+      json_generator_set_pretty (gen, TRUE);
+      json_generator_set_root (gen, root);
+      g_autofree char *text = json_generator_to_data (gen, NULL);
+      printf ("%s\n", text);
+    }
+  else
+    print_text (files[0], tree, start, threads != NULL ? tids->len : 0, top > 0 ? (guint) top : 20);
+
+  g_auto(GStrv) warnings = jvms_trace_index_dup_warnings (index);
+  for (guint i = 0; warnings[i] != NULL; i++)
+    g_printerr (_("warning: %s\n"), warnings[i]);
+  g_auto(GStrv) notes = jvms_trace_index_dup_notes (index);
+  for (guint i = 0; notes[i] != NULL; i++)
+    g_printerr (_("note: %s\n"), notes[i]);
+  if ((kind == JVMS_PROFILE_KIND_CPU_WAITING) && !jvms_samples_store_has_kernel_states (store))
+    g_printerr ("%s\n", _("note: this trace has no kernel layer: no CPU sample is known to have waited for a CPU (record with jvmscope-cli record)"));
+  return 0;
+}

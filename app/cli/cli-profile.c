@@ -73,13 +73,16 @@ static void
 print_text (const char *path, JvmsCallTree *tree, gint64 start, guint n_threads, guint top)
 {
   const char *unit = jvms_call_tree_get_unit (tree);
+  g_autofree char *threads_text = n_threads == 0
+    ? g_strdup (_("all threads"))
+    : g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u thread", "%u threads", n_threads), n_threads);
   printf (_("Profile of %s: %s (%s), %.3f s to %.3f s, %s\n"), path, jvms_call_tree_get_kind_name (tree),
           unit, (jvms_call_tree_get_from (tree) - start) / 1e9, (jvms_call_tree_get_to (tree) - start) / 1e9,
-          n_threads == 0 ? _("all threads")
-                         : g_dngettext (GETTEXT_PACKAGE, "1 thread", "the chosen threads", n_threads));
+          threads_text);
   guint64 total = jvms_call_tree_get_total (tree);
-  printf (_("  total %" G_GUINT64_FORMAT " %s in %" G_GUINT64_FORMAT " samples"), total, unit,
-          jvms_call_tree_get_samples (tree));
+  g_autofree char *total_text = g_strdup_printf ("%" G_GUINT64_FORMAT, total);
+  g_autofree char *samples_text = g_strdup_printf ("%" G_GUINT64_FORMAT, jvms_call_tree_get_samples (tree));
+  printf (_("  total %s %s in %s samples"), total_text, unit, samples_text);
   if (jvms_call_tree_has_kernel_states (tree))
     {
       const JvmsCallTreeNode *root = jvms_call_tree_get_node (tree, 0);
@@ -89,7 +92,11 @@ print_text (const char *path, JvmsCallTree *tree, gint64 start, guint n_threads,
       print_share (_("unknown"), root->total_states[JVMS_CPU_STATE_UNKNOWN], root->total_samples, &first);
       printf ("]");
     }
-  printf ("\n\n  %7s %7s %14s %14s  %s\n", _("self %"), _("total %"), _("self"), _("total"), _("method"));
+  /* xgettext:no-c-format */
+  const char *self_share = _("self %");
+  /* xgettext:no-c-format */
+  const char *total_share = _("total %");
+  printf ("\n\n  %7s %7s %14s %14s  %s\n", self_share, total_share, _("self"), _("total"), _("method"));
   guint n = jvms_call_tree_get_n_methods (tree);
   for (guint i = 0; i < n && i < top; i++)
     {

@@ -5,7 +5,7 @@
 
 #include <glib/gi18n.h>
 
-#include "jvms-timing.h"
+#include "jvms-window-debug.h"
 #include "jvms-window.h"
 
 struct _JvmsApplication
@@ -137,11 +137,11 @@ jvms_application_open (GApplication *app, GFile **files, int n_files, const char
           }
       if (window == NULL)
         window = new_window (self);
-      jvms_timing_mark ("window built");
+      jvms_debug_mark ("window built");
       jvms_window_open (window, files[i]);
-      jvms_timing_mark ("trace opened in the window");
+      jvms_debug_mark ("trace opened in the window");
       gtk_window_present (GTK_WINDOW (window));
-      jvms_timing_mark ("window presented");
+      jvms_debug_mark ("window presented");
     }
 }
 
@@ -208,9 +208,9 @@ jvms_application_startup (GApplication *app)
     { "win.cancel-loading", { NULL } },
   };
 
-  jvms_timing_mark ("startup");
+  jvms_debug_mark ("startup");
   G_APPLICATION_CLASS (jvms_application_parent_class)->startup (app);
-  jvms_timing_mark ("GTK and libadwaita started");
+  jvms_debug_mark ("GTK and libadwaita started");
 
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions,
                                    G_N_ELEMENTS (app_actions), app);

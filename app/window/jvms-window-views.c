@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "jvms-window.h"
+#include "jvms-window-debug.h"
 
 #include "jvms-counters-view.h"
 #include "jvms-cpus-view.h"
@@ -74,14 +75,14 @@ selection_changed (JvmsWindowViews *self)
     start = end = 0;
   jvms_selection_panel_set_range (self->panel, start, end);
   update_zoom_actions (self);
-  jvms_window_dump_state (self->window);
+  jvms_window_debug_changed (self->window);
 }
 
 static void
 visible_changed (JvmsWindowViews *self)
 {
   update_zoom_actions (self);
-  jvms_window_dump_state (self->window);
+  jvms_window_debug_changed (self->window);
 }
 
 JvmsWindowViews *

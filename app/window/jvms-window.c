@@ -1,65 +1,11 @@
-/* jvms-window.c: the trace window: opening, indexing progress, problems, layout, actions. */
+/* jvms-window.c: the trace window: opening a trace, indexing and its progress, problems,
+ * layout. Its actions are in jvms-window-actions.c, what tests read in jvms-window-debug.c,
+ * behind jvms-window-private.h. */
 #include "config.h"
 
-#include "jvms-window.h"
-
-#include <errno.h>
 #include <glib/gi18n.h>
-#include <glib/gstdio.h>
 
-#include "jvms-export.h"
-#include "jvms-history.h"
-#include "jvms-trace-index.h"
-#include "jvms-preferences.h"
-#include "jvms-selection-panel.h"
-#include "jvms-start-page.h"
-#include "jvms-timing.h"
-#include "jvms-window-views.h"
-
-struct _JvmsWindow
-{
-  AdwApplicationWindow  parent_instance;
-
-  GSettings            *settings;
-  GFile                *file;
-  JvmsTraceIndex       *index;
-  GBinding             *fraction_binding; /* the index's fraction on the progress bar */
-  JvmsHistory          *history;          /* the index's, as the views have it */
-  gsize                 history_budget;   /* its node cache budget, once set (0: default) */
-  gboolean              loading;
-  gboolean              timing_marked;
-  GCancellable         *cancellable;
-  GtkNativeDialog      *dialog;
-  JvmsWindowViews      *views;
-  char                 *problem;
-  gboolean              problem_is_note;
-  gboolean              load_failed;
-  char                 *debug_dump_path;
-  char                 *debug_dump_last;
-  guint                 debug_dump_id;
-  GSimpleActionGroup   *view_actions;
-
-  /* Template children */
-  AdwWindowTitle       *window_title;
-  AdwToastOverlay      *toast_overlay;
-  GtkStack             *stack;
-  JvmsStartPage        *start_page;
-  GtkRevealer          *progress_revealer;
-  GtkProgressBar       *progress_bar;
-  GtkRevealer          *problem_revealer;
-  GtkLabel             *problem_label;
-  GtkPaned             *paned;
-  GtkBox               *ruler_box;
-  GtkBox               *views_box;
-  JvmsSelectionPanel   *selection_panel;
-  GtkSearchBar         *search_bar;
-  GtkSearchEntry       *search_entry;
-  GMenu                *recent_section;
-  GtkWidget            *zoom_box;
-  GtkWidget            *export_button;
-  GtkWidget            *side_panel_button;
-  GtkWidget            *search_button;
-};
+#include "jvms-window-private.h"
 
 enum {
   PROP_0,
@@ -71,86 +17,6 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (JvmsWindow, jvms_window, ADW_TYPE_APPLICATION_WINDOW)
-
-/* The schema's visible-views flags, in the order of the View menu. */
-static const char * const view_names[] = { "threads", "cpus", "locks", "gc", "memory", "report" };
-
-/* ---------------------------------------------------------------------------------------------
- * State dump for tests (docs/window.md): JVMSCOPE_DEBUG_DUMP_STATE=FILE makes the window write
- * what it shows to FILE, as a key file, whenever that changes.
- */
-
-void
-jvms_window_dump_state (JvmsWindow *self)
-{
-  if (self->debug_dump_path == NULL || self->stack == NULL)
-    return;
-
-  g_autoptr(GKeyFile) kf = g_key_file_new ();
-  g_autofree char *path = self->file ? g_file_get_path (self->file) : NULL;
-  g_key_file_set_string (kf, "window", "page", gtk_stack_get_visible_child_name (self->stack));
-  g_key_file_set_string (kf, "window", "file", path ? path : "");
-  g_key_file_set_boolean (kf, "window", "loading", self->loading);
-  g_key_file_set_double (kf, "window", "fraction",
-                         self->index ? jvms_trace_index_get_fraction (self->index) : 0.0);
-  g_key_file_set_string (kf, "window", "problem", self->problem ? self->problem : "");
-  g_key_file_set_string (kf, "window", "problem-kind",
-                         self->problem == NULL ? "" : self->problem_is_note ? "note" : "warning");
-  g_key_file_set_boolean (kf, "window", "load-failed", self->load_failed);
-  g_key_file_set_boolean (kf, "window", "side-panel",
-                          gtk_widget_get_visible (GTK_WIDGET (self->selection_panel)));
-  jvms_window_views_dump_state (self->views, kf);
-
-  /* The view preferences as the window read them. */
-  static const char * const keys[] = { "thread-grouping", "time-unit", "time-origin" };
-  for (guint i = 0; self->settings != NULL && i < G_N_ELEMENTS (keys); i++)
-    {
-      g_autofree char *nick = g_settings_get_string (self->settings, keys[i]);
-      g_key_file_set_string (kf, "settings", keys[i], nick);
-    }
-  /* The node cache budget the open trace's history was given (0: the default). */
-  g_key_file_set_uint64 (kf, "window", "history-cache-budget", self->history_budget);
-  g_key_file_set_string (kf, "panel", "range",
-                         jvms_selection_panel_get_range_text (self->selection_panel));
-
-  const JvmsRangeStats *stats = jvms_selection_panel_get_stats (self->selection_panel);
-  g_key_file_set_integer (kf, "panel", "rows", stats ? (int) stats->rows->len : 0);
-  if (stats != NULL)
-    {
-      g_key_file_set_int64 (kf, "panel", "t0", stats->t0);
-      g_key_file_set_int64 (kf, "panel", "t1", stats->t1);
-      /* Events by type as subject/key=count;... so that a test reads the counts it checks. */
-      g_autoptr(GString) events = g_string_new (NULL);
-      for (guint i = 0; i < stats->rows->len; i++)
-        {
-          const JvmsStatRow *row = g_ptr_array_index (stats->rows, i);
-          if (g_strcmp0 (row->section, "events") == 0)
-            g_string_append_printf (events, "%s/%s=%.0f;", row->subject, row->key, row->value);
-        }
-      g_key_file_set_string (kf, "panel", "events", events->str);
-    }
-
-  /* Written only when it changed, so that the periodic look below costs nothing. */
-  g_autofree char *data = g_key_file_to_data (kf, NULL, NULL);
-  if (g_strcmp0 (data, self->debug_dump_last) == 0)
-    return;
-  g_free (self->debug_dump_last);
-  self->debug_dump_last = g_strdup (data);
-
-  g_autoptr(GError) error = NULL;
-  g_autofree char *tmp = g_strconcat (self->debug_dump_path, ".tmp", NULL);
-  if (!g_file_set_contents (tmp, data, -1, &error) || g_rename (tmp, self->debug_dump_path) != 0)
-    g_warning ("Cannot write the state dump %s: %s", self->debug_dump_path,
-               error ? error->message : g_strerror (errno));
-}
-
-/* Layout (where the views are) changes without any signal we follow: look again now and then. */
-static gboolean
-dump_state_tick (gpointer user_data)
-{
-  jvms_window_dump_state (user_data);
-  return G_SOURCE_CONTINUE;
-}
 
 /* ---------------------------------------------------------------------------------------------
  * Problems: a banner above the views, with the reader's own message. The same banner, in calm
@@ -181,7 +47,7 @@ show_banner (JvmsWindow *self, const char *text, gboolean is_note)
                                   is_note ? "dialog-information-symbolic" : "dialog-warning-symbolic");
   gtk_label_set_text (self->problem_label, text ? text : "");
   gtk_revealer_set_reveal_child (self->problem_revealer, text != NULL);
-  jvms_window_dump_state (self);
+  jvms_window_debug_changed (self);
 }
 
 static void
@@ -190,15 +56,8 @@ show_problem (JvmsWindow *self, const char *text)
   show_banner (self, text, FALSE);
 }
 
-static void
-dismiss_problem_action (GtkWidget *widget, const char *name, GVariant *param)
-{
-  JvmsWindow *self = JVMS_WINDOW (widget);
-  gtk_revealer_set_reveal_child (self->problem_revealer, FALSE);
-}
-
-static void
-toast (JvmsWindow *self, const char *text)
+void
+_jvms_window_toast (JvmsWindow *self, const char *text)
 {
   adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (text));
 }
@@ -207,45 +66,15 @@ toast (JvmsWindow *self, const char *text)
  * Loading
  */
 
-static void
-update_actions (JvmsWindow *self)
-{
-  gboolean loading = self->loading;
-  gboolean has_trace = self->file != NULL;
-
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel-loading", loading);
-  /* The start page has nothing to zoom, export, filter or select. */
-  gtk_widget_set_visible (self->zoom_box, has_trace);
-  gtk_widget_set_visible (self->export_button, has_trace);
-  gtk_widget_set_visible (self->side_panel_button, has_trace);
-  gtk_widget_set_visible (self->search_button, has_trace);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-image", has_trace);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-statistics",
-                                 jvms_selection_panel_get_stats (self->selection_panel) != NULL);
-}
-
-/* JVMSCOPE_DEBUG_TIMING: the first frame painted after the views got a history. */
-static void
-timing_after_paint (GdkFrameClock *clock, JvmsWindow *self)
-{
-  jvms_timing_mark ("first frame with the trace painted");
-  g_signal_handlers_disconnect_by_func (clock, timing_after_paint, self);
-}
-
 /* The views and the panel get the index's history (NULL: none yet), or are told it grew. */
 static void
 show_history (JvmsWindow *self)
 {
-  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
-  if (jvms_timing_enabled () && !self->timing_marked && clock != NULL && self->history != NULL)
-    {
-      self->timing_marked = TRUE;
-      jvms_timing_mark ("views get the first history");
-      g_signal_connect_object (clock, "after-paint", G_CALLBACK (timing_after_paint), self, 0);
-    }
+  if (self->history != NULL)
+    _jvms_window_debug_history_shown (self);
   jvms_window_views_set_history (self->views, self->history);
   jvms_selection_panel_set_history (self->selection_panel, self->history);
-  jvms_window_dump_state (self);
+  jvms_window_debug_changed (self);
 }
 
 /* The index's history appeared (indexing began, or an existing index was opened) or was
@@ -261,7 +90,7 @@ index_history_changed (JvmsWindow *self)
       return;
     }
   if (self->history == NULL && history != NULL)
-    jvms_timing_mark ("first live history");
+    jvms_debug_mark ("first live history");
   g_clear_pointer (&self->history, jvms_history_unref);
   self->history = history;
   self->history_budget = 0; /* a new history has the default budget */
@@ -299,7 +128,7 @@ static void
 cache_budget_changed (JvmsWindow *self)
 {
   apply_cache_budget (self);
-  jvms_window_dump_state (self);
+  jvms_window_debug_changed (self);
 }
 
 static void
@@ -310,7 +139,7 @@ show_outcome (JvmsWindow *self, gboolean ok, const GError *error)
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     {
       /* Translators: indexing was stopped by the user; the views keep what was read. */
-      toast (self, _("Indexing cancelled: the views show what was indexed before"));
+      _jvms_window_toast (self, _("Indexing cancelled: the views show what was indexed before"));
     }
   else if (!ok)
     {
@@ -379,8 +208,8 @@ load_done (GObject *object, GAsyncResult *result, gpointer user_data)
   jvms_window_views_set_samples_path (self->views,
                                       ok ? jvms_trace_index_get_samples_path (index) : NULL);
   show_outcome (self, ok, error);
-  update_actions (self);
-  jvms_window_dump_state (self);
+  _jvms_window_actions_update (self);
+  jvms_window_debug_changed (self);
 }
 
 static void
@@ -448,8 +277,8 @@ jvms_window_open (JvmsWindow *self, GFile *file)
   if (self->index == NULL)
     {
       show_outcome (self, FALSE, error);
-      update_actions (self);
-      jvms_window_dump_state (self);
+      _jvms_window_actions_update (self);
+      jvms_window_debug_changed (self);
       return;
     }
 
@@ -465,9 +294,9 @@ jvms_window_open (JvmsWindow *self, GFile *file)
   self->loading = TRUE;
   gtk_revealer_set_reveal_child (self->progress_revealer, TRUE);
   jvms_trace_index_load_async (self->index, self->cancellable, load_done, g_object_ref (self));
-  jvms_timing_mark ("indexing started");
-  update_actions (self);
-  jvms_window_dump_state (self);
+  jvms_debug_mark ("indexing started");
+  _jvms_window_actions_update (self);
+  jvms_window_debug_changed (self);
 }
 
 JvmsWindowViews *
@@ -483,134 +312,16 @@ jvms_window_get_file (JvmsWindow *self)
   return self->file;
 }
 
-static void
-cancel_loading_action (GtkWidget *widget, const char *name, GVariant *param)
-{
-  JvmsWindow *self = JVMS_WINDOW (widget);
-  g_cancellable_cancel (self->cancellable);
-}
-
 /* A window shows one trace; opening another while one is shown opens a window for it (or
  * reuses an empty one), as GApplication::open does for files given on the command line. */
-static void
-open_file (JvmsWindow *self, GFile *file)
+void
+_jvms_window_open_file (JvmsWindow *self, GFile *file)
 {
   if (self->file == NULL)
     jvms_window_open (self, file);
   else
     g_application_open (G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))),
                         &file, 1, "");
-}
-
-/* ---------------------------------------------------------------------------------------------
- * Open dialogs. GtkFileChooserNative (the portal under Flatpak) in file or folder mode: a
- * .jvmtrace bundle and an LTTng trace are folders.
- */
-
-static void
-open_dialog_response (GtkNativeDialog *dialog, int response, gpointer user_data)
-{
-  JvmsWindow *self = user_data;
-
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      if (file != NULL)
-        open_file (self, file);
-    }
-  if (self->dialog == dialog)
-    {
-      /* Unreferencing alone would leave the fallback GtkFileChooserDialog alive. */
-      gtk_native_dialog_destroy (dialog);
-      g_clear_object (&self->dialog);
-    }
-}
-
-static void
-run_open_dialog (JvmsWindow *self, gboolean folder)
-{
-  if (self->dialog != NULL)
-    gtk_native_dialog_destroy (self->dialog);
-  g_clear_object (&self->dialog);
-
-  GtkFileChooserNative *chooser =
-    gtk_file_chooser_native_new (folder ? _("Open Trace Folder") : _("Open Trace File"),
-                                 GTK_WINDOW (self),
-                                 folder ? GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER
-                                        : GTK_FILE_CHOOSER_ACTION_OPEN,
-                                 _("_Open"), _("_Cancel"));
-  if (!folder)
-    {
-      g_autoptr(GtkFileFilter) traces = gtk_file_filter_new ();
-      gtk_file_filter_set_name (traces, _("Traces (.jfr, perf.data)"));
-      gtk_file_filter_add_mime_type (traces, "application/x-jfr");
-      gtk_file_filter_add_pattern (traces, "*.jfr");
-      gtk_file_filter_add_pattern (traces, "*.data");
-      gtk_file_filter_add_pattern (traces, "perf.data*");
-      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), traces);
-      g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
-      gtk_file_filter_set_name (all, _("All Files"));
-      gtk_file_filter_add_pattern (all, "*");
-      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), all);
-    }
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  self->dialog = GTK_NATIVE_DIALOG (chooser);
-  g_signal_connect_object (chooser, "response", G_CALLBACK (open_dialog_response), self, 0);
-  gtk_native_dialog_show (self->dialog);
-}
-
-static void
-open_action (GtkWidget *widget, const char *name, GVariant *param)
-{
-  run_open_dialog (JVMS_WINDOW (widget), FALSE);
-}
-
-static void
-open_folder_action (GtkWidget *widget, const char *name, GVariant *param)
-{
-  run_open_dialog (JVMS_WINDOW (widget), TRUE);
-}
-
-static void
-open_sample_action (GtkWidget *widget, const char *name, GVariant *param)
-{
-  g_autoptr(GFile) sample = jvms_application_find_sample ();
-  if (sample != NULL)
-    open_file (JVMS_WINDOW (widget), sample);
-  else
-    toast (JVMS_WINDOW (widget), _("The sample trace is not installed"));
-}
-
-static void
-open_recent_action (GtkWidget *widget, const char *name, GVariant *param)
-{
-  g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (param, NULL));
-  if (g_file_query_exists (file, NULL))
-    open_file (JVMS_WINDOW (widget), file);
-  else
-    toast (JVMS_WINDOW (widget), _("That trace no longer exists"));
-}
-
-static void
-close_action (GtkWidget *widget, const char *name, GVariant *param)
-{
-  gtk_window_close (GTK_WINDOW (widget));
-}
-
-static void
-reload_recent_menu (JvmsWindow *self)
-{
-  g_menu_remove_all (self->recent_section);
-  g_auto(GStrv) uris = g_settings_get_strv (self->settings, "recent-traces");
-  for (guint i = 0; uris[i] != NULL && i < 10; i++)
-    {
-      g_autoptr(GFile) file = g_file_new_for_uri (uris[i]);
-      g_autofree char *label = g_file_get_basename (file);
-      g_autoptr(GMenuItem) item = g_menu_item_new (label, NULL);
-      g_menu_item_set_action_and_target_value (item, "win.open-recent",
-                                               g_variant_new_string (uris[i]));
-      g_menu_append_item (self->recent_section, item);
-    }
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -628,81 +339,15 @@ on_drop (GtkDropTarget *target, const GValue *value, double x, double y, gpointe
   if (files == NULL)
     return FALSE;
   for (GSList *l = files; l; l = l->next)
-    open_file (self, l->data);
+    _jvms_window_open_file (self, l->data);
   return TRUE;
-}
-
-/* ---------------------------------------------------------------------------------------------
- * Export
- */
-
-static void
-export_image_action (GtkWidget *widget, const char *name, GVariant *param)
-{
-  JvmsWindow *self = JVMS_WINDOW (widget);
-  jvms_export_views_with_dialog (GTK_WINDOW (self), self->views, GTK_WIDGET (self->views_box));
-}
-
-static void
-export_statistics_action (GtkWidget *widget, const char *name, GVariant *param)
-{
-  JvmsWindow *self = JVMS_WINDOW (widget);
-  const JvmsRangeStats *stats = jvms_selection_panel_get_stats (self->selection_panel);
-  if (stats != NULL)
-    jvms_export_statistics_with_dialog (GTK_WINDOW (self), stats, self->toast_overlay);
 }
 
 static void
 panel_stats_changed (JvmsWindow *self)
 {
-  update_actions (self);
-  jvms_window_dump_state (self);
-}
-
-/* ---------------------------------------------------------------------------------------------
- * View toggles, bound to the visible-views setting.
- */
-
-static void
-visible_views_changed (JvmsWindow *self)
-{
-  guint flags = g_settings_get_flags (self->settings, "visible-views");
-  for (guint i = 0; i < G_N_ELEMENTS (view_names); i++)
-    {
-      gboolean on = (flags & (1u << i)) != 0;
-      GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self->view_actions),
-                                                    view_names[i]);
-      g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (on));
-      jvms_window_views_set_view_visible (self->views, view_names[i], on);
-    }
-}
-
-static void
-view_toggle_change_state (GSimpleAction *action, GVariant *state, gpointer user_data)
-{
-  JvmsWindow *self = user_data;
-  const char *name = g_action_get_name (G_ACTION (action));
-  guint flags = g_settings_get_flags (self->settings, "visible-views");
-
-  for (guint i = 0; i < G_N_ELEMENTS (view_names); i++)
-    if (g_str_equal (name, view_names[i]))
-      {
-        if (g_variant_get_boolean (state))
-          flags |= 1u << i;
-        else
-          flags &= ~(1u << i);
-      }
-  g_settings_set_flags (self->settings, "visible-views", flags);
-}
-
-static void
-preferences_action (GtkWidget *widget, const char *name, GVariant *param)
-{
-  JvmsWindow *self = JVMS_WINDOW (widget);
-  GtkWidget *preferences =
-    jvms_preferences_new (GTK_WINDOW (self), self->settings,
-                          jvms_window_views_get_setting_bound (self->views, "thread-grouping"));
-  gtk_window_present (GTK_WINDOW (preferences));
+  _jvms_window_actions_update (self);
+  jvms_window_debug_changed (self);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -750,28 +395,20 @@ jvms_window_constructed (GObject *object)
     gtk_window_maximize (GTK_WINDOW (self));
 
   jvms_start_page_set_settings (self->start_page, self->settings);
-  g_signal_connect_object (self->settings, "changed::recent-traces",
-                           G_CALLBACK (reload_recent_menu), self, G_CONNECT_SWAPPED);
-  reload_recent_menu (self);
-
-  g_signal_connect_object (self->settings, "changed::visible-views",
-                           G_CALLBACK (visible_views_changed), self, G_CONNECT_SWAPPED);
-  visible_views_changed (self);
+  _jvms_window_actions_init (self);
 
   jvms_window_views_bind_settings (self->views, self->settings);
   g_signal_connect_object (self->settings, "changed::time-unit",
-                           G_CALLBACK (jvms_window_dump_state), self, G_CONNECT_SWAPPED);
+                           G_CALLBACK (jvms_window_debug_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->settings, "changed::time-origin",
-                           G_CALLBACK (jvms_window_dump_state), self, G_CONNECT_SWAPPED);
+                           G_CALLBACK (jvms_window_debug_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->settings, "changed::thread-grouping",
-                           G_CALLBACK (jvms_window_dump_state), self, G_CONNECT_SWAPPED);
+                           G_CALLBACK (jvms_window_debug_changed), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->settings, "changed::cache-budget-mib",
                            G_CALLBACK (cache_budget_changed), self, G_CONNECT_SWAPPED);
 
-  g_autoptr(GFile) sample = jvms_application_find_sample ();
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.open-sample", sample != NULL);
-  update_actions (self);
-  jvms_window_dump_state (self);
+  _jvms_window_actions_update (self);
+  jvms_window_debug_changed (self);
 }
 
 static void
@@ -781,7 +418,7 @@ jvms_window_dispose (GObject *object)
 
   /* Stop the worker first: nothing it reports may reach a half-destroyed window. */
   g_cancellable_cancel (self->cancellable);
-  g_clear_handle_id (&self->debug_dump_id, g_source_remove);
+  _jvms_window_debug_dispose (self);
   if (self->dialog != NULL)
     gtk_native_dialog_destroy (self->dialog);
   g_clear_object (&self->dialog);
@@ -805,8 +442,6 @@ jvms_window_finalize (GObject *object)
   JvmsWindow *self = JVMS_WINDOW (object);
 
   g_free (self->problem);
-  g_free (self->debug_dump_path);
-  g_free (self->debug_dump_last);
   G_OBJECT_CLASS (jvms_window_parent_class)->finalize (object);
 }
 
@@ -843,7 +478,7 @@ jvms_window_set_property (GObject *object, guint prop_id, const GValue *value, G
         {
           gtk_widget_set_visible (GTK_WIDGET (self->selection_panel), g_value_get_boolean (value));
           g_object_notify_by_pspec (object, pspec);
-          jvms_window_dump_state (self);
+          jvms_window_debug_changed (self);
         }
       break;
     case PROP_SEARCH_MODE:
@@ -915,47 +550,14 @@ jvms_window_class_init (JvmsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, JvmsWindow, side_panel_button);
   gtk_widget_class_bind_template_child (widget_class, JvmsWindow, search_button);
 
-  gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
-  gtk_widget_class_install_action (widget_class, "win.open-folder", NULL, open_folder_action);
-  gtk_widget_class_install_action (widget_class, "win.open-sample", NULL, open_sample_action);
-  gtk_widget_class_install_action (widget_class, "win.open-recent", "s", open_recent_action);
-  gtk_widget_class_install_action (widget_class, "win.close", NULL, close_action);
-  gtk_widget_class_install_action (widget_class, "win.preferences", NULL, preferences_action);
-  gtk_widget_class_install_action (widget_class, "win.cancel-loading", NULL, cancel_loading_action);
-  gtk_widget_class_install_action (widget_class, "win.dismiss-problem", NULL, dismiss_problem_action);
-  gtk_widget_class_install_action (widget_class, "win.export-image", NULL, export_image_action);
-  gtk_widget_class_install_action (widget_class, "win.export-statistics", NULL,
-                                   export_statistics_action);
-  gtk_widget_class_install_property_action (widget_class, "win.side-panel", "show-side-panel");
-  gtk_widget_class_install_property_action (widget_class, "win.search", "search-mode");
-  jvms_window_views_install_actions (widget_class);
+  _jvms_window_class_actions_init (klass);
 }
 
 static void
 jvms_window_init (JvmsWindow *self)
 {
-  static const GActionEntry view_entries[] = {
-    { .name = "threads", .state = "true", .change_state = view_toggle_change_state },
-    { .name = "cpus", .state = "true", .change_state = view_toggle_change_state },
-    { .name = "locks", .state = "true", .change_state = view_toggle_change_state },
-    { .name = "gc", .state = "true", .change_state = view_toggle_change_state },
-    { .name = "memory", .state = "true", .change_state = view_toggle_change_state },
-    { .name = "report", .state = "false", .change_state = view_toggle_change_state },
-  };
-
   gtk_widget_init_template (GTK_WIDGET (self));
-
-  const char *dump = g_getenv ("JVMSCOPE_DEBUG_DUMP_STATE");
-  if (dump != NULL && *dump != '\0')
-    {
-      self->debug_dump_path = g_strdup (dump);
-      self->debug_dump_id = g_timeout_add (250, dump_state_tick, self);
-    }
-
-  self->view_actions = g_simple_action_group_new ();
-  g_action_map_add_action_entries (G_ACTION_MAP (self->view_actions), view_entries,
-                                   G_N_ELEMENTS (view_entries), self);
-  gtk_widget_insert_action_group (GTK_WIDGET (self), "view", G_ACTION_GROUP (self->view_actions));
+  _jvms_window_debug_init (self);
 
   self->views = jvms_window_views_new (self, self->ruler_box, self->views_box,
                                        self->selection_panel);

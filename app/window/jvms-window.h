@@ -17,7 +17,4 @@ void        jvms_window_open     (JvmsWindow      *self,
 /* The trace shown, or NULL while the start page is up. */
 GFile      *jvms_window_get_file (JvmsWindow      *self);
 
-/* Writes what the window shows to $JVMSCOPE_DEBUG_DUMP_STATE, if set (docs/window.md). */
-void        jvms_window_dump_state (JvmsWindow    *self);
-
 G_END_DECLS

@@ -5,7 +5,7 @@
 #include <locale.h>
 
 #include "jvms-application.h"
-#include "jvms-timing.h"
+#include "jvms-window-debug.h"
 
 /* Run from the build tree, the program finds the settings schema compiled there, so that
  * "build/app/jvmscope" works without GSETTINGS_SCHEMA_DIR; an installed program uses the
@@ -31,7 +31,7 @@ use_build_tree_schemas (void)
 int
 main (int argc, char **argv)
 {
-  jvms_timing_mark ("main");
+  jvms_debug_mark ("main");
   gboolean uninstalled = running_from_build_tree ();
   if (uninstalled)
     use_build_tree_schemas ();

@@ -1,0 +1,194 @@
+/* jvms-window-debug.c: the state dump and the timing marks (see the header). */
+#include "config.h"
+
+#include "jvms-window-debug.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "jvms-window-private.h"
+
+/* Layout (where the views are) changes without any signal the window follows: the dump looks
+ * again this often. */
+#define DUMP_TICK_MS 250
+
+struct _JvmsWindowDebug
+{
+  char    *dump_path;   /* NULL: no state dump */
+  char    *dump_last;   /* what was written last */
+  guint    tick_id;
+  gboolean frame_marked;
+};
+
+/* The environment, read once for the process. */
+static const char *dump_path;
+static gboolean timing;
+
+static void
+read_environment (void)
+{
+  static gsize once = 0;
+  if (g_once_init_enter (&once))
+    {
+      const char *dump = g_getenv ("JVMSCOPE_DEBUG_DUMP_STATE");
+      dump_path = dump != NULL && *dump != '\0' ? g_strdup (dump) : NULL;
+      timing = g_getenv ("JVMSCOPE_DEBUG_TIMING") != NULL;
+      g_once_init_leave (&once, 1);
+    }
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Timing marks
+ */
+
+/* Seconds since exec: field 22 of /proc/self/stat is the start time in clock ticks since boot,
+ * the clock CLOCK_BOOTTIME reads. */
+static double
+seconds_since_launch (void)
+{
+  g_autofree char *stat = NULL;
+  if (!g_file_get_contents ("/proc/self/stat", &stat, NULL, NULL))
+    return -1;
+  const char *p = strrchr (stat, ')'); /* the command, field 2, may hold spaces */
+  for (int field = 2; field < 22 && p != NULL; field++)
+    p = strchr (p + 1, ' ');
+  if (p == NULL)
+    return -1;
+  struct timespec now;
+  clock_gettime (CLOCK_BOOTTIME, &now);
+  return now.tv_sec + now.tv_nsec / 1e9
+         - (double) g_ascii_strtoull (p + 1, NULL, 10) / (double) sysconf (_SC_CLK_TCK);
+}
+
+void
+jvms_debug_mark (const char *what)
+{
+  read_environment ();
+  if (timing)
+    g_printerr ("timing: %.3f s %s\n", seconds_since_launch (), what);
+}
+
+static void
+after_paint (GdkFrameClock *clock, JvmsWindow *self)
+{
+  jvms_debug_mark ("first frame with the trace painted");
+  g_signal_handlers_disconnect_by_func (clock, after_paint, self);
+}
+
+void
+_jvms_window_debug_history_shown (JvmsWindow *self)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+  if (self->debug == NULL || !timing || self->debug->frame_marked || clock == NULL)
+    return;
+  self->debug->frame_marked = TRUE;
+  jvms_debug_mark ("views get the first history");
+  g_signal_connect_object (clock, "after-paint", G_CALLBACK (after_paint), self, 0);
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * State dump: what the window shows, as a key file (docs/window.md).
+ */
+
+static char *
+state_to_data (JvmsWindow *self)
+{
+  g_autoptr(GKeyFile) kf = g_key_file_new ();
+  g_autofree char *path = self->file ? g_file_get_path (self->file) : NULL;
+  g_key_file_set_string (kf, "window", "page", gtk_stack_get_visible_child_name (self->stack));
+  g_key_file_set_string (kf, "window", "file", path ? path : "");
+  g_key_file_set_boolean (kf, "window", "loading", self->loading);
+  g_key_file_set_double (kf, "window", "fraction",
+                         self->index ? jvms_trace_index_get_fraction (self->index) : 0.0);
+  g_key_file_set_string (kf, "window", "problem", self->problem ? self->problem : "");
+  g_key_file_set_string (kf, "window", "problem-kind",
+                         self->problem == NULL ? "" : self->problem_is_note ? "note" : "warning");
+  g_key_file_set_boolean (kf, "window", "load-failed", self->load_failed);
+  g_key_file_set_boolean (kf, "window", "side-panel",
+                          gtk_widget_get_visible (GTK_WIDGET (self->selection_panel)));
+  jvms_window_views_dump_state (self->views, kf);
+
+  /* The view preferences as the window read them. */
+  static const char * const keys[] = { "thread-grouping", "time-unit", "time-origin" };
+  for (guint i = 0; self->settings != NULL && i < G_N_ELEMENTS (keys); i++)
+    {
+      g_autofree char *nick = g_settings_get_string (self->settings, keys[i]);
+      g_key_file_set_string (kf, "settings", keys[i], nick);
+    }
+  /* The node cache budget the open trace's history was given (0: the default). */
+  g_key_file_set_uint64 (kf, "window", "history-cache-budget", self->history_budget);
+  g_key_file_set_string (kf, "panel", "range",
+                         jvms_selection_panel_get_range_text (self->selection_panel));
+
+  const JvmsRangeStats *stats = jvms_selection_panel_get_stats (self->selection_panel);
+  g_key_file_set_integer (kf, "panel", "rows", stats ? (int) stats->rows->len : 0);
+  if (stats != NULL)
+    {
+      g_key_file_set_int64 (kf, "panel", "t0", stats->t0);
+      g_key_file_set_int64 (kf, "panel", "t1", stats->t1);
+      /* Events by type as subject/key=count;... so that a test reads the counts it checks. */
+      g_autoptr(GString) events = g_string_new (NULL);
+      for (guint i = 0; i < stats->rows->len; i++)
+        {
+          const JvmsStatRow *row = g_ptr_array_index (stats->rows, i);
+          if (g_strcmp0 (row->section, "events") == 0)
+            g_string_append_printf (events, "%s/%s=%.0f;", row->subject, row->key, row->value);
+        }
+      g_key_file_set_string (kf, "panel", "events", events->str);
+    }
+  return g_key_file_to_data (kf, NULL, NULL);
+}
+
+void
+jvms_window_debug_changed (JvmsWindow *self)
+{
+  JvmsWindowDebug *debug = self->debug;
+  if (debug == NULL || debug->dump_path == NULL || self->stack == NULL || self->views == NULL)
+    return;
+
+  /* Written only when it changed, so that the periodic look costs nothing. */
+  g_autofree char *data = state_to_data (self);
+  if (g_strcmp0 (data, debug->dump_last) == 0)
+    return;
+  g_free (debug->dump_last);
+  debug->dump_last = g_strdup (data);
+
+  g_autoptr(GError) error = NULL;
+  g_autofree char *tmp = g_strconcat (debug->dump_path, ".tmp", NULL);
+  if (!g_file_set_contents (tmp, data, -1, &error) || g_rename (tmp, debug->dump_path) != 0)
+    g_warning ("Cannot write the state dump %s: %s", debug->dump_path,
+               error ? error->message : g_strerror (errno));
+}
+
+static gboolean
+dump_tick (gpointer user_data)
+{
+  jvms_window_debug_changed (user_data);
+  return G_SOURCE_CONTINUE;
+}
+
+void
+_jvms_window_debug_init (JvmsWindow *self)
+{
+  read_environment ();
+  if (dump_path == NULL && !timing)
+    return;
+  self->debug = g_new0 (JvmsWindowDebug, 1);
+  self->debug->dump_path = g_strdup (dump_path);
+  if (dump_path != NULL)
+    self->debug->tick_id = g_timeout_add (DUMP_TICK_MS, dump_tick, self);
+}
+
+void
+_jvms_window_debug_dispose (JvmsWindow *self)
+{
+  if (self->debug == NULL)
+    return;
+  g_clear_handle_id (&self->debug->tick_id, g_source_remove);
+  g_free (self->debug->dump_path);
+  g_free (self->debug->dump_last);
+  g_clear_pointer (&self->debug, g_free);
+}

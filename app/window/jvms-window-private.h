@@ -1,0 +1,91 @@
+/* jvms-window-private.h: the window's struct and what its files share, as GNOME Text Editor's
+ * editor-window-private.h does:
+ *   jvms-window.c          opening a trace, indexing and its progress, problems, layout;
+ *   jvms-window-actions.c  the win. and view. actions, the Open menu's recent traces;
+ *   jvms-window-debug.c    the state dump and timing marks that tests and measurements read;
+ *   jvms-window-views.c    the views, their session and their own actions (zoom). */
+#pragma once
+
+#include <adwaita.h>
+
+#include "jvms-history.h"
+#include "jvms-selection-panel.h"
+#include "jvms-start-page.h"
+#include "jvms-trace-index.h"
+#include "jvms-window-debug.h"
+#include "jvms-window-views.h"
+#include "jvms-window.h"
+
+G_BEGIN_DECLS
+
+typedef struct _JvmsWindowDebug JvmsWindowDebug;
+
+struct _JvmsWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  GSettings            *settings;
+  GCancellable         *cancellable;      /* the open trace's indexing; cancelled on close */
+
+  /* The trace shown */
+  GFile                *file;
+  JvmsTraceIndex       *index;
+  GBinding             *fraction_binding; /* the index's fraction on the progress bar */
+  JvmsHistory          *history;          /* the index's, as the views have it */
+  gsize                 history_budget;   /* its node cache budget, once set (0: default) */
+  gboolean              loading;
+  gboolean              load_failed;      /* nothing could be read (not: read with warnings) */
+  char                 *problem;          /* the banner's text, NULL when none */
+  gboolean              problem_is_note;
+  JvmsWindowViews      *views;
+
+  /* Actions (jvms-window-actions.c) */
+  GtkNativeDialog      *dialog;           /* the open dialog shown, if any */
+  GSimpleActionGroup   *view_actions;     /* view.<name>: the visible-views flags */
+
+  /* NULL unless a debug hook is on (jvms-window-debug.h) */
+  JvmsWindowDebug      *debug;
+
+  /* Template children */
+  AdwWindowTitle       *window_title;
+  AdwToastOverlay      *toast_overlay;
+  GtkStack             *stack;
+  JvmsStartPage        *start_page;
+  GtkRevealer          *progress_revealer;
+  GtkProgressBar       *progress_bar;
+  GtkRevealer          *problem_revealer;
+  GtkLabel             *problem_label;
+  GtkPaned             *paned;
+  GtkBox               *ruler_box;
+  GtkBox               *views_box;
+  JvmsSelectionPanel   *selection_panel;
+  GtkSearchBar         *search_bar;
+  GtkSearchEntry       *search_entry;
+  GMenu                *recent_section;
+  GtkWidget            *zoom_box;
+  GtkWidget            *export_button;
+  GtkWidget            *side_panel_button;
+  GtkWidget            *search_button;
+};
+
+/* jvms-window.c */
+/* Opens @file here when the window shows no trace, else in a window of its own. */
+void _jvms_window_open_file            (JvmsWindow      *self,
+                                        GFile           *file);
+void _jvms_window_toast                (JvmsWindow      *self,
+                                        const char      *text);
+
+/* jvms-window-actions.c */
+void _jvms_window_class_actions_init   (JvmsWindowClass *klass);
+/* Once the settings are there: the view toggles and the recent traces follow them. */
+void _jvms_window_actions_init         (JvmsWindow      *self);
+/* What may be done with what the window shows (a trace or not, loading, a selection). */
+void _jvms_window_actions_update       (JvmsWindow      *self);
+
+/* jvms-window-debug.c */
+void _jvms_window_debug_init           (JvmsWindow      *self);
+void _jvms_window_debug_dispose        (JvmsWindow      *self);
+/* The views were given the trace's history: the next frame is the first one with it. */
+void _jvms_window_debug_history_shown  (JvmsWindow      *self);
+
+G_END_DECLS

@@ -66,7 +66,9 @@ typedef struct
 typedef struct
 {
   JvmsThread   *thread;
-  JvmsAttribute a_user, a_detail, a_monitor, a_owner, a_method, a_alloc;
+  JvmsAttribute a_user;
+  /* Made at their first value (lazy_child): JVMS_ATTRIBUTE_INVALID until then. */
+  JvmsAttribute a_detail, a_monitor, a_owner, a_method, a_alloc;
   gint64        cursor;        /* end of the last interval written by the machine */
   gint64        pending_end;   /* end of the blocking interval not yet written, or G_MININT64 */
   gboolean      pending_native; /* that interval is a NATIVE window from native method samples */
@@ -402,11 +404,8 @@ jthread_get (JvmsJfrMachine *self, const JvmsJfrThread *jt, gint64 time)
       j->thread = jvms_threads_get (self->threads, tid, time);
       JvmsAttribute f = j->thread->folder;
       j->a_user = jvms_writer_child (self->writer, f, "user-state");
-      j->a_detail = jvms_writer_child (self->writer, j->a_user, "detail");
-      j->a_monitor = jvms_writer_child (self->writer, j->a_user, "monitor");
-      j->a_owner = jvms_writer_child (self->writer, j->a_user, "owner");
-      j->a_method = jvms_writer_child (self->writer, f, "method");
-      j->a_alloc = jvms_writer_child (self->writer, f, "allocation-rate");
+      j->a_detail = j->a_monitor = j->a_owner = JVMS_ATTRIBUTE_INVALID;
+      j->a_method = j->a_alloc = JVMS_ATTRIBUTE_INVALID;
       j->method_expiry = G_MININT64;
       j->alloc_bucket = G_MININT64;
       j->cursor = G_MININT64;
@@ -419,6 +418,28 @@ jthread_get (JvmsJfrMachine *self, const JvmsJfrThread *jt, gint64 time)
   if (self->pid > 0 && j->thread->pid != self->pid)
     jvms_threads_set_pid (self->threads, j->thread, (gint32) self->pid);
   return j;
+}
+
+/* A thread's attribute @name under @parent, made when it first takes a value: most threads never
+ * block, get sampled or allocate, and each attribute costs the builder memory for the whole
+ * build (a file of 100,000 threads took 1.2 GB). Until then a null write is a no-op
+ * (jvms_writer_set ignores JVMS_ATTRIBUTE_INVALID), which is the value it would have held. */
+static JvmsAttribute
+lazy_child (JvmsJfrMachine *self, JvmsAttribute *slot, JvmsAttribute parent, const char *name)
+{
+  if (*slot == JVMS_ATTRIBUTE_INVALID)
+    *slot = jvms_writer_child (self->writer, parent, name);
+  return *slot;
+}
+
+static void
+set_detail (JvmsJfrMachine *self, JThread *j, gint64 t, const char *detail)
+{
+  if (detail == NULL)
+    jvms_writer_set_null (self->writer, j->a_detail, t);
+  else
+    jvms_writer_set_string (self->writer, lazy_child (self, &j->a_detail, j->a_user, "detail"), t,
+                            detail);
 }
 
 /* A Java thread seen for the first time was running since it started, or since the recording
@@ -459,7 +480,7 @@ fill_gap (JvmsJfrMachine *self, JThread *j, gint64 upto)
       if (s < e)
         {
           jvms_writer_set_int (w, j->a_user, s, JVMS_USER_STATE_SAFEPOINT);
-          jvms_writer_set_string (w, j->a_detail, s, stop->detail);
+          set_detail (self, j, s, stop->detail);
           jvms_writer_set_int (w, j->a_user, e, JVMS_USER_STATE_RUNNING);
           jvms_writer_set_null (w, j->a_detail, e);
           j->cursor = e;
@@ -623,14 +644,15 @@ blocking (JvmsJfrMachine *self, JThread *j, gint64 start, gint64 end, JvmsUserSt
   fill_gap (self, j, start);
   JvmsWriter *w = self->writer;
   jvms_writer_set_int (w, j->a_user, start, state);
-  jvms_writer_set_string (w, j->a_detail, start, detail);
+  set_detail (self, j, start, detail);
   if (has_monitor)
-    jvms_writer_set_int (w, j->a_monitor, start, (gint64) monitor);
+    jvms_writer_set_int (w, lazy_child (self, &j->a_monitor, j->a_user, "monitor"), start,
+                         (gint64) monitor);
   else
     jvms_writer_set_null (w, j->a_monitor, start);
   /* 0: no owner known; a virtual thread's tid is negative (jvms-thread-list.h). */
   if (owner != 0)
-    jvms_writer_set_int (w, j->a_owner, start, owner);
+    jvms_writer_set_int (w, lazy_child (self, &j->a_owner, j->a_user, "owner"), start, owner);
   else
     jvms_writer_set_null (w, j->a_owner, start);
 
@@ -788,7 +810,8 @@ show_method (JvmsJfrMachine *self, JThread *j, gint64 t, const JvmsSampleFrame *
       jvms_writer_set_null (w, j->a_method, t);
       return;
     }
-  jvms_writer_set_string (w, j->a_method, t, frames[0].method);
+  jvms_writer_set_string (w, lazy_child (self, &j->a_method, j->thread->folder, "method"), t,
+                          frames[0].method);
   j->method_expiry = t + METHOD_HOLD_NS;
 }
 
@@ -798,7 +821,8 @@ alloc_flush (JvmsJfrMachine *self, JThread *j)
   if (j->alloc_bucket == G_MININT64)
     return;
   gint64 at = j->alloc_bucket * ALLOC_BUCKET_NS;
-  jvms_writer_set_double (self->writer, j->a_alloc, at,
+  JvmsAttribute a_alloc = lazy_child (self, &j->a_alloc, j->thread->folder, "allocation-rate");
+  jvms_writer_set_double (self->writer, a_alloc, at,
                           (double) j->alloc_bytes * 1e9 / (double) ALLOC_BUCKET_NS);
   jvms_writer_set_null (self->writer, j->a_alloc, at + ALLOC_BUCKET_NS);
 }

@@ -12,8 +12,9 @@ jvms_report_gc_summary (JvmsReportWork *r, GError **error)
   JvmsHistory *h = r->history;
   g_autoptr(GArray) ids = jvms_report_intervals (r, jvms_history_lookup (h, "GC/collection"), error);
   g_autoptr(GArray) names = ids ? jvms_report_intervals (r, jvms_history_lookup (h, "GC/collection/name"), error) : NULL;
-  g_autoptr(GArray) pauses = names ? jvms_report_intervals (r, jvms_history_lookup (h, "GC/pause"), error) : NULL;
-  if (pauses == NULL)
+  /* The pauses over the range: read once, before the walk (which needs them too). */
+  GArray *pauses = r->gc_pauses;
+  if (names == NULL)
     return FALSE;
   g_autoptr(GHashTable) seen = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   JvmsReportCursor name_cursor = { names, 0 };

@@ -61,26 +61,28 @@ charge (JvmsReportWork *r, JvmsReportWalked *t, JvmsFindingKind kind, gint64 ns,
     }
 }
 
-/* Walks one thread's time over the range and charges every segment to one cause. */
-static gboolean
-walk_thread (JvmsReportWork *r, JvmsReportWalked *t, GError **error)
-{
-  const JvmsThreadInfo *info = t->info;
-  const JvmsAttribute leaves[] = { info->user_state, info->user_detail, info->user_monitor,
-                                   info->user_owner, info->kernel_state, info->kernel_syscall };
-  enum { USER, DETAIL, MONITOR, OWNER, KERNEL, SYSCALL, N_LEAVES };
-  JvmsReportCursor cursors[N_LEAVES] = { { 0 } };
-  gboolean ok = TRUE;
+/* The attributes a thread's walk reads, in this order. */
+enum { USER, DETAIL, MONITOR, OWNER, KERNEL, SYSCALL, N_LEAVES };
 
+static void
+thread_leaves (const JvmsThreadInfo *info, JvmsAttribute leaves[N_LEAVES])
+{
+  leaves[USER] = info->user_state;
+  leaves[DETAIL] = info->user_detail;
+  leaves[MONITOR] = info->user_monitor;
+  leaves[OWNER] = info->user_owner;
+  leaves[KERNEL] = info->kernel_state;
+  leaves[SYSCALL] = info->kernel_syscall;
+}
+
+/* Walks one thread's time over the range and charges every segment to one cause. @ivs: the
+ * intervals of its leaves over the range, clipped to it, in time order. */
+static void
+walk_thread (JvmsReportWork *r, JvmsReportWalked *t, GArray * const ivs[N_LEAVES])
+{
+  JvmsReportCursor cursors[N_LEAVES];
   for (guint i = 0; i < N_LEAVES; i++)
-    {
-      cursors[i].ivs = jvms_report_intervals (r, leaves[i], error);
-      if (cursors[i].ivs == NULL)
-        {
-          ok = FALSE;
-          goto out;
-        }
-    }
+    cursors[i] = (JvmsReportCursor) { ivs[i], 0 };
 
   gboolean is_app = t->kind == JVMS_THREAD_KIND_JAVA;
   JvmsReportCursor pause_cursor = { r->gc_pauses, 0 };
@@ -207,11 +209,6 @@ walk_thread (JvmsReportWork *r, JvmsReportWalked *t, GError **error)
         }
       t_now = next;
     }
-
-out:
-  for (guint i = 0; i < N_LEAVES; i++)
-    g_clear_pointer (&cursors[i].ivs, g_array_unref);
-  return ok;
 }
 
 /* The threads of the JVM (those the filter names, when one is given), and every thread's name
@@ -249,11 +246,90 @@ jvms_report_load_threads (JvmsReportWork *r, const char *filter)
     }
 }
 
+/* Threads are walked in batches, each read by one range query over all their leaves: a query
+ * is a pass over the nodes of the range whatever the attributes asked, so a query per thread
+ * made 30,000 threads 180,000 passes. A batch doubles while the previous one held fewer than
+ * BATCH_INTERVALS intervals and halves when it held more, so that memory stays near
+ * BATCH_INTERVALS intervals (32 MiB) where threads hold many, while threads that hold few are
+ * read MAX_BATCH at a time. */
+#define BATCH_INTERVALS (1u << 20)
+#define MAX_BATCH       8192u
+
+static gboolean
+walk_batch (JvmsReportWork *w, guint first, guint n, guint *n_intervals, GError **error)
+{
+  /* ivs[i * N_LEAVES + l]: leaf l of the batch's i-th thread; owner[k]: the slot of attrs[k]. */
+  g_autoptr(GPtrArray) ivs = g_ptr_array_new_full (n * N_LEAVES, (GDestroyNotify) g_array_unref);
+  g_autoptr(GArray) attrs = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
+  g_autoptr(GArray) owner = g_array_new (FALSE, FALSE, sizeof (guint));
+  for (guint i = 0; i < n; i++)
+    {
+      JvmsReportWalked *t = g_ptr_array_index (w->threads, first + i);
+      JvmsAttribute leaves[N_LEAVES];
+      thread_leaves (t->info, leaves);
+      for (guint l = 0; l < N_LEAVES; l++)
+        {
+          guint slot = ivs->len;
+          g_ptr_array_add (ivs, g_array_new (FALSE, FALSE, sizeof (JvmsInterval)));
+          if (leaves[l] == JVMS_ATTRIBUTE_INVALID)
+            continue;
+          g_array_append_val (attrs, leaves[l]);
+          g_array_append_val (owner, slot);
+        }
+    }
+
+  *n_intervals = 0;
+  if (attrs->len > 0)
+    {
+      w->n_queries++;
+      g_autoptr(JvmsHistoryRange) range =
+        jvms_history_query_range (w->history, w->from, w->to, (const JvmsAttribute *) attrs->data,
+                                  attrs->len, error);
+      if (range == NULL)
+        return FALSE;
+      /* Intervals come in the order of @attrs, each attribute's in time order. */
+      guint pos = 0;
+      JvmsInterval iv;
+      g_autoptr(GError) local_error = NULL;
+      while (jvms_history_range_next (range, &iv, &local_error))
+        {
+          while (pos < attrs->len && g_array_index (attrs, JvmsAttribute, pos) != iv.attribute)
+            pos++;
+          if (pos == attrs->len)
+            break;
+          iv.start = MAX (iv.start, w->from);
+          iv.end = MIN (iv.end, w->to);
+          if (iv.end <= iv.start)
+            continue;
+          g_array_append_val (g_ptr_array_index (ivs, g_array_index (owner, guint, pos)), iv);
+          (*n_intervals)++;
+        }
+      if (local_error != NULL)
+        {
+          g_propagate_error (error, g_steal_pointer (&local_error));
+          return FALSE;
+        }
+    }
+  for (guint i = 0; i < n; i++)
+    walk_thread (w, g_ptr_array_index (w->threads, first + i),
+                 (GArray * const *) &ivs->pdata[i * N_LEAVES]);
+  return TRUE;
+}
+
 gboolean
 jvms_report_walk_threads (JvmsReportWork *w, GError **error)
 {
-  for (guint i = 0; i < w->threads->len; i++)
-    if (!walk_thread (w, g_ptr_array_index (w->threads, i), error))
-      return FALSE;
+  guint batch = 1;
+  for (guint first = 0; first < w->threads->len;)
+    {
+      guint n = MIN (batch, w->threads->len - first), n_intervals;
+      if (!walk_batch (w, first, n, &n_intervals, error))
+        return FALSE;
+      first += n;
+      if (n_intervals > BATCH_INTERVALS)
+        batch = MAX (batch / 2, 1u);
+      else if (n_intervals < BATCH_INTERVALS / 2 && n == batch)
+        batch = MIN (batch * 2, MAX_BATCH);
+    }
   return TRUE;
 }

@@ -69,11 +69,21 @@ write_identity (JvmsThreads *self, JvmsThread *t)
   gint64 at = t->first_seen;
   t->kind = jvms_thread_kind_classify (best_name (t), jvms_threads_is_jvm (self, t), t->java_id);
   jvms_writer_set_string (w, t->a_name, at, best_name (t));
+  /* The pid and java-id are made when known: a thread of another process has no java-id, a
+   * virtual thread no pid, and every attribute costs the builder memory. */
   if (t->pid > 0)
-    jvms_writer_set_int (w, t->a_pid, at, t->pid);
+    {
+      if (t->a_pid == JVMS_ATTRIBUTE_INVALID)
+        t->a_pid = jvms_writer_child (w, t->folder, "pid");
+      jvms_writer_set_int (w, t->a_pid, at, t->pid);
+    }
   jvms_writer_set_int (w, t->a_kind, at, t->kind);
   if (t->java_id >= 0)
-    jvms_writer_set_int (w, t->a_java_id, at, t->java_id);
+    {
+      if (t->a_java_id == JVMS_ATTRIBUTE_INVALID)
+        t->a_java_id = jvms_writer_child (w, t->folder, "java-id");
+      jvms_writer_set_int (w, t->a_java_id, at, t->java_id);
+    }
   t->written = TRUE;
 }
 
@@ -91,9 +101,8 @@ jvms_threads_get (JvmsThreads *self, gint64 tid, gint64 time)
   g_autofree char *key = jvms_thread_key (tid);
   t->folder = jvms_writer_attribute (self->writer, "Threads/%s", key);
   t->a_name = jvms_writer_child (self->writer, t->folder, "name");
-  t->a_pid = jvms_writer_child (self->writer, t->folder, "pid");
   t->a_kind = jvms_writer_child (self->writer, t->folder, "kind");
-  t->a_java_id = jvms_writer_child (self->writer, t->folder, "java-id");
+  t->a_pid = t->a_java_id = JVMS_ATTRIBUTE_INVALID;
   g_ptr_array_add (self->list, t);
   g_hash_table_insert (self->by_tid, &t->tid, t);
   write_identity (self, t);

@@ -26,7 +26,8 @@ typedef struct
   gboolean      from_jfr;     /* JFR knows this thread: it belongs to the JVM */
   JvmsThreadKind kind;        /* as last written */
   JvmsAttribute folder;       /* Threads/<tid> */
-  JvmsAttribute a_name, a_pid, a_kind, a_java_id;
+  JvmsAttribute a_name, a_kind;
+  JvmsAttribute a_pid, a_java_id; /* JVMS_ATTRIBUTE_INVALID until known */
 } JvmsThread;
 
 typedef struct _JvmsThreads JvmsThreads;

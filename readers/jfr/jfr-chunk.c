@@ -94,38 +94,6 @@ jfr_arena_strdup (JfrArena *arena, const char *text, gsize len)
   return s;
 }
 
-/* The pages of a chunk that was read are not needed again: dropping them keeps the resident
- * set near one chunk however large the file (the data stays in the page cache). */
-static void
-release_pages (JvmsJfrFile *file, const guint8 *from, const guint8 *to)
-{
-  if (file->mapped == NULL)
-    return;
-  gsize page = 4096;
-  guintptr start = ((guintptr) from + page - 1) & ~(guintptr) (page - 1);
-  guintptr stop = (guintptr) to & ~(guintptr) (page - 1);
-  if (stop > start)
-    madvise ((void *) start, stop - start, MADV_DONTNEED);
-}
-
-/* Maps the pages of a chunk about to be walked in one call: page faults are costly (more so
- * in a virtual machine), and a walk would take one every few pages. Best effort: kernels
- * before 5.14 do not know the advice, and then the walk faults the pages in as before. */
-static void
-populate_pages (JvmsJfrFile *file, const guint8 *from, const guint8 *to)
-{
-#ifdef MADV_POPULATE_READ
-  if (file->mapped == NULL)
-    return;
-  gsize page = 4096;
-  guintptr start = (guintptr) from & ~(guintptr) (page - 1);
-  if ((guintptr) to > start)
-    madvise ((void *) start, (guintptr) to - start, MADV_POPULATE_READ);
-#else
-  (void) file; (void) from; (void) to;
-#endif
-}
-
 /* ---- skipping values ---- */
 
 gboolean
@@ -455,33 +423,57 @@ scratch_give (JfrScratch *scratch, gpointer buffer, gsize cap)
   g_aligned_free (buffer);
 }
 
-/* Chunks larger than this are read where they are mapped. */
-#define MAX_COPY ((guint64) 256 * 1024 * 1024)
-
-/* Reads chunk @c into a buffer of our own: on this kind of machine the first touch of each
- * mapped page of the file costs more than copying it, and a copy leaves no file pages in the
- * resident set. NULL when the file has no descriptor (bytes in memory) or the read fails:
- * the caller then reads the mapping. */
-static guint8 *
-chunk_copy (JvmsJfrFile *file, const JfrChunk *c, JfrScratch *scratch, gsize *cap)
+/* The file ends at @got bytes into chunk @c (it shrank, or a read failed: jfr_file_read warned):
+ * the chunk is read as one cut there. */
+static void
+chunk_cut (JfrChunk *c, guint64 got)
 {
-  if (file->fd < 0 || c->info.size > MAX_COPY)
-    return NULL;
-  guint8 *buffer = scratch_take (scratch, (gsize) c->info.size, cap);
-  gsize done = 0;
-  while (done < c->info.size)
+  if (got < c->info.size)
     {
-      gssize n = pread (file->fd, buffer + done, (gsize) c->info.size - done,
-                        (off_t) (c->info.file_offset + done));
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        {
-          scratch_give (scratch, buffer, *cap);
-          return NULL;
-        }
-      done += (gsize) n;
+      c->info.size = got;
+      c->info.complete = FALSE;
     }
+}
+
+/* Reads chunk @c into a buffer of our own (a file on disk is never mapped, see jfr-io.c; on
+ * this kind of machine a copy also costs less than faulting in mapped pages). NULL for bytes in
+ * memory, which are read in place. */
+static guint8 *
+chunk_copy (JvmsJfrFile *file, JfrChunk *c, JfrScratch *scratch, gsize *cap)
+{
+  if (file->fd < 0)
+    return NULL;
+  guint8 *buffer = scratch_take (scratch, (gsize) MAX (c->info.size, 1), cap);
+  chunk_cut (c, jfr_file_read (file, buffer, c->info.file_offset, c->info.size));
+  return buffer;
+}
+
+/* Only the checkpoint records of chunk @c (found by the prescan), read at their offsets into an
+ * anonymous mapping of the chunk's size: the constants of a few early events need nothing
+ * else, and pages never written cost no memory. NULL when the mapping fails. */
+static guint8 *
+chunk_sparse (JvmsJfrFile *file, JfrChunk *c, gsize *cap)
+{
+  gsize size = (gsize) MAX (c->info.size, 1);
+  void *mem = mmap (NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                    -1, 0);
+  if (mem == MAP_FAILED)
+    return NULL;
+  guint8 *buffer = mem;
+  for (guint i = 0; i < c->checkpoints->len; i++)
+    {
+      const JfrRecordSpan *span = &g_array_index (c->checkpoints, JfrRecordSpan, i);
+      if (span->pos + span->size > c->info.size)
+        break;
+      guint64 got = jfr_file_read (file, buffer + span->pos, c->info.file_offset + span->pos,
+                                   span->size);
+      if (got < span->size)
+        {
+          chunk_cut (c, span->pos + got);
+          break;
+        }
+    }
+  *cap = size;
   return buffer;
 }
 
@@ -674,14 +666,15 @@ jfr_chunk_prescan (JvmsJfrFile *file, JfrChunk *c, GArray *outliers, JfrScratch 
   guint8 *copy = chunk_copy (file, c, scratch, &copy_cap);
   const guint8 *base = copy ? copy : file->data + c->info.file_offset;
   gint64 min_ticks = G_MAXINT64;
-  GArray *checkpoints = c->checkpoints == NULL ? g_array_new (FALSE, FALSE, sizeof (guint64)) : NULL;
-  if (copy == NULL)
-    populate_pages (file, base, base + c->info.size);
+  GArray *checkpoints = c->checkpoints == NULL ? g_array_new (FALSE, FALSE, sizeof (JfrRecordSpan)) : NULL;
   RecordHead r;
   for (guint64 pos = JFR_HEADER_SIZE; pos < c->info.size && record_head (file, c, base, pos, FALSE, &r); pos += r.size)
     {
       if (r.type == 1 && checkpoints != NULL)
-        g_array_append_val (checkpoints, pos);
+        {
+          JfrRecordSpan span = { pos, r.size };
+          g_array_append_val (checkpoints, span);
+        }
       if (r.type < 2)
         continue;
       const JvmsJfrType *type = jfr_metadata_lookup (c->metadata, r.type);
@@ -691,7 +684,7 @@ jfr_chunk_prescan (JvmsJfrFile *file, JfrChunk *c, GArray *outliers, JfrScratch 
                                      c->info.start_ticks);
       if (t < c->info.start_ticks)
         {
-          JfrOutlier o = { c->info.index, pos, t, jvms_jfr_chunk_ticks_to_epoch_ns (&c->info, t) };
+          JfrOutlier o = { c->info.index, pos, r.size, t, jvms_jfr_chunk_ticks_to_epoch_ns (&c->info, t) };
           g_array_append_val (outliers, o);
         }
       else if (t < min_ticks)
@@ -701,8 +694,6 @@ jfr_chunk_prescan (JvmsJfrFile *file, JfrChunk *c, GArray *outliers, JfrScratch 
     c->checkpoints = checkpoints;
   if (copy != NULL)
     scratch_give (scratch, copy, copy_cap);
-  else
-    release_pages (file, base, base + c->info.size);
   return min_ticks != G_MAXINT64 ? jvms_jfr_chunk_ticks_to_epoch_ns (&c->info, min_ticks) : G_MAXINT64;
 }
 
@@ -715,7 +706,13 @@ jfr_loaded_new (JvmsJfrFile *file, JfrChunk *c, JfrLoadMode mode, JfrScratch *sc
   loaded->chunk = c;
   loaded->md = c->metadata;
   loaded->scratch_pool = scratch;
-  if (mode != JFR_LOAD_POOLS_ONLY)
+  gboolean sparse = mode == JFR_LOAD_POOLS_ONLY && c->checkpoints != NULL;
+  if (sparse && file->fd >= 0)
+    {
+      loaded->copy = chunk_sparse (file, c, &loaded->copy_cap);
+      loaded->copy_mapped = loaded->copy != NULL;
+    }
+  if (loaded->copy == NULL)
     loaded->copy = chunk_copy (file, c, scratch, &loaded->copy_cap);
   loaded->base = loaded->copy ? loaded->copy : file->data + c->info.file_offset;
   loaded->end = loaded->base + c->info.size;
@@ -734,20 +731,17 @@ jfr_loaded_new (JvmsJfrFile *file, JfrChunk *c, JfrLoadMode mode, JfrScratch *sc
       cap = bytes / sizeof (JfrIndexEntry);
     }
   RecordHead r;
-  if (loaded->copy == NULL && (mode != JFR_LOAD_POOLS_ONLY || c->checkpoints == NULL))
-    populate_pages (file, loaded->base, loaded->end);
-  if (mode == JFR_LOAD_POOLS_ONLY && c->checkpoints != NULL)
+  if (sparse)
     {
       /* the prescan found them: no need to walk the events again */
       for (guint i = 0; i < c->checkpoints->len; i++)
         {
-          guint64 pos = g_array_index (c->checkpoints, guint64, i);
-          if (record_head (file, c, loaded->base, pos, FALSE, &r) && r.type == 1)
+          guint64 pos = g_array_index (c->checkpoints, JfrRecordSpan, i).pos;
+          if (pos < c->info.size && record_head (file, c, loaded->base, pos, FALSE, &r) && r.type == 1)
             read_checkpoint (loaded, pos, loaded->base + pos + r.size, warn);
         }
       loaded->warn = FALSE;
       pools_finish (loaded);
-      release_pages (file, loaded->base, loaded->end);
       return loaded;
     }
   for (guint64 pos = JFR_HEADER_SIZE;
@@ -798,11 +792,20 @@ jfr_loaded_new (JvmsJfrFile *file, JfrChunk *c, JfrLoadMode mode, JfrScratch *sc
   if (warn)
     c->warned = TRUE;
   loaded->warn = warn;
-  /* constants for a few early events may stay loaded for long: keep only the pages they
-   * touch resident */
-  if (mode == JFR_LOAD_POOLS_ONLY)
-    release_pages (file, loaded->base, loaded->end);
   return loaded;
+}
+
+gboolean
+jfr_loaded_fetch (JfrLoaded *loaded, guint64 offset, guint64 size)
+{
+  guint64 held = (guint64) (loaded->end - loaded->base);
+  if (offset > held || size > held - offset)
+    return FALSE;
+  if (!loaded->copy_mapped)
+    return TRUE;
+  guint64 got = jfr_file_read (loaded->file, loaded->copy + offset,
+                               loaded->chunk->info.file_offset + offset, size);
+  return got == size;
 }
 
 void
@@ -830,9 +833,9 @@ jfr_loaded_free (JfrLoaded *loaded)
                 loaded->index_cap * sizeof (JfrIndexEntry));
   jfr_arena_free (loaded->arena);
   g_string_free (loaded->scratch, TRUE);
-  if (loaded->copy != NULL)
+  if (loaded->copy_mapped)
+    munmap (loaded->copy, loaded->copy_cap);
+  else if (loaded->copy != NULL)
     scratch_give (loaded->scratch_pool, loaded->copy, loaded->copy_cap);
-  else
-    release_pages (loaded->file, loaded->base, loaded->end);
   g_free (loaded);
 }

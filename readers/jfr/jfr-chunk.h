@@ -56,11 +56,13 @@ typedef struct
   JvmsJfrFile      *file;
   JfrChunk         *chunk;
   const JfrMetadata *md;
-  const guint8     *base;     /* first byte of the chunk header: in the mapped file, or in
-                               * @copy; constants are found by their offset from here */
+  const guint8     *base;     /* first byte of the chunk header: in the file's bytes in
+                               * memory, or in @copy; constants are found by their offset
+                               * from here */
   const guint8     *end;      /* end of the bytes read for this chunk */
   guint8           *copy;     /* the chunk read into memory of our own, or NULL */
   gsize             copy_cap;
+  gboolean          copy_mapped; /* @copy is an anonymous mapping holding only checkpoints */
   gboolean          compressed;
   JfrPool         **pools;    /* by type ordinal; NULL when the chunk has no such pool */
   JfrIndexEntry    *index;
@@ -104,6 +106,7 @@ typedef struct
 {
   guint   chunk;
   guint64 offset;   /* chunk-relative */
+  guint64 size;     /* of the record */
   gint64  ticks;
   gint64  ns;
 } JfrOutlier;
@@ -116,6 +119,11 @@ gint64     jfr_chunk_prescan (JvmsJfrFile *file,
                               GArray      *outliers,
                               JfrScratch  *scratch);
 void       jfr_loaded_free (JfrLoaded   *loaded);
+/* Makes the record [@offset, @offset + @size) of the chunk readable in @loaded (a load that holds
+ * only checkpoints reads it now); FALSE when it lies beyond what the file still holds. */
+gboolean   jfr_loaded_fetch (JfrLoaded  *loaded,
+                             guint64     offset,
+                             guint64     size);
 
 
 const JfrPoolEntry *jfr_pool_lookup (const JfrLoaded  *loaded,

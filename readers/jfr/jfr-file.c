@@ -7,8 +7,10 @@
  *   64 state u1 (0 = complete; JDK 11 writes 0 here too) | 65 pad | 66 flags u2 (bit 0
  *   compressed integers, bit 1 final chunk).
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <glib/gstdio.h>
+#include <sys/stat.h>
 #include <stdarg.h>
 #include <unistd.h>
 #include <string.h>
@@ -77,17 +79,21 @@ plausible_header (const guint8 *p, guint64 left)
   return (major == 1 || major == 2) && size >= JFR_HEADER_SIZE;
 }
 
-/* The last metadata record (type 0) found by walking the records of a chunk: used when the
- * header's metadata offset does not point at one. Returns a chunk-relative offset or 0. */
+/* The last metadata record (type 0) found by walking the records of the chunk at @p: used
+ * when the header's metadata offset does not point at one. Returns a chunk-relative offset or
+ * 0. */
 static guint64
-scan_for_metadata (const guint8 *chunk, guint64 usable, gboolean compressed)
+scan_for_metadata (JvmsJfrFile *file, guint64 p, guint64 usable, gboolean compressed)
 {
+  g_auto(JfrWindow) window = { 0 };
   guint64 found = 0;
   guint64 pos = JFR_HEADER_SIZE;
   while (pos < usable)
     {
+      guint64 avail;
+      const guint8 *head = jfr_window_at (file, &window, p + pos, MIN (usable - pos, 18), &avail);
       JfrIn in;
-      jfr_in_init (&in, chunk + pos, chunk + usable, compressed);
+      jfr_in_init (&in, head, head + avail, compressed);
       guint64 size = jfr_in_int (&in, 4);
       guint64 type = jfr_in_long (&in);
       if (in.bad || size < 2 || size > usable - pos)
@@ -95,6 +101,39 @@ scan_for_metadata (const guint8 *chunk, guint64 usable, gboolean compressed)
       if (type == 0)
         found = pos;
       pos += size;
+    }
+  return found;
+}
+
+/* The offset of the first plausible chunk header in [@from, @total), or G_MAXUINT64. */
+static guint64
+find_next_header (JvmsJfrFile *file, guint64 from, guint64 total)
+{
+  g_auto(JfrWindow) window = { 0 };
+  g_auto(JfrView) header = { 0 };
+  guint64 found = G_MAXUINT64;
+  const guint64 step = (guint64) 1 << 20;
+  for (guint64 q = from; found == G_MAXUINT64 && q + JFR_HEADER_SIZE <= total;)
+    {
+      guint64 got;
+      const guint8 *w = jfr_window_at (file, &window, q, MIN (step, total - q), &got);
+      if (got < 4)
+        break;
+      for (const guint8 *s = w; found == G_MAXUINT64;)
+        {
+          const guint8 *hit = memmem (s, (gsize) (w + got - s), "FLR\0", 4);
+          if (hit == NULL)
+            break;
+          guint64 at = q + (guint64) (hit - w);
+          guint64 hgot;
+          const guint8 *h = jfr_file_view (file, &header, at, JFR_HEADER_SIZE, &hgot);
+          if (hgot == JFR_HEADER_SIZE && plausible_header (h, total - at))
+            found = at;
+          s = hit + 1;
+        }
+      if (got < MIN (step, total - q))
+        break;   /* the file shrank */
+      q += got - 3;   /* a magic across two windows is found in the second */
     }
   return found;
 }
@@ -115,11 +154,15 @@ find_or_add_metadata (JvmsJfrFile *file, JfrMetadata *md)
   return md;
 }
 
+/* A metadata record larger than this is not read: real ones are about 100 KB. */
+#define MAX_METADATA_RECORD ((guint64) 256 << 20)
+
 /* Reads the metadata record at chunk-relative @offset. */
 static JfrMetadata *
-read_metadata (JvmsJfrFile *file, JfrChunk *c, const guint8 *chunk, guint64 offset, GError **error)
+read_metadata (JvmsJfrFile *file, JfrChunk *c, guint64 offset, GError **error)
 {
   guint64 usable = c->info.size;
+  guint64 at = c->info.file_offset + offset;
   if (offset < JFR_HEADER_SIZE || offset >= usable)
     {
       g_set_error (error, JVMS_JFR_ERROR, JVMS_JFR_ERROR_CORRUPT,
@@ -127,29 +170,55 @@ read_metadata (JvmsJfrFile *file, JfrChunk *c, const guint8 *chunk, guint64 offs
                    file->path, c->info.index, offset, usable);
       return NULL;
     }
+  g_auto(JfrView) view = { 0 };
+  guint64 got;
+  const guint8 *head = jfr_file_view (file, &view, at, MIN (usable - offset, 9), &got);
   JfrIn in;
-  jfr_in_init (&in, chunk + offset, chunk + usable, c->info.compressed_integers);
+  jfr_in_init (&in, head, head + got, c->info.compressed_integers);
   guint64 size = jfr_in_int (&in, 4);
-  if (in.bad || size < 2 || size > usable - offset)
+  const guint8 *record = NULL;
+  if (!in.bad && size >= 2 && size <= usable - offset && size <= MAX_METADATA_RECORD)
     {
-      g_set_error (error, JVMS_JFR_ERROR, JVMS_JFR_ERROR_TRUNCATED,
-                   "%s: chunk %u: no complete metadata record (the chunk ends at %" G_GUINT64_FORMAT ", metadata at %" G_GUINT64_FORMAT " declares %" G_GUINT64_FORMAT " bytes)",
-                   file->path, c->info.index, c->info.file_offset + usable,
-                   c->info.file_offset + offset, size);
+      record = jfr_file_view (file, &view, at, size, &got);
+      if (got < size)
+        record = NULL;   /* the file shrank */
+    }
+  if (record == NULL)
+    {
+      if (size > MAX_METADATA_RECORD && size <= usable - offset)
+        g_set_error (error, JVMS_JFR_ERROR, JVMS_JFR_ERROR_CORRUPT,
+                     "%s: chunk %u: the metadata record at %" G_GUINT64_FORMAT " declares %" G_GUINT64_FORMAT " bytes, more than the limit of %" G_GUINT64_FORMAT,
+                     file->path, c->info.index, at, size, MAX_METADATA_RECORD);
+      else
+        g_set_error (error, JVMS_JFR_ERROR, JVMS_JFR_ERROR_TRUNCATED,
+                     "%s: chunk %u: no complete metadata record (the chunk ends at %" G_GUINT64_FORMAT ", metadata at %" G_GUINT64_FORMAT " declares %" G_GUINT64_FORMAT " bytes)",
+                     file->path, c->info.index, c->info.file_offset + usable, at, size);
       return NULL;
     }
-  return jfr_metadata_parse (file, c->info.index, chunk + offset, chunk + offset + size,
+  return jfr_metadata_parse (file, c->info.index, record, record + size, at,
                              c->info.compressed_integers, error);
+}
+
+/* Whether a plausible chunk header starts at @at. */
+static gboolean
+header_at (JvmsJfrFile *file, guint64 at, guint64 total)
+{
+  if (at >= total || total - at < JFR_HEADER_SIZE)
+    return FALSE;
+  g_auto(JfrView) view = { 0 };
+  guint64 got;
+  const guint8 *h = jfr_file_view (file, &view, at, JFR_HEADER_SIZE, &got);
+  return got == JFR_HEADER_SIZE && plausible_header (h, total - at);
 }
 
 static gboolean
 walk_chunks (JvmsJfrFile *file, GError **error)
 {
-  const guint8 *data = file->data;
   guint64 total = file->size;
   guint64 p = 0;
   guint index = 0;
   g_autoptr(GError) first_problem = NULL;
+  g_auto(JfrView) header = { 0 };
 
   if (total == 0)
     {
@@ -160,15 +229,23 @@ walk_chunks (JvmsJfrFile *file, GError **error)
   while (p < total)
     {
       guint64 left = total - p;
-      if (left < JFR_HEADER_SIZE || !has_magic (data + p))
+      guint64 got;
+      const guint8 *h = jfr_file_view (file, &header, p, MIN (left, JFR_HEADER_SIZE), &got);
+      if (got < MIN (left, JFR_HEADER_SIZE))
+        {
+          /* the file shrank (warned): it ends here now */
+          total = p + got;
+          left = got;
+        }
+      if (left < JFR_HEADER_SIZE || !has_magic (h))
         {
           if (p == 0)
             {
-              if (left < 4 || !has_magic (data))
+              if (left < 4 || !has_magic (h))
                 g_set_error (error, JVMS_JFR_ERROR, JVMS_JFR_ERROR_NOT_JFR,
                              "%s: not a JFR file: magic at offset 0 is %02X %02X %02X %02X",
-                             file->path, data[0], left > 1 ? data[1] : 0,
-                             left > 2 ? data[2] : 0, left > 3 ? data[3] : 0);
+                             file->path, left > 0 ? h[0] : 0, left > 1 ? h[1] : 0,
+                             left > 2 ? h[2] : 0, left > 3 ? h[3] : 0);
               else
                 g_set_error (error, JVMS_JFR_ERROR, JVMS_JFR_ERROR_NOT_JFR,
                              "%s: chunk header truncated at %" G_GUINT64_FORMAT " of 68 bytes",
@@ -176,26 +253,14 @@ walk_chunks (JvmsJfrFile *file, GError **error)
               return FALSE;
             }
           /* Damage between chunks: look for the next plausible header. */
-          const guint8 *next = NULL;
-          for (guint64 q = p + 1; q + JFR_HEADER_SIZE <= total; q++)
+          guint64 q = find_next_header (file, p + 1, total);
+          if (q == G_MAXUINT64)
             {
-              const guint8 *hit = memmem (data + q, total - q, "FLR\0", 4);
-              if (hit == NULL)
-                break;
-              q = (guint64) (hit - data);
-              if (plausible_header (hit, total - q))
-                {
-                  next = hit;
-                  break;
-                }
-            }
-          if (next == NULL)
-            {
-              jfr_file_warn (file, G_MAXUINT, p, "file",
-                             "%" G_GUINT64_FORMAT " trailing bytes after the last chunk ignored", left);
+              if (left > 0)
+                jfr_file_warn (file, G_MAXUINT, p, "file",
+                               "%" G_GUINT64_FORMAT " trailing bytes after the last chunk ignored", left);
               break;
             }
-          guint64 q = (guint64) (next - data);
           jfr_file_warn (file, G_MAXUINT, p, "chunk header",
                          "no chunk header here; %" G_GUINT64_FORMAT " bytes skipped up to the next chunk at %" G_GUINT64_FORMAT,
                          q - p, q);
@@ -203,7 +268,6 @@ walk_chunks (JvmsJfrFile *file, GError **error)
           continue;
         }
 
-      const guint8 *h = data + p;
       guint major = (h[4] << 8) | h[5];
       guint minor = (h[6] << 8) | h[7];
       if (major != 1 && major != 2)
@@ -255,7 +319,7 @@ walk_chunks (JvmsJfrFile *file, GError **error)
           c->info.complete = FALSE;
           /* JDK 14+ rewrites the header at every flush; records written after the last
            * flush follow it. Read them too unless another chunk starts there. */
-          if (!plausible_header (data + p + size, left - size))
+          if (!header_at (file, p + size, total))
             {
               jfr_file_warn (file, index, p, "chunk header",
                              "the recording did not finish cleanly (chunk state %u): reading up to the end of the file, data after the last flush may be missing",
@@ -299,14 +363,14 @@ walk_chunks (JvmsJfrFile *file, GError **error)
                          "%s: chunk %u at offset %" G_GUINT64_FORMAT ": the JVM stopped before it flushed any data (no metadata)",
                          file->path, index, p);
           else
-            md = read_metadata (file, c, h, c->metadata_offset, &local_error);
+            md = read_metadata (file, c, c->metadata_offset, &local_error);
           if (md == NULL && size > JFR_HEADER_SIZE)
             {
-              guint64 found = scan_for_metadata (h, size, c->info.compressed_integers);
+              guint64 found = scan_for_metadata (file, p, size, c->info.compressed_integers);
               if (found != 0 && found != c->metadata_offset)
                 {
                   g_autoptr(GError) again = NULL;
-                  md = read_metadata (file, c, h, found, &again);
+                  md = read_metadata (file, c, found, &again);
                   if (md != NULL)
                     {
                       jfr_file_warn (file, index, p + 24, "chunk header",
@@ -393,23 +457,16 @@ jvms_jfr_file_open (const char *path, GError **error)
   g_return_val_if_fail (path != NULL, NULL);
   g_autoptr(GError) local_error = NULL;
   struct stat st;
-  /* A regular file only: a named pipe would block the open, a folder fail the map obscurely. */
+  /* A regular file only: a named pipe would block the open. */
   int fd = jvms_input_file_open (path, &st, &local_error);
-  GMappedFile *mapped = fd >= 0 ? g_mapped_file_new_from_fd (fd, FALSE, &local_error) : NULL;
-  if (mapped == NULL)
+  if (fd < 0)
     {
-      if (fd >= 0)
-        close (fd);
       g_set_error (error, JVMS_JFR_ERROR, JVMS_JFR_ERROR_IO, "%s", local_error->message);
       return NULL;
     }
   JvmsJfrFile *file = file_new (path);
-  file->mapped = mapped;
   file->fd = fd;
-  file->data = (const guint8 *) g_mapped_file_get_contents (mapped);
-  file->size = g_mapped_file_get_length (mapped);
-  if (file->data == NULL)
-    file->data = (const guint8 *) "";
+  file->size = (guint64) st.st_size;
   if (!walk_chunks (file, error))
     {
       jvms_jfr_file_unref (file);
@@ -453,7 +510,6 @@ jvms_jfr_file_unref (JvmsJfrFile *file)
   g_ptr_array_unref (file->chunks);
   g_ptr_array_unref (file->metadatas);
   g_ptr_array_unref (file->warnings);
-  g_clear_pointer (&file->mapped, g_mapped_file_unref);
   if (file->fd >= 0)
     close (file->fd);
   g_clear_pointer (&file->bytes, g_bytes_unref);

@@ -500,7 +500,7 @@ build_types (JfrMetadata *md, const Element *root, Parser *ps)
 
 JfrMetadata *
 jfr_metadata_parse (JvmsJfrFile *file, guint chunk_index, const guint8 *record,
-                    const guint8 *end, gboolean compressed, GError **error)
+                    const guint8 *end, guint64 record_offset, gboolean compressed, GError **error)
 {
   Parser ps = { 0 };
   jfr_in_init (&ps.in, record, end, compressed);
@@ -510,7 +510,6 @@ jfr_metadata_parse (JvmsJfrFile *file, guint chunk_index, const guint8 *record,
   jfr_in_long (&ps.in);              /* duration */
   guint64 metadata_id = jfr_in_long (&ps.in);
   const guint8 *payload_start = ps.in.p;
-  guint64 record_offset = (guint64) (record - file->data);
 
   if (ps.in.bad || type != 0)
     {
@@ -571,7 +570,7 @@ fail:
                "%s: chunk %u: metadata record at offset %" G_GUINT64_FORMAT ": %s (at offset %" G_GUINT64_FORMAT ")",
                file->path, chunk_index, record_offset,
                ps.what ? ps.what : "cut short",
-               (guint64) ((ps.fail_at ? ps.fail_at : ps.in.p) - file->data));
+               record_offset + (guint64) ((ps.fail_at ? ps.fail_at : ps.in.p) - record));
   g_ptr_array_unref (ps.allocations);
   jfr_metadata_unref (md);
   return NULL;

@@ -119,6 +119,13 @@ typedef struct
   gpointer       arena;       /* fields, annotations, settings */
 } JfrMetadata;
 
+/* A record of a chunk: chunk-relative offset and size. */
+typedef struct
+{
+  guint64 pos;
+  guint64 size;
+} JfrRecordSpan;
+
 typedef struct
 {
   JvmsJfrChunkInfo info;
@@ -129,7 +136,7 @@ typedef struct
   guint64          metadata_offset; /* chunk-relative offset of the metadata record in use */
   JfrMetadata     *metadata;
   gboolean         warned;          /* a load of this chunk has reported its damage */
-  GArray          *checkpoints;     /* chunk-relative offsets of its checkpoint records,
+  GArray          *checkpoints;     /* JfrRecordSpan: where its checkpoint records are,
                                      * found by a prescan; NULL until then */
 } JfrChunk;
 
@@ -137,15 +144,48 @@ struct _JvmsJfrFile
 {
   gint          ref_count;
   char         *path;
-  GMappedFile  *mapped;
-  int           fd;         /* for reading chunks into memory of our own; -1 when none */
+  int           fd;         /* a file on disk, read with pread (jfr-io.c); -1 for bytes */
   GBytes       *bytes;
-  const guint8 *data;
-  guint64       size;
+  const guint8 *data;       /* the bytes of a file opened from memory; NULL for a file on disk */
+  guint64       size;       /* at open */
+  gboolean      read_failed; /* a read came back short (the file shrank) or failed: warned */
   GPtrArray    *chunks;     /* JfrChunk * */
   GPtrArray    *warnings;   /* JvmsJfrWarning * (message owned) */
   GPtrArray    *metadatas;  /* JfrMetadata *, deduplicated */
 };
+
+/* jfr-io.c: reading the file. Every read is bounded by the size at open; a read that comes
+ * back short (the file shrank, or an I/O error) is warned about once, and the caller treats
+ * the file as ending where the bytes stopped. */
+
+/* Reads [offset, offset + size) into @dest; returns how many bytes were read. */
+guint64 jfr_file_read (JvmsJfrFile *file, guint8 *dest, guint64 offset, guint64 size);
+
+/* The bytes [offset, offset + size) of the file, *got of them (fewer at the end of the file or
+ * after a short read): in place for bytes in memory, else read into @view's buffer (valid
+ * until the next use of @view). */
+typedef struct
+{
+  guint8 *owned;
+  gsize   cap;
+} JfrView;
+const guint8 *jfr_file_view (JvmsJfrFile *file, JfrView *view, guint64 offset, guint64 size,
+                             guint64 *got);
+void          jfr_view_clear (JfrView *view);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (JfrView, jfr_view_clear)
+
+/* Sequential reads of small pieces (record heads, a scan for the next chunk) through a 1 MiB
+ * window, so that walking a chunk costs a read per MiB instead of one per record. */
+typedef struct
+{
+  JfrView       view;
+  const guint8 *data;
+  guint64       start, len;
+} JfrWindow;
+const guint8 *jfr_window_at    (JvmsJfrFile *file, JfrWindow *window, guint64 offset,
+                                guint64 need, guint64 *avail);
+void          jfr_window_clear (JfrWindow *window);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (JfrWindow, jfr_window_clear)
 
 void jfr_file_warn (JvmsJfrFile *file,
                     guint        chunk,
@@ -155,10 +195,12 @@ void jfr_file_warn (JvmsJfrFile *file,
                     ...) G_GNUC_PRINTF (5, 6);
 
 /* jfr-metadata.c */
+/* The metadata record [@record, @end), which starts at @record_offset in the file. */
 JfrMetadata *jfr_metadata_parse (JvmsJfrFile *file,
                                  guint        chunk_index,
                                  const guint8 *record,
                                  const guint8 *end,
+                                 guint64       record_offset,
                                  gboolean      compressed,
                                  GError      **error);
 JfrMetadata *jfr_metadata_ref   (JfrMetadata *metadata);

@@ -175,6 +175,20 @@ make_event (JvmsJfrReader *r, JfrLoaded *from, guint64 offset, gint64 ticks)
   return e;
 }
 
+/* Whether the record at chunk-relative @offset lies wholly in what @loaded holds. */
+static gboolean
+record_fits (const JfrLoaded *loaded, guint64 offset)
+{
+  if (offset >= (guint64) (loaded->end - loaded->base))
+    return FALSE;
+  JfrIn in;
+  jfr_in_init (&in, loaded->base + offset, loaded->end, loaded->compressed);
+  guint64 size = jfr_in_int (&in, 4);
+  jfr_in_long (&in);
+  return !in.bad && size <= (guint64) (loaded->end - loaded->base) - offset
+         && size >= (guint64) (in.p - (loaded->base + offset));
+}
+
 static const JvmsJfrEvent *
 next_outlier (JvmsJfrReader *r)
 {
@@ -192,7 +206,9 @@ next_outlier (JvmsJfrReader *r)
         r->pools_only[o->chunk] = load (r, o->chunk, JFR_LOAD_POOLS_ONLY);
       from = r->pools_only[o->chunk];
     }
-  const JvmsJfrEvent *e = make_event (r, from, o->offset, o->ticks);
+  /* the prescan saw the record, but the file may have shrunk since (jfr-io.c warned) */
+  const JvmsJfrEvent *e = jfr_loaded_fetch (from, o->offset, o->size) && record_fits (from, o->offset)
+                          ? make_event (r, from, o->offset, o->ticks) : NULL;
   if (--r->outliers_left[o->chunk] == 0 && r->pools_only[o->chunk] != NULL)
     {
       g_ptr_array_add (r->to_free, r->pools_only[o->chunk]);
@@ -208,6 +224,7 @@ jvms_jfr_reader_next (JvmsJfrReader *r)
   free_pending (r);
   jfr_arena_reset (r->event_arena);
 
+again:;
   JfrLoaded *best = NULL;
   guint best_i = 0;
   gint64 best_ns = G_MAXINT64;
@@ -244,7 +261,12 @@ jvms_jfr_reader_next (JvmsJfrReader *r)
 
   if (r->next_outlier < r->outliers->len
       && (best == NULL || g_array_index (r->outliers, JfrOutlier, r->next_outlier).ns <= best_ns))
-    return next_outlier (r);
+    {
+      const JvmsJfrEvent *e = next_outlier (r);
+      if (e == NULL)
+        goto again;   /* lost to a file that shrank: the next one */
+      return e;
+    }
   if (best == NULL)
     return NULL;
 

@@ -2,7 +2,7 @@
  * (JDK 14+), as HotSpot, async-profiler and other JFR writers produce them.
  *
  * Model
- *   JvmsJfrFile     an opened, memory-mapped file: its chunks, their metadata, warnings.
+ *   JvmsJfrFile     an opened file: its chunks, their metadata, warnings.
  *   JvmsJfrReader   a cursor over the events of a file, in time order across all chunks, each
  *                   event once, with memory bounded by about two chunks' worth of index.
  *   JvmsJfrEvent    the current event of a reader.
@@ -49,7 +49,7 @@ GQuark jvms_jfr_error_quark (void);
 
 typedef enum
 {
-  JVMS_JFR_ERROR_IO,           /* the file could not be opened, read or mapped */
+  JVMS_JFR_ERROR_IO,           /* the file could not be opened or read */
   JVMS_JFR_ERROR_EMPTY,        /* 0-byte file */
   JVMS_JFR_ERROR_NOT_JFR,      /* bad magic, or shorter than a chunk header */
   JVMS_JFR_ERROR_VERSION,      /* a major version other than 1 or 2 */
@@ -68,10 +68,10 @@ typedef struct _JvmsJfrSetting    JvmsJfrSetting;
 /* ---------------------------------------------------------------------------------------- */
 /* Files and chunks                                                                          */
 
-/* Opens and memory-maps @path and checks every chunk header. Fails (with @error in the
- * JVMS_JFR_ERROR domain, naming the file, chunk and offset) only when no chunk is usable;
- * damage that leaves something readable becomes a warning. The file must not be truncated
- * while it is open (the data is mapped). */
+/* Opens @path and checks every chunk header. Fails (with @error in the JVMS_JFR_ERROR domain,
+ * naming the file, chunk and offset) only when no chunk is usable; damage that leaves something
+ * readable becomes a warning. The file is read, never mapped: one that shrinks while it is
+ * open reads as cut where its bytes stop, with a warning "the file shrank while being read". */
 JvmsJfrFile *jvms_jfr_file_open        (const char   *path,
                                         GError      **error);
 /* Same on bytes in memory (a fuzzer, a test); @name is used in messages. Takes a reference

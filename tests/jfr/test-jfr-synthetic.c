@@ -3,103 +3,19 @@
  * counts. What the bytes mean is written next to them (see docs in jfr-format.md). */
 #include <string.h>
 
+#include "jfr-writer.h"
 #include "jvms-jfr.h"
 
-/* ---- a tiny JFR writer ---- */
+/* ---- the tiny JFR writer of jfr-writer.c, under the short names used below ---- */
 
-typedef struct
-{
-  GByteArray *b;
-} W;
-
-static void
-put_u8 (W *w, guint8 v)
-{
-  g_byte_array_append (w->b, &v, 1);
-}
-
-static void
-put_varint (W *w, guint64 v)
-{
-  for (int i = 0; i < 8; i++)
-    {
-      if (v < 0x80)
-        {
-          put_u8 (w, (guint8) v);
-          return;
-        }
-      put_u8 (w, (guint8) ((v & 0x7f) | 0x80));
-      v >>= 7;
-    }
-  put_u8 (w, (guint8) v);
-}
-
-static void
-put_be (W *w, guint64 v, guint n)
-{
-  for (guint i = 0; i < n; i++)
-    put_u8 (w, (guint8) (v >> (8 * (n - 1 - i))));
-}
-
-static void
-put_utf8 (W *w, const char *s)
-{
-  put_u8 (w, 3);
-  put_varint (w, strlen (s));
-  g_byte_array_append (w->b, (const guint8 *) s, (guint) strlen (s));
-}
-
-/* Record: size padded to 4 bytes (as HotSpot patches sizes), then type, then @payload. */
-static void
-put_record (W *w, guint64 type, GByteArray *payload)
-{
-  W tmp = { g_byte_array_new () };
-  put_varint (&tmp, type);
-  g_byte_array_append (tmp.b, payload->data, payload->len);
-  guint64 size = tmp.b->len + 4;
-  put_u8 (w, (guint8) ((size & 0x7f) | 0x80));
-  put_u8 (w, (guint8) (((size >> 7) & 0x7f) | 0x80));
-  put_u8 (w, (guint8) (((size >> 14) & 0x7f) | 0x80));
-  put_u8 (w, (guint8) ((size >> 21) & 0x7f));
-  g_byte_array_append (w->b, tmp.b->data, tmp.b->len);
-  g_byte_array_unref (tmp.b);
-}
-
-/* Metadata: strings are interned into a table; elements refer to them by index. */
-typedef struct
-{
-  GPtrArray *strings;
-  W          tree;
-} Md;
-
-static guint
-md_str (Md *md, const char *s)
-{
-  for (guint i = 0; i < md->strings->len; i++)
-    if (strcmp (g_ptr_array_index (md->strings, i), s) == 0)
-      return i;
-  g_ptr_array_add (md->strings, g_strdup (s));
-  return md->strings->len - 1;
-}
-
-/* element(name, n_attrs, k, v, …, n_children) — children follow with further calls */
-static void
-md_elem (Md *md, const char *name, guint n_children, guint n_attrs, ...)
-{
-  va_list ap;
-  va_start (ap, n_attrs);
-  put_varint (&md->tree, md_str (md, name));
-  put_varint (&md->tree, n_attrs);
-  for (guint i = 0; i < n_attrs; i++)
-    {
-      const char *k = va_arg (ap, const char *);
-      const char *v = va_arg (ap, const char *);
-      put_varint (&md->tree, md_str (md, k));
-      put_varint (&md->tree, md_str (md, v));
-    }
-  va_end (ap);
-  put_varint (&md->tree, n_children);
-}
+typedef JfrW W;
+typedef JfrMd Md;
+#define put_u8 jfrw_u8
+#define put_varint jfrw_varint
+#define put_be jfrw_be
+#define put_utf8 jfrw_utf8
+#define put_record jfrw_record
+#define md_elem jfrw_md_elem
 
 typedef struct
 {
@@ -140,7 +56,8 @@ field (Md *md, const char *name, const char *cls, gboolean cp, gboolean array, c
 static GByteArray *
 build_metadata (const Hostile *h)
 {
-  Md md = { g_ptr_array_new_with_free_func (g_free), { g_byte_array_new () } };
+  Md md;
+  jfrw_md_init (&md);
   md_elem (&md, "root", 2, 0);
   md_elem (&md, "metadata", 17, 0);
   primitive (&md, "boolean", "10");
@@ -193,17 +110,8 @@ build_metadata (const Hostile *h)
   field (&md, "wait", "15", FALSE, FALSE, "41", "MILLISECONDS");
   md_elem (&md, "region", 0, 1, "gmtOffset", "0");
 
-  W p = { g_byte_array_new () };
-  put_varint (&p, 0);          /* startTime */
-  put_varint (&p, 0);          /* duration */
-  put_varint (&p, 42);         /* metadataId */
-  put_varint (&p, h->string_count_override ? h->string_count_override : md.strings->len);
-  for (guint i = 0; i < md.strings->len; i++)
-    put_utf8 (&p, g_ptr_array_index (md.strings, i));
-  g_byte_array_append (p.b, md.tree.b->data, md.tree.b->len);
-  g_byte_array_unref (md.tree.b);
-  g_ptr_array_unref (md.strings);
-  return p.b;
+  md.string_count = h->string_count_override;
+  return jfrw_md_finish (&md, 42);
 }
 
 static GByteArray *

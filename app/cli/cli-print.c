@@ -11,6 +11,14 @@
  * default, like jfr print). Integers print as the signed Java type. Floats are printed with
  * the shortest decimal that reads back to the same value, which is close to, but not always
  * identical with, Java's Float.toString/Double.toString. Events come in time order.
+ *
+ * Bounds. Constants may refer to each other: a reference back to a constant being printed (a
+ * cycle) prints null, as the JDK prints it; and an event prints at most JVMS_PRINT_MAX_VALUES
+ * values (more with a deep --stack-depth, see print_limit), each string and field name also
+ * counting one value per 64 bytes, the rest left out with a warning naming the event: a DAG of
+ * constants, each referring three times to the next, would otherwise print 3^levels values for
+ * a few hundred bytes. So an event prints at most about 15 MB (100,000 values of at most the
+ * nesting's indentation, a name and 64 bytes of text each).
  */
 #include "config.h"
 
@@ -23,12 +31,66 @@
 #include "cli-commands.h"
 #include "jvms-jfr.h"
 
+/* Values one event may print; see print_limit. Real events print a few hundred. */
+#define JVMS_PRINT_MAX_VALUES 100000
+
 typedef struct
 {
-  FILE *out;
-  guint indent;
-  gint  stack_depth;
+  const JvmsJfrType *type;
+  guint64            key;
+} PoolRef;
+
+typedef struct
+{
+  FILE    *out;
+  guint    indent;
+  gint     stack_depth;
+  guint64  limit;     /* values per event */
+  guint64  left;      /* of the current event */
+  GArray  *chain;     /* PoolRef: the constants being printed, outermost first */
+  guint64  n_cut;     /* events cut */
+  GString *cut_notes; /* the first few of them, for the warning */
 } Printer;
+
+/* The values an event may print: JVMS_PRINT_MAX_VALUES, or about 40 per frame of the deepest
+ * stack --stack-depth lets through (a frame is a method, its class, package, module, loader). */
+static guint64
+print_limit (gint stack_depth)
+{
+  return MAX ((guint64) JVMS_PRINT_MAX_VALUES, (guint64) stack_depth * 64);
+}
+
+/* Takes one value from the event's allowance; FALSE (and prints null) when none is left. */
+static gboolean
+take_value (Printer *p)
+{
+  if (p->left == 0)
+    {
+      fputs ("null", p->out);
+      return FALSE;
+    }
+  p->left--;
+  return TRUE;
+}
+
+/* Text of @len bytes (a string, a field name) takes a value from the allowance per 64 bytes. */
+static void
+take_text (Printer *p, gsize len)
+{
+  p->left -= MIN (p->left, (guint64) (len / 64));
+}
+
+static gboolean
+on_chain (const Printer *p, const JvmsJfrValue *v)
+{
+  for (guint i = 0; i < p->chain->len; i++)
+    {
+      const PoolRef *r = &g_array_index (p->chain, PoolRef, i);
+      if (r->type == v->type && r->key == v->pool_key)
+        return TRUE;
+    }
+  return FALSE;
+}
 
 static void
 print_indent (Printer *p)
@@ -254,6 +316,8 @@ is_flattened (const JvmsJfrType *type)
 static void
 print_value (Printer *p, const JvmsJfrField *field, const JvmsJfrValue *v, guint depth)
 {
+  if (!take_value (p))
+    return;
   switch (v->kind)
     {
     case JVMS_JFR_VALUE_NULL:
@@ -276,6 +340,7 @@ print_value (Printer *p, const JvmsJfrField *field, const JvmsJfrValue *v, guint
       print_float (p, v->d, jvms_jfr_type_get_kind (v->type) == JVMS_JFR_KIND_FLOAT);
       return;
     case JVMS_JFR_VALUE_STRING:
+      take_text (p, strlen (v->s));
       print_string (p, v->s);
       return;
     case JVMS_JFR_VALUE_OBJECT:
@@ -291,13 +356,20 @@ print_value (Printer *p, const JvmsJfrField *field, const JvmsJfrValue *v, guint
             print_value (p, f, &inner, depth + 1);
           return;
         }
-      if (depth > 32)
+      if (depth > 32 || (v->from_pool && on_chain (p, v)))
         {
           /* a reference cycle between constants */
           fputs ("null", p->out);
           return;
         }
+      if (v->from_pool)
+        {
+          PoolRef r = { v->type, v->pool_key };
+          g_array_append_val (p->chain, r);
+        }
       print_object (p, &v->object, depth + 1);
+      if (v->from_pool)
+        g_array_set_size (p->chain, p->chain->len - 1);
       return;
     case JVMS_JFR_VALUE_ARRAY:
     default:
@@ -309,6 +381,11 @@ print_value (Printer *p, const JvmsJfrField *field, const JvmsJfrValue *v, guint
 static void
 print_field (Printer *p, const JvmsJfrObject *object, const JvmsJfrField *field, guint depth)
 {
+  if (p->left == 0)
+    {
+      fputs ("null", p->out);
+      return;
+    }
   JvmsJfrValue v;
   gboolean ok = jvms_jfr_object_get_value (object, field, &v);
   if (!ok)
@@ -382,7 +459,7 @@ print_field (Printer *p, const JvmsJfrObject *object, const JvmsJfrField *field,
       jvms_jfr_array_iter_init (&iter, &v);
       while (jvms_jfr_array_iter_next (&iter, &element))
         {
-          if (frames && n >= p->stack_depth)
+          if ((frames && n >= p->stack_depth) || p->left == 0)
             break;
           if (n++ > 0)
             fputs (", ", p->out);
@@ -403,10 +480,14 @@ print_object (Printer *p, const JvmsJfrObject *object, guint depth)
   for (guint i = 0; i < n; i++)
     {
       const JvmsJfrField *field = jvms_jfr_type_get_field (object->type, i);
+      if (p->left == 0)
+        break;   /* cut: the fields left are not printed at all */
       if (i > 0)
         fputs (", \n", p->out);
       print_indent (p);
-      fprintf (p->out, "\"%s\": ", jvms_jfr_field_get_name (field));
+      const char *name = jvms_jfr_field_get_name (field);
+      fprintf (p->out, "\"%s\": ", name);
+      take_text (p, strlen (name));
       print_field (p, object, field, depth);
     }
   p->indent--;
@@ -476,6 +557,9 @@ jvms_cli_print (int argc, char **argv)
     }
 
   Printer p = { .out = stdout, .indent = 0, .stack_depth = MAX (stack_depth, 0) };
+  p.limit = print_limit (p.stack_depth);
+  p.chain = g_array_new (FALSE, FALSE, sizeof (PoolRef));
+  p.cut_notes = g_string_new (NULL);
   static char buffer[1 << 16];
   setvbuf (stdout, buffer, _IOFBF, sizeof buffer);
   g_autoptr(GHashTable) decided = g_hash_table_new (g_direct_hash, g_direct_equal);
@@ -502,7 +586,15 @@ jvms_cli_print (int argc, char **argv)
         fputs ("\"values\": ", stdout);
         JvmsJfrObject object;
         jvms_jfr_event_get_object (event, &object);
+        p.left = p.limit;
         print_object (&p, &object, 0);
+        if (p.left == 0)
+          {
+            if (p.n_cut++ < 3)
+              g_string_append_printf (p.cut_notes, "%s%s at offset %" G_GUINT64_FORMAT,
+                                      p.n_cut > 1 ? ", " : "", jvms_jfr_type_get_name (type),
+                                      jvms_jfr_event_get_file_offset (event));
+          }
         p.indent--;
         fputc ('\n', stdout);
         print_indent (&p);
@@ -515,5 +607,10 @@ jvms_cli_print (int argc, char **argv)
   const GPtrArray *warnings = jvms_jfr_file_get_warnings (file);
   for (guint i = 0; i < warnings->len; i++)
     g_printerr (_("warning: %s\n"), ((const JvmsJfrWarning *) g_ptr_array_index (warnings, i))->message);
-  return warnings->len > 0 ? 3 : 0;
+  if (p.n_cut > 0)
+    g_printerr (_("warning: %s: %" G_GUINT64_FORMAT " events printed only their first %" G_GUINT64_FORMAT " values, the rest left out (the limit per event: their constants refer to each other many times over): %s%s\n"),
+                files[0], p.n_cut, p.limit, p.cut_notes->str, p.n_cut > 3 ? ", …" : "");
+  g_array_unref (p.chain);
+  g_string_free (p.cut_notes, TRUE);
+  return warnings->len > 0 || p.n_cut > 0 ? 3 : 0;
 }

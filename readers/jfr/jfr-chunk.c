@@ -17,89 +17,13 @@
 #include "jfr-chunk.h"
 #include "jfr-string.h"
 
-/* ---- arena: many small allocations freed together ---- */
-
-#define ARENA_BLOCK (64 * 1024)
-
-struct _JfrArena
-{
-  GSList *blocks;
-  guint8 *pos;
-  gsize   left;
-};
-
-JfrArena *
-jfr_arena_new (void)
-{
-  return g_new0 (JfrArena, 1);
-}
-
-/* Keeps one block for reuse: the reader resets its event arena for every event. */
-void
-jfr_arena_reset (JfrArena *arena)
-{
-  if (arena->blocks == NULL)
-    return;
-  GSList *keep = NULL;
-  if (arena->blocks->next == NULL && arena->pos - (guint8 *) arena->blocks->data + arena->left == ARENA_BLOCK)
-    keep = arena->blocks;
-  else
-    g_slist_free_full (arena->blocks, g_free);
-  arena->blocks = keep;
-  arena->pos = keep ? keep->data : NULL;
-  arena->left = keep ? ARENA_BLOCK : 0;
-}
-
-void
-jfr_arena_free (JfrArena *arena)
-{
-  if (arena == NULL)
-    return;
-  g_slist_free_full (arena->blocks, g_free);
-  g_free (arena);
-}
-
-gpointer
-jfr_arena_alloc (JfrArena *arena, gsize size)
-{
-  size = (size + 15) & ~(gsize) 15;
-  if (size > arena->left)
-    {
-      gsize block = MAX (size, ARENA_BLOCK);
-      guint8 *mem = g_malloc (block);
-      arena->blocks = g_slist_prepend (arena->blocks, mem);
-      arena->pos = mem;
-      arena->left = block;
-    }
-  gpointer p = arena->pos;
-  arena->pos += size;
-  arena->left -= size;
-  return p;
-}
-
-gpointer
-jfr_arena_alloc0 (JfrArena *arena, gsize size)
-{
-  gpointer p = jfr_arena_alloc (arena, size);
-  memset (p, 0, size);
-  return p;
-}
-
-char *
-jfr_arena_strdup (JfrArena *arena, const char *text, gsize len)
-{
-  char *s = jfr_arena_alloc (arena, len + 1);
-  memcpy (s, text, len);
-  s[len] = '\0';
-  return s;
-}
-
 /* ---- skipping values ---- */
 
 gboolean
 jfr_skip_fields (JfrIn *in, const JvmsJfrType *type, guint n_fields)
 {
   guint n = MIN (n_fields, type->n_fields);
+  jfr_work += n + 1;
   for (guint i = 0; i < n; i++)
     if (!jfr_skip_field (in, &type->fields[i]))
       return FALSE;
@@ -127,6 +51,7 @@ jfr_skip_value (JfrIn *in, const JvmsJfrType *type, gboolean array, gboolean cp)
     }
   if (!cp && (type->kind == JVMS_JFR_KIND_BYTE || type->kind == JVMS_JFR_KIND_BOOLEAN))
     return jfr_in_skip (in, n);
+  jfr_work += n;
   for (guint64 i = 0; i < n; i++)
     if (!skip_one (in, type, cp))
       return FALSE;
@@ -328,6 +253,7 @@ read_checkpoint (JfrLoaded *loaded, guint64 pos, const guint8 *record_end, gbool
       for (guint64 i = 0; i < count; i++)
         {
           const guint8 *entry_at = in.p;
+          jfr_work++;
           guint64 key = jfr_in_long (&in);
           guint64 offset = (guint64) (in.p - loaded->base);
           if (in.bad || !jfr_skip_value (&in, type, FALSE, FALSE))
@@ -678,7 +604,7 @@ jfr_chunk_prescan (JvmsJfrFile *file, JfrChunk *c, GArray *outliers, JfrScratch 
       if (r.type < 2)
         continue;
       const JvmsJfrType *type = jfr_metadata_lookup (c->metadata, r.type);
-      if (type == NULL)
+      if (type == NULL || r.size - r.head < type->min_bytes)
         continue;
       gint64 t = record_start_ticks (base, &r, type, c->info.compressed_integers,
                                      c->info.start_ticks);
@@ -744,6 +670,8 @@ jfr_loaded_new (JvmsJfrFile *file, JfrChunk *c, JfrLoadMode mode, JfrScratch *sc
       pools_finish (loaded);
       return loaded;
     }
+  guint64 short_records = 0, first_short = 0;
+  const JvmsJfrType *first_short_type = NULL;
   for (guint64 pos = JFR_HEADER_SIZE;
        pos < c->info.size && record_head (file, c, loaded->base, pos, warn, &r);
        pos += r.size)
@@ -762,6 +690,15 @@ jfr_loaded_new (JvmsJfrFile *file, JfrChunk *c, JfrLoadMode mode, JfrScratch *sc
         {
           if (loaded->unknown_types++ == 0)
             loaded->first_unknown_type = r.type;
+          continue;
+        }
+      if (r.size - r.head < type->min_bytes)
+        {
+          if (short_records++ == 0)
+            {
+              first_short = pos;
+              first_short_type = type;
+            }
           continue;
         }
       gint64 ticks = record_start_ticks (loaded->base, &r, type, loaded->compressed,
@@ -783,6 +720,10 @@ jfr_loaded_new (JvmsJfrFile *file, JfrChunk *c, JfrLoadMode mode, JfrScratch *sc
     }
   loaded->index_cap = cap;
   pools_finish (loaded);
+  if (short_records > 0 && warn)
+    jfr_file_warn (file, c->position, c->info.file_offset + first_short, "event",
+                   "%" G_GUINT64_FORMAT " records of %s (this one first) are shorter than the %" G_GUINT64_FORMAT " bytes its fields take at least; skipped",
+                   short_records, first_short_type->name, first_short_type->min_bytes);
   if (loaded->unknown_types > 0 && warn)
     jfr_file_warn (file, c->position, c->info.file_offset, "record",
                    "%" G_GUINT64_FORMAT " records of a type the metadata does not declare (first: %" G_GUINT64_FORMAT ") skipped",

@@ -1,6 +1,7 @@
 /* jfr-chunk.h: a chunk loaded for reading: its constant pools and its event index. */
 #pragma once
 
+#include "jfr-arena.h"
 #include "jfr-private.h"
 #include "jfr-input.h"
 #include "jfr-string.h"
@@ -34,8 +35,6 @@ typedef struct
   gint64  ticks;    /* start time */
   guint64 offset;   /* chunk-relative offset of the record */
 } JfrIndexEntry;
-
-typedef struct _JfrArena JfrArena;
 
 /* Big buffers a reader hands from one chunk to the next (chunk copies and event indexes, a
  * few MB each): reusing them spares the page faults of fresh memory for every chunk. At most
@@ -181,16 +180,6 @@ jfr_skip_field (JfrIn *in, const JvmsJfrField *f)
   return jfr_skip_as (in, f->op, f->width, f->type);
 }
 
-gpointer   jfr_arena_alloc (JfrArena *arena,
-                            gsize     size);
-gpointer   jfr_arena_alloc0 (JfrArena *arena,
-                             gsize     size);
-char      *jfr_arena_strdup (JfrArena   *arena,
-                             const char *text,
-                             gsize       len);
-JfrArena  *jfr_arena_new   (void);
-void       jfr_arena_free  (JfrArena *arena);
-void       jfr_arena_reset (JfrArena *arena);
 
 /* jfr-reader.c / jfr-value.c */
 struct _JvmsJfrEvent

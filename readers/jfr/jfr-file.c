@@ -21,6 +21,14 @@
 
 G_DEFINE_QUARK (jvms-jfr-error-quark, jvms_jfr_error)
 
+__thread guint64 jfr_work;
+
+guint64
+jvms_jfr_work_steps (void)
+{
+  return jfr_work;
+}
+
 G_STATIC_ASSERT (JFR_HEADER_SIZE == 68);
 
 static void
@@ -138,20 +146,61 @@ find_next_header (JvmsJfrFile *file, guint64 from, guint64 total)
   return found;
 }
 
+/* Metadata are shared by chunks whose records are the same (same id, same bytes): a hash on
+ * both, so that a file of many chunks costs one lookup per chunk. */
+static guint
+metadata_hash (gconstpointer key)
+{
+  const JfrMetadata *md = key;
+  return g_str_hash (md->payload_digest) ^ (guint) md->metadata_id ^ (guint) (md->metadata_id >> 32);
+}
+
+static gboolean
+metadata_equal (gconstpointer a, gconstpointer b)
+{
+  const JfrMetadata *x = a, *y = b;
+  jfr_work++;
+  return x->metadata_id == y->metadata_id && x->payload_size == y->payload_size
+         && strcmp (x->payload_digest, y->payload_digest) == 0;
+}
+
 static JfrMetadata *
 find_or_add_metadata (JvmsJfrFile *file, JfrMetadata *md)
 {
-  for (guint i = 0; i < file->metadatas->len; i++)
+  JfrMetadata *other = g_hash_table_lookup (file->metadata_set, md);
+  if (other != NULL)
     {
-      JfrMetadata *other = g_ptr_array_index (file->metadatas, i);
-      if (other->metadata_id == md->metadata_id && g_bytes_equal (other->payload, md->payload))
-        {
-          jfr_metadata_unref (md);
-          return jfr_metadata_ref (other);
-        }
+      jfr_metadata_unref (md);
+      return jfr_metadata_ref (other);
     }
   g_ptr_array_add (file->metadatas, jfr_metadata_ref (md));
+  g_hash_table_add (file->metadata_set, md);
   return md;
+}
+
+/* Chunks are told apart as JMC does, by (startNanos, startTicks, size): a hash on them finds
+ * a duplicate in one lookup. */
+typedef struct
+{
+  gint64  start_nanos, start_ticks;
+  guint64 size;
+} ChunkKey;
+
+static guint
+chunk_key_hash (gconstpointer key)
+{
+  const ChunkKey *k = key;
+  guint64 h = (guint64) k->start_nanos * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)
+              ^ (guint64) k->start_ticks * G_GUINT64_CONSTANT (0xc2b2ae3d27d4eb4f) ^ k->size;
+  return (guint) (h ^ (h >> 32));
+}
+
+static gboolean
+chunk_key_equal (gconstpointer a, gconstpointer b)
+{
+  const ChunkKey *x = a, *y = b;
+  jfr_work++;
+  return x->start_nanos == y->start_nanos && x->start_ticks == y->start_ticks && x->size == y->size;
 }
 
 /* A metadata record larger than this is not read: real ones are about 100 KB. */
@@ -219,6 +268,7 @@ walk_chunks (JvmsJfrFile *file, GError **error)
   guint index = 0;
   g_autoptr(GError) first_problem = NULL;
   g_auto(JfrView) header = { 0 };
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (chunk_key_hash, chunk_key_equal, g_free, NULL);
 
   if (total == 0)
     {
@@ -341,17 +391,14 @@ walk_chunks (JvmsJfrFile *file, GError **error)
                          c->info.ticks_per_second);
           usable = FALSE;
         }
-      for (guint i = 0; usable && i < file->chunks->len; i++)
+      ChunkKey key = { c->info.start_nanos, c->info.start_ticks, c->info.size };
+      const JfrChunk *same = usable ? g_hash_table_lookup (seen, &key) : NULL;
+      if (same != NULL)
         {
-          JfrChunk *o = g_ptr_array_index (file->chunks, i);
-          if (o->info.start_nanos == c->info.start_nanos && o->info.start_ticks == c->info.start_ticks
-              && o->info.size == c->info.size)
-            {
-              jfr_file_warn (file, index, p, "chunk header",
-                             "duplicate of the chunk at %" G_GUINT64_FORMAT ": skipped",
-                             o->info.file_offset);
-              usable = FALSE;
-            }
+          jfr_file_warn (file, index, p, "chunk header",
+                         "duplicate of the chunk at %" G_GUINT64_FORMAT ": skipped",
+                         same->info.file_offset);
+          usable = FALSE;
         }
 
       if (usable)
@@ -415,6 +462,9 @@ walk_chunks (JvmsJfrFile *file, GError **error)
                   c->info.base_ticks = prev->info.base_ticks;
                 }
               g_ptr_array_add (file->chunks, c);
+              ChunkKey *k = g_new (ChunkKey, 1);
+              *k = key;
+              g_hash_table_insert (seen, k, c);
               c = NULL;
             }
         }
@@ -448,6 +498,7 @@ file_new (const char *name)
   file->chunks = g_ptr_array_new_with_free_func (chunk_free);
   file->warnings = g_ptr_array_new_with_free_func (warning_free);
   file->metadatas = g_ptr_array_new_with_free_func ((GDestroyNotify) jfr_metadata_unref);
+  file->metadata_set = g_hash_table_new (metadata_hash, metadata_equal);
   return file;
 }
 
@@ -508,6 +559,7 @@ jvms_jfr_file_unref (JvmsJfrFile *file)
   if (file == NULL || --file->ref_count > 0)
     return;
   g_ptr_array_unref (file->chunks);
+  g_hash_table_unref (file->metadata_set);
   g_ptr_array_unref (file->metadatas);
   g_ptr_array_unref (file->warnings);
   if (file->fd >= 0)

@@ -101,13 +101,20 @@ struct _JvmsJfrType
          JFR_SPECIAL_METHOD, JFR_SPECIAL_THREAD_GROUP } special;
   /* For a simpleType or any type whose only field is a string: that field. */
   const JvmsJfrField *string_field;
+  /* The fewest bytes a value of the type takes inline (saturated at G_MAXUINT64): every field
+   * takes at least one (jfr-metadata.c refuses inline types that take none), so a record
+   * shorter than its type's min_bytes is damaged, and no decode costs more steps than bytes
+   * times the nesting height. */
+  guint64            min_bytes;
 };
 
 typedef struct
 {
   gint           ref_count;
   guint64        metadata_id;
-  GBytes        *payload;     /* the record bytes after the metadata id, for deduplication */
+  /* the record bytes after the metadata id, for deduplication: their SHA-256 and size */
+  char          *payload_digest;
+  gsize          payload_size;
   GStringChunk  *strings;
   JvmsJfrType  **types;       /* ordinal → type */
   guint          n_types;
@@ -116,7 +123,7 @@ typedef struct
   JvmsJfrType  **small_ids;   /* id → type for ids < n_small_ids */
   guint          n_small_ids;
   gint64         gmt_offset_ms;
-  gpointer       arena;       /* fields, annotations, settings */
+  struct _JfrArena *arena;    /* the types and everything they point at */
 } JfrMetadata;
 
 /* A record of a chunk: chunk-relative offset and size. */
@@ -152,6 +159,7 @@ struct _JvmsJfrFile
   GPtrArray    *chunks;     /* JfrChunk * */
   GPtrArray    *warnings;   /* JvmsJfrWarning * (message owned) */
   GPtrArray    *metadatas;  /* JfrMetadata *, deduplicated */
+  GHashTable   *metadata_set; /* the same, to find one by id and contents */
 };
 
 /* jfr-io.c: reading the file. Every read is bounded by the size at open; a read that comes
@@ -186,6 +194,10 @@ const guint8 *jfr_window_at    (JvmsJfrFile *file, JfrWindow *window, guint64 of
                                 guint64 need, guint64 *avail);
 void          jfr_window_clear (JfrWindow *window);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (JfrWindow, jfr_window_clear)
+
+/* Decoding steps of the calling thread: compound values walked, values read, metadata
+ * elements and strings parsed. Only counted, for jvms_jfr_work_steps(). */
+extern __thread guint64 jfr_work;
 
 void jfr_file_warn (JvmsJfrFile *file,
                     guint        chunk,

@@ -225,6 +225,7 @@ static gboolean
 read_one (JfrLoaded *loaded, JfrIn *in, guint op, const JvmsJfrType *type, JvmsJfrValue *out,
           guint depth)
 {
+  jfr_work++;
   switch (op)
     {
     case JFR_OP_POOL:

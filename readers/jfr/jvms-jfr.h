@@ -132,6 +132,12 @@ gint64 jvms_jfr_chunk_ticks_to_epoch_ns (const JvmsJfrChunkInfo *chunk,
 gint64 jvms_jfr_chunk_ticks_to_ns       (const JvmsJfrChunkInfo *chunk,
                                          gint64                  ticks);
 
+/* Decoding steps the calling thread has taken in this library so far (compound values walked,
+ * values read, metadata elements and strings parsed, chunk and metadata keys compared): a
+ * count, not a time, that tests use to check that a file costs work in proportion to its
+ * size. */
+guint64 jvms_jfr_work_steps (void);
+
 /* Damage that was survived. */
 typedef struct
 {

@@ -76,11 +76,21 @@ jfr_shape_dag (guint levels, guint fanout, gboolean leaf_int, gboolean reversed,
   plain_class (&md);
   char top[24];
   g_snprintf (top, sizeof top, "%u", DAG_BASE + levels - 1);
-  jfrw_md_elem (&md, "class", 2, 3, "name", "test.Dag", "id", "21", "superType", "jdk.jfr.Event");
-  jfrw_md_elem (&md, "field", 0, 2, "name", "d", "class", top);
-  jfrw_md_start_time (&md);
+  /* bottom-up, the event class comes last: every class below it is known when it is met */
+  if (!reversed)
+    {
+      jfrw_md_elem (&md, "class", 2, 3, "name", "test.Dag", "id", "21", "superType", "jdk.jfr.Event");
+      jfrw_md_elem (&md, "field", 0, 2, "name", "d", "class", top);
+      jfrw_md_start_time (&md);
+    }
   for (guint i = 0; i < levels; i++)
     dag_class (&md, reversed ? i : levels - 1 - i, fanout, leaf_int);
+  if (reversed)
+    {
+      jfrw_md_elem (&md, "class", 2, 3, "name", "test.Dag", "id", "21", "superType", "jdk.jfr.Event");
+      jfrw_md_elem (&md, "field", 0, 2, "name", "d", "class", top);
+      jfrw_md_start_time (&md);
+    }
   jfrw_md_region (&md);
   g_autoptr(GByteArray) meta = jfrw_md_finish (&md, 1);
 
@@ -116,7 +126,7 @@ jfr_shape_dag (guint levels, guint fanout, gboolean leaf_int, gboolean reversed,
 }
 
 GBytes *
-jfr_shape_self_reference (guint fanout, guint n_events)
+jfr_shape_constants (guint fanout, guint levels, guint n_events)
 {
   JfrMd md;
   jfrw_md_init (&md);
@@ -143,10 +153,13 @@ jfr_shape_self_reference (guint fanout, guint n_events)
   JfrW cp = { g_byte_array_new () };
   jfrw_checkpoint_begin (&cp, START_TICKS, 1);
   jfrw_varint (&cp, NODE_ID);
-  jfrw_varint (&cp, 1);
-  jfrw_varint (&cp, 1);                 /* key 1 … */
-  for (guint f = 0; f < fanout; f++)
-    jfrw_varint (&cp, 1);               /* … whose every field is key 1 */
+  jfrw_varint (&cp, MAX (levels, 1));
+  for (guint k = 1; k <= MAX (levels, 1); k++)
+    {
+      jfrw_varint (&cp, k);
+      for (guint f = 0; f < fanout; f++)
+        jfrw_varint (&cp, levels == 0 ? k : k - 1);
+    }
   jfrw_chunk_record (&w, &c, 1, cp.b);
   g_byte_array_unref (cp.b);
   jfrw_chunk_record (&w, &c, 0, meta);
@@ -154,7 +167,7 @@ jfr_shape_self_reference (guint fanout, guint n_events)
     {
       JfrW e = { g_byte_array_new () };
       jfrw_varint (&e, START_TICKS + i);
-      jfrw_varint (&e, 1);
+      jfrw_varint (&e, MAX (levels, 1));
       jfrw_chunk_record (&w, &c, REF_EVENT, e.b);
       g_byte_array_unref (e.b);
     }
@@ -163,13 +176,15 @@ jfr_shape_self_reference (guint fanout, guint n_events)
 }
 
 static GByteArray *
-plain_metadata (guint variant)
+plain_metadata (guint variant, gboolean high_id)
 {
   JfrMd md;
   jfrw_md_init (&md);
   jfrw_md_elem (&md, "root", 2, 0);
-  jfrw_md_elem (&md, "metadata", JFRW_N_BASIC_CLASSES + 1, 0);
+  jfrw_md_elem (&md, "metadata", JFRW_N_BASIC_CLASSES + 1 + (high_id ? 1 : 0), 0);
   jfrw_md_basic_classes (&md);
+  if (high_id)
+    jfrw_md_class (&md, "test.High", 65000, 0);
   if (variant == 0)
     plain_class (&md);
   else
@@ -186,15 +201,15 @@ plain_metadata (guint variant)
 }
 
 GBytes *
-jfr_shape_many_chunks (guint n_chunks, gboolean distinct_metadata)
+jfr_shape_many_chunks (guint n_chunks, gboolean distinct_metadata, gboolean high_id)
 {
   JfrW w = { g_byte_array_new () };
-  GByteArray *shared = distinct_metadata ? NULL : plain_metadata (0);
+  GByteArray *shared = distinct_metadata ? NULL : plain_metadata (0, high_id);
   for (guint k = 0; k < n_chunks; k++)
     {
       JfrChunkW c;
       chunk_begin (&w, &c, START_TICKS + (gint64) k * 1000);
-      GByteArray *meta = shared ? shared : plain_metadata (k);
+      GByteArray *meta = shared ? shared : plain_metadata (k, high_id);
       jfrw_chunk_record (&w, &c, 0, meta);
       if (meta != shared)
         g_byte_array_unref (meta);
@@ -233,7 +248,7 @@ GBytes *
 jfr_shape_plain (guint n_chunks, guint events_per_chunk)
 {
   JfrW w = { g_byte_array_new () };
-  g_autoptr(GByteArray) meta = plain_metadata (0);
+  g_autoptr(GByteArray) meta = plain_metadata (0, FALSE);
   for (guint k = 0; k < n_chunks; k++)
     {
       JfrChunkW c;

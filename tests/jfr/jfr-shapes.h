@@ -15,14 +15,17 @@ G_BEGIN_DECLS
 GBytes *jfr_shape_dag (guint levels, guint fanout, gboolean leaf_int, gboolean reversed,
                        gboolean in_pool, gboolean in_event, guint n_events);
 
-/* A class "test.Node" with @fanout constant-pool fields of its own type; the pool holds one
- * constant (key 1) referring to itself in every field; @n_events events of "test.Ref" refer to
- * it. */
-GBytes *jfr_shape_self_reference (guint fanout, guint n_events);
+/* A class "test.Node" with @fanout constant-pool fields of its own type. With @levels 0 the
+ * pool holds one constant (key 1) referring to itself in every field; else constants 1 …
+ * @levels, each referring in every field to the one below (constant 1 to key 0, undefined):
+ * a DAG whose expansion has @fanout^@levels leaves. @n_events events of "test.Ref" refer to
+ * the top one. */
+GBytes *jfr_shape_constants (guint fanout, guint levels, guint n_events);
 
 /* @n_chunks small chunks, each with one event; every chunk has its own metadata id when
- * @distinct_metadata (the metadata contents differ too), else they share one. */
-GBytes *jfr_shape_many_chunks (guint n_chunks, gboolean distinct_metadata);
+ * @distinct_metadata (the metadata contents differ too), else they share one. With @high_id
+ * each metadata also declares a class of id 65000 (ids below 65536 are HotSpot's). */
+GBytes *jfr_shape_many_chunks (guint n_chunks, gboolean distinct_metadata, gboolean high_id);
 
 /* A metadata record whose root holds @n_tiny extra elements of three bytes each (a name, no
  * attribute, no child), beside a valid type table; @n_events events. */

@@ -121,6 +121,62 @@ tokenize (const char *s)
   return tokens;
 }
 
+/* ---- Counting event classes ---- */
+
+/* Skips blanks and comments from @p. */
+static const char *
+skip_blank (const char *p)
+{
+  for (;;)
+    {
+      if (g_ascii_isspace (*p))
+        p++;
+      else if (p[0] == '/' && p[1] == '*')
+        {
+          const char *end = strstr (p + 2, "*/");
+          p = end != NULL ? end + 2 : p + strlen (p);
+        }
+      else if (p[0] == '/' && p[1] == '/')
+        p += strcspn (p, "\n");
+      else
+        return p;
+    }
+}
+
+guint64
+jvms_ctf_tsdl_event_classes (const char *tsdl)
+{
+  guint64 n = 0;
+  guint64 depth = 0;
+  const char *p = tsdl;
+  while (*(p = skip_blank (p)) != '\0')
+    {
+      if (*p == '"')
+        {
+          for (p++; *p != '\0' && *p != '"'; p += (p[0] == '\\' && p[1] != '\0') ? 2 : 1)
+            ;
+          if (*p == '"')
+            p++;
+        }
+      else if (*p == '{')
+        depth++, p++;
+      else if (*p == '}')
+        depth -= depth > 0, p++;
+      else if (g_ascii_isalpha (*p) || *p == '_')
+        {
+          const char *start = p;
+          while (g_ascii_isalnum (*p) || *p == '_')
+            p++;
+          if (depth == 0 && p - start == 5 && memcmp (start, "event", 5) == 0
+              && *skip_blank (p) == '{')
+            n++;
+        }
+      else
+        p++;
+    }
+  return n;
+}
+
 /* ---- Types ---- */
 
 typedef enum

@@ -57,6 +57,10 @@ gsize          jvms_ctf_layout_head_bytes (const JvmsCtfLayout *layout);
 /* An unsigned integer of @bits (8, 16, 32 or 64) bits at byte-aligned @bit in @data. */
 guint64        jvms_ctf_layout_read (const guint8 *data, guint64 bit, guint bits, gboolean be);
 
+/* The number of event classes @tsdl declares (top-level `event { … }` blocks), counted without
+ * parsing: comments, strings and nested blocks are skipped. */
+guint64        jvms_ctf_tsdl_event_classes (const char *tsdl);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (JvmsCtfLayout, jvms_ctf_layout_free)
 
 G_END_DECLS

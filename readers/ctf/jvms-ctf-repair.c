@@ -736,6 +736,22 @@ scan_trace (const char *dir, const JvmsCtfLayout *layout, GPtrArray *warnings)
 }
 
 char *
+jvms_ctf_metadata_too_large (const char * const *inputs)
+{
+  for (guint t = 0; inputs[t] != NULL; t++)
+    {
+      g_autofree char *text = metadata_text (inputs[t]);
+      guint64 n = text != NULL ? jvms_ctf_tsdl_event_classes (text) : 0;
+      if (n > JVMS_CTF_MAX_EVENT_CLASSES)
+        return g_strdup_printf ("%s/metadata: the metadata declares %" G_GUINT64_FORMAT
+                                " event classes, more than the limit of %u (babeltrace2 needs "
+                                "about 7 KB of memory for each, in each of its three parses)",
+                                inputs[t], n, JVMS_CTF_MAX_EVENT_CLASSES);
+    }
+  return NULL;
+}
+
+char *
 jvms_ctf_scan_damage (const char * const *inputs)
 {
   for (guint t = 0; inputs[t] != NULL; t++)

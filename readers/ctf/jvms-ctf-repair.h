@@ -46,6 +46,17 @@ gboolean jvms_ctf_repair_traces (const char * const *inputs,
  * byte makes it loop. */
 char    *jvms_ctf_scan_damage (const char * const *inputs);
 
+/* Event classes one trace's metadata may declare. babeltrace2 holds about 7 KB for each, in
+ * every parse of the metadata (the probe, the graph, the query of the time range), and its
+ * parsing time grows faster than their number; real LTTng traces declare a few thousand
+ * (every kernel tracepoint and system call: about 2,500). */
+#define JVMS_CTF_MAX_EVENT_CLASSES 8192
+
+/* A description of the first metadata of @inputs that declares more event classes than
+ * JVMS_CTF_MAX_EVENT_CLASSES, naming the file; NULL when none does. Read before babeltrace2
+ * sees the metadata. */
+char    *jvms_ctf_metadata_too_large (const char * const *inputs);
+
 /* Warnings about stream files that are there but hold nothing (babeltrace2 skips them
  * silently). */
 void     jvms_ctf_check_stream_files (const char * const *inputs,

@@ -954,6 +954,13 @@ jvms_ctf_reader_open (const char *folder, JvmsCtfReaderFlags flags, GError **err
   if (jvms_ctf_bt_source_class (error) == NULL)
     return NULL;
 
+  g_autofree char *too_large = jvms_ctf_metadata_too_large (inputs);
+  if (too_large != NULL)
+    {
+      g_set_error (error, JVMS_CTF_ERROR, JVMS_CTF_ERROR_METADATA, "%s", too_large);
+      return NULL;
+    }
+
   jvms_ctf_check_stream_files (inputs, self->warnings);
 
   /* A metadata file babeltrace2 cannot parse fails the open; a stream file it cannot index is
@@ -998,9 +1005,11 @@ jvms_ctf_reader_open (const char *folder, JvmsCtfReaderFlags flags, GError **err
         }
     }
 
+  /* The query parses the metadata again: done first, its copy is gone before the graph's
+   * is made, so that the two are never in memory at once. */
+  query_ranges (self, inputs);
   if (!build_graph (self, inputs, error))
     return NULL;
-  query_ranges (self, inputs);
 
   /* Warnings name the user's files, not the repaired copies. */
   if (repaired != NULL)

@@ -101,6 +101,7 @@ load_range (JvmsPerfReader *self, guint64 offset, guint64 size, guint64 *done, G
 gboolean
 perf_reader_load (JvmsPerfReader *self, guint64 offset, guint64 size, GError **error)
 {
+  self->header_bytes_read += size;
   if (self->fd < 0)
     return TRUE;
   g_return_val_if_fail (offset <= self->size && size <= self->size - offset, FALSE);
@@ -811,4 +812,11 @@ guint64
 jvms_perf_reader_get_n_unordered (JvmsPerfReader *self)
 {
   return self->n_unordered;
+}
+
+guint64
+jvms_perf_reader_get_header_bytes_read (JvmsPerfReader *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->header_bytes_read;
 }

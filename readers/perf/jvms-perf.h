@@ -96,6 +96,11 @@ gboolean          jvms_perf_reader_next           (JvmsPerfReader      *self,
 /* Damage survived so far, each message naming the file, offset and structure. */
 GPtrArray        *jvms_perf_reader_get_warnings   (JvmsPerfReader      *self);
 
+/* Bytes of the header sections (attributes, their ids, feature sections) read so far, repeats
+ * included: a count tests use to check that a hostile header costs work in proportion to the
+ * file. */
+guint64           jvms_perf_reader_get_header_bytes_read (JvmsPerfReader *self);
+
 /* Header information, available after open. */
 guint             jvms_perf_reader_get_n_attrs    (JvmsPerfReader      *self);
 const JvmsPerfAttr *jvms_perf_reader_get_attr     (JvmsPerfReader      *self,

@@ -57,6 +57,23 @@ trailer_id_position (guint64 type)
   return pos;
 }
 
+/* Ids read from all the attrs' sections, repeats included. */
+#define PERF_MAX_IDS ((guint64) 1 << 20)
+
+static guint
+section_hash (gconstpointer key)
+{
+  const PerfFileSection *s = key;
+  return g_int64_hash (&s->offset) ^ g_int64_hash (&s->size);
+}
+
+static gboolean
+section_equal (gconstpointer a, gconstpointer b)
+{
+  const PerfFileSection *x = a, *y = b;
+  return x->offset == y->offset && x->size == y->size;
+}
+
 gboolean
 perf_header_read_attrs (JvmsPerfReader *self, GError **error)
 {
@@ -95,6 +112,12 @@ perf_header_read_attrs (JvmsPerfReader *self, GError **error)
   self->n_attrs = (guint) n; /* n <= file size / 80 */
   self->attrs = g_new0 (PerfAttr, self->n_attrs);
   gsize attr_bytes = (gsize) h->attr_size - sizeof (PerfFileSection);
+  /* Ids read so far, repeats included: attrs may all point at one big section, and each
+   * would read and hash it again (20,000 attrs sharing 1 MiB of ids: 20 GiB). A section seen
+   * before holds ids that already belong to the attr that listed them first: skipped. */
+  guint64 ids_read = 0;
+  guint n_over = 0, first_over = 0;
+  g_autoptr(GHashTable) sections = g_hash_table_new_full (section_hash, section_equal, g_free, NULL);
   for (guint i = 0; i < self->n_attrs; i++)
     {
       PerfAttr *a = &self->attrs[i];
@@ -121,23 +144,32 @@ perf_header_read_attrs (JvmsPerfReader *self, GError **error)
                             i, at, ids.offset, ids.size);
           ids.size = 0;
         }
+      gboolean seen = FALSE;
+      if (ids.size > 0)
+        {
+          if (g_hash_table_contains (sections, &ids))
+            seen = TRUE;
+          else
+            g_hash_table_add (sections, g_memdup2 (&ids, sizeof ids));
+        }
+      /* One id per CPU or thread and attr: a million is far beyond any real recording. */
+      if (!seen && ids.size / 8 > PERF_MAX_IDS - ids_read)
+        {
+          if (n_over++ == 0)
+            first_over = i;
+          ids.size = 0;
+        }
       g_autoptr(GError) load_error = NULL;
-      if (ids.size > 0 && !perf_reader_load (self, ids.offset, ids.size, &load_error))
+      if (!seen && ids.size > 0 && !perf_reader_load (self, ids.offset, ids.size, &load_error))
         {
           perf_reader_warn (self, "attr #%u: its ids cannot be read (%s); the attr has no ids", i,
                             load_error->message);
           ids.size = 0;
         }
-      /* One id per CPU or thread and attr: a million is far beyond any real recording. */
-      if (ids.size / 8 > (1u << 20) - g_hash_table_size (self->id_to_slot))
-        {
-          perf_reader_warn (self, "attr #%u at offset %" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT
-                            " ids exceed the limit of 2^20 in all; the attr has no ids",
-                            i, at, ids.size / 8);
-          ids.size = 0;
-        }
       a->pub.n_ids = (guint) (ids.size / 8);
-      for (guint k = 0; k < a->pub.n_ids; k++)
+      if (!seen)
+        ids_read += a->pub.n_ids;
+      for (guint k = 0; !seen && k < a->pub.n_ids; k++)
         {
           PerfIdSlot *slot = g_new0 (PerfIdSlot, 1);
           memcpy (&slot->id, self->data + ids.offset + (guint64) k * 8, 8);
@@ -157,6 +189,11 @@ perf_header_read_attrs (JvmsPerfReader *self, GError **error)
       a->pub.use_clockid = a->attr.use_clockid;
       a->pub.clockid = a->attr.clockid;
     }
+
+  if (n_over > 0)
+    perf_reader_warn (self, "attr #%u at offset %" G_GUINT64_FORMAT " and %u more: their ids would exceed "
+                      "the limit of 2^20 ids read in all; those attrs have no ids",
+                      first_over, h->attrs.offset + first_over * h->attr_size, n_over - 1);
 
   guint64 type0 = self->attrs[0].attr.sample_type;
   self->sample_id_pos = sample_id_position (type0);

@@ -62,6 +62,7 @@ struct _JvmsPerfReader
   JvmsPerfReaderFlags flags;
   PerfFileHeader      header;
   GPtrArray          *warnings;
+  guint64             header_bytes_read; /* by perf_reader_load, repeats included */
 
   PerfAttr           *attrs;
   guint               n_attrs;

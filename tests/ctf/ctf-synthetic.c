@@ -246,3 +246,14 @@ ctf_synthetic_write_with_end (const char *dir, guint64 first_packet_end)
   write_file (dir, "channel0_1", w1.bytes->data, w1.bytes->len);
   g_byte_array_unref (w1.bytes);
 }
+
+void
+ctf_synthetic_write_with_classes (const char *dir, guint n_extra)
+{
+  ctf_synthetic_write (dir);
+  g_autoptr(GString) text = g_string_new (metadata);
+  for (guint i = 0; i < n_extra; i++)
+    g_string_append_printf (text, "event { name = \"extra_%u\"; id = %u; stream_id = 0; "
+                            "fields := struct { uint32_t _a; }; };\n", i, 100 + i);
+  write_file (dir, "metadata", text->str, text->len);
+}

@@ -14,4 +14,8 @@ void ctf_synthetic_write (const char *dir);
  * it overlaps the next packet as lttng-modules 2.1 packets do. */
 void ctf_synthetic_write_with_end (const char *dir, guint64 first_packet_end);
 
+/* The same trace, its metadata declaring @n_extra more event classes (ids 100 and up, never
+ * used by an event): a large but well-formed metadata. */
+void ctf_synthetic_write_with_classes (const char *dir, guint n_extra);
+
 G_END_DECLS

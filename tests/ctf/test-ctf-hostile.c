@@ -5,36 +5,12 @@
  * wall-clock limit is lifted (JVMS_CTF_PROBE_TIMEOUT_MS in meson.build): the result must not
  * depend on the machine's load. */
 #include <string.h>
-#include <sys/resource.h>
 
 #include "ctf-synthetic.h"
 #include "ctf-test-util.h"
+#include "hostile-util.h"
 #include "jvms-ctf-layout.h"
 #include "jvms-ctf-repair.h"
-
-#define WATCHDOG (G_USEC_PER_SEC * 300)
-
-#if defined(__SANITIZE_ADDRESS__)
-#define PLAIN_BUILD 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PLAIN_BUILD 0
-#else
-#define PLAIN_BUILD 1
-#endif
-#else
-#define PLAIN_BUILD 1
-#endif
-
-static void
-assert_peak_rss (guint64 limit_mib, const char *what)
-{
-  struct rusage ru;
-  g_assert_cmpint (getrusage (RUSAGE_SELF, &ru), ==, 0);
-  g_printerr ("# %s: peak resident set %ld KiB\n", what, ru.ru_maxrss);
-  if (PLAIN_BUILD)
-    g_assert_cmpuint ((guint64) ru.ru_maxrss, <=, limit_mib * 1024);
-}
 
 /* The synthetic trace (7 event classes) with extra classes no event uses, up to the limit: read
  * exactly as without them. babeltrace2 parses the metadata in the graph and again for the time
@@ -42,12 +18,7 @@ assert_peak_rss (guint64 limit_mib, const char *what)
 static void
 test_classes_at_limit (void)
 {
-  if (!g_test_subprocess ())
-    {
-      g_test_trap_subprocess (NULL, WATCHDOG, G_TEST_SUBPROCESS_INHERIT_STDERR);
-      g_test_trap_assert_passed ();
-      return;
-    }
+  HOSTILE_IN_SUBPROCESS ();
   g_autofree char *tmp = ctf_test_tmp_dir ();
   g_autofree char *plain = g_build_filename (tmp, "plain", NULL);
   g_autofree char *many = g_build_filename (tmp, "many", NULL);
@@ -68,7 +39,7 @@ test_classes_at_limit (void)
       g_assert_cmpint (a->event.time, ==, b->event.time);
     }
   ctf_test_rm_rf (tmp);
-  assert_peak_rss (80, "8,192 event classes");
+  hostile_assert_peak_rss (80, "8,192 event classes");
 }
 
 /* 20,000 event classes (1.8 MB of TSDL): babeltrace2 held about 230 MB for them (7 KB a class,
@@ -77,12 +48,7 @@ test_classes_at_limit (void)
 static void
 test_too_many_classes (void)
 {
-  if (!g_test_subprocess ())
-    {
-      g_test_trap_subprocess (NULL, WATCHDOG, G_TEST_SUBPROCESS_INHERIT_STDERR);
-      g_test_trap_assert_passed ();
-      return;
-    }
+  HOSTILE_IN_SUBPROCESS ();
   g_autofree char *tmp = ctf_test_tmp_dir ();
   ctf_synthetic_write_with_classes (tmp, 20000);
   g_autoptr(GError) error = NULL;
@@ -94,7 +60,7 @@ test_too_many_classes (void)
                                                tmp);
   g_assert_nonnull (strstr (error->message, expected));
   ctf_test_rm_rf (tmp);
-  assert_peak_rss (64, "20,007 event classes");
+  hostile_assert_peak_rss (64, "20,007 event classes");
 }
 
 /* The count skips what is not a top-level event block. */

@@ -5,32 +5,15 @@
  * time limit only turns a hang into a failure. Work is counted with the reader's own count of
  * decoding steps (jvms_jfr_work_steps); memory with the peak resident set, in the plain build
  * only (sanitizers keep freed memory in quarantine). */
-#include <fcntl.h>
-#include <glib/gstdio.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "hostile-util.h"
 #include "jfr-shapes.h"
 #include "jvms-jfr.h"
-
-/* A hang becomes a failure after this long (µs); no test depends on it otherwise. */
-#define WATCHDOG (G_USEC_PER_SEC * 300)
-
-#if defined(__SANITIZE_ADDRESS__)
-#define PLAIN_BUILD 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PLAIN_BUILD 0
-#else
-#define PLAIN_BUILD 1
-#endif
-#else
-#define PLAIN_BUILD 1
-#endif
 
 static gboolean
 any_warning_contains (JvmsJfrFile *file, const char *needle, const char *also)
@@ -53,38 +36,6 @@ print_warnings (JvmsJfrFile *file)
     g_printerr ("# warning: %s\n", ((const JvmsJfrWarning *) g_ptr_array_index (w, i))->message);
 }
 
-/* Peak resident set of this (sub)process, checked in the plain build only: the sanitizers
- * keep freed memory in quarantine and their shadow adds to it. */
-static void
-assert_peak_rss (guint64 limit_mib, const char *what)
-{
-  struct rusage ru;
-  g_assert_cmpint (getrusage (RUSAGE_SELF, &ru), ==, 0);
-  g_printerr ("# %s: peak resident set %ld KiB\n", what, ru.ru_maxrss);
-  if (PLAIN_BUILD)
-    g_assert_cmpuint ((guint64) ru.ru_maxrss, <=, limit_mib * 1024);
-}
-
-static char *
-write_temp (GBytes *bytes, const char *name)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("jvms-jfr-hostile-XXXXXX", &error);
-  g_assert_no_error (error);
-  char *path = g_build_filename (dir, name, NULL);
-  g_file_set_contents (path, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes), &error);
-  g_assert_no_error (error);
-  return path;
-}
-
-static void
-remove_temp (const char *path)
-{
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_unlink (path);
-  g_rmdir (dir);
-}
-
 /* ---- 2: a file that shrinks while it is read ---- */
 
 #define SHRINK_CHUNKS 4
@@ -98,7 +49,7 @@ static void
 shrink_case (JvmsJfrOrder order)
 {
   g_autoptr(GBytes) bytes = jfr_shape_plain (SHRINK_CHUNKS, SHRINK_EVENTS);
-  g_autofree char *path = write_temp (bytes, "shrinking.jfr");
+  g_autofree char *path = hostile_write_temp (bytes, "shrinking.jfr");
   g_autoptr(GError) error = NULL;
   g_autoptr(JvmsJfrFile) file = jvms_jfr_file_open (path, &error);
   g_assert_no_error (error);
@@ -119,20 +70,15 @@ shrink_case (JvmsJfrOrder order)
     g_assert_cmpuint (per_chunk[k], ==, 0);
   g_assert_true (any_warning_contains (file, path, "the file shrank while being read"));
   g_assert_false (jvms_jfr_file_get_chunk (file, 1)->complete);
-  remove_temp (path);
+  hostile_remove_temp (path);
 }
 
 static void
 test_shrink (void)
 {
-  if (g_test_subprocess ())
-    {
-      shrink_case (JVMS_JFR_ORDER_FILE);
-      shrink_case (JVMS_JFR_ORDER_TIME);
-      return;
-    }
-  g_test_trap_subprocess (NULL, WATCHDOG, G_TEST_SUBPROCESS_INHERIT_STDERR);
-  g_test_trap_assert_passed ();
+  HOSTILE_IN_SUBPROCESS ();
+  shrink_case (JVMS_JFR_ORDER_FILE);
+  shrink_case (JVMS_JFR_ORDER_TIME);
 }
 
 /* ---- reading everything ---- */
@@ -203,12 +149,7 @@ assert_steps (guint64 before, gsize size, const char *what)
 static void
 test_dag_empty (void)
 {
-  if (!g_test_subprocess ())
-    {
-      g_test_trap_subprocess (NULL, WATCHDOG, G_TEST_SUBPROCESS_INHERIT_STDERR);
-      g_test_trap_assert_passed ();
-      return;
-    }
+  HOSTILE_IN_SUBPROCESS ();
   for (int reversed = 0; reversed < 2; reversed++)
     {
       g_autoptr(GBytes) bytes = jfr_shape_dag (25, 3, FALSE, reversed, TRUE, TRUE, 3);
@@ -231,12 +172,7 @@ test_dag_empty (void)
 static void
 test_dag_bytes (void)
 {
-  if (!g_test_subprocess ())
-    {
-      g_test_trap_subprocess (NULL, WATCHDOG, G_TEST_SUBPROCESS_INHERIT_STDERR);
-      g_test_trap_assert_passed ();
-      return;
-    }
+  HOSTILE_IN_SUBPROCESS ();
   g_autoptr(GBytes) bytes = jfr_shape_dag (25, 3, TRUE, FALSE, TRUE, TRUE, 3);
   guint64 before = jvms_jfr_work_steps ();
   g_autoptr(GError) error = NULL;
@@ -294,12 +230,7 @@ test_nesting_order (void)
 static void
 test_many_chunks (void)
 {
-  if (!g_test_subprocess ())
-    {
-      g_test_trap_subprocess (NULL, WATCHDOG, G_TEST_SUBPROCESS_INHERIT_STDERR);
-      g_test_trap_assert_passed ();
-      return;
-    }
+  HOSTILE_IN_SUBPROCESS ();
   for (int distinct = 0; distinct < 2; distinct++)
     {
       guint n_chunks = 20000;
@@ -325,21 +256,16 @@ test_many_chunks (void)
 static void
 test_high_class_ids (void)
 {
-  if (!g_test_subprocess ())
-    {
-      g_test_trap_subprocess (NULL, WATCHDOG, G_TEST_SUBPROCESS_INHERIT_STDERR);
-      g_test_trap_assert_passed ();
-      return;
-    }
+  HOSTILE_IN_SUBPROCESS ();
   g_autoptr(GBytes) bytes = jfr_shape_many_chunks (2000, TRUE, TRUE);
-  g_autofree char *path = write_temp (bytes, "high-ids.jfr");
+  g_autofree char *path = hostile_write_temp (bytes, "high-ids.jfr");
   g_autoptr(GError) error = NULL;
   g_autoptr(JvmsJfrFile) file = jvms_jfr_file_open (path, &error);
   g_assert_no_error (error);
   guint64 n_plain;
   g_assert_cmpuint (read_all (file, JVMS_JFR_ORDER_TIME, "test.Plain", &n_plain), ==, 2000);
-  remove_temp (path);
-  assert_peak_rss (256, "2,000 metadata records with a class id of 65000");
+  hostile_remove_temp (path);
+  hostile_assert_peak_rss (256, "2,000 metadata records with a class id of 65000");
 }
 
 /* ---- 10: memory of metadata ---- */
@@ -351,14 +277,9 @@ test_high_class_ids (void)
 static void
 test_tiny_elements (void)
 {
-  if (!g_test_subprocess ())
-    {
-      g_test_trap_subprocess (NULL, WATCHDOG, G_TEST_SUBPROCESS_INHERIT_STDERR);
-      g_test_trap_assert_passed ();
-      return;
-    }
+  HOSTILE_IN_SUBPROCESS ();
   g_autoptr(GBytes) bytes = jfr_shape_tiny_elements (2000000, 3);
-  g_autofree char *path = write_temp (bytes, "tiny.jfr");
+  g_autofree char *path = hostile_write_temp (bytes, "tiny.jfr");
   g_clear_pointer (&bytes, g_bytes_unref);
   guint64 before = jvms_jfr_work_steps ();
   g_autoptr(GError) error = NULL;
@@ -368,8 +289,8 @@ test_tiny_elements (void)
   g_assert_cmpuint (read_all (file, JVMS_JFR_ORDER_TIME, "test.Plain", &n_plain), ==, 3);
   g_assert_cmpuint (n_plain, ==, 3);
   assert_steps (before, 6000000, "tiny elements");
-  remove_temp (path);
-  assert_peak_rss (64, "2 million tiny metadata elements (6 MB)");
+  hostile_remove_temp (path);
+  hostile_assert_peak_rss (64, "2 million tiny metadata elements (6 MB)");
 }
 
 /* ---- 5: print --json of constants that refer to each other ---- */
@@ -449,15 +370,10 @@ json_events (JsonParser *parser, const CliRun *run)
 static void
 test_print_bound (void)
 {
-  if (!g_test_subprocess ())
-    {
-      g_test_trap_subprocess (NULL, WATCHDOG, G_TEST_SUBPROCESS_INHERIT_STDERR);
-      g_test_trap_assert_passed ();
-      return;
-    }
+  HOSTILE_IN_SUBPROCESS ();
   {
     g_autoptr(GBytes) bytes = jfr_shape_constants (3, 0, 3);
-    g_autofree char *path = write_temp (bytes, "cycle.jfr");
+    g_autofree char *path = hostile_write_temp (bytes, "cycle.jfr");
     g_auto(CliRun) run = { 0 };
     print_json (path, &run);
     g_assert_cmpint (run.status, ==, 0);
@@ -472,11 +388,11 @@ test_print_bound (void)
         g_assert_true (json_object_get_null_member (node, "n0"));
         g_assert_true (json_object_get_null_member (node, "n2"));
       }
-    remove_temp (path);
+    hostile_remove_temp (path);
   }
   {
     g_autoptr(GBytes) bytes = jfr_shape_constants (3, 31, 3);
-    g_autofree char *path = write_temp (bytes, "constant-dag.jfr");
+    g_autofree char *path = hostile_write_temp (bytes, "constant-dag.jfr");
     g_auto(CliRun) run = { 0 };
     print_json (path, &run);
     g_assert_cmpint (run.status, ==, 3);
@@ -486,7 +402,7 @@ test_print_bound (void)
     g_assert_cmpuint (run.out->len, <=, (gsize) 3 * (16 << 20));
     g_autoptr(JsonParser) parser = json_parser_new ();
     g_assert_cmpuint (json_array_get_length (json_events (parser, &run)), ==, 3);
-    remove_temp (path);
+    hostile_remove_temp (path);
   }
 }
 

@@ -2,33 +2,11 @@
  * (issue 28): attributes whose id sections all point at one big table. Each case runs in a
  * subprocess (a signal fails the test; the time limit only turns a hang into a failure). Work
  * is the reader's own count of header bytes read (jvms_perf_reader_get_header_bytes_read). */
-#include <glib/gstdio.h>
 #include <string.h>
 
+#include "hostile-util.h"
 #include "jvms-perf.h"
 #include "perf-writer.h"
-
-#define WATCHDOG (G_USEC_PER_SEC * 300)
-
-static char *
-write_temp (GBytes *bytes, const char *name)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("jvms-perf-hostile-XXXXXX", &error);
-  g_assert_no_error (error);
-  char *path = g_build_filename (dir, name, NULL);
-  g_file_set_contents (path, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes), &error);
-  g_assert_no_error (error);
-  return path;
-}
-
-static void
-remove_temp (const char *path)
-{
-  g_autofree char *dir = g_path_get_dirname (path);
-  g_unlink (path);
-  g_rmdir (dir);
-}
 
 /* Reads every event of @path; returns how many, with the header bytes read and the warnings
  * joined by newlines. */
@@ -63,32 +41,27 @@ read_all (const char *path, guint64 *header_bytes, char **warnings)
 static void
 test_shared_ids (void)
 {
-  if (!g_test_subprocess ())
-    {
-      g_test_trap_subprocess (NULL, WATCHDOG, G_TEST_SUBPROCESS_INHERIT_STDERR);
-      g_test_trap_assert_passed ();
-      return;
-    }
+  HOSTILE_IN_SUBPROCESS ();
   {
     g_autoptr(GBytes) bytes = perf_shape_shared_ids (20000, 131072, FALSE, 100);
-    g_autofree char *path = write_temp (bytes, "shared-ids.data");
+    g_autofree char *path = hostile_write_temp (bytes, "shared-ids.data");
     guint64 header_bytes;
     g_autofree char *warnings = NULL;
     g_assert_cmpuint (read_all (path, &header_bytes, &warnings), ==, 100);
     g_assert_cmpuint (header_bytes, <=, 2 * g_bytes_get_size (bytes));
     g_assert_cmpstr (warnings, ==, "");
-    remove_temp (path);
+    hostile_remove_temp (path);
   }
   {
     g_autoptr(GBytes) bytes = perf_shape_shared_ids (2000, 131072, TRUE, 100);
-    g_autofree char *path = write_temp (bytes, "shifted-ids.data");
+    g_autofree char *path = hostile_write_temp (bytes, "shifted-ids.data");
     guint64 header_bytes;
     g_autofree char *warnings = NULL;
     /* the first eight attributes own every id the samples use */
     g_assert_cmpuint (read_all (path, &header_bytes, &warnings), ==, 100);
     g_assert_cmpuint (header_bytes, <=, g_bytes_get_size (bytes) + ((guint64) 8 << 20));
     g_assert_nonnull (strstr (warnings, "shifted-ids.data: attr #8 at offset 1128 and 1991 more: their ids would exceed the limit of 2^20 ids read in all"));
-    remove_temp (path);
+    hostile_remove_temp (path);
   }
 }
 

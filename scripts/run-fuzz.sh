@@ -23,7 +23,7 @@ else
   meson setup --reconfigure "$BUILD" "$ROOT" $OPTIONS >/dev/null
 fi
 TARGETS="fuzz-jfr fuzz-perf fuzz-ctf fuzz-history fuzz-bundle fuzz-samples"
-REGRESS="fuzz-jfr-regress fuzz-history-regress fuzz-bundle-regress fuzz-samples-regress"
+REGRESS="fuzz-jfr-regress fuzz-history-regress fuzz-bundle-regress fuzz-samples-regress fuzz-seeds"
 # Only the fuzz targets and the seed writers: the rest of the tree is built by the other builds.
 # shellcheck disable=SC2046 # one word per target
 if ! ninja -C "$BUILD" $(for t in $TARGETS $REGRESS; do printf 'tests/fuzz/%s ' "$t"; done) >"$BUILD/fuzz-build.log" 2>&1; then
@@ -40,7 +40,7 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
 LIMITS="-rss_limit_mb=1024 -malloc_limit_mb=256 -max_total_time=$SECONDS_PER_TARGET -print_final_stats=1"
 
-# Seeds. JFR: the shared test recordings (decompressed). CTF: the stream files the target
+# Seeds. JFR: the shared test recordings (decompressed) and the shapes of issue 28. CTF: the stream files the target
 # writes itself (JVMS_FUZZ_CTF_SEEDS). Index and bundle.json: built by the regression drivers.
 for t in $TARGETS; do mkdir -p "$OUT/$t/corpus" "$OUT/$t/artifacts"; done
 "$F/fuzz-jfr-regress" --write-corpus "$OUT/fuzz-jfr/corpus" "$SHARED"/testdata/jfr/*.jfr.gz
@@ -59,6 +59,8 @@ P=$OUT/fuzz-perf/corpus
   perf record -q -e '{cpu-clock,task-clock}' -a -o "$P/group.data" -- sleep 0.01
 } >/dev/null 2>&1 || true
 find "$P" -name '*.data' -size +256k -delete
+# The shapes of issue 28 (attributes sharing one id table); JFR's come with its corpus above.
+"$F/fuzz-seeds" perf "$P"
 # Inputs the campaigns found (tests/fuzz/findings/FORMAT-KIND-SHA1, replayed by the readers'
 # tests too) join the seeds: every run goes through them first.
 for f in "$D"/findings/*; do

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "jfr-mutator.h"
+#include "jfr-shapes.h"
 #include "jvms-jfr.h"
 
 static void touch_value (const JvmsJfrValue *v, guint depth);
@@ -93,7 +95,22 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
   return 0;
 }
 
-#ifndef JVMS_LIBFUZZER
+#ifdef JVMS_LIBFUZZER
+
+size_t LLVMFuzzerMutate (uint8_t *data, size_t size, size_t max_size);
+size_t LLVMFuzzerCustomMutator (uint8_t *data, size_t size, size_t max_size, unsigned int seed);
+
+/* Half of the mutations libFuzzer's own, half structural (jfr-mutator.c): well-formed files
+ * with one extreme property are what random bytes rarely make. */
+size_t
+LLVMFuzzerCustomMutator (uint8_t *data, size_t size, size_t max_size, unsigned int seed)
+{
+  if (seed % 2 == 0)
+    return LLVMFuzzerMutate (data, size, max_size);
+  return jfr_mutate (data, size, max_size, seed / 2, LLVMFuzzerMutate);
+}
+
+#else
 
 static GBytes *
 load (const char *path)
@@ -117,15 +134,97 @@ load (const char *path)
   return g_memory_output_stream_steal_as_bytes (G_MEMORY_OUTPUT_STREAM (out));
 }
 
-/* fuzz-jfr-regress FILE…: each file whole, cut at 40 offsets, and with 40 sets of random
- * byte flips (fixed seed), through the fuzz entry point. Prints TAP.
- * fuzz-jfr-regress --write-corpus DIR FILE…: writes the decompressed files as seeds. */
+/* The shapes of issue 28 (jfr-shapes.c), small enough for the fuzzer's 1 MiB inputs. */
+typedef struct
+{
+  const char *name;
+  GBytes     *bytes;
+} Shape;
+
+static void
+shape_free (gpointer p)
+{
+  Shape *sh = p;
+  g_bytes_unref (sh->bytes);
+  g_free (sh);
+}
+
+static void
+add_shape (GPtrArray *list, const char *name, GBytes *bytes)
+{
+  Shape *sh = g_new (Shape, 1);
+  sh->name = name;
+  sh->bytes = bytes;
+  g_ptr_array_add (list, sh);
+}
+
+static GPtrArray *
+shapes (void)
+{
+  GPtrArray *list = g_ptr_array_new_with_free_func (shape_free);
+  add_shape (list, "shape-dag-empty.jfr", jfr_shape_dag (25, 3, FALSE, FALSE, TRUE, TRUE, 3));
+  add_shape (list, "shape-dag-int.jfr", jfr_shape_dag (25, 3, TRUE, FALSE, TRUE, TRUE, 3));
+  add_shape (list, "shape-dag-reversed.jfr", jfr_shape_dag (25, 3, FALSE, TRUE, TRUE, TRUE, 3));
+  add_shape (list, "shape-chain-33.jfr", jfr_shape_dag (33, 1, TRUE, TRUE, FALSE, TRUE, 3));
+  add_shape (list, "shape-self-reference.jfr", jfr_shape_constants (3, 0, 3));
+  add_shape (list, "shape-constant-dag.jfr", jfr_shape_constants (3, 31, 3));
+  add_shape (list, "shape-many-chunks.jfr", jfr_shape_many_chunks (1000, FALSE, FALSE));
+  add_shape (list, "shape-distinct-metadata.jfr", jfr_shape_many_chunks (400, TRUE, TRUE));
+  add_shape (list, "shape-tiny-elements.jfr", jfr_shape_tiny_elements (100000, 3));
+  add_shape (list, "shape-plain.jfr", jfr_shape_plain (3, 50));
+  return list;
+}
+
+/* A byte mutator for the structural mutator outside libFuzzer: a few random bytes changed. */
+static GRand *flip_rand;
+
+static gsize
+flip_bytes (guint8 *data, gsize size, gsize max_size)
+{
+  guint flips = 1 + (guint) g_rand_int_range (flip_rand, 0, 8);
+  for (guint f = 0; f < flips && size > 0; f++)
+    data[g_rand_int_range (flip_rand, 0, (gint32) MIN (size, (gsize) G_MAXINT32))] = (guint8) g_rand_int_range (flip_rand, 0, 256);
+  return size;
+}
+
+/* @data and 40 structural mutations of it, each from the one before, through the entry point. */
+static guint
+run_mutated (const guint8 *data, gsize size)
+{
+  gsize max = MAX (size * 2, (gsize) 4096);
+  guint8 *buf = g_malloc (max);
+  memcpy (buf, data, size);
+  gsize len = size;
+  for (guint k = 0; k < 40; k++)
+    {
+      len = jfr_mutate (buf, len, max, (guint) g_rand_int (flip_rand), flip_bytes);
+      LLVMFuzzerTestOneInput (buf, len);
+    }
+  g_free (buf);
+  return 40;
+}
+
+/* fuzz-jfr-regress FILE…: each file whole, cut at 40 offsets, with 40 sets of random byte
+ * flips and 40 structural mutations (jfr-mutator.c; fixed seeds), through the fuzz entry point;
+ * then the shapes of issue 28 and their mutations. Prints TAP.
+ * fuzz-jfr-regress --write-corpus DIR FILE…: writes the decompressed files and the shapes as
+ * seeds. */
 int
 main (int argc, char **argv)
 {
+  flip_rand = g_rand_new_with_seed (20261128);
   if (argc > 2 && strcmp (argv[1], "--write-corpus") == 0)
     {
       g_mkdir_with_parents (argv[2], 0755);
+      g_autoptr(GPtrArray) list = shapes ();
+      for (guint i = 0; i < list->len; i++)
+        {
+          const Shape *sh = g_ptr_array_index (list, i);
+          g_autofree char *out = g_build_filename (argv[2], sh->name, NULL);
+          g_autoptr(GError) error = NULL;
+          if (!g_file_set_contents (out, g_bytes_get_data (sh->bytes, NULL), (gssize) g_bytes_get_size (sh->bytes), &error))
+            g_error ("%s", error->message);
+        }
       for (int i = 3; i < argc; i++)
         {
           g_autoptr(GBytes) b = load (argv[i]);
@@ -140,7 +239,7 @@ main (int argc, char **argv)
       return 0;
     }
   GRand *rand = g_rand_new_with_seed (20261124);
-  printf ("1..%d\n", argc - 1);
+  printf ("1..%d\n", argc);
   for (int i = 1; i < argc; i++)
     {
       g_autoptr(GBytes) b = load (argv[i]);
@@ -164,9 +263,23 @@ main (int argc, char **argv)
           g_free (copy);
           runs++;
         }
+      runs += run_mutated (data, size);
       printf ("ok %d - %s: %u inputs through the fuzz entry point\n", i, argv[i], runs);
     }
+  g_autoptr(GPtrArray) list = shapes ();
+  guint runs = 0;
+  for (guint i = 0; i < list->len; i++)
+    {
+      const Shape *sh = g_ptr_array_index (list, i);
+      gsize size;
+      const guint8 *data = g_bytes_get_data (sh->bytes, &size);
+      LLVMFuzzerTestOneInput (data, size);
+      runs += 1 + run_mutated (data, size);
+    }
+  printf ("ok %d - the %u shapes of issue 28: %u inputs through the fuzz entry point\n", argc,
+          list->len, runs);
   g_rand_free (rand);
+  g_rand_free (flip_rand);
   return 0;
 }
 

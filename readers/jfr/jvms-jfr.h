@@ -277,10 +277,14 @@ typedef struct
   gboolean    is_virtual;     /* JDK 19+ virtual thread */
 } JvmsJfrThread;
 
+/* A frame whose method key is not in its chunk's method pool (or whose method has no name)
+ * has a NULL method_name and class_name: a profiler shows it as [unknown]; a method whose
+ * class is not in the class pool has its name and a NULL class_name. */
 typedef struct
 {
   const char *method_name;  /* NULL when unresolved */
-  const char *class_name;   /* Java source form: "com.example.Foo", "long[]" */
+  const char *class_name;   /* Java source form: "com.example.Foo", "long[]"; NULL when
+                             * unresolved */
   const char *descriptor;   /* "(Ljava/lang/Object;)V" */
   const char *type;         /* "Interpreted", "JIT compiled", "Inlined", "Native", or NULL */
   gint32      line_number;  /* -1 when unknown */
@@ -292,7 +296,9 @@ typedef struct
 typedef struct
 {
   guint64             key;       /* constant-pool key in its chunk */
-  gboolean            truncated; /* more frames existed than were recorded */
+  gboolean            truncated; /* more frames existed than were recorded: the file's
+                                  * truncated flag, or more than the 8,192 frames decoded;
+                                  * a profiler adds a [truncated] frame at the root */
   guint               n_frames;
   const JvmsJfrFrame *frames;    /* top frame first */
 } JvmsJfrStackTrace;
@@ -311,7 +317,10 @@ gint64                  jvms_jfr_event_get_duration_ns (const JvmsJfrEvent *even
 gint64                  jvms_jfr_event_get_end_ns      (const JvmsJfrEvent *event);
 /* The eventThread field, or NULL when the type has none or it is null/unresolved. */
 const JvmsJfrThread    *jvms_jfr_event_get_thread      (const JvmsJfrEvent *event);
-/* The stackTrace field, or NULL when the type has none or it is null/unresolved. */
+/* The stackTrace field, or NULL when the type has none or it is null/unresolved (a stack
+ * constant whose frames do not fit its record is dropped when the chunk is read, with a
+ * warning: its events have no stack). No count read from the file sizes an allocation
+ * beyond what its record holds. */
 const JvmsJfrStackTrace *jvms_jfr_event_get_stack_trace (const JvmsJfrEvent *event);
 
 /* ---------------------------------------------------------------------------------------- */

@@ -13,12 +13,12 @@
  * identical with, Java's Float.toString/Double.toString. Events come in time order.
  *
  * Bounds. Constants may refer to each other: a reference back to a constant being printed (a
- * cycle) prints null, as the JDK prints it; and an event prints at most JVMS_PRINT_MAX_VALUES
- * values (more with a deep --stack-depth, see print_limit), each string and field name also
- * counting one value per 64 bytes, the rest left out with a warning naming the event: a DAG of
- * constants, each referring three times to the next, would otherwise print 3^levels values for
- * a few hundred bytes. So an event prints at most about 15 MB (100,000 values of at most the
- * nesting's indentation, a name and 64 bytes of text each).
+ * cycle) prints null, as the JDK prints a constant that refers to itself; and an event prints
+ * at most JVMS_PRINT_MAX_VALUES values (more with a deep --stack-depth, see print_limit), each
+ * string and field name also counting one value per 64 bytes, the rest left out with a warning
+ * naming the event: a DAG of constants, each referring three times to the next, would
+ * otherwise print 3^levels values for a few hundred bytes. So an event prints at most about
+ * 15 MB (100,000 values of at most the nesting's indentation, a name and 64 bytes of text).
  */
 #include "config.h"
 

@@ -40,8 +40,9 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
 LIMITS="-rss_limit_mb=1024 -malloc_limit_mb=256 -max_total_time=$SECONDS_PER_TARGET -print_final_stats=1"
 
-# Seeds. JFR: the shared test recordings (decompressed) and the shapes of issue 28. CTF: the stream files the target
-# writes itself (JVMS_FUZZ_CTF_SEEDS). Index and bundle.json: built by the regression drivers.
+# Seeds. JFR: the shared test recordings (decompressed) and the shapes of issue 28. CTF: the
+# stream files the target writes itself (JVMS_FUZZ_CTF_SEEDS). Index and bundle.json: built by
+# the regression drivers.
 for t in $TARGETS; do mkdir -p "$OUT/$t/corpus" "$OUT/$t/artifacts"; done
 "$F/fuzz-jfr-regress" --write-corpus "$OUT/fuzz-jfr/corpus" "$SHARED"/testdata/jfr/*.jfr.gz
 "$F/fuzz-history-regress" --write-corpus "$OUT/fuzz-history/corpus"

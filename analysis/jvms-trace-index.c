@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "jvms-build.h"
+#include "jvms-index-cache.h"
 #include "jvms-input-file.h"
 #include "jvms-states.h"
 
@@ -55,31 +56,12 @@ static GParamSpec *properties[N_PROPS];
 G_DEFINE_FINAL_TYPE (JvmsTraceIndex, jvms_trace_index, G_TYPE_OBJECT)
 
 static void
-remove_tree (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  if (dir != NULL)
-    {
-      const char *name;
-      while ((name = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *child = g_build_filename (path, name, NULL);
-          if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-            remove_tree (child);
-          else
-            g_unlink (child);
-        }
-    }
-  g_rmdir (path);
-}
-
-static void
 jvms_trace_index_finalize (GObject *object)
 {
   JvmsTraceIndex *self = JVMS_TRACE_INDEX (object);
   g_clear_pointer (&self->history, jvms_history_unref);
   if (self->temp_dir != NULL)
-    remove_tree (self->temp_dir);
+    jvms_index_cache_remove_folder (self->temp_dir);
   g_free (self->temp_dir);
   g_free (self->trace_path);
   g_free (self->cache_dir);
@@ -336,20 +318,6 @@ trace_identity (GPtrArray *inputs, guint64 *total_bytes)
   return g_string_free (s, FALSE);
 }
 
-static gboolean
-dir_writable (const char *dir)
-{
-  if (g_mkdir_with_parents (dir, 0700) != 0)
-    return FALSE;
-  g_autofree char *probe = g_build_filename (dir, ".jvmscope-write-probe-XXXXXX", NULL);
-  int fd = g_mkstemp (probe);
-  if (fd < 0)
-    return FALSE;
-  close (fd);
-  g_unlink (probe);
-  return TRUE;
-}
-
 static void
 add_lines_from (JvmsTraceIndex *self, GPtrArray *to, const char *joined)
 {
@@ -376,85 +344,148 @@ layers_from_name (const char *s)
   return l;
 }
 
-/* MD5 of a whole file: corruption detection, not security. Read in blocks rather than mapped,
- * so that checking a large index does not add the whole index to the resident memory. */
+/* Moves this load into a temporary folder of its own, removed with the object. */
 static char *
-file_digest (const char *path)
+use_temp_dir (JvmsTraceIndex *self, const char *dir, const char *why, GError **error)
 {
-  struct stat st;
-  int fd = jvms_input_file_open (path, &st, NULL);
-  if (fd < 0)
-    return NULL;
-  g_autoptr(GChecksum) sum = g_checksum_new (G_CHECKSUM_MD5);
-  g_autofree guchar *block = g_malloc (1 << 20);
-  off_t offset = 0;
-  for (;;)
-    {
-      ssize_t n = pread (fd, block, 1 << 20, offset);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n < 0)
-        {
-          close (fd);
-          return NULL;
-        }
-      if (n == 0)
-        break;
-      g_checksum_update (sum, block, n);
-      offset += n;
-    }
-  close (fd);
-  return g_strdup (g_checksum_get_string (sum));
-}
-
-static gboolean
-write_digest (const char *index_path, GError **error)
-{
-  g_autofree char *digest = file_digest (index_path);
-  g_autofree char *sum_path = g_strconcat (index_path, ".sum", NULL);
-  if (digest == NULL)
+  g_autoptr(GError) tmp_error = NULL;
+  char *tmp = g_dir_make_tmp ("jvmscope-index-XXXXXX", &tmp_error);
+  if (tmp == NULL)
     {
       g_set_error (error, JVMS_ANALYSIS_ERROR, JVMS_ANALYSIS_ERROR_INDEX,
-                   "%s: the new index cannot be read back", index_path);
-      return FALSE;
+                   "%s: %s, and no temporary folder can be made: %s", dir, why, tmp_error->message);
+      return NULL;
     }
-  return g_file_set_contents (sum_path, digest, -1, error);
+  g_mutex_lock (&self->lock);
+  if (self->temp_dir != NULL)
+    jvms_index_cache_remove_folder (self->temp_dir);
+  g_free (self->temp_dir);
+  self->temp_dir = g_strdup (tmp);
+  g_ptr_array_add (self->warnings,
+                   g_strdup_printf ("%s: %s; the index is kept in %s until the trace is closed",
+                                    dir, why, tmp));
+  g_mutex_unlock (&self->lock);
+  return tmp;
 }
 
-/* Opens the index at @index_path if it is complete, current and made from this very trace. */
-static JvmsHistory *
-try_reuse (const char *index_path, const char *identity)
+static void
+set_paths (JvmsTraceIndex *self, const char *index_path, const char *samples_path)
 {
-  /* Only a regular file is handed to jvms_history_open(), whose open would wait on a pipe. */
-  struct stat st;
-  int fd = jvms_input_file_open (index_path, &st, NULL);
-  if (fd < 0)
-    return NULL;
-  close (fd);
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JvmsHistory) h = jvms_history_open (index_path, 0, &error);
-  if (h == NULL)
+  g_mutex_lock (&self->lock);
+  g_free (self->index_path);
+  self->index_path = g_strdup (index_path);
+  g_free (self->samples_path);
+  self->samples_path = g_strdup (samples_path);
+  g_mutex_unlock (&self->lock);
+}
+
+static void
+take_reused (JvmsTraceIndex *self, JvmsHistory *reused, const char *index_path, gint64 t0)
+{
+  g_mutex_lock (&self->lock);
+  self->reused = TRUE;
+  self->layers = layers_from_name (jvms_history_get_metadata (reused, "layers"));
+  memset (&self->stats, 0, sizeof self->stats);
+  self->stats.build_seconds = (g_get_monotonic_time () - t0) / 1e6;
+  GStatBuf st;
+  self->stats.index_bytes = g_stat (index_path, &st) == 0 ? (guint64) st.st_size : 0;
+  self->stats.n_intervals = jvms_history_get_n_intervals (reused);
+  self->stats.n_attributes = jvms_history_get_n_attributes (reused);
+  g_mutex_unlock (&self->lock);
+  add_lines_from (self, self->warnings, jvms_history_get_metadata (reused, "warnings"));
+  add_lines_from (self, self->notes, jvms_history_get_metadata (reused, "notes"));
+  set_history (self, reused);
+  set_phase (self, JVMS_TRACE_INDEX_PHASE_COMPLETE);
+}
+
+static void
+take_built (JvmsTraceIndex *self, JvmsBuildResult *res, const char *index_path, gint64 t0)
+{
+  g_mutex_lock (&self->lock);
+  self->reused = FALSE;
+  self->layers = res->layers;
+  for (guint i = 0; res->warnings != NULL && i < res->warnings->len; i++)
+    g_ptr_array_add (self->warnings, g_strdup (g_ptr_array_index (res->warnings, i)));
+  for (guint i = 0; res->notes != NULL && i < res->notes->len; i++)
+    g_ptr_array_add (self->notes, g_strdup (g_ptr_array_index (res->notes, i)));
+  self->stats.input_bytes = res->input_bytes;
+  self->stats.n_events = res->n_events;
+  self->stats.build_seconds = (g_get_monotonic_time () - t0) / 1e6;
+  GStatBuf st;
+  self->stats.index_bytes = res->history != NULL && g_stat (index_path, &st) == 0 ? (guint64) st.st_size : 0;
+  self->stats.n_intervals = res->history != NULL ? jvms_history_get_n_intervals (res->history) : 0;
+  self->stats.n_attributes = res->history != NULL ? jvms_history_get_n_attributes (res->history) : 0;
+  g_mutex_unlock (&self->lock);
+}
+
+/* A failure to write into the cache folder (full, over quota, failing): a temporary folder may
+ * take the index instead, as when the folder cannot be written at all. */
+static gboolean
+is_write_error (const GError *error)
+{
+  return error != NULL
+         && (g_error_matches (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_IO)
+             || error->domain == G_FILE_ERROR
+             || (error->domain == G_IO_ERROR && error->code != G_IO_ERROR_CANCELLED));
+}
+
+/* Reuses or builds the index in @dir, whose lock for this trace the caller holds. */
+static gboolean
+load_locked (JvmsTraceIndex *self, const char *dir, const char *path_key, const char *key,
+             const char *identity, guint64 total_bytes, gint64 t0, GCancellable *cancellable,
+             GError **error)
+{
+  /* Index files are named by the trace path's hash and its identity's: a changed trace gets a
+   * new name, and the old index of the same path is removed when the new one is built. */
+  g_autofree char *index_path = g_strdup_printf ("%s/%s-%s.jvmsidx", dir, path_key, key);
+  g_autofree char *samples_path = g_strdup_printf ("%s/%s-%s.samples", dir, path_key, key);
+  set_paths (self, index_path, samples_path);
+
+  g_autoptr(JvmsHistory) reused = self->force_rebuild ? NULL
+                                    : jvms_index_cache_reuse (index_path, samples_path, identity);
+  if (reused != NULL)
     {
-      g_debug ("%s: rebuilding: %s", index_path, error->message);
-      return NULL;
+      take_reused (self, reused, index_path, t0);
+      return TRUE;
     }
-  g_autofree char *version = g_strdup_printf ("%d", JVMS_ANALYSIS_VERSION);
-  if (!jvms_history_is_complete (h)
-      || g_strcmp0 (jvms_history_get_metadata (h, "analysis-version"), version) != 0
-      || g_strcmp0 (jvms_history_get_metadata (h, "trace-identity"), identity) != 0)
-    return NULL;
-  /* Opening checks the header and tables only; damage in a node would surface in some view's
-   * query much later. The digest written beside the index when it was built covers every byte,
-   * at a tenth of the cost of decoding every node (jvms_history_check). */
-  g_autofree char *sum_path = g_strconcat (index_path, ".sum", NULL);
-  g_autofree char *expected = jvms_input_file_read (sum_path, 256, NULL, NULL);
-  g_autofree char *actual = file_digest (index_path);
-  if (expected == NULL || actual == NULL || strcmp (g_strstrip (expected), actual) != 0)
+
+  jvms_index_cache_remove_trace (dir, path_key);
+  JvmsBuildRequest req = {
+    .kind = self->kind,
+    .trace_path = self->trace_path,
+    .index_path = index_path,
+    .samples_path = samples_path,
+    .identity = identity,
+    .total_bytes = total_bytes,
+    .progress = progress_cb,
+    .history_ready = history_cb,
+    .user_data = self,
+  };
+  JvmsBuildResult res = { 0 };
+  gboolean ok = jvms_build_index (&req, &res, cancellable, error);
+  /* Without its digest an index is never reused: a crash here only costs a rebuild. */
+  if (ok && !jvms_index_cache_seal (index_path, error))
+    ok = FALSE;
+  if (ok)
     {
-      g_debug ("%s: rebuilding: its digest does not match %s", index_path, sum_path);
-      return NULL;
+      take_built (self, &res, index_path, t0);
+      set_history (self, res.history);
+      set_phase (self, JVMS_TRACE_INDEX_PHASE_COMPLETE);
     }
-  return g_steal_pointer (&h);
+  else
+    {
+      /* Nothing of a failed build stays: a sample store renamed into place before the index
+       * failed to close would be taken for part of a later index. */
+      jvms_index_cache_remove_trace (dir, path_key);
+      set_history (self, NULL);
+      /* What the readers said is kept for the error's reader, unless another folder is tried. */
+      if (!is_write_error (error != NULL ? *error : NULL) || self->temp_dir != NULL)
+        take_built (self, &res, index_path, t0);
+    }
+  g_clear_pointer (&res.history, jvms_history_unref);
+  g_clear_pointer (&res.warnings, g_ptr_array_unref);
+  g_clear_pointer (&res.notes, g_ptr_array_unref);
+  return ok;
 }
 
 static gboolean
@@ -475,125 +506,42 @@ do_load (JvmsTraceIndex *self, GCancellable *cancellable, GError **error)
   g_autofree char *dir = self->cache_dir != NULL
                            ? g_strdup (self->cache_dir)
                            : g_build_filename (g_get_user_cache_dir (), "jvmscope", NULL);
-  if (!dir_writable (dir))
+  if (!jvms_index_cache_writable (dir))
     {
-      g_autoptr(GError) tmp_error = NULL;
-      char *tmp = g_dir_make_tmp ("jvmscope-index-XXXXXX", &tmp_error);
+      char *tmp = use_temp_dir (self, dir, "the cache folder cannot be written", error);
       if (tmp == NULL)
-        {
-          g_set_error (error, JVMS_ANALYSIS_ERROR, JVMS_ANALYSIS_ERROR_INDEX,
-                       "%s: the cache folder cannot be written, nor a temporary one: %s", dir,
-                       tmp_error->message);
-          return FALSE;
-        }
-      g_mutex_lock (&self->lock);
-      if (self->temp_dir != NULL)
-        remove_tree (self->temp_dir);
-      g_free (self->temp_dir);
-      self->temp_dir = tmp;
-      g_ptr_array_add (self->warnings,
-                       g_strdup_printf ("%s: the cache folder cannot be written; the index is kept in %s until the trace is closed",
-                                        dir, tmp));
-      g_mutex_unlock (&self->lock);
+        return FALSE;
       g_free (dir);
-      dir = g_strdup (tmp);
+      dir = tmp;
     }
 
-  /* Index files are named by the trace path's hash and its identity's: a changed trace gets a
-   * new name, and the old index of the same path is removed once the new one is built. */
-  g_autofree char *base = g_strdup_printf ("%s-%s", path_key, key);
-  g_autofree char *index_path = g_strdup_printf ("%s/%s.jvmsidx", dir, base);
-  g_autofree char *samples_path = g_strdup_printf ("%s/%s.samples", dir, base);
-  g_mutex_lock (&self->lock);
-  g_free (self->index_path);
-  self->index_path = g_strdup (index_path);
-  g_free (self->samples_path);
-  self->samples_path = g_strdup (samples_path);
-  g_mutex_unlock (&self->lock);
-
-  JvmsHistory *reused = self->force_rebuild ? NULL : try_reuse (index_path, identity);
-  if (reused != NULL && !g_file_test (samples_path, G_FILE_TEST_IS_REGULAR))
-    g_clear_pointer (&reused, jvms_history_unref);
-  if (reused != NULL)
+  for (;;)
     {
-      g_mutex_lock (&self->lock);
-      self->reused = TRUE;
-      self->layers = layers_from_name (jvms_history_get_metadata (reused, "layers"));
-      memset (&self->stats, 0, sizeof self->stats);
-      self->stats.build_seconds = (g_get_monotonic_time () - t0) / 1e6;
-      GStatBuf st;
-      self->stats.index_bytes = g_stat (index_path, &st) == 0 ? (guint64) st.st_size : 0;
-      self->stats.n_intervals = jvms_history_get_n_intervals (reused);
-      self->stats.n_attributes = jvms_history_get_n_attributes (reused);
-      g_mutex_unlock (&self->lock);
-      add_lines_from (self, self->warnings, jvms_history_get_metadata (reused, "warnings"));
-      add_lines_from (self, self->notes, jvms_history_get_metadata (reused, "notes"));
-      set_history (self, reused);
-      jvms_history_unref (reused);
-      set_phase (self, JVMS_TRACE_INDEX_PHASE_COMPLETE);
-      return TRUE;
-    }
-
-  /* Remove the indexes of earlier versions of this trace before writing a new one. */
-  {
-    g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-    const char *name;
-    g_autofree char *prefix = g_strdup_printf ("%s-", path_key);
-    while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-      if (g_str_has_prefix (name, prefix))
+      int lock = jvms_index_cache_lock (dir, path_key, cancellable, error);
+      if (lock < 0)
+        return FALSE;
+      jvms_index_cache_sweep (dir, path_key);
+      g_autoptr(GError) load_error = NULL;
+      gboolean ok = load_locked (self, dir, path_key, key, identity, total_bytes, t0,
+                                 cancellable, &load_error);
+      jvms_index_cache_unlock (dir, path_key, lock);
+      if (ok)
+        return TRUE;
+      if (self->temp_dir == NULL && is_write_error (load_error))
         {
-          g_autofree char *p = g_build_filename (dir, name, NULL);
-          g_unlink (p);
+          /* A full cache disk: built again where a read-only cache folder sends it. */
+          g_autofree char *why = g_strdup_printf ("the cache folder could not take the index (%s)",
+                                                  load_error->message);
+          char *tmp = use_temp_dir (self, dir, why, error);
+          if (tmp == NULL)
+            return FALSE;
+          g_free (dir);
+          dir = tmp;
+          continue;
         }
-  }
-
-  JvmsBuildRequest req = {
-    .kind = self->kind,
-    .trace_path = self->trace_path,
-    .index_path = index_path,
-    .samples_path = samples_path,
-    .identity = identity,
-    .total_bytes = total_bytes,
-    .progress = progress_cb,
-    .history_ready = history_cb,
-    .user_data = self,
-  };
-  JvmsBuildResult res = { 0 };
-  g_autoptr(GError) build_error = NULL;
-  gboolean ok = jvms_build_index (&req, &res, cancellable, &build_error);
-  /* Without its digest an index is never reused: a crash here only costs a rebuild. */
-  if (ok && !write_digest (index_path, &build_error))
-    ok = FALSE;
-
-  g_mutex_lock (&self->lock);
-  self->reused = FALSE;
-  self->layers = res.layers;
-  for (guint i = 0; res.warnings != NULL && i < res.warnings->len; i++)
-    g_ptr_array_add (self->warnings, g_strdup (g_ptr_array_index (res.warnings, i)));
-  for (guint i = 0; res.notes != NULL && i < res.notes->len; i++)
-    g_ptr_array_add (self->notes, g_strdup (g_ptr_array_index (res.notes, i)));
-  self->stats.input_bytes = res.input_bytes;
-  self->stats.n_events = res.n_events;
-  self->stats.build_seconds = (g_get_monotonic_time () - t0) / 1e6;
-  GStatBuf st;
-  self->stats.index_bytes = ok && g_stat (index_path, &st) == 0 ? (guint64) st.st_size : 0;
-  self->stats.n_intervals = res.history != NULL ? jvms_history_get_n_intervals (res.history) : 0;
-  self->stats.n_attributes = res.history != NULL ? jvms_history_get_n_attributes (res.history) : 0;
-  g_mutex_unlock (&self->lock);
-  g_clear_pointer (&res.warnings, g_ptr_array_unref);
-  g_clear_pointer (&res.notes, g_ptr_array_unref);
-
-  if (!ok)
-    {
-      g_clear_pointer (&res.history, jvms_history_unref);
-      set_history (self, NULL);
-      g_propagate_error (error, g_steal_pointer (&build_error));
+      g_propagate_error (error, g_steal_pointer (&load_error));
       return FALSE;
     }
-  set_history (self, res.history);
-  g_clear_pointer (&res.history, jvms_history_unref);
-  set_phase (self, JVMS_TRACE_INDEX_PHASE_COMPLETE);
-  return TRUE;
 }
 
 static gboolean

@@ -8,8 +8,11 @@
  * to 1.1 MiB, of 18 sampled 64 KiB blocks above); it is reused while that identity, the analysis
  * version and the digest written beside it (X.jvmsidx.sum) match, and rebuilt when the trace
  * changed, when the index is damaged or fails to open (another format version), or on request. A build interrupted by a crash leaves no file that
- * could be taken for complete. When the cache folder cannot be written, the index is built in a
- * temporary folder and deleted when the object is finalized.
+ * could be taken for complete, and the next load removes what it left. When the cache folder
+ * cannot be written, or a build fails to write into it (a full disk), the index is built in a
+ * temporary folder and deleted when the object is finalized. Loads of one trace into one cache
+ * folder, from any process, take turns (analysis/jvms-index-cache.h): the second waits, then
+ * reuses what the first built.
  *
  * Loading runs synchronously (CLI) or in a worker thread (window). While a build goes on, the
  * history built so far can be queried (jvms_trace_index_dup_history) so that views draw what

@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -157,6 +158,17 @@ jvms_ctf_bt_probe_timeout_ms (const char * const *inputs)
   return (guint) MIN (2000 + bytes / 50000, (guint64) G_MAXUINT);
 }
 
+/* In a probe's child, first: it dies with the thread that forked it, so that a reader killed
+ * (kill -9 of the CLI, a crash of the window) does not leave babeltrace2 running until its
+ * alarm. @parent is the forking process, read before the fork: if it died before the prctl, the
+ * signal was never armed. */
+static void
+die_with_parent (pid_t parent)
+{
+  if (prctl (PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid () != parent)
+    _exit (1);
+}
+
 JvmsCtfProbeResult
 jvms_ctf_bt_probe_guarded (const char * const *inputs)
 {
@@ -169,6 +181,7 @@ jvms_ctf_bt_probe_guarded (const char * const *inputs)
   if (pipe2 (fds, O_CLOEXEC) != 0)
     return jvms_ctf_bt_probe (inputs, NULL) ? JVMS_CTF_PROBE_OK : JVMS_CTF_PROBE_FAILED;
 
+  pid_t parent = getpid ();
   pid_t pid = fork ();
   if (pid < 0)
     {
@@ -180,6 +193,7 @@ jvms_ctf_bt_probe_guarded (const char * const *inputs)
     {
       /* The child only runs babeltrace2 and leaves with _exit(): no atexit handler, no
        * flushing of the parent's stdio buffers. */
+      die_with_parent (parent);
       close (fds[0]);
       alarm (timeout_ms / 1000 + 2);
       gboolean ok = jvms_ctf_bt_probe (inputs, NULL);
@@ -316,6 +330,7 @@ jvms_ctf_prober_probe (JvmsCtfProber *prober, const char * const *inputs)
       int fds[2];
       if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
         return jvms_ctf_bt_probe_guarded (inputs);
+      pid_t parent = getpid ();
       pid_t pid = fork ();
       if (pid < 0)
         {
@@ -325,6 +340,7 @@ jvms_ctf_prober_probe (JvmsCtfProber *prober, const char * const *inputs)
         }
       if (pid == 0)
         {
+          die_with_parent (parent);
           close (fds[0]);
           prober_serve (fds[1]);
         }

@@ -222,13 +222,20 @@ try:
     # Half the recording's events: a quiet machine records only a few thousand.
     n_kernel_events = sum(1 for line in script.splitlines() if line.strip())
     env = dict(os.environ, JVMS_ANALYSIS_TEST_KILL_AFTER_EVENTS=str(max(1, n_kernel_events // 2)))
+    before_kill = set(os.listdir(cache2))
     killed, _ = index(perf_data, env=env)
-    idx_files = [f for f in os.listdir(cache2) if f.endswith(".jvmsidx")]
+    # What the kill really leaves: the index and the sample store under their temporary names
+    # (the builder renames them into place on close), nothing under a complete one.
+    left = sorted(set(os.listdir(cache2)) - before_kill)
     _, after = index(perf_data)
     tap.check(killed.returncode < 0 or killed.returncode == 137, "the build was killed half-way", killed.returncode)
     tap.check(after and not after["reused"] and after["intervals"] > 0,
               "after a killed build the next open rebuilds", after)
-    tap.check(len(idx_files) == 1, "a killed build leaves no index file (only the JFR one is there)", idx_files)
+    tap.check(any(".jvmsidx.tmp-" in n for n in left) and any(".samples.tmp-" in n for n in left)
+              and all(".tmp-" in n or n.endswith(".lock") for n in left),
+              "a killed build leaves its index and sample store under temporary names only", left)
+    stale = [n for n in os.listdir(cache2) if ".tmp-" in n or n.endswith(".lock")]
+    tap.check(not stale, "the next open removes what the killed build left", stale)
 
     # Damaged inputs: what was valid before the damage is indexed, the damage is named. (A
     # one-chunk JFR file keeps its metadata at its end: cut, it has nothing readable left.)

@@ -4,8 +4,9 @@
 - index damage: a byte flipped at each sampled offset of a small index (every byte of the
   header region, then evenly spaced offsets) is detected: the next `index` rebuilds, and the
   rebuilt index answers as the original (intervals, attributes, time range, folders).
-- no space left (a full tmpfs as cache folder, in a private mount namespace): a clear error or
-  a fallback, never a crash, the trace untouched.
+- no space left (a full tmpfs as cache folder, in a private mount namespace): with the temporary
+  folder on it too, a clear error naming the file; with the temporary folder elsewhere, the
+  index built there with a warning; never a crash, nothing left behind, the trace untouched.
 - read-only cache folder (mode 0555 and a read-only mount): the trace still opens.
 - a trace changed on disk after indexing (appended; rewritten in place with a new mtime; rewritten
   in place with size, mtime and inode put back, small and large): the next `index` rebuilds.
@@ -234,6 +235,24 @@ try:
         left = [str(e)]
     # The filler says the listing was taken inside the full mount.
     tap.check(left == ["filler"], "nothing left behind in the full cache folder", left)
+
+    # The cache folder full, the temporary folder elsewhere: built there instead, as for a
+    # read-only cache folder, and nothing of the failed build (no .samples) left in the cache.
+    cmd = ["unshare", "-m", "--propagation", "private", "sh", "-c", script, "sh", full, left_file,
+           args.cli, "index", "--json", "--cache-dir", full, jfr]
+    out = run(cmd, env=dict(os.environ, LC_ALL="C", TMPDIR=tmp), timeout=240)
+    res = json.loads(out.stdout) if out.returncode == 0 else None
+    tap.check(res is not None and answer(res) == reference and not res["index"].startswith(full + "/")
+              and any(w.startswith(full + ": the cache folder could not take the index (") and "No space left" in w
+                      for w in res["warnings"]),
+              "a full cache folder: the index is built in a temporary folder, with a warning saying why",
+              (out.stderr + out.stdout)[-1500:])
+    try:
+        with open(left_file) as f:
+            left = f.read().split()
+    except OSError as e:
+        left = [str(e)]
+    tap.check(left == ["filler"], "nothing of the failed build left in the full cache folder", left)
 
     # ------------------------------------------------------------ read-only cache folder
     ro = os.path.join(tmp, "ro")

@@ -15,7 +15,7 @@ intact sample, measured in the same run.
   (it was read whole: 590 MB resident);
 - no layer readable: the error names every part and its reason;
 - an LTTng trace whose metadata or one stream file is a named pipe, and one whose session folder
-  holds symbolic link cycles and a link to /usr;
+  holds symbolic link cycles and a link to /usr; a CLI killed while its babeltrace2 probe runs;
 - the index cache's own files (index, digest, sample store) replaced by named pipes;
 - a JFR recording whose events end after its chunk header's start + duration (a JVM that died
   before finalising the header), odd and even event counts (the build's MAX() fed a second
@@ -23,6 +23,7 @@ intact sample, measured in the same run.
 - an absurd clock offset in bundle.json (INT64_MAX, INT64_MIN).
 """
 import argparse
+import ctypes
 import json
 import os
 import shutil
@@ -32,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 
 from jvms_tap import Tap
 
@@ -112,6 +114,33 @@ def cli(command, trace, cache=None):
 COMMANDS = ("summary", "index", "analyze")
 # summary exits 3 when it read a trace with warnings; index and analyze print them and exit 0.
 PARTIAL = {"summary": 3, "index": 0, "analyze": 0}
+
+
+def first_child(pid):
+    """A child process of @pid, or None."""
+    try:
+        for task in os.listdir("/proc/%d/task" % pid):
+            with open("/proc/%d/task/%s/children" % (pid, task)) as f:
+                kids = f.read().split()
+            if kids:
+                return int(kids[0])
+    except OSError:
+        pass
+    return None
+
+
+def wait_child(pid, watchdog):
+    """Its wait status, or None if it did not end within @watchdog s (then it is killed: it is
+    our child and not yet reaped, so the pid is still its own)."""
+    deadline = time.monotonic() + watchdog
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done == pid:
+            return status
+        time.sleep(0.05)
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+    return None
 
 
 def bundle_copy(name):
@@ -309,6 +338,36 @@ try:
             ok = r.json["intervals"] == ctf_base.json["intervals"]
         tap.check(ok, "an LTTng session with link cycles and a link to /usr: %s reads the trace once" % command,
                   r.detail())
+
+    # A CLI killed while its babeltrace2 probe runs: the probe (a child, so that a trace on
+    # which babeltrace2 loops cannot hang the reader) must die with it, not run on until its
+    # alarm. The probe is caught and stopped (so that it cannot finish by itself), the CLI
+    # killed; the probe, now our child (a subreaper), must be gone by SIGKILL.
+    libc = ctypes.CDLL(None, use_errno=True)
+    PR_SET_CHILD_SUBREAPER = 36
+    libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    probe, attempts = None, 0
+    while probe is None and attempts < 50:
+        attempts += 1
+        p = subprocess.Popen([args.cli, "summary", scp], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, env=ENV)
+        while probe is None and p.poll() is None:
+            probe = first_child(p.pid)
+            if probe is not None:
+                try:
+                    os.kill(probe, signal.SIGSTOP)
+                except ProcessLookupError:
+                    probe = None
+        if probe is None or p.poll() is not None:
+            p.wait()
+            probe = None  # the CLI ended first (and reaped its probe): try again
+            continue
+        p.kill()
+        p.wait()
+    if tap.check(probe is not None, "a babeltrace2 probe caught and stopped (%d attempts)" % attempts):
+        status = wait_child(probe, args.watchdog)
+        tap.check(status is not None and os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL,
+                  "the killed CLI's babeltrace2 probe dies with it", "status %r" % status)
 
     # ------------------------------------------------------------------ the cache's own files
     cache = os.path.join(tmp, "cache-own")

@@ -8,6 +8,7 @@
  * that once crashed stay covered.
  */
 #include <gio/gio.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 

@@ -1,12 +1,12 @@
 /* jvms-report-json.c: the report as docs/report.md's JSON (schema version 1). Members are
  * written in the order the schema lists them, so that the output stays byte for byte what it
- * was: only added to, never reordered. Every string is valid UTF-8 (paths shown as display
- * names, anything else with its invalid bytes replaced): a file name or a trace string never
- * makes the JSON invalid. */
+ * was: only added to, never reordered. Strings go through jvms-json.h: a file name or a trace
+ * string never makes the JSON invalid. */
 #include "jvms-report.h"
 
-#include <json-glib/json-glib.h>
 #include <math.h>
+
+#include "jvms-json.h"
 
 static void
 add_int (JsonBuilder *b, const char *name, gint64 v)
@@ -16,24 +16,10 @@ add_int (JsonBuilder *b, const char *name, gint64 v)
 }
 
 static void
-add_string_value (JsonBuilder *b, const char *v)
-{
-  if (v == NULL)
-    json_builder_add_null_value (b);
-  else if (g_utf8_validate (v, -1, NULL))
-    json_builder_add_string_value (b, v);
-  else
-    {
-      g_autofree char *valid = g_utf8_make_valid (v, -1);
-      json_builder_add_string_value (b, valid);
-    }
-}
-
-static void
 add_string (JsonBuilder *b, const char *name, const char *v)
 {
   json_builder_set_member_name (b, name);
-  add_string_value (b, v);
+  jvms_json_add_text (b, v);
 }
 
 static void
@@ -208,7 +194,7 @@ add_strings (JsonBuilder *b, const char *name, const char * const *strings)
   json_builder_set_member_name (b, name);
   json_builder_begin_array (b);
   for (guint i = 0; strings != NULL && strings[i] != NULL; i++)
-    add_string_value (b, strings[i]);
+    jvms_json_add_text (b, strings[i]);
   json_builder_end_array (b);
 }
 
@@ -271,8 +257,8 @@ jvms_report_to_json (const JvmsReport *self, const char *trace, const char * con
   add_int (b, "unknown_blocked_ns", self->unknown_blocked_ns);
   if (trace != NULL)
     {
-      g_autofree char *display = g_filename_display_name (trace);
-      add_string (b, "trace", display);
+      json_builder_set_member_name (b, "trace");
+      jvms_json_add_path (b, trace);
     }
   if (warnings != NULL)
     add_strings (b, "warnings", warnings);

@@ -230,7 +230,7 @@ jvms_report_load_threads (JvmsReportWork *r, const char *filter)
                         (r->jvm_pid > 0 && info->pid >= 0 && info->pid == r->jvm_pid);
       if (!in_jvm)
         continue;
-      if (filter != NULL && g_strcmp0 (filter, info->key) != 0 && g_strcmp0 (filter, info->name) != 0)
+      if (filter != NULL && !jvms_thread_info_is (info, filter))
         continue;
       JvmsReportWalked *tr = g_new0 (JvmsReportWalked, 1);
       tr->info = info;

@@ -187,3 +187,21 @@ jvms_thread_list_lookup (JvmsThreadList *self, gint64 tid)
   guint index = GPOINTER_TO_UINT (g_hash_table_lookup (self->by_tid, &tid));
   return index == 0 ? NULL : &g_array_index (self->threads, JvmsThreadInfo, index - 1);
 }
+
+gboolean
+jvms_thread_info_is (const JvmsThreadInfo *info, const char *key_or_name)
+{
+  return g_strcmp0 (key_or_name, info->key) == 0 || g_strcmp0 (key_or_name, info->name) == 0;
+}
+
+const JvmsThreadInfo *
+jvms_thread_list_find (JvmsThreadList *self, const char *key_or_name)
+{
+  for (guint i = 0; i < self->threads->len; i++)
+    {
+      const JvmsThreadInfo *info = &g_array_index (self->threads, JvmsThreadInfo, i);
+      if (jvms_thread_info_is (info, key_or_name))
+        return info;
+    }
+  return NULL;
+}

@@ -48,6 +48,14 @@ const JvmsThreadInfo *jvms_thread_list_get    (JvmsThreadList *self,
 const JvmsThreadInfo *jvms_thread_list_lookup (JvmsThreadList *self,
                                                gint64          tid);
 
+/* TRUE when @key_or_name is @info's folder name ("4242", "v17") or its name: how a user names a
+ * thread (`--thread`). */
+gboolean              jvms_thread_info_is     (const JvmsThreadInfo *info,
+                                               const char           *key_or_name);
+/* The first thread @key_or_name names, or NULL. */
+const JvmsThreadInfo *jvms_thread_list_find   (JvmsThreadList *self,
+                                               const char     *key_or_name);
+
 /* The folder name of @tid: "4242", or "v17" for -17. */
 char                 *jvms_thread_key         (gint64          tid);
 /* The inverse: "4242" -> 4242, "v17" -> -17; FALSE for anything else. */

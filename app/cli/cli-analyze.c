@@ -6,31 +6,10 @@
 #include <string.h>
 
 #include "cli-commands.h"
+#include "cli-time.h"
 #include "jvms-report.h"
+#include "jvms-thread-list.h"
 #include "jvms-trace-index.h"
-
-/* "1.5" (seconds), "250ms", "40us", "12ns", "2s": an offset from the trace start. */
-static gboolean
-parse_offset (const char *text, gint64 *out)
-{
-  char *end = NULL;
-  double v = g_ascii_strtod (text, &end);
-  if (end == text)
-    return FALSE;
-  double scale = 1e9;
-  if (*end == '\0' || strcmp (end, "s") == 0)
-    scale = 1e9;
-  else if (strcmp (end, "ms") == 0)
-    scale = 1e6;
-  else if (strcmp (end, "us") == 0 || strcmp (end, "µs") == 0)
-    scale = 1e3;
-  else if (strcmp (end, "ns") == 0)
-    scale = 1;
-  else
-    return FALSE;
-  *out = (gint64) (v * scale);
-  return TRUE;
-}
 
 int
 jvms_cli_analyze (int argc, char **argv)
@@ -39,8 +18,9 @@ jvms_cli_analyze (int argc, char **argv)
   g_autofree char *from = NULL, *to = NULL, *thread = NULL, *cache_dir = NULL;
   g_auto(GStrv) files = NULL;
   GOptionEntry entries[] = {
-    { "from", 0, 0, G_OPTION_ARG_STRING, &from, N_("Start of the range, from the trace start (1.5, 200ms, 40us)"), N_("T") },
-    { "to", 0, 0, G_OPTION_ARG_STRING, &to, N_("End of the range, from the trace start"), N_("T") },
+    /* Bytes as given (FILENAME): the time parser names the option whatever they are. */
+    { "from", 0, 0, G_OPTION_ARG_FILENAME, &from, N_("Start of the range, from the trace start (1.5, 200ms, 40us)"), N_("T") },
+    { "to", 0, 0, G_OPTION_ARG_FILENAME, &to, N_("End of the range, from the trace start"), N_("T") },
     { "thread", 0, 0, G_OPTION_ARG_STRING, &thread, N_("Only this thread (tid or name)"), N_("TID|NAME") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print a JSON object (docs/report.md)"), NULL },
     { "cache-dir", 0, 0, G_OPTION_ARG_FILENAME, &cache_dir, N_("Keep indexes in DIR instead of the user cache folder"), N_("DIR") },
@@ -60,10 +40,10 @@ jvms_cli_analyze (int argc, char **argv)
       g_printerr ("%s\n", _("Usage: jvmscope-cli analyze TRACE [--from T] [--to T] [--thread TID|NAME] [--json]"));
       return 2;
     }
-  gint64 from_offset = 0, to_offset = G_MAXINT64 / 2;
-  if ((from != NULL && !parse_offset (from, &from_offset)) || (to != NULL && !parse_offset (to, &to_offset)))
+  gint64 from_offset, to_offset;
+  if (!jvms_cli_time_range_parse (from, to, &from_offset, &to_offset, &error))
     {
-      g_printerr (_("jvmscope-cli analyze: a time is a number of seconds, or a number followed by s, ms, us or ns\n"));
+      g_printerr ("jvmscope-cli analyze: %s\n", error->message);
       return 2;
     }
 
@@ -82,8 +62,8 @@ jvms_cli_analyze (int argc, char **argv)
   g_autoptr(JvmsHistory) history = jvms_trace_index_dup_history (index);
   gint64 start = jvms_history_get_start_time (history);
   JvmsReportOptions options = {
-    .from = start + from_offset,
-    .to = to_offset >= G_MAXINT64 / 2 ? jvms_history_get_end_time (history) : start + to_offset,
+    .from = jvms_cli_time_at (start, from_offset),
+    .to = to != NULL ? jvms_cli_time_at (start, to_offset) : jvms_history_get_end_time (history),
     .thread = thread,
     .samples_path = jvms_trace_index_get_samples_path (index),
   };
@@ -92,6 +72,18 @@ jvms_cli_analyze (int argc, char **argv)
     {
       g_printerr ("jvmscope-cli analyze: %s\n", error->message);
       return 1;
+    }
+  if (thread != NULL && report->threads->len == 0)
+    {
+      /* Not "no thread time in this range": the name is wrong, or names a thread the report
+       * does not analyse. */
+      g_autoptr(JvmsThreadList) list = jvms_thread_list_read (history);
+      g_autofree char *shown = jvms_report_escape_text (thread);
+      if (jvms_thread_list_find (list, thread) == NULL)
+        g_printerr (_("jvmscope-cli analyze: no such thread: %s\n"), shown);
+      else
+        g_printerr (_("jvmscope-cli analyze: %s is not a thread of the traced JVM\n"), shown);
+      return 2;
     }
 
   g_auto(GStrv) warnings = jvms_trace_index_dup_warnings (index);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "cli-commands.h"
+#include "jvms-json.h"
 #include "jvms-trace-index.h"
 
 typedef struct
@@ -34,10 +35,14 @@ static void
 add_string (JsonBuilder *b, const char *name, const char *value)
 {
   json_builder_set_member_name (b, name);
-  if (value != NULL)
-    json_builder_add_string_value (b, value);
-  else
-    json_builder_add_null_value (b);
+  jvms_json_add_text (b, value);
+}
+
+static void
+add_path (JsonBuilder *b, const char *name, const char *path)
+{
+  json_builder_set_member_name (b, name);
+  jvms_json_add_path (b, path);
 }
 
 static void
@@ -71,10 +76,10 @@ print_json (IndexReport *r)
   g_autoptr(JsonBuilder) b = json_builder_new ();
   JvmsHistory *h = r->history;
   json_builder_begin_object (b);
-  add_string (b, "trace", jvms_trace_index_get_trace_path (r->index));
+  add_path (b, "trace", jvms_trace_index_get_trace_path (r->index));
   add_string (b, "kind", jvms_trace_kind_name (jvms_trace_index_get_kind (r->index)));
-  add_string (b, "index", jvms_trace_index_get_index_path (r->index));
-  add_string (b, "samples", jvms_trace_index_get_samples_path (r->index));
+  add_path (b, "index", jvms_trace_index_get_index_path (r->index));
+  add_path (b, "samples", jvms_trace_index_get_samples_path (r->index));
   json_builder_set_member_name (b, "reused");
   json_builder_add_boolean_value (b, jvms_trace_index_get_reused (r->index));
   add_string (b, "layers", jvms_trace_layers_name (jvms_trace_index_get_layers (r->index)));
@@ -107,12 +112,12 @@ print_json (IndexReport *r)
   json_builder_set_member_name (b, "warnings");
   json_builder_begin_array (b);
   for (gsize i = 0; r->warnings[i] != NULL; i++)
-    json_builder_add_string_value (b, r->warnings[i]);
+    jvms_json_add_text (b, r->warnings[i]);
   json_builder_end_array (b);
   json_builder_set_member_name (b, "notes");
   json_builder_begin_array (b);
   for (gsize i = 0; r->notes[i] != NULL; i++)
-    json_builder_add_string_value (b, r->notes[i]);
+    jvms_json_add_text (b, r->notes[i]);
   json_builder_end_array (b);
   json_builder_end_object (b);
 

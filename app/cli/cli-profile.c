@@ -119,8 +119,9 @@ jvms_cli_profile (int argc, char **argv)
   g_auto(GStrv) files = NULL;
   gint top = -1;
   GOptionEntry entries[] = {
-    { "from", 0, 0, G_OPTION_ARG_STRING, &from, N_("Start of the range, from the trace start (1.5, 200ms, 40us)"), N_("T") },
-    { "to", 0, 0, G_OPTION_ARG_STRING, &to, N_("End of the range, from the trace start"), N_("T") },
+    /* Bytes as given (FILENAME): the time parser names the option whatever they are. */
+    { "from", 0, 0, G_OPTION_ARG_FILENAME, &from, N_("Start of the range, from the trace start (1.5, 200ms, 40us)"), N_("T") },
+    { "to", 0, 0, G_OPTION_ARG_FILENAME, &to, N_("End of the range, from the trace start"), N_("T") },
     { "thread", 0, 0, G_OPTION_ARG_STRING_ARRAY, &threads, N_("Only these threads (tid or name; repeat for more)"), N_("TID|NAME") },
     { "kind", 0, 0, G_OPTION_ARG_STRING, &kind_text, N_("What to weigh: cpu (default), cpu-waiting, alloc, lock, wait, park, sleep, io, exception, wall, or an event type"), N_("KIND") },
     { "folded", 0, 0, G_OPTION_ARG_NONE, &folded, N_("Print folded stacks (flamegraph.pl, speedscope)"), NULL },
@@ -144,11 +145,10 @@ jvms_cli_profile (int argc, char **argv)
       g_printerr ("%s\n", _(USAGE));
       return 2;
     }
-  gint64 from_offset = 0, to_offset = 0;
-  if ((from != NULL && !jvms_cli_parse_offset (from, &from_offset))
-      || (to != NULL && !jvms_cli_parse_offset (to, &to_offset)))
+  gint64 from_offset, to_offset;
+  if (!jvms_cli_time_range_parse (from, to, &from_offset, &to_offset, &error))
     {
-      g_printerr (_("jvmscope-cli profile: a time is %s\n"), _(JVMS_CLI_TIME_HELP));
+      g_printerr ("jvmscope-cli profile: %s\n", error->message);
       return 2;
     }
   JvmsProfileKind kind = JVMS_PROFILE_KIND_CPU;
@@ -202,8 +202,8 @@ jvms_cli_profile (int argc, char **argv)
   gint64 first = jvms_samples_store_get_n_samples (store) > 0 ? jvms_samples_store_get_first_time (store) : start;
   gint64 last = jvms_samples_store_get_n_samples (store) > 0 ? jvms_samples_store_get_last_time (store) + 1 : start;
   JvmsProfileQuery query = {
-    .from = from != NULL ? start + from_offset : MIN (start, first),
-    .to = to != NULL ? start + to_offset : MAX (jvms_history_get_end_time (history), last),
+    .from = from != NULL ? jvms_cli_time_at (start, from_offset) : MIN (start, first),
+    .to = to != NULL ? jvms_cli_time_at (start, to_offset) : MAX (jvms_history_get_end_time (history), last),
     .tids = threads != NULL ? (const gint64 *) tids->data : NULL,
     .n_tids = tids->len,
     .kind = kind,

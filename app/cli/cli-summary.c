@@ -11,6 +11,7 @@
 #include "cli-commands.h"
 #include "cli-count.h"
 #include "jvms-bundle-manifest.h"
+#include "jvms-json.h"
 #include "jvms-trace-detect.h"
 
 enum { EXIT_PARTIAL = 3 };
@@ -71,7 +72,7 @@ print_json (const char *path, JvmsTraceKind kind, JvmsCliCounts *counts)
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "file");
-  json_builder_add_string_value (builder, path);
+  jvms_json_add_path (builder, path);
   json_builder_set_member_name (builder, "format");
   json_builder_add_string_value (builder, jvms_trace_kind_name (kind));
 
@@ -95,7 +96,7 @@ print_json (const char *path, JvmsTraceKind kind, JvmsCliCounts *counts)
   json_builder_set_member_name (builder, "warnings");
   json_builder_begin_array (builder);
   for (guint i = 0; i < counts->warnings->len; i++)
-    json_builder_add_string_value (builder, g_ptr_array_index (counts->warnings, i));
+    jvms_json_add_text (builder, g_ptr_array_index (counts->warnings, i));
   json_builder_end_array (builder);
   json_builder_end_object (builder);
 

@@ -1,0 +1,28 @@
+/* jvms-json.c: see jvms-json.h. */
+#include "jvms-json.h"
+
+void
+jvms_json_add_text (JsonBuilder *builder, const char *text)
+{
+  if (text == NULL)
+    json_builder_add_null_value (builder);
+  else if (g_utf8_validate (text, -1, NULL))
+    json_builder_add_string_value (builder, text);
+  else
+    {
+      g_autofree char *valid = g_utf8_make_valid (text, -1);
+      json_builder_add_string_value (builder, valid);
+    }
+}
+
+void
+jvms_json_add_path (JsonBuilder *builder, const char *path)
+{
+  if (path == NULL)
+    {
+      json_builder_add_null_value (builder);
+      return;
+    }
+  g_autofree char *display = g_filename_display_name (path);
+  json_builder_add_string_value (builder, display);
+}

@@ -46,6 +46,7 @@ tally_key (JvmsReportTally *f, const char *key)
   return e;
 }
 
+/* Charges @ns of @t's time to @kind, and to @key's evidence when @key is not NULL. */
 static void
 charge (JvmsReportWork *r, JvmsReportWalked *t, JvmsFindingKind kind, gint64 ns, const char *key)
 {

@@ -1,71 +1,25 @@
-/* jvms-timeline.c: shared navigation, selection and cache discipline of the views. */
+/* jvms-timeline.c: the base of the views: the session binding, the geometry, the cache
+ * discipline and the drawing of what all views share. Input (navigation, selection) is in
+ * jvms-timeline-input.c, the labels' shaping cache in jvms-timeline-labels.c. */
 #include "config.h"
 
 #include <adwaita.h>
 #include <glib/gi18n-lib.h>
 #include <math.h>
+#include <string.h>
 
 #include "jvms-time-ruler.h"
-#include "jvms-timeline.h"
+#include "jvms-timeline-private.h"
 
-/* A press that moves less than this is a click, not a selection. */
-#define DRAG_THRESHOLD 3.0
-/* Share of the visible span one W/S press zooms and one A/D press pans. */
-#define KEY_ZOOM_FACTOR 0.7
-#define KEY_PAN_FRACTION 0.2
-#define WHEEL_ZOOM_BASE 1.15
-#define WHEEL_PAN_FRACTION 0.08
-#define WHEEL_ROW_PIXELS 40.0
 
-typedef struct
-{
-  JvmsSession *session;
-  gulong       history_changed_id;
-  gulong       notify_id;
-
-  /* What the cache was computed for; generation counts invalidations. */
-  gint64       cached_t0;
-  gint64       cached_t1;
-  int          cached_columns;
-  int          cached_height;
-  double       cached_v_offset;
-  double       cached_band_top;
-  double       cached_band_bottom;
-  guint        generation;
-  guint        cached_generation;
-  gboolean     cache_valid;
-
-  double       v_offset;
-  gboolean     dark;
-
-  double       pointer_x;
-  double       pointer_y;
-  gboolean     pointer_inside;
-
-  GtkAdjustment *scroll_adjustment; /* of the enclosing scrolled window, while rooted */
-  gulong       scrolled_id;
-
-  /* Size of the last frame or offscreen render: the geometry of a view not on screen. */
-  int          last_width;
-  int          last_height;
-
-  /* The drawn content of the last frame (everything but selection and hover). */
-  GskRenderNode *content;
-  gboolean     content_valid;
-  gboolean     content_dark;
-  int          content_width;
-  int          content_height;
-
-  gboolean     dragging;
-  gboolean     drag_selects;
-  double       drag_start_x;
-  double       drag_start_y;
-  gint64       drag_start_time;
-  /* Consecutive wheel zooms form one step of the zoom history. */
-  gboolean     wheel_zooming;
-} JvmsTimelinePrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (JvmsTimeline, jvms_timeline, GTK_TYPE_WIDGET)
+
+JvmsTimelinePrivate *
+_jvms_timeline_get_private (JvmsTimeline *self)
+{
+  return jvms_timeline_get_instance_private (self);
+}
 
 enum
 {
@@ -160,8 +114,8 @@ jvms_timeline_get_geometry (JvmsTimeline         *self,
   fill_geometry (self, geometry, width, height, priv->dark);
 }
 
-static JvmsHistory *
-get_history (JvmsTimeline *self)
+JvmsHistory *
+_jvms_timeline_get_history (JvmsTimeline *self)
 {
   JvmsTimelinePrivate *priv = jvms_timeline_get_instance_private (self);
   return priv->session != NULL ? jvms_session_get_history (priv->session) : NULL;
@@ -216,7 +170,7 @@ jvms_timeline_reload (JvmsTimeline *self)
   g_return_if_fail (JVMS_IS_TIMELINE (self));
   klass = JVMS_TIMELINE_GET_CLASS (self);
   if (klass->reload != NULL)
-    klass->reload (self, get_history (self));
+    klass->reload (self, _jvms_timeline_get_history (self));
   update_accessible (self);
   jvms_timeline_invalidate (self);
   gtk_widget_queue_resize (GTK_WIDGET (self));
@@ -324,7 +278,7 @@ compute (JvmsTimeline               *self,
   JvmsTimelineClass *klass = JVMS_TIMELINE_GET_CLASS (self);
 
   if (klass->compute != NULL)
-    klass->compute (self, get_history (self), g);
+    klass->compute (self, _jvms_timeline_get_history (self), g);
   priv->cached_t0 = g->t0;
   priv->cached_t1 = g->t1;
   priv->cached_columns = g->n_columns;
@@ -378,12 +332,6 @@ draw_overlays (JvmsTimeline               *self,
     }
 }
 
-static PangoLayout *cached_label (cairo_t    *cr,
-                                  gboolean    bold,
-                                  int         max_width,
-                                  const char *text,
-                                  gsize       length);
-
 static void
 draw_legend (JvmsTimeline               *self,
              cairo_t                    *cr,
@@ -405,7 +353,7 @@ draw_legend (JvmsTimeline               *self,
     {
       const JvmsLegendEntry *e = &g_array_index (entries, JvmsLegendEntry, i);
       /* Shaped once, unbounded: shaping per entry and frame cost more than the drawing. */
-      PangoLayout *layout = cached_label (cr, FALSE, -1, e->label, strlen (e->label));
+      PangoLayout *layout = _jvms_timeline_label_layout (cr, FALSE, -1, e->label, strlen (e->label));
       int text_width, text_height;
 
       pango_layout_get_pixel_size (layout, &text_width, &text_height);
@@ -586,7 +534,7 @@ jvms_timeline_get_tooltip_text_at (JvmsTimeline *self,
 
   g_return_val_if_fail (JVMS_IS_TIMELINE (self), NULL);
   klass = JVMS_TIMELINE_GET_CLASS (self);
-  history = get_history (self);
+  history = _jvms_timeline_get_history (self);
   jvms_timeline_get_geometry (self, &g);
   if (klass->tooltip == NULL || history == NULL || y < g.top)
     return NULL;
@@ -610,234 +558,6 @@ on_query_tooltip (GtkWidget  *widget,
     return FALSE;
   gtk_tooltip_set_text (tooltip, text);
   return TRUE;
-}
-
-/* Navigation ---------------------------------------------------------------------------------- */
-
-static gint64
-anchor_time (JvmsTimeline *self)
-{
-  JvmsTimelinePrivate *priv = jvms_timeline_get_instance_private (self);
-  JvmsTimelineGeometry g;
-
-  jvms_timeline_get_geometry (self, &g);
-  if (priv->pointer_inside && priv->pointer_x >= g.gutter)
-    return jvms_timeline_x_to_time (&g, priv->pointer_x);
-  return g.t0 + (g.t1 - g.t0) / 2;
-}
-
-static gboolean
-on_scroll (GtkEventControllerScroll *controller,
-           double                    dx,
-           double                    dy,
-           JvmsTimeline             *self)
-{
-  JvmsTimelinePrivate *priv = jvms_timeline_get_instance_private (self);
-  GdkModifierType state;
-
-  if (priv->session == NULL)
-    return FALSE;
-
-  state = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (controller));
-  if (state & GDK_CONTROL_MASK)
-    {
-      gint64 anchor = anchor_time (self);
-      gint64 s, e;
-      /* One zoom history step per burst of wheel clicks. */
-      jvms_session_get_visible (priv->session, &s, &e);
-      if (!priv->wheel_zooming)
-        jvms_session_zoom_at (priv->session, anchor, pow (WHEEL_ZOOM_BASE, dy));
-      else
-        {
-          double span = (double) (e - s), left = (double) (anchor - s) / span;
-          double new_span = span * pow (WHEEL_ZOOM_BASE, dy);
-          gint64 ns = anchor - (gint64) (left * new_span);
-          jvms_session_set_visible (priv->session, ns, ns + (gint64) new_span, FALSE);
-        }
-      priv->wheel_zooming = TRUE;
-      return TRUE;
-    }
-  priv->wheel_zooming = FALSE;
-  if (state & GDK_SHIFT_MASK)
-    {
-      jvms_session_pan (priv->session, (dy != 0 ? dy : dx) * WHEEL_PAN_FRACTION);
-      return TRUE;
-    }
-  if (dx != 0)
-    {
-      jvms_session_pan (priv->session, dx * WHEEL_PAN_FRACTION);
-      return TRUE;
-    }
-  if (dy != 0)
-    {
-      double before = priv->v_offset;
-      jvms_timeline_set_v_offset (self, priv->v_offset + dy * WHEEL_ROW_PIXELS);
-      /* Let an enclosing scrolled window scroll when this view is at its end. */
-      return priv->v_offset != before;
-    }
-  return FALSE;
-}
-
-static gboolean
-on_key_pressed (GtkEventControllerKey *controller,
-                guint                  keyval,
-                guint                  keycode,
-                GdkModifierType        state,
-                JvmsTimeline          *self)
-{
-  JvmsTimelinePrivate *priv = jvms_timeline_get_instance_private (self);
-
-  if (priv->session == NULL)
-    return FALSE;
-  priv->wheel_zooming = FALSE;
-
-  if (state & GDK_ALT_MASK)
-    {
-      if (keyval == GDK_KEY_Left)
-        jvms_session_go_back (priv->session);
-      else if (keyval == GDK_KEY_Right)
-        jvms_session_go_forward (priv->session);
-      else
-        return FALSE;
-      return TRUE;
-    }
-  if (state & (GDK_CONTROL_MASK | GDK_SUPER_MASK))
-    return FALSE;
-
-  switch (keyval)
-    {
-    case GDK_KEY_w:
-    case GDK_KEY_W:
-      jvms_session_zoom_at (priv->session, anchor_time (self), KEY_ZOOM_FACTOR);
-      return TRUE;
-    case GDK_KEY_s:
-    case GDK_KEY_S:
-      jvms_session_zoom_at (priv->session, anchor_time (self), 1.0 / KEY_ZOOM_FACTOR);
-      return TRUE;
-    case GDK_KEY_a:
-    case GDK_KEY_A:
-    case GDK_KEY_Left:
-      jvms_session_pan (priv->session, -KEY_PAN_FRACTION);
-      return TRUE;
-    case GDK_KEY_d:
-    case GDK_KEY_D:
-    case GDK_KEY_Right:
-      jvms_session_pan (priv->session, KEY_PAN_FRACTION);
-      return TRUE;
-    case GDK_KEY_z:
-    case GDK_KEY_Z:
-      jvms_session_zoom_to_selection (priv->session);
-      return TRUE;
-    case GDK_KEY_0:
-    case GDK_KEY_Home:
-      jvms_session_zoom_all (priv->session);
-      return TRUE;
-    case GDK_KEY_Escape:
-      jvms_session_clear_selection (priv->session);
-      jvms_session_clear_highlight (priv->session);
-      return TRUE;
-    case GDK_KEY_BackSpace:
-      jvms_session_go_back (priv->session);
-      return TRUE;
-    default:
-      return FALSE;
-    }
-}
-
-static void
-on_motion (GtkEventControllerMotion *controller,
-           double                    x,
-           double                    y,
-           JvmsTimeline             *self)
-{
-  JvmsTimelinePrivate *priv = jvms_timeline_get_instance_private (self);
-  JvmsTimelineGeometry g;
-
-  if (priv->pointer_x != x)
-    priv->wheel_zooming = FALSE;
-  priv->pointer_x = x;
-  priv->pointer_y = y;
-  priv->pointer_inside = TRUE;
-  if (priv->session == NULL)
-    return;
-  jvms_timeline_get_geometry (self, &g);
-  jvms_session_set_hovered_time (priv->session,
-                                 x >= g.gutter ? jvms_timeline_x_to_time (&g, x) : G_MININT64);
-}
-
-static void
-on_leave (GtkEventControllerMotion *controller,
-          JvmsTimeline             *self)
-{
-  JvmsTimelinePrivate *priv = jvms_timeline_get_instance_private (self);
-
-  priv->pointer_inside = FALSE;
-  priv->wheel_zooming = FALSE;
-  if (priv->session != NULL)
-    jvms_session_set_hovered_time (priv->session, G_MININT64);
-}
-
-static void
-on_drag_begin (GtkGestureDrag *gesture,
-               double          x,
-               double          y,
-               JvmsTimeline   *self)
-{
-  JvmsTimelinePrivate *priv = jvms_timeline_get_instance_private (self);
-  JvmsTimelineGeometry g;
-
-  jvms_timeline_get_geometry (self, &g);
-  priv->dragging = TRUE;
-  priv->drag_selects = FALSE;
-  priv->drag_start_x = x;
-  priv->drag_start_y = y;
-  priv->drag_start_time = jvms_timeline_x_to_time (&g, MAX (x, g.gutter));
-  gtk_widget_grab_focus (GTK_WIDGET (self));
-}
-
-static void
-on_drag_update (GtkGestureDrag *gesture,
-                double          dx,
-                double          dy,
-                JvmsTimeline   *self)
-{
-  JvmsTimelinePrivate *priv = jvms_timeline_get_instance_private (self);
-  JvmsTimelineGeometry g;
-
-  if (!priv->dragging || priv->session == NULL)
-    return;
-  jvms_timeline_get_geometry (self, &g);
-  if (!priv->drag_selects && (fabs (dx) < DRAG_THRESHOLD || priv->drag_start_x < g.gutter))
-    return;
-  priv->drag_selects = TRUE;
-  jvms_session_set_selection (priv->session, priv->drag_start_time,
-                              jvms_timeline_x_to_time (&g, MAX (priv->drag_start_x + dx,
-                                                                g.gutter)));
-}
-
-static void
-on_drag_end (GtkGestureDrag *gesture,
-             double          dx,
-             double          dy,
-             JvmsTimeline   *self)
-{
-  JvmsTimelinePrivate *priv = jvms_timeline_get_instance_private (self);
-  JvmsTimelineClass *klass = JVMS_TIMELINE_GET_CLASS (self);
-  JvmsTimelineGeometry g;
-  double x = priv->drag_start_x, y = priv->drag_start_y;
-
-  if (!priv->dragging)
-    return;
-  /* The release ends the selection where the pointer was let go: when the main loop was busy,
-   * motion events were merged and the last drag-update may lie short of it. */
-  on_drag_update (gesture, dx, dy, self);
-  priv->dragging = FALSE;
-  if (priv->drag_selects)
-    return;
-  jvms_timeline_get_geometry (self, &g);
-  if (klass->click != NULL && get_history (self) != NULL && y >= g.top)
-    klass->click (self, get_history (self), &g, x, y - g.top + g.v_offset,
-                  jvms_timeline_x_to_time (&g, MAX (x, g.gutter)), x < g.gutter);
 }
 
 static void
@@ -1009,32 +729,12 @@ static void
 jvms_timeline_init (JvmsTimeline *self)
 {
   JvmsTimelinePrivate *priv = jvms_timeline_get_instance_private (self);
-  GtkEventController *controller;
-  GtkGesture *drag;
 
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
 
-  controller = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
-  g_signal_connect (controller, "scroll", G_CALLBACK (on_scroll), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), controller);
-
-  controller = gtk_event_controller_key_new ();
-  g_signal_connect (controller, "key-pressed", G_CALLBACK (on_key_pressed), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), controller);
-
-  controller = gtk_event_controller_motion_new ();
-  g_signal_connect (controller, "motion", G_CALLBACK (on_motion), self);
-  g_signal_connect (controller, "leave", G_CALLBACK (on_leave), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), controller);
-
-  drag = gtk_gesture_drag_new ();
-  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (drag), GDK_BUTTON_PRIMARY);
-  g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), self);
-  g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), self);
-  g_signal_connect (drag, "drag-end", G_CALLBACK (on_drag_end), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
+  _jvms_timeline_add_input (self);
 
   if (gdk_display_get_default () != NULL)
     {
@@ -1043,123 +743,3 @@ jvms_timeline_init (JvmsTimeline *self)
                                G_CALLBACK (on_dark_changed), self, G_CONNECT_SWAPPED);
     }
 }
-
-/* Text helpers -------------------------------------------------------------------------------- */
-
-/* One layout for every label of every view: creating a layout and parsing a font per label
- * cost more than drawing the lanes. Labels are drawn from the main thread only. */
-/* pango_cairo_update_context marks the context changed on every call (it sets the matrix
- * again), and every layout of it then shapes its text anew: it is called only when what it
- * takes from @cr (the linear part of the matrix, the font options) differs from last time. */
-static void
-update_label_context (cairo_t      *cr,
-                      PangoContext *context)
-{
-  static gboolean known;
-  static double last[4];
-  static cairo_font_options_t *last_options;
-  cairo_font_options_t *options = cairo_font_options_create ();
-  cairo_font_options_t *own = cairo_font_options_create ();
-  cairo_matrix_t m;
-  double now[4];
-
-  cairo_get_matrix (cr, &m);
-  now[0] = m.xx;
-  now[1] = m.yx;
-  now[2] = m.xy;
-  now[3] = m.yy;
-  cairo_surface_get_font_options (cairo_get_target (cr), options);
-  cairo_get_font_options (cr, own);
-  cairo_font_options_merge (options, own);
-  cairo_font_options_destroy (own);
-  if (known && memcmp (now, last, sizeof now) == 0 && cairo_font_options_equal (options, last_options))
-    {
-      cairo_font_options_destroy (options);
-      return;
-    }
-  pango_cairo_update_context (cr, context);
-  memcpy (last, now, sizeof now);
-  if (last_options != NULL)
-    cairo_font_options_destroy (last_options);
-  last_options = options;
-  known = TRUE;
-}
-
-static PangoLayout *
-label_layout (cairo_t  *cr,
-              gboolean  bold)
-{
-  static PangoLayout *layout;
-  static PangoFontDescription *regular, *heavy;
-
-  if (layout == NULL)
-    {
-      PangoContext *context = pango_font_map_create_context (pango_cairo_font_map_get_default ());
-      layout = pango_layout_new (context);
-      g_object_unref (context);
-      regular = pango_font_description_from_string ("Sans 8");
-      heavy = pango_font_description_from_string ("Sans Bold 8");
-      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
-      pango_layout_set_single_paragraph_mode (layout, TRUE);
-    }
-  update_label_context (cr, pango_layout_get_context (layout));
-  pango_layout_set_font_description (layout, bold ? heavy : regular);
-  return layout;
-}
-
-/* Shaped labels kept from frame to frame, by weight, width (negative: unbounded) and text: shaping every row's name
- * again on each frame was nine tenths of the threads view's drawing. They share the labels'
- * context, so a change of font options reaches them all; the cache is emptied when it passes
- * LABEL_CACHE_MAX (names come and go as one scrolls through thousands of threads). */
-#define LABEL_CACHE_MAX 2048
-
-static PangoLayout *
-cached_label (cairo_t    *cr,
-              gboolean    bold,
-              int         max_width,
-              const char *text,
-              gsize       length)
-{
-  static GHashTable *cache;
-  g_autofree char *key = g_strdup_printf ("%d %d %.*s", bold ? 1 : 0, max_width, (int) length, text);
-  PangoLayout *shared = label_layout (cr, bold);
-  PangoLayout *layout;
-
-  if (cache == NULL)
-    cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
-  layout = g_hash_table_lookup (cache, key);
-  if (layout != NULL)
-    return layout;
-  if (g_hash_table_size (cache) >= LABEL_CACHE_MAX)
-    g_hash_table_remove_all (cache);
-  layout = pango_layout_new (pango_layout_get_context (shared));
-  pango_layout_set_font_description (layout, pango_layout_get_font_description (shared));
-  pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
-  pango_layout_set_single_paragraph_mode (layout, TRUE);
-  pango_layout_set_width (layout, max_width < 0 ? -1 : max_width * PANGO_SCALE);
-  pango_layout_set_text (layout, text, (int) length);
-  g_hash_table_insert (cache, g_steal_pointer (&key), layout);
-  return layout;
-}
-
-void
-jvms_timeline_draw_label (cairo_t         *cr,
-                          const JvmsColor *color,
-                          double           x,
-                          double           y,
-                          int              max_width,
-                          const char      *text,
-                          gboolean         bold)
-{
-  const char *end;
-
-  if (text == NULL || max_width <= 0)
-    return;
-  /* Views format labels into fixed buffers, which may cut a long name inside a character:
-   * draw the valid part. */
-  g_utf8_validate (text, -1, &end);
-  jvms_color_set (cr, color);
-  cairo_move_to (cr, x, y);
-  pango_cairo_show_layout (cr, cached_label (cr, bold, max_width, text, (gsize) (end - text)));
-}
-

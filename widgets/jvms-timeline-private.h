@@ -1,0 +1,73 @@
+/* jvms-timeline-private.h: what the files of JvmsTimeline share (jvms-timeline.c, the base;
+ * jvms-timeline-input.c, navigation and selection; jvms-timeline-labels.c, the labels' shaping
+ * cache). Views use jvms-timeline.h only. */
+#pragma once
+
+#include "jvms-timeline.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  JvmsSession *session;
+  gulong       history_changed_id;
+  gulong       notify_id;
+
+  /* What the cache was computed for; generation counts invalidations. */
+  gint64       cached_t0;
+  gint64       cached_t1;
+  int          cached_columns;
+  int          cached_height;
+  double       cached_v_offset;
+  double       cached_band_top;
+  double       cached_band_bottom;
+  guint        generation;
+  guint        cached_generation;
+  gboolean     cache_valid;
+
+  double       v_offset;
+  gboolean     dark;
+
+  double       pointer_x;
+  double       pointer_y;
+  gboolean     pointer_inside;
+
+  GtkAdjustment *scroll_adjustment; /* of the enclosing scrolled window, while rooted */
+  gulong       scrolled_id;
+
+  /* Size of the last frame or offscreen render: the geometry of a view not on screen. */
+  int          last_width;
+  int          last_height;
+
+  /* The drawn content of the last frame (everything but selection and hover). */
+  GskRenderNode *content;
+  gboolean     content_valid;
+  gboolean     content_dark;
+  int          content_width;
+  int          content_height;
+
+  gboolean     dragging;
+  gboolean     drag_selects;
+  double       drag_start_x;
+  double       drag_start_y;
+  gint64       drag_start_time;
+  /* Consecutive wheel zooms form one step of the zoom history. */
+  gboolean     wheel_zooming;
+} JvmsTimelinePrivate;
+
+JvmsTimelinePrivate *_jvms_timeline_get_private  (JvmsTimeline *self);
+/* The session's history, or NULL. */
+JvmsHistory         *_jvms_timeline_get_history  (JvmsTimeline *self);
+
+/* jvms-timeline-input.c: adds the wheel, key, pointer and drag controllers. */
+void                 _jvms_timeline_add_input    (JvmsTimeline *self);
+
+/* jvms-timeline-labels.c: @length bytes of @text shaped for @cr, ellipsized to @max_width
+ * pixels (negative: unbounded); owned by the cache, valid until the next call. */
+PangoLayout         *_jvms_timeline_label_layout (cairo_t      *cr,
+                                                  gboolean      bold,
+                                                  int           max_width,
+                                                  const char   *text,
+                                                  gsize         length);
+
+G_END_DECLS

@@ -4,21 +4,10 @@
  * since (how many allocations the object survived). */
 #pragma once
 
+#include "jvms-object-age-samples.h"
 #include "jvms-timeline.h"
 
 G_BEGIN_DECLS
-
-/* One sample, as the analysis keeps them beside the history (docs/attributes.md, "Point
- * samples"). set_samples interns the strings (few distinct classes and sites). */
-typedef struct
-{
-  gint64      time;            /* when the sample was taken, on the history's axis */
-  gint64      allocation_time; /* when the object was allocated */
-  gint64      bytes_since;     /* bytes allocated between allocation and sample; -1 unknown */
-  const char *class_name;
-  const char *site;            /* allocation site ("Class.method"), or NULL */
-  guint       count;           /* samples this one stands for (>= 1) */
-} JvmsObjectAgeSample;
 
 typedef enum
 {
@@ -32,7 +21,8 @@ G_DECLARE_FINAL_TYPE (JvmsObjectAgeView, jvms_object_age_view, JVMS, OBJECT_AGE_
 #define JVMS_OBJECT_AGE_VIEW_CHART_HEIGHT 160
 
 GtkWidget *jvms_object_age_view_new          (JvmsSession               *session);
-/* Replaces the samples (copied; strings interned). */
+/* Replaces the samples (analysis/jvms-object-age-samples.h; copied, strings interned: few
+ * distinct classes and sites). */
 void       jvms_object_age_view_set_samples  (JvmsObjectAgeView         *self,
                                               const JvmsObjectAgeSample *samples,
                                               guint                      n_samples);

@@ -12,9 +12,7 @@
 #include "jvms-gc-view.h"
 #include "jvms-lane.h"
 #include "jvms-locks-view.h"
-#include "jvms-object-age-samples.h"
 #include "jvms-object-age-view.h"
-#include "jvms-samples.h"
 #include "jvms-palette.h"
 #include "jvms-row-cells.h"
 #include "jvms-synthetic-history.h"
@@ -785,47 +783,6 @@ test_object_age (Fixture       *f,
   g_assert_finalize_object (view);
 }
 
-/* The store as analysis writes it: allocations of 100, 200 and 400 bytes at 1, 2 and 3 s; an
- * old object allocated at 1.5 s sampled at 3.5 s survived 600 bytes of allocation. */
-static void
-test_object_age_samples_store (void)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = g_dir_make_tmp ("test-widgets-XXXXXX", &error);
-  g_autofree char *path = g_build_filename (dir, "x.samples", NULL);
-  g_autoptr(JvmsSamplesWriter) writer = jvms_samples_writer_new (path, &error);
-  JvmsSampleFrame frame = { "com.example.Cache.put", 12 };
-  g_autoptr(GArray) samples = NULL;
-  const JvmsObjectAgeSample *s;
-
-  g_assert_no_error (error);
-  for (int i = 1; i <= 3; i++)
-    {
-      JvmsSample a = { .kind = JVMS_SAMPLE_ALLOCATION, .time = T0 + i * SECOND, .tid = TID,
-                       .class_name = "byte[]", .weight = 100u << (i - 1) };
-      jvms_samples_writer_add (writer, &a);
-    }
-  {
-    JvmsSample o = { .kind = JVMS_SAMPLE_OLD_OBJECT, .time = T0 + 35 * SECOND / 10, .tid = TID,
-                     .class_name = "com.example.Entry", .allocation_time = T0 + 15 * SECOND / 10,
-                     .object_age = 2 * SECOND, .n_frames = 1, .frames = &frame };
-    jvms_samples_writer_add (writer, &o);
-  }
-  g_assert_true (jvms_samples_writer_close (writer, &error));
-  g_assert_no_error (error);
-
-  samples = jvms_object_age_samples_read (path, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_cmpuint (samples->len, ==, 1);
-  s = &g_array_index (samples, JvmsObjectAgeSample, 0);
-  g_assert_cmpint (s->time - s->allocation_time, ==, 2 * SECOND);
-  g_assert_cmpint (s->bytes_since, ==, 600);
-  g_assert_cmpstr (s->class_name, ==, "com.example.Entry");
-  g_assert_cmpstr (s->site, ==, "com.example.Cache.put");
-  g_unlink (path);
-  g_rmdir (dir);
-}
-
 /* While indexing, the window calls history_changed: the end grows, a view showing the whole
  * trace keeps showing it, and rows that appeared are listed. */
 static void
@@ -1163,7 +1120,6 @@ main (int   argc,
   g_test_add_func ("/Widgets/synthetic/pixels-as-shapes", test_pixels_as_shapes);
   g_test_add_func ("/Widgets/lane/pixels-as-shapes-fractional", test_pixels_as_shapes_fractional);
   g_test_add_func ("/Widgets/lane/cells-mixed-flags", test_lane_cells_mixed_flags);
-  g_test_add_func ("/Widgets/object-age/samples-store", test_object_age_samples_store);
   g_test_add_func ("/Widgets/session/growing-history", test_growing_history);
   return g_test_run ();
 }

@@ -1,12 +1,22 @@
 /* jvms-object-age-samples.h: the old-object samples of an index's sample store
- * (docs/analysis.md, "Point samples") as the object age view takes them. */
+ * (docs/analysis.md, "Point samples") as the object age view (widgets/) takes them. */
 #pragma once
 
 #include <gio/gio.h>
 
-#include "jvms-object-age-view.h"
-
 G_BEGIN_DECLS
+
+/* One sample, as the analysis keeps them beside the history (docs/attributes.md, "Point
+ * samples"). */
+typedef struct
+{
+  gint64      time;            /* when the sample was taken, on the history's axis */
+  gint64      allocation_time; /* when the object was allocated */
+  gint64      bytes_since;     /* bytes allocated between allocation and sample; -1 unknown */
+  const char *class_name;
+  const char *site;            /* allocation site ("Class.method"), or NULL */
+  guint       count;           /* samples this one stands for (>= 1) */
+} JvmsObjectAgeSample;
 
 /* Reads @samples_path (jvms_trace_index_get_samples_path): every old-object sample becomes a
  * JvmsObjectAgeSample (strings interned: they live as long as the process), its site the top

@@ -1,4 +1,4 @@
-/* jvms-object-age-samples.c */
+/* jvms-object-age-samples.c: reading the old-object samples of a sample store (see the header). */
 #include "jvms-object-age-samples.h"
 
 #include "jvms-samples.h"

@@ -1,9 +1,9 @@
 /* jvms-synthetic-history.h: a synthetic history with the layout of docs/attributes.md, for the
- * view demo, the widget tests and bench-views. Not part of the widgets library. */
+ * view demo, the widget tests and bench-views (tests/support: never part of the program). */
 #pragma once
 
 #include "jvms-history.h"
-#include "jvms-object-age-view.h"
+#include "jvms-object-age-samples.h"
 
 G_BEGIN_DECLS
 

@@ -320,8 +320,60 @@ def case_attach(cli, tmp, work):
         jvm.communicate()
 
 
+def case_not_jvm(cli, tmp, work):
+    """--pid of a process that is not a JVM: refused at once, before jcmd could send it the
+    attach handshake's SIGQUIT (which would kill it), and nothing left behind (issue 28, 9)."""
+    sleeper = subprocess.Popen(["sleep", "600"])
+    try:
+        for pid, what in [(sleeper.pid, "sleep"), (1, "PID 1")]:
+            out = os.path.join(tmp, "n%d.jvmtrace" % pid)
+            r = record(cli, out, ["--pid", str(pid), "--duration", "2"])
+            tap.check(r.returncode == 1, "record --pid of %s fails" % what, "status %d: %s" % (r.returncode, r.stderr))
+            tap.check("is not a" in r.stderr and "JVM" in r.stderr or "Java virtual machine" in r.stderr,
+                      "stderr says %s is not a JVM" % what, r.stderr)
+            tap.check(not os.path.exists(out), "no output folder for %s" % what, str(os.listdir(tmp)))
+        tap.check(sleeper.poll() is None, "the process that is not a JVM was left alone (no SIGQUIT)",
+                  "returncode %s" % sleeper.returncode)
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    r = record(cli, os.path.join(tmp, "g.jvmtrace"), ["--pid", str(gone.pid)])
+    tap.check(r.returncode == 1 and "no process %d" % gone.pid in r.stderr, "a pid that is gone: no process",
+              r.stderr)
+
+
+def case_bad_duration(cli, tmp, work):
+    """--duration must be a number of seconds: inf stopped at once and nan never (issue 28, 13)."""
+    for value in ["inf", "nan", "-1", "0", "0x2", "1e9", "5000000", "3s", ""]:
+        out = os.path.join(tmp, "d.jvmtrace")
+        r = record(cli, out, ["--duration", value, "--", *work.java(0)])
+        tap.check(r.returncode == 2 and "--duration" in r.stderr and "seconds" in r.stderr,
+                  "--duration %r refused with status 2" % value, "status %d: %s" % (r.returncode, r.stderr))
+        tap.check(not os.path.exists(out), "--duration %r: no output folder" % value)
+
+
+def case_cleanup(cli, tmp, work):
+    """A record that fails leaves no folder it made, and an empty folder it was given empty
+    (issue 28, 18)."""
+    out = os.path.join(tmp, "f.jvmtrace")
+    r = record(cli, out, ["--", os.path.join(tmp, "no-such-java"), "-version"])
+    tap.check(r.returncode == 1 and "starting the JVM" in r.stderr, "a JVM that cannot start: status 1",
+              "status %d: %s" % (r.returncode, r.stderr))
+    tap.check(not os.path.exists(out), "the folder it made is removed",
+              str(os.listdir(out)) if os.path.isdir(out) else "")
+    given = os.path.join(tmp, "given.jvmtrace")
+    os.makedirs(given)
+    r = record(cli, given, ["--", os.path.join(tmp, "no-such-java"), "-version"])
+    tap.check(r.returncode == 1, "the same into an empty folder: status 1", r.stderr)
+    tap.check(os.path.isdir(given) and os.listdir(given) == [], "the given folder stays, empty",
+              str(os.listdir(given)) if os.path.isdir(given) else "gone")
+
+
 CASES = {"launch": case_launch, "sensitive": case_sensitive, "duration": case_duration, "sigint": case_sigint, "ctrl-c": case_ctrl_c,
-         "no-perf": case_no_perf, "refused": case_refused, "attach": case_attach}
+         "no-perf": case_no_perf, "refused": case_refused, "attach": case_attach, "not-jvm": case_not_jvm,
+         "bad-duration": case_bad_duration, "cleanup": case_cleanup}
 
 
 def main():

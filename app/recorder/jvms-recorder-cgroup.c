@@ -1,7 +1,7 @@
-/* recorder-cgroup.c: the JVM's own cgroup for per-event perf filtering. */
+/* jvms-recorder-cgroup.c: the JVM's own cgroup for per-event perf filtering. */
 #include "config.h"
 
-#include "recorder-cgroup.h"
+#include "jvms-recorder-cgroup-private.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -137,13 +137,29 @@ jvms_cgroup_contains (JvmsCgroup *cgroup, GPid pid)
   return FALSE;
 }
 
+gboolean
+jvms_cgroup_remove (JvmsCgroup *cgroup, GError **error)
+{
+  if (cgroup->dir == NULL)
+    return TRUE;
+  if (g_rmdir (cgroup->dir) != 0)
+    {
+      int e = errno;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (e), _("cannot remove the cgroup %s: %s"),
+                   cgroup->dir, g_strerror (e));
+      return FALSE;
+    }
+  g_clear_pointer (&cgroup->dir, g_free);
+  return TRUE;
+}
+
 void
 jvms_cgroup_free (JvmsCgroup *cgroup)
 {
   if (cgroup == NULL)
     return;
-  if (cgroup->dir != NULL && g_rmdir (cgroup->dir) != 0)
-    g_printerr (_("jvmscope-cli record: cannot remove the cgroup %s: %s\n"), cgroup->dir, g_strerror (errno));
+  if (cgroup->dir != NULL)
+    g_rmdir (cgroup->dir);
   g_free (cgroup->dir);
   g_free (cgroup->perf_name);
   g_free (cgroup->procs);

@@ -1,7 +1,7 @@
-/* recorder-clock.c: the JVM clock log, the JFR chunk header and the wall-time bridge. */
+/* jvms-recorder-clock.c: the JVM clock log, the JFR chunk header and the wall-time bridge. */
 #include "config.h"
 
-#include "recorder-clock.h"
+#include "jvms-recorder-clock-private.h"
 
 #include <errno.h>
 #include <gio/gio.h>
@@ -72,31 +72,42 @@ read_be64 (const guint8 *p)
   return (gint64) v;
 }
 
+/* magic(4) major(2) minor(2) size(8) cpool(8) metadata(8) startNanos(8) duration(8)
+ * startTicks(8) ticksPerSecond(8) features(4), big-endian */
+enum { CHUNK_HEADER_SIZE = 68 };
+
+static gboolean
+read_chunk_header (GInputStream *in, const char *path, goffset offset, guint8 *buf, gsize *got, GError **error)
+{
+  *got = 0;
+  if (!g_seekable_seek (G_SEEKABLE (in), offset, G_SEEK_SET, NULL, error)
+      || !g_input_stream_read_all (in, buf, CHUNK_HEADER_SIZE, got, NULL, error))
+    return FALSE;
+  if (*got == CHUNK_HEADER_SIZE && memcmp (buf, "FLR\0", 4) != 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "%s: offset %" G_GOFFSET_FORMAT ": no JFR chunk magic \"FLR\\0\"", path, offset);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 gboolean
 jvms_jfr_chunk_start_read (const char *path, JvmsJfrChunkStart *out, GError **error)
 {
-  /* magic(4) major(2) minor(2) size(8) cpool(8) metadata(8) startNanos(8) duration(8)
-   * startTicks(8) ticksPerSecond(8) features(4) */
-  enum { HEADER_SIZE = 68 };
-  guint8 buf[HEADER_SIZE];
+  guint8 buf[CHUNK_HEADER_SIZE];
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(GFileInputStream) in = g_file_read (file, NULL, error);
   if (in == NULL)
     return FALSE;
   gsize got = 0;
-  if (!g_input_stream_read_all (G_INPUT_STREAM (in), buf, sizeof buf, &got, NULL, error))
+  if (!read_chunk_header (G_INPUT_STREAM (in), path, 0, buf, &got, error))
     return FALSE;
   if (got < sizeof buf)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                    "%s: %" G_GSIZE_FORMAT " bytes, shorter than a JFR chunk header (%d)",
-                   path, got, HEADER_SIZE);
-      return FALSE;
-    }
-  if (memcmp (buf, "FLR\0", 4) != 0)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "%s: offset 0: no JFR chunk magic \"FLR\\0\"", path);
+                   path, got, CHUNK_HEADER_SIZE);
       return FALSE;
     }
   out->major = (guint16) (buf[4] << 8 | buf[5]);
@@ -112,6 +123,44 @@ jvms_jfr_chunk_start_read (const char *path, JvmsJfrChunkStart *out, GError **er
       return FALSE;
     }
   return TRUE;
+}
+
+gboolean
+jvms_jfr_file_span (const char *path, JvmsJfrSpan *span, GError **error)
+{
+  memset (span, 0, sizeof *span);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFileInputStream) in = g_file_read (file, NULL, error);
+  if (in == NULL)
+    return FALSE;
+  g_autoptr(GFileInfo) info = g_file_input_stream_query_info (in, G_FILE_ATTRIBUTE_STANDARD_SIZE, NULL, error);
+  if (info == NULL)
+    return FALSE;
+  goffset size = g_file_info_get_size (info), offset = 0;
+  while (offset < size)
+    {
+      guint8 buf[CHUNK_HEADER_SIZE];
+      gsize got;
+      if (!read_chunk_header (G_INPUT_STREAM (in), path, offset, buf, &got, error))
+        return FALSE;
+      gint64 chunk_size = read_be64 (buf + 8);
+      gint64 duration_ns = read_be64 (buf + 40);
+      gint64 start_ticks = read_be64 (buf + 48);
+      gint64 tps = read_be64 (buf + 56);
+      /* A header not yet written whole, or a chunk that goes past the end: still being written. */
+      if (got < CHUNK_HEADER_SIZE || chunk_size < CHUNK_HEADER_SIZE || chunk_size > size - offset
+          || tps <= 0 || duration_ns < 0)
+        return FALSE;
+      if (span->n_chunks++ == 0)
+        {
+          span->start_ticks = start_ticks;
+          span->ticks_per_second = tps;
+        }
+      /* duration_ns * tps / 1e9 without overflow for any duration a file can hold */
+      span->end_ticks = start_ticks + (gint64) ((double) duration_ns * (double) tps / 1e9);
+      offset += chunk_size;
+    }
+  return span->n_chunks > 0;
 }
 
 static gint64

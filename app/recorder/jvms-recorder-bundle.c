@@ -1,15 +1,15 @@
-/* recorder-bundle.c: bundle.json of jvmscope-cli record, clock offset included. */
+/* jvms-recorder-bundle.c: bundle.json of a recording, clock offset included. */
 #include "config.h"
 
-#include "recorder-bundle.h"
+#include "jvms-recorder-bundle-private.h"
 
 #include <signal.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "recorder-clock.h"
-#include "recorder-jvm.h"
+#include "jvms-recorder-clock-private.h"
+#include "jvms-recorder-jvm-private.h"
 
 /* The log method's bound: HotSpot reads CLOCK_MONOTONIC for timenanos and again for
  * uptimenanos, so the largest difference falls short of D by at most the gap between those
@@ -23,6 +23,7 @@ jvms_recording_init (JvmsRecording *rec)
 {
   memset (rec, 0, sizeof *rec);
   rec->not_recorded = json_array_new ();
+  rec->helpers = json_array_new ();
   rec->probe.paranoid = G_MININT;
 }
 
@@ -42,6 +43,7 @@ jvms_recording_clear (JvmsRecording *rec)
   g_free (rec->syscall_scope);
   g_free (rec->counters);
   g_clear_pointer (&rec->not_recorded, json_array_unref);
+  g_clear_pointer (&rec->helpers, json_array_unref);
   g_clear_pointer (&rec->start_time, g_date_time_unref);
   g_clear_pointer (&rec->end_time, g_date_time_unref);
 }
@@ -56,6 +58,25 @@ jvms_recording_missing (JvmsRecording *rec, const char *what, const char *reason
   if (how_to_allow != NULL)
     json_object_set_string_member (o, "how_to_allow", how_to_allow);
   json_array_add_object_element (rec->not_recorded, o);
+}
+
+void
+jvms_recording_add_helper (JvmsRecording *rec, const char *role, GPid pid, char **argv,
+                           gint64 start_ns, gint64 end_ns)
+{
+  JsonObject *o = json_object_new ();
+  json_object_set_int_member (o, "pid", pid);
+  json_object_set_string_member (o, "role", role);
+  JsonArray *command = json_array_new ();
+  for (gsize i = 0; argv != NULL && argv[i] != NULL; i++)
+    json_array_add_string_element (command, argv[i]);
+  json_object_set_array_member (o, "command", command);
+  json_object_set_int_member (o, "start_monotonic_ns", start_ns);
+  if (end_ns > 0)
+    json_object_set_int_member (o, "end_monotonic_ns", end_ns);
+  else
+    json_object_set_null_member (o, "end_monotonic_ns");
+  json_array_add_object_element (rec->helpers, o);
 }
 
 static void
@@ -92,9 +113,11 @@ add_time (JsonBuilder *b, const char *name, GDateTime *t)
   add_string_or_null (b, name, s);
 }
 
-static void
-add_clock (JsonBuilder *b, JvmsRecording *rec)
+/* Writes the clock member; *offset_ns receives D when one was found (TRUE). */
+static gboolean
+add_clock (JsonBuilder *b, JvmsRecording *rec, gint64 *offset_ns)
 {
+  gboolean have_offset = FALSE;
   json_builder_set_member_name (b, "clock");
   json_builder_begin_object (b);
   add_string_or_null (b, "perf_clock", rec->kernel_recorded ? "CLOCK_MONOTONIC" : NULL);
@@ -158,6 +181,8 @@ add_clock (JsonBuilder *b, JvmsRecording *rec)
       add_string_or_null (b, "method", "jvm-log-timenanos-uptimenanos");
       add_int (b, "jfr_ticks_to_monotonic_offset_ns", log.offset_ns);
       add_int (b, "uncertainty_ns", LOG_METHOD_UNCERTAINTY_NS);
+      *offset_ns = log.offset_ns;
+      have_offset = TRUE;
       if (have_bridge)
         add_int (b, "methods_disagree_by_ns", ABS (log.offset_ns - bridge_offset));
     }
@@ -167,7 +192,50 @@ add_clock (JsonBuilder *b, JvmsRecording *rec)
       add_int (b, "jfr_ticks_to_monotonic_offset_ns", bridge_offset);
       add_int (b, "uncertainty_ns", bridge_uncertainty);
       add_string_or_null (b, "why", log_error->message);
+      *offset_ns = bridge_offset;
+      have_offset = TRUE;
     }
+  json_builder_end_object (b);
+  return have_offset;
+}
+
+static void
+add_int_or_null (JsonBuilder *b, const char *name, gboolean known, gint64 value)
+{
+  json_builder_set_member_name (b, name);
+  if (known)
+    json_builder_add_int_value (b, value);
+  else
+    json_builder_add_null_value (b);
+}
+
+/* When each layer recorded, on CLOCK_MONOTONIC: the kernel from perf's "enable" to its stop,
+ * JFR from its first chunk's start to its last chunk's end (ticks put on the clock with D).
+ * The analysis takes the span where both recorded as the default range of an attached JVM. */
+static void
+add_timing (JsonBuilder *b, JvmsRecording *rec, gboolean have_offset, gint64 offset_ns)
+{
+  JvmsJfrSpan span;
+  gboolean have_span = have_offset && jvms_jfr_file_span (rec->jfr_path, &span, NULL)
+                       && span.ticks_per_second == 1000000000;
+  gint64 jfr_start = have_span ? span.start_ticks + offset_ns : 0;
+  gint64 jfr_end = have_span ? span.end_ticks + offset_ns : 0;
+  gboolean kernel = rec->kernel_recorded && rec->kernel_start_ns > 0 && rec->kernel_stop_ns > 0;
+
+  json_builder_set_member_name (b, "timing");
+  json_builder_begin_object (b);
+  add_int (b, "command_start_monotonic_ns", rec->command_start_ns);
+  add_int_or_null (b, "requested_duration_ns", rec->duration_s > 0, (gint64) (rec->duration_s * 1e9));
+  add_int_or_null (b, "kernel_start_monotonic_ns", kernel, rec->kernel_start_ns);
+  add_int_or_null (b, "kernel_end_monotonic_ns", kernel, rec->kernel_stop_ns);
+  add_int_or_null (b, "jfr_start_monotonic_ns", have_span, jfr_start);
+  add_int_or_null (b, "jfr_end_monotonic_ns", have_span, jfr_end);
+  add_int_or_null (b, "kernel_margin_before_ns", kernel && have_span, jfr_start - rec->kernel_start_ns);
+  add_int_or_null (b, "kernel_margin_after_ns", kernel && have_span, rec->kernel_stop_ns - jfr_end);
+  /* From the command to JFR recording: launching the JVM, or attaching with jcmd. */
+  add_int_or_null (b, "start_ns", have_span, jfr_start - rec->command_start_ns);
+  /* From the end of the JFR recording to its file written whole (attach mode). */
+  add_int_or_null (b, "dump_ns", have_span && rec->jfr_written_ns > 0, rec->jfr_written_ns - jfr_end);
   json_builder_end_object (b);
 }
 
@@ -187,6 +255,7 @@ stop_reason_name (JvmsStopReason reason)
     case JVMS_STOP_JVM_EXIT: return "jvm-exit";
     case JVMS_STOP_DURATION: return "duration";
     case JVMS_STOP_SIGNAL: return "signal";
+    case JVMS_STOP_REQUEST: return "request";
     default: return "unknown";
     }
 }
@@ -289,7 +358,14 @@ jvms_recording_write_bundle (JvmsRecording *rec, GError **error)
   json_node_set_array (missing, rec->not_recorded);
   json_builder_add_value (b, missing);
 
-  add_clock (b, rec);
+  json_builder_set_member_name (b, "helpers");
+  JsonNode *helpers = json_node_new (JSON_NODE_ARRAY);
+  json_node_set_array (helpers, rec->helpers);
+  json_builder_add_value (b, helpers);
+
+  gint64 offset = 0;
+  gboolean have_offset = add_clock (b, rec, &offset);
+  add_timing (b, rec, have_offset, offset);
   json_builder_end_object (b);
 
   g_autoptr(JsonGenerator) gen = json_generator_new ();

@@ -1,4 +1,4 @@
-/* recorder-jvm.h: the JVM side of jvmscope-cli record: the options that turn JFR and the
+/* jvms-recorder-jvm-private.h: the JVM side of a recording: the options that turn JFR and the
  * clock log on, jcmd for a running JVM, and what the bundle may say about the command. */
 #pragma once
 
@@ -29,13 +29,19 @@ gboolean jvms_recorder_jfr_started (const char *clock_log);
  * replaced by "***". */
 GStrv jvms_recorder_redact_argv (char **argv);
 
-/* "17.0.15" from `java -version` or from `jcmd PID VM.version`; NULL when unknown.
- * *full receives the tool's whole first lines. */
-char *jvms_recorder_java_version (const char *java, char **full);
-char *jvms_recorder_jcmd_version (GPid pid, char **full);
+/* "17.0.15" from the output of `java -version` or `jcmd PID VM.version`; NULL when absent. */
+char *jvms_recorder_parse_version (const char *text);
 
-/* Runs `jcmd pid args...`; fails with jcmd's output when it reports a failure. */
-gboolean jvms_recorder_jcmd (GPid pid, const char * const *args, char **output, GError **error);
+/* `jcmd pid args...`, to run with jvms_run_async. */
+char **jvms_recorder_jcmd_argv (GPid pid, const char * const *args);
+
+/* Whether jcmd's output (and exit status) says that a command failed: jcmd exits 0 even when
+ * the command failed inside the JVM. */
+gboolean jvms_recorder_jcmd_failed (const char *output, int status);
+
+/* Whether pid is a JVM that jcmd can be pointed at (it maps libjvm.so); an error naming the
+ * process and what it is otherwise. Never sends it anything. */
+gboolean jvms_recorder_check_jvm (GPid pid, GError **error);
 
 /* The command line of a running process, from /proc/pid/cmdline; NULL when unreadable. */
 GStrv jvms_recorder_process_argv (GPid pid);

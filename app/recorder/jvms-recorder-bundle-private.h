@@ -1,4 +1,4 @@
-/* recorder-bundle.h: one recording in progress and its description, bundle.json.
+/* jvms-recorder-bundle-private.h: one recording in progress and its description, bundle.json.
  *
  * bundle.json (format_version 1) sits beside recording.jfr and kernel.perf.data in the
  * OUT.jvmtrace folder; docs/recording.md lists every member. */
@@ -7,7 +7,7 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
-#include "recorder-perf.h"
+#include "jvms-recorder-perf-private.h"
 
 #define JVMS_BUNDLE_FORMAT_VERSION 1
 
@@ -16,6 +16,7 @@ typedef enum
   JVMS_STOP_JVM_EXIT,
   JVMS_STOP_DURATION,
   JVMS_STOP_SIGNAL,
+  JVMS_STOP_REQUEST,            /* jvms_recorder_stop (self, 0): a window's Stop button */
 } JvmsStopReason;
 
 typedef struct
@@ -48,6 +49,12 @@ typedef struct
   int stop_signal;
   gboolean jvm_status_known;
   int jvm_exit_status, jvm_term_signal;
+  JsonArray *helpers;           /* {pid, role, command, start/end_monotonic_ns}: our own processes */
+  /* CLOCK_MONOTONIC ns, 0 when it did not happen */
+  gint64 command_start_ns;      /* the recorder was asked to record */
+  gint64 kernel_start_ns;       /* perf acknowledged "enable" */
+  gint64 kernel_stop_ns;        /* perf was asked to stop */
+  gint64 jfr_written_ns;        /* recording.jfr was complete (attach mode) */
 } JvmsRecording;
 
 void jvms_recording_init (JvmsRecording *rec);
@@ -56,6 +63,11 @@ void jvms_recording_clear (JvmsRecording *rec);
 /* Adds to not_recorded; how_to_allow may be NULL. */
 void jvms_recording_missing (JvmsRecording *rec, const char *what, const char *reason,
                              const char *how_to_allow);
+
+/* Adds to helpers: a process the recorder ran while recording (perf, jcmd), which the
+ * kernel layer sees and which is not the JVM's work. */
+void jvms_recording_add_helper (JvmsRecording *rec, const char *role, GPid pid, char **argv,
+                                gint64 start_ns, gint64 end_ns);
 
 /* Computes the clock member from the files in the bundle and writes bundle.json. */
 gboolean jvms_recording_write_bundle (JvmsRecording *rec, GError **error);

@@ -1,10 +1,11 @@
-/* recorder-jvm.c: JVM options, jcmd, versions and the redacted command of jvmscope-cli record. */
+/* jvms-recorder-jvm.c: JVM options, jcmd, versions and the redacted command of a recording. */
 #include "config.h"
 
-#include "recorder-jvm.h"
+#include "jvms-recorder-jvm-private.h"
 
 #include <gio/gio.h>
 #include <string.h>
+#include <unistd.h>
 
 const char * const jvms_sensitive_events[] = {
   "jdk.InitialEnvironmentVariable", /* the environment: tokens, passwords */
@@ -150,23 +151,12 @@ jvms_recorder_redact_argv (char **argv)
   return g_strv_builder_end (b);
 }
 
-static char *
-run_output (const char * const *argv, int *status)
-{
-  g_autoptr(GSubprocess) p = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE
-                                                     | G_SUBPROCESS_FLAGS_STDERR_MERGE, NULL);
-  char *out = NULL;
-  *status = -1;
-  if (p == NULL || !g_subprocess_communicate_utf8 (p, NULL, NULL, &out, NULL, NULL))
-    return NULL;
-  *status = g_subprocess_get_if_exited (p) ? g_subprocess_get_exit_status (p) : -1;
-  return out;
-}
-
 /* The text between the first pair of quotes after "version", or after "JDK ". */
-static char *
-parse_version (const char *text)
+char *
+jvms_recorder_parse_version (const char *text)
 {
+  if (text == NULL)
+    return NULL;
   const char *v = strstr (text, "version \"");
   if (v != NULL)
     {
@@ -184,51 +174,79 @@ parse_version (const char *text)
   return NULL;
 }
 
-char *
-jvms_recorder_java_version (const char *java, char **full)
-{
-  const char *argv[] = { java, "-version", NULL };
-  int status;
-  g_autofree char *out = run_output (argv, &status);
-  if (out == NULL || status != 0)
-    return NULL;
-  *full = g_strdup (g_strstrip (out));
-  return parse_version (out);
-}
-
-char *
-jvms_recorder_jcmd_version (GPid pid, char **full)
-{
-  const char *args[] = { "VM.version", NULL };
-  g_autofree char *out = NULL;
-  if (!jvms_recorder_jcmd (pid, args, &out, NULL))
-    return NULL;
-  *full = g_strdup (g_strstrip (out));
-  return parse_version (out);
-}
-
-gboolean
-jvms_recorder_jcmd (GPid pid, const char * const *args, char **output, GError **error)
+char **
+jvms_recorder_jcmd_argv (GPid pid, const char * const *args)
 {
   g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
   g_strv_builder_add (b, "jcmd");
   builder_take (b, g_strdup_printf ("%d", (int) pid));
   g_strv_builder_addv (b, (const char **) args);
-  g_auto(GStrv) argv = g_strv_builder_end (b);
-  int status;
-  g_autofree char *out = run_output ((const char * const *) argv, &status);
+  return g_strv_builder_end (b);
+}
+
+gboolean
+jvms_recorder_jcmd_failed (const char *output, int status)
+{
   /* jcmd exits 0 even when the command failed inside the JVM; its words tell. */
-  if (out == NULL || status != 0 || strstr (out, "Could not") != NULL
-      || strstr (out, "Exception") != NULL || strstr (out, "Error") != NULL)
+  return output == NULL || status != 0 || strstr (output, "Could not") != NULL
+         || strstr (output, "Exception") != NULL || strstr (output, "Error") != NULL;
+}
+
+gboolean
+jvms_recorder_check_jvm (GPid pid, GError **error)
+{
+  g_autofree char *comm_path = g_strdup_printf ("/proc/%d/comm", (int) pid);
+  g_autofree char *comm = NULL;
+  if (!g_file_get_contents (comm_path, &comm, NULL, NULL))
     {
-      g_autofree char *cmd = g_strjoinv (" ", argv);
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: %s", cmd,
-                   out != NULL ? g_strstrip (out) : "could not run jcmd");
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "no process %d", (int) pid);
       return FALSE;
     }
-  if (output != NULL)
-    *output = g_steal_pointer (&out);
-  return TRUE;
+  g_strstrip (comm);
+  if (pid == getpid ())
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "process %d is the recorder itself", (int) pid);
+      return FALSE;
+    }
+  /* Every HotSpot JVM maps libjvm.so, whatever its launcher is called (java, an IDE's own
+   * binary, a JVM embedded in a native program). jcmd on any other process would send it
+   * SIGQUIT (the attach handshake), which kills most programs, and then wait for an answer
+   * that never comes. */
+  g_autofree char *maps_path = g_strdup_printf ("/proc/%d/maps", (int) pid);
+  g_autoptr(GFile) file = g_file_new_for_path (maps_path);
+  g_autoptr(GError) local = NULL;
+  g_autoptr(GFileInputStream) in = g_file_read (file, NULL, &local);
+  if (in == NULL)
+    {
+      /* The maps of a process we may not trace are closed to us; a HotSpot JVM that publishes
+       * its performance counters (the default) has a file named after its pid. */
+      g_autofree char *pattern = g_strdup_printf ("%d", (int) pid);
+      g_autoptr(GDir) tmp = g_dir_open (g_get_tmp_dir (), 0, NULL);
+      const char *name;
+      while (tmp != NULL && (name = g_dir_read_name (tmp)) != NULL)
+        if (g_str_has_prefix (name, "hsperfdata_"))
+          {
+            g_autofree char *perfdata = g_build_filename (g_get_tmp_dir (), name, pattern, NULL);
+            if (g_file_test (perfdata, G_FILE_TEST_IS_REGULAR))
+              return TRUE;
+          }
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "process %d (%s) is not a JVM that can be attached to: %s, and no %s/hsperfdata_*/%d says it is one",
+                   (int) pid, comm, local->message, g_get_tmp_dir (), (int) pid);
+      return FALSE;
+    }
+  g_autoptr(GDataInputStream) data = g_data_input_stream_new (G_INPUT_STREAM (in));
+  for (;;)
+    {
+      g_autofree char *line = g_data_input_stream_read_line (data, NULL, NULL, &local);
+      if (line == NULL)
+        break;
+      if (g_str_has_suffix (line, "/libjvm.so"))
+        return TRUE;
+    }
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+               "process %d (%s) is not a Java virtual machine: no libjvm.so in %s", (int) pid, comm, maps_path);
+  return FALSE;
 }
 
 GArray *

@@ -1,4 +1,4 @@
-/* recorder-clock.h: what the recorder captures to put JFR ticks on perf's CLOCK_MONOTONIC.
+/* jvms-recorder-clock-private.h: what the recorder captures to put JFR ticks on perf's CLOCK_MONOTONIC.
  *
  * On Linux with ticksPerSecond == 1e9, JFR ticks are CLOCK_MONOTONIC nanoseconds minus a
  * constant D, the JVM's clock reading at start-up (see docs/recording.md). Two ways to get D:
@@ -31,6 +31,19 @@ typedef struct
 } JvmsJfrChunkStart;
 
 gboolean jvms_jfr_chunk_start_read (const char *path, JvmsJfrChunkStart *out, GError **error);
+
+/* What a JFR file covers, in ticks: from its first chunk's start to its last chunk's end. */
+typedef struct
+{
+  gint64 start_ticks, end_ticks;
+  gint64 ticks_per_second;
+  guint  n_chunks;
+} JvmsJfrSpan;
+
+/* Whether @path holds whole chunks only: each chunk header's size leads to the next header and
+ * the last one to the end of the file (a file JFR is still copying out ends inside a chunk).
+ * FALSE without an error for an empty or incomplete file; an error for one that is not JFR. */
+gboolean jvms_jfr_file_span (const char *path, JvmsJfrSpan *span, GError **error);
 
 /* CLOCK_MONOTONIC − CLOCK_REALTIME in ns, from the tightest of a few bracketed readings;
  * *bracket_ns receives the width of that bracket (the reading's uncertainty). */

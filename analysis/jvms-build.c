@@ -306,14 +306,6 @@ jfr_finish (JfrSource *j, gint64 end, GPtrArray *warnings)
     g_ptr_array_add (warnings, g_strdup (((const JvmsJfrWarning *) g_ptr_array_index (jw, i))->message));
 }
 
-static gint64
-jfr_pid (JfrSource *j)
-{
-  if (j->machine != NULL)
-    return jvms_jfr_machine_get_pid (j->machine);
-  return -1;
-}
-
 static void
 jfr_clear (JfrSource *j)
 {
@@ -597,7 +589,7 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
   JvmsWriter *writer = jvms_writer_new (builder, start);
   JvmsThreads *threads = jvms_threads_new (writer);
   if (bundle.pid > 0)
-    jvms_threads_add_jvm_pid (threads, (gint32) bundle.pid);
+    jvms_threads_set_subject (threads, (gint32) bundle.pid, JVMS_SUBJECT_BUNDLE);
   JvmsKernelMachine *km = have_kernel ? jvms_kernel_machine_new (writer, threads, offset) : NULL;
   /* The CTF reader infers a missing context tid from the switches it saw: no evidence. */
   if (km != NULL && ks.ctf != NULL)
@@ -616,6 +608,7 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
   }
 
   gint64 end = have_jfr ? MAX (start, js.end) : start;
+  gint64 kernel_first = G_MAXINT64, kernel_last = G_MININT64;
   guint64 n = 0;
   gboolean cancelled = FALSE;
   const char *kill_env = g_getenv ("JVMS_ANALYSIS_TEST_KILL_AFTER_EVENTS");
@@ -648,6 +641,8 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
           if (kev->time != 0)
             {
               end = MAX (end, add_sat (kev->time, offset));
+              kernel_first = MIN (kernel_first, add_sat (kev->time, offset));
+              kernel_last = MAX (kernel_last, add_sat (kev->time, offset));
               /* Long stretches without JFR events must not hold back the ends it waits for. */
               if ((n & 255) == 0)
                 jfr_advance (&js, add_sat (kev->time, offset));
@@ -704,10 +699,14 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
       goto fail;
     }
 
-  gint64 jvm_pid = bundle.pid > 0 ? bundle.pid : jfr_pid (&js);
-  if (jvm_pid <= 0)
-    jvm_pid = jvms_threads_get_jvm_pid (threads);
+  /* The bundle's pid, JFR's, or the JFR threads' process; a kernel-only trace's only JVM. */
+  gint64 jvm_pid = jvms_threads_get_jvm_pid (threads);
   {
+    g_autofree char *jvms = jvms_threads_describe_jvms (threads);
+    /* An attached JVM: the kernel recorded before and after JFR; both layers only in between. */
+    gint64 both_from = MAX (js.start, kernel_first), both_to = MIN (js.end, kernel_last);
+    g_autofree char *default_range = bundle.attach && have_jfr && have_kernel && both_from < both_to
+      ? g_strdup_printf ("%" G_GINT64_FORMAT " %" G_GINT64_FORMAT, both_from, both_to) : g_strdup ("");
     g_autofree char *version = g_strdup_printf ("%d", JVMS_ANALYSIS_VERSION);
     g_autofree char *unc = uncertainty >= 0 ? g_strdup_printf ("%" G_GINT64_FORMAT, uncertainty) : g_strdup ("");
     g_autofree char *off = g_strdup_printf ("%" G_GINT64_FORMAT, offset);
@@ -726,6 +725,8 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
     jvms_history_builder_set_metadata (builder, "warnings", joined);
     jvms_history_builder_set_metadata (builder, "notes", joined_notes);
     jvms_history_builder_set_metadata (builder, "jvm-pid", pid);
+    jvms_history_builder_set_metadata (builder, "jvms", jvms);
+    jvms_history_builder_set_metadata (builder, "default-range", default_range);
     jvms_history_builder_set_metadata (builder, "events", events);
   }
 

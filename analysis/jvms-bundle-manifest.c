@@ -130,6 +130,9 @@ jvms_bundle_manifest_read (const char *path, JvmsBundleManifest *out, GError **e
   gint64 pid = int_member (o, "pid", &found);
   if (found)
     out->pid = pid;
+  JsonNode *mode = json_object_get_member (o, "mode");
+  out->attach = mode != NULL && JSON_NODE_HOLDS_VALUE (mode) && json_node_get_value_type (mode) == G_TYPE_STRING
+                && g_strcmp0 (json_node_get_string (mode), "attach") == 0;
   JsonNode *clock = json_object_get_member (o, "clock");
   if (clock == NULL || !JSON_NODE_HOLDS_OBJECT (clock))
     return TRUE;

@@ -28,6 +28,7 @@ typedef struct
   gint64   offset;
   gint64   uncertainty;       /* clock.uncertainty_ns, or 0 */
   char    *method;            /* clock.method, or NULL */
+  gboolean attach;            /* "mode" is "attach": the kernel recording covers JFR's with margins */
 } JvmsBundleManifest;
 
 /* Reads @path (a bundle's bundle.json) into @out. FALSE with @error in G_IO_ERROR naming the

@@ -222,12 +222,6 @@ jvms_jfr_machine_set_cpu_state_func (JvmsJfrMachine *self, JvmsCpuStateFunc func
     jvms_jfr_samples_set_cpu_state_func (self->samples, func, user_data);
 }
 
-gint64
-jvms_jfr_machine_get_pid (JvmsJfrMachine *self)
-{
-  return self->pid;
-}
-
 /* ------------------------------------------------------------------------------------------ */
 /* Types */
 
@@ -1138,7 +1132,7 @@ jvms_jfr_machine_feed (JvmsJfrMachine *self, const JvmsJfrEvent *ev)
         if (pid > 0 && self->pid != pid)
           {
             self->pid = pid;
-            jvms_threads_add_jvm_pid (self->threads, (gint32) pid);
+            jvms_threads_set_subject (self->threads, (gint32) pid, JVMS_SUBJECT_JFR);
           }
       }
       break;

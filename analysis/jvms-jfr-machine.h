@@ -44,7 +44,5 @@ void            jvms_jfr_machine_finish (JvmsJfrMachine     *self,
 void            jvms_jfr_machine_set_cpu_state_func (JvmsJfrMachine   *self,
                                                      JvmsCpuStateFunc  func,
                                                      gpointer          user_data);
-/* The JVM's pid, from jdk.JVMInformation, or -1. */
-gint64          jvms_jfr_machine_get_pid (JvmsJfrMachine    *self);
 
 G_END_DECLS

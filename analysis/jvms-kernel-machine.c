@@ -269,18 +269,25 @@ contradicted (JvmsKernelMachine *self, KThread *k)
   return TRUE;
 }
 
-static void
-note_pid (JvmsKernelMachine *self, KThread *k, gint32 pid)
-{
-  if (pid > 0 && k->thread->pid != pid)
-    jvms_threads_set_pid (self->threads, k->thread, pid);
-}
-
+/* HotSpot names its own threads so: a process running one is a JVM. Which JVM is the recorded
+ * one is not for names to say (the bundle, JFR or the user say it: jvms_threads_set_subject). */
 static gboolean
 is_hotspot_name (const char *comm)
 {
-  return g_str_has_prefix (comm, "VM Thread") || g_str_has_prefix (comm, "GC Thread#")
-         || g_str_has_prefix (comm, "C2 CompilerThre") || g_str_has_prefix (comm, "C1 CompilerThre");
+  return comm != NULL
+         && (g_str_has_prefix (comm, "VM Thread") || g_str_has_prefix (comm, "GC Thread#")
+             || g_str_has_prefix (comm, "C2 CompilerThre") || g_str_has_prefix (comm, "C1 CompilerThre"));
+}
+
+static void
+note_pid (JvmsKernelMachine *self, KThread *k, gint32 pid)
+{
+  if (pid <= 0 || k->thread->pid == pid)
+    return;
+  jvms_threads_set_pid (self->threads, k->thread, pid);
+  /* Its name may have come first (a switch names both threads, a sample gives the pid). */
+  if (is_hotspot_name (k->thread->comm))
+    jvms_threads_add_jvm_pid (self->threads, pid);
 }
 
 static void
@@ -506,6 +513,8 @@ on_task (JvmsKernelMachine *self, const JvmsKernelEvent *ev, gint64 t)
         KThread *k = kthread_get (self, tid, t);
         note_pid (self, k, ev->task.pid > 0 ? ev->task.pid : ev->pid);
         note_comm (self, k, ev->task.comm);
+        if (ev->type == JVMS_KERNEL_EVENT_PROCESS_EXEC && k->thread->pid > 0)
+          jvms_threads_note_exec (self->threads, k->thread->pid, ev->task.filename);
         if (ev->type == JVMS_KERNEL_EVENT_PROCESS_EXIT)
           k->exiting = TRUE;
       }

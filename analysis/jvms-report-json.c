@@ -215,6 +215,8 @@ jvms_report_to_json (const JvmsReport *self, const char *trace, const char * con
   add_int (b, "from_offset_ns", self->from - self->start);
   add_int (b, "to_offset_ns", self->to - self->start);
   add_int (b, "duration_ns", self->to - self->from);
+  if (self->range_why != NULL)
+    add_string (b, "why", self->range_why);
   json_builder_end_object (b);
   add_int (b, "jvm_pid", self->jvm_pid);
   add_int (b, "analysed_ns", self->analysed_ns);

@@ -229,6 +229,8 @@ jvms_report_to_text (const JvmsReport *self, const char *trace)
   g_string_append_printf (out, _("  range: %.3f s to %.3f s (%.3f s); layers: %s; analysed thread time: %.3f s\n"),
                           (self->from - self->start) / 1e9, (self->to - self->start) / 1e9,
                           (self->to - self->from) / 1e9, layers, self->analysed_ns / 1e9);
+  if (self->range_why != NULL)
+    g_string_append_printf (out, _("  the range is %s\n"), self->range_why);
   if (self->findings->len == 0)
     g_string_append_printf (out, "%s\n", _("  No thread time in this range."));
   for (guint i = 0; i < self->findings->len; i++)

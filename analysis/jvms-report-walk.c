@@ -227,8 +227,11 @@ jvms_report_load_threads (JvmsReportWork *r, const char *filter)
         g_hash_table_insert (r->pids, jvms_report_int64_dup (info->tid), jvms_report_int64_dup (info->pid));
 
       JvmsThreadKind k = info->kind >= 0 ? (JvmsThreadKind) info->kind : JVMS_THREAD_KIND_OTHER_PROCESS;
-      gboolean in_jvm = k != JVMS_THREAD_KIND_OTHER_PROCESS ||
-                        (r->jvm_pid > 0 && info->pid >= 0 && info->pid == r->jvm_pid);
+      /* A thread with a process is ours when that process is the JVM analysed (in a kernel-only
+       * trace of several JVMs every JVM's threads have JVM kinds); one without (a JFR thread
+       * with no OS thread) when it is not another process's. */
+      gboolean in_jvm = r->jvm_pid > 0 && info->pid >= 0 ? info->pid == r->jvm_pid
+                                                         : k != JVMS_THREAD_KIND_OTHER_PROCESS;
       if (!in_jvm)
         continue;
       if (filter != NULL && !jvms_thread_info_is (info, filter))

@@ -32,7 +32,7 @@ jvms_report_work_init (JvmsReportWork *w, JvmsHistory *history, const JvmsReport
   w->has_jfr = layers == NULL || strstr (layers, "jfr") != NULL;
   w->has_kernel = layers != NULL && strstr (layers, "kernel") != NULL;
   const char *jvm_pid = jvms_history_get_metadata (history, "jvm-pid");
-  w->jvm_pid = jvm_pid && *jvm_pid ? g_ascii_strtoll (jvm_pid, NULL, 10) : -1;
+  w->jvm_pid = options->pid > 0 ? options->pid : jvm_pid && *jvm_pid ? g_ascii_strtoll (jvm_pid, NULL, 10) : -1;
   for (guint k = 0; k < JVMS_FINDING_N; k++)
     {
       w->tallies[k].thread_ns = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);

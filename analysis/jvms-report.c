@@ -30,6 +30,7 @@ jvms_report_compute (JvmsHistory             *history,
   const char *layers = jvms_history_get_metadata (history, "layers");
   report->layers = g_strdup (layers ? layers : "");
   report->start = jvms_history_get_start_time (history);
+  report->range_why = g_strdup (options->range_why);
   jvms_report_build (&w, report);
 
 out:
@@ -43,6 +44,7 @@ jvms_report_free (JvmsReport *self)
   if (self == NULL)
     return;
   g_free (self->layers);
+  g_free (self->range_why);
   g_clear_pointer (&self->findings, g_ptr_array_unref);
   g_clear_pointer (&self->threads, g_array_unref);
   g_clear_pointer (&self->top_classes, g_array_unref);

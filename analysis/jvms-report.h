@@ -46,6 +46,10 @@ typedef struct
   const char *samples_path;
   /* How many items of evidence each finding lists at most (0: 10). */
   guint       max_evidence;
+  /* The JVM whose threads are analysed (jvms_scope_choose_jvm); 0: the index's jvm-pid. */
+  gint64      pid;
+  /* Why the range is what it is, when it was not asked for (jvms_scope_default_range); NULL. */
+  const char *range_why;
 } JvmsReportOptions;
 
 /* One analysed thread: where its time went. */
@@ -65,6 +69,7 @@ typedef struct
   char         *layers;             /* the index's "layers" metadata, "" when absent */
   gint64        start;              /* the history's start: offsets count from it */
   gint64        from, to;           /* the range analysed, clamped to the history */
+  char         *range_why;          /* JvmsReportOptions.range_why: "range.why" in JSON; or NULL */
   gint64        jvm_pid;            /* -1 when unknown */
   gint64        analysed_ns;        /* thread time charged, over every analysed thread */
   GPtrArray    *findings;           /* JvmsFinding*, most lost time first; kinds with time only */

@@ -52,13 +52,36 @@ void         jvms_threads_set_java   (JvmsThreads *self,
 void         jvms_threads_set_pid    (JvmsThreads *self,
                                       JvmsThread  *thread,
                                       gint32       pid);
-/* A process known to be a JVM (the bundle's pid, JFR's pid, or seen running HotSpot's
- * threads): its threads are not OTHER_PROCESS. */
+/* Where the recorded JVM's pid came from, weakest first: a stronger source replaces a weaker. */
+typedef enum
+{
+  JVMS_SUBJECT_NONE,
+  JVMS_SUBJECT_JFR_THREADS,  /* the process of the JFR threads' OS thread ids, in the kernel layer */
+  JVMS_SUBJECT_JFR,          /* jdk.JVMInformation's pid */
+  JVMS_SUBJECT_BUNDLE,       /* bundle.json's pid: the process the recorder launched or attached to */
+} JvmsSubjectSource;
+
+/* The recorded JVM: with a subject, its threads and only those are the JVM's (kind by name),
+ * every other process's are OTHER_PROCESS, other JVMs included. */
+void         jvms_threads_set_subject (JvmsThreads      *self,
+                                       gint32            pid,
+                                       JvmsSubjectSource source);
+/* A process seen running HotSpot's threads (VM Thread, GC Thread#…): a JVM the trace shows.
+ * Without a subject (a kernel-only trace), the threads of every such JVM are classified by
+ * name; the report and the window choose one (docs/analysis.md, "Which JVM"). */
 void         jvms_threads_add_jvm_pid (JvmsThreads *self,
                                        gint32       pid);
+/* The file a process exec'd (sched_process_exec), to name a JVM in the list. */
+void         jvms_threads_note_exec   (JvmsThreads *self,
+                                       gint32       pid,
+                                       const char  *filename);
+/* The recorded JVM: the subject, else the only JVM found; -1 when none or several. */
 gint32       jvms_threads_get_jvm_pid (JvmsThreads *self);
 gboolean     jvms_threads_is_jvm      (JvmsThreads *self,
                                        JvmsThread  *thread);
+/* The JVMs found and the subject, one line each, "PID\tNAME\tCOMMAND\tTHREADS" (NAME: the comm
+ * of its main thread; COMMAND: the file it exec'd, or empty), by pid: the index's `jvms`. */
+char        *jvms_threads_describe_jvms (JvmsThreads *self);
 /* Rewrites every identity that changed since it was written (end of build). */
 void         jvms_threads_flush       (JvmsThreads *self);
 

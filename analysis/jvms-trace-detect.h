@@ -28,6 +28,7 @@ typedef enum
   JVMS_ANALYSIS_ERROR_READ,           /* no layer of the trace could be read at all */
   JVMS_ANALYSIS_ERROR_INDEX,          /* the index could be neither opened nor built */
   JVMS_ANALYSIS_ERROR_BUSY,           /* load called while a load is under way */
+  JVMS_ANALYSIS_ERROR_CHOOSE_JVM,     /* several JVMs and none chosen, or a pid that is none of them */
 } JvmsAnalysisError;
 /* Cancellation is reported as G_IO_ERROR_CANCELLED. */
 

@@ -9,6 +9,7 @@
 #include "cli-time.h"
 #include "jvms-report.h"
 #include "jvms-thread-list.h"
+#include "jvms-scope.h"
 #include "jvms-trace-index.h"
 
 int
@@ -16,12 +17,14 @@ jvms_cli_analyze (int argc, char **argv)
 {
   gboolean json = FALSE;
   g_autofree char *from = NULL, *to = NULL, *thread = NULL, *cache_dir = NULL;
+  gint64 pid = 0;
   g_auto(GStrv) files = NULL;
   GOptionEntry entries[] = {
     /* Bytes as given (FILENAME): the time parser names the option whatever they are. */
     { "from", 0, 0, G_OPTION_ARG_FILENAME, &from, N_("Start of the range, from the trace start (1.5, 200ms, 40us)"), N_("T") },
     { "to", 0, 0, G_OPTION_ARG_FILENAME, &to, N_("End of the range, from the trace start"), N_("T") },
     { "thread", 0, 0, G_OPTION_ARG_STRING, &thread, N_("Only this thread (tid or name)"), N_("TID|NAME") },
+    { "pid", 0, 0, G_OPTION_ARG_INT64, &pid, N_("The JVM to analyse, when the trace shows several"), N_("PID") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print a JSON object (docs/report.md)"), NULL },
     { "cache-dir", 0, 0, G_OPTION_ARG_FILENAME, &cache_dir, N_("Keep indexes in DIR instead of the user cache folder"), N_("DIR") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("TRACE") },
@@ -37,7 +40,7 @@ jvms_cli_analyze (int argc, char **argv)
     }
   if (files == NULL || files[0] == NULL || files[1] != NULL)
     {
-      g_printerr ("%s\n", _("Usage: jvmscope-cli analyze TRACE [--from T] [--to T] [--thread TID|NAME] [--json]"));
+      g_printerr ("%s\n", _("Usage: jvmscope-cli analyze TRACE [--from T] [--to T] [--thread TID|NAME] [--pid PID] [--json]"));
       return 2;
     }
   gint64 from_offset, to_offset;
@@ -60,12 +63,25 @@ jvms_cli_analyze (int argc, char **argv)
       return 1;
     }
   g_autoptr(JvmsHistory) history = jvms_trace_index_dup_history (index);
+  gint64 jvm_pid;
+  /* Several JVMs and none recorded: the user chooses (status 2, as for a usage error). */
+  if (!jvms_scope_choose_jvm (history, files[0], pid, &jvm_pid, &error))
+    {
+      g_printerr ("jvmscope-cli analyze: %s\n", error->message);
+      return 2;
+    }
   gint64 start = jvms_history_get_start_time (history);
+  gint64 default_from, default_to;
+  g_autofree char *range_why = NULL;
+  gboolean default_range = from == NULL && to == NULL
+                           && jvms_scope_default_range (history, &default_from, &default_to, &range_why);
   JvmsReportOptions options = {
-    .from = jvms_cli_time_at (start, from_offset),
-    .to = to != NULL ? jvms_cli_time_at (start, to_offset) : jvms_history_get_end_time (history),
+    .from = default_range ? default_from : jvms_cli_time_at (start, from_offset),
+    .to = default_range ? default_to : to != NULL ? jvms_cli_time_at (start, to_offset) : jvms_history_get_end_time (history),
     .thread = thread,
     .samples_path = jvms_trace_index_get_samples_path (index),
+    .pid = jvm_pid,
+    .range_why = range_why,
   };
   g_autoptr(JvmsReport) report = jvms_report_compute (history, &options, &error);
   if (report == NULL)

@@ -7,6 +7,12 @@
  *   figure cpu_overhead_percent  CPU time of the JVM during the work, likewise
  *   figure bytes_per_second      bundle size over the recording's duration
  *   ratio record_over_plain      the wall-time ratio
+ * and what attaching to a running JVM costs the user in time: RUNS times
+ * `jvmscope-cli record --pid PID --duration 3` on the same workload (running long):
+ *   figure attach_overhead_s     the command's wall time minus the 3 s asked for (perf's probe and
+ *                                start, jcmd's attach, JFR's file, perf's stop), median
+ *   figure attach_cpu_s          CPU time of the command and its helpers (perf, jcmd), median
+ *   ratio attach_over_duration   the command's wall time over the 3 s asked for
  * Usage: bench-record [RUNS (3)] [ROUNDS (20000)]
  */
 #include <gio/gio.h>
@@ -15,6 +21,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 static gboolean
 run (const char * const *argv, char **out, GError **error)
@@ -97,6 +105,46 @@ median (double *v, int n)
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+static double
+children_cpu_s (void)
+{
+  struct rusage ru;
+  getrusage (RUSAGE_CHILDREN, &ru);
+  return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+#define ATTACH_DURATION_S 3
+
+/* `record --pid --duration 3` against a running Bench: wall and CPU time of each command. */
+static gboolean
+measure_attach (const char *classes, const char *tmp, int runs, double *wall, double *cpu, GError **error)
+{
+  /* Enough rounds to outlive every attach. */
+  const char *target[] = { "java", "-cp", classes, "Bench", "2000000000", NULL };
+  g_autoptr(GSubprocess) jvm = g_subprocess_newv (target, G_SUBPROCESS_FLAGS_STDOUT_SILENCE, error);
+  if (jvm == NULL)
+    return FALSE;
+  g_usleep (3 * G_USEC_PER_SEC);   /* the JVM is up and warming up */
+  const char *pid = g_subprocess_get_identifier (jvm);
+  g_autofree char *out_dir = g_build_filename (tmp, "a.jvmtrace", NULL);
+  g_autofree char *duration = g_strdup_printf ("%d", ATTACH_DURATION_S);
+  gboolean ok = TRUE;
+  for (int i = 0; ok && i < runs; i++)
+    {
+      const char *attach[] = { JVMSCOPE_CLI, "record", "-o", out_dir, "--pid", pid, "--duration", duration, NULL };
+      double c0 = children_cpu_s ();
+      gint64 t0 = g_get_monotonic_time ();
+      ok = run (attach, NULL, error);
+      wall[i] = (g_get_monotonic_time () - t0) / 1e6;
+      cpu[i] = children_cpu_s () - c0;
+      fprintf (stderr, "attach %d: %.3f s wall, %.3f s CPU\n", i, wall[i], cpu[i]);
+      remove_dir (out_dir);
+    }
+  g_subprocess_force_exit (jvm);
+  g_subprocess_wait (jvm, NULL, NULL);
+  return ok;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -143,6 +191,12 @@ main (int argc, char **argv)
                rec_wall[i] / 1e9, rates[i]);
       remove_dir (out_dir);
     }
+  g_autofree double *attach_wall = g_new (double, runs), *attach_cpu = g_new (double, runs);
+  if (!measure_attach (classes, tmp, runs, attach_wall, attach_cpu, &error))
+    {
+      fprintf (stderr, "bench-record: attach: %s\n", error->message);
+      return 1;
+    }
   remove_dir (classes);   /* only Bench*.class files */
   g_rmdir (tmp);
 
@@ -152,5 +206,9 @@ main (int argc, char **argv)
   printf ("figure cpu_overhead_percent %.2f %%\n", (cpu_ratio - 1) * 100);
   printf ("figure bytes_per_second %.0f B/s\n", median (rates, runs));
   printf ("ratio record_over_plain %.4f\n", wall_ratio);
+  double attach_median = median (attach_wall, runs);
+  printf ("figure attach_overhead_s %.2f s\n", attach_median - ATTACH_DURATION_S);
+  printf ("figure attach_cpu_s %.2f s\n", median (attach_cpu, runs));
+  printf ("ratio attach_over_duration %.3f\n", attach_median / ATTACH_DURATION_S);
   return 0;
 }

@@ -149,7 +149,7 @@ main (int argc, char **argv)
   json_builder_add_int_value (b, t0);
   json_builder_set_member_name (b, "end");
   json_builder_add_int_value (b, t1);
-  const char *keys[] = { "clock-offset-ns", "clock-method", "layers", "jvm-pid" };
+  const char *keys[] = { "clock-offset-ns", "clock-method", "layers", "jvm-pid", "jvms", "default-range" };
   for (gsize i = 0; i < G_N_ELEMENTS (keys); i++)
     {
       json_builder_set_member_name (b, keys[i]);
@@ -181,6 +181,20 @@ main (int argc, char **argv)
         {
           json_builder_set_member_name (b, "name");
           json_builder_add_string_value (b, iv.value.s);
+        }
+      const char *ints[] = { "pid", "kind" };
+      for (gsize k = 0; k < G_N_ELEMENTS (ints); k++)
+        {
+          JvmsAttribute a = child (h, t, ints[k]);
+          if (a != JVMS_ATTRIBUTE_INVALID && jvms_history_query_single (h, a, t1, &iv, NULL)
+              && iv.value.type == JVMS_VALUE_INT)
+            {
+              json_builder_set_member_name (b, ints[k]);
+              if (k == 1)
+                json_builder_add_string_value (b, jvms_thread_kind_name (iv.value.i));
+              else
+                json_builder_add_int_value (b, iv.value.i);
+            }
         }
       JvmsAttribute ks = child (h, t, "kernel-state");
       if (ks != JVMS_ATTRIBUTE_INVALID)

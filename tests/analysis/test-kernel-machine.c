@@ -649,6 +649,116 @@ test_identity (Fixture *f, gconstpointer data)
     }
 }
 
+/* Which JVM is ours (issue 23). Two processes run HotSpot's threads: with a subject (bundle.json's
+ * pid, JFR's, or the process of JFR's threads) only its threads are the JVM's and the other
+ * JVM is another process; without one (a kernel-only trace) both are JVMs found, classified by
+ * name, and none is taken for the recorded one until there is only one. */
+typedef struct
+{
+  JvmsThreadKind kinds[4];   /* tids 101, 102, 301, 302 */
+  gint32         jvm_pid;
+  char          *jvms;
+} Identity;
+
+static void
+identity_of_two_jvms (Fixture *f, JvmsSubjectSource source, gint32 subject, gboolean jfr_thread, Identity *out)
+{
+  const struct { int pid, tid; const char *comm; } comms[] = {
+    { 100, 100, "java" }, { 100, 101, "VM Thread" }, { 100, 102, "worker" },
+    { 300, 300, "java" }, { 300, 301, "GC Thread#0" }, { 300, 302, "client-1" },
+  };
+  g_autoptr(GError) error = NULL;
+  JvmsHistoryBuilder *b = jvms_history_builder_new (f->path, T0, NULL, &error);
+  g_assert_no_error (error);
+  JvmsWriter *w = jvms_writer_new (b, T0);
+  JvmsThreads *threads = jvms_threads_new (w);
+  if (subject > 0)
+    jvms_threads_set_subject (threads, subject, source);
+  /* JFR knows thread 302 (its OS thread id): its process is the one that wrote the recording. */
+  if (jfr_thread)
+    jvms_threads_set_java (threads, jvms_threads_get (threads, 302, T0), "client-1", 12);
+  JvmsKernelMachine *km = jvms_kernel_machine_new (w, threads, 0);
+  for (gsize i = 0; i < G_N_ELEMENTS (comms); i++)
+    {
+      JvmsKernelEvent ev = { .type = JVMS_KERNEL_EVENT_COMM, .name = "PERF_RECORD_COMM", .cpu = -1, .time = 0 };
+      ev.task.pid = ev.pid = comms[i].pid;
+      ev.task.tid = ev.tid = comms[i].tid;
+      g_strlcpy (ev.task.comm, comms[i].comm, JVMS_KERNEL_COMM_LEN);
+      jvms_kernel_machine_feed (km, &ev);
+    }
+  JvmsKernelEvent exec = { .type = JVMS_KERNEL_EVENT_PROCESS_EXEC, .name = "sched:sched_process_exec",
+                           .time = T0 + 10, .cpu = 0, .pid = 300, .tid = 300 };
+  exec.task.pid = exec.task.tid = 300;
+  g_strlcpy (exec.task.comm, "java", JVMS_KERNEL_COMM_LEN);
+  exec.task.filename = "/usr/lib/jvm/bin/java";
+  jvms_kernel_machine_feed (km, &exec);
+  jvms_kernel_machine_finish (km, T0 + 1000);
+  jvms_threads_flush (threads);
+  out->jvm_pid = jvms_threads_get_jvm_pid (threads);
+  out->jvms = jvms_threads_describe_jvms (threads);
+  g_assert_true (jvms_history_builder_close (b, T0 + 1000, &error));
+  g_assert_no_error (error);
+  jvms_kernel_machine_free (km);
+  jvms_threads_free (threads);
+  jvms_writer_free (w);
+  jvms_history_builder_free (b);
+
+  g_autoptr(JvmsHistory) h = jvms_history_open (f->path, 0, &error);
+  g_assert_no_error (error);
+  const int tids[] = { 101, 102, 301, 302 };
+  for (gsize i = 0; i < G_N_ELEMENTS (tids); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("Threads/%d/kind", tids[i]);
+      JvmsInterval iv;
+      g_assert_true (jvms_history_query_single (h, jvms_history_lookup (h, path), T0 + 500, &iv, NULL));
+      out->kinds[i] = (JvmsThreadKind) iv.value.i;
+    }
+}
+
+static void
+test_identity_subject (Fixture *f, gconstpointer data)
+{
+  const JvmsThreadKind OTHER = JVMS_THREAD_KIND_OTHER_PROCESS;
+  Identity id;
+
+  /* The bundle names 300: the JVM 100 is another process, names notwithstanding. */
+  identity_of_two_jvms (f, JVMS_SUBJECT_BUNDLE, 300, FALSE, &id);
+  g_assert_cmpint (id.kinds[0], ==, OTHER);
+  g_assert_cmpint (id.kinds[1], ==, OTHER);
+  g_assert_cmpint (id.kinds[2], ==, JVMS_THREAD_KIND_GC);
+  g_assert_cmpint (id.kinds[3], ==, JVMS_THREAD_KIND_JAVA);
+  g_assert_cmpint (id.jvm_pid, ==, 300);
+  g_assert_cmpstr (id.jvms, ==, "100\tjava\t\t3\n300\tjava\t/usr/lib/jvm/bin/java\t3");
+  g_free (id.jvms);
+
+  /* The subject names 100: the other way round. */
+  identity_of_two_jvms (f, JVMS_SUBJECT_JFR, 100, FALSE, &id);
+  g_assert_cmpint (id.kinds[0], ==, JVMS_THREAD_KIND_VM);
+  g_assert_cmpint (id.kinds[1], ==, JVMS_THREAD_KIND_JAVA);
+  g_assert_cmpint (id.kinds[2], ==, OTHER);
+  g_assert_cmpint (id.kinds[3], ==, OTHER);
+  g_assert_cmpint (id.jvm_pid, ==, 100);
+  g_free (id.jvms);
+
+  /* No subject but a JFR thread whose OS thread is in 300: 300 wrote the recording. */
+  identity_of_two_jvms (f, JVMS_SUBJECT_NONE, 0, TRUE, &id);
+  g_assert_cmpint (id.kinds[0], ==, OTHER);
+  g_assert_cmpint (id.kinds[1], ==, OTHER);
+  g_assert_cmpint (id.kinds[2], ==, JVMS_THREAD_KIND_GC);
+  g_assert_cmpint (id.jvm_pid, ==, 300);
+  g_free (id.jvms);
+
+  /* Kernel only: both are JVMs found, neither is the recorded one. */
+  identity_of_two_jvms (f, JVMS_SUBJECT_NONE, 0, FALSE, &id);
+  g_assert_cmpint (id.kinds[0], ==, JVMS_THREAD_KIND_VM);
+  g_assert_cmpint (id.kinds[1], ==, JVMS_THREAD_KIND_JAVA);
+  g_assert_cmpint (id.kinds[2], ==, JVMS_THREAD_KIND_GC);
+  g_assert_cmpint (id.kinds[3], ==, JVMS_THREAD_KIND_JAVA);
+  g_assert_cmpint (id.jvm_pid, ==, -1);
+  g_assert_cmpstr (id.jvms, ==, "100\tjava\t\t3\n300\tjava\t/usr/lib/jvm/bin/java\t3");
+  g_free (id.jvms);
+}
+
 /* Counter rates: the events counted between two samples over the time between them, written at
  * the earlier sample, per thread and per CPU; disk queues count inserted and issued requests
  * until they complete, never below zero. */
@@ -728,6 +838,7 @@ main (int argc, char **argv)
   g_test_add ("/Analysis/kernel/missing-switch-in", Fixture, NULL, fixture_set_up, test_missing_switch_in, fixture_tear_down);
   g_test_add ("/Analysis/kernel/evidence", Fixture, NULL, fixture_set_up, test_evidence, fixture_tear_down);
   g_test_add ("/Analysis/kernel/identity", Fixture, NULL, fixture_set_up, test_identity, fixture_tear_down);
+  g_test_add ("/Analysis/kernel/identity-subject", Fixture, NULL, fixture_set_up, test_identity_subject, fixture_tear_down);
   g_test_add ("/Analysis/kernel/counters-and-disk", Fixture, NULL, fixture_set_up, test_counters_and_disk, fixture_tear_down);
   return g_test_run ();
 }

@@ -126,13 +126,23 @@ class Workload:
     def __init__(self, tmp):
         self.dir = os.path.join(tmp, "classes")
         os.makedirs(self.dir)
-        src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "Work.java")
-        r = run(["javac", "-d", self.dir, src])
+        here = os.path.dirname(os.path.abspath(__file__))
+        r = run(["javac", "-d", self.dir, os.path.join(here, "Work.java"), os.path.join(here, "Beside.java")])
         if r.returncode != 0:
             raise SystemExit("javac failed: " + r.stderr)
 
     def java(self, ms, *extra):
         return ["java"] + list(extra) + ["-cp", self.dir, "Work", str(ms)]
+
+    def beside(self):
+        """An unrelated JVM (tests/cli/Beside.java: threads beside-0, beside-1 spinning), running
+        once it printed "started"."""
+        p = subprocess.Popen(["java", "-cp", self.dir, "Beside"], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+        if p.stdout.readline().strip() != "started":
+            p.kill()
+            raise SystemExit("the JVM beside did not start: " + p.communicate()[1])
+        return p
 
 
 def record(cli, out, args, env=None, user=None):
@@ -371,20 +381,200 @@ def case_cleanup(cli, tmp, work):
               str(os.listdir(given)) if os.path.isdir(given) else "gone")
 
 
+def perf_tid_pids(path):
+    """{tid: pid} of every thread that recorded an event in its own context: the kernel's own
+    word on which process each thread belongs to, the oracle for process identity."""
+    r = run(["perf", "script", "-i", path, "-F", "pid,tid"])
+    tids = {}
+    for line in r.stdout.splitlines():
+        f = line.strip().split("/")
+        if len(f) == 2 and f[0].isdigit() and f[1].isdigit():
+            tids[int(f[1])] = int(f[0])
+    return tids
+
+
+def analyze(cli, trace, tmp, *extra):
+    r = run([cli, "analyze", "--json", "--cache-dir", os.path.join(tmp, "cache"), trace] + list(extra), timeout=600)
+    try:
+        return r, json.loads(r.stdout) if r.returncode == 0 else None
+    except ValueError:
+        return r, None
+
+
+def index_dump(dump, trace, tmp):
+    r = run([dump, os.path.join(tmp, "cache"), trace], timeout=600)
+    return json.loads(r.stdout) if r.returncode == 0 else None
+
+
+def report_tids(report):
+    """Every tid the report names: its threads and the threads of its findings."""
+    tids = {t["tid"] for t in report["threads"]}
+    for f in report["findings"]:
+        tids |= {t["tid"] for t in f["threads"]}
+    return tids
+
+
+def check_only_process(report, tid_pid, pid, what):
+    """The report's threads and the findings' threads are all of process pid, per perf."""
+    foreign = sorted((t, tid_pid[t]) for t in report_tids(report) if t > 0 and t in tid_pid and tid_pid[t] != pid)
+    known = [t for t in report_tids(report) if t > 0 and t in tid_pid]
+    tap.check(len(known) > 0 and not foreign, "%s: every thread of the report and its findings is of process %d"
+              % (what, pid), "%d threads known to perf; of other processes: %s" % (len(known), foreign[:10]))
+
+
+def case_beside(cli, tmp, work, dump):
+    """A recording made while an unrelated JVM runs beside (issue 23): only the recorded JVM's
+    threads are the report's and the findings'; the other is another process."""
+    other = work.beside()
+    try:
+        out = os.path.join(tmp, "b.jvmtrace")
+        r = record(cli, out, ["--", *work.java(2500)])
+        tap.check(r.returncode == 0, "record exits 0 beside another JVM", r.stderr)
+    finally:
+        other.kill()
+        other.communicate()
+    b = load_bundle(out)
+    tid_pid = perf_tid_pids(os.path.join(out, "kernel.perf.data"))
+    beside_tids = {t for t, p in tid_pid.items() if p == other.pid}
+    tap.check(len(beside_tids) >= 3, "perf saw the JVM beside (pid %d) run" % other.pid, "%d threads" % len(beside_tids))
+
+    r, report = analyze(cli, out, tmp)
+    if not tap.check(report is not None, "analyze --json", r.stderr):
+        return
+    tap.check(report["jvm_pid"] == b["pid"], "the report's JVM is the bundle's pid", "%s vs %s" % (report["jvm_pid"], b["pid"]))
+    check_only_process(report, tid_pid, b["pid"], "bundle")
+    names = sorted(t["name"] for t in report["threads"] if t["name"].startswith("beside"))
+    tap.check(not names, "no thread of the JVM beside among the report's threads", names)
+    holders = [h for f in report["findings"] for h in f["evidence"].get("cpu_holders", []) if h.get("pid") == other.pid]
+    tap.check(all(h["ours"] is False for h in holders), "the JVM beside, as a CPU holder, is never ours",
+              json.dumps(holders[:5]))
+
+    index = index_dump(dump, out, tmp)
+    if not tap.check(index is not None, "index-dump reads the index"):
+        return
+    kinds = {}
+    for key, t in index["threads"].items():
+        if key.isdigit() and int(key) in beside_tids:
+            kinds[t.get("name")] = t.get("kind")
+    tap.check(kinds and all(k == "other-process" for k in kinds.values()),
+              "every thread of the JVM beside is another process's in the index (the threads view's group)",
+              json.dumps(kinds))
+    ours = {t.get("kind") for key, t in index["threads"].items() if t.get("pid") == b["pid"]}
+    tap.check(ours and "other-process" not in ours, "the recorded JVM's threads have JVM kinds", sorted(ours))
+    jvms = [line.split("\t")[0] for line in (index.get("jvms") or "").splitlines()]
+    tap.check(str(other.pid) in jvms and str(b["pid"]) in jvms and index["jvm-pid"] == str(b["pid"]),
+              "the index lists both JVMs and takes the recorded one", json.dumps([index.get("jvms"), index["jvm-pid"]]))
+
+
+def perf_kernel_only(out, seconds):
+    """A kernel-only trace as a user records one, with perf alone."""
+    events = ["sched:sched_switch", "sched:sched_waking", "sched:sched_wakeup_new", "sched:sched_process_fork",
+              "sched:sched_process_exec", "sched:sched_process_exit"]
+    cmd = ["perf", "record", "-a", "-k", "CLOCK_MONOTONIC", "-o", out]
+    for e in events:
+        cmd += ["-e", e]
+    return run(cmd + ["--", "sleep", str(seconds)], timeout=240)
+
+
+def case_two_jvms(cli, tmp, work, dump):
+    """A kernel-only trace of two JVMs (issue 23): without --pid the command lists both and asks
+    (status 2); --pid chooses each, and the report is then that JVM's threads only."""
+    first = subprocess.Popen(work.java(0), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    second = None
+    try:
+        tap.check(wait_started(first), "the first JVM runs")
+        second = work.beside()
+        trace = os.path.join(tmp, "two.perf.data")
+        r = perf_kernel_only(trace, 3)
+        tap.check(r.returncode == 0, "perf records the machine", r.stderr[-1000:])
+    finally:
+        for p in (first, second):
+            if p is not None:
+                p.kill()
+                p.communicate()
+    tid_pid = perf_tid_pids(trace)
+    r = run([cli, "analyze", "--cache-dir", os.path.join(tmp, "cache"), trace], timeout=600)
+    tap.check(r.returncode == 2, "analyze without --pid asks (status 2)", "status %d: %s" % (r.returncode, r.stderr[-2000:]))
+    for p in (first, second):
+        tap.check("--pid %d " % p.pid in r.stderr, "the list names JVM %d" % p.pid, r.stderr[-2000:])
+    for p, mine, theirs in ((first, "locker-0", "beside-0"), (second, "beside-0", "locker-0")):
+        r, report = analyze(cli, trace, tmp, "--pid", str(p.pid))
+        if not tap.check(report is not None, "analyze --pid %d" % p.pid, r.stderr[-2000:]):
+            continue
+        tap.check(report["jvm_pid"] == p.pid, "--pid %d: the report's JVM" % p.pid, str(report["jvm_pid"]))
+        check_only_process(report, tid_pid, p.pid, "--pid %d" % p.pid)
+        names = {t["name"] for t in report["threads"]}
+        tap.check(mine in names and theirs not in names, "--pid %d: %s among its threads, %s not" % (p.pid, mine, theirs),
+                  sorted(names))
+    r = run([cli, "analyze", "--pid", "1", "--cache-dir", os.path.join(tmp, "cache"), trace], timeout=600)
+    tap.check(r.returncode == 2 and "none of the JVMs" in r.stderr, "--pid of no JVM in the trace: status 2", r.stderr[-1000:])
+
+
+def case_attach_range(cli, tmp, work, dump):
+    """Attach with --duration 3 (issue 23): the report's default range is where both layers
+    recorded, within half a second of 3 s; the recorder's jcmd processes are named in
+    bundle.json and none of their threads is the JVM's; the kernel's margins are written."""
+    out = os.path.join(tmp, "r.jvmtrace")
+    jvm = subprocess.Popen(work.java(0), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        tap.check(wait_started(jvm), "a JVM runs")
+        began = time.monotonic()
+        r = record(cli, out, ["--pid", str(jvm.pid), "--duration", "3"])
+        took = time.monotonic() - began
+        tap.check(r.returncode == 0, "record --pid --duration 3 exits 0", r.stderr)
+    finally:
+        jvm.kill()
+        jvm.communicate()
+    b = load_bundle(out)
+    tap.note("the command took %.2f s for --duration 3" % took)
+    helpers = b.get("helpers", [])
+    jcmds = [h for h in helpers if h["command"] and h["command"][0] == "jcmd"]
+    tap.check(jcmds and all(h["pid"] > 0 and h["start_monotonic_ns"] > 0 for h in jcmds),
+              "bundle.json names the jcmd helpers", json.dumps(helpers)[:2000])
+    tap.check(any(h["command"][0].endswith("perf") for h in helpers), "bundle.json names perf among the helpers")
+    t = b.get("timing", {})
+    tap.check(all(isinstance(t.get(k), int) and t[k] > 0 for k in ("kernel_margin_before_ns", "kernel_margin_after_ns")),
+              "bundle.json says the kernel's margins around the JFR recording", json.dumps(t))
+    jfr_span = (t.get("jfr_end_monotonic_ns") or 0) - (t.get("jfr_start_monotonic_ns") or 0)
+    tap.check(abs(jfr_span - 3e9) < 0.5e9, "JFR recorded 3 s (bundle.json timing)", "%.3f s" % (jfr_span / 1e9))
+
+    r, report = analyze(cli, out, tmp)
+    if not tap.check(report is not None, "analyze --json", r.stderr):
+        return
+    duration = report["range"]["duration_ns"]
+    tap.check(abs(duration - 3e9) < 0.5e9, "the report's range is within 0.5 s of 3 s", "%.3f s" % (duration / 1e9))
+    tap.check("both layers" in report["range"].get("why", ""), "the report says why its range is that",
+              json.dumps(report["range"]))
+    tid_pid = perf_tid_pids(os.path.join(out, "kernel.perf.data"))
+    helper_pids = {h["pid"] for h in helpers}
+    helper_threads = sorted(t for t in report_tids(report) if tid_pid.get(t) in helper_pids)
+    tap.check(not helper_threads, "no thread of a jcmd among the recorded JVM's", helper_threads)
+    seen_jcmd = [tid for tid, pid in tid_pid.items() if pid in {h["pid"] for h in jcmds}]
+    tap.note("perf saw %d threads of the jcmd helpers" % len(seen_jcmd))
+    check_only_process(report, tid_pid, jvm.pid, "attach")
+
+
 CASES = {"launch": case_launch, "sensitive": case_sensitive, "duration": case_duration, "sigint": case_sigint, "ctrl-c": case_ctrl_c,
          "no-perf": case_no_perf, "refused": case_refused, "attach": case_attach, "not-jvm": case_not_jvm,
-         "bad-duration": case_bad_duration, "cleanup": case_cleanup}
+         "bad-duration": case_bad_duration, "cleanup": case_cleanup, "beside": case_beside, "two-jvms": case_two_jvms,
+         "attach-range": case_attach_range}
+# Cases that read the index with tests/analysis/index-dump.
+NEEDS_DUMP = {"beside", "two-jvms", "attach-range"}
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
     ap.add_argument("--case", required=True, choices=sorted(CASES))
+    ap.add_argument("--dump", help="tests/analysis/index-dump")
     a = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="jvmscope-record-test-")
     try:
         work = Workload(tmp)
-        CASES[a.case](a.cli, tmp, work)
+        if a.case in NEEDS_DUMP:
+            CASES[a.case](a.cli, tmp, work, a.dump)
+        else:
+            CASES[a.case](a.cli, tmp, work)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     tap.done()

@@ -58,7 +58,7 @@ append_list (GString *s, GPtrArray *jvms, gint64 recorded)
       g_string_append_printf (s, "\n  --pid %-8" G_GINT64_FORMAT " %s", e->pid, e->name[0] ? e->name : "?");
       if (e->command[0])
         g_string_append_printf (s, "  %s", e->command);
-      g_string_append_printf (s, g_dngettext (NULL, "  (%u thread)", "  (%u threads)", e->n_threads), e->n_threads);
+      g_string_append_printf (s, "  (%u %s)", e->n_threads, e->n_threads == 1 ? "thread" : "threads");
       if (e->pid == recorded)
         g_string_append (s, "  the recorded JVM");
     }
@@ -105,9 +105,8 @@ jvms_scope_choose_jvm (JvmsHistory *history, const char *trace, gint64 asked, gi
       return TRUE;
     }
   g_autoptr(GString) s = g_string_new (NULL);
-  g_string_printf (s, g_dngettext (NULL, "%s shows %u JVM and does not say which one was recorded; choose it with --pid:",
-                                   "%s shows %u JVMs and does not say which one was recorded; choose one with --pid:",
-                                   jvms->len),
+  /* English, as every message of analysis/: the window wraps it in translated words. */
+  g_string_printf (s, "%s shows %u JVMs and does not say which one was recorded; choose one with --pid:",
                    trace, jvms->len);
   append_list (s, jvms, recorded);
   g_set_error_literal (error, JVMS_ANALYSIS_ERROR, JVMS_ANALYSIS_ERROR_CHOOSE_JVM, s->str);

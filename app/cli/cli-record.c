@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli-commands.h"
+#include "cli-time.h"
 #include "jvms-recorder.h"
 
 typedef struct
@@ -79,25 +80,6 @@ on_recorded (GObject *source, GAsyncResult *result, gpointer data)
   g_main_loop_quit (cli->loop);
 }
 
-/* Seconds as plain decimals ("3", "2.5"): g_ascii_strtod alone would also take "inf" (a timer
- * that fires at once), "nan" (no limit) and "0x2". */
-static gboolean
-parse_duration (const char *text, double *out)
-{
-  gsize digits = strspn (text, "0123456789");
-  const char *rest = text + digits;
-  if (*rest == '.')
-    {
-      gsize frac = strspn (rest + 1, "0123456789");
-      digits += frac;
-      rest += 1 + frac;
-    }
-  if (digits == 0 || *rest != '\0')
-    return FALSE;
-  *out = g_ascii_strtod (text, NULL);
-  return *out > 0 && *out <= JVMS_RECORDER_MAX_DURATION_S;
-}
-
 int
 jvms_cli_record (int argc, char **argv)
 {
@@ -108,7 +90,8 @@ jvms_cli_record (int argc, char **argv)
   g_auto(GStrv) rest = NULL;
   const GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, N_("The bundle folder to write (OUT.jvmtrace)"), N_("OUT") },
-    { "duration", 0, 0, G_OPTION_ARG_STRING, &duration_text, N_("Stop after this many seconds"), N_("S") },
+    /* Bytes as given (FILENAME): the time parser names the option whatever they are. */
+    { "duration", 0, 0, G_OPTION_ARG_FILENAME, &duration_text, N_("Stop after this many seconds (or 500ms, 2.5s ...)"), N_("S") },
     { "pid", 0, 0, G_OPTION_ARG_INT, &pid, N_("Record a running JVM (through jcmd) instead of starting one"), N_("PID") },
     { "include-sensitive", 0, 0, G_OPTION_ARG_NONE, &include_sensitive,
       N_("Also record environment variables, system properties and command lines"), NULL },
@@ -127,13 +110,21 @@ jvms_cli_record (int argc, char **argv)
       g_printerr ("jvmscope-cli record: %s\n", error->message);
       return 2;
     }
-  double duration = 0;
-  if (duration_text != NULL && !parse_duration (duration_text, &duration))
+  /* The time parser of analyze and profile: "inf" (a timer that fires at once), "nan" (none)
+   * and "0x2" are no times. */
+  gint64 duration_ns = 0;
+  if (duration_text != NULL
+      && (!jvms_cli_time_parse ("--duration", duration_text, &duration_ns, &error)
+          || duration_ns <= 0 || duration_ns > (gint64) JVMS_RECORDER_MAX_DURATION_S * G_GINT64_CONSTANT (1000000000)))
     {
-      g_printerr (_("jvmscope-cli record: --duration %s: a number of seconds above 0 and at most %.0f (30 days), "
-                    "such as 10 or 2.5\n"), duration_text, JVMS_RECORDER_MAX_DURATION_S);
+      if (error != NULL)
+        g_printerr ("jvmscope-cli record: %s\n", error->message);
+      else
+        g_printerr (_("jvmscope-cli record: --duration %s: a duration above 0 and at most %.0f s (30 days)\n"),
+                    duration_text, JVMS_RECORDER_MAX_DURATION_S);
       return 2;
     }
+  double duration = duration_ns / 1e9;
   gboolean have_command = rest != NULL && rest[0] != NULL;
   if (out == NULL || (pid != 0) == have_command || pid < 0)
     {

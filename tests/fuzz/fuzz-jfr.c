@@ -277,8 +277,19 @@ main (int argc, char **argv)
       LLVMFuzzerTestOneInput (data, size);
       runs += 1 + run_mutated (data, size);
     }
-  printf ("ok %d - the %u shapes of issue 28: %u inputs through the fuzz entry point\n", argc,
-          list->len, runs);
+  /* records without payload (a metadata record among them): on one, the mutator itself once
+   * did arithmetic on a NULL pointer (found by fuzz-jfr under UBSan) */
+  {
+    guint8 empty[68 + 6] = { 'F', 'L', 'R', 0, 0, 2, 0, 1 };
+    empty[15] = sizeof empty;                      /* chunk size */
+    empty[31] = 68;                                /* metadata offset */
+    empty[63] = 1;                                 /* 1 tick per second */
+    const guint8 records[6] = { 2, 0, 2, 1, 2, 20 };   /* metadata, checkpoint, event: size 2 */
+    memcpy (empty + 68, records, sizeof records);
+    runs += run_mutated (empty, sizeof empty);
+  }
+  printf ("ok %d - the %u shapes of issue 28 and records without payload: %u inputs through the fuzz entry point\n",
+          argc, list->len, runs);
   g_rand_free (rand);
   g_rand_free (flip_rand);
   return 0;

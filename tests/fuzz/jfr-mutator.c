@@ -349,6 +349,8 @@ read_string (Rd *r, GByteArray *raw, GString *text)
 static Meta *
 meta_parse (const GByteArray *payload)
 {
+  if (payload->len == 0)
+    return NULL;   /* its data may be NULL: no arithmetic on it */
   Rd r = { payload->data, payload->data + payload->len, FALSE };
   rd_varint (&r);
   rd_varint (&r);

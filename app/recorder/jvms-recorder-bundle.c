@@ -236,6 +236,8 @@ add_timing (JsonBuilder *b, JvmsRecording *rec, gboolean have_offset, gint64 off
   add_int_or_null (b, "start_ns", have_span, jfr_start - rec->command_start_ns);
   /* From the end of the JFR recording to its file written whole (attach mode). */
   add_int_or_null (b, "dump_ns", have_span && rec->jfr_written_ns > 0, rec->jfr_written_ns - jfr_end);
+  /* The whole command so far: from its start to this file (what the user waited). */
+  add_int (b, "command_ns", jvms_clock_monotonic_ns () - rec->command_start_ns);
   json_builder_end_object (b);
 }
 

@@ -237,11 +237,13 @@ jvms_threads_get_jvm_pid (JvmsThreads *self)
   return -1;
 }
 
-/* Tabs and line ends would break the metadata's lines; other control characters a terminal. */
+/* Tabs and line ends would break the metadata's lines; other control characters a terminal.
+ * An exec'd path can be 4 KB: a field is cut at 256 bytes (on a character boundary). */
 static void
 append_field (GString *s, const char *text)
 {
-  for (const char *p = text != NULL ? text : ""; *p != '\0'; p++)
+  const char *p = text != NULL ? text : "";
+  for (gsize n = 0; *p != '\0' && (n < 256 || ((guchar) *p & 0xc0) == 0x80); p++, n++)
     g_string_append_c (s, (guchar) *p < 0x20 || *p == 0x7f ? '?' : *p);
 }
 

@@ -759,6 +759,32 @@ test_identity_subject (Fixture *f, gconstpointer data)
   g_free (id.jvms);
 }
 
+/* The jvms list is bounded: a 4 KB exec'd path is cut to 256 bytes, control characters (a tab
+ * would split the line's fields) become '?'. */
+static void
+test_jvms_list_bounds (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  JvmsHistoryBuilder *b = jvms_history_builder_new (f->path, T0, NULL, &error);
+  g_assert_no_error (error);
+  JvmsWriter *w = jvms_writer_new (b, T0);
+  JvmsThreads *threads = jvms_threads_new (w);
+  JvmsThread *t = jvms_threads_get (threads, 500, T0);
+  jvms_threads_set_pid (threads, t, 500);
+  jvms_threads_set_comm (threads, t, "ja\tva");
+  jvms_threads_add_jvm_pid (threads, 500);
+  g_autofree char *path = g_strnfill (4000, 'a');
+  jvms_threads_note_exec (threads, 500, path);
+  g_autofree char *jvms = jvms_threads_describe_jvms (threads);
+  g_autofree char *cut = g_strnfill (256, 'a');
+  g_autofree char *expected = g_strdup_printf ("500\tja?va\t%s\t1", cut);
+  g_assert_cmpstr (jvms, ==, expected);
+  g_assert_true (jvms_history_builder_close (b, T0 + 1000, &error));
+  jvms_threads_free (threads);
+  jvms_writer_free (w);
+  jvms_history_builder_free (b);
+}
+
 /* Counter rates: the events counted between two samples over the time between them, written at
  * the earlier sample, per thread and per CPU; disk queues count inserted and issued requests
  * until they complete, never below zero. */
@@ -839,6 +865,7 @@ main (int argc, char **argv)
   g_test_add ("/Analysis/kernel/evidence", Fixture, NULL, fixture_set_up, test_evidence, fixture_tear_down);
   g_test_add ("/Analysis/kernel/identity", Fixture, NULL, fixture_set_up, test_identity, fixture_tear_down);
   g_test_add ("/Analysis/kernel/identity-subject", Fixture, NULL, fixture_set_up, test_identity_subject, fixture_tear_down);
+  g_test_add ("/Analysis/kernel/jvms-list-bounds", Fixture, NULL, fixture_set_up, test_jvms_list_bounds, fixture_tear_down);
   g_test_add ("/Analysis/kernel/counters-and-disk", Fixture, NULL, fixture_set_up, test_counters_and_disk, fixture_tear_down);
   return g_test_run ();
 }

@@ -57,7 +57,9 @@ trailer_id_position (guint64 type)
   return pos;
 }
 
-/* Ids read from all the attrs' sections, repeats included. */
+/* Ids read from all the attrs' sections, repeats included: 2^20, and no more than one per 8
+ * bytes of the file (attrs of a real file have sections of their own, which the file holds;
+ * overlapping sections would read the same bytes again and again). */
 #define PERF_MAX_IDS ((guint64) 1 << 20)
 
 static guint
@@ -116,6 +118,7 @@ perf_header_read_attrs (JvmsPerfReader *self, GError **error)
    * would read and hash it again (20,000 attrs sharing 1 MiB of ids: 20 GiB). A section seen
    * before holds ids that already belong to the attr that listed them first: skipped. */
   guint64 ids_read = 0;
+  guint64 max_ids = MIN (PERF_MAX_IDS, (guint64) self->size / 8);
   guint n_over = 0, first_over = 0;
   g_autoptr(GHashTable) sections = g_hash_table_new_full (section_hash, section_equal, g_free, NULL);
   for (guint i = 0; i < self->n_attrs; i++)
@@ -153,7 +156,7 @@ perf_header_read_attrs (JvmsPerfReader *self, GError **error)
             g_hash_table_add (sections, g_memdup2 (&ids, sizeof ids));
         }
       /* One id per CPU or thread and attr: a million is far beyond any real recording. */
-      if (!seen && ids.size / 8 > PERF_MAX_IDS - ids_read)
+      if (!seen && ids.size / 8 > max_ids - ids_read)
         {
           if (n_over++ == 0)
             first_over = i;
@@ -192,8 +195,9 @@ perf_header_read_attrs (JvmsPerfReader *self, GError **error)
 
   if (n_over > 0)
     perf_reader_warn (self, "attr #%u at offset %" G_GUINT64_FORMAT " and %u more: their ids would exceed "
-                      "the limit of 2^20 ids read in all; those attrs have no ids",
-                      first_over, h->attrs.offset + first_over * h->attr_size, n_over - 1);
+                      "the limit of %" G_GUINT64_FORMAT " ids read in all (2^20, and one per 8 "
+                      "bytes of the file); those attrs have no ids",
+                      first_over, h->attrs.offset + first_over * h->attr_size, n_over - 1, max_ids);
 
   guint64 type0 = self->attrs[0].attr.sample_type;
   self->sample_id_pos = sample_id_position (type0);

@@ -26,4 +26,11 @@ JvmsCallTree *jvms_call_tree_build (JvmsSamplesStore      *store,
                                     GStrv                  event_types,
                                     gboolean               kernel_states);
 
+/* A tree derived from @like (same store, range, kind and unit) with the nodes @nodes
+ * (JvmsCallTreeNode; taken): node 0 the root, each node's parent before it, method, parent,
+ * frame kinds and self weights set; depths, totals, children lists and the method table are
+ * made here. What jvms-call-tree-focus.c builds a method's callers and callees with. */
+JvmsCallTree *_jvms_call_tree_new_derived (JvmsCallTree *like,
+                                           GArray       *nodes);
+
 G_END_DECLS

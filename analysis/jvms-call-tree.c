@@ -49,6 +49,8 @@ jvms_call_tree_init (JvmsCallTree *self)
 
 /* ---- building ------------------------------------------------------------------------------- */
 
+static void finish (JvmsCallTree *self);
+
 #define NODE(self, i) (&g_array_index ((self)->nodes, JvmsCallTreeNode, (i)))
 
 typedef struct
@@ -303,7 +305,14 @@ jvms_call_tree_build (JvmsSamplesStore *store, const JvmsStackWeight *weights, g
   jvms_samples_idmap_clear (&b.children);
   jvms_samples_idmap_clear (&b.stacks);
   g_array_unref (b.chain);
+  finish (self);
+  return self;
+}
 
+/* Totals, children lists and the method table from the nodes' self weights. */
+static void
+finish (JvmsCallTree *self)
+{
   /* Children come after their parents: totals in one backward pass. */
   for (guint i = self->nodes->len; i-- > 0;)
     {
@@ -323,6 +332,31 @@ jvms_call_tree_build (JvmsSamplesStore *store, const JvmsStackWeight *weights, g
     }
   link_children (self);
   build_rows (self);
+}
+
+JvmsCallTree *
+_jvms_call_tree_new_derived (JvmsCallTree *like, GArray *nodes)
+{
+  JvmsCallTree *self = g_object_new (JVMS_TYPE_CALL_TREE, NULL);
+  self->store = jvms_samples_store_ref (like->store);
+  self->from = like->from;
+  self->to = like->to;
+  self->kind_name = g_strdup (like->kind_name);
+  self->unit = g_strdup (like->unit);
+  self->event_types = g_strdupv (like->event_types);
+  self->kernel_states = like->kernel_states;
+  self->unknown_method = like->unknown_method;
+  self->nodes = nodes;
+  for (guint i = 0; i < nodes->len; i++)
+    {
+      JvmsCallTreeNode *node = NODE (self, i);
+      g_assert (i == 0 ? node->parent == JVMS_CALL_TREE_NONE : node->parent < i);
+      node->depth = i == 0 ? 0 : NODE (self, node->parent)->depth + 1;
+      node->first_child = node->next_sibling = JVMS_CALL_TREE_NONE;
+      node->total = node->total_samples = 0;
+      memset (node->total_states, 0, sizeof node->total_states);
+    }
+  finish (self);
   return self;
 }
 

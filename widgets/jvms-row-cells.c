@@ -64,6 +64,15 @@ jvms_lane_cells_get_n_lanes (const JvmsLaneCells *self)
   return self->lane_index->len;
 }
 
+/* Views draw from the main thread only. */
+static guint64 n_queried;
+
+guint64
+jvms_lane_cells_get_n_queried (void)
+{
+  return n_queried;
+}
+
 gboolean
 jvms_lane_cells_query (JvmsLaneCells              *self,
                        JvmsHistory                *history,
@@ -84,6 +93,7 @@ jvms_lane_cells_query (JvmsLaneCells              *self,
       self->cells = g_new (JvmsSummaryCell, needed);
       self->capacity = needed;
     }
+  n_queried += self->attributes->len;
   /* One query, each block with its own flags: the rows of all lanes share the cores. */
   gboolean ok = jvms_history_query_summary_rows (history, g->t0, g->t1,
                                                  (const JvmsAttribute *) self->attributes->data,

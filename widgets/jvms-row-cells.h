@@ -62,6 +62,9 @@ guint    jvms_lane_cells_get_n_lanes (const JvmsLaneCells  *self);
 gboolean jvms_lane_cells_query  (JvmsLaneCells              *self,
                                  JvmsHistory                *history,
                                  const JvmsTimelineGeometry *geometry);
+/* How many lanes every view has asked of the index so far (lanes with cells, summed over the
+ * queries): what tests read to check that a view queries only the rows it shows. */
+guint64  jvms_lane_cells_get_n_queried (void);
 /* Cells of @lane, or NULL when it has none or they were not queried at @geometry's width. */
 const JvmsSummaryCell *jvms_lane_cells_get (const JvmsLaneCells        *self,
                                             const JvmsTimelineGeometry *geometry,

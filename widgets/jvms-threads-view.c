@@ -571,6 +571,24 @@ jvms_threads_view_click (JvmsTimeline               *timeline,
     }
 }
 
+static guint
+jvms_threads_view_get_n_timeline_rows (JvmsTimeline *timeline)
+{
+  return JVMS_THREADS_VIEW (timeline)->rows->len;
+}
+
+static void
+jvms_threads_view_get_row_bounds (JvmsTimeline *timeline,
+                                  guint         row,
+                                  int          *y,
+                                  int          *height)
+{
+  const Row *r = &g_array_index (JVMS_THREADS_VIEW (timeline)->rows, Row, row);
+
+  *y = r->y;
+  *height = r->thread != NULL ? ROW_H : GROUP_H;
+}
+
 static const char *
 jvms_threads_view_get_title (JvmsTimeline *timeline)
 {
@@ -708,6 +726,8 @@ jvms_threads_view_class_init (JvmsThreadsViewClass *klass)
   timeline_class->get_title = jvms_threads_view_get_title;
   timeline_class->legend = jvms_threads_view_legend;
   timeline_class->describe = jvms_threads_view_describe;
+  timeline_class->get_n_rows = jvms_threads_view_get_n_timeline_rows;
+  timeline_class->get_row_bounds = jvms_threads_view_get_row_bounds;
 
   properties[PROP_FILTER] =
     g_param_spec_string ("filter", NULL, NULL, NULL,

@@ -45,6 +45,8 @@ typedef struct
   gboolean     content_dark;
   int          content_width;
   int          content_height;
+  double       content_top;    /* the widget rows it covers */
+  double       content_bottom;
 
   gboolean     dragging;
   gboolean     drag_selects;

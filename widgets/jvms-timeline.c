@@ -67,33 +67,59 @@ fill_geometry (JvmsTimeline         *self,
   g->v_offset = priv->v_offset;
   g->band_top = g->v_offset;
   g->band_bottom = g->v_offset + (height - g->top);
+  g->draw_top = 0;
+  g->draw_bottom = height;
   g->palette = jvms_palette_get (dark);
+}
+
+/* Only the widget rows [@top, @bottom) are drawn: the rows of content under the legend that
+ * show there, and the legend when it is among them. */
+static void
+set_drawn (JvmsTimelineGeometry *g,
+           double                top,
+           double                bottom)
+{
+  g->draw_top = CLAMP (top, 0, g->height);
+  g->draw_bottom = CLAMP (bottom, g->draw_top, g->height);
+  g->band_top = MAX (g->draw_top, g->top) - g->top + g->v_offset;
+  g->band_bottom = MAX (g->draw_bottom, g->top) - g->top + g->v_offset;
 }
 
 /* Chunks the visible band is rounded to, so that scrolling a few pixels reuses the cache. */
 #define BAND_CHUNK 512.0
+/* The most pixel rows drawn into one image: GL renderers refuse textures past 16384, and an
+ * image of all the rows of thousands of threads would be hundreds of megabytes. A frame draws
+ * what shows (plus a chunk each side), an export or offscreen render pieces of this height. */
+#define MAX_DRAWN 4096.0
 
 /* A view inside a scrolled window is allocated its whole height, but only part of it shows:
- * compute only the rows on screen (rounded out to chunks), so that the cost of a frame follows
- * the screen and not the number of threads. */
+ * compute and draw only the rows on screen (rounded out to chunks), so that the cost of a
+ * frame and the size of its images follow the screen and not the number of rows. */
 static void
 narrow_to_screen (JvmsTimeline         *self,
                   JvmsTimelineGeometry *g)
 {
   GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (self), GTK_TYPE_SCROLLED_WINDOW);
   graphene_rect_t bounds;
-  double visible_top, visible_bottom, top, bottom;
+  double visible_top = 0, visible_bottom = g->height, top, bottom, shift;
 
-  if (scroller == NULL || !gtk_widget_compute_bounds (GTK_WIDGET (self), scroller, &bounds))
-    return;
-  visible_top = MAX (0, -bounds.origin.y);
-  visible_bottom = MIN (g->height, gtk_widget_get_height (scroller) - bounds.origin.y);
-  if (visible_bottom <= visible_top)
-    visible_bottom = visible_top;
-  top = floor ((visible_top - g->top + g->v_offset) / BAND_CHUNK) * BAND_CHUNK - BAND_CHUNK;
-  bottom = ceil ((visible_bottom - g->top + g->v_offset) / BAND_CHUNK) * BAND_CHUNK + BAND_CHUNK;
-  g->band_top = MAX (g->band_top, top);
-  g->band_bottom = MAX (g->band_top, MIN (g->band_bottom, bottom));
+  if (scroller != NULL && gtk_widget_compute_bounds (GTK_WIDGET (self), scroller, &bounds))
+    {
+      visible_top = CLAMP (-bounds.origin.y, 0, g->height);
+      visible_bottom = CLAMP (gtk_widget_get_height (scroller) - bounds.origin.y, visible_top,
+                              g->height);
+    }
+  /* In content coordinates (below the legend, scrolled by v_offset), rounded out. */
+  shift = g->top - g->v_offset;
+  top = floor ((visible_top - shift) / BAND_CHUNK) * BAND_CHUNK - BAND_CHUNK;
+  bottom = ceil ((visible_bottom - shift) / BAND_CHUNK) * BAND_CHUNK + BAND_CHUNK;
+  if (bottom - top > MAX_DRAWN)
+    {
+      /* A window taller than the chunks allow: what shows, from its top. */
+      top = visible_top - shift;
+      bottom = top + MAX_DRAWN;
+    }
+  set_drawn (g, top + shift < g->top ? 0 : top + shift, bottom + shift);
 }
 
 void
@@ -432,6 +458,55 @@ draw_overlays_clipped (JvmsTimeline               *self,
   cairo_restore (cr);
 }
 
+static GdkRGBA
+rgba (const JvmsColor *c)
+{
+  return (GdkRGBA) { c->r, c->g, c->b, c->a };
+}
+
+/* Selection and hover as colour nodes over the part drawn: they change with every pointer
+ * motion, and a cairo node would be an image as tall as the part. The same pixels as
+ * draw_overlays. */
+static void
+snapshot_overlays (JvmsTimeline               *self,
+                   GtkSnapshot                *snapshot,
+                   const JvmsTimelineGeometry *g)
+{
+  JvmsTimelinePrivate *priv = jvms_timeline_get_instance_private (self);
+  float top = (float) MAX (g->draw_top, g->top), height = (float) g->draw_bottom - top;
+  gint64 s, e, hover;
+  GdkRGBA color;
+
+  if (priv->session == NULL || height <= 0)
+    return;
+  gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (g->gutter, top, g->width - g->gutter,
+                                                         height));
+  if (jvms_session_get_selection (priv->session, &s, &e))
+    {
+      double x0 = CLAMP (jvms_timeline_time_to_x (g, s), g->gutter, g->width);
+      double x1 = CLAMP (jvms_timeline_time_to_x (g, e), g->gutter, g->width);
+      if (x1 - x0 < 1)
+        x1 = x0 + 1;
+      color = rgba (&g->palette->selection);
+      gtk_snapshot_append_color (snapshot, &color,
+                                 &GRAPHENE_RECT_INIT (x0, top, x1 - x0, height));
+      color = rgba (&g->palette->selection_edge);
+      gtk_snapshot_append_color (snapshot, &color,
+                                 &GRAPHENE_RECT_INIT (floor (x0), top, 1, height));
+      gtk_snapshot_append_color (snapshot, &color,
+                                 &GRAPHENE_RECT_INIT (floor (x1) - 1, top, 1, height));
+    }
+  hover = jvms_session_get_hovered_time (priv->session);
+  if (hover != G_MININT64 && hover >= g->t0 && hover <= g->t1)
+    {
+      color = rgba (&g->palette->hover);
+      gtk_snapshot_append_color (snapshot, &color,
+                                 &GRAPHENE_RECT_INIT (floor (jvms_timeline_time_to_x (g, hover)),
+                                                      top, 1, height));
+    }
+  gtk_snapshot_pop (snapshot);
+}
+
 static void
 jvms_timeline_snapshot (GtkWidget   *widget,
                         GtkSnapshot *snapshot)
@@ -451,14 +526,20 @@ jvms_timeline_snapshot (GtkWidget   *widget,
   priv->last_height = height;
   fill_geometry (self, &g, width, height, priv->dark);
   narrow_to_screen (self, &g);
+  if (g.draw_bottom <= g.draw_top)
+    return;
   if (!cache_matches (self, &g))
     compute (self, &g);
 
+  /* The content node covers the part drawn only: its image is bounded by the screen, never
+   * by the number of rows. */
   if (priv->content == NULL || !priv->content_valid || priv->content_dark != priv->dark ||
-      priv->content_width != width || priv->content_height != height)
+      priv->content_width != width || priv->content_height != height ||
+      priv->content_top != g.draw_top || priv->content_bottom != g.draw_bottom)
     {
       g_clear_pointer (&priv->content, gsk_render_node_unref);
-      priv->content = gsk_cairo_node_new (&GRAPHENE_RECT_INIT (0, 0, width, height));
+      priv->content = gsk_cairo_node_new (&GRAPHENE_RECT_INIT (0, g.draw_top, width,
+                                                               g.draw_bottom - g.draw_top));
       cr = gsk_cairo_node_get_draw_context (priv->content);
       draw_all (self, cr, &g);
       cairo_destroy (cr);
@@ -466,20 +547,21 @@ jvms_timeline_snapshot (GtkWidget   *widget,
       priv->content_dark = priv->dark;
       priv->content_width = width;
       priv->content_height = height;
+      priv->content_top = g.draw_top;
+      priv->content_bottom = g.draw_bottom;
     }
   gtk_snapshot_append_node (snapshot, priv->content);
-
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  draw_overlays_clipped (self, cr, &g);
-  cairo_destroy (cr);
+  snapshot_overlays (self, snapshot, &g);
 }
 
 void
-jvms_timeline_render (JvmsTimeline *self,
-                      cairo_t      *cr,
-                      int           width,
-                      int           height,
-                      gboolean      dark)
+jvms_timeline_render_part (JvmsTimeline *self,
+                           cairo_t      *cr,
+                           int           width,
+                           int           height,
+                           int           y0,
+                           int           y1,
+                           gboolean      dark)
 {
   JvmsTimelinePrivate *priv = jvms_timeline_get_instance_private (self);
   JvmsTimelineGeometry g;
@@ -493,18 +575,97 @@ jvms_timeline_render (JvmsTimeline *self,
   priv->last_width = width;
   priv->last_height = height;
   fill_geometry (self, &g, width, height, dark);
+  set_drawn (&g, y0, y1);
+  if (g.draw_bottom <= g.draw_top)
+    return;
   if (!cache_matches (self, &g))
     compute (self, &g);
   cairo_save (cr);
+  cairo_translate (cr, 0, -y0);
+  cairo_rectangle (cr, 0, g.draw_top, width, g.draw_bottom - g.draw_top);
+  cairo_clip (cr);
   draw_all (self, cr, &g);
   draw_overlays_clipped (self, cr, &g);
   cairo_restore (cr);
-  /* The cache now fits the offscreen size; a widget on screen at another size recomputes for
-   * its own on its next frame. One never allocated (export, bench) keeps it. */
-  if (gtk_widget_get_width (GTK_WIDGET (self)) > 0 &&
-      (gtk_widget_get_width (GTK_WIDGET (self)) != width ||
-       gtk_widget_get_height (GTK_WIDGET (self)) != height))
-    priv->cache_valid = FALSE;
+}
+
+void
+jvms_timeline_render (JvmsTimeline *self,
+                      cairo_t      *cr,
+                      int           width,
+                      int           height,
+                      gboolean      dark)
+{
+  g_return_if_fail (JVMS_IS_TIMELINE (self));
+  g_return_if_fail (cr != NULL);
+
+  /* In pieces: each queries and draws its own rows, so that the cells of all the rows of
+   * thousands of threads are never held at once. */
+  for (int y = 0; y < height; y += (int) MAX_DRAWN)
+    {
+      cairo_save (cr);
+      cairo_translate (cr, 0, y);
+      jvms_timeline_render_part (self, cr, width, height, y, MIN (height, y + (int) MAX_DRAWN),
+                                 dark);
+      cairo_restore (cr);
+    }
+}
+
+guint
+jvms_timeline_get_n_rows (JvmsTimeline *self)
+{
+  JvmsTimelineClass *klass;
+
+  g_return_val_if_fail (JVMS_IS_TIMELINE (self), 0);
+  klass = JVMS_TIMELINE_GET_CLASS (self);
+  return klass->get_n_rows != NULL ? klass->get_n_rows (self) : 0;
+}
+
+gboolean
+jvms_timeline_get_row_bounds (JvmsTimeline *self,
+                              guint         row,
+                              int          *y,
+                              int          *height)
+{
+  JvmsTimelineClass *klass;
+
+  g_return_val_if_fail (JVMS_IS_TIMELINE (self), FALSE);
+  klass = JVMS_TIMELINE_GET_CLASS (self);
+  if (klass->get_row_bounds == NULL || row >= jvms_timeline_get_n_rows (self))
+    return FALSE;
+  klass->get_row_bounds (self, row, y, height);
+  return TRUE;
+}
+
+void
+jvms_timeline_render_rows (JvmsTimeline *self,
+                           cairo_t      *cr,
+                           int           width,
+                           guint         first,
+                           guint         end,
+                           gboolean      dark)
+{
+  int y0, y1, h, height;
+
+  g_return_if_fail (JVMS_IS_TIMELINE (self));
+  g_return_if_fail (cr != NULL);
+
+  end = MIN (end, jvms_timeline_get_n_rows (self));
+  if (first >= end || !jvms_timeline_get_row_bounds (self, first, &y0, &h) ||
+      !jvms_timeline_get_row_bounds (self, end - 1, &y1, &h))
+    return;
+  y1 += h;
+  /* Laid out as on screen, every row below the legend (which a height this large unscrolls). */
+  height = JVMS_TIMELINE_LEGEND_HEIGHT + content_height (self);
+  cairo_save (cr);
+  for (int y = y0; y < y1; y += (int) MAX_DRAWN)
+    {
+      int piece = MIN (y1, y + (int) MAX_DRAWN);
+      jvms_timeline_render_part (self, cr, width, height, JVMS_TIMELINE_LEGEND_HEIGHT + y,
+                                 JVMS_TIMELINE_LEGEND_HEIGHT + piece, dark);
+      cairo_translate (cr, 0, piece - y);
+    }
+  cairo_restore (cr);
 }
 
 void
@@ -571,15 +732,10 @@ on_dark_changed (JvmsTimeline *self)
 static void
 on_scrolled (JvmsTimeline *self)
 {
-  JvmsTimelineGeometry g;
-  JvmsTimelinePrivate *priv = jvms_timeline_get_instance_private (self);
-
-  /* Redraw only when rows outside the computed band came on screen. */
-  jvms_timeline_get_geometry (self, &g);
-  narrow_to_screen (self, &g);
-  if (!priv->cache_valid || g.band_top != priv->cached_band_top ||
-      g.band_bottom != priv->cached_band_bottom)
-    gtk_widget_queue_draw (GTK_WIDGET (self));
+  /* The viewport moves this widget at its next layout, which does not draw it again: the
+   * frame after must, to find out whether other rows came on screen (snapshot() then computes
+   * them) or to put the kept content where it now shows (no query, no drawing). */
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 static void

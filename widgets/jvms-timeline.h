@@ -40,6 +40,8 @@ typedef struct
                                   * content y is drawn at top + y - v_offset */
   double             band_top;   /* content rows to compute: [band_top, band_bottom). The part */
   double             band_bottom;/* on screen, which is less than the widget inside a scroller */
+  double             draw_top;   /* widget rows drawn: [draw_top, draw_bottom), the band's and */
+  double             draw_bottom;/* the legend's when it shows. Every image is this tall at most */
   const JvmsPalette *palette;
 } JvmsTimelineGeometry;
 
@@ -87,8 +89,19 @@ struct _JvmsTimelineClass
                                    GArray                     *entries);
   /* A sentence for assistive technologies describing the rows (translated). */
   char     *(*describe)           (JvmsTimeline               *self);
+  /* Rows, for keyboard navigation, scrolling to a row and rendering rows [a, b): how many, and
+   * where row @row lies in content pixels (rows are in order, top to bottom). A view without
+   * them is one block of content. */
+  guint     (*get_n_rows)         (JvmsTimeline               *self);
+  void      (*get_row_bounds)     (JvmsTimeline               *self,
+                                   guint                       row,
+                                   int                        *y,
+                                   int                        *height);
+  /* Enter on row @row (fold or unfold a group); NULL when rows do nothing. */
+  void      (*activate_row)       (JvmsTimeline               *self,
+                                   guint                       row);
 
-  gpointer padding[6];
+  gpointer padding[3];
 };
 
 JvmsSession *jvms_timeline_get_session        (JvmsTimeline *self);
@@ -106,12 +119,38 @@ void         jvms_timeline_set_v_offset       (JvmsTimeline *self,
                                                double        v_offset);
 
 /* Renders the view into @cr at @width x @height without a window (export, bench, tests):
- * computes for that size (querying the index) and draws. Light theme unless @dark. */
+ * computes for that size (querying the index) and draws, in pieces of a few thousand pixel
+ * rows, each querying only its rows. Light theme unless @dark. */
 void         jvms_timeline_render             (JvmsTimeline *self,
                                                cairo_t      *cr,
                                                int           width,
                                                int           height,
                                                gboolean      dark);
+
+/* The widget rows [@y0, @y1) of the view laid out at @width x @height, into @cr with @y0 at its
+ * origin: computes only the rows of that part (export in tiles, bench, tests). */
+void         jvms_timeline_render_part        (JvmsTimeline *self,
+                                               cairo_t      *cr,
+                                               int           width,
+                                               int           height,
+                                               int           y0,
+                                               int           y1,
+                                               gboolean      dark);
+/* Rows [@first, @end) (get_n_rows, get_row_bounds), without the legend, into @cr from its origin
+ * down, in pieces of at most a few thousand pixels: what a command-line render of any number of
+ * rows draws. */
+void         jvms_timeline_render_rows        (JvmsTimeline *self,
+                                               cairo_t      *cr,
+                                               int           width,
+                                               guint         first,
+                                               guint         end,
+                                               gboolean      dark);
+guint        jvms_timeline_get_n_rows         (JvmsTimeline *self);
+/* Content y and height of @row; FALSE when the view has no such row. */
+gboolean     jvms_timeline_get_row_bounds     (JvmsTimeline *self,
+                                               guint         row,
+                                               int          *y,
+                                               int          *height);
 
 /* Helpers for subclasses and tests. */
 double       jvms_timeline_time_to_x          (const JvmsTimelineGeometry *geometry,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "jvms-bundle-manifest.h"
+#include "jvms-event-collect.h"
 #include "jvms-kernel-machine.h"
 #include "jvms-jfr-machine.h"
 #include "jvms-jfr.h"
@@ -442,6 +443,13 @@ kernel_cpu_state (gint64 tid, gint64 time, gpointer km)
   return jvms_kernel_machine_sample_state (km, tid, time);
 }
 
+/* Rows of the event store refer to their stack in the sample store's stack table. */
+static guint32
+event_stack (const JvmsJfrEvent *event, gpointer machine)
+{
+  return jvms_jfr_machine_stack_of (machine, event);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 
 gboolean
@@ -585,6 +593,17 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
       jvms_bundle_manifest_clear (&bundle);
       return FALSE;
     }
+  /* The event store (docs/events.md): every event as a row, beside the index. */
+  g_autoptr(JvmsEventWriter) event_writer = NULL;
+  if (req->events_path != NULL && (event_writer = jvms_event_writer_new (req->events_path, error)) == NULL)
+    {
+      jvms_history_builder_free (builder);
+      jfr_clear (&js);
+      kernel_source_clear (&ks);
+      jvms_bundle_manifest_clear (&bundle);
+      return FALSE;
+    }
+  g_autoptr(JvmsEventCollect) collect = event_writer != NULL ? jvms_event_collect_new (event_writer) : NULL;
 
   JvmsWriter *writer = jvms_writer_new (builder, start);
   JvmsThreads *threads = jvms_threads_new (writer);
@@ -599,6 +618,8 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
   jvms_samples_writer_set_kernel_states (samples, km != NULL);
   if (km != NULL && js.machine != NULL)
     jvms_jfr_machine_set_cpu_state_func (js.machine, kernel_cpu_state, km);
+  if (collect != NULL && js.machine != NULL)
+    jvms_event_collect_set_stack_func (collect, event_stack, js.machine);
 
   {
     JvmsHistory *live = jvms_history_builder_get_history (builder);
@@ -631,6 +652,8 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
 
       if (take_jfr)
         {
+          if (collect != NULL)
+            jvms_event_collect_jfr (collect, js.ev);
           /* Not MAX (end, jfr_feed (&js)): the macro would feed a second event. */
           gint64 jfr_end = jfr_feed (&js);
           end = MAX (end, jfr_end);
@@ -638,6 +661,8 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
       else
         {
           jvms_kernel_machine_feed (km, kev);
+          if (collect != NULL)
+            jvms_event_collect_kernel (collect, kev, offset);
           if (kev->time != 0)
             {
               end = MAX (end, add_sat (kev->time, offset));
@@ -730,7 +755,11 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
     jvms_history_builder_set_metadata (builder, "events", events);
   }
 
-  /* The sample store first: an index is only taken for complete when its samples exist. */
+  /* The stores first: an index is only taken for complete when its samples and events exist. */
+  if (collect != NULL)
+    jvms_event_collect_finish (collect);
+  if (event_writer != NULL && !jvms_event_writer_close (event_writer, error))
+    goto fail;
   if (!jvms_samples_writer_close (samples, error))
     goto fail;
   if (!jvms_history_builder_close (builder, end, error))

@@ -15,6 +15,7 @@ typedef struct
   const char   *trace_path;
   const char   *index_path;
   const char   *samples_path;
+  const char   *events_path;  /* the event store (jvms-event-store.h), or NULL for none */
   const char   *identity;     /* stored as "trace-identity" */
   guint64       total_bytes;  /* of every input, for the progress fraction */
   /* Called from the building thread. */

@@ -222,6 +222,12 @@ jvms_jfr_machine_set_cpu_state_func (JvmsJfrMachine *self, JvmsCpuStateFunc func
     jvms_jfr_samples_set_cpu_state_func (self->samples, func, user_data);
 }
 
+guint32
+jvms_jfr_machine_stack_of (JvmsJfrMachine *self, const JvmsJfrEvent *event)
+{
+  return self->samples != NULL ? jvms_jfr_samples_stack_of (self->samples, event) : JVMS_SAMPLES_NONE;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Types */
 
@@ -373,22 +379,12 @@ type_info (JvmsJfrMachine *self, const JvmsJfrType *type)
 /* ------------------------------------------------------------------------------------------ */
 /* Threads */
 
-static gint64
-thread_tid (const JvmsJfrThread *t)
-{
-  if (t->os_thread_id > 0)
-    return t->os_thread_id;
-  if (t->java_thread_id > 0)
-    return -t->java_thread_id;
-  return 0;
-}
-
 static JThread *
 jthread_get (JvmsJfrMachine *self, const JvmsJfrThread *jt, gint64 time)
 {
   if (jt == NULL)
     return NULL;
-  gint64 tid = thread_tid (jt);
+  gint64 tid = jvms_threads_tid_of_jfr (jt);
   if (tid == 0)
     return NULL;
   JThread *j = g_hash_table_lookup (self->jthreads, &tid);
@@ -941,7 +937,7 @@ jvms_jfr_machine_feed (JvmsJfrMachine *self, const JvmsJfrEvent *ev)
             {
               const JvmsJfrThread *o = NULL;
               if (jvms_jfr_event_get_thread_field (ev, ti->owner, &o) && o != NULL)
-                owner = thread_tid (o);
+                owner = jvms_threads_tid_of_jfr (o);
             }
           blocking (self, j, start, end,
                     ti->handler == H_MONITOR_ENTER ? JVMS_USER_STATE_BLOCKED : JVMS_USER_STATE_WAITING,

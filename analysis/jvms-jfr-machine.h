@@ -44,5 +44,9 @@ void            jvms_jfr_machine_finish (JvmsJfrMachine     *self,
 void            jvms_jfr_machine_set_cpu_state_func (JvmsJfrMachine   *self,
                                                      JvmsCpuStateFunc  func,
                                                      gpointer          user_data);
+/* The stack id of @event in the sample store (jvms_jfr_samples_stack_of), or
+ * JVMS_SAMPLES_NONE when there is no store or no stack. */
+guint32         jvms_jfr_machine_stack_of (JvmsJfrMachine     *self,
+                                           const JvmsJfrEvent *event);
 
 G_END_DECLS

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "jvms-threads.h"
+
 #define NS_PER_MS G_GINT64_CONSTANT (1000000)
 /* The sampling period when the recording does not say: jdk.ExecutionSample's in the JDK's
  * default.jfc (docs/profile.md). */
@@ -230,8 +232,8 @@ frame_kind (const char *type)
 
 /* Events share stack traces (a constant per chunk): each is interned once per (chunk, key). The
  * cache is dropped whole when full, which bounds it whatever the number of distinct stacks. */
-static guint32
-stack_of (JvmsJfrSamples *self, const JvmsJfrEvent *ev)
+guint32
+jvms_jfr_samples_stack_of (JvmsJfrSamples *self, const JvmsJfrEvent *ev)
 {
   const JvmsJfrStackTrace *st = jvms_jfr_event_get_stack_trace (ev);
   if (st == NULL)
@@ -261,18 +263,6 @@ stack_of (JvmsJfrSamples *self, const JvmsJfrEvent *ev)
       g_hash_table_insert (self->stacks, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (stack + 1));
     }
   return stack;
-}
-
-static gint64
-thread_key (const JvmsJfrThread *t)
-{
-  if (t == NULL)
-    return 0;
-  if (t->os_thread_id > 0)
-    return t->os_thread_id;
-  if (t->java_thread_id > 0)
-    return -t->java_thread_id;
-  return 0;
 }
 
 static gint64
@@ -314,11 +304,11 @@ on_sample (JvmsJfrSamples *self, const JvmsJfrEvent *ev, TypeInfo *ti)
   const JvmsJfrThread *jt = NULL;
   if (ti->thread != NULL)
     jvms_jfr_event_get_thread_field (ev, ti->thread, &jt);
-  gint64 tid = thread_key (jt);
+  gint64 tid = jvms_threads_tid_of_jfr (jt);
   const char *name = jt == NULL ? NULL : jt->java_name != NULL ? jt->java_name : jt->os_name;
   gint64 time = jvms_jfr_event_get_start_ns (ev);
   /* Only events that carry a stack trace: most types declare the field and leave it null. */
-  guint32 stack = stack_of (self, ev);
+  guint32 stack = jvms_jfr_samples_stack_of (self, ev);
   if (stack == JVMS_SAMPLES_NONE)
     return;
   if (ti->store_type == JVMS_SAMPLES_NONE)

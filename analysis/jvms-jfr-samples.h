@@ -32,6 +32,11 @@ void            jvms_jfr_samples_set_cpu_state_func (JvmsJfrSamples     *self,
 void            jvms_jfr_samples_feed               (JvmsJfrSamples     *self,
                                                      const JvmsJfrEvent *event);
 
+/* The stack id of @event in the store's stack table (interned once per chunk and key), or
+ * JVMS_SAMPLES_NONE when it has no stack trace: the event store refers to stacks by it. */
+guint32         jvms_jfr_samples_stack_of           (JvmsJfrSamples     *self,
+                                                     const JvmsJfrEvent *event);
+
 /* "20 ms", "1 s", "10000000" (ns, as async-profiler writes its interval): ns, or -1. */
 gint64          jvms_jfr_samples_parse_period       (const char         *text);
 

@@ -311,3 +311,14 @@ jvms_threads_flush (JvmsThreads *self)
     write_identity (self, g_ptr_array_index (self->list, i));
 }
 
+gint64
+jvms_threads_tid_of_jfr (const JvmsJfrThread *t)
+{
+  if (t == NULL)
+    return 0;
+  if (t->os_thread_id > 0)
+    return t->os_thread_id;
+  if (t->java_thread_id > 0)
+    return -t->java_thread_id;
+  return 0;
+}

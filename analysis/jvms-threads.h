@@ -9,6 +9,7 @@
  */
 #pragma once
 
+#include "jvms-jfr.h"
 #include "jvms-writer.h"
 #include "jvms-states.h"
 
@@ -82,6 +83,9 @@ gboolean     jvms_threads_is_jvm      (JvmsThreads *self,
 /* The JVMs found and the subject, one line each, "PID\tNAME\tCOMMAND\tTHREADS" (NAME: the comm
  * of its main thread; COMMAND: the file it exec'd, or empty), by pid: the index's `jvms`. */
 char        *jvms_threads_describe_jvms (JvmsThreads *self);
+/* The key of a JFR thread as docs/attributes.md numbers threads: its OS thread id, else
+ * -javaThreadId (a thread without one: a virtual thread), else 0 (NULL too). */
+gint64       jvms_threads_tid_of_jfr  (const JvmsJfrThread *thread);
 /* Rewrites every identity that changed since it was written (end of build). */
 void         jvms_threads_flush       (JvmsThreads *self);
 

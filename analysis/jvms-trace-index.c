@@ -32,6 +32,7 @@ struct _JvmsTraceIndex
   JvmsTraceLayers      layers;
   char                *index_path;
   char                *samples_path;
+  char                *events_path;
   char                *temp_dir;  /* set when the cache folder could not be written */
   GPtrArray           *warnings;
   GPtrArray           *notes;
@@ -67,6 +68,7 @@ jvms_trace_index_finalize (GObject *object)
   g_free (self->cache_dir);
   g_free (self->index_path);
   g_free (self->samples_path);
+  g_free (self->events_path);
   g_ptr_array_unref (self->warnings);
   g_ptr_array_unref (self->notes);
   g_clear_pointer (&self->notify_context, g_main_context_unref);
@@ -369,13 +371,16 @@ use_temp_dir (JvmsTraceIndex *self, const char *dir, const char *why, GError **e
 }
 
 static void
-set_paths (JvmsTraceIndex *self, const char *index_path, const char *samples_path)
+set_paths (JvmsTraceIndex *self, const char *index_path, const char *samples_path,
+           const char *events_path)
 {
   g_mutex_lock (&self->lock);
   g_free (self->index_path);
   self->index_path = g_strdup (index_path);
   g_free (self->samples_path);
   self->samples_path = g_strdup (samples_path);
+  g_free (self->events_path);
+  self->events_path = g_strdup (events_path);
   g_mutex_unlock (&self->lock);
 }
 
@@ -439,10 +444,14 @@ load_locked (JvmsTraceIndex *self, const char *dir, const char *path_key, const 
    * new name, and the old index of the same path is removed when the new one is built. */
   g_autofree char *index_path = g_strdup_printf ("%s/%s-%s.jvmsidx", dir, path_key, key);
   g_autofree char *samples_path = g_strdup_printf ("%s/%s-%s.samples", dir, path_key, key);
-  set_paths (self, index_path, samples_path);
+  g_autofree char *events_path = g_strdup_printf ("%s/%s-%s.events", dir, path_key, key);
+  set_paths (self, index_path, samples_path, events_path);
 
   g_autoptr(JvmsHistory) reused = self->force_rebuild ? NULL
                                     : jvms_index_cache_reuse (index_path, samples_path, identity);
+  /* An index is reused only with its event store (docs/events.md). */
+  if (reused != NULL && !g_file_test (events_path, G_FILE_TEST_IS_REGULAR))
+    g_clear_pointer (&reused, jvms_history_unref);
   if (reused != NULL)
     {
       take_reused (self, reused, index_path, t0);
@@ -455,6 +464,7 @@ load_locked (JvmsTraceIndex *self, const char *dir, const char *path_key, const 
     .trace_path = self->trace_path,
     .index_path = index_path,
     .samples_path = samples_path,
+    .events_path = events_path,
     .identity = identity,
     .total_bytes = total_bytes,
     .progress = progress_cb,
@@ -694,6 +704,13 @@ const char *
 jvms_trace_index_get_samples_path (JvmsTraceIndex *self)
 {
   return self->samples_path;
+}
+
+const char *
+jvms_trace_index_get_events_path (JvmsTraceIndex *self)
+{
+  g_return_val_if_fail (JVMS_IS_TRACE_INDEX (self), NULL);
+  return self->events_path;
 }
 
 static char **

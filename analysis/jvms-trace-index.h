@@ -100,6 +100,8 @@ JvmsTraceLayers      jvms_trace_index_get_layers       (JvmsTraceIndex       *se
 /* The index file and the point-sample store beside it (docs/analysis.md); NULL before load. */
 const char          *jvms_trace_index_get_index_path   (JvmsTraceIndex       *self);
 const char          *jvms_trace_index_get_samples_path (JvmsTraceIndex       *self);
+/* The event store beside the index (docs/events.md, jvms-event-store.h); NULL before load. */
+const char          *jvms_trace_index_get_events_path  (JvmsTraceIndex       *self);
 /* What could not be read (partial reads, lost events, damage): a NULL-terminated copy, one
  * message per entry naming the file. For a reused index, those stored at build time. */
 char               **jvms_trace_index_dup_warnings     (JvmsTraceIndex       *self);

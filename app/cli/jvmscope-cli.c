@@ -21,6 +21,7 @@ static const JvmsCliCommand commands[] = {
   { "summary", jvms_cli_summary, N_("Count the events of each type in a trace") },
   { "print", jvms_cli_print, N_("Print every field of every event of a JFR file") },
   { "index", jvms_cli_index, N_("Build or reuse the index of a trace and say what it holds") },
+  { "events", jvms_cli_events, N_("List the events of a trace, or their statistics") },
   { "analyze", jvms_cli_analyze, N_("Explain why the threads of a JVM were slow: the root-cause report") },
   { "profile", jvms_cli_profile, N_("Where in the code the time went: call tree, folded stacks, method table") },
   { "version", jvms_cli_version, N_("Print the version of jvmscope-cli") },

@@ -216,11 +216,10 @@ jvms_cli_events (int argc, char **argv)
       g_printerr ("%s\n", _(USAGE));
       return 2;
     }
-  gint64 from_offset = 0, to_offset = 0;
-  if ((from != NULL && !jvms_cli_parse_offset (from, &from_offset))
-      || (to != NULL && !jvms_cli_parse_offset (to, &to_offset)))
+  gint64 from_offset, to_offset;
+  if (!jvms_cli_time_range_parse (from, to, &from_offset, &to_offset, &error))
     {
-      g_printerr (_("jvmscope-cli events: a time is %s\n"), _(JVMS_CLI_TIME_HELP));
+      g_printerr ("jvmscope-cli events: %s\n", error->message);
       return 2;
     }
 
@@ -275,8 +274,8 @@ jvms_cli_events (int argc, char **argv)
   gint64 first = have_rows ? jvms_event_store_get_first_time (store) : start;
   gint64 last = have_rows ? jvms_event_store_get_last_time (store) : start;
   JvmsEventFilter filter = {
-    .from = from != NULL ? start + from_offset : MIN (start, first),
-    .to = to != NULL ? start + to_offset : MAX (jvms_history_get_end_time (history), last + 1),
+    .from = from != NULL ? jvms_cli_time_at (start, from_offset) : MIN (start, first),
+    .to = to != NULL ? jvms_cli_time_at (start, to_offset) : MAX (jvms_history_get_end_time (history), last + 1),
     .types = types != NULL ? (const guint32 *) type_ids->data : NULL,
     .n_types = type_ids->len,
     .tids = tids != NULL ? (const gint64 *) tids->data : NULL,

@@ -494,8 +494,10 @@ attr_decide (JvmsHistory *h, JvmsSummaryBuilder *sb, guint32 attr, Attr *at, GEr
     {
       gint64 span = at->probe_end - at->probe[1].start;
       gint64 mean = MAX (span / (gint64) (at->n_probe - 1), 1);
+      /* Intervals of centuries (a clock offset gone wrong) must not overflow the target. */
+      gint64 target = mean > G_MAXINT64 / DENSITY ? G_MAXINT64 : mean * DENSITY;
       k0 = 0;
-      while (k0 < K_CAP && ((gint64) 1 << level_shift ((guint) k0)) < mean * DENSITY)
+      while (k0 < K_CAP && ((gint64) 1 << level_shift ((guint) k0)) < target)
         k0++;
     }
   attr_start_levels (h, at, k0, at->probe[0].v);

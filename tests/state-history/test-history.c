@@ -1640,7 +1640,9 @@ test_summary_far_times (void)
   p.builder = jvms_history_builder_new (p.path, 0, NULL, &error);
   g_assert_no_error (error);
   p.ids = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
-  for (guint a = 0; a < 2; a++)
+  /* F/2 changes twice, at the first and the last time: its mean interval is over 2^62 ns,
+   * which the builder's choice of its finest level once multiplied past INT64_MAX. */
+  for (guint a = 0; a < 3; a++)
     {
       g_autofree char *name = g_strdup_printf ("F/%u", a);
       JvmsAttribute id = jvms_history_builder_attribute (p.builder, name);
@@ -1650,11 +1652,13 @@ test_summary_far_times (void)
   const gint64 big = (gint64) 1 << 60;
   const gint64 times[] = { 5, 6, 1000, big + 1001, big + 1002, 3 * big, 3 * big + 1, 6 * big };
   for (guint k = 0; k < G_N_ELEMENTS (times); k++)
-    for (guint a = 0; a < 2; a++)
+    for (guint a = 0; a < 3; a++)
       {
-        guint8 type = a == 0 ? JVMS_VALUE_INT : JVMS_VALUE_STRING;
-        gint64 i = a == 0 ? (gint64) (k % 3) * 7 : 0;
-        const char *str = a == 0 ? NULL : string_pool[k % G_N_ELEMENTS (string_pool)];
+        if (a == 2 && k != 0 && k != G_N_ELEMENTS (times) - 1)
+          continue;
+        guint8 type = a != 1 ? JVMS_VALUE_INT : JVMS_VALUE_STRING;
+        gint64 i = a != 1 ? (gint64) (k % 3) * 7 + a : 0;
+        const char *str = a != 1 ? NULL : string_pool[k % G_N_ELEMENTS (string_pool)];
         gint64 t = times[k] + a;
         g_assert_true (model_modify (p.model, a, t, type, i, 0, str));
         g_assert_true (builder_modify (p.builder, g_array_index (p.ids, JvmsAttribute, a), t, type, i, 0, str, &error));

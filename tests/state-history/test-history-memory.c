@@ -161,6 +161,41 @@ test_builder_memory (void)
   g_unlink (path);
 }
 
+/* Many attributes that change a few times each (a JVM's threads' names, pids and kinds: 100,000
+ * threads have about 550,000) hold a few dozen bytes of change buffer each, not the flush
+ * threshold: reserved whole, 20,000 such attributes held 20 MiB of buffers. */
+static void
+test_few_changes_many_attributes (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = g_build_filename (tmpdir, "few-changes.hist", NULL);
+  const guint n_attrs = 20000;
+  g_autoptr (JvmsHistoryBuilder) b = jvms_history_builder_new (path, 0, NULL, &error);
+  g_assert_no_error (error);
+  gint64 now = 0;
+  for (guint a = 0; a < n_attrs; a++)
+    {
+      g_autofree char *name = g_strdup_printf ("Threads/%u/pid", a);
+      JvmsAttribute id = jvms_history_builder_attribute (b, name);
+      g_assert_true (jvms_history_builder_modify_int (b, id, now += 10, 1, &error));
+      g_assert_true (jvms_history_builder_modify_int (b, id, now += 10, 2, &error));
+      g_assert_true (jvms_history_builder_modify_int (b, id, now += 10, 3, &error));
+      g_assert_no_error (error);
+    }
+  JvmsBuilderMemory m;
+  jvms_history_builder_memory (b, &m);
+  check_bounds (&m);
+  g_test_message ("%u attributes changed 3 times: %.2f MiB per attribute in all (%.0f bytes "
+                  "each)", m.n_attributes, m.per_attribute / MIB,
+                  (double) m.per_attribute / m.n_attributes);
+  /* The attribute's own state, its first intervals and a small change buffer: well under the
+   * 552 bytes a change buffer alone took when reserved at the threshold. */
+  g_assert_cmpuint (m.per_attribute, <=, (gsize) m.n_attributes * 512);
+  g_assert_true (jvms_history_builder_close (b, now + 1, &error));
+  g_assert_no_error (error);
+  g_unlink (path);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -172,6 +207,7 @@ main (int argc, char **argv)
   tmpdir = g_dir_make_tmp ("jvms-history-memory-XXXXXX", &error);
   g_assert_no_error (error);
   g_test_add_func ("/history/builder-memory", test_builder_memory);
+  g_test_add_func ("/history/builder-memory-few-changes", test_few_changes_many_attributes);
   int rc = g_test_run ();
   g_rmdir (tmpdir);
   g_free (tmpdir);

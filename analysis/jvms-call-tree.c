@@ -428,7 +428,15 @@ jvms_call_tree_to_folded (JvmsCallTree *self, guint limit)
       g_string_truncate (path, nd->depth > 1 ? g_array_index (lengths, gsize, nd->depth - 2) : 0);
       if (nd->depth > 1)
         g_string_append_c (path, ';');
+      /* A name holding the separator (a native library "libc.so;6a2f (deleted)") or a line
+       * break would change the line's meaning: ':' and ' ' stand for them. */
+      gsize at = path->len;
       g_string_append (path, jvms_call_tree_get_method_name (self, nd->method));
+      for (gsize k = at; k < path->len; k++)
+        if (path->str[k] == ';')
+          path->str[k] = ':';
+        else if (path->str[k] == '\n' || path->str[k] == '\r')
+          path->str[k] = ' ';
       g_array_index (lengths, gsize, nd->depth - 1) = path->len;
       if (nd->self > 0)
         {

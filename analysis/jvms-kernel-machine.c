@@ -729,8 +729,9 @@ jvms_kernel_machine_finish (JvmsKernelMachine *self, gint64 end_time)
 /* ------------------------------------------------------------------------------------------ */
 /* The kernel state under a JFR sample */
 
-#define HANDSHAKE_NS (1000 * 1000)
-#define HANDLER_NS   (50 * 1000)
+#define HANDSHAKE_NS  (1000 * 1000)
+#define SUSPENSION_NS (20 * 1000 * 1000)
+#define HANDLER_NS    (50 * 1000)
 
 static JvmsCpuState
 cpu_state_of (gint32 state)
@@ -764,28 +765,33 @@ jvms_kernel_machine_sample_state (JvmsKernelMachine *self, gint64 tid, gint64 ti
     at++;
   if (at == n)
     return JVMS_CPU_STATE_UNKNOWN;
-  /* No handshake before the sample: its interval is the answer. */
-  if (list[at].start <= time - HANDSHAKE_NS)
-    return cpu_state_of (list[at].state);
+#define DURATION(i) (list[(i) - 1].start - list[(i)].start)   /* i > 0 */
   /* The sampler's handshake: the thread ran its signal handler (a few system calls) and was
-   * suspended, so what held at the sample's instant is the handshake itself. What held before
-   * it is the answer: back over the suspension to the handler's last system call... */
+   * suspended until the sample was taken, so what held at the sample's instant is the
+   * handshake. Back, first, to the handler's last system call: over the suspension (blocked,
+   * however long the sampler took, up to 20 ms) and what followed it (anything newer than
+   * 1 ms). No system call there: no handshake, the sample's own interval answers. */
   guint i = at;
   while (i < n && list[i].state != JVMS_KERNEL_STATE_SYSCALL)
     {
-      if (list[i].start <= time - HANDSHAKE_NS)
+      gboolean suspended = list[i].state == JVMS_KERNEL_STATE_BLOCKED && list[i].start > time - SUSPENSION_NS;
+      if (!suspended && list[i].start <= time - HANDSHAKE_NS)
         return cpu_state_of (list[at].state);
       i++;
     }
   if (i == n)
     return cpu_state_of (list[at].state);
-  /* ...then back over the handler: its system calls, the short runs between them, and the
-   * short wait while the sampler itself took the thread's CPU to send the signal. */
-  while (i < n && (list[i].state == JVMS_KERNEL_STATE_SYSCALL
-                   || ((list[i].state == JVMS_KERNEL_STATE_RUNNING || list[i].state == JVMS_KERNEL_STATE_RUNNABLE)
-                       && i > 0 && list[i - 1].start - list[i].start < HANDLER_NS)))
+  /* Then over the handler: its system calls and the runs between two of them... */
+  while (i + 1 < n && (list[i].state == JVMS_KERNEL_STATE_SYSCALL
+                       || (list[i].state == JVMS_KERNEL_STATE_RUNNING
+                           && list[i + 1].state == JVMS_KERNEL_STATE_SYSCALL)))
     i++;
-  if (i == n)
-    return JVMS_CPU_STATE_UNKNOWN;
+  /* ...its first run, when short (a long one is the thread running when the signal came)... */
+  if (i + 1 < n && i > 0 && list[i].state == JVMS_KERNEL_STATE_RUNNING && DURATION (i) < HANDLER_NS)
+    i++;
+  /* ...and the moment the sampler thread took the CPU to send its signal. */
+  if (i + 1 < n && i > 0 && list[i].state == JVMS_KERNEL_STATE_RUNNABLE && DURATION (i) < HANDLER_NS)
+    i++;
+#undef DURATION
   return cpu_state_of (list[i].state);
 }

@@ -53,68 +53,86 @@ static void finish (JvmsCallTree *self);
 
 #define NODE(self, i) (&g_array_index ((self)->nodes, JvmsCallTreeNode, (i)))
 
+/* Kept by the calling thread from query to query (see JvmsDenseMemo). */
 typedef struct
 {
-  JvmsCallTree     *tree;
-  JvmsSamplesIdMap  children;   /* (parent node, method) -> node */
-  JvmsSamplesIdMap  stacks;     /* stack -> node */
-  GArray           *chain;      /* guint32 stacks, scratch */
-} Builder;
+  JvmsDenseMemo path_node;   /* path -> tree node */
+  JvmsDenseMemo method_row;  /* method -> method table row */
+  GArray       *chain;       /* guint32 paths, scratch */
+} Scratch;
+
+static void
+scratch_free (gpointer data)
+{
+  Scratch *s = data;
+  jvms_dense_memo_clear (&s->path_node);
+  jvms_dense_memo_clear (&s->method_row);
+  g_array_unref (s->chain);
+  g_free (s);
+}
+
+static GPrivate scratch_key = G_PRIVATE_INIT (scratch_free);
+
+static Scratch *
+scratch_get (void)
+{
+  Scratch *s = g_private_get (&scratch_key);
+  if (s == NULL)
+    {
+      s = g_new0 (Scratch, 1);
+      s->chain = g_array_new (FALSE, FALSE, sizeof (guint32));
+      g_private_set (&scratch_key, s);
+    }
+  return s;
+}
 
 static guint32
-child_of (Builder *b, guint32 parent, guint32 method)
+new_node (JvmsCallTree *self, guint32 parent, guint32 method)
 {
-  JvmsSamplesIdSlot *slot;
-  guint32 node = jvms_samples_idmap_lookup (&b->children, parent, method, &slot);
-  if (node != JVMS_SAMPLES_NONE)
-    return node;
-  node = b->tree->nodes->len;
   JvmsCallTreeNode n = {
     .method = method,
     .parent = parent,
     .first_child = JVMS_CALL_TREE_NONE,
     .next_sibling = JVMS_CALL_TREE_NONE,
-    .depth = NODE (b->tree, parent)->depth + 1,
+    .depth = NODE (self, parent)->depth + 1,
   };
-  g_array_append_val (b->tree->nodes, n);
-  jvms_samples_idmap_set (&b->children, slot, parent, method, node);
-  return node;
+  g_array_append_val (self->nodes, n);
+  return self->nodes->len - 1;
 }
 
+/* The tree node of @path: paths are the call tree's nodes already (stacks merged by method), so
+ * this only places the path and the ancestors not placed yet. */
 static guint32
-node_of_stack (Builder *b, guint32 stack)
+node_of_path (JvmsCallTree *self, Scratch *sc, guint32 path)
 {
-  JvmsSamplesStore *store = b->tree->store;
-  if (stack == JVMS_SAMPLES_NONE)
-    return child_of (b, 0, b->tree->unknown_method);
-  /* Up to the first stack already placed (or the root), then down, placing each. */
-  g_array_set_size (b->chain, 0);
-  guint32 node = 0;
-  for (guint32 s = stack; s != JVMS_SAMPLES_NONE;)
+  if (path == JVMS_SAMPLES_NONE)
+    return 0;
+  guint32 node = jvms_dense_memo_get (&sc->path_node, path);
+  if (node != JVMS_SAMPLES_NONE)
+    return node;
+  g_array_set_size (sc->chain, 0);
+  guint32 p = path;
+  node = 0;
+  while (p != JVMS_SAMPLES_NONE)
     {
-      JvmsSamplesIdSlot *slot;
-      guint32 found = jvms_samples_idmap_lookup (&b->stacks, s, 0, &slot);
-      if (found != JVMS_SAMPLES_NONE)
+      guint32 placed = jvms_dense_memo_get (&sc->path_node, p);
+      if (placed != JVMS_SAMPLES_NONE)
         {
-          node = found;
+          node = placed;
           break;
         }
-      g_array_append_val (b->chain, s);
-      guint32 parent, frame;
-      jvms_samples_store_get_stack (store, s, &parent, &frame);
-      s = parent;
+      g_array_append_val (sc->chain, p);
+      guint32 parent, method;
+      jvms_samples_store_get_call_path (self->store, p, &parent, &method, NULL);
+      p = parent;
     }
-  for (guint i = b->chain->len; i-- > 0;)
+  for (guint i = sc->chain->len; i-- > 0;)
     {
-      guint32 s = g_array_index (b->chain, guint32, i), parent, frame, method;
-      JvmsFrameKind kind;
-      jvms_samples_store_get_stack (store, s, &parent, &frame);
-      jvms_samples_store_get_frame (store, frame, &method, NULL, &kind);
-      node = child_of (b, node, method);
-      NODE (b->tree, node)->frame_kinds |= 1u << kind;
-      JvmsSamplesIdSlot *slot;
-      jvms_samples_idmap_lookup (&b->stacks, s, 0, &slot);
-      jvms_samples_idmap_set (&b->stacks, slot, s, 0, node);
+      guint32 q = g_array_index (sc->chain, guint32, i), parent, method, kinds;
+      jvms_samples_store_get_call_path (self->store, q, &parent, &method, &kinds);
+      node = new_node (self, node, method);
+      NODE (self, node)->frame_kinds = kinds;
+      jvms_dense_memo_set (&sc->path_node, q, node);
     }
   return node;
 }
@@ -176,22 +194,21 @@ static void
 build_rows (JvmsCallTree *self)
 {
   guint n = self->nodes->len;
-  JvmsSamplesIdMap row_of;
-  jvms_samples_idmap_init (&row_of);
+  JvmsDenseMemo *row_of = &scratch_get ()->method_row;
+  jvms_dense_memo_begin (row_of, (gsize) self->unknown_method + 1);
   g_autofree guint32 *node_row = g_new (guint32, MAX (n, 1));
   self->rows = g_array_new (FALSE, TRUE, sizeof (JvmsCallTreeMethod));
   for (guint i = 1; i < n; i++)
     {
       const JvmsCallTreeNode *node = NODE (self, i);
-      JvmsSamplesIdSlot *slot;
-      guint32 row = jvms_samples_idmap_lookup (&row_of, node->method, 0, &slot);
+      guint32 row = jvms_dense_memo_get (row_of, node->method);
       if (row == JVMS_SAMPLES_NONE)
         {
           row = self->rows->len;
           JvmsCallTreeMethod m = { .method = node->method, .highest_tier = -1, .invocations = -1,
                                    .time_min = -1, .time_avg = -1, .time_max = -1 };
           g_array_append_val (self->rows, m);
-          jvms_samples_idmap_set (&row_of, slot, node->method, 0, row);
+          jvms_dense_memo_set (row_of, node->method, row);
         }
       node_row[i] = row;
       JvmsCallTreeMethod *m = &g_array_index (self->rows, JvmsCallTreeMethod, row);
@@ -244,8 +261,7 @@ build_rows (JvmsCallTree *self)
     }
   for (guint i = a; i < nc && GINT64_FROM_LE (comps[i].time) < self->to; i++)
     {
-      JvmsSamplesIdSlot *slot;
-      guint32 row = jvms_samples_idmap_lookup (&row_of, GUINT32_FROM_LE (comps[i].method), 0, &slot);
+      guint32 row = jvms_dense_memo_get (row_of, GUINT32_FROM_LE (comps[i].method));
       if (row == JVMS_SAMPLES_NONE)
         continue;
       JvmsCallTreeMethod *m = &g_array_index (self->rows, JvmsCallTreeMethod, row);
@@ -256,8 +272,7 @@ build_rows (JvmsCallTree *self)
   const JvmsSamplesTiming *timings = jvms_samples_store_get_timings (self->store, &nt);
   for (guint i = 0; i < nt && GINT64_FROM_LE (timings[i].time) < self->to; i++)
     {
-      JvmsSamplesIdSlot *slot;
-      guint32 row = jvms_samples_idmap_lookup (&row_of, GUINT32_FROM_LE (timings[i].method), 0, &slot);
+      guint32 row = jvms_dense_memo_get (row_of, GUINT32_FROM_LE (timings[i].method));
       if (row == JVMS_SAMPLES_NONE)
         continue;
       JvmsCallTreeMethod *m = &g_array_index (self->rows, JvmsCallTreeMethod, row);
@@ -266,7 +281,6 @@ build_rows (JvmsCallTree *self)
       m->time_avg = GINT64_FROM_LE (timings[i].average);
       m->time_max = GINT64_FROM_LE (timings[i].maximum);
     }
-  jvms_samples_idmap_clear (&row_of);
   g_array_sort_with_data (self->rows, compare_rows, self);
 }
 
@@ -289,22 +303,27 @@ jvms_call_tree_build (JvmsSamplesStore *store, const JvmsStackWeight *weights, g
                             .first_child = JVMS_CALL_TREE_NONE, .next_sibling = JVMS_CALL_TREE_NONE };
   g_array_append_val (self->nodes, root);
 
-  Builder b = { .tree = self, .chain = g_array_new (FALSE, FALSE, sizeof (guint32)) };
-  jvms_samples_idmap_init (&b.children);
-  jvms_samples_idmap_init (&b.stacks);
+  Scratch *sc = scratch_get ();
+  jvms_dense_memo_begin (&sc->path_node, MAX (jvms_samples_store_get_n_call_paths (store), 1));
+  guint32 unknown_node = JVMS_CALL_TREE_NONE;
   for (guint i = 0; i < n_weights; i++)
     {
       const JvmsStackWeight *w = &weights[i];
-      guint32 index = node_of_stack (&b, w->stack);   /* may grow the array: index first */
+      guint32 index;
+      if (w->stack == JVMS_SAMPLES_NONE)
+        {
+          if (unknown_node == JVMS_CALL_TREE_NONE)
+            unknown_node = new_node (self, 0, self->unknown_method);
+          index = unknown_node;
+        }
+      else
+        index = node_of_path (self, sc, jvms_samples_store_get_stack_call_path (store, w->stack));
       JvmsCallTreeNode *node = NODE (self, index);
       node->self += w->value;
       node->self_samples += w->samples;
       for (guint s = 0; s < JVMS_CPU_STATE_N; s++)
         node->self_states[s] += w->states[s];
     }
-  jvms_samples_idmap_clear (&b.children);
-  jvms_samples_idmap_clear (&b.stacks);
-  g_array_unref (b.chain);
   finish (self);
   return self;
 }

@@ -26,7 +26,8 @@ typedef struct
   guint32 first_child;            /* NONE when a leaf */
   guint32 next_sibling;           /* NONE for the last child */
   guint32 depth;                  /* 0 for the root, 1 for the outermost frames */
-  guint32 frame_kinds;            /* bit (1 << JvmsFrameKind) for each kind its frames had */
+  guint32 frame_kinds;            /* bit (1 << JvmsFrameKind) for each kind this path's frames
+                                   * had anywhere in the trace (not only in the range) */
   guint64 self;                   /* weight of the stacks that end here */
   guint64 total;                  /* self + the children's totals */
   guint64 self_samples;           /* events (samples) of the stacks that end here */

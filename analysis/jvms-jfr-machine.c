@@ -162,7 +162,8 @@ jvms_jfr_machine_new (JvmsWriter *writer, JvmsThreads *threads, JvmsSamplesWrite
   JvmsJfrMachine *self = g_new0 (JvmsJfrMachine, 1);
   self->writer = writer;
   self->threads = threads;
-  self->samples = samples != NULL ? jvms_jfr_samples_new (samples) : NULL;
+  /* JVMS_BENCH_NO_SAMPLES: bench-profile's index without stacks, its baseline. */
+  self->samples = samples != NULL && g_getenv ("JVMS_BENCH_NO_SAMPLES") == NULL ? jvms_jfr_samples_new (samples) : NULL;
   self->recording_start = MAX (recording_start, jvms_writer_get_start (writer));
   self->pid = -1;
   self->types = g_hash_table_new_full (NULL, NULL, NULL, g_free);

@@ -4,12 +4,15 @@
 #include <string.h>
 
 #include "jvms-threads.h"
+#include "jvms-samples-private.h"
 
 #define NS_PER_MS G_GINT64_CONSTANT (1000000)
 /* The sampling period when the recording does not say: jdk.ExecutionSample's in the JDK's
  * default.jfc (docs/profile.md). */
 #define DEFAULT_PERIOD_NS (20 * NS_PER_MS)
-#define STACK_CACHE_MAX   65536
+/* Distinct stacks (and methods) remembered per chunk; past it the cache starts again. A stack
+ * missed costs its frames' interning again, not a wrong answer. */
+#define CACHE_MAX         (1u << 20)
 
 typedef enum
 {
@@ -27,6 +30,14 @@ typedef enum
   SPECIAL_COMPILATION,   /* jdk.Compilation */
   SPECIAL_TIMING,        /* jdk.MethodTiming */
 } Special;
+
+typedef struct
+{
+  const char    *class_name;
+  const char    *method_name;
+  gint32         line;
+  JvmsFrameKind  kind;
+} PrefixFrame;
 
 typedef struct
 {
@@ -57,7 +68,18 @@ struct _JvmsJfrSamples
   JvmsSamplesWriter *writer;
   GHashTable        *types;    /* const JvmsJfrType* -> TypeInfo* */
   GHashTable        *periods;  /* JFR type id (guint64*) -> period ns (gint64*) */
-  GHashTable        *stacks;   /* (chunk << 44 | key) -> stack id + 1 */
+  JvmsSamplesIdMap   stacks;   /* (stack key, chunk) -> stack id */
+  JvmsSamplesIdMap   methods;  /* (class name pointer, method name pointer | chunk << 48) -> method id:
+                                * the reader's strings for a method constant live as long as its
+                                * chunk and never move, and no two chunks share an index */
+  const JvmsJfrType *last_type;  /* events of one type come in runs */
+  TypeInfo          *last_info;
+  /* The last stack interned, outermost frame first, and the stack id of each of its prefixes:
+   * a thread's next stack mostly shares its outer frames, which need no lookup then. */
+  GArray            *prefix_frames;  /* PrefixFrame (pointers of chunk prefix_chunk) */
+  GArray            *prefix_stacks;  /* guint32 */
+  guint              prefix_chunk;
+  gboolean           prefix_truncated;
   JvmsCpuStateFunc   cpu_state;
   gpointer           cpu_state_data;
 };
@@ -86,7 +108,10 @@ jvms_jfr_samples_new (JvmsSamplesWriter *writer)
   self->writer = writer;
   self->types = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->periods = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
-  self->stacks = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  jvms_samples_idmap_init (&self->stacks);
+  jvms_samples_idmap_init (&self->methods);
+  self->prefix_frames = g_array_new (FALSE, FALSE, sizeof (PrefixFrame));
+  self->prefix_stacks = g_array_new (FALSE, FALSE, sizeof (guint32));
   return self;
 }
 
@@ -97,7 +122,10 @@ jvms_jfr_samples_free (JvmsJfrSamples *self)
     return;
   g_hash_table_unref (self->types);
   g_hash_table_unref (self->periods);
-  g_hash_table_unref (self->stacks);
+  jvms_samples_idmap_clear (&self->stacks);
+  jvms_samples_idmap_clear (&self->methods);
+  g_array_unref (self->prefix_frames);
+  g_array_unref (self->prefix_stacks);
   g_free (self);
 }
 
@@ -230,8 +258,26 @@ frame_kind (const char *type)
   return JVMS_FRAME_KIND_UNKNOWN;
 }
 
-/* Events share stack traces (a constant per chunk): each is interned once per (chunk, key). The
- * cache is dropped whole when full, which bounds it whatever the number of distinct stacks. */
+static guint32
+method_id (JvmsJfrSamples *self, guint chunk, const char *class_name, const char *method_name)
+{
+  guint64 a = (guint64) (guintptr) class_name, b = (guint64) (guintptr) method_name | (guint64) chunk << 48;
+  JvmsSamplesIdSlot *slot;
+  guint32 id = jvms_samples_idmap_lookup (&self->methods, a, b, &slot);
+  if (id != JVMS_SAMPLES_NONE)
+    return id;
+  id = jvms_samples_writer_intern_method (self->writer, class_name, method_name);
+  if (self->methods.used >= CACHE_MAX)
+    {
+      jvms_samples_idmap_clear (&self->methods);
+      jvms_samples_idmap_init (&self->methods);
+      jvms_samples_idmap_lookup (&self->methods, a, b, &slot);
+    }
+  jvms_samples_idmap_set (&self->methods, slot, a, b, id);
+  return id;
+}
+
+/* Events share stack traces (a constant per chunk): each is interned once per (chunk, key). */
 guint32
 jvms_jfr_samples_stack_of (JvmsJfrSamples *self, const JvmsJfrEvent *ev)
 {
@@ -239,29 +285,62 @@ jvms_jfr_samples_stack_of (JvmsJfrSamples *self, const JvmsJfrEvent *ev)
   if (st == NULL)
     return JVMS_SAMPLES_NONE;
   guint chunk = jvms_jfr_event_get_chunk (ev)->index;
-  gboolean cacheable = st->key < (G_GUINT64_CONSTANT (1) << 44) && chunk < (1u << 20);
-  guint64 key = ((guint64) chunk << 44) | st->key;
-  if (cacheable)
-    {
-      gpointer found = g_hash_table_lookup (self->stacks, &key);
-      if (found != NULL)
-        return GPOINTER_TO_UINT (found) - 1;
-    }
+  JvmsSamplesIdSlot *slot;
+  guint32 stack = jvms_samples_idmap_lookup (&self->stacks, st->key, chunk, &slot);
+  if (stack != JVMS_SAMPLES_NONE)
+    return stack;
   guint n = MIN (st->n_frames, JVMS_SAMPLES_MAX_DEPTH);
-  g_autofree JvmsStackFrameIn *in = g_new (JvmsStackFrameIn, MAX (n, 1));
-  for (guint i = 0; i < n; i++)
+  gboolean truncated = st->truncated || st->n_frames > n;
+  stack = JVMS_SAMPLES_NONE;
+  if (truncated)
+    stack = jvms_samples_writer_intern_stack (self->writer, stack,
+                                              jvms_samples_writer_intern_pseudo_frame (self->writer, "[truncated]"));
+  else if (n == 0)
+    stack = jvms_samples_writer_intern_stack (self->writer, stack,
+                                              jvms_samples_writer_intern_pseudo_frame (self->writer, "[unknown]"));
+  /* The outer frames shared with the last stack (same chunk, so the same strings). */
+  guint shared = 0;
+  if (chunk == self->prefix_chunk && truncated == self->prefix_truncated)
+    while (shared < n && shared < self->prefix_frames->len)
+      {
+        const JvmsJfrFrame *a = &st->frames[n - 1 - shared];
+        const PrefixFrame *b = &g_array_index (self->prefix_frames, PrefixFrame, shared);
+        if (a->class_name != b->class_name || a->method_name != b->method_name
+            || a->line_number != b->line || a->class_name == NULL || a->method_name == NULL
+            || frame_kind (a->type) != b->kind)
+          break;
+        shared++;
+      }
+  if (shared > 0)
+    stack = g_array_index (self->prefix_stacks, guint32, shared - 1);
+  g_array_set_size (self->prefix_frames, shared);
+  g_array_set_size (self->prefix_stacks, shared);
+  self->prefix_chunk = chunk;
+  self->prefix_truncated = truncated;
+  /* Outermost first, as the writer's stack table grows; methods by their strings' addresses,
+   * remembered per chunk (interning them by content would hash the strings every time). */
+  for (guint i = n - shared; i-- > 0;)
     {
       const JvmsJfrFrame *f = &st->frames[i];
-      in[i] = (JvmsStackFrameIn) { f->class_name, f->method_name, f->line_number, frame_kind (f->type) };
+      guint32 frame;
+      if (f->class_name == NULL || f->method_name == NULL)
+        frame = jvms_samples_writer_intern_pseudo_frame (self->writer, "[unknown]");
+      else
+        frame = jvms_samples_writer_intern_frame (self->writer,
+                                                  method_id (self, chunk, f->class_name, f->method_name),
+                                                  f->line_number, frame_kind (f->type));
+      stack = jvms_samples_writer_intern_stack (self->writer, stack, frame);
+      PrefixFrame pf = { f->class_name, f->method_name, f->line_number, frame_kind (f->type) };
+      g_array_append_val (self->prefix_frames, pf);
+      g_array_append_val (self->prefix_stacks, stack);
     }
-  guint32 stack = jvms_samples_writer_intern_frames (self->writer, in, n,
-                                                     st->truncated || st->n_frames > n);
-  if (cacheable)
+  if (self->stacks.used >= CACHE_MAX)
     {
-      if (g_hash_table_size (self->stacks) >= STACK_CACHE_MAX)
-        g_hash_table_remove_all (self->stacks);
-      g_hash_table_insert (self->stacks, g_memdup2 (&key, sizeof key), GUINT_TO_POINTER (stack + 1));
+      jvms_samples_idmap_clear (&self->stacks);
+      jvms_samples_idmap_init (&self->stacks);
+      jvms_samples_idmap_lookup (&self->stacks, st->key, chunk, &slot);
     }
+  jvms_samples_idmap_set (&self->stacks, slot, st->key, chunk, stack);
   return stack;
 }
 
@@ -431,7 +510,13 @@ on_special (JvmsJfrSamples *self, const JvmsJfrEvent *ev, const TypeInfo *ti)
 void
 jvms_jfr_samples_feed (JvmsJfrSamples *self, const JvmsJfrEvent *ev)
 {
-  TypeInfo *ti = type_info (self, jvms_jfr_event_get_type (ev));
+  const JvmsJfrType *type = jvms_jfr_event_get_type (ev);
+  if (type != self->last_type)
+    {
+      self->last_type = type;
+      self->last_info = type_info (self, type);
+    }
+  TypeInfo *ti = self->last_info;
   if (ti->special != SPECIAL_NONE)
     on_special (self, ev, ti);
   if (ti->sample)

@@ -263,36 +263,42 @@ make_plan (JvmsSamplesStore *store, JvmsProfileKind kind, const char *event_type
   p->event_types = (GStrv) g_ptr_array_free (types, FALSE);
 }
 
-/* ---- sums per stack: open addressing on stack + 1 (0: empty), the stack NONE apart ---------- */
+/* ---- sums per stack ------------------------------------------------------------------------ */
+
+/* stack -> index in the sums, kept by the calling thread from query to query (JvmsDenseMemo). */
+static void
+memo_free (gpointer data)
+{
+  jvms_dense_memo_clear (data);
+  g_free (data);
+}
+
+static GPrivate sums_memo_key = G_PRIVATE_INIT (memo_free);
 
 typedef struct
 {
-  JvmsStackWeight *slots;
-  gsize            mask;
-  gsize            used;
-  JvmsStackWeight  none;
+  GArray          *weights;      /* JvmsStackWeight, one per stack met */
+  JvmsDenseMemo   *index_of;     /* stack -> index in weights */
+  JvmsStackWeight  none;         /* samples without a stack */
   gboolean         have_none;
 } Sums;
 
 static void
-sums_init (Sums *s)
+sums_init (Sums *s, guint n_stacks)
 {
-  s->mask = 1023;
-  s->used = 0;
-  s->slots = g_new0 (JvmsStackWeight, s->mask + 1);
-  memset (&s->none, 0, sizeof s->none);
+  memset (s, 0, sizeof *s);
+  s->weights = g_array_new (FALSE, FALSE, sizeof (JvmsStackWeight));
+  s->index_of = g_private_get (&sums_memo_key);
+  if (s->index_of == NULL)
+    {
+      s->index_of = g_new0 (JvmsDenseMemo, 1);
+      g_private_set (&sums_memo_key, s->index_of);
+    }
+  jvms_dense_memo_begin (s->index_of, MAX (n_stacks, 1));
   s->none.stack = JVMS_SAMPLES_NONE;
-  s->have_none = FALSE;
 }
 
-static JvmsStackWeight *
-sums_find (JvmsStackWeight *slots, gsize mask, guint32 key)
-{
-  for (gsize i = (key * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 20 & mask;; i = (i + 1) & mask)
-    if (slots[i].stack == 0 || slots[i].stack == key)
-      return &slots[i];
-}
-
+/* Valid until the next call. */
 static JvmsStackWeight *
 sums_get (Sums *s, guint32 stack)
 {
@@ -301,43 +307,23 @@ sums_get (Sums *s, guint32 stack)
       s->have_none = TRUE;
       return &s->none;
     }
-  guint32 key = stack + 1;
-  if ((s->used + 1) * 2 > s->mask + 1)
+  guint32 i = jvms_dense_memo_get (s->index_of, stack);
+  if (i == JVMS_SAMPLES_NONE)
     {
-      JvmsStackWeight *old = s->slots;
-      gsize old_n = s->mask + 1;
-      s->mask = old_n * 2 - 1;
-      s->slots = g_new0 (JvmsStackWeight, s->mask + 1);
-      for (gsize i = 0; i < old_n; i++)
-        if (old[i].stack != 0)
-          *sums_find (s->slots, s->mask, old[i].stack) = old[i];
-      g_free (old);
+      JvmsStackWeight w = { .stack = stack };
+      i = s->weights->len;
+      g_array_append_val (s->weights, w);
+      jvms_dense_memo_set (s->index_of, stack, i);
     }
-  JvmsStackWeight *w = sums_find (s->slots, s->mask, key);
-  if (w->stack == 0)
-    {
-      w->stack = key;
-      s->used++;
-    }
-  return w;
+  return &g_array_index (s->weights, JvmsStackWeight, i);
 }
 
-/* The sums as an array with real stack ids. */
 static GArray *
 sums_steal (Sums *s)
 {
-  GArray *out = g_array_sized_new (FALSE, FALSE, sizeof (JvmsStackWeight), (guint) s->used + 1);
-  for (gsize i = 0; i <= s->mask; i++)
-    if (s->slots[i].stack != 0)
-      {
-        JvmsStackWeight w = s->slots[i];
-        w.stack -= 1;
-        g_array_append_val (out, w);
-      }
   if (s->have_none)
-    g_array_append_val (out, s->none);
-  g_clear_pointer (&s->slots, g_free);
-  return out;
+    g_array_append_val (s->weights, s->none);
+  return g_steal_pointer (&s->weights);
 }
 
 /* ---- the query ------------------------------------------------------------------------------ */
@@ -441,7 +427,7 @@ query_clear (Query *q)
 {
   plan_clear (&q->plan);
   g_free (q->threads);
-  g_free (q->sums.slots);
+  g_clear_pointer (&q->sums.weights, g_array_unref);
 }
 
 /* The blocks that may hold samples in [from, to): [*lo, *hi). */
@@ -493,7 +479,7 @@ read_raw (Query *q, guint block, GArray *records, gboolean whole, GError **error
 static gboolean
 query_run (Query *q, GCancellable *cancellable, GError **error)
 {
-  sums_init (&q->sums);
+  sums_init (&q->sums, jvms_samples_store_get_n_stacks (q->store));
   if (q->from >= q->to)
     return TRUE;
   guint lo, hi;

@@ -11,6 +11,9 @@
  *   frame   (method, line, frame kind): what JFR recorded at one level of a stack
  *   stack   (parent stack, frame): a prefix tree, the root frame's stack has no parent. A stack's
  *           parent always has a smaller id, so walking parents ends.
+ *   path    (parent path, method): the same prefix tree with frames merged by method, which is
+ *           what a call tree shows; each stack names its path, so a query folds stacks into a
+ *           tree by array lookups, without hashing.
  *
  * Samples are cut, in time order, into level-0 *blocks* of JVMS_SAMPLES_BLOCK_SAMPLES samples
  * (the last may hold fewer). Above them, level k >= 1 holds one *node* per complete run of 2^k
@@ -27,8 +30,9 @@
  *
  * A reader checks: magic, version, header size, file size, that the directory and every table
  * lie inside the file with the size their count implies (count x entry size, strings against
- * their offsets), that every id a table holds points into its table (a stack's parent below it,
- * frames, methods, strings), that blocks and nodes lie inside the file, that each lz4 payload
+ * their offsets), that every id a table holds points into its table (a stack's or path's parent
+ * below it, frames, methods, strings), that each stack's path is its parent's path extended by
+ * its frame's method, that blocks and nodes lie inside the file, that each lz4 payload
  * decompresses to exactly its declared size, and, while decoding, every varint against what
  * remains of its block and every id against its table. A store that fails is reported with the
  * file, the offset and the structure, never read further.
@@ -40,7 +44,7 @@
 G_BEGIN_DECLS
 
 #define JVMS_SAMPLES_MAGIC          "JVMSSMP2"
-#define JVMS_SAMPLES_VERSION        2u
+#define JVMS_SAMPLES_VERSION        3u
 #define JVMS_SAMPLES_NONE           0xFFFFFFFFu
 /* Samples per level-0 block: the raw samples a query may decode at each end of its range. */
 #define JVMS_SAMPLES_BLOCK_SAMPLES  4096u
@@ -87,6 +91,8 @@ typedef enum
                                           * covering blocks [m 2^level, (m + 1) 2^level) */
   JVMS_SAMPLES_TABLE_COMPILATIONS = 'C', /* JvmsSamplesCompilation[count], in time order */
   JVMS_SAMPLES_TABLE_TIMINGS      = 'I', /* JvmsSamplesTiming[count], in time order */
+  JVMS_SAMPLES_TABLE_PATHS        = 'P', /* JvmsSamplesPath[count] */
+  JVMS_SAMPLES_TABLE_STACK_PATHS  = 'Q', /* u32[count = stacks]: the path of each stack */
 } JvmsSamplesTableTag;
 
 typedef struct
@@ -129,6 +135,14 @@ typedef struct
   guint32 parent;            /* stack id < this one, or NONE for a root frame */
   guint32 frame;             /* frame id */
 } JvmsSamplesStack;
+
+typedef struct
+{
+  guint32 parent;            /* path id < this one, or NONE for an outermost method */
+  guint32 method;            /* method id */
+  guint32 frame_kinds;       /* bit (1 << JvmsFrameKind) of every frame kind its stacks had in
+                              * the whole store */
+} JvmsSamplesPath;
 
 typedef struct
 {
@@ -238,6 +252,7 @@ G_STATIC_ASSERT (sizeof (JvmsSamplesTable) == 32);
 G_STATIC_ASSERT (sizeof (JvmsSamplesMethod) == 8);
 G_STATIC_ASSERT (sizeof (JvmsSamplesFrame) == 12);
 G_STATIC_ASSERT (sizeof (JvmsSamplesStack) == 8);
+G_STATIC_ASSERT (sizeof (JvmsSamplesPath) == 12);
 G_STATIC_ASSERT (sizeof (JvmsSamplesThread) == 16);
 G_STATIC_ASSERT (sizeof (JvmsSamplesType) == 32);
 G_STATIC_ASSERT (sizeof (JvmsSamplesBlock) == 40);

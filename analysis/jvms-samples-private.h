@@ -3,6 +3,7 @@
 #pragma once
 
 #include <glib.h>
+#include <string.h>
 
 #include "jvms-samples-format.h"
 
@@ -21,18 +22,21 @@ typedef struct
   guint64 waiting;
 } JvmsSamplesSum;
 
+/* Appends in place: g_byte_array_append costs a call and a copy per varint, and a block of 4096
+ * samples writes 30,000 of them. */
 static inline void
 jvms_samples_put_varint (GByteArray *b, guint64 v)
 {
-  guint8 buf[10];
-  guint n = 0;
+  guint len = b->len;
+  g_byte_array_set_size (b, len + 10);
+  guint8 *p = b->data + len;
   while (v >= 0x80)
     {
-      buf[n++] = (guint8) (v | 0x80);
+      *p++ = (guint8) (v | 0x80);
       v >>= 7;
     }
-  buf[n++] = (guint8) v;
-  g_byte_array_append (b, buf, n);
+  *p++ = (guint8) v;
+  b->len = (guint) (p - b->data);
 }
 
 static inline guint64
@@ -155,6 +159,56 @@ jvms_samples_idmap_set (JvmsSamplesIdMap *m, JvmsSamplesIdSlot *slot, guint64 a,
   slot->b = b;
   slot->id = id;
   m->used++;
+}
+
+/* A value per id (stack, path) for one query at a time, kept by the calling thread from query to
+ * query: fresh pages cost more to fault in than the query's work, and a generation number
+ * forgets the previous query's values without clearing them. */
+typedef struct
+{
+  guint32 *value;
+  guint32 *generation_of;
+  gsize    n;
+  guint32  generation;
+} JvmsDenseMemo;
+
+static inline void
+jvms_dense_memo_begin (JvmsDenseMemo *m, gsize n)
+{
+  if (m->n < n)
+    {
+      m->value = g_renew (guint32, m->value, n);
+      m->generation_of = g_renew (guint32, m->generation_of, n);
+      memset (m->generation_of + m->n, 0, (n - m->n) * sizeof (guint32));
+      m->n = n;
+    }
+  if (++m->generation == 0)
+    {
+      memset (m->generation_of, 0, m->n * sizeof (guint32));
+      m->generation = 1;
+    }
+}
+
+/* NONE when @i has no value in this query. */
+static inline guint32
+jvms_dense_memo_get (const JvmsDenseMemo *m, gsize i)
+{
+  return m->generation_of[i] == m->generation ? m->value[i] : 0xFFFFFFFFu;
+}
+
+static inline void
+jvms_dense_memo_set (JvmsDenseMemo *m, gsize i, guint32 v)
+{
+  m->generation_of[i] = m->generation;
+  m->value[i] = v;
+}
+
+static inline void
+jvms_dense_memo_clear (JvmsDenseMemo *m)
+{
+  g_free (m->value);
+  g_free (m->generation_of);
+  memset (m, 0, sizeof *m);
 }
 
 G_END_DECLS

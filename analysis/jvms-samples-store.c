@@ -32,6 +32,9 @@ struct _JvmsSamplesStore
   const JvmsSamplesFrame      *frames;
   guint                        n_stacks;
   const JvmsSamplesStack      *stacks;
+  const guint32               *stack_paths;
+  guint                        n_paths;
+  const JvmsSamplesPath       *paths;
   guint                        n_threads;
   const JvmsSamplesThread     *threads;
   guint                        n_types;
@@ -154,6 +157,35 @@ check_tables (JvmsSamplesStore *self, const JvmsSamplesTable *dir, guint n_table
       /* A parent below its child: walking up always ends. */
       if ((parent != JVMS_SAMPLES_NONE && parent >= i) || GUINT32_FROM_LE (self->stacks[i].frame) >= self->n_frames)
         return bad (error, self->path, at, "a stack names an undefined parent or frame");
+    }
+
+  if (!find_table (self, dir, n_tables, JVMS_SAMPLES_TABLE_PATHS, 0, sizeof (JvmsSamplesPath), &p, &count, error))
+    return FALSE;
+  self->paths = p;
+  self->n_paths = count;
+  for (guint i = 0; i < count; i++)
+    {
+      guint32 parent = GUINT32_FROM_LE (self->paths[i].parent);
+      if ((parent != JVMS_SAMPLES_NONE && parent >= i) || GUINT32_FROM_LE (self->paths[i].method) >= self->n_methods
+          || GUINT32_FROM_LE (self->paths[i].frame_kinds) >= 1u << JVMS_FRAME_KIND_N)
+        return bad (error, self->path, at, "a path names an undefined parent, method or frame kind");
+    }
+  if (!find_table (self, dir, n_tables, JVMS_SAMPLES_TABLE_STACK_PATHS, 0, sizeof (guint32), &p, &count, error))
+    return FALSE;
+  if (count != self->n_stacks)
+    return bad (error, self->path, at, "the stacks' paths do not match the stacks");
+  self->stack_paths = p;
+  for (guint i = 0; i < count; i++)
+    {
+      /* A stack's path is its parent's path extended by its frame's method. */
+      guint32 path = GUINT32_FROM_LE (self->stack_paths[i]);
+      guint32 parent = GUINT32_FROM_LE (self->stacks[i].parent);
+      guint32 frame = GUINT32_FROM_LE (self->stacks[i].frame);
+      if (path >= self->n_paths
+          || GUINT32_FROM_LE (self->paths[path].method) != GUINT32_FROM_LE (self->frames[frame].method)
+          || GUINT32_FROM_LE (self->paths[path].parent)
+               != (parent == JVMS_SAMPLES_NONE ? JVMS_SAMPLES_NONE : GUINT32_FROM_LE (self->stack_paths[parent])))
+        return bad (error, self->path, at, "a stack's path does not follow its frames");
     }
 
   if (!find_table (self, dir, n_tables, JVMS_SAMPLES_TABLE_THREADS, 0, sizeof (JvmsSamplesThread), &p, &count, error))
@@ -363,6 +395,7 @@ guint jvms_samples_store_get_n_strings (JvmsSamplesStore *self) { return self->n
 guint jvms_samples_store_get_n_methods (JvmsSamplesStore *self) { return self->n_methods; }
 guint jvms_samples_store_get_n_frames (JvmsSamplesStore *self) { return self->n_frames; }
 guint jvms_samples_store_get_n_stacks (JvmsSamplesStore *self) { return self->n_stacks; }
+guint jvms_samples_store_get_n_call_paths (JvmsSamplesStore *self) { return self->n_paths; }
 guint jvms_samples_store_get_n_threads (JvmsSamplesStore *self) { return self->n_threads; }
 guint jvms_samples_store_get_n_types (JvmsSamplesStore *self) { return self->n_types; }
 guint jvms_samples_store_get_n_blocks (JvmsSamplesStore *self) { return self->n_blocks; }
@@ -403,6 +436,24 @@ jvms_samples_store_get_stack (JvmsSamplesStore *self, guint32 stack, guint32 *pa
   g_return_if_fail (stack < self->n_stacks);
   *parent = GUINT32_FROM_LE (self->stacks[stack].parent);
   *frame = GUINT32_FROM_LE (self->stacks[stack].frame);
+}
+
+guint32
+jvms_samples_store_get_stack_call_path (JvmsSamplesStore *self, guint32 stack)
+{
+  g_return_val_if_fail (stack < self->n_stacks, JVMS_SAMPLES_NONE);
+  return GUINT32_FROM_LE (self->stack_paths[stack]);
+}
+
+void
+jvms_samples_store_get_call_path (JvmsSamplesStore *self, guint32 path, guint32 *parent, guint32 *method,
+                                  guint32 *frame_kinds)
+{
+  g_return_if_fail (path < self->n_paths);
+  *parent = GUINT32_FROM_LE (self->paths[path].parent);
+  *method = GUINT32_FROM_LE (self->paths[path].method);
+  if (frame_kinds != NULL)
+    *frame_kinds = GUINT32_FROM_LE (self->paths[path].frame_kinds);
 }
 
 void

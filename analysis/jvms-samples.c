@@ -30,9 +30,11 @@ struct _JvmsSamplesWriter
   GArray       *methods;        /* JvmsSamplesMethod */
   GArray       *frames;         /* JvmsSamplesFrame */
   GArray       *stacks;         /* JvmsSamplesStack */
+  GArray       *stack_paths;    /* guint32 (LE): the path of each stack */
+  GArray       *paths;          /* JvmsSamplesPath */
   GArray       *threads;        /* JvmsSamplesThread */
   GArray       *types;          /* JvmsSamplesType */
-  JvmsSamplesIdMap         method_map, frame_map, stack_map, thread_map, type_map;
+  JvmsSamplesIdMap         method_map, frame_map, stack_map, path_map, thread_map, type_map;
   guint32       truncated_frame, unknown_frame;
   GArray       *compilations;   /* JvmsSamplesCompilation */
   GArray       *timings;        /* JvmsSamplesTiming */
@@ -88,11 +90,14 @@ jvms_samples_writer_new (const char *path, GError **error)
   self->methods = g_array_new (FALSE, FALSE, sizeof (JvmsSamplesMethod));
   self->frames = g_array_new (FALSE, FALSE, sizeof (JvmsSamplesFrame));
   self->stacks = g_array_new (FALSE, FALSE, sizeof (JvmsSamplesStack));
+  self->stack_paths = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->paths = g_array_new (FALSE, FALSE, sizeof (JvmsSamplesPath));
   self->threads = g_array_new (FALSE, FALSE, sizeof (JvmsSamplesThread));
   self->types = g_array_new (FALSE, FALSE, sizeof (JvmsSamplesType));
   jvms_samples_idmap_init (&self->method_map);
   jvms_samples_idmap_init (&self->frame_map);
   jvms_samples_idmap_init (&self->stack_map);
+  jvms_samples_idmap_init (&self->path_map);
   jvms_samples_idmap_init (&self->thread_map);
   jvms_samples_idmap_init (&self->type_map);
   self->truncated_frame = JVMS_SAMPLES_NONE;
@@ -182,6 +187,24 @@ jvms_samples_writer_intern_stack (JvmsSamplesWriter *self, guint32 parent, guint
   id = self->stacks->len;
   JvmsSamplesStack s = { GUINT32_TO_LE (parent), GUINT32_TO_LE (frame) };
   g_array_append_val (self->stacks, s);
+  /* Its path: the parent's, extended by the frame's method (lines and kinds merged). */
+  guint32 parent_path = parent == JVMS_SAMPLES_NONE ? JVMS_SAMPLES_NONE
+                                                    : GUINT32_FROM_LE (g_array_index (self->stack_paths, guint32, parent));
+  const JvmsSamplesFrame *f = &g_array_index (self->frames, JvmsSamplesFrame, frame);
+  guint32 method = GUINT32_FROM_LE (f->method);
+  JvmsSamplesIdSlot *path_slot;
+  guint32 path = jvms_samples_idmap_lookup (&self->path_map, parent_path, method, &path_slot);
+  if (path == JVMS_SAMPLES_NONE)
+    {
+      path = self->paths->len;
+      JvmsSamplesPath p = { GUINT32_TO_LE (parent_path), GUINT32_TO_LE (method), 0 };
+      g_array_append_val (self->paths, p);
+      jvms_samples_idmap_set (&self->path_map, path_slot, parent_path, method, path);
+    }
+  JvmsSamplesPath *p = &g_array_index (self->paths, JvmsSamplesPath, path);
+  p->frame_kinds = GUINT32_TO_LE (GUINT32_FROM_LE (p->frame_kinds) | 1u << GUINT32_FROM_LE (f->kind));
+  guint32 path_le = GUINT32_TO_LE (path);
+  g_array_append_val (self->stack_paths, path_le);
   jvms_samples_idmap_set (&self->stack_map, slot, parent, frame, id);
   return id;
 }
@@ -228,6 +251,14 @@ pseudo_frame (JvmsSamplesWriter *self, guint32 *cache, const char *name)
     *cache = jvms_samples_writer_intern_frame (self, jvms_samples_writer_intern_method (self, NULL, name),
                                                -1, JVMS_FRAME_KIND_UNKNOWN);
   return *cache;
+}
+
+guint32
+jvms_samples_writer_intern_pseudo_frame (JvmsSamplesWriter *self, const char *name)
+{
+  if (strcmp (name, "[truncated]") == 0)
+    return pseudo_frame (self, &self->truncated_frame, name);
+  return pseudo_frame (self, &self->unknown_frame, "[unknown]");
 }
 
 guint32
@@ -322,32 +353,28 @@ sum_add (JvmsSamplesSum *into, const JvmsSamplesSum *s)
 static GArray *
 merge_sums (GArray *a, GArray *b)
 {
-  GArray *out = g_array_sized_new (FALSE, FALSE, sizeof (JvmsSamplesSum), MAX (a->len, b->len));
-  guint i = 0, j = 0;
-  while (i < a->len || j < b->len)
+  GArray *out = g_array_sized_new (FALSE, FALSE, sizeof (JvmsSamplesSum), a->len + b->len);
+  const JvmsSamplesSum *x = (const JvmsSamplesSum *) a->data, *x_end = x + a->len;
+  const JvmsSamplesSum *y = (const JvmsSamplesSum *) b->data, *y_end = y + b->len;
+  JvmsSamplesSum *o = (JvmsSamplesSum *) out->data;
+  while (x < x_end && y < y_end)
     {
-      const JvmsSamplesSum *x = i < a->len ? &g_array_index (a, JvmsSamplesSum, i) : NULL;
-      const JvmsSamplesSum *y = j < b->len ? &g_array_index (b, JvmsSamplesSum, j) : NULL;
-      int c = x == NULL ? 1 : y == NULL ? -1 : compare_sum (x, y);
+      int c = compare_sum (x, y);
       if (c < 0)
-        {
-          g_array_append_vals (out, x, 1);
-          i++;
-        }
+        *o++ = *x++;
       else if (c > 0)
-        {
-          g_array_append_vals (out, y, 1);
-          j++;
-        }
+        *o++ = *y++;
       else
         {
-          JvmsSamplesSum s = *x;
-          sum_add (&s, y);
-          g_array_append_val (out, s);
-          i++;
-          j++;
+          *o = *x++;
+          sum_add (o++, y++);
         }
     }
+  while (x < x_end)
+    *o++ = *x++;
+  while (y < y_end)
+    *o++ = *y++;
+  out->len = (guint) (o - (JvmsSamplesSum *) out->data);
   return out;
 }
 
@@ -679,6 +706,8 @@ jvms_samples_writer_close (JvmsSamplesWriter *self, GError **error)
   write_array (self, dir, JVMS_SAMPLES_TABLE_METHODS, 0, self->methods);
   write_array (self, dir, JVMS_SAMPLES_TABLE_FRAMES, 0, self->frames);
   write_array (self, dir, JVMS_SAMPLES_TABLE_STACKS, 0, self->stacks);
+  write_array (self, dir, JVMS_SAMPLES_TABLE_PATHS, 0, self->paths);
+  write_array (self, dir, JVMS_SAMPLES_TABLE_STACK_PATHS, 0, self->stack_paths);
   write_array (self, dir, JVMS_SAMPLES_TABLE_THREADS, 0, self->threads);
   write_array (self, dir, JVMS_SAMPLES_TABLE_TYPES, 0, self->types);
   write_array (self, dir, JVMS_SAMPLES_TABLE_BLOCKS, 0, self->blocks);
@@ -744,11 +773,14 @@ jvms_samples_writer_free (JvmsSamplesWriter *self)
   g_array_unref (self->methods);
   g_array_unref (self->frames);
   g_array_unref (self->stacks);
+  g_array_unref (self->stack_paths);
+  g_array_unref (self->paths);
   g_array_unref (self->threads);
   g_array_unref (self->types);
   jvms_samples_idmap_clear (&self->method_map);
   jvms_samples_idmap_clear (&self->frame_map);
   jvms_samples_idmap_clear (&self->stack_map);
+  jvms_samples_idmap_clear (&self->path_map);
   jvms_samples_idmap_clear (&self->thread_map);
   jvms_samples_idmap_clear (&self->type_map);
   g_array_unref (self->compilations);

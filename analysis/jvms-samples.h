@@ -96,6 +96,10 @@ guint32            jvms_samples_writer_intern_frame     (JvmsSamplesWriter      
                                                          guint32                  method,
                                                          gint32                   line,
                                                          JvmsFrameKind            kind);
+/* The frame "[truncated]" (the root of a stack JFR marks truncated), or "[unknown]" for any
+ * other @name (a method the chunk does not define). */
+guint32            jvms_samples_writer_intern_pseudo_frame (JvmsSamplesWriter *self,
+                                                            const char        *name);
 /* @parent NONE for a root frame; otherwise an id this writer returned. */
 guint32            jvms_samples_writer_intern_stack     (JvmsSamplesWriter       *self,
                                                          guint32                  parent,
@@ -177,6 +181,12 @@ void               jvms_samples_store_get_frame       (JvmsSamplesStore *self, g
 guint              jvms_samples_store_get_n_stacks    (JvmsSamplesStore *self);
 void               jvms_samples_store_get_stack       (JvmsSamplesStore *self, guint32 stack,
                                                        guint32 *parent, guint32 *frame);
+/* Paths: stacks with their frames merged by method (the call tree's nodes). */
+guint              jvms_samples_store_get_n_call_paths     (JvmsSamplesStore *self);
+void               jvms_samples_store_get_call_path   (JvmsSamplesStore *self, guint32 path,
+                                                       guint32 *parent, guint32 *method,
+                                                       guint32 *frame_kinds);
+guint32            jvms_samples_store_get_stack_call_path  (JvmsSamplesStore *self, guint32 stack);
 guint              jvms_samples_store_get_n_threads   (JvmsSamplesStore *self);
 void               jvms_samples_store_get_thread      (JvmsSamplesStore *self, guint32 thread,
                                                        gint64 *tid, const char **name);

@@ -523,7 +523,7 @@ test_damage (Fixture *f, gconstpointer data)
 
   struct { gsize offset; guint8 flip; const char *message; } cases[] = {
     { 0, 0x01, "bad magic" },
-    { 8, 0x0b, "version 9" },             /* 2 ^ 0x0b */
+    { 8, JVMS_SAMPLES_VERSION ^ 9, "version 9" },
     { 16, 0x01, "its header says" },      /* file size */
   };
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

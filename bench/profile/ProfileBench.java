@@ -1,0 +1,131 @@
+// The JVM workload behind bench-profile's recording: threads whose stacks vary (a call chain chosen
+// from 24 methods by a running counter, 4 to 28 frames deep) spending their time computing,
+// allocating, parking, sleeping and contending for a monitor, so that the recording holds many
+// execution samples, allocation samples and blocking events with stack traces.
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+
+public class ProfileBench {
+    static volatile boolean running = true;
+    static volatile long sink;
+    static final Object lock = new Object();
+
+    interface Leaf {
+        void run(long seed);
+    }
+
+    // A chain of calls through m0..m23 picked from the seed's digits, ending in the thread's leaf.
+    static void call(long seed, int depth, Leaf leaf) {
+        if (depth == 0) {
+            leaf.run(seed);
+            return;
+        }
+        switch ((int) (seed % 24)) {
+            case 0: m0(seed / 24, depth, leaf); break;
+            case 1: m1(seed / 24, depth, leaf); break;
+            case 2: m2(seed / 24, depth, leaf); break;
+            case 3: m3(seed / 24, depth, leaf); break;
+            case 4: m4(seed / 24, depth, leaf); break;
+            case 5: m5(seed / 24, depth, leaf); break;
+            case 6: m6(seed / 24, depth, leaf); break;
+            case 7: m7(seed / 24, depth, leaf); break;
+            case 8: m8(seed / 24, depth, leaf); break;
+            case 9: m9(seed / 24, depth, leaf); break;
+            case 10: m10(seed / 24, depth, leaf); break;
+            case 11: m11(seed / 24, depth, leaf); break;
+            case 12: m12(seed / 24, depth, leaf); break;
+            case 13: m13(seed / 24, depth, leaf); break;
+            case 14: m14(seed / 24, depth, leaf); break;
+            case 15: m15(seed / 24, depth, leaf); break;
+            case 16: m16(seed / 24, depth, leaf); break;
+            case 17: m17(seed / 24, depth, leaf); break;
+            case 18: m18(seed / 24, depth, leaf); break;
+            case 19: m19(seed / 24, depth, leaf); break;
+            case 20: m20(seed / 24, depth, leaf); break;
+            case 21: m21(seed / 24, depth, leaf); break;
+            case 22: m22(seed / 24, depth, leaf); break;
+            default: m23(seed / 24, depth, leaf); break;
+        }
+    }
+
+    static void m0(long s, int d, Leaf l) { call(s * 7 + 1, d - 1, l); }
+    static void m1(long s, int d, Leaf l) { call(s * 7 + 2, d - 1, l); }
+    static void m2(long s, int d, Leaf l) { call(s * 7 + 3, d - 1, l); }
+    static void m3(long s, int d, Leaf l) { call(s * 7 + 4, d - 1, l); }
+    static void m4(long s, int d, Leaf l) { call(s * 7 + 5, d - 1, l); }
+    static void m5(long s, int d, Leaf l) { call(s * 7 + 6, d - 1, l); }
+    static void m6(long s, int d, Leaf l) { call(s * 11 + 1, d - 1, l); }
+    static void m7(long s, int d, Leaf l) { call(s * 11 + 2, d - 1, l); }
+    static void m8(long s, int d, Leaf l) { call(s * 11 + 3, d - 1, l); }
+    static void m9(long s, int d, Leaf l) { call(s * 11 + 4, d - 1, l); }
+    static void m10(long s, int d, Leaf l) { call(s * 11 + 5, d - 1, l); }
+    static void m11(long s, int d, Leaf l) { call(s * 11 + 6, d - 1, l); }
+    static void m12(long s, int d, Leaf l) { call(s * 13 + 1, d - 1, l); }
+    static void m13(long s, int d, Leaf l) { call(s * 13 + 2, d - 1, l); }
+    static void m14(long s, int d, Leaf l) { call(s * 13 + 3, d - 1, l); }
+    static void m15(long s, int d, Leaf l) { call(s * 13 + 4, d - 1, l); }
+    static void m16(long s, int d, Leaf l) { call(s * 13 + 5, d - 1, l); }
+    static void m17(long s, int d, Leaf l) { call(s * 13 + 6, d - 1, l); }
+    static void m18(long s, int d, Leaf l) { call(s * 17 + 1, d - 1, l); }
+    static void m19(long s, int d, Leaf l) { call(s * 17 + 2, d - 1, l); }
+    static void m20(long s, int d, Leaf l) { call(s * 17 + 3, d - 1, l); }
+    static void m21(long s, int d, Leaf l) { call(s * 17 + 4, d - 1, l); }
+    static void m22(long s, int d, Leaf l) { call(s * 17 + 5, d - 1, l); }
+    static void m23(long s, int d, Leaf l) { call(s * 17 + 6, d - 1, l); }
+
+    static void compute(long seed) {
+        long x = seed;
+        for (int i = 0; i < 20000; i++) {
+            x = x * 6364136223846793005L + 1442695040888963407L;
+        }
+        sink += x;
+    }
+
+    static void allocate(long seed) {
+        sink += new byte[256 + (int) (seed & 4095)].length;
+    }
+
+    static void park(long seed) {
+        LockSupport.parkNanos(5_000);
+    }
+
+    static void sleep(long seed) {
+        try {
+            Thread.sleep(0, 5_000);
+        } catch (InterruptedException e) {
+            running = false;
+        }
+    }
+
+    static void contend(long seed) {
+        synchronized (lock) {
+            compute(seed);
+        }
+    }
+
+    static Thread start(String name, int stackVariety, Leaf leaf) {
+        Thread t = new Thread(() -> {
+            long n = 0;
+            while (running) {
+                long seed = (n++ * 2654435761L) % stackVariety;
+                call(seed, 4 + (int) (seed % 25), leaf);
+            }
+        }, name);
+        t.start();
+        return t;
+    }
+
+    public static void main(String[] args) throws Exception {
+        long millis = Long.parseLong(args[0]);
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < 4; i++) threads.add(start("compute-" + i, 5000, ProfileBench::compute));
+        for (int i = 0; i < 2; i++) threads.add(start("alloc-" + i, 2000, ProfileBench::allocate));
+        for (int i = 0; i < 6; i++) threads.add(start("park-" + i, 3000, ProfileBench::park));
+        for (int i = 0; i < 2; i++) threads.add(start("sleep-" + i, 500, ProfileBench::sleep));
+        for (int i = 0; i < 3; i++) threads.add(start("contend-" + i, 500, ProfileBench::contend));
+        Thread.sleep(millis);
+        running = false;
+        for (Thread t : threads) t.join();
+    }
+}

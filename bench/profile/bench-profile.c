@@ -1,0 +1,422 @@
+/* bench-profile: the profile query (analysis/jvms-profile.h) at any range, on a recording the
+ * bench makes and on synthetic sample streams, against the JDK's own reader.
+ *
+ *   bench-profile [--mb N] [--queries N] [--synthetic N,N] [--no-jdk]
+ *
+ * The recording: ProfileBench.java under data/jvmscope.jfc (execution samples every 10 ms,
+ * allocation samples on, blocking events at threshold 0, all with stack traces), about --mb MB
+ * (default 64; the issue's figure is at about 1 GB: --mb 1000), made once and kept in
+ * $TMPDIR/jvms-bench-profile/ (a calibration run says how long to record).
+ *
+ * Prints
+ *   figure index_overhead_percent   CPU time of indexing the recording with the sample store
+ *                                   over without it (JVMS_BENCH_NO_SAMPLES), minus 1, in %
+ *   figure stack_bytes_per_sample   the store's size over its samples
+ *   figure profile_query_whole_p50 / _p99   ms, warm: the whole trace, all threads, cycling
+ *                                   through the kinds cpu, alloc, park, sleep, lock, wall
+ *   figure profile_query_range_p99  ms, warm: random ranges (1 ms to the whole trace, log-uniform),
+ *                                   random thread sets (all, or 1 to 5 threads), random kinds
+ *   ratio profile_vs_jdk            the JDK's time (RecordingFile, one pass after a warm-up, in
+ *                                   its JVM) to aggregate the cpu and park stacks over ours
+ *                                   (the two whole-trace queries and their folded text): how many
+ *                                   times faster ours is; both outputs are compared line by line
+ *   and the same query figures for synthetic streams of N samples written straight to a store
+ *   (default 1,000,000 and 10,000,000), suffixed _synthetic_<N>.
+ * All times are wall-clock medians or 99th percentiles of single queries on this (shared)
+ * machine; CPU times are printed beside the build figures.
+ */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "jvms-profile.h"
+#include "jvms-trace-index.h"
+
+static gboolean
+run (char **argv, char **out)
+{
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+  g_autofree char *err = NULL;
+  if (!g_spawn_sync (NULL, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, out, &err, &status, &error))
+    {
+      g_printerr ("bench-profile: %s: %s\n", argv[0], error->message);
+      return FALSE;
+    }
+  if (!g_spawn_check_wait_status (status, &error))
+    {
+      g_printerr ("bench-profile: %s: %s\n%s\n", argv[0], error->message, err ? err : "");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static guint64
+file_size (const char *path)
+{
+  GStatBuf st;
+  return g_stat (path, &st) == 0 ? (guint64) st.st_size : 0;
+}
+
+static gboolean
+record (const char *classes, const char *out, double seconds)
+{
+  g_autofree char *opt = g_strdup_printf ("-XX:StartFlightRecording=filename=%s,settings=%s", out, JVMS_JFC);
+  g_autofree char *millis = g_strdup_printf ("%d", (int) (seconds * 1000));
+  char *argv[] = { "java", "-Xmx1g", opt, "-cp", (char *) classes, "ProfileBench", millis, NULL };
+  return run (argv, NULL);
+}
+
+static char *
+ensure_recording (const char *dir, const char *classes, double target_bytes)
+{
+  char *path = g_strdup_printf ("%s/bench-%.0fmb.jfr", dir, target_bytes / 1e6);
+  if (file_size (path) > target_bytes * 0.7)
+    return path;
+  g_autofree char *probe = g_build_filename (dir, "probe.jfr", NULL);
+  g_printerr ("bench-profile: recording a calibration run...\n");
+  if (!record (classes, probe, 5.0))
+    return NULL;
+  double rate = file_size (probe) / 5.0;
+  g_unlink (probe);
+  double seconds = CLAMP (target_bytes / MAX (rate, 1.0), 3.0, 3600.0);
+  g_printerr ("bench-profile: recording %.0f s of ProfileBench (%.1f MB/s) into %s...\n", seconds, rate / 1e6, path);
+  if (!record (classes, path, seconds))
+    return NULL;
+  return path;
+}
+
+static double
+cpu_seconds (void)
+{
+  struct rusage ru;
+  getrusage (RUSAGE_SELF, &ru);
+  return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+/* Builds (or rebuilds) the index of @trace in @cache: its CPU and wall seconds. */
+static JvmsTraceIndex *
+build_index (const char *trace, const char *cache, gboolean samples, double *cpu, double *wall)
+{
+  g_autoptr(GError) error = NULL;
+  if (!samples)
+    g_setenv ("JVMS_BENCH_NO_SAMPLES", "1", TRUE);
+  JvmsTraceIndex *index = jvms_trace_index_new (trace, &error);
+  if (index == NULL)
+    g_error ("%s", error->message);
+  jvms_trace_index_set_cache_dir (index, cache);
+  jvms_trace_index_set_force_rebuild (index, TRUE);
+  double c0 = cpu_seconds ();
+  gint64 t0 = g_get_monotonic_time ();
+  if (!jvms_trace_index_load (index, NULL, &error))
+    g_error ("%s", error->message);
+  *wall = (g_get_monotonic_time () - t0) / 1e6;
+  *cpu = cpu_seconds () - c0;
+  g_unsetenv ("JVMS_BENCH_NO_SAMPLES");
+  return index;
+}
+
+static int
+compare_double (gconstpointer a, gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+static double
+percentile (GArray *ms, double p)
+{
+  g_array_sort (ms, compare_double);
+  guint i = (guint) MIN ((double) ms->len - 1, floor (p * ms->len));
+  return g_array_index (ms, double, i);
+}
+
+static const JvmsProfileKind whole_kinds[] = {
+  JVMS_PROFILE_KIND_CPU, JVMS_PROFILE_KIND_ALLOC, JVMS_PROFILE_KIND_PARK, JVMS_PROFILE_KIND_SLEEP,
+  JVMS_PROFILE_KIND_LOCK, JVMS_PROFILE_KIND_WALL,
+};
+
+static double
+time_query (JvmsProfile *profile, const JvmsProfileQuery *q, gboolean folded)
+{
+  g_autoptr(GError) error = NULL;
+  gint64 t0 = g_get_monotonic_time ();
+  g_autoptr(JvmsCallTree) tree = jvms_profile_query (profile, q, NULL, &error);
+  if (tree == NULL)
+    g_error ("%s", error->message);
+  if (folded)
+    g_free (jvms_call_tree_to_folded (tree, 0));
+  return (g_get_monotonic_time () - t0) / 1e3;
+}
+
+/* Whole-trace p50/p99 and random-range p99 of @profile, printed with @suffix. */
+static void
+bench_queries (JvmsProfile *profile, guint n_queries, const char *suffix)
+{
+  JvmsSamplesStore *store = jvms_profile_get_store (profile);
+  gint64 first = jvms_samples_store_get_first_time (store), last = jvms_samples_store_get_last_time (store) + 1;
+  JvmsProfileQuery whole = { .from = first, .to = last };
+  /* Warm: the mapping's pages, the tables. */
+  for (gsize k = 0; k < G_N_ELEMENTS (whole_kinds); k++)
+    {
+      whole.kind = whole_kinds[k];
+      time_query (profile, &whole, FALSE);
+    }
+  g_autoptr(GArray) ms = g_array_new (FALSE, FALSE, sizeof (double));
+  for (guint i = 0; i < n_queries; i++)
+    {
+      whole.kind = whole_kinds[i % G_N_ELEMENTS (whole_kinds)];
+      double t = time_query (profile, &whole, FALSE);
+      g_array_append_val (ms, t);
+    }
+  printf ("figure profile_query_whole_p50%s %.2f ms\n", suffix, percentile (ms, 0.5));
+  printf ("figure profile_query_whole_p99%s %.2f ms\n", suffix, percentile (ms, 0.99));
+
+  GRand *rand = g_rand_new_with_seed (20261128);
+  guint n_threads = jvms_profile_get_n_threads (profile);
+  g_array_set_size (ms, 0);
+  double span = (double) (last - first);
+  for (guint i = 0; i < 4 * n_queries; i++)
+    {
+      double length = exp (log (1e6) + g_rand_double (rand) * (log (MAX (span, 2e6)) - log (1e6)));
+      gint64 from = first + (gint64) (g_rand_double (rand) * MAX (span - length, 0));
+      gint64 tids[5];
+      JvmsProfileQuery q = { .from = from, .to = from + (gint64) length,
+                             .kind = whole_kinds[g_rand_int_range (rand, 0, G_N_ELEMENTS (whole_kinds))] };
+      if (n_threads > 0 && g_rand_boolean (rand))
+        {
+          q.n_tids = g_rand_int_range (rand, 1, 6);
+          for (guint k = 0; k < q.n_tids; k++)
+            tids[k] = jvms_profile_get_thread_tid (profile, g_rand_int_range (rand, 0, n_threads));
+          q.tids = tids;
+        }
+      double t = time_query (profile, &q, FALSE);
+      g_array_append_val (ms, t);
+    }
+  g_rand_free (rand);
+  printf ("figure profile_query_range_p99%s %.2f ms\n", suffix, percentile (ms, 0.99));
+  printf ("# %s: %" G_GUINT64_FORMAT " samples, %u blocks, %u levels, %u stacks, %u threads, store %.1f MB\n",
+          *suffix ? suffix + 1 : "recording", jvms_samples_store_get_n_samples (store),
+          jvms_samples_store_get_n_blocks (store), jvms_samples_store_get_n_levels (store),
+          jvms_samples_store_get_n_stacks (store), n_threads, jvms_samples_store_get_size (store) / 1e6);
+  fflush (stdout);
+}
+
+/* ---- the JDK's side ------------------------------------------------------------------------- */
+
+static char *
+our_folded (JvmsProfile *profile, JvmsProfileKind kind)
+{
+  JvmsSamplesStore *store = jvms_profile_get_store (profile);
+  JvmsProfileQuery q = { .from = jvms_samples_store_get_first_time (store),
+                         .to = jvms_samples_store_get_last_time (store) + 1, .kind = kind };
+  g_autoptr(JvmsCallTree) tree = jvms_profile_query (profile, &q, NULL, NULL);
+  return jvms_call_tree_to_folded (tree, 0);
+}
+
+static guint
+count_lines (const char *s)
+{
+  guint n = 0;
+  for (; *s; s++)
+    n += *s == '\n';
+  return n;
+}
+
+static void
+bench_jdk (JvmsProfile *profile, const char *classes, const char *recording)
+{
+  g_autofree char *out = NULL;
+  char *argv[] = { "java", "-Xmx2g", "-cp", (char *) classes, "ProfileRead", (char *) recording, NULL };
+  g_printerr ("bench-profile: the JDK reads the recording...\n");
+  if (!run (argv, &out))
+    return;
+  gint64 jdk_ns = 0;
+  char **lines = g_strsplit (out, "\n", -1);
+  GString *cpu = g_string_new (NULL), *park = g_string_new (NULL), *into = NULL;
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      if (g_str_has_prefix (lines[i], "time_ns "))
+        jdk_ns = g_ascii_strtoll (lines[i] + 8, NULL, 10);
+      else if (strcmp (lines[i], "# cpu") == 0)
+        into = cpu;
+      else if (strcmp (lines[i], "# park") == 0)
+        into = park;
+      else if (into != NULL && lines[i][0] != '\0')
+        g_string_append_printf (into, "%s\n", lines[i]);
+    }
+  g_strfreev (lines);
+
+  g_autoptr(GArray) ms = g_array_new (FALSE, FALSE, sizeof (double));
+  for (guint i = 0; i < 7; i++)
+    {
+      gint64 t0 = g_get_monotonic_time ();
+      g_free (our_folded (profile, JVMS_PROFILE_KIND_CPU));
+      g_free (our_folded (profile, JVMS_PROFILE_KIND_PARK));
+      double t = (g_get_monotonic_time () - t0) / 1e3;
+      g_array_append_val (ms, t);
+    }
+  double ours_ms = percentile (ms, 0.5);
+  g_autofree char *our_cpu = our_folded (profile, JVMS_PROFILE_KIND_CPU);
+  g_autofree char *our_park = our_folded (profile, JVMS_PROFILE_KIND_PARK);
+  printf ("# the JDK: %.0f ms for the pass; ours: %.2f ms for both whole-trace queries and their folded text\n",
+          jdk_ns / 1e6, ours_ms);
+  printf ("# check: our cpu folded stacks are %s the JDK's (%u lines), our park ones %s (%u lines)\n",
+          strcmp (our_cpu, cpu->str) == 0 ? "equal to" : "DIFFERENT from", count_lines (cpu->str),
+          strcmp (our_park, park->str) == 0 ? "equal" : "DIFFERENT", count_lines (park->str));
+  if (jdk_ns > 0 && ours_ms > 0)
+    printf ("ratio profile_vs_jdk %.0f\n", jdk_ns / 1e6 / ours_ms);
+  g_string_free (cpu, TRUE);
+  g_string_free (park, TRUE);
+}
+
+/* ---- synthetic streams ---------------------------------------------------------------------- */
+
+/* @n samples over 10 minutes: 64 threads, 4,000 distinct stacks of 8 to 40 frames drawn from
+ * 400 methods (the hottest few stacks most often), the kinds' types mixed as a busy service's
+ * recording mixes them. */
+static char *
+write_synthetic (const char *dir, guint64 n)
+{
+  char *path = g_strdup_printf ("%s/synthetic-%" G_GUINT64_FORMAT ".samples", dir, n);
+  if (file_size (path) > 0)
+    return path;
+  g_printerr ("bench-profile: writing %" G_GUINT64_FORMAT " synthetic samples...\n", n);
+  g_autoptr(GError) error = NULL;
+  JvmsSamplesWriter *w = jvms_samples_writer_new (path, &error);
+  if (w == NULL)
+    g_error ("%s", error->message);
+  jvms_samples_writer_set_kernel_states (w, TRUE);
+  guint32 types[] = {
+    jvms_samples_writer_intern_type (w, "jdk.ExecutionSample", JVMS_SAMPLE_UNIT_NS, JVMS_SAMPLE_TYPE_CPU | JVMS_SAMPLE_TYPE_SAMPLER),
+    jvms_samples_writer_intern_type (w, "jdk.ObjectAllocationSample", JVMS_SAMPLE_UNIT_BYTES, 0),
+    jvms_samples_writer_intern_type (w, "jdk.ThreadPark", JVMS_SAMPLE_UNIT_NS, 0),
+    jvms_samples_writer_intern_type (w, "jdk.ThreadSleep", JVMS_SAMPLE_UNIT_NS, 0),
+    jvms_samples_writer_intern_type (w, "jdk.JavaMonitorEnter", JVMS_SAMPLE_UNIT_NS, 0),
+  };
+  guint32 threads[64];
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("worker-%u", i);
+      threads[i] = jvms_samples_writer_intern_thread (w, 1000 + i, name);
+    }
+  GRand *rand = g_rand_new_with_seed (7);
+  guint n_stacks = 4000;
+  g_autofree guint32 *stacks = g_new (guint32, n_stacks);
+  JvmsStackFrameIn frames[60];
+  char names[400][48];
+  for (guint m = 0; m < 400; m++)
+    g_snprintf (names[m], sizeof names[m], "m%u", m);
+  for (guint s = 0; s < n_stacks; s++)
+    {
+      /* Stacks share their roots as real ones do: the outer frames come from few methods. */
+      guint depth = g_rand_int_range (rand, 8, 41);
+      for (guint d = 0; d < depth; d++)
+        {
+          guint outer = depth - 1 - d;
+          guint m = outer < 4 ? outer * 3 + (s % 3) : (guint) g_rand_int_range (rand, 0, 400);
+          frames[d] = (JvmsStackFrameIn) { "com.example.service.Handler", names[m], (gint32) m, JVMS_FRAME_KIND_JIT };
+        }
+      stacks[s] = jvms_samples_writer_intern_frames (w, frames, depth, FALSE);
+    }
+  gint64 t = G_GINT64_CONSTANT (1750000000000000000);
+  gint64 step = (gint64) (600e9 / n);
+  for (guint64 i = 0; i < n; i++)
+    {
+      t += g_rand_int_range (rand, 0, (gint32) MIN (2 * step + 1, G_MAXINT32));
+      guint k = g_rand_int_range (rand, 0, 100);
+      guint type = k < 40 ? 0 : k < 55 ? 1 : k < 85 ? 2 : k < 95 ? 3 : 4;
+      /* Skewed: a few stacks are hot. */
+      guint s = (guint) (pow (g_rand_double (rand), 3) * n_stacks);
+      JvmsSampleRecord r = {
+        .time = t, .type = types[type], .thread = threads[g_rand_int_range (rand, 0, 64)],
+        .stack = stacks[MIN (s, n_stacks - 1)], .weight = type == 0 ? 10000000 : (guint64) g_rand_int_range (rand, 1, 1000000),
+        .state = (JvmsCpuState) g_rand_int_range (rand, 0, JVMS_CPU_STATE_N), .detail = JVMS_SAMPLES_NONE,
+      };
+      jvms_samples_writer_add_record (w, &r);
+    }
+  g_rand_free (rand);
+  if (!jvms_samples_writer_close (w, &error))
+    g_error ("%s", error->message);
+  jvms_samples_writer_free (w);
+  return path;
+}
+
+int
+main (int argc, char **argv)
+{
+  double mb = 64;
+  gint queries = 40;
+  g_autofree char *synthetic = g_strdup ("1000000,10000000");
+  gboolean no_jdk = FALSE, no_recording = FALSE;
+  GOptionEntry entries[] = {
+    { "mb", 0, 0, G_OPTION_ARG_DOUBLE, &mb, "Size of the recording, MB (default 64)", "N" },
+    { "queries", 0, 0, G_OPTION_ARG_INT, &queries, "Whole-trace queries timed (4 x as many ranges)", "N" },
+    { "synthetic", 0, 0, G_OPTION_ARG_STRING, &synthetic, "Synthetic stream sizes, comma-separated (\"\" for none)", "N,N" },
+    { "no-jdk", 0, 0, G_OPTION_ARG_NONE, &no_jdk, "Skip the JDK's side", NULL },
+    { "no-recording", 0, 0, G_OPTION_ARG_NONE, &no_recording, "Only the synthetic streams", NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new ("— the profile query's speed");
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_autoptr(GError) error = NULL;
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      g_printerr ("bench-profile: %s\n", error->message);
+      return 2;
+    }
+  g_autofree char *dir = g_build_filename (g_get_tmp_dir (), "jvms-bench-profile", NULL);
+  g_autofree char *classes = g_build_filename (dir, "classes", NULL);
+  g_mkdir_with_parents (classes, 0755);
+
+  if (!no_recording)
+    {
+      char *javac[] = { "javac", "-d", classes, JVMS_BENCH_DIR "/ProfileBench.java", JVMS_BENCH_DIR "/ProfileRead.java", NULL };
+      if (!run (javac, NULL))
+        return 1;
+      g_autofree char *recording = ensure_recording (dir, classes, mb * 1e6);
+      if (recording == NULL)
+        return 1;
+      printf ("# recording %s: %.1f MB\n", recording, file_size (recording) / 1e6);
+      g_autofree char *cache_without = g_build_filename (dir, "cache-without", NULL);
+      g_autofree char *cache_with = g_build_filename (dir, "cache-with", NULL);
+      double cpu_without, wall_without, cpu_with, wall_with;
+      g_autoptr(JvmsTraceIndex) plain = build_index (recording, cache_without, FALSE, &cpu_without, &wall_without);
+      g_clear_object (&plain);
+      g_autoptr(JvmsTraceIndex) index = build_index (recording, cache_with, TRUE, &cpu_with, &wall_with);
+      printf ("# indexing: without the sample store %.2f s CPU (%.2f s wall), with it %.2f s CPU (%.2f s wall)\n",
+              cpu_without, wall_without, cpu_with, wall_with);
+      printf ("figure index_overhead_percent %.1f %%\n", 100.0 * (cpu_with / MAX (cpu_without, 1e-9) - 1));
+      g_autoptr(JvmsProfile) profile = jvms_profile_open (jvms_trace_index_get_samples_path (index), &error);
+      if (profile == NULL)
+        g_error ("%s", error->message);
+      JvmsSamplesStore *store = jvms_profile_get_store (profile);
+      printf ("figure stack_bytes_per_sample %.2f bytes\n",
+              (double) jvms_samples_store_get_size (store) / MAX (jvms_samples_store_get_n_samples (store), 1));
+      fflush (stdout);
+      bench_queries (profile, (guint) queries, "");
+      if (!no_jdk)
+        bench_jdk (profile, classes, recording);
+    }
+
+  g_auto(GStrv) sizes = g_strsplit (synthetic, ",", -1);
+  for (guint i = 0; sizes[i] != NULL; i++)
+    {
+      guint64 n = g_ascii_strtoull (sizes[i], NULL, 10);
+      if (n == 0)
+        continue;
+      g_autofree char *path = write_synthetic (dir, n);
+      g_autoptr(JvmsProfile) profile = jvms_profile_open (path, &error);
+      if (profile == NULL)
+        g_error ("%s", error->message);
+      g_autofree char *suffix = g_strdup_printf ("_synthetic_%" G_GUINT64_FORMAT, n);
+      printf ("figure stack_bytes_per_sample%s %.2f bytes\n", suffix,
+              (double) jvms_samples_store_get_size (jvms_profile_get_store (profile)) / n);
+      bench_queries (profile, (guint) queries, suffix);
+    }
+  return 0;
+}

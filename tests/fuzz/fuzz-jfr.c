@@ -14,6 +14,7 @@
 
 #include "jfr-mutator.h"
 #include "jfr-shapes.h"
+#include "jfr-writer.h"
 #include "jvms-jfr.h"
 
 static void touch_value (const JvmsJfrValue *v, guint depth);
@@ -288,7 +289,31 @@ main (int argc, char **argv)
     memcpy (empty + 68, records, sizeof records);
     runs += run_mutated (empty, sizeof empty);
   }
-  printf ("ok %d - the %u shapes of issue 28 and records without payload: %u inputs through the fuzz entry point\n",
+  /* an attribute naming a string beyond the table: the mutator's lookups once read past it
+   * (found by fuzz-jfr under ASan) */
+  {
+    JfrW md = { g_byte_array_new () };
+    jfrw_varint (&md, 0);
+    jfrw_varint (&md, 0);
+    jfrw_varint (&md, 1);              /* startTime, duration, metadataId */
+    jfrw_varint (&md, 3);
+    jfrw_utf8 (&md, "root");
+    jfrw_utf8 (&md, "metadata");
+    jfrw_utf8 (&md, "class");
+    jfrw_varint (&md, 0); jfrw_varint (&md, 0); jfrw_varint (&md, 1);      /* root */
+    jfrw_varint (&md, 1); jfrw_varint (&md, 0); jfrw_varint (&md, 1);      /* metadata */
+    jfrw_varint (&md, 2); jfrw_varint (&md, 1);                            /* class, */
+    jfrw_varint (&md, 999); jfrw_varint (&md, 999); jfrw_varint (&md, 0);  /* key 999 */
+    JfrW w = { g_byte_array_new () };
+    JfrChunkW c = { .start_nanos = 1, .start_ticks = 1 };
+    jfrw_chunk_begin (&w, &c);
+    jfrw_chunk_record (&w, &c, 0, md.b);
+    jfrw_chunk_end (&w, &c);
+    runs += run_mutated (w.b->data, w.b->len);
+    g_byte_array_unref (md.b);
+    g_byte_array_unref (w.b);
+  }
+  printf ("ok %d - the %u shapes of issue 28, records without payload, an attribute beyond the strings: %u inputs through the fuzz entry point\n",
           argc, list->len, runs);
   g_rand_free (rand);
   g_rand_free (flip_rand);

@@ -262,6 +262,12 @@ read_elem (Rd *r, guint64 n_strings, guint depth)
   for (guint64 i = 0; i < 2 * n_attrs; i++)
     {
       guint64 s = rd_varint (r);
+      if (r->bad || s >= n_strings)
+        {
+          /* the lookups index the string table with it */
+          elem_free (e);
+          return NULL;
+        }
       g_array_append_val (e->attrs, s);
     }
   guint64 n_children = rd_varint (r);

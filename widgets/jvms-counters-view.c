@@ -481,6 +481,7 @@ jvms_counters_view_class_init (JvmsCountersViewClass *klass)
   object_class->set_property = jvms_counters_view_set_property;
   timeline_class->reload = jvms_counters_view_reload;
   timeline_class->get_content_height = jvms_counters_view_get_content_height;
+  timeline_class->uniform_row_height = ROW_H;
   timeline_class->compute = jvms_counters_view_compute;
   timeline_class->draw = jvms_counters_view_draw;
   timeline_class->tooltip = jvms_counters_view_tooltip;

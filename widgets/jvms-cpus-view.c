@@ -265,6 +265,7 @@ jvms_cpus_view_class_init (JvmsCpusViewClass *klass)
   object_class->finalize = jvms_cpus_view_finalize;
   timeline_class->reload = jvms_cpus_view_reload;
   timeline_class->get_content_height = jvms_cpus_view_get_content_height;
+  timeline_class->uniform_row_height = ROW_H;
   timeline_class->compute = jvms_cpus_view_compute;
   timeline_class->draw = jvms_cpus_view_draw;
   timeline_class->tooltip = jvms_cpus_view_tooltip;

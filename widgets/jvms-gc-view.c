@@ -91,6 +91,24 @@ jvms_gc_view_get_content_height (JvmsTimeline *timeline)
   return JVMS_GC_VIEW (timeline)->content_height;
 }
 
+static guint
+jvms_gc_view_get_n_rows (JvmsTimeline *timeline)
+{
+  return JVMS_GC_VIEW (timeline)->rows->len;
+}
+
+static void
+jvms_gc_view_get_row_bounds (JvmsTimeline *timeline,
+                             guint         row,
+                             int          *y,
+                             int          *height)
+{
+  const Row *r = &g_array_index (JVMS_GC_VIEW (timeline)->rows, Row, row);
+
+  *y = r->y;
+  *height = r->type == ROW_HEAP ? CHART_ROW_H : LANE_ROW_H;
+}
+
 static void
 jvms_gc_view_compute (JvmsTimeline               *timeline,
                       JvmsHistory                *history,
@@ -286,6 +304,8 @@ jvms_gc_view_class_init (JvmsGcViewClass *klass)
   object_class->finalize = jvms_gc_view_finalize;
   timeline_class->reload = jvms_gc_view_reload;
   timeline_class->get_content_height = jvms_gc_view_get_content_height;
+  timeline_class->get_n_rows = jvms_gc_view_get_n_rows;
+  timeline_class->get_row_bounds = jvms_gc_view_get_row_bounds;
   timeline_class->compute = jvms_gc_view_compute;
   timeline_class->draw = jvms_gc_view_draw;
   timeline_class->tooltip = jvms_gc_view_tooltip;

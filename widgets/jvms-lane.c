@@ -57,17 +57,6 @@ is_vector_target (cairo_t *cr)
     }
 }
 
-static inline guint32
-premultiplied_argb (const JvmsColor *c)
-{
-  double a = CLAMP (c->a, 0.0, 1.0);
-  guint32 A = (guint32) lround (a * 255.0);
-  guint32 R = (guint32) lround (CLAMP (c->r, 0.0, 1.0) * a * 255.0);
-  guint32 G = (guint32) lround (CLAMP (c->g, 0.0, 1.0) * a * 255.0);
-  guint32 B = (guint32) lround (CLAMP (c->b, 0.0, 1.0) * a * 255.0);
-  return A << 24 | R << 16 | G << 8 | B;
-}
-
 /* Paints @surface over [x, x + width) × [y, y + height), a pixel per unit across and
  * @rows_per_unit pixel rows per unit down (1 / height: one row stretched over the whole
  * height), nearest-neighbour so that each column keeps its colours. */
@@ -154,7 +143,7 @@ draw_lane_raster (cairo_t                    *cr,
                   gpointer                    data)
 {
   Pixels colors, marks = { 0 };
-  guint32 mark_px = premultiplied_argb (&g->palette->mixed_mark);
+  guint32 mark_px = jvms_color_to_argb (&g->palette->mixed_mark);
   const JvmsValue *last_value = NULL;
   guint32 last_px = 0;
   gboolean any = FALSE, any_mixed = FALSE, marks_failed = FALSE;
@@ -171,7 +160,7 @@ draw_lane_raster (cairo_t                    *cr,
           if (last_value == NULL || !jvms_value_equal (last_value, &cells[c].dominant))
             {
               JvmsColor col = color (g->palette, &cells[c].dominant, data);
-              last_px = col.a > 0 ? premultiplied_argb (&col) : 0;
+              last_px = col.a > 0 ? jvms_color_to_argb (&col) : 0;
               last_value = &cells[c].dominant;
             }
           v = last_px;
@@ -325,8 +314,8 @@ draw_numeric_raster (cairo_t                    *cr,
   gboolean any = FALSE;
 
   band.a = 0.35;
-  band_px = premultiplied_argb (&band);
-  line_px = premultiplied_argb (color);
+  band_px = jvms_color_to_argb (&band);
+  line_px = jvms_color_to_argb (color);
   line_on_band = argb_over (line_px, band_px);
   /* The line's boxes reach 0.75 px and a rounding beyond the chart. */
   top_row = (int) floor (y) - 2;
@@ -490,7 +479,7 @@ draw_bars_raster (cairo_t                    *cr,
     return;
   px = pixels.px;
   stride = pixels.stride;
-  guint32 full = premultiplied_argb (color);
+  guint32 full = jvms_color_to_argb (color);
   for (int c = 0; c < g->n_columns; c++)
     {
       double top;
@@ -509,7 +498,7 @@ draw_bars_raster (cairo_t                    *cr,
               /* An edge inside the pixel: only the top and bottom ones. */
               JvmsColor partial = *color;
               partial.a *= cover;
-              px[r * stride + c] = premultiplied_argb (&partial);
+              px[r * stride + c] = jvms_color_to_argb (&partial);
             }
         }
       any = TRUE;

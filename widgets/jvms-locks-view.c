@@ -407,6 +407,7 @@ jvms_locks_view_class_init (JvmsLocksViewClass *klass)
   object_class->finalize = jvms_locks_view_finalize;
   timeline_class->reload = jvms_locks_view_reload;
   timeline_class->get_content_height = jvms_locks_view_get_content_height;
+  timeline_class->uniform_row_height = ROW_H;
   timeline_class->compute = jvms_locks_view_compute;
   timeline_class->draw = jvms_locks_view_draw;
   timeline_class->tooltip = jvms_locks_view_tooltip;

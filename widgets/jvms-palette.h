@@ -57,4 +57,16 @@ jvms_color_set (cairo_t         *cr,
   cairo_set_source_rgba (cr, c->r, c->g, c->b, c->a);
 }
 
+/* @c as a premultiplied ARGB32 pixel of a cairo image. */
+static inline guint32
+jvms_color_to_argb (const JvmsColor *c)
+{
+  double a = CLAMP (c->a, 0.0, 1.0);
+  guint32 A = (guint32) (a * 255.0 + 0.5);
+  guint32 R = (guint32) (CLAMP (c->r, 0.0, 1.0) * a * 255.0 + 0.5);
+  guint32 G = (guint32) (CLAMP (c->g, 0.0, 1.0) * a * 255.0 + 0.5);
+  guint32 B = (guint32) (CLAMP (c->b, 0.0, 1.0) * a * 255.0 + 0.5);
+  return A << 24 | R << 16 | G << 8 | B;
+}
+
 G_END_DECLS

@@ -7,53 +7,50 @@
 
 #include "jvms-lane.h"
 #include "jvms-row-cells.h"
+#include "jvms-group-summary.h"
 #include "jvms-thread-list.h"
+#include "jvms-thread-rows.h"
 #include "jvms-threads-view.h"
 #include "jvms-state-names.h"
 
 #define ROW_H JVMS_THREADS_VIEW_ROW_HEIGHT
-#define GROUP_H 20
-/* Groups in display order: the kinds, then threads of unknown kind. */
-#define N_GROUPS (JVMS_THREAD_KIND_N + 1)
+#define GROUP_H JVMS_THREADS_VIEW_GROUP_HEIGHT
+#define FOLDED_H JVMS_THREADS_VIEW_FOLDED_HEIGHT
+/* Lanes of folded groups' threads asked of the index per frame, beyond the rows on screen: a
+ * few screens' worth, so that a frame costs the same whatever the size of the groups shown. */
+#define SUMMARY_BUDGET 256
+/* Pixels of indentation per level of groups in the label column. */
+#define INDENT 10
 
-/* The nicks of the schema's org.jvmscope.Jvmscope.ThreadGrouping, in its order. */
-typedef enum
-{
-  GROUPING_NONE,
-  GROUPING_PROCESS,
-  GROUPING_POOL,
-  GROUPING_KIND,
-  N_GROUPINGS
-} Grouping;
-
-static const char * const grouping_nicks[N_GROUPINGS] = { "none", "process", "pool", "kind" };
+/* The nicks of the schema's org.jvmscope.Jvmscope.ThreadGrouping, in its order (that of
+ * JvmsThreadGrouping). */
+static const char * const grouping_nicks[] = { "none", "process", "pool", "kind" };
 
 typedef struct
 {
-  int                   group;   /* kind grouping: the kind (N: unknown); process and pool
-                                  * groupings: index into group_names; none: -1 */
-  const JvmsThreadInfo *thread;  /* NULL for a group header */
-  int                   y;
-  guint                 n_members; /* group header: threads shown or hidden under it */
-} Row;
+  int y;
+  int height;
+} Place;
 
 struct _JvmsThreadsView
 {
   JvmsTimeline     parent_instance;
 
-  JvmsThreadList *threads;
+  JvmsThreadList  *threads;
   char            *filter;
-  gboolean         collapsed[N_GROUPS];
-  Grouping         grouping;
+  JvmsThreadGrouping grouping;
   gint64           jvm_pid;         /* the traced JVM's process, -1 when unknown */
-  GPtrArray       *group_names;     /* char*: the process and pool groups shown */
-  GHashTable      *collapsed_names; /* names of the folded process and pool groups */
-  GArray          *rows;          /* Row */
+  JvmsThreadRows  *rows;
+  GArray          *places;          /* Place per row */
   int              content_height;
 
-  /* Cache: summary cells of the rows computed, two lanes per thread row. */
-  GArray          *cached_rows;   /* guint: index into rows */
-  JvmsLaneCells    lanes;         /* user and kernel lane of each cached row */
+  /* Cache: summary cells of the thread rows computed, two lanes per row, and the counts of the
+   * folded groups on screen. */
+  GArray          *cached_rows;     /* guint: index into rows */
+  JvmsLaneCells    lanes;           /* user and kernel lane of each cached row */
+  GHashTable      *summaries;       /* group key -> JvmsGroupSummary */
+  JvmsLaneCells    summary_cells;   /* what a summary step asks, reused */
+  guint            summary_tick;    /* counts folded groups over the next frames */
 };
 
 G_DEFINE_FINAL_TYPE (JvmsThreadsView, jvms_threads_view, JVMS_TYPE_TIMELINE)
@@ -68,195 +65,53 @@ enum
 
 static GParamSpec *properties[N_PROPS];
 
-static int
-group_of (const JvmsThreadInfo *t)
+static const JvmsThreadRow *
+row_get (JvmsThreadsView *self,
+         guint            i)
 {
-  return t->kind >= 0 && t->kind < JVMS_THREAD_KIND_N ? (int) t->kind : JVMS_THREAD_KIND_N;
+  return jvms_thread_rows_get_row (self->rows, i);
 }
 
-static gboolean
-matches_filter (JvmsThreadsView      *self,
-                const JvmsThreadInfo *t)
+static const JvmsThreadGroup *
+group_get (JvmsThreadsView *self,
+           int              group)
 {
-  g_autofree char *name = NULL;
-
-  if (self->filter == NULL || self->filter[0] == '\0')
-    return TRUE;
-  name = g_utf8_casefold (t->name, -1);
-  return strstr (name, self->filter) != NULL || strstr (t->key, self->filter) != NULL;
+  return jvms_thread_rows_get_group (self->rows, (guint) group);
 }
 
-static const char *
-group_name (JvmsThreadsView *self,
-            int              group)
+static const Place *
+place_get (JvmsThreadsView *self,
+           guint            i)
 {
-  if (self->grouping != GROUPING_KIND)
-    return group >= 0 && (guint) group < self->group_names->len
-             ? g_ptr_array_index (self->group_names, group) : "";
-  return group < JVMS_THREAD_KIND_N ? jvms_thread_kind_display_name (group) : _("Other threads");
-}
-
-static gboolean
-group_collapsed (JvmsThreadsView *self,
-                 int              group)
-{
-  if (self->grouping == GROUPING_KIND)
-    return self->collapsed[group];
-  return g_hash_table_contains (self->collapsed_names, group_name (self, group));
-}
-
-typedef struct
-{
-  gint64 order;   /* groups sort by it first (the pid), then by label */
-  char  *label;
-  guint  index;   /* in the thread table: threads keep its order inside a group */
-} Entry;
-
-static int
-compare_entries (gconstpointer a,
-                 gconstpointer b)
-{
-  const Entry *x = a, *y = b;
-  int c;
-
-  if (x->order != y->order)
-    return x->order < y->order ? -1 : 1;
-  if ((c = g_strcmp0 (x->label, y->label)) != 0)
-    return c;
-  return x->index < y->index ? -1 : x->index > y->index;
-}
-
-/* A thread pool is the name without its trailing number: "ForkJoinPool-1-worker-3" and
- * "ForkJoinPool-1-worker-7" are one pool, "C2 CompilerThread0" and "...1" another. */
-static char *
-pool_name (const char *name)
-{
-  gsize len = strlen (name);
-
-  while (len > 0 && g_ascii_isdigit (name[len - 1]))
-    len--;
-  while (len > 0 && strchr (" -_#:", name[len - 1]) != NULL)
-    len--;
-  return len > 0 ? g_strndup (name, len) : g_strdup (name);
-}
-
-static char *
-entry_label (JvmsThreadsView      *self,
-             const JvmsThreadInfo *t,
-             gint64               *order)
-{
-  *order = 0;
-  if (self->grouping == GROUPING_POOL)
-    return pool_name (t->name);
-  if (self->grouping == GROUPING_PROCESS)
-    {
-      g_autofree char *pid = NULL;
-
-      if (t->pid < 0)
-        {
-          *order = G_MAXINT64;
-          return g_strdup (_("Unknown process"));
-        }
-      /* The traced JVM first: it is the subject, other processes are context. */
-      *order = t->pid == self->jvm_pid ? -1 : t->pid;
-      pid = g_strdup_printf ("%" G_GINT64_FORMAT, t->pid);
-      /* TRANSLATORS: a group header of the threads view; %s is a process id */
-      return g_strdup_printf (_("Process %s"), pid);
-    }
-  return NULL;
-}
-
-/* Flat (none) or grouped by process or pool: groups come from the threads themselves. */
-static void
-rebuild_rows_by_name (JvmsThreadsView *self)
-{
-  guint n = self->threads != NULL ? jvms_thread_list_get_len (self->threads) : 0;
-  g_autoptr(GArray) entries = g_array_new (FALSE, FALSE, sizeof (Entry));
-  int y = 0, group = -1;
-  guint header = 0;
-
-  g_ptr_array_set_size (self->group_names, 0);
-  for (guint i = 0; i < n; i++)
-    {
-      const JvmsThreadInfo *t = jvms_thread_list_get (self->threads, i);
-      Entry e = { 0, NULL, i };
-
-      if (!matches_filter (self, t))
-        continue;
-      e.label = entry_label (self, t, &e.order);
-      g_array_append_val (entries, e);
-    }
-  g_array_sort (entries, compare_entries);
-  for (guint i = 0; i < entries->len; i++)
-    {
-      Entry *e = &g_array_index (entries, Entry, i);
-      Row r = { group, jvms_thread_list_get (self->threads, e->index), y, 0 };
-
-      if (self->grouping != GROUPING_NONE &&
-          (group < 0 || g_strcmp0 (e->label, g_ptr_array_index (self->group_names, group)) != 0))
-        {
-          Row h = { (int) self->group_names->len, NULL, y, 0 };
-
-          g_ptr_array_add (self->group_names, g_steal_pointer (&e->label));
-          group = h.group;
-          header = self->rows->len;
-          g_array_append_val (self->rows, h);
-          y += GROUP_H;
-          r.group = group;
-          r.y = y;
-        }
-      g_clear_pointer (&e->label, g_free);
-      if (group >= 0)
-        {
-          g_array_index (self->rows, Row, header).n_members++;
-          if (group_collapsed (self, group))
-            continue;
-        }
-      g_array_append_val (self->rows, r);
-      y += ROW_H;
-    }
-  self->content_height = y;
+  return &g_array_index (self->places, Place, i);
 }
 
 static void
 rebuild_rows (JvmsThreadsView *self)
 {
-  guint n = self->threads != NULL ? jvms_thread_list_get_len (self->threads) : 0;
   int y = 0;
 
-  g_array_set_size (self->rows, 0);
-  if (self->grouping != GROUPING_KIND)
+  jvms_thread_rows_build (self->rows, self->threads, self->grouping, self->jvm_pid, self->filter);
+  g_array_set_size (self->places, jvms_thread_rows_get_n_rows (self->rows));
+  for (guint i = 0; i < self->places->len; i++)
     {
-      rebuild_rows_by_name (self);
-      return;
-    }
-  for (int group = 0; group < N_GROUPS; group++)
-    {
-      guint header = self->rows->len;
-      Row h = { group, NULL, y, 0 };
+      const JvmsThreadRow *r = row_get (self, i);
+      Place *p = &g_array_index (self->places, Place, i);
 
-      g_array_append_val (self->rows, h);
-      y += GROUP_H;
-      for (guint i = 0; i < n; i++)
-        {
-          const JvmsThreadInfo *t = jvms_thread_list_get (self->threads, i);
-          Row r = { group, t, y, 0 };
-
-          if (group_of (t) != group || !matches_filter (self, t))
-            continue;
-          g_array_index (self->rows, Row, header).n_members++;
-          if (self->collapsed[group])
-            continue;
-          g_array_append_val (self->rows, r);
-          y += ROW_H;
-        }
-      if (g_array_index (self->rows, Row, header).n_members == 0)
-        {
-          g_array_set_size (self->rows, header);
-          y -= GROUP_H;
-        }
+      p->y = y;
+      p->height = r->thread != NULL ? ROW_H : group_get (self, r->group)->folded ? FOLDED_H : GROUP_H;
+      y += p->height;
     }
   self->content_height = y;
+}
+
+/* The rows changed what they are: relist, recompute, and ask for the new height. */
+static void
+rows_changed (JvmsThreadsView *self)
+{
+  rebuild_rows (self);
+  jvms_timeline_invalidate (JVMS_TIMELINE (self));
+  gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
 static void
@@ -271,17 +126,17 @@ jvms_threads_view_reload (JvmsTimeline *timeline,
                           JvmsHistory  *history)
 {
   JvmsThreadsView *self = JVMS_THREADS_VIEW (timeline);
+  const char *jvm_pid = history != NULL ? jvms_history_get_metadata (history, "jvm-pid") : NULL;
+  guint64 pid;
 
   clear_cache (self);
+  g_hash_table_remove_all (self->summaries);
+  self->jvm_pid = jvm_pid != NULL && g_ascii_string_to_unsigned (jvm_pid, 10, 0, G_MAXINT64,
+                                                                 &pid, NULL) ? (gint64) pid : -1;
+  /* The model points into the old list until it is built again. */
+  jvms_thread_rows_build (self->rows, NULL, self->grouping, self->jvm_pid, self->filter);
   g_clear_pointer (&self->threads, jvms_thread_list_free);
   self->threads = jvms_thread_list_read (history);
-  {
-    const char *jvm_pid = history != NULL ? jvms_history_get_metadata (history, "jvm-pid") : NULL;
-    guint64 pid;
-
-    self->jvm_pid = jvm_pid != NULL && g_ascii_string_to_unsigned (jvm_pid, 10, 0, G_MAXINT64,
-                                                                   &pid, NULL) ? (gint64) pid : -1;
-  }
   rebuild_rows (self);
 }
 
@@ -296,19 +151,77 @@ static guint
 first_row_at (JvmsThreadsView *self,
               double           y)
 {
-  guint lo = 0, hi = self->rows->len;
+  guint lo = 0, hi = self->places->len;
 
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
-      const Row *r = &g_array_index (self->rows, Row, mid);
-      int h = r->thread != NULL ? ROW_H : GROUP_H;
-      if (r->y + h <= y)
+      const Place *p = place_get (self, mid);
+      if (p->y + p->height <= y)
         lo = mid + 1;
       else
         hi = mid;
     }
   return lo;
+}
+
+/* The lanes of every thread of @group, member by member: what its summary counts. */
+static GArray *
+group_lanes (JvmsThreadsView       *self,
+             const JvmsThreadGroup *group)
+{
+  GArray *lanes = g_array_sized_new (FALSE, FALSE, sizeof (JvmsAttribute), 2 * group->members->len);
+
+  for (guint m = 0; m < group->members->len; m++)
+    {
+      const JvmsThreadInfo *t = jvms_thread_list_get (self->threads,
+                                                      g_array_index (group->members, guint, m));
+      g_array_append_val (lanes, t->user_state);
+      g_array_append_val (lanes, t->kernel_state);
+    }
+  return lanes;
+}
+
+/* Counts more of the folded groups on screen, within @budget lanes; TRUE when some are left. */
+static gboolean
+step_summaries (JvmsThreadsView *self,
+                JvmsHistory     *history,
+                guint            budget)
+{
+  GHashTableIter iter;
+  gpointer value;
+  gboolean left = FALSE;
+
+  g_hash_table_iter_init (&iter, self->summaries);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      JvmsGroupSummary *summary = value;
+      guint asked = 0;
+
+      while (!jvms_group_summary_is_complete (summary) && asked < budget)
+        asked += jvms_group_summary_step (summary, history, &self->summary_cells, budget - asked);
+      budget -= MIN (budget, asked);
+      left |= !jvms_group_summary_is_complete (summary);
+    }
+  return left;
+}
+
+static gboolean
+summary_tick (GtkWidget     *widget,
+              GdkFrameClock *clock,
+              gpointer       data)
+{
+  JvmsThreadsView *self = JVMS_THREADS_VIEW (widget);
+  JvmsSession *session = jvms_timeline_get_session (JVMS_TIMELINE (self));
+  JvmsHistory *history = session != NULL ? jvms_session_get_history (session) : NULL;
+  gboolean left = history != NULL && step_summaries (self, history, SUMMARY_BUDGET);
+
+  /* The counts changed: draw them again from the cache, without a query of the rows. */
+  jvms_timeline_redraw (JVMS_TIMELINE (self));
+  if (left)
+    return G_SOURCE_CONTINUE;
+  self->summary_tick = 0;
+  return G_SOURCE_REMOVE;
 }
 
 static void
@@ -317,27 +230,59 @@ jvms_threads_view_compute (JvmsTimeline               *timeline,
                            const JvmsTimelineGeometry *g)
 {
   JvmsThreadsView *self = JVMS_THREADS_VIEW (timeline);
-  double bottom = g->band_bottom;
+  g_autoptr(GHashTable) shown = g_hash_table_new (g_str_hash, g_str_equal);
+  GHashTableIter iter;
+  gpointer key;
 
   clear_cache (self);
   if (history == NULL)
-    return;
+    {
+      g_hash_table_remove_all (self->summaries);
+      return;
+    }
 
   /* Only the rows on screen: the cost follows the window, not the number of threads. Lanes of
    * attributes the history lacks (a JFR-only trace has no kernel lane) get no cells. */
-  for (guint i = first_row_at (self, g->band_top); i < self->rows->len; i++)
+  for (guint i = first_row_at (self, g->band_top); i < self->places->len; i++)
     {
-      const Row *r = &g_array_index (self->rows, Row, i);
-      if (r->y >= bottom)
+      const JvmsThreadRow *r = row_get (self, i);
+      const JvmsThreadGroup *group;
+      JvmsGroupSummary *summary;
+      g_autoptr(GArray) lanes = NULL;
+
+      if (place_get (self, i)->y >= g->band_bottom)
         break;
-      if (r->thread == NULL)
+      if (r->thread != NULL)
+        {
+          g_array_append_val (self->cached_rows, i);
+          jvms_lane_cells_add (&self->lanes, r->thread->user_state);
+          jvms_lane_cells_add (&self->lanes, r->thread->kernel_state);
+          continue;
+        }
+      group = group_get (self, r->group);
+      if (!group->folded)
         continue;
-      g_array_append_val (self->cached_rows, i);
-      jvms_lane_cells_add (&self->lanes, r->thread->user_state);
-      jvms_lane_cells_add (&self->lanes, r->thread->kernel_state);
+      summary = g_hash_table_lookup (self->summaries, group->key);
+      if (summary == NULL)
+        {
+          summary = jvms_group_summary_new ();
+          g_hash_table_insert (self->summaries, g_strdup (group->key), summary);
+        }
+      lanes = group_lanes (self, group);
+      jvms_group_summary_prepare (summary, (const JvmsAttribute *) lanes->data,
+                                  group->members->len, 2, g);
+      g_hash_table_add (shown, group->key);
     }
+  /* Counts of groups off screen go: what shows bounds the memory. */
+  g_hash_table_iter_init (&iter, self->summaries);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    if (!g_hash_table_contains (shown, key))
+      g_hash_table_iter_remove (&iter);
   if (!jvms_lane_cells_query (&self->lanes, history, g))
     clear_cache (self);
+  if (step_summaries (self, history, g->offscreen ? G_MAXUINT : SUMMARY_BUDGET) &&
+      self->summary_tick == 0)
+    self->summary_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), summary_tick, NULL, NULL);
 }
 
 static JvmsColor
@@ -360,6 +305,72 @@ kernel_color (const JvmsPalette *palette,
   return jvms_palette_kernel_state (palette, value->i);
 }
 
+/* The states of the summary lanes, bottom up: on CPU first, then the waits. */
+static const int user_order[] = {
+  JVMS_USER_STATE_RUNNING, JVMS_USER_STATE_NATIVE, JVMS_USER_STATE_SAFEPOINT,
+  JVMS_USER_STATE_BLOCKED, JVMS_USER_STATE_WAITING, JVMS_USER_STATE_PARKED,
+  JVMS_USER_STATE_SOCKET_IO, JVMS_USER_STATE_FILE_IO, JVMS_USER_STATE_SLEEPING,
+};
+static const int kernel_order[] = {
+  JVMS_KERNEL_STATE_RUNNING, JVMS_KERNEL_STATE_SYSCALL, JVMS_KERNEL_STATE_RUNNABLE,
+  JVMS_KERNEL_STATE_BLOCKED_IO, JVMS_KERNEL_STATE_BLOCKED, JVMS_KERNEL_STATE_UNKNOWN,
+};
+
+static void
+draw_summary (JvmsThreadsView            *self,
+              cairo_t                    *cr,
+              const JvmsTimelineGeometry *g,
+              const JvmsThreadGroup      *group,
+              double                      y)
+{
+  JvmsGroupSummary *summary = g_hash_table_lookup (self->summaries, group->key);
+  JvmsColor user[G_N_ELEMENTS (user_order)], kernel[G_N_ELEMENTS (kernel_order)];
+
+  if (summary == NULL)
+    return;
+  for (guint k = 0; k < G_N_ELEMENTS (user_order); k++)
+    user[k] = jvms_palette_user_state (g->palette, user_order[k]);
+  for (guint k = 0; k < G_N_ELEMENTS (kernel_order); k++)
+    kernel[k] = jvms_palette_kernel_state (g->palette, kernel_order[k]);
+  jvms_group_summary_draw (summary, cr, g, 0, y + JVMS_THREADS_VIEW_SUMMARY_USER_Y,
+                           JVMS_THREADS_VIEW_SUMMARY_HEIGHT, user_order,
+                           G_N_ELEMENTS (user_order), user);
+  jvms_group_summary_draw (summary, cr, g, 1, y + JVMS_THREADS_VIEW_SUMMARY_KERNEL_Y,
+                           JVMS_THREADS_VIEW_SUMMARY_HEIGHT, kernel_order,
+                           G_N_ELEMENTS (kernel_order), kernel);
+}
+
+static void
+draw_header (JvmsThreadsView            *self,
+             cairo_t                    *cr,
+             const JvmsTimelineGeometry *g,
+             const JvmsThreadRow        *r,
+             const Place                *p,
+             double                      y)
+{
+  const JvmsThreadGroup *group = group_get (self, r->group);
+  int x = 4 + (int) r->depth * INDENT;
+  char label[256];
+
+  g_snprintf (label, sizeof label, "%s %s (%u)", group->folded ? "▸" : "▾", group->label,
+              group->members->len);
+  jvms_color_set (cr, &g->palette->grid);
+  if (group->folded)
+    cairo_rectangle (cr, 0, y, g->gutter, p->height);
+  else
+    cairo_rectangle (cr, 0, y, g->width, p->height);
+  cairo_fill (cr);
+  jvms_timeline_draw_label (cr, &g->palette->foreground, x, y + 3, g->gutter - 4 - x, label,
+                            TRUE);
+  if (group->folded)
+    {
+      jvms_color_set (cr, &g->palette->grid);
+      cairo_rectangle (cr, g->gutter, y + p->height - 1, g->n_columns, 1);
+      cairo_fill (cr);
+      draw_summary (self, cr, g, group, y);
+    }
+}
+
 static void
 jvms_threads_view_draw (JvmsTimeline               *timeline,
                         cairo_t                    *cr,
@@ -368,34 +379,28 @@ jvms_threads_view_draw (JvmsTimeline               *timeline,
   JvmsThreadsView *self = JVMS_THREADS_VIEW (timeline);
   JvmsSession *session = jvms_timeline_get_session (timeline);
   gboolean highlighting = session != NULL && jvms_session_get_highlighted_threads (session)->len > 0;
-  double bottom = g->band_bottom;
   guint k = 0;
 
   /* Only the band on screen: inside a scroller the widget is much taller than what shows. */
-  for (guint i = first_row_at (self, g->band_top); i < self->rows->len; i++)
+  for (guint i = first_row_at (self, g->band_top); i < self->places->len; i++)
     {
-      const Row *r = &g_array_index (self->rows, Row, i);
-      double y = g->top + r->y - g->v_offset;
+      const JvmsThreadRow *r = row_get (self, i);
+      const Place *p = place_get (self, i);
+      double y = g->top + p->y - g->v_offset;
+      int x = 12 + (int) r->depth * INDENT;
       char label[256];
 
-      if (r->y >= bottom)
+      if (p->y >= g->band_bottom)
         break;
       if (r->thread == NULL)
         {
-          g_snprintf (label, sizeof label, "%s %s (%u)",
-                      group_collapsed (self, r->group) ? "▸" : "▾",
-                      group_name (self, r->group), r->n_members);
-          jvms_color_set (cr, &g->palette->grid);
-          cairo_rectangle (cr, 0, y, g->width, GROUP_H);
-          cairo_fill (cr);
-          jvms_timeline_draw_label (cr, &g->palette->foreground, 4, y + 3, g->gutter - 8,
-                                    label, TRUE);
+          draw_header (self, cr, g, r, p, y);
           continue;
         }
 
       /* Formatted on the stack: a row's label is drawn every frame. */
       g_snprintf (label, sizeof label, "%s  %s", r->thread->name, r->thread->key);
-      jvms_timeline_draw_label (cr, &g->palette->foreground, 12, y + 3, g->gutter - 16,
+      jvms_timeline_draw_label (cr, &g->palette->foreground, x, y + 3, g->gutter - 4 - x,
                                 label, FALSE);
 
       while (k < self->cached_rows->len && g_array_index (self->cached_rows, guint, k) < i)
@@ -433,17 +438,16 @@ jvms_threads_view_draw (JvmsTimeline               *timeline,
     }
 }
 
-static const Row *
+/* The row at content @y, or -1. */
+static int
 row_at (JvmsThreadsView *self,
         double           y)
 {
   guint i = first_row_at (self, y);
-  const Row *r;
 
-  if (i >= self->rows->len)
-    return NULL;
-  r = &g_array_index (self->rows, Row, i);
-  return r->y <= y ? r : NULL;
+  if (i >= self->places->len || place_get (self, i)->y > y)
+    return -1;
+  return (int) i;
 }
 
 static char *
@@ -488,6 +492,45 @@ append_child_value (GString     *text,
   g_string_append_printf (text, _("\n%s: %s"), label, value);
 }
 
+/* What a folded group's threads did in the column under the pointer, from its counts. */
+static char *
+summary_tooltip (JvmsThreadsView            *self,
+                 const JvmsTimelineGeometry *g,
+                 const JvmsThreadGroup      *group,
+                 double                      x,
+                 double                      y)
+{
+  JvmsGroupSummary *summary = g_hash_table_lookup (self->summaries, group->key);
+  gboolean kernel = y >= JVMS_THREADS_VIEW_SUMMARY_KERNEL_Y;
+  const int *order = kernel ? kernel_order : user_order;
+  guint n_order = kernel ? G_N_ELEMENTS (kernel_order) : G_N_ELEMENTS (user_order);
+  int column = (int) floor (x - g->gutter);
+  GString *text = g_string_new (NULL);
+  guint counted;
+
+  g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%s: %u thread", "%s: %u threads",
+                                             group->members->len),
+                          group->label, group->members->len);
+  if (summary == NULL || jvms_group_summary_get_n_columns (summary) != g->n_columns)
+    return g_string_free (text, FALSE);
+  g_string_append_c (text, '\n');
+  g_string_append (text, kernel ? _("Kernel state, threads in each") : _("Java state, threads in each"));
+  for (guint k = 0; k < n_order; k++)
+    {
+      guint n = jvms_group_summary_get_count (summary, kernel ? 1 : 0, column, (guint) order[k]);
+      if (n > 0)
+        g_string_append_printf (text, "\n%s: %u",
+                                kernel ? jvms_kernel_state_display_name (order[k])
+                                       : jvms_user_state_display_name (order[k]), n);
+    }
+  counted = jvms_group_summary_get_n_counted (summary);
+  if (counted < group->members->len)
+    /* TRANSLATORS: a folded group is counted over a few frames */
+    g_string_append_printf (text, _("\n(%u of %u threads counted so far)"), counted,
+                            group->members->len);
+  return g_string_free (text, FALSE);
+}
+
 static char *
 jvms_threads_view_tooltip (JvmsTimeline               *timeline,
                            JvmsHistory                *history,
@@ -497,25 +540,32 @@ jvms_threads_view_tooltip (JvmsTimeline               *timeline,
                            gint64                      time)
 {
   JvmsThreadsView *self = JVMS_THREADS_VIEW (timeline);
-  const Row *r = row_at (self, y);
+  int i = row_at (self, y);
+  const JvmsThreadRow *r;
   gboolean kernel;
   g_autofree char *lane = NULL;
   g_autoptr(GString) text = NULL;
   gint64 column_span = (g->t1 - g->t0) / MAX (g->n_columns, 1);
 
-  if (r == NULL)
+  if (i < 0)
     return NULL;
+  r = row_get (self, (guint) i);
   if (r->thread == NULL)
-    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: %u thread", "%s: %u threads",
-                                         r->n_members),
-                            group_name (self, r->group), r->n_members);
+    {
+      const JvmsThreadGroup *group = group_get (self, r->group);
+      if (group->folded && time != G_MININT64)
+        return summary_tooltip (self, g, group, x, y - place_get (self, (guint) i)->y);
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: %u thread", "%s: %u threads",
+                                           group->members->len),
+                              group->label, group->members->len);
+    }
 
   text = g_string_new (NULL);
   g_string_append_printf (text, _("%s (thread %s)"), r->thread->name, r->thread->key);
   if (time == G_MININT64)
     return g_string_free (g_steal_pointer (&text), FALSE);
 
-  kernel = y - r->y >= JVMS_THREADS_VIEW_KERNEL_LANE_Y;
+  kernel = y - place_get (self, (guint) i)->y >= JVMS_THREADS_VIEW_KERNEL_LANE_Y;
   lane = jvms_lane_describe (jvms_timeline_get_session (timeline), history, kernel ? r->thread->kernel_state : r->thread->user_state,
                              time, column_span, kernel ? kernel_state_text : user_state_text,
                              NULL, NULL);
@@ -542,6 +592,21 @@ jvms_threads_view_tooltip (JvmsTimeline               *timeline,
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
+/* Folds or unfolds the group of header row @row. */
+static void
+toggle_row (JvmsThreadsView *self,
+            guint            row)
+{
+  const JvmsThreadRow *r = row_get (self, row);
+  const JvmsThreadGroup *group;
+
+  if (r->thread != NULL)
+    return;
+  group = group_get (self, r->group);
+  if (jvms_thread_rows_set_folded (self->rows, group->key, !group->folded))
+    rows_changed (self);
+}
+
 static void
 jvms_threads_view_click (JvmsTimeline               *timeline,
                          JvmsHistory                *history,
@@ -552,29 +617,26 @@ jvms_threads_view_click (JvmsTimeline               *timeline,
                          gboolean                    in_gutter)
 {
   JvmsThreadsView *self = JVMS_THREADS_VIEW (timeline);
-  const Row *r = row_at (self, y);
+  int i = row_at (self, y);
 
-  if (r == NULL || r->thread != NULL)
-    return;
-  if (self->grouping == GROUPING_KIND)
-    jvms_threads_view_set_group_collapsed (self, r->group < JVMS_THREAD_KIND_N ? r->group : -1,
-                                           !self->collapsed[r->group]);
-  else
-    {
-      const char *name = group_name (self, r->group);
+  if (i >= 0)
+    toggle_row (self, (guint) i);
+}
 
-      if (!g_hash_table_remove (self->collapsed_names, name))
-        g_hash_table_add (self->collapsed_names, g_strdup (name));
-      rebuild_rows (self);
-      jvms_timeline_invalidate (JVMS_TIMELINE (self));
-      gtk_widget_queue_resize (GTK_WIDGET (self));
-    }
+static void
+jvms_threads_view_activate_row (JvmsTimeline *timeline,
+                                guint         row)
+{
+  JvmsThreadsView *self = JVMS_THREADS_VIEW (timeline);
+
+  if (row < self->places->len)
+    toggle_row (self, row);
 }
 
 static guint
 jvms_threads_view_get_n_timeline_rows (JvmsTimeline *timeline)
 {
-  return JVMS_THREADS_VIEW (timeline)->rows->len;
+  return JVMS_THREADS_VIEW (timeline)->places->len;
 }
 
 static void
@@ -583,10 +645,10 @@ jvms_threads_view_get_row_bounds (JvmsTimeline *timeline,
                                   int          *y,
                                   int          *height)
 {
-  const Row *r = &g_array_index (JVMS_THREADS_VIEW (timeline)->rows, Row, row);
+  const Place *p = place_get (JVMS_THREADS_VIEW (timeline), row);
 
-  *y = r->y;
-  *height = r->thread != NULL ? ROW_H : GROUP_H;
+  *y = p->y;
+  *height = p->height;
 }
 
 static const char *
@@ -632,12 +694,16 @@ jvms_threads_view_legend (JvmsTimeline      *timeline,
   }
 }
 
+/* Top groups named in the description at most: thousands of processes are no sentence. */
+#define DESCRIBED_GROUPS 24
+
 static char *
 jvms_threads_view_describe (JvmsTimeline *timeline)
 {
   JvmsThreadsView *self = JVMS_THREADS_VIEW (timeline);
   g_autoptr(GString) text = g_string_new (NULL);
   guint n = self->threads != NULL ? jvms_thread_list_get_len (self->threads) : 0;
+  guint described = 0, left = 0;
 
   g_string_append_printf (text,
                           g_dngettext (GETTEXT_PACKAGE,
@@ -645,13 +711,33 @@ jvms_threads_view_describe (JvmsTimeline *timeline)
                                        "%u threads; each row shows its Java state above its kernel state",
                                        n),
                           n);
-  for (guint i = 0; i < self->rows->len; i++)
+  for (guint i = 0; i < jvms_thread_rows_get_n_groups (self->rows); i++)
     {
-      const Row *r = &g_array_index (self->rows, Row, i);
-      if (r->thread == NULL)
-        g_string_append_printf (text, "; %s: %u", group_name (self, r->group), r->n_members);
+      const JvmsThreadGroup *group = group_get (self, (int) i);
+      if (group->depth > 0)
+        continue;
+      if (described++ < DESCRIBED_GROUPS)
+        g_string_append_printf (text, "; %s: %u", group->label, group->members->len);
+      else
+        left++;
     }
+  if (left > 0)
+    g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "; and %u more group",
+                                               "; and %u more groups", left), left);
   return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+static void
+jvms_threads_view_dispose (GObject *object)
+{
+  JvmsThreadsView *self = JVMS_THREADS_VIEW (object);
+
+  if (self->summary_tick != 0)
+    {
+      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->summary_tick);
+      self->summary_tick = 0;
+    }
+  G_OBJECT_CLASS (jvms_threads_view_parent_class)->dispose (object);
 }
 
 static void
@@ -662,11 +748,12 @@ jvms_threads_view_finalize (GObject *object)
   clear_cache (self);
   g_clear_pointer (&self->cached_rows, g_array_unref);
   jvms_lane_cells_clear (&self->lanes);
-  g_clear_pointer (&self->rows, g_array_unref);
+  jvms_lane_cells_clear (&self->summary_cells);
+  g_clear_pointer (&self->summaries, g_hash_table_unref);
+  g_clear_pointer (&self->rows, jvms_thread_rows_free);
+  g_clear_pointer (&self->places, g_array_unref);
   g_clear_pointer (&self->threads, jvms_thread_list_free);
   g_clear_pointer (&self->filter, g_free);
-  g_clear_pointer (&self->group_names, g_ptr_array_unref);
-  g_clear_pointer (&self->collapsed_names, g_hash_table_unref);
   G_OBJECT_CLASS (jvms_threads_view_parent_class)->finalize (object);
 }
 
@@ -714,6 +801,7 @@ jvms_threads_view_class_init (JvmsThreadsViewClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   JvmsTimelineClass *timeline_class = JVMS_TIMELINE_CLASS (klass);
 
+  object_class->dispose = jvms_threads_view_dispose;
   object_class->finalize = jvms_threads_view_finalize;
   object_class->get_property = jvms_threads_view_get_property;
   object_class->set_property = jvms_threads_view_set_property;
@@ -728,6 +816,7 @@ jvms_threads_view_class_init (JvmsThreadsViewClass *klass)
   timeline_class->describe = jvms_threads_view_describe;
   timeline_class->get_n_rows = jvms_threads_view_get_n_timeline_rows;
   timeline_class->get_row_bounds = jvms_threads_view_get_row_bounds;
+  timeline_class->activate_row = jvms_threads_view_activate_row;
 
   properties[PROP_FILTER] =
     g_param_spec_string ("filter", NULL, NULL, NULL,
@@ -741,17 +830,18 @@ jvms_threads_view_class_init (JvmsThreadsViewClass *klass)
 static void
 jvms_threads_view_init (JvmsThreadsView *self)
 {
-  self->rows = g_array_new (FALSE, FALSE, sizeof (Row));
+  self->rows = jvms_thread_rows_new ();
+  self->places = g_array_new (FALSE, FALSE, sizeof (Place));
   self->cached_rows = g_array_new (FALSE, FALSE, sizeof (guint));
   jvms_lane_cells_init (&self->lanes, "Threads");
   /* State lanes: drawn by dominant value and MIXED alone. */
   self->lanes.values_only = TRUE;
-  self->grouping = GROUPING_KIND;
+  jvms_lane_cells_init (&self->summary_cells, "Threads");
+  self->summary_cells.values_only = TRUE;
+  self->summaries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                           (GDestroyNotify) jvms_group_summary_free);
+  self->grouping = JVMS_THREAD_GROUPING_KIND;
   self->jvm_pid = -1;
-  self->group_names = g_ptr_array_new_with_free_func (g_free);
-  self->collapsed_names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  /* Other processes are context, not the subject: start them folded. */
-  self->collapsed[JVMS_THREAD_KIND_OTHER_PROCESS] = TRUE;
 }
 
 GtkWidget *
@@ -773,9 +863,7 @@ jvms_threads_view_set_filter (JvmsThreadsView *self,
     return;
   g_free (self->filter);
   self->filter = g_steal_pointer (&folded);
-  rebuild_rows (self);
-  jvms_timeline_invalidate (JVMS_TIMELINE (self));
-  gtk_widget_queue_resize (GTK_WIDGET (self));
+  rows_changed (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_FILTER]);
 }
 
@@ -786,49 +874,67 @@ jvms_threads_view_get_filter (JvmsThreadsView *self)
   return self->filter;
 }
 
+gboolean
+jvms_threads_view_set_group_folded (JvmsThreadsView *self,
+                                    const char      *key,
+                                    gboolean         folded)
+{
+  g_return_val_if_fail (JVMS_IS_THREADS_VIEW (self), FALSE);
+  g_return_val_if_fail (key != NULL, FALSE);
+  if (!jvms_thread_rows_set_folded (self->rows, key, folded))
+    return FALSE;
+  rows_changed (self);
+  return TRUE;
+}
+
+gboolean
+jvms_threads_view_get_group_folded (JvmsThreadsView *self,
+                                    const char      *key)
+{
+  g_return_val_if_fail (JVMS_IS_THREADS_VIEW (self), FALSE);
+  return jvms_thread_rows_is_folded (self->rows, key);
+}
+
 void
 jvms_threads_view_set_group_collapsed (JvmsThreadsView *self,
                                        int              kind,
                                        gboolean         collapsed)
 {
-  int group = kind >= 0 && kind < JVMS_THREAD_KIND_N ? kind : JVMS_THREAD_KIND_N;
+  g_autofree char *key = jvms_thread_rows_kind_key (kind);
 
   g_return_if_fail (JVMS_IS_THREADS_VIEW (self));
-  if (self->collapsed[group] == !!collapsed)
-    return;
-  self->collapsed[group] = !!collapsed;
-  rebuild_rows (self);
-  jvms_timeline_invalidate (JVMS_TIMELINE (self));
-  gtk_widget_queue_resize (GTK_WIDGET (self));
+  jvms_threads_view_set_group_folded (self, key, collapsed);
 }
 
 gboolean
 jvms_threads_view_get_group_collapsed (JvmsThreadsView *self,
                                        int              kind)
 {
-  int group = kind >= 0 && kind < JVMS_THREAD_KIND_N ? kind : JVMS_THREAD_KIND_N;
+  g_autofree char *key = jvms_thread_rows_kind_key (kind);
+
   g_return_val_if_fail (JVMS_IS_THREADS_VIEW (self), FALSE);
-  return self->collapsed[group];
+  return jvms_thread_rows_is_folded (self->rows, key);
 }
 
 guint
 jvms_threads_view_get_n_rows (JvmsThreadsView *self)
 {
   g_return_val_if_fail (JVMS_IS_THREADS_VIEW (self), 0);
-  return self->rows->len;
+  return self->places->len;
 }
 
 char **
 jvms_threads_view_dup_row_labels (JvmsThreadsView *self)
 {
-  g_return_val_if_fail (JVMS_IS_THREADS_VIEW (self), NULL);
   g_autoptr(GStrvBuilder) labels = g_strv_builder_new ();
-  for (guint i = 0; i < self->rows->len; i++)
+
+  g_return_val_if_fail (JVMS_IS_THREADS_VIEW (self), NULL);
+  for (guint i = 0; i < self->places->len; i++)
     {
-      const Row *r = &g_array_index (self->rows, Row, i);
+      const JvmsThreadRow *r = row_get (self, i);
       if (r->thread == NULL)
         {
-          g_autofree char *header = g_strdup_printf ("[%s]", group_name (self, r->group));
+          g_autofree char *header = g_strdup_printf ("[%s]", group_get (self, r->group)->label);
           g_strv_builder_add (labels, header);
         }
       else
@@ -842,11 +948,11 @@ jvms_threads_view_get_row_y (JvmsThreadsView *self,
                              gint64           tid)
 {
   g_return_val_if_fail (JVMS_IS_THREADS_VIEW (self), -1);
-  for (guint i = 0; i < self->rows->len; i++)
+  for (guint i = 0; i < self->places->len; i++)
     {
-      const Row *r = &g_array_index (self->rows, Row, i);
+      const JvmsThreadRow *r = row_get (self, i);
       if (r->thread != NULL && r->thread->tid == tid)
-        return r->y;
+        return place_get (self, i)->y;
     }
   return -1;
 }
@@ -856,16 +962,14 @@ jvms_threads_view_set_grouping (JvmsThreadsView *self,
                                 const char      *grouping)
 {
   g_return_if_fail (JVMS_IS_THREADS_VIEW (self));
-  for (int i = 0; i < N_GROUPINGS; i++)
+  for (guint i = 0; i < G_N_ELEMENTS (grouping_nicks); i++)
     if (g_strcmp0 (grouping, grouping_nicks[i]) == 0)
       {
-        if (self->grouping == (Grouping) i)
+        if (self->grouping == (JvmsThreadGrouping) i)
           return;
-        self->grouping = i;
+        self->grouping = (JvmsThreadGrouping) i;
         clear_cache (self);
-        rebuild_rows (self);
-        jvms_timeline_invalidate (JVMS_TIMELINE (self));
-        gtk_widget_queue_resize (GTK_WIDGET (self));
+        rows_changed (self);
         g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_GROUPING]);
         return;
       }

@@ -22,6 +22,13 @@ const char *jvms_threads_view_get_filter       (JvmsThreadsView *self);
 void        jvms_threads_view_set_grouping     (JvmsThreadsView *self,
                                                 const char      *grouping);
 const char *jvms_threads_view_get_grouping     (JvmsThreadsView *self);
+/* Folds or unfolds the group of @key (jvms-thread-rows.h: "kind:java", "pool:worker-#",
+ * "kind:other-process/pid:42"); FALSE when no such group shows or it already was so. */
+gboolean    jvms_threads_view_set_group_folded (JvmsThreadsView *self,
+                                                const char      *key,
+                                                gboolean         folded);
+gboolean    jvms_threads_view_get_group_folded (JvmsThreadsView *self,
+                                                const char      *key);
 /* Kind grouping only: groups are JvmsViewThreadKind values (-1: threads of unknown kind). */
 void        jvms_threads_view_set_group_collapsed (JvmsThreadsView *self,
                                                    int              kind,
@@ -41,5 +48,12 @@ int         jvms_threads_view_get_row_y        (JvmsThreadsView *self,
 #define JVMS_THREADS_VIEW_USER_LANE_Y 2
 #define JVMS_THREADS_VIEW_KERNEL_LANE_Y 11
 #define JVMS_THREADS_VIEW_LANE_HEIGHT 8
+/* A group header; a folded one is taller, with the summary of its threads: per column, how
+ * many were in each Java state (upper lane) and kernel state (lower lane). */
+#define JVMS_THREADS_VIEW_GROUP_HEIGHT 20
+#define JVMS_THREADS_VIEW_FOLDED_HEIGHT 36
+#define JVMS_THREADS_VIEW_SUMMARY_USER_Y 2
+#define JVMS_THREADS_VIEW_SUMMARY_KERNEL_Y 19
+#define JVMS_THREADS_VIEW_SUMMARY_HEIGHT 15
 
 G_END_DECLS

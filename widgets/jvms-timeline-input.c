@@ -103,6 +103,8 @@ on_key_pressed (GtkEventControllerKey *controller,
         return FALSE;
       return TRUE;
     }
+  if (!(state & GDK_SUPER_MASK) && _jvms_timeline_row_key (self, keyval, state))
+    return TRUE;
   if (state & (GDK_CONTROL_MASK | GDK_SUPER_MASK))
     return FALSE;
 
@@ -237,6 +239,13 @@ on_drag_end (GtkGestureDrag *gesture,
   if (priv->drag_selects)
     return;
   jvms_timeline_get_geometry (self, &g);
+  if (y >= g.top)
+    {
+      /* The keyboard goes on from the row clicked. */
+      guint row = _jvms_timeline_row_at (self, y - g.top + g.v_offset);
+      if (row != G_MAXUINT)
+        _jvms_timeline_get_private (self)->cursor_row = row;
+    }
   if (klass->click != NULL && _jvms_timeline_get_history (self) != NULL && y >= g.top)
     klass->click (self, _jvms_timeline_get_history (self), &g, x, y - g.top + g.v_offset,
                   jvms_timeline_x_to_time (&g, MAX (x, g.gutter)), x < g.gutter);
@@ -254,6 +263,12 @@ _jvms_timeline_add_input (JvmsTimeline *self)
 
   controller = gtk_event_controller_key_new ();
   g_signal_connect (controller, "key-pressed", G_CALLBACK (on_key_pressed), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+
+  /* The keyboard row is marked only while the view has the focus. */
+  controller = gtk_event_controller_focus_new ();
+  g_signal_connect_swapped (controller, "enter", G_CALLBACK (gtk_widget_queue_draw), self);
+  g_signal_connect_swapped (controller, "leave", G_CALLBACK (gtk_widget_queue_draw), self);
   gtk_widget_add_controller (GTK_WIDGET (self), controller);
 
   controller = gtk_event_controller_motion_new ();

@@ -55,6 +55,9 @@ typedef struct
   gint64       drag_start_time;
   /* Consecutive wheel zooms form one step of the zoom history. */
   gboolean     wheel_zooming;
+
+  /* The row the keyboard is on (jvms-timeline-rows.c), G_MAXUINT for none. */
+  guint        cursor_row;
 } JvmsTimelinePrivate;
 
 JvmsTimelinePrivate *_jvms_timeline_get_private  (JvmsTimeline *self);
@@ -63,6 +66,19 @@ JvmsHistory         *_jvms_timeline_get_history  (JvmsTimeline *self);
 
 /* jvms-timeline-input.c: adds the wheel, key, pointer and drag controllers. */
 void                 _jvms_timeline_add_input    (JvmsTimeline *self);
+
+/* jvms-timeline-rows.c: the keys that move among rows (Up, Down, Page Up, Page Down,
+ * Ctrl+Home, Ctrl+End) and act on one (Enter, space); TRUE when @keyval was one of them. */
+gboolean             _jvms_timeline_row_key      (JvmsTimeline    *self,
+                                                  guint            keyval,
+                                                  GdkModifierType  state);
+/* The row at content @y, or G_MAXUINT. */
+guint                _jvms_timeline_row_at       (JvmsTimeline    *self,
+                                                  double           y);
+/* The keyboard row's mark, over the part of @geometry drawn. */
+void                 _jvms_timeline_snapshot_cursor (JvmsTimeline               *self,
+                                                     GtkSnapshot                *snapshot,
+                                                     const JvmsTimelineGeometry *geometry);
 
 /* jvms-timeline-labels.c: @length bytes of @text shaped for @cr, ellipsized to @max_width
  * pixels (negative: unbounded); owned by the cache, valid until the next call. */

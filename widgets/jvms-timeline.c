@@ -69,6 +69,7 @@ fill_geometry (JvmsTimeline         *self,
   g->band_bottom = g->v_offset + (height - g->top);
   g->draw_top = 0;
   g->draw_bottom = height;
+  g->offscreen = FALSE;
   g->palette = jvms_palette_get (dark);
 }
 
@@ -552,6 +553,7 @@ jvms_timeline_snapshot (GtkWidget   *widget,
     }
   gtk_snapshot_append_node (snapshot, priv->content);
   snapshot_overlays (self, snapshot, &g);
+  _jvms_timeline_snapshot_cursor (self, snapshot, &g);
 }
 
 void
@@ -576,6 +578,7 @@ jvms_timeline_render_part (JvmsTimeline *self,
   priv->last_height = height;
   fill_geometry (self, &g, width, height, dark);
   set_drawn (&g, y0, y1);
+  g.offscreen = TRUE;
   if (g.draw_bottom <= g.draw_top)
     return;
   if (!cache_matches (self, &g))
@@ -618,7 +621,11 @@ jvms_timeline_get_n_rows (JvmsTimeline *self)
 
   g_return_val_if_fail (JVMS_IS_TIMELINE (self), 0);
   klass = JVMS_TIMELINE_GET_CLASS (self);
-  return klass->get_n_rows != NULL ? klass->get_n_rows (self) : 0;
+  if (klass->get_n_rows != NULL)
+    return klass->get_n_rows (self);
+  if (klass->uniform_row_height > 0)
+    return (guint) (content_height (self) / klass->uniform_row_height);
+  return 0;
 }
 
 gboolean
@@ -631,9 +638,15 @@ jvms_timeline_get_row_bounds (JvmsTimeline *self,
 
   g_return_val_if_fail (JVMS_IS_TIMELINE (self), FALSE);
   klass = JVMS_TIMELINE_GET_CLASS (self);
-  if (klass->get_row_bounds == NULL || row >= jvms_timeline_get_n_rows (self))
+  if (row >= jvms_timeline_get_n_rows (self))
     return FALSE;
-  klass->get_row_bounds (self, row, y, height);
+  if (klass->get_row_bounds != NULL)
+    klass->get_row_bounds (self, row, y, height);
+  else
+    {
+      *y = (int) row * klass->uniform_row_height;
+      *height = klass->uniform_row_height;
+    }
   return TRUE;
 }
 
@@ -889,6 +902,7 @@ jvms_timeline_init (JvmsTimeline *self)
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   gtk_widget_set_overflow (GTK_WIDGET (self), GTK_OVERFLOW_HIDDEN);
+  priv->cursor_row = G_MAXUINT;
 
   _jvms_timeline_add_input (self);
 

@@ -42,6 +42,8 @@ typedef struct
   double             band_bottom;/* on screen, which is less than the widget inside a scroller */
   double             draw_top;   /* widget rows drawn: [draw_top, draw_bottom), the band's and */
   double             draw_bottom;/* the legend's when it shows. Every image is this tall at most */
+  gboolean           offscreen;  /* an export or render, not a frame: work a view spreads over
+                                  * frames (folded groups' summaries) is finished at once */
   const JvmsPalette *palette;
 } JvmsTimelineGeometry;
 
@@ -100,8 +102,10 @@ struct _JvmsTimelineClass
   /* Enter on row @row (fold or unfold a group); NULL when rows do nothing. */
   void      (*activate_row)       (JvmsTimeline               *self,
                                    guint                       row);
+  /* Instead of the two above: every row is this many pixels high (CPUs, locks, counters). */
+  int       uniform_row_height;
 
-  gpointer padding[3];
+  gpointer padding[2];
 };
 
 JvmsSession *jvms_timeline_get_session        (JvmsTimeline *self);
@@ -151,6 +155,12 @@ gboolean     jvms_timeline_get_row_bounds     (JvmsTimeline *self,
                                                guint         row,
                                                int          *y,
                                                int          *height);
+
+/* The row the keyboard is on (Up, Down, Page Up, Page Down, Ctrl+Home, Ctrl+End move it;
+ * Enter acts on it), G_MAXUINT when none. Setting it scrolls it into view. */
+guint        jvms_timeline_get_cursor_row     (JvmsTimeline *self);
+void         jvms_timeline_set_cursor_row     (JvmsTimeline *self,
+                                               guint         row);
 
 /* Helpers for subclasses and tests. */
 double       jvms_timeline_time_to_x          (const JvmsTimelineGeometry *geometry,

@@ -194,10 +194,13 @@ test_threads_small_window (Fixture       *f,
                    state_rgb (1));
   gsk_render_node_unref (node);
 
-  /* The last thread, scrolled into view. */
+  /* The last thread, scrolled into view as Ctrl+End does: the keyboard row moves there and the
+   * enclosing window scrolls to its end. */
   before = jvms_lane_cells_get_n_queried ();
-  gtk_adjustment_set_value (adjustment, gtk_adjustment_get_upper (adjustment) -
-                                        gtk_adjustment_get_page_size (adjustment));
+  jvms_timeline_set_cursor_row (JVMS_TIMELINE (view), G_MAXUINT);
+  g_assert_cmpuint (jvms_timeline_get_cursor_row (JVMS_TIMELINE (view)), ==, N_THREADS);
+  g_assert_cmpfloat (gtk_adjustment_get_value (adjustment), ==,
+                     gtk_adjustment_get_upper (adjustment) - gtk_adjustment_get_page_size (adjustment));
   wait_frames (view, &frames);
   g_assert_cmpuint (jvms_lane_cells_get_n_queried () - before, >, 0);
   g_assert_cmpuint (jvms_lane_cells_get_n_queried () - before, <=,
@@ -265,6 +268,111 @@ test_render_rows (Fixture       *f,
   g_assert_finalize_object (view);
 }
 
+/* A pool of 100 threads named worker-0 … worker-99 (Java), of which 10 run and 90 sleep over
+ * the first half, and all sleep in the second: the kind grouping folds the pool into one row
+ * whose summary lanes say so, pixel by pixel. */
+#define POOL 100
+#define POOL_RUNNING 10
+
+static void
+write_pool_history (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JvmsHistoryBuilder) b = jvms_history_builder_new (path, T0, NULL, &error);
+
+  g_assert_no_error (error);
+  for (int i = 0; i < POOL; i++)
+    {
+      char attr[64], name[32];
+      JvmsAttribute user;
+
+      g_snprintf (attr, sizeof attr, "Threads/%d/name", FIRST_TID + i);
+      g_snprintf (name, sizeof name, "worker-%d", i);
+      g_assert_true (jvms_history_builder_modify_string (b, jvms_history_builder_attribute (b, attr), T0, name, &error));
+      g_snprintf (attr, sizeof attr, "Threads/%d/kind", FIRST_TID + i);
+      g_assert_true (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, attr), T0, JVMS_THREAD_KIND_JAVA, &error));
+      g_snprintf (attr, sizeof attr, "Threads/%d/user-state", FIRST_TID + i);
+      user = jvms_history_builder_attribute (b, attr);
+      g_assert_true (jvms_history_builder_modify_int (b, user, T0, i < POOL_RUNNING ? JVMS_USER_STATE_RUNNING
+                                                                                  : JVMS_USER_STATE_SLEEPING, &error));
+    }
+  for (int i = 0; i < POOL_RUNNING; i++)
+    {
+      char attr[64];
+      g_snprintf (attr, sizeof attr, "Threads/%d/user-state", FIRST_TID + i);
+      g_assert_true (jvms_history_builder_modify_int (b, jvms_history_builder_attribute (b, attr), T0 + 5 * SECOND,
+                                                      JVMS_USER_STATE_SLEEPING, &error));
+    }
+  g_assert_true (jvms_history_builder_close (b, T0 + 10 * SECOND, &error));
+  g_assert_no_error (error);
+}
+
+static void
+test_folded_pool_summary (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-rows-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "pool.jvmsidx", NULL);
+  g_autoptr(JvmsHistory) history = NULL;
+  JvmsSession *session = jvms_session_new ();
+  GtkWidget *view;
+  JvmsThreadsView *tv;
+  int height, y, h, lane_bottom;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  guint32 running = state_rgb (0), sleeping = state_rgb (1);
+  int early = JVMS_TIMELINE_GUTTER + 100, late = WINDOW_WIDTH - 100;
+  /* 10 of 100 threads of a 15-pixel lane: 1.5 pixels, rounded to 2. */
+  int running_px = (int) lround (JVMS_THREADS_VIEW_SUMMARY_HEIGHT * (double) POOL_RUNNING / POOL);
+
+  g_assert_no_error (error);
+  write_pool_history (path);
+  history = jvms_history_open (path, 0, &error);
+  g_assert_no_error (error);
+  jvms_session_set_history (session, history);
+  view = g_object_ref_sink (jvms_threads_view_new (session));
+  tv = JVMS_THREADS_VIEW (view);
+
+  /* The Java group, and in it the pool, folded: two rows. */
+  g_assert_cmpuint (jvms_threads_view_get_n_rows (tv), ==, 2);
+  g_assert_true (jvms_threads_view_get_group_folded (tv, "kind:java/pool:worker-#"));
+  g_assert_cmpint (jvms_threads_view_get_row_y (tv, FIRST_TID), ==, -1);
+  g_assert_true (jvms_timeline_get_row_bounds (JVMS_TIMELINE (view), 1, &y, &h));
+  g_assert_cmpint (h, ==, JVMS_THREADS_VIEW_FOLDED_HEIGHT);
+
+  height = JVMS_TIMELINE_LEGEND_HEIGHT + y + h;
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WINDOW_WIDTH, height);
+  cr = cairo_create (surface);
+  jvms_timeline_render (JVMS_TIMELINE (view), cr, WINDOW_WIDTH, height, FALSE);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  lane_bottom = JVMS_TIMELINE_LEGEND_HEIGHT + y + JVMS_THREADS_VIEW_SUMMARY_USER_Y +
+                JVMS_THREADS_VIEW_SUMMARY_HEIGHT;
+  for (int r = 1; r <= JVMS_THREADS_VIEW_SUMMARY_HEIGHT; r++)
+    {
+      const guint8 *row = cairo_image_surface_get_data (surface) +
+                          (gsize) (lane_bottom - r) * cairo_image_surface_get_stride (surface);
+      guint32 first = ((const guint32 *) (gconstpointer) row)[early] & 0xFFFFFF;
+      guint32 second = ((const guint32 *) (gconstpointer) row)[late] & 0xFFFFFF;
+
+      /* Running threads at the bottom of the first half, sleeping above; all asleep after. */
+      g_assert_cmphex (first, ==, r <= running_px ? running : sleeping);
+      g_assert_cmphex (second, ==, sleeping);
+    }
+  cairo_surface_destroy (surface);
+
+  /* Unfolded: the pool's header and its hundred threads. */
+  g_assert_true (jvms_threads_view_set_group_folded (tv, "kind:java/pool:worker-#", FALSE));
+  g_assert_cmpuint (jvms_threads_view_get_n_rows (tv), ==, 2 + POOL);
+  g_assert_cmpint (jvms_threads_view_get_row_y (tv, FIRST_TID + POOL - 1), >, 0);
+
+  g_assert_finalize_object (view);
+  g_assert_finalize_object (session);
+  g_clear_pointer (&history, jvms_history_unref);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -277,5 +385,6 @@ main (int   argc,
               test_threads_small_window, fixture_teardown);
   g_test_add ("/Rows/threads/render-rows", Fixture, NULL, fixture_setup, test_render_rows,
               fixture_teardown);
+  g_test_add_func ("/Rows/threads/folded-pool-summary", test_folded_pool_summary);
   return g_test_run ();
 }

@@ -237,7 +237,12 @@ test_threads_groups_and_filter (Fixture       *f,
   g_assert_cmpuint (jvms_threads_view_get_n_rows (tv), ==, 3);
   g_assert_cmpint (jvms_threads_view_get_row_y (tv, OTHER_TID), ==, -1);
   jvms_threads_view_set_group_collapsed (tv, JVMS_THREAD_KIND_OTHER_PROCESS, FALSE);
+  /* ... which holds its processes, folded too (thread 200's pid is unknown). */
   g_assert_cmpuint (jvms_threads_view_get_n_rows (tv), ==, 4);
+  g_assert_cmpint (jvms_threads_view_get_row_y (tv, OTHER_TID), ==, -1);
+  g_assert_true (jvms_threads_view_get_group_folded (tv, "kind:other-process/pid:unknown"));
+  g_assert_true (jvms_threads_view_set_group_folded (tv, "kind:other-process/pid:unknown", FALSE));
+  g_assert_cmpuint (jvms_threads_view_get_n_rows (tv), ==, 5);
   g_assert_cmpint (jvms_threads_view_get_row_y (tv, OTHER_TID), >, jvms_threads_view_get_row_y (tv, TID));
   g_object_set (view, "filter", "SSH", NULL);
   g_assert_cmpint (jvms_threads_view_get_row_y (tv, TID), ==, -1);
@@ -645,9 +650,12 @@ test_threads_grouping (void)
   by_kind = describe_view (view);
   g_assert_nonnull (strstr (by_kind, jvms_thread_kind_display_name (JVMS_THREAD_KIND_JAVA)));
 
-  /* Process: the JVM (1000, the history's jvm-pid) before 77, every thread shown. */
+  /* Process: the JVM (1000, the history's jvm-pid) before 77, which starts folded. */
   g_object_set (view, "grouping", "process", NULL);
   g_assert_cmpuint (notified, ==, 1);
+  g_assert_cmpuint (jvms_threads_view_get_n_rows (tv), ==, 2 + 4);
+  g_assert_cmpint (jvms_threads_view_get_row_y (tv, 30), ==, -1);
+  g_assert_true (jvms_threads_view_set_group_folded (tv, "pid:77", FALSE));
   g_assert_cmpuint (jvms_threads_view_get_n_rows (tv), ==, 2 + 5);
   g_assert_cmpint (jvms_threads_view_get_row_y (tv, 30), ==,
                    2 * JVMS_THREADS_VIEW_ROW_HEIGHT + 4 * JVMS_THREADS_VIEW_ROW_HEIGHT);
@@ -655,14 +663,15 @@ test_threads_grouping (void)
   by_process = describe_view (view);
   g_assert_nonnull (strstr (by_process, "; Process 1000: 4; Process 77: 1"));
 
-  /* Pool: the two pool threads one group, one under the other, in the table's order. */
+  /* Pool: the two pool threads one group, named with their numbers folded, one under the
+   * other, in the table's order. */
   g_object_set (view, "grouping", "pool", NULL);
   g_assert_cmpuint (jvms_threads_view_get_n_rows (tv), ==, 4 + 5);
   g_assert_cmpint (ABS (jvms_threads_view_get_row_y (tv, 10) - jvms_threads_view_get_row_y (tv, 11)),
                    ==, JVMS_THREADS_VIEW_ROW_HEIGHT);
   by_pool = describe_view (view);
-  g_assert_nonnull (strstr (by_pool, "pool-1-thread: 2"));
-  g_assert_nonnull (strstr (by_pool, "GC Thread: 1"));
+  g_assert_nonnull (strstr (by_pool, "pool-#-thread-#: 2"));
+  g_assert_nonnull (strstr (by_pool, "GC Thread#: 1"));
   g_assert_null (strstr (by_pool, "Process"));
 
   /* None: five rows, no header, nothing folded. */

@@ -37,12 +37,6 @@ jvms_writer_free (JvmsWriter *self)
   g_free (self);
 }
 
-JvmsHistoryBuilder *
-jvms_writer_get_builder (JvmsWriter *self)
-{
-  return self->builder;
-}
-
 gint64
 jvms_writer_get_start (JvmsWriter *self)
 {

@@ -18,7 +18,6 @@ typedef struct _JvmsWriter JvmsWriter;
 JvmsWriter         *jvms_writer_new          (JvmsHistoryBuilder *builder,
                                               gint64              start_time);
 void                jvms_writer_free         (JvmsWriter         *self);
-JvmsHistoryBuilder *jvms_writer_get_builder  (JvmsWriter         *self);
 gint64              jvms_writer_get_start    (JvmsWriter         *self);
 
 /* printf-style path, "Threads/%d/kernel-state". */

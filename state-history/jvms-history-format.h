@@ -1,6 +1,6 @@
 /* jvms-history-format.h: every on-disk structure of a history file, declared once.
  *
- * A history file (format version 2; version 1 had no change lists). All integers are
+ * A history file (format version JVMS_HISTORY_VERSION, below: 3). All integers are
  * little-endian. Offsets are from the start of the file. "crc" is CRC32C (Castagnoli), see
  * jvms-history-crc.c for why.
  *

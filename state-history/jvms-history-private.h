@@ -101,7 +101,8 @@ typedef struct
   gboolean       pooled;      /* from jvms_node_memory_alloc (@bytes of it), not g_malloc */
 } JvmsNode;
 
-/* Encoding scratch owned by the builder; sized by jvms_node_encoder_init. */
+/* Encoding scratch owned by the builder: zeroed at first, grown by jvms_node_encode as
+ * attributes are added, freed by jvms_node_encoder_clear. */
 typedef struct
 {
   guint32 *count;    /* per attribute, zero between calls */

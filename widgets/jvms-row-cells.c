@@ -58,12 +58,6 @@ jvms_lane_cells_add (JvmsLaneCells *self,
   jvms_lane_cells_add_full (self, attribute, self->values_only);
 }
 
-guint
-jvms_lane_cells_get_n_lanes (const JvmsLaneCells *self)
-{
-  return self->lane_index->len;
-}
-
 /* Views draw from the main thread only. */
 static guint64 n_queried;
 

@@ -54,7 +54,6 @@ void     jvms_lane_cells_add    (JvmsLaneCells              *self,
 void     jvms_lane_cells_add_full (JvmsLaneCells            *self,
                                    JvmsAttribute             attribute,
                                    gboolean                  values_only);
-guint    jvms_lane_cells_get_n_lanes (const JvmsLaneCells  *self);
 /* One summary query over @geometry's range and columns for every lane added (two when some
  * lanes want min/max and others not: a state lane asked for min/max costs the refinement of
  * every bucket a column boundary cuts); FALSE (with a warning) when the history cannot answer,

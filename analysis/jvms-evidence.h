@@ -7,10 +7,15 @@
  * | monitor-contention | monitors                                                          |
  * | cpu-contention     | cpu_holders                                                       |
  * | gc                 | collections, pause_ns, collectors, pauses, allocated_classes,     |
- * |                    | allocation_sites                                                  |
+ * |                    | allocation_sites, the safepoint members, waiting_ns, cpu_holders  |
  * | program-logic      | execution_samples, hot_methods                                    |
  * | parking, io,       | items (what the threads waited on, did I/O on, the VM operation,  |
  * | safepoint, others  | the sleeping or compiling thread)                                 |
+ * | safepoint          | items, the safepoint members                                      |
+ * | jit                | items, waiting_ns, cpu_holders                                    |
+ *
+ * The safepoint members (gc: the GC safepoints; safepoint: the others) are n_safepoints,
+ * time_to_safepoint_ns, operation_ns, resume_ns, stragglers and safepoints.
  */
 #pragma once
 
@@ -48,6 +53,35 @@ typedef struct
   GArray     *threads; /* JvmsThreadRef, most time first */
 } JvmsEvidenceItem;
 
+/* A thread that held up safepoints: how long it took to arrive after the poll was armed, in which
+ * state it spent most of that time ("running" to its poll, "runnable" without a CPU, in a
+ * "syscall"), and its last sampled stack before it arrived. */
+typedef struct
+{
+  gint64      tid;
+  const char *name;
+  gint64      ns;
+  const char *state;
+  GPtrArray  *stack;   /* const char* frames, top first (report strings); empty when none sampled */
+} JvmsEvidenceStraggler;
+
+/* One safepoint: its synchronisation, operation and resume, and who arrived last. */
+typedef struct
+{
+  gint64      id;
+  const char *operation;   /* NULL when not recorded */
+  gint64      start;       /* epoch ns */
+  gint64      sync_ns, operation_ns, resume_ns;
+  GArray     *stragglers;  /* JvmsEvidenceStraggler, longest first */
+} JvmsEvidenceSafepoint;
+
+/* A stack with its number of samples. */
+typedef struct
+{
+  GPtrArray  *frames;      /* const char* frames, top first (report strings) */
+  gint64      samples;
+} JvmsEvidenceStack;
+
 /* A contended monitor. */
 typedef struct
 {
@@ -56,6 +90,11 @@ typedef struct
   gint64      blocked_ns;
   GArray     *blocked_threads; /* JvmsThreadRef */
   GArray     *holders;         /* JvmsThreadRef with ns, pid and ours, most time first */
+  /* What the holders did while the threads waited, over the waiters' blocked time: kind name
+   * (docs/report.md's kinds, "unknown" when no holder or state is known) -> ns. */
+  GArray     *holder_states;   /* JvmsEvidenceAmount */
+  GArray     *preempted_by;    /* JvmsThreadRef with ns, pid, ours: who had the CPU while a holder waited for one */
+  GArray     *holder_stacks;   /* JvmsEvidenceStack: the holders' samples while they held it and ran */
 } JvmsEvidenceMonitor;
 
 typedef struct
@@ -71,6 +110,17 @@ typedef struct
   gint64  execution_samples;
   GArray *hot_methods;       /* JvmsEvidenceAmount: method, samples, share */
   GArray *items;             /* JvmsEvidenceItem */
+  /* Safepoints (gc, safepoint): the phases' sums over the range and the threads that arrived
+   * last. */
+  gint64  n_safepoints;
+  gint64  time_to_safepoint_ns;
+  gint64  operation_ns;
+  gint64  resume_ns;
+  GArray *stragglers;        /* JvmsEvidenceStraggler: summed over the safepoints, longest first */
+  GArray *safepoints;        /* JvmsEvidenceSafepoint: the longest synchronisations first */
+  /* Starved JVM threads (gc: GC workers; jit: compiler threads): their time runnable without a
+   * CPU, and who had the CPUs meanwhile (cpu_holders). */
+  gint64  waiting_ns;
 } JvmsEvidence;
 
 /* Arrays of the element types above that free what their elements hold. */
@@ -78,6 +128,9 @@ GArray *jvms_thread_refs_new       (void);
 GArray *jvms_evidence_amounts_new  (void);
 GArray *jvms_evidence_items_new    (void);
 GArray *jvms_evidence_monitors_new (void);
+GArray *jvms_evidence_stragglers_new (void);
+GArray *jvms_evidence_safepoints_new (void);
+GArray *jvms_evidence_stacks_new    (void);
 
 /* Frees the members and zeroes @self. */
 void    jvms_evidence_clear        (JvmsEvidence *self);

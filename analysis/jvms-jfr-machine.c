@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "jvms-jfr-safepoints.h"
 #include "jvms-jfr-samples.h"
 #include "jvms-states.h"
 #include "jvms-thread-list.h"
@@ -34,6 +35,7 @@ typedef enum
   H_COMPILATION,
   H_VM_OPERATION,
   H_SAFEPOINT_BEGIN,
+  H_SAFEPOINT_SYNC,
   H_SAFEPOINT_END,
   H_EXECUTION_SAMPLE,
   H_NATIVE_SAMPLE,
@@ -112,18 +114,21 @@ struct _JvmsJfrMachine
   GHashTable        *types;      /* const JvmsJfrType* -> TypeInfo* */
   GHashTable        *jthreads;   /* gint64 tid -> JThread* */
   GHashTable        *locks;      /* guint64 address -> Lock* */
-  GHashTable        *safepoint_begins; /* safepointId -> start, end of its SafepointBegin (gint64[2]) */
+  JvmsSafepoints    *safepoints; /* each safepoint's events until it is complete */
   gint64             safepoint_last; /* start of the last VM/safepoint interval pushed */
+  gint64             finish_time;
   GArray            *stops;      /* Stop, by start: windows when Java threads are stopped */
   GArray            *ends;       /* PendingEnd heap */
   GHashTable        *stacks;     /* (chunk << 44 | stack key) -> CachedStack* */
   gpointer           uncached;
   JvmsNest          *gc_collection, *gc_pause, *gc_phase[5], *gc_concurrent;
-  JvmsNest          *vm_operation, *vm_safepoint;
+  JvmsNest          *vm_operation, *vm_safepoint, *vm_safepoint_phase;
   JvmsAttribute      a_heap_used, a_heap_committed, a_metaspace;
   gboolean           have_alloc_samples;
   GStringChunk      *strings;    /* interned detail strings (class names are few) */
 };
+
+static void safepoint_done (const JvmsSafepoint *sp, gpointer user_data);
 
 static void
 jthread_free (gpointer data)
@@ -169,7 +174,7 @@ jvms_jfr_machine_new (JvmsWriter *writer, JvmsThreads *threads, JvmsSamplesWrite
   self->types = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->jthreads = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, jthread_free);
   self->locks = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, lock_free);
-  self->safepoint_begins = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  self->safepoints = jvms_safepoints_new (safepoint_done, self);
   self->safepoint_last = G_MININT64;
   self->strings = g_string_chunk_new (1 << 14);
   self->stops = g_array_new (FALSE, FALSE, sizeof (Stop));
@@ -185,6 +190,7 @@ jvms_jfr_machine_new (JvmsWriter *writer, JvmsThreads *threads, JvmsSamplesWrite
   self->gc_concurrent = nest_for (writer, "GC/concurrent-phase", NULL, NULL);
   self->vm_operation = nest_for (writer, "VM/operation", "VM/operation/safepoint", NULL);
   self->vm_safepoint = nest_for (writer, "VM/safepoint", NULL, NULL);
+  self->vm_safepoint_phase = nest_for (writer, "VM/safepoint/phase", NULL, NULL);
   self->a_heap_used = jvms_writer_attribute (writer, "Memory/heap-used");
   self->a_heap_committed = jvms_writer_attribute (writer, "Memory/heap-committed");
   self->a_metaspace = jvms_writer_attribute (writer, "Memory/metaspace-used");
@@ -200,7 +206,7 @@ jvms_jfr_machine_free (JvmsJfrMachine *self)
   g_hash_table_unref (self->types);
   g_hash_table_unref (self->jthreads);
   g_hash_table_unref (self->locks);
-  g_hash_table_unref (self->safepoint_begins);
+  jvms_safepoints_free (self->safepoints);
   g_string_chunk_free (self->strings);
   g_array_unref (self->stops);
   g_array_unref (self->ends);
@@ -213,6 +219,7 @@ jvms_jfr_machine_free (JvmsJfrMachine *self)
   jvms_nest_free (self->gc_concurrent);
   jvms_nest_free (self->vm_operation);
   jvms_nest_free (self->vm_safepoint);
+  jvms_nest_free (self->vm_safepoint_phase);
   g_free (self);
 }
 
@@ -262,6 +269,7 @@ static const struct
   { "jdk.Compilation", H_COMPILATION, 0 },
   { "jdk.ExecuteVMOperation", H_VM_OPERATION, 0 },
   { "jdk.SafepointBegin", H_SAFEPOINT_BEGIN, 0 },
+  { "jdk.SafepointStateSynchronization", H_SAFEPOINT_SYNC, 0 },
   { "jdk.SafepointEnd", H_SAFEPOINT_END, 0 },
   { "jdk.ExecutionSample", H_EXECUTION_SAMPLE, 0 },
   { "jdk.NativeMethodSample", H_NATIVE_SAMPLE, 0 },
@@ -349,6 +357,7 @@ type_info (JvmsJfrMachine *self, const JvmsJfrType *type)
       ti->id = field (type, "safepointId");
       break;
     case H_SAFEPOINT_BEGIN:
+    case H_SAFEPOINT_SYNC:
     case H_SAFEPOINT_END:
       ti->id = field (type, "safepointId");
       break;
@@ -497,6 +506,23 @@ add_stop (JvmsJfrMachine *self, gint64 start, gint64 end, const char *detail)
       *a = *b;
       *b = tmp;
     }
+}
+
+/* A whole safepoint (jvms-jfr-safepoints.h): VM/safepoint and its phases, and the window in which
+ * the Java threads that run are stopped, from the arm to the end, named by its operation. */
+static void
+safepoint_done (const JvmsSafepoint *sp, gpointer user_data)
+{
+  JvmsJfrMachine *self = user_data;
+  JvmsValue v = JVMS_VALUE_INIT_INT (sp->id);
+  jvms_nest_push (self->vm_safepoint, sp->start, sp->end, &v);
+  for (guint i = 0; i < sp->n_phases; i++)
+    {
+      JvmsValue phase = JVMS_VALUE_INIT_STRING (sp->phases[i].name);
+      jvms_nest_push (self->vm_safepoint_phase, sp->phases[i].start, sp->phases[i].end, &phase);
+    }
+  self->safepoint_last = MAX (self->safepoint_last, sp->start);
+  add_stop (self, sp->stop_start, sp->end, sp->operation);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -908,6 +934,7 @@ jvms_jfr_machine_feed (JvmsJfrMachine *self, const JvmsJfrEvent *ev)
   if (end < start)
     end = start;
   flush_ends (self, start);
+  jvms_safepoints_advance (self->safepoints, start);
 
   JThread *j = event_thread (self, ev, ti, start);
 
@@ -1063,40 +1090,17 @@ jvms_jfr_machine_feed (JvmsJfrMachine *self, const JvmsJfrEvent *ev)
         JvmsValue v[2] = { JVMS_VALUE_INIT_STRING (op), JVMS_VALUE_INIT_INT (at_safepoint ? 1 : 0) };
         jvms_nest_push (self->vm_operation, start, end, v);
         if (at_safepoint)
-          {
-            gint64 id = int_of (ev, ti->id, 0);
-            gint64 *begin = g_hash_table_lookup (self->safepoint_begins, &id);
-            gint64 stop_start = begin != NULL ? MIN (begin[0], start) : start;
-            if (begin != NULL)
-              g_hash_table_remove (self->safepoint_begins, &id);
-            JvmsValue sp = JVMS_VALUE_INIT_INT (id);
-            jvms_nest_push (self->vm_safepoint, stop_start, end, &sp);
-            self->safepoint_last = MAX (self->safepoint_last, stop_start);
-            add_stop (self, stop_start, end, op);
-          }
+          jvms_safepoints_operation (self->safepoints, int_of (ev, ti->id, 0), start, end, op);
       }
       break;
     case H_SAFEPOINT_BEGIN:
-      {
-        gint64 id = int_of (ev, ti->id, 0);
-        gint64 span[2] = { start, end };
-        if (g_hash_table_size (self->safepoint_begins) < 1024)
-          g_hash_table_insert (self->safepoint_begins, g_memdup2 (&id, sizeof id),
-                               g_memdup2 (span, sizeof span));
-      }
+      jvms_safepoints_begin (self->safepoints, int_of (ev, ti->id, 0), start, end);
+      break;
+    case H_SAFEPOINT_SYNC:
+      jvms_safepoints_sync (self->safepoints, int_of (ev, ti->id, 0), start, end);
       break;
     case H_SAFEPOINT_END:
-      {
-        /* The resume phase, right after the operation: the world is still stopped. */
-        gint64 id = int_of (ev, ti->id, 0);
-        /* An end without its operation (below the operation's threshold): the begin is
-         * answered all the same. */
-        g_hash_table_remove (self->safepoint_begins, &id);
-        JvmsValue sp = JVMS_VALUE_INIT_INT (id);
-        jvms_nest_push (self->vm_safepoint, start, end, &sp);
-        self->safepoint_last = MAX (self->safepoint_last, start);
-        add_stop (self, start, end, "Safepoint end");
-      }
+      jvms_safepoints_end (self->safepoints, int_of (ev, ti->id, 0), start, end);
       break;
     case H_EXECUTION_SAMPLE:
     case H_NATIVE_SAMPLE:
@@ -1139,45 +1143,21 @@ jvms_jfr_machine_feed (JvmsJfrMachine *self, const JvmsJfrEvent *ev)
     }
 }
 
-typedef struct
-{
-  gint64 id, start, end;
-} PendingSafepoint;
-
-static int
-compare_pending_start (gconstpointer a, gconstpointer b)
-{
-  const PendingSafepoint *x = a, *y = b;
-  return (x->start > y->start) - (x->start < y->start);
-}
-
-/* Safepoints that began but whose operation and end never came: the one JFR takes to stop the
- * recording is written at its very end, without the rest. The world was stopped at least
- * while the SafepointBegin event lasted (reaching the safepoint): shown for that long, so that
- * every safepoint JFR counts is in the index. Those older than a safepoint already shown
- * cannot be placed in time order any more (events were lost): left out. */
+/* A safepoint that began but whose operation and end never came: the one JFR takes to stop the
+ * recording is written at its very end, without the rest. The world was stopped at least while
+ * the SafepointBegin event lasted (reaching the safepoint): shown for that long, so that every
+ * safepoint JFR counts is in the index. One older than a safepoint already shown cannot be
+ * placed in time order any more (events were lost): left out. */
 static void
-flush_safepoint_begins (JvmsJfrMachine *self, gint64 end_time)
+safepoint_unfinished (const JvmsSafepoint *sp, gpointer user_data)
 {
-  g_autoptr(GArray) pending = g_array_new (FALSE, FALSE, sizeof (PendingSafepoint));
-  GHashTableIter iter;
-  gpointer key, value;
-  g_hash_table_iter_init (&iter, self->safepoint_begins);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    {
-      const gint64 *span = value;
-      PendingSafepoint p = { *(const gint64 *) key, span[0], MIN (MAX (span[1], span[0] + 1), end_time) };
-      if (p.start >= self->safepoint_last && p.start < end_time)
-        g_array_append_val (pending, p);
-    }
-  g_array_sort (pending, compare_pending_start);
-  for (guint i = 0; i < pending->len; i++)
-    {
-      const PendingSafepoint *p = &g_array_index (pending, PendingSafepoint, i);
-      JvmsValue sp = JVMS_VALUE_INIT_INT (p->id);
-      jvms_nest_push (self->vm_safepoint, p->start, p->end, &sp);
-    }
-  g_hash_table_remove_all (self->safepoint_begins);
+  JvmsJfrMachine *self = user_data;
+  gint64 end = MIN (MAX (sp->end, sp->start + 1), self->finish_time);
+  if (sp->start < self->safepoint_last || sp->start >= self->finish_time)
+    return;
+  JvmsValue v = JVMS_VALUE_INIT_INT (sp->id);
+  jvms_nest_push (self->vm_safepoint, sp->start, end, &v);
+  self->safepoint_last = sp->start;
 }
 
 void
@@ -1209,6 +1189,8 @@ jvms_jfr_machine_finish (JvmsJfrMachine *self, gint64 end_time)
     jvms_nest_finish (self->gc_phase[i]);
   jvms_nest_finish (self->gc_concurrent);
   jvms_nest_finish (self->vm_operation);
-  flush_safepoint_begins (self, end_time);
+  self->finish_time = end_time;
+  jvms_safepoints_finish (self->safepoints, safepoint_unfinished, self);
   jvms_nest_finish (self->vm_safepoint);
+  jvms_nest_finish (self->vm_safepoint_phase);
 }

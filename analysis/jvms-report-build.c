@@ -58,18 +58,19 @@ rank_keys (JvmsReportTally *f)
   return out;
 }
 
-static const char *
-store (JvmsReport *report, const char *s)
+const char *
+jvms_report_store (JvmsReport *report, const char *s)
 {
   return s != NULL ? g_string_chunk_insert_const (report->strings, s) : NULL;
 }
 
-static const char *
-thread_name (JvmsReportWork *w, gint64 tid)
+const char *
+jvms_report_thread_name (JvmsReportWork *w, gint64 tid)
 {
   const char *name = g_hash_table_lookup (w->names, &tid);
   return name != NULL ? name : "?";
 }
+
 
 /* The threads of @thread_ns (tid -> ns), most first, at most @limit (0: all); holder lists
  * (@with_ns) keep the time, the process and whether it is the JVM's. */
@@ -83,7 +84,7 @@ thread_refs (JvmsReportWork *w, JvmsReport *report, GHashTable *thread_ns, guint
     {
       Ranked *rk = &g_array_index (ranked, Ranked, i);
       gint64 tid = *(gint64 *) rk->data;
-      JvmsThreadRef ref = { tid, store (report, thread_name (w, tid)), 0, -1, FALSE };
+      JvmsThreadRef ref = { tid, jvms_report_store (report, jvms_report_thread_name (w, tid)), 0, -1, FALSE };
       if (with_ns)
         {
           gint64 *pid = g_hash_table_lookup (w->pids, &tid);
@@ -105,7 +106,7 @@ amounts (JvmsReport *report, GHashTable *table, guint limit, gint64 total)
   for (guint i = 0; i < ranked->len && i < limit; i++)
     {
       Ranked *rk = &g_array_index (ranked, Ranked, i);
-      JvmsEvidenceAmount amount = { store (report, rk->key), rk->ns,
+      JvmsEvidenceAmount amount = { jvms_report_store (report, rk->key), rk->ns,
                                     total > 0 ? (double) rk->ns / total : NAN };
       g_array_append_val (out, amount);
     }
@@ -140,7 +141,7 @@ keyed_items (JvmsReportWork *w, JvmsReport *report, JvmsReportTally *f)
     {
       JvmsReportKey *e = g_array_index (ranked, Ranked, i).data;
       g_autoptr(GHashTable) tns = key_threads (e, f->thread_ns);
-      JvmsEvidenceItem item = { store (report, e->key), e->ns, thread_refs (w, report, tns, 0, FALSE) };
+      JvmsEvidenceItem item = { jvms_report_store (report, e->key), e->ns, thread_refs (w, report, tns, 0, FALSE) };
       g_array_append_val (items, item);
     }
   return items;
@@ -159,7 +160,7 @@ monitors (JvmsReportWork *w, JvmsReport *report, JvmsReportTally *f)
       g_autofree char *cls = at ? g_strndup (e->key, at - e->key) : g_strdup (e->key);
       g_autoptr(GHashTable) tns = key_threads (e, NULL);
       JvmsEvidenceMonitor monitor = {
-        .class_name = store (report, cls),
+        .class_name = jvms_report_store (report, cls),
         .address = e->address,
         .blocked_ns = e->ns,
         .blocked_threads = thread_refs (w, report, tns, 0, FALSE),
@@ -190,14 +191,18 @@ build_evidence (JvmsReportWork *w, JvmsReport *report, JvmsFinding *finding)
       e->pauses = amounts (report, w->pause_by_name, w->limit, 0);
       e->allocated_classes = amounts (report, w->classes, w->limit, 0);
       e->allocation_sites = amounts (report, w->sites, w->limit, 0);
+      jvms_report_safepoints_evidence (w, report, TRUE, e);
       break;
     case JVMS_FINDING_PROGRAM_LOGIC:
       e->execution_samples = w->n_exec;
       e->hot_methods = amounts (report, w->methods, w->limit, w->n_exec);
       break;
+    case JVMS_FINDING_SAFEPOINT:
+      e->items = keyed_items (w, report, f);
+      jvms_report_safepoints_evidence (w, report, FALSE, e);
+      break;
     case JVMS_FINDING_PARKING:
     case JVMS_FINDING_IO:
-    case JVMS_FINDING_SAFEPOINT:
     case JVMS_FINDING_SLEEPING:
     case JVMS_FINDING_JIT:
     case JVMS_FINDING_ALLOCATION:
@@ -247,7 +252,7 @@ jvms_report_build (JvmsReportWork *w, JvmsReport *report)
       JvmsReportWalked *t = g_ptr_array_index (w->threads, i);
       JvmsReportThread row = {
         .tid = t->tid,
-        .name = store (report, t->name),
+        .name = jvms_report_store (report, t->name),
         .kind = t->kind,
         .analysed_ns = t->total_ns,
       };

@@ -95,6 +95,68 @@ add_items (JsonBuilder *b, const char *name, const GArray *items, const char *ke
 }
 
 static void
+add_frames (JsonBuilder *b, const char *name, const GPtrArray *frames)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_array (b);
+  for (guint i = 0; frames != NULL && i < frames->len; i++)
+    jvms_json_add_text (b, g_ptr_array_index (frames, i));
+  json_builder_end_array (b);
+}
+
+/* [{tid, name, ns, state, stack}] */
+static void
+add_stragglers (JsonBuilder *b, const char *name, const GArray *stragglers)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_array (b);
+  for (guint i = 0; stragglers != NULL && i < stragglers->len; i++)
+    {
+      const JvmsEvidenceStraggler *s = &g_array_index (stragglers, JvmsEvidenceStraggler, i);
+      json_builder_begin_object (b);
+      add_int (b, "tid", s->tid);
+      add_string (b, "name", s->name);
+      add_int (b, "ns", s->ns);
+      add_string (b, "state", s->state);
+      add_frames (b, "stack", s->stack);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+/* The safepoint members of gc and safepoint evidence (docs/report.md). */
+static void
+add_safepoints (JsonBuilder *b, const JvmsEvidence *e, gint64 start)
+{
+  add_int (b, "safepoints_count", e->n_safepoints);
+  add_int (b, "time_to_safepoint_ns", e->time_to_safepoint_ns);
+  add_int (b, "operation_ns", e->operation_ns);
+  add_int (b, "resume_ns", e->resume_ns);
+  add_stragglers (b, "stragglers", e->stragglers);
+  json_builder_set_member_name (b, "safepoints");
+  json_builder_begin_array (b);
+  for (guint i = 0; e->safepoints != NULL && i < e->safepoints->len; i++)
+    {
+      const JvmsEvidenceSafepoint *sp = &g_array_index (e->safepoints, JvmsEvidenceSafepoint, i);
+      json_builder_begin_object (b);
+      add_int (b, "id", sp->id);
+      json_builder_set_member_name (b, "operation");
+      if (sp->operation != NULL)
+        jvms_json_add_text (b, sp->operation);
+      else
+        json_builder_add_null_value (b);
+      add_int (b, "from_ns", sp->start);
+      add_int (b, "from_offset_ns", sp->start - start);
+      add_int (b, "time_to_safepoint_ns", sp->sync_ns);
+      add_int (b, "operation_ns", sp->operation_ns);
+      add_int (b, "resume_ns", sp->resume_ns);
+      add_stragglers (b, "stragglers", sp->stragglers);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
+static void
 add_monitors (JsonBuilder *b, const GArray *monitors)
 {
   json_builder_set_member_name (b, "monitors");
@@ -115,7 +177,7 @@ add_monitors (JsonBuilder *b, const GArray *monitors)
 }
 
 static void
-add_evidence (JsonBuilder *b, const JvmsFinding *f)
+add_evidence (JsonBuilder *b, const JvmsFinding *f, gint64 start)
 {
   const JvmsEvidence *e = &f->evidence;
   json_builder_set_member_name (b, "evidence");
@@ -135,6 +197,7 @@ add_evidence (JsonBuilder *b, const JvmsFinding *f)
       add_amounts (b, "pauses", e->pauses, "name", "ns");
       add_amounts (b, "allocated_classes", e->allocated_classes, "class", "bytes");
       add_amounts (b, "allocation_sites", e->allocation_sites, "method", "bytes");
+      add_safepoints (b, e, start);
       break;
     case JVMS_FINDING_PROGRAM_LOGIC:
       add_int (b, "execution_samples", e->execution_samples);
@@ -148,6 +211,7 @@ add_evidence (JsonBuilder *b, const JvmsFinding *f)
       break;
     case JVMS_FINDING_SAFEPOINT:
       add_items (b, "operations", e->items, "operation");
+      add_safepoints (b, e, start);
       break;
     case JVMS_FINDING_SLEEPING:
     case JVMS_FINDING_JIT:
@@ -232,7 +296,7 @@ jvms_report_to_json (const JvmsReport *self, const char *trace, const char * con
       add_int (b, "lost_ns", f->lost_ns);
       add_double (b, "share", f->share);
       add_threads (b, "threads", f->threads, FALSE);
-      add_evidence (b, f);
+      add_evidence (b, f, self->start);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);

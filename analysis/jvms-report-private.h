@@ -5,6 +5,7 @@
 #pragma once
 
 #include "jvms-report.h"
+#include "jvms-samples.h"
 #include "jvms-thread-list.h"
 
 G_BEGIN_DECLS
@@ -27,6 +28,32 @@ typedef struct
   GHashTable *thread_ns; /* tid (gint64*) -> gint64* */
   GHashTable *keys;      /* key -> JvmsReportKey */
 } JvmsReportTally;
+
+/* How long a thread took to reach one safepoint, and in which kernel states (running to its
+ * poll, runnable without a CPU, in a system call). */
+enum { JVMS_STRAGGLE_RUNNING, JVMS_STRAGGLE_RUNNABLE, JVMS_STRAGGLE_SYSCALL, JVMS_STRAGGLE_N };
+
+typedef struct
+{
+  gint64      ns;
+  gint64      state_ns[JVMS_STRAGGLE_N];
+  gint64      from;     /* the synchronisation's start */
+  gint64      arrival;  /* when it stopped (or the synchronisation's end) */
+  gint64      stack_time; /* of the sample below */
+  GPtrArray  *stack;    /* its last sampled stack before arriving, frames top first (owned); or NULL */
+} JvmsReportStraggle;
+
+/* One safepoint over the range (VM/safepoint and its phases, clipped to the range). */
+typedef struct
+{
+  gint64      id;
+  gint64      start, end;
+  gint64      sync_start, sync_end;     /* equal when it had no synchronisation phase */
+  gint64      operation_ns, resume_ns;
+  const char *operation;                /* VM/operation during it; NULL when not recorded */
+  gboolean    is_gc;                    /* a GC operation, or a GC pause inside it */
+  GHashTable *stragglers;               /* tid -> JvmsReportStraggle* */
+} JvmsReportSafepoint;
 
 /* One analysed thread while its time is walked. */
 typedef struct
@@ -57,6 +84,9 @@ typedef struct
   GHashTable      *pids;           /* tid -> pid */
   GArray          *runnable;       /* gint64 pairs [start, end): our threads waiting for a CPU */
   GArray          *gc_pauses;      /* GC/pause intervals over the range: the world stopped by GC */
+  GArray          *vm_operations;  /* VM/operation intervals over the range */
+  GArray          *safepoints;     /* JvmsReportSafepoint, in time order */
+  GHashTable      *stack_wanted;   /* tid -> GPtrArray of JvmsReportStraggle* the evidence shows */
   gint64           unknown_running_ns;
   gint64           unknown_blocked_ns;
   gint64           analysed_ns;
@@ -106,6 +136,30 @@ void              jvms_report_load_threads   (JvmsReportWork          *w,
                                               const char              *filter);
 gboolean          jvms_report_walk_threads   (JvmsReportWork          *w,
                                               GError                 **error);
+
+/* jvms-report-safepoints.c: the safepoints over the range, read before the walk (which fills
+ * their stragglers); after it, the stragglers to show get their stacks from the samples. */
+gboolean          jvms_report_safepoints_load (JvmsReportWork         *w,
+                                               GError                **error);
+void              jvms_report_safepoints_clear (JvmsReportWork        *w);
+/* After the walk: which stragglers the evidence shows (they want a stack). */
+void              jvms_report_safepoints_rank  (JvmsReportWork        *w);
+/* Each sample of the store, in time order: an execution sample before a shown straggler
+ * arrived becomes its stack. */
+void              jvms_report_safepoints_sample (JvmsReportWork       *w,
+                                                 const JvmsSample     *sample);
+/* The safepoint members of the gc (@gc) or safepoint evidence. */
+void              jvms_report_safepoints_evidence (JvmsReportWork     *w,
+                                                   JvmsReport         *report,
+                                                   gboolean            gc,
+                                                   JvmsEvidence       *e);
+/* A string kept in the report's store. */
+const char       *jvms_report_store           (JvmsReport             *report,
+                                               const char             *s);
+/* A thread's name, "?" when unknown. */
+const char       *jvms_report_thread_name     (JvmsReportWork         *w,
+                                               gint64                  tid);
+gboolean          jvms_report_is_gc_operation (const char             *operation);
 
 /* jvms-report-cpu.c, jvms-report-gc.c, jvms-report-samples.c: the evidence. */
 gboolean          jvms_report_cpu_holders    (JvmsReportWork          *w,

@@ -174,9 +174,58 @@ append_monitors (GString *out, const GArray *monitors)
     }
 }
 
+/* "tid=N name X ms STATE at Frame" */
+static void
+append_straggler (GString *out, const JvmsEvidenceStraggler *s)
+{
+  g_string_append_printf (out, "tid=%" G_GINT64_FORMAT " ", s->tid);
+  append_word (out, s->name);
+  append_ms (out, s->ns);
+  g_string_append (out, s->state);
+  if (s->stack != NULL && s->stack->len > 0)
+    {
+      g_string_append (out, " at ");
+      append_escaped (out, g_ptr_array_index (s->stack, 0));
+    }
+}
+
+/* Safepoints: the phases apart, the threads that arrived last, the longest synchronisations. */
+static void
+append_safepoints (GString *out, const JvmsEvidence *e, gint64 start)
+{
+  if (e->n_safepoints == 0)
+    return;
+  g_string_append_printf (out, "      safepoints: %" G_GINT64_FORMAT ", time to safepoint %.3f ms, "
+                          "operation %.3f ms, resume %.3f ms\n", e->n_safepoints,
+                          e->time_to_safepoint_ns / 1e6, e->operation_ns / 1e6, e->resume_ns / 1e6);
+  append_header (out, "stragglers", e->stragglers->len);
+  for (guint i = 0; i < e->stragglers->len && i < ITEMS_SHOWN; i++)
+    {
+      g_string_append (out, "        ");
+      append_straggler (out, &g_array_index (e->stragglers, JvmsEvidenceStraggler, i));
+      g_string_append (out, "\n");
+    }
+  append_header (out, "longest synchronisations", e->safepoints->len);
+  for (guint i = 0; i < e->safepoints->len && i < ITEMS_SHOWN; i++)
+    {
+      const JvmsEvidenceSafepoint *sp = &g_array_index (e->safepoints, JvmsEvidenceSafepoint, i);
+      g_string_append_printf (out, "        #%" G_GINT64_FORMAT " ", sp->id);
+      append_word (out, sp->operation != NULL ? sp->operation : "(operation not recorded)");
+      g_string_append_printf (out, "at %.3f s: %.3f ms to safepoint, operation %.3f ms, resume %.3f ms",
+                              (sp->start - start) / 1e9, sp->sync_ns / 1e6, sp->operation_ns / 1e6,
+                              sp->resume_ns / 1e6);
+      for (guint k = 0; k < sp->stragglers->len; k++)
+        {
+          g_string_append (out, k == 0 ? "; last: " : ", ");
+          append_straggler (out, &g_array_index (sp->stragglers, JvmsEvidenceStraggler, k));
+        }
+      g_string_append (out, "\n");
+    }
+}
+
 /* The evidence under the names the JSON gives it (docs/report.md). */
 static void
-append_evidence (GString *out, const JvmsFinding *f)
+append_evidence (GString *out, const JvmsFinding *f, gint64 start)
 {
   const JvmsEvidence *e = &f->evidence;
   switch (f->kind)
@@ -194,6 +243,7 @@ append_evidence (GString *out, const JvmsFinding *f)
       append_amounts (out, "pauses", e->pauses, NULL);
       append_amounts (out, "allocated_classes", e->allocated_classes, "bytes");
       append_amounts (out, "allocation_sites", e->allocation_sites, "bytes");
+      append_safepoints (out, e, start);
       break;
     case JVMS_FINDING_PROGRAM_LOGIC:
       append_value (out, "execution_samples", e->execution_samples);
@@ -207,6 +257,7 @@ append_evidence (GString *out, const JvmsFinding *f)
       break;
     case JVMS_FINDING_SAFEPOINT:
       append_items (out, "operations", e->items);
+      append_safepoints (out, e, start);
       break;
     case JVMS_FINDING_SLEEPING:
     case JVMS_FINDING_JIT:
@@ -242,7 +293,7 @@ jvms_report_to_text (const JvmsReport *self, const char *trace)
                               jvms_finding_kind_summary (f->kind));
       g_string_append_printf (out, "   %s ", _("threads:"));
       append_threads_line (out, f->threads, THREADS_SHOWN);
-      append_evidence (out, f);
+      append_evidence (out, f, self->start);
     }
   g_string_append_printf (out, _("\nGC: %lld collections, %.3f ms of pauses\n"),
                           (long long) self->gc_collections, self->gc_pause_ns / 1e6);

@@ -4,18 +4,6 @@
 
 #include <string.h>
 
-static gboolean
-is_gc_operation (const char *op)
-{
-  static const char * const gc_words[] = { "GC", "Collect", "G1", "Shenandoah", "ZMark", "ZRelocate", "Remark", "Cleanup" };
-  if (op == NULL)
-    return FALSE;
-  for (guint i = 0; i < G_N_ELEMENTS (gc_words); i++)
-    if (strstr (op, gc_words[i]) != NULL)
-      return TRUE;
-  return FALSE;
-}
-
 static JvmsFindingKind
 kind_of_blocking_syscall (const char *sys)
 {
@@ -76,8 +64,151 @@ thread_leaves (const JvmsThreadInfo *info, JvmsAttribute leaves[N_LEAVES])
   leaves[SYSCALL] = info->kernel_syscall;
 }
 
+/* A Java thread not stopped by JFR's account, charged by what the kernel says it did. */
+static void
+charge_by_kernel (JvmsReportWork *r, JvmsReportWalked *t, const JvmsValue *kernel, const char *sys_s,
+                  gint64 t_now, gint64 next)
+{
+  gint64 ns = next - t_now;
+  if (kernel->i == JVMS_KERNEL_STATE_RUNNABLE)
+    {
+      charge (r, t, JVMS_FINDING_CPU_CONTENTION, ns, NULL);
+      gint64 span[2] = { t_now, next };
+      g_array_append_vals (r->runnable, span, 2);
+    }
+  else if (kernel->i == JVMS_KERNEL_STATE_BLOCKED_IO)
+    charge (r, t, JVMS_FINDING_IO, ns, sys_s ? sys_s : "uninterruptible wait");
+  else if (kernel->i == JVMS_KERNEL_STATE_BLOCKED)
+    {
+      JvmsFindingKind k = kind_of_blocking_syscall (sys_s);
+      g_autofree char *key = sys_s ? g_strdup_printf ("%s (kernel)", sys_s)
+                                   : g_strdup ("blocked in the kernel, not reported by JFR");
+      charge (r, t, k, ns, key);
+      if (!r->has_jfr)
+        r->unknown_blocked_ns += ns;
+    }
+  else if (kernel->i == JVMS_KERNEL_STATE_UNKNOWN)
+    t->total_ns -= ns; /* lost events: not charged anywhere */
+  else
+    charge (r, t, JVMS_FINDING_PROGRAM_LOGIC, ns, NULL);
+}
+
+/* The start (not clipped to the range) of the interval @c holds at @t; G_MININT64 if none. */
+static gint64
+cursor_start (JvmsReportCursor *c, gint64 t)
+{
+  if (jvms_report_cursor_at (c, t)->type == JVMS_VALUE_NULL || c->pos >= c->ivs->len)
+    return G_MININT64;
+  return g_array_index (c->ivs, JvmsInterval, c->pos).start;
+}
+
+/* A Java thread at a safepoint by JFR's account (from the arm to the end, docs/report.md): it is
+ * stopped only once the kernel shows it blocked after the arm. Before that it runs to its poll
+ * (or in native code), waits for a CPU, or is still blocked in what it was doing before. */
+static void
+charge_safepoint (JvmsReportWork *r, JvmsReportWalked *t, JvmsReportCursor *cursors,
+                  gboolean in_gc_pause, const char *detail_s, const JvmsValue *kernel,
+                  const char *sys_s, gint64 t_now, gint64 next)
+{
+  JvmsFindingKind stop = in_gc_pause || jvms_report_is_gc_operation (detail_s) ? JVMS_FINDING_GC
+                                                                                : JVMS_FINDING_SAFEPOINT;
+  const char *op = detail_s ? detail_s : "(operation not recorded)";
+  gboolean stopped = TRUE;
+  if (kernel->type == JVMS_VALUE_INT && kernel->i != JVMS_KERNEL_STATE_EXITED)
+    {
+      if (kernel->i == JVMS_KERNEL_STATE_BLOCKED || kernel->i == JVMS_KERNEL_STATE_BLOCKED_IO)
+        stopped = cursor_start (&cursors[KERNEL], t_now) >= cursor_start (&cursors[USER], t_now);
+      else
+        stopped = FALSE;
+    }
+  if (stopped)
+    charge (r, t, stop, next - t_now, op);
+  else
+    charge_by_kernel (r, t, kernel, sys_s, t_now, next);
+}
+
+/* Where a Java thread is during a safepoint's synchronisation: JVMS_STRAGGLE_N once it is safe
+ * (blocked in the kernel, in a blocking JFR state or native code), else the state it straggles
+ * in. Without the kernel layer nothing can be said (safe). */
+static guint
+straggle_state (const JvmsValue *user, const JvmsValue *kernel)
+{
+  if (user->type == JVMS_VALUE_INT && user->i != JVMS_USER_STATE_RUNNING && user->i != JVMS_USER_STATE_SAFEPOINT)
+    return JVMS_STRAGGLE_N;
+  if (kernel->type != JVMS_VALUE_INT)
+    return JVMS_STRAGGLE_N;
+  switch (kernel->i)
+    {
+    case JVMS_KERNEL_STATE_RUNNING:
+      return JVMS_STRAGGLE_RUNNING;
+    case JVMS_KERNEL_STATE_RUNNABLE:
+      return JVMS_STRAGGLE_RUNNABLE;
+    case JVMS_KERNEL_STATE_SYSCALL:
+      return JVMS_STRAGGLE_SYSCALL;
+    default:
+      return JVMS_STRAGGLE_N;
+    }
+}
+
+/* A thread's way to the safepoints whose synchronisation it is walked through. */
+typedef struct
+{
+  guint               sp;       /* the first safepoint whose synchronisation has not ended */
+  gboolean            arrived;  /* at safepoint sp */
+  JvmsReportStraggle *straggle; /* at safepoint sp, once it straggled */
+} Arrival;
+
+static JvmsReportSafepoint *
+arrival_safepoint (JvmsReportWork *r, Arrival *a, gint64 t)
+{
+  while (a->sp < r->safepoints->len && g_array_index (r->safepoints, JvmsReportSafepoint, a->sp).sync_end <= t)
+    {
+      if (a->straggle != NULL && !a->arrived)
+        a->straggle->arrival = g_array_index (r->safepoints, JvmsReportSafepoint, a->sp).sync_end;
+      a->sp++;
+      a->arrived = FALSE;
+      a->straggle = NULL;
+    }
+  return a->sp < r->safepoints->len ? &g_array_index (r->safepoints, JvmsReportSafepoint, a->sp) : NULL;
+}
+
+/* The next time after @t at which the thread's place in a synchronisation may change. */
+static gint64
+arrival_next (JvmsReportSafepoint *sp, gint64 t)
+{
+  if (sp == NULL)
+    return G_MAXINT64;
+  return sp->sync_start > t ? sp->sync_start : sp->sync_end;
+}
+
+static void
+arrival_step (JvmsReportSafepoint *sp, Arrival *a, JvmsReportWalked *t, const JvmsValue *user,
+              const JvmsValue *kernel, gint64 t_now, gint64 next)
+{
+  if (sp == NULL || a->arrived || t_now < sp->sync_start || t_now >= sp->sync_end)
+    return;
+  guint state = straggle_state (user, kernel);
+  if (state == JVMS_STRAGGLE_N)
+    {
+      a->arrived = TRUE;
+      if (a->straggle != NULL)
+        a->straggle->arrival = t_now;
+      return;
+    }
+  if (a->straggle == NULL)
+    {
+      a->straggle = g_new0 (JvmsReportStraggle, 1);
+      a->straggle->from = sp->sync_start;
+      g_hash_table_insert (sp->stragglers, jvms_report_int64_dup (t->tid), a->straggle);
+    }
+  a->straggle->ns += next - t_now;
+  a->straggle->state_ns[state] += next - t_now;
+  a->straggle->arrival = next;
+}
+
 /* Walks one thread's time over the range and charges every segment to one cause. @ivs: the
- * intervals of its leaves over the range, clipped to it, in time order. */
+ * intervals of its leaves over the range in time order (the user and kernel states not clipped
+ * to it: their starts say when a state began). */
 static void
 walk_thread (JvmsReportWork *r, JvmsReportWalked *t, GArray * const ivs[N_LEAVES])
 {
@@ -86,14 +217,21 @@ walk_thread (JvmsReportWork *r, JvmsReportWalked *t, GArray * const ivs[N_LEAVES
     cursors[i] = (JvmsReportCursor) { ivs[i], 0 };
 
   gboolean is_app = t->kind == JVMS_THREAD_KIND_JAVA;
+  /* The VM thread runs the VM operations: its time is theirs. */
+  gboolean is_vm_thread = t->kind == JVMS_THREAD_KIND_VM && g_str_has_prefix (t->name, "VM Thread");
   JvmsReportCursor pause_cursor = { r->gc_pauses, 0 };
+  JvmsReportCursor op_cursor = { r->vm_operations, 0 };
+  Arrival arrival = { 0 };
   gint64 t_now = r->from;
   while (t_now < r->to)
     {
-      gint64 next = r->to;
+      JvmsReportSafepoint *sp = is_app ? arrival_safepoint (r, &arrival, t_now) : NULL;
+      gint64 next = MIN (r->to, arrival_next (sp, t_now));
       for (guint i = 0; i < N_LEAVES; i++)
         next = MIN (next, jvms_report_cursor_next (&cursors[i], t_now));
       next = MIN (next, jvms_report_cursor_next (&pause_cursor, t_now));
+      if (is_vm_thread)
+        next = MIN (next, jvms_report_cursor_next (&op_cursor, t_now));
       if (next <= t_now)
         next = t_now + 1;
       gint64 ns = next - t_now;
@@ -132,18 +270,24 @@ walk_thread (JvmsReportWork *r, JvmsReportWalked *t, GArray * const ivs[N_LEAVES
           /* JFR's RUNNING only says such a thread is alive: without the kernel its CPU time is
            * unknown, and not charged. */
           gboolean busy = on_cpu;
+          /* Evidence names operations only: the VM thread's time in one is the operation's;
+           * other VM threads are named as the finding's threads. */
+          const JvmsValue *op_v = is_vm_thread ? jvms_report_cursor_at (&op_cursor, t_now) : NULL;
+          const char *op = op_v != NULL && op_v->type == JVMS_VALUE_STRING ? op_v->s : NULL;
           if (busy && t->kind == JVMS_THREAD_KIND_JIT)
             charge (r, t, JVMS_FINDING_JIT, ns, t->name);
-          else if (busy && (t->kind == JVMS_THREAD_KIND_GC || (t->kind == JVMS_THREAD_KIND_VM && in_gc_pause)))
+          else if (busy && (t->kind == JVMS_THREAD_KIND_GC
+                            || (t->kind == JVMS_THREAD_KIND_VM && (in_gc_pause || jvms_report_is_gc_operation (op)))))
             charge (r, t, JVMS_FINDING_GC, ns, NULL);
           else if (busy && t->kind == JVMS_THREAD_KIND_VM)
-            charge (r, t, JVMS_FINDING_SAFEPOINT, ns, t->name);
+            charge (r, t, JVMS_FINDING_SAFEPOINT, ns, op);
           if (busy && t->kind != JVMS_THREAD_KIND_JFR)
             t->total_ns += ns;
           t_now = next;
           continue;
         }
 
+      arrival_step (sp, &arrival, t, user, kernel, t_now, next);
       t->total_ns += ns;
       JvmsUserState u = has_user ? (JvmsUserState) user->i : JVMS_USER_STATE_RUNNING;
       switch (u)
@@ -173,8 +317,7 @@ walk_thread (JvmsReportWork *r, JvmsReportWalked *t, GArray * const ivs[N_LEAVES
           charge (r, t, JVMS_FINDING_IO, ns, detail_s ? detail_s : (u == JVMS_USER_STATE_FILE_IO ? "file" : "socket"));
           break;
         case JVMS_USER_STATE_SAFEPOINT:
-          charge (r, t, in_gc_pause || is_gc_operation (detail_s) ? JVMS_FINDING_GC : JVMS_FINDING_SAFEPOINT,
-                  ns, detail_s ? detail_s : "?");
+          charge_safepoint (r, t, cursors, in_gc_pause, detail_s, kernel, sys_s, t_now, next);
           break;
         case JVMS_USER_STATE_RUNNING:
         case JVMS_USER_STATE_NATIVE:
@@ -185,31 +328,13 @@ walk_thread (JvmsReportWork *r, JvmsReportWalked *t, GArray * const ivs[N_LEAVES
               charge (r, t, JVMS_FINDING_PROGRAM_LOGIC, ns, NULL);
               r->unknown_running_ns += ns;
             }
-          else if (kernel->i == JVMS_KERNEL_STATE_RUNNABLE)
-            {
-              charge (r, t, JVMS_FINDING_CPU_CONTENTION, ns, NULL);
-              gint64 span[2] = { t_now, next };
-              g_array_append_vals (r->runnable, span, 2);
-            }
-          else if (kernel->i == JVMS_KERNEL_STATE_BLOCKED_IO)
-            charge (r, t, JVMS_FINDING_IO, ns, sys_s ? sys_s : "uninterruptible wait");
-          else if (kernel->i == JVMS_KERNEL_STATE_BLOCKED)
-            {
-              JvmsFindingKind k = kind_of_blocking_syscall (sys_s);
-              g_autofree char *key = sys_s ? g_strdup_printf ("%s (kernel)", sys_s)
-                                           : g_strdup ("blocked in the kernel, not reported by JFR");
-              charge (r, t, k, ns, key);
-              if (!r->has_jfr)
-                r->unknown_blocked_ns += ns;
-            }
-          else if (kernel->i == JVMS_KERNEL_STATE_UNKNOWN)
-            t->total_ns -= ns; /* lost events: not charged anywhere */
           else
-            charge (r, t, JVMS_FINDING_PROGRAM_LOGIC, ns, NULL);
+            charge_by_kernel (r, t, kernel, sys_s, t_now, next);
           break;
         }
       t_now = next;
     }
+  arrival_safepoint (r, &arrival, G_MAXINT64);
 }
 
 /* The threads of the JVM (those the filter names, when one is given), and every thread's name
@@ -301,11 +426,14 @@ walk_batch (JvmsReportWork *w, guint first, guint n, guint *n_intervals, GError 
             pos++;
           if (pos == attrs->len)
             break;
-          iv.start = MAX (iv.start, w->from);
+          guint slot = g_array_index (owner, guint, pos);
+          /* The user and kernel states keep their starts: when a state began matters. */
+          if (slot % N_LEAVES != USER && slot % N_LEAVES != KERNEL)
+            iv.start = MAX (iv.start, w->from);
           iv.end = MIN (iv.end, w->to);
-          if (iv.end <= iv.start)
+          if (iv.end <= MAX (iv.start, w->from))
             continue;
-          g_array_append_val (g_ptr_array_index (ivs, g_array_index (owner, guint, pos)), iv);
+          g_array_append_val (g_ptr_array_index (ivs, slot), iv);
           (*n_intervals)++;
         }
       if (local_error != NULL)

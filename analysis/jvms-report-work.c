@@ -64,6 +64,7 @@ jvms_report_work_clear (JvmsReportWork *w)
   g_clear_pointer (&w->pids, g_hash_table_unref);
   g_clear_pointer (&w->runnable, g_array_unref);
   g_clear_pointer (&w->gc_pauses, g_array_unref);
+  jvms_report_safepoints_clear (w);
   g_clear_pointer (&w->cpu_held, g_hash_table_unref);
   g_clear_pointer (&w->gc_by_name, g_hash_table_unref);
   g_clear_pointer (&w->pause_by_name, g_hash_table_unref);

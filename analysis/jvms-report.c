@@ -14,11 +14,13 @@ jvms_report_compute (JvmsHistory             *history,
   jvms_report_work_init (&w, history, options);
   JvmsReport *report = NULL;
   w.gc_pauses = jvms_report_intervals (&w, jvms_history_lookup (history, "GC/pause"), error);
-  if (w.gc_pauses == NULL)
+  if (w.gc_pauses == NULL || !jvms_report_safepoints_load (&w, error))
     goto out;
   jvms_report_load_threads (&w, options->thread);
-  if (!jvms_report_walk_threads (&w, error) ||
-      !jvms_report_cpu_holders (&w, error) ||
+  if (!jvms_report_walk_threads (&w, error))
+    goto out;
+  jvms_report_safepoints_rank (&w);
+  if (!jvms_report_cpu_holders (&w, error) ||
       !jvms_report_gc_summary (&w, error) ||
       !jvms_report_read_samples (&w, options->samples_path, error))
     goto out;

@@ -9,6 +9,7 @@ parked-on class, the file. It also checks the JSON schema of docs/report.md.
 import argparse, json, os, shutil, subprocess, sys, tempfile
 
 from jvms_tap import Tap
+import jvms_accounting
 
 CASES = {
     "lock": [],
@@ -165,6 +166,8 @@ def main():
             tap.check(first["kind"] == "io", "io: I/O ranks first", summary)
             targets = [t["target"] for t in first["evidence"].get("targets", [])]
             tap.check(bool(targets) and targets[0].endswith("data.bin"), "io: the file is named", targets[:3])
+        # Every recording's numbers add up (tests/data/jvms_accounting.py).
+        jvms_accounting.check(tap, case, report, os.path.join(bundle, "recording.jfr"))
         # The text report names the same first kind.
         r = run([args.cli, "analyze", bundle, "--cache-dir", cache])
         tap.check(r.returncode == 0 and ("1. %s" % first["kind"]) in r.stdout,

@@ -11,8 +11,10 @@
 #include <math.h>
 #include <string.h>
 
+#include "jvms-event-order.h"
 #include "jvms-event-query.h"
 #include "jvms-event-stats.h"
+#include "jvms-event-text.h"
 #include "jvms-event-writer.h"
 #include "jvms-trace-detect.h"
 
@@ -555,6 +557,178 @@ test_damage (void)
   fixture_free (&fx);
 }
 
+
+/* ---- text filter and column sort against the model ---- */
+
+typedef struct
+{
+  const Fixture *fx;
+  JvmsEventColumn column;
+  guint           field;     /* FIELD: the field index (the fixture gives every type the same) */
+  GHashTable     *names;
+} OrderModel;
+
+static const char *
+model_name (OrderModel *om, gint64 tid)
+{
+  return g_hash_table_lookup (om->names, &tid);
+}
+
+/* -1, 0, 1 as the order's keys say; NULL values and missing fields last. */
+static int
+model_cmp (OrderModel *om, guint a, guint b)
+{
+  const MRow *x = &g_array_index (om->fx->rows, MRow, a), *y = &g_array_index (om->fx->rows, MRow, b);
+  int c = 0;
+  switch (om->column)
+    {
+    case JVMS_EVENT_COLUMN_DURATION:
+      {
+        guint64 kx = x->duration >= 0 ? (guint64) x->duration : G_MAXUINT64;
+        guint64 ky = y->duration >= 0 ? (guint64) y->duration : G_MAXUINT64;
+        c = kx < ky ? -1 : kx > ky;
+        break;
+      }
+    case JVMS_EVENT_COLUMN_TYPE:
+      c = strcmp (type_names[x->type], type_names[y->type]);
+      break;
+    case JVMS_EVENT_COLUMN_THREAD:
+      c = g_strcmp0 (model_name (om, x->tid), model_name (om, y->tid));
+      if (c == 0)
+        c = x->tid < y->tid ? -1 : x->tid > y->tid;
+      break;
+    case JVMS_EVENT_COLUMN_FIELD:
+      {
+        const MValue *vx = NULL, *vy = NULL;
+        for (guint i = 0; i < x->values->len; i++)
+          if (g_array_index (x->values, MValue, i).field == om->field)
+            vx = &g_array_index (x->values, MValue, i);
+        for (guint i = 0; i < y->values->len; i++)
+          if (g_array_index (y->values, MValue, i).field == om->field)
+            vy = &g_array_index (y->values, MValue, i);
+        gboolean nx = vx == NULL || vx->kind == JVMS_EVENT_VALUE_NULL;
+        gboolean ny = vy == NULL || vy->kind == JVMS_EVENT_VALUE_NULL;
+        if (nx || ny)
+          c = nx - ny;
+        else if (vx->kind == JVMS_EVENT_VALUE_STRING)
+          c = strcmp (vx->s, vy->s);
+        else if (vx->kind == JVMS_EVENT_VALUE_DOUBLE)
+          c = vx->d < vy->d ? -1 : vx->d > vy->d;
+        else if (vx->kind == JVMS_EVENT_VALUE_TRUE || vx->kind == JVMS_EVENT_VALUE_FALSE)
+          c = (vx->kind == JVMS_EVENT_VALUE_TRUE) - (vy->kind == JVMS_EVENT_VALUE_TRUE);
+        else
+          c = vx->i < vy->i ? -1 : vx->i > vy->i;
+        break;
+      }
+    default:
+      break;
+    }
+  if (c != 0)
+    return c < 0 ? -1 : 1;
+  return a < b ? -1 : a > b;
+}
+
+static int
+model_cmp_data (gconstpointer a, gconstpointer b, gpointer om)
+{
+  return model_cmp (om, *(const guint *) a, *(const guint *) b);
+}
+
+static gboolean
+model_text (OrderModel *om, const MRow *m, const char *text)
+{
+  if (text == NULL)
+    return TRUE;
+  const char *name = model_name (om, m->tid);
+  char tid[24];
+  g_snprintf (tid, sizeof tid, "%" G_GINT64_FORMAT, m->tid);
+  if (strcasestr (type_names[m->type], text) || (name != NULL && strcasestr (name, text)) || strstr (tid, text))
+    return TRUE;
+  for (guint i = 0; i < m->values->len; i++)
+    {
+      const MValue *mv = &g_array_index (m->values, MValue, i);
+      JvmsEventValue v = { .field = mv->field, .kind = mv->kind };
+      if (mv->kind == JVMS_EVENT_VALUE_STRING)
+        v.s = mv->s;
+      else if (mv->kind == JVMS_EVENT_VALUE_DOUBLE)
+        v.d = mv->d;
+      else
+        v.i = mv->i;
+      g_autoptr(GString) raw = g_string_new (NULL);
+      jvms_event_value_append_raw (raw, &v);
+      if (strcasestr (raw->str, text))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+test_order (void)
+{
+  Fixture fx = { 0 };
+  fixture_build (&fx, 12000, 3000);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JvmsEventStore) store = jvms_event_store_open (fx.path, &error);
+  g_assert_no_error (error);
+  g_autoptr(GHashTable) names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  static const char *thread_names[N_TIDS] = { NULL, "virtual", "worker", "Worker", "main", "worker" };
+  for (guint i = 0; i < N_TIDS; i++)
+    if (thread_names[i] != NULL)
+      g_hash_table_insert (names, g_memdup2 (&fx.tids[i], sizeof (gint64)), (gpointer) thread_names[i]);
+  static const struct { JvmsEventColumn column; const char *field; guint index; } columns[] = {
+    { JVMS_EVENT_COLUMN_TIME, NULL, 0 }, { JVMS_EVENT_COLUMN_DURATION, NULL, 0 },
+    { JVMS_EVENT_COLUMN_TYPE, NULL, 0 }, { JVMS_EVENT_COLUMN_THREAD, NULL, 0 },
+    { JVMS_EVENT_COLUMN_FIELD, "count", 1 }, { JVMS_EVENT_COLUMN_FIELD, "ratio", 2 },
+    { JVMS_EVENT_COLUMN_FIELD, "name", 3 }, { JVMS_EVENT_COLUMN_FIELD, "flag", 4 },
+    { JVMS_EVENT_COLUMN_FIELD, "ret", 0 },
+  };
+  static const char *texts[] = { NULL, "alpha", "WORK", "read", "1", "日本", "zzz-none" };
+  gint64 first = g_array_index (fx.rows, MRow, 0).time;
+  for (guint q = 0; q < 60; q++)
+    {
+      guint c = q % G_N_ELEMENTS (columns);
+      const char *text = texts[g_test_rand_int_range (0, G_N_ELEMENTS (texts))];
+      guint32 types[2] = { g_test_rand_int_range (0, N_TYPES), g_test_rand_int_range (0, N_TYPES) };
+      JvmsEventFilter f = { q % 2 ? first + 3000 * 2000 : G_MININT64, G_MAXINT64,
+                            q % 3 == 1 ? types : NULL, q % 3 == 1 ? 2 : 0, NULL, 0 };
+      /* Half of them through the merge of runs of 97 pairs. */
+      g_setenv ("JVMS_EVENT_ORDER_RUN_PAIRS", q % 4 < 2 ? "97" : "4194304", TRUE);
+      g_autoptr(JvmsEventSelection) sel = jvms_event_selection_new (store, &f, &error);
+      g_assert_no_error (error);
+      JvmsEventOrderSpec spec = { columns[c].column, columns[c].field, g_test_rand_bit (), text, names };
+      g_autoptr(JvmsEventOrder) order = jvms_event_order_new (sel, &spec, NULL, &error);
+      g_assert_no_error (error);
+
+      OrderModel om = { &fx, columns[c].column, columns[c].index, names };
+      g_autoptr(GArray) expect = g_array_new (FALSE, FALSE, sizeof (guint));
+      for (guint i = 0; i < fx.rows->len; i++)
+        {
+          const MRow *m = &g_array_index (fx.rows, MRow, i);
+          if (model_match (&fx, m, &f) && model_text (&om, m, text))
+            g_array_append_val (expect, i);
+        }
+      g_array_sort_with_data (expect, model_cmp_data, &om);
+      JvmsRecordSource *src = JVMS_RECORD_SOURCE (order);
+      g_assert_cmpuint (jvms_record_source_get_n_records (src), ==, expect->len);
+      for (guint k = 0; k < 3 && expect->len > 0; k++)
+        {
+          guint pos = k == 0 ? 0 : (guint) g_test_rand_int_range (0, expect->len);
+          g_autoptr(JvmsEventBatch) batch = jvms_event_batch_new ();
+          g_assert_true (jvms_record_source_read (src, pos, 40, batch, &error));
+          for (guint j = 0; j < jvms_event_batch_get_len (batch); j++)
+            {
+              JvmsEventRecord r;
+              jvms_event_batch_get (batch, j, &r);
+              guint p = spec.descending ? expect->len - 1 - (pos + j) : pos + j;
+              guint id = g_array_index (expect, guint, p);
+              assert_row (&g_array_index (fx.rows, MRow, id), &r, id);
+            }
+        }
+    }
+  g_unsetenv ("JVMS_EVENT_ORDER_RUN_PAIRS");
+  fixture_free (&fx);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -563,5 +737,6 @@ main (int argc, char **argv)
   g_test_add_func ("/Analysis/event-store/stats", test_stats);
   g_test_add_func ("/Analysis/event-store/stats-narrowing", test_stats_narrowing);
   g_test_add_func ("/Analysis/event-store/damage", test_damage);
+  g_test_add_func ("/Analysis/event-store/order", test_order);
   return g_test_run ();
 }

@@ -202,6 +202,8 @@ jvms_application_startup (GApplication *app)
     { "win.close", { "<Control>w", NULL } },
     { "win.preferences", { "<Control>comma", NULL } },
     { "win.side-panel", { "F9", NULL } },
+    { "win.event-table", { "F8", NULL } },
+    { "win.event-filter", { "<Control><Shift>f", NULL } },
     { "win.search", { "<Control>f", NULL } },
     { "win.export-image", { "<Control>e", NULL } },
     { "win.export-statistics", { "<Control><Shift>e", NULL } },

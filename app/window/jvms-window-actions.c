@@ -242,6 +242,7 @@ _jvms_window_class_actions_init (JvmsWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.export-statistics", NULL,
                                    export_statistics_action);
   gtk_widget_class_install_property_action (widget_class, "win.side-panel", "show-side-panel");
+  gtk_widget_class_install_property_action (widget_class, "win.event-table", "show-event-table");
   gtk_widget_class_install_property_action (widget_class, "win.search", "search-mode");
   /* win.zoom-back, win.zoom-forward, win.zoom-selection act on the views' session. */
   jvms_window_views_install_actions (widget_class);

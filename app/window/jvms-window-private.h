@@ -58,6 +58,7 @@ struct _JvmsWindow
   GtkPaned             *paned;
   GtkBox               *ruler_box;
   GtkBox               *views_box;
+  GtkBox               *events_box;       /* holds the event table (jvms-window-views.c) */
   JvmsSelectionPanel   *selection_panel;
   GtkSearchBar         *search_bar;
   GtkSearchEntry       *search_entry;

@@ -11,11 +11,14 @@
 
 #include "jvms-counters-view.h"
 #include "jvms-cpus-view.h"
+#include "jvms-event-store.h"
+#include "jvms-event-table.h"
 #include "jvms-findings-list.h"
 #include "jvms-gc-view.h"
 #include "jvms-locks-view.h"
 #include "jvms-object-age-view.h"
 #include "jvms-session.h"
+#include "jvms-thread-list.h"
 #include "jvms-threads-view.h"
 #include "jvms-time-ruler.h"
 #include "jvms-timeline.h"
@@ -52,6 +55,7 @@ struct _JvmsWindowViews
   JvmsSession        *session;
   GtkWidget          *ruler;
   GtkWidget          *findings;
+  GtkWidget          *event_table;
   guint               bound;    /* bit i: view_settings[i] was bound to some widget */
 };
 
@@ -181,6 +185,39 @@ jvms_window_views_set_samples_path (JvmsWindowViews *self, const char *samples_p
 }
 
 void
+jvms_window_views_add_event_table (JvmsWindowViews *self, GtkBox *box)
+{
+  self->event_table = jvms_event_table_new (self->session);
+  gtk_widget_set_vexpand (self->event_table, TRUE);
+  gtk_box_append (box, self->event_table);
+}
+
+void
+jvms_window_views_set_events_path (JvmsWindowViews *self, const char *events_path)
+{
+  if (self->event_table == NULL)
+    return;
+  g_autoptr(JvmsEventStore) store = NULL;
+  g_autoptr(GHashTable) names = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autoptr(JvmsThreadList) threads = NULL;
+  if (events_path != NULL)
+    {
+      g_autoptr(GError) error = NULL;
+      store = jvms_event_store_open (events_path, &error);
+      if (store == NULL)
+        g_warning ("%s", error->message);
+      /* Names as the other views give them (the thread layout's reader). */
+      threads = jvms_thread_list_read (self->history);
+      for (guint i = 0; i < jvms_thread_list_get_len (threads); i++)
+        {
+          const JvmsThreadInfo *t = jvms_thread_list_get (threads, i);
+          g_hash_table_insert (names, (gpointer) &t->tid, t->name);
+        }
+    }
+  jvms_event_table_set_store (JVMS_EVENT_TABLE (self->event_table), store, names);
+}
+
+void
 jvms_window_views_set_complete (JvmsWindowViews *self, gboolean complete)
 {
   self->complete = complete;
@@ -257,6 +294,29 @@ set_bounds (GKeyFile *key_file, const char *key, GtkWidget *widget)
   g_key_file_set_integer_list (key_file, "views", key, list, 4);
 }
 
+/* [events]: what the event table shows (docs/window.md): its range, row count, first rows and
+ * statistics, whether it is still working, and where it is. */
+static void
+dump_event_table (JvmsEventTable *table, GKeyFile *key_file)
+{
+  gint64 from, to;
+  jvms_event_table_get_range (table, &from, &to);
+  g_key_file_set_boolean (key_file, "events", "shown", gtk_widget_get_mapped (GTK_WIDGET (table)));
+  g_key_file_set_boolean (key_file, "events", "busy", jvms_event_table_is_busy (table));
+  g_key_file_set_int64 (key_file, "events", "from", from);
+  g_key_file_set_int64 (key_file, "events", "to", to);
+  g_key_file_set_uint64 (key_file, "events", "rows", jvms_event_table_get_n_rows (table));
+  g_key_file_set_int64 (key_file, "events", "selected", jvms_event_table_get_selected (table));
+  /* Enough rows for a test to compare a selection's with the command line's. */
+  g_autofree char *rows = jvms_event_table_describe_rows (table, 20000);
+  g_key_file_set_string (key_file, "events", "first-rows", rows);
+  JvmsEventStats *stats = jvms_event_table_get_stats (table);
+  g_key_file_set_uint64 (key_file, "events", "stats-rows", stats != NULL ? jvms_event_stats_get_n_rows (stats) : 0);
+  g_key_file_set_integer (key_file, "events", "stats-types", stats != NULL ? (int) jvms_event_stats_get_n_types (stats) : 0);
+  if (gtk_widget_get_mapped (GTK_WIDGET (table)))
+    set_bounds (key_file, "table-bounds", GTK_WIDGET (table));
+}
+
 void
 jvms_window_views_dump_state (JvmsWindowViews *self, GKeyFile *key_file)
 {
@@ -308,6 +368,8 @@ jvms_window_views_dump_state (JvmsWindowViews *self, GKeyFile *key_file)
   for (guint i = 0; i < G_N_ELEMENTS (view_infos); i++)
     if (JVMS_IS_THREADS_VIEW (self->views[i]))
       set_bounds (key_file, "threads-bounds", self->views[i]);
+  if (self->event_table != NULL)
+    dump_event_table (JVMS_EVENT_TABLE (self->event_table), key_file);
 }
 
 int
@@ -356,9 +418,19 @@ zoom_action (GtkWidget *widget, const char *name, GVariant *param)
     jvms_session_zoom_to_selection (self->session);
 }
 
+static void
+event_filter_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  JvmsWindowViews *self = jvms_window_get_views (JVMS_WINDOW (widget));
+  g_object_set (widget, "show-event-table", TRUE, NULL);
+  if (self->event_table != NULL)
+    jvms_event_table_focus_filter (JVMS_EVENT_TABLE (self->event_table));
+}
+
 void
 jvms_window_views_install_actions (GtkWidgetClass *widget_class)
 {
+  gtk_widget_class_install_action (widget_class, "win.event-filter", NULL, event_filter_action);
   gtk_widget_class_install_action (widget_class, "win.zoom-back", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "win.zoom-forward", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "win.zoom-selection", NULL, zoom_action);

@@ -23,6 +23,12 @@ void             jvms_window_views_set_history       (JvmsWindowViews    *self,
 /* The point-sample store of the complete index (NULL: none), for the findings. */
 void             jvms_window_views_set_samples_path  (JvmsWindowViews    *self,
                                                       const char         *samples_path);
+/* The event table (widgets/jvms-event-table.h), placed in @box. */
+void             jvms_window_views_add_event_table   (JvmsWindowViews    *self,
+                                                      GtkBox             *box);
+/* The event store of the complete index (NULL: none), for the event table. */
+void             jvms_window_views_set_events_path   (JvmsWindowViews    *self,
+                                                      const char         *events_path);
 void             jvms_window_views_set_complete      (JvmsWindowViews    *self,
                                                       gboolean            complete);
 /* @name: a nick of the visible-views flags ("threads", "cpus", ...). */
@@ -46,7 +52,8 @@ int              jvms_window_views_render            (JvmsWindowViews    *self,
                                                       cairo_t            *cr,
                                                       int                 width,
                                                       gboolean            dark);
-/* win.zoom-back, win.zoom-forward, win.zoom-selection. */
+/* win.zoom-back, win.zoom-forward, win.zoom-selection; win.event-filter (shows the event table
+ * and puts the focus in its text filter). */
 void             jvms_window_views_install_actions   (GtkWidgetClass     *widget_class);
 JvmsWindowViews *jvms_window_get_views               (JvmsWindow         *window);
 

@@ -10,6 +10,7 @@
 enum {
   PROP_0,
   PROP_SHOW_SIDE_PANEL,
+  PROP_SHOW_EVENT_TABLE,
   PROP_SEARCH_MODE,
   N_PROPS
 };
@@ -207,6 +208,8 @@ load_done (GObject *object, GAsyncResult *result, gpointer user_data)
   /* A build that failed or was cancelled leaves no sample store. */
   jvms_window_views_set_samples_path (self->views,
                                       ok ? jvms_trace_index_get_samples_path (index) : NULL);
+  jvms_window_views_set_events_path (self->views,
+                                     ok ? jvms_trace_index_get_events_path (index) : NULL);
   show_outcome (self, ok, error);
   _jvms_window_actions_update (self);
   jvms_window_debug_changed (self);
@@ -227,6 +230,7 @@ close_trace (JvmsWindow *self)
   g_clear_object (&self->file);
   jvms_window_views_set_history (self->views, NULL);
   jvms_window_views_set_samples_path (self->views, NULL);
+  jvms_window_views_set_events_path (self->views, NULL);
   jvms_selection_panel_set_history (self->selection_panel, NULL);
   show_problem (self, NULL);
 }
@@ -461,6 +465,10 @@ jvms_window_get_property (GObject *object, guint prop_id, GValue *value, GParamS
       g_value_set_boolean (value, self->search_bar != NULL
                                   && gtk_search_bar_get_search_mode (self->search_bar));
       break;
+    case PROP_SHOW_EVENT_TABLE:
+      g_value_set_boolean (value, self->events_box != NULL
+                                  && gtk_widget_get_visible (GTK_WIDGET (self->events_box)));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -477,6 +485,14 @@ jvms_window_set_property (GObject *object, guint prop_id, const GValue *value, G
       if (g_value_get_boolean (value) != gtk_widget_get_visible (GTK_WIDGET (self->selection_panel)))
         {
           gtk_widget_set_visible (GTK_WIDGET (self->selection_panel), g_value_get_boolean (value));
+          g_object_notify_by_pspec (object, pspec);
+          jvms_window_debug_changed (self);
+        }
+      break;
+    case PROP_SHOW_EVENT_TABLE:
+      if (g_value_get_boolean (value) != gtk_widget_get_visible (GTK_WIDGET (self->events_box)))
+        {
+          gtk_widget_set_visible (GTK_WIDGET (self->events_box), g_value_get_boolean (value));
           g_object_notify_by_pspec (object, pspec);
           jvms_window_debug_changed (self);
         }
@@ -520,6 +536,9 @@ jvms_window_class_init (JvmsWindowClass *klass)
   properties[PROP_SHOW_SIDE_PANEL] =
     g_param_spec_boolean ("show-side-panel", NULL, NULL, TRUE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SHOW_EVENT_TABLE] =
+    g_param_spec_boolean ("show-event-table", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_SEARCH_MODE] =
     g_param_spec_boolean ("search-mode", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -541,6 +560,7 @@ jvms_window_class_init (JvmsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, JvmsWindow, paned);
   gtk_widget_class_bind_template_child (widget_class, JvmsWindow, ruler_box);
   gtk_widget_class_bind_template_child (widget_class, JvmsWindow, views_box);
+  gtk_widget_class_bind_template_child (widget_class, JvmsWindow, events_box);
   gtk_widget_class_bind_template_child (widget_class, JvmsWindow, selection_panel);
   gtk_widget_class_bind_template_child (widget_class, JvmsWindow, search_bar);
   gtk_widget_class_bind_template_child (widget_class, JvmsWindow, search_entry);
@@ -561,6 +581,7 @@ jvms_window_init (JvmsWindow *self)
 
   self->views = jvms_window_views_new (self, self->ruler_box, self->views_box,
                                        self->selection_panel);
+  jvms_window_views_add_event_table (self->views, self->events_box);
 
   gtk_search_bar_connect_entry (self->search_bar, GTK_EDITABLE (self->search_entry));
   g_signal_connect_object (self->search_entry, "search-changed",

@@ -224,8 +224,8 @@ grid_cell (GtkGrid *grid, int column, int row, const char *text, gboolean number
   /* Names keep a readable width when the pane is narrow (it scrolls). */
   if (!number)
     {
-      gtk_label_set_width_chars (GTK_LABEL (label), 14);
-      gtk_label_set_max_width_chars (GTK_LABEL (label), 36);
+      gtk_label_set_width_chars (GTK_LABEL (label), 22);
+      gtk_label_set_max_width_chars (GTK_LABEL (label), 40);
     }
   gtk_label_set_selectable (GTK_LABEL (label), !head);
   if (head)
@@ -915,7 +915,7 @@ build (JvmsEventTable *self)
   GtkWidget *stats_scroller = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (stats_scroller), GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC);
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (stats_scroller), GTK_WIDGET (self->stats_box));
-  gtk_widget_set_size_request (stats_scroller, 360, -1);
+  gtk_widget_set_size_request (stats_scroller, 420, -1);
 
   GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
   gtk_paned_set_start_child (GTK_PANED (paned), scroller);

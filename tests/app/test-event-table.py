@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+"""The event table in the real window under Xvfb, driven with real input events (xdotool), on the
+bundled sample (docs/window.md, "The event table").
+
+- F8 shows the table; without a selection it lists every event of the trace: as many rows as
+  `jvmscope-cli events` prints for the whole trace.
+- A range dragged across the threads view filters it: its rows (read from the window's state
+  dump, in order) equal `jvmscope-cli events --from --to` for that range, row for row (time,
+  type, thread, duration), and its statistics count the same rows.
+- Clicking a row and pressing Enter moves the selection to that row's interval
+  ([start, start + max(duration, 1))), and the table keeps its rows.
+- Clicking the Duration header sorts the rows by duration (the whole range, off the main
+  thread); the same rows are there, in order of duration.
+- Ctrl+Shift+F puts the focus in the text filter: typing a type's name leaves only rows whose
+  type, thread or fields hold it.
+Screenshots are written in the test's folder (printed), kept with --keep or when a check fails,
+for a person to look at. Prints TAP."""
+import argparse
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+from jvms_tap import Tap
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+_spec = importlib.util.spec_from_file_location("test_window", os.path.join(HERE, "test-window.py"))
+tw = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(tw)
+
+
+def ints(text):
+    return [int(v) for v in (text or "").split(";") if v.strip()]
+
+
+def table_rows(state):
+    text = state.get("events", "first-rows", "") or ""
+    return [line for line in text.replace("\\n", "\n").split("\n") if line.strip()]
+
+
+def cli_rows(cli, trace, cache, *args):
+    proc = subprocess.run([cli, "events", trace, "--cache-dir", cache, "--json"] + list(args),
+                          capture_output=True, text=True, check=True)
+    doc = json.loads(proc.stdout)
+    return doc, ["%d %s %d %d" % (e["epoch_ns"], e["type"], e["tid"], e["duration_ns"]) for e in doc["events"]]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--jvmscope", required=True)
+    ap.add_argument("--cli", required=True)
+    ap.add_argument("--schema-dir", required=True)
+    ap.add_argument("--source-root", required=True)
+    ap.add_argument("--keep", action="store_true", help="keep the screenshots")
+    args = ap.parse_args()
+    tap = Tap()
+    trace = os.path.join(args.source_root, "data", "sample", "sample.jvmtrace")
+    tmp = tempfile.mkdtemp(prefix="jvmscope-event-table-")
+    cache = os.path.join(tmp, "cache")
+    xvfb, display = tw.start_xvfb()
+    state = tw.State(os.path.join(tmp, "state.ini"))
+    env = dict(os.environ)
+    env.update({
+        "DISPLAY": display,
+        "GDK_BACKEND": "x11",
+        "GSETTINGS_SCHEMA_DIR": args.schema_dir,
+        "GSETTINGS_BACKEND": "keyfile",
+        "XDG_CACHE_HOME": cache,
+        "XDG_CONFIG_HOME": os.path.join(tmp, "config"),
+        "XDG_DATA_HOME": os.path.join(tmp, "data"),
+        "JVMSCOPE_DEBUG_DUMP_STATE": state.path,
+        "LC_ALL": "C.UTF-8",
+        "GTK_A11Y": "none",
+    })
+    env.pop("WAYLAND_DISPLAY", None)
+    log = open(os.path.join(tmp, "jvmscope.log"), "w")
+    app = None
+
+    def xdo(*cmd):
+        return subprocess.run(["xdotool", *cmd], env=env, capture_output=True, text=True)
+
+    def shot(name):
+        path = os.path.join(tmp, name + ".png")
+        tw.screenshot(env, path)
+        tap.note("screenshot: " + path)
+
+    def settled():
+        return state.get("events", "busy") == "false"
+
+    try:
+        app = subprocess.Popen([args.jvmscope, trace], env=env, stdout=log, stderr=subprocess.STDOUT)
+        ok = tap.check(tw.wait_for(lambda: state.get("window", "loading") == "false"
+                                   and state.get("views", "complete") == "true"
+                                   and state.get("events", "rows", "0") != "0"),
+                       "the sample is indexed and the event table has rows",
+                       "loading=%s rows=%s" % (state.get("window", "loading"), state.get("events", "rows")))
+        if not ok:
+            return tap.done()
+        windows = xdo("search", "--onlyvisible", "--name", "Jvmscope").stdout.split()
+        if windows:
+            xdo("windowactivate", "--sync", windows[0])
+        cli_cache = os.path.join(cache, "jvmscope")
+        whole, whole_rows = cli_rows(args.cli, trace, cli_cache)
+        start = whole["start_ns"]
+        tap.check(state.get("events", "shown") == "false", "the table is hidden at first")
+        xdo("key", "F8")
+        tap.check(tw.wait_for(lambda: state.get("events", "shown") == "true" and settled()
+                              and len(ints(state.get("views", "table-bounds"))) == 4),
+                  "F8 shows the event table", state.get("events", "shown"))
+        # The window is mapped before it is painted: wait for its pixels.
+        painted = tw.wait_for(lambda: tw.distinct_colours(tw.region(tw.screenshot(env, os.path.join(tmp, "0-painted.png")),
+                                                                    0, 0, 1400, 900)) > 8, interval=1.0)
+        tap.check(painted, "the window is painted")
+        tap.check(int(state.get("events", "rows", "0")) == len(whole_rows),
+                  "without a selection it lists every event of the trace (%d, as jvmscope-cli events)" % len(whole_rows),
+                  "table %s, cli %d" % (state.get("events", "rows"), len(whole_rows)))
+        shot("1-table")
+
+        # A drag across the threads view.
+        tb = ints(state.get("views", "threads-bounds"))
+        gx, gw = tb[0] + 180, tb[2] - 180
+        y = tb[1] + min(tb[3], 100) // 2 + 20
+        x0, x1 = gx + gw // 4, gx + gw // 2
+        xdo("mousemove", str(x0), str(y))
+        time.sleep(0.2)
+        xdo("mousedown", "1")
+        for step in range(1, 11):
+            xdo("mousemove", str(x0 + (x1 - x0) * step // 10), str(y))
+            time.sleep(0.05)
+        time.sleep(0.3)
+        xdo("mouseup", "1")
+
+        def filtered():
+            s0, s1 = state.get("views", "selection-start"), state.get("views", "selection-end")
+            return (state.get("views", "has-selection") == "true" and settled()
+                    and state.get("events", "from") == s0 and state.get("events", "to") == s1
+                    and state.get("events", "stats-rows") == state.get("events", "rows"))
+        tap.check(tw.wait_for(filtered), "a range dragged across the threads view filters the table",
+                  "selection %s..%s, table %s..%s busy %s" % (
+                      state.get("views", "selection-start"), state.get("views", "selection-end"),
+                      state.get("events", "from"), state.get("events", "to"), state.get("events", "busy")))
+        s0, s1 = int(state.get("views", "selection-start")), int(state.get("views", "selection-end"))
+        _, range_rows = cli_rows(args.cli, trace, cli_cache, "--from", "%dns" % (s0 - start), "--to", "%dns" % (s1 - start))
+        rows = table_rows(state)
+        n = int(state.get("events", "rows", "0"))
+        tap.check(n == len(range_rows) and rows == range_rows[:len(rows)] and len(rows) == min(n, 20000) and n > 0,
+                  "the table's %d rows for the range equal jvmscope-cli events --from --to, row for row" % n,
+                  "table %d rows (%d dumped), cli %d; first differing: %s" % (
+                      n, len(rows), len(range_rows),
+                      next(((a, b) for a, b in zip(rows, range_rows) if a != b), None)))
+        tap.check(int(state.get("events", "stats-rows", "0")) == len(range_rows),
+                  "its statistics count the same rows", state.get("events", "stats-rows"))
+        shot("2-range")
+
+        # Activate the third row: click it, then Enter.
+        bounds = ints(state.get("views", "table-bounds"))
+        # The filter bar and the column heads are above the rows; rows are about 17 px high.
+        before = table_rows(state)
+        clicked = None
+        for y_off in range(80, 200, 6):
+            xdo("mousemove", str(bounds[0] + 60), str(bounds[1] + y_off))
+            xdo("click", "1")
+            time.sleep(0.4)
+            sel = int(state.get("events", "selected", "-1"))
+            if sel >= 1:
+                clicked = sel
+                break
+        ok = tap.check(clicked is not None, "a click selects a row of the table", state.get("events", "selected"))
+        if ok:
+            xdo("key", "Return")
+            t, _typ, _tid, d = before[clicked].split()
+            want0, want1 = int(t), int(t) + max(int(d), 1)
+            moved = tw.wait_for(lambda: int(state.get("views", "selection-start", "0")) == want0
+                                and int(state.get("views", "selection-end", "0")) == want1)
+            tap.check(moved, "Enter on row %d selects its interval in the timelines" % clicked,
+                      "selection %s..%s, row %s" % (state.get("views", "selection-start"),
+                                                   state.get("views", "selection-end"), before[clicked]))
+            time.sleep(1.0)
+            tap.check(table_rows(state) == before, "the table keeps its rows after its own selection")
+            shot("3-activated")
+
+        # Sort by duration: the Duration header, right of the Time header.
+        xdo("mousemove", str(bounds[0] + 100), str(bounds[1] + 64))
+        xdo("click", "1")
+        time.sleep(0.5)
+
+        def sorted_rows():
+            rows = table_rows(state)
+            if not settled() or not rows:
+                return None
+            d = [int(r.split()[3]) for r in rows]
+            return rows if d == sorted(d) and rows != before else None
+        got = tw.wait_for(sorted_rows)
+        tap.check(got is not None, "clicking the Duration header sorts the rows by duration",
+                  (table_rows(state) or [])[:5])
+        if got is not None and len(before) < 20000:
+            tap.check(sorted(got) == sorted(before), "sorted, the same rows are there")
+        shot("4-sorted")
+
+        # The text filter from the keyboard.
+        xdo("key", "ctrl+shift+f")
+        time.sleep(0.5)
+        xdo("type", "--delay", "50", "ThreadPark")
+
+        def only_park():
+            rows = table_rows(state)
+            return rows if settled() and rows and all("ThreadPark" in r for r in rows) else None
+        got = tw.wait_for(only_park)
+        want = [r for r in range_rows if " jdk.ThreadPark " in r]
+        tap.check(got is not None and int(state.get("events", "rows", "0")) == len(want),
+                  "Ctrl+Shift+F and a type's name leave that type's rows (%d)" % len(want),
+                  "rows %s, first %s" % (state.get("events", "rows"), (table_rows(state) or [])[:3]))
+        shot("5-filtered")
+    finally:
+        if app is not None:
+            app.terminate()
+            try:
+                app.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                app.kill()
+        xvfb.terminate()
+        xvfb.wait()
+        log.close()
+        if not args.keep and not tap.failed:
+            shutil.rmtree(tmp, ignore_errors=True)
+    tap.done()
+
+
+if __name__ == "__main__":
+    main()

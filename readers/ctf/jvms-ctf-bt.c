@@ -6,7 +6,9 @@
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
+#include <time.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -169,6 +171,63 @@ die_with_parent (pid_t parent)
     _exit (1);
 }
 
+/* CPU time @pid has used, in ns; -1 when it cannot be read. */
+static gint64
+child_cpu_ns (pid_t pid)
+{
+  clockid_t clock;
+  struct timespec ts;
+  if (clock_getcpuclockid (pid, &clock) != 0 || clock_gettime (clock, &ts) != 0)
+    return -1;
+  return (gint64) ts.tv_sec * G_GINT64_CONSTANT (1000000000) + ts.tv_nsec;
+}
+
+/* Waits for the child @pid's one-byte answer on @fd. The budget is the child's CPU time, not
+ * the wall clock: babeltrace2's endless loop spends CPU, while a probe on a loaded machine only
+ * waits for it (at load 25 a probe that needed 0.25 s of CPU took over 2 s, and a good trace
+ * was called hung). A wall-clock backstop, far above the budget, covers a child that neither
+ * answers nor runs. Returns the answer, or 0 when the child did not give one in time. */
+static char
+await_verdict (int fd, pid_t pid, guint budget_ms)
+{
+  gint64 cpu0 = child_cpu_ns (pid);
+  gint64 wall0 = g_get_monotonic_time ();
+  gint64 backstop_ms = MAX ((gint64) budget_ms * 10, 30000);
+  for (;;)
+    {
+      gint64 wall_ms = (g_get_monotonic_time () - wall0) / 1000;
+      gint64 cpu = child_cpu_ns (pid);
+      /* Without the child's clock (it exited, or the kernel refuses), the wall clock decides. */
+      gint64 used_ms = cpu0 >= 0 && cpu >= 0 ? (cpu - cpu0) / 1000000 : wall_ms;
+      if (used_ms >= budget_ms || wall_ms >= backstop_ms)
+        return 0;
+      struct pollfd pfd = { fd, POLLIN, 0 };
+      int r = poll (&pfd, 1, (int) CLAMP ((gint64) budget_ms - used_ms, 1, 100));
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r < 0)
+        return 0;
+      if (r > 0)
+        {
+          char verdict = 0;
+          if (read (fd, &verdict, 1) != 1)
+            return 0;
+          return verdict;
+        }
+    }
+}
+
+/* In a probe's child: a CPU-time limit of its own a little above the parent's budget, in case
+ * the parent cannot read the child's clock (SIGXCPU ends it). */
+static void
+limit_own_cpu (guint budget_ms)
+{
+  struct rlimit rl;
+  rl.rlim_cur = budget_ms / 1000 + 2;
+  rl.rlim_max = rl.rlim_cur + 1;
+  setrlimit (RLIMIT_CPU, &rl);
+}
+
 JvmsCtfProbeResult
 jvms_ctf_bt_probe_guarded (const char * const *inputs)
 {
@@ -195,7 +254,7 @@ jvms_ctf_bt_probe_guarded (const char * const *inputs)
        * flushing of the parent's stdio buffers. */
       die_with_parent (parent);
       close (fds[0]);
-      alarm (timeout_ms / 1000 + 2);
+      limit_own_cpu (timeout_ms);
       gboolean ok = jvms_ctf_bt_probe (inputs, NULL);
       char verdict = ok ? 'y' : 'n';
       ssize_t n = write (fds[1], &verdict, 1);
@@ -203,24 +262,7 @@ jvms_ctf_bt_probe_guarded (const char * const *inputs)
     }
 
   close (fds[1]);
-  char verdict = 0;
-  gint64 deadline = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
-  for (;;)
-    {
-      gint64 left_ms = (deadline - g_get_monotonic_time ()) / 1000;
-      if (left_ms <= 0)
-        break;
-      struct pollfd pfd = { fds[0], POLLIN, 0 };
-      int r = poll (&pfd, 1, (int) MIN (left_ms, G_MAXINT));
-      if (r < 0 && errno == EINTR)
-        continue;
-      if (r > 0)
-        {
-          if (read (fds[0], &verdict, 1) != 1)
-            verdict = 0;
-        }
-      break;
-    }
+  char verdict = await_verdict (fds[0], pid, timeout_ms);
   close (fds[0]);
   if (verdict == 0)
     kill (pid, SIGKILL);
@@ -309,10 +351,8 @@ prober_serve (int fd)
       for (char *p = request; p < request + len; p += strlen (p) + 1)
         g_ptr_array_add (inputs, p);
       g_ptr_array_add (inputs, NULL);
-      guint timeout_ms = jvms_ctf_bt_probe_timeout_ms ((const char * const *) inputs->pdata);
-      alarm (timeout_ms / 1000 + 2);
+      /* The parent measures this child's CPU time per probe and kills it past the budget. */
       char verdict = jvms_ctf_bt_probe ((const char * const *) inputs->pdata, NULL) ? 'y' : 'n';
-      alarm (0);
       if (write (fd, &verdict, 1) != 1)
         _exit (1);
     }
@@ -368,21 +408,7 @@ jvms_ctf_prober_probe (JvmsCtfProber *prober, const char * const *inputs)
     }
   g_byte_array_unref (request);
 
-  char verdict = 0;
-  gint64 deadline = g_get_monotonic_time () + (gint64) timeout_ms * 1000;
-  while (sent)
-    {
-      gint64 left_ms = (deadline - g_get_monotonic_time ()) / 1000;
-      if (left_ms <= 0)
-        break;
-      struct pollfd pfd = { prober->fd, POLLIN, 0 };
-      int r = poll (&pfd, 1, (int) MIN (left_ms, G_MAXINT));
-      if (r < 0 && errno == EINTR)
-        continue;
-      if (r > 0 && read (prober->fd, &verdict, 1) != 1)
-        verdict = 0;
-      break;
-    }
+  char verdict = sent ? await_verdict (prober->fd, prober->pid, timeout_ms) : 0;
   if (verdict == 'y')
     return JVMS_CTF_PROBE_OK;
   if (verdict == 'n')

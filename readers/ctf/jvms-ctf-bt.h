@@ -37,8 +37,8 @@ typedef enum
   JVMS_CTF_PROBE_HUNG,
 } JvmsCtfProbeResult;
 
-/* jvms_ctf_bt_probe() in a child process, killed when it takes longer than
- * jvms_ctf_bt_probe_timeout_ms(): babeltrace2 2.0 loops for ever, allocating, on a packet whose
+/* jvms_ctf_bt_probe() in a child process, killed when it has used more CPU time than
+ * jvms_ctf_bt_probe_timeout_ms() (CPU, not wall time: a loaded machine only slows it): babeltrace2 2.0 loops for ever, allocating, on a packet whose
  * declared size is 0, and nothing in its API can interrupt the indexing. What the child says
  * is deterministic, so after FAILED the caller may probe again in-process for the reason;
  * after HUNG it must not. */
@@ -55,7 +55,8 @@ JvmsCtfProbeResult jvms_ctf_prober_probe (JvmsCtfProber      *prober,
                                           const char * const *inputs);
 void               jvms_ctf_prober_free  (JvmsCtfProber      *prober);
 
-/* 2 s plus 20 ms per MB of stream files; JVMS_CTF_PROBE_TIMEOUT_MS overrides (fuzzing). */
+/* The probe's CPU-time budget: 2 s plus 20 ms per MB of stream files; JVMS_CTF_PROBE_TIMEOUT_MS
+ * overrides (fuzzing). */
 guint      jvms_ctf_bt_probe_timeout_ms (const char * const *inputs);
 
 G_END_DECLS

@@ -2,8 +2,8 @@
  * tens of thousands of event classes. Each case runs in a subprocess (a signal fails the test;
  * the time limit only turns a hang into a failure); memory is the peak resident set, checked in
  * the plain build only (the sanitizers hold freed memory and add their shadow). The probes'
- * wall-clock limit is lifted (JVMS_CTF_PROBE_TIMEOUT_MS in meson.build): the result must not
- * depend on the machine's load. */
+ * CPU-time budget is lifted (JVMS_CTF_PROBE_TIMEOUT_MS in meson.build): the result must not
+ * depend on how much CPU babeltrace2 needs on this machine. */
 #include <string.h>
 
 #include "ctf-synthetic.h"

@@ -520,9 +520,13 @@ jvms_event_stats_to_text (JvmsEventStats *self, JvmsEventStore *store)
   for (guint i = 0; i < self->types->len; i++)
     {
       const JvmsEventTypeStats *t = &g_array_index (self->types, JvmsEventTypeStats, i);
-      g_string_append_printf (s, "%-40s  %10" G_GUINT64_FORMAT, jvms_event_store_get_type (store, t->type)->name,
-                              t->count);
-      text_distribution (s, &t->duration);
+      const JvmsEventTypeInfo *info = jvms_event_store_get_type (store, t->type);
+      g_string_append_printf (s, "%-40s  %10" G_GUINT64_FORMAT, info->name, t->count);
+      /* Instant events: no durations to tell. */
+      JvmsEventDistribution d = t->duration;
+      if (!(info->flags & JVMS_EVENT_TYPE_DURATION))
+        d.count = 0;
+      text_distribution (s, &d);
       g_string_append_c (s, '\n');
     }
   g_string_append_printf (s, "\n%-40s  %10s  %12s  %11s  %11s  %11s  %11s  %11s\n", "gaps between events",

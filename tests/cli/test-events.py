@@ -409,6 +409,48 @@ def check_options(tap, cli, label, trace, cache, ours):
     tap.check(ok, "%s: --csv --type %s has a header and the same rows" % (label, t1))
 
 
+def check_syscalls(tap, cli, cache, tmp):
+    """System calls from the kernel layer against perf script on a recording made here: each
+    thread's calls, in order, with the same latency (exit time - entry time) and return value."""
+    data = os.path.join(tmp, "syscalls.data")
+    rec = subprocess.run(["perf", "record", "-q", "-e", "raw_syscalls:sys_enter", "-e", "raw_syscalls:sys_exit",
+                          "-k", "CLOCK_MONOTONIC", "-o", data, "--", "sh", "-c",
+                          "dd if=/dev/zero of=/dev/null bs=1 count=500 2>/dev/null; sleep 0.05; "
+                          "ls / /nonexistent >/dev/null 2>&1; true"],
+                         capture_output=True, text=True)
+    if not tap.check(rec.returncode == 0 and os.path.exists(data), "perf records system calls", rec.stderr[-2000:]):
+        return
+    script = subprocess.run(["perf", "script", "-i", data, "--ns", "-F", "tid,time,event,trace"],
+                            capture_output=True, text=True, check=True).stdout
+    expect = collections.defaultdict(list)
+    open_calls = {}
+    for line in script.splitlines():
+        m = re.match(r"^\s*(\d+)\s+(\d+)\.(\d{9}):\s+raw_syscalls:sys_(enter|exit): NR (-?\d+)(?: = (-?\d+))?", line)
+        if not m:
+            continue
+        tid, t = int(m.group(1)), int(m.group(2)) * 1_000_000_000 + int(m.group(3))
+        if m.group(4) == "enter":
+            if tid in open_calls:
+                expect[tid].append((-1, None))
+            open_calls[tid] = t
+        elif tid in open_calls:
+            expect[tid].append((t - open_calls.pop(tid), int(m.group(6))))
+    for tid in open_calls:
+        expect[tid].append((-1, None))
+    ours = our_json(cli, data, cache, "--type", "syscall:*")
+    got = collections.defaultdict(list)
+    for r in ours["events"]:
+        got[r["tid"]].append((r["duration_ns"], r["fields"].get("ret")))
+    n = sum(len(v) for v in expect.values())
+    bad = ["tid %d: perf script %d calls, ours %d; first difference %s" %
+           (tid, len(expect[tid]), len(got.get(tid, [])),
+            next(((a, b) for a, b in zip(expect[tid], got.get(tid, [])) if a != b), None))
+           for tid in sorted(set(expect) | set(got)) if expect.get(tid) != got.get(tid)]
+    tap.check(n > 500 and not bad, "each thread's %d system calls, latencies and return values equal perf script's" % n,
+              "\n".join(bad[:10]))
+    check_stats(tap, cli, "syscalls.data", data, cache, ours["events"], "--type", "syscall:*")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
@@ -425,6 +467,7 @@ def main():
         check_stats(tap, args.cli, "sample", args.sample, cache,
                     [r for r in ours["events"] if r["type"] == "jdk.ThreadPark"], "--type", "jdk.ThreadPark")
         check_options(tap, args.cli, "sample", args.sample, cache, ours)
+        check_syscalls(tap, args.cli, cache, tmp)
         folder = os.path.join(args.shared, "testdata", "jfr")
         for name in sorted(os.listdir(folder)):
             if not name.endswith(".jfr.gz"):

@@ -1,0 +1,426 @@
+/* bench-events: the event store and the event table at 10 M events (issue 19, "Speed").
+ *
+ *   bench-events [--events N] [--cache-dir DIR] [--pages N] [--frames N] [--no-table]
+ *
+ * A synthetic store of N events (default 10 M: 24 types, 64 threads, four fields each, times in
+ * order, a tenth with durations ended late) is written once (niced) into DIR (default /tmp)
+ * under a name that carries N, and only opened by later runs.
+ *
+ * Prints:
+ *   figure build_seconds            when the store was written now
+ *   figure events_select_p99        ms to make a selection: a random range with every type, one
+ *                                   type, one thread or both (jvms_event_query_new)
+ *   figure events_query_p50/p99     ms to read a page of 100 rows at a random position of such a
+ *                                   selection (what the table reads when it scrolls or jumps)
+ *   figure events_query_cpu_p99     the same in CPU time of the thread
+ *   figure baseline_scan_to_page_p50  ms to reach the same pages by reading the selection from its
+ *                                   start (a store without the stream directory), over 20 of them
+ *   ratio  events_query_p50         ours over that baseline
+ *   figure events_scan_s            seconds to read every row once (headers only)
+ *   figure event_table_scroll_p50/p99  ms per frame (the frame clock's update to after-paint:
+ *                                   layout, rows made and drawn) while the event table, showing
+ *                                   all N rows, scrolls a page per frame to random places
+ *   figure baseline_scroll_p99      the same GtkColumnView over a GtkStringList of 100,000
+ *                                   strings in memory: GTK's own cost
+ *   ratio  event_table_scroll_p99   ours over that baseline
+ * The table needs a display: run under xvfb-run -a when there is none (--no-table skips it). It
+ * draws with GTK's cairo renderer unless GSK_RENDERER says otherwise. */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "jvms-event-query.h"
+#include "jvms-event-table.h"
+#include "jvms-event-writer.h"
+#include "jvms-session.h"
+
+#define N_TYPES   24
+#define N_THREADS 64
+#define PAGE      100
+
+static gint64 n_events = 10000000;
+static char *cache_dir;
+static int n_pages = 400;
+static int n_frames = 300;
+static gboolean no_table;
+
+static double
+now_ms (void)
+{
+  return g_get_monotonic_time () / 1000.0;
+}
+
+static double
+cpu_ms (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int
+cmp_double (gconstpointer a, gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+static double
+percentile (GArray *values, double p)
+{
+  if (values->len == 0)
+    return 0;
+  g_array_sort (values, cmp_double);
+  guint r = (guint) ((p / 100.0) * values->len + 0.999999);
+  return g_array_index (values, double, MIN (MAX (r, 1u), values->len) - 1);
+}
+
+static void
+build_store (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JvmsEventWriter) w = jvms_event_writer_new (path, &error);
+  if (w == NULL)
+    g_error ("%s", error->message);
+  guint fields[N_TYPES][4];
+  for (guint t = 0; t < N_TYPES; t++)
+    {
+      g_autofree char *name = g_strdup_printf (t % 3 == 0 ? "syscall:call%u" : "app.Event%u", t);
+      jvms_event_writer_add_type (w, name, NULL, t % 3 == 0 ? JVMS_EVENT_TYPE_SYSCALL : JVMS_EVENT_TYPE_DURATION);
+      fields[t][0] = jvms_event_writer_add_field (w, t, "ret", NULL, JVMS_EVENT_UNIT_NONE);
+      fields[t][1] = jvms_event_writer_add_field (w, t, "bytes", NULL, JVMS_EVENT_UNIT_BYTES);
+      fields[t][2] = jvms_event_writer_add_field (w, t, "name", NULL, JVMS_EVENT_UNIT_NONE);
+      fields[t][3] = jvms_event_writer_add_field (w, t, "ratio", NULL, JVMS_EVENT_UNIT_PERCENT);
+    }
+  static const char *names[] = { "orders", "payments", "inventory", "java.util.HashMap", "main" };
+  GRand *rand = g_rand_new_with_seed (19);
+  gint64 t = G_GINT64_CONSTANT (1700000000000000000);
+  guint64 pending[N_THREADS];
+  gboolean open[N_THREADS] = { FALSE };
+  for (gint64 i = 0; i < n_events; i++)
+    {
+      t += g_rand_int_range (rand, 0, 2000);
+      guint type = (guint) g_rand_int_range (rand, 0, N_TYPES);
+      guint th = (guint) g_rand_int_range (rand, 0, N_THREADS);
+      gboolean late = type % 3 == 0 && !open[th];
+      jvms_event_writer_begin (w, t, late ? JVMS_EVENT_WRITER_PENDING : g_rand_int_range (rand, 0, 50000),
+                               type, 1000 + th, JVMS_EVENT_NONE);
+      if (late)
+        jvms_event_writer_result (w, fields[type][0]);
+      jvms_event_writer_int (w, fields[type][1], JVMS_EVENT_VALUE_INT, g_rand_int_range (rand, 0, 1 << 16));
+      jvms_event_writer_string (w, fields[type][2], names[g_rand_int_range (rand, 0, G_N_ELEMENTS (names))]);
+      jvms_event_writer_double (w, fields[type][3], g_rand_int_range (rand, 0, 1000) / 1000.0);
+      guint64 row = jvms_event_writer_commit (w);
+      if (late)
+        {
+          pending[th] = row;
+          open[th] = TRUE;
+        }
+      /* Calls end after a while: most while their block is in memory, some much later. */
+      guint other = (guint) g_rand_int_range (rand, 0, N_THREADS);
+      if (open[other] && g_rand_int_range (rand, 0, 40) == 0)
+        {
+          jvms_event_writer_end_row (w, pending[other], g_rand_int_range (rand, 0, 1 << 24), TRUE,
+                                     g_rand_int_range (rand, -11, 4096));
+          open[other] = FALSE;
+        }
+    }
+  g_rand_free (rand);
+  if (!jvms_event_writer_close (w, &error))
+    g_error ("%s", error->message);
+}
+
+typedef struct
+{
+  JvmsEventFilter filter;
+  guint32         type;
+  gint64          tid;
+} Selection;
+
+static void
+random_selection (GRand *rand, JvmsEventStore *store, Selection *s)
+{
+  gint64 first = jvms_event_store_get_first_time (store), last = jvms_event_store_get_last_time (store);
+  double a = g_rand_double (rand), b = g_rand_double (rand);
+  gint64 from = first + (gint64) ((last - first) * MIN (a, b) * 0.5);
+  gint64 to = first + (gint64) ((last - first) * (0.5 + MAX (a, b) * 0.5)) + 1;
+  s->type = (guint32) g_rand_int_range (rand, 0, N_TYPES);
+  s->tid = 1000 + g_rand_int_range (rand, 0, N_THREADS);
+  int kind = g_rand_int_range (rand, 0, 4);
+  s->filter = (JvmsEventFilter) { from, to, kind & 1 ? &s->type : NULL, kind & 1 ? 1 : 0,
+                                  kind & 2 ? &s->tid : NULL, kind & 2 ? 1 : 0 };
+}
+
+typedef struct
+{
+  guint64 left;
+  gboolean with_filter;
+} Reach;
+
+static gboolean
+count_down (const JvmsEventRecord *r, gpointer data)
+{
+  Reach *reach = data;
+  return --reach->left > 0;
+}
+
+static void
+bench_queries (JvmsEventStore *store)
+{
+  GRand *rand = g_rand_new_with_seed (7);
+  g_autoptr(GArray) select = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) page = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) page_cpu = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) ours_sampled = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) baseline = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(JvmsEventCursor) cursor = jvms_event_cursor_new (store);
+  for (int i = 0; i < n_pages; i++)
+    {
+      Selection s;
+      random_selection (rand, store, &s);
+      double t0 = now_ms ();
+      g_autoptr(GError) error = NULL;
+      g_autoptr(JvmsEventQuery) q = jvms_event_query_new (store, &s.filter, &error);
+      if (q == NULL)
+        g_error ("%s", error->message);
+      double t1 = now_ms ();
+      g_array_append_val (select, (double) { t1 - t0 });
+      guint64 n = jvms_event_query_get_n_rows (q);
+      if (n == 0)
+        continue;
+      guint64 pos = (guint64) (g_rand_double (rand) * (double) (n > PAGE ? n - PAGE : 1));
+      g_autoptr(JvmsEventBatch) batch = jvms_event_batch_new ();
+      double c0 = cpu_ms ();
+      t0 = now_ms ();
+      if (!jvms_event_query_read (q, cursor, pos, PAGE, batch, &error))
+        g_error ("%s", error->message);
+      t1 = now_ms ();
+      double c1 = cpu_ms ();
+      g_array_append_val (page, (double) { t1 - t0 });
+      g_array_append_val (page_cpu, (double) { c1 - c0 });
+      /* The baseline for 20 of the same pages: every row of the selection up to the page. */
+      if (i % (n_pages / 20 > 0 ? n_pages / 20 : 1) == 0)
+        {
+          g_autoptr(JvmsEventCursor) fresh = jvms_event_cursor_new (store);
+          Reach reach = { pos + PAGE, TRUE };
+          t0 = now_ms ();
+          jvms_event_query_foreach (q, fresh, 0, FALSE, count_down, &reach, NULL);
+          t1 = now_ms ();
+          g_array_append_val (baseline, (double) { t1 - t0 });
+          g_array_append_val (ours_sampled, (double) { g_array_index (page, double, page->len - 1) });
+        }
+    }
+  printf ("figure events_select_p99 %.3f ms\n", percentile (select, 99));
+  printf ("figure events_query_p50 %.3f ms\n", percentile (page, 50));
+  printf ("figure events_query_p99 %.3f ms\n", percentile (page, 99));
+  printf ("figure events_query_cpu_p99 %.3f ms\n", percentile (page_cpu, 99));
+  double base = percentile (baseline, 50);
+  printf ("figure baseline_scan_to_page_p50 %.3f ms\n", base);
+  printf ("ratio events_query_p50 %.5f\n", base > 0 ? percentile (ours_sampled, 50) / base : 0);
+
+  /* Every row once, headers only. */
+  JvmsEventFilter all = { G_MININT64, G_MAXINT64, NULL, 0, NULL, 0 };
+  g_autoptr(JvmsEventQuery) q = jvms_event_query_new (store, &all, NULL);
+  Reach reach = { G_MAXUINT64, FALSE };
+  g_autoptr(JvmsEventCursor) fresh = jvms_event_cursor_new (store);
+  double t0 = now_ms ();
+  jvms_event_query_foreach (q, fresh, 0, FALSE, count_down, &reach, NULL);
+  printf ("figure events_scan_s %.3f s\n", (now_ms () - t0) / 1000);
+  g_rand_free (rand);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Scrolling the table */
+
+typedef struct
+{
+  GtkAdjustment *adj;
+  GArray        *frames;
+  double         started;
+  int            left;
+  GRand         *rand;
+  GMainLoop     *loop;
+  gboolean       warm;
+} Scroll;
+
+static void
+on_update (GdkFrameClock *clock, Scroll *s)
+{
+  s->started = now_ms ();
+}
+
+static void
+on_after_paint (GdkFrameClock *clock, Scroll *s)
+{
+  if (s->started > 0 && s->warm)
+    g_array_append_val (s->frames, (double) { now_ms () - s->started });
+  s->started = 0;
+  if (s->left-- <= 0)
+    {
+      g_main_loop_quit (s->loop);
+      return;
+    }
+  /* A page further, or a jump to anywhere one time in ten (the scrollbar dragged). */
+  double upper = gtk_adjustment_get_upper (s->adj), page = gtk_adjustment_get_page_size (s->adj);
+  double v = gtk_adjustment_get_value (s->adj) + page;
+  if (g_rand_int_range (s->rand, 0, 10) == 0 || v > upper - page)
+    v = g_rand_double (s->rand) * MAX (upper - page, 0);
+  gtk_adjustment_set_value (s->adj, v);
+  s->warm = TRUE;
+}
+
+static GtkScrolledWindow *
+find_scroller (GtkWidget *w)
+{
+  if (GTK_IS_SCROLLED_WINDOW (w) && GTK_IS_COLUMN_VIEW (gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (w))))
+    return GTK_SCROLLED_WINDOW (w);
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkScrolledWindow *found = find_scroller (c);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+quit_idle (gpointer loop)
+{
+  g_main_loop_quit (loop);
+  return G_SOURCE_REMOVE;
+}
+
+/* Scrolls @child's column view for n_frames frames; per-frame ms into the result. */
+static GArray *
+scroll_frames (GtkWidget *child)
+{
+  GtkWidget *window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (window), 1600, 900);
+  gtk_window_set_child (GTK_WINDOW (window), child);
+  gtk_window_present (GTK_WINDOW (window));
+  GMainLoop *loop = g_main_loop_new (NULL, FALSE);
+  /* Let it map and settle (the statistics of the table run meanwhile in a thread). */
+  g_timeout_add (1500, quit_idle, loop);
+  g_main_loop_run (loop);
+  Scroll s = { .frames = g_array_new (FALSE, FALSE, sizeof (double)), .left = n_frames,
+               .rand = g_rand_new_with_seed (3), .loop = loop };
+  GtkScrolledWindow *scroller = find_scroller (child);
+  if (scroller == NULL)
+    g_error ("no column view to scroll");
+  s.adj = gtk_scrolled_window_get_vadjustment (scroller);
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (window);
+  gulong u = g_signal_connect (clock, "update", G_CALLBACK (on_update), &s);
+  gulong p = g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), &s);
+  gtk_adjustment_set_value (s.adj, gtk_adjustment_get_value (s.adj) + 1);
+  gtk_widget_queue_draw (window);
+  g_main_loop_run (loop);
+  g_signal_handler_disconnect (clock, u);
+  g_signal_handler_disconnect (clock, p);
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_main_loop_unref (loop);
+  g_rand_free (s.rand);
+  return s.frames;
+}
+
+static void
+setup_label (GtkSignalListItemFactory *f, GtkListItem *item, gpointer data)
+{
+  gtk_list_item_set_child (item, gtk_label_new (NULL));
+}
+
+static void
+bind_label (GtkSignalListItemFactory *f, GtkListItem *item, gpointer data)
+{
+  GtkStringObject *o = gtk_list_item_get_item (item);
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), gtk_string_object_get_string (o));
+}
+
+static void
+bench_table (JvmsEventStore *store)
+{
+  g_autoptr(JvmsSession) session = jvms_session_new ();
+  GtkWidget *table = jvms_event_table_new (session);
+  jvms_event_table_set_store (JVMS_EVENT_TABLE (table), store, NULL);
+  printf ("figure event_table_rows %" G_GUINT64_FORMAT " rows\n", jvms_event_table_get_n_rows (JVMS_EVENT_TABLE (table)));
+  g_autoptr(GArray) ours = scroll_frames (table);
+
+  /* The baseline: the same kind of column view over strings in memory. */
+  GtkStringList *strings = gtk_string_list_new (NULL);
+  for (guint i = 0; i < 100000; i++)
+    {
+      char buf[64];
+      g_snprintf (buf, sizeof buf, "row %u of the baseline", i);
+      gtk_string_list_append (strings, buf);
+    }
+  GtkColumnView *view = GTK_COLUMN_VIEW (gtk_column_view_new (GTK_SELECTION_MODEL (gtk_single_selection_new (G_LIST_MODEL (strings)))));
+  for (guint c = 0; c < 5; c++)
+    {
+      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+      g_signal_connect (factory, "setup", G_CALLBACK (setup_label), NULL);
+      g_signal_connect (factory, "bind", G_CALLBACK (bind_label), NULL);
+      g_autoptr(GtkColumnViewColumn) col = gtk_column_view_column_new ("column", factory);
+      gtk_column_view_append_column (view, col);
+    }
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (view));
+  g_autoptr(GArray) base = scroll_frames (scroller);
+
+  double p99 = percentile (ours, 99), b99 = percentile (base, 99);
+  printf ("figure event_table_scroll_p50 %.3f ms\n", percentile (ours, 50));
+  printf ("figure event_table_scroll_p99 %.3f ms\n", p99);
+  printf ("figure baseline_scroll_p99 %.3f ms\n", b99);
+  printf ("ratio event_table_scroll_p99 %.3f\n", b99 > 0 ? p99 / b99 : 0);
+  printf ("figure event_table_frames %u frames\n", ours->len);
+}
+
+int
+main (int argc, char **argv)
+{
+  GOptionEntry entries[] = {
+    { "events", 0, 0, G_OPTION_ARG_INT64, &n_events, "Events in the synthetic store", "N" },
+    { "cache-dir", 0, 0, G_OPTION_ARG_FILENAME, &cache_dir, "Where the store is kept (/tmp)", "DIR" },
+    { "pages", 0, 0, G_OPTION_ARG_INT, &n_pages, "Random pages read", "N" },
+    { "frames", 0, 0, G_OPTION_ARG_INT, &n_frames, "Frames scrolled", "N" },
+    { "no-table", 0, 0, G_OPTION_ARG_NONE, &no_table, "Skip the table (no display)", NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new ("— the event store and table at scale");
+  g_option_context_add_main_entries (context, entries, NULL);
+  g_autoptr(GError) error = NULL;
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      g_printerr ("%s\n", error->message);
+      return 2;
+    }
+  g_autofree char *path = g_strdup_printf ("%s/jvmscope-bench-events-%" G_GINT64_FORMAT ".events",
+                                           cache_dir != NULL ? cache_dir : g_get_tmp_dir (), n_events);
+  JvmsEventStore *store = jvms_event_store_open (path, NULL);
+  if (store == NULL)
+    {
+      double t0 = now_ms ();
+      build_store (path);
+      printf ("figure build_seconds %.2f s\n", (now_ms () - t0) / 1000);
+      store = jvms_event_store_open (path, &error);
+      if (store == NULL)
+        g_error ("%s", error->message);
+    }
+  GStatBuf st;
+  if (g_stat (path, &st) == 0)
+    printf ("figure store_bytes_per_event %.1f bytes\n", (double) st.st_size / MAX (n_events, 1));
+  printf ("figure events %" G_GUINT64_FORMAT " rows\n", jvms_event_store_get_n_rows (store));
+  bench_queries (store);
+  if (!no_table)
+    {
+      /* The software renderer, as on a machine without a GPU (Xvfb): the same for ours and the
+       * baseline, and steadier than GL through llvmpipe. GSK_RENDERER set outside wins. */
+      g_setenv ("GSK_RENDERER", "cairo", FALSE);
+      gtk_init ();
+      bench_table (store);
+    }
+  jvms_event_store_unref (store);
+  return 0;
+}

@@ -65,7 +65,8 @@ file_size (const char *path)
 static gboolean
 record (const char *classes, const char *out, double seconds)
 {
-  g_autofree char *opt = g_strdup_printf ("-XX:StartFlightRecording=filename=%s,settings=%s", out, JVMS_JFC);
+  /* maxsize: without it the JVM keeps only the last 250 MB on disk. */
+  g_autofree char *opt = g_strdup_printf ("-XX:StartFlightRecording=filename=%s,settings=%s,maxsize=8g", out, JVMS_JFC);
   g_autofree char *millis = g_strdup_printf ("%d", (int) (seconds * 1000));
   char *argv[] = { "java", "-Xmx1g", opt, "-cp", (char *) classes, "ProfileBench", millis, NULL };
   return run (argv, NULL);
@@ -270,6 +271,7 @@ bench_jdk (JvmsProfile *profile, const char *classes, const char *recording)
           strcmp (our_park, park->str) == 0 ? "equal" : "DIFFERENT", count_lines (park->str));
   if (jdk_ns > 0 && ours_ms > 0)
     printf ("ratio profile_vs_jdk %.0f\n", jdk_ns / 1e6 / ours_ms);
+  fflush (stdout);
   g_string_free (cpu, TRUE);
   g_string_free (park, TRUE);
 }
@@ -284,7 +286,13 @@ write_synthetic (const char *dir, guint64 n)
 {
   char *path = g_strdup_printf ("%s/synthetic-%" G_GUINT64_FORMAT ".samples", dir, n);
   if (file_size (path) > 0)
-    return path;
+    {
+      /* Kept from an earlier run, if this build can still read it. */
+      g_autoptr(JvmsSamplesStore) old = jvms_samples_store_open (path, NULL);
+      if (old != NULL)
+        return path;
+      g_unlink (path);
+    }
   g_printerr ("bench-profile: writing %" G_GUINT64_FORMAT " synthetic samples...\n", n);
   g_autoptr(GError) error = NULL;
   JvmsSamplesWriter *w = jvms_samples_writer_new (path, &error);

@@ -613,6 +613,8 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
   /* The CTF reader infers a missing context tid from the switches it saw: no evidence. */
   if (km != NULL && ks.ctf != NULL)
     jvms_kernel_machine_set_trust_context (km, FALSE);
+  if (km != NULL && req->without_wakers)
+    jvms_kernel_machine_set_keep_wakers (km, FALSE);
   if (have_jfr)
     jfr_begin (&js, writer, threads, samples);
   jvms_samples_writer_set_kernel_states (samples, km != NULL);

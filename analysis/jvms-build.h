@@ -18,6 +18,7 @@ typedef struct
   const char   *events_path;  /* the event store (jvms-event-store.h), or NULL for none */
   const char   *identity;     /* stored as "trace-identity" */
   guint64       total_bytes;  /* of every input, for the progress fraction */
+  gboolean      without_wakers; /* bench-index only: measure what keeping wakers costs */
   /* Called from the building thread. */
   void        (*progress)      (double fraction, gpointer user_data);
   void        (*history_ready) (JvmsHistory *history, gpointer user_data);

@@ -97,11 +97,19 @@ typedef struct
 } PendingEnd;
 
 
+/* A blocked entry of a monitor not yet ended: when its thread acquires the monitor, and the
+ * thread that held it until then (JFR's previousOwner: the one that released it to this one). */
+typedef struct
+{
+  gint64 end;
+  gint64 owner;
+} LockEntry;
+
 typedef struct
 {
   JvmsAttribute a_class, a_owner, a_waiters;
   gint64        waiters;
-  GArray       *ends;          /* gint64, pending ends of the blocked entries */
+  GArray       *ends;          /* LockEntry, by end: the blocked entries not yet ended */
 } Lock;
 
 struct _JvmsJfrMachine
@@ -687,10 +695,22 @@ blocking (JvmsJfrMachine *self, JThread *j, gint64 start, gint64 end, JvmsUserSt
 /* Locks */
 
 static gint
-compare_i64 (gconstpointer a, gconstpointer b)
+compare_entry_end (gconstpointer a, gconstpointer b)
 {
-  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+  gint64 x = ((const LockEntry *) a)->end, y = ((const LockEntry *) b)->end;
   return x < y ? -1 : x > y;
+}
+
+/* The holder while threads wait: the previousOwner of the entry that ends first (it holds the
+ * monitor until it hands it to that entry's thread); null when nobody waits or JFR names none. */
+static void
+lock_show_owner (JvmsJfrMachine *self, Lock *l, gint64 time)
+{
+  gint64 owner = l->ends->len > 0 ? g_array_index (l->ends, LockEntry, 0).owner : 0;
+  if (owner != 0)
+    jvms_writer_set_int (self->writer, l->a_owner, time, owner);
+  else
+    jvms_writer_set_null (self->writer, l->a_owner, time);
 }
 
 static void
@@ -698,17 +718,15 @@ lock_advance (JvmsJfrMachine *self, Lock *l, gint64 time)
 {
   while (l->ends->len > 0)
     {
-      gint64 end = g_array_index (l->ends, gint64, 0);
+      gint64 end = g_array_index (l->ends, LockEntry, 0).end;
       if (end > time)
         break;
       g_array_remove_index (l->ends, 0);
       l->waiters--;
       jvms_writer_set_int (self->writer, l->a_waiters, end, l->waiters);
       if (l->waiters == 0)
-        {
-          jvms_writer_set_null (self->writer, l->a_waiters, end);
-          jvms_writer_set_null (self->writer, l->a_owner, end);
-        }
+        jvms_writer_set_null (self->writer, l->a_waiters, end);
+      lock_show_owner (self, l, end);
     }
 }
 
@@ -720,7 +738,7 @@ lock_enter (JvmsJfrMachine *self, guint64 address, const char *klass, gint64 own
   if (l == NULL)
     {
       l = g_new0 (Lock, 1);
-      l->ends = g_array_new (FALSE, FALSE, sizeof (gint64));
+      l->ends = g_array_new (FALSE, FALSE, sizeof (LockEntry));
       char key[32];
       g_snprintf (key, sizeof key, "0x%" G_GINT64_MODIFIER "x", address);
       JvmsAttribute folder = jvms_writer_attribute (self->writer, "Locks/%s", key);
@@ -733,15 +751,15 @@ lock_enter (JvmsJfrMachine *self, guint64 address, const char *klass, gint64 own
   l->waiters++;
   jvms_writer_set_int (self->writer, l->a_waiters, start, l->waiters);
   jvms_writer_set_string (self->writer, l->a_class, start, klass);
-  if (owner != 0)
-    jvms_writer_set_int (self->writer, l->a_owner, start, owner);
   /* Bounded by the threads that can wait at once; a hostile file cannot grow it past that
    * without also growing the thread table. */
   if (l->ends->len < 65536)
     {
-      g_array_append_val (l->ends, end);
-      g_array_sort (l->ends, compare_i64);
+      LockEntry e = { MAX (end, start), owner };
+      g_array_append_val (l->ends, e);
+      g_array_sort (l->ends, compare_entry_end);
     }
+  lock_show_owner (self, l, start);
 }
 
 /* ------------------------------------------------------------------------------------------ */

@@ -29,7 +29,8 @@ typedef struct
 typedef struct
 {
   JvmsThread     *thread;
-  JvmsAttribute   a_state, a_cpu, a_syscall;
+  JvmsAttribute   a_state, a_cpu, a_syscall, a_waker;
+  JvmsAttribute   a_device;        /* made at the first wait a disk ended */
   Recent          recent[RECENT_N];
   guint           recent_next;     /* where the next emitted interval goes */
   guint           recent_n;
@@ -42,6 +43,8 @@ typedef struct
   gboolean        in_syscall;
   const char     *syscall;         /* interned */
   gboolean        exiting;
+  gint64          pending_waker;   /* who ended the pending wait (packed, jvms-states.h); -1: none */
+  const char     *pending_device;  /* the disk whose completion ended it (interned), or NULL */
   GArray         *counters;        /* CounterRate */
   gint64          unknown_ns;      /* emitted time in UNKNOWN */
   gint64          known_ns;        /* emitted time in any other state but EXITED */
@@ -51,6 +54,8 @@ typedef struct
 {
   JvmsAttribute a_thread, a_pid;
   gint64        current_tid;
+  gint64        completed_at;      /* the last block request completed on this CPU, and its disk */
+  const char   *completed_disk;    /* interned "major:minor" */
   gboolean      seen;              /* current_tid is known (a switch on it was seen) */
   GArray       *counters;          /* CounterRate */
 } KCpu;
@@ -59,6 +64,7 @@ typedef struct
 {
   JvmsAttribute a_queue, a_in_flight;
   gint64        queue, in_flight;
+  const char   *name;              /* "major:minor", interned (disks are bounded) */
 } KDisk;
 
 struct _JvmsKernelMachine
@@ -74,6 +80,7 @@ struct _JvmsKernelMachine
   guint64      n_missing;
   guint64      n_missing_from_idle;
   gboolean     trust_context;
+  gboolean     keep_wakers;
 };
 
 static void
@@ -108,6 +115,7 @@ jvms_kernel_machine_new (JvmsWriter *writer, JvmsThreads *threads, gint64 offset
   self->threads = threads;
   self->offset = offset_ns;
   self->trust_context = TRUE;
+  self->keep_wakers = TRUE;
   self->kthreads = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, kthread_free);
   self->cpus = g_ptr_array_new_with_free_func (kcpu_free);
   self->disks = g_hash_table_new_full (NULL, NULL, NULL, g_free);
@@ -141,6 +149,12 @@ void
 jvms_kernel_machine_set_trust_context (JvmsKernelMachine *self, gboolean trust)
 {
   self->trust_context = trust;
+}
+
+void
+jvms_kernel_machine_set_keep_wakers (JvmsKernelMachine *self, gboolean keep)
+{
+  self->keep_wakers = keep;
 }
 
 void
@@ -179,6 +193,9 @@ kthread_get (JvmsKernelMachine *self, gint64 tid, gint64 time)
   k->a_state = jvms_writer_child (self->writer, k->thread->folder, "kernel-state");
   k->a_cpu = jvms_writer_child (self->writer, k->a_state, "cpu");
   k->a_syscall = jvms_writer_child (self->writer, k->a_state, "syscall");
+  k->a_waker = jvms_writer_child (self->writer, k->a_state, "waker");
+  k->a_device = JVMS_ATTRIBUTE_INVALID;
+  k->pending_waker = -1;
   g_hash_table_insert (self->kthreads, &k->thread->tid, k);
   return k;
 }
@@ -208,6 +225,13 @@ is_on_cpu (JvmsKernelState s)
   return s == JVMS_KERNEL_STATE_RUNNING || s == JVMS_KERNEL_STATE_SYSCALL;
 }
 
+/* Off CPU, and not waiting for one: what a wake-up ends. */
+static gboolean
+is_wait (JvmsKernelState s)
+{
+  return s == JVMS_KERNEL_STATE_BLOCKED || s == JVMS_KERNEL_STATE_BLOCKED_IO || s == JVMS_KERNEL_STATE_UNKNOWN;
+}
+
 /* Writes the pending interval, which ends at @end. */
 static void
 emit_pending (JvmsKernelMachine *self, KThread *k, gint64 end)
@@ -231,8 +255,21 @@ emit_pending (JvmsKernelMachine *self, KThread *k, gint64 end)
     jvms_writer_set_int (self->writer, k->a_cpu, t, k->pending_cpu);
   else
     jvms_writer_set_null (self->writer, k->a_cpu, t);
-  jvms_writer_set_string (self->writer, k->a_syscall, t,
-                          k->pending_state == JVMS_KERNEL_STATE_SYSCALL ? k->pending_syscall : NULL);
+  jvms_writer_set_string (self->writer, k->a_syscall, t, k->pending_syscall);
+  /* A wait carries who ended it from its start on, until the next wait: one interval per wait
+   * (none where the waker stays the same), written now that the wake-up is known. */
+  if (is_wait (k->pending_state) && self->keep_wakers)
+    {
+      if (k->pending_waker >= 0)
+        jvms_writer_set_int (self->writer, k->a_waker, t, k->pending_waker);
+      else
+        jvms_writer_set_null (self->writer, k->a_waker, t);
+      if (k->pending_device != NULL && k->a_device == JVMS_ATTRIBUTE_INVALID)
+        k->a_device = jvms_writer_child (self->writer, k->a_state, "device");
+      jvms_writer_set_string (self->writer, k->a_device, t, k->pending_device);
+      k->pending_waker = -1;
+      k->pending_device = NULL;
+    }
 }
 
 static void
@@ -401,7 +438,7 @@ on_switch (JvmsKernelMachine *self, const JvmsKernelEvent *ev, gint64 t)
       if (prev->has_pending)
         on_cpu_evidence (self, prev, t, cpu, FALSE);
       JvmsKernelState next_state = state_after_switch_out (prev, ev->sched_switch.prev_state);
-      transition (self, prev, t, next_state, -1, NULL);
+      transition (self, prev, t, next_state, -1, prev->in_syscall ? prev->syscall : NULL);
     }
   KThread *next = NULL;
   if (ev->sched_switch.next_tid > 0)
@@ -418,6 +455,20 @@ on_switch (JvmsKernelMachine *self, const JvmsKernelEvent *ev, gint64 t)
         transition (self, next, t, JVMS_KERNEL_STATE_RUNNING, cpu, NULL);
     }
   set_cpu_current (self, cpu, t, next);
+}
+
+/* Who ended a wait: the thread in whose context the wake-up ran, flagged when that was an
+ * interrupt (jvms-states.h); -1 when the trace does not say. A block request completed on that
+ * CPU just before, in an interrupt, names the disk. */
+static void
+note_waker (JvmsKernelMachine *self, KThread *k, const JvmsKernelEvent *ev, gint64 t)
+{
+  k->pending_waker = ev->tid >= 0 ? jvms_waker_pack (ev->tid, ev->wakeup.in_irq == 1) : -1;
+  k->pending_device = NULL;
+  KCpu *c = ev->wakeup.in_irq != 0 && k->pending_state == JVMS_KERNEL_STATE_BLOCKED_IO
+            ? kcpu_get (self, ev->cpu) : NULL;
+  if (c != NULL && c->completed_disk != NULL && t - c->completed_at <= JVMS_WAKER_DISK_NS)
+    k->pending_device = c->completed_disk;
 }
 
 static void
@@ -445,7 +496,8 @@ on_wakeup (JvmsKernelMachine *self, const JvmsKernelEvent *ev, gint64 t)
     case JVMS_KERNEL_STATE_BLOCKED:
     case JVMS_KERNEL_STATE_BLOCKED_IO:
     case JVMS_KERNEL_STATE_UNKNOWN:
-      transition (self, k, t, JVMS_KERNEL_STATE_RUNNABLE, -1, NULL);
+      note_waker (self, k, ev, t);
+      transition (self, k, t, JVMS_KERNEL_STATE_RUNNABLE, -1, k->in_syscall ? k->syscall : NULL);
       break;
     default:
       /* Already runnable or running (sched_wakeup after sched_waking), or exited. */
@@ -596,6 +648,9 @@ on_block (JvmsKernelMachine *self, const JvmsKernelEvent *ev, gint64 t)
       d = g_new0 (KDisk, 1);
       d->a_queue = jvms_writer_attribute (self->writer, "Disk/%u:%u/queue", dev >> 20, dev & 0xfffff);
       d->a_in_flight = jvms_writer_attribute (self->writer, "Disk/%u:%u/in-flight", dev >> 20, dev & 0xfffff);
+      char name[32];
+      g_snprintf (name, sizeof name, "%u:%u", dev >> 20, dev & 0xfffff);
+      d->name = g_intern_string (name);
       g_hash_table_insert (self->disks, GUINT_TO_POINTER (dev + 1), d);
     }
   switch (ev->type)
@@ -607,6 +662,14 @@ on_block (JvmsKernelMachine *self, const JvmsKernelEvent *ev, gint64 t)
       jvms_writer_set_int (self->writer, d->a_in_flight, t, ++d->in_flight);
       break;
     case JVMS_KERNEL_EVENT_BLOCK_RQ_COMPLETE:
+      {
+        KCpu *c = kcpu_get (self, ev->cpu);
+        if (c != NULL)
+          {
+            c->completed_at = t;
+            c->completed_disk = d->name;
+          }
+      }
       /* A request issued before the recording began completes without its insert: never
        * below zero. */
       if (d->queue > 0)

@@ -33,6 +33,10 @@ void               jvms_kernel_machine_free   (JvmsKernelMachine      *self);
  * default) and so proves that thread on the event's CPU; FALSE where a reader infers it. */
 void               jvms_kernel_machine_set_trust_context (JvmsKernelMachine *self,
                                                           gboolean           trust);
+/* Whether waits keep their waker and device (kernel-state/waker, /device; the default): FALSE
+ * only for bench-index, which measures what keeping them costs. */
+void               jvms_kernel_machine_set_keep_wakers (JvmsKernelMachine *self,
+                                                        gboolean           keep);
 /* Events in non-decreasing time; time 0 ("no time", perf's synthesized records) is taken as
  * the history start. */
 void               jvms_kernel_machine_feed   (JvmsKernelMachine      *self,

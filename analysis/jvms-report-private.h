@@ -10,6 +10,16 @@
 
 G_BEGIN_DECLS
 
+/* A thread's time charged to a key: [start, end) of thread tid. */
+typedef struct
+{
+  gint64 start, end;
+  gint64 tid;
+} JvmsReportSpan;
+
+/* Spans kept per key (a monitor's waits): beyond, the holders' states are of the first ones. */
+#define JVMS_REPORT_MAX_SPANS (1u << 20)
+
 /* One key of evidence (a monitor, class, method, thread ...) with the time charged to it and
  * the threads involved. */
 typedef struct
@@ -19,6 +29,7 @@ typedef struct
   gint64      ns;
   GHashTable *threads;  /* tid -> GINT_TO_POINTER (1): threads that waited */
   GHashTable *holders;  /* tid -> ns: monitors: the threads that held it */
+  GArray     *spans;    /* JvmsReportSpan: monitors: the waits, in each thread's time order */
 } JvmsReportKey;
 
 /* The time charged to one kind, by thread and by key. */
@@ -86,6 +97,7 @@ typedef struct
   GArray          *gc_pauses;      /* GC/pause intervals over the range: the world stopped by GC */
   GArray          *vm_operations;  /* VM/operation intervals over the range */
   GArray          *safepoints;     /* JvmsReportSafepoint, in time order */
+  GArray          *sync_bounds;    /* gint64: every synchronisation's start and end, sorted */
   GHashTable      *stack_wanted;   /* tid -> GPtrArray of JvmsReportStraggle* the evidence shows */
   gint64           unknown_running_ns;
   gint64           unknown_blocked_ns;
@@ -129,6 +141,46 @@ const JvmsValue  *jvms_report_cursor_at      (JvmsReportCursor        *c,
 /* The next time after @t at which the cursor's value may change. */
 gint64            jvms_report_cursor_next    (JvmsReportCursor        *c,
                                               gint64                   t);
+
+/* A piece of one thread's time where its leaves, the GC pause and the VM operation hold one
+ * value each. Values point into the walk's intervals. */
+typedef struct
+{
+  gint64           t0, t1;
+  const JvmsValue *user, *detail, *monitor, *owner, *kernel, *syscall;
+  gint64           user_start, kernel_start; /* when those states began (G_MININT64: none) */
+  gboolean         in_gc_pause;
+  const char      *operation;                /* VM/operation, or NULL */
+} JvmsReportSegment;
+
+/* What a segment is charged to (jvms-report.h's table). */
+typedef struct
+{
+  gint      kind;          /* JvmsFindingKind, -1 when charged to none */
+  char     *key;           /* the evidence's key (owned), or NULL */
+  gboolean  counts;        /* in the thread's analysed time */
+  gboolean  runnable;      /* waiting for a CPU */
+  gboolean  unknown_running, unknown_blocked; /* what one layer alone could not tell */
+} JvmsReportCharge;
+
+typedef void (*JvmsReportSegmentFunc) (const JvmsReportSegment *segment,
+                                       gpointer                 data);
+
+/* jvms-report-walk.c: the rules, for one segment of a thread of @kind named @name. */
+void              jvms_report_classify       (JvmsThreadKind           kind,
+                                              const char              *name,
+                                              const JvmsReportSegment *segment,
+                                              JvmsReportCharge        *out);
+/* Reads one thread's states over [from, to) (one query) and calls @func on each segment with
+ * a state, cut also at @bounds (sorted times, or NULL). */
+gboolean          jvms_report_thread_segments (JvmsReportWork         *w,
+                                               const JvmsThreadInfo   *info,
+                                               gint64                  from,
+                                               gint64                  to,
+                                               const GArray           *bounds,
+                                               JvmsReportSegmentFunc   func,
+                                               gpointer                data,
+                                               GError                **error);
 
 /* jvms-report-walk.c: lists the analysed threads (@filter: a folder name or a name, or NULL),
  * then charges each one's time over the range. */

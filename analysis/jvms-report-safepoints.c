@@ -42,6 +42,7 @@ jvms_report_safepoints_clear (JvmsReportWork *w)
   g_clear_pointer (&w->stack_wanted, g_hash_table_unref);
   g_clear_pointer (&w->safepoints, g_array_unref);
   g_clear_pointer (&w->vm_operations, g_array_unref);
+  g_clear_pointer (&w->sync_bounds, g_array_unref);
 }
 
 static gboolean
@@ -120,10 +121,14 @@ jvms_report_safepoints_load (JvmsReportWork *w, GError **error)
       else if (strcmp (iv->value.s, JVMS_SAFEPOINT_PHASE_RESUMING) == 0)
         sp->resume_ns += iv->end - iv->start;
     }
+  w->sync_bounds = g_array_new (FALSE, FALSE, sizeof (gint64));
   for (guint i = 0; i < w->safepoints->len; i++)
     {
       JvmsReportSafepoint *sp = &g_array_index (w->safepoints, JvmsReportSafepoint, i);
       sp->is_gc = jvms_report_is_gc_operation (sp->operation) || overlaps_pause (w, &pauses, sp->start, sp->end);
+      /* The walk cuts segments there: a thread's way to a safepoint lies inside. */
+      g_array_append_val (w->sync_bounds, sp->sync_start);
+      g_array_append_val (w->sync_bounds, sp->sync_end);
     }
   return TRUE;
 }

@@ -1,5 +1,6 @@
 /* jvms-report-walk.c: the charging rules (jvms-report.h's table): each analysed thread's time
- * over the range, segment by segment, charged to one kind. */
+ * over the range, segment by segment, charged to one kind. The same rules say what a lock's
+ * holder was doing while others waited (jvms-report-monitors.c). */
 #include "jvms-report-private.h"
 
 #include <string.h>
@@ -29,25 +30,26 @@ tally_key (JvmsReportTally *f, const char *key)
       e->key = g_strdup (key);
       e->threads = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
       e->holders = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+      e->spans = g_array_new (FALSE, FALSE, sizeof (JvmsReportSpan));
       g_hash_table_insert (f->keys, e->key, e);
     }
   return e;
 }
 
 /* Charges @ns of @t's time to @kind, and to @key's evidence when @key is not NULL. */
-static void
+static JvmsReportKey *
 charge (JvmsReportWork *r, JvmsReportWalked *t, JvmsFindingKind kind, gint64 ns, const char *key)
 {
   JvmsReportTally *f = &r->tallies[kind];
   f->ns += ns;
   t->charged[kind] += ns;
   jvms_report_add_ns (f->thread_ns, t->tid, ns);
-  if (key != NULL)
-    {
-      JvmsReportKey *e = tally_key (f, key);
-      e->ns += ns;
-      g_hash_table_replace (e->threads, jvms_report_int64_dup (t->tid), GINT_TO_POINTER (1));
-    }
+  if (key == NULL)
+    return NULL;
+  JvmsReportKey *e = tally_key (f, key);
+  e->ns += ns;
+  g_hash_table_replace (e->threads, jvms_report_int64_dup (t->tid), GINT_TO_POINTER (1));
+  return e;
 }
 
 /* The attributes a thread's walk reads, in this order. */
@@ -64,36 +66,145 @@ thread_leaves (const JvmsThreadInfo *info, JvmsAttribute leaves[N_LEAVES])
   leaves[SYSCALL] = info->kernel_syscall;
 }
 
-/* A Java thread not stopped by JFR's account, charged by what the kernel says it did. */
+/* ------------------------------------------------------------------------------------------ */
+/* What a segment is charged to */
+
+/* A thread of the JVM that JFR does not say is stopped or blocked: what the kernel says. */
 static void
-charge_by_kernel (JvmsReportWork *r, JvmsReportWalked *t, const JvmsValue *kernel, const char *sys_s,
-                  gint64 t_now, gint64 next)
+classify_by_kernel (const JvmsReportSegment *s, JvmsReportCharge *out)
 {
-  gint64 ns = next - t_now;
-  if (kernel->i == JVMS_KERNEL_STATE_RUNNABLE)
+  const char *sys = s->syscall->type == JVMS_VALUE_STRING ? s->syscall->s : NULL;
+  switch (s->kernel->i)
     {
-      charge (r, t, JVMS_FINDING_CPU_CONTENTION, ns, NULL);
-      gint64 span[2] = { t_now, next };
-      g_array_append_vals (r->runnable, span, 2);
+    case JVMS_KERNEL_STATE_RUNNABLE:
+      out->kind = JVMS_FINDING_CPU_CONTENTION;
+      out->runnable = TRUE;
+      break;
+    case JVMS_KERNEL_STATE_BLOCKED_IO:
+      out->kind = JVMS_FINDING_IO;
+      out->key = g_strdup (sys ? sys : "uninterruptible wait");
+      break;
+    case JVMS_KERNEL_STATE_BLOCKED:
+      out->kind = kind_of_blocking_syscall (sys);
+      out->key = sys ? g_strdup_printf ("%s (kernel)", sys) : g_strdup ("blocked in the kernel, not reported by JFR");
+      out->unknown_blocked = TRUE;
+      break;
+    case JVMS_KERNEL_STATE_UNKNOWN:
+      /* Lost events: not charged anywhere. */
+      out->kind = -1;
+      out->counts = FALSE;
+      break;
+    default:
+      out->kind = JVMS_FINDING_PROGRAM_LOGIC;
+      break;
     }
-  else if (kernel->i == JVMS_KERNEL_STATE_BLOCKED_IO)
-    charge (r, t, JVMS_FINDING_IO, ns, sys_s ? sys_s : "uninterruptible wait");
-  else if (kernel->i == JVMS_KERNEL_STATE_BLOCKED)
-    {
-      JvmsFindingKind k = kind_of_blocking_syscall (sys_s);
-      g_autofree char *key = sys_s ? g_strdup_printf ("%s (kernel)", sys_s)
-                                   : g_strdup ("blocked in the kernel, not reported by JFR");
-      charge (r, t, k, ns, key);
-      if (!r->has_jfr)
-        r->unknown_blocked_ns += ns;
-    }
-  else if (kernel->i == JVMS_KERNEL_STATE_UNKNOWN)
-    t->total_ns -= ns; /* lost events: not charged anywhere */
-  else
-    charge (r, t, JVMS_FINDING_PROGRAM_LOGIC, ns, NULL);
 }
 
-/* The start (not clipped to the range) of the interval @c holds at @t; G_MININT64 if none. */
+/* A Java thread at a safepoint by JFR's account (from the arm to the end, docs/report.md): it is
+ * stopped only once the kernel shows it blocked after the arm. Before that it runs to its poll
+ * (or in native code), waits for a CPU, or is still blocked in what it was doing before. */
+static void
+classify_safepoint (const JvmsReportSegment *s, JvmsReportCharge *out)
+{
+  const char *detail = s->detail->type == JVMS_VALUE_STRING ? s->detail->s : NULL;
+  gboolean stopped = TRUE;
+  if (s->kernel->type == JVMS_VALUE_INT)
+    {
+      if (s->kernel->i == JVMS_KERNEL_STATE_BLOCKED || s->kernel->i == JVMS_KERNEL_STATE_BLOCKED_IO)
+        stopped = s->kernel_start >= s->user_start;
+      else
+        stopped = FALSE;
+    }
+  if (!stopped)
+    {
+      classify_by_kernel (s, out);
+      return;
+    }
+  out->kind = s->in_gc_pause || jvms_report_is_gc_operation (detail) ? JVMS_FINDING_GC : JVMS_FINDING_SAFEPOINT;
+  out->key = g_strdup (detail ? detail : "(operation not recorded)");
+}
+
+void
+jvms_report_classify (JvmsThreadKind kind, const char *name, const JvmsReportSegment *s,
+                      JvmsReportCharge *out)
+{
+  *out = (JvmsReportCharge) { .kind = -1, .counts = TRUE };
+  gboolean has_user = s->user->type == JVMS_VALUE_INT;
+  gboolean has_kernel = s->kernel->type == JVMS_VALUE_INT;
+  gboolean on_cpu = has_kernel && (s->kernel->i == JVMS_KERNEL_STATE_RUNNING ||
+                                   s->kernel->i == JVMS_KERNEL_STATE_SYSCALL);
+  const char *detail = s->detail->type == JVMS_VALUE_STRING ? s->detail->s : NULL;
+
+  if (kind != JVMS_THREAD_KIND_JAVA)
+    {
+      /* JVM-internal threads cost only what they run: their idle time is not time the
+       * application lost. JFR's RUNNING only says such a thread is alive: without the kernel
+       * its CPU time is unknown, and not charged. The VM thread's time in an operation is that
+       * operation's (evidence names operations only; other VM threads are the finding's
+       * threads). */
+      out->counts = on_cpu && kind != JVMS_THREAD_KIND_JFR;
+      if (!on_cpu)
+        return;
+      if (kind == JVMS_THREAD_KIND_JIT)
+        {
+          out->kind = JVMS_FINDING_JIT;
+          out->key = g_strdup (name);
+        }
+      else if (kind == JVMS_THREAD_KIND_GC
+               || (kind == JVMS_THREAD_KIND_VM && (s->in_gc_pause || jvms_report_is_gc_operation (s->operation))))
+        out->kind = JVMS_FINDING_GC;
+      else if (kind == JVMS_THREAD_KIND_VM)
+        {
+          out->kind = JVMS_FINDING_SAFEPOINT;
+          out->key = g_strdup (s->operation);
+        }
+      return;
+    }
+
+  JvmsUserState u = has_user ? (JvmsUserState) s->user->i : JVMS_USER_STATE_RUNNING;
+  switch (u)
+    {
+    case JVMS_USER_STATE_SLEEPING:
+      out->kind = JVMS_FINDING_SLEEPING;
+      out->key = g_strdup (name);
+      break;
+    case JVMS_USER_STATE_BLOCKED:
+      out->kind = JVMS_FINDING_MONITOR_CONTENTION;
+      out->key = g_strdup_printf ("%s@%" G_GINT64_MODIFIER "x", detail ? detail : "?",
+                                  s->monitor->type == JVMS_VALUE_INT ? s->monitor->i : 0);
+      break;
+    case JVMS_USER_STATE_WAITING:
+    case JVMS_USER_STATE_PARKED:
+      out->kind = JVMS_FINDING_PARKING;
+      out->key = g_strdup (detail ? detail : (u == JVMS_USER_STATE_WAITING ? "Object.wait" : "?"));
+      break;
+    case JVMS_USER_STATE_SOCKET_IO:
+    case JVMS_USER_STATE_FILE_IO:
+      out->kind = JVMS_FINDING_IO;
+      out->key = g_strdup (detail ? detail : (u == JVMS_USER_STATE_FILE_IO ? "file" : "socket"));
+      break;
+    case JVMS_USER_STATE_SAFEPOINT:
+      classify_safepoint (s, out);
+      break;
+    case JVMS_USER_STATE_RUNNING:
+    case JVMS_USER_STATE_NATIVE:
+    default:
+      if (!has_kernel)
+        {
+          /* JFR alone cannot tell running from waiting for a CPU. */
+          out->kind = JVMS_FINDING_PROGRAM_LOGIC;
+          out->unknown_running = TRUE;
+        }
+      else
+        classify_by_kernel (s, out);
+      break;
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Segments: the times where every leaf of a thread (and the GC pauses, the VM operation and the
+ * extra bounds) hold one value */
+
 static gint64
 cursor_start (JvmsReportCursor *c, gint64 t)
 {
@@ -102,30 +213,60 @@ cursor_start (JvmsReportCursor *c, gint64 t)
   return g_array_index (c->ivs, JvmsInterval, c->pos).start;
 }
 
-/* A Java thread at a safepoint by JFR's account (from the arm to the end, docs/report.md): it is
- * stopped only once the kernel shows it blocked after the arm. Before that it runs to its poll
- * (or in native code), waits for a CPU, or is still blocked in what it was doing before. */
+/* Calls @func on every segment of [from, to) where the thread has a state (JFR or kernel, and
+ * not exited). @ivs: its leaves' intervals in time order (the user and kernel states with
+ * their true starts). @bounds: more times at which segments are cut, sorted (or NULL). */
 static void
-charge_safepoint (JvmsReportWork *r, JvmsReportWalked *t, JvmsReportCursor *cursors,
-                  gboolean in_gc_pause, const char *detail_s, const JvmsValue *kernel,
-                  const char *sys_s, gint64 t_now, gint64 next)
+iterate (JvmsReportWork *r, GArray * const ivs[N_LEAVES], gint64 from, gint64 to, const GArray *bounds,
+         JvmsReportSegmentFunc func, gpointer data)
 {
-  JvmsFindingKind stop = in_gc_pause || jvms_report_is_gc_operation (detail_s) ? JVMS_FINDING_GC
-                                                                                : JVMS_FINDING_SAFEPOINT;
-  const char *op = detail_s ? detail_s : "(operation not recorded)";
-  gboolean stopped = TRUE;
-  if (kernel->type == JVMS_VALUE_INT && kernel->i != JVMS_KERNEL_STATE_EXITED)
+  JvmsReportCursor cursors[N_LEAVES];
+  for (guint i = 0; i < N_LEAVES; i++)
+    cursors[i] = (JvmsReportCursor) { ivs[i], 0 };
+  JvmsReportCursor pause_cursor = { r->gc_pauses, 0 };
+  JvmsReportCursor op_cursor = { r->vm_operations, 0 };
+  guint b = 0;
+  gint64 t_now = from;
+  while (t_now < to)
     {
-      if (kernel->i == JVMS_KERNEL_STATE_BLOCKED || kernel->i == JVMS_KERNEL_STATE_BLOCKED_IO)
-        stopped = cursor_start (&cursors[KERNEL], t_now) >= cursor_start (&cursors[USER], t_now);
-      else
-        stopped = FALSE;
+      gint64 next = to;
+      while (bounds != NULL && b < bounds->len && g_array_index (bounds, gint64, b) <= t_now)
+        b++;
+      if (bounds != NULL && b < bounds->len)
+        next = MIN (next, g_array_index (bounds, gint64, b));
+      for (guint i = 0; i < N_LEAVES; i++)
+        next = MIN (next, jvms_report_cursor_next (&cursors[i], t_now));
+      next = MIN (next, jvms_report_cursor_next (&pause_cursor, t_now));
+      next = MIN (next, jvms_report_cursor_next (&op_cursor, t_now));
+      if (next <= t_now)
+        next = t_now + 1;
+
+      const JvmsValue *op = jvms_report_cursor_at (&op_cursor, t_now);
+      JvmsReportSegment s = {
+        .t0 = t_now, .t1 = next,
+        .user = jvms_report_cursor_at (&cursors[USER], t_now),
+        .detail = jvms_report_cursor_at (&cursors[DETAIL], t_now),
+        .monitor = jvms_report_cursor_at (&cursors[MONITOR], t_now),
+        .owner = jvms_report_cursor_at (&cursors[OWNER], t_now),
+        .kernel = jvms_report_cursor_at (&cursors[KERNEL], t_now),
+        .syscall = jvms_report_cursor_at (&cursors[SYSCALL], t_now),
+        .user_start = cursor_start (&cursors[USER], t_now),
+        .kernel_start = cursor_start (&cursors[KERNEL], t_now),
+        /* Inside a GC pause, a stopped thread waits for the collector, whatever VM operation
+         * stopped it, and the VM thread (which runs Serial and some G1 work) collects. */
+        .in_gc_pause = jvms_report_cursor_at (&pause_cursor, t_now)->type != JVMS_VALUE_NULL,
+        .operation = op->type == JVMS_VALUE_STRING ? op->s : NULL,
+      };
+      gboolean has_user = s.user->type == JVMS_VALUE_INT;
+      gboolean has_kernel = s.kernel->type == JVMS_VALUE_INT;
+      if ((has_user || has_kernel) && !(has_kernel && s.kernel->i == JVMS_KERNEL_STATE_EXITED))
+        func (&s, data);
+      t_now = next;
     }
-  if (stopped)
-    charge (r, t, stop, next - t_now, op);
-  else
-    charge_by_kernel (r, t, kernel, sys_s, t_now, next);
 }
+
+/* ------------------------------------------------------------------------------------------ */
+/* The way of a Java thread to each safepoint */
 
 /* Where a Java thread is during a safepoint's synchronisation: JVMS_STRAGGLE_N once it is safe
  * (blocked in the kernel, in a blocking JFR state or native code), else the state it straggles
@@ -150,7 +291,6 @@ straggle_state (const JvmsValue *user, const JvmsValue *kernel)
     }
 }
 
-/* A thread's way to the safepoints whose synchronisation it is walked through. */
 typedef struct
 {
   guint               sp;       /* the first safepoint whose synchronisation has not ended */
@@ -163,8 +303,6 @@ arrival_safepoint (JvmsReportWork *r, Arrival *a, gint64 t)
 {
   while (a->sp < r->safepoints->len && g_array_index (r->safepoints, JvmsReportSafepoint, a->sp).sync_end <= t)
     {
-      if (a->straggle != NULL && !a->arrived)
-        a->straggle->arrival = g_array_index (r->safepoints, JvmsReportSafepoint, a->sp).sync_end;
       a->sp++;
       a->arrived = FALSE;
       a->straggle = NULL;
@@ -172,27 +310,16 @@ arrival_safepoint (JvmsReportWork *r, Arrival *a, gint64 t)
   return a->sp < r->safepoints->len ? &g_array_index (r->safepoints, JvmsReportSafepoint, a->sp) : NULL;
 }
 
-/* The next time after @t at which the thread's place in a synchronisation may change. */
-static gint64
-arrival_next (JvmsReportSafepoint *sp, gint64 t)
-{
-  if (sp == NULL)
-    return G_MAXINT64;
-  return sp->sync_start > t ? sp->sync_start : sp->sync_end;
-}
-
 static void
-arrival_step (JvmsReportSafepoint *sp, Arrival *a, JvmsReportWalked *t, const JvmsValue *user,
-              const JvmsValue *kernel, gint64 t_now, gint64 next)
+arrival_step (JvmsReportWork *r, Arrival *a, JvmsReportWalked *t, const JvmsReportSegment *s)
 {
-  if (sp == NULL || a->arrived || t_now < sp->sync_start || t_now >= sp->sync_end)
+  JvmsReportSafepoint *sp = arrival_safepoint (r, a, s->t0);
+  if (sp == NULL || a->arrived || s->t0 < sp->sync_start || s->t0 >= sp->sync_end)
     return;
-  guint state = straggle_state (user, kernel);
+  guint state = straggle_state (s->user, s->kernel);
   if (state == JVMS_STRAGGLE_N)
     {
       a->arrived = TRUE;
-      if (a->straggle != NULL)
-        a->straggle->arrival = t_now;
       return;
     }
   if (a->straggle == NULL)
@@ -201,140 +328,136 @@ arrival_step (JvmsReportSafepoint *sp, Arrival *a, JvmsReportWalked *t, const Jv
       a->straggle->from = sp->sync_start;
       g_hash_table_insert (sp->stragglers, jvms_report_int64_dup (t->tid), a->straggle);
     }
-  a->straggle->ns += next - t_now;
-  a->straggle->state_ns[state] += next - t_now;
-  a->straggle->arrival = next;
+  /* Segments are cut at the synchronisation's bounds: this one lies inside it. */
+  a->straggle->ns += s->t1 - s->t0;
+  a->straggle->state_ns[state] += s->t1 - s->t0;
+  a->straggle->arrival = s->t1;
 }
 
-/* Walks one thread's time over the range and charges every segment to one cause. @ivs: the
- * intervals of its leaves over the range in time order (the user and kernel states not clipped
- * to it: their starts say when a state began). */
+/* ------------------------------------------------------------------------------------------ */
+/* The walk */
+
+typedef struct
+{
+  JvmsReportWork   *r;
+  JvmsReportWalked *t;
+  Arrival           arrival;
+} Walk;
+
+static void
+walk_segment (const JvmsReportSegment *s, gpointer data)
+{
+  Walk *walk = data;
+  JvmsReportWork *r = walk->r;
+  JvmsReportWalked *t = walk->t;
+  gint64 ns = s->t1 - s->t0;
+  if (s->user->type == JVMS_VALUE_INT && (guint64) s->user->i < JVMS_USER_STATE_N)
+    t->user_ns[s->user->i] += ns;
+  if (s->kernel->type == JVMS_VALUE_INT && (guint64) s->kernel->i < JVMS_KERNEL_STATE_N)
+    t->kernel_ns[s->kernel->i] += ns;
+  if (t->kind == JVMS_THREAD_KIND_JAVA)
+    arrival_step (r, &walk->arrival, t, s);
+
+  JvmsReportCharge c;
+  jvms_report_classify (t->kind, t->name, s, &c);
+  if (c.counts)
+    t->total_ns += ns;
+  if (c.kind >= 0)
+    {
+      JvmsReportKey *e = charge (r, t, c.kind, ns, c.key);
+      if (c.kind == JVMS_FINDING_MONITOR_CONTENTION && e != NULL)
+        {
+          e->address = s->monitor->type == JVMS_VALUE_INT ? s->monitor->i : 0;
+          /* A virtual thread's tid is negative (jvms-thread-list.h). */
+          if (s->owner->type == JVMS_VALUE_INT && s->owner->i != 0)
+            jvms_report_add_ns (e->holders, s->owner->i, ns);
+          /* The waits, for what the holders did meanwhile (jvms-report-monitors.c). */
+          if (e->spans->len < JVMS_REPORT_MAX_SPANS)
+            {
+              JvmsReportSpan span = { s->t0, s->t1, t->tid };
+              g_array_append_val (e->spans, span);
+            }
+        }
+    }
+  if (c.runnable && t->kind == JVMS_THREAD_KIND_JAVA)
+    {
+      gint64 span[2] = { s->t0, s->t1 };
+      g_array_append_vals (r->runnable, span, 2);
+    }
+  if (c.unknown_running)
+    r->unknown_running_ns += ns;
+  if (c.unknown_blocked && !r->has_jfr)
+    r->unknown_blocked_ns += ns;
+  g_free (c.key);
+}
+
+/* Walks one thread's time over the range and charges every segment to one cause. */
 static void
 walk_thread (JvmsReportWork *r, JvmsReportWalked *t, GArray * const ivs[N_LEAVES])
 {
-  JvmsReportCursor cursors[N_LEAVES];
-  for (guint i = 0; i < N_LEAVES; i++)
-    cursors[i] = (JvmsReportCursor) { ivs[i], 0 };
+  Walk walk = { r, t, { 0 } };
+  iterate (r, ivs, r->from, r->to, t->kind == JVMS_THREAD_KIND_JAVA ? r->sync_bounds : NULL,
+           walk_segment, &walk);
+}
 
-  gboolean is_app = t->kind == JVMS_THREAD_KIND_JAVA;
-  /* The VM thread runs the VM operations: its time is theirs. */
-  gboolean is_vm_thread = t->kind == JVMS_THREAD_KIND_VM && g_str_has_prefix (t->name, "VM Thread");
-  JvmsReportCursor pause_cursor = { r->gc_pauses, 0 };
-  JvmsReportCursor op_cursor = { r->vm_operations, 0 };
-  Arrival arrival = { 0 };
-  gint64 t_now = r->from;
-  while (t_now < r->to)
+/* Reads one thread's leaves over [from, to) (the user and kernel states with their true
+ * starts) into @ivs (N_LEAVES arrays). */
+static gboolean
+read_leaves (JvmsReportWork *w, const JvmsThreadInfo *info, gint64 from, gint64 to, GPtrArray *ivs,
+             GError **error)
+{
+  JvmsAttribute leaves[N_LEAVES], attrs[N_LEAVES];
+  guint slots[N_LEAVES], n = 0;
+  thread_leaves (info, leaves);
+  for (guint l = 0; l < N_LEAVES; l++)
     {
-      JvmsReportSafepoint *sp = is_app ? arrival_safepoint (r, &arrival, t_now) : NULL;
-      gint64 next = MIN (r->to, arrival_next (sp, t_now));
-      for (guint i = 0; i < N_LEAVES; i++)
-        next = MIN (next, jvms_report_cursor_next (&cursors[i], t_now));
-      next = MIN (next, jvms_report_cursor_next (&pause_cursor, t_now));
-      if (is_vm_thread)
-        next = MIN (next, jvms_report_cursor_next (&op_cursor, t_now));
-      if (next <= t_now)
-        next = t_now + 1;
-      gint64 ns = next - t_now;
-
-      const JvmsValue *user = jvms_report_cursor_at (&cursors[USER], t_now);
-      const JvmsValue *detail = jvms_report_cursor_at (&cursors[DETAIL], t_now);
-      const JvmsValue *monitor = jvms_report_cursor_at (&cursors[MONITOR], t_now);
-      const JvmsValue *owner = jvms_report_cursor_at (&cursors[OWNER], t_now);
-      const JvmsValue *kernel = jvms_report_cursor_at (&cursors[KERNEL], t_now);
-      const JvmsValue *syscall = jvms_report_cursor_at (&cursors[SYSCALL], t_now);
-      const char *detail_s = detail->type == JVMS_VALUE_STRING ? detail->s : NULL;
-      const char *sys_s = syscall->type == JVMS_VALUE_STRING ? syscall->s : NULL;
-      /* Inside a GC pause, a stopped thread waits for the collector, whatever VM operation
-       * stopped it, and the VM thread (which runs Serial and some G1 work) collects. */
-      gboolean in_gc_pause = jvms_report_cursor_at (&pause_cursor, t_now)->type != JVMS_VALUE_NULL;
-      gboolean has_user = user->type == JVMS_VALUE_INT;
-      gboolean has_kernel = kernel->type == JVMS_VALUE_INT;
-
-      if ((!has_user && !has_kernel) || (has_kernel && kernel->i == JVMS_KERNEL_STATE_EXITED))
+      g_ptr_array_add (ivs, g_array_new (FALSE, FALSE, sizeof (JvmsInterval)));
+      if (leaves[l] != JVMS_ATTRIBUTE_INVALID)
         {
-          t_now = next;
-          continue;
+          attrs[n] = leaves[l];
+          slots[n++] = l;
         }
-      if (has_user && (guint64) user->i < JVMS_USER_STATE_N)
-        t->user_ns[user->i] += ns;
-      if (has_kernel && (guint64) kernel->i < JVMS_KERNEL_STATE_N)
-        t->kernel_ns[kernel->i] += ns;
-
-      gboolean on_cpu = has_kernel && (kernel->i == JVMS_KERNEL_STATE_RUNNING ||
-                                       kernel->i == JVMS_KERNEL_STATE_SYSCALL);
-
-      if (!is_app)
-        {
-          /* JVM-internal threads cost only what they run (or wait to run): their idle time is
-           * not time the application lost. */
-          /* JFR's RUNNING only says such a thread is alive: without the kernel its CPU time is
-           * unknown, and not charged. */
-          gboolean busy = on_cpu;
-          /* Evidence names operations only: the VM thread's time in one is the operation's;
-           * other VM threads are named as the finding's threads. */
-          const JvmsValue *op_v = is_vm_thread ? jvms_report_cursor_at (&op_cursor, t_now) : NULL;
-          const char *op = op_v != NULL && op_v->type == JVMS_VALUE_STRING ? op_v->s : NULL;
-          if (busy && t->kind == JVMS_THREAD_KIND_JIT)
-            charge (r, t, JVMS_FINDING_JIT, ns, t->name);
-          else if (busy && (t->kind == JVMS_THREAD_KIND_GC
-                            || (t->kind == JVMS_THREAD_KIND_VM && (in_gc_pause || jvms_report_is_gc_operation (op)))))
-            charge (r, t, JVMS_FINDING_GC, ns, NULL);
-          else if (busy && t->kind == JVMS_THREAD_KIND_VM)
-            charge (r, t, JVMS_FINDING_SAFEPOINT, ns, op);
-          if (busy && t->kind != JVMS_THREAD_KIND_JFR)
-            t->total_ns += ns;
-          t_now = next;
-          continue;
-        }
-
-      arrival_step (sp, &arrival, t, user, kernel, t_now, next);
-      t->total_ns += ns;
-      JvmsUserState u = has_user ? (JvmsUserState) user->i : JVMS_USER_STATE_RUNNING;
-      switch (u)
-        {
-        case JVMS_USER_STATE_SLEEPING:
-          charge (r, t, JVMS_FINDING_SLEEPING, ns, t->name);
-          break;
-        case JVMS_USER_STATE_BLOCKED:
-          {
-            g_autofree char *key = g_strdup_printf ("%s@%" G_GINT64_MODIFIER "x",
-                                                    detail_s ? detail_s : "?",
-                                                    monitor->type == JVMS_VALUE_INT ? monitor->i : 0);
-            charge (r, t, JVMS_FINDING_MONITOR_CONTENTION, ns, key);
-            JvmsReportKey *e = tally_key (&r->tallies[JVMS_FINDING_MONITOR_CONTENTION], key);
-            e->address = monitor->type == JVMS_VALUE_INT ? monitor->i : 0;
-            /* A virtual thread's tid is negative (jvms-thread-list.h). */
-            if (owner->type == JVMS_VALUE_INT && owner->i != 0)
-              jvms_report_add_ns (e->holders, owner->i, ns);
-          }
-          break;
-        case JVMS_USER_STATE_WAITING:
-        case JVMS_USER_STATE_PARKED:
-          charge (r, t, JVMS_FINDING_PARKING, ns, detail_s ? detail_s : (u == JVMS_USER_STATE_WAITING ? "Object.wait" : "?"));
-          break;
-        case JVMS_USER_STATE_SOCKET_IO:
-        case JVMS_USER_STATE_FILE_IO:
-          charge (r, t, JVMS_FINDING_IO, ns, detail_s ? detail_s : (u == JVMS_USER_STATE_FILE_IO ? "file" : "socket"));
-          break;
-        case JVMS_USER_STATE_SAFEPOINT:
-          charge_safepoint (r, t, cursors, in_gc_pause, detail_s, kernel, sys_s, t_now, next);
-          break;
-        case JVMS_USER_STATE_RUNNING:
-        case JVMS_USER_STATE_NATIVE:
-        default:
-          if (!has_kernel)
-            {
-              /* JFR alone cannot tell running from waiting for a CPU. */
-              charge (r, t, JVMS_FINDING_PROGRAM_LOGIC, ns, NULL);
-              r->unknown_running_ns += ns;
-            }
-          else
-            charge_by_kernel (r, t, kernel, sys_s, t_now, next);
-          break;
-        }
-      t_now = next;
     }
-  arrival_safepoint (r, &arrival, G_MAXINT64);
+  if (n == 0)
+    return TRUE;
+  w->n_queries++;
+  g_autoptr(JvmsHistoryRange) range = jvms_history_query_range (w->history, from, to, attrs, n, error);
+  if (range == NULL)
+    return FALSE;
+  guint pos = 0;
+  JvmsInterval iv;
+  g_autoptr(GError) local_error = NULL;
+  while (jvms_history_range_next (range, &iv, &local_error))
+    {
+      while (pos < n && attrs[pos] != iv.attribute)
+        pos++;
+      if (pos == n)
+        break;
+      if (slots[pos] != USER && slots[pos] != KERNEL)
+        iv.start = MAX (iv.start, from);
+      iv.end = MIN (iv.end, to);
+      if (iv.end <= MAX (iv.start, from))
+        continue;
+      g_array_append_val (g_ptr_array_index (ivs, slots[pos]), iv);
+    }
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+jvms_report_thread_segments (JvmsReportWork *w, const JvmsThreadInfo *info, gint64 from, gint64 to,
+                             const GArray *bounds, JvmsReportSegmentFunc func, gpointer data,
+                             GError **error)
+{
+  g_autoptr(GPtrArray) ivs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  if (!read_leaves (w, info, from, to, ivs, error))
+    return FALSE;
+  iterate (w, (GArray * const *) ivs->pdata, from, to, bounds, func, data);
+  return TRUE;
 }
 
 /* The threads of the JVM (those the filter names, when one is given), and every thread's name

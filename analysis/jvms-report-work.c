@@ -10,6 +10,7 @@ key_free (gpointer data)
   g_free (k->key);
   g_clear_pointer (&k->threads, g_hash_table_unref);
   g_clear_pointer (&k->holders, g_hash_table_unref);
+  g_clear_pointer (&k->spans, g_array_unref);
   g_free (k);
 }
 

@@ -12,7 +12,7 @@ G_BEGIN_DECLS
 
 /* Stored as the index metadata "analysis-version": an index written by another version is
  * rebuilt, never read with the wrong meaning. */
-#define JVMS_ANALYSIS_VERSION 5
+#define JVMS_ANALYSIS_VERSION 6
 
 /* Threads/<tid>/user-state: what the JVM says the thread does (JFR layer). */
 typedef enum
@@ -41,6 +41,33 @@ typedef enum
   JVMS_KERNEL_STATE_UNKNOWN    = 6, /* a switch-out without a switch-in, or events lost */
 } JvmsKernelState;
 #define JVMS_KERNEL_STATE_N 7
+
+/* Threads/<tid>/kernel-state/waker: who ended a wait, packed in one int: the tid of the thread
+ * in whose context the wake-up ran (sched_waking's; 0 for the idle task) in the low 32 bits, and
+ * JVMS_WAKER_IN_IRQ when it ran in an interrupt (hardirq, softirq, NMI): then the thread it
+ * interrupted is not the cause, a device or a timer is. */
+#define JVMS_WAKER_IN_IRQ (G_GINT64_CONSTANT (1) << 32)
+/* A wait in the disk's uninterruptible sleep ended by an interrupt this soon after a block
+ * request completed on that CPU was ended by that disk (kernel-state/device). */
+#define JVMS_WAKER_DISK_NS (1000 * 1000)
+
+static inline gint64
+jvms_waker_pack (gint64 tid, gboolean in_irq)
+{
+  return (tid & G_GINT64_CONSTANT (0xffffffff)) | (in_irq ? JVMS_WAKER_IN_IRQ : 0);
+}
+
+static inline gint64
+jvms_waker_tid (gint64 packed)
+{
+  return packed & G_GINT64_CONSTANT (0xffffffff);
+}
+
+static inline gboolean
+jvms_waker_in_irq (gint64 packed)
+{
+  return (packed & JVMS_WAKER_IN_IRQ) != 0;
+}
 
 /* Threads/<tid>/kind. */
 typedef enum

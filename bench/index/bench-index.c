@@ -6,6 +6,9 @@
  *   figure peak_rss         peak resident memory of this process, MiB
  *   figure index_cpu_mb_per_s  trace bytes per second of CPU time (user + system)
  *   ratio  index_vs_read    our throughput over cat's
+ *   figure wakers_time_pct  what keeping each wait's waker (kernel-state/waker, /device) adds to
+ *                           the build's CPU time, median of alternate builds with and without
+ *   figure wakers_bytes_pct what it adds to the index's bytes
  *
  * Usage: bench-index [SECONDS-OF-RECORDING] (default 20); JVMS_BENCH_DIR overrides the folder
  * (/tmp/jvmscope-bench-index). The recording is reused while it exists. */
@@ -15,6 +18,7 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 
+#include "jvms-build.h"
 #include "jvms-trace-index.h"
 
 static void
@@ -35,6 +39,74 @@ static double
 now (void)
 {
   return g_get_monotonic_time () / 1e6;
+}
+
+static double
+cpu_seconds (void)
+{
+  struct rusage ru;
+  getrusage (RUSAGE_SELF, &ru);
+  return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+static int
+compare_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+/* One build of @bundle into @dir, with or without wakers: its CPU seconds and index bytes. */
+static void
+build_once (const char *bundle, const char *dir, gboolean wakers, double *cpu, double *bytes)
+{
+  g_autofree char *index_path = g_build_filename (dir, "w.jvmsidx", NULL);
+  g_autofree char *samples_path = g_build_filename (dir, "w.samples", NULL);
+  JvmsBuildRequest req = {
+    .kind = JVMS_TRACE_KIND_BUNDLE,
+    .trace_path = bundle,
+    .index_path = index_path,
+    .samples_path = samples_path,
+    .identity = "bench",
+    .without_wakers = !wakers,
+  };
+  JvmsBuildResult res = { 0 };
+  g_autoptr(GError) error = NULL;
+  double t = cpu_seconds ();
+  if (!jvms_build_index (&req, &res, NULL, &error))
+    {
+      g_printerr ("bench-index: %s\n", error->message);
+      exit (1);
+    }
+  *cpu = cpu_seconds () - t;
+  GStatBuf st;
+  *bytes = g_stat (index_path, &st) == 0 ? (double) st.st_size : 0;
+  g_clear_pointer (&res.history, jvms_history_unref);
+  g_clear_pointer (&res.warnings, g_ptr_array_unref);
+  g_clear_pointer (&res.notes, g_ptr_array_unref);
+  g_unlink (index_path);
+  g_unlink (samples_path);
+}
+
+/* What keeping wakers costs: builds with and without, alternately (the machine's load moves
+ * under long runs), medians of each. */
+static void
+wakers_cost (const char *bundle, const char *base)
+{
+  enum { N = 3 };
+  double cpu[2][N], bytes[2][N];
+  g_autofree char *dir = g_build_filename (base, "wakers", NULL);
+  g_mkdir_with_parents (dir, 0700);
+  for (guint i = 0; i < N; i++)
+    for (guint w = 0; w < 2; w++)
+      build_once (bundle, dir, w == 1, &cpu[w][i], &bytes[w][i]);
+  for (guint w = 0; w < 2; w++)
+    qsort (cpu[w], N, sizeof (double), compare_double);
+  printf ("# wakers: CPU %.2f s with, %.2f s without (medians of %d); index %.1f MB with, %.1f MB without\n",
+          cpu[1][N / 2], cpu[0][N / 2], N, bytes[1][0] / 1e6, bytes[0][0] / 1e6);
+  printf ("figure wakers_time_pct %.1f %%\n", 100 * (cpu[1][N / 2] / cpu[0][N / 2] - 1));
+  printf ("figure wakers_bytes_pct %.1f %%\n", 100 * (bytes[1][0] / bytes[0][0] - 1));
+  g_rmdir (dir);
 }
 
 static double
@@ -107,5 +179,6 @@ main (int argc, char **argv)
   /* The machine is shared: CPU time says what the indexer costs whatever the load. */
   printf ("figure index_cpu_mb_per_s %.1f MB/s\n", mb / cpu);
   printf ("ratio index_vs_read %.3f\n", (mb / secs) / (mb / cat));
+  wakers_cost (bundle, base);
   return 0;
 }

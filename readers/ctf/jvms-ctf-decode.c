@@ -272,6 +272,7 @@ jvms_ctf_decode_payload (const bt_field *payload, const JvmsCtfEventKind *kind,
     case JVMS_KERNEL_EVENT_SCHED_WAKEUP_NEW:
       event->wakeup.tid = member_i32 (payload, "tid");
       event->wakeup.target_cpu = member_i32 (payload, "target_cpu");
+      event->wakeup.in_irq = -1; /* LTTng records no trace flags with it */
       copy_comm (event->wakeup.comm, payload, "comm");
       break;
 

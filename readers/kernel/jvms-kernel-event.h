@@ -73,11 +73,14 @@ typedef struct
       char   prev_comm[JVMS_KERNEL_COMM_LEN];
       char   next_comm[JVMS_KERNEL_COMM_LEN];
     } sched_switch;
-    struct /* WAKING, WAKEUP, WAKEUP_NEW */
+    struct /* WAKING, WAKEUP, WAKEUP_NEW: @tid is woken by the event's own tid (its context) */
     {
       gint32 tid;
       gint32 target_cpu;
       char   comm[JVMS_KERNEL_COMM_LEN];
+      /* 1: the event ran in an interrupt (hardirq, softirq or NMI: the thread it interrupted is
+       * not the waker); 0: in a task's context; -1: the trace does not say. */
+      gint32 in_irq;
     } wakeup;
     struct
     {

@@ -377,6 +377,11 @@ decode_tracepoint (JvmsPerfReader *self, const PerfAttr *a, const PerfSample *s)
       perf_field_read_str (&f[TP_WAKE_COMM], raw, rs, ev->wakeup.comm, JVMS_KERNEL_COMM_LEN);
       ev->wakeup.tid = (gint32) perf_field_read_int (&f[TP_WAKE_PID], raw, rs, -1);
       ev->wakeup.target_cpu = (gint32) perf_field_read_int (&f[TP_WAKE_TARGET_CPU], raw, rs, -1);
+      {
+        /* The kernel's trace flags: TRACE_FLAG_HARDIRQ 0x08, SOFTIRQ 0x10, NMI 0x40. */
+        gint64 flags = perf_field_read_int (&f[TP_WAKE_FLAGS], raw, rs, -1);
+        ev->wakeup.in_irq = flags < 0 ? -1 : (flags & 0x58) != 0;
+      }
       break;
     case JVMS_KERNEL_EVENT_SCHED_MIGRATE:
       perf_field_read_str (&f[TP_MIGRATE_COMM], raw, rs, ev->migrate.comm, JVMS_KERNEL_COMM_LEN);

@@ -120,7 +120,9 @@ perf_tracing_free (PerfTracing *self)
 static void
 field_from_tep (PerfField *out, struct tep_event *event, const char *name)
 {
-  struct tep_format_field *f = tep_find_field (event, name);
+  /* common_flags and the like are common fields, the others the event's own. */
+  struct tep_format_field *f = g_str_has_prefix (name, "common_") ? tep_find_common_field (event, name)
+                                                                   : tep_find_field (event, name);
   memset (out, 0, sizeof *out);
   if (f == NULL || f->offset < 0 || f->size <= 0)
     return;
@@ -210,9 +212,9 @@ setup_decoder (PerfTpDecoder *d, struct tep_event *event, const char *print, gsi
   } known[] = {
     { "sched", "sched_switch", JVMS_KERNEL_EVENT_SCHED_SWITCH,
       { "prev_comm", "prev_pid", "prev_prio", "prev_state", "next_comm", "next_pid", "next_prio" } },
-    { "sched", "sched_waking", JVMS_KERNEL_EVENT_SCHED_WAKING, { "comm", "pid", "target_cpu" } },
-    { "sched", "sched_wakeup", JVMS_KERNEL_EVENT_SCHED_WAKEUP, { "comm", "pid", "target_cpu" } },
-    { "sched", "sched_wakeup_new", JVMS_KERNEL_EVENT_SCHED_WAKEUP_NEW, { "comm", "pid", "target_cpu" } },
+    { "sched", "sched_waking", JVMS_KERNEL_EVENT_SCHED_WAKING, { "comm", "pid", "target_cpu", "common_flags" } },
+    { "sched", "sched_wakeup", JVMS_KERNEL_EVENT_SCHED_WAKEUP, { "comm", "pid", "target_cpu", "common_flags" } },
+    { "sched", "sched_wakeup_new", JVMS_KERNEL_EVENT_SCHED_WAKEUP_NEW, { "comm", "pid", "target_cpu", "common_flags" } },
     { "sched", "sched_migrate_task", JVMS_KERNEL_EVENT_SCHED_MIGRATE,
       { "comm", "pid", "orig_cpu", "dest_cpu" } },
     { "sched", "sched_process_fork", JVMS_KERNEL_EVENT_PROCESS_FORK,

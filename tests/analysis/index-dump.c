@@ -45,6 +45,39 @@ dump_kernel (JsonBuilder *b, JvmsHistory *h, JvmsAttribute a, gint64 t0, gint64 
   json_builder_end_object (b);
 }
 
+/* [[end of a wait, waker], ...]: every wait (blocked, blocked-io, unknown) whose waker the index
+ * keeps, the waker packed as kernel-state/waker stores it. */
+static void
+dump_wakes (JsonBuilder *b, JvmsHistory *h, JvmsAttribute ks, gint64 t0, gint64 t1)
+{
+  JvmsAttribute waker = child (h, ks, "waker");
+  json_builder_begin_array (b);
+  GError *error = NULL;
+  JvmsHistoryRange *r = waker != JVMS_ATTRIBUTE_INVALID ? jvms_history_query_range (h, t0, t1, &ks, 1, &error) : NULL;
+  if (r == NULL && error != NULL)
+    die ("range", error);
+  JvmsInterval iv;
+  while (r != NULL && jvms_history_range_next (r, &iv, &error))
+    {
+      JvmsInterval w;
+      if (iv.value.type != JVMS_VALUE_INT || (iv.value.i != JVMS_KERNEL_STATE_BLOCKED
+                                              && iv.value.i != JVMS_KERNEL_STATE_BLOCKED_IO
+                                              && iv.value.i != JVMS_KERNEL_STATE_UNKNOWN)
+          || !jvms_history_query_single (h, waker, iv.start, &w, NULL) || w.value.type != JVMS_VALUE_INT
+          || iv.end >= t1)
+        continue;
+      json_builder_begin_array (b);
+      json_builder_add_int_value (b, iv.end);
+      json_builder_add_int_value (b, w.value.i);
+      json_builder_end_array (b);
+    }
+  if (error != NULL)
+    die ("range", error);
+  if (r != NULL)
+    jvms_history_range_free (r);
+  json_builder_end_array (b);
+}
+
 static void
 dump_user (JsonBuilder *b, JvmsHistory *h, JvmsAttribute a, gint64 t0, gint64 t1)
 {
@@ -201,6 +234,8 @@ main (int argc, char **argv)
         {
           json_builder_set_member_name (b, "kernel");
           dump_kernel (b, h, ks, t0, t1);
+          json_builder_set_member_name (b, "wakes");
+          dump_wakes (b, h, ks, t0, t1);
         }
       JvmsAttribute us = child (h, t, "user-state");
       if (us != JVMS_ATTRIBUTE_INVALID)

@@ -28,7 +28,14 @@ typedef struct
   int     state;           /* JvmsKernelState of the current span, -1 before first event */
   gint64  total[JVMS_KERNEL_STATE_N];
   GArray *truth;           /* TruthSpan: every change of state, for the lossy runs */
+  GArray *wakes;           /* Wake: every wake-up that ended one of its waits */
 } SimThread;
+
+typedef struct
+{
+  gint64 at;
+  gint64 waker;            /* packed as kernel-state/waker packs it */
+} Wake;
 
 typedef struct
 {
@@ -123,7 +130,8 @@ do_switch (Sim *sim, int cpu, guint32 prev_state, int next)
     }
 }
 
-/* Woken by what runs on @cpu (the event is recorded in the waker's context). */
+/* Woken by what runs on @cpu (the event is recorded in the waker's context), in an interrupt
+ * one time in four. */
 static void
 do_wake (Sim *sim, int tid, int cpu)
 {
@@ -132,6 +140,12 @@ do_wake (Sim *sim, int tid, int cpu)
                          .pid = waker, .tid = waker };
   ev.wakeup.tid = tid;
   ev.wakeup.target_cpu = 0;
+  ev.wakeup.in_irq = g_rand_int_range (sim->rand, 0, 4) == 0;
+  if (sim->threads[tid].wakes != NULL)
+    {
+      Wake w = { sim->now, jvms_waker_pack (waker, ev.wakeup.in_irq) };
+      g_array_append_val (sim->threads[tid].wakes, w);
+    }
   g_snprintf (ev.wakeup.comm, JVMS_KERNEL_COMM_LEN, "worker-%d", tid);
   emit (sim, &ev);
   sim->threads[tid].runnable = TRUE;
@@ -173,6 +187,7 @@ simulate (Sim *sim, GRand *rand, int steps)
       sim->threads[i].on_cpu = -1;
       sim->threads[i].state = -1;
       sim->threads[i].runnable = TRUE;
+      sim->threads[i].wakes = g_array_new (FALSE, FALSE, sizeof (Wake));
       if (sim->lossy)
         sim->threads[i].truth = g_array_new (FALSE, FALSE, sizeof (TruthSpan));
     }
@@ -335,6 +350,30 @@ test_random_schedules (Fixture *f, gconstpointer data)
           for (int t = 1; t <= N_THREADS; t++)
             g_assert_cmpint (got[t], ==, sim.cpu_time[c][t]);
         }
+      /* Every wait carries who ended it: the thread that ran the wake-up (0: the idle task),
+       * flagged when in an interrupt. */
+      guint n_checked = 0;
+      for (int t = 1; t <= N_THREADS; t++)
+        {
+          g_autofree char *path = g_strdup_printf ("Threads/%d/kernel-state/waker", t);
+          JvmsAttribute a = jvms_history_lookup (h, path);
+          GArray *wakes = sim.threads[t].wakes;
+          for (guint i = 0; i < wakes->len; i++)
+            {
+              const Wake *w = &g_array_index (wakes, Wake, i);
+              JvmsInterval iv;
+              g_assert_true (jvms_history_query_single (h, a, w->at - 1, &iv, NULL));
+              if (iv.value.type != JVMS_VALUE_INT || iv.value.i != w->waker)
+                g_error ("seed %u thread %d woken at +%" G_GINT64_FORMAT " by %" G_GINT64_FORMAT
+                         " (irq %d): the index says %" G_GINT64_FORMAT, seed, t, w->at - T0,
+                         jvms_waker_tid (w->waker), jvms_waker_in_irq (w->waker),
+                         iv.value.type == JVMS_VALUE_INT ? iv.value.i : -1);
+              n_checked++;
+            }
+        }
+      g_assert_cmpuint (n_checked, >, 100);
+      for (int t = 0; t <= N_THREADS; t++)
+        g_array_unref (sim.threads[t].wakes);
       g_array_unref (sim.events);
       g_unlink (f->path);
     }
@@ -445,7 +484,10 @@ test_lossy_schedules (Fixture *f, gconstpointer data)
           g_assert_no_error (error);
         }
       for (int t = 0; t <= N_THREADS; t++)
-        g_array_unref (sim.threads[t].truth);
+        {
+          g_array_unref (sim.threads[t].truth);
+          g_array_unref (sim.threads[t].wakes);
+        }
       g_array_unref (sim.dropped);
       g_array_unref (sim.events);
       g_unlink (f->path);

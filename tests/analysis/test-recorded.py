@@ -100,6 +100,29 @@ try:
               % len(model.threads), "\n".join(bad[:20]))
     tap.note("missing switches: %d (%d from the idle task), unknown thread time %d ns"
              % (model.missing, model.missing_from_idle, unknown))
+    # ---------------------------------------------------------------- wakers
+    # Every waker the index keeps is the thread perf shows emitting that wake-up (its context,
+    # common_pid), flagged as an interrupt when the event's common_flags say hardirq, softirq or
+    # NMI.
+    wakings = {}
+    for line in run(["perf", "script", "-i", perf_data, "-s",
+                     os.path.join(args.source_dir, "perf_wakers.py")]).stdout.splitlines():
+        f = line.split()
+        if len(f) == 5 and all(x.lstrip("-").isdigit() for x in f):
+            wakings.setdefault((int(f[0]) + offset, int(f[2])), []).append((int(f[1]), int(f[3]) & 0x58 != 0))
+    wrong, n_wakes, n_irq = [], 0, 0
+    for tid, t in d["threads"].items():
+        for at, packed in t.get("wakes", []):
+            n_wakes += 1
+            waker, irq = packed & 0xffffffff, packed >> 32 != 0
+            n_irq += irq
+            if (waker, irq) not in wakings.get((at, int(tid)), []):
+                wrong.append("tid %s woken at %d by %d (irq %d): perf shows %s"
+                             % (tid, at, waker, irq, wakings.get((at, int(tid)), "no sched_waking")))
+    tap.check(n_wakes > 500 and not wrong,
+              "every waker the index keeps emitted that wake-up in perf script (%d wakes, %d in interrupts)"
+              % (n_wakes, n_irq), "\n".join(wrong[:20]))
+
     out = run([args.cli, "index", "--json", "--cache-dir", cache, perf_data])
     notes = json.loads(out.stdout)["notes"]
     m = [re.search(r"did not record (\d+) thread switches \((\d+) from the idle task\)", n) for n in notes]

@@ -205,3 +205,23 @@ jvms_thread_list_find (JvmsThreadList *self, const char *key_or_name)
     }
   return NULL;
 }
+
+char *
+jvms_thread_pool_name (const char *name)
+{
+  GString *pool = g_string_new (NULL);
+
+  for (const char *p = name; *p != '\0'; p++)
+    {
+      if (!g_ascii_isdigit (*p))
+        {
+          g_string_append_c (pool, *p);
+          continue;
+        }
+      while (g_ascii_isdigit (p[1]))
+        p++;
+      if (pool->len == 0 || pool->str[pool->len - 1] != '#')
+        g_string_append_c (pool, '#');
+    }
+  return g_string_free (pool, FALSE);
+}

@@ -62,6 +62,11 @@ char                 *jvms_thread_key         (gint64          tid);
 gboolean              jvms_thread_key_parse   (const char     *key,
                                                gint64         *tid);
 
+/* The pool a thread's name belongs to: "worker-17" -> "worker-#", every run of digits one '#'
+ * (a '#' before one is kept once). The threads view groups pools by it, and a comparison of two
+ * traces matches their threads by it, since numbers differ from run to run. */
+char                 *jvms_thread_pool_name   (const char     *name);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (JvmsThreadList, jvms_thread_list_free)
 
 G_END_DECLS

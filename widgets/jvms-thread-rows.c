@@ -64,26 +64,6 @@ jvms_thread_rows_free (JvmsThreadRows *self)
 }
 
 char *
-jvms_thread_rows_pool_name (const char *name)
-{
-  GString *pool = g_string_new (NULL);
-
-  for (const char *p = name; *p != '\0'; p++)
-    {
-      if (!g_ascii_isdigit (*p))
-        {
-          g_string_append_c (pool, *p);
-          continue;
-        }
-      while (g_ascii_isdigit (p[1]))
-        p++;
-      if (pool->len == 0 || pool->str[pool->len - 1] != '#')
-        g_string_append_c (pool, '#');
-    }
-  return g_string_free (pool, FALSE);
-}
-
-char *
 jvms_thread_rows_kind_key (gint64 kind)
 {
   return g_strconcat ("kind:", kind >= 0 && kind < JVMS_THREAD_KIND_N
@@ -306,7 +286,7 @@ emit_pools (JvmsThreadRows *self,
       const JvmsThreadInfo *t = thread_at (self, members[i]);
       /* A thread with no name known is named by its tid: no pool. */
       g_autofree char *name = g_str_equal (t->name, t->key) ? g_strdup (t->key)
-                                                            : jvms_thread_rows_pool_name (t->name);
+                                                            : jvms_thread_pool_name (t->name);
       Pool *p = g_hash_table_lookup (by_pool, name);
 
       if (p == NULL)

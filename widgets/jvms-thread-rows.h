@@ -2,8 +2,8 @@
  *
  * Grouped by kind (the default) the kinds are the top groups; inside one, a thread pool (threads
  * whose names differ only in their numbers: "worker-0" … "worker-2499" are the pool
- * "worker-#") of JVMS_THREAD_ROWS_POOL_MIN threads or more is a group of its own, and the
- * threads of other processes are grouped by process. Grouped by process, the processes are the
+ * "worker-#", jvms_thread_pool_name) of JVMS_THREAD_ROWS_POOL_MIN threads or more is a group of
+ * its own, and the threads of other processes are grouped by process. Grouped by process, the processes are the
  * top groups and their pools the groups inside; by pool, the pools; none is a flat list.
  *
  * A group folds (its header row stays, with a summary of its threads); the kind "other
@@ -76,7 +76,5 @@ gboolean               jvms_thread_rows_is_folded    (JvmsThreadRows       *self
                                                       const char           *key);
 /* The key of the kind grouping's top group of @kind ("kind:java"; -1 or unknown: "kind:"). */
 char                  *jvms_thread_rows_kind_key     (gint64                kind);
-/* "worker-17" -> "worker-#": every run of digits one '#' (a '#' before one is kept once). */
-char                  *jvms_thread_rows_pool_name    (const char           *name);
 
 G_END_DECLS

@@ -83,24 +83,33 @@ jvms_cli_time_parse (const char *option, const char *text, gint64 *out, GError *
 }
 
 gboolean
-jvms_cli_time_range_parse (const char *from, const char *to, gint64 *from_offset,
-                           gint64 *to_offset, GError **error)
+jvms_cli_time_range_parse_named (const char *from_option, const char *from, const char *to_option,
+                                 const char *to, gint64 *from_offset, gint64 *to_offset,
+                                 GError **error)
 {
   *from_offset = 0;
   *to_offset = G_MAXINT64;
-  if ((from != NULL && !jvms_cli_time_parse ("--from", from, from_offset, error))
-      || (to != NULL && !jvms_cli_time_parse ("--to", to, to_offset, error)))
+  if ((from != NULL && !jvms_cli_time_parse (from_option, from, from_offset, error))
+      || (to != NULL && !jvms_cli_time_parse (to_option, to, to_offset, error)))
     return FALSE;
   if (*from_offset > *to_offset)
     {
       g_autofree char *from_shown = g_utf8_make_valid (from, -1);
       g_autofree char *to_shown = g_utf8_make_valid (to, -1);
-      /* Translators: "--from 3s is after --to 2s". */
-      g_set_error (error, jvms_cli_time_error_quark (), 0, _("--from %s is after --to %s"),
-                   from_shown, to_shown);
+      /* Translators: "--from 3s is after --to 2s": an option, its value, the other option and
+       * its value. */
+      g_set_error (error, jvms_cli_time_error_quark (), 0, _("%s %s is after %s %s"),
+                   from_option, from_shown, to_option, to_shown);
       return FALSE;
     }
   return TRUE;
+}
+
+gboolean
+jvms_cli_time_range_parse (const char *from, const char *to, gint64 *from_offset,
+                           gint64 *to_offset, GError **error)
+{
+  return jvms_cli_time_range_parse_named ("--from", from, "--to", to, from_offset, to_offset, error);
 }
 
 gint64

@@ -28,6 +28,15 @@ gboolean jvms_cli_time_range_parse (const char  *from,
                                     gint64      *to_offset,
                                     GError     **error);
 
+/* The same for options of other names (compare's --baseline-from and --baseline-to). */
+gboolean jvms_cli_time_range_parse_named (const char  *from_option,
+                                          const char  *from,
+                                          const char  *to_option,
+                                          const char  *to,
+                                          gint64      *from_offset,
+                                          gint64      *to_offset,
+                                          GError     **error);
+
 /* @start + @offset, held at the end of the time axis instead of wrapping. */
 gint64   jvms_cli_time_at          (gint64       start,
                                     gint64       offset);

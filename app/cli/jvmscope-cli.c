@@ -24,6 +24,7 @@ static const JvmsCliCommand commands[] = {
   { "events", jvms_cli_events, N_("List the events of a trace, or their statistics") },
   { "analyze", jvms_cli_analyze, N_("Explain why the threads of a JVM were slow: the root-cause report") },
   { "profile", jvms_cli_profile, N_("Where in the code the time went: call tree, folded stacks, method table") },
+  { "compare", jvms_cli_compare, N_("What changed between two traces of the same program") },
   { "version", jvms_cli_version, N_("Print the version of jvmscope-cli") },
 };
 

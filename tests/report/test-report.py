@@ -8,6 +8,7 @@ parked-on class, the file. It also checks the JSON schema of docs/report.md.
 """
 import argparse, json, os, shutil, subprocess, sys, tempfile
 
+from jvms_run import run
 from jvms_tap import Tap
 import jvms_accounting
 
@@ -19,22 +20,6 @@ CASES = {
     "sleep": [],
     "io": [],
 }
-
-def run(cmd, timeout=None):
-    """Runs cmd; on a timeout it is asked to stop with SIGTERM first, so that the recorder stops
-    its perf (which runs in a process group of its own and would outlive a SIGKILL)."""
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        out, err = p.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        p.terminate()
-        try:
-            out, err = p.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            out, err = p.communicate()
-        err = "timed out after %s s\n%s" % (timeout, err)
-    return subprocess.CompletedProcess(cmd, p.returncode, out, err)
 
 def check_schema(tap, report, case):
     ok = True

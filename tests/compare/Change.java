@@ -9,8 +9,8 @@ import java.util.List;
  *   lock N SECONDS   N threads ("client-0" ...) take turns holding one monitor (a Ledger),
  *                    each working and sleeping a little while holding it: N - 1 of them are
  *                    blocked at any time, whatever the machine's load.
- *   gc SECONDS       the main thread replaces a live set of about 24 MB piece by piece: run with
- *                    a large heap, then with one close to the live set.
+ *   gc N SECONDS     N threads ("allocator-0" ...) replace a live set of about 24 MB in all,
+ *                    piece by piece: run with a large heap, then with one close to the live set.
  */
 public final class Change {
     /** The contended monitor: its class name is what the comparison must cite. */
@@ -55,18 +55,29 @@ public final class Change {
             }
             sink = ledger.total;
         } else if (mode.equals("gc")) {
-            long deadline = System.nanoTime() + (long) (Double.parseDouble(args[1]) * 1e9);
-            Object[] live = new Object[24_000];
-            int i = 0;
-            while (System.nanoTime() < deadline) {
-                live[i++ % live.length] = new long[128];
-                for (int k = 0; k < 4; k++) {
-                    sink += new byte[2048].length;
-                }
+            int n = Integer.parseInt(args[1]);
+            long deadline = System.nanoTime() + (long) (Double.parseDouble(args[2]) * 1e9);
+            List<Thread> threads = new ArrayList<>();
+            for (int t = 0; t < n; t++) {
+                Thread thread = new Thread(() -> {
+                    Object[] live = new Object[24_000 / n];
+                    int i = 0;
+                    while (System.nanoTime() < deadline) {
+                        live[i++ % live.length] = new long[128];
+                        for (int k = 0; k < 4; k++) {
+                            sink += new byte[2048].length;
+                        }
+                    }
+                    sink += live.length;
+                }, "allocator-" + t);
+                thread.start();
+                threads.add(thread);
             }
-            sink += live.length;
+            for (Thread t : threads) {
+                t.join();
+            }
         } else {
-            throw new IllegalArgumentException("lock N SECONDS | gc SECONDS");
+            throw new IllegalArgumentException("lock N SECONDS | gc N SECONDS");
         }
     }
 }

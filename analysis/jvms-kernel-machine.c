@@ -844,9 +844,11 @@ jvms_kernel_machine_sample_state (JvmsKernelMachine *self, gint64 tid, gint64 ti
     }
   if (i == n)
     return cpu_state_of (list[at].state);
-  /* Then over the handler: its system calls and the runs between two of them... */
+  /* Then over the handler: its system calls and the short runs between two of them (a long run
+   * is the thread's own work before the signal, with the previous handshake's calls behind it;
+   * walking on through those ends in the previous suspension)... */
   while (i + 1 < n && (list[i].state == JVMS_KERNEL_STATE_SYSCALL
-                       || (list[i].state == JVMS_KERNEL_STATE_RUNNING
+                       || (list[i].state == JVMS_KERNEL_STATE_RUNNING && DURATION (i) < HANDLER_NS
                            && list[i + 1].state == JVMS_KERNEL_STATE_SYSCALL)))
     i++;
   /* ...its first run, when short (a long one is the thread running when the signal came)... */

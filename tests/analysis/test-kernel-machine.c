@@ -657,6 +657,82 @@ test_evidence (Fixture *f, gconstpointer data)
     }
 }
 
+/* The kernel state under a JFR sample, on JDK 17's handshake as perf records it on a quiet
+ * machine: every 10 ms the sampler (9) takes the CPU from the spinning thread (7), which runs its
+ * signal handler (three system calls; every other time the sampler ran on another CPU and the
+ * handler follows the spinning directly), is suspended until the sample is taken, then returns
+ * through two more calls and spins for 10 ms. A sample taken during the suspension is the
+ * thread's state before the signal: on CPU. The ring of recent intervals holds the previous
+ * handshake's calls too, behind the long run: the walk must stop at that run. */
+static void
+test_sample_handshakes (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  JvmsHistoryBuilder *b = jvms_history_builder_new (f->path, T0, NULL, &error);
+  g_assert_no_error (error);
+  JvmsWriter *w = jvms_writer_new (b, T0);
+  JvmsThreads *threads = jvms_threads_new (w);
+  JvmsKernelMachine *km = jvms_kernel_machine_new (w, threads, 0);
+  g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (JvmsKernelEvent));
+  add_switch (events, 0, 1, 0, 0, 0, 7);
+  const gint64 period = 10 * 1000 * 1000, us = 1000;
+  guint n_on_cpu = 0, n_samples = 0;
+  for (int k = 1; k <= 20; k++)
+    {
+      gint64 t = k * period;
+      /* Every other time the sampler runs on the other CPU: the signal comes without a switch. */
+      if (k % 2 == 0)
+        {
+          add_switch (events, t, 1, 7, 70, JVMS_TASK_RUNNING, 9);                 /* the sampler runs */
+          add_switch (events, t + 10 * us, 1, 9, 70, JVMS_TASK_INTERRUPTIBLE, 7); /* the signal */
+        }
+      for (int c = 0; c < 3; c++)
+        {
+          add_context (events, JVMS_KERNEL_EVENT_SYSCALL_ENTER, t + (11 + 2 * c) * us, 1, 70, 7, 0);
+          add_context (events, JVMS_KERNEL_EVENT_SYSCALL_EXIT, t + (12 + 2 * c) * us, 1, 70, 7, 0);
+        }
+      add_switch (events, t + 17 * us, 1, 7, 70, JVMS_TASK_INTERRUPTIBLE, 0);   /* suspended */
+      add_context (events, JVMS_KERNEL_EVENT_SCHED_WAKING, t + 40 * us, 0, 70, 9, 7);
+      add_switch (events, t + 45 * us, 1, 0, 0, 0, 7);
+      for (int c = 0; c < 2; c++)
+        {
+          add_context (events, JVMS_KERNEL_EVENT_SYSCALL_ENTER, t + (46 + 2 * c) * us, 1, 70, 7, 0);
+          add_context (events, JVMS_KERNEL_EVENT_SYSCALL_EXIT, t + (47 + 2 * c) * us, 1, 70, 7, 0);
+        }
+      /* The machine is brought up to the sample's time, as the merged stream brings it. */
+      gint64 sample = t + 30 * us;
+      for (guint i = 0; i < events->len; i++)
+        {
+          JvmsKernelEvent *ev = &g_array_index (events, JvmsKernelEvent, i);
+          if (ev->time > T0 + sample)
+            {
+              g_array_remove_range (events, 0, i);
+              break;
+            }
+          jvms_kernel_machine_feed (km, ev);
+          if (i + 1 == events->len)
+            g_array_set_size (events, 0);
+        }
+      JvmsCpuState state = jvms_kernel_machine_sample_state (km, 7, T0 + sample);
+      n_samples++;
+      if (state == JVMS_CPU_STATE_ON_CPU)
+        n_on_cpu++;
+      else
+        g_test_message ("handshake %d: state %d", k, state);
+    }
+  for (guint i = 0; i < events->len; i++)
+    jvms_kernel_machine_feed (km, &g_array_index (events, JvmsKernelEvent, i));
+  jvms_kernel_machine_finish (km, T0 + 21 * period);
+  g_assert_cmpuint (n_on_cpu, ==, n_samples);
+  jvms_threads_flush (threads);
+  g_assert_true (jvms_history_builder_close (b, T0 + 21 * period, &error));
+  g_assert_no_error (error);
+  jvms_kernel_machine_free (km);
+  jvms_threads_free (threads);
+  jvms_writer_free (w);
+  jvms_history_builder_free (b);
+}
+
 /* Names, pids and kinds: a JVM is recognised by its HotSpot threads, other processes are not. */
 static void
 test_identity (Fixture *f, gconstpointer data)
@@ -904,6 +980,7 @@ main (int argc, char **argv)
   g_test_add ("/Analysis/kernel/random-schedules", Fixture, NULL, fixture_set_up, test_random_schedules, fixture_tear_down);
   g_test_add ("/Analysis/kernel/lossy-schedules", Fixture, NULL, fixture_set_up, test_lossy_schedules, fixture_tear_down);
   g_test_add ("/Analysis/kernel/missing-switch-in", Fixture, NULL, fixture_set_up, test_missing_switch_in, fixture_tear_down);
+  g_test_add ("/Analysis/kernel/sample-handshakes", Fixture, NULL, fixture_set_up, test_sample_handshakes, fixture_tear_down);
   g_test_add ("/Analysis/kernel/evidence", Fixture, NULL, fixture_set_up, test_evidence, fixture_tear_down);
   g_test_add ("/Analysis/kernel/identity", Fixture, NULL, fixture_set_up, test_identity, fixture_tear_down);
   g_test_add ("/Analysis/kernel/identity-subject", Fixture, NULL, fixture_set_up, test_identity_subject, fixture_tear_down);

@@ -34,7 +34,7 @@ ap.add_argument("--cli", required=True)
 ap.add_argument("--history-stat", required=True)
 ap.add_argument("--shared", required=True)
 ap.add_argument("--source-dir", required=True)
-# CI counts; a one-off run can raise them (docs/reliability.md reports one).
+# CI counts; a one-off run can raise them (docs/benchmarks.md logs one).
 ap.add_argument("--flips", type=int, default=int(os.environ.get("JVMS_FAULTS_FLIPS", "160")))
 ap.add_argument("--kill-seconds", type=float, default=float(os.environ.get("JVMS_FAULTS_KILL_SECONDS", "40")))
 ap.add_argument("--seed", type=int, default=int(os.environ.get("JVMS_FAULTS_SEED", str(int(time.time())))))

@@ -12,6 +12,7 @@
 #include "cli-count.h"
 #include "jvms-bundle-manifest.h"
 #include "jvms-json.h"
+#include "jvms-report.h"
 #include "jvms-trace-detect.h"
 
 enum { EXIT_PARTIAL = 3 };
@@ -117,7 +118,10 @@ print_json (const char *path, JvmsTraceKind kind, JvmsCliCounts *counts)
 static void
 print_text (const char *path, JvmsTraceKind kind, JvmsCliCounts *counts)
 {
-  printf ("%s (%s)\n", path, jvms_trace_kind_name (kind));
+  /* File names, the manifest's strings and event type names come from the trace: their control
+   * characters are shown escaped, never sent to the terminal (jvms_report_escape_text). */
+  g_autofree char *shown_path = jvms_report_escape_text (path);
+  printf ("%s (%s)\n", shown_path, jvms_trace_kind_name (kind));
   g_autoptr(GList) members = json_object_get_members (counts->extra);
   for (GList *l = members; l != NULL; l = l->next)
     {
@@ -129,7 +133,11 @@ print_text (const char *path, JvmsTraceKind kind, JvmsCliCounts *counts)
           GValue as_string = G_VALUE_INIT;
           g_value_init (&as_string, G_TYPE_STRING);
           if (g_value_transform (&value, &as_string))
-            printf ("  %s: %s\n", (const char *) l->data, g_value_get_string (&as_string));
+            {
+              g_autofree char *key = jvms_report_escape_text (l->data);
+              g_autofree char *text = jvms_report_escape_text (g_value_get_string (&as_string));
+              printf ("  %s: %s\n", key, text);
+            }
           g_value_unset (&as_string);
           g_value_unset (&value);
         }
@@ -144,7 +152,8 @@ print_text (const char *path, JvmsTraceKind kind, JvmsCliCounts *counts)
   for (guint i = 0; i < n_names; i++)
     {
       guint64 *n = g_hash_table_lookup (counts->counts, names[i]);
-      printf (" %-50s %12" G_GUINT64_FORMAT "\n", names[i], *n);
+      g_autofree char *name = jvms_report_escape_text (names[i]);
+      printf (" %-50s %12" G_GUINT64_FORMAT "\n", name, *n);
       total += *n;
     }
   printf (" %-50s %12" G_GUINT64_FORMAT "\n", _("total"), total);

@@ -9,6 +9,7 @@
 
 #include <glib/gstdio.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
 
@@ -206,6 +207,21 @@ test_control_characters (void)
   g_assert_nonnull (strstr (r.out, "evil\\x1b]0;owned\\x07name (5001)"));
   g_assert_nonnull (strstr (r.out, "app.Bad\\x1b[2JClass"));
   g_assert_nonnull (strstr (r.out, "holder\\u009b31m"));
+
+  /* summary names the file: a file name that would clear the screen is shown escaped. */
+  g_autofree char *dir = g_path_get_dirname (f.trace);
+  g_autofree char *evil_path = g_build_filename (dir, "bad\x1b[2J\x07name.jfr", NULL);
+  g_assert_cmpint (symlink (f.trace, evil_path), ==, 0);
+  char *trace = f.trace;
+  f.trace = evil_path;
+  g_auto(Run) s = { 0 };
+  cli (&s, "summary", &f, NULL);
+  f.trace = trace;
+  g_unlink (evil_path);
+  g_assert_cmpint (s.status, ==, 0);
+  g_assert_null (strchr (s.out, '\x1b'));
+  g_assert_null (strchr (s.out, '\x07'));
+  g_assert_nonnull (strstr (s.out, "bad\\x1b[2J\\x07name.jfr"));
 
   /* The JSON keeps the names as they are: JSON escapes them. */
   g_auto(Run) j = { 0 };

@@ -7,6 +7,8 @@
 
 #include "cli-commands.h"
 #include "jvms-json.h"
+#include "jvms-report.h"
+#include "jvms-scope.h"
 #include "jvms-trace-index.h"
 
 typedef struct
@@ -109,6 +111,25 @@ print_json (IndexReport *r)
       add_int (b, jvms_history_get_name (h, a), count_subtree (h, a));
     }
   json_builder_end_object (b);
+  /* Every JVM the trace shows (processes running HotSpot's threads), the recorded one first
+   * marked: what analyze --pid chooses among. */
+  json_builder_set_member_name (b, "jvms");
+  json_builder_begin_array (b);
+  g_autoptr(GPtrArray) jvms = jvms_scope_list_jvms (h);
+  const char *recorded = jvms_history_get_metadata (h, "jvm-pid");
+  for (guint i = 0; i < jvms->len; i++)
+    {
+      JvmsJvmEntry *e = g_ptr_array_index (jvms, i);
+      json_builder_begin_object (b);
+      add_int (b, "pid", e->pid);
+      add_string (b, "name", e->name);
+      add_string (b, "command", e->command);
+      add_int (b, "threads", e->n_threads);
+      json_builder_set_member_name (b, "recorded");
+      json_builder_add_boolean_value (b, recorded != NULL && g_ascii_strtoll (recorded, NULL, 10) == e->pid);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
   json_builder_set_member_name (b, "warnings");
   json_builder_begin_array (b);
   for (gsize i = 0; r->warnings[i] != NULL; i++)
@@ -134,9 +155,11 @@ print_text (IndexReport *r)
 {
   JvmsHistory *h = r->history;
   gboolean reused = jvms_trace_index_get_reused (r->index);
-  printf ("%s (%s)\n", jvms_trace_index_get_trace_path (r->index),
-          jvms_trace_kind_name (jvms_trace_index_get_kind (r->index)));
-  printf ("  %-14s %s\n", _("index:"), jvms_trace_index_get_index_path (r->index));
+  /* Paths and process names come from the trace or the user: control characters escaped. */
+  g_autofree char *trace = jvms_report_escape_text (jvms_trace_index_get_trace_path (r->index));
+  g_autofree char *index = jvms_report_escape_text (jvms_trace_index_get_index_path (r->index));
+  printf ("%s (%s)\n", trace, jvms_trace_kind_name (jvms_trace_index_get_kind (r->index)));
+  printf ("  %-14s %s\n", _("index:"), index);
   printf ("  %-14s %s\n", _("status:"), reused ? _("reused") : _("built"));
   printf ("  %-14s %s\n", _("layers:"), jvms_trace_layers_name (jvms_trace_index_get_layers (r->index)));
   gint64 start = jvms_history_get_start_time (h), end = jvms_history_get_end_time (h);
@@ -155,6 +178,20 @@ print_text (IndexReport *r)
       JvmsAttribute a = g_array_index (top, JvmsAttribute, i);
       g_autoptr(GArray) children = jvms_history_list_children (h, a);
       printf ("    %-12s %u\n", jvms_history_get_name (h, a), children->len);
+    }
+  g_autoptr(GPtrArray) jvms = jvms_scope_list_jvms (h);
+  const char *recorded = jvms_history_get_metadata (h, "jvm-pid");
+  for (guint i = 0; i < jvms->len; i++)
+    {
+      JvmsJvmEntry *e = g_ptr_array_index (jvms, i);
+      g_autofree char *name = jvms_report_escape_text (e->name[0] ? e->name : "?");
+      g_autofree char *command = jvms_report_escape_text (e->command);
+      printf ("  %-14s %" G_GINT64_FORMAT " %s%s%s, ", i == 0 ? _("JVMs:") : "", e->pid, name,
+              command[0] ? " " : "", command);
+      printf (g_dngettext (GETTEXT_PACKAGE, "%u thread", "%u threads", e->n_threads), e->n_threads);
+      if (recorded != NULL && g_ascii_strtoll (recorded, NULL, 10) == e->pid)
+        printf ("%s", _(" (the recorded JVM)"));
+      printf ("\n");
     }
   if (reused)
     printf ("  %-14s %.3f s\n", _("opened in:"), r->stats.build_seconds);

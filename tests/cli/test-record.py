@@ -3,6 +3,7 @@
 perf's own tools (jfr summary, jfr print, perf script) as oracles."""
 import argparse
 import json
+import re
 import os
 import pwd
 import shutil
@@ -381,6 +382,21 @@ def case_cleanup(cli, tmp, work):
               str(os.listdir(given)) if os.path.isdir(given) else "gone")
 
 
+def perf_task_pids(path):
+    """{tid: pid} of every thread perf's task records (COMM, FORK) or events name: the threads
+    the trace knows of, whether or not they ran while it recorded."""
+    tids = perf_tid_pids(path)
+    r = run(["perf", "script", "-i", path, "--show-task-events", "-F", "pid,tid"])
+    for line in r.stdout.splitlines():
+        m = re.search(r"PERF_RECORD_COMM(?: exec)?: .*:(\d+)/(\d+)$", line.strip())
+        if m:
+            tids[int(m.group(2))] = int(m.group(1))
+        m = re.search(r"PERF_RECORD_FORK\((\d+):(\d+)\)", line)
+        if m:
+            tids[int(m.group(2))] = int(m.group(1))
+    return tids
+
+
 def perf_tid_pids(path):
     """{tid: pid} of every thread that recorded an event in its own context: the kernel's own
     word on which process each thread belongs to, the oracle for process identity."""
@@ -506,6 +522,17 @@ def case_two_jvms(cli, tmp, work, dump):
         names = {t["name"] for t in report["threads"]}
         tap.check(mine in names and theirs not in names, "--pid %d: %s among its threads, %s not" % (p.pid, mine, theirs),
                   sorted(names))
+    # index lists the JVMs the trace shows: both, each with its threads as perf script has them,
+    # and none marked recorded (a kernel-only trace of two JVMs records neither).
+    r = run([cli, "index", "--json", "--cache-dir", os.path.join(tmp, "cache"), trace], timeout=600)
+    listed = {j["pid"]: j for j in json.loads(r.stdout).get("jvms", [])} if r.returncode == 0 else {}
+    known = perf_task_pids(trace)
+    for p in (first, second):
+        j = listed.get(p.pid)
+        seen = sum(1 for pid in known.values() if pid == p.pid)
+        tap.check(j is not None and not j["recorded"] and j["threads"] == seen,
+                  "index --json lists JVM %d (%s threads; perf script's task records show %d)"
+                  % (p.pid, j and j["threads"], seen), r.stderr[-1000:])
     r = run([cli, "analyze", "--pid", "1", "--cache-dir", os.path.join(tmp, "cache"), trace], timeout=600)
     tap.check(r.returncode == 2 and "none of the JVMs" in r.stderr, "--pid of no JVM in the trace: status 2", r.stderr[-1000:])
 

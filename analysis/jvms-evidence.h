@@ -121,6 +121,7 @@ typedef struct
   /* Starved JVM threads (gc: GC workers; jit: compiler threads): their time runnable without a
    * CPU, and who had the CPUs meanwhile (cpu_holders). */
   gint64  waiting_ns;
+  gint64  pause_waiting_ns;  /* gc: of waiting_ns, inside GC pauses */
 } JvmsEvidence;
 
 /* Arrays of the element types above that free what their elements hold. */

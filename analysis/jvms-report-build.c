@@ -98,6 +98,12 @@ thread_refs (JvmsReportWork *w, JvmsReport *report, GHashTable *thread_ns, guint
 }
 
 /* A name -> amount table, largest first, at most @limit; shares of @total when it is above 0. */
+GArray *
+jvms_report_rank_threads (JvmsReportWork *w, JvmsReport *report, GHashTable *thread_ns, guint limit)
+{
+  return thread_refs (w, report, thread_ns, limit, TRUE);
+}
+
 static GArray *
 amounts (JvmsReport *report, GHashTable *table, guint limit, gint64 total)
 {
@@ -166,6 +172,7 @@ monitors (JvmsReportWork *w, JvmsReport *report, JvmsReportTally *f)
         .blocked_threads = thread_refs (w, report, tns, 0, FALSE),
         .holders = thread_refs (w, report, e->holders, 0, TRUE),
       };
+      jvms_report_monitors_evidence (w, report, e, &monitor);
       g_array_append_val (out, monitor);
     }
   return out;
@@ -192,6 +199,14 @@ build_evidence (JvmsReportWork *w, JvmsReport *report, JvmsFinding *finding)
       e->allocated_classes = amounts (report, w->classes, w->limit, 0);
       e->allocation_sites = amounts (report, w->sites, w->limit, 0);
       jvms_report_safepoints_evidence (w, report, TRUE, e);
+      e->waiting_ns = w->gc_waiting_ns;
+      e->pause_waiting_ns = w->gc_pause_waiting_ns;
+      e->cpu_holders = thread_refs (w, report, w->gc_cpu_held, w->limit, TRUE);
+      break;
+    case JVMS_FINDING_JIT:
+      e->items = keyed_items (w, report, f);
+      e->waiting_ns = w->jit_waiting_ns;
+      e->cpu_holders = thread_refs (w, report, w->jit_cpu_held, w->limit, TRUE);
       break;
     case JVMS_FINDING_PROGRAM_LOGIC:
       e->execution_samples = w->n_exec;
@@ -204,7 +219,6 @@ build_evidence (JvmsReportWork *w, JvmsReport *report, JvmsFinding *finding)
     case JVMS_FINDING_PARKING:
     case JVMS_FINDING_IO:
     case JVMS_FINDING_SLEEPING:
-    case JVMS_FINDING_JIT:
     case JVMS_FINDING_ALLOCATION:
     default:
       e->items = keyed_items (w, report, f);

@@ -1,5 +1,6 @@
-/* jvms-report-cpu.c: the evidence of cpu-contention: which threads held the CPUs while ours
- * waited for one. */
+/* jvms-report-cpu.c: who held the CPUs while threads of the JVM waited for one: the evidence of
+ * cpu-contention (application threads), and of gc and jit (GC workers and compiler threads
+ * starved of a CPU). */
 #include "jvms-report-private.h"
 
 #include <stdlib.h>
@@ -11,17 +12,15 @@ compare_spans (gconstpointer a, gconstpointer b)
   return x[0] < y[0] ? -1 : x[0] > y[0];
 }
 
-/* Who held the CPUs while our threads waited for one: the union of our runnable spans against
- * every CPU's current thread. */
-gboolean
-jvms_report_cpu_holders (JvmsReportWork *r, GError **error)
+/* @spans (gint64 pairs) sorted and merged into their union, in place: the number of spans. */
+static guint
+merge (GArray *spans_array)
 {
-  guint n = r->runnable->len / 2;
+  guint n = spans_array->len / 2;
+  gint64 *spans = (gint64 *) spans_array->data;
   if (n == 0)
-    return TRUE;
-  gint64 *spans = (gint64 *) r->runnable->data;
+    return 0;
   qsort (spans, n, 2 * sizeof (gint64), compare_spans);
-  /* Merge into a union, in place. */
   guint m = 0;
   for (guint i = 0; i < n; i++)
     {
@@ -34,7 +33,43 @@ jvms_report_cpu_holders (JvmsReportWork *r, GError **error)
           m++;
         }
     }
+  return m;
+}
 
+/* Adds to @held (tid -> ns) the time each thread of @ivs (one CPU's current threads, in time
+ * order) ran inside the union @spans of @m spans. */
+static void
+overlap (GArray *ivs, const gint64 *spans, guint m, GHashTable *held)
+{
+  guint s = 0;
+  for (guint i = 0; i < ivs->len && m > 0; i++)
+    {
+      JvmsInterval *iv = &g_array_index (ivs, JvmsInterval, i);
+      if (iv->value.type != JVMS_VALUE_INT || iv->value.i <= 0)
+        continue;
+      while (s < m && spans[2 * s + 1] <= iv->start)
+        s++;
+      for (guint k = s; k < m && spans[2 * k] < iv->end; k++)
+        {
+          gint64 o = MIN (iv->end, spans[2 * k + 1]) - MAX (iv->start, spans[2 * k]);
+          if (o > 0)
+            jvms_report_add_ns (held, iv->value.i, o);
+        }
+    }
+}
+
+/* Who held the CPUs while ours waited for one: the union of the runnable spans of each group
+ * against every CPU's current thread, each CPU read once. */
+gboolean
+jvms_report_cpu_holders (JvmsReportWork *r, GError **error)
+{
+  GArray *spans[] = { r->runnable, r->gc_runnable, r->jit_runnable };
+  GHashTable *held[] = { r->cpu_held, r->gc_cpu_held, r->jit_cpu_held };
+  guint m[G_N_ELEMENTS (spans)], total = 0;
+  for (guint g = 0; g < G_N_ELEMENTS (spans); g++)
+    total += m[g] = merge (spans[g]);
+  if (total == 0)
+    return TRUE;
   JvmsAttribute cpus = jvms_history_lookup (r->history, "CPUs");
   if (cpus == JVMS_ATTRIBUTE_INVALID)
     return TRUE;
@@ -46,22 +81,8 @@ jvms_report_cpu_holders (JvmsReportWork *r, GError **error)
       g_autoptr(GArray) ivs = jvms_report_intervals (r, cur, error);
       if (ivs == NULL)
         return FALSE;
-      guint s = 0;
-      for (guint i = 0; i < ivs->len; i++)
-        {
-          JvmsInterval *iv = &g_array_index (ivs, JvmsInterval, i);
-          if (iv->value.type != JVMS_VALUE_INT || iv->value.i <= 0)
-            continue;
-          while (s < m && spans[2 * s + 1] <= iv->start)
-            s++;
-          for (guint k = s; k < m && spans[2 * k] < iv->end; k++)
-            {
-              gint64 overlap = MIN (iv->end, spans[2 * k + 1]) - MAX (iv->start, spans[2 * k]);
-              if (overlap > 0)
-                jvms_report_add_ns (r->cpu_held, iv->value.i, overlap);
-            }
-        }
+      for (guint g = 0; g < G_N_ELEMENTS (spans); g++)
+        overlap (ivs, (const gint64 *) spans[g]->data, m[g], held[g]);
     }
   return TRUE;
 }
-

@@ -171,6 +171,27 @@ add_monitors (JsonBuilder *b, const GArray *monitors)
       add_int (b, "blocked_ns", m->blocked_ns);
       add_threads (b, "blocked_threads", m->blocked_threads, FALSE);
       add_threads (b, "holders", m->holders, TRUE);
+      json_builder_set_member_name (b, "holder_states");
+      json_builder_begin_object (b);
+      for (guint k = 0; m->holder_states != NULL && k < m->holder_states->len; k++)
+        {
+          const JvmsEvidenceAmount *a = &g_array_index (m->holder_states, JvmsEvidenceAmount, k);
+          add_int (b, a->name, a->value);
+        }
+      json_builder_end_object (b);
+      if (m->preempted_by != NULL)
+        add_threads (b, "preempted_by", m->preempted_by, TRUE);
+      json_builder_set_member_name (b, "holder_stacks");
+      json_builder_begin_array (b);
+      for (guint k = 0; m->holder_stacks != NULL && k < m->holder_stacks->len; k++)
+        {
+          const JvmsEvidenceStack *s = &g_array_index (m->holder_stacks, JvmsEvidenceStack, k);
+          json_builder_begin_object (b);
+          add_frames (b, "stack", s->frames);
+          add_int (b, "samples", s->samples);
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -198,6 +219,9 @@ add_evidence (JsonBuilder *b, const JvmsFinding *f, gint64 start)
       add_amounts (b, "allocated_classes", e->allocated_classes, "class", "bytes");
       add_amounts (b, "allocation_sites", e->allocation_sites, "method", "bytes");
       add_safepoints (b, e, start);
+      add_int (b, "waiting_ns", e->waiting_ns);
+      add_int (b, "pause_waiting_ns", e->pause_waiting_ns);
+      add_threads (b, "cpu_holders", e->cpu_holders, TRUE);
       break;
     case JVMS_FINDING_PROGRAM_LOGIC:
       add_int (b, "execution_samples", e->execution_samples);
@@ -213,8 +237,12 @@ add_evidence (JsonBuilder *b, const JvmsFinding *f, gint64 start)
       add_items (b, "operations", e->items, "operation");
       add_safepoints (b, e, start);
       break;
-    case JVMS_FINDING_SLEEPING:
     case JVMS_FINDING_JIT:
+      add_items (b, "items", e->items, "what");
+      add_int (b, "waiting_ns", e->waiting_ns);
+      add_threads (b, "cpu_holders", e->cpu_holders, TRUE);
+      break;
+    case JVMS_FINDING_SLEEPING:
     case JVMS_FINDING_ALLOCATION:
     default:
       add_items (b, "items", e->items, "what");

@@ -17,6 +17,10 @@ typedef struct
   gint64 tid;
 } JvmsReportSpan;
 
+/* What a monitor's holders did while others waited (jvms-report-monitors.c). */
+typedef struct _JvmsReportBlame JvmsReportBlame;
+void jvms_report_blame_free (JvmsReportBlame *blame);
+
 /* Spans kept per key (a monitor's waits): beyond, the holders' states are of the first ones. */
 #define JVMS_REPORT_MAX_SPANS (1u << 20)
 
@@ -30,6 +34,7 @@ typedef struct
   GHashTable *threads;  /* tid -> GINT_TO_POINTER (1): threads that waited */
   GHashTable *holders;  /* tid -> ns: monitors: the threads that held it */
   GArray     *spans;    /* JvmsReportSpan: monitors: the waits, in each thread's time order */
+  JvmsReportBlame *blame; /* monitors the evidence lists: what their holders did */
 } JvmsReportKey;
 
 /* The time charged to one kind, by thread and by key. */
@@ -99,11 +104,16 @@ typedef struct
   GArray          *safepoints;     /* JvmsReportSafepoint, in time order */
   GArray          *sync_bounds;    /* gint64: every synchronisation's start and end, sorted */
   GHashTable      *stack_wanted;   /* tid -> GPtrArray of JvmsReportStraggle* the evidence shows */
+  GPtrArray       *blamed;         /* JvmsReportKey*: the monitors whose holders were followed */
   gint64           unknown_running_ns;
   gint64           unknown_blocked_ns;
   gint64           analysed_ns;
   /* Evidence gathered beside the walk. */
   GHashTable      *cpu_held;       /* tid -> ns: who ran while ours waited for a CPU */
+  /* Starved JVM threads: GC workers (and the VM thread in a GC pause), compiler threads. */
+  GArray          *gc_runnable, *jit_runnable;  /* gint64 pairs: their spans waiting for a CPU */
+  gint64           gc_waiting_ns, gc_pause_waiting_ns, jit_waiting_ns;
+  GHashTable      *gc_cpu_held, *jit_cpu_held;  /* tid -> ns: who ran meanwhile */
   gint64           collections, pause_ns;
   GHashTable      *gc_by_name;     /* collector -> collections */
   GHashTable      *pause_by_name;  /* pause name -> ns */
@@ -212,6 +222,22 @@ const char       *jvms_report_store           (JvmsReport             *report,
 const char       *jvms_report_thread_name     (JvmsReportWork         *w,
                                                gint64                  tid);
 gboolean          jvms_report_is_gc_operation (const char             *operation);
+
+/* jvms-report-monitors.c: after the walk, what the listed monitors' holders did; their samples;
+ * the evidence. */
+gboolean          jvms_report_monitors_blame  (JvmsReportWork         *w,
+                                               GError                **error);
+void              jvms_report_monitors_sample (JvmsReportWork         *w,
+                                               const JvmsSample       *sample);
+void              jvms_report_monitors_evidence (JvmsReportWork       *w,
+                                                 JvmsReport           *report,
+                                                 const JvmsReportKey  *e,
+                                                 JvmsEvidenceMonitor  *m);
+/* jvms-report-build.c: tid -> ns ranked into holder references (ns, pid, ours), at most @limit. */
+GArray           *jvms_report_rank_threads    (JvmsReportWork         *w,
+                                               JvmsReport             *report,
+                                               GHashTable             *thread_ns,
+                                               guint                   limit);
 
 /* jvms-report-cpu.c, jvms-report-gc.c, jvms-report-samples.c: the evidence. */
 gboolean          jvms_report_cpu_holders    (JvmsReportWork          *w,

@@ -29,6 +29,7 @@ jvms_report_read_samples (JvmsReportWork *r, const char *path, GError **error)
   while (jvms_samples_reader_next (reader, &s, &local_error))
     {
       jvms_report_safepoints_sample (r, &s);
+      jvms_report_monitors_sample (r, &s);
       if (s.time < r->from || s.time >= r->to || !g_hash_table_contains (ours, &s.tid))
         continue;
       if (s.kind == JVMS_SAMPLE_EXECUTION && s.n_frames > 0)

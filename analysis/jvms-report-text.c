@@ -171,6 +171,39 @@ append_monitors (GString *out, const GArray *monitors)
       append_names (out, "blocked_threads", m->blocked_threads);
       append_names (out, "holders", m->holders);
       g_string_append (out, "\n");
+      /* What the holders did meanwhile, and who had the CPU they waited for. */
+      if (m->holder_states != NULL && m->holder_states->len > 0)
+        {
+          g_string_append (out, "          holders were: ");
+          for (guint k = 0; k < m->holder_states->len; k++)
+            {
+              const JvmsEvidenceAmount *a = &g_array_index (m->holder_states, JvmsEvidenceAmount, k);
+              g_string_append_printf (out, "%s%s %.3f ms (%.1f%%)", k ? ", " : "", a->name, a->value / 1e6,
+                                      m->blocked_ns > 0 ? 100.0 * a->value / m->blocked_ns : 0.0);
+            }
+          g_string_append (out, "\n");
+        }
+      for (guint k = 0; m->preempted_by != NULL && k < m->preempted_by->len && k < NAMES_SHOWN; k++)
+        {
+          const JvmsThreadRef *t = &g_array_index (m->preempted_by, JvmsThreadRef, k);
+          g_string_append (out, k == 0 ? "          preempted by: " : ", ");
+          append_escaped (out, t->name);
+          g_string_append_printf (out, " (tid %" G_GINT64_FORMAT ", pid %" G_GINT64_FORMAT "%s) %.3f ms",
+                                  t->tid, t->pid, t->ours ? ", ours" : "", t->ns / 1e6);
+        }
+      if (m->preempted_by != NULL && m->preempted_by->len > 0)
+        g_string_append (out, "\n");
+      if (m->holder_stacks != NULL && m->holder_stacks->len > 0)
+        {
+          const JvmsEvidenceStack *s = &g_array_index (m->holder_stacks, JvmsEvidenceStack, 0);
+          g_string_append_printf (out, "          holders ran (%" G_GINT64_FORMAT " samples): ", s->samples);
+          for (guint f = 0; f < s->frames->len && f < 3; f++)
+            {
+              g_string_append (out, f ? " < " : "");
+              append_escaped (out, g_ptr_array_index (s->frames, f));
+            }
+          g_string_append (out, "\n");
+        }
     }
 }
 
@@ -223,6 +256,19 @@ append_safepoints (GString *out, const JvmsEvidence *e, gint64 start)
     }
 }
 
+/* JVM threads starved of a CPU, and who had it. */
+static void
+append_starved (GString *out, const JvmsEvidence *e)
+{
+  if (e->waiting_ns <= 0)
+    return;
+  g_string_append_printf (out, "      waiting for a CPU: %.3f ms", e->waiting_ns / 1e6);
+  if (e->pause_waiting_ns > 0)
+    g_string_append_printf (out, " (%.3f ms inside GC pauses)", e->pause_waiting_ns / 1e6);
+  g_string_append (out, "\n");
+  append_holders (out, "cpu_holders", e->cpu_holders);
+}
+
 /* The evidence under the names the JSON gives it (docs/report.md). */
 static void
 append_evidence (GString *out, const JvmsFinding *f, gint64 start)
@@ -244,6 +290,7 @@ append_evidence (GString *out, const JvmsFinding *f, gint64 start)
       append_amounts (out, "allocated_classes", e->allocated_classes, "bytes");
       append_amounts (out, "allocation_sites", e->allocation_sites, "bytes");
       append_safepoints (out, e, start);
+      append_starved (out, e);
       break;
     case JVMS_FINDING_PROGRAM_LOGIC:
       append_value (out, "execution_samples", e->execution_samples);
@@ -259,8 +306,11 @@ append_evidence (GString *out, const JvmsFinding *f, gint64 start)
       append_items (out, "operations", e->items);
       append_safepoints (out, e, start);
       break;
-    case JVMS_FINDING_SLEEPING:
     case JVMS_FINDING_JIT:
+      append_items (out, "items", e->items);
+      append_starved (out, e);
+      break;
+    case JVMS_FINDING_SLEEPING:
     case JVMS_FINDING_ALLOCATION:
     default:
       append_items (out, "items", e->items);

@@ -379,10 +379,23 @@ walk_segment (const JvmsReportSegment *s, gpointer data)
             }
         }
     }
+  gint64 span[2] = { s->t0, s->t1 };
   if (c.runnable && t->kind == JVMS_THREAD_KIND_JAVA)
+    g_array_append_vals (r->runnable, span, 2);
+  /* JVM threads starved of a CPU: charged nothing (their waiting is not the application's
+   * time), but evidence of gc and jit. */
+  gboolean runnable = s->kernel->type == JVMS_VALUE_INT && s->kernel->i == JVMS_KERNEL_STATE_RUNNABLE;
+  if (runnable && (t->kind == JVMS_THREAD_KIND_GC || (t->kind == JVMS_THREAD_KIND_VM && s->in_gc_pause)))
     {
-      gint64 span[2] = { s->t0, s->t1 };
-      g_array_append_vals (r->runnable, span, 2);
+      r->gc_waiting_ns += ns;
+      if (s->in_gc_pause)
+        r->gc_pause_waiting_ns += ns;
+      g_array_append_vals (r->gc_runnable, span, 2);
+    }
+  else if (runnable && t->kind == JVMS_THREAD_KIND_JIT)
+    {
+      r->jit_waiting_ns += ns;
+      g_array_append_vals (r->jit_runnable, span, 2);
     }
   if (c.unknown_running)
     r->unknown_running_ns += ns;

@@ -11,6 +11,7 @@ key_free (gpointer data)
   g_clear_pointer (&k->threads, g_hash_table_unref);
   g_clear_pointer (&k->holders, g_hash_table_unref);
   g_clear_pointer (&k->spans, g_array_unref);
+  g_clear_pointer (&k->blame, jvms_report_blame_free);
   g_free (k);
 }
 
@@ -44,6 +45,10 @@ jvms_report_work_init (JvmsReportWork *w, JvmsHistory *history, const JvmsReport
   w->pids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   w->runnable = g_array_new (FALSE, FALSE, sizeof (gint64));
   w->cpu_held = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  w->gc_cpu_held = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  w->jit_cpu_held = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  w->gc_runnable = g_array_new (FALSE, FALSE, sizeof (gint64));
+  w->jit_runnable = g_array_new (FALSE, FALSE, sizeof (gint64));
   w->gc_by_name = name_table ();
   w->pause_by_name = name_table ();
   w->methods = name_table ();
@@ -66,7 +71,12 @@ jvms_report_work_clear (JvmsReportWork *w)
   g_clear_pointer (&w->runnable, g_array_unref);
   g_clear_pointer (&w->gc_pauses, g_array_unref);
   jvms_report_safepoints_clear (w);
+  g_clear_pointer (&w->blamed, g_ptr_array_unref);
   g_clear_pointer (&w->cpu_held, g_hash_table_unref);
+  g_clear_pointer (&w->gc_cpu_held, g_hash_table_unref);
+  g_clear_pointer (&w->jit_cpu_held, g_hash_table_unref);
+  g_clear_pointer (&w->gc_runnable, g_array_unref);
+  g_clear_pointer (&w->jit_runnable, g_array_unref);
   g_clear_pointer (&w->gc_by_name, g_hash_table_unref);
   g_clear_pointer (&w->pause_by_name, g_hash_table_unref);
   g_clear_pointer (&w->methods, g_hash_table_unref);

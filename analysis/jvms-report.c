@@ -20,6 +20,8 @@ jvms_report_compute (JvmsHistory             *history,
   if (!jvms_report_walk_threads (&w, error))
     goto out;
   jvms_report_safepoints_rank (&w);
+  if (!jvms_report_monitors_blame (&w, error))
+    goto out;
   if (!jvms_report_cpu_holders (&w, error) ||
       !jvms_report_gc_summary (&w, error) ||
       !jvms_report_read_samples (&w, options->samples_path, error))

@@ -81,16 +81,47 @@ get_n_records (JvmsRecordSource *source)
   return JVMS_EVENT_ORDER (source)->n;
 }
 
+typedef struct
+{
+  guint64 row;
+  guint   index;   /* in the page */
+} PageRow;
+
+static int
+page_row_cmp (gconstpointer a, gconstpointer b)
+{
+  const PageRow *x = a, *y = b;
+  return x->row < y->row ? -1 : x->row > y->row;
+}
+
+/* A sorted page's rows lie anywhere: they are read in row order (each block decoded once for
+ * the page), then given in the page's order. */
 static gboolean
 read_records (JvmsRecordSource *source, guint64 position, guint n, JvmsEventBatch *batch,
               GError **error)
 {
   JvmsEventOrder *self = JVMS_EVENT_ORDER (source);
-  for (guint64 p = position; p < self->n && p < position + n; p++)
+  if (position >= self->n)
+    return TRUE;
+  guint count = (guint) MIN ((guint64) n, self->n - position);
+  g_autofree PageRow *rows = g_new (PageRow, MAX (count, 1));
+  for (guint i = 0; i < count; i++)
+    rows[i] = (PageRow) { jvms_event_order_get_row (self, position + i), i };
+  qsort (rows, count, sizeof (PageRow), page_row_cmp);
+  g_autoptr(JvmsEventBatch) by_row = jvms_event_batch_new ();
+  g_autofree guint *slot = g_new (guint, MAX (count, 1));
+  for (guint i = 0; i < count; i++)
     {
       JvmsEventRecord r;
-      if (!jvms_event_cursor_read (self->cursor, jvms_event_order_get_row (self, p), &r, error))
+      if (!jvms_event_cursor_read (self->cursor, rows[i].row, &r, error))
         return FALSE;
+      jvms_event_batch_add (by_row, &r);
+      slot[rows[i].index] = i;
+    }
+  for (guint i = 0; i < count; i++)
+    {
+      JvmsEventRecord r;
+      jvms_event_batch_get (by_row, slot[i], &r);
       jvms_event_batch_add (batch, &r);
     }
   return TRUE;

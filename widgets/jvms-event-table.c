@@ -45,6 +45,10 @@ struct _JvmsEventTable
   GtkDropDown         *thread_drop;
   GtkStringList       *thread_list;
   GtkSearchEntry      *search;
+  GtkDropDown         *sort_drop;     /* the keyboard's way to the columns' sorting */
+  GtkStringList       *sort_list;
+  GPtrArray           *sort_columns;  /* GtkColumnViewColumn *, as the drop-down lists them */
+  GtkToggleButton     *descending_button;
   GtkLabel            *count_label;
   GtkSpinner          *spinner;
   GtkColumnView       *view;
@@ -73,6 +77,10 @@ struct _JvmsEventTable
   guint32              chosen_type;   /* JVMS_EVENT_NONE: every type */
   guint32              gaps_type;
   gint64               from, to;
+  char                *described;        /* describe_rows () of described_model */
+  guint                described_serial; /* the list it describes */
+  guint                serial;           /* of the list shown: one more for each new source */
+  guint                described_max;
 };
 
 G_DEFINE_FINAL_TYPE (JvmsEventTable, jvms_event_table, GTK_TYPE_WIDGET)
@@ -184,6 +192,27 @@ make_column (JvmsEventTable *self, const char *title, guint id)
   return column;
 }
 
+static void sort_chosen (JvmsEventTable *self);
+
+/* The columns one can sort by, in the drop-down. */
+static void
+rebuild_sort_list (JvmsEventTable *self)
+{
+  g_signal_handlers_block_by_func (self->sort_drop, sort_chosen, self);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->sort_list));
+  gtk_string_list_splice (self->sort_list, 0, n, NULL);
+  g_ptr_array_set_size (self->sort_columns, 0);
+  for (guint i = 0; i < COL_FIELDS; i++)
+    g_ptr_array_add (self->sort_columns, self->fixed[i]);
+  for (guint i = 0; i < self->field_columns->len; i++)
+    g_ptr_array_add (self->sort_columns, g_ptr_array_index (self->field_columns, i));
+  for (guint i = 0; i < self->sort_columns->len; i++)
+    gtk_string_list_append (self->sort_list,
+                            gtk_column_view_column_get_title (g_ptr_array_index (self->sort_columns, i)));
+  gtk_drop_down_set_selected (self->sort_drop, 0);
+  g_signal_handlers_unblock_by_func (self->sort_drop, sort_chosen, self);
+}
+
 /* One column per field of the chosen type, or one column of every field's text. */
 static void
 rebuild_field_columns (JvmsEventTable *self)
@@ -202,6 +231,7 @@ rebuild_field_columns (JvmsEventTable *self)
       gtk_column_view_append_column (self->view, c);
       g_ptr_array_add (self->field_columns, c);
     }
+  rebuild_sort_list (self);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -473,6 +503,19 @@ start_stats (JvmsEventTable *self)
 /* ------------------------------------------------------------------------------------------ */
 /* Rows: selection, order */
 
+/* A new list for each source: GTK 4.8's list view keeps stale rows (and warns that it "failed to
+ * scroll to given position") when a model replaces all of its items at once with as many. */
+static void
+show_source (JvmsEventTable *self, JvmsRecordSource *source)
+{
+  g_autoptr(JvmsEventListModel) model = jvms_event_list_model_new ();
+  jvms_event_list_model_set_source (model, source);
+  GtkSelectionModel *selection = gtk_column_view_get_model (self->view);
+  gtk_single_selection_set_model (GTK_SINGLE_SELECTION (selection), G_LIST_MODEL (model));
+  g_set_object (&self->model, model);
+  self->serial++;
+}
+
 static void
 update_count (JvmsEventTable *self)
 {
@@ -499,7 +542,7 @@ order_done (GObject *source, GAsyncResult *result, gpointer data)
   if (jvms_event_order_get_selection (order) != self->selection)
     return;
   g_clear_object (&self->order_cancel);
-  jvms_event_list_model_set_source (self->model, JVMS_RECORD_SOURCE (order));
+  show_source (self, JVMS_RECORD_SOURCE (order));
   update_count (self);
   gtk_spinner_set_spinning (self->spinner, self->stats_cancel != NULL);
 }
@@ -517,7 +560,7 @@ start_order (JvmsEventTable *self)
   if ((text == NULL || *text == '\0') && by_time && !(self->sorting && self->sort_descending))
     {
       /* Time order, no text: the selection itself. */
-      jvms_event_list_model_set_source (self->model, JVMS_RECORD_SOURCE (self->selection));
+      show_source (self, JVMS_RECORD_SOURCE (self->selection));
       update_count (self);
       return;
     }
@@ -549,7 +592,7 @@ refresh (JvmsEventTable *self)
   g_clear_pointer (&self->stats, jvms_event_stats_free);
   if (self->store == NULL)
     {
-      jvms_event_list_model_set_source (self->model, NULL);
+      show_source (self, NULL);
       update_count (self);
       show_stats (self);
       return;
@@ -584,7 +627,7 @@ refresh (JvmsEventTable *self)
   self->selection = jvms_event_selection_new (self->store, &filter, &error);
   if (self->selection == NULL)
     {
-      jvms_event_list_model_set_source (self->model, NULL);
+      show_source (self, NULL);
       gtk_label_set_text (self->count_label, error->message);
       show_stats (self);
       return;
@@ -609,6 +652,15 @@ type_chosen (JvmsEventTable *self)
   refresh (self);
 }
 
+static GtkColumnViewColumn *
+column_of (JvmsEventTable *self, guint id)
+{
+  if (id < N_FIXED)
+    return self->fixed[id];
+  guint f = id - FIELD_BASE;
+  return f < self->field_columns->len ? g_ptr_array_index (self->field_columns, f) : NULL;
+}
+
 static void
 sort_changed (JvmsEventTable *self)
 {
@@ -621,7 +673,30 @@ sort_changed (JvmsEventTable *self)
       self->sort_id = id;
       self->sort_descending = descending;
     }
+  /* The drop-down and the toggle say what the headers chose. */
+  g_signal_handlers_block_by_func (self->sort_drop, sort_chosen, self);
+  g_signal_handlers_block_by_func (self->descending_button, sort_chosen, self);
+  guint pos = 0;
+  for (guint i = 0; self->sorting && i < self->sort_columns->len; i++)
+    if (g_ptr_array_index (self->sort_columns, i) == column_of (self, self->sort_id))
+      pos = i;
+  gtk_drop_down_set_selected (self->sort_drop, pos);
+  gtk_toggle_button_set_active (self->descending_button, self->sorting && self->sort_descending);
+  g_signal_handlers_unblock_by_func (self->sort_drop, sort_chosen, self);
+  g_signal_handlers_unblock_by_func (self->descending_button, sort_chosen, self);
   start_order (self);
+}
+
+/* From the keyboard: the drop-down's column, in the toggle's direction, as a header click. */
+static void
+sort_chosen (JvmsEventTable *self)
+{
+  guint i = gtk_drop_down_get_selected (self->sort_drop);
+  if (i >= self->sort_columns->len)
+    return;
+  gtk_column_view_sort_by_column (self->view, g_ptr_array_index (self->sort_columns, i),
+                                  gtk_toggle_button_get_active (self->descending_button)
+                                    ? GTK_SORT_DESCENDING : GTK_SORT_ASCENDING);
 }
 
 static void
@@ -789,18 +864,30 @@ jvms_event_table_get_stats (JvmsEventTable *self)
 char *
 jvms_event_table_describe_rows (JvmsEventTable *self, guint max)
 {
+  /* Read once per list and kept: a sorted list's rows lie in as many blocks as rows, and the
+   * state dump asks again four times a second. Read from the source, not the list, whose few
+   * pages the view uses. */
+  JvmsRecordSource *source = jvms_event_list_model_get_source (self->model);
+  if (self->described != NULL && self->described_serial == self->serial && self->described_max == max)
+    return g_strdup (self->described);
   GString *s = g_string_new (NULL);
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->model));
-  for (guint i = 0; i < MIN (n, max); i++)
+  if (source != NULL && self->store != NULL)
     {
-      g_autoptr(JvmsEventRow) row = g_list_model_get_item (G_LIST_MODEL (self->model), i);
-      JvmsEventRecord r;
-      if (!jvms_event_row_get_record (row, &r))
-        continue;
-      g_string_append_printf (s, "%" G_GINT64_FORMAT " %s %" G_GINT64_FORMAT " %" G_GINT64_FORMAT "\n",
-                              r.time, jvms_event_store_get_type (self->store, r.type)->name, r.tid, r.duration);
+      g_autoptr(JvmsEventBatch) batch = jvms_event_batch_new ();
+      jvms_record_source_read (source, 0, max, batch, NULL);
+      for (guint i = 0; i < jvms_event_batch_get_len (batch); i++)
+        {
+          JvmsEventRecord r;
+          jvms_event_batch_get (batch, i, &r);
+          g_string_append_printf (s, "%" G_GINT64_FORMAT " %s %" G_GINT64_FORMAT " %" G_GINT64_FORMAT "\n",
+                                  r.time, jvms_event_store_get_type (self->store, r.type)->name, r.tid, r.duration);
+        }
     }
-  return g_string_free (s, FALSE);
+  g_free (self->described);
+  self->described = g_string_free (s, FALSE);
+  self->described_serial = self->serial;
+  self->described_max = max;
+  return g_strdup (self->described);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -853,12 +940,24 @@ build (JvmsEventTable *self)
   gtk_widget_set_hexpand (GTK_WIDGET (self->search), TRUE);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->search), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Filter events by text"), -1);
+  self->sort_list = gtk_string_list_new (NULL);
+  self->sort_drop = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->sort_list)), NULL));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->sort_drop), _("Sort by this column"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->sort_drop), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Sort by"), -1);
+  self->descending_button = GTK_TOGGLE_BUTTON (gtk_toggle_button_new ());
+  gtk_button_set_icon_name (GTK_BUTTON (self->descending_button), "view-sort-descending-symbolic");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->descending_button), _("Descending"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->descending_button), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Descending"), -1);
   self->spinner = GTK_SPINNER (gtk_spinner_new ());
   self->count_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_widget_add_css_class (GTK_WIDGET (self->count_label), "numeric");
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->type_drop));
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->thread_drop));
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->search));
+  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->sort_drop));
+  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->descending_button));
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->spinner));
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->count_label));
   gtk_box_append (GTK_BOX (self->box), bar);
@@ -878,12 +977,17 @@ build (JvmsEventTable *self)
   for (guint i = 0; i < N_FIXED; i++)
     {
       self->fixed[i] = make_column (self, _(titles[i]), i);
+      /* Every field's text together: nothing to sort by. */
+      if (i == COL_FIELDS)
+        gtk_column_view_column_set_sorter (self->fixed[i], NULL);
       gtk_column_view_append_column (self->view, self->fixed[i]);
       /* The view holds it. */
       g_object_unref (self->fixed[i]);
     }
   gtk_column_view_column_set_expand (self->fixed[COL_FIELDS], TRUE);
   self->field_columns = g_ptr_array_new_with_free_func (g_object_unref);
+  self->sort_columns = g_ptr_array_new ();
+  rebuild_sort_list (self);
   GtkWidget *scroller = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (self->view));
   gtk_widget_set_hexpand (scroller, TRUE);
@@ -928,6 +1032,8 @@ build (JvmsEventTable *self)
   g_signal_connect_swapped (self->type_drop, "notify::selected", G_CALLBACK (type_chosen), self);
   g_signal_connect_swapped (self->thread_drop, "notify::selected", G_CALLBACK (refresh), self);
   g_signal_connect_swapped (self->search, "search-changed", G_CALLBACK (start_order), self);
+  g_signal_connect_swapped (self->sort_drop, "notify::selected", G_CALLBACK (sort_chosen), self);
+  g_signal_connect_swapped (self->descending_button, "toggled", G_CALLBACK (sort_chosen), self);
   g_signal_connect (self->view, "activate", G_CALLBACK (row_activated), self);
   g_signal_connect_swapped (gtk_column_view_get_sorter (self->view), "changed",
                             G_CALLBACK (sort_changed), self);
@@ -965,6 +1071,8 @@ jvms_event_table_dispose (GObject *object)
   g_clear_object (&self->model);
   g_clear_object (&self->type_list);
   g_clear_object (&self->thread_list);
+  g_clear_object (&self->sort_list);
+  g_clear_pointer (&self->sort_columns, g_ptr_array_unref);
   g_clear_pointer (&self->field_columns, g_ptr_array_unref);
   g_clear_pointer (&self->stats, jvms_event_stats_free);
   g_clear_pointer (&self->store, jvms_event_store_unref);
@@ -978,6 +1086,7 @@ jvms_event_table_finalize (GObject *object)
 {
   JvmsEventTable *self = JVMS_EVENT_TABLE (object);
   g_array_unref (self->thread_tids);
+  g_free (self->described);
   g_clear_object (&self->probe);
   G_OBJECT_CLASS (jvms_event_table_parent_class)->finalize (object);
 }

@@ -308,7 +308,7 @@ dump_event_table (JvmsEventTable *table, GKeyFile *key_file)
   g_key_file_set_uint64 (key_file, "events", "rows", jvms_event_table_get_n_rows (table));
   g_key_file_set_int64 (key_file, "events", "selected", jvms_event_table_get_selected (table));
   /* Enough rows for a test to compare a selection's with the command line's. */
-  g_autofree char *rows = jvms_event_table_describe_rows (table, 20000);
+  g_autofree char *rows = jvms_event_table_describe_rows (table, 5000);
   g_key_file_set_string (key_file, "events", "first-rows", rows);
   JvmsEventStats *stats = jvms_event_table_get_stats (table);
   g_key_file_set_uint64 (key_file, "events", "stats-rows", stats != NULL ? jvms_event_stats_get_n_rows (stats) : 0);

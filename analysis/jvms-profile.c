@@ -476,6 +476,18 @@ read_raw (Query *q, guint block, GArray *records, gboolean whole, GError **error
   return TRUE;
 }
 
+/* The sums of the 2^@level blocks from @block: its node, or, for a node left out, its halves. */
+static gboolean
+read_run (Query *q, guint level, guint block, GArray *records, GError **error)
+{
+  if (level == 0)
+    return read_raw (q, block, records, TRUE, error);
+  if (jvms_samples_store_has_node (q->store, level, block >> level))
+    return jvms_samples_store_read_node (q->store, level, block >> level, want_section, add_entry, q, error);
+  return read_run (q, level - 1, block, records, error)
+         && read_run (q, level - 1, block + (1u << (level - 1)), records, error);
+}
+
 static gboolean
 query_run (Query *q, GCancellable *cancellable, GError **error)
 {
@@ -517,12 +529,7 @@ query_run (Query *q, GCancellable *cancellable, GError **error)
           guint k = 0;
           while (k < n_levels && k < 31 && (b & ((2u << k) - 1)) == 0 && (guint64) b + (2u << k) <= end)
             k++;
-          if (k == 0)
-            {
-              if (!read_raw (q, b, records, TRUE, error))
-                return FALSE;
-            }
-          else if (!jvms_samples_store_read_node (q->store, k, b >> k, want_section, add_entry, q, error))
+          if (!read_run (q, k, b, records, error))
             return FALSE;
           b += 1u << k;
         }

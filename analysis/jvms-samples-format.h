@@ -20,7 +20,9 @@
  * consecutive blocks (node m covers blocks [m 2^k, (m + 1) 2^k)): the samples of those blocks
  * summed per (type, thread, stack). A range of whole blocks is the union of at most two nodes per
  * level, so a query of any range reads O(log blocks) nodes plus the raw samples of at most four
- * blocks at its ends (docs/profile.md, "Why any range costs the same").
+ * blocks at its ends (docs/profile.md, "Why any range costs the same"). A node with more than 99
+ * sums for 100 samples is left out (its entry has offset and sizes 0): a query reads its two
+ * halves instead, which hold about as many sums.
  *
  * File
  *   JvmsSamplesHeader at offset 0 (written last: zeros mean the file was never completed)
@@ -44,7 +46,7 @@
 G_BEGIN_DECLS
 
 #define JVMS_SAMPLES_MAGIC          "JVMSSMP2"
-#define JVMS_SAMPLES_VERSION        3u
+#define JVMS_SAMPLES_VERSION        4u
 #define JVMS_SAMPLES_NONE           0xFFFFFFFFu
 /* Samples per level-0 block: the raw samples a query may decode at each end of its range. */
 #define JVMS_SAMPLES_BLOCK_SAMPLES  4096u
@@ -192,7 +194,7 @@ typedef struct
 
 typedef struct
 {
-  guint64 offset;            /* lz4 payload */
+  guint64 offset;            /* lz4 payload; 0 with both sizes 0 for a node left out */
   guint32 compressed_size;
   guint32 raw_size;
 } JvmsSamplesNode;

@@ -238,7 +238,9 @@ check_tables (JvmsSamplesStore *self, const JvmsSamplesTable *dir, guint n_table
         {
           const JvmsSamplesNode *node = (const JvmsSamplesNode *) p + i;
           guint64 offset = GUINT64_FROM_LE (node->offset);
-          if (offset > self->size || GUINT32_FROM_LE (node->compressed_size) > self->size - offset
+          if (offset == 0 && node->compressed_size == 0 && node->raw_size == 0)
+            continue;   /* left out */
+          if (offset < sizeof (JvmsSamplesHeader) || offset > self->size || GUINT32_FROM_LE (node->compressed_size) > self->size - offset
               || GUINT32_FROM_LE (node->raw_size) > JVMS_SAMPLES_MAX_PAYLOAD)
             return bad (error, self->path, offset, "a node lies outside the file");
         }
@@ -514,6 +516,15 @@ jvms_samples_store_get_n_nodes (JvmsSamplesStore *self, guint level)
   return level >= 1 && level <= self->n_levels ? self->n_nodes[level] : 0;
 }
 
+gboolean
+jvms_samples_store_has_node (JvmsSamplesStore *self, guint level, guint node)
+{
+  if (level < 1 || level > self->n_levels || node >= self->n_nodes[level])
+    return FALSE;
+  const JvmsSamplesNode *nd = &self->nodes[level][node];
+  return nd->offset != 0 || nd->compressed_size != 0 || nd->raw_size != 0;
+}
+
 const JvmsSamplesCompilation *
 jvms_samples_store_get_compilations (JvmsSamplesStore *self, guint *n)
 {
@@ -630,7 +641,7 @@ gboolean
 jvms_samples_store_read_node (JvmsSamplesStore *self, guint level, guint node, JvmsSamplesSectionFunc want,
                               JvmsSamplesEntryFunc entry, gpointer user_data, GError **error)
 {
-  g_return_val_if_fail (level >= 1 && level <= self->n_levels && node < self->n_nodes[level], FALSE);
+  g_return_val_if_fail (jvms_samples_store_has_node (self, level, node), FALSE);
   const JvmsSamplesNode *nd = &self->nodes[level][node];
   guint64 offset = GUINT64_FROM_LE (nd->offset);
   guint32 raw = GUINT32_FROM_LE (nd->raw_size);

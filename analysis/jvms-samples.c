@@ -440,14 +440,23 @@ carry (JvmsSamplesWriter *self, guint level, GArray *sums)
       g_array_unref (sums);
       sums = parent;
       level++;
-      encode_node (self, sums);
       JvmsSamplesNode node = { 0 };
-      guint64 offset;
-      guint32 compressed, raw;
-      write_payload (self, self->enc, &offset, &compressed, &raw);
-      node.offset = GUINT64_TO_LE (offset);
-      node.compressed_size = GUINT32_TO_LE (compressed);
-      node.raw_size = GUINT32_TO_LE (raw);
+      /* A node that sums almost nothing (more than 99 sums for 100 samples: stacks that rarely
+       * repeat) is left out: its two halves cost a query about as much, and writing it would
+       * store the samples once more. Its sums still go up to its parent. */
+      guint64 samples = 0;
+      for (guint i = 0; i < sums->len; i++)
+        samples += g_array_index (sums, JvmsSamplesSum, i).count;
+      if ((guint64) sums->len * 100 <= samples * 99)
+        {
+          encode_node (self, sums);
+          guint64 offset;
+          guint32 compressed, raw;
+          write_payload (self, self->enc, &offset, &compressed, &raw);
+          node.offset = GUINT64_TO_LE (offset);
+          node.compressed_size = GUINT32_TO_LE (compressed);
+          node.raw_size = GUINT32_TO_LE (raw);
+        }
       if (self->levels[level] == NULL)
         self->levels[level] = g_array_new (FALSE, FALSE, sizeof (JvmsSamplesNode));
       g_array_append_val (self->levels[level], node);

@@ -205,6 +205,9 @@ void               jvms_samples_store_get_block_span  (JvmsSamplesStore *self, g
 guint              jvms_samples_store_get_n_levels    (JvmsSamplesStore *self);
 /* Complete nodes of @level (1..n_levels): node m covers blocks [m << level, (m + 1) << level). */
 guint              jvms_samples_store_get_n_nodes     (JvmsSamplesStore *self, guint level);
+/* FALSE for a node left out (it would have summed little): read its two halves instead. */
+gboolean           jvms_samples_store_has_node        (JvmsSamplesStore *self, guint level,
+                                                       guint node);
 
 const JvmsSamplesCompilation *jvms_samples_store_get_compilations (JvmsSamplesStore *self,
                                                                    guint            *n);

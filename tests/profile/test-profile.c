@@ -43,6 +43,7 @@ typedef struct
   char       *path;
   GArray     *samples;    /* ModelSample */
   GPtrArray  *stacks;     /* GPtrArray* of char* frames, owned */
+  GPtrArray  *names;      /* char*, owned: frames made up for one sample */
 } Fixture;
 
 /* Call paths of a small program, so that stacks share prefixes as real ones do. */
@@ -84,7 +85,7 @@ intern_stack (JvmsSamplesWriter *w, GPtrArray *frames)
 
 /* @n samples over about @span_ns, times non-decreasing with ties and bursts. */
 static void
-fixture_write (Fixture *f, guint n, gint64 span_ns, gboolean kernel)
+fixture_write_stacks (Fixture *f, guint n, gint64 span_ns, gboolean kernel, guint n_stacks)
 {
   g_autoptr(GError) error = NULL;
   JvmsSamplesWriter *w = jvms_samples_writer_new (f->path, &error);
@@ -93,7 +94,7 @@ fixture_write (Fixture *f, guint n, gint64 span_ns, gboolean kernel)
   guint32 types[N_TYPES];
   for (guint i = 0; i < N_TYPES; i++)
     types[i] = jvms_samples_writer_intern_type (w, model_types[i].name, model_types[i].unit, model_types[i].flags);
-  for (guint i = 0; i < 40; i++)
+  for (guint i = 0; i < n_stacks; i++)
     g_ptr_array_add (f->stacks, random_stack ());
   gint64 t = G_GINT64_CONSTANT (1700000000000000000);
   for (guint i = 0; i < n; i++)
@@ -106,8 +107,18 @@ fixture_write (Fixture *f, guint n, gint64 span_ns, gboolean kernel)
         .time = t,
         .type = g_test_rand_int_range (0, N_TYPES),
         .tid = model_tids[g_test_rand_int_range (0, N_TIDS)],
-        .frames = g_ptr_array_index (f->stacks, g_test_rand_int_range (0, f->stacks->len)),
+        .frames = n_stacks > 0 ? g_ptr_array_index (f->stacks, g_test_rand_int_range (0, n_stacks)) : NULL,
       };
+      if (n_stacks == 0)
+        {
+          /* A stack of its own: a random call path under a top frame no other sample has. */
+          GPtrArray *own = random_stack ();
+          char *top = g_strdup_printf ("app.Unique.m%u", i);
+          g_ptr_array_add (f->names, top);
+          g_ptr_array_insert (own, 0, top);
+          g_ptr_array_add (f->stacks, own);
+          s.frames = own;
+        }
       s.weight = model_types[s.type].unit == JVMS_SAMPLE_UNIT_EVENTS ? 1 : (guint64) g_test_rand_int_range (0, 100000);
       if (model_types[s.type].flags & JVMS_SAMPLE_TYPE_CPU)
         s.state = kernel ? (JvmsCpuState) g_test_rand_int_range (0, JVMS_CPU_STATE_N) : JVMS_CPU_STATE_UNKNOWN;
@@ -129,12 +140,19 @@ fixture_write (Fixture *f, guint n, gint64 span_ns, gboolean kernel)
 }
 
 static void
+fixture_write (Fixture *f, guint n, gint64 span_ns, gboolean kernel)
+{
+  fixture_write_stacks (f, n, span_ns, kernel, 40);
+}
+
+static void
 fixture_set_up (Fixture *f, gconstpointer data)
 {
   f->dir = g_dir_make_tmp ("jvmscope-profile-XXXXXX", NULL);
   f->path = g_build_filename (f->dir, "x.samples", NULL);
   f->samples = g_array_new (FALSE, FALSE, sizeof (ModelSample));
   f->stacks = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
+  f->names = g_ptr_array_new_with_free_func (g_free);
 }
 
 static void
@@ -146,6 +164,7 @@ fixture_tear_down (Fixture *f, gconstpointer data)
   g_free (f->dir);
   g_array_unref (f->samples);
   g_ptr_array_unref (f->stacks);
+  g_ptr_array_unref (f->names);
 }
 
 /* ---- the naive model of a query ------------------------------------------------------------- */
@@ -354,6 +373,37 @@ test_model (Fixture *f, gconstpointer data)
       random_query (f, &q, tids);
       check_query (profile, f, &q);
     }
+}
+
+/* Stacks that rarely repeat: nodes that would sum little are left out, and queries read their
+ * halves instead, with the same answers. */
+static void
+test_sparse (Fixture *f, gconstpointer data)
+{
+  /* Every sample a stack of its own. */
+  fixture_write_stacks (f, 40000, G_GINT64_CONSTANT (40000000000), TRUE, 0);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JvmsProfile) profile = jvms_profile_open (f->path, &error);
+  g_assert_no_error (error);
+  JvmsSamplesStore *store = jvms_profile_get_store (profile);
+  guint absent = 0, present = 0;
+  for (guint level = 1; level <= jvms_samples_store_get_n_levels (store); level++)
+    for (guint m = 0; m < jvms_samples_store_get_n_nodes (store, level); m++)
+      {
+        if (jvms_samples_store_has_node (store, level, m))
+          present++;
+        else
+          absent++;
+      }
+  g_assert_cmpuint (absent, >, 0);
+  for (guint i = 0; i < 200; i++)
+    {
+      JvmsProfileQuery q;
+      gint64 tids[4];
+      random_query (f, &q, tids);
+      check_query (profile, f, &q);
+    }
+  g_test_message ("%u nodes left out, %u written", absent, present);
 }
 
 /* The per-level sums alone: a range of whole blocks that starts on a node boundary reads
@@ -616,6 +666,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add ("/profile/model", Fixture, NULL, fixture_set_up, test_model, fixture_tear_down);
   g_test_add ("/profile/nodes-only", Fixture, NULL, fixture_set_up, test_nodes_only, fixture_tear_down);
+  g_test_add ("/profile/sparse", Fixture, NULL, fixture_set_up, test_sparse, fixture_tear_down);
   g_test_add ("/profile/compat-reader", Fixture, NULL, fixture_set_up, test_compat_reader, fixture_tear_down);
   g_test_add ("/profile/tree-details", Fixture, NULL, fixture_set_up, test_tree_details, fixture_tear_down);
   g_test_add ("/profile/damage", Fixture, NULL, fixture_set_up, test_damage, fixture_tear_down);

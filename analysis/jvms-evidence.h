@@ -71,6 +71,7 @@ typedef struct
   gint64      id;
   const char *operation;   /* NULL when not recorded */
   gint64      start;       /* epoch ns */
+  gint64      sync_start;  /* the arm: the synchronisation's start, epoch ns */
   gint64      sync_ns, operation_ns, resume_ns;
   GArray     *stragglers;  /* JvmsEvidenceStraggler, longest first */
 } JvmsEvidenceSafepoint;

@@ -26,3 +26,17 @@ jvms_json_add_path (JsonBuilder *builder, const char *path)
   g_autofree char *display = g_filename_display_name (path);
   json_builder_add_string_value (builder, display);
 }
+
+void
+jvms_json_member_int (JsonBuilder *builder, const char *name, gint64 value)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_add_int_value (builder, value);
+}
+
+void
+jvms_json_member_text (JsonBuilder *builder, const char *name, const char *text)
+{
+  json_builder_set_member_name (builder, name);
+  jvms_json_add_text (builder, text);
+}

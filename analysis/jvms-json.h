@@ -14,4 +14,12 @@ void jvms_json_add_text (JsonBuilder *builder,
 void jvms_json_add_path (JsonBuilder *builder,
                          const char  *path);
 
+/* Members of the object being built: @name then the value (the text as jvms_json_add_text). */
+void jvms_json_member_int  (JsonBuilder *builder,
+                            const char  *name,
+                            gint64       value);
+void jvms_json_member_text (JsonBuilder *builder,
+                            const char  *name,
+                            const char  *text);
+
 G_END_DECLS

@@ -147,6 +147,7 @@ add_safepoints (JsonBuilder *b, const JvmsEvidence *e, gint64 start)
         json_builder_add_null_value (b);
       add_int (b, "from_ns", sp->start);
       add_int (b, "from_offset_ns", sp->start - start);
+      add_int (b, "sync_from_ns", sp->sync_start);
       add_int (b, "time_to_safepoint_ns", sp->sync_ns);
       add_int (b, "operation_ns", sp->operation_ns);
       add_int (b, "resume_ns", sp->resume_ns);

@@ -56,6 +56,7 @@ typedef struct
   gint64      from;     /* the synchronisation's start */
   gint64      arrival;  /* when it stopped (or the synchronisation's end) */
   gint64      stack_time; /* of the sample below */
+  gboolean    wanted;   /* in JvmsReportWork.stack_wanted */
   GPtrArray  *stack;    /* its last sampled stack before arriving, frames top first (owned); or NULL */
 } JvmsReportStraggle;
 

@@ -222,31 +222,11 @@ want_stack (JvmsReportWork *w, gint64 tid, JvmsReportStraggle *s)
       list = g_ptr_array_new ();
       g_hash_table_insert (w->stack_wanted, jvms_report_int64_dup (tid), list);
     }
-  if (list->len < 4096)
-    g_ptr_array_add (list, s);
-}
-
-/* Each thread's longest straggle, over the safepoints of one kind: tid -> JvmsReportStraggle*. */
-static GHashTable *
-longest_by_thread (JvmsReportWork *w, gboolean gc)
-{
-  GHashTable *out = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  for (guint i = 0; i < w->safepoints->len; i++)
+  if (list->len < 4096 && !s->wanted)
     {
-      JvmsReportSafepoint *sp = &g_array_index (w->safepoints, JvmsReportSafepoint, i);
-      if (sp->is_gc != gc)
-        continue;
-      GHashTableIter it;
-      gpointer k, v;
-      g_hash_table_iter_init (&it, sp->stragglers);
-      while (g_hash_table_iter_next (&it, &k, &v))
-        {
-          JvmsReportStraggle *s = v, *best = g_hash_table_lookup (out, k);
-          if (best == NULL || s->ns > best->ns)
-            g_hash_table_replace (out, jvms_report_int64_dup (*(gint64 *) k), s);
-        }
+      s->wanted = TRUE;
+      g_ptr_array_add (list, s);
     }
-  return out;
 }
 
 void
@@ -254,6 +234,9 @@ jvms_report_safepoints_rank (JvmsReportWork *w)
 {
   w->stack_wanted = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
                                            (GDestroyNotify) g_ptr_array_unref);
+  /* The shown safepoints' last arrivals first, then every other straggle (a thread's summary
+   * shows the stack of its longest straggle that has one: HotSpot's sampler cannot sample
+   * during a safepoint, and samples are few where threads wait for a CPU). */
   for (guint gc = 0; gc < 2; gc++)
     {
       g_autoptr(GPtrArray) shown = shown_safepoints (w, gc, w->limit);
@@ -263,12 +246,16 @@ jvms_report_safepoints_rank (JvmsReportWork *w)
           for (guint k = 0; k < ranked->len && k < STRAGGLERS_PER_SAFEPOINT; k++)
             want_stack (w, g_array_index (ranked, Ranked, k).tid, g_array_index (ranked, Ranked, k).s);
         }
-      g_autoptr(GHashTable) longest = longest_by_thread (w, gc);
+    }
+  for (guint i = 0; i < w->safepoints->len; i++)
+    {
+      JvmsReportSafepoint *sp = &g_array_index (w->safepoints, JvmsReportSafepoint, i);
       GHashTableIter it;
       gpointer k, v;
-      g_hash_table_iter_init (&it, longest);
+      g_hash_table_iter_init (&it, sp->stragglers);
       while (g_hash_table_iter_next (&it, &k, &v))
-        want_stack (w, *(gint64 *) k, v);
+        if (!((JvmsReportStraggle *) v)->wanted)
+          want_stack (w, *(gint64 *) k, v);
     }
 }
 
@@ -312,7 +299,7 @@ typedef struct
 {
   gint64             tid;
   JvmsReportStraggle sum;      /* ns and states summed over the safepoints */
-  JvmsReportStraggle *longest; /* for its stack */
+  JvmsReportStraggle *longest; /* the longest with a stack, or NULL */
 } Summed;
 
 static gint
@@ -353,7 +340,7 @@ jvms_report_safepoints_evidence (JvmsReportWork *w, JvmsReport *report, gboolean
           sum->sum.ns += s->ns;
           for (guint st = 0; st < JVMS_STRAGGLE_N; st++)
             sum->sum.state_ns[st] += s->state_ns[st];
-          if (sum->longest == NULL || s->ns > sum->longest->ns)
+          if (s->stack != NULL && (sum->longest == NULL || s->ns > sum->longest->ns))
             sum->longest = s;
         }
     }
@@ -370,8 +357,8 @@ jvms_report_safepoints_evidence (JvmsReportWork *w, JvmsReport *report, gboolean
     {
       Summed *sum = &g_array_index (ranked, Summed, i);
       JvmsEvidenceStraggler s = straggler (w, report, sum->tid, sum->sum.ns, &sum->sum);
-      /* The state of the whole, the stack of its longest wait. */
-      for (guint f = 0; sum->longest->stack != NULL && f < sum->longest->stack->len; f++)
+      /* The state of the whole, the stack of its longest straggle that has one. */
+      for (guint f = 0; sum->longest != NULL && f < sum->longest->stack->len; f++)
         g_ptr_array_add (s.stack, (gpointer) jvms_report_store (report, g_ptr_array_index (sum->longest->stack, f)));
       g_array_append_val (e->stragglers, s);
     }
@@ -385,6 +372,7 @@ jvms_report_safepoints_evidence (JvmsReportWork *w, JvmsReport *report, gboolean
         .id = sp->id,
         .operation = jvms_report_store (report, sp->operation),
         .start = sp->start,
+        .sync_start = sp->sync_start,
         .sync_ns = sp->sync_end - sp->sync_start,
         .operation_ns = sp->operation_ns,
         .resume_ns = sp->resume_ns,

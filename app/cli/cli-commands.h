@@ -8,6 +8,7 @@
 
 int jvms_cli_analyze (int argc, char **argv);
 int jvms_cli_compare (int argc, char **argv);
+int jvms_cli_critical_path (int argc, char **argv);
 int jvms_cli_events  (int argc, char **argv);
 int jvms_cli_index   (int argc, char **argv);
 int jvms_cli_print   (int argc, char **argv);

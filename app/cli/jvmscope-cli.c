@@ -23,6 +23,7 @@ static const JvmsCliCommand commands[] = {
   { "index", jvms_cli_index, N_("Build or reuse the index of a trace and say what it holds") },
   { "events", jvms_cli_events, N_("List the events of a trace, or their statistics") },
   { "analyze", jvms_cli_analyze, N_("Explain why the threads of a JVM were slow: the root-cause report") },
+  { "critical-path", jvms_cli_critical_path, N_("The chain of work a thread waited on, across threads and layers") },
   { "profile", jvms_cli_profile, N_("Where in the code the time went: call tree, folded stacks, method table") },
   { "compare", jvms_cli_compare, N_("What changed between two traces of the same program") },
   { "version", jvms_cli_version, N_("Print the version of jvmscope-cli") },

@@ -63,7 +63,8 @@ def safepoints(jfr):
 
 
 def check(tap, label, report, jfr):
-    """The numbers-add-up checks of a report (analyze --json) against its recording."""
+    """The numbers-add-up checks of a report (analyze --json) against its recording. Returns the
+    recording's safepoints and their stop windows' sum over the report's range (ns)."""
     sps, ops = safepoints(jfr)
     lo, hi = report["range"]["from_ns"], report["range"]["to_ns"]
 
@@ -90,4 +91,4 @@ def check(tap, label, report, jfr):
              for o in f["evidence"].get("operations", [])]
     tap.check(all(o in ops or o == "(operation not recorded)" for o in named),
               "%s: the safepoint evidence names VM operations only" % label, (named, sorted(o for o in ops if o)))
-    return sps
+    return {"safepoints": sps, "stop_all": stop_all, "stop_gc": stop_gc, "slack": slack}

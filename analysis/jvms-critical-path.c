@@ -1,0 +1,584 @@
+/* jvms-critical-path.c: see jvms-critical-path.h; the rules are docs/critical-path.md's. */
+#include "jvms-critical-path.h"
+
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+#include "jvms-json.h"
+#include "jvms-states.h"
+#include "jvms-thread-list.h"
+
+/* Hand-offs followed in a chain at most: a chain this deep is a loop of wrong wakers. */
+#define MAX_DEPTH    128
+/* Segments at most: past this, the rest of a window stays on its thread, "not followed". */
+#define MAX_SEGMENTS (1u << 20)
+
+enum { KERNEL, WAKER, DEVICE, SYSCALL, USER, DETAIL, OWNER, N_LEAVES };
+
+typedef struct
+{
+  gint64      tid;
+  const char *name;
+  GArray     *ivs[N_LEAVES];  /* JvmsInterval over the range, not clipped, in time order */
+} PathThread;
+
+typedef struct
+{
+  JvmsHistory      *history;
+  JvmsThreadList   *list;
+  GHashTable       *threads;  /* tid -> PathThread* */
+  JvmsCriticalPath *path;
+  GCancellable     *cancellable;
+  GError           *error;
+} Walk;
+
+static void
+path_thread_free (gpointer data)
+{
+  PathThread *t = data;
+  for (guint i = 0; i < N_LEAVES; i++)
+    g_clear_pointer (&t->ivs[i], g_array_unref);
+  g_free (t);
+}
+
+static const char *
+store (JvmsCriticalPath *p, const char *s)
+{
+  return s != NULL ? g_string_chunk_insert_const (p->strings, s) : NULL;
+}
+
+/* The thread's states over the path's range, read once (one query) when first visited. */
+static PathThread *
+thread_get (Walk *w, gint64 tid)
+{
+  PathThread *t = g_hash_table_lookup (w->threads, &tid);
+  if (t != NULL || w->error != NULL)
+    return t;
+  t = g_new0 (PathThread, 1);
+  t->tid = tid;
+  for (guint i = 0; i < N_LEAVES; i++)
+    t->ivs[i] = g_array_new (FALSE, FALSE, sizeof (JvmsInterval));
+  g_hash_table_insert (w->threads, &t->tid, t);
+  const JvmsThreadInfo *info = jvms_thread_list_lookup (w->list, tid);
+  t->name = store (w->path, info != NULL ? info->name : "?");
+  if (info == NULL)
+    return t;
+  w->path->n_threads++;
+  JvmsAttribute leaves[N_LEAVES] = {
+    info->kernel_state,
+    info->kernel_state != JVMS_ATTRIBUTE_INVALID ? jvms_history_lookup_child (w->history, info->kernel_state, "waker") : JVMS_ATTRIBUTE_INVALID,
+    info->kernel_state != JVMS_ATTRIBUTE_INVALID ? jvms_history_lookup_child (w->history, info->kernel_state, "device") : JVMS_ATTRIBUTE_INVALID,
+    info->kernel_syscall, info->user_state, info->user_detail, info->user_owner,
+  };
+  JvmsAttribute attrs[N_LEAVES];
+  guint slots[N_LEAVES], n = 0;
+  for (guint i = 0; i < N_LEAVES; i++)
+    if (leaves[i] != JVMS_ATTRIBUTE_INVALID)
+      {
+        attrs[n] = leaves[i];
+        slots[n++] = i;
+      }
+  if (n == 0)
+    return t;
+  w->path->n_queries++;
+  g_autoptr(JvmsHistoryRange) range = jvms_history_query_range (w->history, w->path->from, w->path->to,
+                                                                attrs, n, &w->error);
+  if (range == NULL)
+    return t;
+  guint pos = 0;
+  JvmsInterval iv;
+  while (jvms_history_range_next (range, &iv, &w->error))
+    {
+      while (pos < n && attrs[pos] != iv.attribute)
+        pos++;
+      if (pos == n)
+        break;
+      if (iv.end > iv.start && iv.value.type != JVMS_VALUE_NULL)
+        g_array_append_val (t->ivs[slots[pos]], iv);
+    }
+  return t;
+}
+
+/* The index of the first interval of @ivs (in time order) that ends after @t. */
+static guint
+first_ending_after (GArray *ivs, gint64 t)
+{
+  guint lo = 0, hi = ivs->len;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (g_array_index (ivs, JvmsInterval, mid).end <= t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* The interval of @ivs holding @t, or NULL. */
+static const JvmsInterval *
+at (GArray *ivs, gint64 t)
+{
+  guint i = first_ending_after (ivs, t);
+  if (i < ivs->len && g_array_index (ivs, JvmsInterval, i).start <= t)
+    return &g_array_index (ivs, JvmsInterval, i);
+  return NULL;
+}
+
+/* The end of the last interval of @ivs that ends at or before @t, or G_MININT64. */
+static gint64
+end_before (GArray *ivs, gint64 t)
+{
+  guint i = first_ending_after (ivs, t);
+  return i > 0 ? g_array_index (ivs, JvmsInterval, i - 1).end : G_MININT64;
+}
+
+static const char *
+string_at (GArray *ivs, gint64 t)
+{
+  const JvmsInterval *iv = at (ivs, t);
+  return iv != NULL && iv->value.type == JVMS_VALUE_STRING ? iv->value.s : NULL;
+}
+
+static gboolean
+int_at (GArray *ivs, gint64 t, gint64 *out)
+{
+  const JvmsInterval *iv = at (ivs, t);
+  if (iv == NULL || iv->value.type != JVMS_VALUE_INT)
+    return FALSE;
+  *out = iv->value.i;
+  return TRUE;
+}
+
+/* Segments are added walking back: the latest first. Neighbours alike are merged. */
+static void
+add_segment (Walk *w, PathThread *t, const char *state, const char *cause, gint64 from, gint64 to)
+{
+  if (to <= from)
+    return;
+  GArray *segs = w->path->segments;
+  state = store (w->path, state);
+  cause = store (w->path, cause);
+  if (segs->len > 0)
+    {
+      JvmsPathSegment *last = &g_array_index (segs, JvmsPathSegment, segs->len - 1);
+      if (last->tid == t->tid && last->from == to && last->state == state && last->cause == cause)
+        {
+          last->from = from;
+          return;
+        }
+    }
+  JvmsPathSegment s = { t->tid, t->name, state, cause, from, to };
+  g_array_append_val (segs, s);
+}
+
+static void add_handoff (Walk *w, gint64 waker, gint64 woken, gint64 time);
+static void walk_back (Walk *w, PathThread *t, gint64 a, gint64 b, guint depth);
+
+/* Whom the path follows for a wait of @t over [a, b) that began at @wait_start: the kernel's
+ * waker (a thread, not an interrupt), else a monitor's previous owner. 0 when none. */
+static gint64
+follow_whom (PathThread *t, gint64 wait_start, gint64 a, const char **cause)
+{
+  gint64 packed;
+  if (int_at (t->ivs[WAKER], wait_start, &packed))
+    {
+      gint64 tid = jvms_waker_tid (packed);
+      if (jvms_waker_in_irq (packed))
+        {
+          /* A device or a timer, not the thread the interrupt happened to stop. */
+          const char *dev = string_at (t->ivs[DEVICE], wait_start);
+          char buf[64];
+          g_snprintf (buf, sizeof buf, "disk %s", dev != NULL ? dev : "");
+          *cause = dev != NULL ? g_intern_string (buf) : "interrupt";
+          return 0;
+        }
+      if (tid == 0)
+        {
+          *cause = "timer or interrupt (idle CPU)";
+          return 0;
+        }
+      if (tid != t->tid)
+        return tid;
+    }
+  /* JFR's monitor link: the thread that released the monitor to this one. */
+  gint64 user, owner;
+  if (int_at (t->ivs[USER], a, &user) && user == JVMS_USER_STATE_BLOCKED
+      && int_at (t->ivs[OWNER], a, &owner) && owner != 0 && owner != t->tid)
+    return owner;
+  *cause = "no wake-up recorded";
+  return 0;
+}
+
+/* A wait of @t over [s, e) (within the wait [wait_start, wait_end)). */
+static void
+walk_wait (Walk *w, PathThread *t, const char *state, gint64 wait_start, gint64 wait_end, gint64 s,
+           gint64 e, guint depth)
+{
+  const char *cause = NULL;
+  gint64 waker = follow_whom (t, wait_start, s, &cause);
+  if (waker != 0 && depth >= MAX_DEPTH)
+    {
+      w->path->truncated = TRUE;
+      cause = "not followed: the chain is too deep";
+      waker = 0;
+    }
+  if (waker == 0)
+    {
+      /* What JFR says the thread waited in, when it says. */
+      const char *detail = string_at (t->ivs[DETAIL], s);
+      const char *sys = string_at (t->ivs[SYSCALL], s);
+      g_autofree char *full = detail != NULL ? g_strdup_printf ("%s; in %s", cause, detail)
+                              : sys != NULL ? g_strdup_printf ("%s; in %s", cause, sys) : NULL;
+      add_segment (w, t, state, full != NULL ? full : cause, s, e);
+      return;
+    }
+  PathThread *next = thread_get (w, waker);
+  if (next == NULL)
+    return;
+  if (wait_end <= w->path->to && wait_end == e)
+    add_handoff (w, waker, t->tid, wait_end);
+  walk_back (w, next, s, e, depth + 1);
+}
+
+static const char *
+running_cause (PathThread *t, gint64 s, gint64 kernel)
+{
+  if (kernel == JVMS_KERNEL_STATE_RUNNABLE)
+    return "waiting for a CPU";
+  const char *sys = string_at (t->ivs[SYSCALL], s);
+  if (sys != NULL)
+    {
+      char buf[96];
+      g_snprintf (buf, sizeof buf, "in %s", sys);
+      return g_intern_string (buf);
+    }
+  gint64 user;
+  if (int_at (t->ivs[USER], s, &user) && user == JVMS_USER_STATE_SAFEPOINT)
+    return "running at a safepoint";
+  return "running";
+}
+
+/* Without a kernel layer: JFR's states, monitors followed to their previous owner. */
+static void
+walk_back_user (Walk *w, PathThread *t, gint64 a, gint64 b, guint depth)
+{
+  gint64 now = b;
+  while (now > a)
+    {
+      const JvmsInterval *iv = at (t->ivs[USER], now - 1);
+      if (iv == NULL)
+        {
+          gint64 pe = MAX (end_before (t->ivs[USER], now - 1), a);
+          add_segment (w, t, "unknown", "no state recorded", pe, now);
+          now = pe;
+          continue;
+        }
+      gint64 s = MAX (iv->start, a);
+      JvmsUserState u = (JvmsUserState) iv->value.i;
+      const char *name = jvms_user_state_name (u);
+      const char *detail = string_at (t->ivs[DETAIL], s);
+      if (u == JVMS_USER_STATE_BLOCKED)
+        walk_wait (w, t, name != NULL ? name : "blocked", iv->start, iv->end, s, now, depth);
+      else if (u == JVMS_USER_STATE_RUNNING || u == JVMS_USER_STATE_NATIVE)
+        add_segment (w, t, name, "running (JFR: on a CPU or waiting for one)", s, now);
+      else
+        {
+          g_autofree char *cause = u == JVMS_USER_STATE_PARKED
+                                     ? g_strdup_printf ("parked%s%s (JFR records no unparker)",
+                                                        detail ? " on " : "", detail ? detail : "")
+                                     : g_strdup_printf ("%s%s%s", name ? name : "?", detail ? ": " : "",
+                                                        detail ? detail : "");
+          add_segment (w, t, name ? name : "unknown", cause, s, now);
+        }
+      now = s;
+    }
+}
+
+/* The path over [a, b) from @t's view, added latest first. */
+static void
+walk_back (Walk *w, PathThread *t, gint64 a, gint64 b, guint depth)
+{
+  if (w->error != NULL)
+    return;
+  if (w->path->segments->len >= MAX_SEGMENTS
+      || (w->cancellable != NULL && g_cancellable_set_error_if_cancelled (w->cancellable, &w->error)))
+    {
+      w->path->truncated = TRUE;
+      add_segment (w, t, "unknown", "not followed: too many segments", a, b);
+      return;
+    }
+  if (t->ivs[KERNEL]->len == 0)
+    {
+      walk_back_user (w, t, a, b, depth);
+      return;
+    }
+  gint64 now = b;
+  while (now > a && w->error == NULL)
+    {
+      const JvmsInterval *iv = at (t->ivs[KERNEL], now - 1);
+      if (iv == NULL)
+        {
+          gint64 pe = MAX (end_before (t->ivs[KERNEL], now - 1), a);
+          add_segment (w, t, "unknown", "no state recorded", pe, now);
+          now = pe;
+          continue;
+        }
+      gint64 s = MAX (iv->start, a);
+      gint64 k = iv->value.i;
+      const char *name = jvms_kernel_state_name ((JvmsKernelState) k);
+      if (name == NULL || k == JVMS_KERNEL_STATE_EXITED)
+        add_segment (w, t, name ? name : "unknown", "exited", s, now);
+      else if (k == JVMS_KERNEL_STATE_BLOCKED || k == JVMS_KERNEL_STATE_BLOCKED_IO
+               || k == JVMS_KERNEL_STATE_UNKNOWN)
+        {
+          /* Copies: a nested walk may grow the tables the interval lives in. */
+          gint64 ws = iv->start, we = iv->end;
+          walk_wait (w, t, name, ws, we, s, now, depth);
+        }
+      else
+        add_segment (w, t, k == JVMS_KERNEL_STATE_RUNNABLE ? "runnable" : "running",
+                     running_cause (t, s, k), s, now);
+      now = s;
+    }
+}
+
+static void
+add_handoff (Walk *w, gint64 waker, gint64 woken, gint64 time)
+{
+  JvmsPathHandoff h = { waker, woken, time };
+  g_array_append_val (w->path->handoffs, h);
+}
+
+static void
+reverse (GArray *a, gsize size)
+{
+  guint8 tmp[64];
+  g_assert (size <= sizeof tmp);
+  for (guint i = 0, j = a->len; i + 1 < j; i++, j--)
+    {
+      memcpy (tmp, a->data + i * size, size);
+      memcpy (a->data + i * size, a->data + (j - 1) * size, size);
+      memcpy (a->data + (j - 1) * size, tmp, size);
+    }
+}
+
+JvmsCriticalPath *
+jvms_critical_path_compute (JvmsHistory *history, gint64 tid, gint64 from, gint64 to,
+                            GCancellable *cancellable, GError **error)
+{
+  g_return_val_if_fail (history != NULL, NULL);
+  gint64 hs = jvms_history_get_start_time (history), he = jvms_history_get_end_time (history);
+  g_autoptr(JvmsThreadList) list = jvms_thread_list_read (history);
+  if (jvms_thread_list_lookup (list, tid) == NULL)
+    {
+      g_autofree char *key = jvms_thread_key (tid);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "no such thread: %s", key);
+      return NULL;
+    }
+  JvmsCriticalPath *p = g_new0 (JvmsCriticalPath, 1);
+  p->strings = g_string_chunk_new (4096);
+  p->segments = g_array_new (FALSE, FALSE, sizeof (JvmsPathSegment));
+  p->handoffs = g_array_new (FALSE, FALSE, sizeof (JvmsPathHandoff));
+  p->tid = tid;
+  p->from = CLAMP (from, hs, he);
+  p->to = CLAMP (to, p->from, he);
+  Walk w = {
+    .history = history,
+    .list = list,
+    .threads = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, path_thread_free),
+    .path = p,
+    .cancellable = cancellable,
+  };
+  PathThread *t = thread_get (&w, tid);
+  p->name = t->name;
+  walk_back (&w, t, p->from, p->to, 0);
+  g_hash_table_unref (w.threads);
+  if (w.error != NULL)
+    {
+      g_propagate_error (error, w.error);
+      jvms_critical_path_free (p);
+      return NULL;
+    }
+  reverse (p->segments, sizeof (JvmsPathSegment));
+  reverse (p->handoffs, sizeof (JvmsPathHandoff));
+  return p;
+}
+
+void
+jvms_critical_path_free (JvmsCriticalPath *self)
+{
+  if (self == NULL)
+    return;
+  g_clear_pointer (&self->segments, g_array_unref);
+  g_clear_pointer (&self->handoffs, g_array_unref);
+  g_clear_pointer (&self->strings, g_string_chunk_free);
+  g_free (self);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct
+{
+  JvmsHistory *history;
+  gint64       tid, from, to;
+} Request;
+
+static void
+request_free (gpointer data)
+{
+  Request *r = data;
+  jvms_history_unref (r->history);
+  g_free (r);
+}
+
+static void
+compute_in_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  Request *r = data;
+  GError *error = NULL;
+  JvmsCriticalPath *p = jvms_critical_path_compute (r->history, r->tid, r->from, r->to, cancellable, &error);
+  if (p == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, p, (GDestroyNotify) jvms_critical_path_free);
+}
+
+void
+jvms_critical_path_compute_async (JvmsHistory *history, gint64 tid, gint64 from, gint64 to,
+                                  GCancellable *cancellable, GAsyncReadyCallback callback,
+                                  gpointer user_data)
+{
+  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+  g_task_set_source_tag (task, jvms_critical_path_compute_async);
+  Request *r = g_new0 (Request, 1);
+  r->history = jvms_history_ref (history);
+  r->tid = tid;
+  r->from = from;
+  r->to = to;
+  g_task_set_task_data (task, r, request_free);
+  g_task_run_in_thread (task, compute_in_thread);
+}
+
+JvmsCriticalPath *
+jvms_critical_path_compute_finish (GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+
+static gint
+compare_ns (gconstpointer a, gconstpointer b)
+{
+  const JvmsPathSegment *x = a, *y = b;
+  gint64 dx = x->to - x->from, dy = y->to - y->from;
+  if (dx != dy)
+    return dx > dy ? -1 : 1;
+  return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+GArray *
+jvms_critical_path_by_thread (const JvmsCriticalPath *self)
+{
+  g_autoptr(GHashTable) sums = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, g_free);
+  for (guint i = 0; i < self->segments->len; i++)
+    {
+      const JvmsPathSegment *s = &g_array_index (self->segments, JvmsPathSegment, i);
+      JvmsPathSegment *sum = g_hash_table_lookup (sums, &s->tid);
+      if (sum == NULL)
+        {
+          sum = g_new0 (JvmsPathSegment, 1);
+          sum->tid = s->tid;
+          sum->name = s->name;
+          g_hash_table_insert (sums, &sum->tid, sum);
+        }
+      sum->to += s->to - s->from;
+    }
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (JvmsPathSegment));
+  GHashTableIter it;
+  gpointer v;
+  g_hash_table_iter_init (&it, sums);
+  while (g_hash_table_iter_next (&it, NULL, &v))
+    g_array_append_vals (out, v, 1);
+  g_array_sort (out, compare_ns);
+  return out;
+}
+
+char *
+jvms_critical_path_to_json (const JvmsCriticalPath *self, gint64 start)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  gint64 total = self->to - self->from;
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "thread");
+  json_builder_begin_object (b);
+  jvms_json_member_int (b, "tid", self->tid);
+  jvms_json_member_text (b, "name", self->name);
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "range");
+  json_builder_begin_object (b);
+  jvms_json_member_int (b, "from_ns", self->from);
+  jvms_json_member_int (b, "to_ns", self->to);
+  jvms_json_member_int (b, "from_offset_ns", self->from - start);
+  jvms_json_member_int (b, "to_offset_ns", self->to - start);
+  jvms_json_member_int (b, "duration_ns", total);
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "segments");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < self->segments->len; i++)
+    {
+      const JvmsPathSegment *s = &g_array_index (self->segments, JvmsPathSegment, i);
+      json_builder_begin_object (b);
+      jvms_json_member_int (b, "tid", s->tid);
+      jvms_json_member_text (b, "name", s->name);
+      jvms_json_member_text (b, "state", s->state);
+      jvms_json_member_text (b, "cause", s->cause);
+      jvms_json_member_int (b, "from_ns", s->from);
+      jvms_json_member_int (b, "to_ns", s->to);
+      jvms_json_member_int (b, "from_offset_ns", s->from - start);
+      jvms_json_member_int (b, "ns", s->to - s->from);
+      json_builder_set_member_name (b, "share");
+      json_builder_add_double_value (b, total > 0 ? (double) (s->to - s->from) / total : 0);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "by_thread");
+  json_builder_begin_array (b);
+  g_autoptr(GArray) by = jvms_critical_path_by_thread (self);
+  for (guint i = 0; i < by->len; i++)
+    {
+      const JvmsPathSegment *s = &g_array_index (by, JvmsPathSegment, i);
+      json_builder_begin_object (b);
+      jvms_json_member_int (b, "tid", s->tid);
+      jvms_json_member_text (b, "name", s->name);
+      jvms_json_member_int (b, "ns", s->to);
+      json_builder_set_member_name (b, "share");
+      json_builder_add_double_value (b, total > 0 ? (double) s->to / total : 0);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "handoffs");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < self->handoffs->len; i++)
+    {
+      const JvmsPathHandoff *h = &g_array_index (self->handoffs, JvmsPathHandoff, i);
+      json_builder_begin_object (b);
+      jvms_json_member_int (b, "waker", h->waker);
+      jvms_json_member_int (b, "woken", h->woken);
+      jvms_json_member_int (b, "at_ns", h->at);
+      jvms_json_member_int (b, "at_offset_ns", h->at - start);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  jvms_json_member_int (b, "threads", self->n_threads);
+  json_builder_set_member_name (b, "truncated");
+  json_builder_add_boolean_value (b, self->truncated);
+  json_builder_end_object (b);
+  g_autoptr(JsonNode) root = json_builder_get_root (b);
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  json_generator_set_pretty (gen, TRUE);
+  json_generator_set_root (gen, root);
+  return json_generator_to_data (gen, NULL);
+}

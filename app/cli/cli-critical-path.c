@@ -1,0 +1,132 @@
+/* jvmscope-cli critical-path: the chain of work a thread waited on over a range
+ * (docs/critical-path.md), as text for people or JSON. */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+
+#include "cli-commands.h"
+#include "cli-time.h"
+#include "jvms-critical-path.h"
+#include "jvms-report.h"
+#include "jvms-thread-list.h"
+#include "jvms-trace-index.h"
+
+#define USAGE N_("Usage: jvmscope-cli critical-path TRACE --thread TID|NAME [--from T] [--to T] [--json]")
+
+/* Segments listed in the text at most; the JSON has them all. */
+#define TEXT_SEGMENTS 200
+
+static void
+print_text (const char *trace, const JvmsCriticalPath *p, gint64 start)
+{
+  g_autofree char *path = jvms_report_escape_text (trace);
+  g_autofree char *name = jvms_report_escape_text (p->name);
+  g_autofree char *key = jvms_thread_key (p->tid);
+  gint64 total = p->to - p->from;
+  printf (_("Critical path of %s (%s) in %s\n"), name, key, path);
+  printf (_("  range: %.6f s to %.6f s (%.6f s); %u threads; %u hand-offs\n"), (p->from - start) / 1e9,
+          (p->to - start) / 1e9, total / 1e9, p->n_threads, p->handoffs->len);
+  printf ("\n%s\n", _("  By thread:"));
+  g_autoptr(GArray) by = jvms_critical_path_by_thread (p);
+  for (guint i = 0; i < by->len; i++)
+    {
+      const JvmsPathSegment *s = &g_array_index (by, JvmsPathSegment, i);
+      g_autofree char *tname = jvms_report_escape_text (s->name);
+      g_autofree char *tkey = jvms_thread_key (s->tid);
+      printf ("    %5.1f%%  %10.3f ms  %s (%s)\n", total > 0 ? 100.0 * s->to / total : 0.0, s->to / 1e6, tname, tkey);
+    }
+  printf ("\n%s\n", _("  Segments (from, ms, share, thread, state, cause):"));
+  for (guint i = 0; i < p->segments->len && i < TEXT_SEGMENTS; i++)
+    {
+      const JvmsPathSegment *s = &g_array_index (p->segments, JvmsPathSegment, i);
+      g_autofree char *tname = jvms_report_escape_text (s->name);
+      g_autofree char *cause = jvms_report_escape_text (s->cause);
+      g_autofree char *tkey = jvms_thread_key (s->tid);
+      printf ("    %.6f s  %10.3f  %5.1f%%  %s (%s)  %s  %s\n", (s->from - start) / 1e9, (s->to - s->from) / 1e6,
+              total > 0 ? 100.0 * (s->to - s->from) / total : 0.0, tname, tkey, s->state, cause);
+    }
+  if (p->segments->len > TEXT_SEGMENTS)
+    printf (g_dngettext (GETTEXT_PACKAGE, "    … and %u more segment (--json lists them all)\n",
+                         "    … and %u more segments (--json lists them all)\n",
+                         p->segments->len - TEXT_SEGMENTS), p->segments->len - TEXT_SEGMENTS);
+  if (p->truncated)
+    printf ("%s\n", _("  The path was not followed everywhere (too deep or too many segments): see the causes."));
+}
+
+int
+jvms_cli_critical_path (int argc, char **argv)
+{
+  gboolean json = FALSE;
+  g_autofree char *from = NULL, *to = NULL, *thread = NULL, *cache_dir = NULL;
+  g_auto(GStrv) files = NULL;
+  GOptionEntry entries[] = {
+    { "thread", 0, 0, G_OPTION_ARG_STRING, &thread, N_("The thread whose path to follow (tid or name)"), N_("TID|NAME") },
+    /* Bytes as given (FILENAME): the time parser names the option whatever they are. */
+    { "from", 0, 0, G_OPTION_ARG_FILENAME, &from, N_("Start of the range, from the trace start (1.5, 200ms, 40us)"), N_("T") },
+    { "to", 0, 0, G_OPTION_ARG_FILENAME, &to, N_("End of the range, from the trace start"), N_("T") },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print a JSON object (docs/critical-path.md)"), NULL },
+    { "cache-dir", 0, 0, G_OPTION_ARG_FILENAME, &cache_dir, N_("Keep indexes in DIR instead of the user cache folder"), N_("DIR") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("TRACE") },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new (_("TRACE — the chain of work a thread waited on"));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_autoptr(GError) error = NULL;
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      g_printerr ("jvmscope-cli critical-path: %s\n", error->message);
+      return 2;
+    }
+  if (files == NULL || files[0] == NULL || files[1] != NULL || thread == NULL)
+    {
+      g_printerr ("%s\n", _(USAGE));
+      return 2;
+    }
+  gint64 from_offset, to_offset;
+  if (!jvms_cli_time_range_parse (from, to, &from_offset, &to_offset, &error))
+    {
+      g_printerr ("jvmscope-cli critical-path: %s\n", error->message);
+      return 2;
+    }
+
+  g_autoptr(JvmsTraceIndex) index = jvms_trace_index_new (files[0], &error);
+  if (index == NULL)
+    {
+      g_printerr ("jvmscope-cli critical-path: %s\n", error->message);
+      return 1;
+    }
+  jvms_trace_index_set_cache_dir (index, cache_dir);
+  if (!jvms_trace_index_load (index, NULL, &error))
+    {
+      g_printerr ("jvmscope-cli critical-path: %s\n", error->message);
+      return 1;
+    }
+  g_autoptr(JvmsHistory) history = jvms_trace_index_dup_history (index);
+  /* The thread as analyze --thread takes it: its folder name or its name. */
+  g_autoptr(JvmsThreadList) list = jvms_thread_list_read (history);
+  const JvmsThreadInfo *info = jvms_thread_list_find (list, thread);
+  if (info == NULL)
+    {
+      g_autofree char *shown = jvms_report_escape_text (thread);
+      g_printerr (_("jvmscope-cli critical-path: no such thread: %s\n"), shown);
+      return 2;
+    }
+  gint64 start = jvms_history_get_start_time (history);
+  gint64 t0 = jvms_cli_time_at (start, from_offset);
+  gint64 t1 = to != NULL ? jvms_cli_time_at (start, to_offset) : jvms_history_get_end_time (history);
+  g_autoptr(JvmsCriticalPath) p = jvms_critical_path_compute (history, info->tid, t0, t1, NULL, &error);
+  if (p == NULL)
+    {
+      g_printerr ("jvmscope-cli critical-path: %s\n", error->message);
+      return 1;
+    }
+  if (json)
+    {
+      g_autofree char *text = jvms_critical_path_to_json (p, start);
+      printf ("%s\n", text);
+    }
+  else
+    print_text (files[0], p, start);
+  return 0;
+}

@@ -1,0 +1,282 @@
+#!/usr/bin/env python3
+"""Because of whom: workloads with known chains of cause (Causality.java), recorded with
+`jvmscope-cli record` (JFR and perf), explained against the kernel trace itself.
+
+- chain: A -> B -> C through queues; C's critical path visits A, then B, then C, over and over;
+  every hand-off on the path is a wake-up perf script shows the waker emitting; the segments
+  cover the range exactly.
+- preempt: the JVM and a CPU-bound process pinned to the same CPU (taskset); the monitor's
+  holders are preempted by it: preempted_by names that process, for no longer than perf shows
+  it on that CPU.
+- ttsp: a thread in a long counted loop without safepoint polls; each safepoint waits for it:
+  it is the straggler, in the state perf shows it in during the synchronisation, with its loop
+  on its stack, and it is never charged as stopped while it ran to the poll.
+Every report's numbers add up (tests/data/jvms_accounting.py). The machine is shared: nothing
+here asserts a duration; states and names are compared with what perf recorded.
+"""
+import argparse, bisect, json, os, shutil, subprocess, sys, tempfile
+
+from jvms_tap import Tap
+import jvms_accounting
+from jvms_run import run
+
+JAVA_FLAGS = {
+    "chain": [],
+    "preempt": [],
+    "ttsp": ["-XX:-UseCountedLoopSafepoints"],
+}
+
+
+def perf_switches(perf_data):
+    """[(time, cpu, prev_tid, next_tid)] of every sched_switch, perf's clock."""
+    out = run(["perf", "script", "-i", perf_data, "--ns", "-F", "cpu,time,event,trace"]).stdout
+    result = []
+    for line in out.splitlines():
+        if "sched:sched_switch:" not in line:
+            continue
+        head, _, trace = line.partition("sched:sched_switch:")
+        parts = head.split()
+        cpu = int(parts[0].strip("[]"))
+        t = parts[1].rstrip(":")
+        sec, _, frac = t.partition(".")
+        time = int(sec) * 1_000_000_000 + int(frac.ljust(9, "0")[:9])
+        fields = dict(kv.split("=", 1) for kv in trace.split() if "=" in kv)
+        result.append((time, cpu, int(fields["prev_pid"]), int(fields["next_pid"])))
+    return result
+
+
+def on_cpu(switches, tid, lo, hi, cpu=None):
+    """Time @tid ran in [lo, hi) (perf's clock), on @cpu when given, per sched_switch."""
+    total, since = 0, None
+    for time, c, prev, nxt in switches:
+        if cpu is not None and c != cpu:
+            continue
+        if nxt == tid:
+            since = time
+        elif prev == tid and since is not None:
+            total += max(0, min(time, hi) - max(since, lo))
+            since = None
+    if since is not None:
+        total += max(0, hi - max(since, lo))
+    return total
+
+
+def cpu_spans(switches):
+    """What perf's sched_switch says ran: ({tid: [(from, to)]}, [(from, to)] where it cannot say).
+    A thread runs on a CPU from the switch to it until the CPU's next switch. Where the next
+    switch's prev_pid is not the thread switched to (the kernel lost events between), the span is
+    doubtful for every thread: the index calls such time unknown or infers it, the oracle does not."""
+    spans, doubtful, cur = {}, [], {}
+    for time, cpu, prev, nxt in sorted(switches):
+        if cpu in cur:
+            tid, since = cur[cpu]
+            if tid == prev:
+                spans.setdefault(tid, []).append((since, time))
+            else:
+                doubtful.append((since, time))
+        cur[cpu] = (nxt, time)
+    for tid in spans:
+        spans[tid].sort()
+    doubtful.sort()
+    return spans, doubtful
+
+
+def overlap(spans, lo, hi):
+    """Time of the sorted, disjoint @spans inside [lo, hi)."""
+    i = max(0, bisect.bisect_right(spans, (lo,)) - 1)
+    total = 0
+    while i < len(spans) and spans[i][0] < hi:
+        total += max(0, min(spans[i][1], hi) - max(spans[i][0], lo))
+        i += 1
+    return total
+
+
+def any_overlap(spans, lo, hi):
+    """Whether any of the sorted @spans (possibly overlapping) meets [lo, hi)."""
+    return any(a < hi and b > lo for a, b in spans[:bisect.bisect_left(spans, (hi,))])
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cli", required=True)
+    ap.add_argument("--source", required=True)
+    ap.add_argument("--wakers", required=True, help="tests/analysis/perf_wakers.py")
+    ap.add_argument("--case", required=True)
+    args = ap.parse_args()
+    tap = Tap()
+    case = args.case
+    work = tempfile.mkdtemp(prefix="jvmscope-causality-")
+    hog = None
+    try:
+        classes = os.path.join(work, "classes")
+        r = run(["javac", "-d", classes, args.source])
+        if not tap.check(r.returncode == 0, "Causality.java compiles", r.stderr):
+            tap.done()
+        bundle = os.path.join(work, case + ".jvmtrace")
+        cache = os.path.join(work, "cache")
+        seconds = "5" if case == "chain" else "4"
+        java = ["java"] + JAVA_FLAGS[case] + ["-cp", classes, "causality.Causality", case, seconds]
+        record = [args.cli, "record", "-o", bundle, "--"] + java
+        if case == "preempt":
+            # A CPU-bound process on CPU 0, and the JVM on CPU 0 only: the recorder is pinned
+            # (it puts JFR's options after `java`, so taskset cannot come between), and the JVM
+            # it launches inherits the pin.
+            hog = subprocess.Popen(["taskset", "-c", "0", "python3", "-c", "while True: pass"])
+            record = ["taskset", "-c", "0"] + record
+        r = run(record, timeout=180)
+        if hog is not None:
+            hog.kill()
+            hog.wait()
+        if not tap.check(r.returncode == 0 and os.path.isdir(bundle), "%s: recorded" % case, r.stderr):
+            tap.done()
+        r = run([args.cli, "analyze", bundle, "--json", "--cache-dir", cache], timeout=300)
+        if not tap.check(r.returncode == 0, "%s: analyze --json succeeds" % case, r.stderr):
+            tap.done()
+        report = json.loads(r.stdout)
+        totals = jvms_accounting.check(tap, case, report, os.path.join(bundle, "recording.jfr"))
+        perf_data = os.path.join(bundle, "kernel.perf.data")
+        index = json.loads(run([args.cli, "index", "--json", "--cache-dir", cache, bundle]).stdout)
+        offset = int(index["metadata"]["clock-offset-ns"])
+        tids = {t["name"]: t["tid"] for t in report["threads"]}
+
+        if case == "chain":
+            start = index["start_ns"]
+            r = run([args.cli, "critical-path", bundle, "--thread", "chain-c", "--from", "1.5", "--to", "4",
+                     "--json", "--cache-dir", cache], timeout=120)
+            if not tap.check(r.returncode == 0, "chain: critical-path --json succeeds", r.stderr):
+                tap.done()
+            path = json.loads(r.stdout)
+            segs = path["segments"]
+            lo, hi = path["range"]["from_ns"], path["range"]["to_ns"]
+            contiguous = all(segs[i]["to_ns"] == segs[i + 1]["from_ns"] for i in range(len(segs) - 1))
+            tap.check(bool(segs) and segs[0]["from_ns"] == lo and segs[-1]["to_ns"] == hi and contiguous
+                      and sum(s["ns"] for s in segs) == hi - lo and lo == start + 1_500_000_000,
+                      "chain: the segments cover the range exactly, in order", (lo, hi, segs[:3]))
+            name = {tids.get("chain-a"): "a", tids.get("chain-b"): "b", tids.get("chain-c"): "c"}
+            seq = []
+            for s in segs:
+                n = name.get(s["tid"])
+                if n and (not seq or seq[-1] != n):
+                    seq.append(n)
+            text = "".join(seq)
+            tap.check(text.count("abc") >= 3,
+                      "chain: C's path visits A, then B, then C, again and again (%d times)" % text.count("abc"),
+                      text[:200])
+            shares = {s["name"]: s["share"] for s in path["by_thread"]}
+            tap.check(shares.get("chain-a", 0) > 0 and shares.get("chain-b", 0) > 0 and shares.get("chain-c", 0) > 0,
+                      "chain: the three threads share the path", shares)
+            hand = [(h["waker"], h["woken"]) for h in path["handoffs"]]
+            tap.check((tids.get("chain-a"), tids.get("chain-b")) in hand and (tids.get("chain-b"), tids.get("chain-c")) in hand,
+                      "chain: the path hands off from A to B and from B to C", hand[:20])
+            # The segments' numbers against sched_switch: a thread the path says ran was on a
+            # CPU for the whole segment, one it says waited (for a CPU, or blocked) on none.
+            spans, doubtful = cpu_spans(perf_switches(perf_data))
+            checked, wrong = {}, []
+            for s in segs:
+                if s["state"] not in ("running", "runnable", "blocked", "blocked-io"):
+                    continue
+                a, b = s["from_ns"] - offset, s["to_ns"] - offset
+                if any_overlap(doubtful, a, b):
+                    continue
+                ran = overlap(spans.get(s["tid"], []), a, b)
+                if ran != (b - a if s["state"] == "running" else 0):
+                    wrong.append((s, ran))
+                checked[s["state"]] = checked.get(s["state"], 0) + 1
+            tap.check(checked.get("running", 0) > 0 and checked.get("runnable", 0) + checked.get("blocked", 0) > 0
+                      and not wrong,
+                      "chain: every segment's state is what sched_switch shows, to the ns (%s checked, %d where "
+                      "events were lost not)" % (checked, sum(1 for s in segs if s["state"] != "unknown") - sum(checked.values())),
+                      wrong[:5])
+            # At each hand-off the path passes from the waker's segment to the woken's.
+            ends = {s["to_ns"]: s["tid"] for s in segs}
+            starts = {s["from_ns"]: s["tid"] for s in segs}
+            broken = [h for h in path["handoffs"]
+                      if ends.get(h["at_ns"]) != h["waker"] or starts.get(h["at_ns"]) != h["woken"]]
+            tap.check(path["handoffs"] and not broken,
+                      "chain: at each hand-off the path passes from the waker's segment to the woken's", broken[:5])
+            # Every hand-off is a wake-up the kernel trace shows the waker emitting.
+            wakings = set()
+            for line in run(["perf", "script", "-i", perf_data, "-s", args.wakers]).stdout.splitlines():
+                f = line.split()
+                if len(f) == 5 and all(x.lstrip("-").isdigit() for x in f):
+                    wakings.add((int(f[0]) + offset, int(f[1]), int(f[2])))
+            wrong = [h for h in path["handoffs"] if (h["at_ns"], h["waker"], h["woken"]) not in wakings]
+            tap.check(path["handoffs"] and not wrong,
+                      "chain: every hand-off (%d) is a sched_waking perf script shows the waker emitting" % len(path["handoffs"]),
+                      wrong[:10])
+            # The text names the path's threads.
+            r = run([args.cli, "critical-path", bundle, "--thread", str(tids.get("chain-c")), "--from", "1.5",
+                     "--to", "4", "--cache-dir", cache])
+            tap.check(r.returncode == 0 and "chain-a" in r.stdout and "chain-b" in r.stdout and "By thread" in r.stdout,
+                      "chain: the text, asked by tid, names the threads on the path", r.stdout[:1500])
+            r = run([args.cli, "critical-path", bundle, "--thread", "no-such-thread", "--cache-dir", cache])
+            tap.check(r.returncode == 2 and "no such thread" in r.stderr, "chain: a thread no trace has exits 2",
+                      (r.returncode, r.stderr))
+        elif case == "preempt":
+            mon = [m for f in report["findings"] if f["kind"] == "monitor-contention" for m in f["evidence"]["monitors"]
+                   if m["class"] == "causality.Causality$Ledger"]
+            if not tap.check(bool(mon), "preempt: the Ledger monitor is contended", [f["kind"] for f in report["findings"]]):
+                tap.done()
+            m = mon[0]
+            tap.check(sum(m["holder_states"].values()) == m["blocked_ns"] and m["holder_states"].get("cpu-contention", 0) > 0,
+                      "preempt: the holders' states add up to the blocked time, some of it waiting for a CPU",
+                      (m["blocked_ns"], m["holder_states"]))
+            thief = [t for t in m["preempted_by"] if t["pid"] == hog.pid]
+            tap.check(bool(thief) and not thief[0]["ours"] and thief[0]["ns"] > 0,
+                      "preempt: preempted_by names the CPU-bound process (pid %d), not ours" % hog.pid, m["preempted_by"])
+            if thief:
+                switches = perf_switches(perf_data)
+                lo, hi = report["range"]["from_ns"] - offset, report["range"]["to_ns"] - offset
+                ran = on_cpu(switches, thief[0]["tid"], lo, hi, cpu=0)
+                # Counted once per waiter: two tellers wait at most while the third holds.
+                tap.check(0 < thief[0]["ns"] <= 2 * ran,
+                          "preempt: no longer than perf shows it on CPU 0, per waiter (%d ns, %d ns on CPU 0)"
+                          % (thief[0]["ns"], ran), thief[0])
+            r = run([args.cli, "analyze", bundle, "--cache-dir", cache])
+            tap.check("preempted by: python3" in r.stdout or "preempted by:" in r.stdout and "python" in r.stdout,
+                      "preempt: the text report says who preempted the holders", r.stdout[:3000])
+        elif case == "ttsp":
+            gc = [f for f in report["findings"] if f["kind"] == "gc"]
+            if not tap.check(bool(gc), "ttsp: a gc finding", [f["kind"] for f in report["findings"]]):
+                tap.done()
+            e = gc[0]["evidence"]
+            looper = tids.get("ttsp-looper")
+            tap.check(e["stragglers"] and e["stragglers"][0]["tid"] == looper and e["time_to_safepoint_ns"] > 0,
+                      "ttsp: the looping thread held up the GC safepoints most", e["stragglers"][:3])
+            longest = e["safepoints"][0] if e["safepoints"] else None
+            tap.check(longest is not None and longest["stragglers"] and longest["stragglers"][0]["tid"] == looper
+                      and longest["stragglers"][0]["ns"] <= longest["time_to_safepoint_ns"],
+                      "ttsp: it arrived last at the longest synchronisation, within it", longest)
+            tap.check(any("Causality.loop" in f for s in e["stragglers"] if s["tid"] == looper for f in s["stack"]),
+                      "ttsp: its last sampled stack is in the loop", e["stragglers"][:1])
+            if longest is not None and longest["stragglers"]:
+                # What the kernel says the looper did while the safepoint waited for it.
+                switches = perf_switches(perf_data)
+                lo = longest["sync_from_ns"] - offset
+                hi = lo + longest["stragglers"][0]["ns"]
+                ran = on_cpu(switches, looper, lo, hi)
+                want = "running" if 2 * ran >= hi - lo else "runnable"
+                tap.check(longest["stragglers"][0]["state"] == want,
+                          "ttsp: its state is the kernel's (perf: on a CPU %d of %d ns)" % (ran, hi - lo),
+                          longest["stragglers"][0])
+            # Never stopped while it ran to its poll: its stopped time and its time straggling
+            # fit in the safepoints' stop windows together (the old rule charged both as stopped).
+            sp_ev = [f["evidence"] for f in report["findings"] if f["kind"] in ("gc", "safepoint")]
+            straggled = sum(s["ns"] for x in sp_ev for s in x.get("stragglers", []) if s["tid"] == looper)
+            row = [t for t in report["threads"] if t["tid"] == looper]
+            stopped = row[0]["lost"].get("gc", 0) + row[0]["lost"].get("safepoint", 0) if row else -1
+            tap.check(0 <= stopped and straggled > 0 and stopped + straggled <= totals["stop_all"] + totals["slack"],
+                      "ttsp: the looper is not stopped while it runs to its poll (stopped %d ns + straggling %d ns "
+                      "<= stop windows %d ns)" % (stopped, straggled, totals["stop_all"]), row)
+            r = run([args.cli, "analyze", bundle, "--cache-dir", cache])
+            tap.check("ttsp-looper" in r.stdout and "longest synchronisations" in r.stdout,
+                      "ttsp: the text report names the straggler", r.stdout[:3000])
+    finally:
+        if hog is not None and hog.poll() is None:
+            hog.kill()
+        shutil.rmtree(work, ignore_errors=True)
+    tap.done()
+
+
+if __name__ == "__main__":
+    main()

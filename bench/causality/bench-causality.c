@@ -1,0 +1,186 @@
+/* bench-causality: the critical path (analysis/jvms-critical-path.c) of random threads of the
+ * JVM over random ranges, on a large bundle recorded by the bench (bench/index's Handoff.java:
+ * pairs of threads handing a token back and forth, every hand-off a wake-up, so that paths are
+ * long chains), cached in /tmp.
+ *
+ *   figure critical_path_p50 / critical_path_p99         wall time of one path, ms
+ *   figure critical_path_cpu_p50 / critical_path_cpu_p99 CPU time of the calling thread, ms
+ *   figure segments_p99                                  segments of a path
+ *   ratio  path_vs_read_p50  a path's wall time over the baseline's, medians: the baseline reads
+ *                            the asked thread's kernel states over the same range (one history
+ *                            query, every interval iterated), in the same run, the same ranges
+ *
+ * Threads: those of the recorded JVM with a kernel state; ranges: a start uniform over the trace,
+ * a length log-uniform from 1 ms to the whole trace (clipped at its end); a fixed seed, so that
+ * runs ask the same questions. The index's node cache is warm after the first queries: the
+ * figures are those of a user asking path after path in one session.
+ *
+ * Usage: bench-causality [SECONDS-OF-RECORDING] [QUERIES] (defaults 25 s, about 1 GB of trace,
+ * and 200); JVMS_BENCH_DIR overrides the folder (/tmp/jvmscope-bench-causality). The recording
+ * and its index are reused while they exist. */
+#include <gio/gio.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "jvms-critical-path.h"
+#include "jvms-scope.h"
+#include "jvms-thread-list.h"
+#include "jvms-trace-index.h"
+
+static void
+run (const char * const *argv)
+{
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL,
+                     NULL, NULL, NULL, NULL, &status, &error)
+      || !g_spawn_check_wait_status (status, &error))
+    {
+      g_printerr ("bench-causality: %s: %s\n", argv[0], error->message);
+      exit (1);
+    }
+}
+
+static double
+thread_cpu_ms (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int
+compare_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+/* The @q quantile of @n values, sorting them. */
+static double
+quantile (double *v, guint n, double q)
+{
+  qsort (v, n, sizeof (double), compare_double);
+  guint i = (guint) ceil (q * n);
+  return v[CLAMP (i, 1, n) - 1];
+}
+
+/* The baseline: the asked thread's kernel states over [from, to), read and iterated. */
+static gint64
+read_states (JvmsHistory *history, JvmsAttribute kernel, gint64 from, gint64 to)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JvmsHistoryRange) range = jvms_history_query_range (history, from, to, &kernel, 1, &error);
+  gint64 n = 0;
+  JvmsInterval iv;
+  while (range != NULL && jvms_history_range_next (range, &iv, &error))
+    n++;
+  if (error != NULL)
+    {
+      g_printerr ("bench-causality: %s\n", error->message);
+      exit (1);
+    }
+  return n;
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *seconds = argc > 1 ? argv[1] : "25";
+  guint queries = argc > 2 ? (guint) CLAMP (atoi (argv[2]), 1, 100000) : 200;
+  const char *base = g_getenv ("JVMS_BENCH_DIR") != NULL ? g_getenv ("JVMS_BENCH_DIR") : "/tmp/jvmscope-bench-causality";
+  g_autofree char *bundle = g_strdup_printf ("%s/handoff-%ss.jvmtrace", base, seconds);
+  g_autofree char *classes = g_build_filename (base, "classes", NULL);
+  g_autofree char *cache = g_build_filename (base, "cache", NULL);
+  g_mkdir_with_parents (base, 0700);
+
+  g_autofree char *bundle_json = g_build_filename (bundle, "bundle.json", NULL);
+  if (!g_file_test (bundle_json, G_FILE_TEST_EXISTS))
+    {
+      g_printerr ("bench-causality: recording %s s of Handoff into %s\n", seconds, bundle);
+      const char *javac[] = { "javac", "-d", classes, HANDOFF_JAVA, NULL };
+      run (javac);
+      const char *record[] = { JVMS_CLI, "record", "-o", bundle, "--", "java", "-cp", classes, "Handoff", seconds, NULL };
+      run (record);
+    }
+
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JvmsTraceIndex) index = jvms_trace_index_new (bundle, &error);
+  if (index != NULL)
+    jvms_trace_index_set_cache_dir (index, cache);
+  if (index == NULL || !jvms_trace_index_load (index, NULL, &error))
+    {
+      g_printerr ("bench-causality: %s\n", error->message);
+      return 1;
+    }
+  JvmsTraceIndexStats stats;
+  jvms_trace_index_get_stats (index, &stats);
+  g_autoptr(JvmsHistory) history = jvms_trace_index_dup_history (index);
+  gint64 pid = 0;
+  if (!jvms_scope_choose_jvm (history, bundle, 0, &pid, &error))
+    {
+      g_printerr ("bench-causality: %s\n", error->message);
+      return 1;
+    }
+  g_autoptr(JvmsThreadList) list = jvms_thread_list_read (history);
+  g_autoptr(GArray) threads = g_array_new (FALSE, FALSE, sizeof (const JvmsThreadInfo *));
+  for (guint i = 0; i < jvms_thread_list_get_len (list); i++)
+    {
+      const JvmsThreadInfo *info = jvms_thread_list_get (list, i);
+      if (info->pid == pid && info->kernel_state != JVMS_ATTRIBUTE_INVALID)
+        g_array_append_val (threads, info);
+    }
+  if (threads->len == 0)
+    {
+      g_printerr ("bench-causality: %s: no thread of the JVM (pid %" G_GINT64_FORMAT ") has a kernel state\n",
+                  bundle, pid);
+      return 1;
+    }
+  gint64 start = jvms_history_get_start_time (history), end = jvms_history_get_end_time (history);
+  printf ("# bundle %s: %.1f MB, index %.1f MB, %.3f s, %u threads of pid %" G_GINT64_FORMAT ", %u queries\n",
+          bundle, stats.input_bytes / 1e6, stats.index_bytes / 1e6, (end - start) / 1e9, threads->len, pid, queries);
+
+  g_autofree double *wall = g_new (double, queries), *cpu = g_new (double, queries);
+  g_autofree double *segs = g_new (double, queries), *read = g_new (double, queries);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20);
+  double span = (double) (end - start);
+  guint hops_max = 0, threads_max = 0;
+  for (guint q = 0; q < queries; q++)
+    {
+      const JvmsThreadInfo *info = g_array_index (threads, const JvmsThreadInfo *,
+                                                  g_rand_int_range (rand, 0, (gint32) threads->len));
+      double len = exp (g_rand_double_range (rand, log (1e6), log (MAX (span, 1e6 + 1))));
+      gint64 from = start + (gint64) g_rand_double_range (rand, 0, span);
+      gint64 to = MIN (end, from + (gint64) len);
+
+      gint64 t0 = g_get_monotonic_time ();
+      double c0 = thread_cpu_ms ();
+      g_autoptr(JvmsCriticalPath) p = jvms_critical_path_compute (history, info->tid, from, to, NULL, &error);
+      cpu[q] = thread_cpu_ms () - c0;
+      wall[q] = (g_get_monotonic_time () - t0) / 1e3;
+      if (p == NULL)
+        {
+          g_printerr ("bench-causality: %s\n", error->message);
+          return 1;
+        }
+      segs[q] = p->segments->len;
+      hops_max = MAX (hops_max, p->handoffs->len);
+      threads_max = MAX (threads_max, p->n_threads);
+
+      t0 = g_get_monotonic_time ();
+      read_states (history, info->kernel_state, from, to);
+      read[q] = (g_get_monotonic_time () - t0) / 1e3;
+    }
+  double wall_p50 = quantile (wall, queries, 0.5), read_p50 = quantile (read, queries, 0.5);
+  printf ("# at most %u hand-offs and %u threads on one path\n", hops_max, threads_max);
+  printf ("figure critical_path_p50 %.3f ms\n", wall_p50);
+  printf ("figure critical_path_p99 %.3f ms\n", quantile (wall, queries, 0.99));
+  printf ("figure critical_path_cpu_p50 %.3f ms\n", quantile (cpu, queries, 0.5));
+  printf ("figure critical_path_cpu_p99 %.3f ms\n", quantile (cpu, queries, 0.99));
+  printf ("figure segments_p99 %.0f segments\n", quantile (segs, queries, 0.99));
+  printf ("figure read_states_p50 %.3f ms\n", read_p50);
+  printf ("ratio path_vs_read_p50 %.2f\n", read_p50 > 0 ? wall_p50 / read_p50 : 0);
+  return 0;
+}

@@ -8,6 +8,7 @@
 #include "jvms-gc-view.h"
 #include "jvms-lane.h"
 #include "jvms-row-cells.h"
+#include "jvms-sampled-line.h"
 
 #define LANE_ROW_H 16
 #define CHART_ROW_H 80
@@ -34,6 +35,7 @@ struct _JvmsGcView
   GArray          *rows;
   int              content_height;
   JvmsLaneCells    cells;   /* two lanes per row (the second used by the heap) */
+  JvmsSampledEnds  heap_ends; /* the heap-used points just outside the range */
 };
 
 G_DEFINE_FINAL_TYPE (JvmsGcView, jvms_gc_view, JVMS_TYPE_TIMELINE)
@@ -126,6 +128,13 @@ jvms_gc_view_compute (JvmsTimeline               *timeline,
       jvms_lane_cells_add_full (&self->cells, r->second, r->type != ROW_HEAP);
     }
   jvms_lane_cells_query (&self->cells, history, g);
+  self->heap_ends = (JvmsSampledEnds) { 0 };
+  for (guint i = 0; history != NULL && i < self->rows->len; i++)
+    {
+      const Row *r = &g_array_index (self->rows, Row, i);
+      if (r->type == ROW_HEAP)
+        jvms_sampled_ends_query (history, r->attribute, g->t0, g->t1, &self->heap_ends);
+    }
 }
 
 static JvmsColor
@@ -202,7 +211,11 @@ jvms_gc_view_draw (JvmsTimeline               *timeline,
           if (b != NULL)
             jvms_lane_draw_numeric (cr, g, b, y + 4, CHART_ROW_H - 8, 0, vmax,
                                     &g->palette->line_b);
-          jvms_lane_draw_numeric (cr, g, a, y + 4, CHART_ROW_H - 8, 0, vmax, &g->palette->line_a);
+          /* Heap used is recorded before and after each collection: lines between those
+           * points show it growing, as a step it would look flat between collections. The
+           * committed size changes only at collections: a step is what it is. */
+          jvms_sampled_line_draw (cr, g, a, &self->heap_ends, y + 4, CHART_ROW_H - 8, 0, vmax,
+                                  &g->palette->line_a);
         }
       else
         jvms_lane_draw (cr, g, a, y + 2, LANE_ROW_H - 4,
@@ -270,7 +283,8 @@ jvms_gc_view_legend (JvmsTimeline      *timeline,
   JvmsLegendEntry pause = { _("Pause"), { 0xD5 / 255.0, 0x5E / 255.0, 0, 1 } };
   JvmsLegendEntry phase = { _("A colour per collector and phase name"),
                             jvms_palette_for_string (palette, "G1New") };
-  JvmsLegendEntry used = { _("Heap used (band: min to max in the pixel)"), palette->line_a };
+  JvmsLegendEntry used = { _("Heap used: lines between the recorded points (squares)"),
+                           palette->line_a };
   JvmsLegendEntry committed = { _("Heap committed"), palette->line_b };
 
   g_array_append_val (entries, pause);

@@ -400,8 +400,8 @@ jvms_threads_view_draw (JvmsTimeline               *timeline,
 
       /* Formatted on the stack: a row's label is drawn every frame. */
       g_snprintf (label, sizeof label, "%s  %s", r->thread->name, r->thread->key);
-      jvms_timeline_draw_label (cr, &g->palette->foreground, x, y + 3, g->gutter - 4 - x,
-                                label, FALSE);
+      jvms_timeline_draw_label (cr, &g->palette->foreground, x, y + (ROW_H - 14) / 2.0,
+                                g->gutter - 4 - x, label, FALSE);
 
       while (k < self->cached_rows->len && g_array_index (self->cached_rows, guint, k) < i)
         k++;

@@ -39,15 +39,16 @@ guint       jvms_threads_view_get_n_rows       (JvmsThreadsView *self);
 /* The rows from top to bottom, for the window's state dump (what tests read): a group header
  * as "[NAME]", a thread as its folder name ("4242", "v17"). Free with g_strfreev(). */
 char      **jvms_threads_view_dup_row_labels   (JvmsThreadsView *self);
-/* Content y of the row of thread @tid (its user lane at y + 2, kernel lane at y + 11), or -1
+/* Content y of the row of thread @tid (its user lane at y + 2, kernel lane at y + 14), or -1
  * when the thread is not shown. For tests and for scrolling to a thread. */
 int         jvms_threads_view_get_row_y        (JvmsThreadsView *self,
                                                 gint64           tid);
 
-#define JVMS_THREADS_VIEW_ROW_HEIGHT 20
+/* Both lanes of a row as tall: the kernel lane is read as closely as the Java one. */
+#define JVMS_THREADS_VIEW_ROW_HEIGHT 26
 #define JVMS_THREADS_VIEW_USER_LANE_Y 2
-#define JVMS_THREADS_VIEW_KERNEL_LANE_Y 11
-#define JVMS_THREADS_VIEW_LANE_HEIGHT 8
+#define JVMS_THREADS_VIEW_KERNEL_LANE_Y 14
+#define JVMS_THREADS_VIEW_LANE_HEIGHT 10
 /* A group header; a folded one is taller, with the summary of its threads: per column, how
  * many were in each Java state (upper lane) and kernel state (lower lane). */
 #define JVMS_THREADS_VIEW_GROUP_HEIGHT 20

@@ -58,6 +58,9 @@ typedef struct
 
   /* The row the keyboard is on (jvms-timeline-rows.c), G_MAXUINT for none. */
   guint        cursor_row;
+
+  /* Legend entries the last drawing had no room for (tests read it). */
+  guint        legend_cut;
 } JvmsTimelinePrivate;
 
 JvmsTimelinePrivate *_jvms_timeline_get_private  (JvmsTimeline *self);

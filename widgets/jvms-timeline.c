@@ -46,6 +46,106 @@ jvms_timeline_x_to_time (const JvmsTimelineGeometry *g,
   return g->t0 + (gint64) floor ((x - g->gutter) / g->n_columns * span);
 }
 
+/* The legend wraps onto as many lines as its entries need at the widget's width (a threads
+ * legend of 17 entries did not fit in a window of 1600 pixels with its side panel): entries are
+ * measured with a layout of their own, so that measuring at layout time and placing at draw
+ * time agree, whatever the target's font options. */
+static int
+legend_text_width (const char *text)
+{
+  static PangoLayout *layout;
+  static GHashTable *widths;
+  gpointer known;
+  int width;
+
+  if (layout == NULL)
+    {
+      PangoContext *context = pango_font_map_create_context (pango_cairo_font_map_get_default ());
+      PangoFontDescription *font = pango_font_description_from_string ("Sans 8");
+      layout = pango_layout_new (context);
+      pango_layout_set_font_description (layout, font);
+      pango_font_description_free (font);
+      g_object_unref (context);
+      widths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+    }
+  if (g_hash_table_lookup_extended (widths, text, NULL, &known))
+    return GPOINTER_TO_INT (known);
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_get_pixel_size (layout, &width, NULL);
+  /* A pixel of slack for the hinting of the drawing's own font options. */
+  width += 1;
+  if (g_hash_table_size (widths) > 4096)
+    g_hash_table_remove_all (widths);
+  g_hash_table_insert (widths, g_strdup (text), GINT_TO_POINTER (width));
+  return width;
+}
+
+/* Where each legend entry goes at @width: fills @x (per entry) and @line (per entry) when not
+ * NULL; returns the number of lines (at least 1). */
+static int
+legend_place (GArray *entries,
+              int     width,
+              double *x,
+              int    *line)
+{
+  int gutter = MIN (JVMS_TIMELINE_GUTTER, width / 3);
+  double pos = gutter + 6;
+  int lines = 1;
+
+  for (guint i = 0; i < entries->len; i++)
+    {
+      const JvmsLegendEntry *e = &g_array_index (entries, JvmsLegendEntry, i);
+      int text = legend_text_width (e->label);
+      double needed = e->color.a == 0 ? text : 14 + text;
+
+      if (pos + needed > width && pos > gutter + 6)
+        {
+          lines++;
+          pos = gutter + 6;
+        }
+      if (x != NULL)
+        x[i] = pos;
+      if (line != NULL)
+        line[i] = lines - 1;
+      pos += e->color.a == 0 ? text + 6 : 14 + text + 12;
+    }
+  return lines;
+}
+
+static GArray *
+legend_entries (JvmsTimeline      *self,
+                const JvmsPalette *palette)
+{
+  JvmsTimelineClass *klass = JVMS_TIMELINE_GET_CLASS (self);
+  GArray *entries = g_array_new (FALSE, FALSE, sizeof (JvmsLegendEntry));
+
+  if (klass->legend != NULL)
+    klass->legend (self, palette, entries);
+  return entries;
+}
+
+guint
+jvms_timeline_get_legend_cut (JvmsTimeline *self)
+{
+  JvmsTimelinePrivate *priv = jvms_timeline_get_instance_private (self);
+
+  g_return_val_if_fail (JVMS_IS_TIMELINE (self), 0);
+  return priv->legend_cut;
+}
+
+int
+jvms_timeline_get_legend_height (JvmsTimeline *self,
+                                 int           width)
+{
+  g_autoptr(GArray) entries = NULL;
+
+  g_return_val_if_fail (JVMS_IS_TIMELINE (self), JVMS_TIMELINE_LEGEND_HEIGHT);
+  if (width <= 0)
+    return JVMS_TIMELINE_LEGEND_HEIGHT;
+  entries = legend_entries (self, jvms_palette_get (FALSE));
+  return JVMS_TIMELINE_LEGEND_HEIGHT * legend_place (entries, width, NULL, NULL);
+}
+
 static void
 fill_geometry (JvmsTimeline         *self,
                JvmsTimelineGeometry *g,
@@ -59,7 +159,7 @@ fill_geometry (JvmsTimeline         *self,
   g->height = height;
   g->gutter = MIN (JVMS_TIMELINE_GUTTER, width / 3);
   g->n_columns = MAX (width - g->gutter, 1);
-  g->top = MIN (JVMS_TIMELINE_LEGEND_HEIGHT, height / 2);
+  g->top = MIN (jvms_timeline_get_legend_height (self, width), height / 2);
   g->t0 = 0;
   g->t1 = 1;
   if (priv->session != NULL)
@@ -160,7 +260,9 @@ clamp_v_offset (JvmsTimeline *self,
                 int           height)
 {
   JvmsTimelinePrivate *priv = jvms_timeline_get_instance_private (self);
-  double max = MAX (0, content_height (self) - (height - JVMS_TIMELINE_LEGEND_HEIGHT));
+  int width = gtk_widget_get_width (GTK_WIDGET (self));
+  int legend = width > 0 ? jvms_timeline_get_legend_height (self, width) : JVMS_TIMELINE_LEGEND_HEIGHT;
+  double max = MAX (0, content_height (self) - (height - legend));
   priv->v_offset = CLAMP (priv->v_offset, 0, max);
 }
 
@@ -365,47 +467,56 @@ draw_legend (JvmsTimeline               *self,
              const JvmsTimelineGeometry *g)
 {
   JvmsTimelineClass *klass = JVMS_TIMELINE_GET_CLASS (self);
-  g_autoptr(GArray) entries = g_array_new (FALSE, FALSE, sizeof (JvmsLegendEntry));
-  double x = g->gutter + 6;
+  g_autoptr(GArray) entries = legend_entries (self, g->palette);
+  g_autofree double *xs = g_new (double, MAX (entries->len, 1));
+  g_autofree int *lines = g_new (int, MAX (entries->len, 1));
+  JvmsTimelinePrivate *priv = jvms_timeline_get_instance_private (self);
 
+  priv->legend_cut = 0;
   jvms_color_set (cr, &g->palette->gutter);
   cairo_rectangle (cr, 0, 0, g->width, g->top);
   cairo_fill (cr);
   if (klass->get_title != NULL)
     jvms_timeline_draw_label (cr, &g->palette->foreground, 6, 2, g->gutter - 10,
                               klass->get_title (self), TRUE);
-  if (klass->legend != NULL)
-    klass->legend (self, g->palette, entries);
+  legend_place (entries, g->width, xs, lines);
   for (guint i = 0; i < entries->len; i++)
     {
       const JvmsLegendEntry *e = &g_array_index (entries, JvmsLegendEntry, i);
       /* Shaped once, unbounded: shaping per entry and frame cost more than the drawing. */
       PangoLayout *layout = _jvms_timeline_label_layout (cr, FALSE, -1, e->label, strlen (e->label));
+      double x = xs[i], line_y = lines[i] * JVMS_TIMELINE_LEGEND_HEIGHT;
       int text_width, text_height;
 
+      /* Only the lines the geometry made room for (a legend grown since is laid out anew on
+       * the next size request). */
+      if (line_y + JVMS_TIMELINE_LEGEND_HEIGHT > g->top)
+        {
+          priv->legend_cut = entries->len - i;
+          break;
+        }
       pango_layout_get_pixel_size (layout, &text_width, &text_height);
-      if (x + 14 + text_width > g->width)
-        break;
+      /* An entry wider than the view on a line of its own is cut at its edge. */
+      if (x + (e->color.a == 0 ? 0 : 14) + text_width > g->width)
+        priv->legend_cut++;
       if (e->color.a == 0)
         {
           /* A heading inside the legend: no swatch. */
           jvms_color_set (cr, &g->palette->dim_text);
-          cairo_move_to (cr, x, (g->top - text_height) / 2.0);
+          cairo_move_to (cr, x, line_y + (JVMS_TIMELINE_LEGEND_HEIGHT - text_height) / 2.0);
           pango_cairo_show_layout (cr, layout);
-          x += text_width + 6;
           continue;
         }
       jvms_color_set (cr, &e->color);
-      cairo_rectangle (cr, x, (g->top - 10) / 2.0, 10, 10);
+      cairo_rectangle (cr, x, line_y + (JVMS_TIMELINE_LEGEND_HEIGHT - 10) / 2.0, 10, 10);
       cairo_fill (cr);
       jvms_color_set (cr, &g->palette->grid);
       cairo_set_line_width (cr, 1);
-      cairo_rectangle (cr, x + 0.5, (g->top - 10) / 2.0 + 0.5, 9, 9);
+      cairo_rectangle (cr, x + 0.5, line_y + (JVMS_TIMELINE_LEGEND_HEIGHT - 10) / 2.0 + 0.5, 9, 9);
       cairo_stroke (cr);
       jvms_color_set (cr, &g->palette->foreground);
-      cairo_move_to (cr, x + 14, (g->top - text_height) / 2.0);
+      cairo_move_to (cr, x + 14, line_y + (JVMS_TIMELINE_LEGEND_HEIGHT - text_height) / 2.0);
       pango_cairo_show_layout (cr, layout);
-      x += 14 + text_width + 12;
     }
   jvms_color_set (cr, &g->palette->grid);
   cairo_move_to (cr, 0, g->top - 0.5);
@@ -530,7 +641,13 @@ jvms_timeline_snapshot (GtkWidget   *widget,
   if (g.draw_bottom <= g.draw_top)
     return;
   if (!cache_matches (self, &g))
-    compute (self, &g);
+    {
+      compute (self, &g);
+      /* A legend that grew or shrank with what was computed (the groups of a range) asks for
+       * its room; this frame draws the lines it has. */
+      if (jvms_timeline_get_legend_height (self, width) != g.top && g.top < height / 2)
+        gtk_widget_queue_resize (widget);
+    }
 
   /* The content node covers the part drawn only: its image is bounded by the screen, never
    * by the number of rows. */
@@ -658,24 +775,24 @@ jvms_timeline_render_rows (JvmsTimeline *self,
                            guint         end,
                            gboolean      dark)
 {
-  int y0, y1, h, height;
+  int y0, y1, h, height, legend;
 
   g_return_if_fail (JVMS_IS_TIMELINE (self));
   g_return_if_fail (cr != NULL);
 
   end = MIN (end, jvms_timeline_get_n_rows (self));
+  legend = jvms_timeline_get_legend_height (self, width);
   if (first >= end || !jvms_timeline_get_row_bounds (self, first, &y0, &h) ||
       !jvms_timeline_get_row_bounds (self, end - 1, &y1, &h))
     return;
   y1 += h;
   /* Laid out as on screen, every row below the legend (which a height this large unscrolls). */
-  height = JVMS_TIMELINE_LEGEND_HEIGHT + content_height (self);
+  height = legend + content_height (self);
   cairo_save (cr);
   for (int y = y0; y < y1; y += (int) MAX_DRAWN)
     {
       int piece = MIN (y1, y + (int) MAX_DRAWN);
-      jvms_timeline_render_part (self, cr, width, height, JVMS_TIMELINE_LEGEND_HEIGHT + y,
-                                 JVMS_TIMELINE_LEGEND_HEIGHT + piece, dark);
+      jvms_timeline_render_part (self, cr, width, height, legend + y, legend + piece, dark);
       cairo_translate (cr, 0, piece - y);
     }
   cairo_restore (cr);
@@ -799,9 +916,17 @@ jvms_timeline_measure (GtkWidget      *widget,
   else
     {
       int content = content_height (JVMS_TIMELINE (widget));
-      *minimum = JVMS_TIMELINE_LEGEND_HEIGHT + MIN (MAX (content, 24), 60);
-      *natural = JVMS_TIMELINE_LEGEND_HEIGHT + MAX (content, 24);
+      int legend = jvms_timeline_get_legend_height (JVMS_TIMELINE (widget), for_size);
+      *minimum = legend + MIN (MAX (content, 24), 60);
+      *natural = legend + MAX (content, 24);
     }
+}
+
+static GtkSizeRequestMode
+jvms_timeline_get_request_mode (GtkWidget *widget)
+{
+  /* The legend wraps: the narrower, the taller. */
+  return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
 }
 
 static void
@@ -882,6 +1007,7 @@ jvms_timeline_class_init (JvmsTimelineClass *klass)
   object_class->set_property = jvms_timeline_set_property;
   widget_class->snapshot = jvms_timeline_snapshot;
   widget_class->measure = jvms_timeline_measure;
+  widget_class->get_request_mode = jvms_timeline_get_request_mode;
   widget_class->root = jvms_timeline_root;
   widget_class->unroot = jvms_timeline_unroot;
   widget_class->query_tooltip = on_query_tooltip;

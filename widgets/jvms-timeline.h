@@ -18,7 +18,8 @@ G_BEGIN_DECLS
 /* Width of the label column on the left of every view and of the ruler, so that the time axes
  * of stacked views line up. */
 #define JVMS_TIMELINE_GUTTER 180
-/* Height of the legend strip at the top of every view; rows scroll below it. */
+/* Height of a line of the legend strip at the top of every view; rows scroll below it. The
+ * legend wraps onto more lines when its entries do not fit the width. */
 #define JVMS_TIMELINE_LEGEND_HEIGHT 18
 
 typedef struct
@@ -121,6 +122,13 @@ void         jvms_timeline_reload             (JvmsTimeline *self);
 double       jvms_timeline_get_v_offset       (JvmsTimeline *self);
 void         jvms_timeline_set_v_offset       (JvmsTimeline *self,
                                                double        v_offset);
+
+/* Height of the legend strip (whole lines) at @width: where the rows start. */
+int          jvms_timeline_get_legend_height  (JvmsTimeline *self,
+                                               int           width);
+
+/* Legend entries the last frame had no room for (0 when the legend was drawn whole). */
+guint        jvms_timeline_get_legend_cut     (JvmsTimeline *self);
 
 /* Renders the view into @cr at @width x @height without a window (export, bench, tests):
  * computes for that size (querying the index) and draws, in pieces of a few thousand pixel

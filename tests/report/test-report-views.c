@@ -61,7 +61,8 @@ test_virtual_threads_named (void)
       gint64 tid = threads[i].os_tid > 0 ? threads[i].os_tid : -threads[i].java_id;
       int row = jvms_threads_view_get_row_y (tv, tid);
       g_assert_cmpint (row, >=, 0);
-      int y = JVMS_TIMELINE_LEGEND_HEIGHT + row + JVMS_THREADS_VIEW_USER_LANE_Y + 2;
+      int y = jvms_timeline_get_legend_height (JVMS_TIMELINE (view), WIDTH) + row +
+              JVMS_THREADS_VIEW_USER_LANE_Y + 2;
       g_autofree char *text = jvms_timeline_get_tooltip_text_at (JVMS_TIMELINE (view),
                                                                  JVMS_TIMELINE_GUTTER + WIDTH / 4, y);
       g_assert_nonnull (text);

@@ -166,7 +166,7 @@ test_threads_small_window (Fixture       *f,
   graphene_rect_t bounds, in_scroller;
   guint frames = 0;
   guint64 before;
-  int row_y, last_y, x = JVMS_TIMELINE_GUTTER + 300;
+  int row_y, last_y, legend, x = JVMS_TIMELINE_GUTTER + 300;
   gint64 v0, v1;
 
   g_assert_cmpuint (jvms_threads_view_get_n_rows (tv), ==, N_THREADS + 1);
@@ -189,7 +189,9 @@ test_threads_small_window (Fixture       *f,
   /* The first rows, drawn in an image no taller than the screen and its margins. */
   node = view_node (view, &bounds);
   g_assert_cmpfloat (bounds.size.height, <=, gtk_adjustment_get_page_size (adjustment) + 4 * 512);
-  row_y = JVMS_TIMELINE_LEGEND_HEIGHT + jvms_threads_view_get_row_y (tv, FIRST_TID + 1);
+  /* The legend wraps at the view's width: the rows start below its lines. */
+  legend = jvms_timeline_get_legend_height (JVMS_TIMELINE (view), gtk_widget_get_width (view));
+  row_y = legend + jvms_threads_view_get_row_y (tv, FIRST_TID + 1);
   g_assert_cmphex (node_pixel (node, x, row_y + JVMS_THREADS_VIEW_USER_LANE_Y + 2), ==,
                    state_rgb (1));
   gsk_render_node_unref (node);
@@ -207,7 +209,7 @@ test_threads_small_window (Fixture       *f,
                     lanes_bound (gtk_adjustment_get_page_size (adjustment)));
   node = view_node (view, &bounds);
   g_assert_true (gtk_widget_compute_bounds (view, scroller, &in_scroller));
-  last_y = JVMS_TIMELINE_LEGEND_HEIGHT + jvms_threads_view_get_row_y (tv, FIRST_TID + N_THREADS - 1);
+  last_y = legend + jvms_threads_view_get_row_y (tv, FIRST_TID + N_THREADS - 1);
   g_assert_cmpfloat (last_y + in_scroller.origin.y, <, gtk_adjustment_get_page_size (adjustment));
   g_assert_cmpfloat (bounds.origin.y, <=, last_y);
   g_assert_cmpfloat (bounds.origin.y + bounds.size.height, >=, last_y + JVMS_THREADS_VIEW_ROW_HEIGHT);
@@ -317,7 +319,7 @@ test_folded_pool_summary (void)
   JvmsSession *session = jvms_session_new ();
   GtkWidget *view;
   JvmsThreadsView *tv;
-  int height, y, h, lane_bottom;
+  int height, y, h, legend, lane_bottom;
   cairo_surface_t *surface;
   cairo_t *cr;
   guint32 running = state_rgb (0), sleeping = state_rgb (1);
@@ -340,13 +342,14 @@ test_folded_pool_summary (void)
   g_assert_true (jvms_timeline_get_row_bounds (JVMS_TIMELINE (view), 1, &y, &h));
   g_assert_cmpint (h, ==, JVMS_THREADS_VIEW_FOLDED_HEIGHT);
 
-  height = JVMS_TIMELINE_LEGEND_HEIGHT + y + h;
+  legend = jvms_timeline_get_legend_height (JVMS_TIMELINE (view), WINDOW_WIDTH);
+  height = legend + y + h;
   surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WINDOW_WIDTH, height);
   cr = cairo_create (surface);
   jvms_timeline_render (JVMS_TIMELINE (view), cr, WINDOW_WIDTH, height, FALSE);
   cairo_destroy (cr);
   cairo_surface_flush (surface);
-  lane_bottom = JVMS_TIMELINE_LEGEND_HEIGHT + y + JVMS_THREADS_VIEW_SUMMARY_USER_Y +
+  lane_bottom = legend + y + JVMS_THREADS_VIEW_SUMMARY_USER_Y +
                 JVMS_THREADS_VIEW_SUMMARY_HEIGHT;
   for (int r = 1; r <= JVMS_THREADS_VIEW_SUMMARY_HEIGHT; r++)
     {

@@ -185,7 +185,7 @@ lane_y (JvmsThreadsView *view,
 {
   int row = jvms_threads_view_get_row_y (view, tid);
   g_assert_cmpint (row, >=, 0);
-  return JVMS_TIMELINE_LEGEND_HEIGHT + row +
+  return jvms_timeline_get_legend_height (JVMS_TIMELINE (view), WIDTH) + row +
          (kernel ? JVMS_THREADS_VIEW_KERNEL_LANE_Y : JVMS_THREADS_VIEW_USER_LANE_Y);
 }
 
@@ -481,6 +481,120 @@ test_gc_heap_peak (Fixture       *f,
   g_assert_finalize_object (view);
 }
 
+/* Heap used is recorded before and after each collection (jdk.GCHeapSummary): 10 MiB at 1.005 s,
+ * a collection from 70 down to 10 MiB at 4.005-4.006 s, another at 7.005-7.006 s. The chart
+ * draws straight lines between the recorded points (it held each value flat until the next),
+ * and marks the points with hollow squares. */
+static void
+test_gc_heap_line (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-widgets-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "heap.jvmsidx", NULL);
+  g_autoptr(JvmsHistoryBuilder) b = jvms_history_builder_new (path, T0, NULL, &error);
+  const gint64 ms = 1000000;
+  static const struct { gint64 ms_x1000; int mib; } points[] = {
+    { 1005000, 10 }, { 4005000, 70 }, { 4006000, 10 }, { 7005000, 70 }, { 7006000, 10 },
+  };
+  const JvmsPalette *p = jvms_palette_get (FALSE);
+  JvmsAttribute used;
+  JvmsHistory *history;
+  JvmsSession *session;
+  GtkWidget *view;
+  cairo_surface_t *s;
+  int top, chart_top, chart_h = 80 - 8, x, n = 0;
+  double want;
+
+  g_assert_no_error (error);
+  used = jvms_history_builder_attribute (b, "Memory/heap-used");
+  for (guint i = 0; i < G_N_ELEMENTS (points); i++)
+    {
+      g_assert_true (jvms_history_builder_modify_int (b, used, T0 + points[i].ms_x1000 * ms / 1000,
+                                                      (gint64) points[i].mib << 20, &error));
+      g_assert_no_error (error);
+    }
+  g_assert_true (jvms_history_builder_close (b, T0 + 10 * SECOND, &error));
+  history = jvms_history_open (path, 0, &error);
+  g_assert_no_error (error);
+  session = jvms_session_new ();
+  jvms_session_set_history (session, history);
+  view = g_object_ref_sink (jvms_gc_view_new (session));
+  s = render (view, WIDTH, HEIGHT);
+  top = jvms_timeline_get_legend_height (JVMS_TIMELINE (view), WIDTH);
+  /* The heap is the only row: its chart spans [top + 4, top + 4 + 72) for 0 to 70 MiB. */
+  chart_top = top + 4;
+
+  /* At 2.505 s, halfway between 10 MiB (1.005 s) and 70 MiB (4.005 s): 40 MiB. Drawn as a
+   * step it would be at 10 MiB, 31 pixels lower. */
+  x = JVMS_TIMELINE_GUTTER + 250;
+  {
+    /* Where the antialiased line is: the centre of the column's ink. */
+    double ink = 0, sum = 0;
+    guint32 bg = expected (p->background);
+    for (int y = chart_top - 2; y < chart_top + chart_h + 2; y++)
+      {
+        guint32 px = pixel (s, x, y);
+        double w = ABS ((int) (px >> 16 & 0xFF) - (int) (bg >> 16 & 0xFF)) +
+                   ABS ((int) (px >> 8 & 0xFF) - (int) (bg >> 8 & 0xFF)) +
+                   ABS ((int) (px & 0xFF) - (int) (bg & 0xFF));
+        ink += w;
+        sum += w * (y + 0.5);
+      }
+    g_assert_cmpfloat (ink, >, 0);
+    want = chart_top + chart_h - 40.0 / 70.0 * chart_h;
+    g_assert_cmpfloat (fabs (sum / ink - want), <, 2.0);
+  }
+
+  /* The point at 1.005 s (column 100) is marked: a hollow square, the background inside and the
+   * line colour around. */
+  {
+    int cy = (int) floor (chart_top + chart_h - 10.0 / 70.0 * chart_h);
+    int cx = JVMS_TIMELINE_GUTTER + 100;
+    g_assert_cmphex (pixel (s, cx, cy), ==, expected (p->background));
+    g_assert_true (close_color (pixel (s, cx - 2, cy), expected (p->line_a)));
+    g_assert_true (close_color (pixel (s, cx + 2, cy), expected (p->line_a)));
+  }
+
+  /* The collection at 4.005 s: a stroke from 70 down to 10 MiB in its column. */
+  x = JVMS_TIMELINE_GUTTER + 400;
+  n = 0;
+  for (int y = chart_top; y < chart_top + chart_h; y++)
+    n += close_color (pixel (s, x, y), expected (p->line_a));
+  g_assert_cmpint (n, >=, 60.0 / 70.0 * chart_h - 2);
+
+  cairo_surface_destroy (s);
+  g_assert_finalize_object (view);
+  g_assert_finalize_object (session);
+  jvms_history_unref (history);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
+/* The kernel lane is as tall as the Java lane above it (it was 2 pixels of marks on a thin
+ * lane): thread 100 runs in both lanes for the whole trace. */
+static void
+test_threads_kernel_lane_height (Fixture       *f,
+                                 gconstpointer  data)
+{
+  GtkWidget *view = g_object_ref_sink (jvms_threads_view_new (f->session));
+  const JvmsPalette *p = jvms_palette_get (FALSE);
+  cairo_surface_t *s = render (view, WIDTH, HEIGHT);
+  int row = jvms_timeline_get_legend_height (JVMS_TIMELINE (view), WIDTH) +
+            jvms_threads_view_get_row_y (JVMS_THREADS_VIEW (view), TID);
+  guint32 user = expected (jvms_palette_user_state (p, JVMS_USER_STATE_RUNNING));
+  guint32 kernel = expected (jvms_palette_kernel_state (p, JVMS_KERNEL_STATE_RUNNING));
+  int x = JVMS_TIMELINE_GUTTER + 200, user_px = 0, kernel_px = 0;
+
+  for (int y = row + JVMS_THREADS_VIEW_USER_LANE_Y; y < row + JVMS_THREADS_VIEW_KERNEL_LANE_Y; y++)
+    user_px += close_color (pixel (s, x, y), user);
+  for (int y = row + JVMS_THREADS_VIEW_KERNEL_LANE_Y; y < row + JVMS_THREADS_VIEW_ROW_HEIGHT; y++)
+    kernel_px += close_color (pixel (s, x, y), kernel);
+  g_assert_cmpint (user_px, >=, 10);
+  g_assert_cmpint (kernel_px, ==, user_px);
+  cairo_surface_destroy (s);
+  g_assert_finalize_object (view);
+}
+
 static gboolean
 press_key (GtkWidget *view,
            guint      keyval)
@@ -658,7 +772,7 @@ test_threads_grouping (void)
   g_assert_true (jvms_threads_view_set_group_folded (tv, "pid:77", FALSE));
   g_assert_cmpuint (jvms_threads_view_get_n_rows (tv), ==, 2 + 5);
   g_assert_cmpint (jvms_threads_view_get_row_y (tv, 30), ==,
-                   2 * JVMS_THREADS_VIEW_ROW_HEIGHT + 4 * JVMS_THREADS_VIEW_ROW_HEIGHT);
+                   2 * JVMS_THREADS_VIEW_GROUP_HEIGHT + 4 * JVMS_THREADS_VIEW_ROW_HEIGHT);
   g_assert_cmpint (jvms_threads_view_get_row_y (tv, 20), <, jvms_threads_view_get_row_y (tv, 30));
   by_process = describe_view (view);
   g_assert_nonnull (strstr (by_process, "; Process 1000: 4; Process 77: 1"));
@@ -1115,12 +1229,14 @@ main (int   argc,
   ADD ("cpus/colours", test_cpus_colours);
   ADD ("locks/highlight", test_locks_highlight);
   ADD ("gc/heap-peak", test_gc_heap_peak);
+  ADD ("threads/kernel-lane-height", test_threads_kernel_lane_height);
   ADD ("navigation/keys", test_keys_zoom_and_pan);
   ADD ("session/rules", test_session_rules);
   ADD ("object-age/dots", test_object_age);
   ADD ("export/svg", test_export_svg);
 #undef ADD
   g_test_add_func ("/Widgets/ruler/units", test_ruler_units);
+  g_test_add_func ("/Widgets/gc/heap-line-between-points", test_gc_heap_line);
   g_test_add_func ("/Widgets/threads/grouping", test_threads_grouping);
   g_test_add ("/Widgets/ruler/time-origin-and-unit", Fixture, NULL, fixture_setup,
               test_time_origin_and_unit, fixture_teardown);

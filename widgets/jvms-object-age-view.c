@@ -58,6 +58,10 @@ struct _JvmsObjectAgeView
 
 G_DEFINE_FINAL_TYPE (JvmsObjectAgeView, jvms_object_age_view, JVMS_TYPE_TIMELINE)
 
+G_DEFINE_ENUM_TYPE (JvmsObjectAgeUnit, jvms_object_age_unit,
+                    G_DEFINE_ENUM_VALUE (JVMS_OBJECT_AGE_TIME, "time"),
+                    G_DEFINE_ENUM_VALUE (JVMS_OBJECT_AGE_BYTES, "bytes"))
+
 static void
 clear_discs (JvmsObjectAgeView *self)
 {
@@ -225,7 +229,8 @@ jvms_object_age_view_compute (JvmsTimeline               *timeline,
       if (age <= 0)
         continue;
       x = jvms_timeline_time_to_x (g, s->time);
-      y = age_to_y (self, age, g->top);
+      /* Content y: the legend above may change height with the groups shown. */
+      y = age_to_y (self, age, 0);
       bucket = MIN ((guint) ((x - g->gutter) / MEAN_BUCKET_PX), n_buckets - 1);
       sum[bucket] += age * s->count;
       weight[bucket] += s->count;
@@ -237,7 +242,7 @@ jvms_object_age_view_compute (JvmsTimeline               *timeline,
        * dots (and the drawing) is bounded by the area, not by the samples. The cell keeps the
        * group of its largest sample. */
       slot = MIN ((guint) MAX ((x - g->gutter) / 6, 0), grid_w - 1) +
-             (gsize) MIN ((guint) MAX ((y - g->top) / 6, 0), grid_h - 1) * grid_w;
+             (gsize) MIN ((guint) MAX (y / 6, 0), grid_h - 1) * grid_w;
       if (grid[slot] != 0)
         {
           Dot *d = &g_array_index (self->dots, Dot, grid[slot] - 1);
@@ -337,7 +342,7 @@ jvms_object_age_view_draw (JvmsTimeline               *timeline,
           jvms_color_set (cr, &c);
         }
       x = round ((d->x - r - 1) * self->discs_scale) / self->discs_scale;
-      y = round ((d->y - g->v_offset - r - 1) * self->discs_scale) / self->discs_scale;
+      y = round ((d->y + g->top - g->v_offset - r - 1) * self->discs_scale) / self->discs_scale;
       cairo_mask_surface (cr, disc, x, y);
     }
 
@@ -373,11 +378,11 @@ jvms_object_age_view_tooltip (JvmsTimeline               *timeline,
   g_autofree char *age = NULL;
   g_autofree char *when = NULL;
 
-  /* Dots are in widget coordinates with top included; y here is content y. */
+  /* Dots and y here are both in content coordinates. */
   for (guint i = 0; i < self->dots->len; i++)
     {
       const Dot *d = &g_array_index (self->dots, Dot, i);
-      double dx = d->x - x, dy = d->y - g->top - y;
+      double dx = d->x - x, dy = d->y - y;
       if (dx * dx + dy * dy < best_d)
         {
           best_d = dx * dx + dy * dy;
@@ -455,7 +460,7 @@ jvms_object_age_view_get_property (GObject    *object,
   switch (prop_id)
     {
     case PROP_AGE_UNIT:
-      g_value_set_int (value, self->unit);
+      g_value_set_enum (value, self->unit);
       break;
     case PROP_BY_SITE:
       g_value_set_boolean (value, self->by_site);
@@ -476,7 +481,7 @@ jvms_object_age_view_set_property (GObject      *object,
   switch (prop_id)
     {
     case PROP_AGE_UNIT:
-      jvms_object_age_view_set_age_unit (self, g_value_get_int (value));
+      jvms_object_age_view_set_age_unit (self, g_value_get_enum (value));
       break;
     case PROP_BY_SITE:
       jvms_object_age_view_set_by_site (self, g_value_get_boolean (value));
@@ -504,9 +509,8 @@ jvms_object_age_view_class_init (JvmsObjectAgeViewClass *klass)
   timeline_class->describe = jvms_object_age_view_describe;
 
   properties[PROP_AGE_UNIT] =
-    g_param_spec_int ("age-unit", NULL, NULL, JVMS_OBJECT_AGE_TIME, JVMS_OBJECT_AGE_BYTES,
-                      JVMS_OBJECT_AGE_TIME,
-                      G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+    g_param_spec_enum ("age-unit", NULL, NULL, JVMS_TYPE_OBJECT_AGE_UNIT, JVMS_OBJECT_AGE_TIME,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_BY_SITE] =
     g_param_spec_boolean ("by-site", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);

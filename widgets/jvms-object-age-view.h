@@ -9,11 +9,15 @@
 
 G_BEGIN_DECLS
 
+/* The nicks ("time", "bytes") are the schema's object-age-unit values. */
 typedef enum
 {
   JVMS_OBJECT_AGE_TIME,
   JVMS_OBJECT_AGE_BYTES,
 } JvmsObjectAgeUnit;
+
+#define JVMS_TYPE_OBJECT_AGE_UNIT (jvms_object_age_unit_get_type ())
+GType jvms_object_age_unit_get_type (void);
 
 #define JVMS_TYPE_OBJECT_AGE_VIEW (jvms_object_age_view_get_type ())
 G_DECLARE_FINAL_TYPE (JvmsObjectAgeView, jvms_object_age_view, JVMS, OBJECT_AGE_VIEW, JvmsTimeline)
@@ -27,7 +31,7 @@ void       jvms_object_age_view_set_samples  (JvmsObjectAgeView         *self,
                                               const JvmsObjectAgeSample *samples,
                                               guint                      n_samples);
 guint      jvms_object_age_view_get_n_samples (JvmsObjectAgeView        *self);
-/* Properties "age-unit" (int, JvmsObjectAgeUnit) and "by-site" (boolean: group by allocation
+/* Properties "age-unit" (JvmsObjectAgeUnit) and "by-site" (boolean: group by allocation
  * site instead of class). */
 void       jvms_object_age_view_set_age_unit (JvmsObjectAgeView         *self,
                                               JvmsObjectAgeUnit          unit);

@@ -208,6 +208,20 @@ jvms_application_startup (GApplication *app)
     { "win.export-image", { "<Control>e", NULL } },
     { "win.export-statistics", { "<Control><Shift>e", NULL } },
     { "win.cancel-loading", { NULL } },
+    /* Each view shown or hidden (the View menu's toggles). */
+    { "view.threads", { "<Control><Shift>t", NULL } },
+    { "view.cpus", { "<Control><Shift>c", NULL } },
+    { "view.locks", { "<Control><Shift>l", NULL } },
+    { "view.gc", { "<Control><Shift>g", NULL } },
+    { "view.gc-workers", { "<Control><Shift>w", NULL } },
+    { "view.jit", { "<Control><Shift>j", NULL } },
+    { "view.vm-operations", { "<Control><Shift>v", NULL } },
+    { "view.allocation", { "<Control><Shift>m", NULL } },
+    { "view.object-age", { "<Control><Shift>k", NULL } },
+    { "view.counters", { "<Control><Shift>h", NULL } },
+    { "view.disk", { "<Control><Shift>d", NULL } },
+    { "view.events", { "<Control><Shift>n", NULL } },
+    { "view.report", { "<Control><Shift>r", NULL } },
   };
 
   jvms_debug_mark ("startup");

@@ -9,8 +9,11 @@
 #include "jvms-preferences.h"
 #include "jvms-window-private.h"
 
-/* The schema's visible-views flags, in the order of the View menu. */
-static const char * const view_names[] = { "threads", "cpus", "locks", "gc", "memory", "report" };
+/* The schema's visible-views flags: name i is bit i. The names are the views' own everywhere
+ * (the view.* actions, the setting, `jvmscope-cli render --views`). */
+static const char * const view_names[] = { "threads", "cpus", "locks", "gc", "object-age",
+                                           "report", "counters", "gc-workers", "jit",
+                                           "vm-operations", "disk", "allocation", "events" };
 
 void
 _jvms_window_actions_update (JvmsWindow *self)
@@ -256,14 +259,28 @@ _jvms_window_actions_init (JvmsWindow *self)
     { .name = "cpus", .state = "true", .change_state = view_toggle_change_state },
     { .name = "locks", .state = "true", .change_state = view_toggle_change_state },
     { .name = "gc", .state = "true", .change_state = view_toggle_change_state },
-    { .name = "memory", .state = "true", .change_state = view_toggle_change_state },
+    { .name = "object-age", .state = "true", .change_state = view_toggle_change_state },
     { .name = "report", .state = "false", .change_state = view_toggle_change_state },
+    { .name = "counters", .state = "true", .change_state = view_toggle_change_state },
+    { .name = "gc-workers", .state = "true", .change_state = view_toggle_change_state },
+    { .name = "jit", .state = "true", .change_state = view_toggle_change_state },
+    { .name = "vm-operations", .state = "true", .change_state = view_toggle_change_state },
+    { .name = "disk", .state = "true", .change_state = view_toggle_change_state },
+    { .name = "allocation", .state = "true", .change_state = view_toggle_change_state },
+    { .name = "events", .state = "true", .change_state = view_toggle_change_state },
   };
   G_STATIC_ASSERT (G_N_ELEMENTS (view_entries) == G_N_ELEMENTS (view_names));
 
   self->view_actions = g_simple_action_group_new ();
   g_action_map_add_action_entries (G_ACTION_MAP (self->view_actions), view_entries,
                                    G_N_ELEMENTS (view_entries), self);
+  /* The views' own choices (also in their headers), as radio items of the View menu. */
+  static const char * const choices[] = { "object-age-unit", "counters-metric" };
+  for (guint i = 0; i < G_N_ELEMENTS (choices); i++)
+    {
+      g_autoptr(GAction) choice = g_settings_create_action (self->settings, choices[i]);
+      g_action_map_add_action (G_ACTION_MAP (self->view_actions), choice);
+    }
   gtk_widget_insert_action_group (GTK_WIDGET (self), "view", G_ACTION_GROUP (self->view_actions));
   g_signal_connect_object (self->settings, "changed::visible-views",
                            G_CALLBACK (visible_views_changed), self, G_CONNECT_SWAPPED);

@@ -112,7 +112,8 @@ state_to_data (JvmsWindow *self)
   jvms_window_views_dump_state (self->views, kf);
 
   /* The view preferences as the window read them. */
-  static const char * const keys[] = { "thread-grouping", "time-unit", "time-origin" };
+  static const char * const keys[] = { "thread-grouping", "time-unit", "time-origin",
+                                        "counters-metric", "object-age-unit" };
   for (guint i = 0; self->settings != NULL && i < G_N_ELEMENTS (keys); i++)
     {
       g_autofree char *nick = g_settings_get_string (self->settings, keys[i]);

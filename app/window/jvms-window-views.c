@@ -22,24 +22,72 @@
 #include "jvms-threads-view.h"
 #include "jvms-time-ruler.h"
 #include "jvms-timeline.h"
+#include "jvms-view-choice.h"
+
+/* A choice a view offers in its header. */
+typedef GtkWidget *(*ChoiceNew) (GtkWidget *view);
 
 typedef struct
 {
-  const char *setting; /* nick in the visible-views flags */
+  const char *setting; /* nick in the visible-views flags: the view's name everywhere */
   const char *title;
   GtkWidget *(*create) (JvmsSession *session);
+  ChoiceNew   choice;  /* NULL: none */
 } ViewInfo;
 
-#define VIEW(setting, title, create) { setting, title, create }
+static void
+fill_age_units (GObject *view, GStrvBuilder *values, GStrvBuilder *labels)
+{
+  g_strv_builder_add_many (values, "time", "bytes", NULL);
+  g_strv_builder_add_many (labels, _("Age in time since allocation"),
+                           _("Age in bytes allocated since"), NULL);
+}
+
+static GtkWidget *
+age_unit_choice (GtkWidget *view)
+{
+  return jvms_view_choice_new (G_OBJECT (view), "age-unit", NULL, fill_age_units,
+                               _("Object age unit"));
+}
+
+/* Every metric, those the recording lacks named as such. */
+static void
+fill_metrics (GObject *view, GStrvBuilder *values, GStrvBuilder *labels)
+{
+  g_auto(GStrv) metrics = jvms_counters_view_dup_metrics (JVMS_COUNTERS_VIEW (view));
+  for (guint i = 0; metrics[i] != NULL; i++)
+    {
+      g_autofree char *name = jvms_counters_metric_display_name (metrics[i]);
+      g_autofree char *missing = NULL;
+      g_strv_builder_add (values, metrics[i]);
+      if (jvms_counters_view_has_metric (JVMS_COUNTERS_VIEW (view), metrics[i], &missing))
+        g_strv_builder_add (labels, name);
+      else
+        {
+          /* TRANSLATORS: a counters metric the recording cannot give: "IPC (…) — not recorded" */
+          g_autofree char *label = g_strdup_printf (_("%s — not recorded"), name);
+          g_strv_builder_add (labels, label);
+        }
+    }
+}
+
+static GtkWidget *
+metric_choice (GtkWidget *view)
+{
+  return jvms_view_choice_new (G_OBJECT (view), "metric", "metrics", fill_metrics,
+                               _("Counters metric"));
+}
+
+#define VIEW(setting, title, create, choice) { setting, title, create, choice }
 
 /* In the order they are stacked. */
 static const ViewInfo view_infos[] = {
-  VIEW ("threads", N_("Threads"), jvms_threads_view_new),
-  VIEW ("cpus", N_("CPUs"), jvms_cpus_view_new),
-  VIEW ("locks", N_("Locks"), jvms_locks_view_new),
-  VIEW ("gc", N_("GC and Heap"), jvms_gc_view_new),
-  VIEW ("memory", N_("Object Age"), jvms_object_age_view_new),
-  VIEW ("memory", N_("Counters"), jvms_counters_view_new),
+  VIEW ("threads", N_("Threads"), jvms_threads_view_new, NULL),
+  VIEW ("cpus", N_("CPUs"), jvms_cpus_view_new, NULL),
+  VIEW ("locks", N_("Locks"), jvms_locks_view_new, NULL),
+  VIEW ("gc", N_("GC and Heap"), jvms_gc_view_new, NULL),
+  VIEW ("object-age", N_("Object Age"), jvms_object_age_view_new, age_unit_choice),
+  VIEW ("counters", N_("Counters"), jvms_counters_view_new, metric_choice),
 };
 
 struct _JvmsWindowViews
@@ -49,9 +97,12 @@ struct _JvmsWindowViews
   GtkBox             *views_box;
   JvmsSelectionPanel *panel;
   gpointer            history;
+  char               *samples_path;
+  GCancellable       *samples_cancellable; /* the samples being read for the views */
   gboolean            complete;
   GtkWidget          *expanders[G_N_ELEMENTS (view_infos)];
   GtkWidget          *views[G_N_ELEMENTS (view_infos)];
+  GtkWidget          *choices[G_N_ELEMENTS (view_infos)]; /* the header's choice, or NULL */
   JvmsSession        *session;
   GtkWidget          *ruler;
   GtkWidget          *findings;
@@ -106,10 +157,22 @@ jvms_window_views_new (JvmsWindow *window, GtkBox *ruler_box, GtkBox *views_box,
   for (guint i = 0; i < G_N_ELEMENTS (view_infos); i++)
     {
       /* An expander per view: each collapses on its own, from the keyboard too. */
-      GtkWidget *expander = gtk_expander_new (_(view_infos[i].title));
+      GtkWidget *expander = gtk_expander_new_with_mnemonic (NULL);
+      GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+      GtkWidget *title = gtk_label_new (_(view_infos[i].title));
       gtk_expander_set_expanded (GTK_EXPANDER (expander), TRUE);
       gtk_widget_add_css_class (expander, "jvms-view-expander");
       self->views[i] = view_infos[i].create (self->session);
+      gtk_box_append (GTK_BOX (header), title);
+      /* The view's own choice beside its title, in reach of Tab. */
+      if (view_infos[i].choice != NULL)
+        {
+          self->choices[i] = view_infos[i].choice (self->views[i]);
+          gtk_box_append (GTK_BOX (header), self->choices[i]);
+        }
+      gtk_expander_set_label_widget (GTK_EXPANDER (expander), header);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (expander), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      _(view_infos[i].title), -1);
       gtk_widget_set_hexpand (self->views[i], TRUE);
       gtk_expander_set_child (GTK_EXPANDER (expander), self->views[i]);
       gtk_box_append (views_box, expander);
@@ -140,6 +203,9 @@ jvms_window_views_new (JvmsWindow *window, GtkBox *ruler_box, GtkBox *views_box,
 void
 jvms_window_views_free (JvmsWindowViews *self)
 {
+  g_cancellable_cancel (self->samples_cancellable);
+  g_clear_object (&self->samples_cancellable);
+  g_clear_pointer (&self->samples_path, g_free);
   g_signal_handlers_disconnect_by_data (self->session, self);
   g_clear_object (&self->session);
   g_free (self);
@@ -177,11 +243,84 @@ jvms_window_views_set_history (JvmsWindowViews *self, gpointer history)
   update_zoom_actions (self);
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * What the views draw from the sample store beside the index: the old-object samples, read in a
+ * worker (a store holds millions of samples) when a complete index is opened.
+ */
+
+typedef struct
+{
+  GArray *object_ages; /* JvmsObjectAgeSample */
+} ViewSamples;
+
+static void
+view_samples_free (gpointer data)
+{
+  ViewSamples *samples = data;
+  g_clear_pointer (&samples->object_ages, g_array_unref);
+  g_free (samples);
+}
+
+static void
+read_samples (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  ViewSamples *samples = g_new0 (ViewSamples, 1);
+  GError *error = NULL;
+
+  samples->object_ages = jvms_object_age_samples_read (task_data, cancellable, &error);
+  if (samples->object_ages == NULL)
+    {
+      view_samples_free (samples);
+      g_task_return_error (task, error);
+      return;
+    }
+  g_task_return_pointer (task, samples, view_samples_free);
+}
+
+static void
+samples_read (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr(GError) error = NULL;
+  ViewSamples *samples = g_task_propagate_pointer (G_TASK (result), &error);
+  JvmsWindowViews *self = user_data;
+
+  if (samples == NULL)
+    {
+      /* Cancelled: the trace was closed or replaced, and self may be gone. */
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_warning ("Object samples for the views: %s", error->message);
+      return;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (view_infos); i++)
+    if (JVMS_IS_OBJECT_AGE_VIEW (self->views[i]))
+      jvms_object_age_view_set_samples (JVMS_OBJECT_AGE_VIEW (self->views[i]),
+                                        (const JvmsObjectAgeSample *) samples->object_ages->data,
+                                        samples->object_ages->len);
+  view_samples_free (samples);
+  jvms_window_debug_changed (self->window);
+}
+
 void
 jvms_window_views_set_samples_path (JvmsWindowViews *self, const char *samples_path)
 {
   jvms_findings_list_set_samples_path (JVMS_FINDINGS_LIST (self->findings), samples_path);
   jvms_selection_panel_set_samples_path (self->panel, samples_path);
+  if (g_strcmp0 (samples_path, self->samples_path) == 0)
+    return;
+  g_free (self->samples_path);
+  self->samples_path = g_strdup (samples_path);
+  g_cancellable_cancel (self->samples_cancellable);
+  g_clear_object (&self->samples_cancellable);
+  for (guint i = 0; i < G_N_ELEMENTS (view_infos); i++)
+    if (JVMS_IS_OBJECT_AGE_VIEW (self->views[i]))
+      jvms_object_age_view_set_samples (JVMS_OBJECT_AGE_VIEW (self->views[i]), NULL, 0);
+  if (samples_path == NULL)
+    return;
+  self->samples_cancellable = g_cancellable_new ();
+  g_autoptr(GTask) task = g_task_new (NULL, self->samples_cancellable, samples_read, self);
+  g_task_set_task_data (task, g_strdup (samples_path), g_free);
+  g_task_set_source_tag (task, jvms_window_views_set_samples_path);
+  g_task_run_in_thread (task, read_samples);
 }
 
 void
@@ -238,20 +377,28 @@ jvms_window_views_set_view_visible (JvmsWindowViews *self, const char *name, gbo
  * the session has one (the threads view's grouping; the session's time unit and origin, which
  * the ruler, the tooltips, the panel and the findings follow), so that a widget that gains such
  * a property follows the setting without a change here. */
-static const char * const view_settings[][2] = {
-  { "thread-grouping", "grouping" },
-  { "time-unit", "time-unit" },
-  { "time-origin", "time-origin" },
+static const struct
+{
+  const char       *key;
+  const char       *property;
+  GSettingsBindFlags flags;
+} view_settings[] = {
+  { "thread-grouping", "grouping", G_SETTINGS_BIND_GET },
+  { "time-unit", "time-unit", G_SETTINGS_BIND_GET },
+  { "time-origin", "time-origin", G_SETTINGS_BIND_GET },
+  /* Chosen in the view's header: the choice is kept. */
+  { "counters-metric", "metric", G_SETTINGS_BIND_DEFAULT },
+  { "object-age-unit", "age-unit", G_SETTINGS_BIND_DEFAULT },
 };
 
 static void
 bind_if_present (JvmsWindowViews *self, GSettings *settings, gpointer object)
 {
   for (guint i = 0; i < G_N_ELEMENTS (view_settings); i++)
-    if (g_object_class_find_property (G_OBJECT_GET_CLASS (object), view_settings[i][1]) != NULL)
+    if (g_object_class_find_property (G_OBJECT_GET_CLASS (object), view_settings[i].property) != NULL)
       {
-        g_settings_bind (settings, view_settings[i][0], object, view_settings[i][1],
-                         G_SETTINGS_BIND_GET);
+        g_settings_bind (settings, view_settings[i].key, object, view_settings[i].property,
+                         view_settings[i].flags);
         self->bound |= 1u << i;
       }
 }
@@ -269,7 +416,7 @@ gboolean
 jvms_window_views_get_setting_bound (JvmsWindowViews *self, const char *key)
 {
   for (guint i = 0; i < G_N_ELEMENTS (view_settings); i++)
-    if (g_str_equal (view_settings[i][0], key))
+    if (g_str_equal (view_settings[i].key, key))
       return (self->bound & (1u << i)) != 0;
   return FALSE;
 }
@@ -353,7 +500,7 @@ jvms_window_views_dump_state (JvmsWindowViews *self, GKeyFile *key_file)
   g_key_file_set_boolean (key_file, "panel", "findings-shown", gtk_widget_get_visible (self->findings));
   for (guint i = 0; i < G_N_ELEMENTS (view_settings); i++)
     {
-      g_autofree char *key = g_strconcat (view_settings[i][0], "-bound", NULL);
+      g_autofree char *key = g_strconcat (view_settings[i].key, "-bound", NULL);
       g_key_file_set_boolean (key_file, "views", key, (self->bound & (1u << i)) != 0);
     }
   g_key_file_set_integer (key_file, "panel", "findings",
@@ -365,9 +512,40 @@ jvms_window_views_dump_state (JvmsWindowViews *self, GKeyFile *key_file)
   GtkWidget *first = jvms_findings_list_get_row (JVMS_FINDINGS_LIST (self->findings), 0);
   if (first != NULL)
     set_bounds (key_file, "finding-bounds", first);
+  /* Where each view is (its whole widget: legend strip, then rows), by its name, and what the
+   * views were fed, so that tests point at a view's data area and know what it should show. */
   for (guint i = 0; i < G_N_ELEMENTS (view_infos); i++)
-    if (JVMS_IS_THREADS_VIEW (self->views[i]))
-      set_bounds (key_file, "threads-bounds", self->views[i]);
+    {
+      g_autofree char *key = g_strconcat (view_infos[i].setting, "-bounds", NULL);
+      if (gtk_widget_get_visible (self->expanders[i]))
+        {
+          g_autofree char *top = g_strconcat (view_infos[i].setting, "-legend-height", NULL);
+          g_autofree char *cut = g_strconcat (view_infos[i].setting, "-legend-cut", NULL);
+          JvmsTimeline *view = JVMS_TIMELINE (self->views[i]);
+          set_bounds (key_file, key, self->views[i]);
+          if (self->choices[i] != NULL)
+            {
+              g_autofree char *choice = g_strconcat (view_infos[i].setting, "-choice-bounds", NULL);
+              set_bounds (key_file, choice, self->choices[i]);
+            }
+          g_key_file_set_integer (key_file, "views", top,
+                                  jvms_timeline_get_legend_height (view, gtk_widget_get_width (self->views[i])));
+          g_key_file_set_integer (key_file, "views", cut, (int) jvms_timeline_get_legend_cut (view));
+        }
+      if (JVMS_IS_OBJECT_AGE_VIEW (self->views[i]))
+        g_key_file_set_integer (key_file, "views", "object-age-samples",
+                                (int) jvms_object_age_view_get_n_samples (JVMS_OBJECT_AGE_VIEW (self->views[i])));
+      if (JVMS_IS_COUNTERS_VIEW (self->views[i]))
+        {
+          JvmsCountersView *counters = JVMS_COUNTERS_VIEW (self->views[i]);
+          const char *metric = jvms_counters_view_get_effective_metric (counters);
+          g_key_file_set_string (key_file, "views", "counters-metric", metric);
+          g_key_file_set_boolean (key_file, "views", "counters-metric-recorded",
+                                  jvms_counters_view_has_metric (counters, metric, NULL));
+          g_key_file_set_integer (key_file, "views", "counters-rows",
+                                  (int) jvms_counters_view_get_n_rows (counters));
+        }
+    }
   if (self->event_table != NULL)
     dump_event_table (JVMS_EVENT_TABLE (self->event_table), key_file);
 }

@@ -46,10 +46,10 @@ def wait_for(predicate, timeout=STEP_TIMEOUT, interval=0.2):
     return predicate()
 
 
-def start_xvfb():
+def start_xvfb(size="1400x900"):
     """Xvfb on a free display: it writes the number it picked to the pipe (-displayfd)."""
     r, w = os.pipe()
-    proc = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-screen", "0", "1400x900x24",
+    proc = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-screen", "0", size + "x24",
                              "-nolisten", "tcp"], pass_fds=(w,),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     os.close(w)
@@ -179,6 +179,21 @@ def allowed_leak(report):
     ours = [f for f in frames
             if OUR_FRAME.search(f) and not re.match(r"main\b.*jvmscope-main\.c", f)]
     return not ours
+
+
+def stop_session(tap, app, xvfb, log, tmp, keep):
+    """Ends what a test started: the program (killed if still running), Xvfb; notes the end of
+    the program's output (the file `jvmscope.log` in @tmp) and removes @tmp unless @keep."""
+    if app is not None and app.poll() is None:
+        app.kill()
+        app.wait()
+    xvfb.terminate()
+    xvfb.wait()
+    log.close()
+    with open(os.path.join(tmp, "jvmscope.log")) as f:
+        tap.note("jvmscope output:\n" + f.read()[-4000:])
+    if not keep:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def ints(text):
@@ -654,16 +669,7 @@ def main():
                   "status %r, leaks: %s" % (code, leaks or report[-3000:]))
 
     finally:
-        if app is not None and app.poll() is None:
-            app.kill()
-            app.wait()
-        xvfb.terminate()
-        xvfb.wait()
-        log.close()
-        with open(os.path.join(tmp, "jvmscope.log")) as f:
-            tap.note("jvmscope output:\n" + f.read()[-4000:])
-        if not args.keep:
-            shutil.rmtree(tmp, ignore_errors=True)
+        stop_session(tap, app, xvfb, log, tmp, args.keep)
     return tap.done()
 
 

@@ -1,0 +1,236 @@
+#!/usr/bin/env python3
+"""The views of issue 19 in the real window (Xvfb, 1600x1000), on the bundled sample.
+
+For each view, shown alone (the visible-views key), the test reads where the window put it from
+the state dump (JVMSCOPE_DEBUG_DUMP_STATE: `<view>-bounds`, `<view>-legend-height`), takes a
+screenshot and checks the pixels of its data area (right of the 180-pixel label gutter, below
+its legend) for what the sample holds:
+
+  object-age   the sample's 213 jdk.OldObjectSample events are fed to the view (as many as
+               `jvmscope-cli summary` counts) and drawn as coloured dots;
+  counters     the sample was recorded without hardware counters (cpu-clock instead): the view
+               picks CPU time, says cpu-clock was recorded, and draws its line; asked for IPC
+               it says IPC was not recorded and draws no line;
+  legends      every view's legend is drawn whole at 1600 pixels (it wraps);
+  toggles      the View menu's Object Age and Counters (Ctrl+Shift+K, Ctrl+Shift+H) show and
+               hide their own view only, each in its own flag of visible-views;
+  choice       the object age unit is chosen in the view's header: the drop-down, opened with
+               the pointer and set with the keyboard, sets the object-age-unit key.
+"""
+import argparse
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+from jvms_tap import Tap
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location("test_window", os.path.join(HERE, "test-window.py"))
+tw = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(tw)
+
+WIDTH, HEIGHT = 1600, 1000
+GUTTER = 180
+
+VIEW_CLASS = {
+    "threads": "JvmsThreadsView", "cpus": "JvmsCpusView", "locks": "JvmsLocksView",
+    "gc": "JvmsGcView", "object-age": "JvmsObjectAgeView", "counters": "JvmsCountersView",
+}
+
+
+def pixels(img, box):
+    """The RGB triples of @box (x, y, w, h), clipped to the screen."""
+    width, height, data = img
+    x, y, w, h = box
+    out = []
+    for yy in range(max(y, 0), min(y + h, height)):
+        for xx in range(max(x, 0), min(x + w, width)):
+            i = (yy * width + xx) * 3
+            out.append((data[i], data[i + 1], data[i + 2]))
+    return out
+
+
+def saturated(px):
+    return sum(1 for r, g, b in px if max(r, g, b) - min(r, g, b) >= 60)
+
+
+def near(px, colour, tolerance=40):
+    cr, cg, cb = colour
+    return sum(1 for r, g, b in px if abs(r - cr) + abs(g - cg) + abs(b - cb) <= tolerance)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--jvmscope", required=True)
+    ap.add_argument("--cli", required=True)
+    ap.add_argument("--schema-dir", required=True)
+    ap.add_argument("--source-root", required=True)
+    ap.add_argument("--keep", action="store_true", help="keep the screenshots")
+    args = ap.parse_args()
+    tap = Tap()
+    trace = os.path.join(args.source_root, "data", "sample", "sample.jvmtrace")
+    tmp = tempfile.mkdtemp(prefix="jvmscope-views-")
+    xvfb, display = tw.start_xvfb("%dx%d" % (WIDTH, HEIGHT))
+    state = tw.State(os.path.join(tmp, "state.ini"))
+    env = dict(os.environ)
+    env.update({
+        "DISPLAY": display, "GDK_BACKEND": "x11", "GSETTINGS_SCHEMA_DIR": args.schema_dir,
+        "GSETTINGS_BACKEND": "keyfile", "XDG_CACHE_HOME": os.path.join(tmp, "cache"),
+        "XDG_CONFIG_HOME": os.path.join(tmp, "config"), "XDG_DATA_HOME": os.path.join(tmp, "data"),
+        "JVMSCOPE_DEBUG_DUMP_STATE": state.path, "LC_ALL": "C.UTF-8", "GTK_A11Y": "none",
+    })
+    env.pop("WAYLAND_DISPLAY", None)
+    # The window as large as the screen, as a user at 1600 pixels has it.
+    os.makedirs(os.path.join(tmp, "config", "glib-2.0", "settings"))
+    with open(os.path.join(tmp, "config", "glib-2.0", "settings", "keyfile"), "w") as f:
+        f.write("[org/jvmscope/Jvmscope]\nwindow-width=%d\nwindow-height=%d\n" % (WIDTH, HEIGHT))
+    log = open(os.path.join(tmp, "jvmscope.log"), "w")
+    app = None
+
+    def xdo(*cmd):
+        return subprocess.run(["xdotool", *cmd], env=env, capture_output=True, text=True)
+
+    def gsettings(*cmd):
+        return subprocess.run(["gsettings", *cmd[:1], "org.jvmscope.Jvmscope", *cmd[1:]], env=env,
+                              capture_output=True, text=True)
+
+    def ints(key):
+        return tw.ints(state.get("views", key, ""))
+
+    def shot(name):
+        path = os.path.join(tmp, name + ".png")
+        img = tw.screenshot(env, path)
+        tap.note("screenshot: " + path)
+        return img
+
+    def data_area(name):
+        """The view's data area on screen: right of its gutter, below its legend."""
+        b = ints(name + "-bounds")
+        top = int(state.get("views", name + "-legend-height", "18"))
+        if len(b) != 4:
+            return None
+        return (b[0] + GUTTER + 1, b[1] + top + 1, b[2] - GUTTER - 2, b[3] - top - 2)
+
+    def show_only(name):
+        """Shows one view alone (its own flag of visible-views) and waits until the window laid
+        it out; a flag that shows another view too fails here."""
+        gsettings("set", "visible-views", "['%s']" % name)
+        ok = tw.wait_for(lambda: state.get("views", "shown") == VIEW_CLASS[name]
+                         and len(ints(name + "-bounds")) == 4 and ints(name + "-bounds")[1] > 0,
+                         timeout=30)
+        if not ok:
+            tap.check(False, "visible-views ['%s'] shows the %s view alone" % (name, name),
+                      state.get("views", "shown"))
+        return ok
+
+    try:
+        app = subprocess.Popen([args.jvmscope, trace], env=env, stdout=log, stderr=subprocess.STDOUT)
+        ok = tap.check(tw.wait_for(lambda: state.get("window", "loading") == "false"
+                                   and state.get("views", "complete") == "true"),
+                       "the sample opens and is indexed in full")
+        if not ok:
+            return tap.done()
+
+        # Object age: fed with the sample's old-object samples, drawn as dots.
+        summary = subprocess.run([args.cli, "summary", trace], capture_output=True, text=True).stdout
+        m = re.search(r"^\s*jdk\.OldObjectSample\s+(\d+)", summary, re.M)
+        want = int(m.group(1)) if m else -1
+        tap.check(want > 0 and tw.wait_for(lambda: state.get("views", "object-age-samples") == str(want)),
+                  "the object age view is fed the %d old-object samples of the trace" % want,
+                  state.get("views", "object-age-samples"))
+        show_only("object-age")
+        time.sleep(1.0)
+        img = shot("object-age")
+        area = data_area("object-age")
+        dots = saturated(pixels(img, area)) if area else 0
+        tap.check(dots >= 30, "... and draws them as coloured dots (%d saturated pixels)" % dots, area)
+
+        # Counters without hardware counters: CPU time from cpu-clock.
+        show_only("counters")
+        time.sleep(1.0)
+        tap.check(state.get("views", "counters-metric") == "cpu-time"
+                  and state.get("views", "counters-metric-recorded") == "true"
+                  and int(state.get("views", "counters-rows", "0")) > 0,
+                  "counters: without hardware counters the view shows CPU time from cpu-clock",
+                  (state.get("views", "counters-metric"), state.get("views", "counters-rows")))
+        img = shot("counters-cpu-time")
+        area = data_area("counters")
+        line = near(pixels(img, area), (0x00, 0x72, 0xB2)) if area else 0
+        tap.check(line >= 200, "... and draws its line (%d pixels of the line colour)" % line, area)
+        gsettings("set", "counters-metric", "'ipc'")
+        tap.check(tw.wait_for(lambda: state.get("views", "counters-metric") == "ipc"
+                              and state.get("views", "counters-metric-recorded") == "false"),
+                  "asked for IPC, the view says it was not recorded",
+                  state.get("views", "counters-metric"))
+        time.sleep(1.0)
+        img = shot("counters-ipc")
+        line = near(pixels(img, area), (0x00, 0x72, 0xB2)) if area else 0
+        tap.check(line < 20, "... and draws no line (%d pixels of the line colour)" % line)
+        gsettings("reset", "counters-metric")
+
+        # Every view's legend whole at this width.
+        for name in VIEW_CLASS:
+            show_only(name)
+            tap.check(tw.wait_for(lambda: state.get("views", name + "-legend-cut") == "0"),
+                      "the %s view's legend is drawn whole at %d pixels (%s lines)"
+                      % (name, WIDTH, int(state.get("views", name + "-legend-height", "0")) // 18),
+                      state.get("views", name + "-legend-cut"))
+        shot("legend-threads")
+
+        # Object Age and Counters: a toggle each.
+        gsettings("reset", "visible-views")
+        tw.wait_for(lambda: VIEW_CLASS["object-age"] in state.get("views", "shown", ""))
+        xdo("mousemove", str(WIDTH // 3), str(HEIGHT // 2))
+        xdo("key", "ctrl+shift+k")
+        shown = tw.wait_for(lambda: (lambda s: s if "JvmsObjectAgeView" not in s else None)
+                            (state.get("views", "shown", "")))
+        flags = gsettings("get", "visible-views").stdout
+        tap.check(shown and "JvmsCountersView" in shown and "'object-age'" not in flags
+                  and "'counters'" in flags,
+                  "Ctrl+Shift+K hides the object age view and only it", (shown, flags))
+        xdo("key", "ctrl+shift+h")
+        shown = tw.wait_for(lambda: (lambda s: s if "JvmsCountersView" not in s else None)
+                            (state.get("views", "shown", "")))
+        tap.check(shown is not None, "Ctrl+Shift+H hides the counters view", shown)
+        xdo("key", "ctrl+shift+k")
+        shown = tw.wait_for(lambda: (lambda s: s if "JvmsObjectAgeView" in s else None)
+                            (state.get("views", "shown", "")))
+        tap.check(shown and "JvmsCountersView" not in shown,
+                  "Ctrl+Shift+K shows the object age view again, counters stay hidden", shown)
+
+        # The age unit, chosen in the view's header with the pointer and the keyboard.
+        show_only("object-age")
+        cb = tw.wait_for(lambda: (lambda b: b if len(b) == 4 and b[1] > 0 else None)
+                         (ints("object-age-choice-bounds")))
+        # A loaded machine may open the list after the keys were sent: then Escape closes what
+        # opened and the pointer tries again, three times at most.
+        for attempt in range(3 if cb else 0):
+            xdo("mousemove", str(cb[0] + cb[2] // 2), str(cb[1] + cb[3] // 2))
+            time.sleep(0.3)
+            xdo("click", "1")
+            time.sleep(1.0 + 2.0 * attempt)
+            shot("age-unit-popover")
+            xdo("key", "Down")
+            xdo("key", "Return")
+            if tw.wait_for(lambda: state.get("settings", "object-age-unit") == "bytes", timeout=10):
+                break
+            xdo("key", "Escape")
+            time.sleep(0.5)
+        tap.check(cb is not None and tw.wait_for(lambda: state.get("settings", "object-age-unit") == "bytes"),
+                  "the object age view's header sets the age unit to bytes allocated since",
+                  (cb, state.get("settings", "object-age-unit")))
+        time.sleep(1.0)
+        img = shot("object-age-bytes")
+        dots = saturated(pixels(img, data_area("object-age") or (0, 0, 0, 0)))
+        tap.check(dots >= 30, "... and draws the ages in bytes (%d saturated pixels)" % dots)
+    finally:
+        tw.stop_session(tap, app, xvfb, log, tmp, args.keep)
+    return tap.done()
+
+
+if __name__ == "__main__":
+    main()

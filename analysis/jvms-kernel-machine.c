@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "jvms-disk-requests.h"
 #include "jvms-states.h"
 
 typedef struct
@@ -62,9 +63,10 @@ typedef struct
 
 typedef struct
 {
-  JvmsAttribute a_queue, a_in_flight;
-  gint64        queue, in_flight;
-  const char   *name;              /* "major:minor", interned (disks are bounded) */
+  JvmsAttribute     a_queue, a_in_flight;
+  gint64            queue, in_flight;
+  const char       *name;          /* "major:minor", interned (disks are bounded) */
+  JvmsDiskRequests *requests;      /* each request an interval */
 } KDisk;
 
 struct _JvmsKernelMachine
@@ -99,6 +101,14 @@ kthread_free (gpointer data)
 }
 
 static void
+kdisk_free (gpointer data)
+{
+  KDisk *d = data;
+  jvms_disk_requests_free (d->requests);
+  g_free (d);
+}
+
+static void
 kcpu_free (gpointer data)
 {
   KCpu *c = data;
@@ -118,7 +128,7 @@ jvms_kernel_machine_new (JvmsWriter *writer, JvmsThreads *threads, gint64 offset
   self->keep_wakers = TRUE;
   self->kthreads = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, kthread_free);
   self->cpus = g_ptr_array_new_with_free_func (kcpu_free);
-  self->disks = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  self->disks = g_hash_table_new_full (NULL, NULL, NULL, kdisk_free);
   return self;
 }
 
@@ -645,21 +655,25 @@ on_block (JvmsKernelMachine *self, const JvmsKernelEvent *ev, gint64 t)
     {
       if (g_hash_table_size (self->disks) >= 4096)
         return;
+      g_autofree char *device = g_strdup_printf ("%u:%u", dev >> 20, dev & 0xfffff);
       d = g_new0 (KDisk, 1);
-      d->a_queue = jvms_writer_attribute (self->writer, "Disk/%u:%u/queue", dev >> 20, dev & 0xfffff);
-      d->a_in_flight = jvms_writer_attribute (self->writer, "Disk/%u:%u/in-flight", dev >> 20, dev & 0xfffff);
-      char name[32];
-      g_snprintf (name, sizeof name, "%u:%u", dev >> 20, dev & 0xfffff);
-      d->name = g_intern_string (name);
+      d->a_queue = jvms_writer_attribute (self->writer, "Disk/%s/queue", device);
+      d->a_in_flight = jvms_writer_attribute (self->writer, "Disk/%s/in-flight", device);
+      d->name = g_intern_string (device);
+      d->requests = jvms_disk_requests_new (self->writer, device);
       g_hash_table_insert (self->disks, GUINT_TO_POINTER (dev + 1), d);
     }
   switch (ev->type)
     {
     case JVMS_KERNEL_EVENT_BLOCK_RQ_INSERT:
       jvms_writer_set_int (self->writer, d->a_queue, t, ++d->queue);
+      jvms_disk_requests_insert (d->requests, t, ev->block.sector, ev->block.nr_sector,
+                                 ev->block.rwbs, ev->pid);
       break;
     case JVMS_KERNEL_EVENT_BLOCK_RQ_ISSUE:
       jvms_writer_set_int (self->writer, d->a_in_flight, t, ++d->in_flight);
+      jvms_disk_requests_issue (d->requests, t, ev->block.sector, ev->block.nr_sector,
+                                ev->block.rwbs, ev->pid);
       break;
     case JVMS_KERNEL_EVENT_BLOCK_RQ_COMPLETE:
       {
@@ -670,6 +684,7 @@ on_block (JvmsKernelMachine *self, const JvmsKernelEvent *ev, gint64 t)
             c->completed_disk = d->name;
           }
       }
+      jvms_disk_requests_complete (d->requests, t, ev->block.sector);
       /* A request issued before the recording began completes without its insert: never
        * below zero. */
       if (d->queue > 0)

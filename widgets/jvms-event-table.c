@@ -861,6 +861,40 @@ jvms_event_table_get_stats (JvmsEventTable *self)
   return self->stats;
 }
 
+/* A grid's shown text: a line per row, its cells joined by " | " (durations hold spaces). */
+static void
+describe_grid (GString *s, const char *name, GtkGrid *grid)
+{
+  g_string_append_printf (s, "[%s]\n", name);
+  for (int row = 0; gtk_grid_get_child_at (grid, 0, row) != NULL; row++)
+    {
+      for (int col = 0; ; col++)
+        {
+          GtkWidget *cell = gtk_grid_get_child_at (grid, col, row);
+          if (cell == NULL)
+            break;
+          g_string_append_printf (s, "%s%s", col > 0 ? " | " : "", gtk_label_get_text (GTK_LABEL (cell)));
+        }
+      g_string_append_c (s, '\n');
+    }
+}
+
+char *
+jvms_event_table_describe_stats (JvmsEventTable *self)
+{
+  GString *s = g_string_new (NULL);
+  g_string_append_printf (s, "[title]\n%s\n", gtk_label_get_text (self->stats_title));
+  describe_grid (s, "types", self->stats_grid);
+  if (gtk_widget_get_visible (GTK_WIDGET (self->gaps_title)))
+    {
+      g_string_append_printf (s, "[gaps-title]\n%s\n", gtk_label_get_text (self->gaps_title));
+      describe_grid (s, "gaps", self->gaps_grid);
+    }
+  if (gtk_widget_get_visible (GTK_WIDGET (self->syscalls_title)))
+    describe_grid (s, "syscalls", self->syscalls_grid);
+  return g_string_free (s, FALSE);
+}
+
 char *
 jvms_event_table_describe_rows (JvmsEventTable *self, guint max)
 {

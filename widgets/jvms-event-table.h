@@ -47,6 +47,9 @@ gboolean        jvms_event_table_is_busy      (JvmsEventTable *self);
 /* The first @max rows, one per line: "EPOCH_NS TYPE TID DURATION_NS". */
 char           *jvms_event_table_describe_rows (JvmsEventTable *self,
                                                 guint           max);
+/* The statistics as shown, cell for cell: sections "[title]", "[types]", "[gaps-title]", "[gaps]",
+ * "[syscalls]" (those shown), each a line per grid row with its cells joined by " | ". */
+char           *jvms_event_table_describe_stats (JvmsEventTable *self);
 /* The row the keyboard or a click selected, or -1. */
 gint64          jvms_event_table_get_selected (JvmsEventTable *self);
 /* The statistics shown (NULL until computed). */

@@ -457,6 +457,8 @@ dump_event_table (JvmsEventTable *table, GKeyFile *key_file)
   /* Enough rows for a test to compare a selection's with the command line's. */
   g_autofree char *rows = jvms_event_table_describe_rows (table, 5000);
   g_key_file_set_string (key_file, "events", "first-rows", rows);
+  g_autofree char *shown = jvms_event_table_describe_stats (table);
+  g_key_file_set_string (key_file, "events", "stats-shown", shown);
   JvmsEventStats *stats = jvms_event_table_get_stats (table);
   g_key_file_set_uint64 (key_file, "events", "stats-rows", stats != NULL ? jvms_event_stats_get_n_rows (stats) : 0);
   g_key_file_set_integer (key_file, "events", "stats-types", stats != NULL ? (int) jvms_event_stats_get_n_types (stats) : 0);

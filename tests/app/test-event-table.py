@@ -6,7 +6,9 @@ bundled sample (docs/window.md, "The event table").
   `jvmscope-cli events` prints for the whole trace.
 - A range dragged across the threads view filters it: its rows (read from the window's state
   dump, in order) equal `jvmscope-cli events --from --to` for that range, row for row (time,
-  type, thread, duration), and its statistics count the same rows.
+  type, thread, duration), and its statistics count the same rows and show the same numbers as
+  `jvmscope-cli events --stats` for that range, cell for cell (per type, the gaps of the type
+  shown, the system calls).
 - Clicking a row and pressing Enter moves the selection to that row's interval
   ([start, start + max(duration, 1))), and the table keeps its rows.
 - Clicking the Duration header sorts the rows by duration (the whole range, off the main
@@ -19,6 +21,7 @@ import argparse
 import importlib.util
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -40,6 +43,46 @@ def ints(text):
 def table_rows(state):
     text = state.get("events", "first-rows", "") or ""
     return [line for line in text.replace("\\n", "\n").split("\n") if line.strip()]
+
+
+def shown_stats(state):
+    """The statistics as the window shows them: {section: [cells of each row]}, heads left out."""
+    text = (state.get("events", "stats-shown", "") or "").replace("\\n", "\n")
+    sections, name = {}, None
+    for line in text.split("\n"):
+        if line.startswith("[") and line.endswith("]"):
+            name = line[1:-1]
+            sections[name] = []
+        elif line and name is not None:
+            sections[name].append([c.strip() for c in line.split(" | ")])
+    for name in ("types", "gaps", "syscalls"):
+        sections[name] = sections.get(name, [])[1:]
+    return sections
+
+
+def cli_stats_text(cli, trace, cache, *args):
+    """jvmscope-cli events --stats as text: its three tables, heads left out, cells split where
+    two spaces or more part them."""
+    proc = subprocess.run([cli, "events", trace, "--cache-dir", cache, "--stats"] + list(args),
+                          capture_output=True, text=True, check=True)
+    tables = [[re.split(r" {2,}", line.strip()) for line in block.split("\n")[1:] if line.strip()]
+              for block in proc.stdout.split("\n\n")]
+    return {"types": tables[0] if tables else [], "gaps": tables[1] if len(tables) > 1 else [],
+            "syscalls": tables[2] if len(tables) > 2 else []}
+
+
+def compare_stats(shown, cli):
+    """(section, the command line's rows, the window's rows) for each table the window shows: every
+    type (the window lists 200 at most), the gaps of the one type it shows (without their total,
+    which the window leaves out), every system call."""
+    out = [("types", cli["types"][:len(shown["types"])] if len(shown["types"]) >= 200 else cli["types"],
+            shown["types"])]
+    gap_type = (shown.get("gaps-title") or [[""]])[0][0].rsplit(" ", 1)[-1]
+    out.append(("gaps of " + gap_type,
+                [[r[1]] + r[3:] for r in cli["gaps"] if r[0] == gap_type], shown["gaps"]))
+    if cli["syscalls"] or shown["syscalls"]:
+        out.append(("system calls", cli["syscalls"], shown["syscalls"]))
+    return out
 
 
 def cli_rows(cli, trace, cache, *args):
@@ -154,6 +197,13 @@ def main():
                       next(((a, b) for a, b in zip(rows, range_rows) if a != b), None)))
         tap.check(int(state.get("events", "stats-rows", "0")) == len(range_rows),
                   "its statistics count the same rows", state.get("events", "stats-rows"))
+        cli_stats = cli_stats_text(args.cli, trace, cli_cache, "--from", "%dns" % (s0 - start),
+                                   "--to", "%dns" % (s1 - start))
+        shown = shown_stats(state)
+        for name, want, got in compare_stats(shown, cli_stats):
+            tap.check(got == want and len(want) > 0,
+                      "the statistics shown (%s, %d rows) are jvmscope-cli events --stats's, cell for cell" % (name, len(want)),
+                      "first differing: %s" % (next(((a, b) for a, b in zip(got, want) if a != b), (got[:2], want[:2])),))
         shot("2-range")
 
         # Activate the third row: click it, then Enter.

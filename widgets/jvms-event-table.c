@@ -108,7 +108,9 @@ cell_text (JvmsEventTable *self, guint id, const JvmsEventRecord *r)
   switch (id)
     {
     case COL_TIME:
-      return jvms_session_format_time (self->session, r->time, MAX (self->to - self->from, 1));
+      /* To the µs at least (finer in a range under 1 ms): rows a few µs apart, common among
+       * system calls, must not read as simultaneous, as they did at 1/1000 of the range. */
+      return jvms_session_format_time (self->session, r->time, CLAMP (self->to - self->from, 1, 1000000));
     case COL_DURATION:
       /* Instant events have no duration to show. */
       if (!(t->flags & JVMS_EVENT_TYPE_DURATION))

@@ -12,6 +12,7 @@
 #include "jvms-event-collect.h"
 #include "jvms-kernel-machine.h"
 #include "jvms-jfr-machine.h"
+#include "jvms-jfr-recording.h"
 #include "jvms-jfr.h"
 #include "jvms-perf.h"
 #include "jvms-ctf.h"
@@ -219,6 +220,7 @@ typedef struct
   JvmsJfrReader      *reader;
   const JvmsJfrEvent *ev;
   JvmsJfrMachine     *machine;
+  JvmsRecordingInfo  *recording;    /* what kind of recording: read before the events */
   gboolean            open;
   gint64              start;        /* earliest chunk start, epoch ns */
   gint64              end;          /* latest chunk end */
@@ -252,6 +254,9 @@ jfr_open (JfrSource *j, const char *path, GPtrArray *warnings)
       j->end = MAX (j->end, add_sat (c->start_nanos, MAX (c->duration_nanos, 0)));
     }
   j->size = jvms_jfr_file_get_size (j->file);
+  /* Whether the file holds thread states decides what its samples mean: known before the
+   * first event (docs/writers.md). */
+  j->recording = jvms_jfr_recording_scan (j->file);
   j->open = TRUE;
   return TRUE;
 }
@@ -262,6 +267,7 @@ jfr_begin (JfrSource *j, JvmsWriter *writer, JvmsThreads *threads, JvmsSamplesWr
   if (!j->open)
     return;
   j->machine = jvms_jfr_machine_new (writer, threads, samples, j->start);
+  jvms_jfr_machine_set_recording (j->machine, j->recording);
   j->reader = jvms_jfr_reader_new (j->file, JVMS_JFR_ORDER_TIME);
   j->ev = jvms_jfr_reader_next (j->reader);
 }
@@ -297,11 +303,12 @@ jfr_advance (JfrSource *j, gint64 time)
 }
 
 static void
-jfr_finish (JfrSource *j, gint64 end, GPtrArray *warnings)
+jfr_finish (JfrSource *j, gint64 end, GPtrArray *warnings, GPtrArray *notes)
 {
   if (!j->open)
     return;
   jvms_jfr_machine_finish (j->machine, end);
+  jvms_jfr_machine_add_notes (j->machine, notes);
   const GPtrArray *jw = jvms_jfr_file_get_warnings (j->file);
   for (guint i = 0; jw != NULL && i < jw->len; i++)
     g_ptr_array_add (warnings, g_strdup (((const JvmsJfrWarning *) g_ptr_array_index (jw, i))->message));
@@ -312,6 +319,7 @@ jfr_clear (JfrSource *j)
 {
   g_clear_pointer (&j->reader, jvms_jfr_reader_free);
   g_clear_pointer (&j->machine, jvms_jfr_machine_free);
+  g_clear_pointer (&j->recording, jvms_recording_info_free);
   g_clear_pointer (&j->file, jvms_jfr_file_unref);
 }
 
@@ -708,7 +716,7 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
     kernel_warnings (&ks, warnings);
 
   end = MAX (end, jvms_writer_max_time (writer));
-  jfr_finish (&js, end, warnings);
+  jfr_finish (&js, end, warnings, res->notes);
   if (km != NULL)
     {
       jvms_kernel_machine_finish (km, end);
@@ -741,6 +749,8 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
     g_autofree char *events = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
     g_autofree char *joined = join_warnings (warnings);
     g_autofree char *joined_notes = join_warnings (res->notes);
+    g_autofree char *recording = js.recording != NULL ? jvms_recording_info_to_metadata (js.recording)
+                                                      : g_strdup ("");
     jvms_history_builder_set_metadata (builder, "analysis-version", version);
     jvms_history_builder_set_metadata (builder, "trace-path", req->trace_path);
     jvms_history_builder_set_metadata (builder, "trace-kind", jvms_trace_kind_name (req->kind));
@@ -755,6 +765,7 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
     jvms_history_builder_set_metadata (builder, "jvms", jvms);
     jvms_history_builder_set_metadata (builder, "default-range", default_range);
     jvms_history_builder_set_metadata (builder, "events", events);
+    jvms_history_builder_set_metadata (builder, "recording", recording);
   }
 
   /* The stores first: an index is only taken for complete when its samples and events exist. */

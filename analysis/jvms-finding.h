@@ -3,6 +3,7 @@
 #pragma once
 
 #include "jvms-evidence.h"
+#include "jvms-states.h"
 
 G_BEGIN_DECLS
 
@@ -34,6 +35,10 @@ typedef struct
   double          share;    /* lost_ns over the report's analysed_ns; 0 when that is 0 */
   GArray         *threads;  /* JvmsThreadRef, most time first */
   JvmsEvidence    evidence; /* the members of @kind only (jvms-evidence.h) */
+  /* Of lost_ns, what was estimated from samples, and the samples of each kind behind it
+   * (jvms-report.h). */
+  gint64          estimated_ns;
+  guint64         sampled[JVMS_SAMPLED_N];
 } JvmsFinding;
 
 JvmsFinding *jvms_finding_new  (JvmsFindingKind kind);

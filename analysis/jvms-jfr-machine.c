@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "jvms-jfr-safepoints.h"
+#include "jvms-jfr-recording.h"
 #include "jvms-jfr-samples.h"
 #include "jvms-states.h"
 #include "jvms-thread-list.h"
@@ -13,6 +14,8 @@
 /* jdk.ExecutionSample's period in default.jfc is 20 ms: a method is held for two periods. */
 #define METHOD_HOLD_NS      (40 * NS_PER_MS)
 #define ALLOC_BUCKET_NS     (10 * NS_PER_MS)
+/* Notes kept from a profiler's own log (profiler.Log at WARN or ERROR). */
+#define MAX_LOG_NOTES       16
 
 typedef enum
 {
@@ -42,6 +45,13 @@ typedef enum
   H_ALLOC_SAMPLE,
   H_ALLOC_TLAB,
   H_JVM_INFO,
+  H_WALL_SAMPLE,     /* profiler.WallClockSample, profiler.WallClockSleeping, datadog.MethodSample */
+  H_ALLOC_MARK,      /* datadog.ObjectSample */
+  H_EXCEPTION_MARK,  /* datadog.ExceptionSample, jdk.JavaErrorThrow, jdk.JavaExceptionThrow */
+  H_CPU_LOAD,        /* jdk.CPULoad */
+  H_PROFILER_LOG,    /* profiler.Log */
+  H_PROFILER_WINDOW, /* profiler.Window */
+  H_ENDPOINT,        /* datadog.Endpoint */
 } Handler;
 
 /* Field handles, looked up once per JvmsJfrType (chunks with other metadata have other types). */
@@ -63,6 +73,9 @@ typedef struct
   const JvmsJfrField *stack;
   const JvmsJfrField *state;
   const JvmsJfrField *method;
+  const JvmsJfrField *count;     /* samples, samplesCount, weight: samples one event stands for */
+  const JvmsJfrField *load[3];   /* jvmUser, jvmSystem, machineTotal */
+  gboolean            off_cpu;   /* profiler.WallClockSleeping: samples off CPU, no state */
 } TypeInfo;
 
 typedef struct
@@ -82,6 +95,12 @@ typedef struct
   guint64       alloc_bytes;
   JvmsNest     *gc_task;       /* GC/workers/<tid>/task */
   JvmsNest     *compilation;   /* JIT/<tid>/compilation + tier + size */
+  JvmsNest     *endpoint;      /* Threads/<tid>/endpoint */
+  gboolean      not_recorded_set; /* sampled recording: user-state NOT_RECORDED written */
+  /* Threads/<tid>/samples/<kind>: the count so far of each kind (made at its first sample). */
+  JvmsAttribute a_samples_folder;
+  JvmsAttribute a_samples[JVMS_SAMPLED_N];
+  guint64       n_samples[JVMS_SAMPLED_N];
 } JThread;
 
 typedef struct
@@ -95,6 +114,18 @@ typedef struct
   gint64   end;
   JThread *thread;
 } PendingEnd;
+
+/* A batch of wall-clock samples (one event standing for @remaining more, @spacing apart): each
+ * is counted when the stream reaches it, so that a batch of 1000 idle samples over 10 s draws as
+ * what it was, and the history still receives its intervals in about time order. */
+typedef struct
+{
+  gint64   next;
+  gint64   spacing;
+  guint64  remaining;
+  JThread *thread;
+  guint    sampled;
+} Ramp;
 
 
 /* A blocked entry of a monitor not yet ended: when its thread acquires the monitor, and the
@@ -134,6 +165,16 @@ struct _JvmsJfrMachine
   JvmsAttribute      a_heap_used, a_heap_committed, a_metaspace;
   gboolean           have_alloc_samples;
   GStringChunk      *strings;    /* interned detail strings (class names are few) */
+  /* The kind of recording (jvms-jfr-recording.h), or NULL: then thread states are inferred as
+   * for the JDK's recorder. Its totals are counted here. */
+  JvmsRecordingInfo *recording;
+  gboolean           sampled;    /* no thread states recorded: threads are their samples */
+  GArray            *ramps;      /* Ramp heap by next */
+  JvmsAttribute      a_load[3];  /* Load/jvm-user, jvm-system, machine-total */
+  gint64             load_since; /* where the next jdk.CPULoad's values begin */
+  JvmsNest          *window;     /* Profiler/window */
+  GPtrArray         *log_notes;  /* char*: profiler.Log warnings and errors */
+  guint              n_log_dropped;
 };
 
 static void safepoint_done (const JvmsSafepoint *sp, gpointer user_data);
@@ -144,6 +185,7 @@ jthread_free (gpointer data)
   JThread *j = data;
   jvms_nest_free (j->gc_task);
   jvms_nest_free (j->compilation);
+  jvms_nest_free (j->endpoint);
   g_free (j);
 }
 
@@ -202,7 +244,28 @@ jvms_jfr_machine_new (JvmsWriter *writer, JvmsThreads *threads, JvmsSamplesWrite
   self->a_heap_used = jvms_writer_attribute (writer, "Memory/heap-used");
   self->a_heap_committed = jvms_writer_attribute (writer, "Memory/heap-committed");
   self->a_metaspace = jvms_writer_attribute (writer, "Memory/metaspace-used");
+  self->ramps = g_array_new (FALSE, FALSE, sizeof (Ramp));
+  self->a_load[0] = self->a_load[1] = self->a_load[2] = JVMS_ATTRIBUTE_INVALID;
+  self->load_since = self->recording_start;
+  self->log_notes = g_ptr_array_new_with_free_func (g_free);
   return self;
+}
+
+void
+jvms_jfr_machine_set_recording (JvmsJfrMachine *self, JvmsRecordingInfo *recording)
+{
+  self->recording = recording;
+  self->sampled = recording != NULL && !recording->thread_states;
+}
+
+void
+jvms_jfr_machine_add_notes (JvmsJfrMachine *self, GPtrArray *notes)
+{
+  for (guint i = 0; i < self->log_notes->len; i++)
+    g_ptr_array_add (notes, g_strdup (g_ptr_array_index (self->log_notes, i)));
+  if (self->n_log_dropped > 0)
+    g_ptr_array_add (notes, g_strdup_printf ("the profiler logged %u more warnings or errors",
+                                             self->n_log_dropped));
 }
 
 void
@@ -228,6 +291,9 @@ jvms_jfr_machine_free (JvmsJfrMachine *self)
   jvms_nest_free (self->vm_operation);
   jvms_nest_free (self->vm_safepoint);
   jvms_nest_free (self->vm_safepoint_phase);
+  jvms_nest_free (self->window);
+  g_array_unref (self->ramps);
+  g_ptr_array_unref (self->log_notes);
   g_free (self);
 }
 
@@ -285,6 +351,18 @@ static const struct
   { "jdk.ObjectAllocationInNewTLAB", H_ALLOC_TLAB, 0 },
   { "jdk.ObjectAllocationOutsideTLAB", H_ALLOC_TLAB, 0 },
   { "jdk.JVMInformation", H_JVM_INFO, 0 },
+  { "datadog.ExecutionSample", H_EXECUTION_SAMPLE, 0 },
+  { "profiler.WallClockSample", H_WALL_SAMPLE, 0 },
+  { "profiler.WallClockSleeping", H_WALL_SAMPLE, 0 },
+  { "datadog.MethodSample", H_WALL_SAMPLE, 0 },
+  { "datadog.ObjectSample", H_ALLOC_MARK, 0 },
+  { "datadog.ExceptionSample", H_EXCEPTION_MARK, 0 },
+  { "jdk.JavaErrorThrow", H_EXCEPTION_MARK, 0 },
+  { "jdk.JavaExceptionThrow", H_EXCEPTION_MARK, 0 },
+  { "jdk.CPULoad", H_CPU_LOAD, 0 },
+  { "profiler.Log", H_PROFILER_LOG, 0 },
+  { "profiler.Window", H_PROFILER_WINDOW, 0 },
+  { "datadog.Endpoint", H_ENDPOINT, 0 },
 };
 
 static const JvmsJfrField *
@@ -371,8 +449,30 @@ type_info (JvmsJfrMachine *self, const JvmsJfrType *type)
       break;
     case H_EXECUTION_SAMPLE:
     case H_NATIVE_SAMPLE:
-      ti->thread = field (type, "sampledThread");
+    case H_WALL_SAMPLE:
+      /* dd-trace's samples name their thread eventThread. */
+      if (field (type, "sampledThread") != NULL)
+        ti->thread = field (type, "sampledThread");
       ti->state = field (type, "state");
+      ti->count = field (type, "samples");
+      if (ti->count == NULL)
+        ti->count = field (type, "samplesCount");
+      if (ti->count == NULL && name != NULL && g_str_has_prefix (name, "datadog."))
+        ti->count = field (type, "weight");
+      ti->off_cpu = g_strcmp0 (name, "profiler.WallClockSleeping") == 0;
+      break;
+    case H_CPU_LOAD:
+      ti->load[0] = field (type, "jvmUser");
+      ti->load[1] = field (type, "jvmSystem");
+      ti->load[2] = field (type, "machineTotal");
+      break;
+    case H_PROFILER_LOG:
+      ti->name = field (type, "message");
+      ti->name2 = field (type, "level");
+      break;
+    case H_ENDPOINT:
+      ti->name = field (type, "endpoint");
+      ti->name2 = field (type, "operation");
       break;
     case H_ALLOC_SAMPLE:
       ti->klass = field (type, "objectClass");
@@ -414,6 +514,9 @@ jthread_get (JvmsJfrMachine *self, const JvmsJfrThread *jt, gint64 time)
       j->a_user = jvms_writer_child (self->writer, f, "user-state");
       j->a_detail = j->a_monitor = j->a_owner = JVMS_ATTRIBUTE_INVALID;
       j->a_method = j->a_alloc = JVMS_ATTRIBUTE_INVALID;
+      j->a_samples_folder = JVMS_ATTRIBUTE_INVALID;
+      for (guint k = 0; k < JVMS_SAMPLED_N; k++)
+        j->a_samples[k] = JVMS_ATTRIBUTE_INVALID;
       j->method_expiry = G_MININT64;
       j->alloc_bucket = G_MININT64;
       j->cursor = G_MININT64;
@@ -450,6 +553,66 @@ set_detail (JvmsJfrMachine *self, JThread *j, gint64 t, const char *detail)
                             detail);
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* Min-heaps by time: pending ends and batched samples. Their elements begin with the time
+ * (a gint64) the heap orders them by. */
+
+static gint64
+heap_key (GArray *heap, guint i)
+{
+  gint64 key;
+  memcpy (&key, heap->data + (gsize) i * g_array_get_element_size (heap), sizeof key);
+  return key;
+}
+
+static void
+heap_swap (GArray *heap, guint a, guint b)
+{
+  guint size = g_array_get_element_size (heap);
+  guint8 tmp[64];
+  g_assert (size <= sizeof tmp);
+  memcpy (tmp, heap->data + (gsize) a * size, size);
+  memcpy (heap->data + (gsize) a * size, heap->data + (gsize) b * size, size);
+  memcpy (heap->data + (gsize) b * size, tmp, size);
+}
+
+static void
+heap_push (GArray *heap, gconstpointer element)
+{
+  g_array_append_vals (heap, element, 1);
+  for (guint i = heap->len - 1; i > 0;)
+    {
+      guint parent = (i - 1) / 2;
+      if (heap_key (heap, parent) <= heap_key (heap, i))
+        break;
+      heap_swap (heap, parent, i);
+      i = parent;
+    }
+}
+
+/* Removes the earliest element into @out. */
+static void
+heap_pop (GArray *heap, gpointer out)
+{
+  guint size = g_array_get_element_size (heap);
+  memcpy (out, heap->data, size);
+  heap_swap (heap, 0, heap->len - 1);
+  g_array_set_size (heap, heap->len - 1);
+  guint n = heap->len;
+  for (guint i = 0;;)
+    {
+      guint l = 2 * i + 1, r = l + 1, m = i;
+      if (l < n && heap_key (heap, l) < heap_key (heap, m))
+        m = l;
+      if (r < n && heap_key (heap, r) < heap_key (heap, m))
+        m = r;
+      if (m == i)
+        break;
+      heap_swap (heap, m, i);
+      i = m;
+    }
+}
+
 /* A Java thread seen for the first time was running since it started, or since the recording
  * began when its start was not recorded. */
 static void
@@ -461,6 +624,78 @@ ensure_running (JvmsJfrMachine *self, JThread *j, gint64 since)
   j->alive = TRUE;
   j->cursor = MAX (j->cursor, since);
   jvms_writer_set_int (self->writer, j->a_user, since, JVMS_USER_STATE_RUNNING);
+}
+
+/* A recording without thread states: a thread the machine meets is NOT_RECORDED from the
+ * recording's start (or its recorded start), never RUNNING: between its samples nothing says
+ * what it did (docs/attributes.md). */
+static void
+ensure_not_recorded (JvmsJfrMachine *self, JThread *j, gint64 since)
+{
+  if (j->not_recorded_set)
+    return;
+  j->not_recorded_set = TRUE;
+  j->alive = TRUE;
+  jvms_writer_set_int (self->writer, j->a_user, since, JVMS_USER_STATE_NOT_RECORDED);
+}
+
+/* One more sample of kind @k for @j at @t: Threads/<tid>/samples/<kind> holds the count so far,
+ * so that the samples in any range are two values apart and a view reads a pixel column's
+ * samples from the summary's min and max (docs/attributes.md, "Samples"). */
+static void
+count_one (JvmsJfrMachine *self, JThread *j, gint64 t, JvmsSampled k)
+{
+  if (j->a_samples[k] == JVMS_ATTRIBUTE_INVALID)
+    {
+      if (j->a_samples_folder == JVMS_ATTRIBUTE_INVALID)
+        j->a_samples_folder = jvms_writer_child (self->writer, j->thread->folder, "samples");
+      j->a_samples[k] = jvms_writer_child (self->writer, j->a_samples_folder, jvms_sampled_name (k));
+    }
+  j->n_samples[k]++;
+  if (self->recording != NULL)
+    self->recording->totals[k]++;
+  jvms_writer_set_int (self->writer, j->a_samples[k], t, (gint64) j->n_samples[k]);
+}
+
+/* Counts the batched samples the stream has reached by @time. */
+static void
+flush_ramps (JvmsJfrMachine *self, gint64 time)
+{
+  while (self->ramps->len > 0 && g_array_index (self->ramps, Ramp, 0).next <= time)
+    {
+      Ramp r;
+      heap_pop (self->ramps, &r);
+      count_one (self, r.thread, r.next, r.sampled);
+      if (--r.remaining > 0)
+        {
+          r.next += r.spacing;
+          heap_push (self->ramps, &r);
+        }
+    }
+}
+
+/* @n samples of kind @k from @t, @spacing apart (0: all at @t). A thread's batch never
+ * overlaps its next sample of the same kind (the writer batches only while nothing else is
+ * sampled), so the counts stay in time order. */
+static void
+count_samples (JvmsJfrMachine *self, JThread *j, gint64 t, JvmsSampled k, guint64 n, gint64 spacing)
+{
+  if (n == 0)
+    return;
+  count_one (self, j, t, k);
+  if (n == 1)
+    return;
+  if (spacing <= 0)
+    {
+      /* All at once: one step of n (a writer that merged samples without saying when). */
+      j->n_samples[k] += n - 1;
+      if (self->recording != NULL)
+        self->recording->totals[k] += n - 1;
+      jvms_writer_set_int (self->writer, j->a_samples[k], t, (gint64) j->n_samples[k]);
+      return;
+    }
+  Ramp r = { t + spacing, spacing, n - 1, j, k };
+  heap_push (self->ramps, &r);
 }
 
 static const char *
@@ -536,55 +771,11 @@ safepoint_done (const JvmsSafepoint *sp, gpointer user_data)
 /* ------------------------------------------------------------------------------------------ */
 /* Ends of blocking intervals, in a min-heap by time */
 
-
-static void
-heap_push (GArray *heap, PendingEnd e)
-{
-  g_array_append_val (heap, e);
-  guint i = heap->len - 1;
-  PendingEnd *a = (PendingEnd *) heap->data;
-  while (i > 0)
-    {
-      guint parent = (i - 1) / 2;
-      if (a[parent].end <= a[i].end)
-        break;
-      PendingEnd tmp = a[parent];
-      a[parent] = a[i];
-      a[i] = tmp;
-      i = parent;
-    }
-}
-
-static PendingEnd
-heap_pop (GArray *heap)
-{
-  PendingEnd *a = (PendingEnd *) heap->data;
-  PendingEnd top = a[0];
-  a[0] = a[heap->len - 1];
-  g_array_set_size (heap, heap->len - 1);
-  guint i = 0, n = heap->len;
-  for (;;)
-    {
-      guint l = 2 * i + 1, r = l + 1, m = i;
-      if (l < n && a[l].end < a[m].end)
-        m = l;
-      if (r < n && a[r].end < a[m].end)
-        m = r;
-      if (m == i)
-        break;
-      PendingEnd tmp = a[m];
-      a[m] = a[i];
-      a[i] = tmp;
-      i = m;
-    }
-  return top;
-}
-
 static void
 defer_end (JvmsJfrMachine *self, JThread *j)
 {
   PendingEnd e = { j->pending_end, j };
-  heap_push (self->ends, e);
+  heap_push (self->ends, &e);
 }
 
 static void
@@ -609,7 +800,8 @@ flush_ends (JvmsJfrMachine *self, gint64 time)
 {
   while (self->ends->len > 0 && g_array_index (self->ends, PendingEnd, 0).end <= time)
     {
-      PendingEnd e = heap_pop (self->ends);
+      PendingEnd e;
+      heap_pop (self->ends, &e);
       /* A stale entry: the interval was extended by a nested event since. */
       if (e.thread->pending_end == e.end)
         write_end (self, e.thread);
@@ -620,6 +812,7 @@ void
 jvms_jfr_machine_advance (JvmsJfrMachine *self, gint64 time)
 {
   flush_ends (self, time);
+  flush_ramps (self, time);
 }
 
 /* NATIVE from native method samples: a running thread found in native code at @t is NATIVE from
@@ -934,6 +1127,160 @@ virtual_space_committed (const JvmsJfrEvent *ev, const JvmsJfrField *f, const ch
   return out;
 }
 
+/* The kind of an execution or wall-clock sample of a recording without thread states
+ * (docs/writers.md): async-profiler's jdk.ExecutionSample is a CPU sample, or a wall-clock one
+ * (with a state) when the recording sampled wall clock that way; both, told apart by the state
+ * (CPU samples carry STATE_DEFAULT), when it sampled both. */
+static JvmsSampled
+sample_kind (JvmsJfrMachine *self, const JvmsJfrEvent *ev, const TypeInfo *ti)
+{
+  if (ti->handler == H_NATIVE_SAMPLE)
+    return JVMS_SAMPLED_NATIVE;
+  if (ti->off_cpu)
+    return JVMS_SAMPLED_OFF_CPU;
+  const char *type = jvms_jfr_event_get_type_name (ev);
+  const JvmsSamplerInfo *cpu = &self->recording->samplers[JVMS_SAMPLER_CPU];
+  const JvmsSamplerInfo *wall = &self->recording->samplers[JVMS_SAMPLER_WALL];
+  gboolean is_wall = ti->handler == H_WALL_SAMPLE
+                     || (wall->source != JVMS_INTERVAL_NONE && g_strcmp0 (wall->type, type) == 0);
+  gboolean is_cpu = ti->handler == H_EXECUTION_SAMPLE
+                    && (!is_wall || (cpu->source != JVMS_INTERVAL_NONE && g_strcmp0 (cpu->type, type) == 0));
+  const char *state = string_of (ev, ti->state);
+  if (is_cpu && (!is_wall || state == NULL || strcmp (state, "STATE_DEFAULT") == 0))
+    return JVMS_SAMPLED_CPU;
+  const JvmsJfrStackTrace *st = jvms_jfr_event_get_stack_trace (ev);
+  return jvms_jfr_recording_classify (self->recording->writer, state, st != NULL ? st->frames : NULL,
+                                      st != NULL ? st->n_frames : 0);
+}
+
+/* How many samples one event stands for, and how far apart they were taken. */
+static guint64
+sample_count (const JvmsJfrEvent *ev, const TypeInfo *ti, gint64 duration, gint64 interval,
+              gint64 *spacing)
+{
+  gint64 n = 1;
+  if (ti->count == NULL || !jvms_jfr_event_get_int64 (ev, ti->count, &n) || n < 1)
+    n = 1;
+  /* async-profiler batches at most 1000 (wallClock.cpp MAX_IDLE_BATCH); a count far above that
+   * is damage, not samples. */
+  n = MIN (n, 1 << 20);
+  /* A batch with a duration spans it; one without, the sampler's interval each. */
+  *spacing = duration > 0 && n > 1 ? duration / (n - 1) : interval;
+  return (guint64) n;
+}
+
+/* The events of a recording without thread states (jvms_jfr_machine_set_recording): samples
+ * and marks are counted, no state is inferred between them. FALSE for what the usual handling
+ * takes (GC, load, identity ...), allocation samples included (the allocation rate is real). */
+static gboolean
+feed_sampled (JvmsJfrMachine *self, const JvmsJfrEvent *ev, TypeInfo *ti, JThread *j, gint64 start,
+              gint64 end)
+{
+  switch (ti->handler)
+    {
+    case H_THREAD_START:
+      if (j != NULL)
+        ensure_not_recorded (self, j, start);
+      return TRUE;
+    case H_THREAD_END:
+      if (j != NULL)
+        {
+          ensure_not_recorded (self, j, self->recording_start);
+          j->alive = FALSE;
+          jvms_writer_set_null (self->writer, j->a_user, start);
+        }
+      return TRUE;
+    case H_MONITOR_ENTER:
+    case H_MONITOR_WAIT:
+    case H_PARK:
+      /* A profiler's lock samples (async-profiler samples contended time): marks. */
+      if (j != NULL)
+        {
+          ensure_not_recorded (self, j, self->recording_start);
+          count_one (self, j, start, JVMS_SAMPLED_LOCK);
+          guint64 address = 0;
+          if (ti->handler == H_MONITOR_ENTER && ti->address != NULL
+              && jvms_jfr_event_get_uint64 (ev, ti->address, &address))
+            lock_enter (self, address, intern (self, class_of (ev, ti->klass)), 0, start, end);
+        }
+      return TRUE;
+    case H_SLEEP:
+    case H_SOCKET:
+    case H_FILE:
+      return TRUE;
+    case H_EXECUTION_SAMPLE:
+    case H_NATIVE_SAMPLE:
+    case H_WALL_SAMPLE:
+      if (j != NULL)
+        {
+          ensure_not_recorded (self, j, self->recording_start);
+          JvmsSampled k = sample_kind (self, ev, ti);
+          gint64 spacing;
+          guint64 n = sample_count (ev, ti, end - start, jvms_recording_info_interval (self->recording, k),
+                                    &spacing);
+          count_samples (self, j, start, k, n, spacing);
+          if (k == JVMS_SAMPLED_CPU)
+            on_sample (self, ev, j, start);
+        }
+      return TRUE;
+    case H_ALLOC_SAMPLE:
+    case H_ALLOC_TLAB:
+      if (j != NULL)
+        {
+          ensure_not_recorded (self, j, self->recording_start);
+          count_one (self, j, start, JVMS_SAMPLED_ALLOC);
+        }
+      return FALSE;
+    case H_ALLOC_MARK:
+    case H_EXCEPTION_MARK:
+      if (j != NULL)
+        {
+          ensure_not_recorded (self, j, self->recording_start);
+          count_one (self, j, start, ti->handler == H_ALLOC_MARK ? JVMS_SAMPLED_ALLOC : JVMS_SAMPLED_EXCEPTION);
+        }
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
+/* jdk.CPULoad: the JVM's user and system CPU and the machine's, each a fraction of all CPUs,
+ * measured since the previous one: the values hold from there to this event. */
+static void
+on_cpu_load (JvmsJfrMachine *self, const JvmsJfrEvent *ev, const TypeInfo *ti, gint64 t)
+{
+  static const char * const names[3] = { "Load/jvm-user", "Load/jvm-system", "Load/machine-total" };
+  for (guint i = 0; i < 3; i++)
+    {
+      double v;
+      if (ti->load[i] == NULL || !jvms_jfr_event_get_double (ev, ti->load[i], &v) || !(v >= 0) || v > 1e6)
+        continue;
+      if (self->a_load[i] == JVMS_ATTRIBUTE_INVALID)
+        self->a_load[i] = jvms_writer_attribute (self->writer, "%s", names[i]);
+      jvms_writer_set_double (self->writer, self->a_load[i], MIN (self->load_since, t), v);
+      jvms_writer_set_null (self->writer, self->a_load[i], t);
+    }
+  self->load_since = t;
+}
+
+/* profiler.Log: what the profiler warned of (missing kernel symbols, a failed attach) is a note
+ * on the recording; its debug and info lines are not. */
+static void
+on_profiler_log (JvmsJfrMachine *self, const JvmsJfrEvent *ev, const TypeInfo *ti)
+{
+  const char *level = string_of (ev, ti->name2), *message = string_of (ev, ti->name);
+  if (message == NULL || level == NULL || (strcmp (level, "WARN") != 0 && strcmp (level, "ERROR") != 0))
+    return;
+  if (self->log_notes->len >= MAX_LOG_NOTES)
+    {
+      self->n_log_dropped++;
+      return;
+    }
+  g_autofree char *text = g_strdup_printf ("the profiler logged [%s] %s", level, message);
+  g_strdelimit (text, "\n\r\t", ' ');
+  g_ptr_array_add (self->log_notes, g_steal_pointer (&text));
+}
+
 void
 jvms_jfr_machine_feed (JvmsJfrMachine *self, const JvmsJfrEvent *ev)
 {
@@ -953,8 +1300,11 @@ jvms_jfr_machine_feed (JvmsJfrMachine *self, const JvmsJfrEvent *ev)
     end = start;
   flush_ends (self, start);
   jvms_safepoints_advance (self->safepoints, start);
+  flush_ramps (self, start);
 
   JThread *j = event_thread (self, ev, ti, start);
+  if (self->sampled && feed_sampled (self, ev, ti, j, start, end))
+    return;
 
   switch (ti->handler)
     {
@@ -1155,6 +1505,41 @@ jvms_jfr_machine_feed (JvmsJfrMachine *self, const JvmsJfrEvent *ev)
           }
       }
       break;
+    case H_CPU_LOAD:
+      on_cpu_load (self, ev, ti, start);
+      break;
+    case H_PROFILER_LOG:
+      on_profiler_log (self, ev, ti);
+      break;
+    case H_PROFILER_WINDOW:
+      {
+        /* Outside its windows the profiler took no sample. */
+        if (self->window == NULL)
+          self->window = nest_for (w, "Profiler/window", NULL, NULL);
+        JvmsValue v = JVMS_VALUE_INIT_INT (1);
+        jvms_nest_push (self->window, start, MAX (end, start + 1), &v);
+      }
+      break;
+    case H_ENDPOINT:
+      if (j != NULL)
+        {
+          if (j->endpoint == NULL)
+            {
+              g_autofree char *key = jvms_thread_key (j->thread->tid);
+              g_autofree char *path = g_strdup_printf ("Threads/%s/endpoint", key);
+              j->endpoint = nest_for (w, path, NULL, NULL);
+            }
+          const char *endpoint = string_of (ev, ti->name);
+          if (endpoint == NULL || endpoint[0] == '\0')
+            endpoint = string_of (ev, ti->name2);
+          JvmsValue v = JVMS_VALUE_INIT_STRING (endpoint != NULL ? endpoint : "?");
+          jvms_nest_push (j->endpoint, start, end, &v);
+        }
+      break;
+    case H_WALL_SAMPLE:
+    case H_ALLOC_MARK:
+    case H_EXCEPTION_MARK:
+      /* With thread states recorded, samples are marks on them (the sample store has them). */
     case H_IGNORE:
     default:
       break;
@@ -1182,6 +1567,7 @@ void
 jvms_jfr_machine_finish (JvmsJfrMachine *self, gint64 end_time)
 {
   flush_ends (self, G_MAXINT64);
+  flush_ramps (self, G_MAXINT64);
   GHashTableIter iter;
   gpointer value;
   g_hash_table_iter_init (&iter, self->jthreads);
@@ -1197,6 +1583,8 @@ jvms_jfr_machine_finish (JvmsJfrMachine *self, gint64 end_time)
         jvms_nest_finish (j->gc_task);
       if (j->compilation != NULL)
         jvms_nest_finish (j->compilation);
+      if (j->endpoint != NULL)
+        jvms_nest_finish (j->endpoint);
     }
   g_hash_table_iter_init (&iter, self->locks);
   while (g_hash_table_iter_next (&iter, NULL, &value))
@@ -1211,4 +1599,6 @@ jvms_jfr_machine_finish (JvmsJfrMachine *self, gint64 end_time)
   jvms_safepoints_finish (self->safepoints, safepoint_unfinished, self);
   jvms_nest_finish (self->vm_safepoint);
   jvms_nest_finish (self->vm_safepoint_phase);
+  if (self->window != NULL)
+    jvms_nest_finish (self->window);
 }

@@ -18,6 +18,7 @@
 
 #include "jvms-jfr.h"
 #include "jvms-jfr-samples.h"
+#include "jvms-recording-info.h"
 #include "jvms-samples.h"
 #include "jvms-threads.h"
 
@@ -40,6 +41,15 @@ void            jvms_jfr_machine_advance (JvmsJfrMachine    *self,
                                          gint64              time);
 void            jvms_jfr_machine_finish (JvmsJfrMachine     *self,
                                          gint64              end_time);
+/* The kind of recording (jvms-jfr-recording.h), which must outlive the machine; the machine
+ * counts its samples into @recording's totals. Without thread states recorded, threads are
+ * NOT_RECORDED and their samples are counted (Threads/<tid>/samples/<kind>) instead of RUNNING
+ * inferred between events (docs/writers.md). Call before the first event. */
+void            jvms_jfr_machine_set_recording (JvmsJfrMachine    *self,
+                                                JvmsRecordingInfo *recording);
+/* Appends the machine's notes on the recording (a profiler's own warnings) to @notes (char*). */
+void            jvms_jfr_machine_add_notes (JvmsJfrMachine    *self,
+                                            GPtrArray         *notes);
 /* Where CPU samples learn their thread's kernel state (the build's kernel machine). */
 void            jvms_jfr_machine_set_cpu_state_func (JvmsJfrMachine   *self,
                                                      JvmsCpuStateFunc  func,

@@ -14,6 +14,7 @@
 #include <glib/gi18n.h>
 
 #include "jvms-history.h"
+#include "jvms-recording-info.h"
 #include "jvms-samples.h"
 #include "jvms-states.h"
 #include "jvms-state-names.h"
@@ -625,6 +626,57 @@ add_events (JvmsRangeStats *stats, JvmsHistory *h, JvmsThreadList *threads,
   return TRUE;
 }
 
+/* The count of counter @a at @time: 0 before the history or without a value. */
+static guint64
+count_at (JvmsHistory *h, JvmsAttribute a, gint64 time, GError **error)
+{
+  JvmsInterval iv;
+  if (time < jvms_history_get_start_time (h))
+    return 0;
+  time = MIN (time, jvms_history_get_end_time (h));
+  if (!jvms_history_query_single (h, a, time, &iv, error))
+    return 0;
+  return iv.value.type == JVMS_VALUE_INT && iv.value.i > 0 ? (guint64) iv.value.i : 0;
+}
+
+/* A thread of a recording without thread states (docs/writers.md): its samples in [t0, t1], and
+ * the time they stand for, estimated as the report does (samples × the sampler's interval). */
+static gboolean
+add_sample_rows (JvmsRangeStats *stats, JvmsHistory *h, const JvmsRecordingInfo *recording,
+                 const JvmsThreadInfo *t, const char *subject, GError **error)
+{
+  JvmsAttribute folder = t->folder != JVMS_ATTRIBUTE_INVALID
+    ? jvms_history_lookup_child (h, t->folder, "samples") : JVMS_ATTRIBUTE_INVALID;
+  if (folder == JVMS_ATTRIBUTE_INVALID)
+    return TRUE;
+  for (guint k = 0; k < JVMS_SAMPLED_N; k++)
+    {
+      JvmsAttribute a = jvms_history_lookup_child (h, folder, jvms_sampled_name (k));
+      if (a == JVMS_ATTRIBUTE_INVALID)
+        continue;
+      guint64 after = count_at (h, a, stats->t1, error);
+      guint64 before = count_at (h, a, stats->t0 - 1, error);
+      if (error != NULL && *error != NULL)
+        return FALSE;
+      guint64 n = after > before ? after - before : 0;
+      if (n == 0)
+        continue;
+      g_autofree char *key = g_strconcat ("samples:", jvms_sampled_name (k), NULL);
+      /* Translators: how many samples of a kind a thread had: "Samples: Sleeping" */
+      g_autofree char *label = g_strdup_printf (_("Samples: %s"), jvms_sampled_display_name (k));
+      add_labelled_row (stats, "thread-states", subject, key, label, (double) n, "count");
+      gint64 interval = jvms_recording_info_interval (recording, k);
+      if (interval <= 0 || !JVMS_SAMPLED_IS_TIME (k))
+        continue;
+      g_autofree char *basis = jvms_recording_basis_text (n, interval, TRUE);
+      g_autofree char *ekey = g_strconcat ("estimated:", jvms_sampled_name (k), NULL);
+      /* Translators: time estimated from samples: "Estimated: Sleeping (82 samples × 10 ms)" */
+      g_autofree char *elabel = g_strdup_printf (_("Estimated: %s (%s)"), jvms_sampled_display_name (k), basis);
+      add_labelled_row (stats, "thread-states", subject, ekey, elabel, (double) n * (double) interval, "ns");
+    }
+  return TRUE;
+}
+
 static void
 compute_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
 {
@@ -636,6 +688,9 @@ compute_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *
 
   /* Events first: a few rows, where the per-thread section runs to hundreds of threads. */
   g_autoptr(JvmsThreadList) threads = jvms_thread_list_read (h);
+  g_autoptr(JvmsRecordingInfo) recording =
+    jvms_recording_info_from_metadata (jvms_history_get_metadata (h, "recording"));
+  gboolean sampled = recording != NULL && !recording->thread_states;
   if (!add_events (stats, h, threads, d->samples_path, cancellable, &error))
     goto fail;
 
@@ -654,6 +709,8 @@ compute_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *
       if (t->kernel_state != JVMS_ATTRIBUTE_INVALID
           && !add_time_rows (stats, h, t->kernel_state, STATE_KERNEL, "thread-states", subject, FALSE,
                              &error))
+        goto fail;
+      if (sampled && !add_sample_rows (stats, h, recording, t, subject, &error))
         goto fail;
     }
 

@@ -254,6 +254,8 @@ jvms_report_build (JvmsReportWork *w, JvmsReport *report)
       JvmsReportTally *f = &w->tallies[k];
       JvmsFinding *finding = jvms_finding_new (k);
       finding->lost_ns = f->ns;
+      finding->estimated_ns = f->estimated_ns;
+      memcpy (finding->sampled, f->sampled, sizeof finding->sampled);
       finding->share = report->analysed_ns > 0 ? (double) f->ns / report->analysed_ns : 0;
       g_array_unref (finding->threads);
       finding->threads = thread_refs (w, report, f->thread_ns, 0, FALSE);
@@ -269,14 +271,24 @@ jvms_report_build (JvmsReportWork *w, JvmsReport *report)
         .name = jvms_report_store (report, t->name),
         .kind = t->kind,
         .analysed_ns = t->total_ns,
+        .estimated_ns = t->estimated_ns,
       };
+      memcpy (row.sampled, t->sampled, sizeof row.sampled);
+      report->estimated_ns += t->estimated_ns;
       memcpy (row.user_ns, t->user_ns, sizeof row.user_ns);
       memcpy (row.kernel_ns, t->kernel_ns, sizeof row.kernel_ns);
       memcpy (row.lost_ns, t->charged, sizeof row.lost_ns);
       g_array_append_val (report->threads, row);
     }
 
+  /* The report keeps the kind of recording: the JSON and the text say it. */
+  report->recording = g_steal_pointer (&w->recording);
+
   guint n = 0;
+  if (report->recording != NULL && !report->recording->thread_states)
+    report->unknowns[n++] = "no thread states recorded (a profiler's samples only): what a thread did "
+                            "between its samples is unknown; each thread is charged its samples times "
+                            "the sampling interval, an estimate (estimated_from)";
   if (!w->has_kernel)
     report->unknowns[n++] = "no kernel layer: time the JVM reports as running cannot be split into "
                             "running on a CPU and waiting for one, so cpu-contention is unknown "

@@ -252,8 +252,83 @@ add_evidence (JsonBuilder *b, const JvmsFinding *f, gint64 start)
   json_builder_end_object (b);
 }
 
+/* "estimated_from": the samples an estimated time stands on, by kind, with each kind's interval
+ * and where it comes from, and the basis in words ("478 samples × 10 ms"). */
 static void
-add_thread_row (JsonBuilder *b, const JvmsReportThread *t)
+add_estimated_from (JsonBuilder *b, const JvmsRecordingInfo *recording, gint64 estimated_ns,
+                    const guint64 sampled[JVMS_SAMPLED_N])
+{
+  if (estimated_ns <= 0 || recording == NULL)
+    return;
+  g_autoptr(GString) text = g_string_new (NULL);
+  guint64 total = 0;
+  json_builder_set_member_name (b, "estimated_from");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "parts");
+  json_builder_begin_array (b);
+  for (guint k = 0; k < JVMS_SAMPLED_N; k++)
+    {
+      if (sampled[k] == 0)
+        continue;
+      int sampler = jvms_sampled_sampler (k);
+      const JvmsSamplerInfo *si = sampler >= 0 ? &recording->samplers[sampler] : NULL;
+      gint64 interval = jvms_recording_info_interval (recording, k);
+      json_builder_begin_object (b);
+      add_string (b, "kind", jvms_sampled_name (k));
+      add_int (b, "samples", (gint64) sampled[k]);
+      add_int (b, "interval_ns", interval);
+      add_string (b, "interval_from", jvms_interval_source_name (si != NULL ? si->source : JVMS_INTERVAL_NONE));
+      add_string (b, "event_type", si != NULL && si->type != NULL ? si->type : "");
+      json_builder_end_object (b);
+      g_autofree char *basis = jvms_recording_basis_text (sampled[k], interval, FALSE);
+      g_string_append_printf (text, "%s%s (%s)", text->len > 0 ? " + " : "", basis, jvms_sampled_name (k));
+      total += sampled[k];
+    }
+  json_builder_end_array (b);
+  add_int (b, "samples", (gint64) total);
+  add_int (b, "estimated_ns", estimated_ns);
+  add_string (b, "text", text->str);
+  json_builder_end_object (b);
+}
+
+/* "recording": the kind of recording the report was made from (jvms-recording-info.h). */
+static void
+add_recording (JsonBuilder *b, const JvmsRecordingInfo *r)
+{
+  if (r == NULL)
+    return;
+  json_builder_set_member_name (b, "recording");
+  json_builder_begin_object (b);
+  add_string (b, "writer", jvms_writer_kind_name (r->writer));
+  json_builder_set_member_name (b, "version");
+  if (r->version != NULL)
+    jvms_json_add_text (b, r->version);
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "thread_states");
+  json_builder_add_boolean_value (b, r->thread_states);
+  json_builder_set_member_name (b, "samplers");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < JVMS_SAMPLER_N; i++)
+    {
+      const JvmsSamplerInfo *si = &r->samplers[i];
+      if (si->source == JVMS_INTERVAL_NONE)
+        continue;
+      json_builder_begin_object (b);
+      add_string (b, "kind", jvms_sampler_kind_name (i));
+      add_string (b, "event_type", si->type != NULL ? si->type : "");
+      add_int (b, "interval_ns", si->source == JVMS_INTERVAL_EVENTS ? 0 : si->ns);
+      add_string (b, "interval_from", jvms_interval_source_name (si->source));
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  g_autofree char *description = jvms_recording_info_describe (r, FALSE);
+  add_string (b, "description", description);
+  json_builder_end_object (b);
+}
+
+static void
+add_thread_row (JsonBuilder *b, const JvmsRecordingInfo *recording, const JvmsReportThread *t)
 {
   json_builder_begin_object (b);
   add_int (b, "tid", t->tid);
@@ -278,6 +353,7 @@ add_thread_row (JsonBuilder *b, const JvmsReportThread *t)
     if (t->lost_ns[k] > 0)
       add_int (b, jvms_finding_kind_name (k), t->lost_ns[k]);
   json_builder_end_object (b);
+  add_estimated_from (b, recording, t->estimated_ns, t->sampled);
   json_builder_end_object (b);
 }
 
@@ -326,6 +402,7 @@ jvms_report_to_json (const JvmsReport *self, const char *trace, const char * con
       add_double (b, "share", f->share);
       add_threads (b, "threads", f->threads, FALSE);
       add_evidence (b, f, self->start);
+      add_estimated_from (b, self->recording, f->estimated_ns, f->sampled);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -344,12 +421,15 @@ jvms_report_to_json (const JvmsReport *self, const char *trace, const char * con
   json_builder_set_member_name (b, "threads");
   json_builder_begin_array (b);
   for (guint i = 0; i < self->threads->len; i++)
-    add_thread_row (b, &g_array_index (self->threads, JvmsReportThread, i));
+    add_thread_row (b, self->recording, &g_array_index (self->threads, JvmsReportThread, i));
   json_builder_end_array (b);
 
   add_strings (b, "unknowns", self->unknowns);
   add_int (b, "unknown_running_ns", self->unknown_running_ns);
   add_int (b, "unknown_blocked_ns", self->unknown_blocked_ns);
+  add_recording (b, self->recording);
+  if (self->estimated_ns > 0)
+    add_int (b, "estimated_ns", self->estimated_ns);
   if (trace != NULL)
     {
       json_builder_set_member_name (b, "trace");

@@ -43,6 +43,8 @@ typedef struct
   gint64      ns;
   GHashTable *thread_ns; /* tid (gint64*) -> gint64* */
   GHashTable *keys;      /* key -> JvmsReportKey */
+  gint64      estimated_ns;            /* of ns, estimated from samples */
+  guint64     sampled[JVMS_SAMPLED_N]; /* the samples behind it */
 } JvmsReportTally;
 
 /* How long a thread took to reach one safepoint, and in which kernel states (running to its
@@ -84,6 +86,8 @@ typedef struct
   gint64          user_ns[JVMS_USER_STATE_N];
   gint64          kernel_ns[JVMS_KERNEL_STATE_N];
   gint64          charged[JVMS_FINDING_N];
+  gint64          estimated_ns;
+  guint64         sampled[JVMS_SAMPLED_N];
 } JvmsReportWalked;
 
 typedef struct
@@ -92,6 +96,7 @@ typedef struct
   gint64           from, to;
   gint64           jvm_pid;
   gboolean         has_jfr, has_kernel;
+  JvmsRecordingInfo *recording;    /* the index's "recording" metadata, or NULL */
   guint            limit;          /* items of evidence listed per finding */
   guint            n_queries;
   JvmsReportTally  tallies[JVMS_FINDING_N];
@@ -239,6 +244,24 @@ GArray           *jvms_report_rank_threads    (JvmsReportWork         *w,
                                                JvmsReport             *report,
                                                GHashTable             *thread_ns,
                                                guint                   limit);
+
+/* Charges @ns of @t's time to @kind, and to @key's evidence when @key is not NULL (then its
+ * evidence is returned) (jvms-report-walk.c). */
+JvmsReportKey    *jvms_report_charge         (JvmsReportWork          *w,
+                                              JvmsReportWalked        *t,
+                                              JvmsFindingKind          kind,
+                                              gint64                   ns,
+                                              const char              *key);
+
+/* jvms-report-estimate.c: a recording without thread states: each analysed thread without a
+ * kernel state is charged its samples over the range, each its sampler's interval. */
+gboolean          jvms_report_estimate_samples (JvmsReportWork        *w,
+                                                GError               **error);
+/* Whether an execution sample with thread state @state is on CPU (a profiler's wall-clock
+ * samples share jdk.ExecutionSample with its CPU samples: docs/writers.md). */
+gboolean          jvms_report_sample_on_cpu  (JvmsReportWork          *w,
+                                              const char              *type,
+                                              const char              *state);
 
 /* jvms-report-cpu.c, jvms-report-gc.c, jvms-report-samples.c: the evidence. */
 gboolean          jvms_report_cpu_holders    (JvmsReportWork          *w,

@@ -32,7 +32,9 @@ jvms_report_read_samples (JvmsReportWork *r, const char *path, GError **error)
       jvms_report_monitors_sample (r, &s);
       if (s.time < r->from || s.time >= r->to || !g_hash_table_contains (ours, &s.tid))
         continue;
-      if (s.kind == JVMS_SAMPLE_EXECUTION && s.n_frames > 0)
+      /* A profiler's wall-clock samples of idle threads are no hot methods. */
+      if (s.kind == JVMS_SAMPLE_EXECUTION && s.n_frames > 0
+          && jvms_report_sample_on_cpu (r, s.type_name, s.state))
         {
           (*n_exec)++;
           gint64 *n = g_hash_table_lookup (methods, s.frames[0].method);

@@ -318,6 +318,17 @@ append_evidence (GString *out, const JvmsFinding *f, gint64 start)
     }
 }
 
+/* ", estimated from 478 samples × 10 ms", or "". */
+static char *
+estimate_text (const JvmsRecordingInfo *recording, gint64 estimated_ns, const guint64 sampled[JVMS_SAMPLED_N])
+{
+  g_autofree char *basis = estimated_ns > 0 ? jvms_recording_info_basis (recording, sampled, TRUE) : NULL;
+  if (basis == NULL)
+    return g_strdup ("");
+  /* TRANSLATORS: after a time: "4.780 s, estimated from 478 samples × 10 ms" */
+  return g_strdup_printf (_(", estimated from %s"), basis);
+}
+
 char *
 jvms_report_to_text (const JvmsReport *self, const char *trace)
 {
@@ -332,13 +343,20 @@ jvms_report_to_text (const JvmsReport *self, const char *trace)
                           (self->to - self->from) / 1e9, layers, self->analysed_ns / 1e9);
   if (self->range_why != NULL)
     g_string_append_printf (out, _("  the range is %s\n"), self->range_why);
+  if (self->recording != NULL)
+    {
+      g_autofree char *kind = jvms_recording_info_describe (self->recording, TRUE);
+      g_autofree char *escaped = jvms_report_escape_text (kind);
+      g_string_append_printf (out, _("  recording: %s\n"), escaped);
+    }
   if (self->findings->len == 0)
     g_string_append_printf (out, "%s\n", _("  No thread time in this range."));
   for (guint i = 0; i < self->findings->len; i++)
     {
       const JvmsFinding *f = g_ptr_array_index (self->findings, i);
-      g_string_append_printf (out, "\n%u. %s — %.3f s (%.1f%%): %s\n", i + 1,
-                              jvms_finding_kind_name (f->kind), f->lost_ns / 1e9,
+      g_autofree char *estimate = estimate_text (self->recording, f->estimated_ns, f->sampled);
+      g_string_append_printf (out, "\n%u. %s — %.3f s%s (%.1f%%): %s\n", i + 1,
+                              jvms_finding_kind_name (f->kind), f->lost_ns / 1e9, estimate,
                               100 * (isfinite (f->share) ? f->share : 0),
                               jvms_finding_kind_summary (f->kind));
       g_string_append_printf (out, "   %s ", _("threads:"));

@@ -36,9 +36,9 @@ tally_key (JvmsReportTally *f, const char *key)
   return e;
 }
 
-/* Charges @ns of @t's time to @kind, and to @key's evidence when @key is not NULL. */
-static JvmsReportKey *
-charge (JvmsReportWork *r, JvmsReportWalked *t, JvmsFindingKind kind, gint64 ns, const char *key)
+JvmsReportKey *
+jvms_report_charge (JvmsReportWork *r, JvmsReportWalked *t, JvmsFindingKind kind, gint64 ns,
+                    const char *key)
 {
   JvmsReportTally *f = &r->tallies[kind];
   f->ns += ns;
@@ -131,6 +131,17 @@ jvms_report_classify (JvmsThreadKind kind, const char *name, const JvmsReportSeg
   *out = (JvmsReportCharge) { .kind = -1, .counts = TRUE };
   gboolean has_user = s->user->type == JVMS_VALUE_INT;
   gboolean has_kernel = s->kernel->type == JVMS_VALUE_INT;
+  /* Nothing recorded what the thread did (a profiler's samples only): the kernel says it, or
+   * nothing is charged (its samples are, jvms-report-estimate.c). */
+  if (has_user && s->user->i == JVMS_USER_STATE_NOT_RECORDED)
+    {
+      if (!has_kernel)
+        {
+          out->counts = FALSE;
+          return;
+        }
+      has_user = FALSE;
+    }
   gboolean on_cpu = has_kernel && (s->kernel->i == JVMS_KERNEL_STATE_RUNNING ||
                                    s->kernel->i == JVMS_KERNEL_STATE_SYSCALL);
   const char *detail = s->detail->type == JVMS_VALUE_STRING ? s->detail->s : NULL;
@@ -364,7 +375,7 @@ walk_segment (const JvmsReportSegment *s, gpointer data)
     t->total_ns += ns;
   if (c.kind >= 0)
     {
-      JvmsReportKey *e = charge (r, t, c.kind, ns, c.key);
+      JvmsReportKey *e = jvms_report_charge (r, t, c.kind, ns, c.key);
       if (c.kind == JVMS_FINDING_MONITOR_CONTENTION && e != NULL)
         {
           e->address = s->monitor->type == JVMS_VALUE_INT ? s->monitor->i : 0;

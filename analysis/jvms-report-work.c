@@ -33,6 +33,7 @@ jvms_report_work_init (JvmsReportWork *w, JvmsHistory *history, const JvmsReport
   const char *layers = jvms_history_get_metadata (history, "layers");
   w->has_jfr = layers == NULL || strstr (layers, "jfr") != NULL;
   w->has_kernel = layers != NULL && strstr (layers, "kernel") != NULL;
+  w->recording = jvms_recording_info_from_metadata (jvms_history_get_metadata (history, "recording"));
   const char *jvm_pid = jvms_history_get_metadata (history, "jvm-pid");
   w->jvm_pid = options->pid > 0 ? options->pid : jvm_pid && *jvm_pid ? g_ascii_strtoll (jvm_pid, NULL, 10) : -1;
   for (guint k = 0; k < JVMS_FINDING_N; k++)
@@ -65,6 +66,7 @@ jvms_report_work_clear (JvmsReportWork *w)
       g_clear_pointer (&w->tallies[k].keys, g_hash_table_unref);
     }
   g_clear_pointer (&w->threads, g_ptr_array_unref);
+  g_clear_pointer (&w->recording, jvms_recording_info_free);
   g_clear_pointer (&w->list, jvms_thread_list_free);
   g_clear_pointer (&w->names, g_hash_table_unref);
   g_clear_pointer (&w->pids, g_hash_table_unref);

@@ -17,7 +17,8 @@ jvms_report_compute (JvmsHistory             *history,
   if (w.gc_pauses == NULL || !jvms_report_safepoints_load (&w, error))
     goto out;
   jvms_report_load_threads (&w, options->thread);
-  if (!jvms_report_walk_threads (&w, error))
+  if (!jvms_report_walk_threads (&w, error) ||
+      !jvms_report_estimate_samples (&w, error))
     goto out;
   jvms_report_safepoints_rank (&w);
   if (!jvms_report_monitors_blame (&w, error))
@@ -53,5 +54,6 @@ jvms_report_free (JvmsReport *self)
   g_clear_pointer (&self->threads, g_array_unref);
   g_clear_pointer (&self->top_classes, g_array_unref);
   g_clear_pointer (&self->strings, g_string_chunk_free);
+  g_clear_pointer (&self->recording, jvms_recording_info_free);
   g_free (self);
 }

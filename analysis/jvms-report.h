@@ -17,6 +17,13 @@
  *                                       BLOCKED (other)       io
  *                                       RUNNING, SYSCALL      on CPU: program-logic
  *
+ * A recording without thread states (a profiler's, docs/writers.md) has threads NOT_RECORDED
+ * between their samples: that time is never charged. Without a kernel layer, such a thread is
+ * charged its samples instead, each its sampler's interval (jvms-report-estimate.c): on-CPU and
+ * running samples to program-logic, wall-clock samples by their state as above; those times
+ * are estimates and say so (estimated_ns, the samples per kind, and their basis in the JSON's
+ * "estimated_from").
+ *
  * Compiler threads' on-CPU time is charged to jit. Time that one layer alone cannot classify
  * (JFR's RUNNING without a kernel layer; kernel BLOCKED without a JFR layer) is charged to the
  * nearest kind the layer supports and listed in "unknowns", never guessed silently.
@@ -30,6 +37,7 @@
 
 #include "jvms-finding.h"
 #include "jvms-history.h"
+#include "jvms-recording-info.h"
 #include "jvms-states.h"
 
 G_BEGIN_DECLS
@@ -62,6 +70,10 @@ typedef struct
   gint64          user_ns[JVMS_USER_STATE_N];     /* time in each JFR state */
   gint64          kernel_ns[JVMS_KERNEL_STATE_N]; /* time in each kernel state */
   gint64          lost_ns[JVMS_FINDING_N];        /* time charged to each kind */
+  /* Of analysed_ns, what was estimated from samples (a recording without thread states:
+   * samples × their sampler's interval), and the samples of each kind it was estimated from. */
+  gint64          estimated_ns;
+  guint64         sampled[JVMS_SAMPLED_N];
 } JvmsReportThread;
 
 typedef struct
@@ -78,13 +90,16 @@ typedef struct
   GArray       *top_classes;        /* JvmsEvidenceAmount: allocated classes, sampled bytes */
   GArray       *threads;            /* JvmsReportThread, in the history's order */
   /* What one layer alone cannot know (English sentences, static); NULL-terminated. */
-  const char   *unknowns[3];
+  const char   *unknowns[4];
   gint64        unknown_running_ns; /* JFR RUNNING with no kernel layer */
   gint64        unknown_blocked_ns; /* kernel BLOCKED with no JFR layer */
   /* History queries the computation made: its work, which tests bound (one thread list, one
    * range per batch of threads, a few for the evidence), whatever the number of threads. */
   guint         n_queries;
   GStringChunk *strings;            /* every string of the report */
+  /* The kind of recording (the index's "recording" metadata), NULL without a JFR layer. */
+  JvmsRecordingInfo *recording;
+  gint64        estimated_ns;       /* of analysed_ns, estimated from samples */
 } JvmsReport;
 
 /* Computes the report over @history. Fails only when the history cannot be read (damage); an

@@ -7,7 +7,7 @@
 
 static const char *const user_names[] = {
   N_("Running"), N_("Blocked"), N_("Waiting"), N_("Parked"), N_("Sleeping"),
-  N_("Socket I/O"), N_("File I/O"), N_("Safepoint"), N_("Native"),
+  N_("Socket I/O"), N_("File I/O"), N_("Safepoint"), N_("Native"), N_("Not recorded"),
 };
 G_STATIC_ASSERT (G_N_ELEMENTS (user_names) == JVMS_USER_STATE_N);
 
@@ -28,6 +28,21 @@ jvms_user_state_display_name (gint64 state)
   if (state < 0 || state >= JVMS_USER_STATE_N)
     return _("Unknown state");
   return _(user_names[state]);
+}
+
+static const char *const sampled_names[] = {
+  N_("On CPU"), N_("Running"), N_("Sleeping"), N_("Parked"), N_("Waiting"), N_("Blocked"),
+  N_("Socket I/O"), N_("File I/O"), N_("Native"), N_("Off CPU"), N_("State not sampled"),
+  N_("Allocation"), N_("Lock"), N_("Exception"),
+};
+G_STATIC_ASSERT (G_N_ELEMENTS (sampled_names) == JVMS_SAMPLED_N);
+
+const char *
+jvms_sampled_display_name (gint64 sampled)
+{
+  if (sampled < 0 || sampled >= JVMS_SAMPLED_N)
+    return _("Unknown state");
+  return _(sampled_names[sampled]);
 }
 
 const char *

@@ -12,5 +12,7 @@ G_BEGIN_DECLS
 const char *jvms_user_state_display_name   (gint64 state);
 const char *jvms_kernel_state_display_name (gint64 state);
 const char *jvms_thread_kind_display_name         (gint64 kind);
+/* A kind of sample (JvmsSampled): "On CPU", "Sleeping", "Allocation" ... */
+const char *jvms_sampled_display_name      (gint64 sampled);
 
 G_END_DECLS

@@ -13,6 +13,24 @@ static const char * const user_state_names[JVMS_USER_STATE_N] = {
   [JVMS_USER_STATE_FILE_IO] = "file-io",
   [JVMS_USER_STATE_SAFEPOINT] = "safepoint",
   [JVMS_USER_STATE_NATIVE] = "native",
+  [JVMS_USER_STATE_NOT_RECORDED] = "not-recorded",
+};
+
+static const char * const sampled_names[JVMS_SAMPLED_N] = {
+  [JVMS_SAMPLED_CPU] = "cpu",
+  [JVMS_SAMPLED_RUNNING] = "running",
+  [JVMS_SAMPLED_SLEEPING] = "sleeping",
+  [JVMS_SAMPLED_PARKED] = "parked",
+  [JVMS_SAMPLED_WAITING] = "waiting",
+  [JVMS_SAMPLED_BLOCKED] = "blocked",
+  [JVMS_SAMPLED_SOCKET_IO] = "socket-io",
+  [JVMS_SAMPLED_FILE_IO] = "file-io",
+  [JVMS_SAMPLED_NATIVE] = "native",
+  [JVMS_SAMPLED_OFF_CPU] = "off-cpu",
+  [JVMS_SAMPLED_UNKNOWN] = "unknown",
+  [JVMS_SAMPLED_ALLOC] = "alloc",
+  [JVMS_SAMPLED_LOCK] = "lock",
+  [JVMS_SAMPLED_EXCEPTION] = "exception",
 };
 
 static const char * const kernel_state_names[JVMS_KERNEL_STATE_N] = {
@@ -50,6 +68,12 @@ const char *
 jvms_thread_kind_name (JvmsThreadKind kind)
 {
   return (guint) kind < JVMS_THREAD_KIND_N ? thread_kind_names[kind] : NULL;
+}
+
+const char *
+jvms_sampled_name (JvmsSampled sampled)
+{
+  return (guint) sampled < JVMS_SAMPLED_N ? sampled_names[sampled] : NULL;
 }
 
 static gboolean
@@ -93,6 +117,16 @@ jvms_thread_kind_from_name (const char *name, JvmsThreadKind *out)
   if (!find_name (thread_kind_names, JVMS_THREAD_KIND_N, name, &i))
     return FALSE;
   *out = (JvmsThreadKind) i;
+  return TRUE;
+}
+
+gboolean
+jvms_sampled_from_name (const char *name, JvmsSampled *out)
+{
+  guint i;
+  if (!find_name (sampled_names, JVMS_SAMPLED_N, name, &i))
+    return FALSE;
+  *out = (JvmsSampled) i;
   return TRUE;
 }
 

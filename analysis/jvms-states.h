@@ -12,7 +12,7 @@ G_BEGIN_DECLS
 
 /* Stored as the index metadata "analysis-version": an index written by another version is
  * rebuilt, never read with the wrong meaning. */
-#define JVMS_ANALYSIS_VERSION 8
+#define JVMS_ANALYSIS_VERSION 9
 
 /* Threads/<tid>/user-state: what the JVM says the thread does (JFR layer). */
 typedef enum
@@ -26,8 +26,11 @@ typedef enum
   JVMS_USER_STATE_FILE_IO   = 6, /* jdk.FileRead, jdk.FileWrite, jdk.FileForce */
   JVMS_USER_STATE_SAFEPOINT = 7, /* stopped at a safepoint or by a GC pause */
   JVMS_USER_STATE_NATIVE    = 8, /* in native code (native method samples) */
+  /* The recording holds no thread-state events (a profiler's samples only: docs/writers.md):
+   * the thread existed, what it did between its samples is not recorded. Never charged. */
+  JVMS_USER_STATE_NOT_RECORDED = 9,
 } JvmsUserState;
-#define JVMS_USER_STATE_N 9
+#define JVMS_USER_STATE_N 10
 
 /* Threads/<tid>/kernel-state: what the kernel says the thread does (kernel layer). */
 typedef enum
@@ -81,11 +84,37 @@ typedef enum
 } JvmsThreadKind;
 #define JVMS_THREAD_KIND_N 6
 
+/* Threads/<tid>/samples/<name>: what the samples of a thread said, one counter per kind of
+ * sample (docs/attributes.md, "Samples"). On-CPU samples; wall-clock samples by the state they
+ * carry (off CPU in a system call is classified by its stack where the stack tells); marks. */
+typedef enum
+{
+  JVMS_SAMPLED_CPU       = 0,  /* an on-CPU sample: the thread ran Java code */
+  JVMS_SAMPLED_RUNNING   = 1,  /* wall clock: running or runnable */
+  JVMS_SAMPLED_SLEEPING  = 2,  /* wall clock: in Thread.sleep */
+  JVMS_SAMPLED_PARKED    = 3,  /* wall clock: parked (LockSupport.park, a condition) */
+  JVMS_SAMPLED_WAITING   = 4,  /* wall clock: Object.wait */
+  JVMS_SAMPLED_BLOCKED   = 5,  /* wall clock: entering a contended monitor */
+  JVMS_SAMPLED_SOCKET_IO = 6,  /* wall clock: in socket I/O or a poll */
+  JVMS_SAMPLED_FILE_IO   = 7,  /* wall clock: in file I/O */
+  JVMS_SAMPLED_NATIVE    = 8,  /* in native code (jdk.NativeMethodSample) */
+  JVMS_SAMPLED_OFF_CPU   = 9,  /* wall clock: off CPU in a system call the stack does not name */
+  JVMS_SAMPLED_UNKNOWN   = 10, /* wall clock: the sample carries no state */
+  JVMS_SAMPLED_ALLOC     = 11, /* marks: allocation samples */
+  JVMS_SAMPLED_LOCK      = 12, /* marks: lock samples (a profiler's monitor and park events) */
+  JVMS_SAMPLED_EXCEPTION = 13, /* marks: exception samples */
+} JvmsSampled;
+#define JVMS_SAMPLED_N 14
+/* The kinds that are time (a thread's share of its samples); the others are marks. */
+#define JVMS_SAMPLED_IS_TIME(s) ((guint) (s) <= JVMS_SAMPLED_UNKNOWN)
+
 /* Short lower-case names ("running", "blocked-io", "other-process"), as the CLI, the JSON
  * outputs and the views' legends use them. Out-of-range values give NULL. */
 const char     *jvms_user_state_name         (JvmsUserState   state);
 const char     *jvms_kernel_state_name       (JvmsKernelState state);
 const char     *jvms_thread_kind_name        (JvmsThreadKind  kind);
+/* "cpu", "running", ..., "off-cpu", "unknown", "alloc", "lock", "exception". */
+const char     *jvms_sampled_name            (JvmsSampled     sampled);
 
 /* The inverse of the name functions; FALSE for an unknown name. */
 gboolean        jvms_user_state_from_name    (const char      *name,
@@ -94,6 +123,8 @@ gboolean        jvms_kernel_state_from_name  (const char      *name,
                                               JvmsKernelState *out);
 gboolean        jvms_thread_kind_from_name   (const char      *name,
                                               JvmsThreadKind  *out);
+gboolean        jvms_sampled_from_name       (const char      *name,
+                                              JvmsSampled     *out);
 
 /* Classifies a thread from what is known of it. @name is the Java name or the kernel comm
  * (cut to 15 bytes: the patterns are prefixes that survive the cut); NULL when unknown.

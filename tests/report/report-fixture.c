@@ -24,12 +24,22 @@ report_fixture_open (ReportFixture *f, const JfrGenThread *threads, guint n_thre
                      const JfrGenEvent *events, guint n_events, const char * const *classes,
                      guint n_classes)
 {
+  g_autoptr(GBytes) bytes = jfr_gen_build (threads, n_threads, events, n_events, classes, n_classes);
+  report_fixture_open_bytes (f, bytes);
+}
+
+void
+report_fixture_open_bytes (ReportFixture *f, GBytes *bytes)
+{
   g_autoptr(GError) error = NULL;
   f->dir = g_dir_make_tmp ("jvms-report-test-XXXXXX", &error);
   g_assert_no_error (error);
   f->trace = g_build_filename (f->dir, "trace.jfr", NULL);
   f->cache = g_build_filename (f->dir, "cache", NULL);
-  jfr_gen_write (f->trace, threads, n_threads, events, n_events, classes, n_classes);
+  gsize size;
+  const char *data = g_bytes_get_data (bytes, &size);
+  g_file_set_contents (f->trace, data, (gssize) size, &error);
+  g_assert_no_error (error);
   f->index = jvms_trace_index_new (f->trace, &error);
   g_assert_no_error (error);
   jvms_trace_index_set_cache_dir (f->index, f->cache);

@@ -1,5 +1,5 @@
-/* report-fixture.h: a JFR file written by jfr-gen.c into a temporary folder and indexed there,
- * for the report's tests. */
+/* report-fixture.h: a JFR file written by jfr-gen.c (or given) into a temporary folder and
+ * indexed there, for the report's tests. */
 #pragma once
 
 #include "jfr-gen.h"
@@ -23,6 +23,9 @@ void report_fixture_open  (ReportFixture      *f,
                            guint               n_events,
                            const char * const *classes,
                            guint               n_classes);
+/* The same with a file's bytes given (another writer's, profiler-gen.h). */
+void report_fixture_open_bytes (ReportFixture  *f,
+                                GBytes         *bytes);
 void report_fixture_close (ReportFixture      *f);
 
 G_END_DECLS

@@ -1,0 +1,34 @@
+/* jvms-jfr-recording.h: what kind of recording a JFR file is (jvms-recording-info.h), read from
+ * its metadata and one pass over its events in file order before it is indexed: the writer
+ * (the JDK's recorder, async-profiler, dd-trace-java's profiler), its version, whether it holds
+ * thread-state events, and each sampler's interval from the writer's own settings (or its
+ * documented default when a setting is absent or 0). docs/writers.md gives the rules.
+ *
+ * The pass reads each event's type and decodes only the few settings events: its work is a small
+ * part of indexing the same file, and its memory is bounded (settings kept per type and name,
+ * at most 4096).
+ *
+ * Also here: how one sample's thread state (and, for a profiler's "in a system call", its stack)
+ * becomes a JvmsSampled, shared by the indexer and the tests.
+ */
+#pragma once
+
+#include "jvms-jfr.h"
+#include "jvms-recording-info.h"
+
+G_BEGIN_DECLS
+
+/* Never fails: what the file does not say is left unknown. */
+JvmsRecordingInfo *jvms_jfr_recording_scan (JvmsJfrFile *file);
+
+/* The JvmsSampled of a wall-clock sample with thread state @state (the event's "state" string,
+ * NULL when it has none: unknown) as @writer names its states, and its stack @frames (top first;
+ * NULL or 0 frames when it has none): async-profiler's STATE_SLEEPING is "interrupted in a system
+ * call", classified by the first Java frames (Thread.sleep, Unsafe.park, Object.wait, socket and
+ * file I/O), else off-cpu. */
+JvmsSampled        jvms_jfr_recording_classify (JvmsWriterKind      writer,
+                                                const char         *state,
+                                                const JvmsJfrFrame *frames,
+                                                guint               n_frames);
+
+G_END_DECLS

@@ -28,6 +28,8 @@ static const JvmsPalette light = {
   .dim_text = RGB (0x6E6E6E),
   .grid = { 0, 0, 0, 0.10 },
   .lane_empty = { 0, 0, 0, 0.04 },
+  /* A cool grey, apart from Off CPU's neutral one: no data, not a state. */
+  .not_recorded = { 0.55, 0.58, 0.72, 0.22 },
   .mixed_mark = { 0.1, 0.1, 0.1, 0.85 },
   .selection = { 0.21, 0.52, 0.89, 0.22 },
   .selection_edge = RGB (0x1C71D8),
@@ -45,6 +47,7 @@ static const JvmsPalette dark = {
   .dim_text = RGB (0xA0A0A0),
   .grid = { 1, 1, 1, 0.12 },
   .lane_empty = { 1, 1, 1, 0.05 },
+  .not_recorded = { 0.62, 0.66, 0.85, 0.22 },
   .mixed_mark = { 0.95, 0.95, 0.95, 0.85 },
   .selection = { 0.47, 0.68, 0.93, 0.25 },
   .selection_edge = RGB (0x78AEED),
@@ -102,6 +105,8 @@ jvms_palette_user_state (const JvmsPalette *palette,
       c = rgb (OI_GREEN);
       c.a = 0.45;
       return c;
+    case JVMS_USER_STATE_NOT_RECORDED:
+      return palette->not_recorded;
     default:
       return palette->lane_empty;
     }

@@ -25,6 +25,7 @@ typedef struct
   JvmsColor dim_text;
   JvmsColor grid;
   JvmsColor lane_empty;    /* nothing known */
+  JvmsColor not_recorded;  /* a thread that exists, but what it did was not recorded */
   JvmsColor mixed_mark;    /* a column where more than one value held */
   JvmsColor selection;     /* translucent band */
   JvmsColor selection_edge;

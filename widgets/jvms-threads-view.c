@@ -7,6 +7,7 @@
 
 #include "jvms-lane.h"
 #include "jvms-row-cells.h"
+#include "jvms-sample-layer.h"
 #include "jvms-group-summary.h"
 #include "jvms-thread-list.h"
 #include "jvms-thread-rows.h"
@@ -48,6 +49,7 @@ struct _JvmsThreadsView
    * folded groups on screen. */
   GArray          *cached_rows;     /* guint: index into rows */
   JvmsLaneCells    lanes;           /* user and kernel lane of each cached row */
+  JvmsSampleLayer  samples;         /* a sampled recording's samples over the user lanes */
   GHashTable      *summaries;       /* group key -> JvmsGroupSummary */
   JvmsLaneCells    summary_cells;   /* what a summary step asks, reused */
   guint            summary_tick;    /* counts folded groups over the next frames */
@@ -119,6 +121,7 @@ clear_cache (JvmsThreadsView *self)
 {
   g_array_set_size (self->cached_rows, 0);
   jvms_lane_cells_reset (&self->lanes);
+  jvms_sample_layer_reset (&self->samples);
 }
 
 static void
@@ -130,6 +133,7 @@ jvms_threads_view_reload (JvmsTimeline *timeline,
   guint64 pid;
 
   clear_cache (self);
+  jvms_sample_layer_set_history (&self->samples, history);
   g_hash_table_remove_all (self->summaries);
   self->jvm_pid = jvm_pid != NULL && g_ascii_string_to_unsigned (jvm_pid, 10, 0, G_MAXINT64,
                                                                  &pid, NULL) ? (gint64) pid : -1;
@@ -257,6 +261,7 @@ jvms_threads_view_compute (JvmsTimeline               *timeline,
           g_array_append_val (self->cached_rows, i);
           jvms_lane_cells_add (&self->lanes, r->thread->user_state);
           jvms_lane_cells_add (&self->lanes, r->thread->kernel_state);
+          jvms_sample_layer_add_row (&self->samples, history, r->thread, i);
           continue;
         }
       group = group_get (self, r->group);
@@ -280,6 +285,7 @@ jvms_threads_view_compute (JvmsTimeline               *timeline,
       g_hash_table_iter_remove (&iter);
   if (!jvms_lane_cells_query (&self->lanes, history, g))
     clear_cache (self);
+  jvms_sample_layer_query (&self->samples, history, g);
   if (step_summaries (self, history, g->offscreen ? G_MAXUINT : SUMMARY_BUDGET) &&
       self->summary_tick == 0)
     self->summary_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), summary_tick, NULL, NULL);
@@ -412,6 +418,8 @@ jvms_threads_view_draw (JvmsTimeline               *timeline,
           if (user != NULL)
             jvms_lane_draw (cr, g, user, y + JVMS_THREADS_VIEW_USER_LANE_Y,
                             JVMS_THREADS_VIEW_LANE_HEIGHT, user_color, NULL);
+          jvms_sample_layer_draw_row (&self->samples, cr, g, i, y + JVMS_THREADS_VIEW_USER_LANE_Y,
+                                      JVMS_THREADS_VIEW_LANE_HEIGHT);
           if (kernel != NULL)
             jvms_lane_draw (cr, g, kernel, y + JVMS_THREADS_VIEW_KERNEL_LANE_Y,
                             JVMS_THREADS_VIEW_LANE_HEIGHT, kernel_color, NULL);
@@ -588,6 +596,11 @@ jvms_threads_view_tooltip (JvmsTimeline               *timeline,
       append_child_value (text, history, r->thread->user_state, "owner", time,
                           _("Held by thread"));
       append_child_value (text, history, r->thread->folder, "method", time, _("Method"));
+      append_child_value (text, history, r->thread->folder, "endpoint", time, _("Endpoint"));
+      g_autofree char *samples = jvms_sample_layer_describe (&self->samples, history, r->thread, time,
+                                                             time + MAX (column_span, 1));
+      if (samples != NULL)
+        g_string_append_printf (text, "\n%s", samples);
     }
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
@@ -671,6 +684,9 @@ jvms_threads_view_legend (JvmsTimeline      *timeline,
                                 JVMS_KERNEL_STATE_BLOCKED, JVMS_KERNEL_STATE_BLOCKED_IO,
                                 JVMS_KERNEL_STATE_UNKNOWN };
 
+  /* A sampled recording's own entries first: "not recorded" is most of what it shows. */
+  jvms_sample_layer_legend (&JVMS_THREADS_VIEW (timeline)->samples, palette, entries);
+
   for (guint i = 0; i < G_N_ELEMENTS (user); i++)
     {
       JvmsLegendEntry e = { jvms_user_state_display_name (user[i]),
@@ -748,6 +764,7 @@ jvms_threads_view_finalize (GObject *object)
   clear_cache (self);
   g_clear_pointer (&self->cached_rows, g_array_unref);
   jvms_lane_cells_clear (&self->lanes);
+  jvms_sample_layer_clear (&self->samples);
   jvms_lane_cells_clear (&self->summary_cells);
   g_clear_pointer (&self->summaries, g_hash_table_unref);
   g_clear_pointer (&self->rows, jvms_thread_rows_free);
@@ -834,6 +851,7 @@ jvms_threads_view_init (JvmsThreadsView *self)
   self->places = g_array_new (FALSE, FALSE, sizeof (Place));
   self->cached_rows = g_array_new (FALSE, FALSE, sizeof (guint));
   jvms_lane_cells_init (&self->lanes, "Threads");
+  jvms_sample_layer_init (&self->samples);
   /* State lanes: drawn by dominant value and MIXED alone. */
   self->lanes.values_only = TRUE;
   jvms_lane_cells_init (&self->summary_cells, "Threads");

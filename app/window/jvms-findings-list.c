@@ -270,7 +270,7 @@ set_status (JvmsFindingsList *self, const char *text)
 }
 
 static GtkWidget *
-finding_row (JvmsFindingsList *self, const JvmsFinding *finding)
+finding_row (JvmsFindingsList *self, const JvmsReport *report, const JvmsFinding *finding)
 {
   GtkWidget *row = adw_action_row_new ();
   g_autofree char *title = g_markup_escape_text (kind_label (finding->kind), -1);
@@ -285,12 +285,19 @@ finding_row (JvmsFindingsList *self, const JvmsFinding *finding)
   g_autofree char *proof = format_evidence (finding, unit);
   if (proof != NULL)
     g_string_append_printf (subtitle, "%s%s", subtitle->len ? "\n" : "", proof);
+  g_autofree char *basis = finding->estimated_ns > 0
+    ? jvms_recording_info_basis (report->recording, finding->sampled, TRUE) : NULL;
+  if (basis != NULL)
+    /* Translators: a time charged from a profiler's samples: "Estimated from 457 samples × 10 ms" */
+    g_string_append_printf (subtitle, _("%sEstimated from %s"), subtitle->len ? "\n" : "", basis);
   g_autofree char *escaped = g_markup_escape_text (subtitle->str, -1);
   adw_action_row_set_subtitle (ADW_ACTION_ROW (row), escaped);
   adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (row), 0);
   gtk_widget_set_tooltip_text (row, jvms_finding_kind_summary (finding->kind));
 
-  g_autofree char *lost = jvms_time_format_duration (finding->lost_ns, unit);
+  g_autofree char *duration = jvms_time_format_duration (finding->lost_ns, unit);
+  /* An estimate from samples reads as one. */
+  g_autofree char *lost = g_strconcat (basis != NULL ? "≈ " : "", duration, NULL);
   /* Translators: time lost to a cause and its share of the threads' time. */
   g_autofree char *amount = g_strdup_printf (_("%s, %.1f%%"), lost, 100.0 * finding->share);
   GtkWidget *label = gtk_label_new (amount);
@@ -322,7 +329,7 @@ show_report (JvmsFindingsList *self, const Request *request, const JvmsReport *r
                                          : _("Where the threads’ time went in the visible range"));
   for (guint i = 0; i < report->findings->len; i++)
     {
-      GtkWidget *row = finding_row (self, g_ptr_array_index (report->findings, i));
+      GtkWidget *row = finding_row (self, report, g_ptr_array_index (report->findings, i));
       adw_preferences_group_add (self->group, row);
       g_ptr_array_add (self->rows, row);
     }

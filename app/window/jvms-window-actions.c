@@ -33,6 +33,12 @@ _jvms_window_actions_update (JvmsWindow *self)
 }
 
 static void
+dismiss_recording_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  gtk_revealer_set_reveal_child (JVMS_WINDOW (widget)->recording_revealer, FALSE);
+}
+
+static void
 dismiss_problem_action (GtkWidget *widget, const char *name, GVariant *param)
 {
   JvmsWindow *self = JVMS_WINDOW (widget);
@@ -241,6 +247,7 @@ _jvms_window_class_actions_init (JvmsWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.preferences", NULL, preferences_action);
   gtk_widget_class_install_action (widget_class, "win.cancel-loading", NULL, cancel_loading_action);
   gtk_widget_class_install_action (widget_class, "win.dismiss-problem", NULL, dismiss_problem_action);
+  gtk_widget_class_install_action (widget_class, "win.dismiss-recording", NULL, dismiss_recording_action);
   gtk_widget_class_install_action (widget_class, "win.export-image", NULL, export_image_action);
   gtk_widget_class_install_action (widget_class, "win.export-statistics", NULL,
                                    export_statistics_action);

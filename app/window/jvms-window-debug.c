@@ -104,6 +104,7 @@ state_to_data (JvmsWindow *self)
   g_key_file_set_double (kf, "window", "fraction",
                          self->index ? jvms_trace_index_get_fraction (self->index) : 0.0);
   g_key_file_set_string (kf, "window", "problem", self->problem ? self->problem : "");
+  g_key_file_set_string (kf, "window", "recording-kind", self->recording_kind ? self->recording_kind : "");
   g_key_file_set_string (kf, "window", "problem-kind",
                          self->problem == NULL ? "" : self->problem_is_note ? "note" : "warning");
   g_key_file_set_boolean (kf, "window", "load-failed", self->load_failed);

@@ -9,6 +9,7 @@
 #include <adwaita.h>
 
 #include "jvms-history.h"
+#include "jvms-recording-info.h"
 #include "jvms-selection-panel.h"
 #include "jvms-start-page.h"
 #include "jvms-trace-index.h"
@@ -36,6 +37,7 @@ struct _JvmsWindow
   gboolean              loading;
   gboolean              load_failed;      /* nothing could be read (not: read with warnings) */
   char                 *problem;          /* the banner's text, NULL when none */
+  char                 *recording_kind;   /* the recording banner's text, NULL when none */
   gboolean              problem_is_note;
   JvmsWindowViews      *views;
 
@@ -55,6 +57,8 @@ struct _JvmsWindow
   GtkProgressBar       *progress_bar;
   GtkRevealer          *problem_revealer;
   GtkLabel             *problem_label;
+  GtkRevealer          *recording_revealer; /* what kind of recording: a profiler's samples */
+  GtkLabel             *recording_label;
   GtkPaned             *paned;
   GtkBox               *ruler_box;
   GtkBox               *views_box;

@@ -57,6 +57,32 @@ show_problem (JvmsWindow *self, const char *text)
   show_banner (self, text, FALSE);
 }
 
+/* What kind of recording the trace is, when it holds only a profiler's samples (no thread
+ * states): said first, so that a user knows what the views can and cannot show
+ * (docs/writers.md). A recording with thread states needs no word. */
+static void
+show_recording_kind (JvmsWindow *self)
+{
+  g_clear_pointer (&self->recording_kind, g_free);
+  g_autoptr(JvmsRecordingInfo) info = self->history != NULL
+    ? jvms_recording_info_from_metadata (jvms_history_get_metadata (self->history, "recording")) : NULL;
+  if (info != NULL && !info->thread_states)
+    {
+      g_autofree char *kind = jvms_recording_info_describe (info, TRUE);
+      /* Capitalised as a sentence's start. */
+      g_autofree char *first = g_utf8_strup (kind, g_utf8_next_char (kind) - kind);
+      /* Translators: %s%s is the kind of recording ("sampled by async-profiler 2.9: CPU every
+       * 10 ms; no thread states recorded"), its first letter apart. */
+      self->recording_kind = g_strdup_printf (_("%s%s. Each thread shows where its samples fell and in "
+                                                "which state; between samples nothing was recorded, and "
+                                                "every time is estimated from the samples."),
+                                              first, g_utf8_next_char (kind));
+    }
+  gtk_label_set_text (self->recording_label, self->recording_kind ? self->recording_kind : "");
+  gtk_revealer_set_reveal_child (self->recording_revealer, self->recording_kind != NULL);
+  jvms_window_debug_changed (self);
+}
+
 void
 _jvms_window_toast (JvmsWindow *self, const char *text)
 {
@@ -211,6 +237,7 @@ load_done (GObject *object, GAsyncResult *result, gpointer user_data)
   jvms_window_views_set_events_path (self->views,
                                      ok ? jvms_trace_index_get_events_path (index) : NULL);
   show_outcome (self, ok, error);
+  show_recording_kind (self);
   _jvms_window_actions_update (self);
   jvms_window_debug_changed (self);
 }
@@ -233,6 +260,7 @@ close_trace (JvmsWindow *self)
   jvms_window_views_set_events_path (self->views, NULL);
   jvms_selection_panel_set_history (self->selection_panel, NULL);
   show_problem (self, NULL);
+  show_recording_kind (self);
 }
 
 /* What the trace's index could not be made for (no such file, an unknown format, not a local
@@ -446,6 +474,7 @@ jvms_window_finalize (GObject *object)
   JvmsWindow *self = JVMS_WINDOW (object);
 
   g_free (self->problem);
+  g_free (self->recording_kind);
   G_OBJECT_CLASS (jvms_window_parent_class)->finalize (object);
 }
 
@@ -557,6 +586,8 @@ jvms_window_class_init (JvmsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, JvmsWindow, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, JvmsWindow, problem_revealer);
   gtk_widget_class_bind_template_child (widget_class, JvmsWindow, problem_label);
+  gtk_widget_class_bind_template_child (widget_class, JvmsWindow, recording_revealer);
+  gtk_widget_class_bind_template_child (widget_class, JvmsWindow, recording_label);
   gtk_widget_class_bind_template_child (widget_class, JvmsWindow, paned);
   gtk_widget_class_bind_template_child (widget_class, JvmsWindow, ruler_box);
   gtk_widget_class_bind_template_child (widget_class, JvmsWindow, views_box);

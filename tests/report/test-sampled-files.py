@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""Recordings made by profilers (issue 24): every profiler's file of ../shared/testdata/jfr, and a
+recording this test makes with the JDK's recorder and only execution sampling on
+(sampling-only.jfc, SampledWork.java).
+
+For each, `jvmscope-cli analyze --json`:
+- says what kind of recording it is (writer, no thread states) and never calls a thread running;
+- charges no thread more time than its samples times their interval can support, plus one
+  interval per batch of samples: the samples are counted by `jfr print --json` (the JDK's tool,
+  or ours where the JDK's refuses the file), the intervals read from the file's own settings by
+  the rules of docs/writers.md, written again here;
+- gives the basis of every estimated time in `estimated_from` (its parts sum to it).
+The recording also goes through `test-sampled-view --check` (under xvfb-run): the threads view's
+columns between samples are the "not recorded" colour.
+"""
+import argparse, collections, gzip, json, os, shutil, subprocess, sys, tempfile
+
+from jvms_tap import Tap
+
+PROFILER_FILES = ["cortex-dev-01__kafka-0__cpu__0.jfr.gz", "wall.jfr.gz", "example.jfr.gz",
+                  "FastSlow_2024_01_16_180855.jfr.gz", "async-profiler.jfr.gz", "nativemem.jfr.gz"]
+SAMPLERS = ["jdk.ExecutionSample", "jdk.NativeMethodSample", "profiler.WallClockSample",
+            "profiler.WallClockSleeping", "datadog.ExecutionSample", "datadog.MethodSample"]
+MS = 1000000
+
+
+def run(cmd, **kw):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+
+
+def events(cli, path, types):
+    """The events of @types, by the JDK's jfr tool, else by ours (the JDK's refuses some
+    async-profiler files: "Pool jdk.types.StackTrace must contain at least one element")."""
+    r = run(["jfr", "print", "--json", "--stack-depth", "1", "--events", ",".join(types), path])
+    if r.returncode == 0 and r.stdout.strip():
+        try:
+            return json.loads(r.stdout)["recording"]["events"], "jfr"
+        except ValueError:
+            pass
+    r = run([cli, "print", "--json", "--stack-depth=0", "--events", ",".join(types), path])
+    return json.loads(r.stdout)["recording"]["events"], "jvmscope-cli print"
+
+
+def type_of(e):
+    return e.get("type")
+
+
+def tid_of(thread):
+    if not thread:
+        return 0
+    if thread.get("osThreadId"):
+        return thread["osThreadId"]
+    return -thread.get("javaThreadId", 0)
+
+
+def profiler_intervals(settings):
+    """async-profiler's samplers' intervals (ns) from its settings, as docs/writers.md says, written
+    again from its sources (arguments.h, wallClock.cpp): its setting names are unique across its
+    type ids (interval, wall, event on jdk.ExecutionSample and jdk.ActiveRecording)."""
+    flat = {}
+    for e in settings:
+        v = e["values"]
+        flat[v.get("name")] = v.get("value") or ""
+    def number(key, missing):
+        text = flat.get(key, "")
+        return int(text) if text.lstrip("-").isdigit() else missing
+    event, interval, wall = flat.get("event"), number("interval", 0), number("wall", -1)
+    out = {}
+    if event == "wall":
+        out["wall"] = (wall if wall > 0 else interval) or 50 * MS
+    else:
+        out["cpu"] = interval or 10 * MS
+        if wall >= 0:
+            out["wall"] = wall or 50 * MS
+    if number("usedWallInterval", 0) > 0:
+        out["wall"] = number("usedWallInterval", 0)
+    return out
+
+
+WALL_TYPES = ("profiler.WallClockSample", "profiler.WallClockSleeping", "datadog.MethodSample")
+
+
+def bounds(samples, ivs):
+    """Per thread: the most time its samples can stand for, plus one interval per batch."""
+    bound = collections.Counter()
+    longest = max(ivs.values())
+    for e in samples:
+        v = e["values"]
+        tid = tid_of(v.get("sampledThread") or v.get("eventThread"))
+        n = v.get("samples") or v.get("samplesCount") or 1
+        state = v.get("state")
+        wall = type_of(e) in WALL_TYPES or ("wall" in ivs and ("cpu" not in ivs or state != "STATE_DEFAULT"))
+        bound[tid] += n * ivs.get("wall" if wall else "cpu", longest)
+        if n > 1:
+            bound[tid] += longest
+    return bound
+
+
+def check_report(tap, cli, path, name, cache, jdk_intervals=None):
+    jdk = jdk_intervals is not None
+    r = run([cli, "analyze", "--json", "--cache-dir", cache, path])
+    if not tap.check(r.returncode == 0, "%s: analyze --json runs" % name, r.stderr):
+        return
+    report = json.loads(r.stdout)
+    rec = report.get("recording") or {}
+    tap.check(rec.get("thread_states") is False and rec.get("writer") == ("jdk" if jdk else "async-profiler")
+              and "no thread states" in rec.get("description", ""),
+              "%s: the report says what kind of recording it is: %s" % (name, rec.get("description")),
+              json.dumps(rec))
+    running = [t["name"] for t in report["threads"] if t["user_states"].get("running")]
+    tap.check(not running, "%s: no thread is running where nothing recorded it" % name, running)
+
+    kinds = list(SAMPLERS) + ["jdk.ActiveSetting"]
+    evs, oracle = events(cli, path, kinds)
+    settings = [e for e in evs if type_of(e) == "jdk.ActiveSetting"]
+    samples = [e for e in evs if type_of(e) in SAMPLERS]
+    ivs = jdk_intervals if jdk else profiler_intervals(settings)
+    bound = bounds(samples, ivs)
+    over = []
+    basis = []
+    charged = 0
+    for t in report["threads"]:
+        if t["analysed_ns"] > bound.get(t["tid"], 0):
+            over.append("%s (%d): %d ns charged, its samples support %d" %
+                        (t["name"], t["tid"], t["analysed_ns"], bound.get(t["tid"], 0)))
+        if t["analysed_ns"] > 0:
+            charged += 1
+            e = t.get("estimated_from")
+            parts = e["parts"] if e else []
+            if (e is None or e["estimated_ns"] != t["analysed_ns"] or "×" not in e["text"]
+                    or sum(p["samples"] * p["interval_ns"] for p in parts) != e["estimated_ns"]):
+                basis.append("%s: %s" % (t["name"], json.dumps(e)))
+    tap.check(not over, "%s: no thread charged more than its samples (%s) times %s, plus one interval per batch"
+              % (name, oracle, ivs), "\n".join(over[:20]))
+    tap.check(not basis, "%s: the basis of each of %d estimates is in --json (estimated_from)" % (name, charged),
+              "\n".join(basis[:10]))
+    findings = [f["kind"] for f in report["findings"] if f["lost_ns"] != (f.get("estimated_from") or {}).get("estimated_ns")]
+    tap.check(not findings, "%s: every finding is estimated from samples and says so" % name, findings)
+    return report
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cli", required=True)
+    ap.add_argument("--view-check", required=True)
+    ap.add_argument("--shared", required=True)
+    ap.add_argument("--source-dir", required=True)
+    args = ap.parse_args()
+    tap = Tap()
+    work = tempfile.mkdtemp(prefix="jvmscope-sampled-test-")
+    try:
+        cache = os.path.join(work, "cache")
+        for f in PROFILER_FILES:
+            path = os.path.join(work, f[:-3])
+            with gzip.open(os.path.join(args.shared, "testdata", "jfr", f)) as src, open(path, "wb") as dst:
+                shutil.copyfileobj(src, dst)
+            check_report(tap, args.cli, path, f, cache)
+
+        # The JDK's recorder with only execution sampling on.
+        classes = os.path.join(work, "classes")
+        r = run(["javac", "-d", classes, os.path.join(args.source_dir, "SampledWork.java")])
+        if not tap.check(r.returncode == 0, "SampledWork.java compiles", r.stderr):
+            tap.done()
+        rec = os.path.join(work, "sampled.jfr")
+        jfc = os.path.join(args.source_dir, "sampling-only.jfc")
+        r = run(["java", "-XX:StartFlightRecording=filename=%s,settings=%s" % (rec, jfc), "-cp", classes,
+                 "sampled.SampledWork", "3000"], timeout=120)
+        if not tap.check(r.returncode == 0 and os.path.exists(rec), "the JDK records with sampling only", r.stderr):
+            tap.done()
+        # sampling-only.jfc: jdk.ExecutionSample every 10 ms.
+        report = check_report(tap, args.cli, rec, "JDK sampling only", cache, {"cpu": 10 * MS})
+        if report is not None:
+            samplers = report["recording"]["samplers"]
+            tap.check(samplers == [{"kind": "cpu", "event_type": "jdk.ExecutionSample", "interval_ns": 10 * MS,
+                                    "interval_from": "setting"}],
+                      "JDK sampling only: CPU every 10 ms, from the recording's setting", json.dumps(samplers))
+            spinner = [t for t in report["threads"] if t["name"] == "spinner"]
+            evs, _ = events(args.cli, rec, ["jdk.ExecutionSample"])
+            n = sum(1 for e in evs if (e["values"]["sampledThread"] or {}).get("javaName") == "spinner")
+            tap.check(len(spinner) == 1 and n > 0 and spinner[0]["analysed_ns"] == n * 10 * MS,
+                      "JDK sampling only: the spinner is charged its %d samples × 10 ms" % n,
+                      json.dumps(spinner))
+        env = dict(os.environ, GDK_BACKEND="x11", GSK_RENDERER="cairo", GTK_A11Y="none")
+        r = run(["xvfb-run", "-a", args.view_check, "--check", rec], timeout=300, env=env)
+        tap.check(r.returncode == 0, "JDK sampling only: the threads view is not recorded between samples",
+                  r.stdout + r.stderr[-3000:])
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    tap.done()
+
+
+if __name__ == "__main__":
+    main()

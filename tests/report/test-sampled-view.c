@@ -86,7 +86,8 @@ test_between_samples_not_recorded (void)
       int row = jvms_threads_view_get_row_y (JVMS_THREADS_VIEW (view), sampled_threads[t].os_tid);
       g_assert_cmpint (row, >=, 0);
       /* The middle of the Java lane: bars stand on its bottom, marks lie along its top. */
-      int y = JVMS_TIMELINE_LEGEND_HEIGHT + row + JVMS_THREADS_VIEW_USER_LANE_Y
+      int y = jvms_timeline_get_legend_height (JVMS_TIMELINE (view), WIDTH) + row
+              + JVMS_THREADS_VIEW_USER_LANE_Y
               + JVMS_THREADS_VIEW_LANE_HEIGHT / 2;
       g_assert_cmpint (y, <, HEIGHT);
       gboolean sampled[COLUMNS] = { FALSE };
@@ -125,7 +126,8 @@ test_between_samples_not_recorded (void)
   /* A running sample is drawn Running, a sleeping one Sleeping. */
   {
     int row = jvms_threads_view_get_row_y (JVMS_THREADS_VIEW (view), sampled_threads[0].os_tid);
-    int y = JVMS_TIMELINE_LEGEND_HEIGHT + row + JVMS_THREADS_VIEW_USER_LANE_Y + JVMS_THREADS_VIEW_LANE_HEIGHT / 2;
+    int y = jvms_timeline_get_legend_height (JVMS_TIMELINE (view), WIDTH) + row
+            + JVMS_THREADS_VIEW_USER_LANE_Y + JVMS_THREADS_VIEW_LANE_HEIGHT / 2;
     guint8 rgb[3], running[3], sleeping[3];
     over_background (jvms_sample_layer_color (jvms_palette_get (FALSE), JVMS_SAMPLED_RUNNING), running);
     over_background (jvms_sample_layer_color (jvms_palette_get (FALSE), JVMS_SAMPLED_SLEEPING), sleeping);
@@ -298,7 +300,8 @@ check_file (GBytes *bytes, const char *name)
       gint64 tid = *(gint64 *) key;
       int row = jvms_threads_view_get_row_y (JVMS_THREADS_VIEW (view), tid);
       /* The lane's bottom row: bars stand on it (marks lie along the top). */
-      int y = JVMS_TIMELINE_LEGEND_HEIGHT + row + JVMS_THREADS_VIEW_USER_LANE_Y
+      int y = jvms_timeline_get_legend_height (JVMS_TIMELINE (view), width) + row
+              + JVMS_THREADS_VIEW_USER_LANE_Y
               + JVMS_THREADS_VIEW_LANE_HEIGHT - 1;
       if (row < 0 || y >= FILE_HEIGHT)
         continue;

@@ -11,6 +11,7 @@
 #include "jvms-group-summary.h"
 #include "jvms-thread-list.h"
 #include "jvms-thread-rows.h"
+#include "jvms-threads-path.h"
 #include "jvms-threads-view.h"
 #include "jvms-state-names.h"
 
@@ -53,6 +54,11 @@ struct _JvmsThreadsView
   GHashTable      *summaries;       /* group key -> JvmsGroupSummary */
   JvmsLaneCells    summary_cells;   /* what a summary step asks, reused */
   guint            summary_tick;    /* counts folded groups over the next frames */
+
+  /* The critical path shown (a click on a thread's lanes asks for it), and the one asked. */
+  JvmsCriticalPath *path;
+  GHashTable      *path_rows;       /* tid -> content y + 1 of the path's threads shown */
+  GCancellable    *path_cancel;
 };
 
 G_DEFINE_FINAL_TYPE (JvmsThreadsView, jvms_threads_view, JVMS_TYPE_TIMELINE)
@@ -62,6 +68,7 @@ enum
   PROP_0,
   PROP_FILTER,
   PROP_GROUPING,
+  PROP_PATH,
   N_PROPS
 };
 
@@ -93,6 +100,7 @@ rebuild_rows (JvmsThreadsView *self)
 {
   int y = 0;
 
+  g_clear_pointer (&self->path_rows, g_hash_table_unref);
   jvms_thread_rows_build (self->rows, self->threads, self->grouping, self->jvm_pid, self->filter);
   g_array_set_size (self->places, jvms_thread_rows_get_n_rows (self->rows));
   for (guint i = 0; i < self->places->len; i++)
@@ -135,6 +143,8 @@ jvms_threads_view_reload (JvmsTimeline *timeline,
   clear_cache (self);
   jvms_sample_layer_set_history (&self->samples, history);
   g_hash_table_remove_all (self->summaries);
+  if (history == NULL)
+    jvms_threads_view_set_path (self, NULL);
   self->jvm_pid = jvm_pid != NULL && g_ascii_string_to_unsigned (jvm_pid, 10, 0, G_MAXINT64,
                                                                  &pid, NULL) ? (gint64) pid : -1;
   /* The model points into the old list until it is built again. */
@@ -377,6 +387,28 @@ draw_header (JvmsThreadsView            *self,
     }
 }
 
+/* Where the path's threads show: one pass over the rows when the path or the rows change. */
+static int
+path_row_y (gint64 tid, gpointer data)
+{
+  JvmsThreadsView *self = data;
+  if (self->path_rows == NULL)
+    {
+      self->path_rows = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+      g_autoptr(GHashTable) wanted = g_hash_table_new (g_int64_hash, g_int64_equal);
+      for (guint i = 0; i < self->path->segments->len; i++)
+        g_hash_table_add (wanted, &g_array_index (self->path->segments, JvmsPathSegment, i).tid);
+      for (guint i = 0; i < self->places->len; i++)
+        {
+          const JvmsThreadRow *r = row_get (self, i);
+          if (r->thread != NULL && g_hash_table_contains (wanted, &r->thread->tid))
+            g_hash_table_insert (self->path_rows, g_memdup2 (&r->thread->tid, sizeof (gint64)),
+                                 GINT_TO_POINTER (place_get (self, i)->y + 1));
+        }
+    }
+  return GPOINTER_TO_INT (g_hash_table_lookup (self->path_rows, &tid)) - 1;
+}
+
 static void
 jvms_threads_view_draw (JvmsTimeline               *timeline,
                         cairo_t                    *cr,
@@ -444,6 +476,7 @@ jvms_threads_view_draw (JvmsTimeline               *timeline,
             }
         }
     }
+  jvms_threads_path_draw (cr, g, self->path, ROW_H, path_row_y, self);
 }
 
 /* The row at content @y, or -1. */
@@ -632,8 +665,25 @@ jvms_threads_view_click (JvmsTimeline               *timeline,
   JvmsThreadsView *self = JVMS_THREADS_VIEW (timeline);
   int i = row_at (self, y);
 
-  if (i >= 0)
+  if (i < 0)
+    return;
+  const JvmsThreadRow *r = row_get (self, (guint) i);
+  if (r->thread == NULL)
     toggle_row (self, (guint) i);
+  else if (in_gutter)
+    jvms_threads_view_set_path (self, NULL);
+  else
+    {
+      /* The thread's path over the selection, or what shows when nothing is selected. */
+      JvmsSession *session = jvms_timeline_get_session (timeline);
+      gint64 from = g->t0, to = g->t1, s0, s1;
+      if (session != NULL && jvms_session_get_selection (session, &s0, &s1) && s1 > s0)
+        {
+          from = s0;
+          to = s1;
+        }
+      jvms_threads_view_request_path (self, history, r->thread->tid, from, to);
+    }
 }
 
 static void
@@ -753,6 +803,9 @@ jvms_threads_view_dispose (GObject *object)
       gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->summary_tick);
       self->summary_tick = 0;
     }
+  if (self->path_cancel != NULL)
+    g_cancellable_cancel (self->path_cancel);
+  g_clear_object (&self->path_cancel);
   G_OBJECT_CLASS (jvms_threads_view_parent_class)->dispose (object);
 }
 
@@ -771,6 +824,8 @@ jvms_threads_view_finalize (GObject *object)
   g_clear_pointer (&self->places, g_array_unref);
   g_clear_pointer (&self->threads, jvms_thread_list_free);
   g_clear_pointer (&self->filter, g_free);
+  g_clear_pointer (&self->path, jvms_critical_path_free);
+  g_clear_pointer (&self->path_rows, g_hash_table_unref);
   G_OBJECT_CLASS (jvms_threads_view_parent_class)->finalize (object);
 }
 
@@ -787,6 +842,9 @@ jvms_threads_view_get_property (GObject    *object,
       break;
     case PROP_GROUPING:
       g_value_set_string (value, jvms_threads_view_get_grouping (JVMS_THREADS_VIEW (object)));
+      break;
+    case PROP_PATH:
+      g_value_set_pointer (value, JVMS_THREADS_VIEW (object)->path);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -841,6 +899,10 @@ jvms_threads_view_class_init (JvmsThreadsViewClass *klass)
   properties[PROP_GROUPING] =
     g_param_spec_string ("grouping", NULL, NULL, "kind",
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* The JvmsCriticalPath shown, or NULL (owned by the view). */
+  properties[PROP_PATH] =
+    g_param_spec_pointer ("path", NULL, NULL,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -999,4 +1061,58 @@ jvms_threads_view_get_grouping (JvmsThreadsView *self)
 {
   g_return_val_if_fail (JVMS_IS_THREADS_VIEW (self), NULL);
   return grouping_nicks[self->grouping];
+}
+
+void
+jvms_threads_view_set_path (JvmsThreadsView  *self,
+                            JvmsCriticalPath *path)
+{
+  g_return_if_fail (JVMS_IS_THREADS_VIEW (self));
+  if (self->path == NULL && path == NULL)
+    return;
+  g_clear_pointer (&self->path, jvms_critical_path_free);
+  g_clear_pointer (&self->path_rows, g_hash_table_unref);
+  self->path = path;
+  jvms_timeline_redraw (JVMS_TIMELINE (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PATH]);
+}
+
+const JvmsCriticalPath *
+jvms_threads_view_get_path (JvmsThreadsView *self)
+{
+  g_return_val_if_fail (JVMS_IS_THREADS_VIEW (self), NULL);
+  return self->path;
+}
+
+static void
+path_computed (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr(JvmsThreadsView) self = data;
+  g_autoptr(GError) error = NULL;
+  JvmsCriticalPath *path = jvms_critical_path_compute_finish (result, &error);
+  if (path == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_warning ("critical path: %s", error->message);
+      return;
+    }
+  jvms_threads_view_set_path (self, path);
+}
+
+void
+jvms_threads_view_request_path (JvmsThreadsView *self,
+                                JvmsHistory     *history,
+                                gint64           tid,
+                                gint64           from,
+                                gint64           to)
+{
+  g_return_if_fail (JVMS_IS_THREADS_VIEW (self));
+  if (self->path_cancel != NULL)
+    g_cancellable_cancel (self->path_cancel);
+  g_clear_object (&self->path_cancel);
+  if (history == NULL)
+    return;
+  self->path_cancel = g_cancellable_new ();
+  jvms_critical_path_compute_async (history, tid, from, to, self->path_cancel, path_computed,
+                                    g_object_ref (self));
 }

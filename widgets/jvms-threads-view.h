@@ -3,6 +3,7 @@
  * kernel-state lanes of each thread one above the other. */
 #pragma once
 
+#include "jvms-critical-path.h"
 #include "jvms-timeline.h"
 
 G_BEGIN_DECLS
@@ -43,6 +44,20 @@ char      **jvms_threads_view_dup_row_labels   (JvmsThreadsView *self);
  * when the thread is not shown. For tests and for scrolling to a thread. */
 int         jvms_threads_view_get_row_y        (JvmsThreadsView *self,
                                                 gint64           tid);
+
+/* The critical path of a thread (docs/critical-path.md) drawn over the rows: a click on a
+ * thread's lanes asks for the path of that thread over the selection (or the visible range
+ * when nothing is selected), computed in a worker thread; a click on its label clears it.
+ * Property "path" (a const JvmsCriticalPath *, NULL when none) notifies when it arrives. */
+void        jvms_threads_view_request_path     (JvmsThreadsView  *self,
+                                                JvmsHistory      *history,
+                                                gint64            tid,
+                                                gint64            from,
+                                                gint64            to);
+/* Shows @path (the view takes it; NULL clears). */
+void        jvms_threads_view_set_path         (JvmsThreadsView  *self,
+                                                JvmsCriticalPath *path);
+const JvmsCriticalPath *jvms_threads_view_get_path (JvmsThreadsView *self);
 
 /* Both lanes of a row as tall: the kernel lane is read as closely as the Java one. */
 #define JVMS_THREADS_VIEW_ROW_HEIGHT 26

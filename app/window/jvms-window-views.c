@@ -14,6 +14,7 @@
 #include "jvms-event-store.h"
 #include "jvms-event-table.h"
 #include "jvms-findings-list.h"
+#include "jvms-path-section.h"
 #include "jvms-gc-view.h"
 #include "jvms-locks-view.h"
 #include "jvms-object-age-view.h"
@@ -106,6 +107,7 @@ struct _JvmsWindowViews
   JvmsSession        *session;
   GtkWidget          *ruler;
   GtkWidget          *findings;
+  GtkWidget          *path_section;
   GtkWidget          *event_table;
   guint               bound;    /* bit i: view_settings[i] was bound to some widget */
 };
@@ -130,6 +132,14 @@ selection_changed (JvmsWindowViews *self)
     start = end = 0;
   jvms_selection_panel_set_range (self->panel, start, end);
   update_zoom_actions (self);
+  jvms_window_debug_changed (self->window);
+}
+
+/* The threads view drew a critical path (or cleared it): the panel lists it. */
+static void
+path_changed (JvmsWindowViews *self, GParamSpec *pspec, JvmsThreadsView *view)
+{
+  jvms_path_section_set_path (JVMS_PATH_SECTION (self->path_section), jvms_threads_view_get_path (view));
   jvms_window_debug_changed (self->window);
 }
 
@@ -197,6 +207,11 @@ jvms_window_views_new (JvmsWindow *window, GtkBox *ruler_box, GtkBox *views_box,
   jvms_selection_panel_set_session (panel, self->session);
   self->findings = jvms_findings_list_new (self->session);
   jvms_selection_panel_add_section (panel, self->findings);
+  self->path_section = jvms_path_section_new (self->session);
+  jvms_selection_panel_add_section (panel, self->path_section);
+  for (guint i = 0; i < G_N_ELEMENTS (view_infos); i++)
+    if (JVMS_IS_THREADS_VIEW (self->views[i]))
+      g_signal_connect_swapped (self->views[i], "notify::path", G_CALLBACK (path_changed), self);
   return self;
 }
 
@@ -466,6 +481,43 @@ dump_event_table (JvmsEventTable *table, GKeyFile *key_file)
     set_bounds (key_file, "table-bounds", GTK_WIDGET (table));
 }
 
+/* [path]: the critical path the threads view shows, and the content y of each thread row
+ * (a test clicks a row by it). */
+static void
+dump_path (JvmsThreadsView *view, JvmsPathSection *section, GKeyFile *key_file)
+{
+  g_autoptr(GString) ys = g_string_new (NULL);
+  for (guint r = 0; r < jvms_timeline_get_n_rows (JVMS_TIMELINE (view)); r++)
+    {
+      int y = 0, h = 0;
+      jvms_timeline_get_row_bounds (JVMS_TIMELINE (view), r, &y, &h);
+      g_string_append_printf (ys, "%s%d", r ? ";" : "", y);
+    }
+  g_key_file_set_string (key_file, "views", "thread-row-ys", ys->str);
+  /* Where content y 0 is in the view: below its legend (which wraps), less the scroll. */
+  g_key_file_set_integer (key_file, "views", "thread-rows-top",
+                          jvms_timeline_get_legend_height (JVMS_TIMELINE (view), gtk_widget_get_width (GTK_WIDGET (view)))
+                          - (int) jvms_timeline_get_v_offset (JVMS_TIMELINE (view)));
+  const JvmsCriticalPath *path = jvms_threads_view_get_path (view);
+  g_key_file_set_boolean (key_file, "path", "shown", path != NULL);
+  if (path == NULL)
+    return;
+  g_key_file_set_int64 (key_file, "path", "tid", path->tid);
+  g_key_file_set_int64 (key_file, "path", "from", path->from);
+  g_key_file_set_int64 (key_file, "path", "to", path->to);
+  g_key_file_set_integer (key_file, "path", "segments", (int) path->segments->len);
+  g_key_file_set_integer (key_file, "path", "handoffs", (int) path->handoffs->len);
+  g_key_file_set_integer (key_file, "path", "threads", (int) path->n_threads);
+  /* tid=ns;... most first, as the section lists them. */
+  g_autoptr(GArray) by = jvms_critical_path_by_thread (path);
+  g_autoptr(GString) text = g_string_new (NULL);
+  for (guint i = 0; i < by->len; i++)
+    g_string_append_printf (text, "%" G_GINT64_FORMAT "=%" G_GINT64_FORMAT ";",
+                            g_array_index (by, JvmsPathSegment, i).tid, g_array_index (by, JvmsPathSegment, i).to);
+  g_key_file_set_string (key_file, "path", "by-thread", text->str);
+  g_key_file_set_string (key_file, "path", "text", jvms_path_section_get_text (section));
+}
+
 void
 jvms_window_views_dump_state (JvmsWindowViews *self, GKeyFile *key_file)
 {
@@ -490,6 +542,7 @@ jvms_window_views_dump_state (JvmsWindowViews *self, GKeyFile *key_file)
           g_auto(GStrv) labels = jvms_threads_view_dup_row_labels (JVMS_THREADS_VIEW (self->views[i]));
           g_key_file_set_string_list (key_file, "views", "thread-row-labels",
                                       (const char * const *) labels, g_strv_length (labels));
+          dump_path (JVMS_THREADS_VIEW (self->views[i]), JVMS_PATH_SECTION (self->path_section), key_file);
         }
       if (gtk_widget_get_visible (self->expanders[i]))
         g_string_append_printf (shown, "%s%s", shown->len ? ";" : "",

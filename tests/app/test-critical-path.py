@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""The critical path in the window (docs/critical-path.md), under Xvfb with real clicks.
+
+On the bundled sample: a click on the lanes of a thread of the threads view draws that thread's
+critical path over what shows (nothing selected) and the side panel lists it; the path the window
+dumps (range, segments, hand-offs, threads, time per thread) is the one `jvmscope-cli
+critical-path` gives for the same range, to the nanosecond; the screenshot shows the path's colour
+on the rows of the threads it visits; a click on the thread's label clears it.
+"""
+import argparse, importlib.util, json, os, shutil, subprocess, tempfile, time
+
+from jvms_tap import Tap
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+spec = importlib.util.spec_from_file_location("window_helpers", os.path.join(HERE, "test-window.py"))
+w = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(w)
+
+THREAD = "order-1"
+GUTTER = 180  # JVMS_TIMELINE_GUTTER
+ROW_H = 26    # JVMS_THREADS_VIEW_ROW_HEIGHT
+HIGHLIGHT = [(0xD5, 0x5E, 0x00), (0xF0, 0xA0, 0x50)]  # the palette's highlight, light and dark
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--jvmscope", required=True)
+    ap.add_argument("--cli", required=True)
+    ap.add_argument("--schema-dir", required=True)
+    ap.add_argument("--source-root", required=True)
+    args = ap.parse_args()
+    tap = Tap()
+    tmp = tempfile.mkdtemp(prefix="jvmscope-path-window-")
+    trace = os.path.join(args.source_root, "data", "sample", "sample.jvmtrace")
+    xvfb, display = w.start_xvfb()
+    state = w.State(os.path.join(tmp, "state.ini"))
+    env = dict(os.environ)
+    env.update({
+        "DISPLAY": display, "GDK_BACKEND": "x11", "GSETTINGS_SCHEMA_DIR": args.schema_dir,
+        "GSETTINGS_BACKEND": "memory", "XDG_CACHE_HOME": os.path.join(tmp, "cache"),
+        "XDG_CONFIG_HOME": os.path.join(tmp, "config"), "XDG_DATA_HOME": os.path.join(tmp, "data"),
+        "JVMSCOPE_DEBUG_DUMP_STATE": state.path, "LC_ALL": "C.UTF-8", "GTK_A11Y": "none",
+    })
+    env.pop("WAYLAND_DISPLAY", None)
+    log = open(os.path.join(tmp, "jvmscope.log"), "w")
+    app = None
+
+    def xdo(*cmd):
+        return subprocess.run(["xdotool", *cmd], env=env, capture_output=True, text=True)
+
+    try:
+        app = subprocess.Popen([args.jvmscope, trace], env=env, stdout=log, stderr=subprocess.STDOUT)
+        loaded = w.wait_for(lambda: state.get("window", "loading") == "false" and state.get("views", "history") == "true"
+                            and state.get("views", "complete") == "true")
+        if not tap.check(loaded, "the sample opens", state.get("window", "problem")):
+            return tap.done()
+        # Where the thread's row is: its index among the rows, its content y.
+        def row():
+            labels = [r for r in state.get("views", "thread-row-labels", "").split(";") if r]
+            ys = w.ints(state.get("views", "thread-row-ys", ""))
+            tb = w.ints(state.get("views", "threads-bounds", ""))
+            top = w.ints(state.get("views", "thread-rows-top", ""))
+            return ((labels, ys, tb, top[0]) if labels and len(ys) == len(labels) and len(tb) == 4 and tb[2] > 400
+                    and top else None)
+        # The banner that says what the trace holds (the sample's note) comes after the load and
+        # moves the views down: the rows are where they are once it shows and two reads a second
+        # apart agree.
+        w.wait_for(lambda: state.get("window", "problem", "") != "")
+        def settled():
+            a = row()
+            time.sleep(1.0)
+            b = row()
+            return a if a is not None and a == b else None
+        laid = w.wait_for(settled)
+        if not tap.check(laid is not None, "the threads view lists its rows and where they are",
+                         (state.get("views", "thread-row-labels"), state.get("views", "thread-row-ys"))):
+            return tap.done()
+        cli = subprocess.run([args.cli, "analyze", trace, "--json", "--cache-dir", os.path.join(tmp, "cli-cache")],
+                             capture_output=True, text=True)
+        tid = [t["tid"] for t in json.loads(cli.stdout)["threads"] if t["name"] == THREAD][0]
+        # The side panel's contents and the banner can still move the views after the rows
+        # settled: a click that reached another row (its path shows) is tried again at the
+        # row's new place, three times at most.
+        for attempt in range(3):
+            labels, ys, tb, top = laid
+            y = ys[labels.index(str(tid))]
+            visible = 0 <= top + y < tb[3] - ROW_H
+            if attempt == 0:
+                tap.check(visible, "%s's row shows without scrolling" % THREAD, (top, y, tb))
+            if not visible:
+                return tap.done()
+            sx, sy = tb[0] + GUTTER + (tb[2] - GUTTER) // 2, tb[1] + top + y + ROW_H // 2
+            w.screenshot(env, os.path.join(tmp, "before.png"))
+            xdo("mousemove", str(sx), str(sy))
+            time.sleep(0.2)
+            xdo("click", "1")
+            w.wait_for(lambda: state.get("path", "shown") == "true")
+            if state.get("path", "tid") == str(tid):
+                break
+            tap.note("the click reached thread %s: the views moved" % state.get("path", "tid"))
+            laid = w.wait_for(settled) or laid
+        shown = w.wait_for(lambda: state.get("path", "shown") == "true")
+        if not tap.check(shown and state.get("path", "tid") == str(tid),
+                         "a click on %s's lanes draws its critical path" % THREAD,
+                         (state.get("path", "shown"), state.get("path", "tid"), tid, (sx, sy), laid[1:],
+                          row())):
+            return tap.done()
+        lo, hi = int(state.get("path", "from")), int(state.get("path", "to"))
+        v0, v1 = int(state.get("views", "visible-start")), int(state.get("views", "visible-end"))
+        tap.check((lo, hi) == (max(v0, lo), min(v1, hi)) and lo == v0,
+                  "nothing selected: the path is over what shows", (lo, hi, v0, v1))
+        # The same path from the command line, over the same range.
+        index = json.loads(subprocess.run([args.cli, "index", "--json", "--cache-dir", os.path.join(tmp, "cli-cache"),
+                                           trace], capture_output=True, text=True).stdout)
+        start = index["start_ns"]
+        r = subprocess.run([args.cli, "critical-path", trace, "--thread", str(tid), "--from", "%dns" % (lo - start),
+                            "--to", "%dns" % (hi - start), "--json", "--cache-dir", os.path.join(tmp, "cli-cache")],
+                           capture_output=True, text=True)
+        path = json.loads(r.stdout) if r.returncode == 0 else None
+        if tap.check(path is not None, "critical-path answers for the window's range", r.stderr):
+            by = "".join("%d=%d;" % (t["tid"], t["ns"]) for t in path["by_thread"])
+            got = (int(state.get("path", "segments")), int(state.get("path", "handoffs")),
+                   int(state.get("path", "threads")), state.get("path", "by-thread"))
+            want = (len(path["segments"]), len(path["handoffs"]), path["threads"], by)
+            tap.check(got == want and (path["range"]["from_ns"], path["range"]["to_ns"]) == (lo, hi),
+                      "the window's path is the command line's: %d segments, %d hand-offs, %d threads" % want[:3],
+                      (got[:3], want[:3], got[3][:200], want[3][:200]))
+            text = state.get("path", "text", "")
+            first = path["by_thread"][0]["name"]
+            tap.check(first in text and path["segments"][0]["cause"] in text,
+                      "the side panel lists the path's threads and segments", text[:600])
+        # The pixels: the path's colour (the palette's highlight) on the rows of the threads it
+        # visits, right of the gutter, and not before the click (the screenshot is retaken until
+        # the frame shows it).
+        def path_pixels():
+            img = w.screenshot(env, os.path.join(tmp, "path.png"))
+            rows_hit = 0
+            for t in path["by_thread"][:3] if path else []:
+                if str(t["tid"]) not in labels:
+                    continue
+                ry = tb[1] + top + ys[labels.index(str(t["tid"]))]
+                band = w.region(img, tb[0] + GUTTER, ry + ROW_H // 2 - 2, tb[2] - GUTTER, 3)
+                if any(any(abs(b[i] - c[0]) < 16 and abs(b[i + 1] - c[1]) < 16 and abs(b[i + 2] - c[2]) < 16
+                           for c in HIGHLIGHT) for b in band for i in range(0, len(b), 3)):
+                    rows_hit += 1
+            return rows_hit if rows_hit >= 2 else None
+        tap.check(w.wait_for(path_pixels), "the path is drawn on the rows of its threads",
+                  os.path.join(tmp, "path.png"))
+        xdo("mousemove", str(tb[0] + 40), str(sy))
+        time.sleep(0.2)
+        xdo("click", "1")
+        tap.check(w.wait_for(lambda: state.get("path", "shown") == "false"),
+                  "a click on the thread's label clears the path", state.get("path", "shown"))
+    finally:
+        if app is not None:
+            app.terminate()
+            try:
+                app.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                app.kill()
+        xvfb.kill()
+        log.close()
+        if os.environ.get("JVMS_KEEP") is None:
+            shutil.rmtree(tmp, ignore_errors=True)
+    tap.done()
+
+
+if __name__ == "__main__":
+    main()

@@ -305,6 +305,25 @@ stats_of_type (JvmsEventStats *stats, guint32 type)
   return NULL;
 }
 
+/* The statistics are those of the range, type and thread (as `jvmscope-cli events --stats`
+ * gives them): the text filter narrows the rows only, and the title says so while it does. */
+static void
+show_stats_title (JvmsEventTable *self)
+{
+  if (self->stats == NULL || self->store == NULL)
+    {
+      gtk_label_set_text (self->stats_title, _("Statistics"));
+      return;
+    }
+  g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, jvms_event_stats_get_n_rows (self->stats));
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search));
+  /* The count outside the translated text: its format is not translatable. */
+  g_autofree char *full = text != NULL && *text != '\0'
+                            ? g_strdup_printf (_("Statistics (%s, without the text filter)"), count)
+                            : g_strdup_printf ("%s (%s)", _("Statistics"), count);
+  gtk_label_set_text (self->stats_title, full);
+}
+
 static void
 show_stats (JvmsEventTable *self)
 {
@@ -320,11 +339,7 @@ show_stats (JvmsEventTable *self)
       gtk_widget_set_visible (GTK_WIDGET (self->syscalls_title), FALSE);
       return;
     }
-  guint64 n = jvms_event_stats_get_n_rows (st);
-  g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
-  /* The count outside the translated text: its format is not translatable. */
-  g_autofree char *full = g_strdup_printf ("%s (%s)", _("Statistics"), count);
-  gtk_label_set_text (self->stats_title, full);
+  show_stats_title (self);
 
   static const char * const dur_heads[] = { N_("Type"), N_("Count"), N_("Total"), N_("Min"), N_("Mean"),
                                             N_("p50"), N_("p99"), N_("Max"), NULL };
@@ -1068,6 +1083,7 @@ build (JvmsEventTable *self)
   g_signal_connect_swapped (self->type_drop, "notify::selected", G_CALLBACK (type_chosen), self);
   g_signal_connect_swapped (self->thread_drop, "notify::selected", G_CALLBACK (refresh), self);
   g_signal_connect_swapped (self->search, "search-changed", G_CALLBACK (start_order), self);
+  g_signal_connect_swapped (self->search, "search-changed", G_CALLBACK (show_stats_title), self);
   g_signal_connect_swapped (self->sort_drop, "notify::selected", G_CALLBACK (sort_chosen), self);
   g_signal_connect_swapped (self->descending_button, "toggled", G_CALLBACK (sort_chosen), self);
   g_signal_connect (self->view, "activate", G_CALLBACK (row_activated), self);

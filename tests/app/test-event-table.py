@@ -14,7 +14,7 @@ bundled sample (docs/window.md, "The event table").
 - Clicking the Duration header sorts the rows by duration (the whole range, off the main
   thread); the same rows are there, in order of duration.
 - Ctrl+Shift+F puts the focus in the text filter: typing a type's name leaves only rows whose
-  type, thread or fields hold it.
+  type, thread or fields hold it; the statistics stay the range's and their title says so.
 Screenshots are written in the test's folder (printed), kept with --keep or when a check fails,
 for a person to look at. Prints TAP."""
 import argparse
@@ -264,6 +264,9 @@ def main():
         tap.check(got is not None and int(state.get("events", "rows", "0")) == len(want),
                   "Ctrl+Shift+F and a type's name leave that type's rows (%d)" % len(want),
                   "rows %s, first %s" % (state.get("events", "rows"), (table_rows(state) or [])[:3]))
+        title = shown_stats(state).get("title", [[""]])[0][0]
+        tap.check(title == "Statistics (%d, without the text filter)" % len(range_rows),
+                  "the statistics say that they are the range's, without the text filter", title)
         shot("5-filtered")
     finally:
         if app is not None:

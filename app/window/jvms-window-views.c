@@ -16,6 +16,8 @@
 #include "jvms-findings-list.h"
 #include "jvms-path-section.h"
 #include "jvms-gc-view.h"
+#include "jvms-gc-workers-view.h"
+#include "jvms-jit-view.h"
 #include "jvms-locks-view.h"
 #include "jvms-object-age-view.h"
 #include "jvms-session.h"
@@ -87,6 +89,8 @@ static const ViewInfo view_infos[] = {
   VIEW ("cpus", N_("CPUs"), jvms_cpus_view_new, NULL),
   VIEW ("locks", N_("Locks"), jvms_locks_view_new, NULL),
   VIEW ("gc", N_("GC and Heap"), jvms_gc_view_new, NULL),
+  VIEW ("gc-workers", N_("GC Workers"), jvms_gc_workers_view_new, NULL),
+  VIEW ("jit", N_("JIT Compilations"), jvms_jit_view_new, NULL),
   VIEW ("object-age", N_("Object Age"), jvms_object_age_view_new, age_unit_choice),
   VIEW ("counters", N_("Counters"), jvms_counters_view_new, metric_choice),
 };
@@ -369,6 +373,10 @@ jvms_window_views_set_events_path (JvmsWindowViews *self, const char *events_pat
         }
     }
   jvms_event_table_set_store (JVMS_EVENT_TABLE (self->event_table), store, names);
+  /* The JIT view's deoptimizations are rows of the same store. */
+  for (guint i = 0; i < G_N_ELEMENTS (view_infos); i++)
+    if (JVMS_IS_JIT_VIEW (self->views[i]))
+      jvms_jit_view_set_event_store (JVMS_JIT_VIEW (self->views[i]), store);
 }
 
 void
@@ -590,6 +598,17 @@ jvms_window_views_dump_state (JvmsWindowViews *self, GKeyFile *key_file)
       if (JVMS_IS_OBJECT_AGE_VIEW (self->views[i]))
         g_key_file_set_integer (key_file, "views", "object-age-samples",
                                 (int) jvms_object_age_view_get_n_samples (JVMS_OBJECT_AGE_VIEW (self->views[i])));
+      if (JVMS_IS_GC_WORKERS_VIEW (self->views[i]))
+        g_key_file_set_integer (key_file, "views", "gc-workers-rows",
+                                (int) jvms_gc_workers_view_get_n_workers (JVMS_GC_WORKERS_VIEW (self->views[i])));
+      if (JVMS_IS_JIT_VIEW (self->views[i]))
+        {
+          JvmsJitView *jit = JVMS_JIT_VIEW (self->views[i]);
+          g_key_file_set_integer (key_file, "views", "jit-compilers",
+                                  (int) jvms_jit_view_get_n_compilers (jit));
+          g_key_file_set_uint64 (key_file, "views", "jit-deoptimizations",
+                                 jvms_jit_view_get_n_deoptimizations (jit));
+        }
       if (JVMS_IS_COUNTERS_VIEW (self->views[i]))
         {
           JvmsCountersView *counters = JVMS_COUNTERS_VIEW (self->views[i]);

@@ -14,11 +14,17 @@ its legend) for what the sample holds:
   legends      every view's legend is drawn whole at 1600 pixels (it wraps);
   toggles      the View menu's Object Age and Counters (Ctrl+Shift+K, Ctrl+Shift+H) show and
                hide their own view only, each in its own flag of visible-views;
+  gc-workers   a row per GC worker thread the index has (GC/workers/<tid>/task, as
+               `jvmscope-history-dump` lists them), each with its tasks drawn in colour;
+  jit          a row per compiler thread (JIT/<tid>/compilation), each with its compilations
+               drawn in colour, and a row of the deoptimizations, as many as `jvmscope-cli
+               summary` counts jdk.Deoptimization events, drawn as ticks;
   choice       the object age unit is chosen in the view's header: the drop-down, opened with
                the pointer and set with the keyboard, sets the object-age-unit key.
 """
 import argparse
 import importlib.util
+import json
 import os
 import re
 import subprocess
@@ -38,8 +44,23 @@ GUTTER = 180
 
 VIEW_CLASS = {
     "threads": "JvmsThreadsView", "cpus": "JvmsCpusView", "locks": "JvmsLocksView",
-    "gc": "JvmsGcView", "object-age": "JvmsObjectAgeView", "counters": "JvmsCountersView",
+    "gc": "JvmsGcView", "gc-workers": "JvmsGcWorkersView", "jit": "JvmsJitView",
+    "object-age": "JvmsObjectAgeView", "counters": "JvmsCountersView",
 }
+# Row heights of the per-thread views (widgets/jvms-gc-workers-view.h, jvms-jit-view.h).
+ROW_HEIGHT = {"gc-workers": 16, "jit": 20}
+
+
+def thread_folders(dump, index, root, leaf):
+    """The thread keys below @root that hold @leaf and a value in it: the index's own list."""
+    text = subprocess.run([dump, "-a", root, index], capture_output=True, text=True, check=True).stdout
+    keys = set()
+    for line in text.splitlines():
+        parts = line.split("\t")
+        m = re.match(r"^%s/([^/]+)/%s$" % (re.escape(root), re.escape(leaf)), parts[0])
+        if m and len(parts) > 3 and parts[3] != "null":
+            keys.add(m.group(1))
+    return keys
 
 
 def pixels(img, box):
@@ -67,6 +88,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--jvmscope", required=True)
     ap.add_argument("--cli", required=True)
+    ap.add_argument("--dump", required=True)
     ap.add_argument("--schema-dir", required=True)
     ap.add_argument("--source-root", required=True)
     ap.add_argument("--keep", action="store_true", help="keep the screenshots")
@@ -172,6 +194,35 @@ def main():
         tap.check(line < 20, "... and draws no line (%d pixels of the line colour)" % line)
         gsettings("reset", "counters-metric")
 
+        # GC workers and JIT compilations: a row per thread folder of the index, each drawn.
+        index = json.loads(subprocess.run([args.cli, "index", trace, "--json"], capture_output=True,
+                                          text=True, env=env).stdout)["index"]
+        summary_types = dict((m.group(1), int(m.group(2))) for m in
+                             re.finditer(r"^\s*(\S+)\s+(\d+)\s*$", summary, re.M))
+        for name, root, leaf in (("gc-workers", "GC/workers", "task"), ("jit", "JIT", "compilation")):
+            want = thread_folders(args.dump, index, root, leaf)
+            show_only(name)
+            time.sleep(1.0)
+            key = "gc-workers-rows" if name == "gc-workers" else "jit-compilers"
+            got = int(state.get("views", key, "-1"))
+            tap.check(len(want) > 0 and got == len(want),
+                      "%s: a row per thread of %s in the index (%d)" % (name, root, len(want)), got)
+            img = shot(name)
+            b = ints(name + "-bounds")
+            top = int(state.get("views", name + "-legend-height", "18"))
+            drawn = []
+            for r in range(len(want)):
+                y = b[1] + top + r * ROW_HEIGHT[name] + 2 if len(b) == 4 else 0
+                drawn.append(saturated(pixels(img, (b[0] + GUTTER + 1, y, b[2] - GUTTER - 2,
+                                                    ROW_HEIGHT[name] - 4))) if len(b) == 4 else 0)
+            tap.check(len(drawn) > 0 and min(drawn) > 0,
+                      "... each row draws its intervals in colour (%s coloured pixels)" % drawn)
+        want = summary_types.get("jdk.Deoptimization", 0)
+        got = int(state.get("views", "jit-deoptimizations", "-1"))
+        tap.check(want > 0 and got == want,
+                  "jit: the deoptimizations row counts the trace's %d jdk.Deoptimization events" % want,
+                  got)
+
         # Every view's legend whole at this width.
         for name in VIEW_CLASS:
             show_only(name)
@@ -204,7 +255,8 @@ def main():
 
         # The age unit, chosen in the view's header with the pointer and the keyboard.
         show_only("object-age")
-        cb = tw.wait_for(lambda: (lambda b: b if len(b) == 4 and b[1] > 0 else None)
+        # On screen: the dump right after the flag changed may still hold the old layout.
+        cb = tw.wait_for(lambda: (lambda b: b if len(b) == 4 and 0 < b[1] < HEIGHT - b[3] else None)
                          (ints("object-age-choice-bounds")))
         # A loaded machine may open the list after the keys were sent: then Escape closes what
         # opened and the pointer tries again, three times at most.

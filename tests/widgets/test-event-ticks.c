@@ -1,0 +1,227 @@
+/* test-event-ticks.c: where rows of an event store fall in a view's columns
+ * (widgets/jvms-event-ticks.c) against a naive count over every row.
+ *
+ * A store of two types (the counted one and another interleaved with it) is written, then
+ * counted over a range: rows starting in each column and, for rows with a duration, the columns
+ * their span covers. Few rows: every row is read. Many (20 times the exact limit): the range is
+ * halved by counting queries, and the counts must still equal the naive ones, none flagged
+ * approximate. More than the queries can resolve: each column's count is within the naive
+ * total of the unresolved part, flagged approximate, and the total kept. */
+#include "config.h"
+
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "jvms-event-store.h"
+#include "jvms-event-ticks.h"
+#include "jvms-event-writer.h"
+
+#define N_COLUMNS 1000
+
+typedef struct
+{
+  gint64 time, duration;
+  guint32 type;
+} Row;
+
+typedef struct
+{
+  char   *dir;
+  char   *path;
+  GArray *rows; /* Row, in time order */
+} Fixture;
+
+/* @n rows of type 0 from @t0 on, @gap ns apart on average, every third one with a duration of
+ * up to @max_duration; a row of type 1 after each fourth. */
+static void
+write_store (Fixture *f,
+             guint    n,
+             gint64   t0,
+             gint64   gap,
+             gint64   max_duration)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JvmsEventWriter) w = jvms_event_writer_new (f->path, &error);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (19);
+  gint64 t = t0;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (jvms_event_writer_add_type (w, "test.Counted", NULL, 0), ==, 0);
+  g_assert_cmpuint (jvms_event_writer_add_type (w, "test.Other", NULL, 0), ==, 1);
+  for (guint i = 0; i < n; i++)
+    {
+      Row r = { t, i % 3 == 0 ? g_rand_int_range (rand, 0, (gint32) max_duration + 1) : 0, 0 };
+      jvms_event_writer_begin (w, r.time, r.duration, 0, 100 + i % 7, JVMS_EVENT_NONE);
+      jvms_event_writer_commit (w);
+      g_array_append_val (f->rows, r);
+      if (i % 4 == 0)
+        {
+          Row other = { t, 5 * gap, 1 };
+          jvms_event_writer_begin (w, other.time, other.duration, 1, 7, JVMS_EVENT_NONE);
+          jvms_event_writer_commit (w);
+          g_array_append_val (f->rows, other);
+        }
+      t += g_rand_int_range (rand, 0, (gint32) (2 * gap) + 1);
+    }
+  g_assert_true (jvms_event_writer_close (w, &error));
+  g_assert_no_error (error);
+}
+
+static guint
+naive_column (gint64 t0,
+              gint64 t1,
+              gint64 t)
+{
+  double f = (double) (t - t0) / (double) (t1 - t0);
+  return (guint) CLAMP (f * N_COLUMNS, 0, N_COLUMNS - 1);
+}
+
+/* Every row of type 0: starts in [t0, t1) per column, and the columns each span covers. */
+static void
+naive_count (Fixture         *f,
+             gint64           t0,
+             gint64           t1,
+             JvmsEventColumn *out)
+{
+  memset (out, 0, sizeof (JvmsEventColumn) * N_COLUMNS);
+  for (guint i = 0; i < f->rows->len; i++)
+    {
+      const Row *r = &g_array_index (f->rows, Row, i);
+      gint64 end = r->time + r->duration;
+      if (r->type != 0)
+        continue;
+      if (r->time >= t0 && r->time < t1)
+        out[naive_column (t0, t1, r->time)].starts++;
+      if (r->duration > 0 && end > t0 && r->time < t1)
+        for (guint c = naive_column (t0, t1, MAX (r->time, t0));
+             c <= naive_column (t0, t1, MIN (end, t1 - 1)); c++)
+          out[c].covering++;
+    }
+}
+
+static void
+fixture_set_up (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  f->dir = g_dir_make_tmp ("jvms-event-ticks-XXXXXX", &error);
+  g_assert_no_error (error);
+  f->path = g_build_filename (f->dir, "events.jvmsev", NULL);
+  f->rows = g_array_new (FALSE, FALSE, sizeof (Row));
+}
+
+static void
+fixture_tear_down (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_unlink (f->path);
+  g_rmdir (f->dir);
+  g_free (f->path);
+  g_free (f->dir);
+  g_array_unref (f->rows);
+}
+
+static JvmsEventStore *
+open_store (Fixture *f,
+            guint32 *type)
+{
+  g_autoptr(GError) error = NULL;
+  JvmsEventStore *store = jvms_event_store_open (f->path, &error);
+  g_assert_no_error (error);
+  *type = jvms_event_store_find_type (store, "test.Counted");
+  g_assert_cmpuint (*type, !=, JVMS_EVENT_NONE);
+  return store;
+}
+
+static void
+check_exact (Fixture *f,
+             gint64   t0,
+             gint64   t1)
+{
+  g_autoptr(GError) error = NULL;
+  guint32 type;
+  g_autoptr(JvmsEventStore) store = open_store (f, &type);
+  g_autofree JvmsEventColumn *got = g_new (JvmsEventColumn, N_COLUMNS);
+  g_autofree JvmsEventColumn *want = g_new (JvmsEventColumn, N_COLUMNS);
+  guint64 total = 0;
+
+  g_assert_true (jvms_event_ticks_count (store, &type, 1, 0, t0, t1, N_COLUMNS, got, &error));
+  g_assert_no_error (error);
+  naive_count (f, t0, t1, want);
+  for (guint c = 0; c < N_COLUMNS; c++)
+    {
+      g_assert_false (got[c].approximate);
+      g_assert_cmpuint (got[c].starts, ==, want[c].starts);
+      g_assert_cmpuint (got[c].covering, ==, want[c].covering);
+      total += got[c].starts;
+    }
+  g_assert_cmpuint (total, >, 0);
+}
+
+/* 5,000 rows, the range their middle: each row read, those before reaching into it too. */
+static void
+test_few (Fixture       *f,
+          gconstpointer  data)
+{
+  write_store (f, 5000, 1000000, 1000, 20000);
+  check_exact (f, 1000000 + 1000 * 1000, 1000000 + 4000 * 1000);
+}
+
+/* 20 times the exact limit in the range, none before it: halved by counting queries down to
+ * parts of at most the limit, then read. */
+static void
+test_many (Fixture       *f,
+           gconstpointer  data)
+{
+  write_store (f, 20 * JVMS_EVENT_TICKS_EXACT, 0, 1000, 20000);
+  check_exact (f, 0, (gint64) 20 * JVMS_EVENT_TICKS_EXACT * 1000);
+}
+
+/* 4 million rows, all in a few columns' worth of time except a sparse tail: the queries run out
+ * before every part is resolved. What was not resolved is spread and flagged; the total counted
+ * stays within a column's rounding of the rows there. */
+static void
+test_out_of_queries (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  guint32 type;
+  g_autoptr(JvmsEventStore) store = NULL;
+  g_autofree JvmsEventColumn *got = g_new (JvmsEventColumn, N_COLUMNS);
+  g_autofree JvmsEventColumn *want = g_new (JvmsEventColumn, N_COLUMNS);
+  guint64 total = 0, want_total = 0;
+  gboolean any_approximate = FALSE;
+  gint64 t1;
+
+  write_store (f, 2000000, 0, 1, 0);
+  t1 = g_array_index (f->rows, Row, f->rows->len - 1).time + 1;
+  store = open_store (f, &type);
+  g_assert_true (jvms_event_ticks_count (store, &type, 1, 0, 0, t1, N_COLUMNS, got, &error));
+  g_assert_no_error (error);
+  naive_count (f, 0, t1, want);
+  for (guint c = 0; c < N_COLUMNS; c++)
+    {
+      total += got[c].starts;
+      want_total += want[c].starts;
+      any_approximate |= got[c].approximate;
+      if (!got[c].approximate)
+        g_assert_cmpuint (got[c].starts, ==, want[c].starts);
+    }
+  g_assert_true (any_approximate);
+  /* A spread part loses at most its remainder: less than a row per column. */
+  g_assert_cmpuint (total, <=, want_total);
+  g_assert_cmpuint (total + N_COLUMNS, >=, want_total);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add ("/EventTicks/few", Fixture, NULL, fixture_set_up, test_few, fixture_tear_down);
+  g_test_add ("/EventTicks/many", Fixture, NULL, fixture_set_up, test_many, fixture_tear_down);
+  g_test_add ("/EventTicks/out-of-queries", Fixture, NULL, fixture_set_up, test_out_of_queries,
+              fixture_tear_down);
+  return g_test_run ();
+}

@@ -132,6 +132,71 @@ format_items (const GArray *items, guint max, JvmsTimeUnit unit)
   return text->len > 0 ? g_string_free (g_steal_pointer (&text), FALSE) : NULL;
 }
 
+/* The kind of the report named @name ("gc", "cpu-contention"...), as the list titles it. */
+static const char *
+kind_label_by_name (const char *name)
+{
+  for (int k = 0; k < JVMS_FINDING_N; k++)
+    if (g_strcmp0 (jvms_finding_kind_name (k), name) == 0)
+      return kind_label (k);
+  /* Translators: what a monitor's holders did when no state of theirs is known. */
+  return g_strcmp0 (name, "unknown") == 0 ? _("not known") : name;
+}
+
+/* Because of whom a monitor's waiters waited (issue 20): what its holders did meanwhile, the
+ * largest shares first, and who had the CPU while a holder waited for one. */
+static void
+append_holder_blame (GString *text, const JvmsEvidenceMonitor *monitor)
+{
+  g_autoptr(GString) states = g_string_new (NULL);
+  for (guint i = 0; i < monitor->holder_states->len && i < 3 && monitor->blocked_ns > 0; i++)
+    {
+      const JvmsEvidenceAmount *s = &g_array_index (monitor->holder_states, JvmsEvidenceAmount, i);
+      if (states->len > 0)
+        g_string_append (states, ", ");
+      g_string_append_printf (states, "%s %.0f%%", kind_label_by_name (s->name),
+                              100.0 * s->value / monitor->blocked_ns);
+    }
+  if (states->len > 0)
+    {
+      g_string_append_c (text, '\n');
+      /* Translators: what the holders of a monitor did while others waited, with shares. */
+      g_string_append_printf (text, _("Its holders meanwhile: %s"), states->str);
+    }
+  g_autofree char *thieves = format_threads (monitor->preempted_by, 3);
+  if (*thieves != '\0')
+    {
+      g_string_append_c (text, '\n');
+      /* Translators: the threads that had the CPU while a monitor's holder waited for one. */
+      g_string_append_printf (text, _("Holders preempted by %s"), thieves);
+    }
+}
+
+/* The safepoints' synchronisation and who arrived last (gc and safepoint findings). */
+static void
+append_stragglers (GString *text, const JvmsEvidence *evidence, JvmsTimeUnit unit)
+{
+  if (evidence->n_safepoints <= 0 || evidence->stragglers == NULL)
+    return;
+  g_autofree char *sync = jvms_time_format_duration (evidence->time_to_safepoint_ns, unit);
+  g_autoptr(GString) last = g_string_new (NULL);
+  for (guint i = 0; i < evidence->stragglers->len && i < 3; i++)
+    {
+      const JvmsEvidenceStraggler *s = &g_array_index (evidence->stragglers, JvmsEvidenceStraggler, i);
+      g_autofree char *ns = jvms_time_format_duration (s->ns, unit);
+      if (last->len > 0)
+        g_string_append (last, ", ");
+      g_string_append_printf (last, "%s (%s, %s)", s->name, s->state, ns);
+    }
+  if (text->len > 0)
+    g_string_append_c (text, '\n');
+  if (last->len > 0)
+    /* Translators: how long the safepoints took to stop the threads, and the last to stop. */
+    g_string_append_printf (text, _("Time to safepoint %s; last to stop: %s"), sync, last->str);
+  else
+    g_string_append_printf (text, _("Time to safepoint %s"), sync);
+}
+
 /* The main evidence of a finding, one line per item, plain text; NULL when there is none. */
 static char *
 format_evidence (const JvmsFinding *finding, JvmsTimeUnit unit)
@@ -156,6 +221,8 @@ format_evidence (const JvmsFinding *finding, JvmsTimeUnit unit)
           else
             /* Translators: a Java class and its address. */
             g_string_append_printf (text, _("Monitor %s at %s"), monitor->class_name, address);
+          if (i == 0)
+            append_holder_blame (text, monitor);
         }
       break;
     case JVMS_FINDING_CPU_CONTENTION:
@@ -174,6 +241,7 @@ format_evidence (const JvmsFinding *finding, JvmsTimeUnit unit)
         g_string_append_printf (text, g_dngettext (GETTEXT_PACKAGE, "%u collection, %s of pauses",
                                                    "%u collections, %s of pauses", collections),
                                 collections, pauses);
+        append_stragglers (text, evidence, unit);
       }
       break;
     case JVMS_FINDING_PROGRAM_LOGIC:
@@ -213,6 +281,7 @@ format_evidence (const JvmsFinding *finding, JvmsTimeUnit unit)
         if (operations != NULL)
           /* Translators: the VM operations that stopped the threads, with times. */
           g_string_append_printf (text, _("VM operations: %s"), operations);
+        append_stragglers (text, evidence, unit);
       }
       break;
     case JVMS_FINDING_SLEEPING:

@@ -575,6 +575,18 @@ jvms_window_views_dump_state (JvmsWindowViews *self, GKeyFile *key_file)
   GtkWidget *first = jvms_findings_list_get_row (JVMS_FINDINGS_LIST (self->findings), 0);
   if (first != NULL)
     set_bounds (key_file, "finding-bounds", first);
+  /* Each finding as the list writes it: title, then its subtitle (markup), one per finding. */
+  g_autoptr(GStrvBuilder) findings_text = g_strv_builder_new ();
+  for (guint i = 0; jvms_findings_list_get_row (JVMS_FINDINGS_LIST (self->findings), i) != NULL; i++)
+    {
+      GtkWidget *row = jvms_findings_list_get_row (JVMS_FINDINGS_LIST (self->findings), i);
+      g_autofree char *line = g_strdup_printf ("%s\n%s", adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)),
+                                               adw_action_row_get_subtitle (ADW_ACTION_ROW (row)));
+      g_strv_builder_add (findings_text, line);
+    }
+  g_auto(GStrv) texts = g_strv_builder_end (findings_text);
+  g_key_file_set_string_list (key_file, "panel", "finding-texts", (const char * const *) texts,
+                              g_strv_length (texts));
   /* Where each view is (its whole widget: legend strip, then rows), by its name, and what the
    * views were fed, so that tests point at a view's data area and know what it should show. */
   for (guint i = 0; i < G_N_ELEMENTS (view_infos); i++)

@@ -22,6 +22,32 @@ ROW_H = 26    # JVMS_THREADS_VIEW_ROW_HEIGHT
 HIGHLIGHT = [(0xD5, 0x5E, 0x00), (0xF0, 0xA0, 0x50)]  # the palette's highlight, light and dark
 
 
+KINDS = {"monitor-contention": "Monitor contention", "cpu-contention": "Waiting for a CPU",
+         "gc": "Garbage collection", "jit": "JIT compilation", "safepoint": "Safepoints",
+         "sleeping": "Sleeping", "parking": "Parked or waiting", "io": "Input/output",
+         "allocation": "Allocation", "program-logic": "Running application code", "unknown": "not known"}
+
+
+def findings_texts(value):
+    """The key file's string list of finding-texts: ';' separates, '\\;' and '\\n' escape."""
+    out, cur, i = [], "", 0
+    while i < len(value):
+        c = value[i]
+        if c == "\\" and i + 1 < len(value):
+            cur += {"n": "\n", ";": ";", "s": " ", "\\": "\\"}.get(value[i + 1], value[i + 1])
+            i += 2
+            continue
+        if c == ";":
+            out.append(cur)
+            cur = ""
+        else:
+            cur += c
+        i += 1
+    if cur:
+        out.append(cur)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--jvmscope", required=True)
@@ -146,6 +172,37 @@ def main():
             return rows_hit if rows_hit >= 2 else None
         tap.check(w.wait_for(path_pixels), "the path is drawn on the rows of its threads",
                   os.path.join(tmp, "path.png"))
+        # The findings link to the blame (issue 20): the monitor's holders' states and who
+        # preempted them, the GC's time to safepoint and who stopped last, as analyze --json
+        # says for the range the findings are for.
+        f0, f1 = int(state.get("panel", "findings-t0", "0")), int(state.get("panel", "findings-t1", "0"))
+        r = subprocess.run([args.cli, "analyze", trace, "--json", "--from", "%dns" % (f0 - start), "--to",
+                            "%dns" % (f1 - start), "--cache-dir", os.path.join(tmp, "cli-cache")],
+                           capture_output=True, text=True)
+        report = json.loads(r.stdout) if r.returncode == 0 else {"findings": []}
+        texts = findings_texts(state.get("panel", "finding-texts", ""))
+        def finding(kind):
+            f = [f for f in report["findings"] if f["kind"] == kind]
+            shown = [x for x in texts if x.startswith(KINDS[kind] + "\n")]
+            return (f[0] if f else None), (shown[0] if shown else "")
+        mon, shown = finding("monitor-contention")
+        if tap.check(mon is not None and mon["evidence"]["monitors"], "the sample has contended monitors",
+                     [f["kind"] for f in report["findings"]]):
+            m = mon["evidence"]["monitors"][0]
+            states = ", ".join("%s %.0f%%" % (KINDS.get(s, s), 100.0 * ns / m["blocked_ns"])
+                               for s, ns in sorted(m["holder_states"].items(), key=lambda kv: -kv[1])[:3])
+            thieves = ", ".join("%s (%d)" % (x["name"], x["tid"]) for x in m["preempted_by"][:3])
+            tap.check("Its holders meanwhile: " + states in shown
+                      and (not thieves or "Holders preempted by " + thieves in shown),
+                      "the monitor's finding says what its holders did and who preempted them: " + states,
+                      (shown, states, thieves))
+        gc, shown = finding("gc")
+        if tap.check(gc is not None, "the sample has a gc finding"):
+            e = gc["evidence"]
+            first = e["stragglers"][0] if e.get("stragglers") else None
+            tap.check("Time to safepoint" in shown
+                      and (first is None or "last to stop: %s (%s," % (first["name"], first["state"]) in shown),
+                      "the gc finding gives the time to safepoint and who stopped last", (shown, first))
         xdo("mousemove", str(tb[0] + 40), str(sy))
         time.sleep(0.2)
         xdo("click", "1")

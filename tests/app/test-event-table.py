@@ -10,7 +10,8 @@ bundled sample (docs/window.md, "The event table").
   `jvmscope-cli events --stats` for that range, cell for cell (per type, the gaps of the type
   shown, the system calls).
 - Clicking a row and pressing Enter moves the selection to that row's interval
-  ([start, start + max(duration, 1))), and the table keeps its rows.
+  ([start, start + max(duration, 1))), scrolls the views to it from a zoom that left it off
+  screen, and the table keeps its rows.
 - Clicking the Duration header sorts the rows by duration (the whole range, off the main
   thread); the same rows are there, in order of duration.
 - Ctrl+Shift+F puts the focus in the text filter: typing a type's name leaves only rows whose
@@ -206,6 +207,20 @@ def main():
                       "first differing: %s" % (next(((a, b) for a, b in zip(got, want) if a != b), (got[:2], want[:2])),))
         shot("2-range")
 
+        # Zoom the views into the middle of the range (Z: to the selection, W: in), so that the
+        # rows at its start are off screen: activating one must bring it back.
+        xdo("mousemove", str((x0 + x1) // 2), str(y))
+        xdo("key", "z")
+        time.sleep(0.5)
+        for _ in range(3):
+            xdo("key", "w")
+            time.sleep(0.3)
+        zoomed = tw.wait_for(lambda: int(state.get("views", "visible-start", "0")) > s0
+                             and int(state.get("views", "visible-end", "0")) < s1)
+        tap.check(zoomed, "Z then W zoom the views inside the dragged range",
+                  "visible %s..%s, range %d..%d" % (state.get("views", "visible-start"),
+                                                    state.get("views", "visible-end"), s0, s1))
+
         # Activate the third row: click it, then Enter.
         bounds = ints(state.get("views", "table-bounds"))
         # The filter bar and the column heads are above the rows; rows are about 17 px high.
@@ -229,6 +244,11 @@ def main():
             tap.check(moved, "Enter on row %d selects its interval in the timelines" % clicked,
                       "selection %s..%s, row %s" % (state.get("views", "selection-start"),
                                                    state.get("views", "selection-end"), before[clicked]))
+            def visible():
+                return (int(state.get("views", "visible-start", "0")), int(state.get("views", "visible-end", "0")))
+            shown = tw.wait_for(lambda: visible()[0] <= want0 and want1 <= visible()[1])
+            tap.check(zoomed and shown, "and scrolls the views to it (it was off screen)",
+                      "visible %d..%d, row's interval %d..%d" % (visible() + (want0, want1)))
             time.sleep(1.0)
             tap.check(table_rows(state) == before, "the table keeps its rows after its own selection")
             shot("3-activated")

@@ -68,6 +68,7 @@ struct _JvmsRecorder
   GError *failure;               /* why the recording could not start */
 
   char *jfr_name;                /* attach mode: the recording's name in the JVM */
+  char *cwd;                     /* launch mode: the JVM's working folder; NULL: ours */
   char *tmpdir;                  /* attach mode: jcmd's command files */
   GSource *duration_timer, *jfr_wait_timer, *watch, *tick, *jfr_poll;
   guint jfr_wait_ms, jfr_poll_ms;
@@ -385,6 +386,14 @@ on_jvm_exit (GObject *source, GAsyncResult *result, gpointer data)
     self->rec.jvm_term_signal = g_subprocess_get_term_sig (p);
   else
     self->rec.jvm_exit_status = g_subprocess_get_exit_status (p);
+  /* A JVM that ends on its own with a failure (a bad argument, a crash) ends the recording early:
+   * the user is told why it is short, beside the JVM's own output. */
+  if (!self->stopping && self->rec.jvm_term_signal != 0)
+    message (self, "the JVM was killed by signal %d (%s); the recording ends there",
+             self->rec.jvm_term_signal, g_strsignal (self->rec.jvm_term_signal));
+  else if (!self->stopping && self->rec.jvm_exit_status != 0)
+    message (self, "the JVM exited with status %d (its own output says why); the recording ends there",
+             self->rec.jvm_exit_status);
   if (!self->stopping)
     self->rec.stop_reason = JVMS_STOP_JVM_EXIT;
   self->stopping = TRUE;
@@ -404,6 +413,8 @@ launch_jvm (JvmsRecorder *self, GError **error)
   g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_INHERIT);
   if (self->cgroup != NULL)
     g_subprocess_launcher_set_child_setup (launcher, jvms_cgroup_join_child_setup, self->cgroup, NULL);
+  if (self->cwd != NULL)
+    g_subprocess_launcher_set_cwd (launcher, self->cwd);
   self->jvm = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv, error);
   if (self->jvm == NULL)
     return FALSE;
@@ -1006,6 +1017,15 @@ jvms_recorder_set_command (JvmsRecorder *self, const char * const *argv)
 }
 
 void
+jvms_recorder_set_working_directory (JvmsRecorder *self, const char *path)
+{
+  g_return_if_fail (JVMS_IS_RECORDER (self));
+  g_return_if_fail (self->state == JVMS_RECORDER_STATE_READY);
+  g_free (self->cwd);
+  self->cwd = g_strdup (path);
+}
+
+void
 jvms_recorder_set_pid (JvmsRecorder *self, GPid pid)
 {
   g_return_if_fail (JVMS_IS_RECORDER (self));
@@ -1113,6 +1133,7 @@ jvms_recorder_finalize (GObject *object)
     }
   g_free (self->tmpdir);
   g_free (self->jfr_name);
+  g_free (self->cwd);
   g_free (self->bundle_path);
   g_clear_error (&self->failure);
   g_clear_object (&self->probes);

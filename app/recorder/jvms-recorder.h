@@ -48,6 +48,10 @@ JvmsRecorder     *jvms_recorder_new               (const char          *out_dir)
 /* What to record: a command to launch (argv[0] is the java program)... */
 void              jvms_recorder_set_command       (JvmsRecorder        *self,
                                                    const char * const  *argv);
+/* The launched command's working folder (NULL: the caller's): a window has no folder of the
+ * user's own, a terminal does. */
+void              jvms_recorder_set_working_directory (JvmsRecorder *self,
+                                                   const char          *path);
 /* ...or a running JVM to attach to. */
 void              jvms_recorder_set_pid           (JvmsRecorder        *self,
                                                    GPid                 pid);

@@ -154,7 +154,11 @@ quit_action (GSimpleAction *action, GVariant *param, gpointer user_data)
   for (GList *l = windows; l; l = l->next)
     gtk_window_close (l->data);
   g_list_free (windows);
-  g_application_quit (app);
+  /* With every window closed the program ends when its last hold goes: a recording being
+   * written holds it until its bundle is complete (jvms-record-dialog.h). Only a window that
+   * refused to close needs the loop stopped. */
+  if (gtk_application_get_windows (GTK_APPLICATION (app)) != NULL)
+    g_application_quit (app);
 }
 
 static void
@@ -199,6 +203,7 @@ jvms_application_startup (GApplication *app)
     { "app.new-window", { "<Control>n", NULL } },
     { "win.open", { "<Control>o", NULL } },
     { "win.open-folder", { "<Control><Shift>o", NULL } },
+    { "win.record", { "<Control>r", NULL } },
     { "win.close", { "<Control>w", NULL } },
     { "win.preferences", { "<Control>comma", NULL } },
     { "win.side-panel", { "F9", NULL } },

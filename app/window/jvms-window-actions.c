@@ -141,6 +141,35 @@ open_recent_action (GtkWidget *widget, const char *name, GVariant *param)
     _jvms_window_toast (JVMS_WINDOW (widget), _("That trace no longer exists"));
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * Record… (jvms-record-dialog.h): the bundle it wrote opens here, or in a window of its own
+ * when this one shows a trace.
+ */
+
+static void
+record_dialog_recorded (JvmsWindow *self, GFile *bundle, JvmsRecordDialog *dialog)
+{
+  _jvms_window_open_file (self, bundle);
+}
+
+static void
+record_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  JvmsWindow *self = JVMS_WINDOW (widget);
+  if (self->record_dialog == NULL)
+    {
+      self->record_dialog = jvms_record_dialog_new (GTK_WINDOW (self), FALSE);
+      /* One of the application's windows, so that its shortcuts (Quit) work from the dialog. */
+      gtk_window_set_application (GTK_WINDOW (self->record_dialog),
+                                  gtk_window_get_application (GTK_WINDOW (self)));
+      g_object_add_weak_pointer (G_OBJECT (self->record_dialog), (gpointer *) &self->record_dialog);
+      g_signal_connect_object (self->record_dialog, "recorded", G_CALLBACK (record_dialog_recorded),
+                               self, G_CONNECT_SWAPPED);
+    }
+  gtk_window_present (GTK_WINDOW (self->record_dialog));
+  jvms_window_debug_changed (self);
+}
+
 static void
 close_action (GtkWidget *widget, const char *name, GVariant *param)
 {
@@ -244,6 +273,7 @@ _jvms_window_class_actions_init (JvmsWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.open-sample", NULL, open_sample_action);
   gtk_widget_class_install_action (widget_class, "win.open-recent", "s", open_recent_action);
   gtk_widget_class_install_action (widget_class, "win.close", NULL, close_action);
+  gtk_widget_class_install_action (widget_class, "win.record", NULL, record_action);
   gtk_widget_class_install_action (widget_class, "win.preferences", NULL, preferences_action);
   gtk_widget_class_install_action (widget_class, "win.cancel-loading", NULL, cancel_loading_action);
   gtk_widget_class_install_action (widget_class, "win.dismiss-problem", NULL, dismiss_problem_action);

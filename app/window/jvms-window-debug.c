@@ -111,6 +111,8 @@ state_to_data (JvmsWindow *self)
   g_key_file_set_boolean (kf, "window", "side-panel",
                           gtk_widget_get_visible (GTK_WIDGET (self->selection_panel)));
   jvms_window_views_dump_state (self->views, kf);
+  if (self->record_dialog != NULL)
+    jvms_record_dialog_dump_state (self->record_dialog, kf);
 
   /* The view preferences as the window read them. */
   static const char * const keys[] = { "thread-grouping", "time-unit", "time-origin",

@@ -10,6 +10,7 @@
 
 #include "jvms-history.h"
 #include "jvms-recording-info.h"
+#include "jvms-record-dialog.h"
 #include "jvms-selection-panel.h"
 #include "jvms-start-page.h"
 #include "jvms-trace-index.h"
@@ -44,6 +45,7 @@ struct _JvmsWindow
   /* Actions (jvms-window-actions.c) */
   GtkNativeDialog      *dialog;           /* the open dialog shown, if any */
   GSimpleActionGroup   *view_actions;     /* view.<name>: the visible-views flags */
+  JvmsRecordDialog     *record_dialog;    /* Record…, while it is open (a weak pointer) */
 
   /* NULL unless a debug hook is on (jvms-window-debug.h) */
   JvmsWindowDebug      *debug;

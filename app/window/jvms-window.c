@@ -451,6 +451,14 @@ jvms_window_dispose (GObject *object)
   /* Stop the worker first: nothing it reports may reach a half-destroyed window. */
   g_cancellable_cancel (self->cancellable);
   _jvms_window_debug_dispose (self);
+  /* A recording under way stops cleanly and finishes on its own (jvms-record-dialog.h). */
+  /* Unparented first: it may outlive this window (GTK releases the last reference later), and
+   * would then disconnect from a finalized parent. */
+  if (self->record_dialog != NULL)
+    {
+      gtk_window_set_transient_for (GTK_WINDOW (self->record_dialog), NULL);
+      gtk_window_destroy (GTK_WINDOW (self->record_dialog));
+    }
   if (self->dialog != NULL)
     gtk_native_dialog_destroy (self->dialog);
   g_clear_object (&self->dialog);

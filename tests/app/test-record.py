@@ -1,0 +1,333 @@
+#!/usr/bin/env python3
+"""Record… in the real window under Xvfb, driven with real input (xdotool): docs/window.md,
+"Recording from the window". Each case starts the program on the start page, opens the dialog
+with Ctrl+R, types a command (tests/compare/Change.java, compiled here) and its working folder
+into it, and presses Record:
+
+  record        the recording runs (the dialog shows its elapsed time and size), ends when the
+                JVM exits, and the bundle opens in the window, indexed, its views complete;
+                a second recording, of a JVM that runs for a minute, is stopped by Quit
+                (Ctrl+Q): the program writes the bundle (bundle.json's stop reason is "request")
+                and exits.
+  attach        a JVM started by the test is found in the Attach tab's list (jcmd -l) by its
+                pid and main class, chosen with a click and recorded for 3 s: the bundle, of
+                that JVM in attach mode, opens, and the JVM runs on.
+  faults        the program runs with a PATH that has java and jcmd but no perf: the dialog
+                says that kernel events are not recorded and how to allow it, and the bundle
+                (JFR only) opens; a JVM that exits at once (a bad argument): the dialog says it
+                exited with status 1 and what it recorded opens; Stop pressed at once ends the
+                recording with a clear message and a bundle that opens with what was recorded,
+                or none. Each in a program of its own, ended with Ctrl+Q.
+Screenshots go to the test's folder (printed). Prints TAP."""
+import argparse
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+
+from jvms_tap import Tap
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+_spec = importlib.util.spec_from_file_location("test_window", os.path.join(HERE, "test-window.py"))
+tw = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(tw)
+
+
+ints = tw.ints
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--jvmscope", required=True)
+    ap.add_argument("--schema-dir", required=True)
+    ap.add_argument("--source-root", required=True)
+    ap.add_argument("--case", required=True)
+    args = ap.parse_args()
+    tap = Tap()
+    tmp = tempfile.mkdtemp(prefix="jvmscope-record-window-")
+    classes = os.path.join(tmp, "classes")
+    r = subprocess.run(["javac", "-d", classes, os.path.join(args.source_root, "tests", "compare", "Change.java")],
+                       capture_output=True, text=True)
+    if not tap.check(r.returncode == 0, "Change.java compiles", r.stderr):
+        return tap.done()
+    xvfb, display = tw.start_xvfb()
+    state = tw.State(os.path.join(tmp, "state.ini"))
+    env = dict(os.environ)
+    env.update({
+        "DISPLAY": display, "GDK_BACKEND": "x11", "GSETTINGS_SCHEMA_DIR": args.schema_dir,
+        "GSETTINGS_BACKEND": "keyfile", "XDG_CACHE_HOME": os.path.join(tmp, "cache"),
+        "XDG_CONFIG_HOME": os.path.join(tmp, "config"), "XDG_DATA_HOME": os.path.join(tmp, "data"),
+        "JVMSCOPE_DEBUG_DUMP_STATE": state.path, "LC_ALL": "C.UTF-8", "GTK_A11Y": "none",
+    })
+    env.pop("WAYLAND_DISPLAY", None)
+    app_env = dict(env)
+    if args.case == "faults":
+        # java and jcmd, and nothing else: no perf.
+        bin_dir = os.path.join(tmp, "bin")
+        os.makedirs(bin_dir)
+        for tool in ("java", "jcmd"):
+            os.symlink(os.path.realpath(shutil.which(tool)), os.path.join(bin_dir, tool))
+        app_env["PATH"] = bin_dir
+    log_path = os.path.join(tmp, "jvmscope.log")
+    log = open(log_path, "w")
+    app = None
+    n_shot = [0]
+
+    def xdo(*cmd):
+        return subprocess.run(["xdotool", *cmd], env=env, capture_output=True, text=True)
+
+    def shot(name):
+        n_shot[0] += 1
+        path = os.path.join(tmp, "%d-%s.png" % (n_shot[0], name))
+        tw.screenshot(env, path)
+        tap.note("screenshot: " + path)
+
+    def drawn(name):
+        """Screenshots until the threads view shows coloured lanes (frames can lag behind the
+        state dump on a busy machine); the last one is kept. True when it did."""
+        def lanes():
+            tb = ints(state.get("views", "threads-bounds"))
+            if len(tb) != 4 or tb[2] <= 200 or tb[3] <= 30:
+                return False
+            path = os.path.join(tmp, "%d-%s.png" % (n_shot[0] + 1, name))
+            img = tw.screenshot(env, path)
+            # The lanes start right of the label gutter (180 px); text and backgrounds are greys.
+            return len(tw.hue_buckets(tw.region(img, tb[0] + 180, tb[1], tb[2] - 180, tb[3]))) >= 2
+        ok = tw.wait_for(lanes, interval=1.0)
+        n_shot[0] += 1
+        tap.note("screenshot: " + os.path.join(tmp, "%d-%s.png" % (n_shot[0], name)))
+        return ok
+
+    def dialog():
+        found = xdo("search", "--onlyvisible", "--name", "Record a JVM").stdout.split()
+        return found[0] if found else None
+
+    def click(key):
+        b = ints(state.get("record", key))
+        if len(b) != 4 or dialog() is None:
+            return False
+        xdo("mousemove", "--window", dialog(), str(b[0] + b[2] // 2), str(b[1] + b[3] // 2))
+        xdo("click", "1")
+        time.sleep(0.3)
+        return True
+
+    def fill(key, text):
+        """Clicks an entry row, selects what it holds and types @text."""
+        if not click(key):
+            return False
+        xdo("key", "ctrl+a")
+        xdo("type", "--delay", "15", text)
+        time.sleep(0.3)
+        return True
+
+    def open_dialog():
+        windows = xdo("search", "--onlyvisible", "--name", "Jvmscope").stdout.split()
+        if windows:
+            xdo("windowactivate", "--sync", windows[0])
+        # The first key can reach the window before it takes the keyboard (there is no window
+        # manager to give it): Ctrl+R again until the dialog shows (it presents the same dialog).
+        for _ in range(10):
+            xdo("key", "ctrl+r")
+            if tw.wait_for(lambda: state.get("record", "open") == "true" and dialog() is not None
+                           and len(ints(state.get("record", "record-bounds"))) == 4, timeout=10):
+                return True
+        return False
+
+    def record(command, output, stop_at_once=False):
+        ok = open_dialog()
+        ok = ok and fill("command-bounds", command) and fill("folder-bounds", tmp) and fill("output-bounds", output)
+        ok = ok and click("record-bounds")
+        if ok and stop_at_once:
+            ok = tw.wait_for(lambda: len(ints(state.get("record", "stop-bounds"))) == 4) and click("stop-bounds")
+        return ok
+
+    def start_app():
+        nonlocal app
+        if os.path.exists(state.path):
+            os.unlink(state.path)
+        app = subprocess.Popen([args.jvmscope], env=app_env, stdout=log, stderr=subprocess.STDOUT)
+        return tap.check(tw.wait_for(lambda: state.get("window", "page") == "start"), "the start page shows")
+
+    def quit_app():
+        for _ in range(10):
+            xdo("key", "ctrl+q")
+            try:
+                app.wait(timeout=10)
+                return app.returncode == 0
+            except subprocess.TimeoutExpired:
+                pass
+        return False
+
+    try:
+        if not start_app():
+            return tap.done()
+        out = os.path.join(tmp, "one.jvmtrace")
+        if args.case == "record":
+            ok = record("java -cp classes compare.Change lock 2 4", out)
+            tap.check(ok, "Ctrl+R opens Record…; the command, folder and bundle are typed in, Record pressed")
+            live = tw.wait_for(lambda: state.get("record", "state") == "recording"
+                               and float(state.get("record", "elapsed", "0")) > 0.5
+                               and int(state.get("record", "bundle-size", "0")) > 0)
+            tap.check(live, "while it records the dialog shows the elapsed time and the bundle's size",
+                      (state.get("record", "state"), state.get("record", "elapsed"), state.get("record", "bundle-size")))
+            shot("recording")
+            opened = tw.wait_for(lambda: state.get("window", "file") == out and state.get("window", "loading") == "false"
+                                 and state.get("views", "complete") == "true", timeout=180)
+            tap.check(opened, "the JVM exits, the recording ends and the bundle opens in the window",
+                      (state.get("window", "file"), state.get("record", "state"), state.get("record", "messages")))
+            tap.check(state.get("record", "open") is None, "the dialog closes once the bundle opens (nothing to read in it)",
+                      state.get("record", "messages"))
+            with open(os.path.join(out, "bundle.json")) as f:
+                manifest = json.load(f)
+            tap.check(os.path.isfile(os.path.join(out, "recording.jfr")) and manifest.get("pid", 0) > 0,
+                      "the bundle holds the flight recording and names the JVM", manifest.get("pid"))
+            tap.check(drawn("opened"), "the window draws the recording: coloured lanes in the threads view")
+
+            # A second recording from a window that shows a trace, stopped by closing the window.
+            two = os.path.join(tmp, "two.jvmtrace")
+            ok = record("java -cp classes compare.Change lock 2 60", two)
+            tap.check(ok and tw.wait_for(lambda: state.get("record", "state") == "recording"),
+                      "a second recording starts", state.get("record", "state"))
+            # Quit (Ctrl+Q) while it records: every window closes, and the program ends once the
+            # recording is written. (xdotool windowclose would destroy the X window under GTK's
+            # feet; there is no window manager to ask it to close.)
+            xdo("key", "ctrl+q")
+            try:
+                app.wait(timeout=120)
+            except subprocess.TimeoutExpired:
+                pass
+            tap.check(app.poll() is not None, "Quit while recording: the windows close and the program ends once the recording is written",
+                      app.poll())
+            manifest = {}
+            if os.path.isfile(os.path.join(two, "bundle.json")):
+                with open(os.path.join(two, "bundle.json")) as f:
+                    manifest = json.load(f)
+            tap.check(os.path.isfile(os.path.join(two, "recording.jfr")) and (manifest.get("stop") or {}).get("reason") == "request",
+                      "the recording stopped cleanly: its flight recording written, bundle.json says the user stopped it",
+                      {k: manifest.get(k) for k in ("stop", "not_recorded")})
+        elif args.case == "attach":
+            # A JVM started here, found in the dialog's list (jcmd -l) by its pid and main class.
+            jvm = subprocess.Popen(["java", "-cp", classes, "compare.Change", "lock", "2", "120"], cwd=tmp,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            try:
+                ok = open_dialog() and click("attach-bounds")
+                tap.check(ok and tw.wait_for(lambda: state.get("record", "mode") == "attach"),
+                          "the Attach tab shows", state.get("record", "mode"))
+
+                def listed():
+                    for i, entry in enumerate(e for e in (state.get("record", "jvms") or "").split(";") if e):
+                        pid, _, main_class = entry.partition(" ")
+                        if int(pid) == jvm.pid:
+                            return (i, main_class)
+                    # jcmd sees a JVM once it has started its attach listener: list again.
+                    click("refresh-bounds")
+                    return None
+                found = tw.wait_for(listed)
+                tap.check(found and found[1] == "compare.Change",
+                          "the list holds the JVM started here, by pid and main class (as jcmd -l names it)",
+                          (jvm.pid, state.get("record", "jvms")))
+                if found:
+                    click("jvm-%d-bounds" % found[0])
+                    fill("duration-bounds", "3")
+                    fill("output-bounds", out)
+                    click("record-bounds")
+                opened = tw.wait_for(lambda: state.get("window", "file") == out and state.get("window", "loading") == "false"
+                                     and state.get("views", "complete") == "true", timeout=180)
+                tap.check(opened, "after the 3 s asked the recording ends and the bundle opens in the window",
+                          (state.get("window", "file"), state.get("record", "state"), state.get("record", "messages")))
+                tap.check(drawn("attached"), "the window draws the recording: coloured lanes in the threads view")
+                manifest = {}
+                if os.path.isfile(os.path.join(out, "bundle.json")):
+                    with open(os.path.join(out, "bundle.json")) as f:
+                        manifest = json.load(f)
+                tap.check(manifest.get("pid") == jvm.pid and manifest.get("mode") == "attach"
+                          and os.path.isfile(os.path.join(out, "recording.jfr")),
+                          "the bundle is of the JVM chosen, attached to, with its flight recording",
+                          {k: manifest.get(k) for k in ("pid", "mode", "stop")})
+                tap.check(jvm.poll() is None, "the JVM attached to runs on", jvm.poll())
+            finally:
+                jvm.kill()
+                jvm.wait()
+        elif args.case == "faults":
+            # Each fault in a program of its own: a bundle opened from a window that shows one
+            # opens in a new window, and every window writes the one state dump.
+            ok = record("java -cp classes compare.Change lock 2 3", out)
+            tap.check(ok, "Record… with a PATH without perf: the command typed in, Record pressed")
+            said = tw.wait_for(lambda: "perf" in (state.get("record", "messages") or ""))
+            tap.check(said and "not recorded" in state.get("record", "messages", ""),
+                      "the dialog says that kernel events are not recorded, and why",
+                      state.get("record", "messages"))
+            shot("no-perf")
+            opened = tw.wait_for(lambda: state.get("window", "file") == out and state.get("window", "loading") == "false",
+                                 timeout=180)
+            tap.check(opened and state.get("window", "load-failed") == "false",
+                      "the bundle (JFR only) opens", (state.get("window", "file"), state.get("window", "problem")))
+            tap.check(state.get("record", "open") == "true" and "perf" in state.get("record", "messages", ""),
+                      "the dialog stays open with what could not be recorded", state.get("record", "messages"))
+            tap.check(drawn("jfr-only"), "the window draws the JFR-only recording")
+            xdo("key", "Escape")
+            tw.wait_for(lambda: state.get("record", "open") is None)
+            tap.check(quit_app(), "Ctrl+Q ends the program", app.poll())
+
+            # A JVM that exits at once, with a failure.
+            start_app()
+            early = os.path.join(tmp, "early.jvmtrace")
+            ok = record("java -cp classes compare.Change no-such-mode", early)
+            done = tw.wait_for(lambda: state.get("record", "recording") == "false"
+                               and "exited with status 1" in (state.get("record", "messages") or ""),
+                               timeout=180)
+            shot("exited-early")
+            tap.check(ok and done, "a JVM that exits at once: the dialog says it exited with status 1",
+                      (state.get("record", "state"), state.get("record", "messages")))
+            opened = tw.wait_for(lambda: state.get("window", "file") == early and state.get("window", "loading") == "false")
+            tap.check(opened and state.get("window", "load-failed") == "false",
+                      "what it recorded opens", (state.get("window", "file"), state.get("window", "problem")))
+            tap.check(quit_app(), "Ctrl+Q ends the program", app.poll())
+
+            # Stop at once.
+            start_app()
+            quick = os.path.join(tmp, "quick.jvmtrace")
+            ok = record("java -cp classes compare.Change lock 2 30", quick, stop_at_once=True)
+            ended = tw.wait_for(lambda: state.get("record", "recording") in (None, "false"), timeout=120)
+            shot("stopped-at-once")
+            messages = state.get("record", "messages", "") or ""
+            bundle_opened = tw.wait_for(lambda: state.get("window", "file") == quick, timeout=20)
+            tap.check(ok and ended and (bundle_opened or messages),
+                      "Stop pressed at once: the recording ends with a bundle that opens, or a clear message",
+                      (state.get("window", "file"), state.get("record", "state"), messages))
+            if bundle_opened:
+                tap.check(tw.wait_for(lambda: state.get("window", "loading") == "false")
+                          and state.get("window", "load-failed") == "false",
+                          "what was recorded opens", state.get("window", "problem"))
+            else:
+                # Stopped before JFR started, and no perf: the dialog says that nothing was
+                # recorded, and the window does not try to open a bundle that holds no layer.
+                tap.check("Nothing was recorded" in messages and state.get("window", "file") != quick
+                          and not os.path.exists(os.path.join(quick, "recording.jfr")),
+                          "no layer recorded: the dialog says so and nothing is opened",
+                          (messages, state.get("window", "file")))
+        else:
+            tap.check(False, "unknown case " + args.case)
+    finally:
+        if app is not None and app.poll() is None:
+            app.terminate()
+            try:
+                app.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                app.kill()
+        xvfb.kill()
+        log.close()
+        with open(log_path) as f:
+            text = f.read()
+        if text.strip():
+            tap.note("jvmscope's output:\n" + text[-3000:])
+        tap.check("-CRITICAL **" not in text and "-WARNING **" not in text,
+                  "the program printed no GLib criticals or warnings")
+    tap.done()
+
+
+if __name__ == "__main__":
+    main()

@@ -26,6 +26,9 @@ static const JvmsCliCommand commands[] = {
   { "critical-path", jvms_cli_critical_path, N_("The chain of work a thread waited on, across threads and layers") },
   { "profile", jvms_cli_profile, N_("Where in the code the time went: call tree, folded stacks, method table") },
   { "compare", jvms_cli_compare, N_("What changed between two traces of the same program") },
+#ifdef JVMS_CLI_RENDER
+  { "render", jvms_cli_render, N_("Draw the views of a trace into a PNG or SVG image") },
+#endif
   { "version", jvms_cli_version, N_("Print the version of jvmscope-cli") },
 };
 

@@ -32,6 +32,7 @@ import sys
 import tempfile
 import time
 
+from jvms_folders import thread_folders
 from jvms_tap import Tap
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -51,16 +52,6 @@ VIEW_CLASS = {
 ROW_HEIGHT = {"gc-workers": 16, "jit": 20}
 
 
-def thread_folders(dump, index, root, leaf):
-    """The thread keys below @root that hold @leaf and a value in it: the index's own list."""
-    text = subprocess.run([dump, "-a", root, index], capture_output=True, text=True, check=True).stdout
-    keys = set()
-    for line in text.splitlines():
-        parts = line.split("\t")
-        m = re.match(r"^%s/([^/]+)/%s$" % (re.escape(root), re.escape(leaf)), parts[0])
-        if m and len(parts) > 3 and parts[3] != "null":
-            keys.add(m.group(1))
-    return keys
 
 
 def pixels(img, box):

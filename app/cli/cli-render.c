@@ -1,0 +1,290 @@
+/* cli-render.c: jvmscope-cli render — the window's views drawn into a PNG or SVG file by the
+ * same widget code (docs/views.md, "Rendered from the command line"), every row of each view
+ * with its legend, under the time ruler. GTK needs a display even to draw offscreen: without
+ * one the command says so (run it under `xvfb-run -a`). */
+#include "config.h"
+
+#include <cairo-svg.h>
+#include <glib/gi18n.h>
+#include <gtk/gtk.h>
+
+#include "cli-commands.h"
+#include "cli-time.h"
+#include "jvms-cpus-view.h"
+#include "jvms-event-store.h"
+#include "jvms-gc-view.h"
+#include "jvms-gc-workers-view.h"
+#include "jvms-jit-view.h"
+#include "jvms-locks-view.h"
+#include "jvms-object-age-samples.h"
+#include "jvms-object-age-view.h"
+#include "jvms-counters-view.h"
+#include "jvms-session.h"
+#include "jvms-threads-view.h"
+#include "jvms-time-ruler.h"
+#include "jvms-trace-index.h"
+
+#define USAGE N_("Usage: jvmscope-cli render TRACE -o OUT.png|OUT.svg [--views LIST|all] [--from T] [--to T] [--width PX] [--dark]")
+/* Wider than any screen, and an image of at most 2^31 bytes a row. */
+#define MAX_WIDTH 16384
+/* Cairo's limit on an image surface's side. */
+#define MAX_HEIGHT 32767
+
+/* The views by the names the window uses (the visible-views flags, the view.* actions), in the
+ * window's order. Views the window lists but that are not drawn yet are refused by name. */
+static const struct
+{
+  const char *name;
+  GtkWidget *(*create) (JvmsSession *session);
+} views[] = {
+  { "threads", jvms_threads_view_new },
+  { "cpus", jvms_cpus_view_new },
+  { "locks", jvms_locks_view_new },
+  { "gc", jvms_gc_view_new },
+  { "gc-workers", jvms_gc_workers_view_new },
+  { "jit", jvms_jit_view_new },
+  { "object-age", jvms_object_age_view_new },
+  { "counters", jvms_counters_view_new },
+};
+
+/* @list ("jit,gc" or "all") as a bit per entry of views[]. FALSE with an error naming the
+ * first unknown name. */
+static gboolean
+parse_views (const char  *list,
+             guint       *out,
+             GError     **error)
+{
+  g_auto(GStrv) names = g_strsplit (list, ",", -1);
+
+  *out = 0;
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      const char *name = g_strstrip (names[i]);
+      gboolean known = FALSE;
+      if (g_str_equal (name, "all"))
+        {
+          *out = (1u << G_N_ELEMENTS (views)) - 1;
+          continue;
+        }
+      for (guint v = 0; v < G_N_ELEMENTS (views); v++)
+        if (g_str_equal (name, views[v].name))
+          {
+            *out |= 1u << v;
+            known = TRUE;
+          }
+      if (!known)
+        {
+          g_autoptr(GString) names_known = g_string_new (NULL);
+          for (guint v = 0; v < G_N_ELEMENTS (views); v++)
+            g_string_append_printf (names_known, "%s, ", views[v].name);
+          g_string_append (names_known, "all");
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       _("--views: no view is called '%s' (the views: %s)"), name,
+                       names_known->str);
+          return FALSE;
+        }
+    }
+  if (*out == 0)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _("--views: no view named"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* What the window hands a view beside the index: the old-object samples, the event store. */
+static gboolean
+feed_view (GtkWidget       *view,
+           JvmsTraceIndex  *index,
+           JvmsEventStore  *store,
+           GError         **error)
+{
+  if (JVMS_IS_OBJECT_AGE_VIEW (view) && jvms_trace_index_get_samples_path (index) != NULL)
+    {
+      g_autoptr(GArray) samples = jvms_object_age_samples_read (jvms_trace_index_get_samples_path (index),
+                                                                NULL, error);
+      if (samples == NULL)
+        return FALSE;
+      jvms_object_age_view_set_samples (JVMS_OBJECT_AGE_VIEW (view),
+                                        (const JvmsObjectAgeSample *) samples->data, samples->len);
+    }
+  if (JVMS_IS_JIT_VIEW (view))
+    jvms_jit_view_set_event_store (JVMS_JIT_VIEW (view), store);
+  return TRUE;
+}
+
+/* The natural height of @widget at @width: what the window gives it unscrolled. */
+static int
+height_for (GtkWidget *widget,
+            int        width)
+{
+  int min = 0, nat = 0;
+  gtk_widget_measure (widget, GTK_ORIENTATION_VERTICAL, width, &min, &nat, NULL, NULL);
+  return MAX (nat, min);
+}
+
+int
+jvms_cli_render (int argc, char **argv)
+{
+  g_autofree char *from = NULL, *to = NULL, *out_path = NULL, *views_list = NULL;
+  g_autofree char *cache_dir = NULL;
+  gint width = 1600;
+  gboolean dark = FALSE;
+  g_auto(GStrv) files = NULL;
+  GOptionEntry entries[] = {
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out_path, N_("Write the image to FILE (.png or .svg)"), N_("FILE") },
+    { "views", 0, 0, G_OPTION_ARG_STRING, &views_list, N_("The views to draw, separated by commas, or all (the default)"), N_("LIST") },
+    { "from", 0, 0, G_OPTION_ARG_STRING, &from, N_("Start of the range, from the trace start (1.5, 200ms, 40us)"), N_("T") },
+    { "to", 0, 0, G_OPTION_ARG_STRING, &to, N_("End of the range, from the trace start"), N_("T") },
+    { "width", 0, 0, G_OPTION_ARG_INT, &width, N_("Width of the image in pixels (1600)"), N_("PX") },
+    { "dark", 0, 0, G_OPTION_ARG_NONE, &dark, N_("Draw with the dark style"), NULL },
+    { "cache-dir", 0, 0, G_OPTION_ARG_FILENAME, &cache_dir, N_("Keep indexes in DIR instead of the user cache folder"), N_("DIR") },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("TRACE") },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = g_option_context_new (_("TRACE — draw the views of a trace into an image"));
+  g_autoptr(GError) error = NULL;
+  guint chosen = 0;
+  gint64 from_offset, to_offset;
+  gboolean svg;
+
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      g_printerr ("jvmscope-cli render: %s\n", error->message);
+      return 2;
+    }
+  if (files == NULL || files[0] == NULL || files[1] != NULL || out_path == NULL)
+    {
+      g_printerr ("%s\n", _(USAGE));
+      return 2;
+    }
+  svg = g_str_has_suffix (out_path, ".svg");
+  if (!svg && !g_str_has_suffix (out_path, ".png"))
+    {
+      g_printerr (_("jvmscope-cli render: %s: the image is written as PNG or SVG, named .png or .svg\n"),
+                  out_path);
+      return 2;
+    }
+  if (width < 400 || width > MAX_WIDTH)
+    {
+      g_printerr (_("jvmscope-cli render: --width %d: from 400 to %d pixels\n"), width, MAX_WIDTH);
+      return 2;
+    }
+  if (!parse_views (views_list != NULL ? views_list : "all", &chosen, &error) ||
+      !jvms_cli_time_range_parse (from, to, &from_offset, &to_offset, &error))
+    {
+      g_printerr ("jvmscope-cli render: %s\n", error->message);
+      return 2;
+    }
+  /* A file has no reader of the accessibility tree: no session bus is asked for one. */
+  g_setenv ("GTK_A11Y", "none", FALSE);
+  if (!gtk_init_check ())
+    {
+      g_printerr (_("jvmscope-cli render: no display: GTK draws the views even into a file; run it "
+                    "where a display is (or under xvfb-run -a)\n"));
+      return 1;
+    }
+
+  g_autoptr(JvmsTraceIndex) index = jvms_trace_index_new (files[0], &error);
+  if (index == NULL)
+    {
+      g_printerr ("jvmscope-cli render: %s\n", error->message);
+      return 1;
+    }
+  jvms_trace_index_set_cache_dir (index, cache_dir);
+  if (!jvms_trace_index_load (index, NULL, &error))
+    {
+      g_printerr ("jvmscope-cli render: %s\n", error->message);
+      return 1;
+    }
+  g_autoptr(JvmsHistory) history = jvms_trace_index_dup_history (index);
+  g_autoptr(JvmsEventStore) store = NULL;
+  if (jvms_trace_index_get_events_path (index) != NULL)
+    {
+      store = jvms_event_store_open (jvms_trace_index_get_events_path (index), &error);
+      if (store == NULL)
+        {
+          /* The views draw without it (the JIT view has no deoptimization row then). */
+          g_printerr ("jvmscope-cli render: warning: %s\n", error->message);
+          g_clear_error (&error);
+        }
+    }
+
+  gint64 start = jvms_history_get_start_time (history), end = jvms_history_get_end_time (history);
+  gint64 t0 = from != NULL ? jvms_cli_time_at (start, from_offset) : start;
+  gint64 t1 = to != NULL ? MIN (jvms_cli_time_at (start, to_offset), end) : end;
+  if (t0 >= t1)
+    {
+      g_printerr (_("jvmscope-cli render: %s: the range is outside the trace, which lasts %.3f s\n"),
+                  files[0], (end - start) / 1e9);
+      return 2;
+    }
+
+  g_autoptr(JvmsSession) session = jvms_session_new ();
+  jvms_session_set_history (session, history);
+  jvms_session_set_visible (session, t0, t1, FALSE);
+
+  g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_object_unref);
+  g_ptr_array_add (parts, g_object_ref_sink (jvms_time_ruler_new (session)));
+  for (guint v = 0; v < G_N_ELEMENTS (views); v++)
+    if (chosen & (1u << v))
+      {
+        GtkWidget *view = g_object_ref_sink (views[v].create (session));
+        g_ptr_array_add (parts, view);
+        if (!feed_view (view, index, store, &error))
+          {
+            g_printerr ("jvmscope-cli render: %s\n", error->message);
+            return 1;
+          }
+      }
+
+  /* Each part at the height it asks for at this width: every row, unscrolled. */
+  g_autofree int *heights = g_new (int, parts->len);
+  int height = 0;
+  for (guint i = 0; i < parts->len; i++)
+    {
+      heights[i] = height_for (parts->pdata[i], width);
+      height += heights[i];
+    }
+  if (height > MAX_HEIGHT && !svg)
+    {
+      g_printerr (_("jvmscope-cli render: %s: the views are %d pixels high, more than a PNG image "
+                    "can hold here (%d): choose fewer views, or write an SVG\n"),
+                  out_path, height, MAX_HEIGHT);
+      return 1;
+    }
+
+  cairo_surface_t *surface = svg ? cairo_svg_surface_create (out_path, width, height)
+                                 : cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, MAX (height, 1));
+  cairo_t *cr = cairo_create (surface);
+  int y = 0;
+  for (guint i = 0; i < parts->len; i++)
+    {
+      cairo_save (cr);
+      cairo_translate (cr, 0, y);
+      cairo_rectangle (cr, 0, 0, width, heights[i]);
+      cairo_clip (cr);
+      if (JVMS_IS_TIME_RULER (parts->pdata[i]))
+        jvms_time_ruler_render (parts->pdata[i], cr, width, heights[i], dark);
+      else
+        jvms_timeline_render (parts->pdata[i], cr, width, heights[i], dark);
+      cairo_restore (cr);
+      y += heights[i];
+    }
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  cairo_status_t status = svg ? CAIRO_STATUS_SUCCESS
+                                : cairo_surface_write_to_png (surface, out_path);
+  cairo_surface_finish (surface);
+  if (status == CAIRO_STATUS_SUCCESS)
+    status = cairo_surface_status (surface);
+  cairo_surface_destroy (surface);
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_printerr ("jvmscope-cli render: %s: %s\n", out_path, cairo_status_to_string (status));
+      return 1;
+    }
+  g_print ("%s: %d x %d pixels, %u views\n", out_path, width, height, parts->len - 1);
+  return 0;
+}

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "jvms-recording-info.h"
+#include "jvms-json.h"
 
 #include <glib/gi18n-lib.h>
 #include <string.h>
@@ -310,4 +311,32 @@ jvms_recording_info_describe (const JvmsRecordingInfo *self, gboolean translate)
   /* TRANSLATORS: "sampled by async-profiler 2.9: CPU every 10 ms; no thread states recorded" */
   return g_strdup_printf (TR (translate, N_("sampled by %s: %s; no thread states recorded")),
                           writer, samplers->str);
+}
+
+void
+jvms_recording_info_add_json (const JvmsRecordingInfo *self, JsonBuilder *b)
+{
+  json_builder_begin_object (b);
+  jvms_json_member_text (b, "writer", jvms_writer_kind_name (self->writer));
+  jvms_json_member_text (b, "version", self->version);
+  json_builder_set_member_name (b, "thread_states");
+  json_builder_add_boolean_value (b, self->thread_states);
+  json_builder_set_member_name (b, "samplers");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < JVMS_SAMPLER_N; i++)
+    {
+      const JvmsSamplerInfo *si = &self->samplers[i];
+      if (si->source == JVMS_INTERVAL_NONE)
+        continue;
+      json_builder_begin_object (b);
+      jvms_json_member_text (b, "kind", jvms_sampler_kind_name (i));
+      jvms_json_member_text (b, "event_type", si->type != NULL ? si->type : "");
+      jvms_json_member_int (b, "interval_ns", si->source == JVMS_INTERVAL_EVENTS ? 0 : si->ns);
+      jvms_json_member_text (b, "interval_from", jvms_interval_source_name (si->source));
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  g_autofree char *description = jvms_recording_info_describe (self, FALSE);
+  jvms_json_member_text (b, "description", description);
+  json_builder_end_object (b);
 }

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
 
 #include "jvms-states.h"
 
@@ -97,6 +98,11 @@ char              *jvms_recording_basis_text         (guint64                  s
 char              *jvms_recording_info_basis         (const JvmsRecordingInfo *self,
                                                       const guint64            sampled[JVMS_SAMPLED_N],
                                                       gboolean                 translate);
+/* The recording as a JSON object (writer, version, thread_states, samplers, description in
+ * English), the value of the member "recording" of analyze --json and profile --json
+ * (docs/report.md). */
+void               jvms_recording_info_add_json      (const JvmsRecordingInfo *self,
+                                                      JsonBuilder             *builder);
 /* "jdk", "async-profiler", "dd-trace", "unknown"; "setting", "default", "events", "none". */
 const char        *jvms_writer_kind_name             (JvmsWriterKind           writer);
 const char        *jvms_interval_source_name         (JvmsIntervalSource       source);

@@ -298,33 +298,7 @@ add_recording (JsonBuilder *b, const JvmsRecordingInfo *r)
   if (r == NULL)
     return;
   json_builder_set_member_name (b, "recording");
-  json_builder_begin_object (b);
-  add_string (b, "writer", jvms_writer_kind_name (r->writer));
-  json_builder_set_member_name (b, "version");
-  if (r->version != NULL)
-    jvms_json_add_text (b, r->version);
-  else
-    json_builder_add_null_value (b);
-  json_builder_set_member_name (b, "thread_states");
-  json_builder_add_boolean_value (b, r->thread_states);
-  json_builder_set_member_name (b, "samplers");
-  json_builder_begin_array (b);
-  for (guint i = 0; i < JVMS_SAMPLER_N; i++)
-    {
-      const JvmsSamplerInfo *si = &r->samplers[i];
-      if (si->source == JVMS_INTERVAL_NONE)
-        continue;
-      json_builder_begin_object (b);
-      add_string (b, "kind", jvms_sampler_kind_name (i));
-      add_string (b, "event_type", si->type != NULL ? si->type : "");
-      add_int (b, "interval_ns", si->source == JVMS_INTERVAL_EVENTS ? 0 : si->ns);
-      add_string (b, "interval_from", jvms_interval_source_name (si->source));
-      json_builder_end_object (b);
-    }
-  json_builder_end_array (b);
-  g_autofree char *description = jvms_recording_info_describe (r, FALSE);
-  add_string (b, "description", description);
-  json_builder_end_object (b);
+  jvms_recording_info_add_json (r, b);
 }
 
 static void

@@ -11,6 +11,8 @@
 #include "cli-commands.h"
 #include "cli-time.h"
 #include "jvms-profile.h"
+#include "jvms-recording-info.h"
+#include "jvms-report.h"
 #include "jvms-trace-index.h"
 
 #define USAGE N_("Usage: jvmscope-cli profile TRACE [--from T] [--to T] [--thread TID|NAME]... " \
@@ -70,7 +72,8 @@ print_share (const char *label, guint64 part, guint64 whole, gboolean *first)
 }
 
 static void
-print_text (const char *path, JvmsCallTree *tree, gint64 start, guint n_threads, guint top)
+print_text (const char *path, JvmsCallTree *tree, const JvmsRecordingInfo *recording, gint64 start,
+            guint n_threads, guint top)
 {
   const char *unit = jvms_call_tree_get_unit (tree);
   g_autofree char *threads_text = n_threads == 0
@@ -79,6 +82,13 @@ print_text (const char *path, JvmsCallTree *tree, gint64 start, guint n_threads,
   printf (_("Profile of %s: %s (%s), %.3f s to %.3f s, %s\n"), path, jvms_call_tree_get_kind_name (tree),
           unit, (jvms_call_tree_get_from (tree) - start) / 1e9, (jvms_call_tree_get_to (tree) - start) / 1e9,
           threads_text);
+  if (recording != NULL)
+    {
+      /* What the writer recorded and what it did not, as analyze says it. */
+      g_autofree char *kind = jvms_recording_info_describe (recording, TRUE);
+      g_autofree char *escaped = jvms_report_escape_text (kind);
+      printf (_("  recording: %s\n"), escaped);
+    }
   guint64 total = jvms_call_tree_get_total (tree);
   g_autofree char *total_text = g_strdup_printf ("%" G_GUINT64_FORMAT, total);
   g_autofree char *samples_text = g_strdup_printf ("%" G_GUINT64_FORMAT, jvms_call_tree_get_samples (tree));
@@ -108,6 +118,33 @@ print_text (const char *path, JvmsCallTree *tree, gint64 start, guint n_threads,
   if (n > top)
     printf (g_dngettext (GETTEXT_PACKAGE, "  … and %u more method (--top N, --csv)\n",
                          "  … and %u more methods (--top N, --csv)\n", n - top), n - top);
+}
+
+/* A kind without samples in the range: say what the recording holds instead (a profiler's file
+ * may have wall-clock or native allocation samples and no CPU sample), each event type with
+ * stack traces and its samples over the whole recording, to be asked for with --kind TYPE. */
+static void
+note_other_types (JvmsSamplesStore *store)
+{
+  guint n = jvms_samples_store_get_n_types (store);
+  if (n == 0)
+    {
+      g_printerr ("%s\n", _("note: this trace has no sample with a stack trace"));
+      return;
+    }
+  g_autoptr(GString) types = g_string_new (NULL);
+  for (guint t = 0; t < n; t++)
+    {
+      const char *name;
+      guint64 n_samples = 0;
+      jvms_samples_store_get_type (store, t, &name, NULL, NULL, &n_samples, NULL);
+      g_autofree char *escaped = jvms_report_escape_text (name);
+      g_string_append_printf (types, "%s%s (%" G_GUINT64_FORMAT ")", t > 0 ? ", " : "", escaped,
+                              n_samples);
+    }
+  /* TRANSLATORS: %s lists event types and their samples: "profiler.Malloc (57), ..." */
+  g_printerr (_("note: no sample of this kind here; the trace's samples with stack traces are "
+                "(--kind TYPE): %s\n"), types->str);
 }
 
 int
@@ -169,6 +206,8 @@ jvms_cli_profile (int argc, char **argv)
       return 1;
     }
   g_autoptr(JvmsHistory) history = jvms_trace_index_dup_history (index);
+  g_autoptr(JvmsRecordingInfo) recording =
+    jvms_recording_info_from_metadata (jvms_history_get_metadata (history, "recording"));
   g_autoptr(JvmsProfile) profile = jvms_profile_open (jvms_trace_index_get_samples_path (index), &error);
   if (profile == NULL)
     {
@@ -236,6 +275,12 @@ jvms_cli_profile (int argc, char **argv)
       for (guint i = 0; threads != NULL && i < tids->len; i++)
         json_array_add_int_element (ts, g_array_index (tids, gint64, i));
       json_object_set_array_member (o, "threads", ts);
+      if (recording != NULL)
+        {
+          g_autoptr(JsonBuilder) b = json_builder_new ();
+          jvms_recording_info_add_json (recording, b);
+          json_object_set_member (o, "recording", json_builder_get_root (b));
+        }
       g_autoptr(JsonGenerator) gen = json_generator_new ();
       json_generator_set_pretty (gen, TRUE);
       json_generator_set_root (gen, root);
@@ -243,7 +288,8 @@ jvms_cli_profile (int argc, char **argv)
       printf ("%s\n", text);
     }
   else
-    print_text (files[0], tree, start, threads != NULL ? tids->len : 0, top > 0 ? (guint) top : 20);
+    print_text (files[0], tree, recording, start, threads != NULL ? tids->len : 0,
+                top > 0 ? (guint) top : 20);
 
   g_auto(GStrv) warnings = jvms_trace_index_dup_warnings (index);
   for (guint i = 0; warnings[i] != NULL; i++)
@@ -251,6 +297,8 @@ jvms_cli_profile (int argc, char **argv)
   g_auto(GStrv) notes = jvms_trace_index_dup_notes (index);
   for (guint i = 0; notes[i] != NULL; i++)
     g_printerr (_("note: %s\n"), notes[i]);
+  if (jvms_call_tree_get_samples (tree) == 0)
+    note_other_types (store);
   if ((kind == JVMS_PROFILE_KIND_CPU_WAITING) && !jvms_samples_store_has_kernel_states (store))
     g_printerr ("%s\n", _("note: this trace has no kernel layer: no CPU sample is known to have waited for a CPU (record with jvmscope-cli record)"));
   return 0;

@@ -136,7 +136,42 @@ def check_report(tap, cli, path, name, cache, jdk_intervals=None):
               "\n".join(basis[:10]))
     findings = [f["kind"] for f in report["findings"] if f["lost_ns"] != (f.get("estimated_from") or {}).get("estimated_ns")]
     tap.check(not findings, "%s: every finding is estimated from samples and says so" % name, findings)
+    check_profile(tap, cli, path, name, cache, rec)
     return report
+
+
+NOTE = "the trace's samples with stack traces are (--kind TYPE): "
+
+
+def check_profile(tap, cli, path, name, cache, rec):
+    """profile says what the writer recorded as analyze does; without a CPU sample it names the
+    event types it has samples of, each with as many as the file holds (jfr print counts them)."""
+    r = run([cli, "profile", "--json", "--top", "1", "--cache-dir", cache, path])
+    if not tap.check(r.returncode == 0, "%s: profile --json runs" % name, r.stderr):
+        return
+    prof = json.loads(r.stdout)
+    tap.check(prof.get("recording") == rec, "%s: profile --json gives the recording as analyze does" % name,
+              json.dumps(prof.get("recording")))
+    r = run([cli, "profile", "--top", "1", "--cache-dir", cache, path], env=dict(os.environ, LC_ALL="C"))
+    tap.check("  recording: %s\n" % rec.get("description") in r.stdout,
+              "%s: profile's text says what kind of recording it is" % name, r.stdout[:400])
+    if prof["samples"] > 0:
+        tap.check(NOTE not in r.stderr, "%s: profile names no other kind when the cpu kind has samples" % name,
+                  r.stderr)
+        return
+    listed = {}
+    for line in r.stderr.splitlines():
+        if NOTE in line:
+            for item in line.split(NOTE, 1)[1].split(", "):
+                t, _, n = item.rpartition(" (")
+                listed[t] = int(n.rstrip(")"))
+    counted = collections.Counter()
+    if listed:
+        evs, _ = events(cli, path, sorted(listed))
+        counted.update(type_of(e) for e in evs)
+    tap.check(listed and all(counted[t] == n for t, n in listed.items()),
+              "%s: no CPU sample, and profile names the file's samples instead: %s (jfr print: %s)"
+              % (name, listed, dict(counted)), r.stderr)
 
 
 def main():

@@ -9,15 +9,18 @@
 #include "jvms-lane.h"
 #include "jvms-row-cells.h"
 #include "jvms-sampled-line.h"
+#include "jvms-states.h"
 
 #define LANE_ROW_H 16
 #define CHART_ROW_H 80
+#define LOAD_ROW_H 32
 
 typedef enum
 {
   ROW_STATE,   /* a string lane: coloured per value */
   ROW_PAUSE,   /* a lane drawn in one alarm colour while set */
   ROW_HEAP,    /* the heap chart: used and committed */
+  ROW_LOAD,    /* a share of all CPUs, 0 to 100 % (jdk.CPULoad: the Load folder) */
 } RowType;
 
 typedef struct
@@ -40,6 +43,12 @@ struct _JvmsGcView
 
 G_DEFINE_FINAL_TYPE (JvmsGcView, jvms_gc_view, JVMS_TYPE_TIMELINE)
 
+static int
+row_height (RowType type)
+{
+  return type == ROW_HEAP ? CHART_ROW_H : type == ROW_LOAD ? LOAD_ROW_H : LANE_ROW_H;
+}
+
 static void
 add_row (JvmsGcView  *self,
          JvmsHistory *history,
@@ -57,7 +66,7 @@ add_row (JvmsGcView  *self,
   if (r.attribute == JVMS_ATTRIBUTE_INVALID && r.second == JVMS_ATTRIBUTE_INVALID)
     return;
   r.y = self->content_height;
-  self->content_height += type == ROW_HEAP ? CHART_ROW_H : LANE_ROW_H;
+  self->content_height += row_height (type);
   g_array_append_val (self->rows, r);
 }
 
@@ -85,6 +94,11 @@ jvms_gc_view_reload (JvmsTimeline *timeline,
     }
   add_row (self, history, ROW_STATE, _("Concurrent phase"), "GC/concurrent-phase", NULL);
   add_row (self, history, ROW_HEAP, _("Heap"), "Memory/heap-used", "Memory/heap-committed");
+  /* The JVM's and the machine's CPU use as jdk.CPULoad measured it, each value over the second
+   * before it: in a profiler's recording the only CPU figure there is (docs/writers.md). */
+  add_row (self, history, ROW_LOAD, _("CPU, JVM user"), "Load/jvm-user", NULL);
+  add_row (self, history, ROW_LOAD, _("CPU, JVM system"), "Load/jvm-system", NULL);
+  add_row (self, history, ROW_LOAD, _("CPU, machine"), "Load/machine-total", NULL);
 }
 
 static int
@@ -108,7 +122,7 @@ jvms_gc_view_get_row_bounds (JvmsTimeline *timeline,
   const Row *r = &g_array_index (JVMS_GC_VIEW (timeline)->rows, Row, row);
 
   *y = r->y;
-  *height = r->type == ROW_HEAP ? CHART_ROW_H : LANE_ROW_H;
+  *height = row_height (r->type);
 }
 
 static void
@@ -123,9 +137,10 @@ jvms_gc_view_compute (JvmsTimeline               *timeline,
   for (guint i = 0; i < self->rows->len; i++)
     {
       const Row *r = &g_array_index (self->rows, Row, i);
-      /* Lanes are drawn by their values; only the heap chart reads min/max. */
-      jvms_lane_cells_add_full (&self->cells, r->attribute, r->type != ROW_HEAP);
-      jvms_lane_cells_add_full (&self->cells, r->second, r->type != ROW_HEAP);
+      /* Lanes are drawn by their values; only the charts read min/max. */
+      gboolean lane = r->type != ROW_HEAP && r->type != ROW_LOAD;
+      jvms_lane_cells_add_full (&self->cells, r->attribute, lane);
+      jvms_lane_cells_add_full (&self->cells, r->second, lane);
     }
   jvms_lane_cells_query (&self->cells, history, g);
   self->heap_ends = (JvmsSampledEnds) { 0 };
@@ -174,13 +189,29 @@ column_max (const JvmsSummaryCell *cells,
   return m;
 }
 
+/* The least of 1, 2, 5 × 10^k % (at least 1 %, at most 100 %) not below @f. */
+static double
+nice_fraction (double f)
+{
+  static const double steps[] = { 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1 };
+  for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
+    if (f <= steps[i])
+      return steps[i];
+  return 1;
+}
+
 static void
 jvms_gc_view_draw (JvmsTimeline               *timeline,
                    cairo_t                    *cr,
                    const JvmsTimelineGeometry *g)
 {
   JvmsGcView *self = JVMS_GC_VIEW (timeline);
+  double load_max = 0;
 
+  for (guint i = 0; i < self->rows->len; i++)
+    if (g_array_index (self->rows, Row, i).type == ROW_LOAD)
+      load_max = MAX (load_max, column_max (jvms_lane_cells_get (&self->cells, g, 2 * i), g->n_columns));
+  load_max = nice_fraction (load_max);
   for (guint i = 0; i < self->rows->len; i++)
     {
       const Row *r = &g_array_index (self->rows, Row, i);
@@ -193,7 +224,21 @@ jvms_gc_view_draw (JvmsTimeline               *timeline,
                                 FALSE);
       if (!have)
         continue;
-      if (r->type == ROW_HEAP)
+      if (r->type == ROW_LOAD)
+        {
+          /* Fractions of all CPUs, the three rows on one scale so that they compare: the
+           * visible maximum rounded up to 1, 2 or 5 times a power of ten percent. */
+          JvmsColor cpu = jvms_palette_user_state (g->palette, JVMS_USER_STATE_RUNNING);
+          char scale[32];
+          g_snprintf (scale, sizeof scale, "%g %%", 100 * load_max);
+          jvms_timeline_draw_label (cr, &g->palette->dim_text, 6, y + 14, g->gutter - 10, scale,
+                                    FALSE);
+          jvms_color_set (cr, &g->palette->grid);
+          cairo_rectangle (cr, g->gutter, y + 2.5, g->n_columns, 0.5);
+          cairo_fill (cr);
+          jvms_lane_draw_numeric (cr, g, a, y + 2, LOAD_ROW_H - 4, 0, load_max, &cpu);
+        }
+      else if (r->type == ROW_HEAP)
         {
           double vmax = MAX (column_max (a, g->n_columns), column_max (b, g->n_columns));
           g_autofree char *scale = NULL;
@@ -235,6 +280,15 @@ bytes_text (const JvmsValue *value,
 }
 
 static char *
+percent_text (const JvmsValue *value,
+              gpointer         data)
+{
+  if (value->type == JVMS_VALUE_DOUBLE)
+    return g_strdup_printf ("%.1f %%", 100.0 * value->d);
+  return g_strdup (_("Unknown"));
+}
+
+static char *
 jvms_gc_view_tooltip (JvmsTimeline               *timeline,
                       JvmsHistory                *history,
                       const JvmsTimelineGeometry *g,
@@ -248,7 +302,7 @@ jvms_gc_view_tooltip (JvmsTimeline               *timeline,
   for (guint i = 0; i < self->rows->len; i++)
     {
       const Row *r = &g_array_index (self->rows, Row, i);
-      int h = r->type == ROW_HEAP ? CHART_ROW_H : LANE_ROW_H;
+      int h = row_height (r->type);
       g_autofree char *a = NULL;
       g_autofree char *b = NULL;
 
@@ -256,6 +310,14 @@ jvms_gc_view_tooltip (JvmsTimeline               *timeline,
         continue;
       if (time == G_MININT64)
         return g_strdup (r->label);
+      if (r->type == ROW_LOAD)
+        {
+          /* The value over the second it was measured in, not a mix of the column's. */
+          a = jvms_lane_describe (jvms_timeline_get_session (timeline), history, r->attribute, time,
+                                  0, percent_text, NULL, NULL);
+          return a != NULL ? g_strdup_printf (_("%s (jdk.CPULoad, share of all CPUs): %s"), r->label, a)
+                           : NULL;
+        }
       if (r->type != ROW_HEAP)
         {
           a = jvms_lane_describe (jvms_timeline_get_session (timeline), history, r->attribute, time, span, jvms_lane_value_text,
@@ -286,17 +348,20 @@ jvms_gc_view_legend (JvmsTimeline      *timeline,
   JvmsLegendEntry used = { _("Heap used: lines between the recorded points (squares)"),
                            palette->line_a };
   JvmsLegendEntry committed = { _("Heap committed"), palette->line_b };
+  JvmsLegendEntry load = { _("CPU use (jdk.CPULoad)"),
+                           jvms_palette_user_state (palette, JVMS_USER_STATE_RUNNING) };
 
   g_array_append_val (entries, pause);
   g_array_append_val (entries, phase);
   g_array_append_val (entries, used);
   g_array_append_val (entries, committed);
+  g_array_append_val (entries, load);
 }
 
 static char *
 jvms_gc_view_describe (JvmsTimeline *timeline)
 {
-  return g_strdup (_("Garbage collections, their phases and pauses, and the heap used and committed over time"));
+  return g_strdup (_("Garbage collections, their phases and pauses, the heap used and committed, and the JVM's and the machine's CPU use over time"));
 }
 
 static void

@@ -570,6 +570,76 @@ test_gc_heap_line (void)
   g_rmdir (dir);
 }
 
+/* jdk.CPULoad in the GC view (issue 24: the only CPU figure of a profiler's recording): the JVM's
+ * user CPU 10 % of all CPUs for [0, 5 s) and 40 % for [5, 10 s), the machine's 80 % throughout.
+ * The rows share one scale (80 % rounds up to 100 %): each value is drawn at its height, and the
+ * tooltip gives it. */
+static double
+ink_centre (cairo_surface_t *s, int x, int y0, int y1, guint32 bg)
+{
+  double ink = 0, sum = 0;
+  for (int y = y0; y < y1; y++)
+    {
+      guint32 px = pixel (s, x, y);
+      double w = ABS ((int) (px >> 16 & 0xFF) - (int) (bg >> 16 & 0xFF)) +
+                 ABS ((int) (px >> 8 & 0xFF) - (int) (bg >> 8 & 0xFF)) +
+                 ABS ((int) (px & 0xFF) - (int) (bg & 0xFF));
+      ink += w;
+      sum += w * (y + 0.5);
+    }
+  g_assert_cmpfloat (ink, >, 0);
+  return sum / ink;
+}
+
+static void
+test_gc_cpu_load (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-widgets-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "load.jvmsidx", NULL);
+  g_autoptr(JvmsHistoryBuilder) b = jvms_history_builder_new (path, T0, NULL, &error);
+  const JvmsPalette *p = jvms_palette_get (FALSE);
+
+  g_assert_no_error (error);
+  JvmsAttribute user = jvms_history_builder_attribute (b, "Load/jvm-user");
+  JvmsAttribute machine = jvms_history_builder_attribute (b, "Load/machine-total");
+  g_assert_true (jvms_history_builder_modify_double (b, user, T0, 0.10, &error));
+  g_assert_true (jvms_history_builder_modify_double (b, machine, T0, 0.80, &error));
+  g_assert_true (jvms_history_builder_modify_double (b, user, T0 + 5 * SECOND, 0.40, &error));
+  g_assert_true (jvms_history_builder_close (b, T0 + 10 * SECOND, &error));
+  g_assert_no_error (error);
+  JvmsHistory *history = jvms_history_open (path, 0, &error);
+  g_assert_no_error (error);
+  JvmsSession *session = jvms_session_new ();
+  jvms_session_set_history (session, history);
+  GtkWidget *view = g_object_ref_sink (jvms_gc_view_new (session));
+  cairo_surface_t *s = render (view, WIDTH, HEIGHT);
+  int top = jvms_timeline_get_legend_height (JVMS_TIMELINE (view), WIDTH);
+  /* Two rows of 32 pixels (JVM user, machine), each a chart in [y + 2, y + 30). */
+  const int row_h = 32, chart_h = row_h - 4;
+  guint32 bg = expected (p->background);
+  double user_early = top + 2 + chart_h - 0.10 * chart_h;
+  double user_late = top + 2 + chart_h - 0.40 * chart_h;
+  double machine_y = top + row_h + 2 + chart_h - 0.80 * chart_h;
+
+  int x = JVMS_TIMELINE_GUTTER;
+
+  g_assert_cmpfloat (fabs (ink_centre (s, x + 250, top + 3, top + row_h, bg) - user_early), <, 1.5);
+  g_assert_cmpfloat (fabs (ink_centre (s, x + 750, top + 3, top + row_h, bg) - user_late), <, 1.5);
+  g_assert_cmpfloat (fabs (ink_centre (s, x + 500, top + row_h + 3, top + 2 * row_h, bg) - machine_y),
+                     <, 1.5);
+  g_autofree char *tip = jvms_timeline_get_tooltip_text_at (JVMS_TIMELINE (view), x + 750, top + 10);
+  g_assert_nonnull (tip);
+  g_assert_nonnull (strstr (tip, "40.0 %"));
+
+  cairo_surface_destroy (s);
+  g_assert_finalize_object (view);
+  g_assert_finalize_object (session);
+  jvms_history_unref (history);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* The kernel lane is as tall as the Java lane above it (it was 2 pixels of marks on a thin
  * lane): thread 100 runs in both lanes for the whole trace. */
 static void
@@ -1237,6 +1307,7 @@ main (int   argc,
 #undef ADD
   g_test_add_func ("/Widgets/ruler/units", test_ruler_units);
   g_test_add_func ("/Widgets/gc/heap-line-between-points", test_gc_heap_line);
+  g_test_add_func ("/Widgets/gc/cpu-load", test_gc_cpu_load);
   g_test_add_func ("/Widgets/threads/grouping", test_threads_grouping);
   g_test_add ("/Widgets/ruler/time-origin-and-unit", Fixture, NULL, fixture_setup,
               test_time_origin_and_unit, fixture_teardown);

@@ -71,12 +71,24 @@ show_recording_kind (JvmsWindow *self)
       g_autofree char *kind = jvms_recording_info_describe (info, TRUE);
       /* Capitalised as a sentence's start. */
       g_autofree char *first = g_utf8_strup (kind, g_utf8_next_char (kind) - kind);
-      /* Translators: %s%s is the kind of recording ("sampled by async-profiler 2.9: CPU every
-       * 10 ms; no thread states recorded"), its first letter apart. */
-      self->recording_kind = g_strdup_printf (_("%s%s. Each thread shows where its samples fell and in "
-                                                "which state; between samples nothing was recorded, and "
-                                                "every time is estimated from the samples."),
-                                              first, g_utf8_next_char (kind));
+      gboolean sampled = FALSE;
+      for (guint i = 0; i < JVMS_SAMPLER_N; i++)
+        sampled |= info->samplers[i].source != JVMS_INTERVAL_NONE;
+      if (sampled)
+        /* Translators: %s%s is the kind of recording ("sampled by async-profiler 2.9: CPU every
+         * 10 ms; no thread states recorded"), its first letter apart. */
+        self->recording_kind = g_strdup_printf (_("%s%s. Each thread shows where its samples fell and in "
+                                                  "which state; between samples nothing was recorded, and "
+                                                  "every time is estimated from the samples."),
+                                                first, g_utf8_next_char (kind));
+      else
+        /* A native-memory or other file without a sampler of threads: nothing to say of a
+         * thread's time. Translators: %s%s as above ("written by async-profiler 3.0: no thread states and
+         * no time samples recorded"). */
+        self->recording_kind = g_strdup_printf (_("%s%s. No view can show where a thread's time went; "
+                                                  "the samples the file holds are in the profile "
+                                                  "(jvmscope-cli profile names their event types)."),
+                                                first, g_utf8_next_char (kind));
     }
   gtk_label_set_text (self->recording_label, self->recording_kind ? self->recording_kind : "");
   gtk_revealer_set_reveal_child (self->recording_revealer, self->recording_kind != NULL);

@@ -11,7 +11,7 @@ enum
   T_CLASS = 21, T_THREAD = 22, T_FRAME_TYPE = 24, T_THREAD_STATE = 25, T_STACK_TRACE = 26,
   T_STACK_FRAME = 27, T_METHOD = 28, T_SYMBOL = 31,
   T_EXECUTION_SAMPLE = 101, T_ALLOC_IN_NEW_TLAB = 102, T_ACTIVE_RECORDING = 107,
-  T_ACTIVE_SETTING = 108, T_LOG = 116, T_WALL_CLOCK_SAMPLE = 119,
+  T_ACTIVE_SETTING = 108, T_LOG = 116, T_WALL_CLOCK_SAMPLE = 119, T_DD_CONFIG = 120,
 };
 
 static void
@@ -43,13 +43,33 @@ simple_class (JfrMd *md, const char *name, guint64 id, const char *field_name)
   field (md, field_name, JFRW_STRING);
 }
 
+/* A long of milliseconds, as ddprof declares its intervals (F_DURATION_MILLIS). */
+static void
+field_millis (JfrMd *md, const char *name)
+{
+  jfrw_md_elem (md, "field", 1, 2, "name", name, "class", "6");
+  jfrw_md_elem (md, "annotation", 0, 2, "class", "11", "value", "MILLISECONDS");
+}
+
+/* ddprof's sample types: the fields jfrMetadata.cpp declares first, in its order. */
+static void
+dd_sample_class (JfrMd *md, const char *name, guint64 id)
+{
+  event_class (md, name, id, 5);
+  jfrw_md_start_time (md);
+  field_cp (md, "eventThread", T_THREAD);
+  field_cp (md, "stackTrace", T_STACK_TRACE);
+  field_cp (md, "state", T_THREAD_STATE);
+  field (md, "weight", JFRW_LONG);
+}
+
 static GByteArray *
-metadata (void)
+metadata (gboolean dd_trace)
 {
   JfrMd md;
   jfrw_md_init (&md);
   jfrw_md_elem (&md, "root", 2, 0);
-  jfrw_md_elem (&md, "metadata", JFRW_N_BASIC_CLASSES + 14, 0);
+  jfrw_md_elem (&md, "metadata", JFRW_N_BASIC_CLASSES + (dd_trace ? 11 : 14), 0);
   jfrw_md_basic_classes (&md);
   jfrw_md_class (&md, "java.lang.Thread", T_THREAD, 4);
   field (&md, "osName", JFRW_STRING);
@@ -74,6 +94,18 @@ metadata (void)
   field (&md, "truncated", JFRW_BOOLEAN);
   jfrw_md_field (&md, "frames", T_STACK_FRAME, FALSE, TRUE);
 
+  if (dd_trace)
+    {
+      dd_sample_class (&md, "datadog.ExecutionSample", T_EXECUTION_SAMPLE);
+      dd_sample_class (&md, "datadog.MethodSample", T_WALL_CLOCK_SAMPLE);
+      event_class (&md, "datadog.DatadogProfilerConfig", T_DD_CONFIG, 4);
+      jfrw_md_start_time (&md);
+      field_millis (&md, "cpuInterval");
+      field_millis (&md, "wallInterval");
+      field (&md, "version", JFRW_STRING);
+      jfrw_md_region (&md);
+      return jfrw_md_finish (&md, 1);
+    }
   event_class (&md, "jdk.ExecutionSample", T_EXECUTION_SAMPLE, 4);
   jfrw_md_start_time (&md);
   field_cp (&md, "sampledThread", T_THREAD);
@@ -242,6 +274,44 @@ setting (JfrW *file, JfrChunkW *c, guint64 id, const char *name, const char *val
   g_byte_array_unref (e.b);
 }
 
+/* The header's duration (jfrw_chunk_end writes 1 s): at offset 40, big-endian. */
+static void
+set_duration (GByteArray *b, gsize start, gint64 duration)
+{
+  for (guint i = 0; i < 8; i++)
+    b->data[start + 40 + i] = (guint8) ((guint64) duration >> (8 * (7 - i)));
+}
+
+/* ddprof's events: its config, then each sample with its state and weight. */
+static void
+dd_events (JfrW *w, JfrChunkW *c, const ProfilerGenSettings *settings,
+           const ProfilerGenSample *samples, guint n_samples, GPtrArray *states)
+{
+  if (settings->dd_cpu_interval_ms > 0 || settings->dd_wall_interval_ms > 0)
+    {
+      JfrW e = { g_byte_array_new () };
+      jfrw_varint (&e, 0);
+      jfrw_varint (&e, (guint64) settings->dd_cpu_interval_ms);
+      jfrw_varint (&e, (guint64) settings->dd_wall_interval_ms);
+      jfrw_utf8 (&e, "1.2.3");
+      jfrw_chunk_record (w, c, T_DD_CONFIG, e.b);
+      g_byte_array_unref (e.b);
+    }
+  for (guint i = 0; i < n_samples; i++)
+    {
+      const ProfilerGenSample *s = &samples[i];
+      g_assert (s->kind == PROFILER_GEN_CPU || s->kind == PROFILER_GEN_WALL);
+      JfrW e = { g_byte_array_new () };
+      jfrw_varint (&e, (guint64) s->time);
+      jfrw_varint (&e, s->thread + 1);
+      jfrw_varint (&e, s->stack + 1);
+      jfrw_varint (&e, sample_state (s) != NULL ? key_of (states, sample_state (s)) : 0);
+      jfrw_varint (&e, MAX (s->samples, 1));
+      jfrw_chunk_record (w, c, s->kind == PROFILER_GEN_CPU ? T_EXECUTION_SAMPLE : T_WALL_CLOCK_SAMPLE, e.b);
+      g_byte_array_unref (e.b);
+    }
+}
+
 GBytes *
 profiler_gen_build (const ProfilerGenSettings *settings, const ProfilerGenThread *threads,
                     guint n_threads, const ProfilerGenStack *stacks, guint n_stacks,
@@ -253,8 +323,15 @@ profiler_gen_build (const ProfilerGenSettings *settings, const ProfilerGenThread
   g_autoptr(GPtrArray) states = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GByteArray) cp = checkpoint (threads, n_threads, stacks, n_stacks, samples, n_samples, states);
   jfrw_chunk_record (&w, &c, 1, cp);
-  g_autoptr(GByteArray) md = metadata ();
+  g_autoptr(GByteArray) md = metadata (settings->dd_trace);
   jfrw_chunk_record (&w, &c, 0, md);
+  if (settings->dd_trace)
+    {
+      dd_events (&w, &c, settings, samples, n_samples, states);
+      jfrw_chunk_end (&w, &c);
+      set_duration (w.b, c.start, duration);
+      return g_byte_array_free_to_bytes (w.b);
+    }
 
   setting (&w, &c, T_ACTIVE_RECORDING, "version", settings->version);
   setting (&w, &c, T_ACTIVE_RECORDING, "event", settings->event);
@@ -299,9 +376,7 @@ profiler_gen_build (const ProfilerGenSettings *settings, const ProfilerGenThread
       g_byte_array_unref (e.b);
     }
   jfrw_chunk_end (&w, &c);
-  /* The header's duration (jfrw_chunk_end writes 1 s): at offset 40, big-endian. */
-  for (guint i = 0; i < 8; i++)
-    w.b->data[c.start + 40 + i] = (guint8) ((guint64) duration >> (8 * (7 - i)));
+  set_duration (w.b, c.start, duration);
   return g_byte_array_free_to_bytes (w.b);
 }
 

@@ -5,6 +5,11 @@
  * batch size, or jdk.ExecutionSample with a state as before 4.0), allocation samples
  * (jdk.ObjectAllocationInNewTLAB), and a profiler.Log line. One chunk; ticks are nanoseconds from
  * its start (PROFILER_GEN_START_NANOS).
+ *
+ * Or, with dd_trace set, as dd-trace-java's profiler (ddprof) writes one, its types declared with
+ * the fields its jfrMetadata.cpp gives them: CPU samples as datadog.ExecutionSample, wall-clock
+ * samples as datadog.MethodSample (eventThread, stackTrace, state, weight: the batch size), and
+ * a datadog.DatadogProfilerConfig with its intervals in milliseconds (@Timespan) when given.
  */
 #pragma once
 
@@ -28,8 +33,10 @@ typedef struct
 
 typedef enum
 {
-  PROFILER_GEN_CPU,        /* jdk.ExecutionSample, state STATE_DEFAULT (or the given one) */
-  PROFILER_GEN_WALL,       /* profiler.WallClockSample with a state and a batch size */
+  PROFILER_GEN_CPU,        /* jdk.ExecutionSample, state STATE_DEFAULT (or the given one);
+                            * dd_trace: datadog.ExecutionSample */
+  PROFILER_GEN_WALL,       /* profiler.WallClockSample with a state and a batch size;
+                            * dd_trace: datadog.MethodSample, the batch size its weight */
   PROFILER_GEN_ALLOC,      /* jdk.ObjectAllocationInNewTLAB */
 } ProfilerGenKind;
 
@@ -50,6 +57,11 @@ typedef struct
   const char *event;     /* "cpu", "wall" */
   const char *interval;  /* ns, "10000000"; "0" for the default */
   const char *wall;      /* ns, or NULL */
+  /* dd-trace-java's file instead (version, event, interval and wall unused); its config's
+   * intervals in ms, both 0 for no datadog.DatadogProfilerConfig. */
+  gboolean    dd_trace;
+  gint64      dd_cpu_interval_ms;
+  gint64      dd_wall_interval_ms;
 } ProfilerGenSettings;
 
 GBytes *profiler_gen_build (const ProfilerGenSettings *settings,

@@ -3,7 +3,8 @@
  * expanded) at its time, and the report's estimated time per kind and per thread equals the
  * samples' shares times the interval, said to be estimates, over the whole trace and a part of
  * it. The naive model is the list of samples the file was written from (sampled-fixture.c). A
- * CPU-only file whose interval setting is 0 is charged async-profiler's default, 10 ms. */
+ * CPU-only file whose interval setting is 0 is charged async-profiler's default, 10 ms. A
+ * dd-trace-java file: weights are samples, intervals from its config or its defaults. */
 #include "config.h"
 
 #include <json-glib/json-glib.h>
@@ -261,11 +262,81 @@ test_cpu_default_interval (void)
   report_fixture_close (&f);
 }
 
+/* dd-trace-java's file (profiler-gen.c, dd_trace): its samples carry a weight, the samples one
+ * event stands for, and its intervals come from its DatadogProfilerConfig (milliseconds), else
+ * its defaults (10 ms CPU, 50 ms wall clock). A spinner with 5 CPU events of weight 2, a sleeper
+ * with 3 wall-clock events SLEEPING of weight 4, a parker with 2 PARKED of weight 1. */
+static void
+check_dd_trace (gint64 cpu_ms, gint64 wall_ms, JvmsIntervalSource source)
+{
+  static const ProfilerGenThread threads[] = { { 701, "spinner" }, { 702, "sleeper" }, { 703, "parker" } };
+  static const ProfilerGenStack stacks[] = {
+    { { "app.Spin.loop", NULL } },
+    { { "java.lang.Thread.sleep", "app.Nap.run", NULL } },
+    { { "jdk.internal.misc.Unsafe.park", "java.util.concurrent.locks.LockSupport.park", NULL } },
+  };
+  ProfilerGenSample samples[10];
+  guint n = 0;
+  for (guint i = 0; i < 5; i++)
+    samples[n++] = (ProfilerGenSample) { PROFILER_GEN_CPU, 0, (gint64) (5 + 40 * i) * SAMPLED_MS, 0,
+                                         "RUNNABLE", 2 };
+  for (guint i = 0; i < 3; i++)
+    samples[n++] = (ProfilerGenSample) { PROFILER_GEN_WALL, 1, (gint64) (7 + 50 * i) * SAMPLED_MS, 1,
+                                         "SLEEPING", 4 };
+  for (guint i = 0; i < 2; i++)
+    samples[n++] = (ProfilerGenSample) { PROFILER_GEN_WALL, 2, (gint64) (9 + 70 * i) * SAMPLED_MS, 2,
+                                         "PARKED", 1 };
+  ProfilerGenSettings settings = { .dd_trace = TRUE, .dd_cpu_interval_ms = cpu_ms,
+                                   .dd_wall_interval_ms = wall_ms };
+  g_autoptr(GBytes) bytes = profiler_gen_build (&settings, threads, G_N_ELEMENTS (threads), stacks,
+                                                G_N_ELEMENTS (stacks), samples, n, 300 * SAMPLED_MS);
+  ReportFixture f = { 0 };
+  report_fixture_open_bytes (&f, bytes);
+  g_autoptr(JvmsReport) r = report (&f, -1, -1);
+  gint64 cpu = (cpu_ms > 0 ? cpu_ms : 10) * SAMPLED_MS, wall = (wall_ms > 0 ? wall_ms : 50) * SAMPLED_MS;
+
+  g_assert_nonnull (r->recording);
+  g_assert_cmpint (r->recording->writer, ==, JVMS_WRITER_DD_TRACE);
+  g_assert_false (r->recording->thread_states);
+  g_assert_cmpint (r->recording->samplers[JVMS_SAMPLER_CPU].source, ==, source);
+  g_assert_cmpint (r->recording->samplers[JVMS_SAMPLER_CPU].ns, ==, cpu);
+  g_assert_cmpint (r->recording->samplers[JVMS_SAMPLER_WALL].source, ==, source);
+  g_assert_cmpint (r->recording->samplers[JVMS_SAMPLER_WALL].ns, ==, wall);
+  gint64 want[JVMS_FINDING_N] = { 0 };
+  want[JVMS_FINDING_PROGRAM_LOGIC] = 5 * 2 * cpu;
+  want[JVMS_FINDING_SLEEPING] = 3 * 4 * wall;
+  want[JVMS_FINDING_PARKING] = 2 * wall;
+  guint n_found = 0;
+  for (guint i = 0; i < r->findings->len; i++)
+    {
+      const JvmsFinding *fd = g_ptr_array_index (r->findings, i);
+      g_test_message ("%s: %" G_GINT64_FORMAT " ns", jvms_finding_kind_name (fd->kind), fd->lost_ns);
+      g_assert_cmpint (fd->lost_ns, ==, want[fd->kind]);
+      n_found++;
+    }
+  g_assert_cmpuint (n_found, ==, 3);
+  report_fixture_close (&f);
+}
+
+static void
+test_dd_trace_config (void)
+{
+  check_dd_trace (20, 100, JVMS_INTERVAL_SETTING);
+}
+
+static void
+test_dd_trace_defaults (void)
+{
+  check_dd_trace (0, 0, JVMS_INTERVAL_DEFAULT);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/report/sampled/wall-shares", test_wall_shares);
   g_test_add_func ("/report/sampled/cpu-default-interval", test_cpu_default_interval);
+  g_test_add_func ("/report/sampled/dd-trace-config", test_dd_trace_config);
+  g_test_add_func ("/report/sampled/dd-trace-defaults", test_dd_trace_defaults);
   return g_test_run ();
 }

@@ -481,6 +481,24 @@ test_gc_heap_peak (Fixture       *f,
   g_assert_finalize_object (view);
 }
 
+/* The centre of the ink of column @x over rows [@y0, @y1): where an antialiased line is. */
+static double
+ink_centre (cairo_surface_t *s, int x, int y0, int y1, guint32 bg)
+{
+  double ink = 0, sum = 0;
+  for (int y = y0; y < y1; y++)
+    {
+      guint32 px = pixel (s, x, y);
+      double w = ABS ((int) (px >> 16 & 0xFF) - (int) (bg >> 16 & 0xFF)) +
+                 ABS ((int) (px >> 8 & 0xFF) - (int) (bg >> 8 & 0xFF)) +
+                 ABS ((int) (px & 0xFF) - (int) (bg & 0xFF));
+      ink += w;
+      sum += w * (y + 0.5);
+    }
+  g_assert_cmpfloat (ink, >, 0);
+  return sum / ink;
+}
+
 /* Heap used is recorded before and after each collection (jdk.GCHeapSummary): 10 MiB at 1.005 s,
  * a collection from 70 down to 10 MiB at 4.005-4.006 s, another at 7.005-7.006 s. The chart
  * draws straight lines between the recorded points (it held each value flat until the next),
@@ -527,23 +545,10 @@ test_gc_heap_line (void)
   /* At 2.505 s, halfway between 10 MiB (1.005 s) and 70 MiB (4.005 s): 40 MiB. Drawn as a
    * step it would be at 10 MiB, 31 pixels lower. */
   x = JVMS_TIMELINE_GUTTER + 250;
-  {
-    /* Where the antialiased line is: the centre of the column's ink. */
-    double ink = 0, sum = 0;
-    guint32 bg = expected (p->background);
-    for (int y = chart_top - 2; y < chart_top + chart_h + 2; y++)
-      {
-        guint32 px = pixel (s, x, y);
-        double w = ABS ((int) (px >> 16 & 0xFF) - (int) (bg >> 16 & 0xFF)) +
-                   ABS ((int) (px >> 8 & 0xFF) - (int) (bg >> 8 & 0xFF)) +
-                   ABS ((int) (px & 0xFF) - (int) (bg & 0xFF));
-        ink += w;
-        sum += w * (y + 0.5);
-      }
-    g_assert_cmpfloat (ink, >, 0);
-    want = chart_top + chart_h - 40.0 / 70.0 * chart_h;
-    g_assert_cmpfloat (fabs (sum / ink - want), <, 2.0);
-  }
+  /* Where the antialiased line is: the centre of the column's ink. */
+  want = chart_top + chart_h - 40.0 / 70.0 * chart_h;
+  g_assert_cmpfloat (fabs (ink_centre (s, x, chart_top - 2, chart_top + chart_h + 2,
+                                       expected (p->background)) - want), <, 2.0);
 
   /* The point at 1.005 s (column 100) is marked: a hollow square, the background inside and the
    * line colour around. */
@@ -574,23 +579,6 @@ test_gc_heap_line (void)
  * user CPU 10 % of all CPUs for [0, 5 s) and 40 % for [5, 10 s), the machine's 80 % throughout.
  * The rows share one scale (80 % rounds up to 100 %): each value is drawn at its height, and the
  * tooltip gives it. */
-static double
-ink_centre (cairo_surface_t *s, int x, int y0, int y1, guint32 bg)
-{
-  double ink = 0, sum = 0;
-  for (int y = y0; y < y1; y++)
-    {
-      guint32 px = pixel (s, x, y);
-      double w = ABS ((int) (px >> 16 & 0xFF) - (int) (bg >> 16 & 0xFF)) +
-                 ABS ((int) (px >> 8 & 0xFF) - (int) (bg >> 8 & 0xFF)) +
-                 ABS ((int) (px & 0xFF) - (int) (bg & 0xFF));
-      ink += w;
-      sum += w * (y + 0.5);
-    }
-  g_assert_cmpfloat (ink, >, 0);
-  return sum / ink;
-}
-
 static void
 test_gc_cpu_load (void)
 {

@@ -23,6 +23,7 @@
 #include "jvms-threads-view.h"
 #include "jvms-time-ruler.h"
 #include "jvms-trace-index.h"
+#include "jvms-vm-operations-view.h"
 
 #define USAGE N_("Usage: jvmscope-cli render TRACE -o OUT.png|OUT.svg [--views LIST|all] [--from T] [--to T] [--width PX] [--dark]")
 /* Wider than any screen, and an image of at most 2^31 bytes a row. */
@@ -43,6 +44,7 @@ static const struct
   { "gc", jvms_gc_view_new },
   { "gc-workers", jvms_gc_workers_view_new },
   { "jit", jvms_jit_view_new },
+  { "vm-operations", jvms_vm_operations_view_new },
   { "object-age", jvms_object_age_view_new },
   { "counters", jvms_counters_view_new },
 };

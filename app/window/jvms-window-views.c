@@ -26,6 +26,7 @@
 #include "jvms-time-ruler.h"
 #include "jvms-timeline.h"
 #include "jvms-view-choice.h"
+#include "jvms-vm-operations-view.h"
 
 /* A choice a view offers in its header. */
 typedef GtkWidget *(*ChoiceNew) (GtkWidget *view);
@@ -91,6 +92,7 @@ static const ViewInfo view_infos[] = {
   VIEW ("gc", N_("GC and Heap"), jvms_gc_view_new, NULL),
   VIEW ("gc-workers", N_("GC Workers"), jvms_gc_workers_view_new, NULL),
   VIEW ("jit", N_("JIT Compilations"), jvms_jit_view_new, NULL),
+  VIEW ("vm-operations", N_("VM Operations"), jvms_vm_operations_view_new, NULL),
   VIEW ("object-age", N_("Object Age"), jvms_object_age_view_new, age_unit_choice),
   VIEW ("counters", N_("Counters"), jvms_counters_view_new, metric_choice),
 };
@@ -613,6 +615,9 @@ jvms_window_views_dump_state (JvmsWindowViews *self, GKeyFile *key_file)
       if (JVMS_IS_GC_WORKERS_VIEW (self->views[i]))
         g_key_file_set_integer (key_file, "views", "gc-workers-rows",
                                 (int) jvms_gc_workers_view_get_n_workers (JVMS_GC_WORKERS_VIEW (self->views[i])));
+      if (JVMS_IS_VM_OPERATIONS_VIEW (self->views[i]))
+        g_key_file_set_integer (key_file, "views", "vm-operations-rows",
+                                (int) jvms_vm_operations_view_get_n_rows (JVMS_VM_OPERATIONS_VIEW (self->views[i])));
       if (JVMS_IS_JIT_VIEW (self->views[i]))
         {
           JvmsJitView *jit = JVMS_JIT_VIEW (self->views[i]);

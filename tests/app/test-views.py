@@ -19,6 +19,7 @@ its legend) for what the sample holds:
   jit          a row per compiler thread (JIT/<tid>/compilation), each with its compilations
                drawn in colour, and a row of the deoptimizations, as many as `jvmscope-cli
                summary` counts jdk.Deoptimization events, drawn as ticks;
+  vm-operations  the operation and safepoint-phase rows, each drawn in colour;
   choice       the object age unit is chosen in the view's header: the drop-down, opened with
                the pointer and set with the keyboard, sets the object-age-unit key.
 """
@@ -46,6 +47,7 @@ GUTTER = 180
 VIEW_CLASS = {
     "threads": "JvmsThreadsView", "cpus": "JvmsCpusView", "locks": "JvmsLocksView",
     "gc": "JvmsGcView", "gc-workers": "JvmsGcWorkersView", "jit": "JvmsJitView",
+    "vm-operations": "JvmsVmOperationsView",
     "object-age": "JvmsObjectAgeView", "counters": "JvmsCountersView",
 }
 # Row heights of the per-thread views (widgets/jvms-gc-workers-view.h, jvms-jit-view.h).
@@ -208,6 +210,18 @@ def main():
                                                     ROW_HEIGHT[name] - 4))) if len(b) == 4 else 0)
             tap.check(len(drawn) > 0 and min(drawn) > 0,
                       "... each row draws its intervals in colour (%s coloured pixels)" % drawn)
+        # VM operations: the operation and safepoint rows, each drawn.
+        show_only("vm-operations")
+        time.sleep(1.0)
+        got = int(state.get("views", "vm-operations-rows", "-1"))
+        tap.check(got == 2, "vm-operations: the operation and safepoint-phase rows", got)
+        img = shot("vm-operations")
+        b = ints("vm-operations-bounds")
+        top = int(state.get("views", "vm-operations-legend-height", "18"))
+        drawn = [saturated(pixels(img, (b[0] + GUTTER + 1, b[1] + top + r * 18 + 3, b[2] - GUTTER - 2, 12)))
+                 if len(b) == 4 else 0 for r in range(2)]
+        tap.check(min(drawn) > 0, "... each row draws the trace's operations and safepoints %s" % drawn)
+
         want = summary_types.get("jdk.Deoptimization", 0)
         got = int(state.get("views", "jit-deoptimizations", "-1"))
         tap.check(want > 0 and got == want,

@@ -16,6 +16,8 @@ bundled sample (docs/window.md, "The event table").
   thread); the same rows are there, in order of duration.
 - Ctrl+Shift+F puts the focus in the text filter: typing a type's name leaves only rows whose
   type, thread or fields hold it; the statistics stay the range's and their title says so.
+- On a perf.data of system calls recorded here (the sample has none), the statistics shown,
+  the system calls' latency table included, are those of `jvmscope-cli events --stats`.
 Screenshots are written in the test's folder (printed), kept with --keep or when a check fails,
 for a person to look at. Prints TAP."""
 import argparse
@@ -288,6 +290,44 @@ def main():
         tap.check(title == "Statistics (%d, without the text filter)" % len(range_rows),
                   "the statistics say that they are the range's, without the text filter", title)
         shot("5-filtered")
+
+        # The system calls' latency table: the sample has none, so perf records some here and
+        # the window opens its perf.data alone.
+        app.terminate()
+        app.wait(timeout=20)
+        app = None
+        data = os.path.join(tmp, "syscalls.data")
+        rec = subprocess.run(["perf", "record", "-q", "-e", "raw_syscalls:sys_enter", "-e", "raw_syscalls:sys_exit",
+                              "-k", "CLOCK_MONOTONIC", "-o", data, "--", "sh", "-c",
+                              "dd if=/dev/zero of=/dev/null bs=1 count=500 2>/dev/null; sleep 0.05; "
+                              "ls / /nonexistent >/dev/null 2>&1; true"],
+                             capture_output=True, text=True)
+        if not tap.check(rec.returncode == 0 and os.path.exists(data), "perf records system calls", rec.stderr[-2000:]):
+            return
+        state.path = os.path.join(tmp, "state-syscalls.ini")
+        env["JVMSCOPE_DEBUG_DUMP_STATE"] = state.path
+        app = subprocess.Popen([args.jvmscope, data], env=env, stdout=log, stderr=subprocess.STDOUT)
+        ok = tap.check(tw.wait_for(lambda: state.get("window", "loading") == "false"
+                                   and state.get("events", "rows", "0") != "0"),
+                       "a perf.data of system calls is indexed and the event table has rows",
+                       "loading=%s rows=%s" % (state.get("window", "loading"), state.get("events", "rows")))
+        if not ok:
+            return
+        windows = xdo("search", "--onlyvisible", "--name", "Jvmscope").stdout.split()
+        if windows:
+            xdo("windowactivate", "--sync", windows[0])
+        xdo("key", "F8")
+        tap.check(tw.wait_for(lambda: state.get("events", "shown") == "true" and settled()
+                              and state.get("events", "stats-rows") == state.get("events", "rows")),
+                  "F8 shows its event table and statistics")
+        cli_stats = cli_stats_text(args.cli, data, cli_cache)
+        shown = shown_stats(state)
+        for name, want, got in compare_stats(shown, cli_stats):
+            tap.check(got == want and len(want) > 0,
+                      "on system calls, the statistics shown (%s, %d rows) are jvmscope-cli events --stats's" % (name, len(want)),
+                      "first differing: %s" % (next(((a, b) for a, b in zip(got, want) if a != b), (got[:2], want[:2])),))
+        tap.check(len(shown["syscalls"]) > 0, "the system calls' latency table is shown")
+        shot("6-syscalls")
     finally:
         if app is not None:
             app.terminate()

@@ -130,6 +130,9 @@ def main():
         return subprocess.run(["xdotool", *cmd], env=env, capture_output=True, text=True)
 
     def shot(name):
+        # The state is dumped before the next frame is painted: under load a screenshot taken at
+        # once showed the previous frame to the person looking at it. (Nothing is asserted on it.)
+        time.sleep(1.5)
         path = os.path.join(tmp, name + ".png")
         tw.screenshot(env, path)
         tap.note("screenshot: " + path)

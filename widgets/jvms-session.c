@@ -29,6 +29,7 @@ struct _JvmsSession
   gint64       hovered_time;
   gint64       highlighted_monitor;
   GArray      *highlighted_threads; /* gint64, sorted */
+  GArray      *highlighted_spans;   /* JvmsSessionSpan */
   GArray      *back;                /* Range */
   GArray      *forward;             /* Range */
   JvmsTimeUnit   time_unit;
@@ -51,6 +52,7 @@ enum
   PROP_HOVERED_TIME,
   PROP_HIGHLIGHTED_MONITOR,
   PROP_HIGHLIGHTED_THREADS,
+  PROP_HIGHLIGHTED_SPANS,
   PROP_CAN_GO_BACK,
   PROP_CAN_GO_FORWARD,
   PROP_TIME_UNIT,
@@ -181,6 +183,7 @@ jvms_session_finalize (GObject *object)
 
   g_clear_pointer (&self->history, jvms_history_unref);
   g_clear_pointer (&self->highlighted_threads, g_array_unref);
+  g_clear_pointer (&self->highlighted_spans, g_array_unref);
   g_clear_pointer (&self->back, g_array_unref);
   g_clear_pointer (&self->forward, g_array_unref);
 
@@ -229,6 +232,9 @@ jvms_session_get_property (GObject    *object,
       break;
     case PROP_HIGHLIGHTED_THREADS:
       g_value_set_boxed (value, self->highlighted_threads);
+      break;
+    case PROP_HIGHLIGHTED_SPANS:
+      g_value_set_pointer (value, self->highlighted_spans);
       break;
     case PROP_CAN_GO_BACK:
       g_value_set_boolean (value, jvms_session_can_go_back (self));
@@ -310,6 +316,8 @@ jvms_session_class_init (JvmsSessionClass *klass)
     g_param_spec_int64 ("highlighted-monitor", NULL, NULL, G_MININT64, G_MAXINT64, 0, rw);
   properties[PROP_HIGHLIGHTED_THREADS] =
     g_param_spec_boxed ("highlighted-threads", NULL, NULL, G_TYPE_ARRAY, ro);
+  properties[PROP_HIGHLIGHTED_SPANS] =
+    g_param_spec_pointer ("highlighted-spans", NULL, NULL, ro);
   properties[PROP_CAN_GO_BACK] =
     g_param_spec_boolean ("can-go-back", NULL, NULL, FALSE, ro);
   properties[PROP_CAN_GO_FORWARD] =
@@ -333,6 +341,7 @@ jvms_session_init (JvmsSession *self)
   self->visible_end = JVMS_SESSION_MIN_SPAN_NS;
   self->end_time = JVMS_SESSION_MIN_SPAN_NS;
   self->highlighted_threads = g_array_new (FALSE, FALSE, sizeof (gint64));
+  self->highlighted_spans = g_array_new (FALSE, FALSE, sizeof (JvmsSessionSpan));
   self->back = g_array_new (FALSE, FALSE, sizeof (Range));
   self->forward = g_array_new (FALSE, FALSE, sizeof (Range));
 }
@@ -747,6 +756,7 @@ jvms_session_clear_highlight (JvmsSession *self)
   g_object_freeze_notify (G_OBJECT (self));
   jvms_session_set_highlighted_monitor (self, 0);
   jvms_session_set_highlighted_threads (self, NULL, 0);
+  jvms_session_set_highlighted_spans (self, NULL, 0);
   g_object_thaw_notify (G_OBJECT (self));
 }
 
@@ -808,4 +818,26 @@ jvms_session_format_duration (JvmsSession *self,
                               gint64       ns)
 {
   return jvms_time_format_duration (ns, self != NULL ? self->time_unit : JVMS_TIME_UNIT_AUTO);
+}
+
+void
+jvms_session_set_highlighted_spans (JvmsSession           *self,
+                                    const JvmsSessionSpan *spans,
+                                    guint                  n_spans)
+{
+  g_return_if_fail (JVMS_IS_SESSION (self));
+  g_return_if_fail (spans != NULL || n_spans == 0);
+  if (n_spans == 0 && self->highlighted_spans->len == 0)
+    return;
+  g_array_set_size (self->highlighted_spans, 0);
+  if (n_spans > 0)
+    g_array_append_vals (self->highlighted_spans, spans, n_spans);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HIGHLIGHTED_SPANS]);
+}
+
+const GArray *
+jvms_session_get_highlighted_spans (JvmsSession *self)
+{
+  g_return_val_if_fail (JVMS_IS_SESSION (self), NULL);
+  return self->highlighted_spans;
 }

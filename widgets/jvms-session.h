@@ -38,6 +38,7 @@ G_DECLARE_FINAL_TYPE (JvmsSession, jvms_session, JVMS, SESSION, GObject)
  *   hovered-time       gint64  (read-write; G_MININT64 when the pointer is over no view)
  *   highlighted-monitor gint64 (read-write; monitor address, 0 for none)
  *   highlighted-threads GArray* of gint64 tids, sorted (read-only; set with the function)
+ *   highlighted-spans  GArray* of JvmsSessionSpan (read-only; set with the function)
  *   can-go-back        gboolean
  *   can-go-forward     gboolean
  *   time-unit          JvmsTimeUnit   (read-write) how the views, the panel and the findings
@@ -118,6 +119,19 @@ gboolean      jvms_session_is_thread_highlighted    (JvmsSession  *self,
                                                      gint64        tid);
 gboolean      jvms_session_has_highlight            (JvmsSession  *self);
 void          jvms_session_clear_highlight          (JvmsSession  *self);
+
+/* Spans of threads to mark (a finding's safepoint stragglers: from the arm of the poll to their
+ * arrival), set with a highlight and cleared with it. */
+typedef struct
+{
+  gint64 tid;
+  gint64 from, to;
+} JvmsSessionSpan;
+void          jvms_session_set_highlighted_spans    (JvmsSession           *self,
+                                                     const JvmsSessionSpan *spans,
+                                                     guint                  n_spans);
+/* Borrowed, never NULL. */
+const GArray *jvms_session_get_highlighted_spans    (JvmsSession           *self);
 
 JvmsTimeUnit  jvms_session_get_time_unit            (JvmsSession    *self);
 void          jvms_session_set_time_unit            (JvmsSession    *self,

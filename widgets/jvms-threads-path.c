@@ -106,3 +106,34 @@ jvms_threads_path_draw (cairo_t *cr, const JvmsTimelineGeometry *g, const JvmsCr
     }
   cairo_restore (cr);
 }
+
+void
+jvms_threads_spans_draw (cairo_t *cr, const JvmsTimelineGeometry *g, const GArray *spans, int row_height,
+                         JvmsThreadsPathRowY row_y, gpointer data)
+{
+  if (spans == NULL || spans->len == 0 || g->t1 <= g->t0)
+    return;
+  cairo_save (cr);
+  cairo_rectangle (cr, g->gutter, g->top, g->width - g->gutter, g->height - g->top);
+  cairo_clip (cr);
+  for (guint i = 0; i < spans->len; i++)
+    {
+      const JvmsSessionSpan *s = &g_array_index (spans, JvmsSessionSpan, i);
+      if (s->to < g->t0 || s->from >= g->t1)
+        continue;
+      double y = screen_y (g, row_height, row_y, data, s->tid);
+      if (y < 0)
+        continue;
+      double x0 = jvms_timeline_time_to_x (g, MAX (s->from, g->t0));
+      double x1 = MAX (jvms_timeline_time_to_x (g, MIN (s->to, g->t1)), x0 + 3);
+      cairo_rectangle (cr, x0 + 0.5, y + 1.5, x1 - x0 - 1, row_height - 3);
+    }
+  JvmsColor fill = g->palette->highlight;
+  fill.a = 0.35;
+  jvms_color_set (cr, &fill);
+  cairo_fill_preserve (cr);
+  jvms_color_set (cr, &g->palette->highlight);
+  cairo_set_line_width (cr, 1);
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "jvms-critical-path.h"
+#include "jvms-session.h"
 #include "jvms-timeline.h"
 
 G_BEGIN_DECLS
@@ -20,5 +21,14 @@ void jvms_threads_path_draw (cairo_t                    *cr,
                              int                         row_height,
                              JvmsThreadsPathRowY         row_y,
                              gpointer                    data);
+
+/* Draws each of @spans (JvmsSessionSpan: a safepoint's straggler, from the arm to its arrival)
+ * on its thread's row as an outlined box, 3 pixels wide at least so that a short one shows. */
+void jvms_threads_spans_draw (cairo_t                    *cr,
+                              const JvmsTimelineGeometry *g,
+                              const GArray               *spans,
+                              int                         row_height,
+                              JvmsThreadsPathRowY         row_y,
+                              gpointer                    data);
 
 G_END_DECLS

@@ -409,6 +409,12 @@ path_row_y (gint64 tid, gpointer data)
   return GPOINTER_TO_INT (g_hash_table_lookup (self->path_rows, &tid)) - 1;
 }
 
+static int
+span_row_y (gint64 tid, gpointer rows)
+{
+  return GPOINTER_TO_INT (g_hash_table_lookup (rows, &tid)) - 1;
+}
+
 static void
 jvms_threads_view_draw (JvmsTimeline               *timeline,
                         cairo_t                    *cr,
@@ -477,6 +483,23 @@ jvms_threads_view_draw (JvmsTimeline               *timeline,
         }
     }
   jvms_threads_path_draw (cr, g, self->path, ROW_H, path_row_y, self);
+  if (session != NULL && jvms_session_get_highlighted_spans (session)->len > 0)
+    {
+      /* Rows of the marked threads, found in one pass over the rows. */
+      const GArray *spans = jvms_session_get_highlighted_spans (session);
+      g_autoptr(GHashTable) wanted = g_hash_table_new (g_int64_hash, g_int64_equal);
+      for (guint i = 0; i < spans->len; i++)
+        g_hash_table_add (wanted, &g_array_index (spans, JvmsSessionSpan, i).tid);
+      g_autoptr(GHashTable) rows = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+      for (guint i = 0; i < self->places->len; i++)
+        {
+          const JvmsThreadRow *r = row_get (self, i);
+          if (r->thread != NULL && g_hash_table_contains (wanted, &r->thread->tid))
+            g_hash_table_insert (rows, g_memdup2 (&r->thread->tid, sizeof (gint64)),
+                                 GINT_TO_POINTER (place_get (self, i)->y + 1));
+        }
+      jvms_threads_spans_draw (cr, g, spans, ROW_H, span_row_y, rows);
+    }
 }
 
 /* The row at content @y, or -1. */

@@ -64,12 +64,14 @@ typedef struct
 {
   GArray *tids;
   gint64  monitor;
+  GArray *spans;   /* JvmsSessionSpan: the safepoints' stragglers (gc, safepoint) */
 } RowTarget;
 
 static void
 row_target_free (RowTarget *target)
 {
   g_array_unref (target->tids);
+  g_array_unref (target->spans);
   g_free (target);
 }
 
@@ -321,6 +323,8 @@ row_activated (AdwActionRow *row, JvmsFindingsList *self)
   jvms_session_set_highlighted_threads (self->session, (const gint64 *) target->tids->data,
                                         target->tids->len);
   jvms_session_set_highlighted_monitor (self->session, target->monitor);
+  jvms_session_set_highlighted_spans (self->session, (const JvmsSessionSpan *) target->spans->data,
+                                      target->spans->len);
 }
 
 static void
@@ -379,6 +383,18 @@ finding_row (JvmsFindingsList *self, const JvmsReport *report, const JvmsFinding
     g_array_append_val (target->tids, g_array_index (finding->threads, JvmsThreadRef, i).tid);
   if (finding->kind == JVMS_FINDING_MONITOR_CONTENTION && finding->evidence.monitors->len > 0)
     target->monitor = g_array_index (finding->evidence.monitors, JvmsEvidenceMonitor, 0).address;
+  /* Each shown safepoint's last threads to stop, over the time they took: marked in the views. */
+  target->spans = g_array_new (FALSE, FALSE, sizeof (JvmsSessionSpan));
+  for (guint i = 0; finding->evidence.safepoints != NULL && i < finding->evidence.safepoints->len; i++)
+    {
+      const JvmsEvidenceSafepoint *sp = &g_array_index (finding->evidence.safepoints, JvmsEvidenceSafepoint, i);
+      for (guint k = 0; sp->stragglers != NULL && k < sp->stragglers->len; k++)
+        {
+          const JvmsEvidenceStraggler *s = &g_array_index (sp->stragglers, JvmsEvidenceStraggler, k);
+          JvmsSessionSpan span = { s->tid, sp->sync_start, sp->sync_start + s->ns };
+          g_array_append_val (target->spans, span);
+        }
+    }
   g_object_set_data_full (G_OBJECT (row), "jvms-target", target, (GDestroyNotify) row_target_free);
   gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
   g_signal_connect_object (row, "activated", G_CALLBACK (row_activated), self, 0);

@@ -587,6 +587,35 @@ jvms_window_views_dump_state (JvmsWindowViews *self, GKeyFile *key_file)
       g_strv_builder_add (findings_text, line);
     }
   g_auto(GStrv) texts = g_strv_builder_end (findings_text);
+  /* x;y;w;h of each finding's row, so that a test clicks the one it wants. */
+  g_autoptr(GArray) row_bounds = g_array_new (FALSE, FALSE, sizeof (int));
+  for (guint i = 0; jvms_findings_list_get_row (JVMS_FINDINGS_LIST (self->findings), i) != NULL; i++)
+    {
+      graphene_rect_t r;
+      GtkWidget *row = jvms_findings_list_get_row (JVMS_FINDINGS_LIST (self->findings), i);
+      GtkWidget *root = GTK_WIDGET (gtk_widget_get_root (row));
+      int b[4] = { 0, 0, 0, 0 };
+      if (root != NULL && gtk_widget_compute_bounds (row, root, &r))
+        {
+          b[0] = (int) r.origin.x;
+          b[1] = (int) r.origin.y;
+          b[2] = (int) r.size.width;
+          b[3] = (int) r.size.height;
+        }
+      g_array_append_vals (row_bounds, b, 4);
+    }
+  if (row_bounds->len > 0)
+    g_key_file_set_integer_list (key_file, "panel", "finding-row-bounds", (int *) row_bounds->data, row_bounds->len);
+  /* The spans marked (a finding's safepoint stragglers): tid:from-to;... */
+  const GArray *spans = jvms_session_get_highlighted_spans (self->session);
+  g_autoptr(GString) marked = g_string_new (NULL);
+  for (guint i = 0; i < spans->len; i++)
+    {
+      const JvmsSessionSpan *s = &g_array_index (spans, JvmsSessionSpan, i);
+      g_string_append_printf (marked, "%" G_GINT64_FORMAT ":%" G_GINT64_FORMAT "-%" G_GINT64_FORMAT ";",
+                              s->tid, s->from, s->to);
+    }
+  g_key_file_set_string (key_file, "views", "highlighted-spans", marked->str);
   g_key_file_set_string_list (key_file, "panel", "finding-texts", (const char * const *) texts,
                               g_strv_length (texts));
   /* Where each view is (its whole widget: legend strip, then rows), by its name, and what the

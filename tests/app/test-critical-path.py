@@ -208,6 +208,54 @@ def main():
         xdo("click", "1")
         tap.check(w.wait_for(lambda: state.get("path", "shown") == "false"),
                   "a click on the thread's label clears the path", state.get("path", "shown"))
+        # A gc finding activated marks its safepoints' last threads to stop on the threads view,
+        # each from the arm of the poll to its arrival, as analyze --json's safepoints say.
+        names = [x.split("\n", 1)[0] for x in texts]
+        # The path's section went away above the findings: their rows move up once laid out.
+        def gc_row():
+            b = w.ints(state.get("panel", "finding-row-bounds", ""))
+            if gc is None or KINDS["gc"] not in names or len(b) != 4 * len(names):
+                return None
+            i = names.index(KINDS["gc"])
+            return tuple(b[4 * i:4 * i + 4]) if 0 < b[4 * i + 1] < 800 else None
+        def gc_row_settled():
+            a = gc_row()
+            time.sleep(0.5)
+            return a if a is not None and a == gc_row() else None
+        found = w.wait_for(gc_row_settled)
+        if found is not None:
+            bx, by, bw, bh = found
+            xdo("mousemove", str(bx + bw // 3), str(by + min(bh, 40) // 2))
+            time.sleep(0.2)
+            xdo("click", "1")
+            # The window's findings list 5 items of evidence (the command line 10): the five
+            # longest synchronisations.
+            want = sorted((s["tid"], sp["sync_from_ns"], sp["sync_from_ns"] + s["ns"])
+                          for sp in gc["evidence"]["safepoints"][:5] for s in sp["stragglers"])
+            def spans():
+                got = [tuple(int(v) for v in x.replace(":", " ").replace("-", " ").split())
+                       for x in state.get("views", "highlighted-spans", "").split(";") if x]
+                return sorted(got) if got else None
+            got = w.wait_for(spans)
+            tap.check(got == want and len(want) > 0,
+                      "the gc finding marks its safepoints' stragglers (%d spans) as analyze --json lists them" % len(want),
+                      ((got or [])[:5], want[:5], state.get("views", "highlighted-threads"), (bx, by, bw, bh)))
+            # The first mark on a row that shows, in the highlight colour.
+            img = w.screenshot(env, os.path.join(tmp, "stragglers.png"))
+            labels, ys, tb, top = w.wait_for(row)
+            v0, v1 = int(state.get("views", "visible-start")), int(state.get("views", "visible-end"))
+            hit = None
+            for tid, a, b in want:
+                if str(tid) in labels and 0 <= top + ys[labels.index(str(tid))] < tb[3] - ROW_H:
+                    x = tb[0] + GUTTER + int((a - v0) / (v1 - v0) * (tb[2] - GUTTER))
+                    y = tb[1] + top + ys[labels.index(str(tid))]
+                    band = w.region(img, max(0, x - 1), y + 1, 6, ROW_H - 2)
+                    hit = any(any(abs(px[j] - c[0]) < 40 and abs(px[j + 1] - c[1]) < 40 and abs(px[j + 2] - c[2]) < 40
+                                  for c in HIGHLIGHT) for px in band for j in range(0, len(px), 3))
+                    break
+            tap.check(hit, "the marks are drawn on the stragglers' rows", os.path.join(tmp, "stragglers.png"))
+        else:
+            tap.check(False, "the gc finding's row shows", (names, state.get("panel", "finding-row-bounds")))
     finally:
         if app is not None:
             app.terminate()

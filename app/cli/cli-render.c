@@ -10,6 +10,7 @@
 
 #include "cli-commands.h"
 #include "cli-time.h"
+#include "jvms-allocation-view.h"
 #include "jvms-cpus-view.h"
 #include "jvms-event-store.h"
 #include "jvms-gc-view.h"
@@ -45,6 +46,7 @@ static const struct
   { "gc-workers", jvms_gc_workers_view_new },
   { "jit", jvms_jit_view_new },
   { "vm-operations", jvms_vm_operations_view_new },
+  { "allocation", jvms_allocation_view_new },
   { "object-age", jvms_object_age_view_new },
   { "counters", jvms_counters_view_new },
 };

@@ -9,6 +9,7 @@
 #include "jvms-window.h"
 #include "jvms-window-debug.h"
 
+#include "jvms-allocation-view.h"
 #include "jvms-counters-view.h"
 #include "jvms-cpus-view.h"
 #include "jvms-event-store.h"
@@ -93,6 +94,7 @@ static const ViewInfo view_infos[] = {
   VIEW ("gc-workers", N_("GC Workers"), jvms_gc_workers_view_new, NULL),
   VIEW ("jit", N_("JIT Compilations"), jvms_jit_view_new, NULL),
   VIEW ("vm-operations", N_("VM Operations"), jvms_vm_operations_view_new, NULL),
+  VIEW ("allocation", N_("Allocation"), jvms_allocation_view_new, NULL),
   VIEW ("object-age", N_("Object Age"), jvms_object_age_view_new, age_unit_choice),
   VIEW ("counters", N_("Counters"), jvms_counters_view_new, metric_choice),
 };
@@ -644,6 +646,9 @@ jvms_window_views_dump_state (JvmsWindowViews *self, GKeyFile *key_file)
       if (JVMS_IS_GC_WORKERS_VIEW (self->views[i]))
         g_key_file_set_integer (key_file, "views", "gc-workers-rows",
                                 (int) jvms_gc_workers_view_get_n_workers (JVMS_GC_WORKERS_VIEW (self->views[i])));
+      if (JVMS_IS_ALLOCATION_VIEW (self->views[i]))
+        g_key_file_set_integer (key_file, "views", "allocation-rows",
+                                (int) jvms_allocation_view_get_n_threads (JVMS_ALLOCATION_VIEW (self->views[i])));
       if (JVMS_IS_VM_OPERATIONS_VIEW (self->views[i]))
         g_key_file_set_integer (key_file, "views", "vm-operations-rows",
                                 (int) jvms_vm_operations_view_get_n_rows (JVMS_VM_OPERATIONS_VIEW (self->views[i])));

@@ -20,6 +20,7 @@ its legend) for what the sample holds:
                drawn in colour, and a row of the deoptimizations, as many as `jvmscope-cli
                summary` counts jdk.Deoptimization events, drawn as ticks;
   vm-operations  the operation and safepoint-phase rows, each drawn in colour;
+  allocation   a row per thread with an allocation rate in the index, each charted;
   choice       the object age unit is chosen in the view's header: the drop-down, opened with
                the pointer and set with the keyboard, sets the object-age-unit key.
 """
@@ -47,7 +48,7 @@ GUTTER = 180
 VIEW_CLASS = {
     "threads": "JvmsThreadsView", "cpus": "JvmsCpusView", "locks": "JvmsLocksView",
     "gc": "JvmsGcView", "gc-workers": "JvmsGcWorkersView", "jit": "JvmsJitView",
-    "vm-operations": "JvmsVmOperationsView",
+    "vm-operations": "JvmsVmOperationsView", "allocation": "JvmsAllocationView",
     "object-age": "JvmsObjectAgeView", "counters": "JvmsCountersView",
 }
 # Row heights of the per-thread views (widgets/jvms-gc-workers-view.h, jvms-jit-view.h).
@@ -221,6 +222,21 @@ def main():
         drawn = [saturated(pixels(img, (b[0] + GUTTER + 1, b[1] + top + r * 18 + 3, b[2] - GUTTER - 2, 12)))
                  if len(b) == 4 else 0 for r in range(2)]
         tap.check(min(drawn) > 0, "... each row draws the trace's operations and safepoints %s" % drawn)
+
+        # Allocation: a row per thread with an allocation rate in the index, each charted.
+        want = thread_folders(args.dump, index, "Threads", "allocation-rate")
+        show_only("allocation")
+        time.sleep(1.0)
+        got = int(state.get("views", "allocation-rows", "-1"))
+        tap.check(len(want) > 0 and got == len(want),
+                  "allocation: a row per thread with Threads/<tid>/allocation-rate (%d)" % len(want), got)
+        img = shot("allocation")
+        b = ints("allocation-bounds")
+        top = int(state.get("views", "allocation-legend-height", "18"))
+        drawn = [near(pixels(img, (b[0] + GUTTER + 1, b[1] + top + r * 30 + 3, b[2] - GUTTER - 2, 24)),
+                      (0x00, 0x9E, 0x73)) if len(b) == 4 else 0 for r in range(len(want))]
+        tap.check(len(drawn) > 0 and min(drawn) > 0,
+                  "... each row charts its rate in its colour %s" % drawn)
 
         want = summary_types.get("jdk.Deoptimization", 0)
         got = int(state.get("views", "jit-deoptimizations", "-1"))

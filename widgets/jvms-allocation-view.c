@@ -1,0 +1,219 @@
+/* jvms-allocation-view.c */
+#include "config.h"
+
+#include <math.h>
+#include <glib/gi18n-lib.h>
+
+#include "jvms-allocation-view.h"
+#include "jvms-lane.h"
+#include "jvms-row-cells.h"
+#include "jvms-thread-folders.h"
+
+#define ROW_H JVMS_ALLOCATION_VIEW_ROW_HEIGHT
+
+struct _JvmsAllocationView
+{
+  JvmsTimeline  parent_instance;
+  GArray       *threads; /* JvmsThreadFolder: attributes[0] is the allocation rate */
+  JvmsRowCells  cells;
+};
+
+G_DEFINE_FINAL_TYPE (JvmsAllocationView, jvms_allocation_view, JVMS_TYPE_TIMELINE)
+
+/* Okabe-Ito bluish green: apart from the states' colours of the threads view. */
+static const JvmsColor rate_color = { 0x00 / 255.0, 0x9E / 255.0, 0x73 / 255.0, 1 };
+
+static void
+jvms_allocation_view_reload (JvmsTimeline *timeline,
+                             JvmsHistory  *history)
+{
+  JvmsAllocationView *self = JVMS_ALLOCATION_VIEW (timeline);
+  g_autoptr(JvmsThreadList) list = jvms_thread_list_read (history);
+  static const char * const paths[] = { "allocation-rate" };
+
+  jvms_row_cells_reset (&self->cells);
+  g_clear_pointer (&self->threads, g_array_unref);
+  self->threads = jvms_thread_folders_read (history, list, "Threads", paths, 1);
+}
+
+static int
+jvms_allocation_view_get_content_height (JvmsTimeline *timeline)
+{
+  return JVMS_ALLOCATION_VIEW (timeline)->threads->len * ROW_H;
+}
+
+static JvmsAttribute
+rate_lane (gpointer data,
+           guint    row,
+           guint    lane)
+{
+  return g_array_index (JVMS_ALLOCATION_VIEW (data)->threads, JvmsThreadFolder, row).attributes[0];
+}
+
+static void
+jvms_allocation_view_compute (JvmsTimeline               *timeline,
+                              JvmsHistory                *history,
+                              const JvmsTimelineGeometry *g)
+{
+  JvmsAllocationView *self = JVMS_ALLOCATION_VIEW (timeline);
+
+  jvms_row_cells_compute (&self->cells, history, g, self->threads->len, rate_lane, self);
+}
+
+static char *
+format_rate (double bytes_per_second)
+{
+  g_autofree char *size = g_format_size ((guint64) MAX (bytes_per_second, 0));
+  /* TRANSLATORS: an allocation rate: a size ("12.3 MB") per second */
+  return g_strdup_printf (_("%s/s"), size);
+}
+
+static void
+draw_thread (cairo_t                     *cr,
+             const JvmsTimelineGeometry  *g,
+             guint                        row,
+             double                       y,
+             const JvmsSummaryCell *const *lanes,
+             gpointer                     data)
+{
+  JvmsAllocationView *self = data;
+  const JvmsThreadFolder *t = &g_array_index (self->threads, JvmsThreadFolder, row);
+  double peak = 0;
+
+  jvms_timeline_draw_label (cr, &g->palette->foreground, 6, y + 1, g->gutter - 10, t->label, FALSE);
+  if (lanes == NULL || lanes[0] == NULL)
+    return;
+  for (int c = 0; c < g->n_columns; c++)
+    if (!isnan (lanes[0][c].max))
+      peak = MAX (peak, lanes[0][c].max);
+  if (peak > 0)
+    {
+      g_autofree char *rate = format_rate (peak);
+      /* TRANSLATORS: the peak of a thread's allocation rate in view, the top of its chart */
+      g_autofree char *scale = g_strdup_printf (_("peak %s"), rate);
+      jvms_timeline_draw_label (cr, &g->palette->dim_text, 6, y + 15, g->gutter - 10, scale, FALSE);
+      jvms_lane_draw_numeric (cr, g, lanes[0], y + JVMS_ALLOCATION_VIEW_CHART_Y,
+                              JVMS_ALLOCATION_VIEW_CHART_HEIGHT, 0, peak, &rate_color);
+    }
+}
+
+static void
+jvms_allocation_view_draw (JvmsTimeline               *timeline,
+                           cairo_t                    *cr,
+                           const JvmsTimelineGeometry *g)
+{
+  JvmsAllocationView *self = JVMS_ALLOCATION_VIEW (timeline);
+
+  jvms_row_cells_draw (&self->cells, cr, g, self->threads->len, draw_thread, self);
+}
+
+static char *
+rate_text (const JvmsValue *value,
+           gpointer         data)
+{
+  if (value->type == JVMS_VALUE_DOUBLE)
+    return format_rate (value->d);
+  if (value->type == JVMS_VALUE_INT)
+    return format_rate ((double) value->i);
+  return g_strdup (_("No allocation recorded"));
+}
+
+static char *
+jvms_allocation_view_tooltip (JvmsTimeline               *timeline,
+                              JvmsHistory                *history,
+                              const JvmsTimelineGeometry *g,
+                              double                      x,
+                              double                      y,
+                              gint64                      time)
+{
+  JvmsAllocationView *self = JVMS_ALLOCATION_VIEW (timeline);
+  guint i = (guint) (y / ROW_H);
+  const JvmsThreadFolder *t;
+  g_autofree char *lane = NULL;
+
+  if (y < 0 || i >= self->threads->len)
+    return NULL;
+  t = &g_array_index (self->threads, JvmsThreadFolder, i);
+  if (time == G_MININT64)
+    return g_strdup (t->label);
+  lane = jvms_lane_describe (jvms_timeline_get_session (timeline), history, t->attributes[0], time,
+                             (g->t1 - g->t0) / MAX (g->n_columns, 1), rate_text, NULL, NULL);
+  return lane != NULL ? g_strdup_printf ("%s\n%s", t->label, lane) : g_strdup (t->label);
+}
+
+static const char *
+jvms_allocation_view_get_title (JvmsTimeline *timeline)
+{
+  return _("Allocation");
+}
+
+static void
+jvms_allocation_view_legend (JvmsTimeline      *timeline,
+                             const JvmsPalette *palette,
+                             GArray            *entries)
+{
+  JvmsLegendEntry rate = { _("Bytes allocated per second (each row to its own peak)"), rate_color };
+
+  g_array_append_val (entries, rate);
+}
+
+static char *
+jvms_allocation_view_describe (JvmsTimeline *timeline)
+{
+  guint n = JVMS_ALLOCATION_VIEW (timeline)->threads->len;
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "%u thread that allocated; each row charts its allocation rate",
+                                       "%u threads that allocated; each row charts its allocation rate",
+                                       n),
+                          n);
+}
+
+static void
+jvms_allocation_view_finalize (GObject *object)
+{
+  JvmsAllocationView *self = JVMS_ALLOCATION_VIEW (object);
+
+  jvms_row_cells_clear (&self->cells);
+  g_clear_pointer (&self->threads, g_array_unref);
+  G_OBJECT_CLASS (jvms_allocation_view_parent_class)->finalize (object);
+}
+
+static void
+jvms_allocation_view_class_init (JvmsAllocationViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  JvmsTimelineClass *timeline_class = JVMS_TIMELINE_CLASS (klass);
+
+  object_class->finalize = jvms_allocation_view_finalize;
+  timeline_class->reload = jvms_allocation_view_reload;
+  timeline_class->get_content_height = jvms_allocation_view_get_content_height;
+  timeline_class->uniform_row_height = ROW_H;
+  timeline_class->compute = jvms_allocation_view_compute;
+  timeline_class->draw = jvms_allocation_view_draw;
+  timeline_class->tooltip = jvms_allocation_view_tooltip;
+  timeline_class->get_title = jvms_allocation_view_get_title;
+  timeline_class->legend = jvms_allocation_view_legend;
+  timeline_class->describe = jvms_allocation_view_describe;
+}
+
+static void
+jvms_allocation_view_init (JvmsAllocationView *self)
+{
+  self->threads = g_array_new (FALSE, TRUE, sizeof (JvmsThreadFolder));
+  jvms_row_cells_init (&self->cells, "Allocation", ROW_H, 1);
+  /* A chart: min and max of each column asked of the index. */
+  self->cells.lanes.values_only = FALSE;
+}
+
+GtkWidget *
+jvms_allocation_view_new (JvmsSession *session)
+{
+  return g_object_new (JVMS_TYPE_ALLOCATION_VIEW, "session", session, NULL);
+}
+
+guint
+jvms_allocation_view_get_n_threads (JvmsAllocationView *self)
+{
+  g_return_val_if_fail (JVMS_IS_ALLOCATION_VIEW (self), 0);
+  return self->threads->len;
+}

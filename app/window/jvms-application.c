@@ -204,6 +204,8 @@ jvms_application_startup (GApplication *app)
     { "win.open", { "<Control>o", NULL } },
     { "win.open-folder", { "<Control><Shift>o", NULL } },
     { "win.record", { "<Control>r", NULL } },
+    { "win.compare", { "<Control>k", NULL } },
+    { "win.compare-folder", { "<Control><Shift>k", NULL } },
     { "win.close", { "<Control>w", NULL } },
     { "win.preferences", { "<Control>comma", NULL } },
     { "win.side-panel", { "F9", NULL } },

@@ -28,6 +28,8 @@ _jvms_window_actions_update (JvmsWindow *self)
   gtk_widget_set_visible (self->side_panel_button, has_trace);
   gtk_widget_set_visible (self->search_button, has_trace);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-image", has_trace);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.compare", has_trace);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.compare-folder", has_trace);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-statistics",
                                  jvms_selection_panel_get_stats (self->selection_panel) != NULL);
 }
@@ -57,6 +59,23 @@ cancel_loading_action (GtkWidget *widget, const char *name, GVariant *param)
  * .jvmtrace bundle and an LTTng trace are folders.
  */
 
+/* Compare With… (jvms-compare-window.h): the trace shown is the baseline. */
+static void
+compare_with (JvmsWindow *self, GFile *other)
+{
+  GFile *baseline = jvms_window_get_file (self);
+  if (baseline == NULL)
+    return;
+  if (self->compare_window != NULL)
+    gtk_window_destroy (GTK_WINDOW (self->compare_window));
+  self->compare_window = jvms_compare_window_new (GTK_WINDOW (self), baseline, other);
+  /* One of the application's windows, so that its shortcuts (Quit) work from it. */
+  gtk_window_set_application (GTK_WINDOW (self->compare_window),
+                              gtk_window_get_application (GTK_WINDOW (self)));
+  g_object_add_weak_pointer (G_OBJECT (self->compare_window), (gpointer *) &self->compare_window);
+  gtk_window_present (GTK_WINDOW (self->compare_window));
+}
+
 static void
 open_dialog_response (GtkNativeDialog *dialog, int response, gpointer user_data)
 {
@@ -65,7 +84,9 @@ open_dialog_response (GtkNativeDialog *dialog, int response, gpointer user_data)
   if (response == GTK_RESPONSE_ACCEPT)
     {
       g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      if (file != NULL)
+      if (file != NULL && g_object_get_data (G_OBJECT (dialog), "jvms-compare") != NULL)
+        compare_with (self, file);
+      else if (file != NULL)
         _jvms_window_open_file (self, file);
     }
   if (self->dialog == dialog)
@@ -77,14 +98,15 @@ open_dialog_response (GtkNativeDialog *dialog, int response, gpointer user_data)
 }
 
 static void
-run_open_dialog (JvmsWindow *self, gboolean folder)
+run_open_dialog (JvmsWindow *self, gboolean folder, gboolean compare)
 {
   if (self->dialog != NULL)
     gtk_native_dialog_destroy (self->dialog);
   g_clear_object (&self->dialog);
 
   GtkFileChooserNative *chooser =
-    gtk_file_chooser_native_new (folder ? _("Open Trace Folder") : _("Open Trace File"),
+    gtk_file_chooser_native_new (compare ? (folder ? _("Compare With Trace Folder") : _("Compare With Trace File"))
+                                         : (folder ? _("Open Trace Folder") : _("Open Trace File")),
                                  GTK_WINDOW (self),
                                  folder ? GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER
                                         : GTK_FILE_CHOOSER_ACTION_OPEN,
@@ -104,6 +126,8 @@ run_open_dialog (JvmsWindow *self, gboolean folder)
       gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), all);
     }
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  if (compare)
+    g_object_set_data (G_OBJECT (chooser), "jvms-compare", GINT_TO_POINTER (1));
   self->dialog = GTK_NATIVE_DIALOG (chooser);
   g_signal_connect_object (chooser, "response", G_CALLBACK (open_dialog_response), self, 0);
   gtk_native_dialog_show (self->dialog);
@@ -112,13 +136,25 @@ run_open_dialog (JvmsWindow *self, gboolean folder)
 static void
 open_action (GtkWidget *widget, const char *name, GVariant *param)
 {
-  run_open_dialog (JVMS_WINDOW (widget), FALSE);
+  run_open_dialog (JVMS_WINDOW (widget), FALSE, FALSE);
 }
 
 static void
 open_folder_action (GtkWidget *widget, const char *name, GVariant *param)
 {
-  run_open_dialog (JVMS_WINDOW (widget), TRUE);
+  run_open_dialog (JVMS_WINDOW (widget), TRUE, FALSE);
+}
+
+static void
+compare_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  run_open_dialog (JVMS_WINDOW (widget), FALSE, TRUE);
+}
+
+static void
+compare_folder_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  run_open_dialog (JVMS_WINDOW (widget), TRUE, TRUE);
 }
 
 static void
@@ -270,6 +306,8 @@ _jvms_window_class_actions_init (JvmsWindowClass *klass)
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
   gtk_widget_class_install_action (widget_class, "win.open-folder", NULL, open_folder_action);
+  gtk_widget_class_install_action (widget_class, "win.compare", NULL, compare_action);
+  gtk_widget_class_install_action (widget_class, "win.compare-folder", NULL, compare_folder_action);
   gtk_widget_class_install_action (widget_class, "win.open-sample", NULL, open_sample_action);
   gtk_widget_class_install_action (widget_class, "win.open-recent", "s", open_recent_action);
   gtk_widget_class_install_action (widget_class, "win.close", NULL, close_action);

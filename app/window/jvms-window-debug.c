@@ -113,6 +113,8 @@ state_to_data (JvmsWindow *self)
   jvms_window_views_dump_state (self->views, kf);
   if (self->record_dialog != NULL)
     jvms_record_dialog_dump_state (self->record_dialog, kf);
+  if (self->compare_window != NULL)
+    jvms_compare_window_dump_state (self->compare_window, kf);
 
   /* The view preferences as the window read them. */
   static const char * const keys[] = { "thread-grouping", "time-unit", "time-origin",

@@ -8,6 +8,7 @@
 
 #include <adwaita.h>
 
+#include "jvms-compare-window.h"
 #include "jvms-history.h"
 #include "jvms-recording-info.h"
 #include "jvms-record-dialog.h"
@@ -46,6 +47,7 @@ struct _JvmsWindow
   GtkNativeDialog      *dialog;           /* the open dialog shown, if any */
   GSimpleActionGroup   *view_actions;     /* view.<name>: the visible-views flags */
   JvmsRecordDialog     *record_dialog;    /* Record…, while it is open (a weak pointer) */
+  JvmsCompareWindow    *compare_window;   /* Compare With…, while it is open (a weak pointer) */
 
   /* NULL unless a debug hook is on (jvms-window-debug.h) */
   JvmsWindowDebug      *debug;

@@ -466,6 +466,11 @@ jvms_window_dispose (GObject *object)
   /* A recording under way stops cleanly and finishes on its own (jvms-record-dialog.h). */
   /* Unparented first: it may outlive this window (GTK releases the last reference later), and
    * would then disconnect from a finalized parent. */
+  if (self->compare_window != NULL)
+    {
+      gtk_window_set_transient_for (GTK_WINDOW (self->compare_window), NULL);
+      gtk_window_destroy (GTK_WINDOW (self->compare_window));
+    }
   if (self->record_dialog != NULL)
     {
       gtk_window_set_transient_for (GTK_WINDOW (self->record_dialog), NULL);

@@ -12,6 +12,11 @@ into it, and presses Record:
   attach        a JVM started by the test is found in the Attach tab's list (jcmd -l) by its
                 pid and main class, chosen with a click and recorded for 3 s: the bundle, of
                 that JVM in attach mode, opens, and the JVM runs on.
+  compare       two recordings by jvmscope-cli record (the monitor taken by 2, then 6 threads):
+                the first opened, the second compared with it through Compare With Trace
+                Folder… (Ctrl+Shift+K, its path typed in the chooser); the comparison window's
+                kinds are those of jvmscope-cli compare --json (order, change, uncertainty,
+                significance), monitor contention first, grown and significant.
   faults        the program runs with a PATH that has java and jcmd but no perf: the dialog
                 says that kernel events are not recorded and how to allow it, and the bundle
                 (JFR only) opens; a JVM that exits at once (a bad argument): the dialog says it
@@ -45,6 +50,7 @@ def main():
     ap.add_argument("--schema-dir", required=True)
     ap.add_argument("--source-root", required=True)
     ap.add_argument("--case", required=True)
+    ap.add_argument("--cli", required=True)
     args = ap.parse_args()
     tap = Tap()
     tmp = tempfile.mkdtemp(prefix="jvmscope-record-window-")
@@ -144,11 +150,13 @@ def main():
             ok = tw.wait_for(lambda: len(ints(state.get("record", "stop-bounds"))) == 4) and click("stop-bounds")
         return ok
 
-    def start_app():
+    def start_app(*traces):
         nonlocal app
         if os.path.exists(state.path):
             os.unlink(state.path)
-        app = subprocess.Popen([args.jvmscope], env=app_env, stdout=log, stderr=subprocess.STDOUT)
+        app = subprocess.Popen([args.jvmscope, *traces], env=app_env, stdout=log, stderr=subprocess.STDOUT)
+        if traces:
+            return tap.check(tw.wait_for(lambda: state.get("window", "page") == "trace"), "the window shows the trace")
         return tap.check(tw.wait_for(lambda: state.get("window", "page") == "start"), "the start page shows")
 
     def quit_app():
@@ -161,11 +169,69 @@ def main():
                 pass
         return False
 
+    def compare_case():
+        # Two recordings of one program with one change (2, then 6 threads on the monitor),
+        # made by the command; the first opened in the window, the second compared with it
+        # through Compare With Trace Folder… (Ctrl+Shift+K), its path typed in the chooser.
+        pair = []
+        for n in (2, 6):
+            path = os.path.join(tmp, "lock%d.jvmtrace" % n)
+            r = subprocess.run([args.cli, "record", "-o", path, "--", "java", "-cp", classes,
+                                "compare.Change", "lock", str(n), "4"], env=env, cwd=tmp,
+                               capture_output=True, text=True)
+            tap.check(r.returncode == 0, "jvmscope-cli record: the lock with %d threads" % n, r.stderr[-2000:])
+            pair.append(path)
+        if not start_app(pair[0]) or not tap.check(
+                tw.wait_for(lambda: state.get("views", "complete") == "true", timeout=180),
+                "the baseline opens"):
+            return
+        chooser = None
+        for _ in range(10):
+            xdo("key", "ctrl+shift+k")
+            chooser = tw.wait_for(lambda: xdo("search", "--onlyvisible", "--name", "Compare With").stdout.split(),
+                                  timeout=5)
+            if chooser:
+                break
+        tap.check(bool(chooser), "Ctrl+Shift+K opens the chooser")
+        time.sleep(1)
+        xdo("key", "ctrl+l")
+        xdo("type", "--delay", "15", pair[1] + "/")
+        time.sleep(0.5)
+        xdo("key", "Return")
+        done = tw.wait_for(lambda: state.get("compare", "busy") == "false" and state.get("compare", "kinds"),
+                           timeout=300)
+        tap.check(done and state.get("compare", "other") == pair[1] and not state.get("compare", "error"),
+                  "the comparison window compares the typed trace with the one shown",
+                  (state.get("compare", "other"), state.get("compare", "error")))
+        shown = []
+        for entry in (state.get("compare", "kinds") or "").split(";"):
+            if entry.strip():
+                kind, change, unc, sig = entry.split(" ")
+                shown.append((kind, float(change), float(unc), sig == "1"))
+        r = subprocess.run([args.cli, "compare", "--json", pair[0], pair[1]], env=env,
+                           capture_output=True, text=True)
+        cli = json.loads(r.stdout) if r.returncode == 0 else {"kinds": []}
+        expected = [(k["kind"], k["change_per_s"], k["uncertainty_per_s"], k["significant"]) for k in cli["kinds"]]
+
+        def same(a, b):
+            return a[0] == b[0] and a[3] == b[3] and all(
+                abs(x - y) <= 1e-6 * max(abs(x), abs(y)) + 1e-3 for x, y in ((a[1], b[1]), (a[2], b[2])))
+        tap.check(len(shown) == len(expected) and len(shown) > 0 and all(same(a, b) for a, b in zip(shown, expected)),
+                  "the window's kinds are jvmscope-cli compare --json's: order, change, uncertainty, significance",
+                  (shown[:4], expected[:4]))
+        tap.check(bool(shown) and shown[0][0] == "monitor-contention" and shown[0][1] > 0 and shown[0][3],
+                  "monitor contention comes first, grown and significant", shown[:2])
+        time.sleep(1)
+        shot("compare")
+        tap.check(quit_app(), "Ctrl+Q ends the program", app.poll())
+
     try:
-        if not start_app():
-            return tap.done()
         out = os.path.join(tmp, "one.jvmtrace")
-        if args.case == "record":
+        if args.case == "compare":
+            compare_case()
+        elif not start_app():
+            pass
+        elif args.case == "record":
             ok = record("java -cp classes compare.Change lock 2 4", out)
             tap.check(ok, "Ctrl+R opens Record…; the command, folder and bundle are typed in, Record pressed")
             live = tw.wait_for(lambda: state.get("record", "state") == "recording"

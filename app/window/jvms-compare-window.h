@@ -1,0 +1,28 @@
+/* jvms-compare-window.h: Compare With… — what changed between the trace a window shows (the
+ * baseline) and another (docs/compare.md, "In the window"). Both traces are opened as the
+ * window opens one (their indexes, from the cache when they were indexed before), each side's
+ * JVM and range chosen as `jvmscope-cli compare` chooses them without options, and the
+ * comparison computed in a worker (jvms_compare_compute_async); the window then shows the
+ * command's own text (jvms_comparison_to_text, 10 rows a table): the same rows, numbers,
+ * uncertainties and significance marks as `jvmscope-cli compare BASELINE OTHER`.
+ */
+#pragma once
+
+#include <adwaita.h>
+
+G_BEGIN_DECLS
+
+#define JVMS_TYPE_COMPARE_WINDOW (jvms_compare_window_get_type ())
+G_DECLARE_FINAL_TYPE (JvmsCompareWindow, jvms_compare_window, JVMS, COMPARE_WINDOW, AdwWindow)
+
+/* Starts comparing @other with @baseline (trace files or folders). */
+JvmsCompareWindow *jvms_compare_window_new        (GtkWindow         *parent,
+                                                   GFile             *baseline,
+                                                   GFile             *other);
+
+/* [compare] of the window's state dump (docs/window.md): the traces, busy, error, and per
+ * kind row of the comparison "KIND CHANGE_PER_S UNCERTAINTY_PER_S SIGNIFICANT;". */
+void               jvms_compare_window_dump_state (JvmsCompareWindow *self,
+                                                   GKeyFile          *key_file);
+
+G_END_DECLS

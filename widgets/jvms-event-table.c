@@ -81,6 +81,8 @@ struct _JvmsEventTable
   guint                described_serial; /* the list it describes */
   guint                serial;           /* of the list shown: one more for each new source */
   guint                described_max;
+  char                *cells;            /* describe_cells () of the list cells_serial */
+  guint                cells_serial, cells_max;
 };
 
 G_DEFINE_FINAL_TYPE (JvmsEventTable, jvms_event_table, GTK_TYPE_WIDGET)
@@ -913,6 +915,34 @@ jvms_event_table_describe_stats (JvmsEventTable *self)
 }
 
 char *
+jvms_event_table_describe_cells (JvmsEventTable *self, guint max)
+{
+  /* Kept per list, as describe_rows () is: a sorted list's rows each decode a block. */
+  if (self->cells != NULL && self->cells_serial == self->serial && self->cells_max == max)
+    return g_strdup (self->cells);
+  GString *s = g_string_new (NULL);
+  JvmsRecordSource *source = jvms_event_list_model_get_source (self->model);
+  if (source != NULL && self->store != NULL)
+    {
+      g_autoptr(JvmsEventBatch) batch = jvms_event_batch_new ();
+      jvms_record_source_read (source, 0, max, batch, NULL);
+      for (guint i = 0; i < jvms_event_batch_get_len (batch); i++)
+        {
+          JvmsEventRecord r;
+          jvms_event_batch_get (batch, i, &r);
+          g_autofree char *thread = cell_text (self, COL_THREAD, &r);
+          g_autofree char *fields = cell_text (self, COL_FIELDS, &r);
+          g_string_append_printf (s, "%s\t%s\n", thread, fields);
+        }
+    }
+  g_free (self->cells);
+  self->cells = g_string_free (s, FALSE);
+  self->cells_serial = self->serial;
+  self->cells_max = max;
+  return g_strdup (self->cells);
+}
+
+char *
 jvms_event_table_describe_rows (JvmsEventTable *self, guint max)
 {
   /* Read once per list and kept: a sorted list's rows lie in as many blocks as rows, and the
@@ -1139,6 +1169,7 @@ jvms_event_table_finalize (GObject *object)
   JvmsEventTable *self = JVMS_EVENT_TABLE (object);
   g_array_unref (self->thread_tids);
   g_free (self->described);
+  g_free (self->cells);
   g_clear_object (&self->probe);
   G_OBJECT_CLASS (jvms_event_table_parent_class)->finalize (object);
 }

@@ -50,6 +50,9 @@ char           *jvms_event_table_describe_rows (JvmsEventTable *self,
 /* The statistics as shown, cell for cell: sections "[title]", "[types]", "[gaps-title]", "[gaps]",
  * "[syscalls]" (those shown), each a line per grid row with its cells joined by " | ". */
 char           *jvms_event_table_describe_stats (JvmsEventTable *self);
+/* The first @max rows' Thread and Fields cells as shown, one row per line, a tab between. */
+char           *jvms_event_table_describe_cells (JvmsEventTable *self,
+                                                 guint           max);
 /* The row the keyboard or a click selected, or -1. */
 gint64          jvms_event_table_get_selected (JvmsEventTable *self);
 /* The statistics shown (NULL until computed). */

@@ -484,6 +484,8 @@ dump_event_table (JvmsEventTable *table, GKeyFile *key_file)
   /* Enough rows for a test to compare a selection's with the command line's. */
   g_autofree char *rows = jvms_event_table_describe_rows (table, 5000);
   g_key_file_set_string (key_file, "events", "first-rows", rows);
+  g_autofree char *cells = jvms_event_table_describe_cells (table, 200);
+  g_key_file_set_string (key_file, "events", "first-cells", cells);
   g_autofree char *shown = jvms_event_table_describe_stats (table);
   g_key_file_set_string (key_file, "events", "stats-shown", shown);
   JvmsEventStats *stats = jvms_event_table_get_stats (table);

@@ -6,7 +6,8 @@ bundled sample (docs/window.md, "The event table").
   `jvmscope-cli events` prints for the whole trace.
 - A range dragged across the threads view filters it: its rows (read from the window's state
   dump, in order) equal `jvmscope-cli events --from --to` for that range, row for row (time,
-  type, thread, duration), and its statistics count the same rows and show the same numbers as
+  type, thread, duration; the first 200 rows' Thread and Fields cells as its text writes them),
+  and its statistics count the same rows and show the same numbers as
   `jvmscope-cli events --stats` for that range, cell for cell (per type, the gaps of the type
   shown, the system calls).
 - Clicking a row and pressing Enter moves the selection to that row's interval
@@ -86,6 +87,31 @@ def compare_stats(shown, cli):
     if cli["syscalls"] or shown["syscalls"]:
         out.append(("system calls", cli["syscalls"], shown["syscalls"]))
     return out
+
+
+def check_cells(tap, state, cli, trace, cache, *args):
+    """The Thread and Fields cells of the table's first rows against jvmscope-cli events: the
+    thread as "name (tid)" with the name the command line gives, the fields as its text output
+    writes them (the table stops after 400 characters, at a field's end)."""
+    doc = json.loads(subprocess.run([cli, "events", trace, "--cache-dir", cache, "--json", "--limit", "200"] + list(args),
+                                    capture_output=True, text=True, check=True).stdout)
+    text = subprocess.run([cli, "events", trace, "--cache-dir", cache, "--limit", "200"] + list(args),
+                          capture_output=True, text=True, check=True).stdout.split("\n")[1:]
+    cells = [re.split(r"\t|\\t", line, 1) for line in
+             (state.get("events", "first-cells", "") or "").split("\\n") if line]
+    bad = None
+    for e, line, cell in zip(doc["events"], text, cells):
+        thread = "" if e["tid"] == 0 else ("%s (%d)" % (e["thread"], e["tid"]) if e["thread"] else str(e["tid"]))
+        # The text line ends with "  name=value" per field, from the first field in order.
+        first = next(iter(e["fields"]), None)
+        at = line.find("  %s=" % first) if first is not None else -1
+        fields = line[at + 2:] if at >= 0 else ""
+        if not (cell[0] == thread and (cell[1] == fields or (len(cell[1]) >= 400 and fields.startswith(cell[1])))):
+            bad = (cell, thread, fields)
+            break
+    tap.check(len(cells) == min(200, len(doc["events"])) and len(cells) > 0 and bad is None,
+              "the first %d rows' Thread and Fields cells are jvmscope-cli events's" % len(cells),
+              "first differing (window, cli thread, cli fields): %s" % (bad,))
 
 
 def cli_rows(cli, trace, cache, *args):
@@ -203,6 +229,8 @@ def main():
                       next(((a, b) for a, b in zip(rows, range_rows) if a != b), None)))
         tap.check(int(state.get("events", "stats-rows", "0")) == len(range_rows),
                   "its statistics count the same rows", state.get("events", "stats-rows"))
+        check_cells(tap, state, args.cli, trace, cli_cache, "--from", "%dns" % (s0 - start),
+                    "--to", "%dns" % (s1 - start))
         cli_stats = cli_stats_text(args.cli, trace, cli_cache, "--from", "%dns" % (s0 - start),
                                    "--to", "%dns" % (s1 - start))
         shown = shown_stats(state)

@@ -1046,6 +1046,19 @@ jvms_threads_view_dup_row_labels (JvmsThreadsView *self)
   return g_strv_builder_end (labels);
 }
 
+gboolean
+jvms_threads_view_is_row_folded (JvmsThreadsView *self,
+                                 guint            row)
+{
+  const JvmsThreadRow *r;
+
+  g_return_val_if_fail (JVMS_IS_THREADS_VIEW (self), FALSE);
+  if (row >= self->places->len)
+    return FALSE;
+  r = row_get (self, row);
+  return r->thread == NULL && group_get (self, r->group)->folded;
+}
+
 int
 jvms_threads_view_get_row_y (JvmsThreadsView *self,
                              gint64           tid)

@@ -40,6 +40,9 @@ guint       jvms_threads_view_get_n_rows       (JvmsThreadsView *self);
 /* The rows from top to bottom, for the window's state dump (what tests read): a group header
  * as "[NAME]", a thread as its folder name ("4242", "v17"). Free with g_strfreev(). */
 char      **jvms_threads_view_dup_row_labels   (JvmsThreadsView *self);
+/* Whether row @row is the header of a folded group. */
+gboolean    jvms_threads_view_is_row_folded    (JvmsThreadsView *self,
+                                                guint            row);
 /* Content y of the row of thread @tid (its user lane at y + 2, kernel lane at y + 14), or -1
  * when the thread is not shown. For tests and for scrolling to a thread. */
 int         jvms_threads_view_get_row_y        (JvmsThreadsView *self,

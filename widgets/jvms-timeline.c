@@ -673,23 +673,19 @@ jvms_timeline_snapshot (GtkWidget   *widget,
   _jvms_timeline_snapshot_cursor (self, snapshot, &g);
 }
 
-void
-jvms_timeline_render_part (JvmsTimeline *self,
-                           cairo_t      *cr,
-                           int           width,
-                           int           height,
-                           int           y0,
-                           int           y1,
-                           gboolean      dark)
+/* One piece of a render: the widget rows [@y0, @y1), at most MAX_DRAWN of them. */
+static void
+render_piece (JvmsTimeline *self,
+              cairo_t      *cr,
+              int           width,
+              int           height,
+              int           y0,
+              int           y1,
+              gboolean      dark)
 {
   JvmsTimelinePrivate *priv = jvms_timeline_get_instance_private (self);
   JvmsTimelineGeometry g;
 
-  g_return_if_fail (JVMS_IS_TIMELINE (self));
-  g_return_if_fail (cr != NULL);
-
-  if (width <= 0 || height <= 0)
-    return;
   clamp_v_offset (self, height);
   priv->last_width = width;
   priv->last_height = height;
@@ -710,25 +706,39 @@ jvms_timeline_render_part (JvmsTimeline *self,
 }
 
 void
+jvms_timeline_render_part (JvmsTimeline *self,
+                           cairo_t      *cr,
+                           int           width,
+                           int           height,
+                           int           y0,
+                           int           y1,
+                           gboolean      dark)
+{
+  g_return_if_fail (JVMS_IS_TIMELINE (self));
+  g_return_if_fail (cr != NULL);
+
+  if (width <= 0 || height <= 0)
+    return;
+  /* In pieces: each queries and draws its own rows, so that the cells of all the rows of
+   * thousands of threads are never held at once. */
+  cairo_save (cr);
+  for (int y = MAX (y0, 0); y < MIN (y1, height); y += (int) MAX_DRAWN)
+    {
+      int end = MIN (MIN (y1, height), y + (int) MAX_DRAWN);
+      render_piece (self, cr, width, height, y, end, dark);
+      cairo_translate (cr, 0, end - y);
+    }
+  cairo_restore (cr);
+}
+
+void
 jvms_timeline_render (JvmsTimeline *self,
                       cairo_t      *cr,
                       int           width,
                       int           height,
                       gboolean      dark)
 {
-  g_return_if_fail (JVMS_IS_TIMELINE (self));
-  g_return_if_fail (cr != NULL);
-
-  /* In pieces: each queries and draws its own rows, so that the cells of all the rows of
-   * thousands of threads are never held at once. */
-  for (int y = 0; y < height; y += (int) MAX_DRAWN)
-    {
-      cairo_save (cr);
-      cairo_translate (cr, 0, y);
-      jvms_timeline_render_part (self, cr, width, height, y, MIN (height, y + (int) MAX_DRAWN),
-                                 dark);
-      cairo_restore (cr);
-    }
+  jvms_timeline_render_part (self, cr, width, height, 0, height, dark);
 }
 
 guint
@@ -775,7 +785,7 @@ jvms_timeline_render_rows (JvmsTimeline *self,
                            guint         end,
                            gboolean      dark)
 {
-  int y0, y1, h, height, legend;
+  int y0, y1, h, legend;
 
   g_return_if_fail (JVMS_IS_TIMELINE (self));
   g_return_if_fail (cr != NULL);
@@ -785,17 +795,9 @@ jvms_timeline_render_rows (JvmsTimeline *self,
   if (first >= end || !jvms_timeline_get_row_bounds (self, first, &y0, &h) ||
       !jvms_timeline_get_row_bounds (self, end - 1, &y1, &h))
     return;
-  y1 += h;
   /* Laid out as on screen, every row below the legend (which a height this large unscrolls). */
-  height = legend + content_height (self);
-  cairo_save (cr);
-  for (int y = y0; y < y1; y += (int) MAX_DRAWN)
-    {
-      int piece = MIN (y1, y + (int) MAX_DRAWN);
-      jvms_timeline_render_part (self, cr, width, height, legend + y, legend + piece, dark);
-      cairo_translate (cr, 0, piece - y);
-    }
-  cairo_restore (cr);
+  jvms_timeline_render_part (self, cr, width, legend + content_height (self), legend + y0,
+                             legend + y1 + h, dark);
 }
 
 void

@@ -32,10 +32,18 @@ draw_node (gpointer data, cairo_t *cr, int width, int height, gboolean dark)
     gsk_render_node_draw (data, cr);
 }
 
+/* The pixel rows from @y0 down of the stacked views: a whole image or one tile. */
+typedef struct
+{
+  JvmsWindowViews *views;
+  int              y0;
+} ViewsPart;
+
 static void
 draw_views (gpointer data, cairo_t *cr, int width, int height, gboolean dark)
 {
-  jvms_window_views_render (data, cr, width, dark);
+  ViewsPart *part = data;
+  jvms_window_views_render (part->views, cr, width, part->y0, part->y0 + height, dark);
 }
 
 static gboolean
@@ -101,19 +109,59 @@ jvms_export_widget_image (GtkWidget *widget, GFile *file, GError **error)
   return export_image (draw_node, node, width, height, file, error);
 }
 
+GFile *
+jvms_export_tile_file (GFile *file, guint index)
+{
+  g_autofree char *name = g_file_get_basename (file);
+  g_autoptr(GFile) parent = g_file_get_parent (file);
+  gsize stem = strlen (name);
+  if (has_suffix_nocase (file, ".png"))
+    stem -= 4;
+  g_autofree char *tile = g_strdup_printf ("%.*s-%u.png", (int) stem, name, index);
+  return parent != NULL ? g_file_get_child (parent, tile) : g_file_new_for_path (tile);
+}
+
 gboolean
-jvms_export_views_image (JvmsWindowViews *views, GtkWidget *widget, GFile *file, GError **error)
+jvms_export_views_image (JvmsWindowViews *views, GtkWidget *widget, GFile *file, guint *n_files,
+                         GError **error)
 {
   g_return_val_if_fail (views != NULL, FALSE);
   g_return_val_if_fail (GTK_IS_WIDGET (widget), FALSE);
 
+  if (n_files != NULL)
+    *n_files = 0;
   /* Offscreen, every view at its full height: rows scrolled out of the window are in the
    * image too. */
   int width = MAX (gtk_widget_get_width (widget), 800);
-  int height = jvms_window_views_render (views, NULL, width, FALSE);
+  int height = jvms_window_views_render (views, NULL, width, 0, 0, FALSE);
   if (height <= 0)
-    return jvms_export_widget_image (widget, file, error);
-  return export_image (draw_views, views, width, height, file, error);
+    {
+      if (!jvms_export_widget_image (widget, file, error))
+        return FALSE;
+      if (n_files != NULL)
+        *n_files = 1;
+      return TRUE;
+    }
+  ViewsPart part = { views, 0 };
+  if (has_suffix_nocase (file, ".svg") || height <= JVMS_EXPORT_TILE_HEIGHT)
+    {
+      if (!export_image (draw_views, &part, width, height, file, error))
+        return FALSE;
+      if (n_files != NULL)
+        *n_files = 1;
+      return TRUE;
+    }
+  /* Tiles: each its own image, rendered from the views alone. */
+  for (guint i = 1; part.y0 < height; i++, part.y0 += JVMS_EXPORT_TILE_HEIGHT)
+    {
+      g_autoptr(GFile) tile = jvms_export_tile_file (file, i);
+      if (!export_image (draw_views, &part, width, MIN (JVMS_EXPORT_TILE_HEIGHT, height - part.y0),
+                         tile, error))
+        return FALSE;
+      if (n_files != NULL)
+        *n_files = i;
+    }
+  return TRUE;
 }
 
 gboolean
@@ -136,14 +184,27 @@ typedef struct
 } ExportRequest;
 
 static void
-report (AdwToastOverlay *toasts, GFile *file, const GError *error)
+report (AdwToastOverlay *toasts, GFile *file, guint n_files, const GError *error)
 {
   g_autofree char *name = g_file_get_basename (file);
-  g_autofree char *text = error
+  g_autofree char *text = NULL;
+  if (error != NULL)
     /* Translators: %s is a file name, then the reason. */
-    ? g_strdup_printf (_("Could not export to “%s”: %s"), name, error->message)
+    text = g_strdup_printf (_("Could not export to “%s”: %s"), name, error->message);
+  else if (n_files > 1)
+    {
+      g_autoptr(GFile) first = jvms_export_tile_file (file, 1);
+      g_autoptr(GFile) last = jvms_export_tile_file (file, n_files);
+      g_autofree char *first_name = g_file_get_basename (first);
+      g_autofree char *last_name = g_file_get_basename (last);
+      /* Translators: an export too tall for one image, in tiles; file names of the first
+       * and the last. */
+      text = g_strdup_printf (_("Exported as %u images, “%s” to “%s”"), n_files, first_name,
+                              last_name);
+    }
+  else
     /* Translators: %s is a file name. */
-    : g_strdup_printf (_("Exported to “%s”"), name);
+    text = g_strdup_printf (_("Exported to “%s”"), name);
   adw_toast_overlay_add_toast (toasts, adw_toast_new (text));
 }
 
@@ -164,10 +225,11 @@ image_response (GtkNativeDialog *dialog, int response, gpointer user_data)
     {
       g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
       g_autoptr(GError) error = NULL;
-      jvms_export_views_image (req->views, widget, file, &error);
+      guint n_files = 0;
+      jvms_export_views_image (req->views, widget, file, &n_files, &error);
       GtkWidget *overlay = gtk_widget_get_ancestor (widget, ADW_TYPE_TOAST_OVERLAY);
       if (overlay != NULL)
-        report (ADW_TOAST_OVERLAY (overlay), file, error);
+        report (ADW_TOAST_OVERLAY (overlay), file, n_files, error);
     }
   g_weak_ref_clear (&req->widget);
   g_free (req);
@@ -221,7 +283,7 @@ stats_response (GtkNativeDialog *dialog, int response, gpointer user_data)
       g_autoptr(GError) error = NULL;
       jvms_export_statistics (req->stats, file, &error);
       if (toasts != NULL)
-        report (toasts, file, error);
+        report (toasts, file, 1, error);
     }
   g_weak_ref_clear (&req->toasts);
   jvms_range_stats_free (req->stats);

@@ -12,12 +12,20 @@ G_BEGIN_DECLS
 gboolean jvms_export_widget_image           (GtkWidget                *widget,
                                              GFile                    *file,
                                              GError                  **error);
-/* The ruler and the shown views of @views, rendered offscreen as wide as @widget is on
- * screen; @widget's own rendering when there are no views. */
+/* The ruler and the shown views of @views with all their rows, rendered offscreen as wide as
+ * @widget is on screen; @widget's own rendering when there are no views. An SVG is one file;
+ * a PNG taller than JVMS_EXPORT_TILE_HEIGHT is written as tiles of that height, NAME-1.png,
+ * NAME-2.png … beside @file, each rendered on its own: no image is past cairo's limits or
+ * holds more than a tile. *@n_files (may be NULL) says how many files were written. */
+#define JVMS_EXPORT_TILE_HEIGHT 8192
 gboolean jvms_export_views_image            (JvmsWindowViews          *views,
                                              GtkWidget                *widget,
                                              GFile                    *file,
+                                             guint                    *n_files,
                                              GError                  **error);
+/* The file of tile @index (from 1) of an export to @file: "views.png" -> "views-3.png". */
+GFile   *jvms_export_tile_file              (GFile                    *file,
+                                             guint                     index);
 /* JSON when @file ends in ".json", else CSV. */
 gboolean jvms_export_statistics             (const JvmsRangeStats *stats,
                                              GFile                    *file,

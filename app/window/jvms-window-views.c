@@ -557,6 +557,24 @@ jvms_window_views_dump_state (JvmsWindowViews *self, GKeyFile *key_file)
           g_key_file_set_string_list (key_file, "views", "thread-row-labels",
                                       (const char * const *) labels, g_strv_length (labels));
           dump_path (JVMS_THREADS_VIEW (self->views[i]), JVMS_PATH_SECTION (self->path_section), key_file);
+          /* Which of those rows are folded groups, and the keyboard row (index, content y,
+           * height): tests point at rows from them and the threads-bounds. */
+          g_autoptr(GString) folded = g_string_new (NULL);
+          JvmsTimeline *timeline = JVMS_TIMELINE (self->views[i]);
+          guint n_rows = jvms_timeline_get_n_rows (timeline), cursor;
+          int y, h;
+          for (guint r = 0; r < n_rows; r++)
+            if (jvms_threads_view_is_row_folded (JVMS_THREADS_VIEW (self->views[i]), r))
+              g_string_append_printf (folded, "%s%u", folded->len ? ";" : "", r);
+          g_key_file_set_string (key_file, "views", "thread-folded-rows", folded->str);
+          cursor = jvms_timeline_get_cursor_row (timeline);
+          if (cursor != G_MAXUINT && jvms_timeline_get_row_bounds (timeline, cursor, &y, &h))
+            {
+              int list[3] = { (int) cursor, y, h };
+              g_key_file_set_integer_list (key_file, "views", "threads-cursor", list, 3);
+            }
+          else
+            g_key_file_set_string (key_file, "views", "threads-cursor", "");
         }
       if (gtk_widget_get_visible (self->expanders[i]))
         g_string_append_printf (shown, "%s%s", shown->len ? ";" : "",
@@ -564,6 +582,10 @@ jvms_window_views_dump_state (JvmsWindowViews *self, GKeyFile *key_file)
     }
   g_key_file_set_string (key_file, "views", "shown", shown->str);
   set_bounds (key_file, "ruler-bounds", self->ruler);
+  /* What of the stacked views shows: rows outside it are scrolled away. */
+  GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (self->views_box), GTK_TYPE_SCROLLED_WINDOW);
+  if (scroller != NULL)
+    set_bounds (key_file, "views-visible-bounds", scroller);
   g_key_file_set_integer (key_file, "views", "highlighted-threads",
                           (int) jvms_session_get_highlighted_threads (self->session)->len);
   g_key_file_set_boolean (key_file, "panel", "findings-shown", gtk_widget_get_visible (self->findings));
@@ -678,7 +700,8 @@ jvms_window_views_dump_state (JvmsWindowViews *self, GKeyFile *key_file)
 }
 
 int
-jvms_window_views_render (JvmsWindowViews *self, cairo_t *cr, int width, gboolean dark)
+jvms_window_views_render (JvmsWindowViews *self, cairo_t *cr, int width, int y0, int y1,
+                          gboolean dark)
 {
   /* Each view at the height it asks for at this width, as it would lay out on screen. */
   int y = 0;
@@ -694,16 +717,22 @@ jvms_window_views_render (JvmsWindowViews *self, cairo_t *cr, int width, gboolea
     {
       int min = 0, nat = 0;
       gtk_widget_measure (parts[i], GTK_ORIENTATION_VERTICAL, width, &min, &nat, NULL, NULL);
-      if (cr != NULL)
+      /* Only what of it lies in the tile: a view of thousands of rows renders that part. */
+      int from = MAX (y0, y), to = MIN (y1, y + nat);
+      if (cr != NULL && from < to)
         {
           cairo_save (cr);
-          cairo_translate (cr, 0, y);
-          cairo_rectangle (cr, 0, 0, width, nat);
+          cairo_translate (cr, 0, from - y0);
+          cairo_rectangle (cr, 0, 0, width, to - from);
           cairo_clip (cr);
           if (JVMS_IS_TIME_RULER (parts[i]))
-            jvms_time_ruler_render (JVMS_TIME_RULER (parts[i]), cr, width, nat, dark);
+            {
+              cairo_translate (cr, 0, y - from);
+              jvms_time_ruler_render (JVMS_TIME_RULER (parts[i]), cr, width, nat, dark);
+            }
           else
-            jvms_timeline_render (JVMS_TIMELINE (parts[i]), cr, width, nat, dark);
+            jvms_timeline_render_part (JVMS_TIMELINE (parts[i]), cr, width, nat, from - y,
+                                       to - y, dark);
           cairo_restore (cr);
         }
       y += nat;

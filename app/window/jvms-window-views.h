@@ -46,11 +46,14 @@ void             jvms_window_views_set_thread_filter (JvmsWindowViews    *self,
                                                       const char         *text);
 void             jvms_window_views_dump_state        (JvmsWindowViews    *self,
                                                       GKeyFile           *key_file);
-/* Renders the ruler and the shown views, stacked, @width pixels wide, for export; returns
- * the height they need at that width when @cr is NULL. */
+/* Renders the pixel rows [@y0, @y1) of the ruler and the shown views stacked @width pixels
+ * wide, with @y0 at @cr's origin (an export's tile; each view renders its part in pieces);
+ * returns the height of the whole stack at that width. @cr NULL: only the height. */
 int              jvms_window_views_render            (JvmsWindowViews    *self,
                                                       cairo_t            *cr,
                                                       int                 width,
+                                                      int                 y0,
+                                                      int                 y1,
                                                       gboolean            dark);
 /* win.zoom-back, win.zoom-forward, win.zoom-selection; win.event-filter (shows the event table
  * and puts the focus in its text filter). */

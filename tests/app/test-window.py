@@ -46,11 +46,11 @@ def wait_for(predicate, timeout=STEP_TIMEOUT, interval=0.2):
     return predicate()
 
 
-def start_xvfb(size="1400x900"):
+def start_xvfb(size="1400x900", extra=()):
     """Xvfb on a free display: it writes the number it picked to the pipe (-displayfd)."""
     r, w = os.pipe()
     proc = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-screen", "0", size + "x24",
-                             "-nolisten", "tcp"], pass_fds=(w,),
+                             "-nolisten", "tcp", *extra], pass_fds=(w,),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     os.close(w)
     number = b""
@@ -89,6 +89,11 @@ class State:
 def screenshot(env, path):
     subprocess.run(["import", "-window", "root", path], env=env, check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return read_image(path)
+
+
+def read_image(path):
+    """(width, height, RGB bytes) of an image file."""
     ppm = subprocess.run(["convert", path, "ppm:-"], check=True, capture_output=True).stdout
     # Binary PPM: "P6\n<w> <h>\n<max>\n" then RGB bytes.
     parts = ppm.split(b"\n", 3)

@@ -30,7 +30,28 @@ _jvms_timeline_row_at (JvmsTimeline *self,
   return lo;
 }
 
-/* The content rows that show now: [*top, *bottom). */
+/* Where the view starts in the scrolled content of @scroller: fixed while it scrolls. */
+static gboolean
+view_in_content (JvmsTimeline *self,
+                 GtkWidget    *scroller,
+                 double       *y)
+{
+  GtkWidget *content = gtk_scrolled_window_get_child (GTK_SCROLLED_WINDOW (scroller));
+  graphene_point_t point;
+
+  if (GTK_IS_VIEWPORT (content))
+    content = gtk_viewport_get_child (GTK_VIEWPORT (content));
+  if (content == NULL ||
+      !gtk_widget_compute_point (GTK_WIDGET (self), content, &GRAPHENE_POINT_INIT (0, 0), &point))
+    return FALSE;
+  *y = point.y;
+  return TRUE;
+}
+
+/* The content rows that show now: [*top, *bottom). From the scrolled window's adjustment and
+ * not from where the view was last allocated, which lags a scroll until the next layout: keys
+ * that come faster than frames would each scroll again from a stale place (Ctrl+End then Up
+ * ran past the end of the view). */
 static void
 visible_content (JvmsTimeline *self,
                  double       *top,
@@ -39,16 +60,19 @@ visible_content (JvmsTimeline *self,
   JvmsTimelinePrivate *priv = _jvms_timeline_get_private (self);
   GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (self), GTK_TYPE_SCROLLED_WINDOW);
   JvmsTimelineGeometry g;
-  graphene_rect_t bounds;
-  double widget_top = 0, widget_bottom;
+  double widget_top = 0, widget_bottom, y;
 
   jvms_timeline_get_geometry (self, &g);
   widget_bottom = g.height;
-  if (scroller != NULL && gtk_widget_compute_bounds (GTK_WIDGET (self), scroller, &bounds))
+  if (scroller != NULL && view_in_content (self, scroller, &y))
     {
-      widget_top = CLAMP (-bounds.origin.y, 0, g.height);
-      widget_bottom = CLAMP (gtk_widget_get_height (scroller) - bounds.origin.y, widget_top,
-                             g.height);
+      GtkAdjustment *adjustment =
+        gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+      double value = gtk_adjustment_get_value (adjustment);
+
+      /* Not clamped to the view: scrolled away from it, the shift to a row is still right. */
+      widget_top = value - y;
+      widget_bottom = MAX (value + gtk_adjustment_get_page_size (adjustment) - y, widget_top);
     }
   /* The legend covers what is under it. */
   *top = MAX (widget_top, g.top) - g.top + priv->v_offset;

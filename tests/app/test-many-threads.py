@@ -128,7 +128,7 @@ class Window:
         self.xvfb.wait()
         self.log.close()
         with open(os.path.join(self.tmp, self.name + ".log")) as f:
-            tap.note("%s output:\n%s" % (self.name, f.read()[-3000:]))
+            tap.note("%s output (exit status %s):\n%s" % (self.name, self.app.returncode, f.read()[-3000:]))
 
     def get(self, key, default=None):
         return self.state.get("views", key, default)

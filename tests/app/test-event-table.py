@@ -32,6 +32,7 @@ import sys
 import tempfile
 import time
 
+from jvms_syscalls import record_syscalls
 from jvms_tap import Tap
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -328,11 +329,7 @@ def main():
         app.wait(timeout=20)
         app = None
         data = os.path.join(tmp, "syscalls.data")
-        rec = subprocess.run(["perf", "record", "-q", "-e", "raw_syscalls:sys_enter", "-e", "raw_syscalls:sys_exit",
-                              "-k", "CLOCK_MONOTONIC", "-o", data, "--", "sh", "-c",
-                              "dd if=/dev/zero of=/dev/null bs=1 count=500 2>/dev/null; sleep 0.05; "
-                              "ls / /nonexistent >/dev/null 2>&1; true"],
-                             capture_output=True, text=True)
+        rec = record_syscalls(data)
         if not tap.check(rec.returncode == 0 and os.path.exists(data), "perf records system calls", rec.stderr[-2000:]):
             return
         state.path = os.path.join(tmp, "state-syscalls.ini")

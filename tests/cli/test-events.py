@@ -35,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 
+from jvms_syscalls import record_syscalls
 from jvms_tap import Tap
 
 JFR = ["jfr", "-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC", "-J-Xss4m"]
@@ -413,11 +414,7 @@ def check_syscalls(tap, cli, cache, tmp):
     """System calls from the kernel layer against perf script on a recording made here: each
     thread's calls, in order, with the same latency (exit time - entry time) and return value."""
     data = os.path.join(tmp, "syscalls.data")
-    rec = subprocess.run(["perf", "record", "-q", "-e", "raw_syscalls:sys_enter", "-e", "raw_syscalls:sys_exit",
-                          "-k", "CLOCK_MONOTONIC", "-o", data, "--", "sh", "-c",
-                          "dd if=/dev/zero of=/dev/null bs=1 count=500 2>/dev/null; sleep 0.05; "
-                          "ls / /nonexistent >/dev/null 2>&1; true"],
-                         capture_output=True, text=True)
+    rec = record_syscalls(data)
     if not tap.check(rec.returncode == 0 and os.path.exists(data), "perf records system calls", rec.stderr[-2000:]):
         return
     script = subprocess.run(["perf", "script", "-i", data, "--ns", "-F", "tid,time,event,trace"],

@@ -12,6 +12,7 @@
 #include "cli-time.h"
 #include "jvms-allocation-view.h"
 #include "jvms-cpus-view.h"
+#include "jvms-disk-view.h"
 #include "jvms-event-store.h"
 #include "jvms-gc-view.h"
 #include "jvms-gc-workers-view.h"
@@ -49,6 +50,7 @@ static const struct
   { "allocation", jvms_allocation_view_new },
   { "object-age", jvms_object_age_view_new },
   { "counters", jvms_counters_view_new },
+  { "disk", jvms_disk_view_new },
 };
 
 /* @list ("jit,gc" or "all") as a bit per entry of views[]. FALSE with an error naming the

@@ -12,6 +12,7 @@
 #include "jvms-allocation-view.h"
 #include "jvms-counters-view.h"
 #include "jvms-cpus-view.h"
+#include "jvms-disk-view.h"
 #include "jvms-event-store.h"
 #include "jvms-event-table.h"
 #include "jvms-findings-list.h"
@@ -97,6 +98,7 @@ static const ViewInfo view_infos[] = {
   VIEW ("allocation", N_("Allocation"), jvms_allocation_view_new, NULL),
   VIEW ("object-age", N_("Object Age"), jvms_object_age_view_new, age_unit_choice),
   VIEW ("counters", N_("Counters"), jvms_counters_view_new, metric_choice),
+  VIEW ("disk", N_("Disk"), jvms_disk_view_new, NULL),
 };
 
 struct _JvmsWindowViews
@@ -670,6 +672,9 @@ jvms_window_views_dump_state (JvmsWindowViews *self, GKeyFile *key_file)
       if (JVMS_IS_GC_WORKERS_VIEW (self->views[i]))
         g_key_file_set_integer (key_file, "views", "gc-workers-rows",
                                 (int) jvms_gc_workers_view_get_n_workers (JVMS_GC_WORKERS_VIEW (self->views[i])));
+      if (JVMS_IS_DISK_VIEW (self->views[i]))
+        g_key_file_set_integer (key_file, "views", "disk-rows",
+                                (int) jvms_disk_view_get_n_rows (JVMS_DISK_VIEW (self->views[i])));
       if (JVMS_IS_ALLOCATION_VIEW (self->views[i]))
         g_key_file_set_integer (key_file, "views", "allocation-rows",
                                 (int) jvms_allocation_view_get_n_threads (JVMS_ALLOCATION_VIEW (self->views[i])));

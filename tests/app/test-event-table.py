@@ -271,10 +271,22 @@ def main():
         ok = tap.check(clicked is not None, "a click selects a row of the table", state.get("events", "selected"))
         if ok:
             xdo("key", "Return")
-            t, _typ, _tid, d = before[clicked].split()
-            want0, want1 = int(t), int(t) + max(int(d), 1)
-            moved = tw.wait_for(lambda: int(state.get("views", "selection-start", "0")) == want0
-                                and int(state.get("views", "selection-end", "0")) == want1)
+
+            # The row Enter acted on is the one selected when the dump shows the move: under
+            # load the dump read after a click may still show the row an earlier click chose.
+            def interval(row):
+                t, _typ, _tid, d = before[row].split()
+                return int(t), int(t) + max(int(d), 1)
+
+            def moved_to_selected():
+                sel = int(state.get("events", "selected", "-1"))
+                if sel < 1 or sel >= len(before):
+                    return None
+                got = (int(state.get("views", "selection-start", "0")), int(state.get("views", "selection-end", "0")))
+                return sel if got == interval(sel) else None
+            moved = tw.wait_for(moved_to_selected)
+            clicked = moved or clicked
+            want0, want1 = interval(clicked)
             tap.check(moved, "Enter on row %d selects its interval in the timelines" % clicked,
                       "selection %s..%s, row %s" % (state.get("views", "selection-start"),
                                                    state.get("views", "selection-end"), before[clicked]))

@@ -224,7 +224,7 @@ jvms_application_startup (GApplication *app)
     { "view.jit", { "<Control><Shift>j", NULL } },
     { "view.vm-operations", { "<Control><Shift>v", NULL } },
     { "view.allocation", { "<Control><Shift>m", NULL } },
-    { "view.object-age", { "<Control><Shift>k", NULL } },
+    { "view.object-age", { "<Control><Shift>b", NULL } },
     { "view.counters", { "<Control><Shift>h", NULL } },
     { "view.disk", { "<Control><Shift>d", NULL } },
     { "view.events", { "<Control><Shift>n", NULL } },

@@ -12,7 +12,7 @@ its legend) for what the sample holds:
                picks CPU time, says cpu-clock was recorded, and draws its line; asked for IPC
                it says IPC was not recorded and draws no line;
   legends      every view's legend is drawn whole at 1600 pixels (it wraps);
-  toggles      the View menu's Object Age and Counters (Ctrl+Shift+K, Ctrl+Shift+H) show and
+  toggles      the View menu's Object Age and Counters (Ctrl+Shift+B, Ctrl+Shift+H) show and
                hide their own view only, each in its own flag of visible-views;
   gc-workers   a row per GC worker thread the index has (GC/workers/<tid>/task, as
                `jvmscope-history-dump` lists them), each with its tasks drawn in colour;
@@ -288,22 +288,22 @@ def main():
         gsettings("reset", "visible-views")
         tw.wait_for(lambda: VIEW_CLASS["object-age"] in state.get("views", "shown", ""))
         xdo("mousemove", str(WIDTH // 3), str(HEIGHT // 2))
-        xdo("key", "ctrl+shift+k")
+        xdo("key", "ctrl+shift+b")
         shown = tw.wait_for(lambda: (lambda s: s if "JvmsObjectAgeView" not in s else None)
                             (state.get("views", "shown", "")))
         flags = gsettings("get", "visible-views").stdout
         tap.check(shown and "JvmsCountersView" in shown and "'object-age'" not in flags
                   and "'counters'" in flags,
-                  "Ctrl+Shift+K hides the object age view and only it", (shown, flags))
+                  "Ctrl+Shift+B hides the object age view and only it", (shown, flags))
         xdo("key", "ctrl+shift+h")
         shown = tw.wait_for(lambda: (lambda s: s if "JvmsCountersView" not in s else None)
                             (state.get("views", "shown", "")))
         tap.check(shown is not None, "Ctrl+Shift+H hides the counters view", shown)
-        xdo("key", "ctrl+shift+k")
+        xdo("key", "ctrl+shift+b")
         shown = tw.wait_for(lambda: (lambda s: s if "JvmsObjectAgeView" in s else None)
                             (state.get("views", "shown", "")))
         tap.check(shown and "JvmsCountersView" not in shown,
-                  "Ctrl+Shift+K shows the object age view again, counters stay hidden", shown)
+                  "Ctrl+Shift+B shows the object age view again, counters stay hidden", shown)
 
         # The age unit, chosen in the view's header with the pointer and the keyboard.
         show_only("object-age")

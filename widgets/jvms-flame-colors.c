@@ -57,20 +57,30 @@ jvms_flame_color_for_kind (const JvmsPalette *palette, JvmsFrameKind kind)
     }
 }
 
-JvmsColor
-jvms_flame_color_for_method (const JvmsPalette *palette, const char *method)
+gsize
+jvms_flame_package_length (const char *method)
 {
-  if (method == NULL || *method == '\0' || *method == '[')
-    return jvms_flame_color_neutral (palette);
-  /* The package: up to the dot before the class, itself before the method. */
+  for (const char *p = method; *p != '\0'; p++)
+    if ((p == method || p[-1] == '.') && (g_ascii_isupper (*p) || *p == '$'))
+      return p == method ? 0 : (gsize) (p - method - 1);
+  /* No class by the convention: the parts before the last two. */
   const char *last = strrchr (method, '.');
   const char *end = method;
   for (const char *p = method; last != NULL && p < last; p++)
     if (*p == '.')
       end = p;
+  return (gsize) (end - method);
+}
+
+JvmsColor
+jvms_flame_color_for_method (const JvmsPalette *palette, const char *method)
+{
+  if (method == NULL || *method == '\0' || *method == '[')
+    return jvms_flame_color_neutral (palette);
+  gsize length = jvms_flame_package_length (method);
   guint hash = 5381;
-  for (const char *p = method; p < end; p++)
-    hash = hash * 33 + (guchar) *p;
+  for (gsize i = 0; i < length; i++)
+    hash = hash * 33 + (guchar) method[i];
   JvmsColor hue = okabe_ito[hash % G_N_ELEMENTS (okabe_ito)];
   /* Three lightnesses per hue: neighbouring packages of one hue still differ. */
   double amount = 0.25 + 0.15 * ((hash / G_N_ELEMENTS (okabe_ito)) % 3);

@@ -15,6 +15,11 @@ G_BEGIN_DECLS
 JvmsFrameKind jvms_flame_dominant_kind   (guint32            frame_kinds);
 JvmsColor     jvms_flame_color_for_kind  (const JvmsPalette *palette,
                                           JvmsFrameKind      kind);
+/* The length of @method's package ("java.util" of "java.util.HashMap.get"; 0 for none).
+ * Packages are lower case and classes capitalised, by Java's convention: the class begins at
+ * the first capitalised part, so that a hidden class's suffix ("demo.Demo$$Lambda$7+0x1.2.run")
+ * stays with its class. Without a capitalised part, all but the last two parts. */
+gsize         jvms_flame_package_length  (const char        *method);
 /* A hue per package: "java.util.HashMap.get" is coloured by "java.util". Pseudo-frames
  * ("[unknown]") and the root are grey. */
 JvmsColor     jvms_flame_color_for_method (const JvmsPalette *palette,

@@ -163,14 +163,10 @@ frame_color (JvmsFlameGraph *self, const JvmsPalette *palette, guint32 index)
 static const char *
 short_name (const char *method)
 {
-  const char *last = strrchr (method, '.');
-  if (last == NULL || method[0] == '[')
+  if (method[0] == '[')
     return method;
-  const char *start = method;
-  for (const char *p = method; p < last; p++)
-    if (*p == '.')
-      start = p + 1;
-  return start;
+  gsize package = jvms_flame_package_length (method);
+  return package > 0 ? method + package + 1 : method;
 }
 
 static void

@@ -676,6 +676,46 @@ toggle_row (JvmsThreadsView *self,
     rows_changed (self);
 }
 
+static int
+compare_tids (gconstpointer a,
+              gconstpointer b)
+{
+  gint64 x = *(const gint64 *) a, y = *(const gint64 *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* The session highlights the thread of row @row, or every thread of its group (shown or
+ * folded); the same threads again clear the highlight. The profiler follows the highlight. */
+static void
+choose_threads (JvmsThreadsView *self,
+                guint            row)
+{
+  JvmsSession *session = jvms_timeline_get_session (JVMS_TIMELINE (self));
+  const JvmsThreadRow *r = row_get (self, row);
+  g_autoptr(GArray) tids = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+  if (session == NULL)
+    return;
+  if (r->thread != NULL)
+    g_array_append_val (tids, r->thread->tid);
+  else
+    {
+      const GArray *members = group_get (self, r->group)->members;
+
+      for (guint i = 0; i < members->len; i++)
+        {
+          const JvmsThreadInfo *t = jvms_thread_list_get (self->threads, g_array_index (members, guint, i));
+          g_array_append_val (tids, t->tid);
+        }
+    }
+  g_array_sort (tids, compare_tids);
+  const GArray *now = jvms_session_get_highlighted_threads (session);
+  if (now->len == tids->len && memcmp (now->data, tids->data, tids->len * sizeof (gint64)) == 0)
+    jvms_session_clear_highlight (session);
+  else
+    jvms_session_set_highlighted_threads (session, (const gint64 *) tids->data, tids->len);
+}
+
 static void
 jvms_threads_view_click (JvmsTimeline               *timeline,
                          JvmsHistory                *history,
@@ -692,9 +732,19 @@ jvms_threads_view_click (JvmsTimeline               *timeline,
     return;
   const JvmsThreadRow *r = row_get (self, (guint) i);
   if (r->thread == NULL)
-    toggle_row (self, (guint) i);
+    {
+      /* A group's label folds it; its lanes choose its threads for the profiler. */
+      if (in_gutter)
+        toggle_row (self, (guint) i);
+      else
+        choose_threads (self, (guint) i);
+    }
   else if (in_gutter)
-    jvms_threads_view_set_path (self, NULL);
+    {
+      /* A thread's label: the thread the profiler follows (again: all threads), and no path. */
+      choose_threads (self, (guint) i);
+      jvms_threads_view_set_path (self, NULL);
+    }
   else
     {
       /* The thread's path over the selection, or what shows when nothing is selected. */

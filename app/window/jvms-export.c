@@ -46,6 +46,12 @@ draw_views (gpointer data, cairo_t *cr, int width, int height, gboolean dark)
   jvms_window_views_render (part->views, cr, width, part->y0, part->y0 + height, dark);
 }
 
+static void
+draw_flame (gpointer data, cairo_t *cr, int width, int height, gboolean dark)
+{
+  jvms_profiler_pane_render_flame (data, cr, width, dark);
+}
+
 static gboolean
 export_image (DrawFunc draw, gpointer data, int width, int height, GFile *file, GError **error)
 {
@@ -162,6 +168,22 @@ jvms_export_views_image (JvmsWindowViews *views, GtkWidget *widget, GFile *file,
         *n_files = i;
     }
   return TRUE;
+}
+
+gboolean
+jvms_export_flame_graph (JvmsProfilerPane *pane, GFile *file, GError **error)
+{
+  g_return_val_if_fail (JVMS_IS_PROFILER_PANE (pane), FALSE);
+  g_return_val_if_fail (G_IS_FILE (file), FALSE);
+
+  int width = MAX (jvms_profiler_pane_get_flame_width (pane), 800);
+  int height = jvms_profiler_pane_render_flame (pane, NULL, width, FALSE);
+  if (height <= 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "no profile is shown");
+      return FALSE;
+    }
+  return export_image (draw_flame, pane, width, height, file, error);
 }
 
 gboolean
@@ -315,5 +337,79 @@ jvms_export_statistics_with_dialog (GtkWindow *parent, const JvmsRangeStats *sta
   req->stats = stats_copy (stats);
   g_weak_ref_init (&req->toasts, toasts);
   g_signal_connect (chooser, "response", G_CALLBACK (stats_response), req);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+/* ---- the profiler --------------------------------------------------------------------------- */
+
+typedef struct
+{
+  JvmsExportProfile what;
+  GWeakRef          pane;
+  GWeakRef          toasts;
+  char             *text;    /* folded stacks or CSV, as they were when asked */
+} ProfileRequest;
+
+static void
+profile_response (GtkNativeDialog *dialog, int response, gpointer user_data)
+{
+  ProfileRequest *req = user_data;
+  g_autoptr(JvmsProfilerPane) pane = g_weak_ref_get (&req->pane);
+  g_autoptr(AdwToastOverlay) toasts = g_weak_ref_get (&req->toasts);
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autoptr(GError) error = NULL;
+      if (req->what == JVMS_EXPORT_PROFILE_FLAME_GRAPH)
+        {
+          if (pane != NULL)
+            jvms_export_flame_graph (pane, file, &error);
+        }
+      else
+        g_file_replace_contents (file, req->text, strlen (req->text), NULL, FALSE,
+                                 G_FILE_CREATE_NONE, NULL, NULL, &error);
+      if (toasts != NULL)
+        report (toasts, file, error);
+    }
+  g_weak_ref_clear (&req->pane);
+  g_weak_ref_clear (&req->toasts);
+  g_free (req->text);
+  g_free (req);
+  /* Unreferencing alone would leave the fallback GtkFileChooserDialog, a toplevel, alive. */
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+}
+
+void
+jvms_export_profile_with_dialog (GtkWindow *parent, JvmsProfilerPane *pane, JvmsExportProfile what,
+                                 AdwToastOverlay *toasts)
+{
+  g_return_if_fail (JVMS_IS_PROFILER_PANE (pane));
+  GtkFileChooserNative *chooser;
+  ProfileRequest *req = g_new0 (ProfileRequest, 1);
+  req->what = what;
+  switch (what)
+    {
+    case JVMS_EXPORT_PROFILE_FOLDED:
+      req->text = jvms_profiler_pane_dup_folded (pane);
+      chooser = save_dialog (parent, _("Export Folded Stacks"), _("profile.folded"),
+                             _("Folded Stacks"), "*.folded", _("Text"), "*.txt");
+      break;
+    case JVMS_EXPORT_PROFILE_METHODS:
+      req->text = jvms_profiler_pane_dup_csv (pane);
+      chooser = save_dialog (parent, _("Export Method Table"), _("methods.csv"),
+                             _("CSV Table"), "*.csv", _("All Files"), "*");
+      break;
+    case JVMS_EXPORT_PROFILE_FLAME_GRAPH:
+    default:
+      chooser = save_dialog (parent, _("Export Flame Graph as Image"), _("flame-graph.svg"),
+                             _("SVG Image"), "*.svg", _("PNG Image"), "*.png");
+      break;
+    }
+  if (what != JVMS_EXPORT_PROFILE_FLAME_GRAPH && req->text == NULL)
+    req->text = g_strdup ("");
+  g_weak_ref_init (&req->pane, pane);
+  g_weak_ref_init (&req->toasts, toasts);
+  g_signal_connect (chooser, "response", G_CALLBACK (profile_response), req);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }

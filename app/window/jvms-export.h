@@ -1,8 +1,10 @@
-/* jvms-export.h: the visible views as PNG or SVG, the selection's statistics as CSV or JSON. */
+/* jvms-export.h: the visible views as PNG or SVG, the selection's statistics as CSV or JSON;
+ * the profiler's flame graph as PNG or SVG, its folded stacks and its method table as CSV. */
 #pragma once
 
 #include <adwaita.h>
 
+#include "jvms-profiler-pane.h"
 #include "jvms-range-stats.h"
 #include "jvms-window-views.h"
 
@@ -31,12 +33,31 @@ gboolean jvms_export_statistics             (const JvmsRangeStats *stats,
                                              GFile                    *file,
                                              GError                  **error);
 
+/* The pane's flame graph as it shows it, as wide as on screen (800 px at least), every row:
+ * SVG when @file ends in ".svg", else PNG. */
+gboolean jvms_export_flame_graph            (JvmsProfilerPane         *pane,
+                                             GFile                    *file,
+                                             GError                  **error);
+
+typedef enum
+{
+  JVMS_EXPORT_PROFILE_FLAME_GRAPH,
+  JVMS_EXPORT_PROFILE_FOLDED,       /* folded stacks, as jvmscope-cli profile --folded */
+  JVMS_EXPORT_PROFILE_METHODS,      /* the method table, as jvmscope-cli profile --csv */
+} JvmsExportProfile;
+
 /* Ask for a file name, export, and report the outcome as a toast. */
 void     jvms_export_views_with_dialog      (GtkWindow                *parent,
                                              JvmsWindowViews          *views,
                                              GtkWidget                *widget);
 void     jvms_export_statistics_with_dialog (GtkWindow                *parent,
                                              const JvmsRangeStats *stats,
+                                             AdwToastOverlay          *toasts);
+
+/* What the profiler shows at the time of asking. */
+void     jvms_export_profile_with_dialog    (GtkWindow                *parent,
+                                             JvmsProfilerPane         *pane,
+                                             JvmsExportProfile         what,
                                              AdwToastOverlay          *toasts);
 
 G_END_DECLS

@@ -13,7 +13,8 @@
  * (the view.* actions, the setting, `jvmscope-cli render --views`). */
 static const char * const view_names[] = { "threads", "cpus", "locks", "gc", "object-age",
                                            "report", "counters", "gc-workers", "jit",
-                                           "vm-operations", "disk", "allocation", "events" };
+                                           "vm-operations", "disk", "allocation", "events",
+                                           "profiler" };
 
 void
 _jvms_window_actions_update (JvmsWindow *self)
@@ -32,6 +33,7 @@ _jvms_window_actions_update (JvmsWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.compare-folder", has_trace);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-statistics",
                                  jvms_selection_panel_get_stats (self->selection_panel) != NULL);
+  _jvms_window_profiler_update (self);
 }
 
 static void
@@ -263,6 +265,8 @@ visible_views_changed (JvmsWindow *self)
                                                     view_names[i]);
       g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (on));
       jvms_window_views_set_view_visible (self->views, view_names[i], on);
+      if (g_str_equal (view_names[i], "profiler"))
+        _jvms_window_profiler_set_visible (self, on);
     }
 }
 
@@ -343,6 +347,7 @@ _jvms_window_actions_init (JvmsWindow *self)
     { .name = "disk", .state = "true", .change_state = view_toggle_change_state },
     { .name = "allocation", .state = "true", .change_state = view_toggle_change_state },
     { .name = "events", .state = "true", .change_state = view_toggle_change_state },
+    { .name = "profiler", .state = "true", .change_state = view_toggle_change_state },
   };
   G_STATIC_ASSERT (G_N_ELEMENTS (view_entries) == G_N_ELEMENTS (view_names));
 

@@ -115,6 +115,7 @@ state_to_data (JvmsWindow *self)
     jvms_record_dialog_dump_state (self->record_dialog, kf);
   if (self->compare_window != NULL)
     jvms_compare_window_dump_state (self->compare_window, kf);
+  jvms_profiler_pane_dump_state (self->profiler, kf);
 
   /* The view preferences as the window read them. */
   static const char * const keys[] = { "thread-grouping", "time-unit", "time-origin",

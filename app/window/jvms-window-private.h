@@ -3,13 +3,16 @@
  *   jvms-window.c          opening a trace, indexing and its progress, problems, layout;
  *   jvms-window-actions.c  the win. and view. actions, the Open menu's recent traces;
  *   jvms-window-debug.c    the state dump and timing marks that tests and measurements read;
- *   jvms-window-views.c    the views, their session and their own actions (zoom). */
+ *   jvms-window-views.c    the views, their session and their own actions (zoom);
+ *   jvms-window-profiler.c the profiler pane's actions and exports, its marks on the threads
+ *                          view. */
 #pragma once
 
 #include <adwaita.h>
 
 #include "jvms-compare-window.h"
 #include "jvms-history.h"
+#include "jvms-profiler-pane.h"
 #include "jvms-recording-info.h"
 #include "jvms-record-dialog.h"
 #include "jvms-selection-panel.h"
@@ -64,6 +67,8 @@ struct _JvmsWindow
   GtkRevealer          *recording_revealer; /* what kind of recording: a profiler's samples */
   GtkLabel             *recording_label;
   GtkPaned             *paned;
+  GtkPaned             *profiler_paned;
+  JvmsProfilerPane     *profiler;
   GtkBox               *ruler_box;
   GtkBox               *views_box;
   GtkBox               *events_box;       /* holds the event table (jvms-window-views.c) */
@@ -90,6 +95,15 @@ void _jvms_window_class_actions_init   (JvmsWindowClass *klass);
 void _jvms_window_actions_init         (JvmsWindow      *self);
 /* What may be done with what the window shows (a trace or not, loading, a selection). */
 void _jvms_window_actions_update       (JvmsWindow      *self);
+
+/* jvms-window-profiler.c */
+void _jvms_window_class_profiler_init  (JvmsWindowClass *klass);
+/* Once the views are there: the pane follows their session, the threads view its marks. */
+void _jvms_window_profiler_init        (JvmsWindow      *self);
+void _jvms_window_profiler_set_visible (JvmsWindow      *self,
+                                        gboolean         visible);
+/* What the profiler's actions may do now. */
+void _jvms_window_profiler_update      (JvmsWindow      *self);
 
 /* jvms-window-debug.c */
 void _jvms_window_debug_init           (JvmsWindow      *self);

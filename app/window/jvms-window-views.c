@@ -24,6 +24,7 @@
 #include "jvms-object-age-view.h"
 #include "jvms-session.h"
 #include "jvms-thread-list.h"
+#include "jvms-thread-marks.h"
 #include "jvms-threads-view.h"
 #include "jvms-time-ruler.h"
 #include "jvms-timeline.h"
@@ -119,6 +120,7 @@ struct _JvmsWindowViews
   GtkWidget          *findings;
   GtkWidget          *path_section;
   GtkWidget          *event_table;
+  JvmsThreadMarks    *marks;    /* over the threads view: the profiler's selected method */
   guint               bound;    /* bit i: view_settings[i] was bound to some widget */
 };
 
@@ -194,7 +196,11 @@ jvms_window_views_new (JvmsWindow *window, GtkBox *ruler_box, GtkBox *views_box,
       gtk_accessible_update_property (GTK_ACCESSIBLE (expander), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                       _(view_infos[i].title), -1);
       gtk_widget_set_hexpand (self->views[i], TRUE);
-      gtk_expander_set_child (GTK_EXPANDER (expander), self->views[i]);
+      if (JVMS_IS_THREADS_VIEW (self->views[i]) && self->marks == NULL)
+        gtk_expander_set_child (GTK_EXPANDER (expander),
+                                jvms_thread_marks_wrap (JVMS_THREADS_VIEW (self->views[i]), &self->marks));
+      else
+        gtk_expander_set_child (GTK_EXPANDER (expander), self->views[i]);
       gtk_box_append (views_box, expander);
       self->expanders[i] = expander;
     }
@@ -346,6 +352,19 @@ jvms_window_views_set_samples_path (JvmsWindowViews *self, const char *samples_p
   g_task_set_task_data (task, g_strdup (samples_path), g_free);
   g_task_set_source_tag (task, jvms_window_views_set_samples_path);
   g_task_run_in_thread (task, read_samples);
+}
+
+gpointer
+jvms_window_views_get_session (JvmsWindowViews *self)
+{
+  return self->session;
+}
+
+void
+jvms_window_views_set_thread_marks (JvmsWindowViews *self, gpointer instants)
+{
+  if (self->marks != NULL)
+    jvms_thread_marks_set_instants (self->marks, instants);
 }
 
 void
@@ -702,6 +721,10 @@ jvms_window_views_dump_state (JvmsWindowViews *self, GKeyFile *key_file)
     }
   if (self->event_table != NULL)
     dump_event_table (JVMS_EVENT_TABLE (self->event_table), key_file);
+  g_key_file_set_integer (key_file, "views", "marked-threads",
+                          self->marks != NULL ? (int) jvms_thread_marks_get_n_threads (self->marks) : 0);
+  g_key_file_set_integer (key_file, "views", "marks-drawn",
+                          self->marks != NULL ? (int) jvms_thread_marks_get_n_drawn (self->marks) : 0);
 }
 
 int
@@ -736,8 +759,16 @@ jvms_window_views_render (JvmsWindowViews *self, cairo_t *cr, int width, int y0,
               jvms_time_ruler_render (JVMS_TIME_RULER (parts[i]), cr, width, nat, dark);
             }
           else
-            jvms_timeline_render_part (JVMS_TIMELINE (parts[i]), cr, width, nat, from - y,
-                                       to - y, dark);
+            {
+              jvms_timeline_render_part (JVMS_TIMELINE (parts[i]), cr, width, nat, from - y,
+                                         to - y, dark);
+              if (self->marks != NULL && JVMS_IS_THREADS_VIEW (parts[i]))
+                {
+                  /* The marks of the whole view: the tile's clip keeps its part. */
+                  cairo_translate (cr, 0, y - from);
+                  jvms_thread_marks_render (self->marks, cr, width, nat, dark);
+                }
+            }
           cairo_restore (cr);
         }
       y += nat;

@@ -58,6 +58,11 @@ int              jvms_window_views_render            (JvmsWindowViews    *self,
 /* win.zoom-back, win.zoom-forward, win.zoom-selection; win.event-filter (shows the event table
  * and puts the focus in its text filter). */
 void             jvms_window_views_install_actions   (GtkWidgetClass     *widget_class);
+/* The session the views share (the profiler pane follows it too). */
+gpointer         jvms_window_views_get_session       (JvmsWindowViews    *self);
+/* Marks on the threads view's rows: a JvmsMethodInstants, or NULL for none. */
+void             jvms_window_views_set_thread_marks  (JvmsWindowViews    *self,
+                                                      gpointer            instants);
 JvmsWindowViews *jvms_window_get_views               (JvmsWindow         *window);
 
 G_END_DECLS

@@ -248,6 +248,8 @@ load_done (GObject *object, GAsyncResult *result, gpointer user_data)
                                       ok ? jvms_trace_index_get_samples_path (index) : NULL);
   jvms_window_views_set_events_path (self->views,
                                      ok ? jvms_trace_index_get_events_path (index) : NULL);
+  jvms_profiler_pane_set_samples_path (self->profiler,
+                                       ok ? jvms_trace_index_get_samples_path (index) : NULL);
   show_outcome (self, ok, error);
   show_recording_kind (self);
   _jvms_window_actions_update (self);
@@ -270,6 +272,7 @@ close_trace (JvmsWindow *self)
   jvms_window_views_set_history (self->views, NULL);
   jvms_window_views_set_samples_path (self->views, NULL);
   jvms_window_views_set_events_path (self->views, NULL);
+  jvms_profiler_pane_set_samples_path (self->profiler, NULL);
   jvms_selection_panel_set_history (self->selection_panel, NULL);
   show_problem (self, NULL);
   show_recording_kind (self);
@@ -600,6 +603,7 @@ jvms_window_class_init (JvmsWindowClass *klass)
 
   g_type_ensure (JVMS_TYPE_START_PAGE);
   g_type_ensure (JVMS_TYPE_SELECTION_PANEL);
+  g_type_ensure (JVMS_TYPE_PROFILER_PANE);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/jvmscope/Jvmscope/jvms-window.ui");
@@ -614,6 +618,8 @@ jvms_window_class_init (JvmsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, JvmsWindow, recording_revealer);
   gtk_widget_class_bind_template_child (widget_class, JvmsWindow, recording_label);
   gtk_widget_class_bind_template_child (widget_class, JvmsWindow, paned);
+  gtk_widget_class_bind_template_child (widget_class, JvmsWindow, profiler_paned);
+  gtk_widget_class_bind_template_child (widget_class, JvmsWindow, profiler);
   gtk_widget_class_bind_template_child (widget_class, JvmsWindow, ruler_box);
   gtk_widget_class_bind_template_child (widget_class, JvmsWindow, views_box);
   gtk_widget_class_bind_template_child (widget_class, JvmsWindow, events_box);
@@ -627,6 +633,7 @@ jvms_window_class_init (JvmsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, JvmsWindow, search_button);
 
   _jvms_window_class_actions_init (klass);
+  _jvms_window_class_profiler_init (klass);
 }
 
 static void
@@ -638,6 +645,7 @@ jvms_window_init (JvmsWindow *self)
   self->views = jvms_window_views_new (self, self->ruler_box, self->views_box,
                                        self->selection_panel);
   jvms_window_views_add_event_table (self->views, self->events_box);
+  _jvms_window_profiler_init (self);
 
   gtk_search_bar_connect_entry (self->search_bar, GTK_EDITABLE (self->search_entry));
   g_signal_connect_object (self->search_entry, "search-changed",

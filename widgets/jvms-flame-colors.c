@@ -91,12 +91,18 @@ JvmsColor
 jvms_flame_color_for_states (const JvmsPalette *palette, const guint64 *states)
 {
   guint64 on = states[JVMS_CPU_STATE_ON_CPU], waiting = states[JVMS_CPU_STATE_WAITING];
+  guint64 unknown = states[JVMS_CPU_STATE_UNKNOWN];
+  JvmsColor grey = jvms_flame_color_neutral (palette);
   if (on + waiting == 0)
-    return jvms_flame_color_neutral (palette);
-  /* Blue and orange: the pair the deficiencies leave most apart. */
+    return grey;
+  /* Blue and orange: the pair the deficiencies leave most apart; towards grey by the share of
+   * samples whose state is unknown, so that a few known ones do not colour the whole frame. */
   double t = (double) waiting / (double) (on + waiting);
+  double known = (double) (on + waiting) / (double) (on + waiting + unknown);
   JvmsColor a = fill (palette, okabe_ito[BLUE], 0.45), b = fill (palette, okabe_ito[ORANGE], 0.2);
-  JvmsColor out = { a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t, 1 };
+  JvmsColor c = { a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t, 1 };
+  JvmsColor out = { grey.r + (c.r - grey.r) * known, grey.g + (c.g - grey.g) * known,
+                    grey.b + (c.b - grey.b) * known, 1 };
   return out;
 }
 

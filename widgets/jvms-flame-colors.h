@@ -24,8 +24,8 @@ gsize         jvms_flame_package_length  (const char        *method);
  * ("[unknown]") and the root are grey. */
 JvmsColor     jvms_flame_color_for_method (const JvmsPalette *palette,
                                            const char        *method);
-/* From the on-CPU colour to the waiting colour by the share of samples that waited; grey
- * when no sample's state is known. */
+/* From the on-CPU colour to the waiting colour by the share of samples that waited, and
+ * towards grey by the share whose state is unknown (@states: JvmsCpuState counts). */
 JvmsColor     jvms_flame_color_for_states (const JvmsPalette *palette,
                                            const guint64     *states);
 /* Frames greyed by a search they do not match, and the root. */

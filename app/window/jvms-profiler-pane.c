@@ -811,7 +811,7 @@ setup_label (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer elli
   if (ellipsize != NULL)
     {
       gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-      gtk_label_set_max_width_chars (GTK_LABEL (label), 22);
+      gtk_label_set_max_width_chars (GTK_LABEL (label), 26);
     }
   gtk_list_item_set_child (item, label);
 }

@@ -1,0 +1,480 @@
+#!/usr/bin/env python3
+"""The profiler pane of the window in a real X server (Xvfb), driven with real input events
+(xdotool), checked against `jvmscope-cli profile` on the same trace (docs/profile.md, "The
+profiler pane").
+
+On the bundled sample (data/sample/sample.jvmtrace):
+  whole trace     without a selection the pane shows the whole trace: its heaviest stacks are
+                  `jvmscope-cli profile --folded --top 20`'s;
+  drag-select     dragging across the threads view profiles the range: the pane's range is the
+                  session's selection and its stacks the CLI's for --from/--to of that range;
+  frame click     clicking a frame selects it, zooms into it and marks on the threads view the
+                  samples that held its method (their count: the folded stacks holding it); the
+                  threads view's pixels change; Alt+Up zooms back out;
+  search          Ctrl+Shift+F and a text: the matched weight is that of the folded stacks with
+                  a matching frame;
+  hottest path    Ctrl+H expands the call tree along the heaviest callees;
+  screenshots     the pane in the light and the dark theme has its frames drawn;
+  exports         through the real Save dialogs: the flame graph as SVG (it parses, and has a
+                  rectangle per frame) and PNG, the folded stacks (the CLI's --folded) and the
+                  method table (the CLI's --csv).
+On a recording of tests/profile/ProfileWork.java made here (threads with known hot methods):
+  thread click    clicking the cpu-alpha row profiles that thread alone: the CLI's stacks for
+                  --thread of it, led by ProfileWork.hotAlpha; a group's lanes choose the group;
+                  Ctrl+Shift+A goes back to all threads;
+  kind chooser    Ctrl+K and the keyboard choose allocation: the CLI's --kind alloc, led by
+                  ProfileWork.allocate.
+
+What the window shows is read from its state dump (JVMSCOPE_DEBUG_DUMP_STATE, docs/window.md).
+"""
+import argparse
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+
+from jvms_tap import Tap
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+_spec = importlib.util.spec_from_file_location("test_window", os.path.join(HERE, "test-window.py"))
+window = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(window)
+wait_for, State, screenshot, region = window.wait_for, window.State, window.screenshot, window.region
+
+ROW = 20          # a threads view row (thread or group header), docs/views.md
+LEGEND = 18       # the legend strip above the rows
+GUTTER = 180      # the label column
+
+
+def run(cmd, timeout=600, **kw):
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, **kw)
+
+
+class Cli:
+    def __init__(self, path, cache):
+        self.path, self.cache = path, cache
+
+    def profile(self, trace, *args):
+        r = run([self.path, "profile", trace, "--cache-dir", self.cache] + list(args))
+        if r.returncode != 0:
+            raise RuntimeError("jvmscope-cli profile %s: exit %d: %s" % (" ".join(args), r.returncode, r.stderr[-2000:]))
+        return r.stdout
+
+
+def folded_weight(folded, predicate):
+    """The summed weight of the folded lines one of whose frames satisfies @predicate."""
+    total = 0
+    for line in folded.splitlines():
+        stack, weight = line.rsplit(" ", 1)
+        if any(predicate(f) for f in stack.split(";")):
+            total += int(weight)
+    return total
+
+
+def frames_of(state):
+    """The flame graph's frames on screen: (node, method, x, y, width, height)."""
+    out = []
+    for item in state.get("profiler", "flame-frames", "").split(";"):
+        parts = item.split("|")
+        if len(parts) == 6:
+            out.append((int(parts[0]), parts[1]) + tuple(int(p) for p in parts[2:]))
+    return out
+
+
+def folded_top(state):
+    raw = state.get("profiler", "folded-top", "")
+    # A key file string list: ';' separates, '\;' is a semicolon inside a line.
+    lines, cur, i = [], "", 0
+    while i < len(raw):
+        if raw[i] == "\\" and i + 1 < len(raw):
+            cur += {";": ";", "s": " ", "n": "\n", "\\": "\\"}.get(raw[i + 1], raw[i + 1])
+            i += 2
+        elif raw[i] == ";":
+            lines.append(cur)
+            cur = ""
+            i += 1
+        else:
+            cur += raw[i]
+            i += 1
+    if cur:
+        lines.append(cur)
+    return lines
+
+
+class Session:
+    """One jvmscope process on one trace, its state dump and its screen."""
+
+    def __init__(self, args, tmp, env, trace, name):
+        self.state = State(os.path.join(tmp, name + "-state.ini"))
+        self.env = dict(env, JVMSCOPE_DEBUG_DUMP_STATE=self.state.path)
+        self.tmp, self.name = tmp, name
+        self.log = open(os.path.join(tmp, name + ".log"), "w")
+        self.app = subprocess.Popen([args.jvmscope, trace], env=self.env, stdout=self.log,
+                                    stderr=subprocess.STDOUT)
+
+    def xdo(self, *cmd):
+        return run(["xdotool"] + list(cmd), env=self.env, timeout=60)
+
+    def get(self, section, key, default=None):
+        return self.state.get(section, key, default)
+
+    def settled(self):
+        """The pane has a tree for what the session asks and nothing is running."""
+        return (self.get("profiler", "has-tree") == "true" and self.get("profiler", "busy") == "false")
+
+    def shot(self, name, tap):
+        path = os.path.join(self.tmp, "%s-%s.png" % (self.name, name))
+        img = screenshot(self.env, path)
+        tap.note("screenshot: " + path)
+        return img
+
+    def quit(self):
+        self.xdo("key", "ctrl+q")
+        try:
+            self.app.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.app.kill()
+            self.app.wait()
+        self.log.close()
+
+
+def opened(s, tap, what):
+    ok = wait_for(lambda: s.get("window", "loading") == "false" and s.get("views", "history") == "true"
+                  and s.get("profiler", "has-profile") == "true" and s.settled())
+    return tap.check(bool(ok), "%s: indexed, the profiler pane has a profile" % what,
+                     "loading=%s profile=%s scope=%s problem=%s" % (
+                         s.get("window", "loading"), s.get("profiler", "has-profile"),
+                         s.get("profiler", "scope"), s.get("window", "problem")))
+
+
+def threads_bounds(s):
+    """Where the threads view is, once it is laid out."""
+    tb = window.ints(s.get("views", "threads-bounds", ""))
+    return tb if len(tb) == 4 and tb[2] > 200 and tb[3] > 30 else None
+
+
+def check_against_cli(tap, s, cli, trace, label, extra=()):
+    """The pane's heaviest stacks are the CLI's for the pane's range, threads and kind."""
+    start = int(s.get("profiler", "trace-start"))
+    a, b = int(s.get("profiler", "from")), int(s.get("profiler", "to"))
+    args = ["--folded", "--top", "20", "--from", "%dns" % (a - start), "--to", "%dns" % (b - start),
+            "--kind", s.get("profiler", "kind")]
+    for tid in filter(None, s.get("profiler", "threads", "").split(";")):
+        args += ["--thread", tid]
+    theirs = cli.profile(trace, *args).splitlines()
+    ours = folded_top(s.state)
+    return tap.check(ours == theirs and len(ours) > 0,
+                     "%s: the flame graph's heaviest stacks are jvmscope-cli profile --folded's (%d lines)"
+                     % (label, len(ours)), "pane:\n%s\ncli %s:\n%s" % ("\n".join(ours[:5]), " ".join(args),
+                                                                     "\n".join(theirs[:5])))
+
+
+def drag(s, tb, x0f, x1f):
+    gx, gw = tb[0] + GUTTER, tb[2] - GUTTER
+    y = tb[1] + LEGEND + ROW + ROW // 2
+    x0, x1 = gx + int(gw * x0f), gx + int(gw * x1f)
+    s.xdo("mousemove", str(x0), str(y))
+    time.sleep(0.2)
+    s.xdo("mousedown", "1")
+    for step in range(1, 11):
+        s.xdo("mousemove", str(x0 + (x1 - x0) * step // 10), str(y))
+        time.sleep(0.05)
+    time.sleep(0.3)
+    s.xdo("mouseup", "1")
+
+
+def save_through_dialog(s, keys, path, complete):
+    """The export action's Save dialog, typed into: its name field takes a full path."""
+    s.xdo("key", keys)
+    if not wait_for(lambda: s.xdo("search", "--onlyvisible", "--name", "Export").stdout.split(), timeout=60):
+        return False
+    time.sleep(0.5)
+    s.xdo("key", "ctrl+a")
+    s.xdo("type", "--delay", "20", path)
+    s.xdo("key", "Return")
+    return wait_for(lambda: os.path.exists(path) and complete(path), timeout=60)
+
+
+def read(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        return f.read()
+
+
+def sample_steps(tap, args, tmp, env, cli, trace):
+    s = Session(args, tmp, env, trace, "sample")
+    try:
+        if not opened(s, tap, "sample"):
+            return
+        tb = wait_for(lambda: threads_bounds(s))
+        # 1. The whole trace.
+        tap.check("whole trace" in s.get("profiler", "scope", "") and s.get("profiler", "threads") == "",
+                  "without a selection the pane profiles the whole trace, all threads",
+                  s.get("profiler", "scope"))
+        whole = folded_top(s.state)
+        theirs = cli.profile(trace, "--folded", "--top", "20").splitlines()
+        tap.check(whole == theirs and whole, "the whole trace's heaviest stacks are jvmscope-cli profile --folded's",
+                  "pane %s\ncli %s" % (whole[:3], theirs[:3]))
+        whole_total = int(s.get("profiler", "total"))
+
+        # 2. Drag-select: the pane follows the selection.
+        drag(s, tb, 0.3, 0.6)
+        followed = wait_for(lambda: s.get("views", "has-selection") == "true" and s.settled()
+                            and s.get("profiler", "from") == s.get("views", "selection-start")
+                            and s.get("profiler", "to") == s.get("views", "selection-end"))
+        tap.check(bool(followed), "dragging across the threads view profiles the selected range",
+                  (s.get("views", "selection-start"), s.get("views", "selection-end"),
+                   s.get("profiler", "from"), s.get("profiler", "to")))
+        total = int(s.get("profiler", "total", "0"))
+        tap.check(0 < total < whole_total and "the selection" in s.get("profiler", "scope", ""),
+                  "the selection holds part of the samples (%d of %d) and the pane says so" % (total, whole_total),
+                  s.get("profiler", "scope"))
+        check_against_cli(tap, s, cli, trace, "selection")
+        img_before = s.shot("selected", tap)
+
+        # 3. Click a frame: the widest one below the outermost frame.
+        frames = [f for f in frames_of(s.state) if f[1] and f[4] >= 20]
+        deep = sorted(frames, key=lambda f: (-f[3], -f[4]))  # lowest row first, then widest
+        target = next((f for f in deep if f[3] > min(g[3] for g in frames)), None)
+        if not tap.check(target is not None, "the flame graph has frames to click", frames):
+            return
+        node, method, x, y, w, h = target
+        frames_of_before = frames_of(s.state)
+        s.xdo("mousemove", str(x + w // 2), str(y + h // 2))
+        time.sleep(0.2)
+        s.xdo("click", "1")
+        start = int(s.get("profiler", "trace-start"))
+        a, b = int(s.get("profiler", "from")), int(s.get("profiler", "to"))
+        folded = cli.profile(trace, "--folded", "--from", "%dns" % (a - start), "--to", "%dns" % (b - start))
+        holding = folded_weight(folded, lambda f: f == method)
+        marked = wait_for(lambda: s.get("profiler", "selected-frame") == method and s.settled()
+                          and int(s.get("profiler", "instants-matched", "0")) > 0
+                          and int(s.get("views", "marks-drawn", "0")) > 0)
+        tap.check(bool(marked) and s.get("profiler", "zoom") == method and s.get("profiler", "method") == method,
+                  "clicking the frame %s selects it and zooms into it" % method,
+                  (s.get("profiler", "selected-frame"), s.get("profiler", "zoom")))
+        tap.check(int(s.get("profiler", "instants-matched", "0")) == holding
+                  and int(s.get("views", "marked-threads", "0")) > 0,
+                  "... and marks on the threads view the %d samples whose stack holds it (on %s threads)"
+                  % (holding, s.get("views", "marked-threads")),
+                  (s.get("profiler", "instants-matched"), holding))
+        tb = threads_bounds(s)
+        area = (tb[0] + GUTTER, tb[1], tb[2] - GUTTER, min(tb[3], 300))
+
+        def marks_drawn():
+            img = s.shot("marked", tap)
+            return img if window.changed_fraction(region(img_before, *area), region(img, *area)) > 0.002 else None
+        tap.check(wait_for(marks_drawn, interval=1.0) is not None, "the marks are drawn on the threads view")
+        tap.check(int(s.get("profiler", "callers-nodes", "0")) > 1 and int(s.get("profiler", "callees-nodes", "0")) > 1,
+                  "the callers and callees of the selected method are there",
+                  (s.get("profiler", "callers-nodes"), s.get("profiler", "callees-nodes")))
+        # The caller: the frame drawn above the clicked one.
+        caller = next((f[1] for f in frames_of_before if f[3] == y - (h + 1) and f[2] <= x + w // 2 < f[2] + f[4]), None)
+        s.xdo("key", "alt+Up")
+        tap.check(caller is not None and wait_for(lambda: s.get("profiler", "zoom") == caller),
+                  "Alt+Up zooms out to the caller, %s" % caller, s.get("profiler", "zoom"))
+
+        # 4. Search.
+        s.xdo("key", "ctrl+shift+f")
+        time.sleep(0.5)
+        s.xdo("type", "--delay", "30", "lambda")
+        want = folded_weight(folded, lambda f: "lambda" in f.lower())
+        tap.check(wait_for(lambda: s.get("profiler", "search") == "lambda"
+                           and int(s.get("profiler", "search-weight", "-1")) == want)
+                  and "%" in s.get("profiler", "search-label", ""),
+                  "searching 'lambda' matches the folded stacks holding such a frame (%d)" % want,
+                  (s.get("profiler", "search"), s.get("profiler", "search-weight"), s.get("profiler", "search-label")))
+        s.shot("search", tap)
+        s.xdo("key", "ctrl+a")
+        s.xdo("key", "BackSpace")
+        wait_for(lambda: s.get("profiler", "search") == "")
+
+        # 5. The hottest path in the call tree.
+        rows = int(s.get("profiler", "tree-rows", "0"))
+        s.xdo("key", "Escape")
+        s.xdo("key", "ctrl+h")
+        tap.check(wait_for(lambda: s.get("profiler", "page") == "tree"
+                           and int(s.get("profiler", "tree-rows", "0")) > rows),
+                  "Ctrl+H shows the call tree expanded along the hottest path (%s rows, %d before)"
+                  % (s.get("profiler", "tree-rows"), rows))
+        s.shot("call-tree", tap)
+        s.xdo("key", "alt+1")
+        wait_for(lambda: s.get("profiler", "page") == "flame")
+
+        # 6. Light and dark.
+        for scheme in ("light", "dark"):
+            run(["gsettings", "set", "org.jvmscope.Jvmscope", "color-scheme", scheme], env=s.env)
+            time.sleep(1.5)
+            frames = frames_of(s.state)
+            img = s.shot("pane-" + scheme, tap)
+            if frames:
+                x0 = min(f[2] for f in frames)
+                y0 = min(f[3] for f in frames)
+                pane = region(img, x0, y0, max(f[2] + f[4] for f in frames) - x0, 5 * ROW)
+                tap.check(window.distinct_colours(pane) > 6,
+                          "the flame graph is drawn in the %s theme" % scheme)
+        run(["gsettings", "set", "org.jvmscope.Jvmscope", "color-scheme", "light"], env=s.env)
+
+        # 7. Exports through the Save dialogs.
+        svg = os.path.join(tmp, "flame.svg")
+        ok = save_through_dialog(s, "ctrl+alt+g", svg, lambda p: "</svg>" in read(p))
+        n_rects = 0
+        try:
+            root = ET.parse(svg).getroot() if ok else None
+            n_rects = sum(1 for e in root.iter() if e.tag.endswith("path") or e.tag.endswith("rect")) if root is not None else 0
+        except ET.ParseError as e:
+            tap.note("the SVG does not parse: %s" % e)
+            root = None
+        tap.check(root is not None and n_rects >= int(s.get("profiler", "nodes", "1")) // 2,
+                  "Ctrl+Alt+G exports the flame graph as an SVG that parses (%d shapes)" % n_rects)
+        png = os.path.join(tmp, "flame.png")
+        ok = save_through_dialog(s, "ctrl+alt+g", png, lambda p: run(["identify", p]).returncode == 0)
+        tap.check(ok, "... and as a PNG", png)
+        start = int(s.get("profiler", "trace-start"))
+        a, b = int(s.get("profiler", "from")), int(s.get("profiler", "to"))
+        rng = ["--from", "%dns" % (a - start), "--to", "%dns" % (b - start)]
+        folded_path = os.path.join(tmp, "stacks.folded")
+        want = cli.profile(trace, "--folded", *rng)
+        ok = save_through_dialog(s, "ctrl+alt+f", folded_path, lambda p: read(p) == want)
+        tap.check(ok, "Ctrl+Alt+F exports the folded stacks: jvmscope-cli profile --folded's (%d lines)"
+                  % len(want.splitlines()), read(folded_path)[:500] if os.path.exists(folded_path) else "")
+        csv_path = os.path.join(tmp, "methods.csv")
+        want = cli.profile(trace, "--csv", *rng)
+        ok = save_through_dialog(s, "ctrl+alt+m", csv_path, lambda p: read(p) == want)
+        lines = read(csv_path).splitlines() if os.path.exists(csv_path) else []
+        tap.check(ok and lines[0].startswith("method,self,total") and len(lines) == int(s.get("profiler", "method-rows")) + 1,
+                  "Ctrl+Alt+M exports the method table: jvmscope-cli profile --csv's (%d rows)" % (len(lines) - 1),
+                  "\n".join(lines[:3]))
+    finally:
+        s.quit()
+
+
+def row_y(s, tb, key):
+    """The screen y of the middle of the threads view's row labelled @key ("[Java]", "4242")."""
+    labels = [r for r in s.get("views", "thread-row-labels", "").split(";") if r]
+    if key not in labels:
+        return None
+    return tb[1] + LEGEND + ROW * labels.index(key) + ROW // 2
+
+
+def recording_steps(tap, args, tmp, env, cli):
+    classes = os.path.join(tmp, "classes")
+    src = os.path.join(args.source_root, "tests", "profile", "ProfileWork.java")
+    r = run(["javac", "-d", classes, src])
+    if not tap.check(r.returncode == 0, "ProfileWork.java compiles", r.stderr):
+        return
+    trace = os.path.join(tmp, "work.jfr")
+    jfc = os.path.join(args.source_root, "data", "jvmscope.jfc")
+    r = run(["java", "-XX:StartFlightRecording:filename=%s,settings=%s" % (trace, jfc),
+             "-cp", classes, "profilework.ProfileWork", "3000"], timeout=300)
+    if not tap.check(r.returncode == 0 and os.path.isfile(trace), "recorded ProfileWork", r.stderr[-2000:]):
+        return
+    import json
+    alpha = json.loads(cli.profile(trace, "--json", "--top", "1", "--thread", "cpu-alpha"))["threads"][0]
+    s = Session(args, tmp, env, trace, "recording")
+    try:
+        if not opened(s, tap, "recording"):
+            return
+        tb = wait_for(lambda: threads_bounds(s))
+        y = row_y(s, tb, str(alpha))
+        if not tap.check(y is not None, "the threads view shows cpu-alpha (%s)" % alpha,
+                         s.get("views", "thread-row-labels")):
+            return
+        # A thread's row: that thread alone.
+        s.xdo("mousemove", str(tb[0] + GUTTER // 2), str(y))
+        time.sleep(0.2)
+        s.xdo("click", "1")
+        chosen = wait_for(lambda: s.get("profiler", "threads") == str(alpha) and s.settled())
+        tap.check(bool(chosen) and "cpu-alpha" in s.get("profiler", "scope", ""),
+                  "clicking cpu-alpha's row profiles that thread alone, and the pane names it",
+                  (s.get("profiler", "threads"), s.get("profiler", "scope")))
+        check_against_cli(tap, s, cli, trace, "cpu-alpha")
+        top = folded_top(s.state)
+        tap.check(bool(top) and top[0].rsplit(" ", 1)[0].split(";")[-1] == "profilework.ProfileWork.hotAlpha",
+                  "cpu-alpha's heaviest stack ends in its hot method, ProfileWork.hotAlpha", top[:2])
+        s.shot("cpu-alpha", tap)
+        # A group's lanes: every thread of the group.
+        labels = [r for r in s.get("views", "thread-row-labels", "").split(";") if r]
+        group = next((l for l in labels if l.startswith("[")), None)
+        members = []
+        if group is not None:
+            for l in labels[labels.index(group) + 1:]:
+                if l.startswith("["):
+                    break
+                members.append(l)
+            gy = row_y(s, tb, group)
+            s.xdo("mousemove", str(tb[0] + GUTTER + (tb[2] - GUTTER) // 2), str(gy))
+            time.sleep(0.2)
+            s.xdo("click", "1")
+        got = wait_for(lambda: len(s.get("profiler", "threads", "").split(";")) == len(members) and s.settled())
+        tap.check(bool(got) and len(members) > 1 and sorted(s.get("profiler", "threads").split(";")) == sorted(members),
+                  "clicking the lanes of the group %s profiles its %d threads" % (group, len(members)),
+                  (s.get("profiler", "threads"), members))
+        check_against_cli(tap, s, cli, trace, "group %s" % group)
+        s.xdo("key", "ctrl+shift+a")
+        tap.check(wait_for(lambda: s.get("profiler", "threads") == "" and s.settled()),
+                  "Ctrl+Shift+A profiles every thread again", s.get("profiler", "threads"))
+        # The kind chooser from the keyboard: CPU, CPU waiting, allocation.
+        s.xdo("key", "ctrl+k")
+        time.sleep(0.5)
+        s.xdo("key", "space")
+        time.sleep(0.8)
+        s.xdo("key", "Down")
+        s.xdo("key", "Down")
+        s.xdo("key", "Return")
+        tap.check(wait_for(lambda: s.get("profiler", "kind") == "alloc" and s.settled()),
+                  "Ctrl+K and the keyboard choose the allocation profile", s.get("profiler", "chosen-kind"))
+        check_against_cli(tap, s, cli, trace, "alloc")
+        top = folded_top(s.state)
+        tap.check(bool(top) and any(f == "profilework.ProfileWork.allocate" for f in top[0].rsplit(" ", 1)[0].split(";")),
+                  "the heaviest allocation stack goes through ProfileWork.allocate", top[:2])
+        s.shot("alloc", tap)
+    finally:
+        s.quit()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--jvmscope", required=True)
+    ap.add_argument("--cli", required=True)
+    ap.add_argument("--schema-dir", required=True)
+    ap.add_argument("--source-root", required=True)
+    ap.add_argument("--keep", action="store_true", help="keep the screenshots")
+    args = ap.parse_args()
+    tap = Tap()
+    tmp = tempfile.mkdtemp(prefix="jvmscope-profiler-")
+    xvfb, display = window.start_xvfb()
+    env = dict(os.environ)
+    env.update({
+        "DISPLAY": display,
+        "GDK_BACKEND": "x11",
+        "GSETTINGS_SCHEMA_DIR": args.schema_dir,
+        "GSETTINGS_BACKEND": "keyfile",
+        "XDG_CACHE_HOME": os.path.join(tmp, "cache"),
+        "XDG_CONFIG_HOME": os.path.join(tmp, "config"),
+        "XDG_DATA_HOME": os.path.join(tmp, "data"),
+        "LC_ALL": "C.UTF-8",
+        "GTK_A11Y": "none",
+    })
+    env.pop("WAYLAND_DISPLAY", None)
+    cli = Cli(args.cli, os.path.join(tmp, "cli-cache"))
+    try:
+        sample = os.path.join(args.source_root, "data", "sample", "sample.jvmtrace")
+        if tap.check(os.path.exists(sample), "the bundled sample is there", sample):
+            sample_steps(tap, args, tmp, env, cli, sample)
+        recording_steps(tap, args, tmp, env, cli)
+    finally:
+        xvfb.terminate()
+        xvfb.wait()
+        if not args.keep:
+            shutil.rmtree(tmp, ignore_errors=True)
+        else:
+            tap.note("kept: " + tmp)
+    return tap.done()
+
+
+if __name__ == "__main__":
+    main()

@@ -765,7 +765,12 @@ jvms_threads_view_activate_row (JvmsTimeline *timeline,
 {
   JvmsThreadsView *self = JVMS_THREADS_VIEW (timeline);
 
-  if (row < self->places->len)
+  if (row >= self->places->len)
+    return;
+  /* Enter on a thread chooses it for the profiler, as a click does; on a group, folds it. */
+  if (row_get (self, row)->thread != NULL)
+    choose_threads (self, row);
+  else
     toggle_row (self, row);
 }
 

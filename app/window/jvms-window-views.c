@@ -258,10 +258,14 @@ jvms_window_views_set_history (JvmsWindowViews *self, gpointer history)
     && g_strcmp0 (jvms_history_get_path (history), jvms_history_get_path (self->history)) == 0;
   gint64 v0 = 0, v1 = 0, s0 = 0, s1 = 0;
   gboolean selected = FALSE;
+  g_autoptr(GArray) highlighted = NULL;
   if (same_index)
     {
       jvms_session_get_visible (self->session, &v0, &v1);
       selected = jvms_session_get_selection (self->session, &s0, &s1);
+      /* The threads chosen (the profiler follows them) stay chosen too. */
+      const GArray *h = jvms_session_get_highlighted_threads (self->session);
+      highlighted = g_array_copy ((GArray *) h);
     }
   self->history = history;
   jvms_session_set_history (self->session, history);
@@ -270,6 +274,9 @@ jvms_window_views_set_history (JvmsWindowViews *self, gpointer history)
       jvms_session_set_visible (self->session, v0, v1, FALSE);
       if (selected)
         jvms_session_set_selection (self->session, s0, s1);
+      if (highlighted->len > 0)
+        jvms_session_set_highlighted_threads (self->session, (const gint64 *) highlighted->data,
+                                              highlighted->len);
     }
   update_zoom_actions (self);
 }
@@ -577,6 +584,16 @@ jvms_window_views_dump_state (JvmsWindowViews *self, GKeyFile *key_file)
           g_auto(GStrv) labels = jvms_threads_view_dup_row_labels (JVMS_THREADS_VIEW (self->views[i]));
           g_key_file_set_string_list (key_file, "views", "thread-row-labels",
                                       (const char * const *) labels, g_strv_length (labels));
+          /* Where each row is, in the view's content (legend below): tests point at rows. */
+          guint n_rows = jvms_timeline_get_n_rows (JVMS_TIMELINE (self->views[i]));
+          g_autofree int *ys = g_new0 (int, MAX (n_rows, 1));
+          for (guint r = 0; r < n_rows; r++)
+            {
+              int y = 0, height = 0;
+              jvms_timeline_get_row_bounds (JVMS_TIMELINE (self->views[i]), r, &y, &height);
+              ys[r] = y;
+            }
+          g_key_file_set_integer_list (key_file, "views", "thread-row-ys", ys, n_rows);
           dump_path (JVMS_THREADS_VIEW (self->views[i]), JVMS_PATH_SECTION (self->path_section), key_file);
           /* Which of those rows are folded groups, and the keyboard row (index, content y,
            * height): tests point at rows from them and the threads-bounds. */

@@ -236,6 +236,7 @@ def sample_steps(tap, args, tmp, env, cli, trace):
         img_before = s.shot("selected", tap)
 
         # 3. Click a frame: the widest one below the outermost frame.
+        wait_for(lambda: frames_of(s.state))
         frames = [f for f in frames_of(s.state) if f[1] and f[4] >= 20]
         deep = sorted(frames, key=lambda f: (-f[3], -f[4]))  # lowest row first, then widest
         target = next((f for f in deep if f[3] > min(g[3] for g in frames)), None)
@@ -353,11 +354,12 @@ def sample_steps(tap, args, tmp, env, cli, trace):
 
 
 def row_y(s, tb, key):
-    """The screen y of the middle of the threads view's row labelled @key ("[Java]", "4242")."""
+    """The screen y of a point on the threads view's row labelled @key ("[Java]", "4242")."""
     labels = [r for r in s.get("views", "thread-row-labels", "").split(";") if r]
-    if key not in labels:
+    ys = window.ints(s.get("views", "thread-row-ys", ""))
+    if key not in labels or len(ys) != len(labels):
         return None
-    return tb[1] + LEGEND + ROW * labels.index(key) + ROW // 2
+    return tb[1] + LEGEND + ys[labels.index(key)] + ROW // 2
 
 
 def recording_steps(tap, args, tmp, env, cli):

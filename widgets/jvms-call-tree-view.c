@@ -199,7 +199,10 @@ jvms_call_tree_view_expand_hottest (JvmsCallTreeView *self)
   g_return_val_if_fail (JVMS_IS_CALL_TREE_VIEW (self), JVMS_CALL_TREE_NONE);
   if (self->tree == NULL || jvms_call_tree_get_node (self->tree, 0)->first_child == JVMS_CALL_TREE_NONE)
     return JVMS_CALL_TREE_NONE;
+  /* From a selected leaf there is nothing to expand: the key then shows the whole tree's
+   * hottest path, as with nothing selected. */
   guint32 node = self->selected != JVMS_CALL_TREE_NONE
+                 && jvms_call_tree_get_node (self->tree, self->selected)->first_child != JVMS_CALL_TREE_NONE
     ? self->selected : jvms_call_tree_get_node (self->tree, 0)->first_child;
   /* Children are heaviest first. */
   while (jvms_call_tree_get_node (self->tree, node)->first_child != JVMS_CALL_TREE_NONE)

@@ -33,8 +33,9 @@ JvmsCallTree *jvms_call_tree_view_get_tree         (JvmsCallTreeView *self);
 void          jvms_call_tree_view_select_node      (JvmsCallTreeView *self,
                                                     guint32           node);
 guint32       jvms_call_tree_view_get_selected     (JvmsCallTreeView *self);
-/* From the selected node (the first row when none), follows the heaviest callee down to a
- * leaf, expanding each, and selects the leaf: the hottest path. Returns the leaf. */
+/* From the selected node (the first row when none is selected, or the selected one is a leaf),
+ * follows the heaviest callee down to a leaf, expanding each, and selects the leaf: the hottest
+ * path. Returns the leaf. */
 guint32       jvms_call_tree_view_expand_hottest   (JvmsCallTreeView *self);
 /* Moves the keyboard focus to the table. */
 void          jvms_call_tree_view_focus            (JvmsCallTreeView *self);

@@ -253,7 +253,10 @@ jvms_flame_graph_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   if (selected >= 0)
     {
       const JvmsFlameRect *r = jvms_flame_layout_get_rect (layout, selected);
-      GdkRGBA edge = { palette->foreground.r, palette->foreground.g, palette->foreground.b, 1 };
+      /* The labels' colour, not the theme's: the outline lies on the frame's own light fill
+       * (the theme's foreground is light in the dark theme and vanished there). */
+      JvmsColor ink = jvms_flame_color_text (palette);
+      GdkRGBA edge = { ink.r, ink.g, ink.b, 1 };
       float line = gtk_widget_has_focus (widget) ? 3 : 2;
       GskRoundedRect outline;
       gsk_rounded_rect_init_from_rect (&outline,

@@ -741,6 +741,10 @@ jvms_profiler_pane_dump_state (JvmsProfilerPane *self, GKeyFile *kf)
   g_key_file_set_string (kf, g, "chosen-kind", chosen_kind (self));
   g_key_file_set_string (kf, g, "scope", gtk_label_get_text (self->scope_label));
   g_key_file_set_boolean (kf, g, "has-tree", self->tree != NULL);
+  /* Where the pane starts: the views above it are hidden below that line (tests scroll). */
+  graphene_point_t top;
+  if (window_point (GTK_WIDGET (self), 0, 0, &top))
+    g_key_file_set_integer (kf, g, "top", (int) top.y);
   if (self->tree == NULL)
     return;
   g_key_file_set_string (kf, g, "kind", self->kind);

@@ -586,14 +586,12 @@ jvms_window_views_dump_state (JvmsWindowViews *self, GKeyFile *key_file)
                                       (const char * const *) labels, g_strv_length (labels));
           /* Where each row is, in the view's content (legend below): tests point at rows. */
           guint n_rows = jvms_timeline_get_n_rows (JVMS_TIMELINE (self->views[i]));
-          g_autofree int *ys = g_new0 (int, MAX (n_rows, 1));
+          g_autofree int *ys = g_new0 (int, 2 * MAX (n_rows, 1));
+          int *heights = ys + n_rows;
           for (guint r = 0; r < n_rows; r++)
-            {
-              int y = 0, height = 0;
-              jvms_timeline_get_row_bounds (JVMS_TIMELINE (self->views[i]), r, &y, &height);
-              ys[r] = y;
-            }
+            jvms_timeline_get_row_bounds (JVMS_TIMELINE (self->views[i]), r, &ys[r], &heights[r]);
           g_key_file_set_integer_list (key_file, "views", "thread-row-ys", ys, n_rows);
+          g_key_file_set_integer_list (key_file, "views", "thread-row-heights", heights, n_rows);
           dump_path (JVMS_THREADS_VIEW (self->views[i]), JVMS_PATH_SECTION (self->path_section), key_file);
           /* Which of those rows are folded groups, and the keyboard row (index, content y,
            * height): tests point at rows from them and the threads-bounds. */

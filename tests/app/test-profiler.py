@@ -11,7 +11,7 @@ On the bundled sample (data/sample/sample.jvmtrace):
   frame click     clicking a frame selects it, zooms into it and marks on the threads view the
                   samples that held its method (their count: the folded stacks holding it); the
                   threads view's pixels change; Alt+Up zooms back out;
-  search          Ctrl+Shift+F and a text: the matched weight is that of the folded stacks with
+  search          Ctrl+Shift+S and a text: the matched weight is that of the folded stacks with
                   a matching frame;
   hottest path    Ctrl+H expands the call tree along the heaviest callees;
   screenshots     the pane in the light and the dark theme has its frames drawn;
@@ -45,8 +45,7 @@ window = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(window)
 wait_for, State, screenshot, region = window.wait_for, window.State, window.screenshot, window.region
 
-ROW = 20          # a threads view row (thread or group header), docs/views.md
-LEGEND = 18       # the legend strip above the rows
+ROW = 17          # a flame graph row (JVMS_FLAME_GRAPH_ROW_HEIGHT)
 GUTTER = 180      # the label column
 
 
@@ -152,9 +151,14 @@ def opened(s, tap, what):
 
 
 def threads_bounds(s):
-    """Where the threads view is, once it is laid out."""
-    tb = window.ints(s.get("views", "threads-bounds", ""))
-    return tb if len(tb) == 4 and tb[2] > 200 and tb[3] > 30 else None
+    """Where the threads view is, once it is laid out and has stopped moving (the progress bar
+    and the notes above it come and go while the trace is read)."""
+    def now():
+        tb = window.ints(s.get("views", "threads-bounds", ""))
+        return tb if len(tb) == 4 and tb[2] > 200 and tb[3] > 30 else None
+    first = now()
+    time.sleep(1.0)
+    return first if first is not None and now() == first else None
 
 
 def check_against_cli(tap, s, cli, trace, label, extra=()):
@@ -175,7 +179,7 @@ def check_against_cli(tap, s, cli, trace, label, extra=()):
 
 def drag(s, tb, x0f, x1f):
     gx, gw = tb[0] + GUTTER, tb[2] - GUTTER
-    y = tb[1] + LEGEND + ROW + ROW // 2
+    y = row_y(s, tb, 1)
     x0, x1 = gx + int(gw * x0f), gx + int(gw * x1f)
     s.xdo("mousemove", str(x0), str(y))
     time.sleep(0.2)
@@ -279,7 +283,7 @@ def sample_steps(tap, args, tmp, env, cli, trace):
                   "Alt+Up zooms out to the caller, %s" % caller, s.get("profiler", "zoom"))
 
         # 4. Search.
-        s.xdo("key", "ctrl+shift+f")
+        s.xdo("key", "ctrl+shift+s")
         time.sleep(0.5)
         s.xdo("type", "--delay", "30", "lambda")
         want = folded_weight(folded, lambda f: "lambda" in f.lower())
@@ -354,12 +358,17 @@ def sample_steps(tap, args, tmp, env, cli, trace):
 
 
 def row_y(s, tb, key):
-    """The screen y of a point on the threads view's row labelled @key ("[Java]", "4242")."""
+    """The screen y of the middle of the threads view's row labelled @key ("[Java]", "4242"), or
+    of row number @key; None when there is no such row or the profiler pane hides it (the rows'
+    places and the legend's height come from the state dump: rows differ in height)."""
     labels = [r for r in s.get("views", "thread-row-labels", "").split(";") if r]
     ys = window.ints(s.get("views", "thread-row-ys", ""))
-    if key not in labels or len(ys) != len(labels):
+    heights = window.ints(s.get("views", "thread-row-heights", ""))
+    i = key if isinstance(key, int) else labels.index(key) if key in labels else -1
+    if not 0 <= i < len(ys) or len(heights) != len(ys):
         return None
-    return tb[1] + LEGEND + ys[labels.index(key)] + ROW // 2
+    y = tb[1] + int(s.get("views", "threads-legend-height", "0")) + ys[i] + heights[i] // 2
+    return y if y < int(s.get("profiler", "top", "0")) else None
 
 
 def recording_steps(tap, args, tmp, env, cli):
@@ -407,10 +416,12 @@ def recording_steps(tap, args, tmp, env, cli):
                 if l.startswith("["):
                     break
                 members.append(l)
+            tb = wait_for(lambda: threads_bounds(s))
             gy = row_y(s, tb, group)
-            s.xdo("mousemove", str(tb[0] + GUTTER + (tb[2] - GUTTER) // 2), str(gy))
-            time.sleep(0.2)
-            s.xdo("click", "1")
+            if gy is not None:
+                s.xdo("mousemove", str(tb[0] + GUTTER + (tb[2] - GUTTER) // 2), str(gy))
+                time.sleep(0.2)
+                s.xdo("click", "1")
         got = wait_for(lambda: len(s.get("profiler", "threads", "").split(";")) == len(members) and s.settled())
         tap.check(bool(got) and len(members) > 1 and sorted(s.get("profiler", "threads").split(";")) == sorted(members),
                   "clicking the lanes of the group %s profiles its %d threads" % (group, len(members)),

@@ -767,7 +767,8 @@ jvms_threads_view_activate_row (JvmsTimeline *timeline,
 
   if (row >= self->places->len)
     return;
-  /* Enter on a thread chooses it for the profiler, as a click does; on a group, folds it. */
+  /* Enter on a thread chooses it for the profiler, as a click on its label does; on a group,
+   * folds it. */
   if (row_get (self, row)->thread != NULL)
     choose_threads (self, row);
   else

@@ -142,7 +142,13 @@ class Session:
 
 
 def opened(s, tap, what):
+    # The pane starts hidden (it takes the views' height): Ctrl+Shift+P shows it, and the
+    # setting keeps it shown for the next session.
+    if (wait_for(lambda: s.get("window", "loading") == "false" and s.get("views", "history") == "true")
+            and not wait_for(lambda: s.get("profiler", "shown") == "true", timeout=3)):
+        s.xdo("key", "ctrl+shift+p")
     ok = wait_for(lambda: s.get("window", "loading") == "false" and s.get("views", "history") == "true"
+                  and s.get("profiler", "shown") == "true"
                   and s.get("profiler", "has-profile") == "true" and s.settled())
     return tap.check(bool(ok), "%s: indexed, the profiler pane has a profile" % what,
                      "loading=%s profile=%s scope=%s problem=%s" % (
@@ -178,17 +184,29 @@ def check_against_cli(tap, s, cli, trace, label, extra=()):
 
 
 def drag(s, tb, x0f, x1f):
+    """Drags across the threads view from @x0f to @x1f of its data area; again (three times at
+    most) when the selection it made is much shorter than the drag (motion events lost under
+    load)."""
     gx, gw = tb[0] + GUTTER, tb[2] - GUTTER
     y = row_y(s, tb, 1)
     x0, x1 = gx + int(gw * x0f), gx + int(gw * x1f)
-    s.xdo("mousemove", str(x0), str(y))
-    time.sleep(0.2)
-    s.xdo("mousedown", "1")
-    for step in range(1, 11):
-        s.xdo("mousemove", str(x0 + (x1 - x0) * step // 10), str(y))
-        time.sleep(0.05)
-    time.sleep(0.3)
-    s.xdo("mouseup", "1")
+    for attempt in range(3):
+        v0, v1 = int(s.get("views", "visible-start", "0")), int(s.get("views", "visible-end", "0"))
+        s.xdo("mousemove", str(x0), str(y))
+        time.sleep(0.2)
+        s.xdo("mousedown", "1")
+        for step in range(1, 11):
+            s.xdo("mousemove", str(x0 + (x1 - x0) * step // 10), str(y))
+            time.sleep(0.05)
+        time.sleep(0.3)
+        s.xdo("mouseup", "1")
+        want = (v1 - v0) * (x1 - x0) / gw
+        if wait_for(lambda: s.get("views", "has-selection") == "true"
+                    and int(s.get("views", "selection-end")) - int(s.get("views", "selection-start")) > want / 2,
+                    timeout=10):
+            return
+        s.xdo("key", "Escape")
+        time.sleep(0.5)
 
 
 def save_through_dialog(s, keys, path, complete):

@@ -741,9 +741,12 @@ jvms_threads_view_click (JvmsTimeline               *timeline,
     }
   else if (in_gutter)
     {
-      /* A thread's label: the thread the profiler follows (again: all threads), and no path. */
-      choose_threads (self, (guint) i);
-      jvms_threads_view_set_path (self, NULL);
+      /* A thread's label clears the critical path drawn; with none drawn, it chooses the
+       * thread the profiler follows (again: all threads). */
+      if (self->path != NULL)
+        jvms_threads_view_set_path (self, NULL);
+      else
+        choose_threads (self, (guint) i);
     }
   else
     {

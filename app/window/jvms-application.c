@@ -216,7 +216,7 @@ jvms_application_startup (GApplication *app)
     { "win.export-statistics", { "<Control><Shift>e", NULL } },
     { "view.profiler", { "<Control><Shift>p", NULL } },
     { "win.profile-search", { "<Control><Shift>s", NULL } },
-    { "win.profile-choose-kind", { "<Control>k", NULL } },
+    { "win.profile-choose-kind", { "<Control><Alt>k", NULL } },
     { "win.profile-colors", { "<Control><Alt>c", NULL } },
     { "win.profile-zoom-out", { "<Alt>Up", NULL } },
     { "win.profile-zoom-reset", { "<Alt>Home", NULL } },

@@ -369,7 +369,7 @@ profile_response (GtkNativeDialog *dialog, int response, gpointer user_data)
         g_file_replace_contents (file, req->text, strlen (req->text), NULL, FALSE,
                                  G_FILE_CREATE_NONE, NULL, NULL, &error);
       if (toasts != NULL)
-        report (toasts, file, error);
+        report (toasts, file, 1, error);
     }
   g_weak_ref_clear (&req->pane);
   g_weak_ref_clear (&req->toasts);

@@ -597,7 +597,7 @@ jvms_window_views_dump_state (JvmsWindowViews *self, GKeyFile *key_file)
            * height): tests point at rows from them and the threads-bounds. */
           g_autoptr(GString) folded = g_string_new (NULL);
           JvmsTimeline *timeline = JVMS_TIMELINE (self->views[i]);
-          guint n_rows = jvms_timeline_get_n_rows (timeline), cursor;
+          guint cursor;
           int y, h;
           for (guint r = 0; r < n_rows; r++)
             if (jvms_threads_view_is_row_folded (JVMS_THREADS_VIEW (self->views[i]), r))

@@ -22,7 +22,7 @@ On a recording of tests/profile/ProfileWork.java made here (threads with known h
   thread click    clicking the cpu-alpha row profiles that thread alone: the CLI's stacks for
                   --thread of it, led by ProfileWork.hotAlpha; a group's lanes choose the group;
                   Ctrl+Shift+A goes back to all threads;
-  kind chooser    Ctrl+K and the keyboard choose allocation: the CLI's --kind alloc, led by
+  kind chooser    Ctrl+Alt+K and the keyboard choose allocation: the CLI's --kind alloc, led by
                   ProfileWork.allocate.
 
 What the window shows is read from its state dump (JVMSCOPE_DEBUG_DUMP_STATE, docs/window.md).
@@ -449,7 +449,7 @@ def recording_steps(tap, args, tmp, env, cli):
         tap.check(wait_for(lambda: s.get("profiler", "threads") == "" and s.settled()),
                   "Ctrl+Shift+A profiles every thread again", s.get("profiler", "threads"))
         # The kind chooser from the keyboard: CPU, CPU waiting, allocation.
-        s.xdo("key", "ctrl+k")
+        s.xdo("key", "ctrl+alt+k")
         time.sleep(0.5)
         s.xdo("key", "space")
         time.sleep(0.8)
@@ -457,7 +457,7 @@ def recording_steps(tap, args, tmp, env, cli):
         s.xdo("key", "Down")
         s.xdo("key", "Return")
         tap.check(wait_for(lambda: s.get("profiler", "kind") == "alloc" and s.settled()),
-                  "Ctrl+K and the keyboard choose the allocation profile", s.get("profiler", "chosen-kind"))
+                  "Ctrl+Alt+K and the keyboard choose the allocation profile", s.get("profiler", "chosen-kind"))
         check_against_cli(tap, s, cli, trace, "alloc")
         top = folded_top(s.state)
         tap.check(bool(top) and any(f == "profilework.ProfileWork.allocate" for f in top[0].rsplit(" ", 1)[0].split(";")),

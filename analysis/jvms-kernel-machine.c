@@ -848,13 +848,16 @@ jvms_kernel_machine_sample_state (JvmsKernelMachine *self, gint64 tid, gint64 ti
    * suspended until the sample was taken, so what held at the sample's instant is the
    * handshake. Back, first, to the handler's last system call: over the suspension (blocked,
    * however long the sampler took, up to 20 ms) and what followed it (anything newer than
-   * 1 ms). No system call there: no handshake, the sample's own interval answers. */
+   * 1 ms). No system call there (a trace without system calls, or a handler that made none
+   * the kernel recorded): the first interval older than that held when the signal came — the
+   * handler's short run and the suspension or preemption after it are newer (a thread sampled
+   * while running shows RUNNING begun long ago, one that waited for a CPU RUNNABLE). */
   guint i = at;
   while (i < n && list[i].state != JVMS_KERNEL_STATE_SYSCALL)
     {
       gboolean suspended = list[i].state == JVMS_KERNEL_STATE_BLOCKED && list[i].start > time - SUSPENSION_NS;
       if (!suspended && list[i].start <= time - HANDSHAKE_NS)
-        return cpu_state_of (list[at].state);
+        return cpu_state_of (list[i].state);
       i++;
     }
   if (i == n)

@@ -664,6 +664,13 @@ test_evidence (Fixture *f, gconstpointer data)
  * through two more calls and spins for 10 ms. A sample taken during the suspension is the
  * thread's state before the signal: on CPU. The ring of recent intervals holds the previous
  * handshake's calls too, behind the long run: the walk must stop at that run. */
+static gint
+compare_event_time (gconstpointer a, gconstpointer b)
+{
+  gint64 ta = ((const JvmsKernelEvent *) a)->time, tb = ((const JvmsKernelEvent *) b)->time;
+  return ta < tb ? -1 : ta > tb;
+}
+
 static void
 test_sample_handshakes (Fixture *f, gconstpointer data)
 {
@@ -724,6 +731,66 @@ test_sample_handshakes (Fixture *f, gconstpointer data)
     jvms_kernel_machine_feed (km, &g_array_index (events, JvmsKernelEvent, i));
   jvms_kernel_machine_finish (km, T0 + 21 * period);
   g_assert_cmpuint (n_on_cpu, ==, n_samples);
+  jvms_threads_flush (threads);
+  g_assert_true (jvms_history_builder_close (b, T0 + 21 * period, &error));
+  g_assert_no_error (error);
+  jvms_kernel_machine_free (km);
+  jvms_threads_free (threads);
+  jvms_writer_free (w);
+  jvms_history_builder_free (b);
+}
+
+/* The same handshake in a trace without system calls (the bundled sample's kind): only the
+ * handler's short run and the suspension show. Thread 7 spins on CPU 1 and is sampled while
+ * running; thread 6 shares CPU 0 with a hog (8) and waits 5 ms for the CPU before each signal
+ * reaches it. Each sample is the state when the signal came: on CPU for 7, waiting for 6. */
+static void
+test_sample_handshakes_no_syscalls (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  JvmsHistoryBuilder *b = jvms_history_builder_new (f->path, T0, NULL, &error);
+  g_assert_no_error (error);
+  JvmsWriter *w = jvms_writer_new (b, T0);
+  JvmsThreads *threads = jvms_threads_new (w);
+  JvmsKernelMachine *km = jvms_kernel_machine_new (w, threads, 0);
+  g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (JvmsKernelEvent));
+  const gint64 period = 10 * 1000 * 1000, us = 1000;
+  add_switch (events, 0, 1, 0, 0, 0, 7);
+  add_switch (events, 0, 0, 0, 0, 0, 6);
+  guint n_right = 0, n_samples = 0;
+  for (int k = 1; k <= 20; k++)
+    {
+      gint64 t = k * period;
+      /* 7: its handler runs 40 us at the end of its run, then it is suspended until +300 us. */
+      add_switch (events, t + 40 * us, 1, 7, 70, JVMS_TASK_INTERRUPTIBLE, 0);
+      add_context (events, JVMS_KERNEL_EVENT_SCHED_WAKING, t + 300 * us, 0, 70, 9, 7);
+      add_switch (events, t + 310 * us, 1, 0, 0, 0, 7);
+      /* 6: preempted by the hog at -5 ms, signalled while it waits, back at +0, 40 us of
+       * handler, suspended, woken at +300 us and waiting again behind the hog. */
+      add_switch (events, t - 5000 * us, 0, 6, 70, JVMS_TASK_RUNNING, 8);
+      add_switch (events, t, 0, 8, 80, JVMS_TASK_RUNNING, 6);
+      add_switch (events, t + 40 * us, 0, 6, 70, JVMS_TASK_INTERRUPTIBLE, 8);
+      add_context (events, JVMS_KERNEL_EVENT_SCHED_WAKING, t + 300 * us, 1, 70, 9, 6);
+      add_switch (events, t + 2000 * us, 0, 8, 80, JVMS_TASK_RUNNING, 6);
+      gint64 sample = t + 200 * us;
+      g_array_sort (events, compare_event_time);
+      guint fed = 0;
+      while (fed < events->len && g_array_index (events, JvmsKernelEvent, fed).time <= T0 + sample)
+        jvms_kernel_machine_feed (km, &g_array_index (events, JvmsKernelEvent, fed++));
+      g_array_remove_range (events, 0, fed);
+      JvmsCpuState s7 = jvms_kernel_machine_sample_state (km, 7, T0 + sample);
+      JvmsCpuState s6 = jvms_kernel_machine_sample_state (km, 6, T0 + sample);
+      n_samples += 2;
+      n_right += (s7 == JVMS_CPU_STATE_ON_CPU) + (s6 == JVMS_CPU_STATE_WAITING);
+      if (s7 != JVMS_CPU_STATE_ON_CPU || s6 != JVMS_CPU_STATE_WAITING)
+        g_test_message ("handshake %d: 7 in %d, 6 in %d", k, s7, s6);
+      fed = 0;
+      while (fed < events->len)
+        jvms_kernel_machine_feed (km, &g_array_index (events, JvmsKernelEvent, fed++));
+      g_array_set_size (events, 0);
+    }
+  jvms_kernel_machine_finish (km, T0 + 21 * period);
+  g_assert_cmpuint (n_right, ==, n_samples);
   jvms_threads_flush (threads);
   g_assert_true (jvms_history_builder_close (b, T0 + 21 * period, &error));
   g_assert_no_error (error);
@@ -981,6 +1048,7 @@ main (int argc, char **argv)
   g_test_add ("/Analysis/kernel/lossy-schedules", Fixture, NULL, fixture_set_up, test_lossy_schedules, fixture_tear_down);
   g_test_add ("/Analysis/kernel/missing-switch-in", Fixture, NULL, fixture_set_up, test_missing_switch_in, fixture_tear_down);
   g_test_add ("/Analysis/kernel/sample-handshakes", Fixture, NULL, fixture_set_up, test_sample_handshakes, fixture_tear_down);
+  g_test_add ("/Analysis/kernel/sample-handshakes-no-syscalls", Fixture, NULL, fixture_set_up, test_sample_handshakes_no_syscalls, fixture_tear_down);
   g_test_add ("/Analysis/kernel/evidence", Fixture, NULL, fixture_set_up, test_evidence, fixture_tear_down);
   g_test_add ("/Analysis/kernel/identity", Fixture, NULL, fixture_set_up, test_identity, fixture_tear_down);
   g_test_add ("/Analysis/kernel/identity-subject", Fixture, NULL, fixture_set_up, test_identity_subject, fixture_tear_down);

@@ -12,6 +12,7 @@
 #include "jvms-event-query.h"
 #include "jvms-event-stats.h"
 #include "jvms-event-text.h"
+#include "jvms-report.h"
 #include "jvms-thread-list.h"
 #include "jvms-trace-index.h"
 
@@ -117,16 +118,21 @@ print_row (const JvmsEventRecord *r, gpointer user_data)
       {
         const char *sign = offset < 0 ? "-" : "";
         guint64 abs_offset = offset < 0 ? (guint64) -(offset + 1) + 1 : (guint64) offset;
-        g_string_append_printf (s, "%s%" G_GUINT64_FORMAT ".%09" G_GUINT64_FORMAT "  %" G_GINT64_FORMAT
+        /* Type, thread and field names and string values come from the trace: the line's
+         * control characters are shown escaped, never sent to the terminal. */
+        g_autoptr(GString) line = g_string_new (NULL);
+        g_string_append_printf (line, "%s%" G_GUINT64_FORMAT ".%09" G_GUINT64_FORMAT "  %" G_GINT64_FORMAT
                                 "  %12" G_GINT64_FORMAT "  %-36s  %8" G_GINT64_FORMAT "  %-24s",
                                 sign, abs_offset / 1000000000, abs_offset % 1000000000, r->time,
                                 r->duration, t->name, r->tid, thread_name (p, r->tid));
         for (guint i = 0; i < r->n_values; i++)
           {
             const JvmsEventFieldInfo *f = &t->fields[r->values[i].field];
-            g_string_append_printf (s, "  %s=", f->name);
-            jvms_event_value_append_text (s, &r->values[i], f, p->start);
+            g_string_append_printf (line, "  %s=", f->name);
+            jvms_event_value_append_text (line, &r->values[i], f, p->start);
           }
+        g_autofree char *shown = jvms_report_escape_text (line->str);
+        g_string_append (s, shown);
         g_string_append_c (s, '\n');
         break;
       }

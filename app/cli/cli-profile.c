@@ -79,7 +79,9 @@ print_text (const char *path, JvmsCallTree *tree, const JvmsRecordingInfo *recor
   g_autofree char *threads_text = n_threads == 0
     ? g_strdup (_("all threads"))
     : g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u thread", "%u threads", n_threads), n_threads);
-  printf (_("Profile of %s: %s (%s), %.3f s to %.3f s, %s\n"), path, jvms_call_tree_get_kind_name (tree),
+  /* The path and method names come from the user and the trace: control characters escaped. */
+  g_autofree char *shown_path = jvms_report_escape_text (path);
+  printf (_("Profile of %s: %s (%s), %.3f s to %.3f s, %s\n"), shown_path, jvms_call_tree_get_kind_name (tree),
           unit, (jvms_call_tree_get_from (tree) - start) / 1e9, (jvms_call_tree_get_to (tree) - start) / 1e9,
           threads_text);
   if (recording != NULL)
@@ -111,9 +113,10 @@ print_text (const char *path, JvmsCallTree *tree, const JvmsRecordingInfo *recor
   for (guint i = 0; i < n && i < top; i++)
     {
       const JvmsCallTreeMethod *m = jvms_call_tree_get_method_row (tree, i);
+      g_autofree char *method = jvms_report_escape_text (jvms_call_tree_get_method_name (tree, m->method));
       printf ("  %6.2f%% %6.2f%% %14" G_GUINT64_FORMAT " %14" G_GUINT64_FORMAT "  %s\n",
               total > 0 ? 100.0 * m->self / total : 0.0, total > 0 ? 100.0 * m->total / total : 0.0,
-              m->self, m->total, jvms_call_tree_get_method_name (tree, m->method));
+              m->self, m->total, method);
     }
   if (n > top)
     printf (g_dngettext (GETTEXT_PACKAGE, "  … and %u more method (--top N, --csv)\n",

@@ -208,6 +208,14 @@ test_control_characters (void)
   g_assert_nonnull (strstr (r.out, "app.Bad\\x1b[2JClass"));
   g_assert_nonnull (strstr (r.out, "holder\\u009b31m"));
 
+  /* events lists the thread's name and the monitor's class in its text: escaped too. */
+  g_auto(Run) e = { 0 };
+  cli (&e, "events", &f, NULL);
+  g_assert_cmpint (e.status, ==, 0);
+  g_assert_null (strchr (e.out, '\x1b'));
+  g_assert_null (strchr (e.out, '\x07'));
+  g_assert_nonnull (strstr (e.out, "evil\\x1b]0;owned\\x07name"));
+
   /* summary names the file: a file name that would clear the screen is shown escaped. */
   g_autofree char *dir = g_path_get_dirname (f.trace);
   g_autofree char *evil_path = g_build_filename (dir, "bad\x1b[2J\x07name.jfr", NULL);

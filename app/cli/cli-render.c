@@ -10,22 +10,15 @@
 
 #include "cli-commands.h"
 #include "cli-time.h"
-#include "jvms-allocation-view.h"
-#include "jvms-cpus-view.h"
-#include "jvms-disk-view.h"
+#include "jvms-counters-view.h"
 #include "jvms-event-store.h"
-#include "jvms-gc-view.h"
-#include "jvms-gc-workers-view.h"
 #include "jvms-jit-view.h"
-#include "jvms-locks-view.h"
 #include "jvms-object-age-samples.h"
 #include "jvms-object-age-view.h"
-#include "jvms-counters-view.h"
 #include "jvms-session.h"
-#include "jvms-threads-view.h"
 #include "jvms-time-ruler.h"
 #include "jvms-trace-index.h"
-#include "jvms-vm-operations-view.h"
+#include "jvms-view-catalog.h"
 
 #define USAGE N_("Usage: jvmscope-cli render TRACE -o OUT.png|OUT.svg [--views LIST|all] [--from T] [--to T] [--width PX] [--dark]")
 /* Wider than any screen, and an image of at most 2^31 bytes a row. */
@@ -33,25 +26,6 @@
 /* Cairo's limit on an image surface's side. */
 #define MAX_HEIGHT 32767
 
-/* The views by the names the window uses (the visible-views flags, the view.* actions), in the
- * window's order. Views the window lists but that are not drawn yet are refused by name. */
-static const struct
-{
-  const char *name;
-  GtkWidget *(*create) (JvmsSession *session);
-} views[] = {
-  { "threads", jvms_threads_view_new },
-  { "cpus", jvms_cpus_view_new },
-  { "locks", jvms_locks_view_new },
-  { "gc", jvms_gc_view_new },
-  { "gc-workers", jvms_gc_workers_view_new },
-  { "jit", jvms_jit_view_new },
-  { "vm-operations", jvms_vm_operations_view_new },
-  { "allocation", jvms_allocation_view_new },
-  { "object-age", jvms_object_age_view_new },
-  { "counters", jvms_counters_view_new },
-  { "disk", jvms_disk_view_new },
-};
 
 /* @list ("jit,gc" or "all") as a bit per entry of views[]. FALSE with an error naming the
  * first unknown name. */
@@ -69,11 +43,11 @@ parse_views (const char  *list,
       gboolean known = FALSE;
       if (g_str_equal (name, "all"))
         {
-          *out = (1u << G_N_ELEMENTS (views)) - 1;
+          *out = (1u << JVMS_N_VIEW_KINDS) - 1;
           continue;
         }
-      for (guint v = 0; v < G_N_ELEMENTS (views); v++)
-        if (g_str_equal (name, views[v].name))
+      for (guint v = 0; v < JVMS_N_VIEW_KINDS; v++)
+        if (g_str_equal (name, jvms_view_kinds[v].name))
           {
             *out |= 1u << v;
             known = TRUE;
@@ -81,8 +55,8 @@ parse_views (const char  *list,
       if (!known)
         {
           g_autoptr(GString) names_known = g_string_new (NULL);
-          for (guint v = 0; v < G_N_ELEMENTS (views); v++)
-            g_string_append_printf (names_known, "%s, ", views[v].name);
+          for (guint v = 0; v < JVMS_N_VIEW_KINDS; v++)
+            g_string_append_printf (names_known, "%s, ", jvms_view_kinds[v].name);
           g_string_append (names_known, "all");
           g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                        _("--views: no view is called '%s' (the views: %s)"), name,
@@ -233,10 +207,10 @@ jvms_cli_render (int argc, char **argv)
 
   g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_object_unref);
   g_ptr_array_add (parts, g_object_ref_sink (jvms_time_ruler_new (session)));
-  for (guint v = 0; v < G_N_ELEMENTS (views); v++)
+  for (guint v = 0; v < JVMS_N_VIEW_KINDS; v++)
     if (chosen & (1u << v))
       {
-        GtkWidget *view = g_object_ref_sink (views[v].create (session));
+        GtkWidget *view = g_object_ref_sink (jvms_view_kinds[v].create (session));
         g_ptr_array_add (parts, view);
         if (!feed_view (view, index, store, &error))
           {

@@ -16,31 +16,25 @@
 #include "jvms-event-store.h"
 #include "jvms-event-table.h"
 #include "jvms-findings-list.h"
-#include "jvms-path-section.h"
 #include "jvms-gc-view.h"
 #include "jvms-gc-workers-view.h"
 #include "jvms-jit-view.h"
 #include "jvms-locks-view.h"
 #include "jvms-object-age-view.h"
+#include "jvms-path-section.h"
 #include "jvms-session.h"
 #include "jvms-thread-list.h"
 #include "jvms-thread-marks.h"
 #include "jvms-threads-view.h"
 #include "jvms-time-ruler.h"
 #include "jvms-timeline.h"
+#include "jvms-view-catalog.h"
 #include "jvms-view-choice.h"
 #include "jvms-vm-operations-view.h"
 
 /* A choice a view offers in its header. */
 typedef GtkWidget *(*ChoiceNew) (GtkWidget *view);
 
-typedef struct
-{
-  const char *setting; /* nick in the visible-views flags: the view's name everywhere */
-  const char *title;
-  GtkWidget *(*create) (JvmsSession *session);
-  ChoiceNew   choice;  /* NULL: none */
-} ViewInfo;
 
 static void
 fill_age_units (GObject *view, GStrvBuilder *values, GStrvBuilder *labels)
@@ -85,22 +79,16 @@ metric_choice (GtkWidget *view)
                                _("Counters metric"));
 }
 
-#define VIEW(setting, title, create, choice) { setting, title, create, choice }
-
-/* In the order they are stacked. */
-static const ViewInfo view_infos[] = {
-  VIEW ("threads", N_("Threads"), jvms_threads_view_new, NULL),
-  VIEW ("cpus", N_("CPUs"), jvms_cpus_view_new, NULL),
-  VIEW ("locks", N_("Locks"), jvms_locks_view_new, NULL),
-  VIEW ("gc", N_("GC and Heap"), jvms_gc_view_new, NULL),
-  VIEW ("gc-workers", N_("GC Workers"), jvms_gc_workers_view_new, NULL),
-  VIEW ("jit", N_("JIT Compilations"), jvms_jit_view_new, NULL),
-  VIEW ("vm-operations", N_("VM Operations"), jvms_vm_operations_view_new, NULL),
-  VIEW ("allocation", N_("Allocation"), jvms_allocation_view_new, NULL),
-  VIEW ("object-age", N_("Object Age"), jvms_object_age_view_new, age_unit_choice),
-  VIEW ("counters", N_("Counters"), jvms_counters_view_new, metric_choice),
-  VIEW ("disk", N_("Disk"), jvms_disk_view_new, NULL),
-};
+/* The choice a view offers in its header, by the view's name; NULL: none. */
+static ChoiceNew
+choice_for (const char *name)
+{
+  if (g_str_equal (name, "object-age"))
+    return age_unit_choice;
+  if (g_str_equal (name, "counters"))
+    return metric_choice;
+  return NULL;
+}
 
 struct _JvmsWindowViews
 {
@@ -112,9 +100,9 @@ struct _JvmsWindowViews
   char               *samples_path;
   GCancellable       *samples_cancellable; /* the samples being read for the views */
   gboolean            complete;
-  GtkWidget          *expanders[G_N_ELEMENTS (view_infos)];
-  GtkWidget          *views[G_N_ELEMENTS (view_infos)];
-  GtkWidget          *choices[G_N_ELEMENTS (view_infos)]; /* the header's choice, or NULL */
+  GtkWidget          *expanders[JVMS_N_VIEW_KINDS];
+  GtkWidget          *views[JVMS_N_VIEW_KINDS];
+  GtkWidget          *choices[JVMS_N_VIEW_KINDS]; /* the header's choice, or NULL */
   JvmsSession        *session;
   GtkWidget          *ruler;
   GtkWidget          *findings;
@@ -176,25 +164,25 @@ jvms_window_views_new (JvmsWindow *window, GtkBox *ruler_box, GtkBox *views_box,
   self->ruler = jvms_time_ruler_new (self->session);
   gtk_box_append (ruler_box, self->ruler);
 
-  for (guint i = 0; i < G_N_ELEMENTS (view_infos); i++)
+  for (guint i = 0; i < JVMS_N_VIEW_KINDS; i++)
     {
       /* An expander per view: each collapses on its own, from the keyboard too. */
       GtkWidget *expander = gtk_expander_new_with_mnemonic (NULL);
       GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-      GtkWidget *title = gtk_label_new (_(view_infos[i].title));
+      GtkWidget *title = gtk_label_new (_(jvms_view_kinds[i].title));
       gtk_expander_set_expanded (GTK_EXPANDER (expander), TRUE);
       gtk_widget_add_css_class (expander, "jvms-view-expander");
-      self->views[i] = view_infos[i].create (self->session);
+      self->views[i] = jvms_view_kinds[i].create (self->session);
       gtk_box_append (GTK_BOX (header), title);
       /* The view's own choice beside its title, in reach of Tab. */
-      if (view_infos[i].choice != NULL)
+      if (choice_for (jvms_view_kinds[i].name) != NULL)
         {
-          self->choices[i] = view_infos[i].choice (self->views[i]);
+          self->choices[i] = choice_for (jvms_view_kinds[i].name) (self->views[i]);
           gtk_box_append (GTK_BOX (header), self->choices[i]);
         }
       gtk_expander_set_label_widget (GTK_EXPANDER (expander), header);
       gtk_accessible_update_property (GTK_ACCESSIBLE (expander), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                      _(view_infos[i].title), -1);
+                                      _(jvms_view_kinds[i].title), -1);
       gtk_widget_set_hexpand (self->views[i], TRUE);
       if (JVMS_IS_THREADS_VIEW (self->views[i]) && self->marks == NULL)
         gtk_expander_set_child (GTK_EXPANDER (expander),
@@ -225,7 +213,7 @@ jvms_window_views_new (JvmsWindow *window, GtkBox *ruler_box, GtkBox *views_box,
   jvms_selection_panel_add_section (panel, self->findings);
   self->path_section = jvms_path_section_new (self->session);
   jvms_selection_panel_add_section (panel, self->path_section);
-  for (guint i = 0; i < G_N_ELEMENTS (view_infos); i++)
+  for (guint i = 0; i < JVMS_N_VIEW_KINDS; i++)
     if (JVMS_IS_THREADS_VIEW (self->views[i]))
       g_signal_connect_swapped (self->views[i], "notify::path", G_CALLBACK (path_changed), self);
   return self;
@@ -329,7 +317,7 @@ samples_read (GObject *source, GAsyncResult *result, gpointer user_data)
         g_warning ("Object samples for the views: %s", error->message);
       return;
     }
-  for (guint i = 0; i < G_N_ELEMENTS (view_infos); i++)
+  for (guint i = 0; i < JVMS_N_VIEW_KINDS; i++)
     if (JVMS_IS_OBJECT_AGE_VIEW (self->views[i]))
       jvms_object_age_view_set_samples (JVMS_OBJECT_AGE_VIEW (self->views[i]),
                                         (const JvmsObjectAgeSample *) samples->object_ages->data,
@@ -349,7 +337,7 @@ jvms_window_views_set_samples_path (JvmsWindowViews *self, const char *samples_p
   self->samples_path = g_strdup (samples_path);
   g_cancellable_cancel (self->samples_cancellable);
   g_clear_object (&self->samples_cancellable);
-  for (guint i = 0; i < G_N_ELEMENTS (view_infos); i++)
+  for (guint i = 0; i < JVMS_N_VIEW_KINDS; i++)
     if (JVMS_IS_OBJECT_AGE_VIEW (self->views[i]))
       jvms_object_age_view_set_samples (JVMS_OBJECT_AGE_VIEW (self->views[i]), NULL, 0);
   if (samples_path == NULL)
@@ -406,7 +394,7 @@ jvms_window_views_set_events_path (JvmsWindowViews *self, const char *events_pat
     }
   jvms_event_table_set_store (JVMS_EVENT_TABLE (self->event_table), store, names);
   /* The JIT view's deoptimizations are rows of the same store. */
-  for (guint i = 0; i < G_N_ELEMENTS (view_infos); i++)
+  for (guint i = 0; i < JVMS_N_VIEW_KINDS; i++)
     if (JVMS_IS_JIT_VIEW (self->views[i]))
       jvms_jit_view_set_event_store (JVMS_JIT_VIEW (self->views[i]), store);
 }
@@ -420,8 +408,8 @@ jvms_window_views_set_complete (JvmsWindowViews *self, gboolean complete)
 void
 jvms_window_views_set_view_visible (JvmsWindowViews *self, const char *name, gboolean visible)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (view_infos); i++)
-    if (g_str_equal (view_infos[i].setting, name) && self->expanders[i] != NULL)
+  for (guint i = 0; i < JVMS_N_VIEW_KINDS; i++)
+    if (g_str_equal (jvms_view_kinds[i].name, name) && self->expanders[i] != NULL)
       gtk_widget_set_visible (self->expanders[i], visible);
   /* The root-cause report is the findings list in the side panel. */
   if (g_str_equal (name, "report"))
@@ -463,7 +451,7 @@ jvms_window_views_bind_settings (JvmsWindowViews *self, GSettings *settings)
 {
   bind_if_present (self, settings, self->session);
   bind_if_present (self, settings, self->ruler);
-  for (guint i = 0; i < G_N_ELEMENTS (view_infos); i++)
+  for (guint i = 0; i < JVMS_N_VIEW_KINDS; i++)
     bind_if_present (self, settings, self->views[i]);
 }
 
@@ -479,7 +467,7 @@ jvms_window_views_get_setting_bound (JvmsWindowViews *self, const char *key)
 void
 jvms_window_views_set_thread_filter (JvmsWindowViews *self, const char *text)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (view_infos); i++)
+  for (guint i = 0; i < JVMS_N_VIEW_KINDS; i++)
     if (JVMS_IS_THREADS_VIEW (self->views[i]))
       jvms_threads_view_set_filter (JVMS_THREADS_VIEW (self->views[i]), text);
 }
@@ -575,7 +563,7 @@ jvms_window_views_dump_state (JvmsWindowViews *self, GKeyFile *key_file)
   g_key_file_set_int64 (key_file, "views", "selection-start", has ? start : 0);
   g_key_file_set_int64 (key_file, "views", "selection-end", has ? end : 0);
   g_autoptr(GString) shown = g_string_new (NULL);
-  for (guint i = 0; i < G_N_ELEMENTS (view_infos); i++)
+  for (guint i = 0; i < JVMS_N_VIEW_KINDS; i++)
     {
       if (JVMS_IS_THREADS_VIEW (self->views[i]))
         {
@@ -682,18 +670,18 @@ jvms_window_views_dump_state (JvmsWindowViews *self, GKeyFile *key_file)
                               g_strv_length (texts));
   /* Where each view is (its whole widget: legend strip, then rows), by its name, and what the
    * views were fed, so that tests point at a view's data area and know what it should show. */
-  for (guint i = 0; i < G_N_ELEMENTS (view_infos); i++)
+  for (guint i = 0; i < JVMS_N_VIEW_KINDS; i++)
     {
-      g_autofree char *key = g_strconcat (view_infos[i].setting, "-bounds", NULL);
+      g_autofree char *key = g_strconcat (jvms_view_kinds[i].name, "-bounds", NULL);
       if (gtk_widget_get_visible (self->expanders[i]))
         {
-          g_autofree char *top = g_strconcat (view_infos[i].setting, "-legend-height", NULL);
-          g_autofree char *cut = g_strconcat (view_infos[i].setting, "-legend-cut", NULL);
+          g_autofree char *top = g_strconcat (jvms_view_kinds[i].name, "-legend-height", NULL);
+          g_autofree char *cut = g_strconcat (jvms_view_kinds[i].name, "-legend-cut", NULL);
           JvmsTimeline *view = JVMS_TIMELINE (self->views[i]);
           set_bounds (key_file, key, self->views[i]);
           if (self->choices[i] != NULL)
             {
-              g_autofree char *choice = g_strconcat (view_infos[i].setting, "-choice-bounds", NULL);
+              g_autofree char *choice = g_strconcat (jvms_view_kinds[i].name, "-choice-bounds", NULL);
               set_bounds (key_file, choice, self->choices[i]);
             }
           g_key_file_set_integer (key_file, "views", top,
@@ -748,10 +736,10 @@ jvms_window_views_render (JvmsWindowViews *self, cairo_t *cr, int width, int y0,
 {
   /* Each view at the height it asks for at this width, as it would lay out on screen. */
   int y = 0;
-  GtkWidget *parts[1 + G_N_ELEMENTS (view_infos)];
+  GtkWidget *parts[1 + JVMS_N_VIEW_KINDS];
   guint n = 0;
   parts[n++] = self->ruler;
-  for (guint i = 0; i < G_N_ELEMENTS (view_infos); i++)
+  for (guint i = 0; i < JVMS_N_VIEW_KINDS; i++)
     if (gtk_widget_get_visible (self->expanders[i])
         && gtk_expander_get_expanded (GTK_EXPANDER (self->expanders[i])))
       parts[n++] = self->views[i];

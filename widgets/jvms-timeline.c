@@ -8,7 +8,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "jvms-time-ruler.h"
 #include "jvms-timeline-private.h"
 
 
@@ -798,22 +797,6 @@ jvms_timeline_render_rows (JvmsTimeline *self,
   /* Laid out as on screen, every row below the legend (which a height this large unscrolls). */
   jvms_timeline_render_part (self, cr, width, legend + content_height (self), legend + y0,
                              legend + y1 + h, dark);
-}
-
-void
-jvms_view_render (GtkWidget *view,
-                  cairo_t   *cr,
-                  int        width,
-                  int        height)
-{
-  gboolean dark = jvms_palette_system_is_dark ();
-
-  if (JVMS_IS_TIMELINE (view))
-    jvms_timeline_render (JVMS_TIMELINE (view), cr, width, height, dark);
-  else if (JVMS_IS_TIME_RULER (view))
-    jvms_time_ruler_render (JVMS_TIME_RULER (view), cr, width, height, dark);
-  else
-    g_return_if_reached ();
 }
 
 char *

@@ -191,10 +191,5 @@ void         jvms_timeline_draw_label         (cairo_t                    *cr,
                                                const char                 *text,
                                                gboolean                    bold);
 
-/* Renders any of our views (timeline or ruler) offscreen. */
-void         jvms_view_render                 (GtkWidget                  *view,
-                                               cairo_t                    *cr,
-                                               int                         width,
-                                               int                         height);
 
 G_END_DECLS

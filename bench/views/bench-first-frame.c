@@ -17,6 +17,7 @@
 #include "jvms-threads-view.h"
 #include "jvms-time-ruler.h"
 #include "jvms-trace-index.h"
+#include "jvms-view-render.h"
 
 /* Seconds since this process was started (exec), from the kernel's start time: what a user
  * waits counts from launch, dynamic linking and GTK's start included. */

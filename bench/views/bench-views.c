@@ -43,6 +43,7 @@
 #include "jvms-synthetic-history.h"
 #include "jvms-threads-view.h"
 #include "jvms-time-ruler.h"
+#include "jvms-view-render.h"
 
 #define WIDTH 1920
 #define HEIGHT 600

@@ -15,6 +15,7 @@
 #include "jvms-synthetic-history.h"
 #include "jvms-threads-view.h"
 #include "jvms-time-ruler.h"
+#include "jvms-view-render.h"
 
 static gboolean dark;
 static gboolean natural;

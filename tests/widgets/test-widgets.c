@@ -15,10 +15,11 @@
 #include "jvms-object-age-view.h"
 #include "jvms-palette.h"
 #include "jvms-row-cells.h"
+#include "jvms-state-names.h"
 #include "jvms-synthetic-history.h"
 #include "jvms-threads-view.h"
 #include "jvms-time-ruler.h"
-#include "jvms-state-names.h"
+#include "jvms-view-render.h"
 
 #define SECOND G_GINT64_CONSTANT (1000000000)
 #define T0 G_GINT64_CONSTANT (1700000000000000000)

@@ -249,8 +249,14 @@ def main():
             tap.check(longest is not None and longest["stragglers"] and longest["stragglers"][0]["tid"] == looper
                       and longest["stragglers"][0]["ns"] <= longest["time_to_safepoint_ns"],
                       "ttsp: it arrived last at the longest synchronisation, within it", longest)
-            tap.check(any("Causality.loop" in f for s in e["stragglers"] if s["tid"] == looper for f in s["stack"]),
-                      "ttsp: its last sampled stack is in the loop", e["stragglers"][:1])
+            # JFR walks a stack only where the compiled code has debug information: inside the
+            # poll-less loop (inlined by C2) a sample is often dropped, and the last one taken is
+            # at the poll of the looper's own lambda, between two loops. Either is the looper's.
+            def in_loop(stack):
+                return any("Causality.loop" in f for f in stack) or (
+                    bool(stack) and stack[0].startswith("causality.Causality.lambda$main$"))
+            tap.check(any(in_loop(s["stack"]) for s in e["stragglers"] if s["tid"] == looper),
+                      "ttsp: its last sampled stack is in the loop or at its caller's poll", e["stragglers"][:1])
             if longest is not None and longest["stragglers"]:
                 # What the kernel says the looper did while the safepoint waited for it.
                 switches = perf_switches(perf_data)

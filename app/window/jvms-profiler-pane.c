@@ -884,6 +884,11 @@ jvms_profiler_pane_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->session, self);
   g_clear_object (&self->session);
   gtk_widget_dispose_template (GTK_WIDGET (self), JVMS_TYPE_PROFILER_PANE);
+  /* The template's top box has no id, so disposing the template leaves it: a widget must
+   * unparent its children before it is finalized (GTK warns otherwise). */
+  GtkWidget *child;
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
   g_clear_object (&self->profile);
   g_clear_object (&self->tree);
   g_clear_object (&self->callers);

@@ -264,8 +264,14 @@ def main():
                 hi = lo + longest["stragglers"][0]["ns"]
                 ran = on_cpu(switches, looper, lo, hi)
                 want = "running" if 2 * ran >= hi - lo else "runnable"
-                tap.check(longest["stragglers"][0]["state"] == want,
-                          "ttsp: its state is the kernel's (perf: on a CPU %d of %d ns)" % (ran, hi - lo),
+                # Where the kernel lost switches (from the idle task, on VMs), perf cannot say who
+                # ran: the index infers it from the thread's own events. Judged only where perf
+                # recorded every switch.
+                _, doubtful = cpu_spans(switches)
+                lost = any_overlap(doubtful, lo, hi)
+                tap.check(lost or longest["stragglers"][0]["state"] == want,
+                          "ttsp: its state is the kernel's (perf: on a CPU %d of %d ns%s)"
+                          % (ran, hi - lo, "; switches lost there, not judged" if lost else ""),
                           longest["stragglers"][0])
             # Never stopped while it ran to its poll: its stopped time and its time straggling
             # fit in the safepoints' stop windows together (the old rule charged both as stopped).

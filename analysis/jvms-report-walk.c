@@ -5,6 +5,10 @@
 
 #include <string.h>
 
+/* How long before a collection's arm the thread that asked for it may have begun to wait: the
+ * VM thread's wake-up, a CPU's wait included on a loaded machine. */
+#define JVMS_REPORT_GC_REQUEST_NS (2 * 1000 * 1000)
+
 static JvmsFindingKind
 kind_of_blocking_syscall (const char *sys)
 {
@@ -107,11 +111,17 @@ static void
 classify_safepoint (const JvmsReportSegment *s, JvmsReportCharge *out)
 {
   const char *detail = s->detail->type == JVMS_VALUE_STRING ? s->detail->s : NULL;
+  gboolean gc = s->in_gc_pause || jvms_report_is_gc_operation (detail);
   gboolean stopped = TRUE;
   if (s->kernel->type == JVMS_VALUE_INT)
     {
       if (s->kernel->i == JVMS_KERNEL_STATE_BLOCKED || s->kernel->i == JVMS_KERNEL_STATE_BLOCKED_IO)
-        stopped = s->kernel_start >= s->user_start;
+        /* A wait that began just before a collection's arm is the thread that asked for the
+         * collection (its allocation failed; it waits for the VM thread to run it): stopped by
+         * the GC, not parked. A wait begun earlier is what the thread was doing anyway. */
+        stopped = s->kernel_start >= s->user_start
+                  || (gc && s->kernel_start != G_MININT64 && s->user_start != G_MININT64
+                      && s->user_start - s->kernel_start <= JVMS_REPORT_GC_REQUEST_NS);
       else
         stopped = FALSE;
     }
@@ -120,7 +130,7 @@ classify_safepoint (const JvmsReportSegment *s, JvmsReportCharge *out)
       classify_by_kernel (s, out);
       return;
     }
-  out->kind = s->in_gc_pause || jvms_report_is_gc_operation (detail) ? JVMS_FINDING_GC : JVMS_FINDING_SAFEPOINT;
+  out->kind = gc ? JVMS_FINDING_GC : JVMS_FINDING_SAFEPOINT;
   out->key = g_strdup (detail ? detail : "(operation not recorded)");
 }
 

@@ -121,8 +121,11 @@ def main():
         tap.note("perf script: %d block events, %d requests completed, %d outstanding at the end"
                  % (n_events, len(want), len(outstanding)))
         mine = [r for r in want if r[3] == jvm_pid]
-        tap.check(len(mine) >= 24, "the recording holds the program's own requests (%d of pid %d)"
-                  % (len(mine), jvm_pid))
+        # Issued requests count too: the recording may stop before the disk completes the
+        # program's last writes (CI saw 11 completed and 56 still outstanding at the end).
+        issued = len(mine) + sum(1 for r in outstanding if r[2] == jvm_pid)
+        tap.check(issued >= 24 and len(mine) > 0, "the recording holds the program's own requests (%d completed, %d issued, pid %d)"
+                  % (len(mine), issued, jvm_pid))
         got, info = index_requests(args.cli, args.dump, trace)
         offset = int(info["metadata"]["clock-offset-ns"])
         start, end = info["start_ns"] - offset, info["end_ns"] - offset

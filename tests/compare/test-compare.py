@@ -143,8 +143,8 @@ def main():
             tap.check(bool(pause) and pause[0]["change_per_s"] > 0 and pause[0]["significant"],
                       "gc: the pause time grew", pause)
             # The kinds, from the JFR layer: a running thread stopped by a collection is charged
-            # to gc (with the kernel layer the report charges the thread whose allocation asked
-            # for the collection by its kernel state, docs/compare.md). Its time moves from
+            # to gc (with the kernel layer too: the thread whose allocation asked for the
+            # collection waits for it, docs/report.md). Its time moves from
             # program-logic to gc: the two changes are of one size and opposite signs, so gc is
             # the first of the kinds that grew.
             j = compare(tap, cli, cache, os.path.join(a, "recording.jfr"), os.path.join(b, "recording.jfr"))

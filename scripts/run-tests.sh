@@ -117,7 +117,7 @@ C
     return
   fi
   local out
-  out=$(JVMS_FUZZ_BUILD=$root/build-fuzz scripts/run-fuzz.sh "${FUZZ_SECONDS:-20}" 2>&1)
+  out=$(JVMS_FUZZ_BUILD=$root/build-fuzz scripts/run-fuzz.sh "${FUZZ_SECONDS:-12}" 2>&1)
   local rc=$?
   echo "$out"
   local ok bad

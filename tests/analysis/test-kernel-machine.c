@@ -664,6 +664,41 @@ test_evidence (Fixture *f, gconstpointer data)
  * through two more calls and spins for 10 ms. A sample taken during the suspension is the
  * thread's state before the signal: on CPU. The ring of recent intervals holds the previous
  * handshake's calls too, behind the long run: the walk must stop at that run. */
+/* A kernel machine writing into a new history, for tests that ask it questions while it runs. */
+typedef struct
+{
+  JvmsHistoryBuilder *b;
+  JvmsWriter         *w;
+  JvmsThreads        *threads;
+  JvmsKernelMachine  *km;
+} LiveMachine;
+
+static JvmsKernelMachine *
+live_open (Fixture *f, LiveMachine *m)
+{
+  g_autoptr(GError) error = NULL;
+  m->b = jvms_history_builder_new (f->path, T0, NULL, &error);
+  g_assert_no_error (error);
+  m->w = jvms_writer_new (m->b, T0);
+  m->threads = jvms_threads_new (m->w);
+  m->km = jvms_kernel_machine_new (m->w, m->threads, 0);
+  return m->km;
+}
+
+static void
+live_close (LiveMachine *m, gint64 end)
+{
+  g_autoptr(GError) error = NULL;
+  jvms_kernel_machine_finish (m->km, end);
+  jvms_threads_flush (m->threads);
+  g_assert_true (jvms_history_builder_close (m->b, end, &error));
+  g_assert_no_error (error);
+  jvms_kernel_machine_free (m->km);
+  jvms_threads_free (m->threads);
+  jvms_writer_free (m->w);
+  jvms_history_builder_free (m->b);
+}
+
 static gint
 compare_event_time (gconstpointer a, gconstpointer b)
 {
@@ -674,12 +709,8 @@ compare_event_time (gconstpointer a, gconstpointer b)
 static void
 test_sample_handshakes (Fixture *f, gconstpointer data)
 {
-  g_autoptr(GError) error = NULL;
-  JvmsHistoryBuilder *b = jvms_history_builder_new (f->path, T0, NULL, &error);
-  g_assert_no_error (error);
-  JvmsWriter *w = jvms_writer_new (b, T0);
-  JvmsThreads *threads = jvms_threads_new (w);
-  JvmsKernelMachine *km = jvms_kernel_machine_new (w, threads, 0);
+  LiveMachine m;
+  JvmsKernelMachine *km = live_open (f, &m);
   g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (JvmsKernelEvent));
   add_switch (events, 0, 1, 0, 0, 0, 7);
   const gint64 period = 10 * 1000 * 1000, us = 1000;
@@ -729,15 +760,8 @@ test_sample_handshakes (Fixture *f, gconstpointer data)
     }
   for (guint i = 0; i < events->len; i++)
     jvms_kernel_machine_feed (km, &g_array_index (events, JvmsKernelEvent, i));
-  jvms_kernel_machine_finish (km, T0 + 21 * period);
   g_assert_cmpuint (n_on_cpu, ==, n_samples);
-  jvms_threads_flush (threads);
-  g_assert_true (jvms_history_builder_close (b, T0 + 21 * period, &error));
-  g_assert_no_error (error);
-  jvms_kernel_machine_free (km);
-  jvms_threads_free (threads);
-  jvms_writer_free (w);
-  jvms_history_builder_free (b);
+  live_close (&m, T0 + 21 * period);
 }
 
 /* The same handshake in a trace without system calls (the bundled sample's kind): only the
@@ -747,12 +771,8 @@ test_sample_handshakes (Fixture *f, gconstpointer data)
 static void
 test_sample_handshakes_no_syscalls (Fixture *f, gconstpointer data)
 {
-  g_autoptr(GError) error = NULL;
-  JvmsHistoryBuilder *b = jvms_history_builder_new (f->path, T0, NULL, &error);
-  g_assert_no_error (error);
-  JvmsWriter *w = jvms_writer_new (b, T0);
-  JvmsThreads *threads = jvms_threads_new (w);
-  JvmsKernelMachine *km = jvms_kernel_machine_new (w, threads, 0);
+  LiveMachine m;
+  JvmsKernelMachine *km = live_open (f, &m);
   g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (JvmsKernelEvent));
   const gint64 period = 10 * 1000 * 1000, us = 1000;
   add_switch (events, 0, 1, 0, 0, 0, 7);
@@ -789,15 +809,8 @@ test_sample_handshakes_no_syscalls (Fixture *f, gconstpointer data)
         jvms_kernel_machine_feed (km, &g_array_index (events, JvmsKernelEvent, fed++));
       g_array_set_size (events, 0);
     }
-  jvms_kernel_machine_finish (km, T0 + 21 * period);
   g_assert_cmpuint (n_right, ==, n_samples);
-  jvms_threads_flush (threads);
-  g_assert_true (jvms_history_builder_close (b, T0 + 21 * period, &error));
-  g_assert_no_error (error);
-  jvms_kernel_machine_free (km);
-  jvms_threads_free (threads);
-  jvms_writer_free (w);
-  jvms_history_builder_free (b);
+  live_close (&m, T0 + 21 * period);
 }
 
 /* Names, pids and kinds: a JVM is recognised by its HotSpot threads, other processes are not. */

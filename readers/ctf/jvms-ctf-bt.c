@@ -182,25 +182,54 @@ child_cpu_ns (pid_t pid)
   return (gint64) ts.tv_sec * G_GINT64_CONSTANT (1000000000) + ts.tv_nsec;
 }
 
+/* A child whose CPU clock has not moved for this long is stuck, not slow: fork() copies a
+ * multithreaded process with whatever locks its other threads held at that instant (the
+ * sanitizers' allocator is not fork-safe), and a child that needs one of them waits for ever.
+ * A stopped child (SIGSTOP, a debugger) looks the same, so the limit is far above any pause a
+ * scheduler makes; on a stall the caller forks again instead of calling the trace hung. */
+#define STALL_MS 10000
+#define STALL_RETRIES 2
+
+/* STALL_MS, or JVMS_CTF_PROBE_STALL_MS (tests/ctf/test-ctf-probe stops a child for good). */
+static gint64
+stall_ms (void)
+{
+  const char *env = g_getenv ("JVMS_CTF_PROBE_STALL_MS");
+  if (env != NULL && g_ascii_strtoull (env, NULL, 10) > 0)
+    return (gint64) MIN (g_ascii_strtoull (env, NULL, 10), G_MAXINT32);
+  return STALL_MS;
+}
+
 /* Waits for the child @pid's one-byte answer on @fd. The budget is the child's CPU time, not
  * the wall clock: babeltrace2's endless loop spends CPU, while a probe on a loaded machine only
  * waits for it (at load 25 a probe that needed 0.25 s of CPU took over 2 s, and a good trace
- * was called hung). A wall-clock backstop, far above the budget, covers a child that neither
- * answers nor runs. Returns the answer, or 0 when the child did not give one in time. */
+ * was called hung). A wall-clock backstop, far above the budget, covers a child that runs too
+ * slowly. Returns the answer; 0 when the child used its budget or reached the backstop, 's'
+ * when its clock stood still for STALL_MS (stuck: the caller may try again). */
 static char
 await_verdict (int fd, pid_t pid, guint budget_ms)
 {
   gint64 cpu0 = child_cpu_ns (pid);
   gint64 wall0 = g_get_monotonic_time ();
   gint64 backstop_ms = MAX ((gint64) budget_ms * 10, 30000);
+  gint64 last_cpu = cpu0;
+  gint64 last_progress_ms = 0;
+  gint64 stall_limit_ms = stall_ms ();
   for (;;)
     {
       gint64 wall_ms = (g_get_monotonic_time () - wall0) / 1000;
       gint64 cpu = child_cpu_ns (pid);
       /* Without the child's clock (it exited, or the kernel refuses), the wall clock decides. */
       gint64 used_ms = cpu0 >= 0 && cpu >= 0 ? (cpu - cpu0) / 1000000 : wall_ms;
+      if (cpu != last_cpu)
+        {
+          last_cpu = cpu;
+          last_progress_ms = wall_ms;
+        }
       if (used_ms >= budget_ms || wall_ms >= backstop_ms)
         return 0;
+      if (cpu >= 0 && wall_ms - last_progress_ms >= stall_limit_ms)
+        return 's';
       struct pollfd pfd = { fd, POLLIN, 0 };
       int r = poll (&pfd, 1, (int) CLAMP ((gint64) budget_ms - used_ms, 1, 100));
       if (r < 0 && errno == EINTR)
@@ -228,17 +257,13 @@ limit_own_cpu (guint budget_ms)
   setrlimit (RLIMIT_CPU, &rl);
 }
 
-JvmsCtfProbeResult
-jvms_ctf_bt_probe_guarded (const char * const *inputs)
+/* One forked probe; 's' when the child stalled (see STALL_MS). */
+static char
+probe_in_child (const char * const *inputs, guint timeout_ms)
 {
-  /* Loaded before the fork, so that the child does not dlopen. */
-  if (jvms_ctf_bt_source_class (NULL) == NULL)
-    return JVMS_CTF_PROBE_FAILED;
-  guint timeout_ms = jvms_ctf_bt_probe_timeout_ms (inputs);
-
   int fds[2];
   if (pipe2 (fds, O_CLOEXEC) != 0)
-    return jvms_ctf_bt_probe (inputs, NULL) ? JVMS_CTF_PROBE_OK : JVMS_CTF_PROBE_FAILED;
+    return jvms_ctf_bt_probe (inputs, NULL) ? 'y' : 'n';
 
   pid_t parent = getpid ();
   pid_t pid = fork ();
@@ -246,7 +271,7 @@ jvms_ctf_bt_probe_guarded (const char * const *inputs)
     {
       close (fds[0]);
       close (fds[1]);
-      return jvms_ctf_bt_probe (inputs, NULL) ? JVMS_CTF_PROBE_OK : JVMS_CTF_PROBE_FAILED;
+      return jvms_ctf_bt_probe (inputs, NULL) ? 'y' : 'n';
     }
   if (pid == 0)
     {
@@ -264,11 +289,25 @@ jvms_ctf_bt_probe_guarded (const char * const *inputs)
   close (fds[1]);
   char verdict = await_verdict (fds[0], pid, timeout_ms);
   close (fds[0]);
-  if (verdict == 0)
+  if (verdict != 'y' && verdict != 'n')
     kill (pid, SIGKILL);
   int status;
   while (waitpid (pid, &status, 0) < 0 && errno == EINTR)
     ;
+  return verdict;
+}
+
+JvmsCtfProbeResult
+jvms_ctf_bt_probe_guarded (const char * const *inputs)
+{
+  /* Loaded before the fork, so that the child does not dlopen. */
+  if (jvms_ctf_bt_source_class (NULL) == NULL)
+    return JVMS_CTF_PROBE_FAILED;
+  guint timeout_ms = jvms_ctf_bt_probe_timeout_ms (inputs);
+
+  char verdict = probe_in_child (inputs, timeout_ms);
+  for (guint retry = 0; verdict == 's' && retry < STALL_RETRIES; retry++)
+    verdict = probe_in_child (inputs, timeout_ms);
   if (verdict == 'y')
     return JVMS_CTF_PROBE_OK;
   if (verdict == 'n')
@@ -358,25 +397,24 @@ prober_serve (int fd)
     }
 }
 
-JvmsCtfProbeResult
-jvms_ctf_prober_probe (JvmsCtfProber *prober, const char * const *inputs)
+/* One request to the prober's child (forked first if there is none): its answer, 0 when it was
+ * killed for its budget, 's' when it stalled, 'g' when there is no child and the guarded
+ * probe must answer. */
+static char
+prober_probe_once (JvmsCtfProber *prober, const char * const *inputs, guint timeout_ms)
 {
-  if (jvms_ctf_bt_source_class (NULL) == NULL)
-    return JVMS_CTF_PROBE_FAILED;
-  guint timeout_ms = jvms_ctf_bt_probe_timeout_ms (inputs);
-
   if (prober->pid <= 0)
     {
       int fds[2];
       if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
-        return jvms_ctf_bt_probe_guarded (inputs);
+        return 'g';
       pid_t parent = getpid ();
       pid_t pid = fork ();
       if (pid < 0)
         {
           close (fds[0]);
           close (fds[1]);
-          return jvms_ctf_bt_probe_guarded (inputs);
+          return 'g';
         }
       if (pid == 0)
         {
@@ -409,10 +447,27 @@ jvms_ctf_prober_probe (JvmsCtfProber *prober, const char * const *inputs)
   g_byte_array_unref (request);
 
   char verdict = sent ? await_verdict (prober->fd, prober->pid, timeout_ms) : 0;
+  if (verdict != 'y' && verdict != 'n')
+    prober_stop (prober, TRUE);
+  return verdict;
+}
+
+JvmsCtfProbeResult
+jvms_ctf_prober_probe (JvmsCtfProber *prober, const char * const *inputs)
+{
+  if (jvms_ctf_bt_source_class (NULL) == NULL)
+    return JVMS_CTF_PROBE_FAILED;
+  guint timeout_ms = jvms_ctf_bt_probe_timeout_ms (inputs);
+
+  char verdict = prober_probe_once (prober, inputs, timeout_ms);
+  /* A stalled child is killed; the next try forks a new one. */
+  for (guint retry = 0; verdict == 's' && retry < STALL_RETRIES; retry++)
+    verdict = prober_probe_once (prober, inputs, timeout_ms);
+  if (verdict == 'g')
+    return jvms_ctf_bt_probe_guarded (inputs);
   if (verdict == 'y')
     return JVMS_CTF_PROBE_OK;
   if (verdict == 'n')
     return JVMS_CTF_PROBE_FAILED;
-  prober_stop (prober, TRUE);
   return JVMS_CTF_PROBE_HUNG;
 }

@@ -4,7 +4,11 @@
  * over 2 s, and a good trace was called hung. Here the probe's child is stopped (SIGSTOP) for
  * three times its budget, then let go: it has used little CPU, so its answer must be taken. A
  * wall-clock budget fails this test. A probe that really spins (babeltrace2 on a packet of size
- * 0 loops for ever) is still ended: tests/ctf/test-ctf-repair covers that. */
+ * 0 loops for ever) is still ended: tests/ctf/test-ctf-repair covers that.
+ *
+ * A child stopped for good stands for one that deadlocked after fork() on a lock another
+ * thread held (the sanitizers' allocator is not fork-safe): its CPU clock stands still, and
+ * the probe must kill it and ask a new child, not call a good trace hung. */
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <signal.h>
@@ -62,6 +66,48 @@ children (void)
   return pids;
 }
 
+static pid_t
+first_child (void)
+{
+  for (guint i = 0; i < 100000; i++)
+    {
+      g_autoptr (GArray) pids = children ();
+      if (pids->len > 0)
+        return g_array_index (pids, pid_t, 0);
+    }
+  return 0;
+}
+
+static gboolean
+process_gone (pid_t pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d", (int) pid);
+  return !g_file_test (path, G_FILE_TEST_EXISTS);
+}
+
+static void
+check_stuck_probe (gconstpointer data)
+{
+  gboolean use_prober = GPOINTER_TO_INT (data);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("jvms-ctf-probe-XXXXXX", &error);
+  g_assert_no_error (error);
+  ctf_synthetic_write_with_classes (dir, 8000);
+  const char *inputs[] = { dir, NULL };
+
+  Probe p = { inputs, JVMS_CTF_PROBE_HUNG, use_prober };
+  GThread *thread = g_thread_new ("probe", probe_thread, &p);
+  pid_t child = first_child ();
+  g_assert_cmpint (child, >, 0);
+  g_assert_cmpint (kill (child, SIGSTOP), ==, 0);
+  g_thread_join (thread);
+  g_assert_cmpint (p.result, ==, JVMS_CTF_PROBE_OK);
+  /* The stuck child was killed and reaped, not left stopped. */
+  g_assert_true (process_gone (child));
+
+  ctf_test_rm_rf (dir);
+}
+
 static void
 check_stopped_probe (gconstpointer data)
 {
@@ -78,13 +124,7 @@ check_stopped_probe (gconstpointer data)
   GThread *thread = g_thread_new ("probe", probe_thread, &p);
   /* Catch the child while babeltrace2 parses the metadata (about half a second), and stop it
    * for three budgets of wall time: it uses no CPU meanwhile. */
-  pid_t child = 0;
-  for (guint i = 0; i < 100000 && child == 0; i++)
-    {
-      g_autoptr (GArray) pids = children ();
-      if (pids->len > 0)
-        child = g_array_index (pids, pid_t, 0);
-    }
+  pid_t child = first_child ();
   g_assert_cmpint (child, >, 0);
   g_assert_cmpint (kill (child, SIGSTOP), ==, 0);
   g_usleep ((gulong) budget_ms * 3 * 1000);
@@ -103,5 +143,9 @@ main (int argc, char **argv)
                         check_stopped_probe);
   g_test_add_data_func ("/ctf/probe/stopped-child-prober", GINT_TO_POINTER (TRUE),
                         check_stopped_probe);
+  g_test_add_data_func ("/ctf/probe/stuck-child-guarded", GINT_TO_POINTER (FALSE),
+                        check_stuck_probe);
+  g_test_add_data_func ("/ctf/probe/stuck-child-prober", GINT_TO_POINTER (TRUE),
+                        check_stuck_probe);
   return g_test_run ();
 }

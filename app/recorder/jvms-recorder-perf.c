@@ -12,6 +12,7 @@
 #include <glib/gstdio.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -239,6 +240,13 @@ destroy_source (GSource **source)
 static void
 own_process_group (gpointer data)
 {
+  /* perf in a group of its own outlives a recorder that dies (kill -9, a crash of the window)
+   * and would record the whole machine until the disk is full: it gets SIGTERM, on which it
+   * writes its file and leaves, when the thread that spawned it ends. @data is the recorder's
+   * pid, read before the fork: if it died before the prctl, the signal was never armed. */
+  pid_t recorder = (pid_t) GPOINTER_TO_INT (data);
+  if (prctl (PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid () != recorder)
+    _exit (1);
   /* perf must drain its buffers even when the JVM and the rest of the machine keep the CPUs
    * busy; raising its priority needs privileges and is only attempted. */
   if (setpriority (PRIO_PROCESS, 0, -5) != 0)
@@ -423,7 +431,9 @@ jvms_perf_session_start_async (const JvmsPerfConfig *config, GAsyncReadyCallback
 
   g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDERR_MERGE);
   g_subprocess_launcher_set_stdout_file_path (launcher, session->log_path);
-  g_subprocess_launcher_set_child_setup (launcher, own_process_group, NULL, NULL);
+  /* The death signal follows the spawning thread: this one runs the session's main context, which
+   * lives as long as the recorder. */
+  g_subprocess_launcher_set_child_setup (launcher, own_process_group, GINT_TO_POINTER ((int) getpid ()), NULL);
   session->process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
   if (session->process == NULL)
     {

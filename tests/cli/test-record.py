@@ -365,6 +365,73 @@ def case_bad_duration(cli, tmp, work):
         tap.check(not os.path.exists(out), "--duration %r: no output folder" % value)
 
 
+def descendants(pid):
+    """Pids of @pid's children and their children, from /proc."""
+    found, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            tasks = os.listdir("/proc/%d/task" % p)
+        except OSError:
+            continue
+        for t in tasks:
+            try:
+                with open("/proc/%d/task/%s/children" % (p, t)) as f:
+                    kids = [int(w) for w in f.read().split()]
+            except OSError:
+                continue
+            found += kids
+            todo += kids
+    return found
+
+
+def comm(pid):
+    try:
+        with open("/proc/%d/comm" % pid) as f:
+            return f.read().strip()
+    except OSError:
+        return None
+
+
+def running(pid):
+    """False once @pid is gone or a zombie (in a container nobody may reap it)."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def case_killed(cli, tmp, work):
+    """A recorder killed with SIGKILL (or a window that crashes while recording) takes its perf
+    with it: perf, in a process group of its own, would otherwise record the whole machine until
+    the disk is full."""
+    out = os.path.join(tmp, "k.jvmtrace")
+    p = subprocess.Popen([cli, "record", "-o", out, "--", *work.java(0)], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    tap.check(wait_started(p), "the JVM runs under the recorder")
+    kids = {}
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not ("perf" in kids.values() and "java" in kids.values()):
+        kids = {k: comm(k) for k in descendants(p.pid)}
+        time.sleep(0.2)
+    perf = [k for k, c in kids.items() if c == "perf"]
+    java = [k for k, c in kids.items() if c == "java"]
+    tap.check(len(perf) > 0 and len(java) > 0, "perf and the JVM run under the recorder", str(kids))
+    p.kill()
+    p.wait()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and any(running(k) for k in perf):
+        time.sleep(0.2)
+    tap.check(perf and not any(running(k) for k in perf), "perf ends with the recorder that was killed",
+              "still running: %s" % [k for k in perf if running(k)])
+    for k in perf + java:
+        try:
+            os.kill(k, signal.SIGKILL)
+        except OSError:
+            pass
+
+
 def case_cleanup(cli, tmp, work):
     """A record that fails leaves no folder it made, and an empty folder it was given empty
     (issue 28, 18)."""
@@ -581,7 +648,7 @@ def case_attach_range(cli, tmp, work, dump):
     check_only_process(report, tid_pid, jvm.pid, "attach")
 
 
-CASES = {"launch": case_launch, "sensitive": case_sensitive, "duration": case_duration, "sigint": case_sigint, "ctrl-c": case_ctrl_c,
+CASES = {"killed": case_killed, "launch": case_launch, "sensitive": case_sensitive, "duration": case_duration, "sigint": case_sigint, "ctrl-c": case_ctrl_c,
          "no-perf": case_no_perf, "refused": case_refused, "attach": case_attach, "not-jvm": case_not_jvm,
          "bad-duration": case_bad_duration, "cleanup": case_cleanup, "beside": case_beside, "two-jvms": case_two_jvms,
          "attach-range": case_attach_range}

@@ -388,22 +388,31 @@ def main():
         drag_img = wait_for(panel_redrew, interval=1.0)
         tap.note("screenshot: " + os.path.join(tmp, "3-selected.png"))
         tap.check(drag_img is not None, "the side panel's pixels changed")
-        if drag_img is None:
-            drag_img = trace_img
 
-        # 5. Zoom with the W key: the view has the focus since the drag.
+        # 5. Zoom with the W key: the view has the focus since the drag. The ruler is compared
+        #    with itself just before the key, where the window's state dump says it is then (a
+        #    screenshot from an earlier step, or bounds read before the panel changed, may show
+        #    another layout).
+        rb_now = ints(state.get("views", "ruler-bounds", ""))
+        if len(rb_now) == 4:
+            rb = rb_now
         ruler_region = (rb[0] + 180, rb[1], rb[2] - 180, rb[3])
+        before_zoom = screenshot(env, os.path.join(tmp, "4-before-zoom.png"))
         xdo("key", "w")
         zoomed = wait_for(lambda: int(state.get("views", "visible-end", "0"))
                           - int(state.get("views", "visible-start", "0")) < v1 - v0)
         tap.check(zoomed, "W zooms in: the visible range narrows",
                   (v0, v1, state.get("views", "visible-start"), state.get("views", "visible-end")))
 
+        ruler_change = [0.0]
+
         def ruler_redrew():
             img = screenshot(env, os.path.join(tmp, "4-zoomed.png"))
-            return img if changed_fraction(region(drag_img, *ruler_region),
-                                           region(img, *ruler_region)) > 0.005 else None
-        tap.check(wait_for(ruler_redrew, interval=1.0) is not None, "the ruler redrew its ticks")
+            ruler_change[0] = changed_fraction(region(before_zoom, *ruler_region), region(img, *ruler_region))
+            return img if ruler_change[0] > 0.005 else None
+        tap.check(wait_for(ruler_redrew, interval=1.0) is not None, "the ruler redrew its ticks",
+                  "ruler %s, %.4f of its pixels changed; visible %s..%s" % (
+                      rb, ruler_change[0], state.get("views", "visible-start"), state.get("views", "visible-end")))
         tap.note("screenshot: " + os.path.join(tmp, "4-zoomed.png"))
 
         # 5b. The side panel's root-cause findings follow the selection; clicking the first one

@@ -11,10 +11,7 @@
 #include "jvms-timeline.h"
 
 #define ROW_H JVMS_FLAME_GRAPH_ROW_HEIGHT
-/* Frames narrower than this are not drawn (nor anything below them). */
-#define MIN_WIDTH 0.5
-/* Labels only in frames at least this wide. */
-#define LABEL_MIN_WIDTH 28
+#define MIN_WIDTH JVMS_FLAME_MIN_WIDTH
 
 struct _JvmsFlameGraph
 {
@@ -52,21 +49,6 @@ enum
 static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (JvmsFlameGraph, jvms_flame_graph, GTK_TYPE_WIDGET)
-
-GType
-jvms_flame_color_mode_get_type (void)
-{
-  static gsize type = 0;
-  static const GEnumValue values[] = {
-    { JVMS_FLAME_COLOR_PACKAGE, "JVMS_FLAME_COLOR_PACKAGE", "package" },
-    { JVMS_FLAME_COLOR_FRAME_KIND, "JVMS_FLAME_COLOR_FRAME_KIND", "frame-kind" },
-    { JVMS_FLAME_COLOR_KERNEL_STATE, "JVMS_FLAME_COLOR_KERNEL_STATE", "kernel-state" },
-    { 0, NULL, NULL },
-  };
-  if (g_once_init_enter (&type))
-    g_once_init_leave (&type, g_enum_register_static ("JvmsFlameColorMode", values));
-  return type;
-}
 
 /* ---- what changes invalidates ----------------------------------------------------------------- */
 
@@ -139,80 +121,18 @@ ensure_layout (JvmsFlameGraph *self, int width)
   return self->layout;
 }
 
-static JvmsColor
-frame_color (JvmsFlameGraph *self, const JvmsPalette *palette, guint32 index)
+/* What the paint functions need of the widget's state. */
+static JvmsFlamePaint
+paint_of (JvmsFlameGraph *self)
 {
-  const JvmsCallTreeNode *node = jvms_call_tree_get_node (self->tree, index);
-  if (index == 0 || (self->matches != NULL && !self->matches[index]))
-    return jvms_flame_color_neutral (palette);
-  switch (self->color_mode)
-    {
-    case JVMS_FLAME_COLOR_FRAME_KIND:
-      return jvms_flame_color_for_kind (palette, jvms_flame_dominant_kind (node->frame_kinds));
-    case JVMS_FLAME_COLOR_KERNEL_STATE:
-      return jvms_flame_color_for_states (palette, node->total_states);
-    case JVMS_FLAME_COLOR_PACKAGE:
-    default:
-      return jvms_flame_color_for_method (palette,
-                                          jvms_call_tree_get_method_name (self->tree, node->method));
-    }
-}
-
-/* The label of a frame: the method without its package ("HashMap.get"); the tooltip has it
- * whole. */
-static const char *
-short_name (const char *method)
-{
-  if (method[0] == '[')
-    return method;
-  gsize package = jvms_flame_package_length (method);
-  return package > 0 ? method + package + 1 : method;
+  return (JvmsFlamePaint) { self->tree, self->zoom, self->color_mode, self->matches };
 }
 
 static void
 draw_frames (JvmsFlameGraph *self, JvmsFlameLayout *layout, cairo_t *cr, gboolean dark)
 {
-  const JvmsPalette *palette = jvms_palette_get (dark);
-  JvmsColor text = jvms_flame_color_text (palette);
-  g_autofree char *all = NULL;
-
-  for (guint i = 0; i < jvms_flame_layout_get_n_rects (layout); i++)
-    {
-      const JvmsFlameRect *r = jvms_flame_layout_get_rect (layout, i);
-      JvmsColor color = frame_color (self, palette, r->node);
-      double y = r->row * ROW_H;
-      /* A pixel of background between neighbours, when there is room for it. */
-      double w = r->width >= 3 ? r->width - 1 : r->width;
-      jvms_color_set (cr, &color);
-      cairo_rectangle (cr, r->x, y, w, ROW_H - 1);
-      cairo_fill (cr);
-      if (self->matches != NULL && self->matches[r->node] && r->width >= 3)
-        {
-          /* Matches outlined too: not by colour alone. */
-          jvms_color_set (cr, &text);
-          cairo_set_line_width (cr, 1);
-          cairo_rectangle (cr, r->x + 0.5, y + 0.5, w - 1, ROW_H - 2);
-          cairo_stroke (cr);
-        }
-      if (r->width < LABEL_MIN_WIDTH)
-        continue;
-      const char *label;
-      if (r->node == 0)
-        {
-          if (all == NULL)
-            {
-              g_autofree char *weight = jvms_profile_format_weight (jvms_call_tree_get_unit (self->tree),
-                                                                   jvms_call_tree_get_total (self->tree));
-              /* Translators: the root frame of the flame graph; %s is its weight. */
-              all = g_strdup_printf (_("All: %s"), weight);
-            }
-          label = all;
-        }
-      else
-        label = short_name (jvms_call_tree_get_method_name (self->tree,
-                                                            jvms_call_tree_get_node (self->tree, r->node)->method));
-      jvms_timeline_draw_label (cr, &text, r->x + 3, y + 3, (int) (r->width - 6), label, FALSE);
-    }
+  JvmsFlamePaint paint = paint_of (self);
+  jvms_flame_paint_draw (&paint, layout, cr, dark);
 }
 
 static void
@@ -281,6 +201,20 @@ jvms_flame_graph_render (JvmsFlameGraph *self, cairo_t *cr, int width, gboolean 
   return height;
 }
 
+gboolean
+jvms_flame_graph_write (JvmsFlameGraph *self, int width, gboolean dark, GFile *file, GError **error)
+{
+  g_return_val_if_fail (JVMS_IS_FLAME_GRAPH (self), FALSE);
+  if (self->tree == NULL)
+    {
+      g_autofree char *name = g_file_get_parse_name (file);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("%s: no profile is shown"), name);
+      return FALSE;
+    }
+  JvmsFlamePaint paint = paint_of (self);
+  return jvms_flame_paint_write (&paint, width, dark, file, error);
+}
+
 static void
 jvms_flame_graph_measure (GtkWidget *widget, GtkOrientation orientation, int for_size,
                           int *minimum, int *natural, int *minimum_baseline, int *natural_baseline)
@@ -311,54 +245,8 @@ jvms_flame_graph_describe_node (JvmsFlameGraph *self, guint32 index)
   g_return_val_if_fail (JVMS_IS_FLAME_GRAPH (self), NULL);
   g_return_val_if_fail (self->tree != NULL && index < jvms_call_tree_get_n_nodes (self->tree), NULL);
 
-  const JvmsCallTreeNode *node = jvms_call_tree_get_node (self->tree, index);
-  const char *unit = jvms_call_tree_get_unit (self->tree);
-  guint64 all = jvms_call_tree_get_total (self->tree);
-  g_autofree char *total = jvms_profile_format_weight (unit, node->total);
-  g_autofree char *total_share = jvms_profile_format_share (node->total, all);
-  g_autofree char *self_weight = jvms_profile_format_weight (unit, node->self);
-  g_autofree char *self_share = jvms_profile_format_share (node->self, all);
-  GString *text = g_string_new (index == 0 ? _("All stacks")
-                                           : jvms_call_tree_get_method_name (self->tree, node->method));
-  /* Translators: a line of the flame graph's tooltip: a weight and its share of the total. */
-  g_string_append_printf (text, _("\nTotal: %s (%s)"), total, total_share);
-  /* Translators: a line of the flame graph's tooltip: the weight with the frame on top. */
-  g_string_append_printf (text, _("\nSelf: %s (%s)"), self_weight, self_share);
-  if (self->zoom != 0 && index != self->zoom)
-    {
-      guint64 zoomed = jvms_call_tree_get_node (self->tree, self->zoom)->total;
-      g_autofree char *share = jvms_profile_format_share (node->total, zoomed);
-      /* Translators: a line of the flame graph's tooltip: the frame's share of the frame the
-       * graph is zoomed into. */
-      g_string_append_printf (text, _("\n%s of the zoomed frame"), share);
-    }
-  if (jvms_call_tree_has_kernel_states (self->tree) && node->total_samples > 0)
-    {
-      g_autofree char *waiting = jvms_profile_format_share (node->total_states[JVMS_CPU_STATE_WAITING],
-                                                           node->total_samples);
-      g_autofree char *on = jvms_profile_format_share (node->total_states[JVMS_CPU_STATE_ON_CPU],
-                                                      node->total_samples);
-      /* Translators: a line of the flame graph's tooltip: kernel states of the samples. */
-      g_string_append_printf (text, _("\nOn a CPU: %s, waiting for a CPU: %s"), on, waiting);
-    }
-  static const struct { JvmsFrameKind kind; const char *name; } kinds[] = {
-    { JVMS_FRAME_KIND_INTERPRETED, N_("interpreted") },
-    { JVMS_FRAME_KIND_JIT, N_("JIT-compiled") },
-    { JVMS_FRAME_KIND_INLINED, N_("inlined") },
-    { JVMS_FRAME_KIND_NATIVE, N_("native") },
-    { JVMS_FRAME_KIND_CPP, N_("C++") },
-    { JVMS_FRAME_KIND_KERNEL, N_("kernel") },
-  };
-  gboolean first = TRUE;
-  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
-    if (node->frame_kinds & (1u << kinds[k].kind))
-      {
-        /* Translators: the start of the flame graph tooltip's list of frame kinds. */
-        g_string_append (text, first ? _("\nFrames: ") : ", ");
-        g_string_append (text, _(kinds[k].name));
-        first = FALSE;
-      }
-  return g_string_free (text, FALSE);
+  JvmsFlamePaint paint = paint_of (self);
+  return jvms_flame_paint_describe (&paint, index);
 }
 
 static gboolean

@@ -24,21 +24,12 @@
 
 #include "jvms-call-tree.h"
 #include "jvms-flame-layout.h"
+#include "jvms-flame-paint.h"
 
 G_BEGIN_DECLS
 
-typedef enum
-{
-  JVMS_FLAME_COLOR_PACKAGE,       /* a hue per package */
-  JVMS_FLAME_COLOR_FRAME_KIND,    /* interpreted, JIT-compiled, inlined, native */
-  JVMS_FLAME_COLOR_KERNEL_STATE,  /* CPU kinds with a kernel layer: on CPU against waiting */
-} JvmsFlameColorMode;
-
-#define JVMS_TYPE_FLAME_COLOR_MODE (jvms_flame_color_mode_get_type ())
-GType jvms_flame_color_mode_get_type (void) G_GNUC_CONST;
-
 /* Height of a row of frames, in pixels. */
-#define JVMS_FLAME_GRAPH_ROW_HEIGHT 18
+#define JVMS_FLAME_GRAPH_ROW_HEIGHT JVMS_FLAME_ROW_HEIGHT
 
 #define JVMS_TYPE_FLAME_GRAPH (jvms_flame_graph_get_type ())
 G_DECLARE_FINAL_TYPE (JvmsFlameGraph, jvms_flame_graph, JVMS, FLAME_GRAPH, GtkWidget)
@@ -73,11 +64,18 @@ JvmsFlameLayout    *jvms_flame_graph_get_layout       (JvmsFlameGraph     *self)
 /* What the tooltip over @node says. */
 char               *jvms_flame_graph_describe_node    (JvmsFlameGraph     *self,
                                                        guint32             node);
-/* Draws the flame graph @width pixels wide into @cr (export): returns its height. With @cr
- * NULL, only the height. */
+/* Draws the flame graph @width pixels wide into @cr: returns its height. With @cr NULL, only
+ * the height. */
 int                 jvms_flame_graph_render           (JvmsFlameGraph     *self,
                                                        cairo_t            *cr,
                                                        int                 width,
                                                        gboolean            dark);
+/* The export: the flame graph as shown (zoom, colours, search), @width pixels wide, into
+ * @file as SVG or PNG by its name (jvms_flame_paint_write). */
+gboolean            jvms_flame_graph_write            (JvmsFlameGraph     *self,
+                                                       int                 width,
+                                                       gboolean            dark,
+                                                       GFile              *file,
+                                                       GError            **error);
 
 G_END_DECLS

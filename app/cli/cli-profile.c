@@ -10,6 +10,7 @@
 
 #include "cli-commands.h"
 #include "cli-time.h"
+#include "jvms-flame-paint.h"
 #include "jvms-profile.h"
 #include "jvms-recording-info.h"
 #include "jvms-report.h"
@@ -17,7 +18,7 @@
 
 #define USAGE N_("Usage: jvmscope-cli profile TRACE [--from T] [--to T] [--thread TID|NAME]... " \
                  "[--kind cpu|cpu-waiting|alloc|lock|wait|park|sleep|io|exception|wall|EVENT-TYPE] " \
-                 "[--folded | --json | --csv] [--top N]")
+                 "[--folded | --json | --csv] [--top N] [--flame OUT.svg|OUT.png [--width PX] [--dark] [--colors MODE]]")
 
 /* "123" and "-7" are thread keys; anything else a thread name. */
 static gboolean
@@ -158,6 +159,10 @@ jvms_cli_profile (int argc, char **argv)
   g_auto(GStrv) threads = NULL;
   g_auto(GStrv) files = NULL;
   gint top = -1;
+  /* The flame graph into a file, drawn as the window draws it (docs/profile.md). */
+  g_autofree char *flame_path = NULL, *colors = NULL;
+  gint width = 1200;
+  gboolean dark = FALSE;
   GOptionEntry entries[] = {
     /* Bytes as given (FILENAME): the time parser names the option whatever they are. */
     { "from", 0, 0, G_OPTION_ARG_FILENAME, &from, N_("Start of the range, from the trace start (1.5, 200ms, 40us)"), N_("T") },
@@ -168,6 +173,10 @@ jvms_cli_profile (int argc, char **argv)
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print the call tree as JSON (docs/profile.md)"), NULL },
     { "csv", 0, 0, G_OPTION_ARG_NONE, &csv, N_("Print the method table as CSV"), NULL },
     { "top", 0, 0, G_OPTION_ARG_INT, &top, N_("Only the N heaviest lines, methods or children per node"), N_("N") },
+    { "flame", 0, 0, G_OPTION_ARG_FILENAME, &flame_path, N_("Also write the flame graph to FILE (.svg or .png)"), N_("FILE") },
+    { "width", 0, 0, G_OPTION_ARG_INT, &width, N_("Width of the flame graph in pixels (1200)"), N_("PX") },
+    { "dark", 0, 0, G_OPTION_ARG_NONE, &dark, N_("Draw the flame graph with the dark style"), NULL },
+    { "colors", 0, 0, G_OPTION_ARG_STRING, &colors, N_("Colour the flame graph by package (default), frame-kind or kernel-state"), N_("MODE") },
     { "cache-dir", 0, 0, G_OPTION_ARG_FILENAME, &cache_dir, N_("Keep indexes in DIR instead of the user cache folder"), N_("DIR") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("TRACE") },
     { NULL }
@@ -183,6 +192,13 @@ jvms_cli_profile (int argc, char **argv)
   if (files == NULL || files[0] == NULL || files[1] != NULL || folded + json + csv > 1 || top == 0 || top < -1)
     {
       g_printerr ("%s\n", _(USAGE));
+      return 2;
+    }
+  g_autoptr(GEnumClass) color_modes = g_type_class_ref (JVMS_TYPE_FLAME_COLOR_MODE);
+  const GEnumValue *color_mode = g_enum_get_value_by_nick (color_modes, colors != NULL ? colors : "package");
+  if (flame_path != NULL && (width < 100 || width > 16384 || color_mode == NULL))
+    {
+      g_printerr (_("jvmscope-cli profile: --width from 100 to 16384 pixels; --colors package, frame-kind or kernel-state\n"));
       return 2;
     }
   gint64 from_offset, to_offset;
@@ -258,8 +274,21 @@ jvms_cli_profile (int argc, char **argv)
       return 1;
     }
 
+  if (flame_path != NULL)
+    {
+      g_autoptr(GFile) flame_file = g_file_new_for_commandline_arg (flame_path);
+      JvmsFlamePaint paint = { tree, 0, color_mode->value, NULL };
+      if (!jvms_flame_paint_write (&paint, width, dark, flame_file, &error))
+        {
+          g_printerr ("jvmscope-cli profile: %s\n", error->message);
+          return 1;
+        }
+    }
+
   guint limit = top > 0 ? (guint) top : 0;
-  if (folded)
+  if (flame_path != NULL && !folded && !json && !csv)
+    ; /* the file is the answer */
+  else if (folded)
     {
       g_autofree char *text = jvms_call_tree_to_folded (tree, limit);
       fputs (text, stdout);

@@ -46,12 +46,6 @@ draw_views (gpointer data, cairo_t *cr, int width, int height, gboolean dark)
   jvms_window_views_render (part->views, cr, width, part->y0, part->y0 + height, dark);
 }
 
-static void
-draw_flame (gpointer data, cairo_t *cr, int width, int height, gboolean dark)
-{
-  jvms_profiler_pane_render_flame (data, cr, width, dark);
-}
-
 static gboolean
 export_image (DrawFunc draw, gpointer data, int width, int height, GFile *file, GError **error)
 {
@@ -176,14 +170,10 @@ jvms_export_flame_graph (JvmsProfilerPane *pane, GFile *file, GError **error)
   g_return_val_if_fail (JVMS_IS_PROFILER_PANE (pane), FALSE);
   g_return_val_if_fail (G_IS_FILE (file), FALSE);
 
-  int width = MAX (jvms_profiler_pane_get_flame_width (pane), 800);
-  int height = jvms_profiler_pane_render_flame (pane, NULL, width, FALSE);
-  if (height <= 0)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "no profile is shown");
-      return FALSE;
-    }
-  return export_image (draw_flame, pane, width, height, file, error);
+  /* The flame graph's own writer: an SVG with its labels as text and a tooltip per frame. */
+  return jvms_profiler_pane_write_flame (pane, file,
+                                         adw_style_manager_get_dark (adw_style_manager_get_default ()),
+                                         error);
 }
 
 gboolean

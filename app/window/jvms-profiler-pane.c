@@ -691,18 +691,12 @@ jvms_profiler_pane_next_color_mode (JvmsProfilerPane *self)
   gtk_drop_down_set_selected (self->color_dropdown, (gtk_drop_down_get_selected (self->color_dropdown) + 1) % n);
 }
 
-int
-jvms_profiler_pane_render_flame (JvmsProfilerPane *self, cairo_t *cr, int width, gboolean dark)
+gboolean
+jvms_profiler_pane_write_flame (JvmsProfilerPane *self, GFile *file, gboolean dark, GError **error)
 {
-  g_return_val_if_fail (JVMS_IS_PROFILER_PANE (self), 0);
-  return jvms_flame_graph_render (self->flame_graph, cr, width, dark);
-}
-
-int
-jvms_profiler_pane_get_flame_width (JvmsProfilerPane *self)
-{
-  g_return_val_if_fail (JVMS_IS_PROFILER_PANE (self), 0);
-  return gtk_widget_get_width (GTK_WIDGET (self->flame_graph));
+  g_return_val_if_fail (JVMS_IS_PROFILER_PANE (self), FALSE);
+  int width = MAX (gtk_widget_get_width (GTK_WIDGET (self->flame_graph)), 800);
+  return jvms_flame_graph_write (self->flame_graph, width, dark, file, error);
 }
 
 char *

@@ -50,13 +50,13 @@ void                jvms_profiler_pane_focus_search     (JvmsProfilerPane *self)
 void                jvms_profiler_pane_focus_kind       (JvmsProfilerPane *self);
 void                jvms_profiler_pane_next_color_mode  (JvmsProfilerPane *self);
 
-/* Exports of what is shown: the flame graph drawn @width wide (returns its height; @cr NULL:
- * only the height), the folded stacks and the method table as CSV (NULL without a tree). */
-int                 jvms_profiler_pane_render_flame     (JvmsProfilerPane *self,
-                                                         cairo_t          *cr,
-                                                         int               width,
-                                                         gboolean          dark);
-int                 jvms_profiler_pane_get_flame_width  (JvmsProfilerPane *self);
+/* Exports of what is shown: the flame graph as SVG or PNG by @file's name (as wide as on
+ * screen, 800 pixels at least; jvms_flame_graph_write), the folded stacks and the method table
+ * as CSV (NULL without a tree). */
+gboolean            jvms_profiler_pane_write_flame      (JvmsProfilerPane *self,
+                                                         GFile            *file,
+                                                         gboolean          dark,
+                                                         GError          **error);
 char               *jvms_profiler_pane_dup_folded       (JvmsProfilerPane *self);
 char               *jvms_profiler_pane_dup_csv          (JvmsProfilerPane *self);
 

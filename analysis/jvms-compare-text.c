@@ -10,9 +10,8 @@
 
 #include "jvms-report.h"
 
-/* A rate in its unit, for a table cell. */
-static char *
-format_rate (const char *unit, double v)
+char *
+jvms_compare_format_rate (const char *unit, double v)
 {
   if (g_strcmp0 (unit, "ns") == 0)
     /* Translators: seconds of thread time per second of wall-clock time. */
@@ -23,16 +22,28 @@ format_rate (const char *unit, double v)
   return g_strdup_printf ("%.2f/s", v);
 }
 
-static char *
-format_change (const char *unit, double change, double uncertainty)
+char *
+jvms_compare_format_change (const char *unit, double change, double uncertainty)
 {
-  g_autofree char *c = format_rate (unit, change);
-  g_autofree char *u = format_rate (unit, uncertainty);
+  g_autofree char *c = jvms_compare_format_rate (unit, change);
+  g_autofree char *u = jvms_compare_format_rate (unit, uncertainty);
   return g_strdup_printf ("%s%s ± %s", change > 0 ? "+" : "", c, u);
 }
 
-static const char *
-table_title (JvmsCompareTable table)
+char *
+jvms_compare_format_share (double share)
+{
+  return g_strdup_printf ("%.1f %%", share * 100);
+}
+
+char *
+jvms_compare_format_share_change (double change, double uncertainty)
+{
+  return g_strdup_printf ("%s%.1f ± %.1f %%", change > 0 ? "+" : "", change * 100, uncertainty * 100);
+}
+
+const char *
+jvms_compare_table_title (JvmsCompareTable table)
 {
   switch (table)
     {
@@ -82,7 +93,7 @@ jvms_comparison_to_text (const JvmsComparison *self, const char *baseline_trace,
       const GArray *rows = self->tables[t];
       if (rows->len == 0)
         continue;
-      g_string_append_printf (out, "\n%s\n", table_title (t));
+      g_string_append_printf (out, "\n%s\n", jvms_compare_table_title (t));
       for (guint i = 0; i < rows->len && (limit == 0 || i < limit); i++)
         {
           const JvmsCompareRow *r = &g_array_index (rows, JvmsCompareRow, i);
@@ -99,16 +110,15 @@ jvms_comparison_to_text (const JvmsComparison *self, const char *baseline_trace,
           g_autofree char *before = NULL, *after = NULL, *change = NULL;
           if (t == JVMS_COMPARE_METHODS)
             {
-              before = g_strdup_printf ("%.1f %%", r->baseline_share * 100);
-              after = g_strdup_printf ("%.1f %%", r->other_share * 100);
-              change = g_strdup_printf ("%s%.1f ± %.1f %%", r->change_share > 0 ? "+" : "",
-                                        r->change_share * 100, r->uncertainty_share * 100);
+              before = jvms_compare_format_share (r->baseline_share);
+              after = jvms_compare_format_share (r->other_share);
+              change = jvms_compare_format_share_change (r->change_share, r->uncertainty_share);
             }
           else
             {
-              before = format_rate (r->unit, r->baseline_per_s);
-              after = format_rate (r->unit, r->other_per_s);
-              change = format_change (r->unit, r->change_per_s, r->uncertainty_per_s);
+              before = jvms_compare_format_rate (r->unit, r->baseline_per_s);
+              after = jvms_compare_format_rate (r->unit, r->other_per_s);
+              change = jvms_compare_format_change (r->unit, r->change_per_s, r->uncertainty_per_s);
             }
           g_string_append_printf (out, "  %s %s: %s → %s, %s\n", r->significant ? "*" : " ",
                                   label->str, before, after, change);

@@ -129,6 +129,19 @@ char           *jvms_comparison_to_text     (const JvmsComparison  *self,
                                              const char            *other_trace,
                                              guint                  limit);
 
+/* The text's cells, which the window's table shows too: a rate in its unit ("0.250 s/s",
+ * "1.20 MB/s", "3.00/s"), a change with its uncertainty ("+0.250 s/s ± 0.010 s/s"), a share
+ * ("12.5 %") and a change of share ("+2.0 ± 0.5 %"); and a table's title, translated. */
+char           *jvms_compare_format_rate         (const char *unit,
+                                                  double      value);
+char           *jvms_compare_format_change       (const char *unit,
+                                                  double      change,
+                                                  double      uncertainty);
+char           *jvms_compare_format_share        (double      share);
+char           *jvms_compare_format_share_change (double      change,
+                                                  double      uncertainty);
+const char     *jvms_compare_table_title         (JvmsCompareTable table);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (JvmsComparison, jvms_comparison_free)
 
 G_END_DECLS

@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 
 #include "jvms-compare.h"
+#include "jvms-compare-table.h"
 #include "jvms-scope.h"
 #include "jvms-trace-index.h"
 
@@ -28,8 +29,8 @@ struct _JvmsCompareWindow
   char           *error;
   gboolean        busy;
 
-  GtkLabel       *status;
-  GtkTextView    *text;
+  GtkLabel             *status;
+  JvmsCompareTableView *table;
 };
 
 G_DEFINE_FINAL_TYPE (JvmsCompareWindow, jvms_compare_window, ADW_TYPE_WINDOW)
@@ -67,9 +68,7 @@ compared (GObject *source, GAsyncResult *result, gpointer user_data)
     }
   self->busy = FALSE;
   self->comparison = comparison;
-  /* The command's text, 10 rows a table, as `jvmscope-cli compare` prints it. */
-  g_autofree char *text = jvms_comparison_to_text (comparison, self->sides[0].path, self->sides[1].path, 10);
-  gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->text), text, -1);
+  jvms_compare_table_view_set_comparison (self->table, comparison);
   g_autofree char *baseline = g_path_get_basename (self->sides[0].path);
   g_autofree char *other = g_path_get_basename (self->sides[1].path);
   /* Translators: the baseline's and the other trace's file names. */
@@ -169,6 +168,21 @@ jvms_compare_window_dump_state (JvmsCompareWindow *self, GKeyFile *kf)
         }
     }
   g_key_file_set_string (kf, "compare", "kinds", kinds->str);
+  /* The table: every table's rows, the one shown as it is sorted, its cells, its headers. */
+  for (guint t = 0; t < JVMS_COMPARE_TABLE_N; t++)
+    {
+      g_autofree char *key = g_strconcat ("rows-", jvms_compare_table_name (t), NULL);
+      g_autofree char *rows = jvms_compare_table_view_describe_rows (self->table, t);
+      g_key_file_set_string (kf, "compare", key, rows);
+    }
+  g_key_file_set_string (kf, "compare", "table",
+                         jvms_compare_table_name (jvms_compare_table_view_get_table (self->table)));
+  g_autofree char *shown = jvms_compare_table_view_describe_shown (self->table, FALSE);
+  g_key_file_set_string (kf, "compare", "shown", shown);
+  g_autofree char *cells = jvms_compare_table_view_describe_shown (self->table, TRUE);
+  g_key_file_set_string (kf, "compare", "cells", cells);
+  g_autofree char *headers = jvms_compare_table_view_describe_headers (self->table, GTK_WIDGET (self));
+  g_key_file_set_string (kf, "compare", "headers", headers);
 }
 
 static void
@@ -217,15 +231,12 @@ jvms_compare_window_init (JvmsCompareWindow *self)
   gtk_widget_set_margin_top (GTK_WIDGET (self->status), 6);
   gtk_widget_set_margin_bottom (GTK_WIDGET (self->status), 6);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->status));
-  self->text = GTK_TEXT_VIEW (gtk_text_view_new ());
-  gtk_text_view_set_editable (self->text, FALSE);
-  gtk_text_view_set_monospace (self->text, TRUE);
-  gtk_text_view_set_left_margin (self->text, 12);
-  gtk_text_view_set_top_margin (self->text, 6);
-  GtkWidget *scrolled = gtk_scrolled_window_new ();
-  gtk_widget_set_vexpand (scrolled, TRUE);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->text));
-  gtk_box_append (GTK_BOX (box), scrolled);
+  self->table = JVMS_COMPARE_TABLE_VIEW (jvms_compare_table_view_new ());
+  gtk_widget_set_vexpand (GTK_WIDGET (self->table), TRUE);
+  gtk_widget_set_margin_start (GTK_WIDGET (self->table), 12);
+  gtk_widget_set_margin_end (GTK_WIDGET (self->table), 12);
+  gtk_widget_set_margin_bottom (GTK_WIDGET (self->table), 6);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->table));
   adw_window_set_content (ADW_WINDOW (self), box);
 }
 

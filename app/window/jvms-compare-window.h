@@ -2,9 +2,9 @@
  * baseline) and another (docs/compare.md, "In the window"). Both traces are opened as the
  * window opens one (their indexes, from the cache when they were indexed before), each side's
  * JVM and range chosen as `jvmscope-cli compare` chooses them without options, and the
- * comparison computed in a worker (jvms_compare_compute_async); the window then shows the
- * command's own text (jvms_comparison_to_text, 10 rows a table): the same rows, numbers,
- * uncertainties and significance marks as `jvmscope-cli compare BASELINE OTHER`.
+ * comparison computed in a worker (jvms_compare_compute_async); the window then shows its
+ * tables in a sortable table (jvms-compare-table.h): the same rows, numbers, uncertainties and
+ * significance as `jvmscope-cli compare --json BASELINE OTHER`.
  */
 #pragma once
 
@@ -20,8 +20,9 @@ JvmsCompareWindow *jvms_compare_window_new        (GtkWindow         *parent,
                                                    GFile             *baseline,
                                                    GFile             *other);
 
-/* [compare] of the window's state dump (docs/window.md): the traces, busy, error, and per
- * kind row of the comparison "KIND CHANGE_PER_S UNCERTAINTY_PER_S SIGNIFICANT;". */
+/* [compare] of the window's state dump (docs/window.md): the traces, busy, error, per kind row
+ * of the comparison "KIND CHANGE_PER_S UNCERTAINTY_PER_S SIGNIFICANT;", and the table's rows,
+ * cells and headers (docs/compare.md, "In the window"). */
 void               jvms_compare_window_dump_state (JvmsCompareWindow *self,
                                                    GKeyFile          *key_file);
 

@@ -12,11 +12,6 @@ into it, and presses Record:
   attach        a JVM started by the test is found in the Attach tab's list (jcmd -l) by its
                 pid and main class, chosen with a click and recorded for 3 s: the bundle, of
                 that JVM in attach mode, opens, and the JVM runs on.
-  compare       two recordings by jvmscope-cli record (the monitor taken by 2, then 6 threads):
-                the first opened, the second compared with it through Compare With Trace
-                Folder… (Ctrl+Shift+K, its path typed in the chooser); the comparison window's
-                kinds are those of jvmscope-cli compare --json (order, change, uncertainty,
-                significance), monitor contention first, grown and significant.
   faults        the program runs with a PATH that has java and jcmd but no perf: the dialog
                 says that kernel events are not recorded and how to allow it, and the bundle
                 (JFR only) opens; a JVM that exits at once (a bad argument): the dialog says it
@@ -70,12 +65,6 @@ def main():
     })
     env.pop("WAYLAND_DISPLAY", None)
     app_env = dict(env)
-    if args.case == "compare" and "ASAN_OPTIONS" in env:
-        # GTK's file chooser leaves GLib's and the GL renderer's blocks at exit, which a fast
-        # unwind cannot tell from ours (tests/lsan.supp): LeakSanitizer's exit status, not an
-        # abort, and the leaks judged as test-window.py's export session judges them.
-        app_env["ASAN_OPTIONS"] = env["ASAN_OPTIONS"].replace("abort_on_error=1", "abort_on_error=0")
-        app_env["LSAN_OPTIONS"] = env.get("LSAN_OPTIONS", "") + ":exitcode=%d" % tw.LSAN_EXIT
     if args.case == "faults":
         # java and jcmd, and nothing else: no perf.
         bin_dir = os.path.join(tmp, "bin")
@@ -175,73 +164,9 @@ def main():
                 pass
         return False
 
-    def compare_case():
-        # Two recordings of one program with one change (2, then 6 threads on the monitor),
-        # made by the command; the first opened in the window, the second compared with it
-        # through Compare With Trace Folder… (Ctrl+Shift+K), its path typed in the chooser.
-        pair = []
-        for n in (2, 6):
-            path = os.path.join(tmp, "lock%d.jvmtrace" % n)
-            r = subprocess.run([args.cli, "record", "-o", path, "--", "java", "-cp", classes,
-                                "compare.Change", "lock", str(n), "4"], env=env, cwd=tmp,
-                               capture_output=True, text=True)
-            tap.check(r.returncode == 0, "jvmscope-cli record: the lock with %d threads" % n, r.stderr[-2000:])
-            pair.append(path)
-        if not start_app(pair[0]) or not tap.check(
-                tw.wait_for(lambda: state.get("views", "complete") == "true", timeout=180),
-                "the baseline opens"):
-            return
-        chooser = None
-        for _ in range(10):
-            xdo("key", "ctrl+shift+k")
-            chooser = tw.wait_for(lambda: xdo("search", "--onlyvisible", "--name", "Compare With").stdout.split(),
-                                  timeout=5)
-            if chooser:
-                break
-        tap.check(bool(chooser), "Ctrl+Shift+K opens the chooser")
-        time.sleep(1)
-        xdo("key", "ctrl+l")
-        xdo("type", "--delay", "15", pair[1] + "/")
-        time.sleep(0.5)
-        xdo("key", "Return")
-        done = tw.wait_for(lambda: state.get("compare", "busy") == "false" and state.get("compare", "kinds"),
-                           timeout=300)
-        tap.check(done and state.get("compare", "other") == pair[1] and not state.get("compare", "error"),
-                  "the comparison window compares the typed trace with the one shown",
-                  (state.get("compare", "other"), state.get("compare", "error")))
-        shown = []
-        for entry in (state.get("compare", "kinds") or "").split(";"):
-            if entry.strip():
-                kind, change, unc, sig = entry.split(" ")
-                shown.append((kind, float(change), float(unc), sig == "1"))
-        r = subprocess.run([args.cli, "compare", "--json", pair[0], pair[1]], env=env,
-                           capture_output=True, text=True)
-        cli = json.loads(r.stdout) if r.returncode == 0 else {"kinds": []}
-        expected = [(k["kind"], k["change_per_s"], k["uncertainty_per_s"], k["significant"]) for k in cli["kinds"]]
-
-        def same(a, b):
-            return a[0] == b[0] and a[3] == b[3] and all(
-                abs(x - y) <= 1e-6 * max(abs(x), abs(y)) + 1e-3 for x, y in ((a[1], b[1]), (a[2], b[2])))
-        tap.check(len(shown) == len(expected) and len(shown) > 0 and all(same(a, b) for a, b in zip(shown, expected)),
-                  "the window's kinds are jvmscope-cli compare --json's: order, change, uncertainty, significance",
-                  (shown[:4], expected[:4]))
-        tap.check(bool(shown) and shown[0][0] == "monitor-contention" and shown[0][1] > 0 and shown[0][3],
-                  "monitor contention comes first, grown and significant", shown[:2])
-        time.sleep(1)
-        shot("compare")
-        quit_app()
-        log.flush()
-        with open(log_path, encoding="utf-8", errors="replace") as f:
-            leaks = tw.leak_reports(f.read())
-        tap.check(app.returncode == 0 or (app.returncode == tw.LSAN_EXIT and leaks
-                                          and all(tw.allowed_leak(l) for l in leaks)),
-                  "Ctrl+Q ends the program, with no leak of ours", (app.returncode, leaks))
-
     try:
         out = os.path.join(tmp, "one.jvmtrace")
-        if args.case == "compare":
-            compare_case()
-        elif not start_app():
+        if not start_app():
             pass
         elif args.case == "record":
             ok = record("java -cp classes compare.Change lock 2 4", out)

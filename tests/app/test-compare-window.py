@@ -1,0 +1,274 @@
+#!/usr/bin/env python3
+"""Compare With… in the real window under Xvfb, driven with real input (xdotool): docs/compare.md,
+"In the window". Two recordings of one program with one change (tests/compare/Change.java: a
+monitor taken by 2, then 6 threads) are made with jvmscope-cli record; the first is opened, the
+second compared with it through Compare With Trace Folder… (Ctrl+Shift+K, its path typed in the
+chooser). Then:
+
+  - every table of the comparison window (kinds, monitors, ..., gc) holds the rows of
+    `jvmscope-cli compare --json` with the same numbers (rates, change, uncertainty,
+    significance, absolute amounts), in its order; monitor contention first, grown, significant;
+  - the cells of the kinds table are the command's text for the same rows;
+  - a click on the Change header sorts the rows by change, a second click the other way, with
+    the same rows;
+  - Ctrl+Q ends the program without a leak of ours, a GLib warning or a critical.
+
+Screenshots go to the test's folder (printed). Prints TAP."""
+import argparse
+import importlib.util
+import json
+import os
+import subprocess
+import tempfile
+import time
+
+from jvms_tap import Tap
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+_spec = importlib.util.spec_from_file_location("test_window", os.path.join(HERE, "test-window.py"))
+tw = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(tw)
+
+# The member that names a row in each table of compare --json (docs/compare.md).
+NAME_MEMBER = {"kinds": "kind", "monitors": "class", "parked": "on", "io": "target",
+               "thread_groups": "group", "methods": "method", "allocations": "class", "gc": "measure"}
+# Absolute amounts' members, but for gc ("baseline", "other").
+ABS_UNIT = {"kinds": "ns", "monitors": "ns", "parked": "ns", "io": "ns", "thread_groups": "ns",
+            "methods": "samples", "allocations": "bytes"}
+
+
+def unescape(value):
+    """A GKeyFile string value as configparser returns it (GKeyFile's escapes still in)."""
+    out, i = [], 0
+    while value is not None and i < len(value):
+        c = value[i]
+        if c == "\\" and i + 1 < len(value):
+            out.append({"n": "\n", "t": "\t", "s": " ", "r": "\r", "\\": "\\"}.get(value[i + 1], value[i + 1]))
+            i += 2
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def rows_of(text):
+    """The dump's rows: [name, 7 numbers or cells]."""
+    return [line.split("\t") for line in unescape(text or "").split("\n") if line]
+
+
+def row_name(table, r):
+    """The row's name as the window (and the command's text) names it."""
+    name = r[NAME_MEMBER[table]]
+    if table == "thread_groups":
+        name += " (%s, %d → %d) %s" % (r["kind"], r["baseline_threads"], r["other_threads"], r["state"])
+    if table == "gc" and r.get("collector") is not None:
+        name += " " + r["collector"]
+    return name
+
+
+def expected_row(table, r):
+    """[name, baseline, other, change, uncertainty, significant, baseline abs, other abs] of a
+    compare --json row, as the window's table holds them."""
+    if table == "methods":
+        rates = [r["baseline_share"], r["other_share"], r["change_share"], r["uncertainty_share"]]
+    else:
+        rates = [r["baseline_per_s"], r["other_per_s"], r["change_per_s"], r["uncertainty_per_s"]]
+    if table == "gc":
+        absolute = [r["baseline"], r["other"]]
+    else:
+        absolute = [r["baseline_" + ABS_UNIT[table]], r["other_" + ABS_UNIT[table]]]
+    return [row_name(table, r)] + rates + [1.0 if r["significant"] else 0.0] + absolute
+
+
+def same_row(shown, want):
+    """The name and every number equal: the rates exactly as the command computes them (the
+    JSON keeps a double's 17 digits), the absolute amounts as the JSON rounds them."""
+    if len(shown) != 8 or shown[0] != want[0]:
+        return False
+    got = [float(v) for v in shown[1:]]
+    return got[:5] == want[1:6] and [round(v) for v in got[5:]] == [round(v) for v in want[6:]]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--jvmscope", required=True)
+    ap.add_argument("--cli", required=True)
+    ap.add_argument("--schema-dir", required=True)
+    ap.add_argument("--source-root", required=True)
+    ap.add_argument("--keep", action="store_true", help="keep the test's folder")
+    args = ap.parse_args()
+    for name in ("jvmscope", "cli", "schema_dir", "source_root"):
+        setattr(args, name, os.path.abspath(getattr(args, name)))
+    tap = Tap()
+    tmp = tempfile.mkdtemp(prefix="jvmscope-compare-window-")
+    classes = os.path.join(tmp, "classes")
+    r = subprocess.run(["javac", "-d", classes, os.path.join(args.source_root, "tests", "compare", "Change.java")],
+                       capture_output=True, text=True)
+    if not tap.check(r.returncode == 0, "Change.java compiles", r.stderr):
+        return tap.done()
+    xvfb, display = tw.start_xvfb("1600x1000")
+    state = tw.State(os.path.join(tmp, "state.ini"))
+    env = dict(os.environ)
+    env.update({
+        "DISPLAY": display, "GDK_BACKEND": "x11", "GSETTINGS_SCHEMA_DIR": args.schema_dir,
+        "GSETTINGS_BACKEND": "keyfile", "XDG_CACHE_HOME": os.path.join(tmp, "cache"),
+        "XDG_CONFIG_HOME": os.path.join(tmp, "config"), "XDG_DATA_HOME": os.path.join(tmp, "data"),
+        "JVMSCOPE_DEBUG_DUMP_STATE": state.path, "LC_ALL": "C.UTF-8", "GTK_A11Y": "none",
+    })
+    env.pop("WAYLAND_DISPLAY", None)
+    app_env = dict(env)
+    if "ASAN_OPTIONS" in env:
+        # GTK's file chooser leaves GLib's and the GL renderer's blocks at exit, which a fast
+        # unwind cannot tell from ours (tests/lsan.supp): LeakSanitizer's exit status, not an
+        # abort, and the leaks judged as test-window.py's export session judges them.
+        app_env["ASAN_OPTIONS"] = env["ASAN_OPTIONS"].replace("abort_on_error=1", "abort_on_error=0")
+        app_env["LSAN_OPTIONS"] = env.get("LSAN_OPTIONS", "") + ":exitcode=%d" % tw.LSAN_EXIT
+    log_path = os.path.join(tmp, "jvmscope.log")
+    log = open(log_path, "w")
+    app = None
+    n_shot = [0]
+
+    def xdo(*cmd):
+        return subprocess.run(["xdotool", *cmd], env=env, capture_output=True, text=True)
+
+    def shot(name):
+        n_shot[0] += 1
+        path = os.path.join(tmp, "%d-%s.png" % (n_shot[0], name))
+        tw.screenshot(env, path)
+        tap.note("screenshot: " + path)
+
+    def compare_window():
+        found = xdo("search", "--onlyvisible", "--name", "^Compare Traces$").stdout.split()
+        return found[0] if found else None
+
+    def bounds(key, name):
+        """The bounds X,Y,W,H named @name in the [compare] list @key ("NAME=X,Y,W,H;")."""
+        for entry in (state.get("compare", key) or "").split(";"):
+            title, _, box = entry.partition("=")
+            if title == name and box:
+                return [int(v) for v in box.split(",")]
+        return None
+
+    def click(key, name):
+        b = bounds(key, name)
+        window = compare_window()
+        if b is None or window is None:
+            return False
+        xdo("mousemove", "--window", window, str(b[0] + b[2] // 2), str(b[1] + b[3] // 2))
+        xdo("click", "1")
+        time.sleep(0.3)
+        return True
+
+    def quit_app():
+        for _ in range(10):
+            xdo("key", "ctrl+q")
+            try:
+                app.wait(timeout=10)
+                return app.returncode == 0
+            except subprocess.TimeoutExpired:
+                pass
+        return False
+
+    def run():
+        nonlocal app
+        # Two recordings of one program with one change, made by the command.
+        pair = []
+        for n in (2, 6):
+            path = os.path.join(tmp, "lock%d.jvmtrace" % n)
+            r = subprocess.run([args.cli, "record", "-o", path, "--", "java", "-cp", classes,
+                                "compare.Change", "lock", str(n), "4"], env=env, cwd=tmp,
+                               capture_output=True, text=True)
+            if not tap.check(r.returncode == 0, "jvmscope-cli record: the lock with %d threads" % n, r.stderr[-2000:]):
+                return
+            pair.append(path)
+        app = subprocess.Popen([args.jvmscope, pair[0]], env=app_env, stdout=log, stderr=subprocess.STDOUT)
+        if not tap.check(tw.wait_for(lambda: state.get("window", "page") == "trace"
+                                     and state.get("views", "complete") == "true", timeout=180),
+                         "the baseline opens"):
+            return
+        chooser = None
+        for _ in range(10):
+            xdo("key", "ctrl+shift+k")
+            chooser = tw.wait_for(lambda: xdo("search", "--onlyvisible", "--name", "Compare With").stdout.split(),
+                                  timeout=5)
+            if chooser:
+                break
+        tap.check(bool(chooser), "Ctrl+Shift+K opens the chooser")
+        time.sleep(1)
+        xdo("key", "ctrl+l")
+        xdo("type", "--delay", "15", pair[1] + "/")
+        time.sleep(0.5)
+        xdo("key", "Return")
+        done = tw.wait_for(lambda: state.get("compare", "busy") == "false" and state.get("compare", "rows-kinds"),
+                           timeout=300)
+        tap.check(done and state.get("compare", "other") == pair[1] and not state.get("compare", "error"),
+                  "the comparison window compares the typed trace with the one shown",
+                  (state.get("compare", "other"), state.get("compare", "error")))
+
+        r = subprocess.run([args.cli, "compare", "--json", pair[0], pair[1]], env=env,
+                           capture_output=True, text=True)
+        cli = json.loads(r.stdout) if r.returncode == 0 else {}
+        tap.check(r.returncode == 0, "jvmscope-cli compare --json", r.stderr[-2000:])
+        for table in NAME_MEMBER:
+            shown = rows_of(state.get("compare", "rows-" + table))
+            want = [expected_row(table, row) for row in cli.get(table, [])]
+            bad = [(s, w) for s, w in zip(shown, want) if not same_row(s, w)]
+            tap.check(len(shown) == len(want) and (len(want) > 0 or table in ("io", "parked", "allocations"))
+                      and not bad,
+                      "table %s: the window's %d rows are compare --json's, in its order, with its numbers"
+                      % (table, len(want)), (len(shown), len(want), bad[:2]))
+        kinds = rows_of(state.get("compare", "shown"))
+        tap.check(state.get("compare", "table") == "kinds" and kinds and kinds[0][0] == "monitor-contention"
+                  and float(kinds[0][3]) > 0 and kinds[0][5] == "1",
+                  "the kinds table shows first: monitor contention on top, grown and significant", kinds[:2])
+
+        # The cells are the command's text for the same rows ("  * KIND: B → O, C ± U").
+        r = subprocess.run([args.cli, "compare", "--limit", "0", pair[0], pair[1]], env=env,
+                           capture_output=True, text=True)
+        text = r.stdout.split("\n")
+        cells = rows_of(state.get("compare", "cells"))
+        lines = ["  %s %s: %s → %s, %s %s" % ("*" if c[5] else " ", c[0], c[1], c[2], c[3], c[4]) for c in cells]
+        missing = [line for line in lines if line not in text]
+        tap.check(r.returncode == 0 and lines and not missing,
+                  "the kinds table's %d rows of cells are jvmscope-cli compare's text lines" % len(lines),
+                  (missing[:2], [t for t in text if "monitor" in t][:2]))
+        time.sleep(1)
+        shot("table")
+
+        # A click on the Change header: sorted by change, ascending; again: descending.
+        before = sorted(tuple(k) for k in kinds)
+        for order, label in ((1, "ascending"), (-1, "descending")):
+            clicked = click("headers", "Change")
+
+            def sorted_rows():
+                rows = rows_of(state.get("compare", "shown"))
+                changes = [order * float(k[3]) for k in rows]
+                return rows if rows and changes == sorted(changes) and [k[0] for k in rows] != [k[0] for k in kinds] else None
+            got = tw.wait_for(sorted_rows, timeout=20)
+            tap.check(clicked and got is not None and sorted(tuple(k) for k in got) == before,
+                      "a click on the Change header sorts the rows by change, %s, the same rows" % label,
+                      [(k[0], k[3]) for k in rows_of(state.get("compare", "shown"))][:5])
+            if got:
+                kinds = got
+            shot("sorted-" + label)
+
+    try:
+        run()
+    finally:
+        if app is not None and app.poll() is None:
+            quit_app()
+            log.flush()
+            with open(log_path, encoding="utf-8", errors="replace") as f:
+                leaks = tw.leak_reports(f.read())
+            tap.check(app.returncode == 0 or (app.returncode == tw.LSAN_EXIT and leaks
+                                              and all(tw.allowed_leak(l) for l in leaks)),
+                      "Ctrl+Q ends the program, with no leak of ours", (app.returncode, leaks))
+            text = open(log_path, encoding="utf-8", errors="replace").read()
+            tap.check("-CRITICAL **" not in text and "-WARNING **" not in text,
+                      "the program printed no GLib criticals or warnings")
+        tw.stop_session(tap, app, xvfb, log, tmp, args.keep)
+    return tap.done()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -71,8 +71,10 @@ for f in "$D"/findings/*; do
   if [ -d "$OUT/$t/corpus" ]; then cp "$f" "$OUT/$t/corpus/"; fi
 done
 
-status=0
-for t in $TARGETS; do
+# One target's campaign; its line goes to $OUT/$t/result. Runs in a subshell, so that the
+# environment one target needs stays its own.
+run_target() (
+  t=$1
   dict=$D/$(echo "$t" | sed 's/^fuzz-//').dict
   extra=""
   timeout=5
@@ -97,7 +99,6 @@ for t in $TARGETS; do
   "$F/$t" $LIMITS -timeout=$timeout $extra -dict="$dict" -artifact_prefix="$OUT/$t/artifacts/" "$OUT/$t/corpus" >"$log" 2>&1
   rc=$?
   set -e
-  unset JVMS_FUZZ_CTF_SEEDS JVMS_FUZZ_BUNDLE_JFR
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 | sed 's/cov: //')
   ft=$(grep -o 'ft: [0-9]*' "$log" | tail -n 1 | sed 's/ft: //')
@@ -107,12 +108,35 @@ for t in $TARGETS; do
   elif [ "$rc" -eq 0 ]; then
     # A target that exits at once fuzzed nothing.
     result="FAILED (no input run: ${execs:-no} executions; $log)"
-    status=1
   else
     result="FAILED (status $rc: $(grep -m1 -o 'ERROR: [A-Za-z]*: [a-z-]*\|ERROR: libFuzzer: [a-z-]*' "$log" || echo see log); $log)"
-    status=1
   fi
   printf '%-14s %4ss  execs %-9s cov %-6s ft %-6s corpus %-5s %s\n' "$t" "$SECONDS_PER_TARGET" \
-    "${execs:-?}" "${cov:-?}" "${ft:-?}" "$corpus" "$result"
+    "${execs:-?}" "${cov:-?}" "${ft:-?}" "$corpus" "$result" >"$OUT/$t/result"
+)
+
+# FUZZ_JOBS campaigns at a time (default 2, the CI machine's cores): each target is
+# single-threaded, so the stage takes about half as long as one after the other.
+JOBS=${FUZZ_JOBS:-2}
+running=0
+for t in $TARGETS; do
+  run_target "$t" &
+  running=$((running + 1))
+  if [ "$running" -ge "$JOBS" ]; then
+    wait
+    running=0
+  fi
+done
+wait
+
+status=0
+for t in $TARGETS; do
+  if [ -f "$OUT/$t/result" ]; then
+    cat "$OUT/$t/result"
+    grep -q ' ok$' "$OUT/$t/result" || status=1
+  else
+    echo "$t FAILED (no result: the campaign's shell ended early)"
+    status=1
+  fi
 done
 exit $status

@@ -22,8 +22,8 @@ if [ ! -f "$BUILD/build.ninja" ]; then
 else
   meson setup --reconfigure "$BUILD" "$ROOT" $OPTIONS >/dev/null
 fi
-TARGETS="fuzz-jfr fuzz-perf fuzz-ctf fuzz-history fuzz-bundle fuzz-samples fuzz-events"
-REGRESS="fuzz-jfr-regress fuzz-history-regress fuzz-bundle-regress fuzz-samples-regress fuzz-events-regress fuzz-seeds"
+TARGETS="fuzz-jfr fuzz-perf fuzz-ctf fuzz-history fuzz-bundle fuzz-samples fuzz-events fuzz-record-expr"
+REGRESS="fuzz-jfr-regress fuzz-history-regress fuzz-bundle-regress fuzz-samples-regress fuzz-events-regress fuzz-record-expr-regress fuzz-seeds"
 # Only the fuzz targets and the seed writers: the rest of the tree is built by the other builds.
 # shellcheck disable=SC2046 # one word per target
 if ! ninja -C "$BUILD" $(for t in $TARGETS $REGRESS; do printf 'tests/fuzz/%s ' "$t"; done) >"$BUILD/fuzz-build.log" 2>&1; then
@@ -49,6 +49,7 @@ for t in $TARGETS; do mkdir -p "$OUT/$t/corpus" "$OUT/$t/artifacts"; done
 "$F/fuzz-bundle-regress" --write-corpus "$OUT/fuzz-bundle/corpus"
 "$F/fuzz-samples-regress" --write-corpus "$OUT/fuzz-samples/corpus"
 "$F/fuzz-events-regress" --write-corpus "$OUT/fuzz-events/corpus"
+"$F/fuzz-record-expr-regress" --write-corpus "$OUT/fuzz-record-expr/corpus"
 # perf: the head of the bundled sample (a stream without its feature sections), and, where perf
 # may record, small files with sched tracepoints (formats in TRACING_DATA), syscalls, a counter
 # group and zstd-compressed records.
@@ -92,6 +93,7 @@ run_target() (
     fuzz-ctf) export JVMS_FUZZ_CTF_SEEDS="$OUT/fuzz-ctf/corpus" ;;
     # Blocks decode to at most 255 times their size: 64 KiB inputs keep each run short.
     fuzz-events) extra="-max_len=65536" ;;
+    fuzz-record-expr) extra="-max_len=8192" ;;
   esac
   log=$OUT/$t/log
   set +e

@@ -14,6 +14,7 @@ int jvms_cli_index   (int argc, char **argv);
 int jvms_cli_print   (int argc, char **argv);
 int jvms_cli_profile (int argc, char **argv);
 int jvms_cli_record  (int argc, char **argv);
+int jvms_cli_records (int argc, char **argv);
 #ifdef JVMS_CLI_RENDER
 int jvms_cli_render  (int argc, char **argv);
 #endif

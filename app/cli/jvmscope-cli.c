@@ -22,6 +22,7 @@ static const JvmsCliCommand commands[] = {
   { "print", jvms_cli_print, N_("Print every field of every event of a JFR file") },
   { "index", jvms_cli_index, N_("Build or reuse the index of a trace and say what it holds") },
   { "events", jvms_cli_events, N_("List the events of a trace, or their statistics") },
+  { "records", jvms_cli_records, N_("Scheduling quanta or events as records: filters, sets, metrics, statistics") },
   { "analyze", jvms_cli_analyze, N_("Explain why the threads of a JVM were slow: the root-cause report") },
   { "critical-path", jvms_cli_critical_path, N_("The chain of work a thread waited on, across threads and layers") },
   { "profile", jvms_cli_profile, N_("Where in the code the time went: call tree, folded stacks, method table") },

@@ -103,6 +103,8 @@ jvms_record_sets_define (JvmsRecordSets *self, const char *name, const JvmsRecor
   g_autofree char *group = group_of ("set", name);
   g_key_file_remove_group (self->file, group, NULL);
   g_key_file_set_string (self->file, group, "source", def->source != NULL ? def->source : "quanta");
+  if (def->base != NULL)
+    g_key_file_set_string (self->file, group, "base", def->base);
   set_list (self->file, group, "filter", def->filters);
   set_list (self->file, group, "union", def->unions);
   set_list (self->file, group, "intersect", def->intersects);
@@ -213,12 +215,14 @@ evaluate (JvmsRecordSets *self, const char *name, JvmsRecordTable *table, const 
                    "%s: record set “%s” is a set of %s, not of %s", self->path, name, own, source);
       return NULL;
     }
+  g_autofree char *base = g_key_file_get_string (self->file, group, "base", NULL);
   g_auto(GStrv) filters = g_key_file_get_string_list (self->file, group, "filter", NULL, NULL);
   g_auto(GStrv) unions = g_key_file_get_string_list (self->file, group, "union", NULL, NULL);
   g_auto(GStrv) intersects = g_key_file_get_string_list (self->file, group, "intersect", NULL, NULL);
   g_auto(GStrv) minus = g_key_file_get_string_list (self->file, group, "minus", NULL, NULL);
   JvmsRecordSetDef def = {
     .source = own,
+    .base = base,
     .filters = (const char * const *) filters,
     .unions = (const char * const *) unions,
     .intersects = (const char * const *) intersects,
@@ -235,8 +239,13 @@ evaluate_def (JvmsRecordSets *self, const char *name, const JvmsRecordSetDef *de
   const char * const *unions = def->unions;
   gboolean has_filters = filters != NULL && filters[0] != NULL;
   gboolean has_unions = unions != NULL && unions[0] != NULL;
-  g_autoptr(JvmsRecordSet) set =
-    jvms_record_set_new (jvms_record_table_get_n_rows (table), has_filters || !has_unions);
+  g_autoptr(JvmsRecordSet) set = NULL;
+  if (def->base != NULL)
+    set = evaluate (self, def->base, table, source, depth + 1, error);
+  else
+    set = jvms_record_set_new (jvms_record_table_get_n_rows (table), has_filters || !has_unions);
+  if (set == NULL)
+    return NULL;
   for (guint i = 0; has_filters && filters[i] != NULL; i++)
     {
       g_autoptr(GError) local = NULL;

@@ -2,16 +2,17 @@
  * are there when the trace is reopened, and after its index is rebuilt (issue 22,
  * docs/records.md).
  *
- * A set is saved as its definition, never as rows: a source ("quanta", "events:TYPE"), filters
- * (jvms-record-expr.h), and names of other sets of the same source to join (union), meet
- * (intersect) and take away (minus). Its rows are those its filters keep (every row when there
- * is no filter and no union, none when there are only unions), joined with each union, met with
- * each intersection, less each difference. A metric is saved as NAME and its expression.
+ * A set is saved as its definition, never as rows: a source ("quanta", "events:TYPE"), a base
+ * (another saved set of the same source to start from), filters (jvms-record-expr.h), and names of
+ * other sets of the same source to join (union), meet (intersect) and take away (minus). Its rows
+ * are its base's (without a base: every row, or none when it has unions and no filter), those
+ * its filters keep, joined with each union, met with each intersection, less each difference. A
+ * metric is saved as NAME and its expression.
  *
  * The file (a GKeyFile, UTF-8 text) is `<cache>/<K>.sets` for an index `<cache>/<K>-<H>.jvmsidx`
  * (jvms-index-cache.h): keyed by the trace's path only, so a rebuilt index (a new H) finds it,
  * and no cache clean-up of the trace's `K-` files removes it. Groups:
- *   [set NAME]     source=quanta  filter=EXPR;EXPR  union=NAME;...  intersect=...  minus=...
+ *   [set NAME]     source=quanta  base=NAME  filter=EXPR;EXPR  union=NAME;...  intersect=...  minus=...
  *   [metric NAME]  expression=EXPR
  * Names are letters, digits, `_`, `.` and `-`.
  */
@@ -26,6 +27,7 @@ typedef struct _JvmsRecordSets JvmsRecordSets;
 typedef struct
 {
   const char         *source;
+  const char         *base;       /* a saved set, or NULL */
   const char * const *filters;    /* NULL-terminated, or NULL */
   const char * const *unions;
   const char * const *intersects;

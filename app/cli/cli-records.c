@@ -359,10 +359,9 @@ jvms_cli_records (int argc, char **argv)
       return jvms_record_sets_save (sets, &error) ? 0 : fail (error->message, 1);
     }
 
-  /* The source: a saved set's source, met with that set. */
+  /* The source: a saved set's source, starting from that set's records. */
   const char *source = set != NULL ? set : "quanta";
   g_autofree char *saved_source = NULL;
-  g_autoptr(GPtrArray) meet = g_ptr_array_new ();
   if (set != NULL && strcmp (set, "quanta") != 0 && !g_str_has_prefix (set, "events:"))
     {
       saved_source = jvms_record_sets_get_source (sets, set);
@@ -373,11 +372,7 @@ jvms_cli_records (int argc, char **argv)
           return fail (m, 1);
         }
       source = saved_source;
-      g_ptr_array_add (meet, set);
     }
-  for (guint i = 0; intersects != NULL && intersects[i] != NULL; i++)
-    g_ptr_array_add (meet, intersects[i]);
-  g_ptr_array_add (meet, NULL);
 
   gint64 start = jvms_history_get_start_time (history);
   gint64 t0 = from != NULL ? jvms_cli_time_at (start, from_offset) : G_MININT64;
@@ -421,9 +416,10 @@ jvms_cli_records (int argc, char **argv)
 
   JvmsRecordSetDef def = {
     .source = source,
+    .base = saved_source != NULL ? set : NULL,
     .filters = (const char * const *) filters,
     .unions = (const char * const *) unions,
-    .intersects = (const char * const *) meet->pdata,
+    .intersects = (const char * const *) intersects,
     .minus = (const char * const *) minus,
   };
   g_autoptr(JvmsRecordSet) rows = jvms_record_sets_evaluate_def (sets, &def, table, &error);

@@ -683,6 +683,8 @@ test_saved_sets (Fixture *f, gconstpointer data)
     JvmsRecordSetDef d_mix = { .source = "quanta", .filters = preempted_f, .unions = both, .minus = workers };
     JvmsRecordSetDef d_only_union = { .source = "quanta", .unions = both };
     JvmsRecordSetDef d_events = { .source = "events:jdk.ThreadPark" };
+    const char *cpu0[] = { "cpu == 0", NULL };
+    JvmsRecordSetDef d_based = { .source = "quanta", .base = "long", .filters = cpu0, .unions = workers };
     const char *self_loop[] = { "loop", NULL };
     JvmsRecordSetDef d_loop = { .source = "quanta", .intersects = self_loop };
     const char *other[] = { "parks", NULL };
@@ -692,6 +694,7 @@ test_saved_sets (Fixture *f, gconstpointer data)
     g_assert_true (jvms_record_sets_define (sets, "mix", &d_mix, &error));
     g_assert_true (jvms_record_sets_define (sets, "only-union", &d_only_union, &error));
     g_assert_true (jvms_record_sets_define (sets, "parks", &d_events, &error));
+    g_assert_true (jvms_record_sets_define (sets, "based", &d_based, &error));
     g_assert_true (jvms_record_sets_define (sets, "loop", &d_loop, &error));
     g_assert_true (jvms_record_sets_define (sets, "other", &d_other, &error));
     g_assert_true (jvms_record_sets_define_metric (sets, "ipc", "instructions / cycles", &error));
@@ -704,12 +707,14 @@ test_saved_sets (Fixture *f, gconstpointer data)
   g_autoptr(JvmsRecordSets) sets = jvms_record_sets_load (path, &error);
   g_assert_no_error (error);
   g_auto(GStrv) names = jvms_record_sets_list (sets);
-  g_assert_cmpuint (g_strv_length (names), ==, 7);
+  g_assert_cmpuint (g_strv_length (names), ==, 8);
   jvms_record_sets_add_metrics (sets, f->table, NULL);
   g_assert_cmpint (jvms_record_table_lookup (f->table, "ipc"), >=, 0);
   g_autoptr(JvmsRecordSet) mix = jvms_record_sets_evaluate (sets, "mix", f->table, "quanta", &error);
   g_assert_no_error (error);
   g_autoptr(JvmsRecordSet) only = jvms_record_sets_evaluate (sets, "only-union", f->table, "quanta", &error);
+  g_assert_no_error (error);
+  g_autoptr(JvmsRecordSet) based = jvms_record_sets_evaluate (sets, "based", f->table, "quanta", &error);
   g_assert_no_error (error);
   for (guint i = 0; i < N_ROWS; i++)
     {
@@ -718,6 +723,7 @@ test_saved_sets (Fixture *f, gconstpointer data)
       gboolean is_main = strcmp (r->thread, "main") == 0 || g_str_has_prefix (r->thread, "worker");
       g_assert_cmpint (jvms_record_set_contains (mix, i), ==, (r->preempted == 1 || is_long) && !is_main);
       g_assert_cmpint (jvms_record_set_contains (only, i), ==, is_long);
+      g_assert_cmpint (jvms_record_set_contains (based, i), ==, (is_long && r->cpu == 0) || is_main);
     }
   g_assert_null (jvms_record_sets_evaluate (sets, "loop", f->table, "quanta", &error));
   g_assert_nonnull (strstr (error->message, "through itself"));

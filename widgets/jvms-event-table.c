@@ -71,6 +71,7 @@ struct _JvmsEventTable
   GCancellable        *order_cancel;
   GCancellable        *stats_cancel;
   gboolean             own_selection;
+  guint                refresh_id;    /* a refresh for the session's new selection, pending */
   gboolean             sorting;
   guint                sort_id;
   gboolean             sort_descending;
@@ -607,6 +608,7 @@ start_order (JvmsEventTable *self)
 static void
 refresh (JvmsEventTable *self)
 {
+  g_clear_handle_id (&self->refresh_id, g_source_remove);
   g_clear_object (&self->selection);
   g_clear_pointer (&self->stats, jvms_event_stats_free);
   if (self->store == NULL)
@@ -718,12 +720,27 @@ sort_chosen (JvmsEventTable *self)
                                     ? GTK_SORT_DESCENDING : GTK_SORT_ASCENDING);
 }
 
+static gboolean
+refresh_pending (gpointer data)
+{
+  JvmsEventTable *self = data;
+  self->refresh_id = 0;
+  refresh (self);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 session_selection_changed (JvmsEventTable *self)
 {
   /* A selection the table made by activating a row keeps the table as it is. */
-  if (!self->own_selection)
-    refresh (self);
+  if (self->own_selection)
+    return;
+  /* Once for a burst of changes: a drag changes the selection at each motion, and each change
+   * notifies its start, end and presence; a refresh each time (new rows bound, the statistics
+   * cleared and started again) kept the main loop from the drag's own events under ASan. After
+   * the views are drawn, so that a drag stays smooth. */
+  if (self->refresh_id == 0)
+    self->refresh_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, refresh_pending, self, NULL);
 }
 
 static void
@@ -863,7 +880,7 @@ jvms_event_table_get_range (JvmsEventTable *self, gint64 *from, gint64 *to)
 gboolean
 jvms_event_table_is_busy (JvmsEventTable *self)
 {
-  return self->order_cancel != NULL || self->stats_cancel != NULL;
+  return self->refresh_id != 0 || self->order_cancel != NULL || self->stats_cancel != NULL;
 }
 
 gint64
@@ -878,6 +895,71 @@ JvmsEventStats *
 jvms_event_table_get_stats (JvmsEventTable *self)
 {
   return self->stats;
+}
+
+static int
+rect_y_cmp (gconstpointer a, gconstpointer b)
+{
+  const graphene_rect_t *x = a, *y = b;
+  return x->origin.y < y->origin.y ? -1 : x->origin.y > y->origin.y;
+}
+
+/* The bounds of @widget's children in @root's coordinates, those inside @clip only. */
+static void
+add_child_rects (GArray *rects, GtkWidget *widget, GtkWidget *root, const graphene_rect_t *clip)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      graphene_rect_t r;
+      if (gtk_widget_get_mapped (c) && gtk_widget_compute_bounds (c, root, &r) && r.size.height > 0
+          && (clip == NULL || (r.origin.y >= clip->origin.y
+                               && r.origin.y + r.size.height <= clip->origin.y + clip->size.height)))
+        g_array_append_val (rects, r);
+    }
+}
+
+GArray *
+jvms_event_table_get_layout (JvmsEventTable *self, JvmsEventTablePart part)
+{
+  g_return_val_if_fail (JVMS_IS_EVENT_TABLE (self), NULL);
+  GArray *rects = g_array_new (FALSE, FALSE, sizeof (graphene_rect_t));
+  GtkWidget *root = GTK_WIDGET (gtk_widget_get_root (GTK_WIDGET (self)));
+  if (root == NULL)
+    return rects;
+  /* GTK 4.8's column view: a "header" (the column titles, left to right), then the "listview"
+   * of "row"s, recycled and in no particular order, some scrolled away. */
+  GtkWidget *scroller = gtk_widget_get_parent (GTK_WIDGET (self->view));
+  graphene_rect_t shown;
+  if (!gtk_widget_compute_bounds (scroller, root, &shown))
+    return rects;
+  for (GtkWidget *c = gtk_widget_get_first_child (GTK_WIDGET (self->view)); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      if (part == JVMS_EVENT_TABLE_HEADS && g_str_equal (gtk_widget_get_css_name (c), "header"))
+        add_child_rects (rects, c, root, NULL);
+      else if (part == JVMS_EVENT_TABLE_ROWS && g_str_equal (gtk_widget_get_css_name (c), "listview"))
+        {
+          add_child_rects (rects, c, root, &shown);
+          g_array_sort (rects, rect_y_cmp);
+        }
+    }
+  return rects;
+}
+
+const char *
+jvms_event_table_get_focus_part (JvmsEventTable *self)
+{
+  g_return_val_if_fail (JVMS_IS_EVENT_TABLE (self), "");
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+  if (focus == NULL)
+    return "";
+  if (focus == GTK_WIDGET (self->view) || gtk_widget_is_ancestor (focus, GTK_WIDGET (self->view)))
+    return "rows";
+  if (focus == GTK_WIDGET (self->search) || gtk_widget_is_ancestor (focus, GTK_WIDGET (self->search)))
+    return "filter";
+  if (focus == GTK_WIDGET (self) || gtk_widget_is_ancestor (focus, GTK_WIDGET (self)))
+    return "bar";
+  return "";
 }
 
 /* A grid's shown text: a line per row, its cells joined by " | " (durations hold spaces). */
@@ -1142,6 +1224,7 @@ static void
 jvms_event_table_dispose (GObject *object)
 {
   JvmsEventTable *self = JVMS_EVENT_TABLE (object);
+  g_clear_handle_id (&self->refresh_id, g_source_remove);
   if (self->order_cancel != NULL)
     g_cancellable_cancel (self->order_cancel);
   if (self->stats_cancel != NULL)

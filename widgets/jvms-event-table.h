@@ -53,6 +53,18 @@ char           *jvms_event_table_describe_stats (JvmsEventTable *self);
 /* The first @max rows' Thread and Fields cells as shown, one row per line, a tab between. */
 char           *jvms_event_table_describe_cells (JvmsEventTable *self,
                                                  guint           max);
+/* Where the table's parts are (graphene_rect_t in the window's coordinates): the column titles
+ * left to right, or the rows wholly shown, top to bottom. */
+typedef enum
+{
+  JVMS_EVENT_TABLE_HEADS,
+  JVMS_EVENT_TABLE_ROWS,
+} JvmsEventTablePart;
+GArray         *jvms_event_table_get_layout   (JvmsEventTable    *self,
+                                               JvmsEventTablePart part);
+/* What of the table has the keyboard focus: "rows", "filter" (the text filter), "bar" (the
+ * rest of the filter bar) or "" (nothing of the table). */
+const char     *jvms_event_table_get_focus_part (JvmsEventTable *self);
 /* The row the keyboard or a click selected, or -1. */
 gint64          jvms_event_table_get_selected (JvmsEventTable *self);
 /* The statistics shown (NULL until computed). */

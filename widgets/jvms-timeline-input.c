@@ -251,6 +251,13 @@ on_drag_end (GtkGestureDrag *gesture,
                   jvms_timeline_x_to_time (&g, MAX (x, g.gutter)), x < g.gutter);
 }
 
+gboolean
+jvms_timeline_is_dragging (JvmsTimeline *self)
+{
+  g_return_val_if_fail (JVMS_IS_TIMELINE (self), FALSE);
+  return _jvms_timeline_get_private (self)->dragging;
+}
+
 void
 _jvms_timeline_add_input (JvmsTimeline *self)
 {

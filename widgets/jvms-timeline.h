@@ -170,6 +170,10 @@ guint        jvms_timeline_get_cursor_row     (JvmsTimeline *self);
 void         jvms_timeline_set_cursor_row     (JvmsTimeline *self,
                                                guint         row);
 
+/* A press of the primary button is being dragged (selecting or not) and not yet released: the
+ * selection it makes is not final. */
+gboolean     jvms_timeline_is_dragging        (JvmsTimeline *self);
+
 /* Helpers for subclasses and tests. */
 double       jvms_timeline_time_to_x          (const JvmsTimelineGeometry *geometry,
                                                gint64                      time);

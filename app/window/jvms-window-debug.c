@@ -20,6 +20,7 @@ struct _JvmsWindowDebug
   char    *dump_path;   /* NULL: no state dump */
   char    *dump_last;   /* what was written last */
   guint    tick_id;
+  guint    write_id;    /* a write after the change under way, pending */
   gboolean frame_marked;
 };
 
@@ -149,11 +150,12 @@ state_to_data (JvmsWindow *self)
   return g_key_file_to_data (kf, NULL, NULL);
 }
 
-void
-jvms_window_debug_changed (JvmsWindow *self)
+static void
+write_dump (JvmsWindow *self)
 {
   JvmsWindowDebug *debug = self->debug;
-  if (debug == NULL || debug->dump_path == NULL || self->stack == NULL || self->views == NULL)
+  g_clear_handle_id (&debug->write_id, g_source_remove);
+  if (self->stack == NULL || self->views == NULL)
     return;
 
   /* Written only when it changed, so that the periodic look costs nothing. */
@@ -171,9 +173,33 @@ jvms_window_debug_changed (JvmsWindow *self)
 }
 
 static gboolean
+write_pending (gpointer user_data)
+{
+  JvmsWindow *self = user_data;
+  self->debug->write_id = 0;
+  write_dump (self);
+  return G_SOURCE_REMOVE;
+}
+
+void
+jvms_window_debug_changed (JvmsWindow *self)
+{
+  JvmsWindowDebug *debug = self->debug;
+  if (debug == NULL || debug->dump_path == NULL)
+    return;
+  /* Written once the change is complete: every handler of the signal that told it has run (a
+   * dump written from the first one showed the session's new selection with the event table's
+   * old range, as if settled), and once for a burst of changes (a drag's motions, each of which
+   * reads the table's rows again) instead of once per change. */
+  if (debug->write_id == 0)
+    debug->write_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, write_pending, self, NULL);
+}
+
+static gboolean
 dump_tick (gpointer user_data)
 {
-  jvms_window_debug_changed (user_data);
+  JvmsWindow *self = user_data;
+  write_dump (self);
   return G_SOURCE_CONTINUE;
 }
 
@@ -194,6 +220,9 @@ _jvms_window_debug_dispose (JvmsWindow *self)
 {
   if (self->debug == NULL)
     return;
+  /* The last change is written before the window goes. */
+  if (self->debug->write_id != 0)
+    write_dump (self);
   g_clear_handle_id (&self->debug->tick_id, g_source_remove);
   g_free (self->debug->dump_path);
   g_free (self->debug->dump_last);

@@ -2,7 +2,9 @@
  * one switch each, read once from the environment:
  *
  *   JVMSCOPE_DEBUG_DUMP_STATE=FILE  each window writes what it shows to FILE, a key file
- *                                   (docs/window.md, "State dump"), whenever that changes;
+ *                                   (docs/window.md, "State dump"), whenever that changes (once
+ *                                   every handler of the change has run; layout is looked at
+ *                                   every 250 ms);
  *                                   tests/app and tests/data read it to know when a step is done.
  *   JVMSCOPE_DEBUG_TIMING           each mark prints "timing: <seconds since launch> <what>" on
  *                                   standard error, launch being the process's start (exec) as

@@ -507,8 +507,26 @@ dump_event_table (JvmsEventTable *table, GKeyFile *key_file)
   JvmsEventStats *stats = jvms_event_table_get_stats (table);
   g_key_file_set_uint64 (key_file, "events", "stats-rows", stats != NULL ? jvms_event_stats_get_n_rows (stats) : 0);
   g_key_file_set_integer (key_file, "events", "stats-types", stats != NULL ? (int) jvms_event_stats_get_n_types (stats) : 0);
+  g_key_file_set_string (key_file, "events", "focus", jvms_event_table_get_focus_part (table));
   if (gtk_widget_get_mapped (GTK_WIDGET (table)))
-    set_bounds (key_file, "table-bounds", GTK_WIDGET (table));
+    {
+      set_bounds (key_file, "table-bounds", GTK_WIDGET (table));
+      /* x;y;w;h of each column title and of each row shown: tests click them. */
+      static const char * const keys[] = { "head-bounds", "row-bounds" };
+      static const JvmsEventTablePart parts[] = { JVMS_EVENT_TABLE_HEADS, JVMS_EVENT_TABLE_ROWS };
+      for (guint k = 0; k < G_N_ELEMENTS (keys); k++)
+        {
+          g_autoptr(GArray) rects = jvms_event_table_get_layout (table, parts[k]);
+          g_autoptr(GArray) ints = g_array_new (FALSE, FALSE, sizeof (int));
+          for (guint i = 0; i < rects->len; i++)
+            {
+              const graphene_rect_t *r = &g_array_index (rects, graphene_rect_t, i);
+              int b[4] = { (int) r->origin.x, (int) r->origin.y, (int) r->size.width, (int) r->size.height };
+              g_array_append_vals (ints, b, 4);
+            }
+          g_key_file_set_integer_list (key_file, "events", keys[k], (int *) ints->data, ints->len);
+        }
+    }
 }
 
 /* [path]: the critical path the threads view shows, and the content y of each thread row
@@ -605,6 +623,19 @@ jvms_window_views_dump_state (JvmsWindowViews *self, GKeyFile *key_file)
                                 G_OBJECT_TYPE_NAME (self->views[i]));
     }
   g_key_file_set_string (key_file, "views", "shown", shown->str);
+  /* A drag's selection is final when no view is dragging: a test waits for it before it reads
+   * the range it dragged (under ASan the release came seconds after the motions). */
+  gboolean dragging = FALSE;
+  for (guint i = 0; i < JVMS_N_VIEW_KINDS; i++)
+    dragging |= JVMS_IS_TIMELINE (self->views[i]) && jvms_timeline_is_dragging (JVMS_TIMELINE (self->views[i]));
+  g_key_file_set_boolean (key_file, "views", "dragging", dragging);
+  /* The view with the keyboard focus, by its name (empty: none has it): its keys act on it. */
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self->window));
+  const char *focus_view = "";
+  for (guint i = 0; focus != NULL && i < JVMS_N_VIEW_KINDS; i++)
+    if (focus == self->views[i] || gtk_widget_is_ancestor (focus, self->views[i]))
+      focus_view = jvms_view_kinds[i].name;
+  g_key_file_set_string (key_file, "views", "focus", focus_view);
   set_bounds (key_file, "ruler-bounds", self->ruler);
   /* What of the stacked views shows: rows outside it are scrolled away. */
   GtkWidget *scroller = gtk_widget_get_ancestor (GTK_WIDGET (self->views_box), GTK_TYPE_SCROLLED_WINDOW);

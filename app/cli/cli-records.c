@@ -379,7 +379,12 @@ jvms_cli_records (int argc, char **argv)
   gint64 t1 = to != NULL ? jvms_cli_time_at (start, to_offset) : G_MAXINT64;
   g_autoptr(JvmsRecordTable) table = NULL;
   if (strcmp (source, "quanta") == 0)
-    table = jvms_quanta_read (history, t0, t1, &error);
+    {
+      /* Not an error: the records are simply none, and the user should know why. */
+      if ((jvms_trace_index_get_layers (index) & JVMS_TRACE_LAYER_KERNEL) == 0)
+        g_printerr (_("note: %s has no kernel scheduler events: it has no quanta (docs/records.md)\n"), files[0]);
+      table = jvms_quanta_read (history, t0, t1, &error);
+    }
   else if (g_str_has_prefix (source, "events:"))
     {
       g_autoptr(JvmsEventStore) store = jvms_event_store_open (jvms_trace_index_get_events_path (index), &error);

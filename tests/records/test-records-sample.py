@@ -106,6 +106,11 @@ try:
     gone = cli("--set", "long", check=False)
     tap.check(gone.returncode == 1 and "long" in gone.stderr, "a deleted set is gone", gone.stderr)
 
+    jfr = subprocess.run([args.cli, "records", args.sample + "/recording.jfr", "--cache-dir", tmp, "--json"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    tap.check(jfr.returncode == 0 and json.loads(jfr.stdout)["count"] == 0 and "has no kernel scheduler events" in jfr.stderr,
+              "a recording without a kernel layer has no quanta, and says why", (jfr.returncode, jfr.stderr))
+
     cases = [(["--filter", "nosuch > 1"], "unknown name “nosuch”"),
              (["--filter", "duration > 1/0"], "at character 14: division by zero"),
              (["--filter", "duration >> 1"], "“duration >> 1”, at character"),

@@ -422,6 +422,7 @@ typedef struct
 {
   char   *line;
   guint64 weight;
+  guint32 node;
 } Line;
 
 static int
@@ -433,10 +434,18 @@ compare_lines (gconstpointer pa, gconstpointer pb)
   return strcmp (a->line, b->line);
 }
 
-char *
-jvms_call_tree_to_folded (JvmsCallTree *self, guint limit)
+static void
+line_clear (gpointer data)
 {
-  g_autoptr(GArray) lines = g_array_new (FALSE, FALSE, sizeof (Line));
+  g_free (((Line *) data)->line);
+}
+
+/* Every stack with a self weight as its folded line, in the folded order. */
+static GArray *
+folded_lines (JvmsCallTree *self)
+{
+  GArray *lines = g_array_new (FALSE, FALSE, sizeof (Line));
+  g_array_set_clear_func (lines, line_clear);
   g_autoptr(GString) path = g_string_new (NULL);
   g_autoptr(GArray) lengths = g_array_new (FALSE, FALSE, sizeof (gsize)); /* path length per depth */
   guint32 node = NODE (self, 0)->first_child;
@@ -459,7 +468,7 @@ jvms_call_tree_to_folded (JvmsCallTree *self, guint limit)
       g_array_index (lengths, gsize, nd->depth - 1) = path->len;
       if (nd->self > 0)
         {
-          Line l = { g_strdup (path->str), nd->self };
+          Line l = { g_strdup (path->str), nd->self, node };
           g_array_append_val (lines, l);
         }
       if (nd->first_child != JVMS_CALL_TREE_NONE)
@@ -473,15 +482,39 @@ jvms_call_tree_to_folded (JvmsCallTree *self, guint limit)
         }
     }
   g_array_sort (lines, compare_lines);
+  return lines;
+}
+
+char *
+jvms_call_tree_to_folded (JvmsCallTree *self, guint limit)
+{
+  g_autoptr(GArray) lines = folded_lines (self);
   GString *out = g_string_new (NULL);
-  for (guint i = 0; i < lines->len; i++)
+  for (guint i = 0; i < lines->len && (limit == 0 || i < limit); i++)
     {
       Line *l = &g_array_index (lines, Line, i);
-      if (limit == 0 || i < limit)
-        g_string_append_printf (out, "%s %" G_GUINT64_FORMAT "\n", l->line, l->weight);
-      g_free (l->line);
+      g_string_append_printf (out, "%s %" G_GUINT64_FORMAT "\n", l->line, l->weight);
     }
   return g_string_free (out, FALSE);
+}
+
+GArray *
+jvms_call_tree_dup_stacks (JvmsCallTree *self, guint limit, GPtrArray **out_lines)
+{
+  g_return_val_if_fail (JVMS_IS_CALL_TREE (self), NULL);
+  g_autoptr(GArray) lines = folded_lines (self);
+  guint n = limit == 0 ? lines->len : MIN (limit, lines->len);
+  GArray *nodes = g_array_sized_new (FALSE, FALSE, sizeof (guint32), n);
+  if (out_lines != NULL)
+    *out_lines = g_ptr_array_new_full (n, g_free);
+  for (guint i = 0; i < n; i++)
+    {
+      Line *l = &g_array_index (lines, Line, i);
+      g_array_append_val (nodes, l->node);
+      if (out_lines != NULL)
+        g_ptr_array_add (*out_lines, g_steal_pointer (&l->line));
+    }
+  return nodes;
 }
 
 /* ---- CSV ------------------------------------------------------------------------------------ */

@@ -86,6 +86,12 @@ const JvmsCallTreeMethod *jvms_call_tree_get_method_row   (JvmsCallTree *self,
  * @limit 0: every line. */
 char                    *jvms_call_tree_to_folded         (JvmsCallTree *self,
                                                            guint         limit);
+/* The same stacks as the folded lines, in their order, at most @limit (0: all): each the node
+ * where it ends (guint32 in the array) and its folded line without the weight (in @lines, when
+ * not NULL: a new GPtrArray of strings, freed with it). */
+GArray                  *jvms_call_tree_dup_stacks        (JvmsCallTree *self,
+                                                           guint         limit,
+                                                           GPtrArray   **lines);
 /* The method table as CSV (docs/profile.md), heaviest self first; @limit 0: every row. */
 char                    *jvms_call_tree_to_csv            (JvmsCallTree *self,
                                                            guint         limit);

@@ -105,5 +105,6 @@ jvms_evidence_clear (JvmsEvidence *self)
   g_clear_pointer (&self->items, g_array_unref);
   g_clear_pointer (&self->stragglers, g_array_unref);
   g_clear_pointer (&self->safepoints, g_array_unref);
+  g_clear_pointer (&self->stacks, g_array_unref);
   *self = (JvmsEvidence) { 0 };
 }

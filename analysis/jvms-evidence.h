@@ -76,11 +76,13 @@ typedef struct
   GArray     *stragglers;  /* JvmsEvidenceStraggler, longest first */
 } JvmsEvidenceSafepoint;
 
-/* A stack with its number of samples. */
+/* A stack with its number of samples (and, for a finding's cited stacks, its weight in the
+ * unit of their kind). */
 typedef struct
 {
   GPtrArray  *frames;      /* const char* frames, top first (report strings) */
   gint64      samples;
+  guint64     weight;      /* cited stacks only; 0 elsewhere */
 } JvmsEvidenceStack;
 
 /* A contended monitor. */
@@ -123,6 +125,12 @@ typedef struct
    * CPU, and who had the CPUs meanwhile (cpu_holders). */
   gint64  waiting_ns;
   gint64  pause_waiting_ns;  /* gc: of waiting_ns, inside GC pauses */
+  /* Any kind: the heaviest stacks the finding's threads were sampled in over the report's
+   * range, in the profile kinds that show its cause (jvms-report-stacks.c); NULL without a
+   * sample store. */
+  GArray             *stacks;        /* JvmsEvidenceStack, heaviest first */
+  const char         *stacks_kinds[3]; /* the profile kinds or event type queried, NULL-terminated */
+  const char         *stacks_unit;   /* "samples", "bytes", "ns", "events" */
 } JvmsEvidence;
 
 /* Arrays of the element types above that free what their elements hold. */

@@ -198,6 +198,32 @@ add_monitors (JsonBuilder *b, const GArray *monitors)
   json_builder_end_array (b);
 }
 
+/* Any finding's "stacks" (docs/report.md, "Cited stacks"), with the kinds and unit they are in. */
+static void
+add_cited_stacks (JsonBuilder *b, const JvmsEvidence *e)
+{
+  if (e->stacks == NULL)
+    return;
+  json_builder_set_member_name (b, "stacks_kinds");
+  json_builder_begin_array (b);
+  for (guint k = 0; e->stacks_kinds[k] != NULL; k++)
+    json_builder_add_string_value (b, e->stacks_kinds[k]);
+  json_builder_end_array (b);
+  add_string (b, "stacks_unit", e->stacks_unit);
+  json_builder_set_member_name (b, "stacks");
+  json_builder_begin_array (b);
+  for (guint k = 0; k < e->stacks->len; k++)
+    {
+      const JvmsEvidenceStack *s = &g_array_index (e->stacks, JvmsEvidenceStack, k);
+      json_builder_begin_object (b);
+      add_frames (b, "frames", s->frames);
+      add_int (b, "weight", (gint64) MIN (s->weight, (guint64) G_MAXINT64));
+      add_int (b, "samples", s->samples);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+}
+
 static void
 add_evidence (JsonBuilder *b, const JvmsFinding *f, gint64 start)
 {
@@ -249,6 +275,7 @@ add_evidence (JsonBuilder *b, const JvmsFinding *f, gint64 start)
       add_items (b, "items", e->items, "what");
       break;
     }
+  add_cited_stacks (b, e);
   json_builder_end_object (b);
 }
 

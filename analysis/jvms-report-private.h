@@ -272,6 +272,12 @@ gboolean          jvms_report_read_samples   (JvmsReportWork          *w,
                                               const char              *path,
                                               GError                 **error);
 
+/* jvms-report-stacks.c: each finding's cited stacks (evidence.stacks) from the sample store at
+ * @samples_path, over the report's range and the finding's threads; TRUE without a store. */
+gboolean          jvms_report_cite_stacks    (JvmsReport              *report,
+                                              const char              *samples_path,
+                                              GError                 **error);
+
 /* jvms-report-build.c: the tallies ranked into @report's findings, threads and totals. */
 void              jvms_report_build          (JvmsReportWork          *w,
                                               JvmsReport              *report);

@@ -14,6 +14,8 @@
 
 #define THREADS_SHOWN  6 /* threads listed on a finding's line */
 #define ITEMS_SHOWN    5 /* items listed per kind of evidence */
+#define STACKS_SHOWN   3 /* cited stacks listed per finding */
+#define FRAMES_SHOWN   4 /* their top frames */
 #define NAMES_SHOWN    4 /* thread names listed in an item */
 
 char *
@@ -269,6 +271,31 @@ append_starved (GString *out, const JvmsEvidence *e)
   append_holders (out, "cpu_holders", e->cpu_holders);
 }
 
+/* A finding's cited stacks: "stacks (park, wait):", then per stack its weight and its top
+ * frames, "Unsafe.park < LockSupport.park < ...". */
+static void
+append_cited_stacks (GString *out, const JvmsEvidence *e)
+{
+  if (e->stacks == NULL || e->stacks->len == 0)
+    return;
+  g_autofree char *kinds = g_strjoinv (", ", (char **) e->stacks_kinds);
+  g_string_append_printf (out, "      stacks (%s):\n", kinds);
+  for (guint i = 0; i < e->stacks->len && i < STACKS_SHOWN; i++)
+    {
+      const JvmsEvidenceStack *s = &g_array_index (e->stacks, JvmsEvidenceStack, i);
+      if (g_str_equal (e->stacks_unit, "ns"))
+        g_string_append_printf (out, "        %.3f ms:", s->weight / 1e6);
+      else
+        g_string_append_printf (out, "        %" G_GUINT64_FORMAT " %s:", s->weight, e->stacks_unit);
+      for (guint f = 0; f < s->frames->len && f < FRAMES_SHOWN; f++)
+        {
+          g_string_append (out, f ? " < " : " ");
+          append_escaped (out, g_ptr_array_index (s->frames, f));
+        }
+      g_string_append (out, s->frames->len > FRAMES_SHOWN ? " < …\n" : "\n");
+    }
+}
+
 /* The evidence under the names the JSON gives it (docs/report.md). */
 static void
 append_evidence (GString *out, const JvmsFinding *f, gint64 start)
@@ -316,6 +343,7 @@ append_evidence (GString *out, const JvmsFinding *f, gint64 start)
       append_items (out, "items", e->items);
       break;
     }
+  append_cited_stacks (out, e);
 }
 
 /* ", estimated from 478 samples × 10 ms", or "". */

@@ -37,6 +37,15 @@ jvms_report_compute (JvmsHistory             *history,
   report->start = jvms_history_get_start_time (history);
   report->range_why = g_strdup (options->range_why);
   jvms_report_build (&w, report);
+  {
+    g_autoptr(GError) stacks_error = NULL;
+    if (!jvms_report_cite_stacks (report, options->samples_path, &stacks_error))
+      {
+        /* A damaged sample store: the report without (the rest of) its stacks, as
+         * jvms_report_read_samples keeps what it read. */
+        g_warning ("%s", stacks_error->message);
+      }
+  }
 
 out:
   jvms_report_work_clear (&w);

@@ -5,6 +5,9 @@
 
 #include "jvms-findings-list.h"
 
+#include "jvms-flame-colors.h"
+#include "jvms-profile-format.h"
+
 #include <adwaita.h>
 #include <glib/gi18n.h>
 #include <string.h>
@@ -199,6 +202,34 @@ append_stragglers (GString *text, const JvmsEvidence *evidence, JvmsTimeUnit uni
     g_string_append_printf (text, _("Time to safepoint %s"), sync);
 }
 
+/* The finding's heaviest cited stacks (docs/report.md, "Cited stacks"): a line each, its top
+ * frames and its weight (the JSON and the text of analyze name the methods whole). */
+static void
+append_cited_stacks (GString *text, const JvmsEvidence *evidence)
+{
+  for (guint i = 0; evidence->stacks != NULL && i < evidence->stacks->len && i < 2; i++)
+    {
+      const JvmsEvidenceStack *stack = &g_array_index (evidence->stacks, JvmsEvidenceStack, i);
+      g_autoptr(GString) frames = g_string_new (NULL);
+      for (guint f = 0; f < stack->frames->len && f < 3; f++)
+        {
+          /* Without the package, as the flame graph's labels: the panel is narrow. */
+          const char *method = g_ptr_array_index (stack->frames, f);
+          gsize package = method[0] != '[' ? jvms_flame_package_length (method) : 0;
+          g_string_append_printf (frames, "%s%s", f > 0 ? " < " : "",
+                                  package > 0 ? method + package + 1 : method);
+        }
+      if (stack->frames->len > 3)
+        g_string_append (frames, " < …");
+      g_autofree char *weight = jvms_profile_format_weight (evidence->stacks_unit, stack->weight);
+      if (text->len > 0)
+        g_string_append_c (text, '\n');
+      /* Translators: a stack the finding's threads were sampled in (top frame first, "<"
+       * between callee and caller), and its weight (a time, bytes or samples). */
+      g_string_append_printf (text, _("In %s (%s)"), frames->str, weight);
+    }
+}
+
 /* The main evidence of a finding, one line per item, plain text; NULL when there is none. */
 static char *
 format_evidence (const JvmsFinding *finding, JvmsTimeUnit unit)
@@ -293,6 +324,7 @@ format_evidence (const JvmsFinding *finding, JvmsTimeUnit unit)
       /* Sleeping and JIT name their threads only, which the row lists already. */
       break;
     }
+  append_cited_stacks (text, evidence);
   return text->len > 0 ? g_string_free (g_steal_pointer (&text), FALSE) : NULL;
 }
 

@@ -25,8 +25,13 @@ struct Node
   char               *string;
   guint               column;
   GRegex             *regex;
+  /* The table interns its strings: a column of thread or method names holds few distinct
+   * pointers, so a match is remembered per pointer (up to MATCH_CACHE_MAX of them). */
+  GHashTable         *matches;
   Node               *a, *b;
 };
+
+#define MATCH_CACHE_MAX 65536
 
 struct _JvmsRecordExpr
 {
@@ -52,6 +57,8 @@ node_free (gpointer data)
   g_free (n->string);
   if (n->regex != NULL)
     g_regex_unref (n->regex);
+  if (n->matches != NULL)
+    g_hash_table_unref (n->matches);
   g_free (n);
 }
 
@@ -417,6 +424,7 @@ parse_compare (Parser *p)
                      local->message);
       Node *n = binary (p, negate ? N_NOT_MATCH : N_MATCH, JVMS_RECORD_EXPR_CONDITION, pos, a, pattern);
       n->regex = regex;
+      n->matches = g_hash_table_new (g_direct_hash, g_direct_equal);
       return n;
     }
   static const struct { const char *op; NodeKind kind; } ops[] = {
@@ -590,7 +598,16 @@ eval_condition (const Node *n, JvmsRecordTable *table, guint64 row)
         const char *s = eval_string (n->a, table, row);
         if (s == NULL)
           return FALSE;
-        gboolean m = g_regex_match (n->regex, s, 0, NULL);
+        gpointer known = g_hash_table_lookup (n->matches, s);
+        gboolean m;
+        if (known != NULL)
+          m = GPOINTER_TO_INT (known) == 2;
+        else
+          {
+            m = g_regex_match (n->regex, s, 0, NULL);
+            if (g_hash_table_size (n->matches) < MATCH_CACHE_MAX)
+              g_hash_table_insert (n->matches, (gpointer) s, GINT_TO_POINTER (m ? 2 : 1));
+          }
         return n->kind == N_MATCH ? m : !m;
       }
     case N_EQ:

@@ -21,6 +21,9 @@
  * (NaN, a missing string) makes a comparison false and arithmetic missing; so does a division by
  * zero at a record, while a constant division by zero is refused.
  *
+ * Threads: an expression is evaluated from one thread at a time (it remembers the matches of its
+ * regular expressions).
+ *
  * Errors (JVMS_RECORD_EXPR_ERROR) name the expression and the 1-based character position, and
  * list the known names for an unknown one. Nesting deeper than 256 is refused (no unbounded
  * recursion on hostile input).
@@ -63,7 +66,8 @@ void                jvms_record_expr_free        (JvmsRecordExpr   *self);
 JvmsRecordExprType  jvms_record_expr_get_result  (JvmsRecordExpr   *self);
 const char         *jvms_record_expr_get_text    (JvmsRecordExpr   *self);
 
-/* A number (NaN: missing) for a number expression; 1, 0 or NaN for others. */
+/* A number (NaN: missing) for a number expression; 1, 0 or NaN for others. @table is the one the
+ * expression was parsed for (its interned strings key the remembered matches). */
 double              jvms_record_expr_eval_number (JvmsRecordExpr   *self,
                                                   JvmsRecordTable  *table,
                                                   guint64           row);

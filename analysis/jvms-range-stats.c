@@ -51,6 +51,21 @@ jvms_range_stats_free (JvmsRangeStats *self)
   g_free (self);
 }
 
+char *
+jvms_stat_row_format_value (const JvmsStatRow *row, JvmsTimeUnit unit)
+{
+  if (g_strcmp0 (row->unit, "ns") == 0)
+    return jvms_time_format_duration ((gint64) row->value, unit);
+  if (g_strcmp0 (row->unit, "count") == 0)
+    return g_strdup_printf ("%.0f", row->value);
+  if (g_strcmp0 (row->unit, "bytes") == 0)
+    return g_format_size ((guint64) MAX (row->value, 0.0));
+  if (g_strcmp0 (row->unit, "1/s") == 0)
+    /* Translators: a rate, per second. */
+    return g_strdup_printf (_("%.4g/s"), row->value);
+  return g_strdup_printf ("%.4g", row->value);
+}
+
 static const char *
 key_label (const char *key)
 {

@@ -5,6 +5,7 @@
 #include <gio/gio.h>
 
 #include "jvms-history.h"
+#include "jvms-time-format.h"
 
 G_BEGIN_DECLS
 
@@ -39,6 +40,10 @@ void                jvms_range_stats_compute_async (JvmsHistory         *history
                                                         gpointer             user_data);
 JvmsRangeStats *jvms_range_stats_compute_finish (GAsyncResult       *result,
                                                          GError            **error);
+
+/* @row's value as the side panel writes it: a time in @unit, a count, a size, a rate. */
+char               *jvms_stat_row_format_value     (const JvmsStatRow *row,
+                                                    JvmsTimeUnit       unit);
 
 /* The statistics as CSV (a header line, then section,subject,key,value,unit) or as JSON. */
 char               *jvms_range_stats_to_csv        (const JvmsRangeStats *self);

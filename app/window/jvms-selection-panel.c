@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "jvms-history.h"
+#include "jvms-thread-state-table.h"
 
 struct _JvmsSelectionPanel
 {
@@ -23,6 +24,8 @@ struct _JvmsSelectionPanel
   GtkLabel           *range_label;
   GtkSpinner         *spinner;
   GtkBox             *sections_box;
+  /* Time per thread state: a list model, not a widget per row (thousands of threads). */
+  JvmsThreadStateTable *thread_states;
 };
 
 enum {
@@ -39,21 +42,6 @@ static JvmsTimeUnit
 time_unit (JvmsSelectionPanel *self)
 {
   return self->session != NULL ? jvms_session_get_time_unit (self->session) : JVMS_TIME_UNIT_AUTO;
-}
-
-static char *
-format_value (JvmsSelectionPanel *self, const JvmsStatRow *row)
-{
-  if (g_strcmp0 (row->unit, "ns") == 0)
-    return jvms_time_format_duration ((gint64) row->value, time_unit (self));
-  if (g_strcmp0 (row->unit, "count") == 0)
-    return g_strdup_printf ("%.0f", row->value);
-  if (g_strcmp0 (row->unit, "bytes") == 0)
-    return g_format_size ((guint64) MAX (row->value, 0.0));
-  if (g_strcmp0 (row->unit, "1/s") == 0)
-    /* Translators: a rate, per second. */
-    return g_strdup_printf (_("%.4g/s"), row->value);
-  return g_strdup_printf ("%.4g", row->value);
 }
 
 /* Subjects are stable names (exports); those of the events section have a display name. */
@@ -98,7 +86,10 @@ show_stats (JvmsSelectionPanel *self)
 {
   clear_sections (self);
   if (self->stats == NULL)
-    return;
+    {
+      jvms_thread_state_table_set_stats (self->thread_states, NULL, time_unit (self));
+      return;
+    }
 
   /* Rows come grouped by section and subject: one group per section, one expander row per
    * subject, one row per key. */
@@ -107,9 +98,18 @@ show_stats (JvmsSelectionPanel *self)
   const char *section = NULL, *subject = NULL;
   guint n_subjects = 0;
 
+  jvms_thread_state_table_set_stats (self->thread_states, self->stats, time_unit (self));
   for (guint i = 0; i < self->stats->rows->len; i++)
     {
       const JvmsStatRow *row = g_ptr_array_index (self->stats->rows, i);
+      if (g_strcmp0 (row->section, "thread-states") == 0)
+        {
+          /* The table lists them all, where the section's group would be. */
+          if (gtk_widget_get_parent (GTK_WIDGET (self->thread_states)) == NULL)
+            gtk_box_append (self->sections_box, GTK_WIDGET (self->thread_states));
+          section = row->section;
+          continue;
+        }
       if (g_strcmp0 (row->section, section) != 0)
         {
           group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
@@ -130,15 +130,7 @@ show_stats (JvmsSelectionPanel *self)
           subject = row->subject;
           n_subjects++;
         }
-      g_autofree char *key = g_markup_escape_text (row->label ? row->label : row->key, -1);
-      g_autofree char *value = format_value (self, row);
-      GtkWidget *item = adw_action_row_new ();
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (item), key);
-      GtkWidget *label = gtk_label_new (value);
-      gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-      gtk_widget_add_css_class (label, "numeric");
-      adw_action_row_add_suffix (ADW_ACTION_ROW (item), label);
-      adw_expander_row_add_row (subject_row, item);
+      adw_expander_row_add_row (subject_row, jvms_stat_row_widget_new (row, time_unit (self)));
     }
   if (self->stats->rows->len == 0)
     {
@@ -327,6 +319,7 @@ jvms_selection_panel_dispose (GObject *object)
   if (self->session != NULL)
     g_signal_handlers_disconnect_by_data (self->session, self);
   g_clear_object (&self->session);
+  g_clear_object (&self->thread_states);
   gtk_widget_dispose_template (GTK_WIDGET (self), JVMS_TYPE_SELECTION_PANEL);
   /* The template's top child has no id, so dispose_template leaves it. */
   GtkWidget *child;
@@ -376,4 +369,13 @@ static void
 jvms_selection_panel_init (JvmsSelectionPanel *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* Kept while out of the sections box (they are rebuilt at each new selection). */
+  self->thread_states = g_object_ref_sink (JVMS_THREAD_STATE_TABLE (jvms_thread_state_table_new ()));
+}
+
+void
+jvms_selection_panel_dump_state (JvmsSelectionPanel *self, GKeyFile *key_file)
+{
+  g_return_if_fail (JVMS_IS_SELECTION_PANEL (self));
+  jvms_thread_state_table_dump_state (self->thread_states, key_file);
 }

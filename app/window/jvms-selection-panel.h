@@ -33,4 +33,8 @@ const JvmsRangeStats *jvms_selection_panel_get_stats   (JvmsSelectionPanel *self
 void                      jvms_selection_panel_add_section (JvmsSelectionPanel *self,
                                                             GtkWidget          *section);
 
+/* Group [panel] of the state dump: the thread-state list (jvms-thread-state-table.h). */
+void                      jvms_selection_panel_dump_state  (JvmsSelectionPanel *self,
+                                                            GKeyFile           *key_file);
+
 G_END_DECLS

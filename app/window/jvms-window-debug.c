@@ -131,6 +131,7 @@ state_to_data (JvmsWindow *self)
   g_key_file_set_string (kf, "panel", "range",
                          jvms_selection_panel_get_range_text (self->selection_panel));
 
+  jvms_selection_panel_dump_state (self->selection_panel, kf);
   const JvmsRangeStats *stats = jvms_selection_panel_get_stats (self->selection_panel);
   g_key_file_set_integer (kf, "panel", "rows", stats ? (int) stats->rows->len : 0);
   if (stats != NULL)

@@ -6,14 +6,17 @@ Two traces the test records itself:
            worker-2999): it used to abort the window as it opened (a 16,878-pixel texture);
   kernel   `perf record -a` of a shell starting 3,000 processes: a kernel-only machine trace,
            whose other processes expand to processes and those to their threads.
-For each, the window opens and draws the threads view (hues in its data area), the big group
+For each, the window opens and draws the threads view (hues in its data area); on the JVM, a
+range dragged across the views fills the side panel's "Time per Thread State", a virtualized
+list of every thread sorted by time on a CPU: its count says all of them, End scrolls it to the
+last and draws it, the filter finds one worker among them. The big group
 is folded into one summary row that is drawn, unfolding it lists thousands of rows, the
 keyboard (Ctrl+End, Up, Enter) goes to the last of them and the window shows it drawn, and
 folding it again gives the rows back. Screenshots are kept with --keep.
 
 What the window shows is read from JVMSCOPE_DEBUG_DUMP_STATE (docs/window.md): the thread rows
-(`thread-row-labels`, `thread-folded-rows`), the keyboard row (`threads-cursor`) and where the
-threads view is (`threads-bounds`).
+(`thread-row-labels`, `thread-folded-rows`), the keyboard row (`threads-cursor`), where the
+threads view is (`threads-bounds`) and the side panel's list (`[panel] thread-states-*`).
 """
 import argparse
 import importlib.util
@@ -132,6 +135,9 @@ class Window:
 
     def get(self, key, default=None):
         return self.state.get("views", key, default)
+
+    def panel(self, key, default=None):
+        return self.state.get("panel", key, default)
 
     def alive(self):
         return self.app.poll() is None
@@ -267,6 +273,123 @@ def group_row(w, name):
     return None
 
 
+def item(text):
+    """(time on a CPU in ns, name) of a thread-states-first/-last/-selected-item entry."""
+    cpu, _, name = (text or "").partition(" ")
+    return (int(cpu), name) if cpu.lstrip("-").isdigit() else None
+
+
+def check_panel(w):
+    """The side panel's thread-state list on a range dragged across the threads view: every
+    thread listed, sorted, scrolled to its last, filtered."""
+    b = w.bounds()
+    y = b[1] + w.legend() + 8
+    x0, x1 = b[0] + GUTTER + (b[2] - GUTTER) // 5, b[0] + GUTTER + (b[2] - GUTTER) * 3 // 5
+    subprocess.run(["xdotool", "mousemove", str(x0), str(y), "mousedown", "1"], env=w.env,
+                   capture_output=True)
+    for step in range(1, 11):
+        subprocess.run(["xdotool", "mousemove", str(x0 + (x1 - x0) * step // 10), str(y)],
+                       env=w.env, capture_output=True)
+        time.sleep(0.05)
+    wait_for(lambda: w.get("has-selection") == "true", timeout=30)
+    subprocess.run(["xdotool", "mouseup", "1"], env=w.env, capture_output=True)
+
+    def filled():
+        return (w.get("has-selection") == "true" and w.panel("t0") == w.get("selection-start")
+                and w.panel("t1") == w.get("selection-end")
+                and int(w.panel("thread-states-threads", "0")) >= N_THREADS
+                and len(ints(w.panel("thread-states-bounds", ""))) == 4)
+    n = int(w.panel("thread-states-threads", "0")) if wait_for(filled, timeout=120) else 0
+    tap.check(n >= N_THREADS and w.alive(),
+              "the side panel lists the range's %d threads (the JVM's and other processes')" % n,
+              (w.panel("thread-states-threads"), w.panel("t0"), w.get("selection-start")))
+    tap.check(w.panel("thread-states-count", "").startswith("%d threads" % n)
+              and int(w.panel("thread-states-listed", "0")) == n,
+              "its count line says so: '%s'" % w.panel("thread-states-count"))
+    first, last = item(w.panel("thread-states-first")), item(w.panel("thread-states-last"))
+    tap.check(first and last and first[0] >= last[0] and first[0] > 0,
+              "sorted by time on a CPU, the most first (%s ... %s)" % (first, last))
+    # The panel's sections above the list (root causes) push it out of sight: the wheel over
+    # the panel's right margin (no nested list there) scrolls it in, a click at a time, each
+    # waited for (a busy window takes them late), up again if it went past.
+    def bring_into_sight():
+        for _ in range(80):
+            t, p = ints(w.panel("thread-states-bounds", "")), ints(w.panel("thread-states-panel-bounds", ""))
+            if len(t) != 4 or len(p) != 4:
+                time.sleep(0.5)
+                continue
+            if t[1] >= p[1] and t[1] + t[3] <= p[1] + p[3]:
+                return True
+            was = w.panel("thread-states-bounds")
+            button = "5" if t[1] + t[3] > p[1] + p[3] else "4"
+            subprocess.run(["xdotool", "mousemove", str(p[0] + p[2] - 6), str(p[1] + p[3] // 2),
+                            "click", button], env=w.env, capture_output=True)
+            wait_for(lambda: w.panel("thread-states-bounds") != was, timeout=5, interval=0.2)
+        return False
+
+    def still():
+        before = w.panel("thread-states-bounds")
+        time.sleep(1.0)
+        return before == w.panel("thread-states-bounds") and bring_into_sight()
+    tap.check(bring_into_sight() and wait_for(still, timeout=60),
+              "the wheel brings the list into sight",
+              (w.panel("thread-states-bounds"), w.panel("thread-states-panel-bounds")))
+    before = w.shot("panel")
+
+    # End in the list: the last thread is selected, the list scrolled to its end and redrawn.
+    # A click on a row gives the list the keyboard; on a loaded machine the panel may still
+    # move under the pointer (its other sections fill in): again until a row is selected.
+    def click_row():
+        if not bring_into_sight():
+            return False
+        t = ints(w.panel("thread-states-bounds", ""))
+        w.click(t[0] + t[2] // 3, t[1] + 70)
+        return wait_for(lambda: int(w.panel("thread-states-selected", "-1")) > 0, timeout=10)
+    tap.check(any(click_row() for _ in range(5)),
+              "a click selects a thread of the list (not the first)", w.panel("thread-states-selected"))
+    t = ints(w.panel("thread-states-bounds", ""))
+    w.key("End")
+
+    def at_end():
+        sc = ints(w.panel("thread-states-scroll", ""))
+        return (int(w.panel("thread-states-selected", "-1")) == n - 1 and len(sc) == 3
+                and sc[0] > 0 and sc[0] + sc[1] >= sc[2] - 1)
+    tap.check(wait_for(at_end, timeout=60)
+              and w.panel("thread-states-selected-item") == w.panel("thread-states-last"),
+              "End selects the last thread (%s) and scrolls the list to it" % w.panel("thread-states-last"),
+              (w.panel("thread-states-selected"), w.panel("thread-states-scroll")))
+
+    def redrawn():
+        img = w.shot("panel-end")
+        return window_test.changed_fraction(window_test.region(before, t[0], t[1] + 30, t[2], t[3] - 30),
+                                            window_test.region(img, t[0], t[1] + 30, t[2], t[3] - 30)) > 0.02
+    tap.check(wait_for(redrawn, timeout=30, interval=1.0), "the list's rows were drawn again at its end")
+
+    # The filter runs on the whole list: the workers, all of them, then one.
+    def click_search():
+        if not bring_into_sight():
+            return False
+        f = ints(w.panel("thread-states-search-bounds", ""))
+        w.click(f[0] + f[2] // 2, f[1] + f[3] // 2)
+        return wait_for(lambda: w.panel("thread-states-search-focused") == "true", timeout=10)
+    tap.check(any(click_search() for _ in range(5)), "a click puts the keyboard in the filter")
+    subprocess.run(["xdotool", "type", "--delay", "20", "worker-"], env=w.env, capture_output=True)
+    tap.check(wait_for(lambda: int(w.panel("thread-states-listed", "0")) == N_THREADS, timeout=30),
+              "the filter 'worker-' lists the %d workers" % N_THREADS, w.panel("thread-states-listed"))
+    w.shot("panel-workers")
+    name = "worker-%d" % (N_THREADS - 7)
+    subprocess.run(["xdotool", "type", "--delay", "20", str(N_THREADS - 7)], env=w.env, capture_output=True)
+    tap.check(wait_for(lambda: int(w.panel("thread-states-listed", "0")) == 1
+                       and (item(w.panel("thread-states-first")) or (0, ""))[1].startswith(name + " "), timeout=30),
+              "the filter '%s' lists that thread alone" % name,
+              (w.panel("thread-states-listed"), w.panel("thread-states-first")))
+    w.shot("panel-filter")
+    w.key("ctrl+a", "BackSpace")
+    tap.check(wait_for(lambda: int(w.panel("thread-states-listed", "0")) == n, timeout=30),
+              "emptied, all %d threads again" % n)
+    w.key("Escape")
+
+
 def check_jvm(args, tmp, trace):
     w = Window(args, tmp, "jvm", trace)
     try:
@@ -299,6 +422,8 @@ def check_jvm(args, tmp, trace):
         while last + 1 < len(now) and not now[last + 1].startswith("["):
             last += 1
         tap.check(last - pool == N_THREADS, "the %d workers follow the header" % N_THREADS, (pool, last))
+        check_panel(w)
+        w.focus_view()
 
         # The last worker, from the keyboard: Ctrl+End then Up to it, sent at once, faster
         # than the window lays out (each key must scroll from where the one before left it).
@@ -411,10 +536,11 @@ def main():
     ap.add_argument("--schema-dir", required=True)
     ap.add_argument("--keep", action="store_true", help="keep the screenshots")
     ap.add_argument("--only", choices=("jvm", "kernel"), help="one of the two traces")
+    ap.add_argument("--jvm-trace", help="a recording of the workload made before (development)")
     args = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="jvmscope-many-")
     try:
-        jvm = record_jvm(args.cli, tmp) if args.only in (None, "jvm") else None
+        jvm = args.jvm_trace or (record_jvm(args.cli, tmp) if args.only in (None, "jvm") else None)
         if jvm is not None:
             check_jvm(args, tmp, jvm)
         kernel = record_kernel(tmp) if args.only in (None, "kernel") else None

@@ -175,25 +175,51 @@ format_share (gint64 unknown, gint64 total)
   return g_strdup_printf ("%s of %s (%.*f %%)", u, t, digits, pct);
 }
 
+/* Which switches are missing, said so that a reader can act on it: those next to threads the
+ * kernel gave the recording no event of (docs/analysis.md, "Silent threads") are not a loss of
+ * perf's and no buffer size brings them back. */
+static char *
+missing_text (const JvmsKernelQuality *q, JvmsThreads *threads)
+{
+  GString *s = g_string_new (NULL);
+  g_string_append_printf (s, "the kernel did not record %" G_GUINT64_FORMAT " thread switches (%"
+                          G_GUINT64_FORMAT " from the idle task", q->n_missing_switches,
+                          q->n_missing_from_idle);
+  if (q->n_missing_silent > 0)
+    {
+      g_string_append_printf (s, ", %" G_GUINT64_FORMAT " next to %u threads it gave no event of, only switches into them:",
+                              q->n_missing_silent, q->n_silent_threads);
+      for (guint i = 0; i < MIN (q->n_silent_threads, G_N_ELEMENTS (q->silent_tids)); i++)
+        {
+          JvmsThread *t = jvms_threads_lookup (threads, q->silent_tids[i]);
+          g_string_append_printf (s, "%s %s %" G_GINT64_FORMAT, i > 0 ? "," : "",
+                                  t != NULL && t->comm != NULL ? t->comm : "thread", q->silent_tids[i]);
+        }
+      if (q->n_silent_threads > G_N_ELEMENTS (q->silent_tids))
+        g_string_append (s, ", ...");
+    }
+  g_string_append_c (s, ')');
+  return g_string_free (s, FALSE);
+}
+
 /* A remark, not a failure: every record was read; some switches were never recorded. */
 static void
-kernel_quality_note (JvmsKernelMachine *km, const char *path, GPtrArray *notes)
+kernel_quality_note (JvmsKernelMachine *km, JvmsThreads *threads, const char *path, GPtrArray *notes)
 {
   JvmsKernelQuality q;
   jvms_kernel_machine_get_quality (km, &q);
   if (q.n_missing_switches == 0)
     return;
+  g_autofree char *missing = missing_text (&q, threads);
   g_autofree char *jvm = format_share (q.jvm_unknown_ns, q.jvm_thread_ns);
   g_autofree char *other = format_share (q.other_unknown_ns, q.other_thread_ns);
   if (q.jvm_thread_ns > 0 && q.other_thread_ns == 0)
-    warn (notes, "%s: the kernel did not record %" G_GUINT64_FORMAT " thread switches (%" G_GUINT64_FORMAT " from the idle task): kernel state unknown for %s of JVM thread time",
-          path, q.n_missing_switches, q.n_missing_from_idle, jvm);
+    warn (notes, "%s: %s: kernel state unknown for %s of JVM thread time", path, missing, jvm);
   else if (q.jvm_thread_ns > 0)
-    warn (notes, "%s: the kernel did not record %" G_GUINT64_FORMAT " thread switches (%" G_GUINT64_FORMAT " from the idle task): kernel state unknown for %s of JVM thread time, %s of other processes' thread time",
-          path, q.n_missing_switches, q.n_missing_from_idle, jvm, other);
+    warn (notes, "%s: %s: kernel state unknown for %s of JVM thread time, %s of other processes' thread time",
+          path, missing, jvm, other);
   else
-    warn (notes, "%s: the kernel did not record %" G_GUINT64_FORMAT " thread switches (%" G_GUINT64_FORMAT " from the idle task): kernel state unknown for %s of thread time",
-          path, q.n_missing_switches, q.n_missing_from_idle, other);
+    warn (notes, "%s: %s: kernel state unknown for %s of thread time", path, missing, other);
 }
 
 static char *
@@ -724,7 +750,7 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
   jvms_threads_flush (threads);
   /* After the flush: the JVM's threads are all known as such. */
   if (km != NULL)
-    kernel_quality_note (km, ks.path, res->notes);
+    kernel_quality_note (km, threads, ks.path, res->notes);
   /* The close time lies after every interval's end; at the end of the axis, on it. */
   end = add_sat (MAX (end, jvms_writer_max_time (writer)), 1);
 

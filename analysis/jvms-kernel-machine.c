@@ -49,6 +49,8 @@ typedef struct
   GArray         *counters;        /* CounterRate */
   gint64          unknown_ns;      /* emitted time in UNKNOWN */
   gint64          known_ns;        /* emitted time in any other state but EXITED */
+  guint64         n_own;           /* events recorded in its own context (its switch-outs too) */
+  guint64         n_blamed;        /* missing switch records next to its runs */
 } KThread;
 
 typedef struct
@@ -179,6 +181,14 @@ jvms_kernel_machine_get_quality (JvmsKernelMachine *self, JvmsKernelQuality *out
   while (g_hash_table_iter_next (&iter, NULL, &value))
     {
       KThread *k = value;
+      if (k->n_own == 0 && k->n_blamed > 0)
+        {
+          /* Switched in, never heard from: the kernel gave the recording none of its events. */
+          out->n_missing_silent += k->n_blamed;
+          if (out->n_silent_threads < G_N_ELEMENTS (out->silent_tids))
+            out->silent_tids[out->n_silent_threads] = k->thread->tid;
+          out->n_silent_threads++;
+        }
       if (jvms_threads_is_jvm (self->threads, k->thread))
         {
           out->jvm_unknown_ns += k->unknown_ns;
@@ -408,18 +418,29 @@ on_cpu_evidence (JvmsKernelMachine *self, KThread *k, gint64 t, gint32 cpu, gboo
     }
   KCpu *c = kcpu_get (self, cpu);
   gboolean was_elsewhere = k->has_pending && is_on_cpu (k->pending_state);
+  KThread *current = c != NULL && c->seen && c->current_tid > 0 && c->current_tid != k->thread->tid
+                     ? g_hash_table_lookup (self->kthreads, &c->current_tid) : NULL;
   if (contradicted (self, k))
     {
       /* Its switch-in here is missing, and its switch-out there when it ran elsewhere. */
       self->n_missing += was_elsewhere ? 2 : 1;
       if (c != NULL && c->seen && c->current_tid == 0)
         self->n_missing_from_idle++;
+      if (current != NULL)
+        current->n_blamed += 1;
+      if (was_elsewhere)
+        k->n_blamed += 1;
     }
+  /* The thread believed on this CPU is not: the record that switched it out is the one just
+   * counted (one record, the other thread's switch-in), so it is not counted again when that
+   * thread is next switched in. */
+  if (current != NULL && k_on_cpu_here (current, cpu))
+    contradicted (self, current);
   if (k->in_syscall)
     transition (self, k, t, JVMS_KERNEL_STATE_SYSCALL, cpu, k->syscall);
   else
     transition (self, k, t, JVMS_KERNEL_STATE_RUNNING, cpu, NULL);
-  if (set_cpu && c != NULL && (!c->seen || c->current_tid == 0))
+  if (set_cpu && c != NULL && (!c->seen || c->current_tid == 0 || current != NULL))
     set_cpu_current (self, cpu, t, k);
 }
 
@@ -457,7 +478,10 @@ on_switch (JvmsKernelMachine *self, const JvmsKernelEvent *ev, gint64 t)
       note_comm (self, next, ev->sched_switch.next_comm);
       /* Already on a CPU: its switch-out was not recorded. */
       if (next->has_pending && is_on_cpu (next->pending_state) && contradicted (self, next))
-        self->n_missing++;
+        {
+          self->n_missing++;
+          next->n_blamed++;
+        }
       next->exiting = FALSE;
       if (next->in_syscall)
         transition (self, next, t, JVMS_KERNEL_STATE_SYSCALL, cpu, next->syscall);
@@ -725,7 +749,6 @@ jvms_kernel_machine_feed (JvmsKernelMachine *self, const JvmsKernelEvent *ev)
     t = self->offset > 0 ? G_MAXINT64 : G_MININT64;
   if (t < start)
     t = start;
-
   switch (ev->type)
     {
     case JVMS_KERNEL_EVENT_SCHED_SWITCH:
@@ -767,6 +790,17 @@ jvms_kernel_machine_feed (JvmsKernelMachine *self, const JvmsKernelEvent *ev)
     case JVMS_KERNEL_EVENT_OTHER:
     default:
       break;
+    }
+  /* Heard from (after the handlers, which make the threads they name): a thread perf records
+   * only switches into is one whose own events the kernel does not give the recording
+   * (jvms_kernel_machine_get_quality). */
+  if (ev->tid > 0 && ev->cpu >= 0 && ev->time != 0 && ev->type != JVMS_KERNEL_EVENT_OTHER
+      && ev->type != JVMS_KERNEL_EVENT_LOST)
+    {
+      gint64 tid = ev->tid;
+      KThread *k = g_hash_table_lookup (self->kthreads, &tid);
+      if (k != NULL)
+        k->n_own++;
     }
 }
 

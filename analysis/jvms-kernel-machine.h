@@ -54,6 +54,12 @@ typedef struct
 {
   guint64 n_missing_switches;   /* switch records found missing by evidence */
   guint64 n_missing_from_idle;  /* of those, switch-ins on a CPU believed idle */
+  /* Of those, the ones next to threads perf recorded switches into and never an event of
+   * their own (not even their switch-out): the kernel did not give the recording their events
+   * (docs/analysis.md, "Silent threads"); how many such threads, the first few. */
+  guint64 n_missing_silent;
+  guint   n_silent_threads;
+  gint64  silent_tids[4];
   gint64  jvm_unknown_ns, jvm_thread_ns;
   gint64  other_unknown_ns, other_thread_ns;
 } JvmsKernelQuality;

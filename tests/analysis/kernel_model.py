@@ -4,7 +4,10 @@ records that evidence shows missing. Evidence: an event recorded in a thread's o
 line's tid: a wake-up or migration it performs, a block request or counter sample taken while
 it runs, its own switch-out) puts it on that CPU then;
 where the model believed otherwise, its belief holds up to when it was last certain, the span
-from there to the evidence is unknown, and the thread runs on that CPU from the evidence on."""
+from there to the evidence is unknown, and the thread runs on that CPU from the evidence on; the
+thread believed on that CPU is not (unknown from when it was last certain; the one missing
+record switched it out). A thread with switch-ins and no line of its own is silent: the missing
+records next to its runs are counted apart (missing_silent)."""
 import re
 
 LINE = re.compile(r"^\s*(-?\d+)\s+\[(\d+)\]\s+(\d+)\.(\d{9}):\s+(\S+):\s*(.*)$")
@@ -20,6 +23,8 @@ class Thread:
         self.certain = 0       # the state is proven up to here
         self.exiting = False
         self.totals = {}
+        self.own = 0           # lines in its own context
+        self.blamed = 0        # missing records next to its runs
 
 
 class Model:
@@ -54,12 +59,20 @@ class Model:
             k.certain = t
             return
         elsewhere = k.state == "running"
+        cur = self.current.get(cpu)
+        other = self.threads.get(cur) if cur and cur != tid else None
         if self.contradicted(k):
             self.missing += 2 if elsewhere else 1
-            if self.current.get(cpu) == 0:
+            if cur == 0:
                 self.missing_from_idle += 1
+            if other is not None:
+                other.blamed += 1
+            if elsewhere:
+                k.blamed += 1
+        if other is not None and other.state == "running" and other.cpu == cpu:
+            self.contradicted(other)
         self.transition(k, t, "running", cpu)
-        if set_cpu and self.current.get(cpu, 0) == 0:
+        if set_cpu and (self.current.get(cpu, 0) == 0 or other is not None):
             self.current[cpu] = tid
 
     def feed(self, line):
@@ -69,6 +82,14 @@ class Model:
         ctx, cpu = int(m.group(1)), int(m.group(2))
         t = int(m.group(3)) * 1_000_000_000 + int(m.group(4))
         event, trace = m.group(5), m.group(6)
+        self.handle(ctx, cpu, t, event, trace)
+        # Heard from, after the handlers made the threads they name (the events the index
+        # reads; others are not evidence).
+        if ctx > 0 and ctx in self.threads and (event.split(":")[0] in ("sched", "block", "raw_syscalls")
+                                                or ":" not in event):
+            self.threads[ctx].own += 1
+
+    def handle(self, ctx, cpu, t, event, trace):
         if event == "sched:sched_switch":
             s = SWITCH.search(trace)
             prev, prev_state, nxt = int(s.group(1)), s.group(2), int(s.group(3))
@@ -89,6 +110,7 @@ class Model:
                 k = self.get(nxt)
                 if k.state == "running" and self.contradicted(k):
                     self.missing += 1
+                    k.blamed += 1
                 k.exiting = False
                 self.transition(k, t, "running", cpu)
             self.current[cpu] = nxt
@@ -108,6 +130,10 @@ class Model:
                 self.evidence(ctx, t, cpu, True)
         elif event == "sched:sched_process_exit":
             self.get(int(WAKE.search(trace).group(1))).exiting = True
+
+    @property
+    def missing_silent(self):
+        return sum(k.blamed for k in self.threads.values() if k.own == 0)
 
     def finish(self, end):
         for k in self.threads.values():

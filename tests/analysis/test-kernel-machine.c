@@ -580,6 +580,34 @@ add_context (GArray *events, JvmsKernelEventType type, gint64 t, int cpu, int pi
   g_array_append_val (events, ev);
 }
 
+/* An interval the index must hold: its attribute, bounds (from T0) and value. */
+typedef struct
+{
+  const char   *path;
+  gint64        start, end;
+  JvmsValueType type;
+  gint64        v;
+} Span;
+
+static void
+check_spans (JvmsHistory *h, const Span *expect, gsize n)
+{
+  for (gsize i = 0; i < n; i++)
+    {
+      JvmsAttribute a = jvms_history_lookup (h, expect[i].path);
+      g_assert_cmpuint (a, !=, JVMS_ATTRIBUTE_INVALID);
+      JvmsInterval iv;
+      g_autoptr(GError) error = NULL;
+      g_assert_true (jvms_history_query_single (h, a, T0 + expect[i].start, &iv, &error));
+      g_assert_no_error (error);
+      if (iv.start != T0 + expect[i].start || iv.end != T0 + expect[i].end || iv.value.type != expect[i].type
+          || (expect[i].type == JVMS_VALUE_INT && iv.value.i != expect[i].v))
+        g_error ("%s at +%" G_GINT64_FORMAT ": [+%" G_GINT64_FORMAT ", +%" G_GINT64_FORMAT ") type %d value %" G_GINT64_FORMAT,
+                 expect[i].path, expect[i].start, iv.start - T0, iv.end - T0, iv.value.type,
+                 iv.value.type == JVMS_VALUE_INT ? iv.value.i : 0);
+    }
+}
+
 /* Switches the kernel did not record, found by events in the thread's own context: the state
  * believed holds up to its last certain time, UNKNOWN from there to the evidence, RUNNING on the
  * evidence's CPU from it (docs/analysis.md, "Missing switch records"). Thread 7 is the JVM's
@@ -617,7 +645,7 @@ test_evidence (Fixture *f, gconstpointer data)
   g_assert_cmpint (q.other_thread_ns, ==, (1100 - 100) + (1100 - 300));
   g_assert_cmpuint (n_unknown, ==, 3);
 
-  const struct { const char *path; gint64 start, end; JvmsValueType type; gint64 v; } expect[] = {
+  const Span expect[] = {
     { "Threads/7/kernel-state", 50, 80, JVMS_VALUE_INT, JVMS_KERNEL_STATE_RUNNING },
     { "Threads/7/kernel-state", 80, 200, JVMS_VALUE_INT, JVMS_KERNEL_STATE_BLOCKED },
     { "Threads/7/kernel-state", 200, 300, JVMS_VALUE_INT, JVMS_KERNEL_STATE_UNKNOWN },
@@ -641,20 +669,46 @@ test_evidence (Fixture *f, gconstpointer data)
     { "Threads/8/kernel-state", 100, 500, JVMS_VALUE_INT, JVMS_KERNEL_STATE_RUNNING },
     { "Threads/9/kernel-state", 300, 1100, JVMS_VALUE_INT, JVMS_KERNEL_STATE_RUNNABLE },
   };
-  for (gsize i = 0; i < G_N_ELEMENTS (expect); i++)
-    {
-      JvmsAttribute a = jvms_history_lookup (h, expect[i].path);
-      g_assert_cmpuint (a, !=, JVMS_ATTRIBUTE_INVALID);
-      JvmsInterval iv;
-      g_autoptr(GError) error = NULL;
-      g_assert_true (jvms_history_query_single (h, a, T0 + expect[i].start, &iv, &error));
-      g_assert_no_error (error);
-      if (iv.start != T0 + expect[i].start || iv.end != T0 + expect[i].end || iv.value.type != expect[i].type
-          || (expect[i].type == JVMS_VALUE_INT && iv.value.i != expect[i].v))
-        g_error ("%s at +%" G_GINT64_FORMAT ": [+%" G_GINT64_FORMAT ", +%" G_GINT64_FORMAT ") type %d value %" G_GINT64_FORMAT,
-                 expect[i].path, expect[i].start, iv.start - T0, iv.end - T0, iv.value.type,
-                 iv.value.type == JVMS_VALUE_INT ? iv.value.i : 0);
-    }
+  check_spans (h, expect, G_N_ELEMENTS (expect));
+}
+
+/* A silent thread (docs/analysis.md, "Silent threads"): perf records switches into thread 5
+ * and never an event in its context, not even its switch-out (here, threads of another user
+ * namespace's PID 1). Each time it runs, the thread after it shows up by its own events on that
+ * CPU: one record is missing (5 ==> 8), counted once, next to 5; 5 is not on the CPU from its
+ * last proof on (unknown, not running until its next switch-in), and the CPU runs 8. */
+static void
+test_silent_thread (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (JvmsKernelEvent));
+  add_switch (events, 100, 0, 0, 0, 0, 8);
+  add_switch (events, 200, 0, 8, 80, JVMS_TASK_RUNNING, 5);        /* 8 preempted by 5 */
+  /* (not given to perf: 5's own events, and 5 ==> 8 at about 300) */
+  add_context (events, JVMS_KERNEL_EVENT_SYSCALL_ENTER, 400, 0, 80, 8, 0);
+  add_context (events, JVMS_KERNEL_EVENT_SYSCALL_EXIT, 450, 0, 80, 8, 0);
+  add_switch (events, 500, 0, 8, 80, JVMS_TASK_INTERRUPTIBLE, 5);  /* 5 again */
+  /* (not given: 5 ==> 0 at about 600) */
+  add_switch (events, 700, 1, 0, 0, 0, 9);
+  add_switch (events, 800, 1, 9, 90, JVMS_TASK_INTERRUPTIBLE, 0);
+
+  JvmsKernelQuality q;
+  g_autoptr(JvmsHistory) h = index_events_q (f, events, T0 + 1000, NULL, &q);
+  /* One record missing (5 ==> 8): before, 2 (8's switch-in, then 5's at 500 "already on CPU"). */
+  g_assert_cmpuint (q.n_missing_switches, ==, 1);
+  g_assert_cmpuint (q.n_missing_from_idle, ==, 0);
+  g_assert_cmpuint (q.n_missing_silent, ==, 1);
+  g_assert_cmpuint (q.n_silent_threads, ==, 1);
+  g_assert_cmpint (q.silent_tids[0], ==, 5);
+
+  const Span expect[] = {
+    { "Threads/5/kernel-state", 200, 500, JVMS_VALUE_INT, JVMS_KERNEL_STATE_UNKNOWN },
+    { "Threads/5/kernel-state", 500, 1000, JVMS_VALUE_INT, JVMS_KERNEL_STATE_RUNNING },
+    { "Threads/8/kernel-state", 200, 400, JVMS_VALUE_INT, JVMS_KERNEL_STATE_UNKNOWN },
+    { "Threads/8/kernel-state", 400, 450, JVMS_VALUE_INT, JVMS_KERNEL_STATE_SYSCALL },
+    { "CPUs/0/current-thread", 200, 400, JVMS_VALUE_INT, 5 },
+    { "CPUs/0/current-thread", 400, 500, JVMS_VALUE_INT, 8 },
+  };
+  check_spans (h, expect, G_N_ELEMENTS (expect));
 }
 
 /* The kernel state under a JFR sample, on JDK 17's handshake as perf records it on a quiet
@@ -1063,6 +1117,8 @@ main (int argc, char **argv)
   g_test_add ("/Analysis/kernel/sample-handshakes", Fixture, NULL, fixture_set_up, test_sample_handshakes, fixture_tear_down);
   g_test_add ("/Analysis/kernel/sample-handshakes-no-syscalls", Fixture, NULL, fixture_set_up, test_sample_handshakes_no_syscalls, fixture_tear_down);
   g_test_add ("/Analysis/kernel/evidence", Fixture, NULL, fixture_set_up, test_evidence, fixture_tear_down);
+  g_test_add ("/Analysis/kernel/silent-thread", Fixture, NULL, fixture_set_up, test_silent_thread,
+              fixture_tear_down);
   g_test_add ("/Analysis/kernel/identity", Fixture, NULL, fixture_set_up, test_identity, fixture_tear_down);
   g_test_add ("/Analysis/kernel/identity-subject", Fixture, NULL, fixture_set_up, test_identity_subject, fixture_tear_down);
   g_test_add ("/Analysis/kernel/jvms-list-bounds", Fixture, NULL, fixture_set_up, test_jvms_list_bounds, fixture_tear_down);

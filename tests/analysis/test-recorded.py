@@ -125,12 +125,16 @@ try:
 
     out = run([args.cli, "index", "--json", "--cache-dir", cache, perf_data])
     notes = json.loads(out.stdout)["notes"]
-    m = [re.search(r"did not record (\d+) thread switches \((\d+) from the idle task\)", n) for n in notes]
+    m = [re.search(r"did not record (\d+) thread switches \((\d+) from the idle task"
+                   r"(?:, (\d+) next to \d+ threads it gave no event of)?", n) for n in notes]
     m = [x for x in m if x]
     if model.missing:
-        tap.check(len(m) == 1 and (int(m[0].group(1)), int(m[0].group(2))) == (model.missing, model.missing_from_idle)
+        tap.check(len(m) == 1 and (int(m[0].group(1)), int(m[0].group(2)), int(m[0].group(3) or 0))
+                  == (model.missing, model.missing_from_idle, model.missing_silent)
                   and "note: " in out.stderr and out.returncode == 0,
-                  "the index notes as many missing switches as the model finds, as a note", (notes, out.stderr))
+                  "the index notes as many missing switches as the model finds (%d, %d from the idle "
+                  "task, %d next to silent threads), as a note"
+                  % (model.missing, model.missing_from_idle, model.missing_silent), (notes, out.stderr))
     else:
         tap.check(not m and "note: " not in out.stderr, "no missing switch: no note", (notes, out.stderr))
 

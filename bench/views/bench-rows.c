@@ -15,10 +15,23 @@
  * there: the rows in sight rounded out to chunks of 512 pixels with a chunk each side
  * (narrow_to_screen() in widgets/jvms-timeline.c), queried and drawn from scratch.
  *
- * Prints, for each row count R (100, 10k, 100k): figure rows_R, frame_p50_R_rows,
+ * First frame: for each row count, --first times (default 5) from nothing to the first frame
+ * on screen of an indexed recording of R threads: the index opened, a session on it, the threads
+ * view made with the window's grouping (by kind: the workers one folded pool, whose summary lane
+ * counts every thread's states) in a scrolled window 1920 x 600 pixels, shown, until the frame
+ * clock's first paint with the view in it (as on screen, the pool's summary counts a budget of
+ * threads in that frame and the rest in the frames after). Then the first complete frame: the
+ * same drawn offscreen, as an export does, which counts every thread of the pool first. The
+ * history is built before and its file is in the page cache, as when the window opens a
+ * recording it indexed.
+ *
+ * Prints, for each row count R (100, 10k, 100k): figure first_frame_R_threads_ms,
+ * first_frame_cpu_R_threads_ms, first_complete_frame_R_threads_ms and
+ * first_complete_frame_cpu_R_threads_ms (medians), figure rows_R, frame_p50_R_rows,
  * frame_p99_R_rows (ms, wall: query and draw), frame_cpu_p50_R_rows, frame_cpu_p99_R_rows (ms
- * of CPU of the process), and ratio frame_p99_R_rows (its p99 over the baseline's, the first
- * row count). GTK needs a display: run under xvfb-run -a when there is none. */
+ * of CPU of the process), and ratio frame_p99_R_rows, first_frame_R_threads and
+ * first_complete_frame_R_threads (over the baseline's, the first row count). GTK needs a display: run under xvfb-run -a when there is
+ * none. */
 #include "config.h"
 
 #include <adwaita.h>
@@ -38,6 +51,7 @@
 #define CHUNK 512
 
 static int n_frames = 200;
+static int n_first = 5;
 static int n_changes = 40;
 static char *cache_dir;
 static char **row_counts;
@@ -92,13 +106,18 @@ write_thread (gpointer data)
   return GINT_TO_POINTER (jvms_synthetic_history_write (job->path, job->options, &job->error));
 }
 
+static char *
+history_path (guint n)
+{
+  return g_strdup_printf ("%s/jvmscope-bench-rows-%u-%d-v1.jvmsidx", cache_dir, n, n_changes);
+}
+
 /* The history of @n threads, built unless the cache folder has it. */
 static JvmsHistory *
 open_history (guint    n,
               GError **error)
 {
-  g_autofree char *path = g_strdup_printf ("%s/jvmscope-bench-rows-%u-%d-v1.jvmsidx", cache_dir,
-                                           n, n_changes);
+  g_autofree char *path = history_path (n);
   JvmsHistory *history = jvms_history_open (path, (gsize) 512 << 20, NULL);
   JvmsSyntheticOptions options;
   WriteJob job = { path, &options, NULL };
@@ -140,6 +159,137 @@ render_frame (GtkWidget       *view,
   jvms_timeline_render_part (JVMS_TIMELINE (view), cr, WIDTH, total, y0, y1, FALSE);
   cairo_destroy (cr);
   cairo_surface_flush (surface);
+}
+
+typedef struct
+{
+  GMainLoop *loop;
+  GtkWidget *view;
+  gboolean   painted;
+} FirstPaint;
+
+/* The frame clock painted a frame: the first with the view mapped and sized is the first frame. */
+static void
+after_paint (GdkFrameClock *clock,
+             FirstPaint    *wait)
+{
+  if (!wait->painted && gtk_widget_get_mapped (wait->view) && gtk_widget_get_height (wait->view) > 0)
+    {
+      wait->painted = TRUE;
+      g_main_loop_quit (wait->loop);
+    }
+}
+
+static gboolean
+window_realized (GtkWidget  *window,
+                 FirstPaint *wait)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (window);
+  g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint), wait);
+  return FALSE;
+}
+
+/* One first frame on screen of @path: wall and CPU ms into @wall and @cpu; the rows listed. */
+static gboolean
+first_frame_on_screen (const char *path,
+                       GArray     *wall,
+                       GArray     *cpu,
+                       guint      *rows)
+{
+  g_autoptr(GError) error = NULL;
+  double t0 = g_get_monotonic_time () / 1e3, c0 = process_cpu_ms ();
+  g_autoptr(JvmsHistory) history = jvms_history_open (path, (gsize) 512 << 20, &error);
+  if (history == NULL)
+    {
+      g_printerr ("bench-rows: %s\n", error->message);
+      return FALSE;
+    }
+  g_autoptr(JvmsSession) session = jvms_session_new ();
+  jvms_session_set_history (session, history);
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  FirstPaint wait = { loop, jvms_threads_view_new (session), FALSE };
+  gtk_window_set_default_size (GTK_WINDOW (window), WIDTH, HEIGHT);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), wait.view);
+  gtk_window_set_child (GTK_WINDOW (window), scroller);
+  g_signal_connect (window, "realize", G_CALLBACK (window_realized), &wait);
+  gtk_window_present (GTK_WINDOW (window));
+  g_main_loop_run (loop);
+  double cms = process_cpu_ms () - c0, ms = g_get_monotonic_time () / 1e3 - t0;
+  *rows = jvms_timeline_get_n_rows (JVMS_TIMELINE (wait.view));
+  g_signal_handlers_disconnect_by_data (gtk_widget_get_frame_clock (window), &wait);
+  gtk_window_destroy (GTK_WINDOW (window));
+  g_array_append_val (wall, ms);
+  g_array_append_val (cpu, cms);
+  return TRUE;
+}
+
+/* One first complete frame of @path: drawn offscreen, every summary counted. */
+static gboolean
+first_frame_complete (const char      *path,
+                      cairo_surface_t *surface,
+                      GArray          *wall,
+                      GArray          *cpu)
+{
+  g_autoptr(GError) error = NULL;
+  double t0 = g_get_monotonic_time () / 1e3, c0 = process_cpu_ms ();
+  g_autoptr(JvmsHistory) history = jvms_history_open (path, (gsize) 512 << 20, &error);
+  if (history == NULL)
+    {
+      g_printerr ("bench-rows: %s\n", error->message);
+      return FALSE;
+    }
+  g_autoptr(JvmsSession) session = jvms_session_new ();
+  jvms_session_set_history (session, history);
+  GtkWidget *view = g_object_ref_sink (jvms_threads_view_new (session));
+  guint rows = jvms_timeline_get_n_rows (JVMS_TIMELINE (view));
+  int last_y = 0, last_h = 0;
+  if (rows > 0)
+    jvms_timeline_get_row_bounds (JVMS_TIMELINE (view), rows - 1, &last_y, &last_h);
+  render_frame (view, surface, JVMS_TIMELINE_LEGEND_HEIGHT + last_y + last_h, 0);
+  double cms = process_cpu_ms () - c0, ms = g_get_monotonic_time () / 1e3 - t0;
+  g_object_unref (view);
+  g_array_append_val (wall, ms);
+  g_array_append_val (cpu, cms);
+  return TRUE;
+}
+
+/* The first frame over @n threads, --first times from scratch, on screen and complete: the
+ * medians printed, those on screen and complete (wall) stored in @ms[0], @ms[1]. */
+static gboolean
+bench_first_frame (guint    n,
+                   double   ms[2])
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JvmsHistory) built = open_history (n, &error);
+  g_autofree char *path = history_path (n);
+  g_autofree char *label = rows_label (n);
+  g_autoptr(GArray) wall = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) cpu = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) full_wall = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) full_cpu = g_array_new (FALSE, FALSE, sizeof (double));
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, 4 * CHUNK + HEIGHT);
+  gboolean ok = built != NULL;
+  guint rows = 0;
+
+  if (built == NULL)
+    g_printerr ("bench-rows: %s\n", error->message);
+  g_clear_pointer (&built, jvms_history_unref);
+  for (int i = 0; ok && i < n_first; i++)
+    ok = first_frame_on_screen (path, wall, cpu, &rows)
+         && first_frame_complete (path, surface, full_wall, full_cpu);
+  cairo_surface_destroy (surface);
+  if (!ok)
+    return FALSE;
+  g_print ("# first frame of %s threads: %u rows (grouped by kind)\n", label, rows);
+  ms[0] = percentile (wall, 50);
+  ms[1] = percentile (full_wall, 50);
+  g_print ("figure first_frame_%s_threads_ms %.2f ms\n", label, ms[0]);
+  g_print ("figure first_frame_cpu_%s_threads_ms %.2f ms\n", label, percentile (cpu, 50));
+  g_print ("figure first_complete_frame_%s_threads_ms %.2f ms\n", label, ms[1]);
+  g_print ("figure first_complete_frame_cpu_%s_threads_ms %.2f ms\n", label, percentile (full_cpu, 50));
+  return TRUE;
 }
 
 /* The frames over @n threads; FALSE when the history could not be had. Stores the p99 wall
@@ -228,6 +378,7 @@ main (int   argc,
 {
   const GOptionEntry entries[] = {
     { "frames", 0, 0, G_OPTION_ARG_INT, &n_frames, "Frames per row count (half scrolls, half zooms)", "N" },
+    { "first", 0, 0, G_OPTION_ARG_INT, &n_first, "First frames per row count (the median is printed)", "N" },
     { "changes", 0, 0, G_OPTION_ARG_INT, &n_changes, "State changes of each thread", "N" },
     { "cache-dir", 0, 0, G_OPTION_ARG_FILENAME, &cache_dir, "Where the histories are kept", "DIR" },
     { "rows", 0, 0, G_OPTION_ARG_STRING_ARRAY, &row_counts, "Row counts, the first the baseline (default 100, 10000, 100000)", "N" },
@@ -237,7 +388,7 @@ main (int   argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(GRand) rand = g_rand_new_with_seed (27);
   const char *const defaults[] = { "100", "10000", "100000", NULL };
-  double baseline = 0;
+  double baseline = 0, first_baseline[2] = { 0, 0 };
 
   setvbuf (stdout, NULL, _IOLBF, 0);
   g_option_context_add_main_entries (context, entries, NULL);
@@ -246,9 +397,9 @@ main (int   argc,
       g_printerr ("bench-rows: %s\n", error->message);
       return 2;
     }
-  if (n_frames <= 0 || n_changes <= 0)
+  if (n_frames <= 0 || n_changes <= 0 || n_first <= 0)
     {
-      g_printerr ("bench-rows: --frames and --changes must be positive\n");
+      g_printerr ("bench-rows: --frames, --first and --changes must be positive\n");
       return 2;
     }
   if (!gtk_init_check ())
@@ -264,7 +415,7 @@ main (int   argc,
        *c != NULL; c++)
     {
       guint64 n = 0;
-      double p99 = 0;
+      double p99 = 0, first[2] = { 0, 0 };
       g_autofree char *label = NULL;
 
       if (!g_ascii_string_to_unsigned (*c, 10, 1, 1000000, &n, &error))
@@ -272,13 +423,22 @@ main (int   argc,
           g_printerr ("bench-rows: --rows %s: %s\n", *c, error->message);
           return 2;
         }
-      if (!bench_rows ((guint) n, rand, &p99))
+      if (!bench_first_frame ((guint) n, first) || !bench_rows ((guint) n, rand, &p99))
         return 1;
       label = rows_label ((guint) n);
       if (baseline == 0)
-        baseline = p99;
+        {
+          baseline = p99;
+          first_baseline[0] = first[0];
+          first_baseline[1] = first[1];
+        }
       else
-        g_print ("ratio frame_p99_%s_rows %.2f\n", label, p99 / MAX (baseline, 0.001));
+        {
+          g_print ("ratio frame_p99_%s_rows %.2f\n", label, p99 / MAX (baseline, 0.001));
+          g_print ("ratio first_frame_%s_threads %.2f\n", label, first[0] / MAX (first_baseline[0], 0.001));
+          g_print ("ratio first_complete_frame_%s_threads %.2f\n", label,
+                   first[1] / MAX (first_baseline[1], 0.001));
+        }
     }
   g_free (cache_dir);
   g_strfreev (row_counts);

@@ -256,6 +256,8 @@ jvms_jfr_machine_set_recording (JvmsJfrMachine *self, JvmsRecordingInfo *recordi
 {
   self->recording = recording;
   self->sampled = recording != NULL && !recording->thread_states;
+  if (self->samples != NULL)
+    jvms_jfr_samples_set_recording (self->samples, recording);
 }
 
 void
@@ -454,11 +456,7 @@ type_info (JvmsJfrMachine *self, const JvmsJfrType *type)
       if (field (type, "sampledThread") != NULL)
         ti->thread = field (type, "sampledThread");
       ti->state = field (type, "state");
-      ti->count = field (type, "samples");
-      if (ti->count == NULL)
-        ti->count = field (type, "samplesCount");
-      if (ti->count == NULL && name != NULL && g_str_has_prefix (name, "datadog."))
-        ti->count = field (type, "weight");
+      ti->count = jvms_jfr_recording_batch_field (type);
       ti->off_cpu = g_strcmp0 (name, "profiler.WallClockSleeping") == 0;
       break;
     case H_CPU_LOAD:
@@ -1128,9 +1126,8 @@ virtual_space_committed (const JvmsJfrEvent *ev, const JvmsJfrField *f, const ch
 }
 
 /* The kind of an execution or wall-clock sample of a recording without thread states
- * (docs/writers.md): async-profiler's jdk.ExecutionSample is a CPU sample, or a wall-clock one
- * (with a state) when the recording sampled wall clock that way; both, told apart by the state
- * (CPU samples carry STATE_DEFAULT), when it sampled both. */
+ * (docs/writers.md): its sampler's (jvms_jfr_recording_sampler_of), and for a wall-clock sample
+ * the state it carries. */
 static JvmsSampled
 sample_kind (JvmsJfrMachine *self, const JvmsJfrEvent *ev, const TypeInfo *ti)
 {
@@ -1138,15 +1135,8 @@ sample_kind (JvmsJfrMachine *self, const JvmsJfrEvent *ev, const TypeInfo *ti)
     return JVMS_SAMPLED_NATIVE;
   if (ti->off_cpu)
     return JVMS_SAMPLED_OFF_CPU;
-  const char *type = jvms_jfr_event_get_type_name (ev);
-  const JvmsSamplerInfo *cpu = &self->recording->samplers[JVMS_SAMPLER_CPU];
-  const JvmsSamplerInfo *wall = &self->recording->samplers[JVMS_SAMPLER_WALL];
-  gboolean is_wall = ti->handler == H_WALL_SAMPLE
-                     || (wall->source != JVMS_INTERVAL_NONE && g_strcmp0 (wall->type, type) == 0);
-  gboolean is_cpu = ti->handler == H_EXECUTION_SAMPLE
-                    && (!is_wall || (cpu->source != JVMS_INTERVAL_NONE && g_strcmp0 (cpu->type, type) == 0));
   const char *state = string_of (ev, ti->state);
-  if (is_cpu && (!is_wall || state == NULL || strcmp (state, "STATE_DEFAULT") == 0))
+  if (jvms_jfr_recording_sampler_of (self->recording, jvms_jfr_event_get_type_name (ev), state) == JVMS_SAMPLER_CPU)
     return JVMS_SAMPLED_CPU;
   const JvmsJfrStackTrace *st = jvms_jfr_event_get_stack_trace (ev);
   return jvms_jfr_recording_classify (self->recording->writer, state, st != NULL ? st->frames : NULL,
@@ -1158,15 +1148,10 @@ static guint64
 sample_count (const JvmsJfrEvent *ev, const TypeInfo *ti, gint64 duration, gint64 interval,
               gint64 *spacing)
 {
-  gint64 n = 1;
-  if (ti->count == NULL || !jvms_jfr_event_get_int64 (ev, ti->count, &n) || n < 1)
-    n = 1;
-  /* async-profiler batches at most 1000 (wallClock.cpp MAX_IDLE_BATCH); a count far above that
-   * is damage, not samples. */
-  n = MIN (n, 1 << 20);
+  guint64 n = jvms_jfr_recording_batch_size (ev, ti->count);
   /* A batch with a duration spans it; one without, the sampler's interval each. */
-  *spacing = duration > 0 && n > 1 ? duration / (n - 1) : interval;
-  return (guint64) n;
+  *spacing = duration > 0 && n > 1 ? duration / (gint64) (n - 1) : interval;
+  return n;
 }
 
 /* The events of a recording without thread states (jvms_jfr_machine_set_recording): samples

@@ -452,3 +452,51 @@ jvms_jfr_recording_classify (JvmsWriterKind writer, const char *state, const Jvm
       return states[i].sampled;
   return JVMS_SAMPLED_UNKNOWN;
 }
+
+int
+jvms_jfr_recording_sampler_of (const JvmsRecordingInfo *recording, const char *type, const char *state)
+{
+  if (type == NULL)
+    return -1;
+  if (strcmp (type, "jdk.NativeMethodSample") == 0)
+    return JVMS_SAMPLER_NATIVE;
+  static const char *const wall_types[] = {
+    "profiler.WallClockSample", "profiler.WallClockSleeping", "datadog.MethodSample",
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (wall_types); i++)
+    if (strcmp (type, wall_types[i]) == 0)
+      return JVMS_SAMPLER_WALL;
+  if (strcmp (type, "jdk.ExecutionSample") != 0 && strcmp (type, "datadog.ExecutionSample") != 0
+      && strcmp (type, "jdk.CPUTimeSample") != 0)
+    return -1;
+  if (recording == NULL)
+    return JVMS_SAMPLER_CPU;
+  const JvmsSamplerInfo *cpu = &recording->samplers[JVMS_SAMPLER_CPU];
+  const JvmsSamplerInfo *wall = &recording->samplers[JVMS_SAMPLER_WALL];
+  gboolean is_wall = wall->source != JVMS_INTERVAL_NONE && g_strcmp0 (wall->type, type) == 0;
+  gboolean is_cpu = !is_wall || (cpu->source != JVMS_INTERVAL_NONE && g_strcmp0 (cpu->type, type) == 0);
+  if (is_cpu && (!is_wall || state == NULL || strcmp (state, "STATE_DEFAULT") == 0))
+    return JVMS_SAMPLER_CPU;
+  return JVMS_SAMPLER_WALL;
+}
+
+const JvmsJfrField *
+jvms_jfr_recording_batch_field (const JvmsJfrType *type)
+{
+  const JvmsJfrField *f = jvms_jfr_type_find_field (type, "samples");
+  if (f == NULL)
+    f = jvms_jfr_type_find_field (type, "samplesCount");
+  const char *name = jvms_jfr_type_get_name (type);
+  if (f == NULL && name != NULL && g_str_has_prefix (name, "datadog."))
+    f = jvms_jfr_type_find_field (type, "weight");
+  return f;
+}
+
+guint64
+jvms_jfr_recording_batch_size (const JvmsJfrEvent *event, const JvmsJfrField *field)
+{
+  gint64 n = 1;
+  if (field == NULL || !jvms_jfr_event_get_int64 (event, field, &n) || n < 1)
+    n = 1;
+  return (guint64) MIN (n, JVMS_JFR_MAX_BATCH);
+}

@@ -31,4 +31,27 @@ JvmsSampled        jvms_jfr_recording_classify (JvmsWriterKind      writer,
                                                 const JvmsJfrFrame *frames,
                                                 guint               n_frames);
 
+/* Which sampler an event of type @type with thread state @state (NULL when it has none) belongs
+ * to in @recording: JVMS_SAMPLER_CPU, _WALL or _NATIVE, or -1 for an event of no sampler.
+ * async-profiler's jdk.ExecutionSample is a CPU sample, or a wall-clock one when the recording
+ * sampled wall clock that way; both, told apart by the state (CPU samples carry STATE_DEFAULT),
+ * when it sampled both (docs/writers.md). The indexer's counters and the sample store ask it
+ * alike, so that both put an event under the same sampler. */
+int                jvms_jfr_recording_sampler_of (const JvmsRecordingInfo *recording,
+                                                  const char              *type,
+                                                  const char              *state);
+
+/* async-profiler batches at most 1000 samples in one event (wallClock.cpp MAX_IDLE_BATCH); a
+ * count far above that is damage, not samples. */
+#define JVMS_JFR_MAX_BATCH (1 << 20)
+
+/* The field of @type that says how many samples one event stands for: async-profiler's
+ * "samples" (profiler.WallClockSample), IntelliJ's "samplesCount" (profiler.WallClockSleeping),
+ * dd-trace's "weight" (datadog.*); NULL when each event is one sample. */
+const JvmsJfrField *jvms_jfr_recording_batch_field (const JvmsJfrType  *type);
+/* The samples @event stands for by @field: 1 when @field is NULL or says less, at most
+ * JVMS_JFR_MAX_BATCH. */
+guint64            jvms_jfr_recording_batch_size (const JvmsJfrEvent *event,
+                                                  const JvmsJfrField *field);
+
 G_END_DECLS

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "jvms-jfr-recording.h"
 #include "jvms-threads.h"
 #include "jvms-samples-private.h"
 
@@ -54,6 +55,11 @@ typedef struct
   const JvmsJfrField *weight_field2;
   const JvmsJfrField *detail_string;  /* state */
   const JvmsJfrField *detail_class;   /* objectClass, monitorClass, parkedClass */
+  /* A type of the recording's samplers (jvms_jfr_recording_sampler_of) */
+  gboolean            sampler;
+  const JvmsJfrField *state;
+  const JvmsJfrField *batch;          /* the samples one event stands for */
+  guint32             wall_store_type;  /* its wall-clock samples' type, interned at the first */
   const JvmsJfrField *object;         /* jdk.OldObjectSample */
   const JvmsJfrField *allocation_time;
   const JvmsJfrField *object_age;
@@ -82,6 +88,7 @@ struct _JvmsJfrSamples
   gboolean           prefix_truncated;
   JvmsCpuStateFunc   cpu_state;
   gpointer           cpu_state_data;
+  const JvmsRecordingInfo *recording;
 };
 
 static const struct
@@ -134,6 +141,12 @@ jvms_jfr_samples_set_cpu_state_func (JvmsJfrSamples *self, JvmsCpuStateFunc func
 {
   self->cpu_state = func;
   self->cpu_state_data = user_data;
+}
+
+void
+jvms_jfr_samples_set_recording (JvmsJfrSamples *self, const JvmsRecordingInfo *recording)
+{
+  self->recording = recording;
 }
 
 gint64
@@ -233,6 +246,14 @@ type_info (JvmsJfrSamples *self, const JvmsJfrType *type)
           ti->object = jvms_jfr_type_find_field (type, "object");
           ti->allocation_time = jvms_jfr_type_find_field (type, "allocationTime");
           ti->object_age = jvms_jfr_type_find_field (type, "objectAge");
+        }
+      /* A profiler's samplers may hold wall-clock samples (all or, told by their state, some). */
+      ti->wall_store_type = JVMS_SAMPLES_NONE;
+      if (jvms_jfr_recording_sampler_of (NULL, name, NULL) >= 0)
+        {
+          ti->sampler = TRUE;
+          ti->state = jvms_jfr_type_find_field (type, "state");
+          ti->batch = jvms_jfr_recording_batch_field (type);
         }
       ti->sample = TRUE;
       ti->unit = unit;
@@ -360,7 +381,8 @@ weight_of (JvmsJfrSamples *self, const JvmsJfrEvent *ev, const TypeInfo *ti)
     case RULE_DURATION:
       return (guint64) MAX (jvms_jfr_event_get_duration_ns (ev), 0);
     case RULE_PERIOD:
-      return (guint64) period_of (self, ti);
+      /* dd-trace's CPU samples carry how many samples each stands for. */
+      return (guint64) period_of (self, ti) * jvms_jfr_recording_batch_size (ev, ti->batch);
     case RULE_SAMPLING_PERIOD:
       if (ti->weight_field != NULL && jvms_jfr_event_get_time_ns (ev, ti->weight_field, &v) && v > 0)
         return (guint64) v;
@@ -377,6 +399,27 @@ weight_of (JvmsJfrSamples *self, const JvmsJfrEvent *ev, const TypeInfo *ti)
     }
 }
 
+/* A wall-clock sample of the recording's wall-clock sampler: its store type (interned at the
+ * first) and weight; FALSE for any other sample. */
+static gboolean
+wall_sample (JvmsJfrSamples *self, const JvmsJfrEvent *ev, TypeInfo *ti, const char *state,
+             guint32 *type, guint64 *weight)
+{
+  if (!ti->sampler || self->recording == NULL
+      || jvms_jfr_recording_sampler_of (self->recording, ti->type_name, state) != JVMS_SAMPLER_WALL)
+    return FALSE;
+  const JvmsSamplerInfo *wall = &self->recording->samplers[JVMS_SAMPLER_WALL];
+  gint64 interval = wall->source == JVMS_INTERVAL_SETTING || wall->source == JVMS_INTERVAL_DEFAULT
+                    ? wall->ns : 0;
+  if (ti->wall_store_type == JVMS_SAMPLES_NONE)
+    ti->wall_store_type = jvms_samples_writer_intern_type (self->writer, ti->type_name, JVMS_SAMPLE_UNIT_NS,
+                                                           JVMS_SAMPLE_TYPE_WALL | JVMS_SAMPLE_TYPE_SAMPLER);
+  *type = ti->wall_store_type;
+  /* At most 2^20 × an interval below 9.2e18 / 2^20 ns: no overflow. */
+  *weight = jvms_jfr_recording_batch_size (ev, ti->batch) * (guint64) CLAMP (interval, 0, G_MAXINT64 >> 21);
+  return TRUE;
+}
+
 static void
 on_sample (JvmsJfrSamples *self, const JvmsJfrEvent *ev, TypeInfo *ti)
 {
@@ -390,21 +433,29 @@ on_sample (JvmsJfrSamples *self, const JvmsJfrEvent *ev, TypeInfo *ti)
   guint32 stack = jvms_jfr_samples_stack_of (self, ev);
   if (stack == JVMS_SAMPLES_NONE)
     return;
-  if (ti->store_type == JVMS_SAMPLES_NONE)
-    ti->store_type = jvms_samples_writer_intern_type (self->writer, ti->type_name, ti->unit, ti->flags);
+  const char *state = NULL;
+  if (ti->state != NULL)
+    jvms_jfr_event_get_string (ev, ti->state, &state);
   JvmsSampleRecord r = {
     .time = time,
-    .type = ti->store_type,
     .thread = jvms_samples_writer_intern_thread (self->writer, tid, name),
     .stack = stack,
-    .weight = weight_of (self, ev, ti),
     .detail = JVMS_SAMPLES_NONE,
   };
-  if ((ti->flags & JVMS_SAMPLE_TYPE_CPU) && self->cpu_state != NULL && tid > 0)
-    r.state = self->cpu_state (tid, time, self->cpu_state_data);
   const char *detail = NULL;
-  if (ti->detail_string != NULL)
-    jvms_jfr_event_get_string (ev, ti->detail_string, &detail);
+  if (wall_sample (self, ev, ti, state, &r.type, &r.weight))
+    detail = state;
+  else
+    {
+      if (ti->store_type == JVMS_SAMPLES_NONE)
+        ti->store_type = jvms_samples_writer_intern_type (self->writer, ti->type_name, ti->unit, ti->flags);
+      r.type = ti->store_type;
+      r.weight = weight_of (self, ev, ti);
+      if ((ti->flags & JVMS_SAMPLE_TYPE_CPU) && self->cpu_state != NULL && tid > 0)
+        r.state = self->cpu_state (tid, time, self->cpu_state_data);
+      if (ti->detail_string != NULL)
+        jvms_jfr_event_get_string (ev, ti->detail_string, &detail);
+    }
   if (detail == NULL && ti->detail_class != NULL)
     jvms_jfr_event_get_class_name (ev, ti->detail_class, &detail);
   if (ti->object != NULL)

@@ -4,13 +4,15 @@
  * Every event whose type has a stackTrace field becomes a sample of its type, on its thread
  * (sampledThread when the type has one, else eventThread), at its start time, weighted as the
  * type says: samplers by their sampling period (jdk.ActiveSetting, or the event's own
- * samplingPeriod), allocations by bytes, events with a duration by it, others by 1. CPU samplers
+ * samplingPeriod), a profiler's wall-clock samples by their count × the wall-clock interval,
+ * allocations by bytes, events with a duration by it, others by 1. CPU samplers
  * also get the thread's kernel state at that time from a JvmsCpuStateFunc (the kernel layer).
  * jdk.Compilation and jdk.MethodTiming (JDK 25) go to the store's per-method tables.
  */
 #pragma once
 
 #include "jvms-jfr.h"
+#include "jvms-recording-info.h"
 #include "jvms-samples.h"
 
 G_BEGIN_DECLS
@@ -28,6 +30,13 @@ void            jvms_jfr_samples_free               (JvmsJfrSamples     *self);
 void            jvms_jfr_samples_set_cpu_state_func (JvmsJfrSamples     *self,
                                                      JvmsCpuStateFunc    func,
                                                      gpointer            user_data);
+/* The recording's samplers (jvms-jfr-recording.h), which must outlive @self; before the first
+ * event. With them, a profiler's wall-clock samples are samples of the time their thread spent
+ * whatever its state (JVMS_SAMPLE_TYPE_WALL: the samples the event stands for × the wall-clock
+ * interval, the state as detail), and an event type that holds both CPU and wall-clock samples
+ * becomes two store types; without them, every sample is its type's. */
+void            jvms_jfr_samples_set_recording      (JvmsJfrSamples          *self,
+                                                     const JvmsRecordingInfo *recording);
 /* Events in the reader's (time) order; any event may be given. */
 void            jvms_jfr_samples_feed               (JvmsJfrSamples     *self,
                                                      const JvmsJfrEvent *event);

@@ -162,6 +162,25 @@ plan_cpu (JvmsSamplesStore *store, Plan *p, Measure m)
     }
 }
 
+/* The wall-clock samplers' types that have samples: FALSE when none has. */
+static gboolean
+plan_wall_samplers (JvmsSamplesStore *store, Plan *p)
+{
+  gboolean any = FALSE;
+  for (guint t = 0; t < jvms_samples_store_get_n_types (store); t++)
+    {
+      JvmsSampleTypeFlags flags;
+      guint64 n_samples = 0;
+      jvms_samples_store_get_type (store, t, NULL, NULL, &flags, &n_samples, NULL);
+      if ((flags & JVMS_SAMPLE_TYPE_WALL) && n_samples > 0)
+        {
+          p->measure[t] = MEASURE_WEIGHT;
+          any = TRUE;
+        }
+    }
+  return any;
+}
+
 static void
 make_plan (JvmsSamplesStore *store, JvmsProfileKind kind, const char *event_type, Plan *p)
 {
@@ -216,6 +235,11 @@ make_plan (JvmsSamplesStore *store, JvmsProfileKind kind, const char *event_type
       p->unit = "events";
       break;
     case JVMS_PROFILE_KIND_WALL:
+      /* A profiler's wall-clock samples are the threads' time in every state, running included:
+       * its CPU samples and its lock samples (contended time, sampled) would count some of it
+       * twice. Decided over the whole store, not the range. */
+      if (plan_wall_samplers (store, p))
+        break;
       plan_cpu (store, p, MEASURE_WEIGHT);
       plan_names (store, p, lock_types, MEASURE_WEIGHT);
       plan_names (store, p, wait_types, MEASURE_WEIGHT);
@@ -248,6 +272,14 @@ make_plan (JvmsSamplesStore *store, JvmsProfileKind kind, const char *event_type
             p->measure[t] = MEASURE_WEIGHT;
             p->unit = unit == JVMS_SAMPLE_UNIT_BYTES ? "bytes" : "ns";
           }
+        /* The type's wall-clock samples, a second type of the same name, count alike. */
+        for (guint u = t + 1; u < n; u++)
+          {
+            const char *name;
+            jvms_samples_store_get_type (store, u, &name, NULL, NULL, NULL, NULL);
+            if (g_strcmp0 (name, event_type) == 0)
+              p->measure[u] = p->measure[t];
+          }
       }
       break;
     }
@@ -257,7 +289,12 @@ make_plan (JvmsSamplesStore *store, JvmsProfileKind kind, const char *event_type
       {
         const char *name;
         jvms_samples_store_get_type (store, t, &name, NULL, NULL, NULL, NULL);
-        g_ptr_array_add (types, g_strdup (name));
+        /* Once each, whichever of a name's two types went in. */
+        gboolean seen = FALSE;
+        for (guint i = 0; i < types->len && !seen; i++)
+          seen = g_strcmp0 (g_ptr_array_index (types, i), name) == 0;
+        if (!seen)
+          g_ptr_array_add (types, g_strdup (name));
       }
   g_ptr_array_add (types, NULL);
   p->event_types = (GStrv) g_ptr_array_free (types, FALSE);

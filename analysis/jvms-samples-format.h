@@ -169,6 +169,13 @@ typedef enum
   JVMS_SAMPLE_TYPE_CPU     = 1 << 0,
   /* A sampler whose weight is its period (jdk.NativeMethodSample too): counted in samples. */
   JVMS_SAMPLE_TYPE_SAMPLER = 1 << 1,
+  /* A wall-clock sampler of a profiler (profiler.WallClockSample, profiler.WallClockSleeping,
+   * datadog.MethodSample, async-profiler's jdk.ExecutionSample with a thread state before 4.0):
+   * a sample stands for the thread's time whatever its state; weight = the samples the event
+   * stands for (a batch counts N) × the wall-clock interval in ns, detail = its state. With
+   * SAMPLER. A writer's jdk.ExecutionSample that holds both CPU and wall-clock samples is two
+   * types of the same name, one with this flag (docs/writers.md). */
+  JVMS_SAMPLE_TYPE_WALL    = 1 << 2,
 } JvmsSampleTypeFlags;
 
 typedef struct

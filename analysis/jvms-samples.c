@@ -233,14 +233,16 @@ jvms_samples_writer_intern_type (JvmsSamplesWriter *self, const char *name, Jvms
                                  JvmsSampleTypeFlags flags)
 {
   guint32 s = jvms_samples_writer_intern_string (self, name);
+  /* By name and wall clock: one event type may carry both CPU and wall-clock samples. */
+  guint64 wall = (flags & JVMS_SAMPLE_TYPE_WALL) != 0;
   JvmsSamplesIdSlot *slot;
-  guint32 id = jvms_samples_idmap_lookup (&self->type_map, s, 0, &slot);
+  guint32 id = jvms_samples_idmap_lookup (&self->type_map, s, wall, &slot);
   if (id != JVMS_SAMPLES_NONE)
     return id;
   id = self->types->len;
   JvmsSamplesType t = { GUINT32_TO_LE (s), GUINT32_TO_LE ((guint32) unit), GUINT32_TO_LE ((guint32) flags), 0, 0, 0 };
   g_array_append_val (self->types, t);
-  jvms_samples_idmap_set (&self->type_map, slot, s, 0, id);
+  jvms_samples_idmap_set (&self->type_map, slot, s, wall, id);
   return id;
 }
 

@@ -108,7 +108,8 @@ guint32            jvms_samples_writer_intern_stack     (JvmsSamplesWriter      
 guint32            jvms_samples_writer_intern_thread    (JvmsSamplesWriter       *self,
                                                          gint64                   tid,
                                                          const char              *name);
-/* The first unit and flags given for @name are kept. */
+/* One type per @name, and one more for its wall-clock samples (JVMS_SAMPLE_TYPE_WALL in @flags):
+ * the first unit and flags given for each are kept. */
 guint32            jvms_samples_writer_intern_type      (JvmsSamplesWriter       *self,
                                                          const char              *name,
                                                          JvmsSampleUnit           unit,
@@ -195,7 +196,7 @@ void               jvms_samples_store_get_type        (JvmsSamplesStore *self, g
                                                        const char **name, JvmsSampleUnit *unit,
                                                        JvmsSampleTypeFlags *flags,
                                                        guint64 *n_samples, guint64 *weight);
-/* The type called @name, or NONE. */
+/* The first type called @name, or NONE (a name may have a second, wall-clock type). */
 guint32            jvms_samples_store_find_type       (JvmsSamplesStore *self, const char *name);
 
 guint              jvms_samples_store_get_n_blocks    (JvmsSamplesStore *self);

@@ -137,11 +137,24 @@ note_other_types (JvmsSamplesStore *store)
       return;
     }
   g_autoptr(GString) types = g_string_new (NULL);
+  gboolean wall = FALSE;
   for (guint t = 0; t < n; t++)
     {
       const char *name;
       guint64 n_samples = 0;
-      jvms_samples_store_get_type (store, t, &name, NULL, NULL, &n_samples, NULL);
+      JvmsSampleTypeFlags flags;
+      jvms_samples_store_get_type (store, t, &name, NULL, &flags, &n_samples, NULL);
+      wall |= (flags & JVMS_SAMPLE_TYPE_WALL) != 0 && n_samples > 0;
+      /* A type's wall-clock samples are a second type of its name: one entry with both. */
+      if (jvms_samples_store_find_type (store, name) != t)
+        continue;
+      for (guint u = t + 1; u < n; u++)
+        {
+          const char *other;
+          guint64 more = 0;
+          jvms_samples_store_get_type (store, u, &other, NULL, NULL, &more, NULL);
+          n_samples += g_strcmp0 (other, name) == 0 ? more : 0;
+        }
       g_autofree char *escaped = jvms_report_escape_text (name);
       g_string_append_printf (types, "%s%s (%" G_GUINT64_FORMAT ")", t > 0 ? ", " : "", escaped,
                               n_samples);
@@ -149,6 +162,8 @@ note_other_types (JvmsSamplesStore *store)
   /* TRANSLATORS: %s lists event types and their samples: "profiler.Malloc (57), ..." */
   g_printerr (_("note: no sample of this kind here; the trace's samples with stack traces are "
                 "(--kind TYPE): %s\n"), types->str);
+  if (wall)
+    g_printerr ("%s\n", _("note: the trace has wall-clock samples: --kind wall weighs them"));
 }
 
 int

@@ -513,20 +513,31 @@ fill_kinds (JvmsProfilerPane *self)
       g_ptr_array_add (self->kinds, g_strdup (fixed_kinds[i].name));
       g_ptr_array_add (labels, g_strdup (_(fixed_kinds[i].label)));
     }
-  /* Any event type with stacks, by its own name. */
+  /* Any event type with stacks, by its own name (once: a type's wall-clock samples are a
+   * second type of its name). */
   JvmsSamplesStore *store = self->profile != NULL ? jvms_profile_get_store (self->profile) : NULL;
+  guint64 n_cpu = 0, n_wall = 0;
   for (guint t = 0; store != NULL && t < jvms_samples_store_get_n_types (store); t++)
     {
       const char *name = NULL;
       guint64 n = 0;
-      jvms_samples_store_get_type (store, t, &name, NULL, NULL, &n, NULL);
-      if (name == NULL || n == 0)
+      JvmsSampleTypeFlags flags;
+      jvms_samples_store_get_type (store, t, &name, NULL, &flags, &n, NULL);
+      n_cpu += (flags & JVMS_SAMPLE_TYPE_CPU) ? n : 0;
+      n_wall += (flags & JVMS_SAMPLE_TYPE_WALL) ? n : 0;
+      if (name == NULL || n == 0 || jvms_samples_store_find_type (store, name) != t)
         continue;
       g_ptr_array_add (self->kinds, g_strdup (name));
       /* Translators: an entry of the profiler's kind chooser; %s is a JFR event type. */
       g_ptr_array_add (labels, g_strdup_printf (_("Events: %s"), name));
     }
   g_ptr_array_add (labels, NULL);
+  /* A profiler's wall-clock recording has no CPU sample: its samples are the wall clock's. */
+  if (g_str_equal (keep, "cpu") && n_cpu == 0 && n_wall > 0)
+    {
+      g_free (keep);
+      keep = g_strdup ("wall");
+    }
   guint position = 0;
   for (guint i = 0; i < self->kinds->len; i++)
     if (g_str_equal (g_ptr_array_index (self->kinds, i), keep))

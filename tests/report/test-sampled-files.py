@@ -88,12 +88,63 @@ def bounds(samples, ivs):
         v = e["values"]
         tid = tid_of(v.get("sampledThread") or v.get("eventThread"))
         n = v.get("samples") or v.get("samplesCount") or 1
-        state = v.get("state")
-        wall = type_of(e) in WALL_TYPES or ("wall" in ivs and ("cpu" not in ivs or state != "STATE_DEFAULT"))
-        bound[tid] += n * ivs.get("wall" if wall else "cpu", longest)
+        bound[tid] += n * ivs.get("wall" if is_wall(e, ivs) else "cpu", longest)
         if n > 1:
             bound[tid] += longest
     return bound
+
+
+def is_wall(e, ivs):
+    """A wall-clock sample by docs/writers.md: a profiler's wall-clock type, or async-profiler's
+    jdk.ExecutionSample of a recording that sampled wall clock (with CPU too: not STATE_DEFAULT)."""
+    if type_of(e) in WALL_TYPES:
+        return True
+    return (type_of(e) in ("jdk.ExecutionSample", "datadog.ExecutionSample") and "wall" in ivs
+            and ("cpu" not in ivs or e["values"].get("state") != "STATE_DEFAULT"))
+
+
+def profile_json(cli, path, cache, kind, tids=()):
+    cmd = [cli, "profile", "--json", "--top", "1", "--kind", kind, "--cache-dir", cache, path]
+    for tid in tids:
+        cmd += ["--thread", str(tid)]
+    r = run(cmd)
+    return json.loads(r.stdout) if r.returncode == 0 else {"error": r.stderr}
+
+
+def check_wall_profile(tap, cli, path, name, cache, samples, ivs):
+    """profile --kind wall weighs a profiler's wall-clock samples: per thread, the samples each
+    event stands for times the wall-clock interval; --kind cpu counts its CPU samples alone. The
+    oracle is jfr print's events (with a stack trace: the store keeps no other)."""
+    wall_ns, cpu_n = collections.Counter(), collections.Counter()
+    for e in samples:
+        v = e["values"]
+        if type_of(e) == "jdk.NativeMethodSample" or not v.get("stackTrace"):
+            continue
+        tid = tid_of(v.get("sampledThread") or v.get("eventThread"))
+        if is_wall(e, ivs):
+            wall_ns[tid] += (v.get("samples") or v.get("samplesCount") or v.get("weight") or 1) * ivs["wall"]
+        else:
+            cpu_n[tid] += 1
+    prof = profile_json(cli, path, cache, "wall")
+    want = sum(wall_ns.values()) if wall_ns else None
+    if want is not None:
+        tap.check(prof.get("total") == want and prof.get("unit") == "ns",
+                  "%s: profile --kind wall weighs every wall-clock sample: %s ns (jfr print: %d)"
+                  % (name, prof.get("total"), want), json.dumps(prof)[:300])
+        # Every thread of a small file; of a large one the heaviest and lightest five.
+        ranked = sorted(wall_ns, key=lambda t: (-wall_ns[t], t))
+        chosen = ranked if len(ranked) <= 40 else ranked[:5] + ranked[-5:]
+        wrong = []
+        for tid in chosen:
+            got = profile_json(cli, path, cache, "wall", [tid]).get("total")
+            if got != wall_ns[tid]:
+                wrong.append("%d: %s ns, jfr print %d" % (tid, got, wall_ns[tid]))
+        tap.check(not wrong, "%s: profile --kind wall --thread T of %d threads equals jfr print's" % (name, len(chosen)),
+                  "\n".join(wrong[:10]))
+    prof = profile_json(cli, path, cache, "cpu")
+    tap.check(prof.get("samples") == sum(cpu_n.values()),
+              "%s: profile --kind cpu counts the CPU samples alone: %s (jfr print: %d)"
+              % (name, prof.get("samples"), sum(cpu_n.values())), json.dumps(prof)[:300])
 
 
 def check_report(tap, cli, path, name, cache, jdk_intervals=None):
@@ -137,6 +188,7 @@ def check_report(tap, cli, path, name, cache, jdk_intervals=None):
     findings = [f["kind"] for f in report["findings"] if f["lost_ns"] != (f.get("estimated_from") or {}).get("estimated_ns")]
     tap.check(not findings, "%s: every finding is estimated from samples and says so" % name, findings)
     check_profile(tap, cli, path, name, cache, rec)
+    check_wall_profile(tap, cli, path, name, cache, samples, ivs)
     return report
 
 

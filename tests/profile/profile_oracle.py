@@ -31,6 +31,12 @@ KIND_TYPES = {
     "exception": {"jdk.JavaErrorThrow", "jdk.JavaExceptionThrow"},
 }
 KINDS = ["cpu", "cpu-waiting", "alloc", "lock", "wait", "park", "sleep", "io", "exception", "wall"]
+# A profiler's wall-clock samples (docs/writers.md): these types, and async-profiler's
+# jdk.ExecutionSample when the recording sampled wall clock that way. Kept under the type's name
+# and this suffix, as the store keeps them as a type of their own.
+WALL_TYPES = {"profiler.WallClockSample", "profiler.WallClockSleeping", "datadog.MethodSample"}
+WALL = " (wall)"
+MS = 1_000_000
 
 _TIME = re.compile(r"^(\d{4})-(\d\d)-(\d\d)T(\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:\d\d)$")
 _DURATION = re.compile(r"^PT(?:(-?\d+)H)?(?:(-?\d+)M)?(?:(-?\d+)(?:\.(\d{1,9}))?S)?$")
@@ -225,10 +231,12 @@ class Recording:
     def collect(self, events, names_by_id):
         settings = []              # (time, type name, period or None)
         raw = []
+        self.flat = {}             # setting name -> last value: async-profiler's names are unique
         for e in events:
             t = e["type"]
             v = e["values"]
             if t == "jdk.ActiveSetting":
+                self.flat[v.get("name")] = v.get("value") or ""
                 if v.get("name") in ("period", "interval") and v.get("id") in names_by_id:
                     settings.append((epoch_ns(v["startTime"]), names_by_id[v["id"]], parse_period(v.get("value"))))
                 continue
@@ -248,6 +256,29 @@ class Recording:
             raw.append((t, epoch_ns(v["startTime"]), thread_key(thread), folded, v))
         return settings, raw
 
+    def setting_int(self, name, missing):
+        text = self.flat.get(name, "")
+        return int(text) if text.lstrip("-").isdigit() else missing
+
+    def wall_interval(self):
+        """async-profiler's wall-clock interval (ns) by its settings (arguments.cpp, wallClock.cpp):
+        `wall` when >= 0, else `interval` with event `wall`; 50 ms when 0 or absent; IntelliJ's
+        `usedWallInterval` when > 0."""
+        wall = self.setting_int("wall", -1)
+        ns = wall if wall >= 0 else self.setting_int("interval", 0) if self.flat.get("event") == "wall" else 0
+        if self.setting_int("usedWallInterval", 0) > 0:
+            ns = self.setting_int("usedWallInterval", 0)
+        return ns or 50 * MS
+
+    def is_wall(self, t, v):
+        if t in WALL_TYPES:
+            return True
+        if t != "jdk.ExecutionSample":
+            return False
+        if self.flat.get("event") == "wall":
+            return True
+        return self.setting_int("wall", -1) >= 0 and v.get("state") != "STATE_DEFAULT"
+
     def weigh(self, settings, raw):
         # Periods in force at each sample: the last setting of that type at or before it.
         settings.sort(key=lambda s: s[0])
@@ -262,7 +293,12 @@ class Recording:
                 else:
                     period_now[name] = period
                 si += 1
-            w = self.weight(t, v, period_now)
+            if self.is_wall(t, v):
+                n = v.get("samples") or v.get("samplesCount") or (v.get("weight") if t.startswith("datadog.") else 1)
+                w = max(1, min(n or 1, 1 << 20)) * self.wall_interval()
+                t += WALL
+            else:
+                w = self.weight(t, v, period_now)
             self.samples.append((t, time, tid, folded, w))
             self.type_total[t] += w
             self.type_count[t] += 1
@@ -283,14 +319,17 @@ class Recording:
         return 1
 
     def types(self):
-        return sorted(self.type_count)
+        return sorted({t[:-len(WALL)] if t.endswith(WALL) else t for t in self.type_count})
 
     def plan(self, kind):
         """{type: "count" | "weight"} for a kind or an event type name, as docs/profile.md says."""
         present = set(self.type_count)
+        walls = {t for t in present if t.endswith(WALL)}
         if kind == "cpu":
             return {t: "count" for t in CPU_TYPES & present}
         if kind == "wall":
+            if walls:
+                return {t: "weight" for t in walls}
             p = {t: "weight" for t in CPU_TYPES & present}
             for k in ("lock", "wait", "park", "sleep", "io"):
                 p.update({t: "weight" for t in KIND_TYPES[k] & present})
@@ -303,6 +342,8 @@ class Recording:
             return {t: "count" for t in KIND_TYPES[kind] & present}
         if kind in KIND_TYPES:
             return {t: "weight" for t in KIND_TYPES[kind] & present}
+        if kind + WALL in present:
+            return {t: "count" for t in (kind, kind + WALL)}
         if kind not in present:
             return {}
         if kind in SAMPLERS:

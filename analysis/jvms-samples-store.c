@@ -712,7 +712,7 @@ struct _JvmsSamplesReader
   GArray           *records;     /* JvmsSampleRecord of the current block */
   guint             block;
   guint             pos;
-  guint32           types[4];    /* E, N, A, O type ids, or NONE */
+  JvmsSampleKind   *kinds;       /* per store type, by its name: both types of a name alike */
   JvmsSampleFrame   frames[JVMS_SAMPLES_MAX_FRAMES];
 };
 
@@ -725,10 +725,19 @@ jvms_samples_reader_open (const char *path, GError **error)
   JvmsSamplesReader *self = g_new0 (JvmsSamplesReader, 1);
   self->store = store;
   self->records = g_array_new (FALSE, FALSE, sizeof (JvmsSampleRecord));
-  self->types[0] = jvms_samples_store_find_type (store, "jdk.ExecutionSample");
-  self->types[1] = jvms_samples_store_find_type (store, "jdk.NativeMethodSample");
-  self->types[2] = jvms_samples_store_find_type (store, "jdk.ObjectAllocationSample");
-  self->types[3] = jvms_samples_store_find_type (store, "jdk.OldObjectSample");
+  static const struct { const char *name; JvmsSampleKind kind; } named[] = {
+    { "jdk.ExecutionSample", JVMS_SAMPLE_EXECUTION }, { "jdk.NativeMethodSample", JVMS_SAMPLE_NATIVE },
+    { "jdk.ObjectAllocationSample", JVMS_SAMPLE_ALLOCATION }, { "jdk.OldObjectSample", JVMS_SAMPLE_OLD_OBJECT },
+  };
+  self->kinds = g_new (JvmsSampleKind, MAX (store->n_types, 1));
+  for (guint t = 0; t < store->n_types; t++)
+    {
+      const char *name = jvms_samples_store_get_string (store, GUINT32_FROM_LE (store->types[t].name));
+      self->kinds[t] = JVMS_SAMPLE_OTHER;
+      for (guint i = 0; i < G_N_ELEMENTS (named); i++)
+        if (g_strcmp0 (name, named[i].name) == 0)
+          self->kinds[t] = named[i].kind;
+    }
   return self;
 }
 
@@ -739,6 +748,7 @@ jvms_samples_reader_free (JvmsSamplesReader *self)
     return;
   jvms_samples_store_unref (self->store);
   g_array_unref (self->records);
+  g_free (self->kinds);
   g_free (self);
 }
 
@@ -759,13 +769,8 @@ jvms_samples_reader_next (JvmsSamplesReader *self, JvmsSample *out, GError **err
       self->pos = 0;
     }
   const JvmsSampleRecord *r = &g_array_index (self->records, JvmsSampleRecord, self->pos++);
-  static const JvmsSampleKind kinds[4] = { JVMS_SAMPLE_EXECUTION, JVMS_SAMPLE_NATIVE,
-                                           JVMS_SAMPLE_ALLOCATION, JVMS_SAMPLE_OLD_OBJECT };
   memset (out, 0, sizeof *out);
-  out->kind = JVMS_SAMPLE_OTHER;
-  for (guint i = 0; i < 4; i++)
-    if (self->types[i] == r->type)
-      out->kind = kinds[i];
+  out->kind = self->kinds[r->type];
   out->time = r->time;
   jvms_samples_store_get_thread (self->store, r->thread, &out->tid, NULL);
   const char *detail = jvms_samples_store_get_string (self->store, r->detail);

@@ -95,16 +95,29 @@ charge_estimate (JvmsReportWork *w, JvmsReportWalked *t, JvmsFindingKind kind, J
 static void
 estimate_thread (JvmsReportWork *w, JvmsReportWalked *t, const guint64 n[JVMS_SAMPLED_N])
 {
-  /* Wall-clock samples cover all the thread's time, running included: with them, its CPU
-   * samples say where it ran, not how long. */
+  /* Wall-clock samples cover all the thread's time, each in its state, running included; CPU
+   * samples say it was on a CPU, a finer measure of the same running time (async-profiler's
+   * CPU interval is a twentieth of its wall clock's by default). Both are true and neither may
+   * be added to the other: the running time is the larger of the CPU samples' time and the
+   * running wall-clock samples' (which include time runnable, waiting for a CPU), the other
+   * states the wall clock's. */
   gboolean wall = FALSE;
   for (guint k = 0; k < JVMS_SAMPLED_N; k++)
     if (jvms_sampled_sampler (k) == JVMS_SAMPLER_WALL && n[k] > 0
         && jvms_recording_info_interval (w->recording, k) > 0)
       wall = TRUE;
+  JvmsSampled dropped = JVMS_SAMPLED_N;
+  if (wall)
+    {
+      /* Compared only: as doubles, which cannot overflow. */
+      double cpu_ns = (double) n[JVMS_SAMPLED_CPU] * (double) jvms_recording_info_interval (w->recording, JVMS_SAMPLED_CPU);
+      double running_ns = (double) n[JVMS_SAMPLED_RUNNING]
+                          * (double) jvms_recording_info_interval (w->recording, JVMS_SAMPLED_RUNNING);
+      dropped = cpu_ns > running_ns ? JVMS_SAMPLED_RUNNING : JVMS_SAMPLED_CPU;
+    }
   for (guint k = 0; k < JVMS_SAMPLED_N; k++)
     {
-      if (!JVMS_SAMPLED_IS_TIME (k) || n[k] == 0 || (wall && k == JVMS_SAMPLED_CPU))
+      if (!JVMS_SAMPLED_IS_TIME (k) || n[k] == 0 || k == dropped)
         continue;
       if (t->kind != JVMS_THREAD_KIND_JAVA)
         {

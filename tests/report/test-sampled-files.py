@@ -147,6 +147,41 @@ def check_wall_profile(tap, cli, path, name, cache, samples, ivs):
               % (name, prof.get("samples"), sum(cpu_n.values())), json.dumps(prof)[:300])
 
 
+def check_estimates(tap, report, name, samples, ivs):
+    """Each thread's estimate against a naive computation from jfr print's samples (docs/report.md):
+    a CPU sample says the thread ran, a wall-clock sample says its state; the running time is the
+    larger of its CPU samples × the CPU interval and its running wall-clock samples × the
+    wall-clock interval (never both: they measure the same time), the other states the wall
+    clock's; JVM threads are charged only their running time, JFR's own threads nothing."""
+    cpu, running, other = collections.Counter(), collections.Counter(), collections.Counter()
+    for e in samples:
+        v = e["values"]
+        if type_of(e) == "jdk.NativeMethodSample":
+            continue
+        tid = tid_of(v.get("sampledThread") or v.get("eventThread"))
+        n = v.get("samples") or v.get("samplesCount") or 1
+        if not is_wall(e, ivs):
+            cpu[tid] += n * ivs.get("cpu", 0)
+        elif v.get("state") in ("STATE_RUNNABLE", "RUNNABLE"):
+            running[tid] += n * ivs["wall"]
+        elif v.get("state") is not None or type_of(e) == "profiler.WallClockSleeping":
+            other[tid] += n * ivs["wall"]
+    wrong, both = [], 0
+    for t in report["threads"]:
+        tid = t["tid"]
+        want = max(cpu[tid], running[tid])
+        if t.get("kind") == "java":
+            want += other[tid]
+        elif t.get("kind") == "jfr":
+            want = 0
+        both += cpu[tid] > 0 and running[tid] + other[tid] > 0
+        if t["analysed_ns"] != want:
+            wrong.append("%s (%d, %s): %d ns charged; cpu %d, running %d, other states %d ns of samples"
+                         % (t["name"], tid, t.get("kind"), t["analysed_ns"], cpu[tid], running[tid], other[tid]))
+    tap.check(not wrong, "%s: each thread's estimate equals the naive one from jfr print (%d threads with CPU "
+              "and wall-clock samples)" % (name, both), "\n".join(wrong[:10]))
+
+
 def check_report(tap, cli, path, name, cache, jdk_intervals=None):
     jdk = jdk_intervals is not None
     r = run([cli, "analyze", "--json", "--cache-dir", cache, path])
@@ -189,6 +224,7 @@ def check_report(tap, cli, path, name, cache, jdk_intervals=None):
     tap.check(not findings, "%s: every finding is estimated from samples and says so" % name, findings)
     check_profile(tap, cli, path, name, cache, rec)
     check_wall_profile(tap, cli, path, name, cache, samples, ivs)
+    check_estimates(tap, report, name, samples, ivs)
     return report
 
 

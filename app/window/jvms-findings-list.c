@@ -296,8 +296,10 @@ format_evidence (const JvmsFinding *finding, JvmsTimeUnit unit)
       {
         g_autofree char *on = format_items (evidence->items, 2, unit);
         if (on != NULL)
-          /* Translators: what the threads were parked or waiting on (classes, with times). */
-          g_string_append_printf (text, _("Parked on %s"), on);
+          /* Translators: what the threads were parked or waiting on, with times: classes
+           * ("java.util.concurrent.locks.ReentrantLock$NonfairSync (1.2 s)"), or in a sampled
+           * recording where the samples saw them ("off CPU in a system call (sampled) (60 s)"). */
+          g_string_append_printf (text, _("Parked or waiting: %s"), on);
       }
       break;
     case JVMS_FINDING_IO:

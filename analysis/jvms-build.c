@@ -666,6 +666,10 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
 
   gint64 end = have_jfr ? MAX (start, js.end) : start;
   gint64 kernel_first = G_MAXINT64, kernel_last = G_MININT64;
+  /* The span of the scheduler's events: perf writes its task records (COMM, FORK, MMAP) from
+   * when it opens its events, a few hundred ms before it enables them (0.16 to 0.27 s measured
+   * on attach recordings), and a thread's kernel state is known only from its switches. */
+  gint64 sched_first = G_MAXINT64, sched_last = G_MININT64;
   guint64 n = 0;
   gboolean cancelled = FALSE;
   const char *kill_env = g_getenv ("JVMS_ANALYSIS_TEST_KILL_AFTER_EVENTS");
@@ -704,6 +708,11 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
               end = MAX (end, add_sat (kev->time, offset));
               kernel_first = MIN (kernel_first, add_sat (kev->time, offset));
               kernel_last = MAX (kernel_last, add_sat (kev->time, offset));
+              if (kev->type == JVMS_KERNEL_EVENT_SCHED_SWITCH)
+                {
+                  sched_first = MIN (sched_first, add_sat (kev->time, offset));
+                  sched_last = MAX (sched_last, add_sat (kev->time, offset));
+                }
               /* Long stretches without JFR events must not hold back the ends it waits for. */
               if ((n & 255) == 0)
                 jfr_advance (&js, add_sat (kev->time, offset));
@@ -765,9 +774,18 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
   {
     g_autofree char *jvms = jvms_threads_describe_jvms (threads);
     /* An attached JVM: the kernel recorded before and after JFR; both layers only in between. */
+    if (sched_first <= sched_last)
+      {
+        kernel_first = sched_first;
+        kernel_last = sched_last;
+      }
     gint64 both_from = MAX (js.start, kernel_first), both_to = MIN (js.end, kernel_last);
     g_autofree char *default_range = bundle.attach && have_jfr && have_kernel && both_from < both_to
       ? g_strdup_printf ("%" G_GINT64_FORMAT " %" G_GINT64_FORMAT, both_from, both_to) : g_strdup ("");
+    /* The kernel layer's own span: its margins around the default range are what it recorded
+     * (the history starts at the earliest event of either layer). */
+    g_autofree char *kernel_range = have_kernel && kernel_first <= kernel_last
+      ? g_strdup_printf ("%" G_GINT64_FORMAT " %" G_GINT64_FORMAT, kernel_first, kernel_last) : g_strdup ("");
     g_autofree char *version = g_strdup_printf ("%d", JVMS_ANALYSIS_VERSION);
     g_autofree char *unc = uncertainty >= 0 ? g_strdup_printf ("%" G_GINT64_FORMAT, uncertainty) : g_strdup ("");
     g_autofree char *off = g_strdup_printf ("%" G_GINT64_FORMAT, offset);
@@ -790,6 +808,7 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
     jvms_history_builder_set_metadata (builder, "jvm-pid", pid);
     jvms_history_builder_set_metadata (builder, "jvms", jvms);
     jvms_history_builder_set_metadata (builder, "default-range", default_range);
+    jvms_history_builder_set_metadata (builder, "kernel-range", kernel_range);
     jvms_history_builder_set_metadata (builder, "events", events);
     jvms_history_builder_set_metadata (builder, "recording", recording);
   }

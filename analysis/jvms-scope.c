@@ -113,6 +113,32 @@ jvms_scope_choose_jvm (JvmsHistory *history, const char *trace, gint64 asked, gi
   return FALSE;
 }
 
+void
+jvms_scope_set_subject (JvmsHistory *history, gint64 pid)
+{
+  g_return_if_fail (history != NULL);
+  g_autofree char *text = pid > 0 ? g_strdup_printf ("%" G_GINT64_FORMAT, pid) : NULL;
+  jvms_history_set_metadata_overlay (history, "jvm-pid", text);
+}
+
+void
+jvms_scope_kernel_span (JvmsHistory *history, gint64 *first, gint64 *last)
+{
+  g_return_if_fail (history != NULL);
+  *first = jvms_history_get_start_time (history);
+  *last = jvms_history_get_end_time (history);
+  /* "FIRST LAST" in epoch ns; absent from an index made before it was written */
+  const char *text = jvms_history_get_metadata (history, "kernel-range");
+  g_auto(GStrv) f = text != NULL ? g_strsplit (text, " ", 3) : NULL;
+  gint64 a, b;
+  if (f != NULL && g_strv_length (f) == 2 && g_ascii_string_to_signed (f[0], 10, *first, *last, &a, NULL)
+      && g_ascii_string_to_signed (f[1], 10, a, *last, &b, NULL))
+    {
+      *first = a;
+      *last = b;
+    }
+}
+
 gboolean
 jvms_scope_default_range (JvmsHistory *history, gint64 *from, gint64 *to, char **why)
 {
@@ -127,7 +153,8 @@ jvms_scope_default_range (JvmsHistory *history, gint64 *from, gint64 *to, char *
   if (f == NULL || g_strv_length (f) != 2 || !g_ascii_string_to_signed (f[0], 10, *from, *to, &a, NULL)
       || !g_ascii_string_to_signed (f[1], 10, *from, *to, &b, NULL) || a >= b)
     return FALSE;
-  gint64 start = *from, end = *to;
+  gint64 start, end;
+  jvms_scope_kernel_span (history, &start, &end);
   *from = a;
   *to = b;
   *why = g_strdup_printf ("where both layers recorded: the flight recording of the attached JVM; the kernel "

@@ -35,6 +35,13 @@ gboolean   jvms_scope_choose_jvm (JvmsHistory  *history,
                                   gint64       *pid,
                                   GError      **error);
 
+/* Makes @pid the JVM every reader of @history analyses (a choice jvms_scope_choose_jvm
+ * returned): laid over the metadata `jvm-pid` of this opened history, in memory only, so that
+ * the report, the thread list (the other JVMs' threads become other processes') and the views
+ * follow it. @pid <= 0 takes a choice away. */
+void       jvms_scope_set_subject (JvmsHistory  *history,
+                                   gint64        pid);
+
 /* The range to analyse when none is asked for: where both layers recorded, for a recording of
  * an attached JVM (the kernel recording starts before JFR and ends after it: bundle.json
  * `timing`), else the whole trace. *why says which, in words for the user (NULL for the whole
@@ -43,5 +50,11 @@ gboolean   jvms_scope_default_range (JvmsHistory  *history,
                                      gint64       *from,
                                      gint64       *to,
                                      char        **why);
+
+/* Where the kernel layer recorded (metadata `kernel-range`), else the whole history: a default
+ * range's margins are what the kernel recorded before and after it. */
+void       jvms_scope_kernel_span   (JvmsHistory  *history,
+                                     gint64       *first,
+                                     gint64       *last);
 
 G_END_DECLS

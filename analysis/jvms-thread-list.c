@@ -1,6 +1,8 @@
 /* jvms-thread-list.c: see jvms-thread-list.h. */
 #include "jvms-thread-list.h"
 
+#include "jvms-states.h"
+
 struct _JvmsThreadList
 {
   GArray     *threads; /* JvmsThreadInfo */
@@ -112,6 +114,25 @@ read_identities (JvmsHistory *history, JvmsThreadList *self, GArray *slots)
     }
 }
 
+/* The index classifies by name when it does not know the recorded JVM (a kernel-only trace of
+ * several JVMs: every JVM's threads have JVM kinds). Once one is chosen (jvm-pid, laid over the
+ * metadata by jvms_scope_set_subject), the others' threads are other processes' for every
+ * reader, as the build makes them when the trace names the JVM. */
+static void
+mark_other_processes (JvmsHistory *history, JvmsThreadList *self)
+{
+  const char *text = jvms_history_get_metadata (history, "jvm-pid");
+  guint64 jvm;
+  if (text == NULL || !g_ascii_string_to_unsigned (text, 10, 1, G_MAXINT32, &jvm, NULL))
+    return;
+  for (guint i = 0; i < self->threads->len; i++)
+    {
+      JvmsThreadInfo *info = &g_array_index (self->threads, JvmsThreadInfo, i);
+      if (info->pid >= 0 && info->pid != (gint64) jvm)
+        info->kind = JVMS_THREAD_KIND_OTHER_PROCESS;
+    }
+}
+
 JvmsThreadList *
 jvms_thread_list_read (JvmsHistory *history)
 {
@@ -155,6 +176,7 @@ jvms_thread_list_read (JvmsHistory *history)
                            GUINT_TO_POINTER (self->threads->len));
     }
   read_identities (history, self, slots);
+  mark_other_processes (history, self);
   return self;
 }
 

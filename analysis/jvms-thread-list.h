@@ -22,7 +22,8 @@ typedef struct
   gint64         tid;          /* the kernel tid; -javaThreadId for a "v" folder */
   char          *name;         /* Threads/<key>/name, else the key: never NULL */
   gint64         pid;          /* the process, -1 when unknown */
-  gint64         kind;         /* JvmsThreadKind, -1 when unknown */
+  gint64         kind;         /* JvmsThreadKind, -1 when unknown; OTHER_PROCESS for a thread
+                                * whose pid is not the history's jvm-pid, when it has one */
   gint64         java_id;      /* JFR's javaThreadId, -1 when unknown */
   /* The thread's attributes; JVMS_ATTRIBUTE_INVALID for those the history does not have. */
   JvmsAttribute  folder;

@@ -297,6 +297,10 @@ struct _JvmsHistory
   JvmsAttrTree    *attrs;
   JvmsStringTable *strings;
   GHashTable      *metadata;
+  /* jvms_history_set_metadata_overlay: interned key -> interned value, under overlay_lock
+   * (a reader thread may look while the main thread sets). */
+  GHashTable      *overlay;
+  GMutex           overlay_lock;
 
   /* complete: the root on disk */
   guint64          root_offset;

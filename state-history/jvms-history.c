@@ -38,6 +38,8 @@ jvms_history_new_empty (const char *path, int fd, gsize cache_budget)
   h->fd = fd;
   h->cache = jvms_node_cache_new (cache_budget);
   g_mutex_init (&h->lock);
+  g_mutex_init (&h->overlay_lock);
+  h->overlay = g_hash_table_new (g_str_hash, g_str_equal);
   h->attrs = jvms_attr_tree_new ();
   h->strings = jvms_string_table_new ();
   h->metadata = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
@@ -76,6 +78,8 @@ jvms_history_unref (JvmsHistory *self)
   jvms_attr_tree_free (self->attrs);
   jvms_string_table_free (self->strings);
   g_hash_table_unref (self->metadata);
+  g_hash_table_unref (self->overlay);
+  g_mutex_clear (&self->overlay_lock);
   if (self->fd >= 0)
     close (self->fd);
   g_mutex_clear (&self->lock);
@@ -540,8 +544,34 @@ gint64 jvms_history_get_start_time (JvmsHistory *self) LOCKED_GET (gint64, self-
 gint64 jvms_history_get_end_time (JvmsHistory *self) LOCKED_GET (gint64, self->end_time)
 guint64 jvms_history_get_n_intervals (JvmsHistory *self) LOCKED_GET (guint64, self->n_intervals)
 guint jvms_history_get_n_attributes (JvmsHistory *self) LOCKED_GET (guint, jvms_attr_tree_size (self->attrs))
-const char *jvms_history_get_metadata (JvmsHistory *self, const char *key)
+static const char *
+stored_metadata (JvmsHistory *self, const char *key)
   LOCKED_GET (const char *, g_hash_table_lookup (self->metadata, key))
+
+const char *
+jvms_history_get_metadata (JvmsHistory *self, const char *key)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_mutex_lock (&self->overlay_lock);
+  const char *laid = key != NULL ? g_hash_table_lookup (self->overlay, key) : NULL;
+  g_mutex_unlock (&self->overlay_lock);
+  return laid != NULL ? laid : stored_metadata (self, key);
+}
+
+void
+jvms_history_set_metadata_overlay (JvmsHistory *self, const char *key, const char *value)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (key != NULL);
+  g_mutex_lock (&self->overlay_lock);
+  /* Interned: a string a reader got before stays valid whatever is laid over it later, and
+   * the few values a user chooses among are kept once each. */
+  if (value != NULL)
+    g_hash_table_replace (self->overlay, (gpointer) g_intern_string (key), (gpointer) g_intern_string (value));
+  else
+    g_hash_table_remove (self->overlay, key);
+  g_mutex_unlock (&self->overlay_lock);
+}
 JvmsAttribute jvms_history_lookup (JvmsHistory *self, const char *path)
   LOCKED_GET (JvmsAttribute, jvms_attr_tree_lookup_path (self->attrs, path))
 JvmsAttribute jvms_history_lookup_child (JvmsHistory *self, JvmsAttribute parent, const char *name)

@@ -196,6 +196,14 @@ guint               jvms_history_get_n_attributes       (JvmsHistory            
  * is set again. */
 const char         *jvms_history_get_metadata           (JvmsHistory                     *self,
                                                          const char                      *key);
+/* Lays @value over the metadata @key of this opened history, in memory only (the file is not
+ * written): every later jvms_history_get_metadata of @key on it, from any thread, returns
+ * @value; NULL takes the overlay away. How a caller applies a choice the file does not hold to
+ * every reader of the history (the window's choice of JVM in a trace of several). Strings
+ * returned before stay valid. */
+void                jvms_history_set_metadata_overlay   (JvmsHistory                     *self,
+                                                         const char                      *key,
+                                                         const char                      *value);
 
 /* Reads and checks every node and summary blob of a complete history (a query reads only the
  * nodes it needs, so damage elsewhere goes unnoticed until then): what jvmscope-history-stat

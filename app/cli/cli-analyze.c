@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli-commands.h"
+#include "cli-jvm.h"
 #include "cli-time.h"
 #include "jvms-report.h"
 #include "jvms-thread-list.h"
@@ -24,7 +25,7 @@ jvms_cli_analyze (int argc, char **argv)
     { "from", 0, 0, G_OPTION_ARG_FILENAME, &from, N_("Start of the range, from the trace start (1.5, 200ms, 40us)"), N_("T") },
     { "to", 0, 0, G_OPTION_ARG_FILENAME, &to, N_("End of the range, from the trace start"), N_("T") },
     { "thread", 0, 0, G_OPTION_ARG_STRING, &thread, N_("Only this thread (tid or name)"), N_("TID|NAME") },
-    { "pid", 0, 0, G_OPTION_ARG_INT64, &pid, N_("The JVM to analyse, when the trace shows several"), N_("PID") },
+    { "pid", 0, 0, G_OPTION_ARG_INT64, &pid, JVMS_CLI_PID_HELP, N_("PID") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print a JSON object (docs/report.md)"), NULL },
     { "cache-dir", 0, 0, G_OPTION_ARG_FILENAME, &cache_dir, N_("Keep indexes in DIR instead of the user cache folder"), N_("DIR") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("TRACE") },
@@ -65,11 +66,8 @@ jvms_cli_analyze (int argc, char **argv)
   g_autoptr(JvmsHistory) history = jvms_trace_index_dup_history (index);
   gint64 jvm_pid;
   /* Several JVMs and none recorded: the user chooses (status 2, as for a usage error). */
-  if (!jvms_scope_choose_jvm (history, files[0], pid, &jvm_pid, &error))
-    {
-      g_printerr ("jvmscope-cli analyze: %s\n", error->message);
-      return 2;
-    }
+  if (!jvms_cli_choose_jvm ("analyze", history, files[0], pid, TRUE, &jvm_pid))
+    return 2;
   gint64 start = jvms_history_get_start_time (history);
   gint64 default_from, default_to;
   g_autofree char *range_why = NULL;

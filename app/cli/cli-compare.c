@@ -61,6 +61,8 @@ side_open (Side *side, const char *path, const char *cache_dir, const char *whic
       g_printerr ("jvmscope-cli compare: %s\n", error->message);
       return 2;
     }
+  if (jvm_pid > 0)
+    jvms_scope_set_subject (side->history, jvm_pid);
   gint64 start = jvms_history_get_start_time (side->history);
   gint64 default_from, default_to;
   gboolean default_range = from == NULL && to == NULL

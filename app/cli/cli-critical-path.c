@@ -6,13 +6,14 @@
 #include <stdio.h>
 
 #include "cli-commands.h"
+#include "cli-jvm.h"
 #include "cli-time.h"
 #include "jvms-critical-path.h"
 #include "jvms-report.h"
 #include "jvms-thread-list.h"
 #include "jvms-trace-index.h"
 
-#define USAGE N_("Usage: jvmscope-cli critical-path TRACE --thread TID|NAME [--from T] [--to T] [--json]")
+#define USAGE N_("Usage: jvmscope-cli critical-path TRACE --thread TID|NAME [--pid PID] [--from T] [--to T] [--json]")
 
 /* Segments listed in the text at most; the JSON has them all. */
 #define TEXT_SEGMENTS 200
@@ -59,9 +60,11 @@ jvms_cli_critical_path (int argc, char **argv)
 {
   gboolean json = FALSE;
   g_autofree char *from = NULL, *to = NULL, *thread = NULL, *cache_dir = NULL;
+  gint64 pid = 0;
   g_auto(GStrv) files = NULL;
   GOptionEntry entries[] = {
     { "thread", 0, 0, G_OPTION_ARG_STRING, &thread, N_("The thread whose path to follow (tid or name)"), N_("TID|NAME") },
+    { "pid", 0, 0, G_OPTION_ARG_INT64, &pid, JVMS_CLI_PID_HELP, N_("PID") },
     /* Bytes as given (FILENAME): the time parser names the option whatever they are. */
     { "from", 0, 0, G_OPTION_ARG_FILENAME, &from, N_("Start of the range, from the trace start (1.5, 200ms, 40us)"), N_("T") },
     { "to", 0, 0, G_OPTION_ARG_FILENAME, &to, N_("End of the range, from the trace start"), N_("T") },
@@ -103,9 +106,20 @@ jvms_cli_critical_path (int argc, char **argv)
       return 1;
     }
   g_autoptr(JvmsHistory) history = jvms_trace_index_dup_history (index);
-  /* The thread as analyze --thread takes it: its folder name or its name. */
+  /* The thread as analyze --thread takes it: its folder name or its name, a name within the
+   * JVM chosen; a name that two JVMs' threads have needs the choice. */
   g_autoptr(JvmsThreadList) list = jvms_thread_list_read (history);
-  const JvmsThreadInfo *info = jvms_thread_list_find (list, thread);
+  gint64 jvm_pid;
+  if (!jvms_cli_choose_jvm ("critical-path", history, files[0], pid,
+                            jvms_cli_name_in_several_jvms (list, thread), &jvm_pid))
+    return 2;
+  if (jvm_pid > 0)
+    {
+      /* Read again: the other JVMs' threads are other processes' now. */
+      g_clear_pointer (&list, jvms_thread_list_free);
+      list = jvms_thread_list_read (history);
+    }
+  const JvmsThreadInfo *info = jvms_cli_find_thread (list, thread, jvm_pid);
   if (info == NULL)
     {
       g_autofree char *shown = jvms_report_escape_text (thread);

@@ -12,12 +12,13 @@
 #include "jvms-event-query.h"
 #include "jvms-event-stats.h"
 #include "jvms-event-text.h"
+#include "cli-jvm.h"
 #include "jvms-report.h"
 #include "jvms-thread-list.h"
 #include "jvms-trace-index.h"
 
 #define USAGE N_("Usage: jvmscope-cli events TRACE [--type T]... [--from T] [--to T] " \
-                 "[--thread TID|NAME] [--json | --csv] [--limit N] [--stats]")
+                 "[--thread TID|NAME] [--pid PID] [--json | --csv] [--limit N] [--stats]")
 
 typedef enum { OUT_TEXT, OUT_CSV, OUT_JSON } OutputKind;
 
@@ -143,15 +144,17 @@ print_row (const JvmsEventRecord *r, gpointer user_data)
   return !p->failed && --p->left > 0;
 }
 
-/* "123", "-7" and "v7" are thread keys; anything else a thread name. */
+/* "123", "-7" and "v7" are thread keys; anything else a thread name, of process @pid when
+ * @pid > 0; NULL @arg: every thread of process @pid. */
 static GArray *
-resolve_thread (JvmsThreadList *threads, const char *arg, GError **error)
+resolve_thread (JvmsThreadList *threads, const char *arg, gint64 pid, GError **error)
 {
   GArray *tids = g_array_new (FALSE, FALSE, sizeof (gint64));
   gint64 tid;
   char *end = NULL;
-  tid = g_ascii_strtoll (arg, &end, 10);
-  if ((end != arg && *end == '\0') || jvms_thread_key_parse (arg, &tid))
+  if (arg != NULL)
+    tid = g_ascii_strtoll (arg, &end, 10);
+  if (arg != NULL && ((end != arg && *end == '\0') || jvms_thread_key_parse (arg, &tid)))
     {
       g_array_append_val (tids, tid);
       return tids;
@@ -159,12 +162,21 @@ resolve_thread (JvmsThreadList *threads, const char *arg, GError **error)
   for (guint i = 0; i < jvms_thread_list_get_len (threads); i++)
     {
       const JvmsThreadInfo *t = jvms_thread_list_get (threads, i);
-      if (strcmp (t->name, arg) == 0)
+      if ((arg == NULL || strcmp (t->name, arg) == 0) && (pid <= 0 || t->pid == pid))
         g_array_append_val (tids, t->tid);
     }
   if (tids->len == 0)
     {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _("no thread is named “%s” in this trace"), arg);
+      g_autofree char *number = g_strdup_printf ("%" G_GINT64_FORMAT, pid);
+      if (arg == NULL)
+        g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                     _("no thread of process %s in this trace"), number);
+      else if (pid > 0)
+        /* Translators: a process id, then a thread name. */
+        g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                     _("no thread of process %s is named “%s”"), number, arg);
+      else
+        g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, _("no thread is named “%s” in this trace"), arg);
       g_array_unref (tids);
       return NULL;
     }
@@ -194,6 +206,7 @@ jvms_cli_events (int argc, char **argv)
   gboolean json = FALSE, csv = FALSE, stats = FALSE;
   gint64 limit = -1;
   g_autofree char *from = NULL, *to = NULL, *thread = NULL, *cache_dir = NULL;
+  gint64 pid = 0;
   g_auto(GStrv) types = NULL;
   g_auto(GStrv) files = NULL;
   GOptionEntry entries[] = {
@@ -201,6 +214,7 @@ jvms_cli_events (int argc, char **argv)
     { "from", 0, 0, G_OPTION_ARG_STRING, &from, N_("Start of the range, from the trace start (1.5, 200ms, 40us)"), N_("T") },
     { "to", 0, 0, G_OPTION_ARG_STRING, &to, N_("End of the range, from the trace start"), N_("T") },
     { "thread", 0, 0, G_OPTION_ARG_STRING, &thread, N_("Only this thread (tid or name)"), N_("TID|NAME") },
+    { "pid", 0, 0, G_OPTION_ARG_INT64, &pid, N_("Only the threads of this JVM, when the trace shows several"), N_("PID") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print a JSON object (docs/events.md)"), NULL },
     { "csv", 0, 0, G_OPTION_ARG_NONE, &csv, N_("Print comma-separated values"), NULL },
     { "limit", 0, 0, G_OPTION_ARG_INT64, &limit, N_("Print at most N events"), N_("N") },
@@ -266,8 +280,15 @@ jvms_cli_events (int argc, char **argv)
       if (!any)
         g_printerr (_("jvmscope-cli events: no event of type “%s” in this trace\n"), types[i]);
     }
+  /* The machine's events by default; --pid keeps the threads of that JVM, and a thread name
+   * that two JVMs' threads have needs it. */
+  gint64 jvm_pid;
+  if (!jvms_cli_choose_jvm ("events", history, files[0], pid,
+                            thread != NULL && jvms_cli_name_in_several_jvms (threads, thread), &jvm_pid))
+    return 2;
+  gint64 only_pid = pid > 0 ? jvm_pid : -1;
   g_autoptr(GArray) tids = NULL;
-  if (thread != NULL && (tids = resolve_thread (threads, thread, &error)) == NULL)
+  if ((thread != NULL || only_pid > 0) && (tids = resolve_thread (threads, thread, only_pid, &error)) == NULL)
     {
       g_printerr ("jvmscope-cli events: %s\n", error->message);
       return 1;

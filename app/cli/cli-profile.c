@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli-commands.h"
+#include "cli-jvm.h"
 #include "cli-time.h"
 #include "jvms-flame-paint.h"
 #include "jvms-profile.h"
@@ -18,7 +19,7 @@
 
 #define USAGE N_("Usage: jvmscope-cli profile TRACE [--from T] [--to T] [--thread TID|NAME]... " \
                  "[--kind cpu|cpu-waiting|alloc|lock|wait|park|sleep|io|exception|wall|EVENT-TYPE] " \
-                 "[--folded | --json | --csv] [--top N] [--flame OUT.svg|OUT.png [--width PX] [--dark] [--colors MODE]]")
+                 "[--folded | --json | --csv] [--top N] [--flame OUT.svg|OUT.png [--width PX] [--dark] [--colors MODE]] [--pid PID]")
 
 /* "123" and "-7" are thread keys; anything else a thread name. */
 static gboolean
@@ -178,6 +179,7 @@ jvms_cli_profile (int argc, char **argv)
   g_autofree char *flame_path = NULL, *colors = NULL;
   gint width = 1200;
   gboolean dark = FALSE;
+  gint64 pid = 0;
   GOptionEntry entries[] = {
     /* Bytes as given (FILENAME): the time parser names the option whatever they are. */
     { "from", 0, 0, G_OPTION_ARG_FILENAME, &from, N_("Start of the range, from the trace start (1.5, 200ms, 40us)"), N_("T") },
@@ -192,6 +194,7 @@ jvms_cli_profile (int argc, char **argv)
     { "width", 0, 0, G_OPTION_ARG_INT, &width, N_("Width of the flame graph in pixels (1200)"), N_("PX") },
     { "dark", 0, 0, G_OPTION_ARG_NONE, &dark, N_("Draw the flame graph with the dark style"), NULL },
     { "colors", 0, 0, G_OPTION_ARG_STRING, &colors, N_("Colour the flame graph by package (default), frame-kind or kernel-state"), N_("MODE") },
+    { "pid", 0, 0, G_OPTION_ARG_INT64, &pid, JVMS_CLI_PID_HELP, N_("PID") },
     { "cache-dir", 0, 0, G_OPTION_ARG_FILENAME, &cache_dir, N_("Keep indexes in DIR instead of the user cache folder"), N_("DIR") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("TRACE") },
     { NULL }
@@ -249,6 +252,12 @@ jvms_cli_profile (int argc, char **argv)
       return 1;
     }
   JvmsSamplesStore *store = jvms_profile_get_store (profile);
+  /* Stacks come from a flight recording, whose JVM is the recorded one: the choice matters
+   * only where there are samples (a kernel-only trace has none: no JVM to ask for), and a pid
+   * that is not the recorded JVM is refused as analyze refuses it. */
+  gint64 jvm_pid;
+  if (!jvms_cli_choose_jvm ("profile", history, files[0], pid, jvms_samples_store_get_n_samples (store) > 0, &jvm_pid))
+    return 2;
   if (kind == JVMS_PROFILE_KIND_EVENT_TYPE && jvms_samples_store_find_type (store, event_type) == JVMS_SAMPLES_NONE)
     {
       g_printerr (_("jvmscope-cli profile: “%s” is neither a kind nor an event type with stack traces in this trace; its event types with stack traces are:"),

@@ -9,6 +9,7 @@
 #include <gtk/gtk.h>
 
 #include "cli-commands.h"
+#include "cli-jvm.h"
 #include "cli-time.h"
 #include "jvms-counters-view.h"
 #include "jvms-event-store.h"
@@ -20,7 +21,7 @@
 #include "jvms-trace-index.h"
 #include "jvms-view-catalog.h"
 
-#define USAGE N_("Usage: jvmscope-cli render TRACE -o OUT.png|OUT.svg [--views LIST|all] [--from T] [--to T] [--width PX] [--dark]")
+#define USAGE N_("Usage: jvmscope-cli render TRACE -o OUT.png|OUT.svg [--views LIST|all] [--from T] [--to T] [--width PX] [--dark] [--pid PID]")
 /* Wider than any screen, and an image of at most 2^31 bytes a row. */
 #define MAX_WIDTH 16384
 /* Cairo's limit on an image surface's side. */
@@ -108,6 +109,7 @@ jvms_cli_render (int argc, char **argv)
 {
   g_autofree char *from = NULL, *to = NULL, *out_path = NULL, *views_list = NULL;
   g_autofree char *cache_dir = NULL;
+  gint64 pid = 0;
   gint width = 1600;
   gboolean dark = FALSE;
   g_auto(GStrv) files = NULL;
@@ -118,6 +120,7 @@ jvms_cli_render (int argc, char **argv)
     { "to", 0, 0, G_OPTION_ARG_STRING, &to, N_("End of the range, from the trace start"), N_("T") },
     { "width", 0, 0, G_OPTION_ARG_INT, &width, N_("Width of the image in pixels (1600)"), N_("PX") },
     { "dark", 0, 0, G_OPTION_ARG_NONE, &dark, N_("Draw with the dark style"), NULL },
+    { "pid", 0, 0, G_OPTION_ARG_INT64, &pid, JVMS_CLI_PID_HELP, N_("PID") },
     { "cache-dir", 0, 0, G_OPTION_ARG_FILENAME, &cache_dir, N_("Keep indexes in DIR instead of the user cache folder"), N_("DIR") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("TRACE") },
     { NULL }
@@ -179,6 +182,10 @@ jvms_cli_render (int argc, char **argv)
       return 1;
     }
   g_autoptr(JvmsHistory) history = jvms_trace_index_dup_history (index);
+  /* The views draw the JVM chosen as the window's do once the user chose it. */
+  gint64 jvm_pid;
+  if (!jvms_cli_choose_jvm ("render", history, files[0], pid, TRUE, &jvm_pid))
+    return 2;
   g_autoptr(JvmsEventStore) store = NULL;
   if (jvms_trace_index_get_events_path (index) != NULL)
     {

@@ -35,6 +35,7 @@ struct _JvmsFindingsList
   gint64               shown_from;    /* the range of the findings shown */
   gint64               shown_to;
   gboolean             shown_selected;
+  gint64               shown_pid;     /* the JVM they are of: the history's jvm-pid then */
 
   AdwPreferencesGroup *group;
   GtkSpinner          *spinner;
@@ -52,6 +53,7 @@ typedef struct
   gint64       to;
   gboolean     selected;
   char        *samples_path;
+  gint64       pid;          /* the JVM analysed (jvm-pid, a choice laid over it), -1: none */
 } Request;
 
 static void
@@ -68,6 +70,7 @@ typedef struct
   GArray *tids;
   gint64  monitor;
   GArray *spans;   /* JvmsSessionSpan: the safepoints' stragglers (gc, safepoint) */
+  gint64   lost_ns;  /* the finding's time, as the report has it (the state dump) */
 } RowTarget;
 
 static void
@@ -412,6 +415,7 @@ finding_row (JvmsFindingsList *self, const JvmsReport *report, const JvmsFinding
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), label);
 
   RowTarget *target = g_new0 (RowTarget, 1);
+  target->lost_ns = finding->lost_ns;
   target->tids = g_array_new (FALSE, FALSE, sizeof (gint64));
   for (guint i = 0; i < finding->threads->len; i++)
     g_array_append_val (target->tids, g_array_index (finding->threads, JvmsThreadRef, i).tid);
@@ -442,6 +446,7 @@ show_report (JvmsFindingsList *self, const Request *request, const JvmsReport *r
   self->shown_from = request->from;
   self->shown_to = request->to;
   self->shown_selected = request->selected;
+  self->shown_pid = request->pid;
   adw_preferences_group_set_description (self->group,
                                          request->selected
                                          ? _("Where the threads’ time went in the selection")
@@ -471,6 +476,7 @@ compute_thread (GTask *task, gpointer source_object, gpointer task_data,
     .to = request->to,
     .samples_path = request->samples_path,
     .max_evidence = 5,
+    .pid = MAX (request->pid, 0),
   };
   GError *error = NULL;
   JvmsReport *report = jvms_report_compute (request->history, &options, &error);
@@ -544,6 +550,9 @@ start_computation (JvmsFindingsList *self)
   request->from = from;
   request->to = to;
   request->selected = selected;
+  /* Read once here: the report and the list agree on the JVM even if it is chosen again meanwhile. */
+  const char *pid = jvms_history_get_metadata (history, "jvm-pid");
+  request->pid = pid != NULL && pid[0] != '\0' ? g_ascii_strtoll (pid, NULL, 10) : -1;
   request->samples_path = g_strdup (self->samples_path);
 
   self->cancellable = g_cancellable_new ();
@@ -654,6 +663,21 @@ jvms_findings_list_get_row (JvmsFindingsList *self, guint index)
 {
   g_return_val_if_fail (JVMS_IS_FINDINGS_LIST (self), NULL);
   return index < self->rows->len ? g_ptr_array_index (self->rows, index) : NULL;
+}
+
+gint64
+jvms_findings_list_get_jvm_pid (JvmsFindingsList *self)
+{
+  g_return_val_if_fail (JVMS_IS_FINDINGS_LIST (self), -1);
+  return self->shown_pid;
+}
+
+gint64
+jvms_findings_list_get_lost_ns (JvmsFindingsList *self, guint index)
+{
+  GtkWidget *row = jvms_findings_list_get_row (self, index);
+  RowTarget *target = row != NULL ? g_object_get_data (G_OBJECT (row), "jvms-target") : NULL;
+  return target != NULL ? target->lost_ns : -1;
 }
 
 void

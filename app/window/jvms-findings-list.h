@@ -28,6 +28,12 @@ gboolean   jvms_findings_list_get_range        (JvmsFindingsList *self,
 /* The @index-th row, or NULL. */
 GtkWidget *jvms_findings_list_get_row          (JvmsFindingsList *self,
                                                 guint             index);
+/* The JVM the shown findings are of (the history's jvm-pid when they were computed), -1 when
+ * none was known. */
+gint64     jvms_findings_list_get_jvm_pid      (JvmsFindingsList *self);
+/* The @index-th finding's time in ns as the report has it (the row shows it rounded), or -1. */
+gint64     jvms_findings_list_get_lost_ns      (JvmsFindingsList *self,
+                                                guint             index);
 /* Activates the @index-th finding, as a click does (highlights its threads). */
 void       jvms_findings_list_activate         (JvmsFindingsList *self,
                                                 guint             index);

@@ -5,14 +5,17 @@
  *   jvms-window-debug.c    the state dump and timing marks that tests and measurements read;
  *   jvms-window-views.c    the views, their session and their own actions (zoom);
  *   jvms-window-profiler.c the profiler pane's actions and exports, its marks on the threads
- *                          view. */
+ *                          view;
+ *   jvms-window-jvm.c      which JVM is analysed (the chooser), the attach recording's range. */
 #pragma once
 
 #include <adwaita.h>
 
 #include "jvms-compare-window.h"
 #include "jvms-history.h"
+#include "jvms-jvm-chooser.h"
 #include "jvms-profiler-pane.h"
+#include "jvms-range-banner.h"
 #include "jvms-recording-info.h"
 #include "jvms-record-dialog.h"
 #include "jvms-selection-panel.h"
@@ -51,6 +54,13 @@ struct _JvmsWindow
   GSimpleActionGroup   *view_actions;     /* view.<name>: the visible-views flags */
   JvmsRecordDialog     *record_dialog;    /* Record…, while it is open (a weak pointer) */
   JvmsCompareWindow    *compare_window;   /* Compare With…, while it is open (a weak pointer) */
+
+  /* Which JVM (jvms-window-jvm.c) */
+  GPtrArray            *jvms;             /* JvmsJvmEntry*, when the choice matters; else NULL */
+  GStrv                 jvm_threads;      /* what the chooser says of each one's threads */
+  gint64                chosen_pid;       /* laid over the history; 0: none chosen */
+  JvmsJvmChooser       *jvm_chooser;      /* while it is open (a weak pointer) */
+  JvmsRangeBanner      *range_banner;
 
   /* NULL unless a debug hook is on (jvms-window-debug.h) */
   JvmsWindowDebug      *debug;
@@ -104,6 +114,20 @@ void _jvms_window_profiler_set_visible (JvmsWindow      *self,
                                         gboolean         visible);
 /* What the profiler's actions may do now. */
 void _jvms_window_profiler_update      (JvmsWindow      *self);
+
+/* jvms-window-jvm.c */
+void _jvms_window_class_jvm_init        (JvmsWindowClass *klass);
+void _jvms_window_jvm_init              (JvmsWindow      *self);
+/* The trace is loaded (@ok) or failed: the range banner, and the chooser when the trace shows
+ * several JVMs and names none. */
+void _jvms_window_jvm_loaded            (JvmsWindow      *self,
+                                         gboolean         ok);
+/* self->history is a new one: the choice is laid over it too. */
+void _jvms_window_jvm_history_replaced  (JvmsWindow      *self);
+/* The trace is closed: no choice, no chooser, no banner. */
+void _jvms_window_jvm_close             (JvmsWindow      *self);
+void _jvms_window_jvm_dump_state        (JvmsWindow      *self,
+                                         GKeyFile        *key_file);
 
 /* jvms-window-debug.c */
 void _jvms_window_debug_init           (JvmsWindow      *self);

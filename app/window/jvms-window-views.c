@@ -668,6 +668,14 @@ jvms_window_views_dump_state (JvmsWindowViews *self, GKeyFile *key_file)
       g_strv_builder_add (findings_text, line);
     }
   g_auto(GStrv) texts = g_strv_builder_end (findings_text);
+  /* Each finding's time to the nanosecond: tests compare it with jvmscope-cli analyze. */
+  g_autoptr(GString) lost = g_string_new (NULL);
+  for (guint i = 0; i < g_strv_length (texts); i++)
+    g_string_append_printf (lost, "%" G_GINT64_FORMAT ";",
+                            jvms_findings_list_get_lost_ns (JVMS_FINDINGS_LIST (self->findings), i));
+  g_key_file_set_string (key_file, "panel", "finding-lost-ns", lost->str);
+  g_key_file_set_int64 (key_file, "panel", "findings-pid",
+                        jvms_findings_list_get_jvm_pid (JVMS_FINDINGS_LIST (self->findings)));
   /* x;y;w;h of each finding's row, so that a test clicks the one it wants. */
   g_autoptr(GArray) row_bounds = g_array_new (FALSE, FALSE, sizeof (int));
   for (guint i = 0; jvms_findings_list_get_row (JVMS_FINDINGS_LIST (self->findings), i) != NULL; i++)

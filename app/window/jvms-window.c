@@ -133,6 +133,7 @@ index_history_changed (JvmsWindow *self)
   g_clear_pointer (&self->history, jvms_history_unref);
   self->history = history;
   self->history_budget = 0; /* a new history has the default budget */
+  _jvms_window_jvm_history_replaced (self);
   show_history (self);
 }
 
@@ -252,6 +253,7 @@ load_done (GObject *object, GAsyncResult *result, gpointer user_data)
                                        ok ? jvms_trace_index_get_samples_path (index) : NULL);
   show_outcome (self, ok, error);
   show_recording_kind (self);
+  _jvms_window_jvm_loaded (self, ok);
   _jvms_window_actions_update (self);
   jvms_window_debug_changed (self);
 }
@@ -259,6 +261,7 @@ load_done (GObject *object, GAsyncResult *result, gpointer user_data)
 static void
 close_trace (JvmsWindow *self)
 {
+  _jvms_window_jvm_close (self);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   if (self->index != NULL)
@@ -474,6 +477,10 @@ jvms_window_dispose (GObject *object)
       gtk_window_set_transient_for (GTK_WINDOW (self->compare_window), NULL);
       gtk_window_destroy (GTK_WINDOW (self->compare_window));
     }
+  if (self->jvm_chooser != NULL)
+    gtk_window_destroy (GTK_WINDOW (self->jvm_chooser));
+  g_clear_pointer (&self->jvms, g_ptr_array_unref);
+  g_clear_pointer (&self->jvm_threads, g_strfreev);
   if (self->record_dialog != NULL)
     {
       gtk_window_set_transient_for (GTK_WINDOW (self->record_dialog), NULL);
@@ -634,6 +641,7 @@ jvms_window_class_init (JvmsWindowClass *klass)
 
   _jvms_window_class_actions_init (klass);
   _jvms_window_class_profiler_init (klass);
+  _jvms_window_class_jvm_init (klass);
 }
 
 static void
@@ -646,6 +654,7 @@ jvms_window_init (JvmsWindow *self)
                                        self->selection_panel);
   jvms_window_views_add_event_table (self->views, self->events_box);
   _jvms_window_profiler_init (self);
+  _jvms_window_jvm_init (self);
 
   gtk_search_bar_connect_entry (self->search_bar, GTK_EDITABLE (self->search_entry));
   g_signal_connect_object (self->search_entry, "search-changed",

@@ -602,6 +602,20 @@ def case_two_jvms(cli, tmp, work, dump):
                   % (p.pid, j and j["threads"], seen), r.stderr[-1000:])
     r = run([cli, "analyze", "--pid", "1", "--cache-dir", os.path.join(tmp, "cache"), trace], timeout=600)
     tap.check(r.returncode == 2 and "none of the JVMs" in r.stderr, "--pid of no JVM in the trace: status 2", r.stderr[-1000:])
+    # The other commands that read a JVM's threads: a thread name both JVMs have needs --pid
+    # (critical-path lists the JVMs), and with it names that JVM's thread; profile refuses a pid
+    # of no JVM as analyze does.
+    cache = ["--cache-dir", os.path.join(tmp, "cache")]
+    r = run([cli, "critical-path", *cache, "--thread", "VM Thread", trace], timeout=600)
+    tap.check(r.returncode == 2 and all("--pid %d " % p.pid in r.stderr for p in (first, second)),
+              "critical-path --thread 'VM Thread' without --pid lists both JVMs", r.stderr[-1500:])
+    for p in (first, second):
+        r = run([cli, "critical-path", *cache, "--thread", "VM Thread", "--pid", str(p.pid), "--json", trace], timeout=600)
+        tid = (json.loads(r.stdout) if r.returncode == 0 else {}).get("thread", {}).get("tid")
+        tap.check(tid is not None and tid_pid.get(tid, known.get(tid)) == p.pid,
+                  "critical-path --pid %d follows that JVM's VM Thread" % p.pid, (r.stderr[-500:], tid))
+    r = run([cli, "profile", *cache, "--pid", "1", trace], timeout=600)
+    tap.check(r.returncode == 2 and "none of the JVMs" in r.stderr, "profile --pid of no JVM: status 2", r.stderr[-500:])
 
 
 def case_attach_range(cli, tmp, work, dump):

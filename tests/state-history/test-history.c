@@ -797,6 +797,34 @@ build_sample (const char *name, guint n_changes)
   return path;
 }
 
+/* A choice laid over the metadata of an opened history: every read sees it, the file keeps its
+ * own value (an opened copy does not see it), a string read before stays valid, NULL takes it
+ * away. */
+static void
+test_metadata_overlay (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *path = build_sample ("overlay.hist", 10);
+  g_autoptr (JvmsHistory) h = jvms_history_open (path, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (jvms_history_get_metadata (h, "k"), ==, "v");
+  g_assert_null (jvms_history_get_metadata (h, "jvm-pid"));
+  jvms_history_set_metadata_overlay (h, "k", "chosen");
+  jvms_history_set_metadata_overlay (h, "jvm-pid", "4242");
+  const char *before = jvms_history_get_metadata (h, "k");
+  g_assert_cmpstr (before, ==, "chosen");
+  g_assert_cmpstr (jvms_history_get_metadata (h, "jvm-pid"), ==, "4242");
+  jvms_history_set_metadata_overlay (h, "k", "again");
+  g_assert_cmpstr (jvms_history_get_metadata (h, "k"), ==, "again");
+  g_assert_cmpstr (before, ==, "chosen");
+  g_autoptr (JvmsHistory) other = jvms_history_open (path, 0, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (jvms_history_get_metadata (other, "k"), ==, "v");
+  jvms_history_set_metadata_overlay (h, "k", NULL);
+  g_assert_cmpstr (jvms_history_get_metadata (h, "k"), ==, "v");
+  g_unlink (path);
+}
+
 static GBytes *
 read_file (const char *path)
 {
@@ -1821,6 +1849,7 @@ main (int argc, char **argv)
   g_test_add_func ("/history/random-sets", test_random_sets);
   g_test_add_func ("/history/random-live", test_random_live);
   g_test_add_func ("/history/damage", test_damage);
+  g_test_add_func ("/history/metadata-overlay", test_metadata_overlay);
   g_test_add_func ("/history/live-reader", test_live_reader);
   g_test_add_func ("/history/small-cache", test_small_cache);
   g_test_add_func ("/history/summary-cache-admission", test_summary_cache_admission);

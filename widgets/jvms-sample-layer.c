@@ -10,6 +10,9 @@
 /* A lone sample in a wide column is still seen. */
 #define MIN_BAR_PX  2.0
 #define MARK_PX     2.0
+/* The endpoint band under the lane: the threads view's gap between its two lanes. */
+#define ENDPOINT_PX 2.0
+#define HATCH_PX    6
 
 /* Counters of one row before the range: the first column's samples are its max minus these. */
 typedef struct
@@ -27,6 +30,8 @@ jvms_sample_layer_init (JvmsSampleLayer *self)
   jvms_lane_cells_init (&self->counters, "Threads (samples)");
   /* Counts are read from min and max. */
   self->counters.values_only = FALSE;
+  self->window = JVMS_ATTRIBUTE_INVALID;
+  jvms_lane_cells_init (&self->spans, "Threads (profiler spans)");
 }
 
 void
@@ -36,6 +41,7 @@ jvms_sample_layer_clear (JvmsSampleLayer *self)
   g_clear_pointer (&self->attributes, g_array_unref);
   g_clear_pointer (&self->bases, g_array_unref);
   jvms_lane_cells_clear (&self->counters);
+  jvms_lane_cells_clear (&self->spans);
   g_clear_pointer (&self->recording, jvms_recording_info_free);
 }
 
@@ -46,6 +52,7 @@ jvms_sample_layer_set_history (JvmsSampleLayer *self, JvmsHistory *history)
   if (history != NULL)
     self->recording = jvms_recording_info_from_metadata (jvms_history_get_metadata (history, "recording"));
   self->sampled = self->recording != NULL && !self->recording->thread_states;
+  self->window = history != NULL ? jvms_history_lookup (history, "Profiler/window") : JVMS_ATTRIBUTE_INVALID;
   jvms_sample_layer_reset (self);
 }
 
@@ -56,6 +63,8 @@ jvms_sample_layer_reset (JvmsSampleLayer *self)
   g_array_set_size (self->attributes, 0);
   g_array_set_size (self->bases, 0);
   jvms_lane_cells_reset (&self->counters);
+  jvms_lane_cells_reset (&self->spans);
+  jvms_lane_cells_add (&self->spans, self->window);
 }
 
 static JvmsAttribute
@@ -82,6 +91,7 @@ jvms_sample_layer_add_row (JvmsSampleLayer *self, JvmsHistory *history, const Jv
   if (folder == JVMS_ATTRIBUTE_INVALID)
     return;
   g_array_append_val (self->rows, key);
+  jvms_lane_cells_add (&self->spans, jvms_history_lookup_child (history, thread->folder, "endpoint"));
   for (guint k = 0; k < JVMS_SAMPLED_N; k++)
     {
       JvmsAttribute a = counter (history, thread, k, &folder);
@@ -107,7 +117,7 @@ jvms_sample_layer_query (JvmsSampleLayer *self, JvmsHistory *history, const Jvms
 {
   if (self->rows->len == 0)
     return TRUE;
-  if (!jvms_lane_cells_query (&self->counters, history, g))
+  if (!jvms_lane_cells_query (&self->counters, history, g) || !jvms_lane_cells_query (&self->spans, history, g))
     {
       g_array_set_size (self->rows, 0);
       return FALSE;
@@ -120,6 +130,95 @@ jvms_sample_layer_query (JvmsSampleLayer *self, JvmsHistory *history, const Jvms
       g_array_index (self->bases, RowBase, r).before[k] =
         count_at (history, g_array_index (self->attributes, JvmsAttribute, r * JVMS_SAMPLED_N + k), g->t0 - 1);
   return TRUE;
+}
+
+/* Columns where the profiler sampled nobody: the recording has profiling windows and none
+ * covers any of the column. */
+static gboolean
+outside_windows (const JvmsSummaryCell *cell)
+{
+  return !(cell->flags & (JVMS_SUMMARY_EMPTY | JVMS_SUMMARY_MIXED)) && cell->dominant.type == JVMS_VALUE_NULL;
+}
+
+static void
+draw_outside_windows (JvmsSampleLayer *self, cairo_t *cr, const JvmsTimelineGeometry *g, double y,
+                      double height)
+{
+  const JvmsSummaryCell *cells = jvms_lane_cells_get (&self->spans, g, 0);
+  if (cells == NULL)
+    return;
+  gboolean any = FALSE;
+  for (int c = 0; c < g->n_columns;)
+    {
+      if (!outside_windows (&cells[c]))
+        {
+          c++;
+          continue;
+        }
+      int e = c + 1;
+      while (e < g->n_columns && outside_windows (&cells[e]))
+        e++;
+      cairo_rectangle (cr, g->gutter + c, y, e - c, height);
+      any = TRUE;
+      c = e;
+    }
+  if (!any)
+    return;
+  /* Hatched, so that it is not read as "not recorded" between samples. */
+  cairo_surface_t *tile = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, HATCH_PX, HATCH_PX);
+  cairo_t *tc = cairo_create (tile);
+  jvms_color_set (tc, &g->palette->dim_text);
+  cairo_set_line_width (tc, 1.0);
+  cairo_move_to (tc, 0, HATCH_PX);
+  cairo_line_to (tc, HATCH_PX, 0);
+  cairo_stroke (tc);
+  cairo_destroy (tc);
+  cairo_pattern_t *hatch = cairo_pattern_create_for_surface (tile);
+  cairo_pattern_set_extend (hatch, CAIRO_EXTEND_REPEAT);
+  cairo_set_source (cr, hatch);
+  cairo_fill (cr);
+  cairo_pattern_destroy (hatch);
+  cairo_surface_destroy (tile);
+}
+
+JvmsColor
+jvms_sample_layer_endpoint_color (const JvmsPalette *palette, const char *endpoint)
+{
+  return endpoint != NULL ? jvms_palette_for_string (palette, endpoint) : palette->mixed_mark;
+}
+
+/* The endpoint of a column: its dominant one, NULL when endpoints changed inside it without
+ * one holding longest; FALSE when none held there. */
+static gboolean
+endpoint_of (const JvmsSummaryCell *cell, const char **endpoint)
+{
+  *endpoint = cell->dominant.type == JVMS_VALUE_STRING ? cell->dominant.s : NULL;
+  return *endpoint != NULL || (cell->flags & JVMS_SUMMARY_MIXED);
+}
+
+static void
+draw_endpoints (JvmsSampleLayer *self, cairo_t *cr, const JvmsTimelineGeometry *g, guint r, double y)
+{
+  const JvmsSummaryCell *cells = jvms_lane_cells_get (&self->spans, g, r + 1);
+  if (cells == NULL)
+    return;
+  for (int c = 0; c < g->n_columns;)
+    {
+      const char *endpoint, *next;
+      if (!endpoint_of (&cells[c], &endpoint))
+        {
+          c++;
+          continue;
+        }
+      int e = c + 1;
+      while (e < g->n_columns && endpoint_of (&cells[e], &next) && g_strcmp0 (next, endpoint) == 0)
+        e++;
+      JvmsColor color = jvms_sample_layer_endpoint_color (g->palette, endpoint);
+      jvms_color_set (cr, &color);
+      cairo_rectangle (cr, g->gutter + c, y, e - c, ENDPOINT_PX);
+      cairo_fill (cr);
+      c = e;
+    }
 }
 
 void
@@ -214,7 +313,9 @@ jvms_sample_layer_draw_row (JvmsSampleLayer *self, cairo_t *cr, const JvmsTimeli
           cairo_fill (cr);
         }
     }
+  draw_outside_windows (self, cr, g, y, height);
   cairo_restore (cr);
+  draw_endpoints (self, cr, g, r, y + height);
 }
 
 JvmsColor
@@ -308,4 +409,10 @@ jvms_sample_layer_legend (JvmsSampleLayer *self, const JvmsPalette *palette, GAr
     { jvms_sampled_display_name (JVMS_SAMPLED_LOCK), jvms_sample_layer_color (palette, JVMS_SAMPLED_LOCK) },
   };
   g_array_append_vals (entries, e, G_N_ELEMENTS (e));
+  if (self->window != JVMS_ATTRIBUTE_INVALID)
+    {
+      /* TRANSLATORS: legend of the hatching outside async-profiler's profiling windows */
+      JvmsLegendEntry w = { _("Not sampled (profiler paused)"), palette->dim_text };
+      g_array_append_val (entries, w);
+    }
 }

@@ -8,6 +8,12 @@
  * samples in the colour of their state; allocation, lock and exception samples as marks along
  * the lane's top. Nothing is drawn between samples.
  *
+ * What the profiler says of time besides its samples is drawn too: outside async-profiler's
+ * profiling windows (profiler.Window: Profiler/window null while other windows exist) the lane
+ * is hatched, as nothing was sampled there; the endpoint a thread served (dd-trace's
+ * datadog.Endpoint: Threads/<tid>/endpoint) is a band in the 2 px under the lane, in a colour
+ * per endpoint (its name in the tooltip).
+ *
  * The counts come from the index's counters Threads/<tid>/samples/<kind> (docs/attributes.md):
  * the samples of a column are its counter's max minus the previous column's, both from one
  * summary query of every counter of the rows on screen, so a frame costs the same whatever the
@@ -29,6 +35,8 @@ typedef struct
   GArray            *attributes; /* JvmsAttribute: JVMS_SAMPLED_N counters per row */
   GArray            *bases;      /* per row: the counts before the first column */
   JvmsLaneCells      counters;   /* JVMS_SAMPLED_N lanes per row */
+  JvmsAttribute      window;     /* Profiler/window, or JVMS_ATTRIBUTE_INVALID */
+  JvmsLaneCells      spans;      /* lane 0: Profiler/window; lane r + 1: row r's endpoint */
 } JvmsSampleLayer;
 
 void     jvms_sample_layer_init        (JvmsSampleLayer            *self);
@@ -48,7 +56,8 @@ void     jvms_sample_layer_add_row     (JvmsSampleLayer            *self,
 gboolean jvms_sample_layer_query       (JvmsSampleLayer            *self,
                                         JvmsHistory                *history,
                                         const JvmsTimelineGeometry *geometry);
-/* Draws the samples of the row added under @key over the lane [@y, @y + @height), if any. */
+/* Draws the samples of the row added under @key over the lane [@y, @y + @height), if any, and
+ * its endpoints in [@y + @height, @y + @height + 2). */
 void     jvms_sample_layer_draw_row    (JvmsSampleLayer            *self,
                                         cairo_t                    *cr,
                                         const JvmsTimelineGeometry *geometry,
@@ -65,7 +74,11 @@ char    *jvms_sample_layer_describe    (JvmsSampleLayer            *self,
 /* The colour a kind of sample is drawn in. */
 JvmsColor jvms_sample_layer_color      (const JvmsPalette          *palette,
                                         JvmsSampled                 sampled);
-/* Legend entries: "Not recorded" and the marks. */
+/* The colour of the endpoint band, for @endpoint (NULL: a column where endpoints changed). */
+JvmsColor jvms_sample_layer_endpoint_color (const JvmsPalette      *palette,
+                                            const char             *endpoint);
+/* Legend entries: "Not recorded", the marks, and "Not sampled" when the recording has
+ * profiling windows. */
 void     jvms_sample_layer_legend      (JvmsSampleLayer            *self,
                                         const JvmsPalette          *palette,
                                         GArray                     *entries);

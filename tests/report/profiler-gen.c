@@ -11,8 +11,19 @@ enum
   T_CLASS = 21, T_THREAD = 22, T_FRAME_TYPE = 24, T_THREAD_STATE = 25, T_STACK_TRACE = 26,
   T_STACK_FRAME = 27, T_METHOD = 28, T_SYMBOL = 31,
   T_EXECUTION_SAMPLE = 101, T_ALLOC_IN_NEW_TLAB = 102, T_ACTIVE_RECORDING = 107,
-  T_ACTIVE_SETTING = 108, T_LOG = 116, T_WALL_CLOCK_SAMPLE = 119, T_DD_CONFIG = 120,
+  T_ACTIVE_SETTING = 108, T_LOG = 116, T_WINDOW = 117, T_WALL_CLOCK_SAMPLE = 119, T_DD_CONFIG = 120,
+  T_DD_ENDPOINT = 121,
 };
+
+/* A span's leading fields, as both writers declare them: startTime, duration, eventThread. */
+static void
+span_fields (JfrMd *md)
+{
+  jfrw_md_start_time (md);
+  jfrw_md_elem (md, "field", 1, 2, "name", "duration", "class", "6");
+  jfrw_md_elem (md, "annotation", 0, 2, "class", "11", "value", "TICKS");
+  jfrw_md_field (md, "eventThread", T_THREAD, TRUE, FALSE);
+}
 
 static void
 field_cp (JfrMd *md, const char *name, guint64 type)
@@ -69,7 +80,7 @@ metadata (gboolean dd_trace)
   JfrMd md;
   jfrw_md_init (&md);
   jfrw_md_elem (&md, "root", 2, 0);
-  jfrw_md_elem (&md, "metadata", JFRW_N_BASIC_CLASSES + (dd_trace ? 11 : 14), 0);
+  jfrw_md_elem (&md, "metadata", JFRW_N_BASIC_CLASSES + (dd_trace ? 12 : 15), 0);
   jfrw_md_basic_classes (&md);
   jfrw_md_class (&md, "java.lang.Thread", T_THREAD, 4);
   field (&md, "osName", JFRW_STRING);
@@ -103,6 +114,10 @@ metadata (gboolean dd_trace)
       field_millis (&md, "cpuInterval");
       field_millis (&md, "wallInterval");
       field (&md, "version", JFRW_STRING);
+      event_class (&md, "datadog.Endpoint", T_DD_ENDPOINT, 5);
+      span_fields (&md);
+      field (&md, "endpoint", JFRW_STRING);
+      field (&md, "operation", JFRW_STRING);
       jfrw_md_region (&md);
       return jfrw_md_finish (&md, 1);
     }
@@ -135,6 +150,8 @@ metadata (gboolean dd_trace)
   field_cp (&md, "stackTrace", T_STACK_TRACE);
   field_cp (&md, "state", T_THREAD_STATE);
   field (&md, "samples", JFRW_INT);
+  event_class (&md, "profiler.Window", T_WINDOW, 3);
+  span_fields (&md);
   jfrw_md_region (&md);
   return jfrw_md_finish (&md, 1);
 }
@@ -282,6 +299,26 @@ set_duration (GByteArray *b, gsize start, gint64 duration)
     b->data[start + 40 + i] = (guint8) ((guint64) duration >> (8 * (7 - i)));
 }
 
+/* A span (profiler.Window, datadog.Endpoint): FALSE for any other kind. */
+static gboolean
+span_event (JfrW *w, JfrChunkW *c, const ProfilerGenSample *s)
+{
+  if (s->kind != PROFILER_GEN_WINDOW && s->kind != PROFILER_GEN_ENDPOINT)
+    return FALSE;
+  JfrW e = { g_byte_array_new () };
+  jfrw_varint (&e, (guint64) s->time);
+  jfrw_varint (&e, (guint64) s->duration);
+  jfrw_varint (&e, s->thread + 1);
+  if (s->kind == PROFILER_GEN_ENDPOINT)
+    {
+      jfrw_utf8 (&e, s->endpoint);
+      jfrw_utf8 (&e, "servlet.request");
+    }
+  jfrw_chunk_record (w, c, s->kind == PROFILER_GEN_WINDOW ? T_WINDOW : T_DD_ENDPOINT, e.b);
+  g_byte_array_unref (e.b);
+  return TRUE;
+}
+
 /* ddprof's events: its config, then each sample with its state and weight. */
 static void
 dd_events (JfrW *w, JfrChunkW *c, const ProfilerGenSettings *settings,
@@ -300,7 +337,9 @@ dd_events (JfrW *w, JfrChunkW *c, const ProfilerGenSettings *settings,
   for (guint i = 0; i < n_samples; i++)
     {
       const ProfilerGenSample *s = &samples[i];
-      g_assert (s->kind == PROFILER_GEN_CPU || s->kind == PROFILER_GEN_WALL);
+      g_assert (s->kind == PROFILER_GEN_CPU || s->kind == PROFILER_GEN_WALL || s->kind == PROFILER_GEN_ENDPOINT);
+      if (span_event (w, c, s))
+        continue;
       JfrW e = { g_byte_array_new () };
       jfrw_varint (&e, (guint64) s->time);
       jfrw_varint (&e, s->thread + 1);
@@ -349,6 +388,9 @@ profiler_gen_build (const ProfilerGenSettings *settings, const ProfilerGenThread
   for (guint i = 0; i < n_samples; i++)
     {
       const ProfilerGenSample *s = &samples[i];
+      g_assert (s->kind != PROFILER_GEN_ENDPOINT);
+      if (span_event (&w, &c, s))
+        continue;
       JfrW e = { g_byte_array_new () };
       guint state = sample_state (s) != NULL ? key_of (states, sample_state (s)) : 0;
       jfrw_varint (&e, (guint64) s->time);

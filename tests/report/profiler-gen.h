@@ -3,13 +3,15 @@
  * version and event on jdk.ActiveRecording, interval and wall on jdk.ExecutionSample), CPU
  * samples (jdk.ExecutionSample), wall-clock samples (profiler.WallClockSample with a state and a
  * batch size, or jdk.ExecutionSample with a state as before 4.0), allocation samples
- * (jdk.ObjectAllocationInNewTLAB), and a profiler.Log line. One chunk; ticks are nanoseconds from
+ * (jdk.ObjectAllocationInNewTLAB), profiler.Window spans, and a profiler.Log line. One chunk;
+ * ticks are nanoseconds from
  * its start (PROFILER_GEN_START_NANOS).
  *
  * Or, with dd_trace set, as dd-trace-java's profiler (ddprof) writes one, its types declared with
  * the fields its jfrMetadata.cpp gives them: CPU samples as datadog.ExecutionSample, wall-clock
  * samples as datadog.MethodSample (eventThread, stackTrace, state, weight: the batch size), and
- * a datadog.DatadogProfilerConfig with its intervals in milliseconds (@Timespan) when given.
+ * a datadog.DatadogProfilerConfig with its intervals in milliseconds (@Timespan) when given,
+ * and datadog.Endpoint spans (eventThread, endpoint, operation).
  */
 #pragma once
 
@@ -38,6 +40,10 @@ typedef enum
   PROFILER_GEN_WALL,       /* profiler.WallClockSample with a state and a batch size;
                             * dd_trace: datadog.MethodSample, the batch size its weight */
   PROFILER_GEN_ALLOC,      /* jdk.ObjectAllocationInNewTLAB */
+  PROFILER_GEN_WINDOW,     /* profiler.Window over [time, time + duration), on the thread (no
+                            * stack); async-profiler's file only */
+  PROFILER_GEN_ENDPOINT,   /* datadog.Endpoint @endpoint over [time, time + duration), on the
+                            * thread (no stack); dd_trace only */
 } ProfilerGenKind;
 
 typedef struct
@@ -48,6 +54,8 @@ typedef struct
   guint           stack;    /* index into the stacks */
   const char     *state;    /* "STATE_RUNNABLE", "STATE_SLEEPING", "STATE_DEFAULT"; NULL: none */
   guint           samples;  /* WALL: the batch size (0 is 1) */
+  gint64          duration; /* WINDOW, ENDPOINT: ns */
+  const char     *endpoint; /* ENDPOINT: "GET /orders" */
 } ProfilerGenSample;
 
 /* Settings as async-profiler writes them: NULL leaves one out. */

@@ -7,8 +7,15 @@
  *                                         model's samples (batches expanded) as the oracle;
  *   /report/sampled/view-testdata         every profiler's file of ../shared/testdata/jfr, the
  *                                         samples read by the JFR reader alone as the oracle;
+ *   /report/sampled/view-spans            a profiler's spans: outside async-profiler's profiling
+ *                                         windows (profiler.Window) the lane is hatched, and
+ *                                         dd-trace's endpoints (datadog.Endpoint) are a band under
+ *                                         the lane in their colours; both types are rows of the
+ *                                         event store (the event table, jvmscope-cli events);
  *   test-sampled-view --check FILE        the same on any file (the JDK recording that
- *                                         test-sampled-files.py makes).
+ *                                         test-sampled-files.py makes);
+ *   test-sampled-view --write-spans DIR   writes the two files of view-spans into DIR (to look at
+ *                                         them in the window).
  *
  * Needs a display (xvfb-run). */
 #include "config.h"
@@ -17,6 +24,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "jvms-event-store.h"
 #include "jvms-jfr.h"
 #include "jvms-palette.h"
 #include "jvms-sample-layer.h"
@@ -140,6 +148,177 @@ test_between_samples_not_recorded (void)
   g_assert_finalize_object (view);
   g_assert_finalize_object (session);
   report_fixture_close (&f);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* A profiler's spans: profiling windows and endpoints */
+
+static const ProfilerGenStack span_stacks[] = { { { "app.Work.run", NULL } } };
+
+/* Profiling windows [0, 400) and [600, 1000) ms (none between), the worker's wall-clock samples
+ * every 10 ms inside them; or, dd-trace's, its endpoints [100, 300) "GET /orders" and
+ * [500, 700) "POST /pay" over samples every 10 ms. */
+static GBytes *
+spans_build (gboolean dd_trace)
+{
+  g_autoptr(GArray) events = g_array_new (FALSE, TRUE, sizeof (ProfilerGenSample));
+  for (gint64 ms = 0; ms < 1000; ms += 10)
+    {
+      ProfilerGenSample e = { .kind = dd_trace ? PROFILER_GEN_ENDPOINT : PROFILER_GEN_WINDOW,
+                              .time = ms * SAMPLED_MS };
+      if (!dd_trace && (ms == 0 || ms == 600))
+        {
+          e.duration = 400 * SAMPLED_MS;
+          g_array_append_val (events, e);
+        }
+      if (dd_trace && (ms == 100 || ms == 500))
+        {
+          e.duration = 200 * SAMPLED_MS;
+          e.endpoint = ms == 100 ? "GET /orders" : "POST /pay";
+          g_array_append_val (events, e);
+        }
+      if (!dd_trace && ms >= 400 && ms < 600)
+        continue;
+      ProfilerGenSample w = { .kind = PROFILER_GEN_WALL, .time = ms * SAMPLED_MS + 5 * SAMPLED_MS,
+                              .state = "STATE_RUNNABLE" };
+      g_array_append_val (events, w);
+    }
+  ProfilerGenSettings settings = { .version = "4.0", .event = "wall", .interval = "10000000",
+                                   .dd_trace = dd_trace, .dd_wall_interval_ms = 10 };
+  return profiler_gen_build (&settings, sampled_threads, 1, span_stacks, G_N_ELEMENTS (span_stacks),
+                             (const ProfilerGenSample *) events->data, events->len, 1000 * SAMPLED_MS);
+}
+
+/* The worker's rows of the rendered view: its Java lane's first row, the band's row. */
+static cairo_surface_t *
+render_spans (ReportFixture *f, GtkWidget **view_out, JvmsSession **session_out, int *lane_y)
+{
+  JvmsSession *session = jvms_session_new ();
+  jvms_session_set_history (session, f->history);
+  gint64 start = jvms_history_get_start_time (f->history);
+  jvms_session_set_visible (session, start, start + COLUMNS * SAMPLED_MS, FALSE);
+  GtkWidget *view = g_object_ref_sink (jvms_threads_view_new (session));
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, HEIGHT);
+  cairo_t *cr = cairo_create (surface);
+  jvms_timeline_render (JVMS_TIMELINE (view), cr, WIDTH, HEIGHT, FALSE);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  int row = jvms_threads_view_get_row_y (JVMS_THREADS_VIEW (view), sampled_threads[0].os_tid);
+  g_assert_cmpint (row, >=, 0);
+  *lane_y = jvms_timeline_get_legend_height (JVMS_TIMELINE (view), WIDTH) + row + JVMS_THREADS_VIEW_USER_LANE_Y;
+  g_assert_cmpint (*lane_y + JVMS_THREADS_VIEW_LANE_HEIGHT + 2, <, HEIGHT);
+  *view_out = view;
+  *session_out = session;
+  return surface;
+}
+
+static guint64
+store_rows (ReportFixture *f, const char *type)
+{
+  g_autoptr(GError) error = NULL;
+  JvmsEventStore *store = jvms_event_store_open (jvms_trace_index_get_events_path (f->index), &error);
+  g_assert_no_error (error);
+  guint32 t = jvms_event_store_find_type (store, type);
+  guint64 n = t != JVMS_EVENT_NONE ? jvms_event_store_get_type (store, t)->n_rows : 0;
+  jvms_event_store_unref (store);
+  return n;
+}
+
+static void
+test_spans (void)
+{
+  guint8 not_recorded[3], running[3];
+  over_background (jvms_palette_get (FALSE)->not_recorded, not_recorded);
+  over_background (jvms_sample_layer_color (jvms_palette_get (FALSE), JVMS_SAMPLED_RUNNING), running);
+
+  /* async-profiler: hatched outside its windows, plain "not recorded" between samples inside. */
+  {
+    g_autoptr(GBytes) bytes = spans_build (FALSE);
+    ReportFixture f = { 0 };
+    report_fixture_open_bytes (&f, bytes);
+    g_assert_cmpuint (store_rows (&f, "profiler.Window"), ==, 2);
+    JvmsAttribute window = jvms_history_lookup (f.history, "Profiler/window");
+    g_assert_cmpuint (window, !=, JVMS_ATTRIBUTE_INVALID);
+    GtkWidget *view;
+    JvmsSession *session;
+    int y;
+    cairo_surface_t *surface = render_spans (&f, &view, &session, &y);
+    guint hatched_outside = 0, hatched_inside = 0, n_outside = 0, n_inside = 0;
+    for (int c = 2; c < COLUMNS - 2; c++)
+      {
+        if ((c % 10) >= 3 && (c % 10) <= 7)
+          continue;    /* a sample's column (at 5 ms past each 10) and its neighbours */
+        if (ABS (c - 400) <= 2 || ABS (c - 600) <= 2)
+          continue;    /* a window's edge */
+        gboolean outside = c > 400 && c < 600;
+        gboolean hatched = FALSE;
+        for (int dy = 0; dy < JVMS_THREADS_VIEW_LANE_HEIGHT; dy++)
+          {
+            guint8 rgb[3];
+            pixel (surface, JVMS_TIMELINE_GUTTER + c, y + dy, rgb);
+            hatched |= !near (rgb, not_recorded) && !near (rgb, running);
+          }
+        if (outside)
+          {
+            n_outside++;
+            hatched_outside += hatched;
+          }
+        else
+          {
+            n_inside++;
+            hatched_inside += hatched;
+            if (hatched)
+              g_test_message ("column %d inside a window looks hatched", c);
+          }
+      }
+    g_test_message ("windows: %u of %u columns outside hatched, %u of %u inside", hatched_outside,
+                    n_outside, hatched_inside, n_inside);
+    g_assert_cmpuint (hatched_outside, ==, n_outside);
+    g_assert_cmpuint (hatched_inside, ==, 0);
+    cairo_surface_destroy (surface);
+    g_assert_finalize_object (view);
+    g_assert_finalize_object (session);
+    report_fixture_close (&f);
+  }
+
+  /* dd-trace: each endpoint a band under the lane in its colour, nothing where none was served. */
+  {
+    g_autoptr(GBytes) bytes = spans_build (TRUE);
+    ReportFixture f = { 0 };
+    report_fixture_open_bytes (&f, bytes);
+    g_assert_cmpuint (store_rows (&f, "datadog.Endpoint"), ==, 2);
+    GtkWidget *view;
+    JvmsSession *session;
+    int y;
+    cairo_surface_t *surface = render_spans (&f, &view, &session, &y);
+    guint8 orders[3], pay[3];
+    over_background (jvms_sample_layer_endpoint_color (jvms_palette_get (FALSE), "GET /orders"), orders);
+    over_background (jvms_sample_layer_endpoint_color (jvms_palette_get (FALSE), "POST /pay"), pay);
+    g_assert_false (near (orders, pay));
+    int band = y + JVMS_THREADS_VIEW_LANE_HEIGHT;
+    guint n_orders = 0, n_pay = 0, n_none = 0;
+    for (int c = 0; c < COLUMNS; c++)
+      {
+        if (c % 100 == 0 || c % 100 == 99)
+          continue;    /* a span's edge column */
+        guint8 rgb[3];
+        pixel (surface, JVMS_TIMELINE_GUTTER + c, band, rgb);
+        if (c > 100 && c < 300)
+          n_orders += near (rgb, orders);
+        else if (c > 500 && c < 700)
+          n_pay += near (rgb, pay);
+        else
+          n_none += !near (rgb, orders) && !near (rgb, pay);
+      }
+    g_test_message ("endpoints: %u columns GET /orders, %u POST /pay, %u neither", n_orders, n_pay, n_none);
+    g_assert_cmpuint (n_orders, ==, 196);    /* 101 to 298 but for the edges at 199 and 200 */
+    g_assert_cmpuint (n_pay, ==, 196);
+    g_assert_cmpuint (n_none, ==, 1000 - 20 - 2 * 196);
+    cairo_surface_destroy (surface);
+    g_assert_finalize_object (view);
+    g_assert_finalize_object (session);
+    report_fixture_close (&f);
+  }
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -382,8 +561,25 @@ main (int argc, char **argv)
       g_print ("%s: %u columns between samples are not recorded\n", argv[2], n);
       return n > 0 ? 0 : 1;
     }
+  if (argc == 3 && strcmp (argv[1], "--write-spans") == 0)
+    {
+      for (int dd = 0; dd < 2; dd++)
+        {
+          g_autoptr(GBytes) bytes = spans_build (dd);
+          g_autofree char *path = g_build_filename (argv[2], dd ? "dd-endpoints.jfr" : "ap-windows.jfr", NULL);
+          g_autoptr(GError) error = NULL;
+          if (!g_file_set_contents (path, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes), &error))
+            {
+              g_printerr ("%s\n", error->message);
+              return 1;
+            }
+          g_print ("%s\n", path);
+        }
+      return 0;
+    }
   gtk_test_init (&argc, &argv, NULL);
   g_test_add_func ("/report/sampled/view-between-samples", test_between_samples_not_recorded);
   g_test_add_func ("/report/sampled/view-testdata", test_testdata);
+  g_test_add_func ("/report/sampled/view-spans", test_spans);
   return g_test_run ();
 }

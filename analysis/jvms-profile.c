@@ -300,6 +300,27 @@ make_plan (JvmsSamplesStore *store, JvmsProfileKind kind, const char *event_type
   p->event_types = (GStrv) g_ptr_array_free (types, FALSE);
 }
 
+guint64
+jvms_profile_count_samples (JvmsProfile *self, JvmsProfileKind kind, const char *event_type)
+{
+  g_return_val_if_fail (JVMS_IS_PROFILE (self), 0);
+  JvmsSamplesStore *store = self->store;
+  if (kind == JVMS_PROFILE_KIND_CPU_WAITING && !jvms_samples_store_has_kernel_states (store))
+    return 0;
+  Plan p = { 0 };
+  make_plan (store, kind, event_type, &p);
+  guint64 n = 0;
+  for (guint t = 0; t < jvms_samples_store_get_n_types (store); t++)
+    if (p.measure[t] != MEASURE_NONE)
+      {
+        guint64 n_type = 0;
+        jvms_samples_store_get_type (store, t, NULL, NULL, NULL, &n_type, NULL);
+        n += n_type;
+      }
+  plan_clear (&p);
+  return n;
+}
+
 /* ---- sums per stack ------------------------------------------------------------------------ */
 
 /* stack -> index in the sums, kept by the calling thread from query to query (JvmsDenseMemo). */

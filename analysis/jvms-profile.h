@@ -69,6 +69,13 @@ gint64            jvms_profile_get_thread_tid  (JvmsProfile             *self,
 const char       *jvms_profile_get_thread_name (JvmsProfile             *self,
                                                 guint                    index);
 
+/* How many samples of the whole store a kind sums (for cpu-waiting: the CPU samples, when the
+ * store has kernel states): 0 means the kind has nothing to show in this trace. Without a
+ * query: from the store's per-type counts. */
+guint64           jvms_profile_count_samples   (JvmsProfile             *self,
+                                                JvmsProfileKind          kind,
+                                                const char              *event_type);
+
 JvmsCallTree     *jvms_profile_query           (JvmsProfile             *self,
                                                 const JvmsProfileQuery  *query,
                                                 GCancellable            *cancellable,

@@ -14,7 +14,12 @@ struct _JvmsMethodTable
   GtkWidget           *scroller;
   GtkColumnView       *view;
   GtkColumnViewColumn *self_column;
-  GtkColumnViewColumn *exact[2];      /* invocations, average time: JDK 25 only */
+  /* Shown only when the tree has something in them: JDK 25's exact timings (invocations, min,
+   * average, max: jdk.MethodTiming), and the JIT's (compilations, tier, time: jdk.Compilation),
+   * which most profilers' recordings lack. The exact ones come first: where they are, they are
+   * the answer, and the table is wider than the pane. */
+  GtkColumnViewColumn *exact[4];
+  GtkColumnViewColumn *jit[3];
   GListStore          *rows;
   GtkSingleSelection  *selection;
   JvmsCallTree        *tree;
@@ -61,11 +66,12 @@ jvms_method_table_set_tree (JvmsMethodTable *self, JvmsCallTree *tree)
     return;
   g_set_object (&self->tree, tree);
   g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
-  gboolean exact = FALSE;
+  gboolean exact = FALSE, jit = FALSE;
   for (guint i = 0; tree != NULL && i < jvms_call_tree_get_n_methods (tree); i++)
     {
       g_ptr_array_add (items, jvms_profile_item_new_method (tree, i));
       exact |= jvms_call_tree_get_method_row (tree, i)->invocations >= 0;
+      jit |= jvms_call_tree_get_method_row (tree, i)->n_compilations > 0;
     }
   /* The selection follows the rows it had, by method: cleared first, kept if still there. */
   guint32 keep = self->selected;
@@ -73,6 +79,8 @@ jvms_method_table_set_tree (JvmsMethodTable *self, JvmsCallTree *tree)
                        items->pdata, items->len);
   for (guint i = 0; i < G_N_ELEMENTS (self->exact); i++)
     gtk_column_view_column_set_visible (self->exact[i], exact);
+  for (guint i = 0; i < G_N_ELEMENTS (self->jit); i++)
+    gtk_column_view_column_set_visible (self->jit[i], jit);
   jvms_method_table_select_method (self, keep);
   selection_changed (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TREE]);
@@ -183,13 +191,17 @@ jvms_method_table_init (JvmsMethodTable *self)
   jvms_profile_column_add (self->view, JVMS_PROFILE_COLUMN_SHARE, _("Total %"), FALSE, TRUE);
   jvms_profile_column_add (self->view, JVMS_PROFILE_COLUMN_CHILDREN, _("Children"), FALSE, TRUE);
   jvms_profile_column_add (self->view, JVMS_PROFILE_COLUMN_SAMPLES, _("Samples"), FALSE, TRUE);
-  jvms_profile_column_add (self->view, JVMS_PROFILE_COLUMN_COMPILATIONS, _("Compilations"), FALSE, TRUE);
-  jvms_profile_column_add (self->view, JVMS_PROFILE_COLUMN_TIER, _("Highest Tier"), FALSE, TRUE);
-  jvms_profile_column_add (self->view, JVMS_PROFILE_COLUMN_JIT_TIME, _("JIT Time"), FALSE, TRUE);
   self->exact[0] = jvms_profile_column_add (self->view, JVMS_PROFILE_COLUMN_INVOCATIONS, _("Invocations"), FALSE, TRUE);
   self->exact[1] = jvms_profile_column_add (self->view, JVMS_PROFILE_COLUMN_TIME_AVG, _("Average Time"), FALSE, TRUE);
+  self->exact[2] = jvms_profile_column_add (self->view, JVMS_PROFILE_COLUMN_TIME_MIN, _("Shortest Call"), FALSE, TRUE);
+  self->exact[3] = jvms_profile_column_add (self->view, JVMS_PROFILE_COLUMN_TIME_MAX, _("Longest Call"), FALSE, TRUE);
+  self->jit[0] = jvms_profile_column_add (self->view, JVMS_PROFILE_COLUMN_COMPILATIONS, _("Compilations"), FALSE, TRUE);
+  self->jit[1] = jvms_profile_column_add (self->view, JVMS_PROFILE_COLUMN_TIER, _("Highest Tier"), FALSE, TRUE);
+  self->jit[2] = jvms_profile_column_add (self->view, JVMS_PROFILE_COLUMN_JIT_TIME, _("JIT Time"), FALSE, TRUE);
   for (guint i = 0; i < G_N_ELEMENTS (self->exact); i++)
     gtk_column_view_column_set_visible (self->exact[i], FALSE);
+  for (guint i = 0; i < G_N_ELEMENTS (self->jit); i++)
+    gtk_column_view_column_set_visible (self->jit[i], FALSE);
 
   self->rows = g_list_store_new (JVMS_TYPE_PROFILE_ITEM);
   GtkSorter *sorter = gtk_column_view_get_sorter (self->view);

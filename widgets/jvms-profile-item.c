@@ -145,6 +145,8 @@ jvms_profile_item_get_value (JvmsProfileItem *self, JvmsProfileColumn column)
     case JVMS_PROFILE_COLUMN_JIT_TIME: return m->n_compilations > 0 ? (double) m->jit_ns : -1;
     case JVMS_PROFILE_COLUMN_INVOCATIONS: return (double) m->invocations;
     case JVMS_PROFILE_COLUMN_TIME_AVG: return (double) m->time_avg;
+    case JVMS_PROFILE_COLUMN_TIME_MIN: return (double) m->time_min;
+    case JVMS_PROFILE_COLUMN_TIME_MAX: return (double) m->time_max;
     default: return -1;
     }
 }
@@ -177,6 +179,8 @@ jvms_profile_item_dup_text (JvmsProfileItem *self, JvmsProfileColumn column)
       return value < 0 ? g_strdup ("") : g_strdup_printf ("%'" G_GINT64_FORMAT, (gint64) value);
     case JVMS_PROFILE_COLUMN_JIT_TIME:
     case JVMS_PROFILE_COLUMN_TIME_AVG:
+    case JVMS_PROFILE_COLUMN_TIME_MIN:
+    case JVMS_PROFILE_COLUMN_TIME_MAX:
       return value < 0 ? g_strdup ("") : jvms_time_format_duration ((gint64) value, JVMS_TIME_UNIT_AUTO);
     default:
       return g_strdup ("");

@@ -25,6 +25,8 @@ typedef enum
   JVMS_PROFILE_COLUMN_JIT_TIME,     /* ... their summed durations */
   JVMS_PROFILE_COLUMN_INVOCATIONS,  /* JDK 25 jdk.MethodTiming: exact invocation count */
   JVMS_PROFILE_COLUMN_TIME_AVG,     /* ... and average time */
+  JVMS_PROFILE_COLUMN_TIME_MIN,     /* ... its shortest */
+  JVMS_PROFILE_COLUMN_TIME_MAX,     /* ... its longest */
 } JvmsProfileColumn;
 
 #define JVMS_TYPE_PROFILE_ITEM (jvms_profile_item_get_type ())

@@ -508,8 +508,16 @@ fill_kinds (JvmsProfilerPane *self)
   g_autofree char *keep = g_strdup (chosen_kind (self));
   g_ptr_array_set_size (self->kinds, 0);
   g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
+  /* The kinds this trace has samples of (a JDK 25 or profiler's recording has few of them: the
+   * others would show an empty graph); all of them before a store is read. The first one
+   * offered is the default when the chosen one is not there. */
   for (guint i = 0; i < G_N_ELEMENTS (fixed_kinds); i++)
     {
+      JvmsProfileKind kind;
+      const char *event_type;
+      jvms_profile_kind_parse (fixed_kinds[i].name, &kind, &event_type);
+      if (self->profile != NULL && jvms_profile_count_samples (self->profile, kind, event_type) == 0)
+        continue;
       g_ptr_array_add (self->kinds, g_strdup (fixed_kinds[i].name));
       g_ptr_array_add (labels, g_strdup (_(fixed_kinds[i].label)));
     }
@@ -530,6 +538,12 @@ fill_kinds (JvmsProfilerPane *self)
       g_ptr_array_add (self->kinds, g_strdup (name));
       /* Translators: an entry of the profiler's kind chooser; %s is a JFR event type. */
       g_ptr_array_add (labels, g_strdup_printf (_("Events: %s"), name));
+    }
+  if (self->kinds->len == 0)
+    {
+      /* No sample at all: the chooser still says what the empty graph is of. */
+      g_ptr_array_add (self->kinds, g_strdup (fixed_kinds[0].name));
+      g_ptr_array_add (labels, g_strdup (_(fixed_kinds[0].label)));
     }
   g_ptr_array_add (labels, NULL);
   /* A profiler's wall-clock recording has no CPU sample: its samples are the wall clock's. */

@@ -3,7 +3,7 @@
  * (JEP 520, the method table's exact columns); and the stack table's bad-input rules on a real
  * stack: JFR's truncated flag gives a [truncated] root frame, a method id missing from the
  * constant pool an [unknown] frame. JDK 25 is not installed: the file is written here byte by
- * byte, with the field layouts of JDK 25's metadata.xml. */
+ * byte, with the field layouts of JDK 25's metadata.xml (`--write PATH` writes it alone). */
 #include <glib/gstdio.h>
 #include <string.h>
 
@@ -399,6 +399,16 @@ test_jdk25 (void)
   const JvmsCallTreeNode *run_node = jvms_call_tree_get_node (cpu, main_node->first_child);
   g_assert_cmpuint (run_node->frame_kinds, ==, 1u << JVMS_FRAME_KIND_INLINED);
 
+  /* What the window's kind chooser offers: the kinds with samples in the store. */
+  g_assert_cmpuint (jvms_profile_count_samples (profile, JVMS_PROFILE_KIND_CPU, NULL), ==, 4);
+  g_assert_cmpuint (jvms_profile_count_samples (profile, JVMS_PROFILE_KIND_WALL, NULL), ==, 4);
+  g_assert_cmpuint (jvms_profile_count_samples (profile, JVMS_PROFILE_KIND_EVENT_TYPE, "jdk.MethodTrace"), ==, 2);
+  g_assert_cmpuint (jvms_profile_count_samples (profile, JVMS_PROFILE_KIND_EVENT_TYPE, "jdk.CPUTimeSample"), ==, 3);
+  g_assert_cmpuint (jvms_profile_count_samples (profile, JVMS_PROFILE_KIND_EVENT_TYPE, "jdk.ThreadPark"), ==, 0);
+  g_assert_cmpuint (jvms_profile_count_samples (profile, JVMS_PROFILE_KIND_CPU_WAITING, NULL), ==, 0);
+  for (JvmsProfileKind k = JVMS_PROFILE_KIND_ALLOC; k <= JVMS_PROFILE_KIND_EXCEPTION; k++)
+    g_assert_cmpuint (jvms_profile_count_samples (profile, k, NULL), ==, 0);
+
   g_unlink (path);
   g_clear_object (&profile);
   g_clear_object (&index);
@@ -415,6 +425,13 @@ test_jdk25 (void)
 int
 main (int argc, char **argv)
 {
+  /* `test-profile-jdk25 --write PATH` writes the file alone: to open it in the window. */
+  if (argc == 3 && strcmp (argv[1], "--write") == 0)
+    {
+      g_autoptr(GBytes) bytes = build_file ();
+      return g_file_set_contents (argv[2], g_bytes_get_data (bytes, NULL),
+                                  (gssize) g_bytes_get_size (bytes), NULL) ? 0 : 1;
+    }
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/profile/jdk25", test_jdk25);
   return g_test_run ();

@@ -71,6 +71,9 @@ compare_with (JvmsWindow *self, GFile *other)
   if (self->compare_window != NULL)
     gtk_window_destroy (GTK_WINDOW (self->compare_window));
   self->compare_window = jvms_compare_window_new (GTK_WINDOW (self), baseline, other);
+  /* The baseline's side is the selection, when there is one, and follows it. */
+  if (self->views != NULL && jvms_window_views_get_session (self->views) != NULL)
+    jvms_compare_window_follow_selection (self->compare_window, jvms_window_views_get_session (self->views));
   /* One of the application's windows, so that its shortcuts (Quit) work from it. */
   gtk_window_set_application (GTK_WINDOW (self->compare_window),
                               gtk_window_get_application (GTK_WINDOW (self)));

@@ -9,8 +9,15 @@ chooser). Then:
     `jvmscope-cli compare --json` with the same numbers (rates, change, uncertainty,
     significance, absolute amounts), in its order; monitor contention first, grown, significant;
   - the cells of the kinds table are the command's text for the same rows;
+  - the baseline's side is the range dragged across its threads view before Compare With…,
+    and the numbers are those of compare --json with that range;
+  - the differential flame graph: every frame drawn has `compare --profile --json`'s change for
+    its path and the other's share of the width; the widest frame that grew is vermillion, the
+    widest that shrank blue (pixels);
   - a click on the Change header sorts the rows by change, a second click the other way, with
     the same rows;
+  - the other's range typed in its entries: compared again, compare --json's numbers with
+    --other-from/--other-to, and the flame graph too;
   - Ctrl+Q ends the program without a leak of ours, a GLib warning or a critical.
 
 Screenshots go to the test's folder (printed). Prints TAP."""
@@ -127,6 +134,7 @@ def main():
     log = open(log_path, "w")
     app = None
     n_shot = [0]
+    pair = []
 
     def xdo(*cmd):
         return subprocess.run(["xdotool", *cmd], env=env, capture_output=True, text=True)
@@ -149,13 +157,20 @@ def main():
                 return [int(v) for v in box.split(",")]
         return None
 
-    def click(key, name):
+    def click(key, name, focus=False):
         b = bounds(key, name)
         window = compare_window()
         if b is None or window is None:
             return False
+        # No window manager gives the keyboard to the window clicked: asked for, and the first
+        # click may only focus the window (an entry is clicked twice: it only takes focus).
+        xdo("windowfocus", window)
+        time.sleep(0.3)
         xdo("mousemove", "--window", window, str(b[0] + b[2] // 2), str(b[1] + b[3] // 2))
         xdo("click", "1")
+        if focus:
+            time.sleep(0.6)
+            xdo("click", "1")
         time.sleep(0.3)
         return True
 
@@ -169,10 +184,57 @@ def main():
                 pass
         return False
 
+    def check_flame(ranges):
+        """The differential flame graph against compare --profile --json over the same ranges:
+        each frame drawn has the command's change for its path and the other's share of the
+        width; the widest frame that grew is drawn vermillion, the widest that shrank blue."""
+        ok = tw.wait_for(lambda: state.get("compare", "busy") == "false", timeout=120)
+        r = subprocess.run([args.cli, "compare", "--profile", "--json", pair[0], pair[1], *ranges], env=env,
+                           capture_output=True, text=True)
+        cli = json.loads(r.stdout) if r.returncode == 0 else {"frames": [], "other": {"total": -1}, "baseline": {"total": -1}}
+        frames = {tuple(f["path"]): f for f in cli["frames"]}
+        drawn = rows_of(state.get("compare", "flame-frames"))
+        flame = bounds("controls", "flame") or [0, 0, 0, 0]
+        bad = []
+        for path, change, x, w, row in drawn:
+            f = frames.get(tuple(path.split(";")))
+            if f is None or float(change) != f["change"] or abs(int(w) - f["other_share"] * flame[2]) > 1.5 \
+                    or int(row) != len(f["path"]):
+                bad.append((path[-60:], change, w, f and (f["change"], f["other_share"] * flame[2])))
+        # A range without CPU samples on the other side draws the root alone.
+        tap.check(ok and bool(drawn) == (cli["other"]["total"] > 0) and not bad
+                  and int(state.get("compare", "flame-other-total", "-2")) == cli["other"]["total"]
+                  and int(state.get("compare", "flame-baseline-total", "-2")) == cli["baseline"]["total"],
+                  "the differential flame graph's %d frames have compare --profile's change and the other's "
+                  "share of the width (%s)" % (len(drawn), " ".join(ranges)), bad[:3])
+        # Pixels: the centre of the widest frame that grew, and of the widest that shrank.
+        time.sleep(1)
+        n_shot[0] += 1
+        path = os.path.join(tmp, "%d-flame.png" % n_shot[0])
+        img = tw.screenshot(env, path)
+        tap.note("screenshot: " + path)
+        geometry = xdo("getwindowgeometry", "--shell", compare_window() or "0").stdout
+        pos = dict(line.split("=") for line in geometry.split() if "=" in line)
+        ox, oy = int(pos.get("X", 0)) + flame[0], int(pos.get("Y", 0)) + flame[1]
+        for sign, name in ((1, "grew: vermillion"), (-1, "shrank: blue")):
+            cand = [d for d in drawn if sign * float(d[1]) > 0.02 and int(d[3]) >= 6]
+            if not cand:
+                tap.note("no frame wide enough that %s" % name)
+                continue
+            _, change, x, w, row = cand[0]
+            # The fill is the frame's most frequent colour (its label's ink is the rest).
+            counts = {}
+            for line in tw.region(img, ox + int(x), oy + int(row) * 18, int(w) - 1, 17):
+                for i in range(0, len(line) - 2, 3):
+                    counts[tuple(line[i:i + 3])] = counts.get(tuple(line[i:i + 3]), 0) + 1
+            rgb = max(counts, key=counts.get) if counts else (0, 0, 0)
+            tap.check((rgb[0] > rgb[2] + 20) if sign > 0 else (rgb[2] > rgb[0] + 20),
+                      "the widest frame that %s (change %.3f) %s" % (name.split(":")[0], float(change), rgb),
+                      (x, w, row))
+
     def run():
         nonlocal app
         # Two recordings of one program with one change, made by the command.
-        pair = []
         for n in (2, 6):
             path = os.path.join(tmp, "lock%d.jvmtrace" % n)
             r = subprocess.run([args.cli, "record", "-o", path, "--", "java", "-cp", classes,
@@ -186,6 +248,31 @@ def main():
                                      and state.get("views", "complete") == "true", timeout=180),
                          "the baseline opens"):
             return
+        # A range dragged across the baseline's threads view: the comparison's baseline side.
+        tw.wait_for(lambda: len(tw.ints(state.get("views", "threads-bounds"))) == 4
+                    and tw.ints(state.get("views", "threads-bounds"))[3] > 100, timeout=60)
+        tb = tw.ints(state.get("views", "threads-bounds")) or [0, 0, 0, 0]
+        gx, gw = tb[0] + 180, tb[2] - 180
+        y = tb[1] + min(tb[3], 100) // 2 + 20
+        x0, x1 = gx + gw // 5, gx + gw * 4 // 5
+        windows = xdo("search", "--onlyvisible", "--name", "Jvmscope|jvmtrace").stdout.split()
+        if windows:
+            xdo("windowactivate", "--sync", windows[0])
+        selected = False
+        for _ in range(3):
+            xdo("mousemove", str(x0), str(y))
+            time.sleep(0.3)
+            xdo("mousedown", "1")
+            for step in range(1, 11):
+                xdo("mousemove", str(x0 + (x1 - x0) * step // 10), str(y))
+                time.sleep(0.05)
+            time.sleep(0.3)
+            xdo("mouseup", "1")
+            selected = tw.wait_for(lambda: state.get("views", "has-selection") == "true", timeout=10)
+            if selected:
+                break
+        tap.check(selected, "a range dragged across the baseline's threads view is selected")
+
         chooser = None
         for _ in range(10):
             xdo("key", "ctrl+shift+k")
@@ -205,10 +292,27 @@ def main():
                   "the comparison window compares the typed trace with the one shown",
                   (state.get("compare", "other"), state.get("compare", "error")))
 
-        r = subprocess.run([args.cli, "compare", "--json", pair[0], pair[1]], env=env,
-                           capture_output=True, text=True)
-        cli = json.loads(r.stdout) if r.returncode == 0 else {}
-        tap.check(r.returncode == 0, "jvmscope-cli compare --json", r.stderr[-2000:])
+        def cli_json(*extra):
+            r = subprocess.run([args.cli, "compare", "--json", pair[0], pair[1], *extra], env=env,
+                               capture_output=True, text=True)
+            tap.check(r.returncode == 0, "jvmscope-cli compare --json " + " ".join(extra), r.stderr[-2000:])
+            return json.loads(r.stdout) if r.returncode == 0 else {}
+        # The selection as it ended (on a busy machine the drag's last motions come late), which
+        # the comparison follows.
+        tw.wait_for(lambda: state.get("compare", "busy") == "false"
+                    and state.get("compare", "baseline-from") == state.get("views", "selection-start")
+                    and state.get("compare", "baseline-to") == state.get("views", "selection-end"), timeout=120)
+        s0, s1 = int(state.get("views", "selection-start", "0")), int(state.get("views", "selection-end", "0"))
+        whole = cli_json()
+        starts = [whole[side]["range"]["from_ns"] - whole[side]["range"]["from_offset_ns"] if whole else 0
+                  for side in ("baseline", "other")]
+        selection = ["--baseline-from", "%dns" % (s0 - starts[0]), "--baseline-to", "%dns" % (s1 - starts[0])]
+        tap.check(int(state.get("compare", "baseline-from", "0")) == s0 and int(state.get("compare", "baseline-to", "0")) == s1
+                  and whole and int(state.get("compare", "other-from", "0")) == whole["other"]["range"]["from_ns"]
+                  and int(state.get("compare", "other-to", "0")) == whole["other"]["range"]["to_ns"],
+                  "the baseline's side is the range selected in its window; the other's its default range",
+                  (s0, s1, state.get("compare", "baseline-from"), state.get("compare", "baseline-to")))
+        cli = cli_json(*selection)
         for table in NAME_MEMBER:
             shown = rows_of(state.get("compare", "rows-" + table))
             want = [expected_row(table, row) for row in cli.get(table, [])]
@@ -223,7 +327,7 @@ def main():
                   "the kinds table shows first: monitor contention on top, grown and significant", kinds[:2])
 
         # The cells are the command's text for the same rows ("  * KIND: B → O, C ± U").
-        r = subprocess.run([args.cli, "compare", "--limit", "0", pair[0], pair[1]], env=env,
+        r = subprocess.run([args.cli, "compare", "--limit", "0", pair[0], pair[1], *selection], env=env,
                            capture_output=True, text=True)
         text = r.stdout.split("\n")
         cells = rows_of(state.get("compare", "cells"))
@@ -234,6 +338,7 @@ def main():
                   (missing[:2], [t for t in text if "monitor" in t][:2]))
         time.sleep(1)
         shot("table")
+        check_flame(selection)
 
         # A click on the Change header: sorted by change, ascending; again: descending.
         before = sorted(tuple(k) for k in kinds)
@@ -251,6 +356,26 @@ def main():
             if got:
                 kinds = got
             shot("sorted-" + label)
+
+        # The other's range typed in its entries (seconds from its start), Return.
+        for key, text in (("other-from", "1"), ("other-to", "5.25")):
+            click("controls", key, focus=True)
+            xdo("key", "ctrl+a")
+            xdo("type", "--delay", "15", text)
+        xdo("key", "Return")
+        want = (starts[1] + 1000000000, starts[1] + 5250000000)
+        ranged = tw.wait_for(lambda: (int(state.get("compare", "other-from", "0")), int(state.get("compare", "other-to", "0"))) == want
+                             and state.get("compare", "busy") == "false", timeout=180)
+        tap.check(ranged, "the other's range typed in its entries (1 to 5.25 s) is compared",
+                  (state.get("compare", "other-from"), state.get("compare", "other-to"), want))
+        narrowed = cli_json(*selection, "--other-from", "1", "--other-to", "5.25")
+        shown = rows_of(state.get("compare", "rows-kinds"))
+        want_rows = [expected_row("kinds", row) for row in narrowed.get("kinds", [])]
+        tap.check(ranged and len(shown) == len(want_rows) > 0 and all(same_row(a, b) for a, b in zip(shown, want_rows)),
+                  "and its kinds are compare --json's with --other-from 1 --other-to 5.25",
+                  (shown[:2], want_rows[:2]))
+        check_flame(selection + ["--other-from", "1", "--other-to", "5.25"])
+        shot("other-range")
 
     try:
         run()

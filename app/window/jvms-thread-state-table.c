@@ -286,6 +286,10 @@ static void
 jvms_thread_state_table_dispose (GObject *object)
 {
   JvmsThreadStateTable *self = JVMS_THREAD_STATE_TABLE (object);
+  /* The column view's columns go with it, which re-sorts the list: its items-changed must not
+   * reach update_count, whose label is gone by then. */
+  if (self->selection != NULL)
+    g_signal_handlers_disconnect_by_data (self->selection, self);
   GtkWidget *child;
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);

@@ -217,9 +217,11 @@ def main():
         pos = dict(line.split("=") for line in geometry.split() if "=" in line)
         ox, oy = int(pos.get("X", 0)) + flame[0], int(pos.get("Y", 0)) + flame[1]
         for sign, name in ((1, "grew: vermillion"), (-1, "shrank: blue")):
-            cand = [d for d in drawn if sign * float(d[1]) > 0.02 and int(d[3]) >= 6]
+            # A change of at least a quarter of the largest: at least a fifth of the hue.
+            largest = max((abs(float(d[1])) for d in drawn), default=0)
+            cand = [d for d in drawn if sign * float(d[1]) >= 0.25 * largest > 0 and int(d[3]) >= 6]
             if not cand:
-                tap.note("no frame wide enough that %s" % name)
+                tap.note("no frame wide enough (6 px) whose change is a quarter of the largest that %s" % name)
                 continue
             _, change, x, w, row = cand[0]
             # The fill is the frame's most frequent colour (its label's ink is the rest).
@@ -228,7 +230,7 @@ def main():
                 for i in range(0, len(line) - 2, 3):
                     counts[tuple(line[i:i + 3])] = counts.get(tuple(line[i:i + 3]), 0) + 1
             rgb = max(counts, key=counts.get) if counts else (0, 0, 0)
-            tap.check((rgb[0] > rgb[2] + 20) if sign > 0 else (rgb[2] > rgb[0] + 20),
+            tap.check((rgb[0] > rgb[2] + 10) if sign > 0 else (rgb[2] > rgb[0] + 10),
                       "the widest frame that %s (change %.3f) %s" % (name.split(":")[0], float(change), rgb),
                       (x, w, row))
 

@@ -262,6 +262,29 @@ def check_profile(tap, cli, path, name, cache, rec):
               % (name, listed, dict(counted)), r.stderr)
 
 
+def check_dd_trace_file(tap, cli, path, cache):
+    """dd-trace-java's recording in its JFR mode (tests/jfr/testdata/README.md): the JDK's recorder
+    with thread states, driven by dd-trace, and dd-trace's own event types beside the JDK's."""
+    r = run([cli, "analyze", "--json", "--cache-dir", cache, path])
+    if not tap.check(r.returncode == 0, "dd-trace-java.jfr: analyze --json runs", r.stderr):
+        return
+    rec = json.loads(r.stdout).get("recording") or {}
+    tap.check(rec.get("thread_states") is True and [s["kind"] for s in rec.get("samplers", [])] == ["cpu"],
+              "dd-trace-java.jfr: the JDK's recording with thread states, CPU samples: %s" % rec.get("description"),
+              json.dumps(rec))
+    evs, oracle = events(cli, path, ["jdk.ExecutionSample", "datadog.ProfilerSetting", "datadog.AvailableProcessorCores"])
+    counted = collections.Counter(type_of(e) for e in evs)
+    with_stack = sum(1 for e in evs if type_of(e) == "jdk.ExecutionSample" and e["values"].get("stackTrace"))
+    prof = profile_json(cli, path, cache, "cpu")
+    tap.check(prof.get("samples") == with_stack > 0,
+              "dd-trace-java.jfr: profile counts its %d CPU samples (%s: %d)" % (with_stack, oracle, prof.get("samples")))
+    r = run([cli, "events", "--json", "--type", "datadog.*", "--cache-dir", cache, path])
+    listed = collections.Counter(e["type"] for e in json.loads(r.stdout)["events"]) if r.returncode == 0 else {}
+    want = {t: n for t, n in counted.items() if t.startswith("datadog.")}
+    tap.check(dict(listed) == want and want, "dd-trace-java.jfr: dd-trace's own events are rows of events: %s (%s: %s)"
+              % (dict(listed), oracle, want), r.stderr)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
@@ -278,6 +301,12 @@ def main():
             with gzip.open(os.path.join(args.shared, "testdata", "jfr", f)) as src, open(path, "wb") as dst:
                 shutil.copyfileobj(src, dst)
             check_report(tap, args.cli, path, f, cache)
+
+        dd = os.path.join(work, "dd-trace-java.jfr")
+        with gzip.open(os.path.join(args.source_dir, "..", "jfr", "testdata", "dd-trace-java.jfr.gz")) as src, \
+                open(dd, "wb") as dst:
+            shutil.copyfileobj(src, dst)
+        check_dd_trace_file(tap, args.cli, dd, cache)
 
         # The JDK's recorder with only execution sampling on.
         classes = os.path.join(work, "classes")

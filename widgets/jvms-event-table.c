@@ -12,6 +12,7 @@
 #include "jvms-event-order.h"
 #include "jvms-event-selection.h"
 #include "jvms-event-text.h"
+#include "jvms-event-type-chooser.h"
 #include "jvms-time-format.h"
 
 /* Column ids: the fixed columns, then the chosen type's fields from FIELD_BASE. */
@@ -40,8 +41,7 @@ struct _JvmsEventTable
   GArray              *thread_tids;   /* gint64: the thread drop-down's entries after "All" */
 
   GtkWidget           *box;
-  GtkDropDown         *type_drop;
-  GtkStringList       *type_list;
+  JvmsEventTypeChooser *type_chooser;
   GtkDropDown         *thread_drop;
   GtkStringList       *thread_list;
   GtkSearchEntry      *search;
@@ -71,11 +71,13 @@ struct _JvmsEventTable
   GCancellable        *order_cancel;
   GCancellable        *stats_cancel;
   gboolean             own_selection;
+  gint64               own_from, own_to;  /* the selection the table made, while it stands */
+  gboolean             own_standing;
   guint                refresh_id;    /* a refresh for the session's new selection, pending */
   gboolean             sorting;
   guint                sort_id;
   gboolean             sort_descending;
-  guint32              chosen_type;   /* JVMS_EVENT_NONE: every type */
+  guint32              chosen_type;   /* the one type chosen, else JVMS_EVENT_NONE */
   guint32              gaps_type;
   gint64               from, to;
   char                *described;        /* describe_rows () of described_model */
@@ -622,12 +624,16 @@ refresh (JvmsEventTable *self)
   gint64 end = jvms_session_get_end_time (self->session);
   gboolean have = jvms_event_store_get_n_rows (self->store) > 0;
   gint64 s0, s1;
-  if (jvms_session_get_selection (self->session, &s0, &s1))
+  gboolean selected = jvms_session_get_selection (self->session, &s0, &s1);
+  /* While the selection is that of a row activated here, the table keeps its range when the
+   * types, thread or order change after it. */
+  gboolean own = selected && self->own_standing && s0 == self->own_from && s1 == self->own_to;
+  if (!own && selected)
     {
       self->from = s0;
       self->to = s1;
     }
-  else
+  else if (!own)
     {
       /* The whole trace, events that began before its start included. */
       self->from = have ? MIN (start, jvms_event_store_get_first_time (self->store)) : start;
@@ -636,11 +642,12 @@ refresh (JvmsEventTable *self)
   guint thread = gtk_drop_down_get_selected (self->thread_drop);
   gint64 tid = thread > 0 && thread - 1 < self->thread_tids->len
                  ? g_array_index (self->thread_tids, gint64, thread - 1) : 0;
+  const GArray *types = jvms_event_type_chooser_get_chosen (self->type_chooser);
   JvmsEventFilter filter = {
     .from = self->from,
     .to = self->to,
-    .types = self->chosen_type != JVMS_EVENT_NONE ? &self->chosen_type : NULL,
-    .n_types = self->chosen_type != JVMS_EVENT_NONE ? 1 : 0,
+    .types = types->len > 0 ? (const guint32 *) types->data : NULL,
+    .n_types = types->len,
     .tids = thread > 0 ? &tid : NULL,
     .n_tids = thread > 0 ? 1 : 0,
   };
@@ -661,11 +668,9 @@ refresh (JvmsEventTable *self)
 static void
 type_chosen (JvmsEventTable *self)
 {
-  guint i = gtk_drop_down_get_selected (self->type_drop);
-  const char *name = i > 0 && i != GTK_INVALID_LIST_POSITION
-                       ? gtk_string_list_get_string (self->type_list, i) : NULL;
-  self->chosen_type = name != NULL && self->store != NULL
-                        ? jvms_event_store_find_type (self->store, name) : JVMS_EVENT_NONE;
+  /* A type's own columns when one is chosen; with several, every field's text in one. */
+  const GArray *types = jvms_event_type_chooser_get_chosen (self->type_chooser);
+  self->chosen_type = types->len == 1 ? g_array_index (types, guint32, 0) : JVMS_EVENT_NONE;
   /* A field column sorted before is gone. */
   if (self->sort_id >= FIELD_BASE)
     self->sorting = FALSE;
@@ -732,9 +737,13 @@ refresh_pending (gpointer data)
 static void
 session_selection_changed (JvmsEventTable *self)
 {
-  /* A selection the table made by activating a row keeps the table as it is. */
-  if (self->own_selection)
+  /* A selection the table made by activating a row keeps the table as it is, for as long as it
+   * stands (notified again, it is still the table's). */
+  gint64 s0, s1;
+  gboolean selected = jvms_session_get_selection (self->session, &s0, &s1);
+  if (self->own_selection || (self->own_standing && selected && s0 == self->own_from && s1 == self->own_to))
     return;
+  self->own_standing = FALSE;
   /* Once for a burst of changes: a drag changes the selection at each motion, and each change
    * notifies its start, end and presence; a refresh each time (new rows bound, the statistics
    * cleared and started again) kept the main loop from the drag's own events under ASan. After
@@ -756,6 +765,9 @@ show_record (JvmsEventTable *self, const JvmsEventRecord *r)
   gint64 d = MAX (r->duration, 1);
   gint64 end = r->time > G_MAXINT64 - d ? G_MAXINT64 : r->time + d;
   self->own_selection = TRUE;
+  self->own_standing = TRUE;
+  self->own_from = r->time;
+  self->own_to = end;
   jvms_session_set_selection (self->session, r->time, end);
   gint64 v0, v1;
   jvms_session_get_visible (self->session, &v0, &v1);
@@ -788,30 +800,16 @@ row_activated (GtkColumnView *view, guint position, JvmsEventTable *self)
 
 /* ------------------------------------------------------------------------------------------ */
 
-static int
-name_cmp (gconstpointer a, gconstpointer b)
-{
-  return strcmp (*(const char * const *) a, *(const char * const *) b);
-}
-
 static void
 fill_filters (JvmsEventTable *self)
 {
-  g_signal_handlers_block_by_func (self->type_drop, type_chosen, self);
   g_signal_handlers_block_by_func (self->thread_drop, refresh, self);
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->type_list));
-  gtk_string_list_splice (self->type_list, 1, n - 1, NULL);
-  n = g_list_model_get_n_items (G_LIST_MODEL (self->thread_list));
+  jvms_event_type_chooser_set_store (self->type_chooser, self->store);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->thread_list));
   gtk_string_list_splice (self->thread_list, 1, n - 1, NULL);
   g_array_set_size (self->thread_tids, 0);
   if (self->store != NULL)
     {
-      g_autoptr(GPtrArray) names = g_ptr_array_new ();
-      for (guint32 t = 0; t < jvms_event_store_get_n_types (self->store); t++)
-        g_ptr_array_add (names, (gpointer) jvms_event_store_get_type (self->store, t)->name);
-      g_ptr_array_sort (names, name_cmp);
-      for (guint i = 0; i < names->len; i++)
-        gtk_string_list_append (self->type_list, g_ptr_array_index (names, i));
       guint n_threads;
       const gint64 *tids = jvms_event_store_get_threads (self->store, &n_threads);
       for (guint i = 0; i < n_threads; i++)
@@ -825,10 +823,8 @@ fill_filters (JvmsEventTable *self)
           g_array_append_val (self->thread_tids, tids[i]);
         }
     }
-  gtk_drop_down_set_selected (self->type_drop, 0);
   gtk_drop_down_set_selected (self->thread_drop, 0);
   self->chosen_type = JVMS_EVENT_NONE;
-  g_signal_handlers_unblock_by_func (self->type_drop, type_chosen, self);
   g_signal_handlers_unblock_by_func (self->thread_drop, refresh, self);
 }
 
@@ -945,6 +941,13 @@ jvms_event_table_get_layout (JvmsEventTable *self, JvmsEventTablePart part)
   return rects;
 }
 
+JvmsEventTypeChooser *
+jvms_event_table_get_type_chooser (JvmsEventTable *self)
+{
+  g_return_val_if_fail (JVMS_IS_EVENT_TABLE (self), NULL);
+  return self->type_chooser;
+}
+
 const char *
 jvms_event_table_get_focus_part (JvmsEventTable *self)
 {
@@ -953,6 +956,9 @@ jvms_event_table_get_focus_part (JvmsEventTable *self)
   GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
   if (focus == NULL)
     return "";
+  GtkWidget *types = jvms_event_type_chooser_get_search (self->type_chooser);
+  if (focus == types || gtk_widget_is_ancestor (focus, types))
+    return "types";
   if (focus == GTK_WIDGET (self->view) || gtk_widget_is_ancestor (focus, GTK_WIDGET (self->view)))
     return "rows";
   if (focus == GTK_WIDGET (self->search) || gtk_widget_is_ancestor (focus, GTK_WIDGET (self->search)))
@@ -1084,13 +1090,7 @@ build (JvmsEventTable *self)
   /* The filter bar. */
   GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   gtk_widget_add_css_class (bar, "toolbar");
-  const char *all_types[] = { _("All Types"), NULL };
-  self->type_list = gtk_string_list_new (all_types);
-  self->type_drop = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->type_list)), NULL));
-  gtk_drop_down_set_enable_search (self->type_drop, TRUE);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->type_drop), _("Show events of one type"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->type_drop), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Event type"), -1);
+  self->type_chooser = JVMS_EVENT_TYPE_CHOOSER (jvms_event_type_chooser_new ());
   const char *all_threads[] = { _("All Threads"), NULL };
   self->thread_list = gtk_string_list_new (all_threads);
   self->thread_drop = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (self->thread_list)), NULL));
@@ -1116,7 +1116,7 @@ build (JvmsEventTable *self)
   self->spinner = GTK_SPINNER (gtk_spinner_new ());
   self->count_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_widget_add_css_class (GTK_WIDGET (self->count_label), "numeric");
-  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->type_drop));
+  gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->type_chooser));
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->thread_drop));
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->search));
   gtk_box_append (GTK_BOX (bar), GTK_WIDGET (self->sort_drop));
@@ -1192,7 +1192,7 @@ build (JvmsEventTable *self)
   gtk_widget_set_vexpand (paned, TRUE);
   gtk_box_append (GTK_BOX (self->box), paned);
 
-  g_signal_connect_swapped (self->type_drop, "notify::selected", G_CALLBACK (type_chosen), self);
+  g_signal_connect_swapped (self->type_chooser, "changed", G_CALLBACK (type_chosen), self);
   g_signal_connect_swapped (self->thread_drop, "notify::selected", G_CALLBACK (refresh), self);
   g_signal_connect_swapped (self->search, "search-changed", G_CALLBACK (start_order), self);
   g_signal_connect_swapped (self->search, "search-changed", G_CALLBACK (show_stats_title), self);
@@ -1234,7 +1234,6 @@ jvms_event_table_dispose (GObject *object)
   g_clear_pointer (&self->box, gtk_widget_unparent);
   g_clear_object (&self->selection);
   g_clear_object (&self->model);
-  g_clear_object (&self->type_list);
   g_clear_object (&self->thread_list);
   g_clear_object (&self->sort_list);
   g_clear_pointer (&self->sort_columns, g_ptr_array_unref);

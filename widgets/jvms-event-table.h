@@ -17,6 +17,7 @@
 
 #include "jvms-event-stats.h"
 #include "jvms-event-store.h"
+#include "jvms-event-type-chooser.h"
 #include "jvms-session.h"
 
 G_BEGIN_DECLS
@@ -62,9 +63,11 @@ typedef enum
 } JvmsEventTablePart;
 GArray         *jvms_event_table_get_layout   (JvmsEventTable    *self,
                                                JvmsEventTablePart part);
-/* What of the table has the keyboard focus: "rows", "filter" (the text filter), "bar" (the
- * rest of the filter bar) or "" (nothing of the table). */
+/* What of the table has the keyboard focus: "rows", "filter" (the text filter), "types" (the
+ * search of the types' popover), "bar" (the rest of the filter bar) or "" (nothing of it). */
 const char     *jvms_event_table_get_focus_part (JvmsEventTable *self);
+/* The filter bar's choice of types. */
+JvmsEventTypeChooser *jvms_event_table_get_type_chooser (JvmsEventTable *self);
 /* The row the keyboard or a click selected, or -1. */
 gint64          jvms_event_table_get_selected (JvmsEventTable *self);
 /* The statistics shown (NULL until computed). */

@@ -508,6 +508,12 @@ dump_event_table (JvmsEventTable *table, GKeyFile *key_file)
   g_key_file_set_uint64 (key_file, "events", "stats-rows", stats != NULL ? jvms_event_stats_get_n_rows (stats) : 0);
   g_key_file_set_integer (key_file, "events", "stats-types", stats != NULL ? (int) jvms_event_stats_get_n_types (stats) : 0);
   g_key_file_set_string (key_file, "events", "focus", jvms_event_table_get_focus_part (table));
+  /* The types ticked, by name (empty: every type), whether their popover is open, and where. */
+  JvmsEventTypeChooser *chooser = jvms_event_table_get_type_chooser (table);
+  g_autofree char *types = jvms_event_type_chooser_describe (chooser);
+  g_key_file_set_string (key_file, "events", "types", types);
+  g_key_file_set_boolean (key_file, "events", "types-open", jvms_event_type_chooser_is_open (chooser));
+  set_bounds (key_file, "types-bounds", GTK_WIDGET (chooser));
   if (gtk_widget_get_mapped (GTK_WIDGET (table)))
     {
       set_bounds (key_file, "table-bounds", GTK_WIDGET (table));

@@ -367,6 +367,59 @@ def main():
                       "range %s..%s" % (state.get("events", "from"), state.get("events", "to")))
             shot("3-activated")
 
+        # Several types at once: the two most frequent in the range, ticked in the types' popover
+        # from the keyboard (its search, then Enter), against jvmscope-cli events --type A --type B
+        # for the dragged range: the table keeps it after its own selection of a row.
+        counts = {}
+        for r in range_rows:
+            counts[r.split()[1]] = counts.get(r.split()[1], 0) + 1
+        two = sorted(counts, key=lambda t: (-counts[t], t))[:2]
+        range_args = ["--from", "%dns" % (s0 - start), "--to", "%dns" % (s1 - start)]
+
+        def choose_types(names, want):
+            tb_ = ints(state.get("views", "types-bounds"))
+            xdo("mousemove", str(tb_[0] + tb_[2] // 2), str(tb_[1] + tb_[3] // 2))
+            xdo("click", "1")
+            if not waited("the types' popover with the focus in its search",
+                          lambda: state.get("events", "types-open") == "true" and state.get("events", "focus") == "types"):
+                return False
+            for name in names:
+                xdo("key", "ctrl+a")
+                xdo("type", "--delay", "20", name)
+                xdo("key", "Return")
+            xdo("key", "Escape")
+            return waited("the types chosen", lambda: set(filter(None, state.get("events", "types", "").split(";"))) == set(want)
+                          and state.get("events", "types-open") == "false")
+        chosen = choose_types(two, two)
+        tap.check(chosen, "the types' popover ticks %s from the keyboard" % " and ".join(two),
+                  "types %r, open %s, focus %r" % (state.get("events", "types"), state.get("events", "types-open"),
+                                                   state.get("events", "focus")))
+        shot("2b-types")
+
+        def settled_on(n_rows):
+            snap = Snapshot(state)
+            return snap if (snap.get("events", "busy") == "false" and snap.get("events", "stats-rows") == snap.get("events", "rows")
+                            and (n_rows is None or snap.get("events", "rows") == str(n_rows))) else None
+        type_args = [a for t in two for a in ("--type", t)]
+        _, typed_rows = cli_rows(args.cli, trace, cli_cache, *(range_args + type_args))
+        snap = waited("the rows of the types", lambda: settled_on(len(typed_rows)))
+        got = table_rows(snap or Snapshot(state))
+        tap.check(snap is not None and got == typed_rows[:len(got)] and len(got) == min(len(typed_rows), 5000)
+                  and len(typed_rows) > counts[two[0]],
+                  "with two types ticked the table's %d rows are jvmscope-cli events --type %s --type %s's" % (len(typed_rows), two[0], two[1]),
+                  "table %s rows, cli %d; first differing: %s" % (
+                      state.get("events", "rows"), len(typed_rows),
+                      next(((a, b) for a, b in zip(got, typed_rows) if a != b), None)))
+        cli_typed = cli_stats_text(args.cli, trace, cli_cache, *(range_args + type_args))
+        shown = shown_stats(snap or Snapshot(state))
+        for name, want, got in compare_stats(shown, cli_typed):
+            tap.check(got == want and len(want) > 0,
+                      "with two types, the statistics shown (%s, %d rows) are jvmscope-cli events --stats's" % (name, len(want)),
+                      "first differing: %s" % (next(((a, b) for a, b in zip(got, want) if a != b), (got[:2], want[:2])),))
+        # Unticked again: every type's rows.
+        tap.check(choose_types(two, []) and waited("every type's rows", lambda: settled_on(len(range_rows))),
+                  "unticking them shows every type's rows again", state.get("events", "rows"))
+
         # Sort by duration: a click on the Duration column's title (the second).
         heads = ints(state.get("events", "head-bounds"))
         if len(heads) >= 8:

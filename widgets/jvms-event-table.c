@@ -941,6 +941,20 @@ jvms_event_table_get_layout (JvmsEventTable *self, JvmsEventTablePart part)
   return rects;
 }
 
+char *
+jvms_event_table_describe_sort (JvmsEventTable *self)
+{
+  g_return_val_if_fail (JVMS_IS_EVENT_TABLE (self), NULL);
+  static const char * const fixed[] = { "time", "duration", "type", "thread", "fields" };
+  if (!self->sorting)
+    return g_strdup ("");
+  const char *dir = self->sort_descending ? "descending" : "ascending";
+  if (self->sort_id < N_FIXED)
+    return g_strdup_printf ("%s %s", fixed[self->sort_id], dir);
+  GtkColumnViewColumn *c = column_of (self, self->sort_id);
+  return g_strdup_printf ("field:%s %s", c != NULL ? gtk_column_view_column_get_title (c) : "?", dir);
+}
+
 JvmsEventTypeChooser *
 jvms_event_table_get_type_chooser (JvmsEventTable *self)
 {

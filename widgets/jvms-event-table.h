@@ -66,6 +66,9 @@ GArray         *jvms_event_table_get_layout   (JvmsEventTable    *self,
 /* What of the table has the keyboard focus: "rows", "filter" (the text filter), "types" (the
  * search of the types' popover), "bar" (the rest of the filter bar) or "" (nothing of it). */
 const char     *jvms_event_table_get_focus_part (JvmsEventTable *self);
+/* The order the rows are in: "" (time, no column chosen) or "COLUMN ascending|descending",
+ * COLUMN one of time, duration, type, thread or field:TITLE. */
+char           *jvms_event_table_describe_sort (JvmsEventTable *self);
 /* The filter bar's choice of types. */
 JvmsEventTypeChooser *jvms_event_table_get_type_chooser (JvmsEventTable *self);
 /* The row the keyboard or a click selected, or -1. */

@@ -508,6 +508,8 @@ dump_event_table (JvmsEventTable *table, GKeyFile *key_file)
   g_key_file_set_uint64 (key_file, "events", "stats-rows", stats != NULL ? jvms_event_stats_get_n_rows (stats) : 0);
   g_key_file_set_integer (key_file, "events", "stats-types", stats != NULL ? (int) jvms_event_stats_get_n_types (stats) : 0);
   g_key_file_set_string (key_file, "events", "focus", jvms_event_table_get_focus_part (table));
+  g_autofree char *sort = jvms_event_table_describe_sort (table);
+  g_key_file_set_string (key_file, "events", "sort", sort);
   /* The types ticked, by name (empty: every type), whether their popover is open, and where. */
   JvmsEventTypeChooser *chooser = jvms_event_table_get_type_chooser (table);
   g_autofree char *types = jvms_event_type_chooser_describe (chooser);

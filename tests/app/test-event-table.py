@@ -137,6 +137,54 @@ def cli_rows(cli, trace, cache, *args):
     return doc, ["%d %s %d %d" % (e["epoch_ns"], e["type"], e["tid"], e["duration_ns"]) for e in doc["events"]]
 
 
+VIEW_NAMES = ("threads", "cpus", "locks", "gc", "gc-workers", "jit", "vm-operations", "allocation",
+              "object-age", "counters", "disk")
+
+
+def render_matches_export(tap, args, env, state, xdo, waited, trace, tmp, cache):
+    """The window's own export (Ctrl+E, PNG) of the views as they are, without a selection, the
+    whole trace shown, against jvmscope-cli render of the same views, range and width: the same
+    pixels (docs/views.md, "Rendered from the command line")."""
+    png = os.path.join(tmp, "export.png")
+    # The pointer off the views: a hovered time draws a line in them.
+    xdo("mousemove", "5", "5")
+    snap = Snapshot(state)
+    views = [v for v in VIEW_NAMES if len(ints(snap.get("views", v + "-bounds"))) == 4]
+    v0, v1 = int(snap.get("views", "visible-start", "0")), int(snap.get("views", "visible-end", "0"))
+    xdo("key", "ctrl+e")
+    if not waited("the export dialog", lambda: xdo("search", "--onlyvisible", "--name", "Export").stdout.split()):
+        tap.check(False, "Ctrl+E opens the export dialog")
+        return
+    time.sleep(0.5)
+    xdo("key", "ctrl+a")
+    xdo("type", "--delay", "20", png)
+    xdo("key", "Return")
+
+    def whole():
+        out = subprocess.run(["identify", "-format", "%w %h", png], capture_output=True, text=True)
+        return out.stdout.split() if out.returncode == 0 and os.path.exists(png) else None
+    size = waited("the exported PNG", whole)
+    if not tap.check(size is not None and snap.get("views", "has-selection") == "false",
+                     "Ctrl+E exports the views as a PNG", "size %s, selection %s" % (size, snap.get("views", "has-selection"))):
+        return
+    start = json.loads(subprocess.run([args.cli, "events", trace, "--cache-dir", cache, "--json", "--limit", "1"],
+                                      capture_output=True, text=True, check=True).stdout)["start_ns"]
+    out = os.path.join(tmp, "render.png")
+    proc = subprocess.run([args.cli, "render", trace, "--cache-dir", cache, "-o", out, "--views", ",".join(views),
+                           "--width", size[0], "--from", "%dns" % (v0 - start), "--to", "%dns" % (v1 - start)],
+                          env=env, capture_output=True, text=True)
+    if not tap.check(proc.returncode == 0, "jvmscope-cli render draws the same views and range", proc.stderr[-2000:]):
+        return
+    # ImageMagick counts the pixels that differ at all (AE, no fuzz) and draws them in red.
+    cmp = subprocess.run(["compare", "-metric", "AE", png, out, os.path.join(tmp, "render-diff.png")],
+                         capture_output=True, text=True)
+    differ = cmp.stderr.strip().split()[0] if cmp.stderr.strip() else "?"
+    tap.note("export %s, render %s, their difference %s" % (png, out, os.path.join(tmp, "render-diff.png")))
+    tap.check(cmp.returncode == 0 and differ == "0",
+              "jvmscope-cli render of %d views is the window's export, pixel for pixel (%sx%s)" % (len(views), size[0], size[1]),
+              "%s pixels differ: %s" % (differ, cmp.stderr[-500:]))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--jvmscope", required=True)
@@ -182,10 +230,10 @@ def main():
     def settled():
         return state.get("events", "busy") == "false"
 
-    def waited(what, predicate):
+    def waited(what, predicate, timeout=tw.STEP_TIMEOUT):
         """tw.wait_for, saying in the output how long the window took (or that it never did)."""
         began = time.monotonic()
-        value = tw.wait_for(predicate)
+        value = tw.wait_for(predicate, timeout=timeout)
         tap.note("%s: %s after %.1f s" % (what, "seen" if value else "NOT seen", time.monotonic() - began))
         return value
 
@@ -217,6 +265,7 @@ def main():
                   "without a selection it lists every event of the trace (%d, as jvmscope-cli events)" % len(whole_rows),
                   "table %s, cli %d" % (state.get("events", "rows"), len(whole_rows)))
         shot("1-table")
+        render_matches_export(tap, args, env, state, xdo, waited, trace, tmp, cli_cache)
 
         # A drag across the threads view.
         tb = ints(state.get("views", "threads-bounds"))
@@ -377,9 +426,16 @@ def main():
         range_args = ["--from", "%dns" % (s0 - start), "--to", "%dns" % (s1 - start)]
 
         def choose_types(names, want):
+            # The pointer moves onto the button before the click (the first click after a popover
+            # closed was lost when it came without a motion); clicked again only if the dump
+            # shows the popover still closed.
             tb_ = ints(state.get("views", "types-bounds"))
-            xdo("mousemove", str(tb_[0] + tb_[2] // 2), str(tb_[1] + tb_[3] // 2))
-            xdo("click", "1")
+            for _ in range(3):
+                xdo("mousemove", str(tb_[0] + tb_[2] // 2 - 2), str(tb_[1] + tb_[3] // 2))
+                xdo("mousemove", str(tb_[0] + tb_[2] // 2), str(tb_[1] + tb_[3] // 2))
+                xdo("click", "1")
+                if waited("the types' popover open", lambda: state.get("events", "types-open") == "true", 30):
+                    break
             if not waited("the types' popover with the focus in its search",
                           lambda: state.get("events", "types-open") == "true" and state.get("events", "focus") == "types"):
                 return False
@@ -421,11 +477,16 @@ def main():
                   "unticking them shows every type's rows again", state.get("events", "rows"))
 
         # Sort by duration: a click on the Duration column's title (the second).
+        # Clicked again only if the dump shows the click did not reach it (the order unchanged):
+        # the first click after the types' popover closed was lost once.
         heads = ints(state.get("events", "head-bounds"))
-        if len(heads) >= 8:
+        for _ in range(3 if len(heads) >= 8 else 0):
             hx, hy, hw, hh = heads[4:8]
+            xdo("mousemove", str(hx + hw // 2 - 2), str(hy + hh // 2))
             xdo("mousemove", str(hx + hw // 2), str(hy + hh // 2))
             xdo("click", "1")
+            if waited("the click on Duration's title", lambda: state.get("events", "sort") == "duration ascending", 30):
+                break
 
         def sorted_rows():
             snap = Snapshot(state)

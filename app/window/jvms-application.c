@@ -215,6 +215,7 @@ jvms_application_startup (GApplication *app)
     { "win.export-image", { "<Control>e", NULL } },
     { "win.export-statistics", { "<Control><Shift>e", NULL } },
     { "view.profiler", { "<Control><Shift>p", NULL } },
+    { "view.explorer", { "<Control><Shift>x", NULL } },
     { "win.profile-search", { "<Control><Shift>s", NULL } },
     { "win.profile-choose-kind", { "<Control><Alt>k", NULL } },
     { "win.profile-colors", { "<Control><Alt>c", NULL } },

@@ -14,7 +14,7 @@
 static const char * const view_names[] = { "threads", "cpus", "locks", "gc", "object-age",
                                            "report", "counters", "gc-workers", "jit",
                                            "vm-operations", "disk", "allocation", "events",
-                                           "profiler" };
+                                           "profiler", "explorer" };
 
 void
 _jvms_window_actions_update (JvmsWindow *self)
@@ -270,6 +270,8 @@ visible_views_changed (JvmsWindow *self)
       jvms_window_views_set_view_visible (self->views, view_names[i], on);
       if (g_str_equal (view_names[i], "profiler"))
         _jvms_window_profiler_set_visible (self, on);
+      if (g_str_equal (view_names[i], "explorer"))
+        gtk_widget_set_visible (GTK_WIDGET (self->explorer), on);
     }
 }
 
@@ -351,6 +353,7 @@ _jvms_window_actions_init (JvmsWindow *self)
     { .name = "allocation", .state = "true", .change_state = view_toggle_change_state },
     { .name = "events", .state = "true", .change_state = view_toggle_change_state },
     { .name = "profiler", .state = "true", .change_state = view_toggle_change_state },
+    { .name = "explorer", .state = "false", .change_state = view_toggle_change_state },
   };
   G_STATIC_ASSERT (G_N_ELEMENTS (view_entries) == G_N_ELEMENTS (view_names));
 

@@ -118,6 +118,7 @@ state_to_data (JvmsWindow *self)
     jvms_compare_window_dump_state (self->compare_window, kf);
   jvms_profiler_pane_dump_state (self->profiler, kf);
   _jvms_window_jvm_dump_state (self, kf);
+  jvms_explorer_pane_dump_state (self->explorer, kf);
 
   /* The view preferences as the window read them. */
   static const char * const keys[] = { "thread-grouping", "time-unit", "time-origin",

@@ -12,6 +12,7 @@
 #include <adwaita.h>
 
 #include "jvms-compare-window.h"
+#include "jvms-explorer-pane.h"
 #include "jvms-history.h"
 #include "jvms-jvm-chooser.h"
 #include "jvms-profiler-pane.h"
@@ -79,6 +80,7 @@ struct _JvmsWindow
   GtkPaned             *paned;
   GtkPaned             *profiler_paned;
   JvmsProfilerPane     *profiler;
+  JvmsExplorerPane     *explorer;         /* view.explorer: the Performance Explorer */
   GtkBox               *ruler_box;
   GtkBox               *views_box;
   GtkBox               *events_box;       /* holds the event table (jvms-window-views.c) */

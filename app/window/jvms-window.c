@@ -251,6 +251,7 @@ load_done (GObject *object, GAsyncResult *result, gpointer user_data)
                                      ok ? jvms_trace_index_get_events_path (index) : NULL);
   jvms_profiler_pane_set_samples_path (self->profiler,
                                        ok ? jvms_trace_index_get_samples_path (index) : NULL);
+  jvms_explorer_pane_set_index_path (self->explorer, ok ? jvms_trace_index_get_index_path (index) : NULL);
   show_outcome (self, ok, error);
   show_recording_kind (self);
   _jvms_window_jvm_loaded (self, ok);
@@ -276,6 +277,7 @@ close_trace (JvmsWindow *self)
   jvms_window_views_set_samples_path (self->views, NULL);
   jvms_window_views_set_events_path (self->views, NULL);
   jvms_profiler_pane_set_samples_path (self->profiler, NULL);
+  jvms_explorer_pane_set_index_path (self->explorer, NULL);
   jvms_selection_panel_set_history (self->selection_panel, NULL);
   show_problem (self, NULL);
   show_recording_kind (self);
@@ -611,6 +613,7 @@ jvms_window_class_init (JvmsWindowClass *klass)
   g_type_ensure (JVMS_TYPE_START_PAGE);
   g_type_ensure (JVMS_TYPE_SELECTION_PANEL);
   g_type_ensure (JVMS_TYPE_PROFILER_PANE);
+  g_type_ensure (JVMS_TYPE_EXPLORER_PANE);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/jvmscope/Jvmscope/jvms-window.ui");
@@ -627,6 +630,7 @@ jvms_window_class_init (JvmsWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, JvmsWindow, paned);
   gtk_widget_class_bind_template_child (widget_class, JvmsWindow, profiler_paned);
   gtk_widget_class_bind_template_child (widget_class, JvmsWindow, profiler);
+  gtk_widget_class_bind_template_child (widget_class, JvmsWindow, explorer);
   gtk_widget_class_bind_template_child (widget_class, JvmsWindow, ruler_box);
   gtk_widget_class_bind_template_child (widget_class, JvmsWindow, views_box);
   gtk_widget_class_bind_template_child (widget_class, JvmsWindow, events_box);
@@ -655,6 +659,7 @@ jvms_window_init (JvmsWindow *self)
   jvms_window_views_add_event_table (self->views, self->events_box);
   _jvms_window_profiler_init (self);
   _jvms_window_jvm_init (self);
+  jvms_explorer_pane_set_session (self->explorer, jvms_window_views_get_session (self->views));
 
   gtk_search_bar_connect_entry (self->search_bar, GTK_EDITABLE (self->search_entry));
   g_signal_connect_object (self->search_entry, "search-changed",

@@ -10,6 +10,7 @@
 #include "jvms-explorer-query.h"
 #include "jvms-explorer-row.h"
 #include "jvms-record-sets.h"
+#include "jvms-metric-graph.h"
 #include "jvms-scatter-plot.h"
 
 /* The statistics shown per metric, in the command line's order (docs/records.md). */
@@ -52,6 +53,8 @@ struct _JvmsExplorerPane
   GtkDropDown        *y_dropdown;
   GtkLabel           *correlation_label;
   JvmsScatterPlot    *scatter;
+  GtkDropDown        *graph_dropdown;
+  JvmsMetricGraph    *graph;
 
   GtkStringList      *metric_names;  /* the dropdowns' choices: the answer's metric columns */
   double              pearson;
@@ -281,14 +284,47 @@ update_scatter (JvmsExplorerPane *self)
   gtk_label_set_text (self->correlation_label, text);
 }
 
+/* The metric graph: the chosen metric of the rows shown, over time. */
+static void
+update_graph (JvmsExplorerPane *self)
+{
+  JvmsExplorerAnswer *a = self->answer;
+  int m = chosen_column (self, self->graph_dropdown);
+  if (a == NULL || m < 0)
+    {
+      jvms_metric_graph_set_records (self->graph, NULL, NULL, NULL, NULL, 0, NULL);
+      return;
+    }
+  JvmsRecordTable *t = a->table;
+  int cs = jvms_record_table_lookup (t, "epoch_ns"), cd = jvms_record_table_lookup (t, "duration");
+  int ct = jvms_record_table_lookup (t, "tid");
+  guint n = a->rows->len;
+  g_autofree gint64 *start = g_new (gint64, MAX (n, 1));
+  g_autofree gint64 *duration = g_new (gint64, MAX (n, 1));
+  g_autofree gint64 *tid = g_new (gint64, MAX (n, 1));
+  g_autofree double *value = g_new (double, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 row = g_array_index (a->rows, guint64, i);
+      start[i] = cs >= 0 ? jvms_record_table_get_int (t, (guint) cs, row) : G_MININT64;
+      duration[i] = cd >= 0 ? jvms_record_table_get_int (t, (guint) cd, row) : 0;
+      tid[i] = ct >= 0 ? jvms_record_table_get_int (t, (guint) ct, row) : 0;
+      value[i] = jvms_record_table_get_number (t, (guint) m, row);
+    }
+  jvms_metric_graph_set_records (self->graph, start, duration, value, tid, n,
+                                 jvms_record_table_get_name (t, (guint) m));
+}
+
 /* The answer's metrics in the dropdowns, each keeping its choice by name; at first the first
  * two metrics (the duration and the first counter). */
 static void
 fill_metric_choices (JvmsExplorerPane *self)
 {
-  GtkDropDown *drops[] = { self->x_dropdown, self->y_dropdown };
-  g_autofree char *keep[2] = { NULL, NULL };
-  for (guint d = 0; d < 2; d++)
+  GtkDropDown *drops[] = { self->x_dropdown, self->y_dropdown, self->graph_dropdown };
+  GCallback follow[] = { G_CALLBACK (update_scatter), G_CALLBACK (update_scatter), G_CALLBACK (update_graph) };
+  guint first[] = { 0, 1, 0 };
+  g_autofree char *keep[3] = { NULL, NULL, NULL };
+  for (guint d = 0; d < 3; d++)
     {
       guint i = gtk_drop_down_get_selected (drops[d]);
       if (i < g_list_model_get_n_items (G_LIST_MODEL (self->metric_names)))
@@ -300,19 +336,19 @@ fill_metric_choices (JvmsExplorerPane *self)
     if (jvms_record_table_is_metric (t, c))
       g_ptr_array_add (names, (gpointer) jvms_record_table_get_name (t, c));
   g_ptr_array_add (names, NULL);
-  for (guint d = 0; d < 2; d++)
-    g_signal_handlers_block_by_func (drops[d], update_scatter, self);
+  for (guint d = 0; d < 3; d++)
+    g_signal_handlers_block_by_func (drops[d], follow[d], self);
   gtk_string_list_splice (self->metric_names, 0, g_list_model_get_n_items (G_LIST_MODEL (self->metric_names)),
                           (const char * const *) names->pdata);
   guint n = names->len - 1;
-  for (guint d = 0; d < 2; d++)
+  for (guint d = 0; d < 3; d++)
     {
-      guint choice = MIN (d, n > 0 ? n - 1 : 0);
+      guint choice = MIN (first[d], n > 0 ? n - 1 : 0);
       for (guint i = 0; keep[d] != NULL && i < n; i++)
         if (g_str_equal (names->pdata[i], keep[d]))
           choice = i;
       gtk_drop_down_set_selected (drops[d], n > 0 ? choice : GTK_INVALID_LIST_POSITION);
-      g_signal_handlers_unblock_by_func (drops[d], update_scatter, self);
+      g_signal_handlers_unblock_by_func (drops[d], follow[d], self);
     }
 }
 
@@ -411,6 +447,7 @@ query_done (GObject *source, GAsyncResult *result, gpointer user_data)
       show_stats (self);
       fill_metric_choices (self);
       update_scatter (self);
+      update_graph (self);
     }
   show_error (self);
   update_scope (self);
@@ -488,6 +525,7 @@ jvms_explorer_pane_set_session (JvmsExplorerPane *self, JvmsSession *session)
   if (self->session != NULL)
     g_signal_handlers_disconnect_by_data (self->session, self);
   g_set_object (&self->session, session);
+  jvms_metric_graph_set_session (self->graph, session);
   if (session != NULL)
     {
       static const char *const follow[] = {
@@ -652,6 +690,9 @@ jvms_explorer_pane_dump_state (JvmsExplorerPane *self, GKeyFile *kf)
   g_key_file_set_uint64 (kf, g, "pairs", self->pairs);
   g_key_file_set_string (kf, g, "correlation-text", gtk_label_get_text (self->correlation_label));
   g_key_file_set_uint64 (kf, g, "scatter-points", jvms_scatter_plot_get_n_points (self->scatter));
+  int gm = chosen_column (self, self->graph_dropdown);
+  g_key_file_set_string (kf, g, "graph-metric", gm >= 0 ? jvms_record_table_get_name (t, (guint) gm) : "");
+  g_key_file_set_uint64 (kf, g, "graph-drawn", jvms_metric_graph_get_n_drawn (self->graph));
   g_key_file_set_uint64 (kf, g, "scatter-marked", jvms_scatter_plot_get_n_marked (self->scatter));
   int area[4];
   graphene_point_t p;
@@ -754,6 +795,8 @@ jvms_explorer_pane_class_init (JvmsExplorerPaneClass *klass)
   gtk_widget_class_bind_template_child (widget_class, JvmsExplorerPane, y_dropdown);
   gtk_widget_class_bind_template_child (widget_class, JvmsExplorerPane, correlation_label);
   gtk_widget_class_bind_template_child (widget_class, JvmsExplorerPane, scatter);
+  gtk_widget_class_bind_template_child (widget_class, JvmsExplorerPane, graph_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, JvmsExplorerPane, graph);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 
@@ -761,11 +804,14 @@ static void
 jvms_explorer_pane_init (JvmsExplorerPane *self)
 {
   g_type_ensure (JVMS_TYPE_SCATTER_PLOT);
+  g_type_ensure (JVMS_TYPE_METRIC_GRAPH);
   gtk_widget_init_template (GTK_WIDGET (self));
   self->pearson = NAN;
   self->metric_names = gtk_string_list_new (NULL);
   gtk_drop_down_set_model (self->x_dropdown, G_LIST_MODEL (self->metric_names));
   gtk_drop_down_set_model (self->y_dropdown, G_LIST_MODEL (self->metric_names));
+  gtk_drop_down_set_model (self->graph_dropdown, G_LIST_MODEL (self->metric_names));
+  g_signal_connect_object (self->graph_dropdown, "notify::selected", G_CALLBACK (update_graph), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->x_dropdown, "notify::selected", G_CALLBACK (update_scatter), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->y_dropdown, "notify::selected", G_CALLBACK (update_scatter), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->scatter, "selected", G_CALLBACK (scatter_selected), self, G_CONNECT_SWAPPED);

@@ -14,6 +14,7 @@ On the bundled sample (it has a kernel layer, so scheduling quanta):
 - the scatter plot of duration against cpu-clock: Pearson's r and n as `records --scatter`, as
   many pixels marked as a naive binning of the CLI's values gives (no point hidden); a rectangle
   dragged on it selects exactly the records inside it in the table;
+- the metric graph over time draws one segment per record in the visible range;
 - a click on the duration header sorts the rows by duration, as the CLI's rows sorted;
 - screenshots of each step (kept with --keep).
 """
@@ -184,6 +185,15 @@ def main():
                   "the table selects the %d records inside the rectangle, as the CLI's values say" % n_sel,
                   (n_sel, len(inside), got[:3], inside[:3]))
         shot("2b-scatter")
+        # The metric graph over time: every record shown that starts in the visible range (the
+        # whole trace: nothing was zoomed) is a segment.
+        start, v0, v1 = int(snap.get("explorer", "trace-start")), int(state.get("views", "visible-start")), int(state.get("views", "visible-end"))
+        want = sum(1 for rec in doc["records"] if rec["duration"] is not None and rec["epoch_ns"] < v1
+                   and rec["epoch_ns"] + rec["duration"] >= v0)
+        drawn = w.wait_for(lambda: state.get("explorer", "graph-drawn", "0") != "0" and state.get("explorer", "graph-drawn"))
+        tap.check(snap.get("explorer", "graph-metric") == "duration" and drawn and int(drawn) == want,
+                  "the metric graph draws a segment for each of the %d records in the visible range" % want,
+                  (snap.get("explorer", "graph-metric"), drawn, want))
 
     try:
         app = subprocess.Popen([args.jvmscope, trace], env=env, stdout=log, stderr=subprocess.STDOUT)

@@ -5,6 +5,7 @@
 
 #include "jvms-findings-list.h"
 
+#include "jvms-cause-link.h"
 #include "jvms-flame-colors.h"
 #include "jvms-profile-format.h"
 
@@ -21,6 +22,8 @@
 #define GROWTH_DEBOUNCE_MS 1000
 #define MAX_THREADS_SHOWN 4
 #define MAX_EVIDENCE_SHOWN 3
+/* Links to causes under one finding at most: the panel is for reading, the CLI lists them all. */
+#define MAX_LINKS 8
 
 struct _JvmsFindingsList
 {
@@ -42,6 +45,7 @@ struct _JvmsFindingsList
   GtkLabel            *status_label;
   GtkLabel            *unknowns_label;
   GPtrArray           *rows;
+  GPtrArray           *link_rows;     /* the rows of cause links, each after its finding's */
 };
 
 G_DEFINE_FINAL_TYPE (JvmsFindingsList, jvms_findings_list, GTK_TYPE_WIDGET)
@@ -370,6 +374,9 @@ clear_rows (JvmsFindingsList *self)
   for (guint i = 0; i < self->rows->len; i++)
     adw_preferences_group_remove (self->group, g_ptr_array_index (self->rows, i));
   g_ptr_array_set_size (self->rows, 0);
+  for (guint i = 0; i < self->link_rows->len; i++)
+    adw_preferences_group_remove (self->group, g_ptr_array_index (self->link_rows, i));
+  g_ptr_array_set_size (self->link_rows, 0);
 }
 
 static void
@@ -439,6 +446,88 @@ finding_row (JvmsFindingsList *self, const JvmsReport *report, const JvmsFinding
   return row;
 }
 
+/* The label of a link of @kind to a thread: its name and key. */
+static char *
+thread_link_label (const char *kind, const char *name, const char *key)
+{
+  if (g_str_equal (kind, "holder"))
+    /* Translators: a link to a thread that held a contended monitor: name (id). */
+    return g_strdup_printf (_("Held by %s (%s)"), name, key);
+  if (g_str_equal (kind, "preempted-by"))
+    /* Translators: a link to a thread that had the CPU a monitor's holder waited for. */
+    return g_strdup_printf (_("Holder preempted by %s (%s)"), name, key);
+  /* Translators: a link to a thread that ran while the finding's threads waited for a CPU. */
+  return g_strdup_printf (_("CPU taken by %s (%s)"), name, key);
+}
+
+/* Adds a link to each thread of @threads (JvmsThreadRef) over [@from, @to), @max at most. */
+static void
+add_thread_links (GtkBox *box, const char *kind, const GArray *threads, guint max, gint64 from, gint64 to)
+{
+  for (guint i = 0; threads != NULL && i < threads->len && i < max; i++)
+    {
+      const JvmsThreadRef *t = &g_array_index (threads, JvmsThreadRef, i);
+      g_autofree char *key = jvms_thread_key (t->tid);
+      g_autofree char *label = thread_link_label (kind, t->name, key);
+      gtk_box_append (box, jvms_cause_link_new (kind, label, t->tid, from, to));
+    }
+}
+
+/* The row under a finding with a link to each cause it names (issue 20): a monitor's holders and
+ * the threads that preempted them, the threads that had the CPUs, the safepoints' last threads to
+ * stop. A holder or a CPU thief links to its thread over the findings' range (the report gives no
+ * narrower interval for them); a straggler to its synchronisation, from the arm of the poll to
+ * its arrival. NULL when the finding names none. */
+static GtkWidget *
+finding_links (JvmsFindingsList *self, const JvmsReport *report, const JvmsFinding *finding)
+{
+  const JvmsEvidence *evidence = &finding->evidence;
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_widget_set_margin_start (box, 6);
+  gtk_widget_set_margin_bottom (box, 6);
+  for (guint i = 0; evidence->monitors != NULL && i < evidence->monitors->len && i < 2; i++)
+    {
+      const JvmsEvidenceMonitor *m = &g_array_index (evidence->monitors, JvmsEvidenceMonitor, i);
+      add_thread_links (GTK_BOX (box), "holder", m->holders, 2, report->from, report->to);
+      add_thread_links (GTK_BOX (box), "preempted-by", m->preempted_by, 2, report->from, report->to);
+    }
+  add_thread_links (GTK_BOX (box), "cpu-holder", evidence->cpu_holders, 2, report->from, report->to);
+  guint stragglers = 0;
+  JvmsTimeUnit unit = jvms_session_get_time_unit (self->session);
+  for (guint i = 0; evidence->safepoints != NULL && i < evidence->safepoints->len && stragglers < 3; i++)
+    {
+      const JvmsEvidenceSafepoint *sp = &g_array_index (evidence->safepoints, JvmsEvidenceSafepoint, i);
+      for (guint k = 0; sp->stragglers != NULL && k < sp->stragglers->len && stragglers < 3; k++, stragglers++)
+        {
+          const JvmsEvidenceStraggler *s = &g_array_index (sp->stragglers, JvmsEvidenceStraggler, k);
+          g_autofree char *key = jvms_thread_key (s->tid);
+          g_autofree char *ns = jvms_time_format_duration (s->ns, unit);
+          /* Translators: a link to a thread that stopped last for a safepoint: name (id), its
+           * state meanwhile, how long it took. */
+          g_autofree char *label = g_strdup_printf (_("Last to stop: %s (%s), %s, %s"), s->name, key, s->state, ns);
+          gtk_box_append (GTK_BOX (box), jvms_cause_link_new ("straggler", label, s->tid, sp->sync_start,
+                                                              sp->sync_start + MAX (s->ns, 1)));
+        }
+    }
+  guint n = 0;
+  for (GtkWidget *c = gtk_widget_get_first_child (box); c != NULL; c = gtk_widget_get_next_sibling (c))
+    if (++n > MAX_LINKS)
+      gtk_widget_set_visible (c, FALSE);
+  if (n == 0)
+    {
+      g_object_ref_sink (box);
+      g_object_unref (box);
+      return NULL;
+    }
+  GtkWidget *row = adw_preferences_row_new ();
+  gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
+  gtk_list_box_row_set_selectable (GTK_LIST_BOX_ROW (row), FALSE);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  /* Translators: the accessible name of the row of links under a finding. */
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("Causes"));
+  return row;
+}
+
 static void
 show_report (JvmsFindingsList *self, const Request *request, const JvmsReport *report)
 {
@@ -456,6 +545,12 @@ show_report (JvmsFindingsList *self, const Request *request, const JvmsReport *r
       GtkWidget *row = finding_row (self, report, g_ptr_array_index (report->findings, i));
       adw_preferences_group_add (self->group, row);
       g_ptr_array_add (self->rows, row);
+      GtkWidget *links = finding_links (self, report, g_ptr_array_index (report->findings, i));
+      if (links != NULL)
+        {
+          adw_preferences_group_add (self->group, links);
+          g_ptr_array_add (self->link_rows, links);
+        }
     }
   set_status (self, report->findings->len == 0 ? _("No thread lost time in this range.") : NULL);
 
@@ -648,6 +743,13 @@ jvms_findings_list_get_n_findings (JvmsFindingsList *self)
 }
 
 gboolean
+jvms_findings_list_is_busy (JvmsFindingsList *self)
+{
+  g_return_val_if_fail (JVMS_IS_FINDINGS_LIST (self), FALSE);
+  return self->cancellable != NULL || self->debounce_id != 0;
+}
+
+gboolean
 jvms_findings_list_get_range (JvmsFindingsList *self, gint64 *from, gint64 *to)
 {
   g_return_val_if_fail (JVMS_IS_FINDINGS_LIST (self), FALSE);
@@ -712,6 +814,7 @@ jvms_findings_list_finalize (GObject *object)
 
   g_clear_object (&self->cancellable);
   g_ptr_array_unref (self->rows);
+  g_ptr_array_unref (self->link_rows);
   g_free (self->samples_path);
   G_OBJECT_CLASS (jvms_findings_list_parent_class)->finalize (object);
 }
@@ -737,6 +840,7 @@ jvms_findings_list_init (JvmsFindingsList *self)
   gtk_box_layout_set_spacing (GTK_BOX_LAYOUT (layout), 6);
 
   self->rows = g_ptr_array_new ();
+  self->link_rows = g_ptr_array_new ();
 
   self->group = ADW_PREFERENCES_GROUP (adw_preferences_group_new ());
   adw_preferences_group_set_title (self->group, _("Root Causes"));

@@ -20,6 +20,8 @@ void       jvms_findings_list_set_samples_path (JvmsFindingsList *self,
                                                 const char       *samples_path);
 /* Rows shown; 0 while computing or with nothing to show. For tests and the state dump. */
 guint      jvms_findings_list_get_n_findings   (JvmsFindingsList *self);
+/* A computation is pending or running: the rows shown are about to be replaced. */
+gboolean   jvms_findings_list_is_busy          (JvmsFindingsList *self);
 /* The range the shown findings are for; TRUE when it was the selection, FALSE when it was
  * the visible range (or nothing is shown: 0, 0). */
 gboolean   jvms_findings_list_get_range        (JvmsFindingsList *self,

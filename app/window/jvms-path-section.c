@@ -5,17 +5,21 @@
 
 #include <glib/gi18n.h>
 
+#include "jvms-cause-link.h"
 #include "jvms-thread-list.h"
 #include "jvms-time-format.h"
 
 /* Segments listed at most: the panel is for reading; the command line lists them all. */
 #define SHOWN_SEGMENTS 40
+/* Hand-offs linked at most, the first in time. */
+#define SHOWN_WAKERS 8
 
 struct _JvmsPathSection
 {
   GtkBox       parent_instance;
   JvmsSession *session;
   GtkWidget   *summary;
+  GtkWidget   *wakers;   /* a link per hand-off: its waker's segment */
   GtkWidget   *text;
 };
 
@@ -48,6 +52,8 @@ jvms_path_section_init (JvmsPathSection *self)
   gtk_label_set_wrap (GTK_LABEL (self->summary), TRUE);
   gtk_widget_add_css_class (self->summary, "dim-label");
   gtk_box_append (GTK_BOX (self), self->summary);
+  self->wakers = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_box_append (GTK_BOX (self), self->wakers);
   self->text = gtk_label_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (self->text), 0);
   gtk_label_set_selectable (GTK_LABEL (self->text), TRUE);
@@ -56,6 +62,48 @@ jvms_path_section_init (JvmsPathSection *self)
   gtk_widget_add_css_class (self->text, "monospace");
   gtk_box_append (GTK_BOX (self), self->text);
   gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
+}
+
+/* The segment of @path that a hand-off's waker ran up to it: the waker's, ending at the hand-off
+ * (the path follows the waker over the wait it ended); NULL when the path has none. */
+static const JvmsPathSegment *
+waker_segment (const JvmsCriticalPath *path, const JvmsPathHandoff *handoff)
+{
+  for (guint i = 0; i < path->segments->len; i++)
+    {
+      const JvmsPathSegment *s = &g_array_index (path->segments, JvmsPathSegment, i);
+      if (s->tid == handoff->waker && s->to == handoff->at)
+        return s;
+    }
+  return NULL;
+}
+
+/* A link per hand-off (issue 20): "Woken by" the waker, to the waker's segment before it. */
+static void
+set_wakers (JvmsPathSection *self, const JvmsCriticalPath *path)
+{
+  GtkWidget *child;
+  while ((child = gtk_widget_get_first_child (self->wakers)) != NULL)
+    gtk_box_remove (GTK_BOX (self->wakers), child);
+  JvmsTimeUnit unit = self->session ? jvms_session_get_time_unit (self->session) : JVMS_TIME_UNIT_AUTO;
+  JvmsTimeOrigin origin = self->session ? jvms_session_get_time_origin (self->session) : JVMS_TIME_ORIGIN_TRACE_START;
+  gint64 start = self->session ? jvms_session_get_start_time (self->session) : 0;
+  guint shown = 0;
+  for (guint i = 0; path != NULL && i < path->handoffs->len && shown < SHOWN_WAKERS; i++)
+    {
+      const JvmsPathHandoff *h = &g_array_index (path->handoffs, JvmsPathHandoff, i);
+      const JvmsPathSegment *s = waker_segment (path, h);
+      if (s == NULL)
+        continue;
+      g_autofree char *key = jvms_thread_key (s->tid);
+      g_autofree char *at = jvms_time_format_instant (h->at, start, unit, origin, 0, FALSE);
+      g_autofree char *woken = jvms_thread_key (h->woken);
+      /* Translators: a link to the thread that ended a wait on the critical path: its name (id),
+       * when, the woken thread's id. */
+      g_autofree char *label = g_strdup_printf (_("%s (%s) woke %s at %s"), s->name, key, woken, at);
+      gtk_box_append (GTK_BOX (self->wakers), jvms_cause_link_new ("waker", label, s->tid, s->from, s->to));
+      shown++;
+    }
 }
 
 GtkWidget *
@@ -75,6 +123,7 @@ jvms_path_section_set_path (JvmsPathSection *self, const JvmsCriticalPath *path)
     {
       gtk_label_set_text (GTK_LABEL (self->summary), "");
       gtk_label_set_text (GTK_LABEL (self->text), "");
+      set_wakers (self, NULL);
       return;
     }
   JvmsTimeUnit unit = self->session ? jvms_session_get_time_unit (self->session) : JVMS_TIME_UNIT_AUTO;
@@ -89,6 +138,7 @@ jvms_path_section_set_path (JvmsPathSection *self, const JvmsCriticalPath *path)
                                               path->name, key, duration, from, path->n_threads,
                                               path->handoffs->len);
   gtk_label_set_text (GTK_LABEL (self->summary), summary);
+  set_wakers (self, path);
 
   g_autoptr(GString) text = g_string_new (NULL);
   g_autoptr(GArray) by = jvms_critical_path_by_thread (path);

@@ -10,6 +10,7 @@
 #include "jvms-window-debug.h"
 
 #include "jvms-allocation-view.h"
+#include "jvms-cause-link.h"
 #include "jvms-counters-view.h"
 #include "jvms-cpus-view.h"
 #include "jvms-disk-view.h"
@@ -661,6 +662,8 @@ jvms_window_views_dump_state (JvmsWindowViews *self, GKeyFile *key_file)
                           (int) jvms_findings_list_get_n_findings (JVMS_FINDINGS_LIST (self->findings)));
   gint64 findings_from = 0, findings_to = 0;
   jvms_findings_list_get_range (JVMS_FINDINGS_LIST (self->findings), &findings_from, &findings_to);
+  g_key_file_set_boolean (key_file, "panel", "findings-busy",
+                          jvms_findings_list_is_busy (JVMS_FINDINGS_LIST (self->findings)));
   g_key_file_set_int64 (key_file, "panel", "findings-t0", findings_from);
   g_key_file_set_int64 (key_file, "panel", "findings-t1", findings_to);
   GtkWidget *first = jvms_findings_list_get_row (JVMS_FINDINGS_LIST (self->findings), 0);
@@ -715,6 +718,10 @@ jvms_window_views_dump_state (JvmsWindowViews *self, GKeyFile *key_file)
   g_key_file_set_string (key_file, "views", "highlighted-spans", marked->str);
   g_key_file_set_string_list (key_file, "panel", "finding-texts", (const char * const *) texts,
                               g_strv_length (texts));
+  /* The links to causes the panel shows (findings, critical path): kind tid from to x y w h. */
+  g_autoptr(GString) links = g_string_new (NULL);
+  jvms_cause_links_describe (GTK_WIDGET (self->panel), links);
+  g_key_file_set_string (key_file, "panel", "cause-links", links->str);
   /* Where each view is (its whole widget: legend strip, then rows), by its name, and what the
    * views were fed, so that tests point at a view's data area and know what it should show. */
   for (guint i = 0; i < JVMS_N_VIEW_KINDS; i++)
@@ -847,9 +854,56 @@ event_filter_action (GtkWidget *widget, const char *name, GVariant *param)
     jvms_event_table_focus_filter (JVMS_EVENT_TABLE (self->event_table));
 }
 
+/* A cause the side panel links to (jvms-cause-link.h): its thread highlighted and its interval
+ * marked and selected, the visible range widened to show it when it does not, and the thread's
+ * row made the threads view's keyboard row, which scrolls it into view (Escape clears). */
+static void
+show_cause (JvmsWindowViews *self, gint64 tid, gint64 from, gint64 to)
+{
+  if (self->history == NULL || to <= from)
+    return;
+  gint64 v0 = 0, v1 = 0;
+  jvms_session_get_visible (self->session, &v0, &v1);
+  if (from < v0 || to > v1)
+    {
+      gint64 pad = (to - from) / 4;
+      jvms_session_set_visible (self->session, from - pad, to + pad, TRUE);
+    }
+  jvms_session_set_highlighted_threads (self->session, &tid, 1);
+  jvms_session_set_highlighted_monitor (self->session, 0);
+  JvmsSessionSpan span = { tid, from, to };
+  jvms_session_set_highlighted_spans (self->session, &span, 1);
+  for (guint i = 0; i < JVMS_N_VIEW_KINDS; i++)
+    {
+      if (!JVMS_IS_THREADS_VIEW (self->views[i]))
+        continue;
+      g_auto(GStrv) labels = jvms_threads_view_dup_row_labels (JVMS_THREADS_VIEW (self->views[i]));
+      g_autofree char *key = jvms_thread_key (tid);
+      for (guint r = 0; labels[r] != NULL; r++)
+        if (g_str_equal (labels[r], key))
+          {
+            gtk_expander_set_expanded (GTK_EXPANDER (self->expanders[i]), TRUE);
+            jvms_timeline_set_cursor_row (JVMS_TIMELINE (self->views[i]), r);
+            gtk_widget_grab_focus (self->views[i]);
+            break;
+          }
+    }
+  /* Last: the state dump it triggers has the row and the marks. */
+  jvms_session_set_selection (self->session, from, to);
+}
+
+static void
+show_cause_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  gint64 tid, from, to;
+  g_variant_get (param, "(xxx)", &tid, &from, &to);
+  show_cause (jvms_window_get_views (JVMS_WINDOW (widget)), tid, from, to);
+}
+
 void
 jvms_window_views_install_actions (GtkWidgetClass *widget_class)
 {
+  gtk_widget_class_install_action (widget_class, "win.show-cause", "(xxx)", show_cause_action);
   gtk_widget_class_install_action (widget_class, "win.event-filter", NULL, event_filter_action);
   gtk_widget_class_install_action (widget_class, "win.zoom-back", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "win.zoom-forward", NULL, zoom_action);

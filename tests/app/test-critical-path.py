@@ -48,6 +48,126 @@ def findings_texts(value):
     return out
 
 
+def cause_links(state):
+    """The side panel's links to causes: (kind, tid, from, to, x, y, w, h), in layout order."""
+    out = []
+    for x in state.get("panel", "cause-links", "").split(";"):
+        p = x.split()
+        if len(p) == 8:
+            out.append((p[0], *(int(v) for v in p[1:])))
+    return out
+
+
+def expected_links(report):
+    """The links analyze --json's findings call for: a monitor's first two holders and the first
+    two threads that preempted them (two monitors), the first two CPU holders, over the report's
+    range; the first three stragglers of the longest synchronisations, over theirs; 8 a finding."""
+    f0, f1 = report["range"]["from_ns"], report["range"]["to_ns"]
+    out = []
+    for f in report["findings"]:
+        e, mine = f["evidence"], []
+        for m in e.get("monitors", [])[:2]:
+            mine += [("holder", h["tid"], f0, f1) for h in m["holders"][:2]]
+            mine += [("preempted-by", h["tid"], f0, f1) for h in m["preempted_by"][:2]]
+        mine += [("cpu-holder", h["tid"], f0, f1) for h in e.get("cpu_holders", [])[:2]]
+        mine += [("straggler", s["tid"], sp["sync_from_ns"], sp["sync_from_ns"] + max(s["ns"], 1))
+                 for sp in e.get("safepoints", []) for s in sp["stragglers"]][:3]
+        out += mine[:8]
+    return out
+
+
+def follow_link(tap, state, xdo, target, what):
+    """Scrolls the side panel (the wheel over it) until the link @target (kind, tid, from, to)
+    shows, clicks it; the views select its interval, highlight its thread and make its row the
+    threads view's keyboard row, shown; Escape (the threads view has the focus) clears."""
+    kind, ltid, a, b = target
+    vb = w.ints(state.get("views", "views-visible-bounds", ""))
+    bottom = vb[1] + vb[3] if len(vb) == 4 else 700
+    link = None
+    for _ in range(40):
+        link = next((l for l in cause_links(state) if l[:4] == target), None)
+        if link is None or 150 < link[5] and link[5] + link[7] < bottom:
+            break
+        xdo("mousemove", str(link[4] + 40), str(bottom - 120))
+        xdo("click", "5" if link[5] + link[7] >= bottom else "4")
+        time.sleep(0.4)
+    if not tap.check(link is not None and link[5] + link[7] < bottom, "the %s link shows" % kind, link):
+        return
+    x, y, lw, lh = link[4:]
+    xdo("mousemove", str(x + min(lw, 60) // 2), str(y + lh // 2))
+    time.sleep(0.2)
+    xdo("click", "1")
+    def moved():
+        cursor = w.ints(state.get("views", "threads-cursor", ""))
+        labels = [r for r in state.get("views", "thread-row-labels", "").split(";") if r]
+        if state.get("views", "has-selection") != "true" or len(cursor) != 3:
+            return None
+        return ((int(state.get("views", "selection-start")), int(state.get("views", "selection-end"))),
+                labels[cursor[0]] if cursor[0] < len(labels) else None, cursor,
+                state.get("views", "highlighted-spans"))
+    got = w.wait_for(lambda: (lambda m: m if m and m[0] == (a, b) and m[1] == str(ltid) else None)(moved()))
+    m = got or moved()
+    tb = w.ints(state.get("views", "threads-bounds", ""))
+    top = w.ints(state.get("views", "thread-rows-top", ""))
+    shown = bool(got) and len(tb) == 4 and bool(top) and 0 <= top[0] + m[2][1] <= tb[3] - m[2][2]
+    tap.check(got is not None and shown and m[3] == "%d:%d-%d;" % (ltid, a, b),
+              "a %s link (%s) selects thread %d over [%d, %d) and scrolls its row into view" % (kind, what, ltid, a, b),
+              (m, tb, top))
+    xdo("key", "Escape")
+
+
+def check_links(tap, state, xdo, args, trace, tmp, start, row, laid, tid):
+    """Issue 20 item 6: every cause the findings and the path name is a link to its interval."""
+    def settled_links():
+        if (state.get("views", "has-selection") != "false" or state.get("panel", "findings-busy") != "false"
+                or state.get("panel", "findings-t0") != state.get("views", "visible-start")):
+            return None
+        a = cause_links(state)
+        time.sleep(0.5)
+        return a if a and a == cause_links(state) else None
+    links = w.wait_for(settled_links)
+    f0, f1 = int(state.get("panel", "findings-t0", "0")), int(state.get("panel", "findings-t1", "0"))
+    r = subprocess.run([args.cli, "analyze", trace, "--json", "--from", "%dns" % (f0 - start), "--to",
+                        "%dns" % (f1 - start), "--cache-dir", os.path.join(tmp, "cli-cache")], capture_output=True, text=True)
+    want = expected_links(json.loads(r.stdout)) if r.returncode == 0 else []
+    got = [l[:4] for l in links or []]
+    kinds = sorted(set(k for k, *_ in want))
+    tap.check(got == want and {"holder", "preempted-by", "cpu-holder", "straggler"} <= set(kinds),
+              "the findings link to their %d causes (%s) as analyze --json names them" % (len(want), ", ".join(kinds)),
+              (got[:12], want[:12]))
+    for kind in ("holder", "preempted-by", "cpu-holder", "straggler"):
+        links = w.wait_for(settled_links) or []
+        link = next((l for l in links if l[0] == kind), None)
+        if tap.check(link is not None, "the findings have a %s link" % kind, links[:6]):
+            follow_link(tap, state, xdo, link[:4], "finding")
+    # The path's hand-offs: each links to its waker's segment before it, as critical-path says.
+    w.wait_for(settled_links)
+    labels, ys, tb, top = w.wait_for(row) or laid
+    y = ys[labels.index(str(tid))]
+    xdo("mousemove", str(tb[0] + GUTTER + (tb[2] - GUTTER) // 2), str(tb[1] + top + y + ROW_H // 2))
+    time.sleep(0.2)
+    xdo("click", "1")
+    if not tap.check(w.wait_for(lambda: state.get("path", "shown") == "true" and state.get("path", "tid") == str(tid)),
+                     "the path shows again", state.get("path", "tid")):
+        return
+    lo, hi = int(state.get("path", "from")), int(state.get("path", "to"))
+    r = subprocess.run([args.cli, "critical-path", trace, "--thread", str(tid), "--from", "%dns" % (lo - start),
+                        "--to", "%dns" % (hi - start), "--json", "--cache-dir", os.path.join(tmp, "cli-cache")],
+                       capture_output=True, text=True)
+    path = json.loads(r.stdout)
+    want = []
+    for h in path["handoffs"]:
+        seg = [s for s in path["segments"] if s["tid"] == h["waker"] and s["to_ns"] == h["at_ns"]]
+        want += [("waker", seg[0]["tid"], seg[0]["from_ns"], seg[0]["to_ns"])] if seg else []
+    want = want[:8]
+    wakers = w.wait_for(lambda: [l for l in cause_links(state) if l[0] == "waker"] or None) or []
+    tap.check([l[:4] for l in wakers] == want and want,
+              "the path links its first %d hand-offs to their wakers' segments as critical-path --json has them" % len(want),
+              ([l[:4] for l in wakers], want))
+    if wakers:
+        follow_link(tap, state, xdo, wakers[0][:4], "critical path")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--jvmscope", required=True)
@@ -256,6 +376,7 @@ def main():
             tap.check(hit, "the marks are drawn on the stragglers' rows", os.path.join(tmp, "stragglers.png"))
         else:
             tap.check(False, "the gc finding's row shows", (names, state.get("panel", "finding-row-bounds")))
+        check_links(tap, state, xdo, args, trace, tmp, start, row, laid, tid)
     finally:
         if app is not None:
             app.terminate()

@@ -96,18 +96,132 @@ def any_overlap(spans, lo, hi):
     return any(a < hi and b > lo for a, b in spans[:bisect.bisect_left(spans, (hi,))])
 
 
+def check_chain(tap, args, bundle, cache, index, tids, lo_ns, hi_ns):
+    """C's critical path over [@lo_ns, @hi_ns) from the trace's start, against perf script:
+    A, B, C in turn; hand-offs A -> B -> C, each a sched_waking of the waker; every segment's
+    state what sched_switch shows. @bundle is a bundle or a bare perf.data."""
+    perf_data = os.path.join(bundle, "kernel.perf.data") if os.path.isdir(bundle) else bundle
+    offset = int(index["metadata"]["clock-offset-ns"])
+    r = run([args.cli, "critical-path", bundle, "--thread", "chain-c", "--from", "%dns" % lo_ns, "--to",
+             "%dns" % hi_ns, "--json", "--cache-dir", cache], timeout=120)
+    if not tap.check(r.returncode == 0, "chain: critical-path --json succeeds", r.stderr):
+        return tap.done()
+    path = json.loads(r.stdout)
+    segs = path["segments"]
+    lo, hi = path["range"]["from_ns"], path["range"]["to_ns"]
+    contiguous = all(segs[i]["to_ns"] == segs[i + 1]["from_ns"] for i in range(len(segs) - 1))
+    tap.check(bool(segs) and segs[0]["from_ns"] == lo and segs[-1]["to_ns"] == hi and contiguous
+              and sum(s["ns"] for s in segs) == hi - lo and lo == index["start_ns"] + lo_ns,
+              "chain: the segments cover the range exactly, in order", (lo, hi, segs[:3]))
+    name = {tids.get("chain-a"): "a", tids.get("chain-b"): "b", tids.get("chain-c"): "c"}
+    seq = []
+    for s in segs:
+        n = name.get(s["tid"])
+        if n and (not seq or seq[-1] != n):
+            seq.append(n)
+    text = "".join(seq)
+    tap.check(text.count("abc") >= 3,
+              "chain: C's path visits A, then B, then C, again and again (%d times)" % text.count("abc"),
+              text[:200])
+    shares = {s["name"]: s["share"] for s in path["by_thread"]}
+    tap.check(shares.get("chain-a", 0) > 0 and shares.get("chain-b", 0) > 0 and shares.get("chain-c", 0) > 0,
+              "chain: the three threads share the path", shares)
+    hand = [(h["waker"], h["woken"]) for h in path["handoffs"]]
+    tap.check((tids.get("chain-a"), tids.get("chain-b")) in hand and (tids.get("chain-b"), tids.get("chain-c")) in hand,
+              "chain: the path hands off from A to B and from B to C", hand[:20])
+    # The segments' numbers against sched_switch: a thread the path says ran was on a
+    # CPU for the whole segment, one it says waited (for a CPU, or blocked) on none.
+    spans, doubtful = cpu_spans(perf_switches(perf_data))
+    checked, wrong = {}, []
+    for s in segs:
+        if s["state"] not in ("running", "runnable", "blocked", "blocked-io"):
+            continue
+        a, b = s["from_ns"] - offset, s["to_ns"] - offset
+        if any_overlap(doubtful, a, b):
+            continue
+        ran = overlap(spans.get(s["tid"], []), a, b)
+        if ran != (b - a if s["state"] == "running" else 0):
+            wrong.append((s, ran))
+        checked[s["state"]] = checked.get(s["state"], 0) + 1
+    tap.check(checked.get("running", 0) > 0 and checked.get("runnable", 0) + checked.get("blocked", 0) > 0
+              and not wrong,
+              "chain: every segment's state is what sched_switch shows, to the ns (%s checked, %d where "
+              "events were lost not)" % (checked, sum(1 for s in segs if s["state"] != "unknown") - sum(checked.values())),
+              wrong[:5])
+    # At each hand-off the path passes from the waker's segment to the woken's.
+    ends = {s["to_ns"]: s["tid"] for s in segs}
+    starts = {s["from_ns"]: s["tid"] for s in segs}
+    broken = [h for h in path["handoffs"]
+              if ends.get(h["at_ns"]) != h["waker"] or starts.get(h["at_ns"]) != h["woken"]]
+    tap.check(path["handoffs"] and not broken,
+              "chain: at each hand-off the path passes from the waker's segment to the woken's", broken[:5])
+    # Every hand-off is a wake-up the kernel trace shows the waker emitting.
+    wakings = set()
+    for line in run(["perf", "script", "-i", perf_data, "-s", args.wakers]).stdout.splitlines():
+        f = line.split()
+        if len(f) == 5 and all(x.lstrip("-").isdigit() for x in f):
+            wakings.add((int(f[0]) + offset, int(f[1]), int(f[2])))
+    wrong = [h for h in path["handoffs"] if (h["at_ns"], h["waker"], h["woken"]) not in wakings]
+    tap.check(path["handoffs"] and not wrong,
+              "chain: every hand-off (%d) is a sched_waking perf script shows the waker emitting" % len(path["handoffs"]),
+              wrong[:10])
+    # The text names the path's threads.
+    r = run([args.cli, "critical-path", bundle, "--thread", str(tids.get("chain-c")), "--from", "%dns" % lo_ns,
+             "--to", "%dns" % hi_ns, "--cache-dir", cache])
+    tap.check(r.returncode == 0 and "chain-a" in r.stdout and "chain-b" in r.stdout and "By thread" in r.stdout,
+              "chain: the text, asked by tid, names the threads on the path", r.stdout[:1500])
+    r = run([args.cli, "critical-path", bundle, "--thread", "no-such-thread", "--cache-dir", cache])
+    tap.check(r.returncode == 2 and "no such thread" in r.stderr, "chain: a thread no trace has exits 2",
+              (r.returncode, r.stderr))
+    return path
+
+
+def kernel_chain(tap, args, work):
+    """The chain without a JVM (chain.c): perf alone records the machine's scheduling; the
+    critical path of the process's thread C is read from the bare perf.data over the time the
+    chain ran, which the program prints on CLOCK_MONOTONIC (perf's clock here, as the
+    recorder's)."""
+    binary = os.path.join(work, "chain")
+    r = run(["cc", "-O1", "-pthread", "-o", binary, args.chain_source])
+    if not tap.check(r.returncode == 0, "chain.c compiles", r.stderr):
+        return
+    perf_data = os.path.join(work, "kernel.perf.data")
+    events = ["sched:sched_switch", "sched:sched_waking", "sched:sched_wakeup_new", "sched:sched_process_fork",
+              "sched:sched_process_exit", "sched:sched_migrate_task"]
+    r = run(["perf", "record", "-q", "-k", "CLOCK_MONOTONIC", "-a", "-o", perf_data]
+            + [x for e in events for x in ("-e", e)] + ["--", binary], timeout=120)
+    out = dict((l.split()[0], [int(v) for v in l.split()[1:]]) for l in r.stdout.splitlines() if l.split())
+    if not tap.check(r.returncode == 0 and "tids" in out and "mono" in out, "kernel-chain: perf recorded the chain",
+                     (r.returncode, r.stdout, r.stderr[-2000:])):
+        return
+    cache = os.path.join(work, "cache")
+    index = json.loads(run([args.cli, "index", "--json", "--cache-dir", cache, perf_data]).stdout)
+    offset = int(index["metadata"]["clock-offset-ns"])
+    lo, hi = (t + offset - index["start_ns"] for t in out["mono"])
+    tids = dict(zip(("chain-a", "chain-b", "chain-c"), out["tids"]))
+    path = check_chain(tap, args, perf_data, cache, index, tids, lo, hi)
+    # Without JFR the path's states are the kernel's only.
+    states = sorted(set(s["state"] for s in path["segments"])) if path else []
+    tap.check(states and set(states) <= {"running", "runnable", "blocked", "blocked-io", "unknown"},
+              "kernel-chain: the segments' states are the kernel's", states)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
     ap.add_argument("--source", required=True)
     ap.add_argument("--wakers", required=True, help="tests/analysis/perf_wakers.py")
     ap.add_argument("--case", required=True)
+    ap.add_argument("--chain-source", help="chain.c (case kernel-chain)")
     args = ap.parse_args()
     tap = Tap()
     case = args.case
     work = tempfile.mkdtemp(prefix="jvmscope-causality-")
     hog = None
     try:
+        if case == "kernel-chain":
+            kernel_chain(tap, args, work)
+            return tap.done()
         classes = os.path.join(work, "classes")
         r = run(["javac", "-d", classes, args.source])
         if not tap.check(r.returncode == 0, "Causality.java compiles", r.stderr):
@@ -142,78 +256,8 @@ def main():
         tids = {t["name"]: t["tid"] for t in report["threads"]}
 
         if case == "chain":
-            start = index["start_ns"]
-            r = run([args.cli, "critical-path", bundle, "--thread", "chain-c", "--from", "1.5", "--to", "6",
-                     "--json", "--cache-dir", cache], timeout=120)
-            if not tap.check(r.returncode == 0, "chain: critical-path --json succeeds", r.stderr):
-                tap.done()
-            path = json.loads(r.stdout)
-            segs = path["segments"]
-            lo, hi = path["range"]["from_ns"], path["range"]["to_ns"]
-            contiguous = all(segs[i]["to_ns"] == segs[i + 1]["from_ns"] for i in range(len(segs) - 1))
-            tap.check(bool(segs) and segs[0]["from_ns"] == lo and segs[-1]["to_ns"] == hi and contiguous
-                      and sum(s["ns"] for s in segs) == hi - lo and lo == start + 1_500_000_000,
-                      "chain: the segments cover the range exactly, in order", (lo, hi, segs[:3]))
-            name = {tids.get("chain-a"): "a", tids.get("chain-b"): "b", tids.get("chain-c"): "c"}
-            seq = []
-            for s in segs:
-                n = name.get(s["tid"])
-                if n and (not seq or seq[-1] != n):
-                    seq.append(n)
-            text = "".join(seq)
-            tap.check(text.count("abc") >= 3,
-                      "chain: C's path visits A, then B, then C, again and again (%d times)" % text.count("abc"),
-                      text[:200])
-            shares = {s["name"]: s["share"] for s in path["by_thread"]}
-            tap.check(shares.get("chain-a", 0) > 0 and shares.get("chain-b", 0) > 0 and shares.get("chain-c", 0) > 0,
-                      "chain: the three threads share the path", shares)
-            hand = [(h["waker"], h["woken"]) for h in path["handoffs"]]
-            tap.check((tids.get("chain-a"), tids.get("chain-b")) in hand and (tids.get("chain-b"), tids.get("chain-c")) in hand,
-                      "chain: the path hands off from A to B and from B to C", hand[:20])
-            # The segments' numbers against sched_switch: a thread the path says ran was on a
-            # CPU for the whole segment, one it says waited (for a CPU, or blocked) on none.
-            spans, doubtful = cpu_spans(perf_switches(perf_data))
-            checked, wrong = {}, []
-            for s in segs:
-                if s["state"] not in ("running", "runnable", "blocked", "blocked-io"):
-                    continue
-                a, b = s["from_ns"] - offset, s["to_ns"] - offset
-                if any_overlap(doubtful, a, b):
-                    continue
-                ran = overlap(spans.get(s["tid"], []), a, b)
-                if ran != (b - a if s["state"] == "running" else 0):
-                    wrong.append((s, ran))
-                checked[s["state"]] = checked.get(s["state"], 0) + 1
-            tap.check(checked.get("running", 0) > 0 and checked.get("runnable", 0) + checked.get("blocked", 0) > 0
-                      and not wrong,
-                      "chain: every segment's state is what sched_switch shows, to the ns (%s checked, %d where "
-                      "events were lost not)" % (checked, sum(1 for s in segs if s["state"] != "unknown") - sum(checked.values())),
-                      wrong[:5])
-            # At each hand-off the path passes from the waker's segment to the woken's.
-            ends = {s["to_ns"]: s["tid"] for s in segs}
-            starts = {s["from_ns"]: s["tid"] for s in segs}
-            broken = [h for h in path["handoffs"]
-                      if ends.get(h["at_ns"]) != h["waker"] or starts.get(h["at_ns"]) != h["woken"]]
-            tap.check(path["handoffs"] and not broken,
-                      "chain: at each hand-off the path passes from the waker's segment to the woken's", broken[:5])
-            # Every hand-off is a wake-up the kernel trace shows the waker emitting.
-            wakings = set()
-            for line in run(["perf", "script", "-i", perf_data, "-s", args.wakers]).stdout.splitlines():
-                f = line.split()
-                if len(f) == 5 and all(x.lstrip("-").isdigit() for x in f):
-                    wakings.add((int(f[0]) + offset, int(f[1]), int(f[2])))
-            wrong = [h for h in path["handoffs"] if (h["at_ns"], h["waker"], h["woken"]) not in wakings]
-            tap.check(path["handoffs"] and not wrong,
-                      "chain: every hand-off (%d) is a sched_waking perf script shows the waker emitting" % len(path["handoffs"]),
-                      wrong[:10])
-            # The text names the path's threads.
-            r = run([args.cli, "critical-path", bundle, "--thread", str(tids.get("chain-c")), "--from", "1.5",
-                     "--to", "6", "--cache-dir", cache])
-            tap.check(r.returncode == 0 and "chain-a" in r.stdout and "chain-b" in r.stdout and "By thread" in r.stdout,
-                      "chain: the text, asked by tid, names the threads on the path", r.stdout[:1500])
-            r = run([args.cli, "critical-path", bundle, "--thread", "no-such-thread", "--cache-dir", cache])
-            tap.check(r.returncode == 2 and "no such thread" in r.stderr, "chain: a thread no trace has exits 2",
-                      (r.returncode, r.stderr))
+            # [1.5 s, 6 s): on a loaded machine the JVM takes seconds to start its threads.
+            check_chain(tap, args, bundle, cache, index, tids, 1_500_000_000, 6_000_000_000)
         elif case == "preempt":
             mon = [m for f in report["findings"] if f["kind"] == "monitor-contention" for m in f["evidence"]["monitors"]
                    if m["class"] == "causality.Causality$Ledger"]

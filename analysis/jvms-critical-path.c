@@ -363,13 +363,82 @@ reverse (GArray *a, gsize size)
     }
 }
 
+/* The thread list of the last history a path was asked of. Reading it (every thread's identity)
+ * was a quarter of a path's CPU time in bench/causality, and a user asks path after path of one
+ * trace. It is kept by what identifies a history's content without holding the history: its
+ * file, start, end and number of attributes (a history being built grows in them). Shared by
+ * the worker threads that compute paths: an atomic reference-counted box, so that a list being
+ * read is freed only when the last path using it ends. */
+typedef struct
+{
+  JvmsThreadList *list;
+} ListBox;
+
+static struct
+{
+  char    *path;
+  gint64   start, end;
+  guint    n_attributes;
+  ListBox *box;
+} list_cache;
+G_LOCK_DEFINE_STATIC (list_cache);
+
+static void
+list_box_clear (gpointer data)
+{
+  jvms_thread_list_free (((ListBox *) data)->list);
+}
+
+/* A reference to the thread list of @history (release with g_atomic_rc_box_release_full and
+ * list_box_clear). */
+static ListBox *
+list_get (JvmsHistory *history)
+{
+  const char *path = jvms_history_get_path (history);
+  gint64 start = jvms_history_get_start_time (history), end = jvms_history_get_end_time (history);
+  guint n = jvms_history_get_n_attributes (history);
+  G_LOCK (list_cache);
+  if (path != NULL && list_cache.box != NULL && g_strcmp0 (path, list_cache.path) == 0
+      && list_cache.start == start && list_cache.end == end && list_cache.n_attributes == n)
+    {
+      ListBox *box = g_atomic_rc_box_acquire (list_cache.box);
+      G_UNLOCK (list_cache);
+      return box;
+    }
+  G_UNLOCK (list_cache);
+  ListBox *box = g_atomic_rc_box_new0 (ListBox);
+  box->list = jvms_thread_list_read (history);
+  if (path == NULL)
+    return box;
+  G_LOCK (list_cache);
+  if (list_cache.box != NULL)
+    g_atomic_rc_box_release_full (list_cache.box, list_box_clear);
+  g_free (list_cache.path);
+  list_cache.path = g_strdup (path);
+  list_cache.start = start;
+  list_cache.end = end;
+  list_cache.n_attributes = n;
+  list_cache.box = g_atomic_rc_box_acquire (box);
+  G_UNLOCK (list_cache);
+  return box;
+}
+
+static void
+list_release (ListBox *box)
+{
+  g_atomic_rc_box_release_full (box, list_box_clear);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ListBox, list_release)
+
 JvmsCriticalPath *
 jvms_critical_path_compute (JvmsHistory *history, gint64 tid, gint64 from, gint64 to,
                             GCancellable *cancellable, GError **error)
 {
   g_return_val_if_fail (history != NULL, NULL);
   gint64 hs = jvms_history_get_start_time (history), he = jvms_history_get_end_time (history);
-  g_autoptr(JvmsThreadList) list = jvms_thread_list_read (history);
+  g_autoptr(ListBox) box = list_get (history);
+  JvmsThreadList *list = box->list;
   if (jvms_thread_list_lookup (list, tid) == NULL)
     {
       g_autofree char *key = jvms_thread_key (tid);

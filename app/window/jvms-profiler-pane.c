@@ -717,6 +717,14 @@ jvms_profiler_pane_next_color_mode (JvmsProfilerPane *self)
 }
 
 gboolean
+jvms_profiler_pane_has_cpu_samples (JvmsProfilerPane *self)
+{
+  g_return_val_if_fail (JVMS_IS_PROFILER_PANE (self), FALSE);
+  return self->profile != NULL
+         && jvms_profile_count_samples (self->profile, JVMS_PROFILE_KIND_CPU, NULL) > 0;
+}
+
+gboolean
 jvms_profiler_pane_write_flame (JvmsProfilerPane *self, GFile *file, gboolean dark, GError **error)
 {
   g_return_val_if_fail (JVMS_IS_PROFILER_PANE (self), FALSE);

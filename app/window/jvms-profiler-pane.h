@@ -50,6 +50,9 @@ void                jvms_profiler_pane_focus_search     (JvmsProfilerPane *self)
 void                jvms_profiler_pane_focus_kind       (JvmsProfilerPane *self);
 void                jvms_profiler_pane_next_color_mode  (JvmsProfilerPane *self);
 
+/* Whether the trace has CPU samples (what the window shows the pane for by default). */
+gboolean            jvms_profiler_pane_has_cpu_samples  (JvmsProfilerPane *self);
+
 /* Exports of what is shown: the flame graph as SVG or PNG by @file's name (as wide as on
  * screen, 800 pixels at least; jvms_flame_graph_write), the folded stacks and the method table
  * as CSV (NULL without a tree). */

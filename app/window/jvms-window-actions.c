@@ -269,10 +269,21 @@ visible_views_changed (JvmsWindow *self)
       g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (on));
       jvms_window_views_set_view_visible (self->views, view_names[i], on);
       if (g_str_equal (view_names[i], "profiler"))
-        _jvms_window_profiler_set_visible (self, on);
+        {
+          /* Also for a trace with CPU samples, unless the user hid it so (docs/profile.md). */
+          on = on || _jvms_window_profiler_shown_for_samples (self);
+          g_simple_action_set_state (G_SIMPLE_ACTION (action), g_variant_new_boolean (on));
+          _jvms_window_profiler_set_visible (self, on);
+        }
       if (g_str_equal (view_names[i], "explorer"))
         gtk_widget_set_visible (GTK_WIDGET (self->explorer), on);
     }
+}
+
+void
+_jvms_window_visible_views_changed (JvmsWindow *self)
+{
+  visible_views_changed (self);
 }
 
 static void
@@ -290,7 +301,11 @@ view_toggle_change_state (GSimpleAction *action, GVariant *state, gpointer user_
         else
           flags &= ~(1u << i);
       }
+  /* The profiler hidden while a trace's samples showed it: not for sampled traces either. */
+  if (g_str_equal (name, "profiler") && !g_variant_get_boolean (state))
+    g_settings_set_boolean (self->settings, "profiler-for-samples", FALSE);
   g_settings_set_flags (self->settings, "visible-views", flags);
+  visible_views_changed (self);
 }
 
 static void

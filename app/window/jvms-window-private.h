@@ -112,6 +112,10 @@ void _jvms_window_actions_update       (JvmsWindow      *self);
 void _jvms_window_class_profiler_init  (JvmsWindowClass *klass);
 /* Once the views are there: the pane follows their session, the threads view its marks. */
 void _jvms_window_profiler_init        (JvmsWindow      *self);
+/* Whether the profiler shows for the trace's CPU samples (the setting profiler-for-samples). */
+gboolean _jvms_window_profiler_shown_for_samples (JvmsWindow *self);
+/* The views and the profiler shown again by the settings and the trace. */
+void _jvms_window_visible_views_changed (JvmsWindow *self);
 void _jvms_window_profiler_set_visible (JvmsWindow      *self,
                                         gboolean         visible);
 /* What the profiler's actions may do now. */

@@ -52,6 +52,14 @@ _jvms_window_profiler_init (JvmsWindow *self)
   _jvms_window_profiler_update (self);
 }
 
+gboolean
+_jvms_window_profiler_shown_for_samples (JvmsWindow *self)
+{
+  return self->profiler != NULL && self->settings != NULL
+         && g_settings_get_boolean (self->settings, "profiler-for-samples")
+         && jvms_profiler_pane_has_cpu_samples (self->profiler);
+}
+
 void
 _jvms_window_profiler_set_visible (JvmsWindow *self, gboolean visible)
 {

@@ -200,6 +200,12 @@ def main():
                             and state.get("views", "complete") == "true")
         if not tap.check(loaded, "the sample opens", state.get("window", "problem")):
             return tap.done()
+        # The profiler pane, shown for the sample's CPU samples, would cover rows of the threads
+        # view that this test looks at: hidden (Ctrl+Shift+P).
+        if w.wait_for(lambda: state.get("profiler", "shown") == "true", timeout=3):
+            xdo("key", "ctrl+shift+p")
+            tap.check(w.wait_for(lambda: state.get("profiler", "shown") == "false"),
+                      "Ctrl+Shift+P hides the profiler pane", state.get("profiler", "shown"))
         # Where the thread's row is: its index among the rows, its content y.
         def row():
             labels = [r for r in state.get("views", "thread-row-labels", "").split(";") if r]

@@ -142,10 +142,12 @@ class Session:
 
 
 def opened(s, tap, what):
-    # The pane starts hidden (it takes the views' height): Ctrl+Shift+P shows it, and the
-    # setting keeps it shown for the next session.
-    if (wait_for(lambda: s.get("window", "loading") == "false" and s.get("views", "history") == "true")
-            and not wait_for(lambda: s.get("profiler", "shown") == "true", timeout=3)):
+    # A trace with CPU samples opens with the pane shown (the setting profiler-for-samples, on by
+    # default); were it hidden, Ctrl+Shift+P would show it.
+    loaded = wait_for(lambda: s.get("window", "loading") == "false" and s.get("views", "history") == "true")
+    shown = bool(loaded and wait_for(lambda: s.get("profiler", "shown") == "true", timeout=5))
+    tap.check(shown, "%s: a trace with CPU samples opens with the profiler shown" % what)
+    if loaded and not shown:
         s.xdo("key", "ctrl+shift+p")
     ok = wait_for(lambda: s.get("window", "loading") == "false" and s.get("views", "history") == "true"
                   and s.get("profiler", "shown") == "true"

@@ -456,6 +456,8 @@ def recording_steps(tap, args, tmp, env, cli):
         time.sleep(0.5)
         s.xdo("key", "space")
         time.sleep(0.8)
+        # Home first: the popover's list does not always put the focus on the chosen row.
+        s.xdo("key", "Home")
         s.xdo("key", "Down")
         s.xdo("key", "Return")
         tap.check(wait_for(lambda: s.get("profiler", "kind") == "alloc" and s.settled()),

@@ -397,6 +397,13 @@ def check_options(tap, cli, label, trace, cache, ours):
         want = [r for r in rows if r["type"] in ts]
         tap.check(got["events"] == want[:7] and got["count"] == len(want),
                   "%s: --type %s --limit 7 gives the first of those rows, count %d" % (label, " ".join(ts), len(want)))
+    # A type or pattern that matches nothing selects nothing (it listed every event), and says so.
+    proc = subprocess.run([cli, "events", trace, "--cache-dir", cache, "--json", "--type", "no.such.Type*"],
+                          capture_output=True, text=True)
+    got = json.loads(proc.stdout) if proc.returncode == 0 else {}
+    tap.check(got.get("count") == 0 and got.get("events") == [] and "no.such.Type*" in proc.stderr,
+              "%s: --type matching no type gives no row and names the type" % label,
+              "status %d, count %s, stderr %s" % (proc.returncode, got.get("count"), proc.stderr[-300:]))
     proc = subprocess.run([cli, "events", trace, "--cache-dir", cache, "--csv", "--type", t1],
                           capture_output=True, text=True)
     table = list(csv.reader(io.StringIO(proc.stdout)))

@@ -28,7 +28,9 @@ typedef struct
   gint64          from, to;    /* the range compared, epoch ns */
   gboolean        chosen;      /* [chosen_from, chosen_to) chosen (else the default range) */
   gint64          chosen_from, chosen_to;
-  GtkEntry       *from_entry, *to_entry;
+  gint64          chosen_pid;  /* the JVM typed in (--baseline-pid); 0: the command's choice */
+  gint64          pid;         /* the JVM compared */
+  GtkEntry       *from_entry, *to_entry, *pid_entry;
   char           *shown;       /* what the entries were given, "FROM\x1fTO": untouched, they
                                 * keep the exact range (their text is rounded to the ms) */
 } Side;
@@ -113,8 +115,9 @@ side_fill (Side *side, JvmsCompareSide *out, GError **error)
   if (side->history == NULL)
     side->history = jvms_trace_index_dup_history (side->index);
   gint64 pid;
-  if (!jvms_scope_choose_jvm (side->history, side->path, 0, &pid, error))
+  if (!jvms_scope_choose_jvm (side->history, side->path, side->chosen_pid, &pid, error))
     return FALSE;
+  side->pid = pid;
   gint64 from, to;
   g_clear_pointer (&side->range_why, g_free);
   if (side->chosen)
@@ -220,6 +223,8 @@ show_range (Side *side)
   g_autofree char *to = g_strdup_printf ("%.3f", (side->to - start) / 1e9);
   gtk_editable_set_text (GTK_EDITABLE (side->from_entry), from);
   gtk_editable_set_text (GTK_EDITABLE (side->to_entry), to);
+  g_autofree char *pid = side->pid > 0 ? g_strdup_printf ("%" G_GINT64_FORMAT, side->pid) : g_strdup ("");
+  gtk_editable_set_text (GTK_EDITABLE (side->pid_entry), pid);
   g_free (side->shown);
   side->shown = g_strconcat (from, "\x1f", to, NULL);
 }
@@ -271,6 +276,19 @@ apply_ranges (JvmsCompareWindow *self)
   for (guint i = 0; i < 2; i++)
     {
       Side *side = &self->sides[i];
+      /* The JVM (--baseline-pid, --other-pid): empty is the command's choice. */
+      const char *pid_text = gtk_editable_get_text (GTK_EDITABLE (side->pid_entry));
+      char *end = NULL;
+      gint64 pid = *pid_text == '\0' ? 0 : g_ascii_strtoll (pid_text, &end, 10);
+      if (*pid_text != '\0' && (end == NULL || *end != '\0' || pid <= 0))
+        {
+          /* Translators: %s is "baseline" or "other". */
+          g_autofree char *text = g_strdup_printf (_("The %s's JVM is a process number."),
+                                                   i == 0 ? _("baseline") : _("other"));
+          gtk_label_set_text (self->status, text);
+          return;
+        }
+      side->chosen_pid = pid;
       g_autofree char *texts = g_strconcat (gtk_editable_get_text (GTK_EDITABLE (side->from_entry)), "\x1f",
                                             gtk_editable_get_text (GTK_EDITABLE (side->to_entry)), NULL);
       if (g_strcmp0 (texts, side->shown) == 0)
@@ -286,8 +304,11 @@ apply_ranges (JvmsCompareWindow *self)
           return;
         }
       gint64 start = jvms_history_get_start_time (side->history);
-      jvms_compare_window_set_range (self, i, start + (gint64) llround (from * 1e9), start + (gint64) llround (to * 1e9));
+      side->chosen = TRUE;
+      side->chosen_from = start + (gint64) llround (from * 1e9);
+      side->chosen_to = start + (gint64) llround (to * 1e9);
     }
+  start_run (self);
 }
 
 static void
@@ -412,12 +433,16 @@ jvms_compare_window_dump_state (JvmsCompareWindow *self, GKeyFile *kf)
       g_autofree char *to_key = g_strconcat (name, "-to", NULL);
       g_key_file_set_int64 (kf, "compare", from_key, self->sides[i].from);
       g_key_file_set_int64 (kf, "compare", to_key, self->sides[i].to);
-      GtkWidget *entries[2] = { GTK_WIDGET (self->sides[i].from_entry), GTK_WIDGET (self->sides[i].to_entry) };
-      for (guint e = 0; e < 2; e++)
+      g_autofree char *pid_key = g_strconcat (name, "-pid", NULL);
+      g_key_file_set_int64 (kf, "compare", pid_key, self->sides[i].pid);
+      GtkWidget *entries[3] = { GTK_WIDGET (self->sides[i].from_entry), GTK_WIDGET (self->sides[i].to_entry),
+                                GTK_WIDGET (self->sides[i].pid_entry) };
+      static const char *const entry_names[3] = { "from", "to", "pid" };
+      for (guint e = 0; e < 3; e++)
         {
           graphene_rect_t r;
           if (gtk_widget_compute_bounds (entries[e], GTK_WIDGET (self), &r))
-            g_string_append_printf (controls, "%s-%s=%d,%d,%d,%d;", name, e == 0 ? "from" : "to",
+            g_string_append_printf (controls, "%s-%s=%d,%d,%d,%d;", name, entry_names[e],
                                     (int) r.origin.x, (int) r.origin.y, (int) r.size.width, (int) r.size.height);
         }
     }
@@ -512,6 +537,15 @@ jvms_compare_window_init (JvmsCompareWindow *self)
         }
       /* Translators: the unit after a range's entries. */
       gtk_box_append (GTK_BOX (ranges), gtk_label_new (_("s")));
+      /* Translators: before the entry of a side's JVM (its process number). */
+      gtk_box_append (GTK_BOX (ranges), gtk_label_new (_("JVM")));
+      side->pid_entry = GTK_ENTRY (gtk_entry_new ());
+      gtk_editable_set_width_chars (GTK_EDITABLE (side->pid_entry), 7);
+      gtk_entry_set_input_purpose (side->pid_entry, GTK_INPUT_PURPOSE_DIGITS);
+      g_signal_connect_swapped (side->pid_entry, "activate", G_CALLBACK (apply_ranges), self);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (side->pid_entry), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      i == 0 ? _("Baseline JVM") : _("Other JVM"), -1);
+      gtk_box_append (GTK_BOX (ranges), GTK_WIDGET (side->pid_entry));
     }
   GtkWidget *apply = gtk_button_new_with_mnemonic (_("_Compare"));
   g_signal_connect_swapped (apply, "clicked", G_CALLBACK (apply_ranges), self);

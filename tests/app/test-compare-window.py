@@ -18,6 +18,8 @@ chooser). Then:
     the same rows;
   - the other's range typed in its entries: compared again, compare --json's numbers with
     --other-from/--other-to, and the flame graph too;
+  - a JVM typed in the other's JVM entry that its trace does not have: refused with the words
+    of compare --other-pid; its own typed back: compared again;
   - Ctrl+Q ends the program without a leak of ours, a GLib warning or a critical.
 
 Screenshots go to the test's folder (printed). Prints TAP."""
@@ -378,6 +380,30 @@ def main():
                   (shown[:2], want_rows[:2]))
         check_flame(selection + ["--other-from", "1", "--other-to", "5.25"])
         shot("other-range")
+
+        # The other's JVM typed in (--other-pid): a process the trace does not have is refused in
+        # the command's words; its own JVM typed back compares again.
+        right = state.get("compare", "other-pid")
+
+        def type_pid(text):
+            click("controls", "other-pid", focus=True)
+            xdo("key", "ctrl+a")
+            xdo("type", "--delay", "15", text)
+            xdo("key", "Return")
+        type_pid("1")
+        refused = tw.wait_for(lambda: "process 1 " in (state.get("compare", "error") or ""), timeout=60)
+        r = subprocess.run([args.cli, "compare", pair[0], pair[1], "--other-pid", "1"], env=env,
+                           capture_output=True, text=True)
+        error = unescape(state.get("compare", "error") or "")
+        tap.check(refused and r.returncode == 2 and error and error in r.stderr,
+                  "a JVM the other trace does not have (1) is refused as compare --other-pid 1 refuses it",
+                  (error, r.returncode, r.stderr[-300:]))
+        shot("wrong-pid")
+        type_pid(right)
+        back = tw.wait_for(lambda: not state.get("compare", "error") and state.get("compare", "busy") == "false"
+                           and state.get("compare", "other-pid") == right, timeout=120)
+        tap.check(back and int(right) > 0, "its own JVM (%s) typed back: compared again" % right,
+                  (state.get("compare", "error"), state.get("compare", "other-pid")))
 
     try:
         run()

@@ -141,7 +141,11 @@ def check_links(tap, state, xdo, args, trace, tmp, start, row, laid, tid):
         if tap.check(link is not None, "the findings have a %s link" % kind, links[:6]):
             follow_link(tap, state, xdo, link[:4], "finding")
     # The path's hand-offs: each links to its waker's segment before it, as critical-path says.
+    # The links moved the threads view's keyboard row (and scrolled): Ctrl+Home takes it back to
+    # the top, where the thread's row is.
     w.wait_for(settled_links)
+    xdo("key", "ctrl+Home")
+    time.sleep(1.0)
     labels, ys, tb, top = w.wait_for(row) or laid
     y = ys[labels.index(str(tid))]
     xdo("mousemove", str(tb[0] + GUTTER + (tb[2] - GUTTER) // 2), str(tb[1] + top + y + ROW_H // 2))
@@ -287,8 +291,9 @@ def main():
         def path_pixels():
             img = w.screenshot(env, os.path.join(tmp, "path.png"))
             rows_hit = 0
-            for t in path["by_thread"][:3] if path else []:
-                if str(t["tid"]) not in labels:
+            # Rows that show (the threads view can be shorter than its rows: another pane below).
+            for t in path["by_thread"] if path else []:
+                if str(t["tid"]) not in labels or not 0 <= top + ys[labels.index(str(t["tid"]))] < tb[3] - ROW_H:
                     continue
                 ry = tb[1] + top + ys[labels.index(str(t["tid"]))]
                 band = w.region(img, tb[0] + GUTTER, ry + ROW_H // 2 - 2, tb[2] - GUTTER, 3)

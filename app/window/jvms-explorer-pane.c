@@ -750,6 +750,11 @@ jvms_explorer_pane_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->session, self);
   g_clear_object (&self->session);
   gtk_widget_dispose_template (GTK_WIDGET (self), JVMS_TYPE_EXPLORER_PANE);
+  /* A template child without an id is left by gtk_widget_dispose_template(): a widget must
+   * unparent its children before it is finalized (GTK warns "still has children left"). */
+  GtkWidget *child;
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
   g_clear_object (&self->selection);
   g_clear_object (&self->sorted);
   g_clear_object (&self->store);

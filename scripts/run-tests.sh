@@ -93,11 +93,8 @@ run_build() {
 # fails the build instead of quietly dropping the window, widget and translation tests.
 test_args=()
 run_build build -Dwerror=true -Dgui=enabled
-# The sanitized build runs every test but the suite plain-only: five long tests (about 370 s of
-# the 30-minute budget) whose code runs sanitized in others: the readers on the JDK oracles'
-# files in fuzz-jfr-regress and the profile tests, the index's kill points (the same in both
-# builds), thousands of rows in widgets-rows, the record dialog in record-window-record.
-# docs/reliability.md lists them.
+# The sanitized build runs every test but the suite plain-only: long tests (about 450 s of the
+# 30-minute budget) whose code runs sanitized in others, docs/reliability.md says where.
 test_args=(--no-suite plain-only)
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allocator_may_return_null=1 \
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \

@@ -714,6 +714,11 @@ compute_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *
       const JvmsThreadInfo *t = jvms_thread_list_get (threads, i);
       if (g_cancellable_set_error_if_cancelled (cancellable, &error))
         goto fail;
+      /* The statistics are the recorded JVM's: another process's threads (another JVM, the
+       * desktop, our own helpers) are drawn in the threads view's other-processes group, never
+       * listed as threads of the recording. A trace that names no JVM has no such kind. */
+      if (t->kind == JVMS_THREAD_KIND_OTHER_PROCESS)
+        continue;
 
       /* The name is the key itself when the history has none. */
       g_autofree char *subject = g_strcmp0 (t->name, t->key) != 0

@@ -12,6 +12,7 @@
 #include "jvms-samples.h"
 #include "jvms-range-stats.h"
 #include "jvms-states.h"
+#include "jvms-thread-list.h"
 #include "jvms-trace-index.h"
 
 #define END_TIME 100000
@@ -608,6 +609,32 @@ test_sample_against_jfr_summary (void)
       g_assert_cmpfloat (event_count (stats, at_most[i]), <=, (double) expected);
       g_assert_cmpfloat (event_count (stats, at_most[i]), >, 0);
     }
+  /* The per-thread rows are the recorded JVM's threads only: the sample's kernel layer has
+   * other processes' threads, which must not be listed as the recording's. */
+  g_autoptr(JvmsThreadList) threads = jvms_thread_list_read (h);
+  guint others = 0, ours = 0;
+  for (guint i = 0; i < jvms_thread_list_get_len (threads); i++)
+    {
+      const JvmsThreadInfo *t = jvms_thread_list_get (threads, i);
+      g_autofree char *subject = g_strcmp0 (t->name, t->key) != 0
+                                 ? g_strdup_printf ("%s (%s)", t->name, t->key) : g_strdup (t->key);
+      gboolean listed = FALSE;
+      for (guint r = 0; r < stats->rows->len && !listed; r++)
+        {
+          const JvmsStatRow *row = g_ptr_array_index (stats->rows, r);
+          listed = g_strcmp0 (row->section, "thread-states") == 0 && g_strcmp0 (row->subject, subject) == 0;
+        }
+      if (t->kind == JVMS_THREAD_KIND_OTHER_PROCESS)
+        {
+          others++;
+          g_assert_false (listed);
+        }
+      else if (listed)
+        ours++;
+    }
+  g_test_message ("threads of other processes: %u (none listed); the JVM's listed: %u", others, ours);
+  g_assert_cmpuint (others, >, 0);
+  g_assert_cmpuint (ours, >, 0);
   jvms_range_stats_free (stats);
   jvms_history_unref (h);
   g_clear_object (&index);

@@ -12,6 +12,7 @@
 #include "jvms-record-sets.h"
 #include "jvms-metric-graph.h"
 #include "jvms-scatter-plot.h"
+#include "jvms-time-format.h"
 
 /* The statistics shown per metric, in the command line's order (docs/records.md). */
 static const char *const stat_names[] = { "n", "sum", "min", "max", "mean", "stddev", "mean_delta" };
@@ -181,8 +182,13 @@ set_columns (JvmsExplorerPane *self)
       g_signal_connect (factory, "bind", G_CALLBACK (cell_bind), data);
       /* The factory owns the data: it goes with the column. */
       g_object_set_data_full (G_OBJECT (factory), "jvms-column", data, g_free);
-      g_autoptr(GtkColumnViewColumn) column =
-        gtk_column_view_column_new (jvms_record_table_get_name (t, c), factory);
+      /* An estimated column says so in its title (its basis is in docs/records.md and in
+       * the statistics' tooltip): its values are not what the recording measured. */
+      const char *name = jvms_record_table_get_name (t, c);
+      g_autofree char *title = jvms_record_table_get_basis (t, c) != NULL
+                               /* Translators: the title of an estimated column of the Explorer's table. */
+                               ? g_strdup_printf (_("≈ %s"), name) : g_strdup (name);
+      g_autoptr(GtkColumnViewColumn) column = gtk_column_view_column_new (title, factory);
       g_autoptr(GtkSorter) sorter = GTK_SORTER (gtk_custom_sorter_new (compare_rows, data, NULL));
       gtk_column_view_column_set_sorter (column, sorter);
       gtk_column_view_column_set_resizable (column, TRUE);
@@ -199,13 +205,14 @@ stat_value (const JvmsRecordStats *s, guint i)
   return v[i];
 }
 
-static void
+static GtkWidget *
 grid_label (GtkGrid *grid, const char *text, int col, int row, gboolean heading)
 {
   GtkWidget *label = gtk_label_new (text);
   gtk_label_set_xalign (GTK_LABEL (label), col == 0 ? 0.0f : 1.0f);
   gtk_widget_add_css_class (label, heading ? "heading" : "numeric");
   gtk_grid_attach (grid, label, col, row, 1, 1);
+  return label;
 }
 
 static void
@@ -228,11 +235,21 @@ show_stats (JvmsExplorerPane *self)
     {
       if (!jvms_record_table_is_metric (a->table, c))
         continue;
-      grid_label (self->stats_grid, jvms_record_table_get_name (a->table, c), 0, row, FALSE);
+      const char *name = jvms_record_table_get_name (a->table, c);
+      const char *basis = jvms_record_table_get_basis (a->table, c);
+      g_autofree char *metric_title = basis != NULL ? g_strdup_printf (_("≈ %s"), name) : g_strdup (name);
+      GtkWidget *name_label = grid_label (self->stats_grid, metric_title, 0, row, FALSE);
+      if (basis != NULL)
+        gtk_widget_set_tooltip_text (name_label, basis);
+      /* Durations read as times ("1.234 ms"), as everywhere else in the window; the count and
+       * the other metrics as numbers. */
+      gboolean is_time = g_strcmp0 (name, "duration") == 0;
       for (guint i = 0; i < G_N_ELEMENTS (stat_names); i++)
         {
           double v = stat_value (&a->stats[c], i);
-          g_autofree char *text = isnan (v) ? g_strdup ("-") : g_strdup_printf ("%.6g", v);
+          g_autofree char *text = isnan (v) ? g_strdup ("-")
+                                  : is_time && i > 0 ? jvms_time_format_duration ((gint64) llround (v), JVMS_TIME_UNIT_AUTO)
+                                  : g_strdup_printf ("%.6g", v);
           grid_label (self->stats_grid, text, (int) i + 1, row, FALSE);
         }
       row++;

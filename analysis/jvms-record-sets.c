@@ -186,14 +186,28 @@ jvms_record_sets_add_metrics (JvmsRecordSets *self, JvmsRecordTable *table, GPtr
     }
 }
 
+static GHashTable *
+memo_new (void)
+{
+  return g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) jvms_record_set_free);
+}
+
 static JvmsRecordSet *evaluate_def (JvmsRecordSets *self, const char *name,
                                     const JvmsRecordSetDef *def, JvmsRecordTable *table,
-                                    const char *source, guint depth, GError **error);
+                                    const char *source, guint depth, GHashTable *done,
+                                    GError **error);
 
+/* @done holds the sets this evaluation already computed, by name: a set that several others
+ * use is computed once. Without it, a file whose sets each unite the one before with itself
+ * (s2 = s1 ∪ s1, s3 = s2 ∪ s2, ...) took 2^depth evaluations: a .sets file of 30 such lines
+ * kept `records` busy for ever. */
 static JvmsRecordSet *
 evaluate (JvmsRecordSets *self, const char *name, JvmsRecordTable *table, const char *source,
-          guint depth, GError **error)
+          guint depth, GHashTable *done, GError **error)
 {
+  const JvmsRecordSet *known = g_hash_table_lookup (done, name);
+  if (known != NULL)
+    return jvms_record_set_copy (known);
   g_autofree char *group = group_of ("set", name);
   if (!g_key_file_has_group (self->file, group))
     {
@@ -228,12 +242,16 @@ evaluate (JvmsRecordSets *self, const char *name, JvmsRecordTable *table, const 
     .intersects = (const char * const *) intersects,
     .minus = (const char * const *) minus,
   };
-  return evaluate_def (self, name, &def, table, source, depth, error);
+  JvmsRecordSet *set = evaluate_def (self, name, &def, table, source, depth, done, error);
+  if (set != NULL)
+    g_hash_table_insert (done, g_strdup (name), jvms_record_set_copy (set));
+  return set;
 }
 
 static JvmsRecordSet *
 evaluate_def (JvmsRecordSets *self, const char *name, const JvmsRecordSetDef *def,
-              JvmsRecordTable *table, const char *source, guint depth, GError **error)
+              JvmsRecordTable *table, const char *source, guint depth, GHashTable *done,
+              GError **error)
 {
   const char * const *filters = def->filters;
   const char * const *unions = def->unions;
@@ -241,7 +259,7 @@ evaluate_def (JvmsRecordSets *self, const char *name, const JvmsRecordSetDef *de
   gboolean has_unions = unions != NULL && unions[0] != NULL;
   g_autoptr(JvmsRecordSet) set = NULL;
   if (def->base != NULL)
-    set = evaluate (self, def->base, table, source, depth + 1, error);
+    set = evaluate (self, def->base, table, source, depth + 1, done, error);
   else
     set = jvms_record_set_new (jvms_record_table_get_n_rows (table), has_filters || !has_unions);
   if (set == NULL)
@@ -265,7 +283,7 @@ evaluate_def (JvmsRecordSets *self, const char *name, const JvmsRecordSetDef *de
   for (guint l = 0; l < G_N_ELEMENTS (lists); l++)
     for (guint i = 0; lists[l] != NULL && lists[l][i] != NULL; i++)
       {
-        g_autoptr(JvmsRecordSet) other = evaluate (self, lists[l][i], table, source, depth + 1, error);
+        g_autoptr(JvmsRecordSet) other = evaluate (self, lists[l][i], table, source, depth + 1, done, error);
         if (other == NULL)
           return NULL;
         if (l == 0)
@@ -282,12 +300,14 @@ JvmsRecordSet *
 jvms_record_sets_evaluate (JvmsRecordSets *self, const char *name, JvmsRecordTable *table,
                            const char *source, GError **error)
 {
-  return evaluate (self, name, table, source, 0, error);
+  g_autoptr(GHashTable) done = memo_new ();
+  return evaluate (self, name, table, source, 0, done, error);
 }
 
 JvmsRecordSet *
 jvms_record_sets_evaluate_def (JvmsRecordSets *self, const JvmsRecordSetDef *def,
                                JvmsRecordTable *table, GError **error)
 {
-  return evaluate_def (self, NULL, def, table, def->source != NULL ? def->source : "quanta", 0, error);
+  g_autoptr(GHashTable) done = memo_new ();
+  return evaluate_def (self, NULL, def, table, def->source != NULL ? def->source : "quanta", 0, done, error);
 }

@@ -737,6 +737,27 @@ test_saved_sets (Fixture *f, gconstpointer data)
   g_assert_true (jvms_record_sets_remove (sets, "loop"));
   g_assert_false (jvms_record_sets_remove (sets, "loop"));
 
+  /* A file (hostile, or grown by hand) whose sets each unite the one before with itself: 30
+   * deep, evaluated without remembering each named set once, it took 2^30 evaluations and never
+   * ended. Its last set is "long". */
+  for (guint i = 1; i <= 30; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("twice-%u", i);
+      g_autofree char *prev = i == 1 ? g_strdup ("long") : g_strdup_printf ("twice-%u", i - 1);
+      const char *twice[] = { prev, prev, NULL };
+      JvmsRecordSetDef d_twice = { .source = "quanta", .unions = twice };
+      g_assert_true (jvms_record_sets_define (sets, name, &d_twice, &error));
+    }
+  g_autoptr(JvmsRecordSet) deep = jvms_record_sets_evaluate (sets, "twice-30", f->table, "quanta", &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < N_ROWS; i++)
+    g_assert_cmpint (jvms_record_set_contains (deep, i), ==, f->rows[i].duration > 1000000);
+  for (guint i = 1; i <= 30; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("twice-%u", i);
+      g_assert_true (jvms_record_sets_remove (sets, name));
+    }
+
   /* A damaged file is an error naming it. */
   g_assert_true (g_file_set_contents (path, "[set x\nsource=", -1, NULL));
   g_assert_null (jvms_record_sets_load (path, &error));

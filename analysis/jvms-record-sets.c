@@ -2,9 +2,13 @@
  * (jvms-record-sets.h). */
 #include "jvms-record-sets.h"
 
+#include <glib/gstdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define MAX_NESTING 32
+/* A saved-sets file is a few definitions: 16 MiB is thousands of times what a person writes. */
+#define MAX_FILE_BYTES (16 * 1024 * 1024)
 
 struct _JvmsRecordSets
 {
@@ -31,6 +35,17 @@ jvms_record_sets_load (const char *path, GError **error)
 {
   g_autoptr(GKeyFile) file = g_key_file_new ();
   g_autoptr(GError) local = NULL;
+  /* Read whole by GKeyFile: only a regular file (a named pipe would block the reader for ever)
+   * of a size a person's definitions reach (a huge one would be read into memory whole). */
+  GStatBuf st;
+  if (g_stat (path, &st) == 0 && (!S_ISREG (st.st_mode) || st.st_size > MAX_FILE_BYTES))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                   !S_ISREG (st.st_mode) ? "%s: the saved record sets are not a regular file"
+                                         : "%s: the saved record sets are larger than %d bytes",
+                   path, MAX_FILE_BYTES);
+      return NULL;
+    }
   if (!g_key_file_load_from_file (file, path, G_KEY_FILE_NONE, &local)
       && !g_error_matches (local, G_FILE_ERROR, G_FILE_ERROR_NOENT))
     {

@@ -17,6 +17,7 @@
 #include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "jvms-history.h"
 #include "jvms-quanta.h"
@@ -762,6 +763,19 @@ test_saved_sets (Fixture *f, gconstpointer data)
   g_assert_true (g_file_set_contents (path, "[set x\nsource=", -1, NULL));
   g_assert_null (jvms_record_sets_load (path, &error));
   g_assert_nonnull (strstr (error->message, path));
+  g_clear_error (&error);
+  /* Neither a named pipe (it would block the load for ever) nor a file past 16 MiB is read. */
+  g_unlink (path);
+  g_assert_cmpint (mkfifo (path, 0600), ==, 0);
+  g_assert_null (jvms_record_sets_load (path, &error));
+  g_assert_nonnull (strstr (error->message, "not a regular file"));
+  g_clear_error (&error);
+  g_unlink (path);
+  g_autofree char *big = g_malloc0 (16 * 1024 * 1024 + 2);
+  memset (big, '#', 16 * 1024 * 1024 + 1);
+  g_assert_true (g_file_set_contents (path, big, -1, NULL));
+  g_assert_null (jvms_record_sets_load (path, &error));
+  g_assert_nonnull (strstr (error->message, "larger than"));
   g_clear_error (&error);
   g_unlink (path);
   g_rmdir (dir);

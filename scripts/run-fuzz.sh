@@ -1,5 +1,5 @@
 #!/bin/sh
-# run-fuzz.sh [SECONDS]: builds the clang libFuzzer build (build-fuzz, ASan + UBSan, our
+# run-fuzz.sh [--build-only] [SECONDS]: builds the clang libFuzzer build (build-fuzz, ASan + UBSan, our
 # libraries built with the fuzzer's coverage instrumentation) and runs every fuzz target for
 # SECONDS each (default 20) with the per-input limits of docs/reliability.md, on seed corpora
 # made from the test files and the formats' dictionaries. Prints one line per target, starting
@@ -8,6 +8,10 @@
 # Crashing inputs are kept in build-fuzz/fuzz-out/TARGET/.
 set -eu
 
+# --build-only: build the targets and stop (scripts/run-tests.sh builds them in the background
+# while the sanitized build's tests run).
+BUILD_ONLY=0
+if [ "${1:-}" = --build-only ]; then BUILD_ONLY=1; shift; fi
 SECONDS_PER_TARGET=${1:-20}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SHARED=${JVMS_SHARED_DIR:-$ROOT/../shared}
@@ -31,6 +35,7 @@ if ! ninja -C "$BUILD" $(for t in $TARGETS $REGRESS; do printf 'tests/fuzz/%s ' 
   echo "fuzz-build FAILED (see $BUILD/fuzz-build.log)"
   exit 1
 fi
+if [ "$BUILD_ONLY" -eq 1 ]; then exit 0; fi
 
 rm -rf "$OUT"
 mkdir -p "$OUT"

@@ -1,7 +1,10 @@
 /* chain.c: a hand-off chain A -> B -> C through pipes, in one process without a JVM, for the
  * critical path of a kernel-only trace (test-causality.py, case kernel-chain). A computes, then
- * writes a byte that wakes B; B computes and wakes C the same way; C computes on each byte. So
- * C's path goes back through B to A, round after round. Prints the three thread ids and the
+ * writes a byte that wakes B; B computes and wakes C the same way; C computes on each byte and
+ * answers A, which waits for that answer before its next round. So C's path goes back through
+ * B to A, round after round, whatever the scheduler does: without the answer, A could run
+ * ahead on a loaded machine, B then found its bytes waiting and never waited for A, and the
+ * path went C, B, C, B (seen in CI). Prints the three thread ids and the
  * CLOCK_MONOTONIC times (ns) the chain started and ended: "tids A B C" and "mono FROM TO". */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -14,7 +17,7 @@
 
 #define ROUNDS 60
 
-static int ab[2], bc[2];
+static int ab[2], bc[2], ca[2];
 static long tid_a, tid_b;
 
 static void
@@ -33,6 +36,9 @@ thread_a (void *data)
   char c = 'x';
   for (int i = 0; i < ROUNDS; i++)
     {
+      /* C's answer to the round before: one round at a time. */
+      if (i > 0 && read (ca[0], &c, 1) != 1)
+        abort ();
       work (3000000);
       if (write (ab[1], &c, 1) != 1)
         abort ();
@@ -70,14 +76,18 @@ main (void)
 {
   pthread_t a, b;
   char c;
-  if (pipe (ab) != 0 || pipe (bc) != 0)
+  if (pipe (ab) != 0 || pipe (bc) != 0 || pipe (ca) != 0)
     return 1;
   prctl (PR_SET_NAME, "chain-c");
   long long from = mono_ns ();
   pthread_create (&b, NULL, thread_b, NULL);
   pthread_create (&a, NULL, thread_a, NULL);
   while (read (bc[0], &c, 1) == 1)
-    work (1000000);
+    {
+      work (1000000);
+      if (write (ca[1], &c, 1) != 1)
+        abort ();
+    }
   long long to = mono_ns ();
   pthread_join (a, NULL);
   pthread_join (b, NULL);

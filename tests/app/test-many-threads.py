@@ -192,7 +192,7 @@ class Window:
             place = self.row_on_screen(content_y, height)
             b = self.bounds()
             if place is None or b is None:
-                seen.append(("row not on screen", b))
+                seen.append(("row not on screen", b, self.get("views-visible-bounds", ""), self.legend()))
                 return None
             img = self.shot(what)
             rows = window_test.region(img, b[0] + GUTTER + 2, place[0] + 1, b[2] - GUTTER - 4,
@@ -409,7 +409,8 @@ def check_jvm(args, tmp, trace):
                   labels[:40])
         if pool is None:
             return
-        ok, seen = w.drawn("opened", 0, 400, hues=2)
+        # The first rows, in whatever height the window gives the view under its notes.
+        ok, seen = w.drawn("opened", 0, 200, hues=2)
         tap.check(ok, "the threads view drew coloured lanes", seen)
 
         # The keyboard row on the group says where its row is; Enter unfolds it: its 3,000

@@ -96,7 +96,7 @@ def any_overlap(spans, lo, hi):
     return any(a < hi and b > lo for a, b in spans[:bisect.bisect_left(spans, (hi,))])
 
 
-def check_chain(tap, args, bundle, cache, index, tids, lo_ns, hi_ns):
+def check_chain(tap, args, bundle, cache, index, tids, lo_ns, hi_ns, waits_judgeable=True):
     """C's critical path over [@lo_ns, @hi_ns) from the trace's start, against perf script:
     A, B, C in turn; hand-offs A -> B -> C, each a sched_waking of the waker; every segment's
     state what sched_switch shows. @bundle is a bundle or a bare perf.data."""
@@ -148,7 +148,10 @@ def check_chain(tap, args, bundle, cache, index, tids, lo_ns, hi_ns):
         if ran != (b - a if s["state"] == "running" else 0):
             wrong.append((s, ran))
         checked[s["state"]] = checked.get(s["state"], 0) + 1
-    tap.check(checked.get("running", 0) > 0 and checked.get("runnable", 0) + checked.get("blocked", 0) > 0
+    # Some waits must be judged, unless the caller found, in every recording it made, that the
+    # kernel's lost switches left the oracle none to judge (said in a note).
+    tap.check(checked.get("running", 0) > 0
+              and (checked.get("runnable", 0) + checked.get("blocked", 0) > 0 or not waits_judgeable)
               and not wrong,
               "chain: every segment's state is what sched_switch shows, to the ns (%s checked, %d where "
               "events were lost not)" % (checked, sum(1 for s in segs if s["state"] != "unknown") - sum(checked.values())),
@@ -215,6 +218,7 @@ def kernel_chain(tap, args, work):
     # thread it switched to (lost events, or the threads of another namespace this machine
     # hides): CI once had most of the chain's waits in such spans, and nothing left to compare.
     # Such a recording is made again (three tries); the last one is judged whatever it holds.
+    judged = -1
     for attempt in range(3):
         r = run(["perf", "record", "-q", "-k", "CLOCK_MONOTONIC", "-a", "-o", perf_data]
                 + [x for e in events for x in ("-e", e)] + ["--", binary], timeout=120)
@@ -234,7 +238,10 @@ def kernel_chain(tap, args, work):
     offset = int(index["metadata"]["clock-offset-ns"])
     lo, hi = (t + offset - index["start_ns"] for t in out["mono"])
     tids = dict(zip(("chain-a", "chain-b", "chain-c"), out["tids"]))
-    path = check_chain(tap, args, perf_data, cache, index, tids, lo, hi)
+    if judged == 0:
+        tap.note("kernel-chain: in %d recordings the oracle could judge no wait of C's path; its "
+                 "running segments and hand-offs are still checked" % (attempt + 1))
+    path = check_chain(tap, args, perf_data, cache, index, tids, lo, hi, waits_judgeable=judged != 0)
     # Without JFR the path's states are the kernel's only.
     states = sorted(set(s["state"] for s in path["segments"])) if path else []
     tap.check(states and set(states) <= {"running", "runnable", "blocked", "blocked-io", "unknown"},

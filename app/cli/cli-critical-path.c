@@ -107,7 +107,9 @@ jvms_cli_critical_path (int argc, char **argv)
     }
   g_autoptr(JvmsHistory) history = jvms_trace_index_dup_history (index);
   /* The thread as analyze --thread takes it: its folder name or its name, a name within the
-   * JVM chosen; a name that two JVMs' threads have needs the choice. */
+   * JVM chosen; a name that two JVMs' threads have needs the choice. Any thread has a path: a
+   * name no thread of the JVM has is another process's thread (in a kernel-only trace of a
+   * program that is no JVM, the one JVM the machine ran meanwhile is the chosen one). */
   g_autoptr(JvmsThreadList) list = jvms_thread_list_read (history);
   gint64 jvm_pid;
   if (!jvms_cli_choose_jvm ("critical-path", history, files[0], pid,
@@ -119,11 +121,16 @@ jvms_cli_critical_path (int argc, char **argv)
       g_clear_pointer (&list, jvms_thread_list_free);
       list = jvms_thread_list_read (history);
     }
-  const JvmsThreadInfo *info = jvms_cli_find_thread (list, thread, jvm_pid);
+  guint n_elsewhere;
+  const JvmsThreadInfo *info = jvms_cli_find_thread (list, thread, jvm_pid, &n_elsewhere);
   if (info == NULL)
     {
       g_autofree char *shown = jvms_report_escape_text (thread);
-      g_printerr (_("jvmscope-cli critical-path: no such thread: %s\n"), shown);
+      if (n_elsewhere > 1)
+        g_printerr (_("jvmscope-cli critical-path: %s names %u threads of other processes than the JVM "
+                      "%" G_GINT64_FORMAT "; give the thread's tid\n"), shown, n_elsewhere, jvm_pid);
+      else
+        g_printerr (_("jvmscope-cli critical-path: no such thread: %s\n"), shown);
       return 2;
     }
   gint64 start = jvms_history_get_start_time (history);

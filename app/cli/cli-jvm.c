@@ -59,19 +59,31 @@ jvms_cli_name_in_several_jvms (JvmsThreadList *threads, const char *name)
 }
 
 const JvmsThreadInfo *
-jvms_cli_find_thread (JvmsThreadList *threads, const char *key_or_name, gint64 pid)
+jvms_cli_find_thread (JvmsThreadList *threads, const char *key_or_name, gint64 pid, guint *n_elsewhere)
 {
+  *n_elsewhere = 0;
   for (guint i = 0; i < jvms_thread_list_get_len (threads); i++)
     {
       const JvmsThreadInfo *t = jvms_thread_list_get (threads, i);
       if (g_strcmp0 (t->key, key_or_name) == 0)
         return t;
     }
+  const JvmsThreadInfo *named = NULL;
+  guint n = 0;
   for (guint i = 0; i < jvms_thread_list_get_len (threads); i++)
     {
       const JvmsThreadInfo *t = jvms_thread_list_get (threads, i);
-      if (g_strcmp0 (t->name, key_or_name) == 0 && (pid <= 0 || t->pid == pid))
+      if (g_strcmp0 (t->name, key_or_name) != 0)
+        continue;
+      if (pid <= 0 || t->pid == pid)
         return t;
+      if (n++ == 0)
+        named = t;
     }
-  return NULL;
+  if (n > 1)
+    {
+      *n_elsewhere = n;
+      return NULL;
+    }
+  return named;
 }

@@ -29,10 +29,14 @@ gboolean  jvms_cli_choose_jvm         (const char     *command,
 gboolean  jvms_cli_name_in_several_jvms (JvmsThreadList *threads,
                                          const char     *name);
 
-/* The first thread @key_or_name names (its folder name, or its name within process @pid when
- * @pid > 0), or NULL. */
+/* The thread @key_or_name names: its folder name; or its name, within process @pid first when
+ * @pid > 0 (the JVM chosen), else the first thread of that name. A name no thread of @pid has
+ * may be another process's thread (a kernel-only trace shows the whole machine, and the one JVM
+ * seen in it is taken for the recorded one): the only thread of that name in the trace; when
+ * several processes' threads have it, NULL with their number in *@n_elsewhere (else 0). */
 const JvmsThreadInfo *jvms_cli_find_thread (JvmsThreadList *threads,
                                             const char     *key_or_name,
-                                            gint64          pid);
+                                            gint64          pid,
+                                            guint          *n_elsewhere);
 
 G_END_DECLS

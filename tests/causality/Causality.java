@@ -115,6 +115,13 @@ public final class Causality {
                 });
                 break;
             }
+            case "idle": {
+                // Another JVM on the machine while perf records a program that is none: it
+                // says when it runs (its HotSpot threads are named) and then only sleeps.
+                System.out.println("ready");
+                System.out.flush();
+                break;
+            }
             default:
                 throw new IllegalArgumentException(kind);
         }

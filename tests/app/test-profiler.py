@@ -10,7 +10,8 @@ On the bundled sample (data/sample/sample.jvmtrace):
                   session's selection and its stacks the CLI's for --from/--to of that range;
   frame click     clicking a frame selects it, zooms into it and marks on the threads view the
                   samples that held its method (their count: the folded stacks holding it); the
-                  threads view's pixels change; Alt+Up zooms back out;
+                  threads view's pixels change; Alt+Up zooms out to the caller and Alt+Home
+                  shows the whole graph again;
   search          Ctrl+Shift+S and a text: the matched weight is that of the folded stacks with
                   a matching frame;
   hottest path    Ctrl+H expands the call tree along the heaviest callees;
@@ -169,6 +170,27 @@ def threads_bounds(s):
     return first if first is not None and now() == first else None
 
 
+def stable_frames(s):
+    """The flame graph's frames once the pane is settled and they stay where they are for a
+    second (a dump written while the pane still lays out the new range has old places)."""
+    if not s.settled():
+        return None
+    first = frames_of(s.state)
+    time.sleep(1.0)
+    return first if first and s.settled() and frames_of(s.state) == first else None
+
+
+def click_target(frames):
+    """The widest frame at least 20 px wide with a method frame drawn above it (its caller, not
+    the graph's root) and one below it (a callee); among equals the deeper."""
+    def spans(f, g):
+        return g[2] < f[2] + f[4] and f[2] < g[2] + g[4]
+    inner = [f for f in frames if f[1] and f[4] >= 20
+             and any(g[1] and g[3] == f[3] - (f[5] + 1) and spans(f, g) for g in frames)
+             and any(g[3] == f[3] + (f[5] + 1) and spans(f, g) for g in frames)]
+    return max(inner, key=lambda f: (f[4], f[3]), default=None)
+
+
 def check_against_cli(tap, s, cli, trace, label, extra=()):
     """The pane's heaviest stacks are the CLI's for the pane's range, threads and kind."""
     start = int(s.get("profiler", "trace-start"))
@@ -259,15 +281,19 @@ def sample_steps(tap, args, tmp, env, cli, trace):
         check_against_cli(tap, s, cli, trace, "selection")
         img_before = s.shot("selected", tap)
 
-        # 3. Click a frame: the widest one below the outermost frame.
-        wait_for(lambda: frames_of(s.state))
-        frames = [f for f in frames_of(s.state) if f[1] and f[4] >= 20]
-        deep = sorted(frames, key=lambda f: (-f[3], -f[4]))  # lowest row first, then widest
-        target = next((f for f in deep if f[3] > min(g[3] for g in frames)), None)
-        if not tap.check(target is not None, "the flame graph has frames to click", frames):
+        # 3. Click a frame: the widest one that has a caller drawn above it and a callee below
+        # it. A leaf of one sample (what "the deepest frame" once was, in CI) may hold a sample
+        # of a thread whose row the pane hides, and has no callees to show; the widest inner
+        # frame holds the most samples, so its marks land on the rows that are on screen.
+        frames = wait_for(lambda: stable_frames(s))
+        if not tap.check(bool(frames), "the flame graph has frames, laid out and still", frames_of(s.state)):
+            return
+        target = click_target(frames)
+        if not tap.check(target is not None, "the flame graph has an inner frame at least 20 px wide to click",
+                         frames):
             return
         node, method, x, y, w, h = target
-        frames_of_before = frames_of(s.state)
+        tap.note("clicking %s at %d,%d (%d x %d px)" % (method, x, y, w, h))
         s.xdo("mousemove", str(x + w // 2), str(y + h // 2))
         time.sleep(0.2)
         s.xdo("click", "1")
@@ -280,7 +306,11 @@ def sample_steps(tap, args, tmp, env, cli, trace):
                           and int(s.get("views", "marks-drawn", "0")) > 0)
         tap.check(bool(marked) and s.get("profiler", "zoom") == method and s.get("profiler", "method") == method,
                   "clicking the frame %s selects it and zooms into it" % method,
-                  (s.get("profiler", "selected-frame"), s.get("profiler", "zoom")))
+                  "selected-frame=%r zoom=%r method=%r instants-matched=%s marks-drawn=%s marked-threads=%s "
+                  "busy=%s; frames now: %s" % (
+                      s.get("profiler", "selected-frame"), s.get("profiler", "zoom"), s.get("profiler", "method"),
+                      s.get("profiler", "instants-matched"), s.get("views", "marks-drawn"),
+                      s.get("views", "marked-threads"), s.get("profiler", "busy"), frames_of(s.state)[:8]))
         tap.check(int(s.get("profiler", "instants-matched", "0")) == holding
                   and int(s.get("views", "marked-threads", "0")) > 0,
                   "... and marks on the threads view the %d samples whose stack holds it (on %s threads)"
@@ -297,10 +327,14 @@ def sample_steps(tap, args, tmp, env, cli, trace):
                   "the callers and callees of the selected method are there",
                   (s.get("profiler", "callers-nodes"), s.get("profiler", "callees-nodes")))
         # The caller: the frame drawn above the clicked one.
-        caller = next((f[1] for f in frames_of_before if f[3] == y - (h + 1) and f[2] <= x + w // 2 < f[2] + f[4]), None)
+        caller = next((f[1] for f in frames if f[3] == y - (h + 1) and f[2] <= x + w // 2 < f[2] + f[4]), None)
         s.xdo("key", "alt+Up")
-        tap.check(caller is not None and wait_for(lambda: s.get("profiler", "zoom") == caller),
+        tap.check(bool(caller) and wait_for(lambda: s.get("profiler", "zoom") == caller),
                   "Alt+Up zooms out to the caller, %s" % caller, s.get("profiler", "zoom"))
+        # The steps below look at the whole selection's graph, whichever frame was clicked.
+        s.xdo("key", "alt+Home")
+        tap.check(wait_for(lambda: s.get("profiler", "zoom") == ""),
+                  "Alt+Home shows the whole graph again", s.get("profiler", "zoom"))
 
         # 4. Search.
         s.xdo("key", "ctrl+shift+s")

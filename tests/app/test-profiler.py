@@ -425,6 +425,22 @@ def row_y(s, tb, key):
     return y if y < int(s.get("profiler", "top", "0")) else None
 
 
+def still_row(s, key):
+    """(threads view bounds, row_y of @key) once neither the view nor the rows' places and labels
+    have moved for a second: rows are laid out again as the index's per-thread data arrives, and
+    a click at a place read before that lands on another thread (seen once: locker-1 chosen for
+    cpu-alpha)."""
+    def now():
+        tb = threads_bounds(s)
+        return (tb, row_y(s, tb, key), s.get("views", "thread-row-labels"),
+                s.get("views", "thread-row-ys")) if tb is not None else None
+    first = now()
+    if first is None or first[1] is None:
+        return None
+    time.sleep(1.0)
+    return first[:2] if now() == first else None
+
+
 def recording_steps(tap, args, tmp, env, cli):
     classes = os.path.join(tmp, "classes")
     src = os.path.join(args.source_root, "tests", "profile", "ProfileWork.java")
@@ -443,8 +459,7 @@ def recording_steps(tap, args, tmp, env, cli):
     try:
         if not opened(s, tap, "recording"):
             return
-        tb = wait_for(lambda: threads_bounds(s))
-        y = row_y(s, tb, str(alpha))
+        tb, y = wait_for(lambda: still_row(s, str(alpha))) or (None, None)
         if not tap.check(y is not None, "the threads view shows cpu-alpha (%s)" % alpha,
                          s.get("views", "thread-row-labels")):
             return
@@ -470,8 +485,7 @@ def recording_steps(tap, args, tmp, env, cli):
                 if l.startswith("["):
                     break
                 members.append(l)
-            tb = wait_for(lambda: threads_bounds(s))
-            gy = row_y(s, tb, group)
+            tb, gy = wait_for(lambda: still_row(s, group)) or (None, None)
             if gy is not None:
                 s.xdo("mousemove", str(tb[0] + GUTTER + (tb[2] - GUTTER) // 2), str(gy))
                 time.sleep(0.2)

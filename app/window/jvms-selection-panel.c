@@ -232,6 +232,20 @@ jvms_selection_panel_set_history (JvmsSelectionPanel *self, JvmsHistory *history
   recompute (self);
 }
 
+static void set_range (JvmsSelectionPanel *self, gint64 t0, gint64 t1);
+
+/* The panel follows the session's selection itself: the session owns the selection, and no
+ * window code has to remember to pass it on. No selection: the range 0, 0 (nothing shown). */
+static void
+session_selection_changed (JvmsSelectionPanel *self)
+{
+  gint64 start = 0, end = 0;
+
+  if (self->session == NULL || !jvms_session_get_selection (self->session, &start, &end))
+    start = end = 0;
+  set_range (self, start, end);
+}
+
 static void
 time_format_changed (JvmsSelectionPanel *self)
 {
@@ -256,8 +270,16 @@ jvms_selection_panel_set_session (JvmsSelectionPanel *self, JvmsSession *session
                                self, G_CONNECT_SWAPPED);
       g_signal_connect_object (session, "notify::time-origin", G_CALLBACK (time_format_changed),
                                self, G_CONNECT_SWAPPED);
+      /* The session notifies the three together (frozen), so one recompute per change. */
+      g_signal_connect_object (session, "notify::selection-start",
+                               G_CALLBACK (session_selection_changed), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "notify::selection-end",
+                               G_CALLBACK (session_selection_changed), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (session, "notify::has-selection",
+                               G_CALLBACK (session_selection_changed), self, G_CONNECT_SWAPPED);
     }
   time_format_changed (self);
+  session_selection_changed (self);
 }
 
 const char *
@@ -279,11 +301,10 @@ jvms_selection_panel_set_samples_path (JvmsSelectionPanel *self, const char *sam
   recompute (self);
 }
 
-void
-jvms_selection_panel_set_range (JvmsSelectionPanel *self, gint64 t0, gint64 t1)
+/* Recomputes for [@t0, @t1]; an empty range (t1 <= t0) clears the panel. */
+static void
+set_range (JvmsSelectionPanel *self, gint64 t0, gint64 t1)
 {
-  g_return_if_fail (JVMS_IS_SELECTION_PANEL (self));
-
   if (t0 == self->t0 && t1 == self->t1)
     return;
   self->t0 = t0;

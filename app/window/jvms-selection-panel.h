@@ -15,7 +15,8 @@ G_DECLARE_FINAL_TYPE (JvmsSelectionPanel, jvms_selection_panel, JVMS, SELECTION_
 /* @history: NULL or the index; the panel takes a reference. */
 void                      jvms_selection_panel_set_history (JvmsSelectionPanel *self,
                                                             JvmsHistory        *history);
-/* The session whose time-unit and time-origin the panel writes times in, and follows. */
+/* The session whose time-unit and time-origin the panel writes times in, and whose selection
+ * it follows (its statistics are those of the selected range). */
 void                      jvms_selection_panel_set_session (JvmsSelectionPanel *self,
                                                             JvmsSession        *session);
 /* The range label's text, for the state dump. */
@@ -23,10 +24,6 @@ const char               *jvms_selection_panel_get_range_text  (JvmsSelectionPan
 /* The point-sample store beside the index (counts of sampled events), or NULL. */
 void                      jvms_selection_panel_set_samples_path (JvmsSelectionPanel *self,
                                                                  const char         *samples_path);
-/* Recomputes for [@t0, @t1]; an empty range (t1 <= t0) clears the panel. */
-void                      jvms_selection_panel_set_range   (JvmsSelectionPanel *self,
-                                                            gint64              t0,
-                                                            gint64              t1);
 /* The statistics shown, or NULL when nothing is selected or they are being computed. */
 const JvmsRangeStats *jvms_selection_panel_get_stats   (JvmsSelectionPanel *self);
 /* Places @section (the findings list) above the statistics. */

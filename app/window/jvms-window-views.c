@@ -128,10 +128,7 @@ update_zoom_actions (JvmsWindowViews *self)
 static void
 selection_changed (JvmsWindowViews *self)
 {
-  gint64 start = 0, end = 0;
-  if (!jvms_session_get_selection (self->session, &start, &end))
-    start = end = 0;
-  jvms_selection_panel_set_range (self->panel, start, end);
+  /* The side panel follows the session itself. */
   update_zoom_actions (self);
   jvms_window_debug_changed (self->window);
 }

@@ -7,8 +7,10 @@ struct _JvmsEventPage
 {
   gatomicrefcount  ref;
   guint            index;     /* page number in the model */
-  JvmsEventBatch  *batch;
+  JvmsEventBatch  *batch;     /* NULL while pending */
   gboolean         damaged;
+  GPtrArray       *rows;      /* JvmsEventRow * (not owned) made while pending */
+  gint             n_wanting; /* atomic: rows made while pending and alive, + 1 while kept */
 };
 
 JvmsEventPage *
@@ -22,10 +24,38 @@ jvms_event_page_new (guint index, JvmsEventBatch *batch, gboolean damaged)
   return page;
 }
 
+JvmsEventPage *
+jvms_event_page_new_pending (guint index)
+{
+  JvmsEventPage *page = jvms_event_page_new (index, NULL, FALSE);
+  page->rows = g_ptr_array_new ();
+  page->n_wanting = 1;
+  return page;
+}
+
 guint
 jvms_event_page_get_index (JvmsEventPage *page)
 {
   return page->index;
+}
+
+gboolean
+jvms_event_page_is_loaded (JvmsEventPage *page)
+{
+  return page->batch != NULL;
+}
+
+gboolean
+jvms_event_page_is_wanted (JvmsEventPage *page)
+{
+  return g_atomic_int_get (&page->n_wanting) > 0;
+}
+
+void
+jvms_event_page_release (JvmsEventPage *page)
+{
+  if (page->rows != NULL)
+    g_atomic_int_add (&page->n_wanting, -1);
 }
 
 JvmsEventPage *
@@ -40,7 +70,8 @@ jvms_event_page_unref (JvmsEventPage *page)
 {
   if (page == NULL || !g_atomic_ref_count_dec (&page->ref))
     return;
-  jvms_event_batch_free (page->batch);
+  g_clear_pointer (&page->batch, jvms_event_batch_free);
+  g_clear_pointer (&page->rows, g_ptr_array_unref);
   g_free (page);
 }
 
@@ -56,18 +87,45 @@ struct _JvmsEventRow
 
 G_DEFINE_FINAL_TYPE (JvmsEventRow, jvms_event_row, G_TYPE_OBJECT)
 
+enum { PROP_0, PROP_LOADED, N_PROPS };
+static GParamSpec *properties[N_PROPS];
+
 static void
 jvms_event_row_finalize (GObject *object)
 {
   JvmsEventRow *self = JVMS_EVENT_ROW (object);
+  if (self->page->rows != NULL)
+    {
+      g_ptr_array_remove_fast (self->page->rows, self);
+      g_atomic_int_add (&self->page->n_wanting, -1);
+    }
   jvms_event_page_unref (self->page);
   G_OBJECT_CLASS (jvms_event_row_parent_class)->finalize (object);
 }
 
 static void
+jvms_event_row_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_LOADED:
+      g_value_set_boolean (value, jvms_event_row_is_loaded (JVMS_EVENT_ROW (object)));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 jvms_event_row_class_init (JvmsEventRowClass *klass)
 {
-  G_OBJECT_CLASS (klass)->finalize = jvms_event_row_finalize;
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  object_class->finalize = jvms_event_row_finalize;
+  object_class->get_property = jvms_event_row_get_property;
+  properties[PROP_LOADED] = g_param_spec_boolean ("loaded", NULL, NULL, FALSE,
+                                                  G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY |
+                                                  G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
 static void
@@ -82,14 +140,36 @@ jvms_event_row_new (JvmsEventPage *page, guint index, guint position)
   self->page = jvms_event_page_ref (page);
   self->index = index;
   self->position = position;
+  if (page->rows != NULL)
+    {
+      g_ptr_array_add (page->rows, self);
+      g_atomic_int_inc (&page->n_wanting);
+    }
   return self;
+}
+
+void
+jvms_event_page_fill (JvmsEventPage *page, JvmsEventBatch *batch, gboolean damaged)
+{
+  g_return_if_fail (page->batch == NULL && page->rows != NULL);
+  page->batch = batch;
+  page->damaged = damaged;
+  /* Taken first: a row the notification lets go must not look for itself in the list. */
+  g_autoptr(GPtrArray) rows = g_steal_pointer (&page->rows);
+  g_atomic_int_set (&page->n_wanting, 0);
+  for (guint i = 0; i < rows->len; i++)
+    g_object_ref (rows->pdata[i]);
+  for (guint i = 0; i < rows->len; i++)
+    g_object_notify_by_pspec (rows->pdata[i], properties[PROP_LOADED]);
+  for (guint i = 0; i < rows->len; i++)
+    g_object_unref (rows->pdata[i]);
 }
 
 gboolean
 jvms_event_row_get_record (JvmsEventRow *self, JvmsEventRecord *out)
 {
   g_return_val_if_fail (JVMS_IS_EVENT_ROW (self), FALSE);
-  if (self->page->damaged || self->index >= jvms_event_batch_get_len (self->page->batch))
+  if (self->page->batch == NULL || self->page->damaged || self->index >= jvms_event_batch_get_len (self->page->batch))
     {
       memset (out, 0, sizeof *out);
       out->row = self->position;
@@ -105,4 +185,11 @@ jvms_event_row_get_position (JvmsEventRow *self)
 {
   g_return_val_if_fail (JVMS_IS_EVENT_ROW (self), 0);
   return self->position;
+}
+
+gboolean
+jvms_event_row_is_loaded (JvmsEventRow *self)
+{
+  g_return_val_if_fail (JVMS_IS_EVENT_ROW (self), FALSE);
+  return jvms_event_page_is_loaded (self->page);
 }

@@ -1,5 +1,9 @@
 /* jvms-event-row.h: one row of the event table (widgets/jvms-event-list-model.h): a light object
- * made for a position a view shows, pointing into the page of records it was read with. */
+ * made for a position a view shows, pointing into the page of records it was read with.
+ *
+ * A page may still be being read (off the main thread): its rows are then not loaded, and each
+ * notifies JvmsEventRow:loaded when the page is filled. Pages and rows are the main thread's,
+ * except jvms_event_page_is_wanted (), which a reader may ask from any thread. */
 #pragma once
 
 #include <glib-object.h>
@@ -15,6 +19,18 @@ typedef struct _JvmsEventPage JvmsEventPage;
 JvmsEventPage *jvms_event_page_new      (guint           index,
                                          JvmsEventBatch *batch,
                                          gboolean        damaged);
+/* A page whose records are yet to come (jvms_event_page_fill ()). */
+JvmsEventPage *jvms_event_page_new_pending (guint        index);
+/* Fills a pending page (@batch is taken) and notifies its rows' JvmsEventRow:loaded. */
+void           jvms_event_page_fill     (JvmsEventPage  *page,
+                                         JvmsEventBatch *batch,
+                                         gboolean        damaged);
+gboolean       jvms_event_page_is_loaded (JvmsEventPage *page);
+/* Whether anyone still waits for a pending page: a list keeping it, or a row made from it.
+ * Any thread may ask (a reader skips pages scrolled past before their turn came). */
+gboolean       jvms_event_page_is_wanted (JvmsEventPage *page);
+/* The list keeping the page lets it go (it stays wanted while rows show it). */
+void           jvms_event_page_release  (JvmsEventPage  *page);
 JvmsEventPage *jvms_event_page_ref      (JvmsEventPage  *page);
 void           jvms_event_page_unref    (JvmsEventPage  *page);
 guint          jvms_event_page_get_index (JvmsEventPage *page);
@@ -30,5 +46,7 @@ JvmsEventRow *jvms_event_row_new          (JvmsEventPage   *page,
 gboolean      jvms_event_row_get_record   (JvmsEventRow    *self,
                                            JvmsEventRecord *out);
 guint         jvms_event_row_get_position (JvmsEventRow    *self);
+/* FALSE while its page is being read: the record is not there yet (not damaged). */
+gboolean      jvms_event_row_is_loaded    (JvmsEventRow    *self);
 
 G_END_DECLS

@@ -170,19 +170,54 @@ setup_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
 }
 
 static void
-bind_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
+fill_cell (GtkListItem *item, GtkListItemFactory *factory)
 {
   JvmsEventTable *self = g_object_get_data (G_OBJECT (factory), "table");
+  guint id = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (factory), "column"));
   JvmsEventRow *row = gtk_list_item_get_item (item);
   GtkLabel *label = GTK_LABEL (gtk_list_item_get_child (item));
   JvmsEventRecord r;
-  if (row == NULL || self == NULL || !jvms_event_row_get_record (row, &r))
+  if (row == NULL || self == NULL || !jvms_event_row_is_loaded (row))
     {
-      gtk_label_set_text (label, row != NULL ? _("(damaged)") : "");
+      /* Its page is on its way (read off the main thread): empty until it comes. */
+      gtk_label_set_text (label, "");
       return;
     }
-  g_autofree char *text = cell_text (self, GPOINTER_TO_UINT (data), &r);
+  if (!jvms_event_row_get_record (row, &r))
+    {
+      gtk_label_set_text (label, _("(damaged)"));
+      return;
+    }
+  g_autofree char *text = cell_text (self, id, &r);
   gtk_label_set_text (label, text);
+}
+
+static void
+row_loaded (JvmsEventRow *row, GParamSpec *pspec, GtkListItem *item)
+{
+  fill_cell (item, g_object_get_data (G_OBJECT (item), "jvms-factory"));
+}
+
+static void
+bind_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
+{
+  JvmsEventRow *row = gtk_list_item_get_item (item);
+  fill_cell (item, GTK_LIST_ITEM_FACTORY (factory));
+  if (row != NULL && !jvms_event_row_is_loaded (row))
+    {
+      g_object_set_data (G_OBJECT (item), "jvms-factory", factory);
+      gulong id = g_signal_connect_object (row, "notify::loaded", G_CALLBACK (row_loaded), item, 0);
+      g_object_set_data (G_OBJECT (item), "jvms-loaded-handler", GSIZE_TO_POINTER ((gsize) id));
+    }
+}
+
+static void
+unbind_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
+{
+  gulong id = (gulong) GPOINTER_TO_SIZE (g_object_steal_data (G_OBJECT (item), "jvms-loaded-handler"));
+  JvmsEventRow *row = gtk_list_item_get_item (item);
+  if (id != 0 && row != NULL)
+    g_signal_handler_disconnect (row, id);
 }
 
 static GtkColumnViewColumn *
@@ -190,8 +225,10 @@ make_column (JvmsEventTable *self, const char *title, guint id)
 {
   GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
   g_object_set_data (G_OBJECT (factory), "table", self);
+  g_object_set_data (G_OBJECT (factory), "column", GUINT_TO_POINTER (id));
   g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), GUINT_TO_POINTER (id));
   g_signal_connect (factory, "bind", G_CALLBACK (bind_cell), GUINT_TO_POINTER (id));
+  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_cell), GUINT_TO_POINTER (id));
   GtkColumnViewColumn *column = gtk_column_view_column_new (title, factory);
   gtk_column_view_column_set_resizable (column, TRUE);
   g_autoptr(GtkSorter) sorter = jvms_event_column_sorter_new (self->probe, id);
@@ -786,8 +823,20 @@ jvms_event_table_activate_row (JvmsEventTable *self, guint position)
   g_return_val_if_fail (JVMS_IS_EVENT_TABLE (self), FALSE);
   g_autoptr(JvmsEventRow) row = g_list_model_get_item (G_LIST_MODEL (self->model), position);
   JvmsEventRecord r;
-  if (row == NULL || !jvms_event_row_get_record (row, &r))
+  if (row == NULL)
     return FALSE;
+  if (jvms_event_row_is_loaded (row))
+    {
+      if (!jvms_event_row_get_record (row, &r))
+        return FALSE;
+      show_record (self, &r);
+      return TRUE;
+    }
+  /* Activated before its page came: the one row, read now. */
+  g_autoptr(JvmsEventBatch) batch = jvms_event_batch_new ();
+  if (!jvms_event_list_model_read (self->model, position, 1, batch, NULL) || jvms_event_batch_get_len (batch) == 0)
+    return FALSE;
+  jvms_event_batch_get (batch, 0, &r);
   show_record (self, &r);
   return TRUE;
 }
@@ -876,7 +925,8 @@ jvms_event_table_get_range (JvmsEventTable *self, gint64 *from, gint64 *to)
 gboolean
 jvms_event_table_is_busy (JvmsEventTable *self)
 {
-  return self->refresh_id != 0 || self->order_cancel != NULL || self->stats_cancel != NULL;
+  return self->refresh_id != 0 || self->order_cancel != NULL || self->stats_cancel != NULL ||
+         jvms_event_list_model_get_n_pending (self->model) > 0;
 }
 
 gint64
@@ -1027,7 +1077,7 @@ jvms_event_table_describe_cells (JvmsEventTable *self, guint max)
   if (source != NULL && self->store != NULL)
     {
       g_autoptr(JvmsEventBatch) batch = jvms_event_batch_new ();
-      jvms_record_source_read (source, 0, max, batch, NULL);
+      jvms_event_list_model_read (self->model, 0, max, batch, NULL);
       for (guint i = 0; i < jvms_event_batch_get_len (batch); i++)
         {
           JvmsEventRecord r;
@@ -1057,7 +1107,7 @@ jvms_event_table_describe_rows (JvmsEventTable *self, guint max)
   if (source != NULL && self->store != NULL)
     {
       g_autoptr(JvmsEventBatch) batch = jvms_event_batch_new ();
-      jvms_record_source_read (source, 0, max, batch, NULL);
+      jvms_event_list_model_read (self->model, 0, max, batch, NULL);
       for (guint i = 0; i < jvms_event_batch_get_len (batch); i++)
         {
           JvmsEventRecord r;

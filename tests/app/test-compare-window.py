@@ -23,7 +23,6 @@ chooser). Then:
   - Ctrl+Q ends the program without a leak of ours, a GLib warning or a critical.
 
 Screenshots go to the test's folder (printed). Prints TAP."""
-import argparse
 import importlib.util
 import json
 import os
@@ -99,13 +98,7 @@ def same_row(shown, want):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--jvmscope", required=True)
-    ap.add_argument("--cli", required=True)
-    ap.add_argument("--schema-dir", required=True)
-    ap.add_argument("--source-root", required=True)
-    ap.add_argument("--keep", action="store_true", help="keep the test's folder")
-    args = ap.parse_args()
+    args = tw.window_parser(keep="the test's folder").parse_args()
     for name in ("jvmscope", "cli", "schema_dir", "source_root"):
         setattr(args, name, os.path.abspath(getattr(args, name)))
     tap = Tap()
@@ -117,21 +110,11 @@ def main():
         return tap.done()
     xvfb, display = tw.start_xvfb("1600x1000")
     state = tw.State(os.path.join(tmp, "state.ini"))
-    env = dict(os.environ)
-    env.update({
-        "DISPLAY": display, "GDK_BACKEND": "x11", "GSETTINGS_SCHEMA_DIR": args.schema_dir,
-        "GSETTINGS_BACKEND": "keyfile", "XDG_CACHE_HOME": os.path.join(tmp, "cache"),
-        "XDG_CONFIG_HOME": os.path.join(tmp, "config"), "XDG_DATA_HOME": os.path.join(tmp, "data"),
-        "JVMSCOPE_DEBUG_DUMP_STATE": state.path, "LC_ALL": "C.UTF-8", "GTK_A11Y": "none",
-    })
-    env.pop("WAYLAND_DISPLAY", None)
-    app_env = dict(env)
-    if "ASAN_OPTIONS" in env:
-        # GTK's file chooser leaves GLib's and the GL renderer's blocks at exit, which a fast
-        # unwind cannot tell from ours (tests/lsan.supp): LeakSanitizer's exit status, not an
-        # abort, and the leaks judged as test-window.py's export session judges them.
-        app_env["ASAN_OPTIONS"] = env["ASAN_OPTIONS"].replace("abort_on_error=1", "abort_on_error=0")
-        app_env["LSAN_OPTIONS"] = env.get("LSAN_OPTIONS", "") + ":exitcode=%d" % tw.LSAN_EXIT
+    env = tw.window_env(display, args.schema_dir, tmp, "keyfile", state.path)
+    # GTK's file chooser leaves GLib's and the GL renderer's blocks at exit, which a fast
+    # unwind cannot tell from ours (tests/lsan.supp): LeakSanitizer's exit status, not an
+    # abort, and the leaks judged as test-window.py's export session judges them.
+    app_env = tw.leak_status_env(env)
     log_path = os.path.join(tmp, "jvmscope.log")
     log = open(log_path, "w")
     app = None

@@ -7,7 +7,7 @@ dumps (range, segments, hand-offs, threads, time per thread) is the one `jvmscop
 critical-path` gives for the same range, to the nanosecond; the screenshot shows the path's colour
 on the rows of the threads it visits; a click on the thread's label clears it.
 """
-import argparse, importlib.util, json, os, shutil, subprocess, tempfile, time
+import importlib.util, json, os, shutil, subprocess, tempfile, time
 
 from jvms_tap import Tap
 
@@ -173,25 +173,13 @@ def check_links(tap, state, xdo, args, trace, tmp, start, row, laid, tid):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--jvmscope", required=True)
-    ap.add_argument("--cli", required=True)
-    ap.add_argument("--schema-dir", required=True)
-    ap.add_argument("--source-root", required=True)
-    args = ap.parse_args()
+    args = w.window_parser().parse_args()
     tap = Tap()
     tmp = tempfile.mkdtemp(prefix="jvmscope-path-window-")
     trace = os.path.join(args.source_root, "data", "sample", "sample.jvmtrace")
     xvfb, display = w.start_xvfb()
     state = w.State(os.path.join(tmp, "state.ini"))
-    env = dict(os.environ)
-    env.update({
-        "DISPLAY": display, "GDK_BACKEND": "x11", "GSETTINGS_SCHEMA_DIR": args.schema_dir,
-        "GSETTINGS_BACKEND": "memory", "XDG_CACHE_HOME": os.path.join(tmp, "cache"),
-        "XDG_CONFIG_HOME": os.path.join(tmp, "config"), "XDG_DATA_HOME": os.path.join(tmp, "data"),
-        "JVMSCOPE_DEBUG_DUMP_STATE": state.path, "LC_ALL": "C.UTF-8", "GTK_A11Y": "none",
-    })
-    env.pop("WAYLAND_DISPLAY", None)
+    env = w.window_env(display, args.schema_dir, tmp, state=state.path)
     log = open(os.path.join(tmp, "jvmscope.log"), "w")
     app = None
 

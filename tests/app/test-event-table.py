@@ -21,7 +21,6 @@ bundled sample (docs/window.md, "The event table").
   the system calls' latency table included, are those of `jvmscope-cli events --stats`.
 Screenshots are written in the test's folder (printed), kept with --keep or when a check fails,
 for a person to look at. Prints TAP."""
-import argparse
 import importlib.util
 import json
 import os
@@ -186,33 +185,14 @@ def render_matches_export(tap, args, env, state, xdo, waited, trace, tmp, cache)
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--jvmscope", required=True)
-    ap.add_argument("--cli", required=True)
-    ap.add_argument("--schema-dir", required=True)
-    ap.add_argument("--source-root", required=True)
-    ap.add_argument("--keep", action="store_true", help="keep the screenshots")
-    args = ap.parse_args()
+    args = tw.window_parser(keep="the screenshots").parse_args()
     tap = Tap()
     trace = os.path.join(args.source_root, "data", "sample", "sample.jvmtrace")
     tmp = tempfile.mkdtemp(prefix="jvmscope-event-table-")
     cache = os.path.join(tmp, "cache")
     xvfb, display = tw.start_xvfb()
     state = tw.State(os.path.join(tmp, "state.ini"))
-    env = dict(os.environ)
-    env.update({
-        "DISPLAY": display,
-        "GDK_BACKEND": "x11",
-        "GSETTINGS_SCHEMA_DIR": args.schema_dir,
-        "GSETTINGS_BACKEND": "keyfile",
-        "XDG_CACHE_HOME": cache,
-        "XDG_CONFIG_HOME": os.path.join(tmp, "config"),
-        "XDG_DATA_HOME": os.path.join(tmp, "data"),
-        "JVMSCOPE_DEBUG_DUMP_STATE": state.path,
-        "LC_ALL": "C.UTF-8",
-        "GTK_A11Y": "none",
-    })
-    env.pop("WAYLAND_DISPLAY", None)
+    env = tw.window_env(display, args.schema_dir, tmp, "keyfile", state.path)
     log = open(os.path.join(tmp, "jvmscope.log"), "w")
     app = None
 

@@ -18,7 +18,7 @@ On the bundled sample (it has a kernel layer, so scheduling quanta):
 - a click on the duration header sorts the rows by duration, as the CLI's rows sorted;
 - screenshots of each step (kept with --keep).
 """
-import argparse, configparser, importlib.util, json, math, os, shutil, subprocess, tempfile, time
+import configparser, importlib.util, json, math, os, shutil, subprocess, tempfile, time
 
 from jvms_tap import Tap
 
@@ -74,13 +74,7 @@ def want_stats(doc):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--jvmscope", required=True)
-    ap.add_argument("--cli", required=True)
-    ap.add_argument("--schema-dir", required=True)
-    ap.add_argument("--source-root", required=True)
-    ap.add_argument("--keep", action="store_true", help="keep the screenshots")
-    args = ap.parse_args()
+    args = w.window_parser(keep="the screenshots").parse_args()
     tap = Tap()
     trace = os.path.join(args.source_root, "data", "sample", "sample.jvmtrace")
     tmp = tempfile.mkdtemp(prefix="jvmscope-explorer-")
@@ -88,14 +82,7 @@ def main():
     cli_cache = os.path.join(cache, "jvmscope")
     xvfb, display = w.start_xvfb("1400x1000")
     state = w.State(os.path.join(tmp, "state.ini"))
-    env = dict(os.environ)
-    env.update({
-        "DISPLAY": display, "GDK_BACKEND": "x11", "GSETTINGS_SCHEMA_DIR": args.schema_dir,
-        "GSETTINGS_BACKEND": "memory", "XDG_CACHE_HOME": cache,
-        "XDG_CONFIG_HOME": os.path.join(tmp, "config"), "XDG_DATA_HOME": os.path.join(tmp, "data"),
-        "JVMSCOPE_DEBUG_DUMP_STATE": state.path, "LC_ALL": "C.UTF-8", "GTK_A11Y": "none",
-    })
-    env.pop("WAYLAND_DISPLAY", None)
+    env = w.window_env(display, args.schema_dir, tmp, state=state.path)
     log = open(os.path.join(tmp, "jvmscope.log"), "w")
     app = None
 

@@ -13,7 +13,7 @@
             so with the kernel's margins (bundle.json's), the findings are analyze's for its
             default range, and the banner's toggle widens the views to the kernel's span and back.
 """
-import argparse, importlib.util, json, os, re, shutil, subprocess, tempfile, time
+import importlib.util, json, os, re, shutil, subprocess, tempfile, time
 
 from jvms_tap import Tap
 
@@ -285,13 +285,7 @@ def case_attach(tap, args, env, tmp, classes):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--jvmscope", required=True)
-    ap.add_argument("--cli", required=True)
-    ap.add_argument("--schema-dir", required=True)
-    ap.add_argument("--source-root", required=True)
-    ap.add_argument("--keep", action="store_true", help="keep the recordings and screenshots")
-    args = ap.parse_args()
+    args = w.window_parser(keep="the recordings and screenshots").parse_args()
     tap = Tap()
     tmp = tempfile.mkdtemp(prefix="jvmscope-jvm-choice-")
     classes = os.path.join(tmp, "classes")
@@ -301,14 +295,7 @@ def main():
     if r.returncode != 0:
         raise SystemExit("javac failed: " + r.stderr)
     xvfb, display = w.start_xvfb()
-    env = dict(os.environ)
-    env.update({
-        "DISPLAY": display, "GDK_BACKEND": "x11", "GSETTINGS_SCHEMA_DIR": args.schema_dir,
-        "GSETTINGS_BACKEND": "memory", "XDG_CACHE_HOME": os.path.join(tmp, "cache"),
-        "XDG_CONFIG_HOME": os.path.join(tmp, "config"), "XDG_DATA_HOME": os.path.join(tmp, "data"),
-        "JVMSCOPE_DEBUG_DUMP_STATE": os.path.join(tmp, "state.ini"), "LC_ALL": "C.UTF-8", "GTK_A11Y": "none",
-    })
-    env.pop("WAYLAND_DISPLAY", None)
+    env = w.window_env(display, args.schema_dir, tmp, state=os.path.join(tmp, "state.ini"))
     try:
         case_two_jvms(tap, args, env, tmp, classes)
         case_attach(tap, args, env, tmp, classes)

@@ -18,7 +18,6 @@ What the window shows is read from JVMSCOPE_DEBUG_DUMP_STATE (docs/window.md): t
 (`thread-row-labels`, `thread-folded-rows`), the keyboard row (`threads-cursor`), where the
 threads view is (`threads-bounds`) and the side panel's list (`[panel] thread-states-*`).
 """
-import argparse
 import importlib.util
 import os
 import re
@@ -104,20 +103,7 @@ class Window:
         # server to repeat a key, and one Up too many is the wrong row.
         self.xvfb, display = window_test.start_xvfb(extra=("-ardelay", "30000"))
         self.state = window_test.State(os.path.join(tmp, name + "-state.ini"))
-        self.env = dict(os.environ)
-        self.env.update({
-            "DISPLAY": display,
-            "GDK_BACKEND": "x11",
-            "GSETTINGS_SCHEMA_DIR": args.schema_dir,
-            "GSETTINGS_BACKEND": "memory",
-            "XDG_CACHE_HOME": os.path.join(tmp, "cache"),
-            "XDG_CONFIG_HOME": os.path.join(tmp, "config"),
-            "XDG_DATA_HOME": os.path.join(tmp, "data"),
-            "JVMSCOPE_DEBUG_DUMP_STATE": self.state.path,
-            "LC_ALL": "C.UTF-8",
-            "GTK_A11Y": "none",
-        })
-        self.env.pop("WAYLAND_DISPLAY", None)
+        self.env = window_test.window_env(display, args.schema_dir, tmp, state=self.state.path)
         self.log = open(os.path.join(tmp, name + ".log"), "w")
         self.app = subprocess.Popen([args.jvmscope, trace], env=self.env, stdout=self.log,
                                     stderr=subprocess.STDOUT)
@@ -537,11 +523,7 @@ def check_kernel(args, tmp, trace):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--jvmscope", required=True)
-    ap.add_argument("--cli", required=True)
-    ap.add_argument("--schema-dir", required=True)
-    ap.add_argument("--keep", action="store_true", help="keep the screenshots")
+    ap = window_test.window_parser(keep="the screenshots")
     ap.add_argument("--only", choices=("jvm", "kernel"), help="one of the two traces")
     ap.add_argument("--jvm-trace", help="a recording of the workload made before (development)")
     args = ap.parse_args()

@@ -28,7 +28,6 @@ On a recording of tests/profile/ProfileWork.java made here (threads with known h
 
 What the window shows is read from its state dump (JVMSCOPE_DEBUG_DUMP_STATE, docs/window.md).
 """
-import argparse
 import importlib.util
 import os
 import shutil
@@ -520,29 +519,11 @@ def recording_steps(tap, args, tmp, env, cli):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--jvmscope", required=True)
-    ap.add_argument("--cli", required=True)
-    ap.add_argument("--schema-dir", required=True)
-    ap.add_argument("--source-root", required=True)
-    ap.add_argument("--keep", action="store_true", help="keep the screenshots")
-    args = ap.parse_args()
+    args = window.window_parser(keep="the screenshots").parse_args()
     tap = Tap()
     tmp = tempfile.mkdtemp(prefix="jvmscope-profiler-")
     xvfb, display = window.start_xvfb()
-    env = dict(os.environ)
-    env.update({
-        "DISPLAY": display,
-        "GDK_BACKEND": "x11",
-        "GSETTINGS_SCHEMA_DIR": args.schema_dir,
-        "GSETTINGS_BACKEND": "keyfile",
-        "XDG_CACHE_HOME": os.path.join(tmp, "cache"),
-        "XDG_CONFIG_HOME": os.path.join(tmp, "config"),
-        "XDG_DATA_HOME": os.path.join(tmp, "data"),
-        "LC_ALL": "C.UTF-8",
-        "GTK_A11Y": "none",
-    })
-    env.pop("WAYLAND_DISPLAY", None)
+    env = window.window_env(display, args.schema_dir, tmp, "keyfile")
     cli = Cli(args.cli, os.path.join(tmp, "cli-cache"))
     try:
         sample = os.path.join(args.source_root, "data", "sample", "sample.jvmtrace")

@@ -19,7 +19,6 @@ into it, and presses Record:
                 recording with a clear message and a bundle that opens with what was recorded,
                 or none. Each in a program of its own, ended with Ctrl+Q.
 Screenshots go to the test's folder (printed). Prints TAP."""
-import argparse
 import importlib.util
 import json
 import os
@@ -40,12 +39,8 @@ ints = tw.ints
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--jvmscope", required=True)
-    ap.add_argument("--schema-dir", required=True)
-    ap.add_argument("--source-root", required=True)
+    ap = tw.window_parser()
     ap.add_argument("--case", required=True)
-    ap.add_argument("--cli", required=True)
     args = ap.parse_args()
     tap = Tap()
     tmp = tempfile.mkdtemp(prefix="jvmscope-record-window-")
@@ -56,14 +51,7 @@ def main():
         return tap.done()
     xvfb, display = tw.start_xvfb()
     state = tw.State(os.path.join(tmp, "state.ini"))
-    env = dict(os.environ)
-    env.update({
-        "DISPLAY": display, "GDK_BACKEND": "x11", "GSETTINGS_SCHEMA_DIR": args.schema_dir,
-        "GSETTINGS_BACKEND": "keyfile", "XDG_CACHE_HOME": os.path.join(tmp, "cache"),
-        "XDG_CONFIG_HOME": os.path.join(tmp, "config"), "XDG_DATA_HOME": os.path.join(tmp, "data"),
-        "JVMSCOPE_DEBUG_DUMP_STATE": state.path, "LC_ALL": "C.UTF-8", "GTK_A11Y": "none",
-    })
-    env.pop("WAYLAND_DISPLAY", None)
+    env = tw.window_env(display, args.schema_dir, tmp, "keyfile", state.path)
     app_env = dict(env)
     if args.case == "faults":
         # java and jcmd, and nothing else: no perf.

@@ -25,7 +25,6 @@ its legend) for what the sample holds:
   choice       the object age unit is chosen in the view's header: the drop-down, opened with
                the pointer and set with the keyboard, sets the object-age-unit key.
 """
-import argparse
 import importlib.util
 import json
 import os
@@ -81,27 +80,15 @@ def near(px, colour, tolerance=40):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--jvmscope", required=True)
-    ap.add_argument("--cli", required=True)
+    ap = tw.window_parser(keep="the screenshots")
     ap.add_argument("--dump", required=True)
-    ap.add_argument("--schema-dir", required=True)
-    ap.add_argument("--source-root", required=True)
-    ap.add_argument("--keep", action="store_true", help="keep the screenshots")
     args = ap.parse_args()
     tap = Tap()
     trace = os.path.join(args.source_root, "data", "sample", "sample.jvmtrace")
     tmp = tempfile.mkdtemp(prefix="jvmscope-views-")
     xvfb, display = tw.start_xvfb("%dx%d" % (WIDTH, HEIGHT))
     state = tw.State(os.path.join(tmp, "state.ini"))
-    env = dict(os.environ)
-    env.update({
-        "DISPLAY": display, "GDK_BACKEND": "x11", "GSETTINGS_SCHEMA_DIR": args.schema_dir,
-        "GSETTINGS_BACKEND": "keyfile", "XDG_CACHE_HOME": os.path.join(tmp, "cache"),
-        "XDG_CONFIG_HOME": os.path.join(tmp, "config"), "XDG_DATA_HOME": os.path.join(tmp, "data"),
-        "JVMSCOPE_DEBUG_DUMP_STATE": state.path, "LC_ALL": "C.UTF-8", "GTK_A11Y": "none",
-    })
-    env.pop("WAYLAND_DISPLAY", None)
+    env = tw.window_env(display, args.schema_dir, tmp, "keyfile", state.path)
     # The window as large as the screen, as a user at 1600 pixels has it.
     os.makedirs(os.path.join(tmp, "config", "glib-2.0", "settings"))
     with open(os.path.join(tmp, "config", "glib-2.0", "settings", "keyfile"), "w") as f:

@@ -66,6 +66,49 @@ def start_xvfb(size="1400x900", extra=()):
     return proc, ":" + number.decode().strip()
 
 
+def window_parser(keep=None):
+    """The arguments tests/app/meson.build passes every window test; a test adds its own.
+    @keep: what --keep keeps, for a test that has the option."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--jvmscope", required=True)
+    ap.add_argument("--cli", required=True)
+    ap.add_argument("--schema-dir", required=True)
+    ap.add_argument("--source-root", required=True)
+    if keep:
+        ap.add_argument("--keep", action="store_true", help="keep " + keep)
+    return ap
+
+
+def window_env(display, schema_dir, tmp, backend="memory", state=None, **extra):
+    """The environment a window under test runs in: X11 on @display (xdotool drives X, not
+    Wayland), the build's schemas, the settings in memory or in a key file under @tmp, the
+    caches, configuration and data under @tmp, the C locale and no accessibility bus; the
+    state dump at @state if given. The key file backend lets `gsettings set` from the test
+    reach the running window and a key file written first set the window's size. @extra sets
+    further variables; None as a value removes one."""
+    env = dict(os.environ)
+    env.update({
+        "DISPLAY": display,
+        "GDK_BACKEND": "x11",
+        "GSETTINGS_SCHEMA_DIR": schema_dir,
+        "GSETTINGS_BACKEND": backend,
+        "XDG_CACHE_HOME": os.path.join(tmp, "cache"),
+        "XDG_CONFIG_HOME": os.path.join(tmp, "config"),
+        "XDG_DATA_HOME": os.path.join(tmp, "data"),
+        "LC_ALL": "C.UTF-8",
+        "GTK_A11Y": "none",
+    })
+    env.pop("WAYLAND_DISPLAY", None)
+    if state is not None:
+        env["JVMSCOPE_DEBUG_DUMP_STATE"] = state
+    for name, value in extra.items():
+        if value is None:
+            env.pop(name, None)
+        else:
+            env[name] = value
+    return env
+
+
 class State:
     def __init__(self, path):
         self.path = path
@@ -167,6 +210,16 @@ OUR_FRAME = re.compile(r"(?:^|[\s/])(?:app|widgets|analysis|readers|state-histor
                        r"|\bjvms_\w+|/app/jvmscope\+0x")
 
 
+def leak_status_env(env):
+    """@env for a session whose leaks are judged after it quits (allowed_leak): when
+    sanitized, LeakSanitizer's report ends it with the status LSAN_EXIT, not an abort."""
+    out = dict(env)
+    if "ASAN_OPTIONS" in env:
+        out["ASAN_OPTIONS"] = env["ASAN_OPTIONS"].replace("abort_on_error=1", "abort_on_error=0")
+        out["LSAN_OPTIONS"] = env.get("LSAN_OPTIONS", "") + ":exitcode=%d" % LSAN_EXIT
+    return out
+
+
 def allowed_leak(report):
     """A leak is ours when a frame of its stack is in our code, other than main() itself
     (everything GTK allocates is reached from main through g_application_run).
@@ -206,12 +259,7 @@ def ints(text):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--jvmscope", required=True)
-    ap.add_argument("--schema-dir", required=True)
-    ap.add_argument("--source-root", required=True)
-    ap.add_argument("--keep", action="store_true", help="keep the screenshots")
-    args = ap.parse_args()
+    args = window_parser(keep="the screenshots").parse_args()
     tap = Tap()
 
     tmp = tempfile.mkdtemp(prefix="jvmscope-window-")
@@ -228,21 +276,8 @@ def main():
 
     xvfb, display = start_xvfb()
     state = State(os.path.join(tmp, "state.ini"))
-    env = dict(os.environ)
-    env.update({
-        "DISPLAY": display,
-        "GDK_BACKEND": "x11",
-        "GSETTINGS_SCHEMA_DIR": args.schema_dir,
-        # A key file, so that `gsettings set` from the test reaches the running window.
-        "GSETTINGS_BACKEND": "keyfile",
-        "XDG_CACHE_HOME": os.path.join(tmp, "cache"),
-        "XDG_CONFIG_HOME": os.path.join(tmp, "config"),
-        "XDG_DATA_HOME": os.path.join(tmp, "data"),
-        "JVMSCOPE_DEBUG_DUMP_STATE": state.path,
-        "LC_ALL": "C.UTF-8",
-        "GTK_A11Y": "none",
-    })
-    env.pop("WAYLAND_DISPLAY", None)
+    # A key file, so that `gsettings set` from the test reaches the running window.
+    env = window_env(display, args.schema_dir, tmp, "keyfile", state.path)
     log = open(os.path.join(tmp, "jvmscope.log"), "w")
     app = None
     shots = {}
@@ -590,10 +625,7 @@ def main():
         #    In a second session, leak-checked when sanitized: a leak is a failure when its
         #    stack reaches our code (see allowed_leak), so its exit status is LSan's, not an
         #    abort.
-        export_env = dict(env)
-        if "ASAN_OPTIONS" in env:
-            export_env["ASAN_OPTIONS"] = env["ASAN_OPTIONS"].replace("abort_on_error=1", "abort_on_error=0")
-            export_env["LSAN_OPTIONS"] = env.get("LSAN_OPTIONS", "") + ":exitcode=%d" % LSAN_EXIT
+        export_env = leak_status_env(env)
         export_log_path = os.path.join(tmp, "jvmscope-export.log")
         export_log = open(export_log_path, "w")
         app = subprocess.Popen([args.jvmscope, trace], env=export_env, stdout=export_log,

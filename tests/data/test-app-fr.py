@@ -14,6 +14,7 @@ installed.
 """
 import argparse
 import configparser
+import importlib.util
 import os
 import re
 import shutil
@@ -46,6 +47,12 @@ ap.add_argument("--source-root", required=True)
 ap.add_argument("--gettext-package", required=True)
 ap.add_argument("--keep", help="copy the screenshot here")
 args = ap.parse_args()
+
+# The window tests' display and environment (tests/app/test-window.py).
+_spec = importlib.util.spec_from_file_location(
+    "test_window", os.path.join(args.source_root, "tests", "app", "test-window.py"))
+tw = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(tw)
 
 TIMEOUT = 180.0
 tap = Tap()
@@ -83,21 +90,6 @@ def visible_forms(s):
     """A message as a widget shows it: mnemonic underscores gone, printf holes make it a prefix."""
     s = s.replace("_", "")
     return s
-
-
-def start_xvfb():
-    r, w = os.pipe()
-    proc = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-screen", "0", "1400x900x24", "-nolisten", "tcp"],
-                            pass_fds=(w,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.close(w)
-    number = b""
-    with os.fdopen(r, "rb") as f:
-        while not number.endswith(b"\n"):
-            c = f.read(1)
-            if not c:
-                break
-            number += c
-    return proc, ":" + number.decode().strip()
 
 
 def wait_for(pred, timeout=TIMEOUT):
@@ -161,22 +153,12 @@ try:
         tap.done()
 
     # -------------------------------------------------------------- the window, in French
-    xvfb, display = start_xvfb()
+    xvfb, display = tw.start_xvfb()
     state_path = os.path.join(tmp, "state.ini")
-    env = dict(os.environ)
-    for k in ("LC_ALL", "LANGUAGE", "LC_MESSAGES", "GTK_A11Y", "WAYLAND_DISPLAY", "NO_AT_BRIDGE"):
-        env.pop(k, None)
-    env.update({
-        "LANG": "fr_FR.UTF-8",
-        "DISPLAY": display,
-        "GDK_BACKEND": "x11",
-        "GSETTINGS_SCHEMA_DIR": os.path.join(args.build_root, "data"),
-        "GSETTINGS_BACKEND": "memory",
-        "XDG_CACHE_HOME": os.path.join(tmp, "cache"),
-        "XDG_CONFIG_HOME": os.path.join(tmp, "config"),
-        "XDG_DATA_HOME": os.path.join(tmp, "data"),
-        "JVMSCOPE_DEBUG_DUMP_STATE": state_path,
-    })
+    # French from LANG alone, and the accessibility bus that AT-SPI reads.
+    env = tw.window_env(display, os.path.join(args.build_root, "data"), tmp, state=state_path,
+                        LANG="fr_FR.UTF-8", LC_ALL=None, LANGUAGE=None, LC_MESSAGES=None,
+                        GTK_A11Y=None, NO_AT_BRIDGE=None)
     trace = os.path.join(args.source_root, "data", "sample", "sample.jvmtrace")
     log_path = os.path.join(tmp, "jvmscope.log")
     log = open(log_path, "w")

@@ -377,12 +377,7 @@ def main():
             tap.check(False, "the gc finding's row shows", (names, state.get("panel", "finding-row-bounds")))
         check_links(tap, state, xdo, args, trace, tmp, start, row, laid, tid)
     finally:
-        if app is not None:
-            app.terminate()
-            try:
-                app.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                app.kill()
+        w.end_app(app)
         xvfb.kill()
         log.close()
         if os.environ.get("JVMS_KEEP") is None:

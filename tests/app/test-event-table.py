@@ -536,12 +536,7 @@ def main():
         tap.check(len(shown["syscalls"]) > 0, "the system calls' latency table is shown")
         shot("6-syscalls")
     finally:
-        if app is not None:
-            app.terminate()
-            try:
-                app.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                app.kill()
+        tw.end_app(app)
         xvfb.terminate()
         xvfb.wait()
         log.close()

@@ -282,12 +282,7 @@ def main():
                       (key_list(state.get("explorer", "first-rows"))[:3], by_duration[:3]))
             shot("4-sorted")
     finally:
-        if app is not None:
-            app.terminate()
-            try:
-                app.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                app.kill()
+        w.end_app(app)
         xvfb.terminate()
         xvfb.wait()
         log.close()

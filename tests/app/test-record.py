@@ -303,12 +303,7 @@ def main():
         else:
             tap.check(False, "unknown case " + args.case)
     finally:
-        if app is not None and app.poll() is None:
-            app.terminate()
-            try:
-                app.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                app.kill()
+        tw.end_app(app, timeout=60)
         xvfb.kill()
         log.close()
         with open(log_path) as f:

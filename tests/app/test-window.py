@@ -239,6 +239,18 @@ def allowed_leak(report):
     return not ours
 
 
+def end_app(app, timeout=20):
+    """Ends a program a test started if it still runs: asked to (SIGTERM), killed after
+    @timeout seconds."""
+    if app is not None and app.poll() is None:
+        app.terminate()
+        try:
+            app.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            app.kill()
+            app.wait()
+
+
 def stop_session(tap, app, xvfb, log, tmp, keep):
     """Ends what a test started: the program (killed if still running), Xvfb; notes the end of
     the program's output (the file `jvmscope.log` in @tmp) and removes @tmp unless @keep."""

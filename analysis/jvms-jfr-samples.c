@@ -14,6 +14,16 @@
 /* Distinct stacks (and methods) remembered per chunk; past it the cache starts again. A stack
  * missed costs its frames' interning again, not a wrong answer. */
 #define CACHE_MAX         (1u << 20)
+/* Slots of the direct-mapped cache of stacks by key (a power of two) */
+#define KEY_SLOTS         (1u << 14)
+
+/* A stack as its chunk's key names it */
+typedef struct
+{
+  guint64 key;
+  guint32 chunk;
+  guint32 stack;  /* NONE: empty */
+} KeySlot;
 
 typedef enum
 {
@@ -86,6 +96,18 @@ struct _JvmsJfrSamples
   GArray            *prefix_stacks;  /* guint32 */
   guint              prefix_chunk;
   gboolean           prefix_truncated;
+  /* Stacks by the low bits of their key, in front of the map: HotSpot numbers its stack traces
+   * upwards, so the stacks a chunk uses sit in neighbouring slots, where the map's hash
+   * scatters them (a cache miss an event on a large recording). */
+  KeySlot           *key_slots;
+  /* The thread of the last sample, by its chunk and key */
+  guint64            memo_thread_key;
+  guint              memo_thread_chunk;
+  guint32            memo_thread_id;
+  /* The stack of the last event asked for, by its place in the file */
+  guint64            memo_offset;
+  guint              memo_chunk;
+  guint32            memo_stack;
   JvmsCpuStateFunc   cpu_state;
   gpointer           cpu_state_data;
   const JvmsRecordingInfo *recording;
@@ -119,6 +141,11 @@ jvms_jfr_samples_new (JvmsSamplesWriter *writer)
   jvms_samples_idmap_init (&self->methods);
   self->prefix_frames = g_array_new (FALSE, FALSE, sizeof (PrefixFrame));
   self->prefix_stacks = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->memo_offset = G_MAXUINT64;
+  self->memo_thread_id = JVMS_SAMPLES_NONE;
+  self->key_slots = g_new (KeySlot, KEY_SLOTS);
+  for (guint i = 0; i < KEY_SLOTS; i++)
+    self->key_slots[i].stack = JVMS_SAMPLES_NONE;
   return self;
 }
 
@@ -133,6 +160,7 @@ jvms_jfr_samples_free (JvmsJfrSamples *self)
   jvms_samples_idmap_clear (&self->methods);
   g_array_unref (self->prefix_frames);
   g_array_unref (self->prefix_stacks);
+  g_free (self->key_slots);
   g_free (self);
 }
 
@@ -302,14 +330,36 @@ method_id (JvmsJfrSamples *self, guint chunk, const char *class_name, const char
 guint32
 jvms_jfr_samples_stack_of (JvmsJfrSamples *self, const JvmsJfrEvent *ev)
 {
+  guint chunk = jvms_jfr_event_get_chunk (ev)->index;
+  /* The event store and the samples ask for the same event one after the other. */
+  guint64 offset = jvms_jfr_event_get_file_offset (ev);
+  if (offset == self->memo_offset && chunk == self->memo_chunk)
+    return self->memo_stack;
+  self->memo_offset = offset;
+  self->memo_chunk = chunk;
+  /* Known stacks by the key the event holds: resolving it would touch the reader's pool entry
+   * and stack trace, two cache misses an event on a large recording. */
+  JvmsSamplesIdSlot *slot;
+  guint64 key;
+  guint32 stack;
+  if (jvms_jfr_event_get_stack_trace_key (ev, &key))
+    {
+      KeySlot *ks = &self->key_slots[key & (KEY_SLOTS - 1)];
+      if (ks->stack != JVMS_SAMPLES_NONE && ks->key == key && ks->chunk == chunk)
+        return self->memo_stack = ks->stack;
+      if ((stack = jvms_samples_idmap_lookup (&self->stacks, key, chunk, &slot)) != JVMS_SAMPLES_NONE)
+        {
+          *ks = (KeySlot) { key, chunk, stack };
+          return self->memo_stack = stack;
+        }
+    }
+  self->memo_stack = JVMS_SAMPLES_NONE;
   const JvmsJfrStackTrace *st = jvms_jfr_event_get_stack_trace (ev);
   if (st == NULL)
     return JVMS_SAMPLES_NONE;
-  guint chunk = jvms_jfr_event_get_chunk (ev)->index;
-  JvmsSamplesIdSlot *slot;
-  guint32 stack = jvms_samples_idmap_lookup (&self->stacks, st->key, chunk, &slot);
+  stack = jvms_samples_idmap_lookup (&self->stacks, st->key, chunk, &slot);
   if (stack != JVMS_SAMPLES_NONE)
-    return stack;
+    return self->memo_stack = stack;
   guint n = MIN (st->n_frames, JVMS_SAMPLES_MAX_DEPTH);
   gboolean truncated = st->truncated || st->n_frames > n;
   stack = JVMS_SAMPLES_NONE;
@@ -362,7 +412,8 @@ jvms_jfr_samples_stack_of (JvmsJfrSamples *self, const JvmsJfrEvent *ev)
       jvms_samples_idmap_lookup (&self->stacks, st->key, chunk, &slot);
     }
   jvms_samples_idmap_set (&self->stacks, slot, st->key, chunk, stack);
-  return stack;
+  self->key_slots[st->key & (KEY_SLOTS - 1)] = (KeySlot) { st->key, chunk, stack };
+  return self->memo_stack = stack;
 }
 
 static gint64
@@ -426,8 +477,6 @@ on_sample (JvmsJfrSamples *self, const JvmsJfrEvent *ev, TypeInfo *ti)
   const JvmsJfrThread *jt = NULL;
   if (ti->thread != NULL)
     jvms_jfr_event_get_thread_field (ev, ti->thread, &jt);
-  gint64 tid = jvms_threads_tid_of_jfr (jt);
-  const char *name = jt == NULL ? NULL : jt->java_name != NULL ? jt->java_name : jt->os_name;
   gint64 time = jvms_jfr_event_get_start_ns (ev);
   /* Only events that carry a stack trace: most types declare the field and leave it null. */
   guint32 stack = jvms_jfr_samples_stack_of (self, ev);
@@ -436,9 +485,23 @@ on_sample (JvmsJfrSamples *self, const JvmsJfrEvent *ev, TypeInfo *ti)
   const char *state = NULL;
   if (ti->state != NULL)
     jvms_jfr_event_get_string (ev, ti->state, &state);
+  /* Samples of one thread come in runs: the same constant of the same chunk is the same
+   * thread, named the same. */
+  gint64 tid = jvms_threads_tid_of_jfr (jt);
+  guint chunk = jvms_jfr_event_get_chunk (ev)->index;
+  guint32 thread = self->memo_thread_id;
+  if (jt == NULL || jt->key != self->memo_thread_key || chunk != self->memo_thread_chunk
+      || thread == JVMS_SAMPLES_NONE)
+    {
+      const char *name = jt == NULL ? NULL : jt->java_name != NULL ? jt->java_name : jt->os_name;
+      thread = jvms_samples_writer_intern_thread (self->writer, tid, name);
+      self->memo_thread_id = jt != NULL ? thread : JVMS_SAMPLES_NONE;
+      self->memo_thread_key = jt != NULL ? jt->key : 0;
+      self->memo_thread_chunk = chunk;
+    }
   JvmsSampleRecord r = {
     .time = time,
-    .thread = jvms_samples_writer_intern_thread (self->writer, tid, name),
+    .thread = thread,
     .stack = stack,
     .detail = JVMS_SAMPLES_NONE,
   };

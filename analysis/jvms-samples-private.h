@@ -22,21 +22,42 @@ typedef struct
   guint64 waiting;
 } JvmsSamplesSum;
 
-/* Appends in place: g_byte_array_append costs a call and a copy per varint, and a block of 4096
- * samples writes 30,000 of them. */
-static inline void
-jvms_samples_put_varint (GByteArray *b, guint64 v)
+/* Writes @v at @p, which has room for 10 bytes: the byte after it. */
+static inline guint8 *
+jvms_samples_varint_at (guint8 *p, guint64 v)
 {
-  guint len = b->len;
-  g_byte_array_set_size (b, len + 10);
-  guint8 *p = b->data + len;
   while (v >= 0x80)
     {
       *p++ = (guint8) (v | 0x80);
       v >>= 7;
     }
   *p++ = (guint8) v;
-  b->len = (guint) (p - b->data);
+  return p;
+}
+
+/* Room for @n more bytes at the end of @b: where they go. Growing once per record and writing
+ * its varints with jvms_samples_varint_at costs one call where a call per varint (a block of
+ * 4096 samples writes 30,000 of them) was a fiftieth of indexing. */
+static inline guint8 *
+jvms_samples_reserve (GByteArray *b, guint n)
+{
+  guint len = b->len;
+  g_byte_array_set_size (b, len + n);
+  b->len = len;
+  return b->data + len;
+}
+
+/* The end of what was written at @b's end since jvms_samples_reserve(). */
+static inline void
+jvms_samples_commit (GByteArray *b, const guint8 *end)
+{
+  b->len = (guint) (end - b->data);
+}
+
+static inline void
+jvms_samples_put_varint (GByteArray *b, guint64 v)
+{
+  jvms_samples_commit (b, jvms_samples_varint_at (jvms_samples_reserve (b, 10), v));
 }
 
 static inline guint64

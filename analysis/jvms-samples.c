@@ -336,12 +336,6 @@ compare_sum (gconstpointer pa, gconstpointer pb)
   return (sa > sb) - (sa < sb);
 }
 
-static gboolean
-same_key (const JvmsSamplesSum *a, const JvmsSamplesSum *b)
-{
-  return a->type == b->type && a->thread == b->thread && a->stack == b->stack;
-}
-
 static void
 sum_add (JvmsSamplesSum *into, const JvmsSamplesSum *s)
 {
@@ -405,15 +399,17 @@ encode_node (JvmsSamplesWriter *self, GArray *sums)
           if (s->type != first->type || s->thread != first->thread)
             break;
           guint32 key = s->stack + 1;
-          jvms_samples_put_varint (sec, key - previous);
+          guint8 *p = jvms_samples_reserve (sec, 50);
+          p = jvms_samples_varint_at (p, key - previous);
           previous = key;
-          jvms_samples_put_varint (sec, s->count);
-          jvms_samples_put_varint (sec, s->weight);
+          p = jvms_samples_varint_at (p, s->count);
+          p = jvms_samples_varint_at (p, s->weight);
           if (cpu)
             {
-              jvms_samples_put_varint (sec, s->on_cpu);
-              jvms_samples_put_varint (sec, s->waiting);
+              p = jvms_samples_varint_at (p, s->on_cpu);
+              p = jvms_samples_varint_at (p, s->waiting);
             }
+          jvms_samples_commit (sec, p);
         }
       jvms_samples_put_varint (enc, first->type);
       jvms_samples_put_varint (enc, first->thread);
@@ -466,6 +462,119 @@ carry (JvmsSamplesWriter *self, guint level, GArray *sums)
   g_array_unref (sums);
 }
 
+/* Sections of a block's sums: (type, thread) pairs by first appearance */
+typedef struct
+{
+  guint32 type, thread;
+  guint32 rank;   /* its place in (type, thread) order */
+} BlockSection;
+
+static int
+compare_section (gconstpointer pa, gconstpointer pb)
+{
+  const BlockSection *a = *(const BlockSection *const *) pa, *b = *(const BlockSection *const *) pb;
+  if (a->type != b->type)
+    return a->type < b->type ? -1 : 1;
+  return (a->thread > b->thread) - (a->thread < b->thread);
+}
+
+/* Bits of a block sort key: the record's index, its stack + 1 (NONE is 0: first), its
+ * section's rank. */
+#define KEY_INDEX_BITS 12
+#define KEY_STACK_BITS 32
+G_STATIC_ASSERT (JVMS_SAMPLES_BLOCK_SAMPLES <= 1u << KEY_INDEX_BITS);
+
+/* The sums of @recs (at most a block), sorted by (type, thread, stack) as compare_sum() orders
+ * them, equal keys added. A block has few (type, thread) sections: each record's key packs its
+ * section's rank, its stack and its index into 56 bits, sorted by radix. (Sorting the 40-byte
+ * sums with g_array_sort and a comparison function was a twentieth of indexing a recording whose
+ * stacks rarely repeat.) */
+static GArray *
+block_sums (JvmsSamplesWriter *self, GArray *recs)
+{
+  guint n = recs->len;
+  /* Sections by (type, thread), through a small open-addressing table. */
+  guint slots = 16;
+  while (slots < 2 * n)
+    slots *= 2;
+  g_autofree gint32 *table = g_new (gint32, slots);
+  memset (table, 0xff, slots * sizeof (gint32));
+  g_autofree BlockSection *sections = g_new (BlockSection, MAX (n, 1));
+  g_autofree guint16 *section_of = g_new (guint16, MAX (n, 1));
+  guint n_sections = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      const JvmsSampleRecord *r = &g_array_index (recs, JvmsSampleRecord, i);
+      guint h = (guint) jvms_samples_idmap_hash (r->type, r->thread) & (slots - 1);
+      while (table[h] >= 0 && (sections[table[h]].type != r->type || sections[table[h]].thread != r->thread))
+        h = (h + 1) & (slots - 1);
+      if (table[h] < 0)
+        {
+          sections[n_sections] = (BlockSection) { r->type, r->thread, 0 };
+          table[h] = (gint32) n_sections++;
+        }
+      section_of[i] = (guint16) table[h];
+    }
+  g_autofree BlockSection **order = g_new (BlockSection *, MAX (n_sections, 1));
+  for (guint i = 0; i < n_sections; i++)
+    order[i] = &sections[i];
+  qsort (order, n_sections, sizeof *order, compare_section);
+  for (guint i = 0; i < n_sections; i++)
+    order[i]->rank = i;
+
+  g_autofree guint64 *keys = g_new (guint64, MAX (n, 1));
+  g_autofree guint64 *tmp = g_new (guint64, MAX (n, 1));
+  guint64 any = 0, all = G_MAXUINT64;
+  for (guint i = 0; i < n; i++)
+    {
+      const JvmsSampleRecord *r = &g_array_index (recs, JvmsSampleRecord, i);
+      guint64 stack = (guint32) (r->stack + 1);   /* NONE (no stack) first */
+      keys[i] = (guint64) sections[section_of[i]].rank << (KEY_STACK_BITS + KEY_INDEX_BITS)
+                | stack << KEY_INDEX_BITS | i;
+      any |= keys[i];
+      all &= keys[i];
+    }
+  /* LSD radix by bytes above the index, skipping bytes that are the same in every key. */
+  for (guint shift = KEY_INDEX_BITS; shift < 64; shift += 8)
+    {
+      if ((((any ^ all) >> shift) & 0xff) == 0)
+        continue;
+      guint count[257] = { 0 };
+      for (guint i = 0; i < n; i++)
+        count[((keys[i] >> shift) & 0xff) + 1]++;
+      for (guint d = 1; d < 257; d++)
+        count[d] += count[d - 1];
+      for (guint i = 0; i < n; i++)
+        tmp[count[(keys[i] >> shift) & 0xff]++] = keys[i];
+      guint64 *swap = keys;
+      keys = tmp;
+      tmp = swap;
+    }
+
+  GArray *sums = g_array_sized_new (FALSE, FALSE, sizeof (JvmsSamplesSum), n);
+  JvmsSamplesSum *out = (JvmsSamplesSum *) sums->data;
+  guint m = 0;
+  for (guint i = 0; i < n; i++)
+    {
+      const JvmsSampleRecord *r = &g_array_index (recs, JvmsSampleRecord, keys[i] & ((1u << KEY_INDEX_BITS) - 1));
+      gboolean cpu = type_is_cpu (self, r->type);
+      guint64 on_cpu = cpu && r->state == JVMS_CPU_STATE_ON_CPU, waiting = cpu && r->state == JVMS_CPU_STATE_WAITING;
+      if (m > 0 && (keys[i] >> KEY_INDEX_BITS) == (keys[i - 1] >> KEY_INDEX_BITS))
+        {
+          JvmsSamplesSum *last = &out[m - 1];
+          last->count++;
+          last->weight += r->weight;
+          last->on_cpu += on_cpu;
+          last->waiting += waiting;
+        }
+      else
+        out[m++] = (JvmsSamplesSum) { .type = r->type, .thread = r->thread, .stack = r->stack, .count = 1,
+                                      .weight = r->weight, .on_cpu = on_cpu, .waiting = waiting };
+    }
+  sums->len = m;
+  return sums;
+}
+
 static void
 flush_block (JvmsSamplesWriter *self)
 {
@@ -476,11 +585,12 @@ flush_block (JvmsSamplesWriter *self)
   g_byte_array_set_size (enc, 0);
   const JvmsSampleRecord *first = &g_array_index (recs, JvmsSampleRecord, 0);
   gint64 previous = first->time;
-  GArray *sums = g_array_sized_new (FALSE, FALSE, sizeof (JvmsSamplesSum), recs->len);
   for (guint i = 0; i < recs->len; i++)
     {
       const JvmsSampleRecord *r = &g_array_index (recs, JvmsSampleRecord, i);
-      jvms_samples_put_varint (enc, (guint64) (r->time - previous));
+      /* At most 8 varints and the head byte */
+      guint8 *p = jvms_samples_reserve (enc, 81);
+      p = jvms_samples_varint_at (p, (guint64) (r->time - previous));
       previous = r->time;
       guint8 head = (guint8) (r->state & JVMS_SAMPLE_HEAD_STATE_MASK);
       if (r->stack != JVMS_SAMPLES_NONE)
@@ -489,27 +599,20 @@ flush_block (JvmsSamplesWriter *self)
         head |= JVMS_SAMPLE_HEAD_DETAIL;
       if (r->old_object)
         head |= JVMS_SAMPLE_HEAD_OLD_OBJECT;
-      g_byte_array_append (enc, &head, 1);
-      jvms_samples_put_varint (enc, r->type);
-      jvms_samples_put_varint (enc, r->thread);
+      *p++ = head;
+      p = jvms_samples_varint_at (p, r->type);
+      p = jvms_samples_varint_at (p, r->thread);
       if (r->stack != JVMS_SAMPLES_NONE)
-        jvms_samples_put_varint (enc, r->stack);
-      jvms_samples_put_varint (enc, r->weight);
+        p = jvms_samples_varint_at (p, r->stack);
+      p = jvms_samples_varint_at (p, r->weight);
       if (r->detail != JVMS_SAMPLES_NONE)
-        jvms_samples_put_varint (enc, r->detail);
+        p = jvms_samples_varint_at (p, r->detail);
       if (r->old_object)
         {
-          jvms_samples_put_varint (enc, jvms_samples_zigzag (r->allocation_time - r->time));
-          jvms_samples_put_varint (enc, r->object_age);
+          p = jvms_samples_varint_at (p, jvms_samples_zigzag (r->allocation_time - r->time));
+          p = jvms_samples_varint_at (p, r->object_age);
         }
-      JvmsSamplesSum s = { .type = r->type, .thread = r->thread, .stack = r->stack, .count = 1,
-                           .weight = r->weight };
-      if (type_is_cpu (self, r->type))
-        {
-          s.on_cpu = r->state == JVMS_CPU_STATE_ON_CPU;
-          s.waiting = r->state == JVMS_CPU_STATE_WAITING;
-        }
-      g_array_append_val (sums, s);
+      jvms_samples_commit (enc, p);
     }
   JvmsSamplesBlock block = { 0 };
   guint64 offset;
@@ -522,20 +625,8 @@ flush_block (JvmsSamplesWriter *self)
   block.last_time = GINT64_TO_LE (g_array_index (recs, JvmsSampleRecord, recs->len - 1).time);
   block.n_samples = GUINT32_TO_LE (recs->len);
   g_array_append_val (self->blocks, block);
+  GArray *sums = block_sums (self, recs);
   g_array_set_size (recs, 0);
-
-  /* The block's sums, combined. */
-  g_array_sort (sums, compare_sum);
-  guint n = 0;
-  for (guint i = 0; i < sums->len; i++)
-    {
-      JvmsSamplesSum *s = &g_array_index (sums, JvmsSamplesSum, i);
-      if (n > 0 && same_key (&g_array_index (sums, JvmsSamplesSum, n - 1), s))
-        sum_add (&g_array_index (sums, JvmsSamplesSum, n - 1), s);
-      else
-        g_array_index (sums, JvmsSamplesSum, n++) = *s;
-    }
-  g_array_set_size (sums, n);
   carry (self, 0, sums);
 }
 

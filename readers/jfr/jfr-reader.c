@@ -370,6 +370,25 @@ jvms_jfr_event_get_stack_trace (const JvmsJfrEvent *e)
   return jvms_jfr_object_get_stack_trace (&o, &e->type->fields[e->type->stack_field], &st) ? st : NULL;
 }
 
+gboolean
+jvms_jfr_event_get_stack_trace_key (const JvmsJfrEvent *event, guint64 *key)
+{
+  JvmsJfrEvent *e = (JvmsJfrEvent *) event;
+  if (e->type->stack_field < 0 || e->type->fields[e->type->stack_field].op != JFR_OP_POOL)
+    return FALSE;
+  jfr_event_compute_offsets (e);
+  guint32 off = e->offsets[e->type->stack_field];
+  if (off == G_MAXUINT32)
+    return FALSE;
+  JfrIn in;
+  jfr_in_init (&in, e->payload + off, e->end, e->loaded->compressed);
+  guint64 k = jfr_in_long (&in);
+  if (in.bad)
+    return FALSE;
+  *key = k;
+  return TRUE;
+}
+
 #define EVENT_SHORTCUT(name, ctype) \
   gboolean jvms_jfr_event_get_##name (const JvmsJfrEvent *e, const JvmsJfrField *f, ctype out) \
   { \

@@ -322,6 +322,11 @@ const JvmsJfrThread    *jvms_jfr_event_get_thread      (const JvmsJfrEvent *even
  * warning: its events have no stack). No count read from the file sizes an allocation
  * beyond what its record holds. */
 const JvmsJfrStackTrace *jvms_jfr_event_get_stack_trace (const JvmsJfrEvent *event);
+/* The constant-pool key of the event's stack trace as the event holds it, without resolving
+ * it (no pool lookup, no frames decoded): what a caller that remembers stacks per (chunk, key)
+ * looks up first. FALSE when the type has no stack trace field, the field is not a pool
+ * reference, or the event is damaged there. */
+gboolean jvms_jfr_event_get_stack_trace_key (const JvmsJfrEvent *event, guint64 *key);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Generic values                                                                            */

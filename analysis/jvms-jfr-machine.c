@@ -348,6 +348,7 @@ static const struct
   { "jdk.SafepointStateSynchronization", H_SAFEPOINT_SYNC, 0 },
   { "jdk.SafepointEnd", H_SAFEPOINT_END, 0 },
   { "jdk.ExecutionSample", H_EXECUTION_SAMPLE, 0 },
+  { "jdk.CPUTimeSample", H_EXECUTION_SAMPLE, 0 },
   { "jdk.NativeMethodSample", H_NATIVE_SAMPLE, 0 },
   { "jdk.ObjectAllocationSample", H_ALLOC_SAMPLE, 0 },
   { "jdk.ObjectAllocationInNewTLAB", H_ALLOC_TLAB, 0 },
@@ -1196,6 +1197,10 @@ feed_sampled (JvmsJfrMachine *self, const JvmsJfrEvent *ev, TypeInfo *ti, JThrea
     case H_EXECUTION_SAMPLE:
     case H_NATIVE_SAMPLE:
     case H_WALL_SAMPLE:
+      /* Execution samples beside CPU-time samples: the same running threads, not counted twice. */
+      if (ti->handler == H_EXECUTION_SAMPLE
+          && jvms_jfr_recording_sampler_of (self->recording, jvms_jfr_event_get_type_name (ev), NULL) == JVMS_SAMPLER_EXECUTION)
+        return TRUE;
       if (j != NULL)
         {
           ensure_not_recorded (self, j, self->recording_start);

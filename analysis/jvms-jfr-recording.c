@@ -29,6 +29,7 @@ typedef struct
   char          *jvm_version;
   char          *dd_version;
   gint64         dd_cpu, dd_wall;
+  gint64         cpu_time_period;  /* the last jdk.CPUTimeSample's samplingPeriod, ns */
 } Scan;
 
 static guint64
@@ -320,6 +321,14 @@ jvms_jfr_recording_scan (JvmsJfrFile *file)
           }
         else if (strcmp (name, "datadog.DatadogProfilerConfig") == 0)
           on_dd_config (&s, ev);
+        else if (strcmp (name, "jdk.CPUTimeSample") == 0)
+          {
+            /* Each sample says its period (its throttle setting may be a rate: "500/s"). */
+            const JvmsJfrField *f = jvms_jfr_type_find_field (type, "samplingPeriod");
+            gint64 v;
+            if (f != NULL && jvms_jfr_event_get_time_ns (ev, f, &v) && v > 0)
+              s.cpu_time_period = v;
+          }
       }
   }
   GHashTableIter iter;
@@ -340,7 +349,19 @@ jvms_jfr_recording_scan (JvmsJfrFile *file)
       for (guint i = 0; i < G_N_ELEMENTS (state_types); i++)
         if (enabled (&s, state_types[i]) || count_of (&s, state_types[i]) > 0)
           info->thread_states = TRUE;
-      jdk_sampler (&s, info, JVMS_SAMPLER_CPU, "jdk.ExecutionSample");
+      if (count_of (&s, "jdk.CPUTimeSample") > 0)
+        {
+          /* JDK 25's CPU-time sampler is the CPU sampler: it samples the CPU time each thread
+           * used. Execution samples of the same threads would count that time again: they are
+           * listed, not counted. */
+          if (s.cpu_time_period > 0)
+            set_sampler (info, JVMS_SAMPLER_CPU, "jdk.CPUTimeSample", s.cpu_time_period, JVMS_INTERVAL_SETTING);
+          else
+            jdk_sampler (&s, info, JVMS_SAMPLER_CPU, "jdk.CPUTimeSample");
+          jdk_sampler (&s, info, JVMS_SAMPLER_EXECUTION, "jdk.ExecutionSample");
+        }
+      else
+        jdk_sampler (&s, info, JVMS_SAMPLER_CPU, "jdk.ExecutionSample");
       jdk_sampler (&s, info, JVMS_SAMPLER_NATIVE, "jdk.NativeMethodSample");
       break;
     case JVMS_WRITER_ASYNC_PROFILER:
@@ -471,6 +492,9 @@ jvms_jfr_recording_sampler_of (const JvmsRecordingInfo *recording, const char *t
     return -1;
   if (recording == NULL)
     return JVMS_SAMPLER_CPU;
+  const JvmsSamplerInfo *execution = &recording->samplers[JVMS_SAMPLER_EXECUTION];
+  if (execution->source != JVMS_INTERVAL_NONE && g_strcmp0 (execution->type, type) == 0)
+    return JVMS_SAMPLER_EXECUTION;
   const JvmsSamplerInfo *cpu = &recording->samplers[JVMS_SAMPLER_CPU];
   const JvmsSamplerInfo *wall = &recording->samplers[JVMS_SAMPLER_WALL];
   gboolean is_wall = wall->source != JVMS_INTERVAL_NONE && g_strcmp0 (wall->type, type) == 0;

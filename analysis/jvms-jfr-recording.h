@@ -32,7 +32,8 @@ JvmsSampled        jvms_jfr_recording_classify (JvmsWriterKind      writer,
                                                 guint               n_frames);
 
 /* Which sampler an event of type @type with thread state @state (NULL when it has none) belongs
- * to in @recording: JVMS_SAMPLER_CPU, _WALL or _NATIVE, or -1 for an event of no sampler.
+ * to in @recording: JVMS_SAMPLER_CPU, _WALL or _NATIVE, _EXECUTION (the JDK's execution samples
+ * beside JDK 25's CPU-time samples: not counted), or -1 for an event of no sampler.
  * async-profiler's jdk.ExecutionSample is a CPU sample, or a wall-clock one when the recording
  * sampled wall clock that way; both, told apart by the state (CPU samples carry STATE_DEFAULT),
  * when it sampled both (docs/writers.md). The indexer's counters and the sample store ask it

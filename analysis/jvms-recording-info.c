@@ -12,7 +12,7 @@
 
 static const char * const writer_names[] = { "unknown", "jdk", "async-profiler", "dd-trace" };
 static const char * const source_names[] = { "none", "setting", "default", "events" };
-static const char * const sampler_names[] = { "cpu", "wall", "native" };
+static const char * const sampler_names[] = { "cpu", "wall", "native", "execution" };
 G_STATIC_ASSERT (G_N_ELEMENTS (sampler_names) == JVMS_SAMPLER_N);
 
 const char *
@@ -103,7 +103,7 @@ jvms_recording_info_interval (const JvmsRecordingInfo *self, JvmsSampled sampled
 /* Lines (one per fact, words separated by tabs):
  *   writer  <jdk|async-profiler|dd-trace|unknown>  [version]
  *   thread-states  <yes|no>
- *   sampler  <cpu|wall|native>  <setting|default|events>  <interval ns>  <event type>
+ *   sampler  <cpu|wall|native|execution>  <setting|default|events>  <interval ns>  <event type>
  *   samples  <cpu|running|...|exception>  <count>
  * Words are written without tabs or newlines (a version string is cleaned of them). */
 char *
@@ -265,13 +265,17 @@ jvms_recording_info_writer_text (const JvmsRecordingInfo *self, gboolean transla
 static void
 append_sampler (GString *out, const JvmsRecordingInfo *self, JvmsSamplerKind kind, gboolean translate)
 {
-  static const char * const labels[] = { N_("CPU"), N_("wall clock"), N_("native code") };
+  static const char * const labels[] = { N_("CPU"), N_("wall clock"), N_("native code"), N_("execution samples") };
+  G_STATIC_ASSERT (G_N_ELEMENTS (labels) == JVMS_SAMPLER_N);
   const JvmsSamplerInfo *s = &self->samplers[kind];
   if (s->source == JVMS_INTERVAL_NONE)
     return;
   if (out->len > 0)
     g_string_append (out, ", ");
-  const char *label = TR (translate, labels[kind]);
+  /* JDK 25's sampler of CPU time (JEP 509) samples per CPU time a thread used, not per period
+   * of the clock: said so. */
+  const char *label = kind == JVMS_SAMPLER_CPU && g_strcmp0 (s->type, "jdk.CPUTimeSample") == 0
+                      ? TR (translate, N_("CPU time")) : TR (translate, labels[kind]);
   if (s->source == JVMS_INTERVAL_EVENTS)
     {
       /* TRANSLATORS: a sampler that counts hardware events, so its samples are no time */
@@ -280,7 +284,14 @@ append_sampler (GString *out, const JvmsRecordingInfo *self, JvmsSamplerKind kin
       return;
     }
   g_autofree char *interval = interval_text (s->ns);
-  if (s->source == JVMS_INTERVAL_DEFAULT)
+  if (kind == JVMS_SAMPLER_EXECUTION && s->source == JVMS_INTERVAL_DEFAULT)
+    /* TRANSLATORS: "execution samples every 20 ms (the writer's default), not counted beside CPU time" */
+    g_string_append_printf (out, TR (translate, N_("%s every %s (the writer's default), not counted beside CPU time")),
+                            label, interval);
+  else if (kind == JVMS_SAMPLER_EXECUTION)
+    /* TRANSLATORS: "execution samples every 10 ms, not counted beside CPU time" */
+    g_string_append_printf (out, TR (translate, N_("%s every %s, not counted beside CPU time")), label, interval);
+  else if (s->source == JVMS_INTERVAL_DEFAULT)
     /* TRANSLATORS: "CPU every 10 ms (the writer's default)" */
     g_string_append_printf (out, TR (translate, N_("%s every %s (the writer's default)")), label, interval);
   else

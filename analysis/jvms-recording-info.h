@@ -31,8 +31,12 @@ typedef enum
   JVMS_SAMPLER_CPU,     /* on-CPU samples */
   JVMS_SAMPLER_WALL,    /* wall-clock samples, with a thread state */
   JVMS_SAMPLER_NATIVE,  /* the JDK's native method samples */
+  /* The JDK's execution samples in a recording whose CPU sampler is JDK 25's CPU-time sampler
+   * (jdk.CPUTimeSample): listed, never counted as time, as both sample the same running
+   * threads (docs/writers.md). */
+  JVMS_SAMPLER_EXECUTION,
 } JvmsSamplerKind;
-#define JVMS_SAMPLER_N 3
+#define JVMS_SAMPLER_N 4
 
 /* Where an interval comes from. */
 typedef enum

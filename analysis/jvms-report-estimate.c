@@ -5,6 +5,8 @@
  * (jvms-recording-info.h). */
 #include "jvms-report-private.h"
 
+#include "jvms-jfr-recording.h"
+
 #include <string.h>
 
 /* Where a sample of kind @k of an application thread is charged, and under which key. */
@@ -185,7 +187,11 @@ jvms_report_estimate_samples (JvmsReportWork *w, GError **error)
 gboolean
 jvms_report_sample_on_cpu (JvmsReportWork *w, const char *type, const char *state)
 {
-  if (w->recording == NULL || w->recording->writer != JVMS_WRITER_ASYNC_PROFILER)
+  if (w->recording == NULL)
+    return TRUE;
+  if (jvms_jfr_recording_sampler_of (w->recording, type, state) == JVMS_SAMPLER_EXECUTION)
+    return FALSE;
+  if (w->recording->writer != JVMS_WRITER_ASYNC_PROFILER)
     return TRUE;
   const JvmsSamplerInfo *cpu = &w->recording->samplers[JVMS_SAMPLER_CPU];
   const JvmsSamplerInfo *wall = &w->recording->samplers[JVMS_SAMPLER_WALL];

@@ -32,8 +32,10 @@ jvms_report_read_samples (JvmsReportWork *r, const char *path, GError **error)
       jvms_report_monitors_sample (r, &s);
       if (s.time < r->from || s.time >= r->to || !g_hash_table_contains (ours, &s.tid))
         continue;
-      /* A profiler's wall-clock samples of idle threads are no hot methods. */
-      if (s.kind == JVMS_SAMPLE_EXECUTION && s.n_frames > 0
+      /* A profiler's wall-clock samples of idle threads are no hot methods; JDK 25's CPU-time
+       * samples are, and then the execution samples beside them are not (counted once). */
+      gboolean execution = s.kind == JVMS_SAMPLE_EXECUTION || g_strcmp0 (s.type_name, "jdk.CPUTimeSample") == 0;
+      if (execution && s.n_frames > 0
           && jvms_report_sample_on_cpu (r, s.type_name, s.state))
         {
           (*n_exec)++;

@@ -126,6 +126,13 @@ cite (JvmsReport *report, JvmsProfile *profile, JvmsFinding *finding, GError **e
   if (tids->len == 0)
     return TRUE;
 
+  /* Beside JDK 25's CPU-time samples the execution samples are not counted (docs/writers.md):
+   * the CPU-time samples alone, as `profile --kind jdk.CPUTimeSample` gives them. */
+  const JvmsSamplerInfo *execution = report->recording != NULL ? &report->recording->samplers[JVMS_SAMPLER_EXECUTION] : NULL;
+  const char *cpu_time_kinds[] = { report->recording != NULL ? report->recording->samplers[JVMS_SAMPLER_CPU].type : NULL, NULL };
+  if (kinds == cpu_kinds && execution != NULL && execution->source != JVMS_INTERVAL_NONE && cpu_time_kinds[0] != NULL)
+    kinds = cpu_time_kinds;
+
   g_autoptr(GPtrArray) trees = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr(GPtrArray) lines = g_ptr_array_new_with_free_func ((GDestroyNotify) g_ptr_array_unref);
   const char *unit = NULL;

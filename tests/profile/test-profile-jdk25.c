@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "jvms-profile.h"
+#include "jvms-report.h"
 #include "jvms-trace-index.h"
 
 /* ---- bytes ---------------------------------------------------------------------------------- */
@@ -408,6 +409,38 @@ test_jdk25 (void)
   g_assert_cmpuint (jvms_profile_count_samples (profile, JVMS_PROFILE_KIND_CPU_WAITING, NULL), ==, 0);
   for (JvmsProfileKind k = JVMS_PROFILE_KIND_ALLOC; k <= JVMS_PROFILE_KIND_EXCEPTION; k++)
     g_assert_cmpuint (jvms_profile_count_samples (profile, k, NULL), ==, 0);
+
+  /* The report says what the recording holds: CPU-time samples every 5 ms (their
+   * samplingPeriod), the execution sample beside them listed and not counted; program logic
+   * estimated from the three CPU-time samples, led by the method on their stacks' tops. */
+  g_autoptr(JvmsHistory) history = jvms_trace_index_dup_history (index);
+  JvmsReportOptions options = {
+    .from = jvms_history_get_start_time (history), .to = jvms_history_get_end_time (history),
+    .samples_path = jvms_trace_index_get_samples_path (index),
+  };
+  g_autoptr(JvmsReport) report = jvms_report_compute (history, &options, &error);
+  g_assert_no_error (error);
+  const JvmsSamplerInfo *cpu_sampler = &report->recording->samplers[JVMS_SAMPLER_CPU];
+  g_assert_cmpstr (cpu_sampler->type, ==, "jdk.CPUTimeSample");
+  g_assert_cmpint (cpu_sampler->ns, ==, 5000000);
+  g_assert_cmpint (report->recording->samplers[JVMS_SAMPLER_EXECUTION].source, ==, JVMS_INTERVAL_DEFAULT);
+  g_autofree char *said = jvms_recording_info_describe (report->recording, FALSE);
+  g_assert_cmpstr (said, ==, "sampled by the JDK: CPU time every 5 ms, execution samples every 20 ms "
+                             "(the writer's default), not counted beside CPU time; no thread states recorded");
+  g_assert_cmpuint (report->findings->len, ==, 1);
+  const JvmsFinding *logic = g_ptr_array_index (report->findings, 0);
+  g_assert_cmpint (logic->kind, ==, JVMS_FINDING_PROGRAM_LOGIC);
+  g_assert_cmpint (logic->estimated_ns, ==, 3 * 5000000);
+  g_assert_cmpint (logic->evidence.execution_samples, ==, 3);
+  g_assert_cmpuint (logic->evidence.hot_methods->len, ==, 1);
+  const JvmsEvidenceAmount *hot = &g_array_index (logic->evidence.hot_methods, JvmsEvidenceAmount, 0);
+  g_assert_cmpstr (hot->name, ==, "com.example.Hot.compute");
+  g_assert_cmpint (hot->value, ==, 3);
+  g_autofree char *text = jvms_report_to_text (report, "jdk25.jfr");
+  g_assert_null (strstr (text, "[unknown] samples"));
+  g_assert_nonnull (strstr (text, "stacks (jdk.CPUTimeSample)"));
+  g_clear_pointer (&report, jvms_report_free);
+  g_clear_pointer (&history, jvms_history_unref);
 
   g_unlink (path);
   g_clear_object (&profile);

@@ -436,6 +436,11 @@ test_jdk25 (void)
   const JvmsEvidenceAmount *hot = &g_array_index (logic->evidence.hot_methods, JvmsEvidenceAmount, 0);
   g_assert_cmpstr (hot->name, ==, "com.example.Hot.compute");
   g_assert_cmpint (hot->value, ==, 3);
+  /* The thread's sample counters: the CPU-time samples, and nothing of the execution sample. */
+  g_assert_cmpuint (report->threads->len, ==, 1);
+  const JvmsReportThread *main_thread = &g_array_index (report->threads, JvmsReportThread, 0);
+  for (guint k = 0; k < JVMS_SAMPLED_N; k++)
+    g_assert_cmpuint (main_thread->sampled[k], ==, k == JVMS_SAMPLED_CPU ? 3 : 0);
   g_autofree char *text = jvms_report_to_text (report, "jdk25.jfr");
   g_assert_null (strstr (text, "[unknown] samples"));
   g_assert_nonnull (strstr (text, "stacks (jdk.CPUTimeSample)"));

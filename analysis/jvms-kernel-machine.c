@@ -47,6 +47,7 @@ typedef struct
   gint64          pending_waker;   /* who ended the pending wait (packed, jvms-states.h); -1: none */
   const char     *pending_device;  /* the disk whose completion ended it (interned), or NULL */
   GArray         *counters;        /* CounterRate */
+  GArray         *switch_counters; /* CounterRate: Threads/<tid>/switch-counters/<name> */
   gint64          unknown_ns;      /* emitted time in UNKNOWN */
   gint64          known_ns;        /* emitted time in any other state but EXITED */
   guint64         n_own;           /* events recorded in its own context (its switch-outs too) */
@@ -61,6 +62,7 @@ typedef struct
   const char   *completed_disk;    /* interned "major:minor" */
   gboolean      seen;              /* current_tid is known (a switch on it was seen) */
   GArray       *counters;          /* CounterRate */
+  GArray       *switch_reads;      /* CounterRate: the time of each counter's last switch read */
 } KCpu;
 
 typedef struct
@@ -99,6 +101,7 @@ kthread_free (gpointer data)
 {
   KThread *k = data;
   counters_free (k->counters);
+  counters_free (k->switch_counters);
   g_free (k);
 }
 
@@ -115,7 +118,10 @@ kcpu_free (gpointer data)
 {
   KCpu *c = data;
   if (c != NULL)
-    counters_free (c->counters);
+    {
+      counters_free (c->counters);
+      counters_free (c->switch_reads);
+    }
   g_free (c);
 }
 
@@ -610,8 +616,11 @@ on_task (JvmsKernelMachine *self, const JvmsKernelEvent *ev, gint64 t)
     }
 }
 
+/* @folder's counter @name under @group ("counters", "switch-counters"), made at its first use;
+ * no attribute when @folder is JVMS_ATTRIBUTE_INVALID. */
 static CounterRate *
-counter_find (JvmsKernelMachine *self, GArray **counters, JvmsAttribute folder, const char *name)
+counter_find_in (JvmsKernelMachine *self, GArray **counters, JvmsAttribute folder, const char *group,
+                 const char *name)
 {
   if (*counters == NULL)
     *counters = g_array_new (FALSE, TRUE, sizeof (CounterRate));
@@ -623,10 +632,17 @@ counter_find (JvmsKernelMachine *self, GArray **counters, JvmsAttribute folder, 
     }
   if ((*counters)->len >= 16)
     return NULL;
-  JvmsAttribute parent = jvms_writer_child (self->writer, folder, "counters");
-  CounterRate r = { .counter = name, .attribute = jvms_writer_child (self->writer, parent, name) };
+  CounterRate r = { .counter = name, .attribute = JVMS_ATTRIBUTE_INVALID };
+  if (folder != JVMS_ATTRIBUTE_INVALID)
+    r.attribute = jvms_writer_child (self->writer, jvms_writer_child (self->writer, folder, group), name);
   g_array_append_val (*counters, r);
   return &g_array_index (*counters, CounterRate, (*counters)->len - 1);
+}
+
+static CounterRate *
+counter_find (JvmsKernelMachine *self, GArray **counters, JvmsAttribute folder, const char *name)
+{
+  return counter_find_in (self, counters, folder, "counters", name);
 }
 
 /* The rate over the span since the previous sample is written at that previous sample. */
@@ -650,12 +666,47 @@ counter_sample (JvmsKernelMachine *self, CounterRate *r, gint64 t, const JvmsKer
   r->last_value = ev->counter.value;
 }
 
+/* A counter a sched_switch read (the event comes before that switch): the CPU counted
+ * @period since its previous switch read, all of it in the run this switch ends, of the thread
+ * in whose context it comes. That thread's switch-counters/<name> holds the count over exactly
+ * that run, [previous read, this one), and null after it, so a quantum (jvms-quanta.c) takes it
+ * only when its own ends are those two switches. Not a rate: the count of one run is exact. */
+static void
+on_switch_read (JvmsKernelMachine *self, const JvmsKernelEvent *ev, const char *name, gint64 t)
+{
+  KCpu *c = kcpu_get (self, ev->cpu);
+  if (c == NULL)
+    return;
+  CounterRate *cr = counter_find_in (self, &c->switch_reads, JVMS_ATTRIBUTE_INVALID, NULL, name);
+  if (cr == NULL)
+    return;
+  gint64 since = cr->last_time;
+  gboolean known = cr->have_last && since < t;
+  cr->have_last = TRUE;
+  cr->last_time = t;
+  if (!known || ev->tid <= 0)
+    return;
+  KThread *k = kthread_get (self, ev->tid, t);
+  CounterRate *r = counter_find_in (self, &k->switch_counters, k->thread->folder, "switch-counters", name);
+  /* A run that would begin before the thread's previous one ended is not one of its runs
+   * (events were lost in between): no value rather than a moved one. */
+  if (r == NULL || since < jvms_writer_last_time (self->writer, r->attribute))
+    return;
+  jvms_writer_set_int (self->writer, r->attribute, since, (gint64) MIN (ev->counter.period, (guint64) G_MAXINT64));
+  jvms_writer_set_null (self->writer, r->attribute, t);
+}
+
 static void
 on_counter (JvmsKernelMachine *self, const JvmsKernelEvent *ev, gint64 t)
 {
   if (ev->counter.counter == NULL)
     return;
   const char *name = g_intern_string (ev->counter.counter);
+  if (ev->counter.at_switch)
+    {
+      on_switch_read (self, ev, name, t);
+      return;
+    }
   if (ev->tid > 0)
     {
       KThread *k = kthread_get (self, ev->tid, t);
@@ -725,6 +776,14 @@ static void
 on_lost (JvmsKernelMachine *self, const JvmsKernelEvent *ev, gint64 t)
 {
   self->n_lost += ev->lost.lost;
+  /* A switch read after the gap counts since the last one before it: no run's count. */
+  for (guint i = 0; i < self->cpus->len; i++)
+    {
+      KCpu *c = g_ptr_array_index (self->cpus, i);
+      if (c != NULL && c->switch_reads != NULL && (ev->cpu < 0 || (guint) ev->cpu == i))
+        for (guint j = 0; j < c->switch_reads->len; j++)
+          g_array_index (c->switch_reads, CounterRate, j).have_last = FALSE;
+    }
   GHashTableIter iter;
   gpointer value;
   g_hash_table_iter_init (&iter, self->kthreads);
@@ -777,7 +836,9 @@ jvms_kernel_machine_feed (JvmsKernelMachine *self, const JvmsKernelEvent *ev)
       on_block (self, ev, t);
       break;
     case JVMS_KERNEL_EVENT_COUNTER_SAMPLE:
-      context_evidence (self, ev, t);
+      /* A switch's reads: the switch that follows is the evidence, judged as without them. */
+      if (!ev->counter.at_switch)
+        context_evidence (self, ev, t);
       on_counter (self, ev, t);
       break;
     case JVMS_KERNEL_EVENT_LOST:
@@ -795,7 +856,8 @@ jvms_kernel_machine_feed (JvmsKernelMachine *self, const JvmsKernelEvent *ev)
    * only switches into is one whose own events the kernel does not give the recording
    * (jvms_kernel_machine_get_quality). */
   if (ev->tid > 0 && ev->cpu >= 0 && ev->time != 0 && ev->type != JVMS_KERNEL_EVENT_OTHER
-      && ev->type != JVMS_KERNEL_EVENT_LOST)
+      && ev->type != JVMS_KERNEL_EVENT_LOST
+      && !(ev->type == JVMS_KERNEL_EVENT_COUNTER_SAMPLE && ev->counter.at_switch))
     {
       gint64 tid = ev->tid;
       KThread *k = g_hash_table_lookup (self->kthreads, &tid);

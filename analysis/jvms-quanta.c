@@ -7,6 +7,7 @@
 #include "jvms-thread-list.h"
 
 #define QUANTA_BASIS "estimated: each counter sample's events spread over the thread's on-CPU time since its previous sample"
+#define QUANTA_EXACT "exact: the CPU's count between the switch-in and the switch-out, read by perf at each sched_switch"
 
 typedef struct
 {
@@ -203,9 +204,51 @@ estimate_counter (GArray *quanta, GArray *rates, double *out)
     }
 }
 
+/* The count of each quantum whose ends are the two switch reads of a run the kernel machine
+ * wrote (Threads/<tid>/switch-counters/<name>: the count over [switch-in, switch-out), null
+ * after): @out[i] is quantum i's count, NaN when no read run has exactly its ends (lost events,
+ * a quantum cut at the trace's ends, a trace recorded without reads at switches). */
+static void
+exact_counter (GArray *quanta, GArray *runs, double *out)
+{
+  guint r = 0;
+  for (guint i = 0; i < quanta->len; i++)
+    {
+      const Quantum *q = &g_array_index (quanta, Quantum, i);
+      out[i] = NAN;
+      while (r < runs->len && g_array_index (runs, JvmsInterval, r).start < q->start)
+        r++;
+      if (r == runs->len)
+        continue;
+      const JvmsInterval *iv = &g_array_index (runs, JvmsInterval, r);
+      if (iv->start == q->start && iv->end == q->end && iv->value.type == JVMS_VALUE_INT)
+        out[i] = (double) iv->value.i;
+    }
+}
+
+/* A run whose context-switches count is above 1 held a switch perf did not record (the kernel
+ * does not always give the recording a sched_switch; docs/analysis.md, "Missing switch
+ * records"): its counts are shared with another thread's run, so none of them is exact.
+ * @values holds @n_reads counters' values for @n quanta each. */
+static void
+drop_shared_runs (JvmsHistory *history, const JvmsAttribute *reads, guint n_reads, guint n, double *values)
+{
+  int cs = -1;
+  for (guint k = 0; k < n_reads; k++)
+    if (g_strcmp0 (jvms_history_get_name (history, reads[k]), "context-switches") == 0)
+      cs = (int) k;
+  if (cs < 0)
+    return;
+  for (guint i = 0; i < n; i++)
+    if (values[(gsize) cs * n + i] > 1)
+      for (guint k = 0; k < n_reads; k++)
+        values[(gsize) k * n + i] = NAN;
+}
+
 typedef struct
 {
   guint start, epoch, duration, tid, thread, cpu, method, preempted, end, complete;
+  GHashTable *exact;   /* the names of the counters read at switches in any thread */
 } Columns;
 
 static gboolean
@@ -247,43 +290,66 @@ read_intervals (JvmsHistory *history, const JvmsAttribute *attrs, guint n, GArra
   return TRUE;
 }
 
+/* The attributes under @folder's child @name, none when it has no such child. */
+static GArray *
+children_of (JvmsHistory *history, JvmsAttribute folder, const char *name)
+{
+  JvmsAttribute parent = jvms_history_lookup_child (history, folder, name);
+  return parent != JVMS_ATTRIBUTE_INVALID ? jvms_history_list_children (history, parent)
+                                          : g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
+}
+
 static gboolean
 add_thread (JvmsRecordTable *table, const Columns *c, JvmsHistory *history,
             const JvmsThreadInfo *t, gint64 from, gint64 to, GError **error)
 {
   if (t->kernel_state == JVMS_ATTRIBUTE_INVALID)
     return TRUE;
-  JvmsAttribute counters_folder = jvms_history_lookup_child (history, t->folder, "counters");
-  g_autoptr(GArray) counters = counters_folder != JVMS_ATTRIBUTE_INVALID
-                                 ? jvms_history_list_children (history, counters_folder)
-                                 : g_array_new (FALSE, FALSE, sizeof (JvmsAttribute));
-  guint n = 3 + counters->len;
+  g_autoptr(GArray) counters = children_of (history, t->folder, "counters");
+  g_autoptr(GArray) reads = children_of (history, t->folder, "switch-counters");
+  /* A counter read at switches is not also estimated: the estimate of the same name goes. */
+  for (guint k = counters->len; k-- > 0;)
+    if (g_hash_table_contains (c->exact, jvms_history_get_name (history, g_array_index (counters, JvmsAttribute, k))))
+      g_array_remove_index (counters, k);
+  guint n = 3 + counters->len + reads->len;
   g_autofree JvmsAttribute *attrs = g_new (JvmsAttribute, n);
   attrs[0] = t->kernel_state;
   attrs[1] = jvms_history_lookup_child (history, t->kernel_state, "cpu");
   attrs[2] = jvms_history_lookup_child (history, t->folder, "method");
   for (guint i = 0; i < counters->len; i++)
     attrs[3 + i] = g_array_index (counters, JvmsAttribute, i);
+  for (guint i = 0; i < reads->len; i++)
+    attrs[3 + counters->len + i] = g_array_index (reads, JvmsAttribute, i);
+  guint n_counters = counters->len + reads->len;
   g_autofree GArray **lists = g_new0 (GArray *, n);
   gboolean ok = read_intervals (history, attrs, n, lists, error);
   if (ok)
     {
       g_autoptr(GArray) quanta = thread_quanta (lists[0], lists[1]);
       attach_methods (quanta, lists[2]);
-      g_autofree double *estimates = g_new (double, (gsize) MAX (quanta->len, 1) * MAX (counters->len, 1));
-      g_autofree guint *counter_columns = g_new (guint, MAX (counters->len, 1));
-      for (guint k = 0; k < counters->len; k++)
+      g_autofree double *estimates = g_new (double, (gsize) MAX (quanta->len, 1) * MAX (n_counters, 1));
+      g_autofree guint *counter_columns = g_new (guint, MAX (n_counters, 1));
+      for (guint k = 0; k < n_counters; k++)
         {
-          estimate_counter (quanta, lists[3 + k], estimates + (gsize) k * quanta->len);
+          gboolean exact = k >= counters->len;
+          if (exact)
+            exact_counter (quanta, lists[3 + k], estimates + (gsize) k * quanta->len);
+          else
+            estimate_counter (quanta, lists[3 + k], estimates + (gsize) k * quanta->len);
           const char *name = jvms_history_get_name (history, attrs[3 + k]);
           int col = jvms_record_table_lookup (table, name);
           if (col < 0)
             {
               col = (int) jvms_record_table_add_column (table, name, JVMS_RECORD_COLUMN_DOUBLE, TRUE);
-              jvms_record_table_set_basis (table, (guint) col, QUANTA_BASIS);
+              if (exact)
+                jvms_record_table_set_exact (table, (guint) col, QUANTA_EXACT);
+              else
+                jvms_record_table_set_basis (table, (guint) col, QUANTA_BASIS);
             }
           counter_columns[k] = (guint) col;
         }
+      drop_shared_runs (history, attrs + 3 + counters->len, reads->len, quanta->len,
+                        estimates + (gsize) counters->len * quanta->len);
       gint64 origin = jvms_history_get_start_time (history);
       for (guint i = 0; i < quanta->len; i++)
         {
@@ -306,7 +372,7 @@ add_thread (JvmsRecordTable *table, const Columns *c, JvmsHistory *history,
             jvms_record_table_set_int (table, c->preempted, row, g_strcmp0 (q->end_kind, "preempted") == 0);
           jvms_record_table_set_string (table, c->end, row, q->end_kind);
           jvms_record_table_set_int (table, c->complete, row, q->switched_in && switched_out);
-          for (guint k = 0; k < counters->len; k++)
+          for (guint k = 0; k < n_counters; k++)
             jvms_record_table_set_double (table, counter_columns[k], row,
                                           estimates[(gsize) k * quanta->len + i]);
         }
@@ -335,6 +401,17 @@ jvms_quanta_read (JvmsHistory *history, gint64 from, gint64 to, GError **error)
     .complete = jvms_record_table_add_column (table, "complete", JVMS_RECORD_COLUMN_INT, FALSE),
   };
   JvmsThreadList *threads = jvms_thread_list_read (history);
+  g_autoptr(GHashTable) exact = g_hash_table_new (g_str_hash, g_str_equal);
+  c.exact = exact;
+  for (guint i = 0; i < jvms_thread_list_get_len (threads); i++)
+    {
+      const JvmsThreadInfo *t = jvms_thread_list_get (threads, i);
+      if (t->kind == JVMS_THREAD_KIND_OTHER_PROCESS || t->tid <= 0)
+        continue;
+      g_autoptr(GArray) reads = children_of (history, t->folder, "switch-counters");
+      for (guint k = 0; k < reads->len; k++)
+        g_hash_table_add (exact, (gpointer) jvms_history_get_name (history, g_array_index (reads, JvmsAttribute, k)));
+    }
   gboolean ok = TRUE;
   for (guint i = 0; ok && i < jvms_thread_list_get_len (threads); i++)
     {

@@ -10,6 +10,7 @@ typedef struct
   JvmsRecordColumnKind  kind;
   gboolean              metric;
   char                 *basis;
+  char                 *exact;
   GArray               *values; /* gint64, double or const char * (in the table's chunk) */
 } Column;
 
@@ -27,6 +28,7 @@ column_free (gpointer data)
   Column *c = data;
   g_free (c->name);
   g_free (c->basis);
+  g_free (c->exact);
   g_array_unref (c->values);
   g_free (c);
 }
@@ -108,6 +110,15 @@ jvms_record_table_set_basis (JvmsRecordTable *self, guint column, const char *ba
   c->basis = g_strdup (basis);
 }
 
+void
+jvms_record_table_set_exact (JvmsRecordTable *self, guint column, const char *how)
+{
+  g_return_if_fail (self != NULL && column < self->columns->len);
+  Column *c = g_ptr_array_index (self->columns, column);
+  g_free (c->exact);
+  c->exact = g_strdup (how);
+}
+
 int
 jvms_record_table_lookup (JvmsRecordTable *self, const char *name)
 {
@@ -154,6 +165,13 @@ jvms_record_table_get_basis (JvmsRecordTable *self, guint column)
 {
   Column *c = column_at (self, column);
   return c != NULL ? c->basis : NULL;
+}
+
+const char *
+jvms_record_table_get_exact (JvmsRecordTable *self, guint column)
+{
+  Column *c = column_at (self, column);
+  return c != NULL ? c->exact : NULL;
 }
 
 guint64

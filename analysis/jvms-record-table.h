@@ -40,6 +40,11 @@ guint                 jvms_record_table_add_column   (JvmsRecordTable      *self
 void                  jvms_record_table_set_basis    (JvmsRecordTable      *self,
                                                       guint                 column,
                                                       const char           *basis);
+/* Marks a column's values as measured, not estimated: a counter read at each context switch
+ * (jvms-quanta.h), saying how. */
+void                  jvms_record_table_set_exact    (JvmsRecordTable      *self,
+                                                      guint                 column,
+                                                      const char           *how);
 /* -1 when absent. */
 int                   jvms_record_table_lookup       (JvmsRecordTable      *self,
                                                       const char           *name);
@@ -53,6 +58,10 @@ gboolean              jvms_record_table_is_metric    (JvmsRecordTable      *self
                                                       guint                 column);
 /* NULL for exact values. */
 const char           *jvms_record_table_get_basis    (JvmsRecordTable      *self,
+                                                      guint                 column);
+
+/* NULL unless set_exact said how the values were measured. */
+const char           *jvms_record_table_get_exact    (JvmsRecordTable      *self,
                                                       guint                 column);
 
 /* Appends a row with every value missing; returns its index. */

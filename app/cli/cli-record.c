@@ -86,7 +86,7 @@ jvms_cli_record (int argc, char **argv)
   g_autofree char *out = NULL;
   g_autofree char *duration_text = NULL;
   int pid = 0;
-  gboolean include_sensitive = FALSE, no_kernel = FALSE, no_syscalls = FALSE;
+  gboolean include_sensitive = FALSE, no_kernel = FALSE, no_syscalls = FALSE, no_switch_counters = FALSE;
   g_auto(GStrv) rest = NULL;
   const GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, N_("The bundle folder to write (OUT.jvmtrace)"), N_("OUT") },
@@ -98,6 +98,8 @@ jvms_cli_record (int argc, char **argv)
     { "no-kernel", 0, 0, G_OPTION_ARG_NONE, &no_kernel, N_("Record the JVM only, without perf"), NULL },
     { "no-syscalls", 0, 0, G_OPTION_ARG_NONE, &no_syscalls,
       N_("Leave the JVM's system calls out of the kernel recording (they are most of its size)"), NULL },
+    { "no-switch-counters", 0, 0, G_OPTION_ARG_NONE, &no_switch_counters,
+      N_("Do not read the counters at each context switch (no exact counters per quantum)"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &rest, NULL, N_("-- java ARGS...") },
     G_OPTION_ENTRY_NULL
   };
@@ -129,7 +131,7 @@ jvms_cli_record (int argc, char **argv)
   if (out == NULL || (pid != 0) == have_command || pid < 0)
     {
       g_printerr ("%s\n", _("Usage: jvmscope-cli record -o OUT.jvmtrace [--duration S] [--include-sensitive] "
-                            "[--no-kernel] [--no-syscalls] (--pid PID | -- java ARGS...)"));
+                            "[--no-kernel] [--no-syscalls] [--no-switch-counters] (--pid PID | -- java ARGS...)"));
       return 2;
     }
 
@@ -142,6 +144,7 @@ jvms_cli_record (int argc, char **argv)
   jvms_recorder_set_include_sensitive (recorder, include_sensitive);
   jvms_recorder_set_kernel (recorder, !no_kernel);
   jvms_recorder_set_syscalls (recorder, !no_syscalls);
+  jvms_recorder_set_switch_counters (recorder, !no_switch_counters);
   g_signal_connect (recorder, "message", G_CALLBACK (on_message), NULL);
 
   g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);

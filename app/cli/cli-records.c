@@ -179,6 +179,8 @@ print_stats (Output *o, GString *s)
           g_string_append_printf (s, "\"n\": %" G_GUINT64_FORMAT, st.n);
           const char *basis = jvms_record_table_get_basis (t, c);
           g_string_append_printf (s, ", \"estimated\": %s", basis != NULL ? "true" : "false");
+          if (jvms_record_table_get_exact (t, c) != NULL)
+            g_string_append (s, ", \"exact\": true");
           g_string_append_c (s, '}');
         }
       else
@@ -247,6 +249,12 @@ print_columns_json (JvmsRecordTable *t, GString *s)
         {
           g_string_append (s, ", \"basis\": ");
           jvms_json_append_string (s, basis);
+        }
+      const char *exact = jvms_record_table_get_exact (t, c);
+      if (exact != NULL)
+        {
+          g_string_append (s, ", \"exact\": true, \"how\": ");
+          jvms_json_append_string (s, exact);
         }
       g_string_append_c (s, '}');
     }

@@ -28,6 +28,7 @@ typedef struct
   gboolean include_sensitive;
   gboolean no_kernel;
   gboolean no_syscalls;
+  gboolean no_switch_counters;
   char **java_argv;             /* as given, before the recorder's own options */
   char *settings;               /* the .jfc used */
   char *jfr_path, *perf_data_path, *clock_log_path;
@@ -40,6 +41,8 @@ typedef struct
   JsonNode *kernel_events;      /* array of perf event names */
   char *syscall_scope;
   char *counters;
+  char **switch_counters;       /* read at each sched_switch; NULL when not */
+  gboolean switch_hardware;
   gint64 lost_records, lost_samples;
   JsonArray *not_recorded;      /* {what, reason, how_to_allow?} */
   GDateTime *start_time, *end_time;

@@ -42,6 +42,7 @@ jvms_recording_clear (JvmsRecording *rec)
   g_clear_pointer (&rec->kernel_events, json_node_unref);
   g_free (rec->syscall_scope);
   g_free (rec->counters);
+  g_strfreev (rec->switch_counters);
   g_clear_pointer (&rec->not_recorded, json_array_unref);
   g_clear_pointer (&rec->helpers, json_array_unref);
   g_clear_pointer (&rec->start_time, g_date_time_unref);
@@ -348,6 +349,20 @@ jvms_recording_write_bundle (JvmsRecording *rec, GError **error)
       json_builder_add_value (b, json_node_copy (rec->kernel_events));
       add_string_or_null (b, "system_calls_of", rec->syscall_scope);
       add_string_or_null (b, "counters", rec->counters);
+      /* What each sched_switch read, for exact counters per quantum (docs/records.md). */
+      json_builder_set_member_name (b, "switch_counters");
+      if (rec->switch_counters == NULL)
+        json_builder_add_null_value (b);
+      else
+        {
+          json_builder_begin_object (b);
+          add_strv (b, "counters", rec->switch_counters);
+          json_builder_set_member_name (b, "hardware");
+          json_builder_add_boolean_value (b, rec->switch_hardware);
+          json_builder_set_member_name (b, "hardware_available");
+          json_builder_add_boolean_value (b, rec->probe.hw_counters);
+          json_builder_end_object (b);
+        }
       add_int (b, "buffer_per_cpu_bytes", 32 * 1024 * 1024);
       add_int (b, "lost_records", rec->lost_records);
       add_int (b, "lost_samples", rec->lost_samples);

@@ -35,6 +35,7 @@ typedef struct
   guint n_syscall_tids;
   gboolean hw_counters;
   gboolean no_syscalls;        /* leave system calls out: they are most of the file */
+  gboolean no_switch_counters; /* a plain sched_switch, without the counter group it reads */
 } JvmsPerfConfig;
 
 typedef struct _JvmsPerfSession JvmsPerfSession;
@@ -59,6 +60,10 @@ gboolean jvms_perf_session_stop_finish (JvmsPerfSession     *session,
 JsonNode   *jvms_perf_session_events_json   (JvmsPerfSession *session);
 const char *jvms_perf_session_syscall_scope (JvmsPerfSession *session);
 const char *jvms_perf_session_counters      (JvmsPerfSession *session);
+/* The counters each sched_switch reads (NULL-terminated; NULL when none), and whether they are
+ * hardware ones. */
+const char * const *jvms_perf_session_switch_counters (JvmsPerfSession *session,
+                                                       gboolean        *hardware);
 /* PERF_RECORD_LOST records (gaps) and samples they lost; -1 when perf report could not tell. */
 gint64      jvms_perf_session_lost_records  (JvmsPerfSession *session);
 gint64      jvms_perf_session_lost_samples  (JvmsPerfSession *session);

@@ -34,6 +34,17 @@ static const char * const system_events[] = {
 /* About 100 samples a second per busy thread: enough to colour a time slice, cheap to take. */
 #define HW_COUNTERS "{cycles/period=10000000/,instructions,cache-misses,cache-references}:S"
 #define SW_COUNTER "cpu-clock/period=10000000/"
+/* Counters read at every context switch, system-wide: sched_switch leads the group and is its
+ * only sampled member (:S), so each switch records what the CPU counted since the previous one,
+ * the run of the thread it takes off the CPU (docs/records.md). On every CPU, not only the
+ * JVM's cgroup: a cgroup-scoped group is not read when another process's thread switches, so
+ * the run it ends would have no count. Without a PMU, the software counters: task-clock (the
+ * run's time, a check on its duration), page faults, migrations, switches. context-switches in
+ * both: a run that counted more than one switch held one perf did not record, and its counts
+ * are not that thread's alone. */
+static const char * const hw_switch_counters[] = { "cycles", "instructions", "cache-misses", "cache-references",
+                                                   "context-switches", NULL };
+static const char * const sw_switch_counters[] = { "task-clock", "page-faults", "cpu-migrations", "context-switches", NULL };
 /* ftrace filters are limited in size; a JVM seldom has more threads than this at attach time. */
 #define MAX_FILTER_TIDS 200
 /* Per CPU. 16M lost nothing at 300 k events/s on an idle machine; 32M leaves room for a perf
@@ -58,6 +69,8 @@ struct _JvmsPerfSession
   GPtrArray *events;
   char *syscall_scope;
   const char *counters;
+  const char * const *switch_counters;
+  gboolean switch_hardware;
   char *perf_path, *output;
   gint64 lost_records, lost_samples;
   gint64 enabled_ns, stopped_ns;
@@ -422,8 +435,20 @@ jvms_perf_session_start_async (const JvmsPerfConfig *config, GAsyncReadyCallback
                                                 "(a filter on common_pid); threads started later are missing",
                                                 config->n_syscall_tids);
     }
+  if (!config->no_switch_counters)
+    {
+      session->switch_hardware = config->hw_counters;
+      session->switch_counters = config->hw_counters ? hw_switch_counters : sw_switch_counters;
+    }
   for (gsize i = 0; i < G_N_ELEMENTS (system_events); i++)
-    add_event (argv, session->events, system_events[i]);
+    if (session->switch_counters != NULL && g_str_equal (system_events[i], "sched:sched_switch"))
+      {
+        g_autofree char *members = g_strjoinv (",", (char **) session->switch_counters);
+        g_autofree char *group = g_strdup_printf ("{sched:sched_switch,%s}:S", members);
+        add_event (argv, session->events, group);
+      }
+    else
+      add_event (argv, session->events, system_events[i]);
   if (config->cgroup == NULL)
     add_event (argv, session->events, session->counters);
   g_ptr_array_add (argv, NULL);
@@ -560,6 +585,13 @@ const char *
 jvms_perf_session_counters (JvmsPerfSession *session)
 {
   return session->counters;
+}
+
+const char * const *
+jvms_perf_session_switch_counters (JvmsPerfSession *session, gboolean *hardware)
+{
+  *hardware = session->switch_hardware;
+  return session->switch_counters;
 }
 
 gint64

@@ -656,6 +656,7 @@ on_perf_stopped (GObject *source, GAsyncResult *res, gpointer data)
       rec->kernel_events = jvms_perf_session_events_json (perf);
       rec->syscall_scope = g_strdup (jvms_perf_session_syscall_scope (perf));
       rec->counters = g_strdup (jvms_perf_session_counters (perf));
+      rec->switch_counters = g_strdupv ((char **) jvms_perf_session_switch_counters (perf, &rec->switch_hardware));
       rec->lost_records = jvms_perf_session_lost_records (perf);
       rec->lost_samples = jvms_perf_session_lost_samples (perf);
       if (rec->lost_records > 0)
@@ -882,9 +883,13 @@ step_kernel (JvmsRecorder *self)
     .n_syscall_tids = tids != NULL ? tids->len : 0,
     .hw_counters = rec->probe.hw_counters,
     .no_syscalls = rec->no_syscalls,
+    .no_switch_counters = rec->no_switch_counters,
   };
   if (rec->no_syscalls)
     jvms_recording_missing (rec, "system calls", "--no-syscalls was given", NULL);
+  if (rec->no_switch_counters)
+    jvms_recording_missing (rec, "counters at each context switch", "--no-switch-counters was given",
+                            "record without --no-switch-counters");
   jvms_perf_session_start_async (&config, on_perf_started, g_object_ref (self));
 }
 
@@ -1064,6 +1069,13 @@ jvms_recorder_set_syscalls (JvmsRecorder *self, gboolean syscalls)
 {
   g_return_if_fail (JVMS_IS_RECORDER (self));
   self->rec.no_syscalls = !syscalls;
+}
+
+void
+jvms_recorder_set_switch_counters (JvmsRecorder *self, gboolean switch_counters)
+{
+  g_return_if_fail (JVMS_IS_RECORDER (self));
+  self->rec.no_switch_counters = !switch_counters;
 }
 
 JvmsRecorderState

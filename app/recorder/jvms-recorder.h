@@ -67,6 +67,10 @@ void              jvms_recorder_set_kernel        (JvmsRecorder        *self,
                                                    gboolean             kernel);
 void              jvms_recorder_set_syscalls      (JvmsRecorder        *self,
                                                    gboolean             syscalls);
+/* Without the counter group each sched_switch reads (exact counters per quantum): a plain
+ * sched_switch, as recordings made before it. */
+void              jvms_recorder_set_switch_counters (JvmsRecorder      *self,
+                                                   gboolean             switch_counters);
 
 /* Runs the recording; completes once bundle.json is written (or the recording failed). */
 void              jvms_recorder_record_async      (JvmsRecorder        *self,

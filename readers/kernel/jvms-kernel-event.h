@@ -118,6 +118,12 @@ typedef struct
       const char *counter; /* "cycles", "instructions", "cache-misses", "cache-references" */
       guint64     period;  /* events counted since the previous sample of this counter */
       guint64     value;   /* the counter's running value when read (0 when unknown) */
+      /* Read by a sched_switch that leads a counter group (perf record -a
+       * '{sched:sched_switch,task-clock,...}:S'): the counters count the whole CPU, so @period
+       * is what the CPU counted since its previous switch, the run of the thread this switch
+       * takes off it: the event's @tid is that thread (the switch's prev_tid), not the
+       * sample's context; delivered even when 0, before the switch itself. */
+      gboolean    at_switch;
     } counter;
     struct
     {

@@ -289,10 +289,20 @@ note_unknown_id (JvmsPerfReader *self, guint64 offset)
     self->first_unknown_id_offset = offset;
 }
 
-/* PERF_SAMPLE_READ: like perf, one event per counter whose value moved since its last read. */
+/* PERF_SAMPLE_READ: like perf, one event per counter whose value moved since its last read;
+ * every counter of a group a sched_switch reads, moved or not (a quantum without a page fault
+ * has 0 of them, not an unknown number). A tracepoint's own count in the group is its hits,
+ * which the tracepoint's event says: it is left out. */
 static void
 decode_read (JvmsPerfReader *self, const PerfAttr *a, const PerfSample *s, guint64 offset)
 {
+  gboolean at_switch = a->attr.type == PERF_TYPE_TRACEPOINT && a->tp != NULL
+                       && a->tp->type == JVMS_KERNEL_EVENT_SCHED_SWITCH;
+  /* The run a switch's reads end is its prev's: the sample's own tid is -1 for a thread that
+   * is exiting (its pid is already detached), and the reads still count its run. */
+  gint32 prev_tid = at_switch && s->raw != NULL
+                      ? (gint32) perf_field_read_int (&a->tp->fields[TP_SWITCH_PREV_PID], s->raw, s->raw_size, -1)
+                      : -1;
   guint64 rf = a->attr.read_format;
   gboolean has_id = (rf & PERF_FORMAT_ID) != 0;
   gsize times = 8 * (((rf & PERF_FORMAT_TOTAL_TIME_ENABLED) ? 1 : 0)
@@ -323,7 +333,7 @@ decode_read (JvmsPerfReader *self, const PerfAttr *a, const PerfSample *s, guint
         }
       guint64 delta = value - slot->last_value;
       slot->last_value = value;
-      if (delta == 0)
+      if ((delta == 0 && !at_switch) || (slot->attr == a && a->attr.type == PERF_TYPE_TRACEPOINT))
         continue;
       JvmsKernelEvent *ev = emit (self, JVMS_KERNEL_EVENT_COUNTER_SAMPLE, slot->attr->name, s);
       if (ev == NULL)
@@ -331,6 +341,9 @@ decode_read (JvmsPerfReader *self, const PerfAttr *a, const PerfSample *s, guint
       ev->counter.counter = slot->attr->counter;
       ev->counter.period = delta;
       ev->counter.value = value;
+      ev->counter.at_switch = at_switch;
+      if (at_switch)
+        ev->tid = prev_tid;
     }
 }
 
@@ -444,11 +457,13 @@ decode_sample (JvmsPerfReader *self, const guint8 *rec, gsize size, guint64 offs
       note_bad_sample (self, offset);
       return;
     }
+  /* A tracepoint that leads a group is both: the counters read first (they were read in the
+   * context of the thread being switched out), then the tracepoint. */
   if (a->attr.sample_type & PERF_SAMPLE_READ)
     decode_read (self, a, &s, offset);
-  else if (a->attr.type == PERF_TYPE_TRACEPOINT)
+  if (a->attr.type == PERF_TYPE_TRACEPOINT)
     decode_tracepoint (self, a, &s);
-  else
+  else if (!(a->attr.sample_type & PERF_SAMPLE_READ))
     {
       JvmsKernelEvent *ev = emit (self, JVMS_KERNEL_EVENT_COUNTER_SAMPLE, a->name, &s);
       if (ev == NULL)

@@ -180,8 +180,16 @@ def case_launch(cli, tmp, work):
     check_kernel(out, b)
     check_clock(out, b)
     k = b["recorded"]["kernel"]
-    tap.check("sched:sched_switch" in k["perf_events"] and "raw_syscalls:sys_enter" in k["perf_events"],
-              "perf events listed", json.dumps(k))
+    switch = [e for e in k["perf_events"] if e == "sched:sched_switch" or e.startswith("{sched:sched_switch,")]
+    tap.check(len(switch) == 1 and "raw_syscalls:sys_enter" in k["perf_events"], "perf events listed", json.dumps(k))
+    # Each sched_switch reads a counter group: hardware counters when `perf stat` counts them.
+    sc = k.get("switch_counters") or {}
+    hw = not any(m["what"] == "hardware counters" for m in b["not_recorded"])
+    want = ["cycles", "instructions", "cache-misses", "cache-references", "context-switches"] if hw else \
+           ["task-clock", "page-faults", "cpu-migrations", "context-switches"]
+    tap.check(sc.get("counters") == want and sc.get("hardware") is hw and sc.get("hardware_available") is hw
+              and switch == ["{sched:sched_switch,%s}:S" % ",".join(want)],
+              "bundle.json says which counters each sched_switch read (hardware: %s)" % hw, json.dumps(k))
     # System calls come only from the JVM when its cgroup filters them.
     rc, out_lines = 0, run(["perf", "script", "-i", os.path.join(out, "kernel.perf.data"), "-F", "pid,event"]).stdout
     pids = {int(l.split()[0]) for l in out_lines.splitlines() if "raw_syscalls:sys_enter" in l}

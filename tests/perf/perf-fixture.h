@@ -9,7 +9,8 @@
 typedef struct
 {
   char *dir;
-  char *full;    /* sched, syscalls and a counter group, all CPUs */
+  char *full;    /* sched (sched_switch reading task-clock and page-faults), syscalls and a
+                  * sampled counter group, all CPUs */
   char *full_z;  /* the same events, written with -z (zstd) */
   char *small;   /* sched and a counter group: small enough to damage many times */
   char *small_z;

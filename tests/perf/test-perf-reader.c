@@ -20,6 +20,9 @@ our_counts (const char *path, JvmsPerfReaderFlags flags)
   JvmsKernelEvent ev;
   while (jvms_perf_reader_next (reader, &ev, &error))
     {
+      /* perf script leaves out a switch's reads of counters that did not move; we do not. */
+      if (ev.type == JVMS_KERNEL_EVENT_COUNTER_SAMPLE && ev.counter.at_switch && ev.counter.period == 0)
+        continue;
       guint n = GPOINTER_TO_UINT (g_hash_table_lookup (counts, ev.name));
       g_hash_table_replace (counts, g_strdup (ev.name), GUINT_TO_POINTER (n + 1));
     }
@@ -310,7 +313,9 @@ test_counters (void)
     {
       if (ev.type == JVMS_KERNEL_EVENT_COUNTER_SAMPLE)
         {
-          g_assert_cmpuint (ev.counter.period, >, 0);
+          /* A switch reads its group whether it moved or not. */
+          if (!ev.counter.at_switch)
+            g_assert_cmpuint (ev.counter.period, >, 0);
           g_assert_cmpuint (ev.counter.value, >=, ev.counter.period);
           g_assert_cmpint (ev.cpu, >=, 0);
           g_assert_cmpint (ev.time, >, 0);
@@ -339,6 +344,88 @@ test_counters (void)
   g_assert_cmpuint (n_comm, >, 0);
   /* The workload runs cat 10 times; other programs on the machine may run it too. */
   g_assert_cmpuint (n_exec, >=, 10);
+}
+
+/* The counters a sched_switch reads: delivered before that switch, at its time and CPU, named
+ * for the thread it switches out, 0 included; per CPU they add up to the task-clock and
+ * page-faults perf script shows after each switch (it leaves out those that did not move). */
+static void
+test_switch_reads (void)
+{
+  g_autofree char *out = perf_script (fixture.full, "tid,cpu,time,event,period");
+  g_autoptr(GRegex) head = g_regex_new ("^\\s*-?\\d+\\s+\\[(\\d+)\\]\\s+(\\d+\\.\\d+):\\s+(\\d+)\\s+(\\S+):", 0, 0, NULL);
+  /* [cpu][0: task-clock, 1: page-faults] */
+  guint64 want[64][2] = { { 0 } }, have[64][2] = { { 0 } };
+  g_autofree char *leader = NULL;
+  char *next = out;
+  guint n_switch_reads = 0;
+  for (char *line = perf_next_line (&next); line != NULL; line = perf_next_line (&next))
+    {
+      g_autoptr(GMatchInfo) m = NULL;
+      if (!g_regex_match (head, line, 0, &m))
+        continue;
+      g_autofree char *cpu = g_match_info_fetch (m, 1), *when = g_match_info_fetch (m, 2);
+      g_autofree char *period = g_match_info_fetch (m, 3), *event = g_match_info_fetch (m, 4);
+      g_autofree char *at = g_strdup_printf ("%s %s", cpu, when);
+      int c = atoi (cpu);
+      g_assert_cmpint (c, <, 64);
+      if (strcmp (event, "sched:sched_switch") == 0)
+        g_free (g_steal_pointer (&leader)), leader = g_strdup (at);
+      else if (leader != NULL && strcmp (leader, at) == 0
+               && (strcmp (event, "task-clock") == 0 || strcmp (event, "page-faults") == 0))
+        want[c][event[0] == 'p'] += g_ascii_strtoull (period, NULL, 10);
+      else if (strstr (event, "sched:") == NULL)
+        g_clear_pointer (&leader, g_free);
+    }
+
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JvmsPerfReader) reader = jvms_perf_reader_open (fixture.full, JVMS_PERF_READER_DEFAULT, &error);
+  g_assert_no_error (error);
+  JvmsKernelEvent ev;
+  gint64 read_time = -1;
+  gint32 read_cpu = -1, read_tid = -2;
+  guint n_read = 0;
+  while (jvms_perf_reader_next (reader, &ev, &error))
+    {
+      if (ev.type == JVMS_KERNEL_EVENT_COUNTER_SAMPLE && ev.counter.at_switch)
+        {
+          g_assert_true (g_str_equal (ev.counter.counter, "task-clock") || g_str_equal (ev.counter.counter, "page-faults"));
+          g_assert_cmpint (ev.cpu, >=, 0);
+          g_assert_cmpint (ev.cpu, <, 64);
+          have[ev.cpu][ev.counter.counter[0] == 'p'] += ev.counter.period;
+          if (n_read > 0)
+            {
+              g_assert_cmpint (ev.time, ==, read_time);
+              g_assert_cmpint (ev.cpu, ==, read_cpu);
+              g_assert_cmpint (ev.tid, ==, read_tid);
+            }
+          read_time = ev.time, read_cpu = ev.cpu, read_tid = ev.tid;
+          n_read++;
+          continue;
+        }
+      if (ev.type == JVMS_KERNEL_EVENT_SCHED_SWITCH && n_read > 0)
+        {
+          /* Both counters of the group, then the switch they belong to. */
+          g_assert_cmpuint (n_read, ==, 2);
+          g_assert_cmpint (ev.time, ==, read_time);
+          g_assert_cmpint (ev.cpu, ==, read_cpu);
+          g_assert_cmpint (read_tid, ==, ev.sched_switch.prev_tid);
+          n_switch_reads++;
+        }
+      else
+        g_assert_cmpuint (n_read, ==, 0);
+      n_read = 0;
+    }
+  g_assert_no_error (error);
+  g_assert_cmpuint (n_switch_reads, >, 10);
+  guint64 total = 0;
+  for (guint c = 0; c < 64; c++)
+    for (guint k = 0; k < 2; k++)
+      {
+        g_assert_cmpuint (have[c][k], ==, want[c][k]);
+        total += have[c][0];
+      }
+  g_assert_cmpuint (total, >, 0);
 }
 
 static void
@@ -398,6 +485,7 @@ main (int argc, char **argv)
   g_test_add_func ("/perf/reader/fields", test_fields);
   g_test_add_func ("/perf/reader/fields-compressed", test_fields_compressed);
   g_test_add_func ("/perf/reader/counters", test_counters);
+  g_test_add_func ("/perf/reader/switch-reads", test_switch_reads);
   int ret = g_test_run ();
   perf_fixture_teardown (&fixture, ret != 0);
   return ret;

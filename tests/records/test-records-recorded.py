@@ -7,6 +7,12 @@ tests/cli/Work.java under `jvmscope-cli record`.
   thread out on that CPU at that nanosecond, and its `end` (preempted, blocked, blocked-io) is
   that switch's `prev_state`, `exited` where the thread was dead or had begun to exit; every complete quantum begins at a `sched_switch` that
   switches the thread in there and then;
+- the counters perf read at each switch (bundle.json's switch_counters) are exact columns: each
+  quantum's task-clock is its duration (--scatter duration,task-clock: Pearson above 0.99), and
+  per CPU and counter the quanta add up to what `perf script` shows read at the switch-outs of
+  the JVM's runs (a run: between a switch that put a thread on the CPU and the next switch there,
+  which takes it off; one whose context-switches count is above 1 held a switch perf did not
+  record, and is no one's);
 - the CLI's numbers: --stats, a filter's count and --scatter's Pearson r against the same
   computed here over the records --json printed;
 - a saved set is there after reopening and after the index is rebuilt (--force), with the same
@@ -31,8 +37,10 @@ args = ap.parse_args()
 tap = Tap()
 tmp = tempfile.mkdtemp(prefix="jvms-records-")
 
-SWITCH = re.compile(r"^\s*(-?\d+)\s+\[(\d+)\]\s+(\d+)\.(\d+):\s+sched:sched_switch:.*\bprev_pid=(-?\d+) "
-                    r"prev_prio=-?\d+ prev_state=(\S+) ==> next_comm=.* next_pid=(-?\d+) next_prio=-?\d+\s*$")
+# perf script -F pid,tid,cpu,time,event,period,trace: a switch's counter reads follow it, each a line.
+LINE = re.compile(r"^\s*-?\d+/(-?\d+)\s+\[(\d+)\]\s+(\d+)\.(\d+):\s+(\d+)\s+(\S+):(.*)$")
+SWITCH = re.compile(r"\bprev_pid=(-?\d+) prev_prio=-?\d+ prev_state=(\S+) ==> next_comm=.* next_pid=(-?\d+) next_prio=-?\d+\s*$")
+EXIT = re.compile(r"\bpid=(\d+) ")
 
 
 def run(cmd, **kw):
@@ -82,20 +90,38 @@ try:
 
     # ------------------------------------------------------------ quanta against perf script
     outs, ins, exits = {}, {}, {}
-    EXIT = re.compile(r"^\s*-?\d+\s+\[\d+\]\s+(\d+)\.(\d+):\s+sched:sched_process_exit:.*\bpid=(\d+) ")
+    read_names = (json.load(open(os.path.join(bundle, "bundle.json")))["recorded"]["kernel"].get("switch_counters")
+                  or {}).get("counters", [])
+    last_in = {}       # cpu -> the thread the last switch there put on it
+    reads, run_of = {}, {}   # (cpu, t) of a switch -> {counter: delta}; the thread whose run it ends
     script = run(["perf", "script", "-i", os.path.join(bundle, "kernel.perf.data"), "--ns",
-                  "-F", "tid,cpu,time,event,trace"]).stdout
+                  "-F", "pid,tid,cpu,time,event,period,trace"]).stdout
     for line in script.splitlines():
-        m = EXIT.match(line)
-        if m:
-            exits.setdefault(int(m.group(3)), int(m.group(1)) * 1_000_000_000 + int(m.group(2).ljust(9, "0")[:9]) + offset)
-            continue
-        m = SWITCH.match(line)
+        m = LINE.match(line)
         if not m:
             continue
-        cpu, t = int(m.group(2)), int(m.group(3)) * 1_000_000_000 + int(m.group(4).ljust(9, "0")[:9])
-        outs[(int(m.group(5)), cpu, t + offset)] = m.group(6)
-        ins[(int(m.group(7)), cpu, t + offset)] = True
+        cpu, t = int(m.group(2)), int(m.group(3)) * 1_000_000_000 + int(m.group(4).ljust(9, "0")[:9]) + offset
+        event = m.group(6)
+        if event == "sched:sched_process_exit":
+            e = EXIT.search(m.group(7))
+            if e:
+                exits.setdefault(int(e.group(1)), t)
+            continue
+        if event in read_names:
+            if (cpu, t) in reads:
+                reads[(cpu, t)][event] = reads[(cpu, t)].get(event, 0) + int(m.group(5))
+            continue
+        if event != "sched:sched_switch":
+            continue
+        m = SWITCH.search(m.group(7))
+        if not m:
+            continue
+        prev, nxt = int(m.group(1)), int(m.group(3))
+        outs[(prev, cpu, t)] = m.group(2)
+        ins[(nxt, cpu, t)] = True
+        reads[(cpu, t)] = {}
+        run_of[(cpu, t)] = prev if last_in.get(cpu) == prev else None
+        last_in[cpu] = nxt
     tap.check(len(outs) > 1000, "perf script shows sched_switch events", len(outs))
     wrong, n_ends, n_starts, kinds = [], 0, 0, {}
     for q in quanta:
@@ -121,6 +147,35 @@ try:
     tap.check(not wrong and n_ends > 200 and kinds.get("preempted", 0) > 0 and kinds.get("blocked", 0) > 0,
               "each quantum's switch-out is perf's, with its prev_state (%d ends %s, %d switch-ins)"
               % (n_ends, sorted(kinds.items()), n_starts), "\n".join(wrong[:20]))
+
+    # ------------------------------------------------------------ counters read at each switch
+    exact = [c["name"] for c in got["columns"] if c.get("exact")]
+    tap.check(sorted(exact) == sorted(read_names) and len(read_names) >= 4 and "task-clock" in exact
+              and not any(c["estimated"] for c in got["columns"] if c.get("exact")),
+              "the counters read at each switch are exact columns (%s)" % exact,
+              (read_names, [c for c in got["columns"] if c["metric"]]))
+    corr = records("--scatter", "duration,task-clock")["correlation"]
+    tap.check(corr["pearson"] is not None and corr["pearson"] > 0.99 and corr["n"] > 0.9 * len(quanta),
+              "each quantum's task-clock is its duration: Pearson %s over %d of %d quanta"
+              % (corr["pearson"], corr["n"], len(quanta)), corr)
+    jvm_tids = {q["tid"] for q in quanta}
+    want, have = {}, {}
+    for key, counts in reads.items():
+        if run_of[key] in jvm_tids and counts.get("context-switches", 0) <= 1:
+            for n in read_names:
+                want[(key[0], n)] = want.get((key[0], n), 0) + counts.get(n, 0)
+    for q in quanta:
+        for n in read_names:
+            if q.get(n) is not None:
+                have[(q["cpu"], n)] = have.get((q["cpu"], n), 0) + q[n]
+    bad = ["cpu %d %s: quanta %s, perf script %s" % (k[0], k[1], have.get(k), want.get(k))
+           for k in sorted(set(want) | set(have)) if want.get(k) != have.get(k)]
+    # A counter that did not move in a run is 0 there, not missing: all are there or none.
+    bad += ["tid %d at %d: %s" % (q["tid"], q["epoch_ns"], [q.get(n) for n in read_names]) for q in quanta
+            if len({q.get(n) is None for n in read_names}) > 1][:10]
+    tap.check(not bad and len(want) >= len(read_names),
+              "per CPU, the quanta's counters add up to perf script's reads at the JVM's switch-outs (%s)"
+              % sorted(want.items()), "\n".join(bad))
 
     # ------------------------------------------------------------ the CLI's numbers
     durations = [q["duration"] for q in quanta]

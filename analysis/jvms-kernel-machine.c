@@ -668,7 +668,7 @@ counter_sample (JvmsKernelMachine *self, CounterRate *r, gint64 t, const JvmsKer
 
 /* A counter a sched_switch read (the event comes before that switch): the CPU counted
  * @period since its previous switch read, all of it in the run this switch ends, of the thread
- * in whose context it comes. That thread's switch-counters/<name> holds the count over exactly
+ * it switches out (prev_tid). That thread's switch-counters/<name> holds the count over exactly
  * that run, [previous read, this one), and null after it, so a quantum (jvms-quanta.c) takes it
  * only when its own ends are those two switches. Not a rate: the count of one run is exact. */
 static void
@@ -684,9 +684,9 @@ on_switch_read (JvmsKernelMachine *self, const JvmsKernelEvent *ev, const char *
   gboolean known = cr->have_last && since < t;
   cr->have_last = TRUE;
   cr->last_time = t;
-  if (!known || ev->tid <= 0)
+  if (!known || ev->counter.prev_tid <= 0)
     return;
-  KThread *k = kthread_get (self, ev->tid, t);
+  KThread *k = kthread_get (self, ev->counter.prev_tid, t);
   CounterRate *r = counter_find_in (self, &k->switch_counters, k->thread->folder, "switch-counters", name);
   /* A run that would begin before the thread's previous one ended is not one of its runs
    * (events were lost in between): no value rather than a moved one. */

@@ -121,9 +121,11 @@ typedef struct
       /* Read by a sched_switch that leads a counter group (perf record -a
        * '{sched:sched_switch,task-clock,...}:S'): the counters count the whole CPU, so @period
        * is what the CPU counted since its previous switch, the run of the thread this switch
-       * takes off it: the event's @tid is that thread (the switch's prev_tid), not the
-       * sample's context; delivered even when 0, before the switch itself. */
+       * takes off it, @prev_tid (the sample's own @tid is -1 for a thread that is exiting);
+       * delivered before the switch itself. Every read a tracepoint leads is delivered, 0
+       * included (a run without a page fault has 0 of them, not an unknown number). */
       gboolean    at_switch;
+      gint32      prev_tid;    /* meaningful with @at_switch only */
     } counter;
     struct
     {

@@ -290,14 +290,16 @@ note_unknown_id (JvmsPerfReader *self, guint64 offset)
 }
 
 /* PERF_SAMPLE_READ: like perf, one event per counter whose value moved since its last read;
- * every counter of a group a sched_switch reads, moved or not (a quantum without a page fault
- * has 0 of them, not an unknown number). A tracepoint's own count in the group is its hits,
- * which the tracepoint's event says: it is left out. */
+ * every counter of a group a tracepoint leads, moved or not (a sched_switch's reads: a run
+ * without a page fault has 0 of them, not an unknown number; whether the tracepoint's format
+ * is known or not, so that a file without it gives the same events). A tracepoint's own count
+ * in the group is its hits, which the tracepoint's event says: it is left out. */
 static void
 decode_read (JvmsPerfReader *self, const PerfAttr *a, const PerfSample *s, guint64 offset)
 {
   gboolean at_switch = a->attr.type == PERF_TYPE_TRACEPOINT && a->tp != NULL
                        && a->tp->type == JVMS_KERNEL_EVENT_SCHED_SWITCH;
+  gboolean led = a->attr.type == PERF_TYPE_TRACEPOINT;
   /* The run a switch's reads end is its prev's: the sample's own tid is -1 for a thread that
    * is exiting (its pid is already detached), and the reads still count its run. */
   gint32 prev_tid = at_switch && s->raw != NULL
@@ -333,7 +335,7 @@ decode_read (JvmsPerfReader *self, const PerfAttr *a, const PerfSample *s, guint
         }
       guint64 delta = value - slot->last_value;
       slot->last_value = value;
-      if ((delta == 0 && !at_switch) || (slot->attr == a && a->attr.type == PERF_TYPE_TRACEPOINT))
+      if ((delta == 0 && !led) || (slot->attr == a && led))
         continue;
       JvmsKernelEvent *ev = emit (self, JVMS_KERNEL_EVENT_COUNTER_SAMPLE, slot->attr->name, s);
       if (ev == NULL)
@@ -342,8 +344,7 @@ decode_read (JvmsPerfReader *self, const PerfAttr *a, const PerfSample *s, guint
       ev->counter.period = delta;
       ev->counter.value = value;
       ev->counter.at_switch = at_switch;
-      if (at_switch)
-        ev->tid = prev_tid;
+      ev->counter.prev_tid = prev_tid;
     }
 }
 

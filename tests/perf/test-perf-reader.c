@@ -397,9 +397,9 @@ test_switch_reads (void)
             {
               g_assert_cmpint (ev.time, ==, read_time);
               g_assert_cmpint (ev.cpu, ==, read_cpu);
-              g_assert_cmpint (ev.tid, ==, read_tid);
+              g_assert_cmpint (ev.counter.prev_tid, ==, read_tid);
             }
-          read_time = ev.time, read_cpu = ev.cpu, read_tid = ev.tid;
+          read_time = ev.time, read_cpu = ev.cpu, read_tid = ev.counter.prev_tid;
           n_read++;
           continue;
         }

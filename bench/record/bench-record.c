@@ -7,6 +7,13 @@
  *   figure cpu_overhead_percent  CPU time of the JVM during the work, likewise
  *   figure bytes_per_second      bundle size over the recording's duration
  *   ratio record_over_plain      the wall-time ratio
+ * and what the counters read at each context switch cost (docs/records.md): a third run each
+ * round, recorded with --no-switch-counters (a plain sched_switch), against the recorded one:
+ *   figure switch_counters_overhead_percent      wall time of the work, with them over without, minus 1
+ *   figure switch_counters_cpu_overhead_percent  CPU time of the JVM during the work, likewise
+ *   figure record_cpu_s / record_cpu_s_without_switch_counters
+ *                                the whole command's CPU time (JVM, perf, recorder), medians
+ *   ratio with_over_without_switch_counters      the wall-time ratio
  * and what attaching to a running JVM costs the user in time: RUNS times
  * `jvmscope-cli record --pid PID --duration 3` on the same workload (running long):
  *   figure attach_overhead_s     the command's wall time minus the 3 s asked for (perf's probe and
@@ -76,6 +83,18 @@ recording_seconds (const char *dir)
     return 0;
   JsonObject *o = json_node_get_object (json_parser_get_root (parser));
   return (json_object_get_int_member (o, "end_monotonic_ns") - json_object_get_int_member (o, "start_monotonic_ns")) / 1e9;
+}
+
+static void remove_dir (const char *dir);
+
+/* The bundle's bytes per second of recording; removes it. */
+static double
+take_rate (const char *dir)
+{
+  double secs = recording_seconds (dir);
+  double rate = secs > 0 ? dir_bytes (dir) / secs : 0;
+  remove_dir (dir);
+  return rate;
 }
 
 static void
@@ -172,24 +191,44 @@ main (int argc, char **argv)
 
   g_autofree double *plain_wall = g_new (double, runs), *plain_cpu = g_new (double, runs);
   g_autofree double *rec_wall = g_new (double, runs), *rec_cpu = g_new (double, runs);
-  g_autofree double *rates = g_new (double, runs);
+  g_autofree double *rates = g_new (double, runs), *bare_rates = g_new (double, runs);
+  g_autofree double *bare_wall = g_new (double, runs), *bare_cpu = g_new (double, runs);
+  g_autofree double *rec_all = g_new (double, runs), *bare_all = g_new (double, runs);
   g_autofree char *out_dir = g_build_filename (tmp, "b.jvmtrace", NULL);
   for (int i = 0; i < runs; i++)
     {
-      g_autofree char *out1 = NULL, *out2 = NULL;
+      g_autofree char *out1 = NULL, *out2 = NULL, *out3 = NULL;
       const char *plain[] = { "java", "-cp", classes, "Bench", rounds, NULL };
       const char *recorded[] = { JVMSCOPE_CLI, "record", "-o", out_dir, "--", "java", "-cp", classes, "Bench", rounds, NULL };
-      if (!run (plain, &out1, &error) || !parse_work (out1, &plain_wall[i], &plain_cpu[i])
-          || !run (recorded, &out2, &error) || !parse_work (out2, &rec_wall[i], &rec_cpu[i]))
+      const char *bare[] = { JVMSCOPE_CLI, "record", "-o", out_dir, "--no-switch-counters", "--", "java", "-cp",
+                             classes, "Bench", rounds, NULL };
+      double c0 = 0, c1 = 0, c2 = 0;
+      gboolean ok = run (plain, &out1, &error) && parse_work (out1, &plain_wall[i], &plain_cpu[i]);
+      if (ok)
+        {
+          /* Which of the two recordings goes first alternates: neither always follows the plain run. */
+          const char * const *first = i % 2 ? bare : recorded, * const *second = i % 2 ? recorded : bare;
+          char **first_out = i % 2 ? &out3 : &out2, **second_out = i % 2 ? &out2 : &out3;
+          c0 = children_cpu_s ();
+          ok = run (first, first_out, &error);
+          c1 = children_cpu_s ();
+          *(i % 2 ? &bare_rates[i] : &rates[i]) = take_rate (out_dir);
+          if (ok)
+            ok = run (second, second_out, &error);
+          c2 = children_cpu_s ();
+          *(i % 2 ? &rates[i] : &bare_rates[i]) = take_rate (out_dir);
+          rec_all[i] = i % 2 ? c2 - c1 : c1 - c0;
+          bare_all[i] = i % 2 ? c1 - c0 : c2 - c1;
+        }
+      if (!ok || !parse_work (out2, &rec_wall[i], &rec_cpu[i]) || !parse_work (out3, &bare_wall[i], &bare_cpu[i]))
         {
           fprintf (stderr, "bench-record: run %d: %s\n", i, error != NULL ? error->message : "no work_ns line");
           return 1;
         }
-      double secs = recording_seconds (out_dir);
-      rates[i] = secs > 0 ? dir_bytes (out_dir) / secs : 0;
-      fprintf (stderr, "run %d: plain %.3f s, recorded %.3f s, %.0f bytes/s\n", i, plain_wall[i] / 1e9,
-               rec_wall[i] / 1e9, rates[i]);
-      remove_dir (out_dir);
+      fprintf (stderr, "run %d: plain %.3f s (CPU %.3f s), recorded %.3f s (CPU %.3f s), without switch counters "
+               "%.3f s (CPU %.3f s); command CPU %.3f / %.3f s; %.0f bytes/s\n", i, plain_wall[i] / 1e9,
+               plain_cpu[i] / 1e9, rec_wall[i] / 1e9, rec_cpu[i] / 1e9, bare_wall[i] / 1e9, bare_cpu[i] / 1e9,
+               rec_all[i], bare_all[i], rates[i]);
     }
   g_autofree double *attach_wall = g_new (double, runs), *attach_cpu = g_new (double, runs);
   if (!measure_attach (classes, tmp, runs, attach_wall, attach_cpu, &error))
@@ -206,6 +245,14 @@ main (int argc, char **argv)
   printf ("figure cpu_overhead_percent %.2f %%\n", (cpu_ratio - 1) * 100);
   printf ("figure bytes_per_second %.0f B/s\n", median (rates, runs));
   printf ("ratio record_over_plain %.4f\n", wall_ratio);
+  double switch_ratio = median (rec_wall, runs) / median (bare_wall, runs);
+  printf ("figure switch_counters_overhead_percent %.2f %%\n", (switch_ratio - 1) * 100);
+  printf ("figure switch_counters_cpu_overhead_percent %.2f %%\n",
+          (median (rec_cpu, runs) / median (bare_cpu, runs) - 1) * 100);
+  printf ("figure record_cpu_s %.2f s\n", median (rec_all, runs));
+  printf ("figure record_cpu_s_without_switch_counters %.2f s\n", median (bare_all, runs));
+  printf ("ratio with_over_without_switch_counters %.4f\n", switch_ratio);
+  printf ("figure bytes_per_second_without_switch_counters %.0f B/s\n", median (bare_rates, runs));
   double attach_median = median (attach_wall, runs);
   printf ("figure attach_overhead_s %.2f s\n", attach_median - ATTACH_DURATION_S);
   printf ("figure attach_cpu_s %.2f s\n", median (attach_cpu, runs));

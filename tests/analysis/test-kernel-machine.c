@@ -64,6 +64,7 @@ typedef struct
   gboolean   lossy;                  /* drop some switch-ins from the idle task */
   GRand     *rand;
   GArray    *dropped;                /* Dropped */
+  gboolean   switch_reads;           /* each switch reads task-clock first, as perf's group does */
 } Sim;
 
 static void
@@ -107,7 +108,21 @@ do_switch (Sim *sim, int cpu, guint32 prev_state, int next)
       g_array_append_val (sim->dropped, d);
     }
   else
-    emit (sim, &ev);
+    {
+      if (sim->switch_reads)
+        {
+          /* The CPU's task-clock since its previous switch: the run this one ends. The
+           * sample's own tid is -1 now and then, as for a thread on its way out. */
+          JvmsKernelEvent read = { .type = JVMS_KERNEL_EVENT_COUNTER_SAMPLE, .name = "task-clock", .cpu = cpu,
+                                   .pid = prev, .tid = g_rand_int_range (sim->rand, 0, 8) ? prev : -1 };
+          read.counter.counter = "task-clock";
+          read.counter.period = (guint64) (sim->now - sim->cpu_since[cpu]);
+          read.counter.at_switch = TRUE;
+          read.counter.prev_tid = prev;
+          emit (sim, &read);
+        }
+      emit (sim, &ev);
+    }
 
   sim->cpu_time[cpu][prev] += sim->now - sim->cpu_since[cpu];
   sim->cpu_since[cpu] = sim->now;
@@ -317,17 +332,61 @@ sum_states (JvmsHistory *h, const char *path, gint64 t0, gint64 t1, gint64 *tota
   g_assert_no_error (error);
 }
 
+/* Each thread's switch-counters/task-clock: one interval per run, from its switch-in to its
+ * switch-out, holding that run's task-clock (here its length), null between runs; they add up
+ * to the thread's time on CPU in the model. */
+static void
+check_switch_reads (JvmsHistory *h, const Sim *sim)
+{
+  guint n_runs = 0;
+  for (int t = 1; t <= N_THREADS; t++)
+    {
+      g_autofree char *path = g_strdup_printf ("Threads/%d/switch-counters/task-clock", t);
+      JvmsAttribute a = jvms_history_lookup (h, path);
+      gint64 on_cpu = sim->threads[t].total[JVMS_KERNEL_STATE_RUNNING] + sim->threads[t].total[JVMS_KERNEL_STATE_SYSCALL];
+      /* A thread still on a CPU at the end has a run no switch ended. */
+      gint64 last_run = 0;
+      for (int c = 0; c < N_CPUS; c++)
+        if (sim->current[c] == t)
+          last_run = sim->now - sim->cpu_since[c];
+      gint64 sum = 0;
+      if (a != JVMS_ATTRIBUTE_INVALID)
+        {
+          g_autoptr(GError) error = NULL;
+          g_autoptr(JvmsHistoryRange) r = jvms_history_query_range (h, T0, sim->now, &a, 1, &error);
+          g_assert_no_error (error);
+          JvmsInterval iv;
+          while (jvms_history_range_next (r, &iv, &error))
+            if (iv.value.type == JVMS_VALUE_INT)
+              {
+                g_assert_cmpint (iv.value.i, ==, iv.end - iv.start);
+                sum += iv.value.i;
+                n_runs++;
+              }
+          g_assert_no_error (error);
+        }
+      if (sum != on_cpu - last_run)
+        g_error ("thread %d: its runs' task-clock adds up to %" G_GINT64_FORMAT " ns, the model's time on CPU "
+                 "to %" G_GINT64_FORMAT " ns (%" G_GINT64_FORMAT " of it still running at the end)",
+                 t, sum, on_cpu, last_run);
+    }
+  g_assert_cmpuint (n_runs, >, 100);
+}
+
 static void
 test_random_schedules (Fixture *f, gconstpointer data)
 {
   for (guint32 seed = 1; seed <= 8; seed++)
     {
       g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
-      Sim sim = { .events = g_array_new (FALSE, FALSE, sizeof (JvmsKernelEvent)) };
+      /* Half the seeds read task-clock at each switch: the states are the same with them. */
+      Sim sim = { .events = g_array_new (FALSE, FALSE, sizeof (JvmsKernelEvent)), .switch_reads = seed % 2 == 0 };
       simulate (&sim, rand, 4000);
       guint64 n_unknown = 0;
       g_autoptr(JvmsHistory) h = index_events (f, sim.events, sim.now, &n_unknown);
       g_assert_cmpuint (n_unknown, ==, 0);
+      if (sim.switch_reads)
+        check_switch_reads (h, &sim);
 
       for (int t = 1; t <= N_THREADS; t++)
         {

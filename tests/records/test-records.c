@@ -886,6 +886,93 @@ test_quanta (void)
   g_rmdir (dir);
 }
 
+/* Counters read at each switch (Threads/<tid>/switch-counters/<name>, as the kernel machine
+ * writes them: a run's count from its switch-in to its switch-out, null after): exact columns,
+ * a quantum's value only where a run has exactly its ends, none where its context-switches
+ * count says a switch was not recorded; the estimate of a counter of the same name goes. */
+static void
+test_quanta_exact (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("jvms-quanta-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "q.jvmsidx", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JvmsHistoryBuilder) b = jvms_history_builder_new (path, 0, NULL, &error);
+  g_assert_no_error (error);
+  JvmsAttribute kind = jvms_history_builder_attribute (b, "Threads/100/kind");
+  JvmsAttribute state = jvms_history_builder_attribute (b, "Threads/100/kernel-state");
+  JvmsAttribute cpu = jvms_history_builder_attribute (b, "Threads/100/kernel-state/cpu");
+  JvmsAttribute estimated = jvms_history_builder_attribute (b, "Threads/100/counters/cycles");
+  JvmsAttribute cycles = jvms_history_builder_attribute (b, "Threads/100/switch-counters/cycles");
+  JvmsAttribute cs = jvms_history_builder_attribute (b, "Threads/100/switch-counters/context-switches");
+  JvmsAttribute faults = jvms_history_builder_attribute (b, "Threads/100/counters/page-faults");
+  set_int (b, kind, 1, JVMS_THREAD_KIND_JAVA);
+  g_assert_true (jvms_history_builder_modify_double (b, estimated, 5, 1e9, NULL));
+  g_assert_true (jvms_history_builder_modify_double (b, faults, 5, 1e9, NULL));
+  set_int (b, state, 10, JVMS_KERNEL_STATE_RUNNABLE);
+  /* [20, 50): its run. */
+  set_int (b, state, 20, JVMS_KERNEL_STATE_RUNNING);
+  set_int (b, cpu, 20, 1);
+  set_int (b, cycles, 20, 777);
+  set_int (b, cs, 20, 1);
+  set_int (b, state, 50, JVMS_KERNEL_STATE_RUNNABLE);
+  g_assert_true (jvms_history_builder_modify_null (b, cpu, 50, NULL));
+  g_assert_true (jvms_history_builder_modify_null (b, cycles, 50, NULL));
+  g_assert_true (jvms_history_builder_modify_null (b, cs, 50, NULL));
+  /* [60, 70): a run that held a switch perf did not record. */
+  set_int (b, state, 60, JVMS_KERNEL_STATE_RUNNING);
+  set_int (b, cpu, 60, 0);
+  set_int (b, cycles, 60, 555);
+  set_int (b, cs, 60, 2);
+  set_int (b, state, 70, JVMS_KERNEL_STATE_BLOCKED);
+  g_assert_true (jvms_history_builder_modify_null (b, cpu, 70, NULL));
+  g_assert_true (jvms_history_builder_modify_null (b, cycles, 70, NULL));
+  g_assert_true (jvms_history_builder_modify_null (b, cs, 70, NULL));
+  /* [80, 90): the read run began before the quantum (a switch-in lost); [95, 100): a run that
+   * ends after it. */
+  set_int (b, cycles, 75, 333);
+  set_int (b, cs, 75, 1);
+  set_int (b, state, 80, JVMS_KERNEL_STATE_RUNNING);
+  set_int (b, cpu, 80, 0);
+  set_int (b, state, 90, JVMS_KERNEL_STATE_RUNNABLE);
+  g_assert_true (jvms_history_builder_modify_null (b, cpu, 90, NULL));
+  g_assert_true (jvms_history_builder_modify_null (b, cycles, 90, NULL));
+  g_assert_true (jvms_history_builder_modify_null (b, cs, 90, NULL));
+  set_int (b, state, 95, JVMS_KERNEL_STATE_RUNNING);
+  set_int (b, cpu, 95, 1);
+  set_int (b, cycles, 95, 222);
+  set_int (b, cs, 95, 1);
+  set_int (b, state, 100, JVMS_KERNEL_STATE_BLOCKED);
+  g_assert_true (jvms_history_builder_modify_null (b, cpu, 100, NULL));
+  g_assert_true (jvms_history_builder_modify_null (b, cycles, 101, NULL));
+  g_assert_true (jvms_history_builder_modify_null (b, cs, 101, NULL));
+  g_assert_true (jvms_history_builder_close (b, 120, &error));
+  g_assert_no_error (error);
+  g_autoptr(JvmsHistory) h = jvms_history_builder_get_history (b);
+
+  g_autoptr(JvmsRecordTable) q = jvms_quanta_read (h, G_MININT64, G_MAXINT64, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (jvms_record_table_get_n_rows (q), ==, 4);
+  int c_cycles = jvms_record_table_lookup (q, "cycles"), c_cs = jvms_record_table_lookup (q, "context-switches");
+  int c_faults = jvms_record_table_lookup (q, "page-faults");
+  g_assert_cmpint (c_cycles, >=, 0);
+  g_assert_cmpint (c_cs, >=, 0);
+  g_assert_cmpint (c_faults, >=, 0);
+  /* One cycles column, exact; page-faults, only sampled, stays estimated. */
+  g_assert_nonnull (jvms_record_table_get_exact (q, (guint) c_cycles));
+  g_assert_null (jvms_record_table_get_basis (q, (guint) c_cycles));
+  g_assert_nonnull (jvms_record_table_get_exact (q, (guint) c_cs));
+  g_assert_null (jvms_record_table_get_exact (q, (guint) c_faults));
+  g_assert_nonnull (jvms_record_table_get_basis (q, (guint) c_faults));
+  static const double want_cycles[] = { 777, NAN, NAN, NAN }, want_cs[] = { 1, NAN, NAN, NAN };
+  for (guint i = 0; i < 4; i++)
+    {
+      assert_close (jvms_record_table_get_number (q, (guint) c_cycles, i), want_cycles[i]);
+      assert_close (jvms_record_table_get_number (q, (guint) c_cs, i), want_cs[i]);
+    }
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -903,5 +990,6 @@ main (int argc, char **argv)
   g_test_add_func ("/Records/expressions/names-and-units", test_names_and_units);
   g_test_add ("/Records/sets/saved", Fixture, NULL, fixture_set_up, test_saved_sets, fixture_tear_down);
   g_test_add_func ("/Records/quanta/from-history", test_quanta);
+  g_test_add_func ("/Records/quanta/exact-counters", test_quanta_exact);
   return g_test_run ();
 }

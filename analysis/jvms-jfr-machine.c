@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "jvms-allocation-classes.h"
 #include "jvms-jfr-safepoints.h"
 #include "jvms-jfr-recording.h"
 #include "jvms-jfr-samples.h"
@@ -13,7 +14,7 @@
 #define NS_PER_MS           G_GINT64_CONSTANT (1000000)
 /* jdk.ExecutionSample's period in default.jfc is 20 ms: a method is held for two periods. */
 #define METHOD_HOLD_NS      (40 * NS_PER_MS)
-#define ALLOC_BUCKET_NS     (10 * NS_PER_MS)
+#define ALLOC_BUCKET_NS     JVMS_ALLOCATION_BUCKET_NS
 /* Notes kept from a profiler's own log (profiler.Log at WARN or ERROR). */
 #define MAX_LOG_NOTES       16
 

@@ -4,18 +4,24 @@
 #include <math.h>
 #include <glib/gi18n-lib.h>
 
+#include "jvms-allocation-classes.h"
 #include "jvms-allocation-view.h"
 #include "jvms-lane.h"
 #include "jvms-row-cells.h"
 #include "jvms-thread-folders.h"
 
 #define ROW_H JVMS_ALLOCATION_VIEW_ROW_HEIGHT
+/* Classes named in the tooltip, and rows read for them at most (a tooltip's cost stays bounded
+ * whatever the trace). */
+#define TOP_CLASSES 3
+#define MAX_CLASS_ROWS 8192
 
 struct _JvmsAllocationView
 {
   JvmsTimeline  parent_instance;
   GArray       *threads; /* JvmsThreadFolder: attributes[0] is the allocation rate */
   JvmsRowCells  cells;
+  JvmsEventStore *store; /* for the classes in the tooltip, or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (JvmsAllocationView, jvms_allocation_view, JVMS_TYPE_TIMELINE)
@@ -118,6 +124,52 @@ rate_text (const JvmsValue *value,
   return g_strdup (_("No allocation recorded"));
 }
 
+/* The classes @tid allocated most in the rate's buckets under the pixel column at @time: the
+ * rows the rate there was counted from. */
+static char *
+classes_text (JvmsAllocationView         *self,
+              gint64                      tid,
+              const JvmsTimelineGeometry *g,
+              gint64                      time)
+{
+  gint64 span = MAX ((g->t1 - g->t0) / MAX (g->n_columns, 1), 1);
+  gint64 column = g->t0 + (time - g->t0) / span * span;
+  gint64 from = column - (column % JVMS_ALLOCATION_BUCKET_NS + JVMS_ALLOCATION_BUCKET_NS) % JVMS_ALLOCATION_BUCKET_NS;
+  gint64 to = column + span;
+  gint64 past = (to % JVMS_ALLOCATION_BUCKET_NS + JVMS_ALLOCATION_BUCKET_NS) % JVMS_ALLOCATION_BUCKET_NS;
+  if (past != 0)
+    to += JVMS_ALLOCATION_BUCKET_NS - past;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JvmsAllocationClasses) top = jvms_allocation_classes_read (self->store, tid, from, to,
+                                                                      MAX_CLASS_ROWS, &error);
+  if (top == NULL)
+    return g_strdup (error->message);
+  if (top->events == 0)
+    return NULL;
+  g_autofree char *duration = jvms_session_format_duration (jvms_timeline_get_session (JVMS_TIMELINE (self)),
+                                                            to - from);
+  GString *s = g_string_new (NULL);
+  /* TRANSLATORS: the heading of the classes a thread allocated most in a span of time */
+  g_string_append_printf (s, top->truncated ? _("Top classes in %s (the first %u allocations):")
+                                            : _("Top classes in %s:"),
+                          duration, MAX_CLASS_ROWS);
+  for (guint i = 0; i < MIN (top->classes->len, TOP_CLASSES); i++)
+    {
+      const JvmsAllocationClass *c = &g_array_index (top->classes, JvmsAllocationClass, i);
+      g_autofree char *size = g_format_size (c->bytes);
+      double share = top->bytes > 0 ? 100.0 * (double) c->bytes / (double) top->bytes : 0;
+      g_string_append_printf (s, "\n  %s  %s (%.0f %%)",
+                              c->class_name != NULL ? c->class_name : _("(unknown class)"), size, share);
+    }
+  if (top->classes->len > TOP_CLASSES)
+    {
+      guint more = top->classes->len - TOP_CLASSES;
+      g_string_append_printf (s, "\n  ");
+      g_string_append_printf (s, g_dngettext (GETTEXT_PACKAGE, "and %u other class", "and %u other classes", more), more);
+    }
+  return g_string_free (s, FALSE);
+}
+
 static char *
 jvms_allocation_view_tooltip (JvmsTimeline               *timeline,
                               JvmsHistory                *history,
@@ -136,9 +188,16 @@ jvms_allocation_view_tooltip (JvmsTimeline               *timeline,
   t = &g_array_index (self->threads, JvmsThreadFolder, i);
   if (time == G_MININT64)
     return g_strdup (t->label);
+  gint64 span = (g->t1 - g->t0) / MAX (g->n_columns, 1);
   lane = jvms_lane_describe (jvms_timeline_get_session (timeline), history, t->attributes[0], time,
-                             (g->t1 - g->t0) / MAX (g->n_columns, 1), rate_text, NULL, NULL);
-  return lane != NULL ? g_strdup_printf ("%s\n%s", t->label, lane) : g_strdup (t->label);
+                             span, rate_text, NULL, NULL);
+  g_autofree char *classes = self->store != NULL ? classes_text (self, t->tid, g, time) : NULL;
+  GString *s = g_string_new (t->label);
+  if (lane != NULL)
+    g_string_append_printf (s, "\n%s", lane);
+  if (classes != NULL)
+    g_string_append_printf (s, "\n%s", classes);
+  return g_string_free (s, FALSE);
 }
 
 static const char *
@@ -175,6 +234,7 @@ jvms_allocation_view_finalize (GObject *object)
 
   jvms_row_cells_clear (&self->cells);
   g_clear_pointer (&self->threads, g_array_unref);
+  g_clear_pointer (&self->store, jvms_event_store_unref);
   G_OBJECT_CLASS (jvms_allocation_view_parent_class)->finalize (object);
 }
 
@@ -216,4 +276,15 @@ jvms_allocation_view_get_n_threads (JvmsAllocationView *self)
 {
   g_return_val_if_fail (JVMS_IS_ALLOCATION_VIEW (self), 0);
   return self->threads->len;
+}
+
+void
+jvms_allocation_view_set_event_store (JvmsAllocationView *self,
+                                      JvmsEventStore     *store)
+{
+  g_return_if_fail (JVMS_IS_ALLOCATION_VIEW (self));
+  if (store == self->store)
+    return;
+  g_clear_pointer (&self->store, jvms_event_store_unref);
+  self->store = store != NULL ? jvms_event_store_ref (store) : NULL;
 }

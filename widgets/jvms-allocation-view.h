@@ -1,9 +1,13 @@
 /* jvms-allocation-view.h: a row per thread that allocated (Threads/<tid>/allocation-rate, bytes/s
  * from allocation samples and TLAB events averaged per 10 ms): its rate as a chart, band from
  * min to max per pixel and the max as a line, each row scaled to its own peak in the visible
- * range (written under its name). The JX paper's allocation over time. */
+ * range (written under its name). The JX paper's allocation over time.
+ *
+ * Given the trace's event store, the tooltip also names the classes the thread allocated most
+ * in the 10 ms buckets under the pointer (analysis/jvms-allocation-classes.h). */
 #pragma once
 
+#include "jvms-event-store.h"
 #include "jvms-timeline.h"
 
 G_BEGIN_DECLS
@@ -17,5 +21,8 @@ G_DECLARE_FINAL_TYPE (JvmsAllocationView, jvms_allocation_view, JVMS, ALLOCATION
 
 GtkWidget *jvms_allocation_view_new           (JvmsSession        *session);
 guint      jvms_allocation_view_get_n_threads (JvmsAllocationView *self);
+/* NULL: no classes in the tooltip. */
+void       jvms_allocation_view_set_event_store (JvmsAllocationView *self,
+                                                 JvmsEventStore     *store);
 
 G_END_DECLS

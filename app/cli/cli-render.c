@@ -11,6 +11,7 @@
 #include "cli-commands.h"
 #include "cli-jvm.h"
 #include "cli-time.h"
+#include "jvms-allocation-view.h"
 #include "jvms-counters-view.h"
 #include "jvms-event-store.h"
 #include "jvms-jit-view.h"
@@ -91,6 +92,8 @@ feed_view (GtkWidget       *view,
     }
   if (JVMS_IS_JIT_VIEW (view))
     jvms_jit_view_set_event_store (JVMS_JIT_VIEW (view), store);
+  if (JVMS_IS_ALLOCATION_VIEW (view))
+    jvms_allocation_view_set_event_store (JVMS_ALLOCATION_VIEW (view), store);
   return TRUE;
 }
 

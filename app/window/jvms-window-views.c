@@ -391,10 +391,12 @@ jvms_window_views_set_events_path (JvmsWindowViews *self, const char *events_pat
         }
     }
   jvms_event_table_set_store (JVMS_EVENT_TABLE (self->event_table), store, names);
-  /* The JIT view's deoptimizations are rows of the same store. */
+  /* The JIT view's deoptimizations and the allocation view's classes are rows of the same store. */
   for (guint i = 0; i < JVMS_N_VIEW_KINDS; i++)
     if (JVMS_IS_JIT_VIEW (self->views[i]))
       jvms_jit_view_set_event_store (JVMS_JIT_VIEW (self->views[i]), store);
+    else if (JVMS_IS_ALLOCATION_VIEW (self->views[i]))
+      jvms_allocation_view_set_event_store (JVMS_ALLOCATION_VIEW (self->views[i]), store);
 }
 
 void

@@ -83,7 +83,14 @@ struct _JvmsEventRow
   JvmsEventPage *page;
   guint          index;      /* in the page */
   guint          position;   /* in the model */
+  GArray        *watches;    /* Watch, while the page is pending */
 };
+
+typedef struct
+{
+  JvmsEventRowLoadedFunc func;
+  gpointer               data;
+} Watch;
 
 G_DEFINE_FINAL_TYPE (JvmsEventRow, jvms_event_row, G_TYPE_OBJECT)
 
@@ -100,6 +107,7 @@ jvms_event_row_finalize (GObject *object)
       g_atomic_int_add (&self->page->n_wanting, -1);
     }
   jvms_event_page_unref (self->page);
+  g_clear_pointer (&self->watches, g_array_unref);
   G_OBJECT_CLASS (jvms_event_row_parent_class)->finalize (object);
 }
 
@@ -160,7 +168,13 @@ jvms_event_page_fill (JvmsEventPage *page, JvmsEventBatch *batch, gboolean damag
   for (guint i = 0; i < rows->len; i++)
     g_object_ref (rows->pdata[i]);
   for (guint i = 0; i < rows->len; i++)
-    g_object_notify_by_pspec (rows->pdata[i], properties[PROP_LOADED]);
+    {
+      JvmsEventRow *row = rows->pdata[i];
+      g_autoptr(GArray) watches = g_steal_pointer (&row->watches);
+      for (guint w = 0; watches != NULL && w < watches->len; w++)
+        g_array_index (watches, Watch, w).func (row, g_array_index (watches, Watch, w).data);
+      g_object_notify_by_pspec (G_OBJECT (row), properties[PROP_LOADED]);
+    }
   for (guint i = 0; i < rows->len; i++)
     g_object_unref (rows->pdata[i]);
 }
@@ -192,4 +206,25 @@ jvms_event_row_is_loaded (JvmsEventRow *self)
 {
   g_return_val_if_fail (JVMS_IS_EVENT_ROW (self), FALSE);
   return jvms_event_page_is_loaded (self->page);
+}
+
+void
+jvms_event_row_watch (JvmsEventRow *self, JvmsEventRowLoadedFunc func, gpointer data)
+{
+  g_return_if_fail (JVMS_IS_EVENT_ROW (self));
+  if (jvms_event_page_is_loaded (self->page))
+    return;
+  if (self->watches == NULL)
+    self->watches = g_array_new (FALSE, FALSE, sizeof (Watch));
+  Watch w = { func, data };
+  g_array_append_val (self->watches, w);
+}
+
+void
+jvms_event_row_unwatch (JvmsEventRow *self, gpointer data)
+{
+  g_return_if_fail (JVMS_IS_EVENT_ROW (self));
+  for (guint i = self->watches != NULL ? self->watches->len : 0; i > 0; i--)
+    if (g_array_index (self->watches, Watch, i - 1).data == data)
+      g_array_remove_index_fast (self->watches, i - 1);
 }

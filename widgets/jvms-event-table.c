@@ -167,6 +167,7 @@ setup_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
   if (id == COL_TIME || id == COL_DURATION)
     gtk_widget_add_css_class (label, "numeric");
   gtk_list_item_set_child (item, label);
+  g_object_set_data (G_OBJECT (item), "jvms-factory", factory);
 }
 
 static void
@@ -193,7 +194,7 @@ fill_cell (GtkListItem *item, GtkListItemFactory *factory)
 }
 
 static void
-row_loaded (JvmsEventRow *row, GParamSpec *pspec, GtkListItem *item)
+row_loaded (JvmsEventRow *row, gpointer item)
 {
   fill_cell (item, g_object_get_data (G_OBJECT (item), "jvms-factory"));
 }
@@ -204,20 +205,15 @@ bind_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
   JvmsEventRow *row = gtk_list_item_get_item (item);
   fill_cell (item, GTK_LIST_ITEM_FACTORY (factory));
   if (row != NULL && !jvms_event_row_is_loaded (row))
-    {
-      g_object_set_data (G_OBJECT (item), "jvms-factory", factory);
-      gulong id = g_signal_connect_object (row, "notify::loaded", G_CALLBACK (row_loaded), item, 0);
-      g_object_set_data (G_OBJECT (item), "jvms-loaded-handler", GSIZE_TO_POINTER ((gsize) id));
-    }
+    jvms_event_row_watch (row, row_loaded, item);
 }
 
 static void
 unbind_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
 {
-  gulong id = (gulong) GPOINTER_TO_SIZE (g_object_steal_data (G_OBJECT (item), "jvms-loaded-handler"));
   JvmsEventRow *row = gtk_list_item_get_item (item);
-  if (id != 0 && row != NULL)
-    g_signal_handler_disconnect (row, id);
+  if (row != NULL)
+    jvms_event_row_unwatch (row, item);
 }
 
 static GtkColumnViewColumn *

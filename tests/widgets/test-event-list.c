@@ -1,6 +1,6 @@
 /* test-event-list.c: the event table's list model (widgets/jvms-event-list-model.c) reads its
  * pages off the main thread: a row asked for is first not loaded, then notifies that it is and
- * holds the record the source has at its position; rows of pages scrolled past (let go before
+ * holds the record the source has at its position (and calls the cells that watch it); rows of pages scrolled past (let go before
  * their turn) never hold a wrong record; a read on the main thread takes turns with the reading
  * thread; a list let go with reads queued ends cleanly. No display needed. */
 #include "config.h"
@@ -65,6 +65,12 @@ count_notify (JvmsEventRow *row, GParamSpec *pspec, guint *n)
   (*n)++;
 }
 
+static void
+count_watch (JvmsEventRow *row, gpointer n)
+{
+  (*(guint *) n)++;
+}
+
 /* Until every page asked for has arrived (each delivery is a main-loop dispatch). */
 static void
 wait_pages (JvmsEventListModel *model)
@@ -99,10 +105,18 @@ test_arrives (Fixture *f, gconstpointer data)
   g_signal_connect (row, "notify::loaded", G_CALLBACK (count_notify), &n_notified);
   /* The same page: no second read. */
   g_autoptr(JvmsEventRow) neighbour = g_list_model_get_item (G_LIST_MODEL (model), 12346);
+  /* What a table's cells do: watched, and one watch taken back (an unbound cell). */
+  guint n_watched = 0, n_unwatched = 0;
+  jvms_event_row_watch (row, count_watch, &n_watched);
+  jvms_event_row_watch (neighbour, count_watch, &n_watched);
+  jvms_event_row_watch (neighbour, count_watch, &n_unwatched);
+  jvms_event_row_unwatch (neighbour, &n_unwatched);
   g_assert_cmpuint (jvms_event_list_model_get_n_reads (model), ==, 1);
   g_assert_cmpuint (jvms_event_list_model_get_n_pending (model), ==, 1);
   wait_pages (model);
   g_assert_cmpuint (n_notified, ==, 1);
+  g_assert_cmpuint (n_watched, ==, 2);
+  g_assert_cmpuint (n_unwatched, ==, 0);
   assert_row_at (row, 12345);
   assert_row_at (neighbour, 12346);
   /* Kept: asked again, it is there at once. */

@@ -687,6 +687,15 @@ on_switch_read (JvmsKernelMachine *self, const JvmsKernelEvent *ev, const char *
   if (!known || ev->counter.prev_tid <= 0)
     return;
   KThread *k = kthread_get (self, ev->counter.prev_tid, t);
+  /* Read in its context: the sample's process is its own (as for its switch-out). */
+  if (ev->tid == ev->counter.prev_tid)
+    note_pid (self, k, ev->pid);
+  /* Only the recorded JVM's runs become quanta: another process's thread, known as such, would
+   * cost the index two intervals a counter a run for nothing. Without a subject (a kernel-only
+   * trace, where any JVM may be the one looked at), every thread's. */
+  gint32 jvm = jvms_threads_get_subject (self->threads);
+  if (jvm > 0 && k->thread->pid > 0 && k->thread->pid != jvm)
+    return;
   CounterRate *r = counter_find_in (self, &k->switch_counters, k->thread->folder, "switch-counters", name);
   /* A run that would begin before the thread's previous one ended is not one of its runs
    * (events were lost in between): no value rather than a moved one. */

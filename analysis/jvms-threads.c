@@ -222,6 +222,12 @@ jvms_threads_note_exec (JvmsThreads *self, gint32 pid, const char *filename)
 }
 
 gint32
+jvms_threads_get_subject (JvmsThreads *self)
+{
+  return self->subject > 0 ? self->subject : -1;
+}
+
+gint32
 jvms_threads_get_jvm_pid (JvmsThreads *self)
 {
   if (self->subject > 0)

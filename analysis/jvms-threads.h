@@ -78,6 +78,8 @@ void         jvms_threads_note_exec   (JvmsThreads *self,
                                        const char  *filename);
 /* The recorded JVM: the subject, else the only JVM found; -1 when none or several. */
 gint32       jvms_threads_get_jvm_pid (JvmsThreads *self);
+/* The subject's pid as set, -1 when none was (a kernel-only trace). */
+gint32       jvms_threads_get_subject (JvmsThreads *self);
 gboolean     jvms_threads_is_jvm      (JvmsThreads *self,
                                        JvmsThread  *thread);
 /* The JVMs found and the subject, one line each, "PID\tNAME\tCOMMAND\tTHREADS" (NAME: the comm

@@ -19,6 +19,7 @@ jvms_cli_analyze (int argc, char **argv)
   gboolean json = FALSE;
   g_autofree char *from = NULL, *to = NULL, *thread = NULL, *cache_dir = NULL;
   gint64 pid = 0;
+  gint evidence = 0;
   g_auto(GStrv) files = NULL;
   GOptionEntry entries[] = {
     /* Bytes as given (FILENAME): the time parser names the option whatever they are. */
@@ -27,6 +28,7 @@ jvms_cli_analyze (int argc, char **argv)
     { "thread", 0, 0, G_OPTION_ARG_STRING, &thread, N_("Only this thread (tid or name)"), N_("TID|NAME") },
     { "pid", 0, 0, G_OPTION_ARG_INT64, &pid, JVMS_CLI_PID_HELP, N_("PID") },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, N_("Print a JSON object (docs/report.md)"), NULL },
+    { "evidence", 0, 0, G_OPTION_ARG_INT, &evidence, N_("Items of evidence per finding: CPU holders, monitors, classes, methods, files (1 to 1000; default 10)"), N_("N") },
     { "cache-dir", 0, 0, G_OPTION_ARG_FILENAME, &cache_dir, N_("Keep indexes in DIR instead of the user cache folder"), N_("DIR") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("TRACE") },
     { NULL }
@@ -41,7 +43,13 @@ jvms_cli_analyze (int argc, char **argv)
     }
   if (files == NULL || files[0] == NULL || files[1] != NULL)
     {
-      g_printerr ("%s\n", _("Usage: jvmscope-cli analyze TRACE [--from T] [--to T] [--thread TID|NAME] [--pid PID] [--json]"));
+      g_printerr ("%s\n", _("Usage: jvmscope-cli analyze TRACE [--from T] [--to T] [--thread TID|NAME] [--pid PID] [--json] [--evidence N]"));
+      return 2;
+    }
+  /* Bounded: each item is a row of every finding's lists, and the lists are built in memory. */
+  if (evidence < 0 || evidence > 1000)
+    {
+      g_printerr (_("jvmscope-cli analyze: --evidence %d: give a count from 1 to 1000 (0 or none: 10)\n"), evidence);
       return 2;
     }
   gint64 from_offset, to_offset;
@@ -80,6 +88,7 @@ jvms_cli_analyze (int argc, char **argv)
     .samples_path = jvms_trace_index_get_samples_path (index),
     .pid = jvm_pid,
     .range_why = range_why,
+    .max_evidence = (guint) evidence,
   };
   g_autoptr(JvmsReport) report = jvms_report_compute (history, &options, &error);
   if (report == NULL)

@@ -3,6 +3,8 @@
  * - --from/--to of every command that takes them accept only times, and name the option when
  *   they refuse one (exit 2); a reversed range is refused;
  * - --thread naming no thread says so (exit 2), instead of reporting an empty range;
+ * - --evidence N lists N items of evidence per finding (here: the classes parked on), and
+ *   refuses a count out of 1..1000 (exit 2);
  * - control characters of trace strings never reach the terminal in the text;
  * - a trace path that is not UTF-8 leaves the JSON of analyze, summary and index valid. */
 #include "config.h"
@@ -144,6 +146,78 @@ test_time_arguments (void)
       gint64 end = jvms_history_get_end_time (f.history) - jvms_history_get_start_time (f.history);
       g_assert_cmpint (json_object_get_int_member (range, "to_offset_ns"), ==,
                        good[i].to_ns >= 0 ? good[i].to_ns : end);
+    }
+  report_fixture_close (&f);
+}
+
+static const JfrGenThread parked_threads[] = {
+  { 4001, 1, "main" },
+  { 4002, 2, "parked-a" },
+  { 4003, 3, "parked-b" },
+  { 4004, 4, "parked-c" },
+};
+static const char * const parked_classes[] = {
+  "java/util/concurrent/locks/AbstractQueuedSynchronizer$ConditionObject",
+  "java/util/concurrent/CountDownLatch$Sync",
+  "java/util/concurrent/FutureTask",
+};
+static const JfrGenEvent parked_events[] = {
+  { JFR_GEN_THREAD_START, 0, 1 * MS, 0, 0, 0 },
+  { JFR_GEN_THREAD_START, 1, 1 * MS, 0, 0, 0 },
+  { JFR_GEN_THREAD_START, 2, 1 * MS, 0, 0, 0 },
+  { JFR_GEN_THREAD_START, 3, 1 * MS, 0, 0, 0 },
+  { JFR_GEN_PARK, 1, 10 * MS, 40 * MS, 0, 0 },
+  { JFR_GEN_PARK, 2, 10 * MS, 30 * MS, 1, 0 },
+  { JFR_GEN_PARK, 3, 10 * MS, 20 * MS, 2, 0 },
+  { JFR_GEN_THREAD_END, 1, 80 * MS, 0, 0, 0 },
+  { JFR_GEN_THREAD_END, 2, 80 * MS, 0, 0, 0 },
+  { JFR_GEN_THREAD_END, 3, 80 * MS, 0, 0, 0 },
+  { JFR_GEN_THREAD_END, 0, 90 * MS, 0, 0, 0 },
+};
+
+/* The items of evidence ("waits": what was parked on) the parking finding lists, or -1 without
+ * such a finding. */
+static gint
+parking_waits (const char *json)
+{
+  g_autoptr(JsonNode) node = NULL;
+  JsonArray *findings = json_object_get_array_member (parse (json, &node), "findings");
+  for (guint i = 0; i < json_array_get_length (findings); i++)
+    {
+      JsonObject *finding = json_array_get_object_element (findings, i);
+      if (g_strcmp0 (json_object_get_string_member (finding, "kind"), "parking") == 0)
+        return (gint) json_array_get_length (
+          json_object_get_array_member (json_object_get_object_member (finding, "evidence"), "waits"));
+    }
+  return -1;
+}
+
+static void
+test_evidence (void)
+{
+  ReportFixture f = { 0 };
+  report_fixture_open (&f, parked_threads, G_N_ELEMENTS (parked_threads), parked_events,
+                       G_N_ELEMENTS (parked_events), parked_classes, G_N_ELEMENTS (parked_classes));
+  static const struct { const char *n; gint waits; } counts[] = {
+    { NULL, 3 }, { "1", 1 }, { "2", 2 }, { "1000", 3 },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
+    {
+      g_auto(Run) r = { 0 };
+      if (counts[i].n != NULL)
+        cli (&r, "analyze", &f, "--json", "--evidence", counts[i].n, NULL);
+      else
+        cli (&r, "analyze", &f, "--json", NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      g_assert_cmpint (parking_waits (r.out), ==, counts[i].waits);
+    }
+  static const char * const bad[] = { "-1", "1001", "2147483647" };
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_auto(Run) r = { 0 };
+      cli (&r, "analyze", &f, "--evidence", bad[i], NULL);
+      g_assert_cmpint (r.status, ==, 2);
+      g_assert_nonnull (strstr (r.err, "--evidence"));
     }
   report_fixture_close (&f);
 }
@@ -293,6 +367,7 @@ main (int argc, char **argv)
   g_assert_nonnull (g_getenv ("JVMS_CLI"));
   g_test_add_func ("/report/cli/time-arguments", test_time_arguments);
   g_test_add_func ("/report/cli/no-such-thread", test_no_such_thread);
+  g_test_add_func ("/report/cli/evidence", test_evidence);
   g_test_add_func ("/report/cli/control-characters", test_control_characters);
   g_test_add_func ("/report/cli/non-utf8-path", test_non_utf8_path);
   return g_test_run ();

@@ -43,6 +43,14 @@ def check_schema(tap, report, case):
     tap.check(ok, "%s: report follows the schema, findings sorted by lost_ns" % case,
               json.dumps(report)[:2000])
 
+def contended_by_others(finding):
+    """A CPU-contention finding whose CPU holders are mostly other processes' threads."""
+    if finding["kind"] != "cpu-contention":
+        return False
+    holders = finding["evidence"].get("cpu_holders", [])
+    theirs = sum(h["ns"] for h in holders if not h.get("ours"))
+    return theirs > sum(h["ns"] for h in holders if h.get("ours"))
+
 def names(threads):
     return [t["name"] for t in threads]
 
@@ -68,13 +76,25 @@ def main():
         r = run([args.cli, "record", "-o", bundle, "--"] + java, timeout=120)
         if not tap.check(r.returncode == 0 and os.path.isdir(bundle), "%s: recorded" % case, r.stderr):
             tap.done()
-        r = run([args.cli, "analyze", bundle, "--json", "--cache-dir", cache], timeout=300)
+        # Every holder listed (--evidence): on a machine loaded by other programs the heaviest
+        # CPU holders are theirs, and the JVM's own come after the default ten.
+        r = run([args.cli, "analyze", bundle, "--json", "--evidence", "1000", "--cache-dir", cache], timeout=300)
         if not tap.check(r.returncode == 0, "%s: analyze --json succeeds" % case, r.stderr):
             tap.done()
         report = json.loads(r.stdout)
         check_schema(tap, report, case)
         findings = report["findings"]
-        first = findings[0] if findings else {"kind": None, "evidence": {}, "threads": []}
+        ranked_first = findings[0] if findings else {"kind": None, "evidence": {}, "threads": []}
+        # On a machine other programs load (these tests share theirs), the recorded JVM's
+        # threads truly waited for CPUs others held, and the report rightly puts that first. The
+        # cause the workload was written for is then judged as the first of the others; a
+        # CPU-contention finding whose holders are mostly the JVM's own still counts.
+        first = ranked_first
+        if case != "cpu" and contended_by_others(first):
+            tap.note("%s: CPU contention from other programs ranks first (share %.3f, holders %s); "
+                     "the workload's cause is looked for after it"
+                     % (case, first["share"], names(first["evidence"].get("cpu_holders", []))[:5]))
+            first = findings[1] if len(findings) > 1 else {"kind": None, "evidence": {}, "threads": []}
         summary = [(f["kind"], round(f["share"], 3)) for f in findings]
         tap.check("kernel" in report["layers"] and "jfr" in report["layers"],
                   "%s: both layers indexed" % case, report["layers"])
@@ -155,7 +175,7 @@ def main():
         jvms_accounting.check(tap, case, report, os.path.join(bundle, "recording.jfr"))
         # The text report names the same first kind.
         r = run([args.cli, "analyze", bundle, "--cache-dir", cache])
-        tap.check(r.returncode == 0 and ("1. %s" % first["kind"]) in r.stdout,
+        tap.check(r.returncode == 0 and ("1. %s" % ranked_first["kind"]) in r.stdout,
                   "%s: the text report ranks the same kind first" % case, r.stdout[:1500])
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -57,7 +57,7 @@ for t in $TARGETS; do mkdir -p "$OUT/$t/corpus" "$OUT/$t/artifacts"; done
 "$F/fuzz-record-expr-regress" --write-corpus "$OUT/fuzz-record-expr/corpus"
 # perf: the head of the bundled sample (a stream without its feature sections), and, where perf
 # may record, small files with sched tracepoints (formats in TRACING_DATA), syscalls, a counter
-# group and zstd-compressed records.
+# group, a counter group sched_switch reads, and zstd-compressed records.
 head -c 262144 "$ROOT/data/sample/sample.jvmtrace/kernel.perf.data" >"$OUT/fuzz-perf/corpus/sample-head.data"
 P=$OUT/fuzz-perf/corpus
 {
@@ -65,6 +65,9 @@ P=$OUT/fuzz-perf/corpus
   perf record -q -z -e sched:sched_switch -a -o "$P/sched-z.data" -- sleep 0.02
   perf record -q -e raw_syscalls:sys_enter -e raw_syscalls:sys_exit -o "$P/syscalls.data" -- true
   perf record -q -e '{cpu-clock,task-clock}' -a -o "$P/group.data" -- sleep 0.01
+  # sched_switch reading a counter group, as jvmscope-cli record asks (docs/records.md); of one
+  # task, without -a, whose synthesized threads would make it too big a seed
+  perf record -q --no-inherit -e '{sched:sched_switch,task-clock,page-faults}:S' -o "$P/switch-group.data" -- sleep 0.02
 } >/dev/null 2>&1 || true
 find "$P" -name '*.data' -size +256k -delete
 # The shapes of issue 28 (attributes sharing one id table); JFR's come with its corpus above.

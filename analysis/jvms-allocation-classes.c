@@ -120,7 +120,7 @@ jvms_allocation_classes_read (JvmsEventStore *store, gint64 tid, gint64 from, gi
     return g_steal_pointer (&out);
 
   guint32 types[2] = { counted[0].type, n_counted > 1 ? counted[1].type : 0 };
-  JvmsEventFilter filter = { from, to, types, n_counted, &tid, 1 };
+  JvmsEventFilter filter = { from, to, JVMS_EVENT_KEEP_THESE, types, n_counted, JVMS_EVENT_KEEP_THESE, &tid, 1 };
   g_autoptr(JvmsEventQuery) query = jvms_event_query_new (store, &filter, error);
   if (query == NULL)
     return NULL;

@@ -181,10 +181,28 @@ tid_cmp (gconstpointer a, gconstpointer b)
   return x < y ? -1 : x > y;
 }
 
+/* A list goes with KEEP_THESE only, and n ids need a list. */
+static gboolean
+keep_ok (JvmsEventKeep keep, gconstpointer ids, guint n)
+{
+  switch (keep)
+    {
+    case JVMS_EVENT_KEEP_NONE:
+    case JVMS_EVENT_KEEP_ALL:
+      return ids == NULL && n == 0;
+    case JVMS_EVENT_KEEP_THESE:
+      return ids != NULL || n == 0;
+    default:
+      return FALSE;
+    }
+}
+
 JvmsEventQuery *
 jvms_event_query_new (JvmsEventStore *store, const JvmsEventFilter *filter, GError **error)
 {
   g_return_val_if_fail (store != NULL && filter != NULL, NULL);
+  g_return_val_if_fail (keep_ok (filter->keep_types, filter->types, filter->n_types), NULL);
+  g_return_val_if_fail (keep_ok (filter->keep_tids, filter->tids, filter->n_tids), NULL);
   g_autoptr(JvmsEventQuery) self = g_new0 (JvmsEventQuery, 1);
   self->store = jvms_event_store_ref (store);
   self->blocks = jvms_event_store_get_blocks (store, &self->n_blocks);
@@ -194,20 +212,22 @@ jvms_event_query_new (JvmsEventStore *store, const JvmsEventFilter *filter, GErr
   self->selected = g_array_new (FALSE, FALSE, sizeof (guint64));
   guint n_types = jvms_event_store_get_n_types (store);
 
-  if ((filter->types != NULL && filter->n_types == 0) || (filter->tids != NULL && filter->n_tids == 0)
+  if (filter->keep_types == JVMS_EVENT_KEEP_NONE || filter->keep_tids == JVMS_EVENT_KEEP_NONE
+      || (filter->keep_types == JVMS_EVENT_KEEP_THESE && filter->n_types == 0)
+      || (filter->keep_tids == JVMS_EVENT_KEEP_THESE && filter->n_tids == 0)
       || filter->from >= filter->to)
     {
       self->empty = TRUE;
       return g_steal_pointer (&self);
     }
-  if (filter->types != NULL)
+  if (filter->keep_types == JVMS_EVENT_KEEP_THESE)
     {
       self->type_mask = g_new0 (guint8, MAX (n_types, 1));
       for (guint i = 0; i < filter->n_types; i++)
         if (filter->types[i] < n_types)
           self->type_mask[filter->types[i]] = 1;
     }
-  if (filter->tids != NULL)
+  if (filter->keep_tids == JVMS_EVENT_KEEP_THESE)
     {
       self->tids = g_memdup2 (filter->tids, sizeof (gint64) * filter->n_tids);
       qsort (self->tids, filter->n_tids, sizeof (gint64), tid_cmp);

@@ -13,16 +13,27 @@
 
 G_BEGIN_DECLS
 
+/* Which types (or threads) a filter keeps, said in so many words: a NULL list once meant every
+ * type, and an empty GArray's data is NULL, so a --type that matched no type listed every
+ * event. The zero value keeps none: a filter that forgets to say selects nothing. */
+typedef enum
+{
+  JVMS_EVENT_KEEP_NONE = 0,
+  JVMS_EVENT_KEEP_ALL,
+  JVMS_EVENT_KEEP_THESE,  /* the n listed (none when n is 0; the list may then be NULL) */
+} JvmsEventKeep;
+
 typedef struct
 {
   /* Rows whose start time t has from <= t < to. G_MININT64 / G_MAXINT64 for no bound. */
   gint64         from;
   gint64         to;
-  /* Only these types (ids of the store); NULL for every type, a non-NULL array with n_types 0
-   * for none. */
+  /* The types kept; with JVMS_EVENT_KEEP_THESE, these n_types (ids of the store). */
+  JvmsEventKeep  keep_types;
   const guint32 *types;
   guint          n_types;
-  /* Only these threads; NULL for every thread, as for types. */
+  /* The threads kept, as for types. */
+  JvmsEventKeep  keep_tids;
   const gint64  *tids;
   guint          n_tids;
 } JvmsEventFilter;
@@ -34,7 +45,8 @@ typedef struct _JvmsEventQuery JvmsEventQuery;
 typedef gboolean (*JvmsEventFunc) (const JvmsEventRecord *record,
                                    gpointer               user_data);
 
-/* FALSE with @error when a block at the range's ends is damaged. */
+/* NULL with @error when a block at the range's ends is damaged. A list with KEEP_ALL or
+ * KEEP_NONE, or an unknown JvmsEventKeep, is a caller's error (a critical, NULL). */
 JvmsEventQuery *jvms_event_query_new       (JvmsEventStore        *store,
                                             const JvmsEventFilter *filter,
                                             GError               **error);

@@ -87,19 +87,8 @@ jvms_event_selection_new (JvmsEventStore *store, const JvmsEventFilter *filter, 
   self->query = query;
   self->cursor = jvms_event_cursor_new (store);
   self->filter = *filter;
-  /* A non-NULL empty array means "none": keep it non-NULL. */
-  if (filter->types != NULL)
-    {
-      guint32 *types = g_new0 (guint32, MAX (filter->n_types, 1));
-      memcpy (types, filter->types, sizeof (guint32) * filter->n_types);
-      self->filter.types = types;
-    }
-  if (filter->tids != NULL)
-    {
-      gint64 *tids = g_new0 (gint64, MAX (filter->n_tids, 1));
-      memcpy (tids, filter->tids, sizeof (gint64) * filter->n_tids);
-      self->filter.tids = tids;
-    }
+  self->filter.types = g_memdup2 (filter->types, sizeof (guint32) * filter->n_types);
+  self->filter.tids = g_memdup2 (filter->tids, sizeof (gint64) * filter->n_tids);
   return self;
 }
 

@@ -123,7 +123,9 @@ jvms_record_events_read (JvmsEventStore *store, JvmsThreadList *threads, const c
   for (guint i = 0; i < r.type->n_fields; i++)
     columns[i] = -1;
   r.field_columns = columns;
-  JvmsEventFilter filter = { .from = from, .to = to, .types = &type, .n_types = 1 };
+  JvmsEventFilter filter = { .from = from, .to = to,
+                             .keep_types = JVMS_EVENT_KEEP_THESE, .types = &type, .n_types = 1,
+                             .keep_tids = JVMS_EVENT_KEEP_ALL };
   g_autoptr(JvmsEventQuery) query = jvms_event_query_new (store, &filter, error);
   if (query == NULL)
     return NULL;

@@ -679,8 +679,11 @@ refresh (JvmsEventTable *self)
   JvmsEventFilter filter = {
     .from = self->from,
     .to = self->to,
+    /* No type ticked: every type (the chooser's "All Types"). */
+    .keep_types = types->len > 0 ? JVMS_EVENT_KEEP_THESE : JVMS_EVENT_KEEP_ALL,
     .types = types->len > 0 ? (const guint32 *) types->data : NULL,
     .n_types = types->len,
+    .keep_tids = thread > 0 ? JVMS_EVENT_KEEP_THESE : JVMS_EVENT_KEEP_ALL,
     .tids = thread > 0 ? &tid : NULL,
     .n_tids = thread > 0 ? 1 : 0,
   };

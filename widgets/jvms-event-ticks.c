@@ -52,7 +52,12 @@ query (JvmsEventStore *store,
        gint64          to,
        GError        **error)
 {
-  JvmsEventFilter filter = { from, to, types, n_types, tid != 0 ? &tid : NULL, tid != 0 ? 1 : 0 };
+  JvmsEventFilter filter = {
+    .from = from, .to = to,
+    .keep_types = JVMS_EVENT_KEEP_THESE, .types = types, .n_types = n_types,
+    .keep_tids = tid != 0 ? JVMS_EVENT_KEEP_THESE : JVMS_EVENT_KEEP_ALL,
+    .tids = tid != 0 ? &tid : NULL, .n_tids = tid != 0 ? 1 : 0,
+  };
   return jvms_event_query_new (store, &filter, error);
 }
 

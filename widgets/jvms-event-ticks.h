@@ -26,7 +26,8 @@ typedef struct
   gboolean approximate; /* starts is a share of a count over several columns */
 } JvmsEventColumn;
 
-/* @out: @n_columns entries for [@t0, @t1). @tid 0: every thread. FALSE with @error when the
+/* @out: @n_columns entries for [@t0, @t1), of the @n_types @types (none: no rows). @tid 0:
+ * every thread. FALSE with @error when the
  * store is damaged there. */
 gboolean jvms_event_ticks_count (JvmsEventStore  *store,
                                  const guint32   *types,

@@ -305,7 +305,9 @@ deopt_tooltip (JvmsJitView                *self,
                gint64                      time)
 {
   gint64 span = MAX ((g->t1 - g->t0) / MAX (g->n_columns, 1), 1);
-  JvmsEventFilter filter = { time, time + span, &self->deopt_type, 1, NULL, 0 };
+  JvmsEventFilter filter = { .from = time, .to = time + span,
+                             .keep_types = JVMS_EVENT_KEEP_THESE, .types = &self->deopt_type, .n_types = 1,
+                             .keep_tids = JVMS_EVENT_KEEP_ALL };
   g_autoptr(JvmsEventQuery) q = jvms_event_query_new (self->store, &filter, NULL);
   g_autoptr(JvmsEventCursor) cursor = jvms_event_cursor_new (self->store);
   DeoptText d = { self->store, jvms_timeline_get_session (JVMS_TIMELINE (self)), NULL, 0 };

@@ -297,19 +297,18 @@ jvms_cli_events (int argc, char **argv)
   /* The whole trace by default: events that began before the first chunk's start (a sleep
    * spanning a rotation) belong to it too. */
   gint64 start = jvms_history_get_start_time (history);
-  static const guint32 no_type = JVMS_EVENT_NONE;
-  static const gint64 no_tid = -1;
   gboolean have_rows = jvms_event_store_get_n_rows (store) > 0;
   gint64 first = have_rows ? jvms_event_store_get_first_time (store) : start;
   gint64 last = have_rows ? jvms_event_store_get_last_time (store) : start;
   JvmsEventFilter filter = {
     .from = from != NULL ? jvms_cli_time_at (start, from_offset) : MIN (start, first),
     .to = to != NULL ? jvms_cli_time_at (start, to_offset) : MAX (jvms_history_get_end_time (history), last + 1),
-    /* An empty GArray's data is NULL, which means every type: types asked for that match none
-     * must select nothing, so they point at a non-NULL array of length 0. */
-    .types = types == NULL ? NULL : type_ids->len > 0 ? (const guint32 *) type_ids->data : &no_type,
-    .n_types = type_ids->len,
-    .tids = tids == NULL ? NULL : tids->len > 0 ? (const gint64 *) tids->data : &no_tid,
+    /* Types asked for that match none keep no event, as threads that resolve to none. */
+    .keep_types = types != NULL ? JVMS_EVENT_KEEP_THESE : JVMS_EVENT_KEEP_ALL,
+    .types = types != NULL ? (const guint32 *) type_ids->data : NULL,
+    .n_types = types != NULL ? type_ids->len : 0,
+    .keep_tids = tids != NULL ? JVMS_EVENT_KEEP_THESE : JVMS_EVENT_KEEP_ALL,
+    .tids = tids != NULL ? (const gint64 *) tids->data : NULL,
     .n_tids = tids != NULL ? tids->len : 0,
   };
   g_autoptr(JvmsEventQuery) query = jvms_event_query_new (store, &filter, &error);

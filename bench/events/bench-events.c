@@ -153,8 +153,9 @@ random_selection (GRand *rand, JvmsEventStore *store, Selection *s)
   s->type = (guint32) g_rand_int_range (rand, 0, N_TYPES);
   s->tid = 1000 + g_rand_int_range (rand, 0, N_THREADS);
   int kind = g_rand_int_range (rand, 0, 4);
-  s->filter = (JvmsEventFilter) { from, to, kind & 1 ? &s->type : NULL, kind & 1 ? 1 : 0,
-                                  kind & 2 ? &s->tid : NULL, kind & 2 ? 1 : 0 };
+  s->filter = (JvmsEventFilter) { from, to,
+                                  kind & 1 ? JVMS_EVENT_KEEP_THESE : JVMS_EVENT_KEEP_ALL, kind & 1 ? &s->type : NULL, kind & 1 ? 1 : 0,
+                                  kind & 2 ? JVMS_EVENT_KEEP_THESE : JVMS_EVENT_KEEP_ALL, kind & 2 ? &s->tid : NULL, kind & 2 ? 1 : 0 };
 }
 
 typedef struct
@@ -225,7 +226,7 @@ bench_queries (JvmsEventStore *store)
   printf ("ratio events_query_p50 %.5f\n", base > 0 ? percentile (ours_sampled, 50) / base : 0);
 
   /* Every row once, headers only. */
-  JvmsEventFilter all = { G_MININT64, G_MAXINT64, NULL, 0, NULL, 0 };
+  JvmsEventFilter all = { G_MININT64, G_MAXINT64, JVMS_EVENT_KEEP_ALL, NULL, 0, JVMS_EVENT_KEEP_ALL, NULL, 0 };
   g_autoptr(JvmsEventQuery) q = jvms_event_query_new (store, &all, NULL);
   Reach reach = { G_MAXUINT64, FALSE };
   g_autoptr(JvmsEventCursor) fresh = jvms_event_cursor_new (store);

@@ -260,13 +260,13 @@ model_match (const Fixture *fx, const MRow *m, const JvmsEventFilter *f)
 {
   if (m->time < f->from || m->time >= f->to)
     return FALSE;
-  gboolean ok = f->types == NULL;
-  for (guint i = 0; !ok && i < f->n_types; i++)
+  gboolean ok = f->keep_types == JVMS_EVENT_KEEP_ALL;
+  for (guint i = 0; !ok && f->keep_types == JVMS_EVENT_KEEP_THESE && i < f->n_types; i++)
     ok = f->types[i] == m->type;
   if (!ok)
     return FALSE;
-  ok = f->tids == NULL;
-  for (guint i = 0; !ok && i < f->n_tids; i++)
+  ok = f->keep_tids == JVMS_EVENT_KEEP_ALL;
+  for (guint i = 0; !ok && f->keep_tids == JVMS_EVENT_KEEP_THESE && i < f->n_tids; i++)
     ok = f->tids[i] == m->tid;
   return ok;
 }
@@ -306,7 +306,7 @@ test_rows_and_queries (void)
     {
       guint32 types[N_TYPES];
       gint64 tids[N_TIDS + 1];
-      JvmsEventFilter f = { G_MININT64, G_MAXINT64, NULL, 0, NULL, 0 };
+      JvmsEventFilter f = { G_MININT64, G_MAXINT64, JVMS_EVENT_KEEP_ALL, NULL, 0, JVMS_EVENT_KEEP_ALL, NULL, 0 };
       if (g_test_rand_bit ())
         {
           f.from = g_test_rand_int_range (0, 10) == 0 ? first : first + g_test_rand_int_range (0, (gint32) MIN (last - first, G_MAXINT32));
@@ -315,6 +315,7 @@ test_rows_and_queries (void)
       int tk = g_test_rand_int_range (0, 4);
       if (tk > 0)
         {
+          f.keep_types = JVMS_EVENT_KEEP_THESE;
           f.types = types;
           for (guint t = 0; t < N_TYPES; t++)
             if (tk == 3 ? g_test_rand_bit () : g_test_rand_int_range (0, N_TYPES) < tk)
@@ -323,6 +324,7 @@ test_rows_and_queries (void)
       int hk = g_test_rand_int_range (0, 4);
       if (hk > 0)
         {
+          f.keep_tids = JVMS_EVENT_KEEP_THESE;
           f.tids = tids;
           for (guint t = 0; t < N_TIDS; t++)
             if (hk == 3 ? g_test_rand_bit () : g_test_rand_int_range (0, N_TIDS) < hk)
@@ -357,6 +359,58 @@ test_rows_and_queries (void)
       g_autoptr(JvmsEventBatch) none = jvms_event_batch_new ();
       g_assert_true (jvms_event_query_read (query, cursor, expect->len, 10, none, &error));
       g_assert_cmpuint (jvms_event_batch_get_len (none), ==, 0);
+    }
+  fixture_free (&fx);
+}
+
+/* All, none and these are said, never read from a list's NULL: the list of an empty GArray
+ * (what types asked for that match none leave) is NULL, and it selects nothing, through the
+ * query and through a selection's copy of the filter; a list given with "all" is refused. */
+static void
+test_keep (void)
+{
+  Fixture fx = { 0 };
+  fixture_build (&fx, 2000, 3000);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JvmsEventStore) store = jvms_event_store_open (fx.path, &error);
+  g_assert_no_error (error);
+  g_autoptr(GArray) empty_types = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) empty_tids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_assert_null (empty_types->data);
+  const struct { JvmsEventKeep types, tids; guint64 rows; } cases[] = {
+    { JVMS_EVENT_KEEP_ALL, JVMS_EVENT_KEEP_ALL, fx.rows->len },
+    { JVMS_EVENT_KEEP_THESE, JVMS_EVENT_KEEP_ALL, 0 },
+    { JVMS_EVENT_KEEP_ALL, JVMS_EVENT_KEEP_THESE, 0 },
+    { JVMS_EVENT_KEEP_NONE, JVMS_EVENT_KEEP_ALL, 0 },
+    { JVMS_EVENT_KEEP_ALL, JVMS_EVENT_KEEP_NONE, 0 },
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      gboolean these_types = cases[i].types == JVMS_EVENT_KEEP_THESE;
+      gboolean these_tids = cases[i].tids == JVMS_EVENT_KEEP_THESE;
+      JvmsEventFilter f = {
+        G_MININT64, G_MAXINT64,
+        cases[i].types, these_types ? (const guint32 *) empty_types->data : NULL, 0,
+        cases[i].tids, these_tids ? (const gint64 *) empty_tids->data : NULL, 0,
+      };
+      g_autoptr(JvmsEventQuery) query = jvms_event_query_new (store, &f, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (jvms_event_query_get_n_rows (query), ==, cases[i].rows);
+      g_autoptr(JvmsEventSelection) sel = jvms_event_selection_new (store, &f, &error);
+      g_assert_no_error (error);
+      g_assert_cmpuint (jvms_event_query_get_n_rows (jvms_event_selection_get_query (sel)), ==, cases[i].rows);
+      const JvmsEventFilter *kept = jvms_event_selection_get_filter (sel);
+      g_assert_cmpint (kept->keep_types, ==, cases[i].types);
+      g_assert_cmpint (kept->keep_tids, ==, cases[i].tids);
+    }
+  if (g_test_undefined ())
+    {
+      guint32 one = 0;
+      JvmsEventFilter all_with_list = { G_MININT64, G_MAXINT64, JVMS_EVENT_KEEP_ALL, &one, 1,
+                                        JVMS_EVENT_KEEP_ALL, NULL, 0 };
+      g_test_expect_message (G_LOG_DOMAIN, G_LOG_LEVEL_CRITICAL, "*keep_ok*");
+      g_assert_null (jvms_event_query_new (store, &all_with_list, &error));
+      g_test_assert_expected_messages ();
     }
   fixture_free (&fx);
 }
@@ -400,8 +454,8 @@ test_stats (void)
   for (guint q = 0; q < 12; q++)
     {
       gint64 tid = fx.tids[g_test_rand_int_range (0, N_TIDS)];
-      JvmsEventFilter f = { q == 0 ? G_MININT64 : first + (last - first) / 13 * q, G_MAXINT64, NULL, 0,
-                            q % 3 == 2 ? &tid : NULL, q % 3 == 2 ? 1 : 0 };
+      JvmsEventFilter f = { q == 0 ? G_MININT64 : first + (last - first) / 13 * q, G_MAXINT64, JVMS_EVENT_KEEP_ALL, NULL, 0,
+                            q % 3 == 2 ? JVMS_EVENT_KEEP_THESE : JVMS_EVENT_KEEP_ALL, q % 3 == 2 ? &tid : NULL, q % 3 == 2 ? 1 : 0 };
       g_autoptr(JvmsEventQuery) query = jvms_event_query_new (store, &f, &error);
       g_assert_no_error (error);
       g_autoptr(JvmsEventStats) st = jvms_event_stats_compute (query, NULL, &error);
@@ -479,7 +533,7 @@ test_stats_narrowing (void)
   jvms_event_writer_free (w);
   g_autoptr(JvmsEventStore) store = jvms_event_store_open (path, &error);
   g_assert_no_error (error);
-  JvmsEventFilter f = { G_MININT64, G_MAXINT64, NULL, 0, NULL, 0 };
+  JvmsEventFilter f = { G_MININT64, G_MAXINT64, JVMS_EVENT_KEEP_ALL, NULL, 0, JVMS_EVENT_KEEP_ALL, NULL, 0 };
   g_autoptr(JvmsEventQuery) query = jvms_event_query_new (store, &f, &error);
   /* Both ways: every candidate held at once, and a budget of 7 values that makes each
    * percentile narrow its range by scans first. */
@@ -540,7 +594,7 @@ test_damage (void)
               failed_reads++;
             }
         }
-      JvmsEventFilter f = { G_MININT64, G_MAXINT64, NULL, 0, NULL, 0 };
+      JvmsEventFilter f = { G_MININT64, G_MAXINT64, JVMS_EVENT_KEEP_THESE, NULL, 0, JVMS_EVENT_KEEP_ALL, NULL, 0 };
       guint32 one = 1;
       f.types = &one;
       f.n_types = 1;
@@ -690,7 +744,8 @@ test_order (void)
       const char *text = texts[g_test_rand_int_range (0, G_N_ELEMENTS (texts))];
       guint32 types[2] = { g_test_rand_int_range (0, N_TYPES), g_test_rand_int_range (0, N_TYPES) };
       JvmsEventFilter f = { q % 2 ? first + 3000 * 2000 : G_MININT64, G_MAXINT64,
-                            q % 3 == 1 ? types : NULL, q % 3 == 1 ? 2 : 0, NULL, 0 };
+                            q % 3 == 1 ? JVMS_EVENT_KEEP_THESE : JVMS_EVENT_KEEP_ALL, q % 3 == 1 ? types : NULL, q % 3 == 1 ? 2 : 0,
+                            JVMS_EVENT_KEEP_ALL, NULL, 0 };
       /* Half of them through the merge of runs of 97 pairs. */
       g_setenv ("JVMS_EVENT_ORDER_RUN_PAIRS", q % 4 < 2 ? "97" : "4194304", TRUE);
       g_autoptr(JvmsEventSelection) sel = jvms_event_selection_new (store, &f, &error);
@@ -734,6 +789,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/Analysis/event-store/rows-and-queries", test_rows_and_queries);
+  g_test_add_func ("/Analysis/event-store/keep", test_keep);
   g_test_add_func ("/Analysis/event-store/stats", test_stats);
   g_test_add_func ("/Analysis/event-store/stats-narrowing", test_stats_narrowing);
   g_test_add_func ("/Analysis/event-store/damage", test_damage);

@@ -82,19 +82,19 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       if (jvms_event_cursor_read (cursor, i, &r, NULL))
         touch (&r, s);
     }
-  JvmsEventFilter all = { G_MININT64, G_MAXINT64, NULL, 0, NULL, 0 };
+  JvmsEventFilter all = { G_MININT64, G_MAXINT64, JVMS_EVENT_KEEP_ALL, NULL, 0, JVMS_EVENT_KEEP_ALL, NULL, 0 };
   run_query (store, cursor, &all);
   guint32 types[2] = { 0, jvms_event_store_get_n_types (store) > 1 ? 1 : 0 };
   guint n_threads;
   const gint64 *threads = jvms_event_store_get_threads (store, &n_threads);
-  JvmsEventFilter by_type = { G_MININT64, G_MAXINT64, types, 2, NULL, 0 };
+  JvmsEventFilter by_type = { G_MININT64, G_MAXINT64, JVMS_EVENT_KEEP_THESE, types, 2, JVMS_EVENT_KEEP_ALL, NULL, 0 };
   run_query (store, cursor, &by_type);
   if (n_threads > 0)
     {
       JvmsEventFilter by_thread = { jvms_event_store_get_first_time (store), jvms_event_store_get_last_time (store),
-                                    NULL, 0, threads, MIN (n_threads, 2u) };
+                                    JVMS_EVENT_KEEP_ALL, NULL, 0, JVMS_EVENT_KEEP_THESE, threads, MIN (n_threads, 2u) };
       run_query (store, cursor, &by_thread);
-      JvmsEventFilter both = { G_MININT64, G_MAXINT64, types, 1, threads, 1 };
+      JvmsEventFilter both = { G_MININT64, G_MAXINT64, JVMS_EVENT_KEEP_THESE, types, 1, JVMS_EVENT_KEEP_THESE, threads, 1 };
       run_query (store, cursor, &both);
     }
   return 0;

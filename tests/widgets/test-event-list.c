@@ -42,7 +42,7 @@ fixture_set_up (Fixture *f, gconstpointer data)
   g_assert_no_error (error);
   f->store = jvms_event_store_open (f->path, &error);
   g_assert_no_error (error);
-  JvmsEventFilter all = { G_MININT64, G_MAXINT64, NULL, 0, NULL, 0 };
+  JvmsEventFilter all = { G_MININT64, G_MAXINT64, JVMS_EVENT_KEEP_ALL, NULL, 0, JVMS_EVENT_KEEP_ALL, NULL, 0 };
   f->source = JVMS_RECORD_SOURCE (jvms_event_selection_new (f->store, &all, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (jvms_record_source_get_n_records (f->source), ==, N_ROWS);
@@ -178,8 +178,8 @@ test_replaced (Fixture *f, gconstpointer data)
 {
   g_autoptr(GError) error = NULL;
   gint64 tid = 103;
-  JvmsEventFilter all = { G_MININT64, G_MAXINT64, NULL, 0, NULL, 0 };
-  JvmsEventFilter one = { G_MININT64, G_MAXINT64, NULL, 0, &tid, 1 };
+  JvmsEventFilter all = { G_MININT64, G_MAXINT64, JVMS_EVENT_KEEP_ALL, NULL, 0, JVMS_EVENT_KEEP_ALL, NULL, 0 };
+  JvmsEventFilter one = { G_MININT64, G_MAXINT64, JVMS_EVENT_KEEP_ALL, NULL, 0, JVMS_EVENT_KEEP_THESE, &tid, 1 };
   JvmsEventSelection *first = jvms_event_selection_new (f->store, &all, &error);
   g_assert_no_error (error);
   JvmsEventSelection *other = jvms_event_selection_new (f->store, &one, &error);

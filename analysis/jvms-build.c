@@ -759,7 +759,10 @@ jvms_build_index (const JvmsBuildRequest *req, JvmsBuildResult *res, GCancellabl
   jvms_threads_flush (threads);
   /* After the flush: the JVM's threads are all known as such. */
   if (km != NULL)
-    kernel_quality_note (km, threads, ks.path, res->notes);
+    {
+      kernel_quality_note (km, threads, ks.path, res->notes);
+      jvms_kernel_machine_add_disk_notes (km, ks.path, res->notes);
+    }
   /* The close time lies after every interval's end; at the end of the axis, on it. */
   end = add_sat (MAX (end, jvms_writer_max_time (writer)), 1);
 

@@ -18,7 +18,7 @@
 G_BEGIN_DECLS
 
 /* Slots of a device: requests beyond that many outstanding are counted (n_overflow), drawn only
- * in the device's queue depth. An NVMe queue holds up to 1,023 commands, and a readahead burst
+ * in the device's queue depth, and said in a note (jvms_kernel_machine_add_disk_notes). An NVMe queue holds up to 1,023 commands, and a readahead burst
  * on a busy CI machine had more than 128 in flight (slots are made at their first use). */
 #define JVMS_DISK_REQUESTS_MAX_SLOTS 1024
 /* Requests outstanding that a device keeps track of: a stream of inserts never completed

@@ -175,6 +175,40 @@ jvms_kernel_machine_set_keep_wakers (JvmsKernelMachine *self, gboolean keep)
   self->keep_wakers = keep;
 }
 
+static int
+guint_cmp (gconstpointer a, gconstpointer b)
+{
+  guint x = *(const guint *) a, y = *(const guint *) b;
+  return x < y ? -1 : x > y;
+}
+
+void
+jvms_kernel_machine_add_disk_notes (JvmsKernelMachine *self, const char *path, GPtrArray *notes)
+{
+  g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (guint));
+  GHashTableIter iter;
+  gpointer key, value;
+  g_hash_table_iter_init (&iter, self->disks);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    if (jvms_disk_requests_n_overflow (((KDisk *) value)->requests) > 0)
+      {
+        guint k = GPOINTER_TO_UINT (key);
+        g_array_append_val (keys, k);
+      }
+  /* In the devices' order: the same trace gives the same notes. */
+  g_array_sort (keys, guint_cmp);
+  for (guint i = 0; i < keys->len; i++)
+    {
+      KDisk *d = g_hash_table_lookup (self->disks, GUINT_TO_POINTER (g_array_index (keys, guint, i)));
+      guint64 n = jvms_disk_requests_n_overflow (d->requests);
+      g_ptr_array_add (notes, g_strdup_printf ("%s: disk %s: %" G_GUINT64_FORMAT " block %s found all %d "
+                                               "request slots busy: counted in the queue depth, not "
+                                               "drawn as requests", path, d->name, n,
+                                               n == 1 ? "request" : "requests",
+                                               JVMS_DISK_REQUESTS_MAX_SLOTS));
+    }
+}
+
 void
 jvms_kernel_machine_get_quality (JvmsKernelMachine *self, JvmsKernelQuality *out)
 {

@@ -67,6 +67,14 @@ typedef struct
 void               jvms_kernel_machine_get_quality (JvmsKernelMachine *self,
                                                     JvmsKernelQuality *out);
 
+/* A note (jvms_trace_index_dup_notes) for each disk some of whose block requests found every
+ * request slot busy (JVMS_DISK_REQUESTS_MAX_SLOTS): they count in the device's queue depth but
+ * have no interval of their own. "@path: disk 8:16: 3 block requests found ...", devices in
+ * order of their numbers. */
+void               jvms_kernel_machine_add_disk_notes (JvmsKernelMachine *self,
+                                                       const char        *path,
+                                                       GPtrArray         *notes);
+
 /* The kernel state of thread @tid when a JFR sampler sampled it at @time, from the intervals
  * fed so far (the merged stream has reached @time). HotSpot's sampler stops the thread with a
  * signal and stamps the sample once the thread's handler answered, so the state at @time is the

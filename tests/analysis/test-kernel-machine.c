@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "jvms-history.h"
+#include "jvms-disk-requests.h"
 #include "jvms-kernel-machine.h"
 #include "jvms-states.h"
 #include "jvms-threads.h"
@@ -277,7 +278,8 @@ static gint32 index_subject = -1;
 
 /* Feeds @events into a new history and returns it opened from disk. */
 static JvmsHistory *
-index_events_q (Fixture *f, GArray *events, gint64 end, guint64 *n_unknown, JvmsKernelQuality *quality)
+index_events_q (Fixture *f, GArray *events, gint64 end, guint64 *n_unknown, JvmsKernelQuality *quality,
+                GPtrArray *disk_notes)
 {
   g_autoptr(GError) error = NULL;
   JvmsHistoryBuilder *b = jvms_history_builder_new (f->path, T0, NULL, &error);
@@ -299,6 +301,8 @@ index_events_q (Fixture *f, GArray *events, gint64 end, guint64 *n_unknown, Jvms
     *n_unknown = jvms_kernel_machine_n_unknown (km);
   if (quality != NULL)
     jvms_kernel_machine_get_quality (km, quality);
+  if (disk_notes != NULL)
+    jvms_kernel_machine_add_disk_notes (km, "t.perf", disk_notes);
   jvms_kernel_machine_free (km);
   jvms_threads_free (threads);
   jvms_writer_free (w);
@@ -311,7 +315,7 @@ index_events_q (Fixture *f, GArray *events, gint64 end, guint64 *n_unknown, Jvms
 static JvmsHistory *
 index_events (Fixture *f, GArray *events, gint64 end, guint64 *n_unknown)
 {
-  return index_events_q (f, events, end, n_unknown, NULL);
+  return index_events_q (f, events, end, n_unknown, NULL, NULL);
 }
 
 /* Time per value of an int attribute over [t0, t1). */
@@ -493,7 +497,7 @@ test_lossy_schedules (Fixture *f, gconstpointer data)
                   .dropped = g_array_new (FALSE, FALSE, sizeof (Dropped)) };
       simulate (&sim, rand, 4000);
       JvmsKernelQuality q;
-      g_autoptr(JvmsHistory) h = index_events_q (f, sim.events, sim.now, NULL, &q);
+      g_autoptr(JvmsHistory) h = index_events_q (f, sim.events, sim.now, NULL, &q, NULL);
 
       guint64 n_found = 0;
       gint64 unknown[N_THREADS + 1] = { 0 };
@@ -722,7 +726,7 @@ test_evidence (Fixture *f, gconstpointer data)
 
   guint64 n_unknown = 0;
   JvmsKernelQuality q;
-  g_autoptr(JvmsHistory) h = index_events_q (f, events, T0 + 1100, &n_unknown, &q);
+  g_autoptr(JvmsHistory) h = index_events_q (f, events, T0 + 1100, &n_unknown, &q, NULL);
   g_assert_cmpuint (q.n_missing_switches, ==, 3);
   g_assert_cmpuint (q.n_missing_from_idle, ==, 2);
   g_assert_cmpint (q.jvm_unknown_ns, ==, 100 + 300 + 50);
@@ -778,7 +782,7 @@ test_silent_thread (Fixture *f, gconstpointer data)
   add_switch (events, 800, 1, 9, 90, JVMS_TASK_INTERRUPTIBLE, 0);
 
   JvmsKernelQuality q;
-  g_autoptr(JvmsHistory) h = index_events_q (f, events, T0 + 1000, NULL, &q);
+  g_autoptr(JvmsHistory) h = index_events_q (f, events, T0 + 1000, NULL, &q, NULL);
   /* One record missing (5 ==> 8): before, 2 (8's switch-in, then 5's at 500 "already on CPU"). */
   g_assert_cmpuint (q.n_missing_switches, ==, 1);
   g_assert_cmpuint (q.n_missing_from_idle, ==, 0);
@@ -1193,6 +1197,48 @@ test_counters_and_disk (Fixture *f, gconstpointer data)
     }
 }
 
+/* More block requests in flight on a device than it has slots: the first
+ * JVMS_DISK_REQUESTS_MAX_SLOTS have slots, the rest count only in the queue depth, and a note
+ * says how many (the note analyze, its JSON and the window's banner show); a device within its
+ * slots has none. */
+static void
+test_disk_overflow (Fixture *f, gconstpointer data)
+{
+  const guint extra = 3;
+  g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (JvmsKernelEvent));
+  JvmsKernelEvent blk = { .type = JVMS_KERNEL_EVENT_BLOCK_RQ_INSERT, .name = "block", .cpu = 0,
+                          .pid = 5, .tid = 5 };
+  g_strlcpy (blk.block.rwbs, "W", sizeof blk.block.rwbs);
+  blk.block.nr_sector = 8;
+  blk.block.dev = (8u << 20) | 0u;
+  blk.time = T0 + 500;
+  g_array_append_val (events, blk);
+  blk.block.dev = (8u << 20) | 16u;
+  for (guint i = 0; i < JVMS_DISK_REQUESTS_MAX_SLOTS + extra; i++)
+    {
+      blk.time = T0 + 1000 + i;
+      blk.block.sector = 8 * (guint64) i;
+      g_array_append_val (events, blk);
+    }
+  gint64 end = T0 + 1000000;
+  g_autoptr(GPtrArray) notes = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(JvmsHistory) h = index_events_q (f, events, end, NULL, NULL, notes);
+
+  JvmsInterval iv;
+  g_assert_true (jvms_history_query_single (h, jvms_history_lookup (h, "Disk/8:16/queue"), end - 1, &iv, NULL));
+  g_assert_cmpint (iv.value.i, ==, JVMS_DISK_REQUESTS_MAX_SLOTS + extra);
+  g_autofree char *last = g_strdup_printf ("Disk/8:16/requests/%d", JVMS_DISK_REQUESTS_MAX_SLOTS - 1);
+  g_autofree char *beyond = g_strdup_printf ("Disk/8:16/requests/%d", JVMS_DISK_REQUESTS_MAX_SLOTS);
+  g_assert_cmpuint (jvms_history_lookup (h, last), !=, JVMS_ATTRIBUTE_INVALID);
+  g_assert_cmpuint (jvms_history_lookup (h, beyond), ==, JVMS_ATTRIBUTE_INVALID);
+
+  g_assert_cmpuint (notes->len, ==, 1);
+  g_autofree char *want = g_strdup_printf ("t.perf: disk 8:16: %u block requests found all %d request "
+                                           "slots busy: counted in the queue depth, not drawn as requests",
+                                           extra, JVMS_DISK_REQUESTS_MAX_SLOTS);
+  g_assert_cmpstr (g_ptr_array_index (notes, 0), ==, want);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1209,5 +1255,6 @@ main (int argc, char **argv)
   g_test_add ("/Analysis/kernel/identity-subject", Fixture, NULL, fixture_set_up, test_identity_subject, fixture_tear_down);
   g_test_add ("/Analysis/kernel/jvms-list-bounds", Fixture, NULL, fixture_set_up, test_jvms_list_bounds, fixture_tear_down);
   g_test_add ("/Analysis/kernel/counters-and-disk", Fixture, NULL, fixture_set_up, test_counters_and_disk, fixture_tear_down);
+  g_test_add ("/Analysis/kernel/disk-overflow", Fixture, NULL, fixture_set_up, test_disk_overflow, fixture_tear_down);
   return g_test_run ();
 }

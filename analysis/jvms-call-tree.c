@@ -409,6 +409,19 @@ jvms_call_tree_get_method_name (JvmsCallTree *self, guint32 method)
   return jvms_samples_store_get_method_name (self->store, method);
 }
 
+char *
+jvms_call_tree_dup_path (JvmsCallTree *self, guint32 node)
+{
+  g_return_val_if_fail (JVMS_IS_CALL_TREE (self), NULL);
+  g_return_val_if_fail (node < self->nodes->len, NULL);
+  guint depth = NODE (self, node)->depth;
+  /* Outermost first: the node's ancestors fill the array from its end. */
+  g_autofree const char **parts = g_new0 (const char *, depth + 1);
+  for (guint32 p = node; p != 0; p = NODE (self, p)->parent)
+    parts[--depth] = jvms_call_tree_get_method_name (self, NODE (self, p)->method);
+  return g_strjoinv (";", (char **) parts);
+}
+
 const JvmsCallTreeMethod *
 jvms_call_tree_get_method_row (JvmsCallTree *self, guint index)
 {

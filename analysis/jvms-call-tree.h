@@ -75,6 +75,10 @@ const JvmsCallTreeNode  *jvms_call_tree_get_node          (JvmsCallTree *self,
 /* "package.Class.method", "[truncated]" or "[unknown]"; lives as long as the tree. */
 const char              *jvms_call_tree_get_method_name   (JvmsCallTree *self,
                                                            guint32       method);
+/* "a;b;c": the method names of @node's path from the outermost frame, as they are (unlike a
+ * folded line's); "" for the root. Paths name a frame across trees (jvms-compare-profile.h). */
+char                    *jvms_call_tree_dup_path          (JvmsCallTree *self,
+                                                           guint32       node);
 
 /* The method table, heaviest self first (ties: heaviest total, then name). */
 guint                    jvms_call_tree_get_n_methods     (JvmsCallTree *self);

@@ -153,12 +153,11 @@ jvms_profile_diff_get_max_change (JvmsProfileDiff *self)
 char *
 jvms_profile_diff_dup_path (JvmsProfileDiff *self, guint index)
 {
-  g_autoptr(GPtrArray) parts = g_ptr_array_new ();
-  for (guint32 f = index; f != 0 && f != JVMS_CALL_TREE_NONE;
-       f = g_array_index (self->frames, JvmsProfileDiffFrame, f).parent)
-    g_ptr_array_insert (parts, 0, (gpointer) g_array_index (self->frames, JvmsProfileDiffFrame, f).method);
-  g_ptr_array_add (parts, NULL);
-  return g_strjoinv (";", (char **) parts->pdata);
+  g_return_val_if_fail (index < self->frames->len, NULL);
+  /* A frame is the path its node has in either tree (frames are matched by path). */
+  const JvmsProfileDiffFrame *f = &g_array_index (self->frames, JvmsProfileDiffFrame, index);
+  return f->other_node != JVMS_CALL_TREE_NONE ? jvms_call_tree_dup_path (self->trees[1], f->other_node)
+                                              : jvms_call_tree_dup_path (self->trees[0], f->baseline_node);
 }
 
 typedef struct

@@ -235,12 +235,7 @@ jvms_diff_flame_describe_frames (JvmsDiffFlame *self, guint limit)
       const JvmsFlameRect *r = jvms_flame_layout_get_rect (layout, g_array_index (order, guint, k));
       if (r->node == 0)
         continue;
-      /* The node's path of methods, outermost first. */
-      g_autoptr(GPtrArray) parts = g_ptr_array_new ();
-      for (guint32 p = r->node; p != 0; p = jvms_call_tree_get_node (tree, p)->parent)
-        g_ptr_array_insert (parts, 0, (gpointer) jvms_call_tree_get_method_name (tree, jvms_call_tree_get_node (tree, p)->method));
-      g_ptr_array_add (parts, NULL);
-      g_autofree char *path = g_strjoinv (";", (char **) parts->pdata);
+      g_autofree char *path = jvms_call_tree_dup_path (tree, r->node);
       char change[G_ASCII_DTOSTR_BUF_SIZE];
       g_ascii_formatd (change, sizeof change, "%.17g", jvms_profile_diff_get_other_frame (self->diff, r->node)->change);
       g_string_append_printf (out, "%s\t%s\t%d\t%d\t%u\n", path, change, (int) r->x, (int) r->width, r->row);

@@ -64,10 +64,19 @@ jvms_evidence_stacks_new (void)
   return a;
 }
 
+static void
+thread_ref_clear (gpointer data)
+{
+  JvmsThreadRef *ref = data;
+  g_clear_pointer (&ref->intervals, g_array_unref);
+}
+
 GArray *
 jvms_thread_refs_new (void)
 {
-  return g_array_new (FALSE, FALSE, sizeof (JvmsThreadRef));
+  GArray *a = g_array_new (FALSE, FALSE, sizeof (JvmsThreadRef));
+  g_array_set_clear_func (a, thread_ref_clear);
+  return a;
 }
 
 GArray *

@@ -23,9 +23,22 @@
 
 G_BEGIN_DECLS
 
-/* A thread named by a finding. In the holder lists (a monitor's holders, the CPU holders) it
- * also carries how long it held the monitor or CPU, its process and whether that process is the
- * traced JVM; elsewhere ns is 0, pid -1 and ours FALSE. */
+/* Where a cause held what the finding's threads waited for: [from, to), epoch ns. */
+typedef struct
+{
+  gint64 from, to;
+} JvmsEvidenceInterval;
+
+/* Intervals kept per cause: its longest. */
+#define JVMS_EVIDENCE_MAX_INTERVALS 8
+
+/* A thread named by a finding. In the holder lists (a monitor's holders, the threads that
+ * preempted them, the CPU holders) it also carries how long it held the monitor or CPU, its
+ * process, whether that process is the traced JVM, and its own intervals: a monitor holder's
+ * hold intervals on that monitor (the runs of Locks/<address>/owner naming it that some wait
+ * met), a thread that preempted a holder its running on that CPU while the holder waited for
+ * it, a CPU holder its running while a thread of the finding waited for a CPU; elsewhere ns is
+ * 0, pid -1, ours FALSE and intervals NULL. */
 typedef struct
 {
   gint64      tid;  /* -javaThreadId for a thread without an OS id (jvms-thread-list.h) */
@@ -33,6 +46,9 @@ typedef struct
   gint64      ns;
   gint64      pid;  /* -1 when unknown */
   gboolean    ours;
+  /* JvmsEvidenceInterval, disjoint, the longest first (ties: earliest first), at most
+   * JVMS_EVIDENCE_MAX_INTERVALS; NULL outside holder lists. */
+  GArray     *intervals;
 } JvmsThreadRef;
 
 /* A name with an amount: a collector and its collections, a pause and its time, a class or a

@@ -97,6 +97,56 @@ thread_refs (JvmsReportWork *w, JvmsReport *report, GHashTable *thread_ns, guint
   return refs;
 }
 
+static gint
+compare_starts (gconstpointer a, gconstpointer b)
+{
+  const gint64 *x = a, *y = b;
+  return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+static gint
+compare_longest (gconstpointer a, gconstpointer b)
+{
+  const JvmsEvidenceInterval *x = a, *y = b;
+  gint64 lx = x->to - x->from, ly = y->to - y->from;
+  if (lx != ly)
+    return lx > ly ? -1 : 1;
+  return (x->from > y->from) - (x->from < y->from);
+}
+
+void
+jvms_report_attach_intervals (GArray *refs, GHashTable *spans)
+{
+  for (guint i = 0; refs != NULL && i < refs->len; i++)
+    {
+      JvmsThreadRef *ref = &g_array_index (refs, JvmsThreadRef, i);
+      g_clear_pointer (&ref->intervals, g_array_unref);
+      ref->intervals = g_array_new (FALSE, FALSE, sizeof (JvmsEvidenceInterval));
+      GArray *pairs = spans != NULL ? g_hash_table_lookup (spans, &ref->tid) : NULL;
+      if (pairs == NULL || pairs->len == 0)
+        continue;
+      /* The union of the spans, in time order, then the longest. */
+      guint n = pairs->len / 2;
+      g_autofree gint64 *sorted = g_memdup2 (pairs->data, n * 2 * sizeof (gint64));
+      qsort (sorted, n, 2 * sizeof (gint64), compare_starts);
+      g_autoptr(GArray) merged = g_array_new (FALSE, FALSE, sizeof (JvmsEvidenceInterval));
+      for (guint k = 0; k < n; k++)
+        {
+          JvmsEvidenceInterval *last = merged->len > 0
+            ? &g_array_index (merged, JvmsEvidenceInterval, merged->len - 1) : NULL;
+          if (last != NULL && sorted[2 * k] <= last->to)
+            last->to = MAX (last->to, sorted[2 * k + 1]);
+          else
+            {
+              JvmsEvidenceInterval iv = { sorted[2 * k], sorted[2 * k + 1] };
+              g_array_append_val (merged, iv);
+            }
+        }
+      g_array_sort (merged, compare_longest);
+      g_array_append_vals (ref->intervals, merged->data, MIN (merged->len, JVMS_EVIDENCE_MAX_INTERVALS));
+    }
+}
+
 /* A name -> amount table, largest first, at most @limit; shares of @total when it is above 0. */
 GArray *
 jvms_report_rank_threads (JvmsReportWork *w, JvmsReport *report, GHashTable *thread_ns, guint limit)
@@ -190,6 +240,7 @@ build_evidence (JvmsReportWork *w, JvmsReport *report, JvmsFinding *finding)
       break;
     case JVMS_FINDING_CPU_CONTENTION:
       e->cpu_holders = thread_refs (w, report, w->cpu_held, w->limit, TRUE);
+      jvms_report_attach_intervals (e->cpu_holders, w->cpu_held_spans);
       break;
     case JVMS_FINDING_GC:
       e->collections = w->collections;
@@ -202,11 +253,13 @@ build_evidence (JvmsReportWork *w, JvmsReport *report, JvmsFinding *finding)
       e->waiting_ns = w->gc_waiting_ns;
       e->pause_waiting_ns = w->gc_pause_waiting_ns;
       e->cpu_holders = thread_refs (w, report, w->gc_cpu_held, w->limit, TRUE);
+      jvms_report_attach_intervals (e->cpu_holders, w->gc_cpu_held_spans);
       break;
     case JVMS_FINDING_JIT:
       e->items = keyed_items (w, report, f);
       e->waiting_ns = w->jit_waiting_ns;
       e->cpu_holders = thread_refs (w, report, w->jit_cpu_held, w->limit, TRUE);
+      jvms_report_attach_intervals (e->cpu_holders, w->jit_cpu_held_spans);
       break;
     case JVMS_FINDING_PROGRAM_LOGIC:
       e->execution_samples = w->n_exec;

@@ -37,9 +37,9 @@ merge (GArray *spans_array)
 }
 
 /* Adds to @held (tid -> ns) the time each thread of @ivs (one CPU's current threads, in time
- * order) ran inside the union @spans of @m spans. */
+ * order) ran inside the union @spans of @m spans, and where to @held_spans. */
 static void
-overlap (GArray *ivs, const gint64 *spans, guint m, GHashTable *held)
+overlap (GArray *ivs, const gint64 *spans, guint m, GHashTable *held, GHashTable *held_spans)
 {
   guint s = 0;
   for (guint i = 0; i < ivs->len && m > 0; i++)
@@ -51,9 +51,12 @@ overlap (GArray *ivs, const gint64 *spans, guint m, GHashTable *held)
         s++;
       for (guint k = s; k < m && spans[2 * k] < iv->end; k++)
         {
-          gint64 o = MIN (iv->end, spans[2 * k + 1]) - MAX (iv->start, spans[2 * k]);
-          if (o > 0)
-            jvms_report_add_ns (held, iv->value.i, o);
+          gint64 a = MAX (iv->start, spans[2 * k]), b = MIN (iv->end, spans[2 * k + 1]);
+          if (b > a)
+            {
+              jvms_report_add_ns (held, iv->value.i, b - a);
+              jvms_report_add_span (held_spans, iv->value.i, a, b);
+            }
         }
     }
 }
@@ -65,6 +68,7 @@ jvms_report_cpu_holders (JvmsReportWork *r, GError **error)
 {
   GArray *spans[] = { r->runnable, r->gc_runnable, r->jit_runnable };
   GHashTable *held[] = { r->cpu_held, r->gc_cpu_held, r->jit_cpu_held };
+  GHashTable *held_spans[] = { r->cpu_held_spans, r->gc_cpu_held_spans, r->jit_cpu_held_spans };
   guint m[G_N_ELEMENTS (spans)], total = 0;
   for (guint g = 0; g < G_N_ELEMENTS (spans); g++)
     total += m[g] = merge (spans[g]);
@@ -82,7 +86,7 @@ jvms_report_cpu_holders (JvmsReportWork *r, GError **error)
       if (ivs == NULL)
         return FALSE;
       for (guint g = 0; g < G_N_ELEMENTS (spans); g++)
-        overlap (ivs, (const gint64 *) spans[g]->data, m[g], held[g]);
+        overlap (ivs, (const gint64 *) spans[g]->data, m[g], held[g], held_spans[g]);
     }
   return TRUE;
 }

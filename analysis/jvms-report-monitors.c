@@ -21,6 +21,8 @@ struct _JvmsReportBlame
   GHashTable *thieves;  /* tid -> gint64* ns */
   GHashTable *stacks;   /* frames joined by '\n' -> gint64* samples */
   GHashTable *running;  /* holder tid -> GArray of gint64 pairs: where it held the monitor */
+  GHashTable *holds;    /* holder tid -> spans: its runs as Locks/<address>/owner that a wait met */
+  GHashTable *thief_spans; /* tid -> spans: where it ran on a CPU a holder waited for */
 };
 
 void
@@ -32,6 +34,8 @@ jvms_report_blame_free (JvmsReportBlame *b)
   g_hash_table_unref (b->thieves);
   g_hash_table_unref (b->stacks);
   g_hash_table_unref (b->running);
+  g_hash_table_unref (b->holds);
+  g_hash_table_unref (b->thief_spans);
   g_free (b);
 }
 
@@ -188,9 +192,13 @@ charge_thieves (JvmsReportWork *w, JvmsReportBlame *blame, const JvmsThreadInfo 
           JvmsInterval *iv = &g_array_index (ivs, JvmsInterval, k);
           if (iv->value.type != JVMS_VALUE_INT || iv->value.i <= 0 || iv->value.i == info->tid)
             continue;
-          gint64 overlap = MIN (iv->end, e) - MAX (iv->start, s);
-          if (overlap > 0)
-            jvms_report_add_ns (blame->thieves, iv->value.i, overlap * weight);
+          /* It ran there while the holder waited for that CPU. */
+          gint64 a = MAX (iv->start, s), b = MIN (iv->end, e);
+          if (b > a)
+            {
+              jvms_report_add_ns (blame->thieves, iv->value.i, (b - a) * weight);
+              jvms_report_add_span (blame->thief_spans, iv->value.i, a, b);
+            }
         }
     }
   return TRUE;
@@ -205,6 +213,8 @@ blame_monitor (JvmsReportWork *w, JvmsReportKey *e, GHashTable *cpu_cache, GErro
   blame->thieves = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   blame->stacks = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   blame->running = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) g_array_unref);
+  blame->holds = jvms_report_spans_new ();
+  blame->thief_spans = jvms_report_spans_new ();
   e->blame = blame;
 
   g_autofree char *path = g_strdup_printf ("Locks/0x%" G_GINT64_MODIFIER "x/owner", e->address);
@@ -215,6 +225,8 @@ blame_monitor (JvmsReportWork *w, JvmsReportKey *e, GHashTable *cpu_cache, GErro
   /* Each wait cut by the holders: holder -> edges of its pieces. */
   g_autoptr(GHashTable) pieces = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
                                                         (GDestroyNotify) g_array_unref);
+  /* Owner intervals already kept as a hold (several waits meet one). */
+  g_autofree guint8 *held = g_new0 (guint8, owners->len + 1);
   for (guint i = 0; i < e->spans->len; i++)
     {
       const JvmsReportSpan *span = &g_array_index (e->spans, JvmsReportSpan, i);
@@ -241,6 +253,13 @@ blame_monitor (JvmsReportWork *w, JvmsReportKey *e, GHashTable *cpu_cache, GErro
                 continue;
               edges = g_array_new (FALSE, FALSE, sizeof (Edge));
               g_hash_table_insert (pieces, jvms_report_int64_dup (iv->value.i), edges);
+            }
+          if (!held[k])
+            {
+              /* The holder's own interval, not the wait's piece of it: adjacent intervals of
+               * the same owner merge into its run (jvms_report_attach_intervals). */
+              held[k] = 1;
+              jvms_report_add_span (blame->holds, iv->value.i, iv->start, iv->end);
             }
           Edge in = { s, 1 }, out = { t, -1 };
           g_array_append_val (edges, in);
@@ -424,10 +443,13 @@ jvms_report_monitors_evidence (JvmsReportWork *w, JvmsReport *report, const Jvms
                                JvmsEvidenceMonitor *m)
 {
   m->holder_states = jvms_evidence_amounts_new ();
-  m->preempted_by = jvms_thread_refs_new ();
   m->holder_stacks = jvms_evidence_stacks_new ();
+  jvms_report_attach_intervals (m->holders, e->blame != NULL ? e->blame->holds : NULL);
   if (e->blame == NULL)
-    return;
+    {
+      m->preempted_by = jvms_thread_refs_new ();
+      return;
+    }
   g_autoptr(GArray) states = ranked (e->blame->states);
   for (guint i = 0; i < states->len; i++)
     {
@@ -435,8 +457,8 @@ jvms_report_monitors_evidence (JvmsReportWork *w, JvmsReport *report, const Jvms
       JvmsEvidenceAmount a = { jvms_report_store (report, c->key), c->n, NAN };
       g_array_append_val (m->holder_states, a);
     }
-  g_autoptr(GArray) thieves = jvms_report_rank_threads (w, report, e->blame->thieves, w->limit);
-  g_array_append_vals (m->preempted_by, thieves->data, thieves->len);
+  m->preempted_by = jvms_report_rank_threads (w, report, e->blame->thieves, w->limit);
+  jvms_report_attach_intervals (m->preempted_by, e->blame->thief_spans);
   g_autoptr(GArray) stacks = ranked (e->blame->stacks);
   for (guint i = 0; i < stacks->len && i < MAX_STACKS; i++)
     {

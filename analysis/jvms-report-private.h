@@ -120,6 +120,8 @@ typedef struct
   GArray          *gc_runnable, *jit_runnable;  /* gint64 pairs: their spans waiting for a CPU */
   gint64           gc_waiting_ns, gc_pause_waiting_ns, jit_waiting_ns;
   GHashTable      *gc_cpu_held, *jit_cpu_held;  /* tid -> ns: who ran meanwhile */
+  /* The same threads' spans (jvms_report_spans_new): where each ran while ours waited. */
+  GHashTable      *cpu_held_spans, *gc_cpu_held_spans, *jit_cpu_held_spans;
   gint64           collections, pause_ns;
   GHashTable      *gc_by_name;     /* collector -> collections */
   GHashTable      *pause_by_name;  /* pause name -> ns */
@@ -139,6 +141,20 @@ gint64           *jvms_report_int64_dup      (gint64                   v);
 void              jvms_report_add_ns         (GHashTable              *table,
                                               gint64                   tid,
                                               gint64                   ns);
+/* Where causes held (a monitor, a CPU): tid -> GArray of gint64 pairs [from, to), epoch ns. A
+ * cause's spans beyond JVMS_REPORT_MAX_CAUSE_SPANS are left out (its time still counts): its
+ * longest intervals are then those of the first ones. */
+#define JVMS_REPORT_MAX_CAUSE_SPANS (1u << 16)
+GHashTable       *jvms_report_spans_new      (void);
+/* Adds [@from, @to) to @tid's spans, merged into the last one when they meet. */
+void              jvms_report_add_span       (GHashTable              *spans,
+                                              gint64                   tid,
+                                              gint64                   from,
+                                              gint64                   to);
+/* Each holder reference of @refs (JvmsThreadRef) gets its longest intervals from @spans (its
+ * spans merged: overlapping or touching spans are one interval). */
+void              jvms_report_attach_intervals (GArray                *refs,
+                                                GHashTable            *spans);
 /* Every interval of @a clipped to [from, to), in time order; NULL on damage. */
 GArray           *jvms_report_intervals      (JvmsReportWork          *w,
                                               JvmsAttribute            a,

@@ -446,38 +446,60 @@ finding_row (JvmsFindingsList *self, const JvmsReport *report, const JvmsFinding
   return row;
 }
 
-/* The label of a link of @kind to a thread: its name and key. */
+/* The label of a link of @kind to a thread: its name and key, and how long the interval it
+ * selects lasts (@held, NULL when it has none of its own). */
 static char *
-thread_link_label (const char *kind, const char *name, const char *key)
+thread_link_label (const char *kind, const char *name, const char *key, const char *held)
 {
   if (g_str_equal (kind, "holder"))
-    /* Translators: a link to a thread that held a contended monitor: name (id). */
-    return g_strdup_printf (_("Held by %s (%s)"), name, key);
+    return held != NULL
+      /* Translators: a link to a thread that held a contended monitor: name (id), how long it
+       * held it the longest time. */
+      ? g_strdup_printf (_("Held by %s (%s) for %s"), name, key, held)
+      /* Translators: a link to a thread that held a contended monitor: name (id). */
+      : g_strdup_printf (_("Held by %s (%s)"), name, key);
   if (g_str_equal (kind, "preempted-by"))
-    /* Translators: a link to a thread that had the CPU a monitor's holder waited for. */
-    return g_strdup_printf (_("Holder preempted by %s (%s)"), name, key);
-  /* Translators: a link to a thread that ran while the finding's threads waited for a CPU. */
-  return g_strdup_printf (_("CPU taken by %s (%s)"), name, key);
+    return held != NULL
+      /* Translators: a link to a thread that had the CPU a monitor's holder waited for, and
+       * its longest run there meanwhile. */
+      ? g_strdup_printf (_("Holder preempted by %s (%s) for %s"), name, key, held)
+      /* Translators: a link to a thread that had the CPU a monitor's holder waited for. */
+      : g_strdup_printf (_("Holder preempted by %s (%s)"), name, key);
+  return held != NULL
+    /* Translators: a link to a thread that ran while the finding's threads waited for a CPU,
+     * and its longest run meanwhile. */
+    ? g_strdup_printf (_("CPU taken by %s (%s) for %s"), name, key, held)
+    /* Translators: a link to a thread that ran while the finding's threads waited for a CPU. */
+    : g_strdup_printf (_("CPU taken by %s (%s)"), name, key);
 }
 
-/* Adds a link to each thread of @threads (JvmsThreadRef) over [@from, @to), @max at most. */
+/* Adds a link to each thread of @threads (JvmsThreadRef), @max at most: to its longest interval
+ * of its own (the report's: where it held the monitor or the CPU), or over [@from, @to) when it
+ * has none. */
 static void
-add_thread_links (GtkBox *box, const char *kind, const GArray *threads, guint max, gint64 from, gint64 to)
+add_thread_links (JvmsFindingsList *self, GtkBox *box, const char *kind, const GArray *threads, guint max,
+                  gint64 from, gint64 to)
 {
+  JvmsTimeUnit unit = jvms_session_get_time_unit (self->session);
   for (guint i = 0; threads != NULL && i < threads->len && i < max; i++)
     {
       const JvmsThreadRef *t = &g_array_index (threads, JvmsThreadRef, i);
+      const JvmsEvidenceInterval *iv = t->intervals != NULL && t->intervals->len > 0
+        ? &g_array_index (t->intervals, JvmsEvidenceInterval, 0) : NULL;
       g_autofree char *key = jvms_thread_key (t->tid);
-      g_autofree char *label = thread_link_label (kind, t->name, key);
-      gtk_box_append (box, jvms_cause_link_new (kind, label, t->tid, from, to));
+      g_autofree char *held = iv != NULL ? jvms_time_format_duration (iv->to - iv->from, unit) : NULL;
+      g_autofree char *label = thread_link_label (kind, t->name, key, held);
+      gtk_box_append (box, jvms_cause_link_new (kind, label, t->tid, iv != NULL ? iv->from : from,
+                                                iv != NULL ? iv->to : to));
     }
 }
 
 /* The row under a finding with a link to each cause it names (issue 20): a monitor's holders and
  * the threads that preempted them, the threads that had the CPUs, the safepoints' last threads to
- * stop. A holder or a CPU thief links to its thread over the findings' range (the report gives no
- * narrower interval for them); a straggler to its synchronisation, from the arm of the poll to
- * its arrival. NULL when the finding names none. */
+ * stop. A holder links to its longest hold of the monitor, a thread that preempted a holder or
+ * had a CPU to its longest run there while the waiting thread waited for it (the report's
+ * intervals); a straggler to its synchronisation, from the arm of the poll to its arrival. NULL
+ * when the finding names none. */
 static GtkWidget *
 finding_links (JvmsFindingsList *self, const JvmsReport *report, const JvmsFinding *finding)
 {
@@ -488,10 +510,10 @@ finding_links (JvmsFindingsList *self, const JvmsReport *report, const JvmsFindi
   for (guint i = 0; evidence->monitors != NULL && i < evidence->monitors->len && i < 2; i++)
     {
       const JvmsEvidenceMonitor *m = &g_array_index (evidence->monitors, JvmsEvidenceMonitor, i);
-      add_thread_links (GTK_BOX (box), "holder", m->holders, 2, report->from, report->to);
-      add_thread_links (GTK_BOX (box), "preempted-by", m->preempted_by, 2, report->from, report->to);
+      add_thread_links (self, GTK_BOX (box), "holder", m->holders, 2, report->from, report->to);
+      add_thread_links (self, GTK_BOX (box), "preempted-by", m->preempted_by, 2, report->from, report->to);
     }
-  add_thread_links (GTK_BOX (box), "cpu-holder", evidence->cpu_holders, 2, report->from, report->to);
+  add_thread_links (self, GTK_BOX (box), "cpu-holder", evidence->cpu_holders, 2, report->from, report->to);
   guint stragglers = 0;
   JvmsTimeUnit unit = jvms_session_get_time_unit (self->session);
   for (guint i = 0; evidence->safepoints != NULL && i < evidence->safepoints->len && stragglers < 3; i++)

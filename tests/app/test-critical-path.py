@@ -60,16 +60,21 @@ def cause_links(state):
 
 def expected_links(report):
     """The links analyze --json's findings call for: a monitor's first two holders and the first
-    two threads that preempted them (two monitors), the first two CPU holders, over the report's
-    range; the first three stragglers of the longest synchronisations, over theirs; 8 a finding."""
+    two threads that preempted them (two monitors), the first two CPU holders, each over its own
+    longest interval (the report's range when it has none); the first three stragglers of the
+    longest synchronisations, over theirs; 8 a finding."""
     f0, f1 = report["range"]["from_ns"], report["range"]["to_ns"]
+
+    def own(kind, h):
+        iv = h["intervals"][0] if h["intervals"] else {"from_ns": f0, "to_ns": f1}
+        return (kind, h["tid"], iv["from_ns"], iv["to_ns"])
     out = []
     for f in report["findings"]:
         e, mine = f["evidence"], []
         for m in e.get("monitors", [])[:2]:
-            mine += [("holder", h["tid"], f0, f1) for h in m["holders"][:2]]
-            mine += [("preempted-by", h["tid"], f0, f1) for h in m["preempted_by"][:2]]
-        mine += [("cpu-holder", h["tid"], f0, f1) for h in e.get("cpu_holders", [])[:2]]
+            mine += [own("holder", h) for h in m["holders"][:2]]
+            mine += [own("preempted-by", h) for h in m["preempted_by"][:2]]
+        mine += [own("cpu-holder", h) for h in e.get("cpu_holders", [])[:2]]
         mine += [("straggler", s["tid"], sp["sync_from_ns"], sp["sync_from_ns"] + max(s["ns"], 1))
                  for sp in e.get("safepoints", []) for s in sp["stragglers"]][:3]
         out += mine[:8]

@@ -27,11 +27,20 @@ JAVA_FLAGS = {
 }
 
 
-def perf_switches(perf_data):
-    """[(time, cpu, prev_tid, next_tid)] of every sched_switch, perf's clock."""
+def perf_switches(perf_data, prev_states=None, wakings=None):
+    """[(time, cpu, prev_tid, next_tid)] of every sched_switch, perf's clock; @prev_states (a
+    dict) gets (time, cpu) -> the state the previous thread left the CPU in ("R": preempted);
+    @wakings (a dict) tid -> the times of its sched_waking and sched_wakeup_new, in order."""
     out = run(["perf", "script", "-i", perf_data, "--ns", "-F", "cpu,time,event,trace"]).stdout
     result = []
     for line in out.splitlines():
+        waking = next((e for e in ("sched:sched_waking:", "sched:sched_wakeup_new:") if e in line), None)
+        if wakings is not None and waking:
+            head, _, trace = line.partition(waking)
+            sec, _, frac = head.split()[1].rstrip(":").partition(".")
+            fields = dict(kv.split("=", 1) for kv in trace.split() if "=" in kv)
+            wakings.setdefault(int(fields["pid"]), []).append(int(sec) * 1_000_000_000 + int(frac.ljust(9, "0")[:9]))
+            continue
         if "sched:sched_switch:" not in line:
             continue
         head, _, trace = line.partition("sched:sched_switch:")
@@ -42,6 +51,8 @@ def perf_switches(perf_data):
         time = int(sec) * 1_000_000_000 + int(frac.ljust(9, "0")[:9])
         fields = dict(kv.split("=", 1) for kv in trace.split() if "=" in kv)
         result.append((time, cpu, int(fields["prev_pid"]), int(fields["next_pid"])))
+        if prev_states is not None:
+            prev_states[(time, cpu)] = fields.get("prev_state", "")
     return result
 
 
@@ -94,6 +105,140 @@ def overlap(spans, lo, hi):
 def any_overlap(spans, lo, hi):
     """Whether any of the sorted @spans (possibly overlapping) meets [lo, hi)."""
     return any(a < hi and b > lo for a, b in spans[:bisect.bisect_left(spans, (hi,))])
+
+
+def owner_runs(enters, address, lo, hi):
+    """The JFR oracle of Locks/<address>/owner: at each time, the previousOwner of the waiting
+    jdk.JavaMonitorEnter of @address that ends first (it holds the monitor until it hands it to
+    that entry's thread); {owner tid: [(from, to)]}, its maximal runs clipped to [lo, hi)."""
+    mine = []
+    for ev in enters:
+        v = ev["values"]
+        a = v["address"] if isinstance(v["address"], int) else int(v["address"], 16)
+        if a != address:
+            continue
+        start = jvms_accounting.iso_to_ns(v["startTime"])
+        end = start + jvms_accounting.duration_to_ns(v["duration"])
+        owner = (v.get("previousOwner") or {}).get("osThreadId")
+        if end > start:
+            mine.append((start, end, owner))
+    bounds = sorted(set(t for e in mine for t in e[:2]))
+    runs, cur = {}, None
+    for x, y in zip(bounds, bounds[1:]):
+        waiting = [e for e in mine if e[0] <= x and e[1] >= y]
+        owner = min(waiting, key=lambda e: e[1])[2] if waiting else None
+        if cur is not None and cur[0] == owner and cur[2] == x:
+            cur[2] = y
+            continue
+        if cur is not None and cur[0] is not None:
+            runs.setdefault(cur[0], []).append((cur[1], cur[2]))
+        cur = [owner, x, y]
+    if cur is not None and cur[0] is not None:
+        runs.setdefault(cur[0], []).append((cur[1], cur[2]))
+    return {t: [(max(a, lo), min(b, hi)) for a, b in r if min(b, hi) > max(a, lo)] for t, r in runs.items()}
+
+
+def check_cause_intervals(tap, m, finding_cpu, report, bundle, offset):
+    """Issue 20: each cause's own intervals, against the oracles. A holder's are its runs as the
+    monitor's owner (jfr print's jdk.JavaMonitorEnter: the previousOwner of the first waiting
+    entry to end), exactly, the longest first; the threads that preempted a holder ran on one CPU
+    all of each interval (perf's sched_switch) while holders of the monitor waited for a CPU (from
+    leaving one preempted, or from a sched_waking while off CPU, until switched in); a CPU holder
+    (@finding_cpu: cpu-contention's cpu_holders and threads) likewise while threads of the
+    finding waited for one."""
+    lo, hi = report["range"]["from_ns"], report["range"]["to_ns"]
+    printed = json.loads(run(["jfr", "print", "--json", "--events", "jdk.JavaMonitorEnter",
+                              os.path.join(bundle, "recording.jfr")]).stdout)
+    runs = owner_runs(printed["recording"]["events"], int(m["address"], 16), lo, hi)
+    wrong, n = [], 0
+    for h in m["holders"]:
+        mine = runs.get(h["tid"], [])
+        for iv in h["intervals"]:
+            n += 1
+            if (iv["from_ns"], iv["to_ns"]) not in mine:
+                wrong.append("holder %d [%d, %d): not one of its %d runs as owner" % (h["tid"], iv["from_ns"], iv["to_ns"],
+                                                                                     len(mine)))
+        lengths = [iv["to_ns"] - iv["from_ns"] for iv in h["intervals"]]
+        if mine and (not lengths or lengths != sorted(lengths, reverse=True)
+                     or lengths[0] != max(b - a for a, b in mine)):
+            wrong.append("holder %d: intervals %s, its longest run as owner %d ns" % (h["tid"], lengths,
+                                                                                     max(b - a for a, b in mine)))
+    tap.check(n > 0 and not wrong,
+              "preempt: each holder's %d intervals are its runs as the monitor's owner in jfr print's "
+              "jdk.JavaMonitorEnter, the longest first" % n, "\n".join(wrong[:10]))
+
+    states, wakings = {}, {}
+    switches = perf_switches(os.path.join(bundle, "kernel.perf.data"), states, wakings)
+    spans, doubtful = cpu_spans(switches)
+    # When each thread waited for a CPU: from leaving one preempted (R), or from a wake-up while
+    # off CPU, until it is switched in.
+    moves = {}
+    for time, cpu, prev, nxt in switches:
+        moves.setdefault(prev, []).append((time, "out", states.get((time, cpu), "")))
+        moves.setdefault(nxt, []).append((time, "in", ""))
+    for tid, times in wakings.items():
+        moves.setdefault(tid, []).extend((t, "wake", "") for t in times)
+
+    def waits_for_cpu(tid):
+        out, since, on = [], None, False
+        for t, kind, state in sorted(moves.get(tid, [])):
+            if kind == "in":
+                if since is not None:
+                    out.append((since, t))
+                since, on = None, True
+            elif kind == "out":
+                on = False
+                since = t if state.startswith("R") else None
+            elif not on and since is None:
+                since = t
+        return out
+
+    def union(tids):
+        spans = sorted(x for tid in tids for x in waits_for_cpu(tid))
+        merged = []
+        for a, b in spans:
+            if merged and a <= merged[-1][1]:
+                merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+            else:
+                merged.append((a, b))
+        return merged
+
+    def ran_all(tid, a, b):
+        return any(x <= a and y >= b for x, y in spans.get(tid, []))
+
+    # A preempter ran while some holder waited for a CPU (the union of the holders' waits: the
+    # report merges one thread's adjacent runs while one holder, then another, waited).
+    waiting = union(h["tid"] for h in m["holders"])
+    wrong, judged, lost = [], 0, 0
+    for t in m["preempted_by"]:
+        for iv in t["intervals"]:
+            a, b = iv["from_ns"] - offset, iv["to_ns"] - offset
+            if any_overlap(doubtful, a, b):
+                lost += 1
+                continue
+            judged += 1
+            if not ran_all(t["tid"], a, b) or overlap(waiting, a, b) != b - a:
+                wrong.append("%d [%d, %d) (perf clock): ran all of it %s; holders waiting for a CPU %d ns of it"
+                             % (t["tid"], a, b, ran_all(t["tid"], a, b), overlap(waiting, a, b)))
+    tap.check(judged > 0 and not wrong,
+              "preempt: each preempter's %d intervals (%d where perf lost switches not judged) are a run on one CPU "
+              "while holders waited for a CPU, per sched_switch and sched_waking" % (judged, lost), "\n".join(wrong[:10]))
+
+    cpu_holders, waiters = finding_cpu
+    waiting = union(waiters)
+    wrong, judged = [], 0
+    for t in cpu_holders:
+        for iv in t["intervals"]:
+            a, b = iv["from_ns"] - offset, iv["to_ns"] - offset
+            if any_overlap(doubtful, a, b):
+                continue
+            judged += 1
+            if not ran_all(t["tid"], a, b) or overlap(waiting, a, b) != b - a:
+                wrong.append("%d [%d, %d) (perf clock): ran all of it %s; ours waiting for a CPU %d ns of it"
+                             % (t["tid"], a, b, ran_all(t["tid"], a, b), overlap(waiting, a, b)))
+    tap.check(judged > 0 and not wrong,
+              "preempt: each CPU holder's %d intervals are a run on one CPU while threads of the finding "
+              "waited for a CPU, per sched_switch and sched_waking" % judged, "\n".join(wrong[:10]))
 
 
 def check_chain(tap, args, bundle, cache, index, tids, lo_ns, hi_ns, waits_judgeable=True):
@@ -343,6 +488,9 @@ def main():
                 tap.check(0 < thief[0]["ns"] <= 2 * ran,
                           "preempt: no longer than perf shows it on CPU 0, per waiter (%d ns, %d ns on CPU 0)"
                           % (thief[0]["ns"], ran), thief[0])
+            cpu = [f for f in report["findings"] if f["kind"] == "cpu-contention"]
+            check_cause_intervals(tap, m, ([t for f in cpu for t in f["evidence"]["cpu_holders"]],
+                                           [t["tid"] for f in cpu for t in f["threads"]]), report, bundle, offset)
             r = run([args.cli, "analyze", bundle, "--cache-dir", cache])
             tap.check("preempted by: python3" in r.stdout or "preempted by:" in r.stdout and "python" in r.stdout,
                       "preempt: the text report says who preempted the holders", r.stdout[:3000])

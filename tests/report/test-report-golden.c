@@ -3,8 +3,8 @@
  * the command line of the commit before it). The trace is written byte by byte (jfr-gen.c), so
  * its report never changes unless the report does: a member renamed or moved, a number or an
  * order changed (ties of equal times included) fails here. Members added since (issue 20: a
- * monitor's holder_states, preempted_by, holder_stacks; issue 18: every finding's stacks,
- * stacks_kinds, stacks_unit) were added to the files by the command line that added them, and
+ * monitor's holder_states, preempted_by, holder_stacks, every holder's intervals; issue 18:
+ * every finding's stacks, stacks_kinds, stacks_unit) were added to the files by the command line that added them, and
  * the diff was additions only (and the commas before them).
  *
  * `test-report-golden --write-trace PATH` writes the trace alone, to make the golden files:

@@ -126,9 +126,11 @@ jvms_cli_critical_path (int argc, char **argv)
   if (info == NULL)
     {
       g_autofree char *shown = jvms_report_escape_text (thread);
+      g_autofree char *jvm = g_strdup_printf ("%" G_GINT64_FORMAT, jvm_pid);
       if (n_elsewhere > 1)
+        /* Translators: a thread name, how many threads have it, the pid of the JVM analysed. */
         g_printerr (_("jvmscope-cli critical-path: %s names %u threads of other processes than the JVM "
-                      "%" G_GINT64_FORMAT "; give the thread's tid\n"), shown, n_elsewhere, jvm_pid);
+                      "%s; give the thread's tid\n"), shown, n_elsewhere, jvm);
       else
         g_printerr (_("jvmscope-cli critical-path: no such thread: %s\n"), shown);
       return 2;

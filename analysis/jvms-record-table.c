@@ -12,6 +12,7 @@ typedef struct
   char                 *basis;
   char                 *exact;
   GArray               *values; /* gint64, double or const char * (in the table's chunk) */
+  gboolean              shared; /* another table's: read-only here (jvms_record_table_share) */
 } Column;
 
 struct _JvmsRecordTable
@@ -20,6 +21,8 @@ struct _JvmsRecordTable
   GHashTable   *by_name; /* name -> index + 1 */
   GStringChunk *strings;
   guint64       n_rows;
+  gint          ref_count;
+  JvmsRecordTable *shared_from; /* holds the strings of the shared columns; NULL when none */
 };
 
 static void
@@ -40,18 +43,44 @@ jvms_record_table_new (void)
   self->columns = g_ptr_array_new_with_free_func (column_free);
   self->by_name = g_hash_table_new (g_str_hash, g_str_equal);
   self->strings = g_string_chunk_new (4096);
+  self->ref_count = 1;
   return self;
 }
 
 void
 jvms_record_table_free (JvmsRecordTable *self)
 {
-  if (self == NULL)
+  if (self == NULL || !g_atomic_int_dec_and_test (&self->ref_count))
     return;
   g_hash_table_unref (self->by_name);
   g_ptr_array_unref (self->columns);
   g_string_chunk_free (self->strings);
+  jvms_record_table_free (self->shared_from);
   g_free (self);
+}
+
+JvmsRecordTable *
+jvms_record_table_share (JvmsRecordTable *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  JvmsRecordTable *share = jvms_record_table_new ();
+  share->n_rows = self->n_rows;
+  g_atomic_int_inc (&self->ref_count);
+  share->shared_from = self;
+  for (guint i = 0; i < self->columns->len; i++)
+    {
+      const Column *c = g_ptr_array_index (self->columns, i);
+      Column *s = g_new0 (Column, 1);
+      s->name = g_strdup (c->name);
+      s->kind = c->kind;
+      s->metric = c->metric;
+      s->basis = g_strdup (c->basis);
+      s->values = g_array_ref (c->values);
+      s->shared = TRUE;
+      g_ptr_array_add (share->columns, s);
+      g_hash_table_insert (share->by_name, s->name, GUINT_TO_POINTER (share->columns->len));
+    }
+  return share;
 }
 
 static void
@@ -177,6 +206,8 @@ jvms_record_table_get_exact (JvmsRecordTable *self, guint column)
 guint64
 jvms_record_table_add_row (JvmsRecordTable *self)
 {
+  /* A shared column's array is another table's too: a row would grow both. */
+  g_return_val_if_fail (self->shared_from == NULL && self->ref_count == 1, self->n_rows);
   for (guint i = 0; i < self->columns->len; i++)
     append_missing (g_ptr_array_index (self->columns, i), 1);
   return self->n_rows++;
@@ -197,10 +228,18 @@ cell (JvmsRecordTable *self, guint column, guint64 row, JvmsRecordColumnKind kin
   return c;
 }
 
+/* A column that may be written: not another table's. */
+static Column *
+writable_cell (JvmsRecordTable *self, guint column, guint64 row, JvmsRecordColumnKind kind)
+{
+  Column *c = cell (self, column, row, kind);
+  return c != NULL && !c->shared ? c : NULL;
+}
+
 void
 jvms_record_table_set_int (JvmsRecordTable *self, guint column, guint64 row, gint64 value)
 {
-  Column *c = cell (self, column, row, JVMS_RECORD_COLUMN_INT);
+  Column *c = writable_cell (self, column, row, JVMS_RECORD_COLUMN_INT);
   g_return_if_fail (c != NULL);
   g_array_index (c->values, gint64, row) = value;
 }
@@ -208,7 +247,7 @@ jvms_record_table_set_int (JvmsRecordTable *self, guint column, guint64 row, gin
 void
 jvms_record_table_set_double (JvmsRecordTable *self, guint column, guint64 row, double value)
 {
-  Column *c = cell (self, column, row, JVMS_RECORD_COLUMN_DOUBLE);
+  Column *c = writable_cell (self, column, row, JVMS_RECORD_COLUMN_DOUBLE);
   g_return_if_fail (c != NULL);
   g_array_index (c->values, double, row) = value;
 }
@@ -216,7 +255,7 @@ jvms_record_table_set_double (JvmsRecordTable *self, guint column, guint64 row, 
 void
 jvms_record_table_set_string (JvmsRecordTable *self, guint column, guint64 row, const char *value)
 {
-  Column *c = cell (self, column, row, JVMS_RECORD_COLUMN_STRING);
+  Column *c = writable_cell (self, column, row, JVMS_RECORD_COLUMN_STRING);
   g_return_if_fail (c != NULL);
   g_array_index (c->values, const char *, row) =
     value != NULL ? g_string_chunk_insert_const (self->strings, value) : NULL;

@@ -28,6 +28,11 @@ typedef struct _JvmsRecordTable JvmsRecordTable;
 
 JvmsRecordTable      *jvms_record_table_new          (void);
 void                  jvms_record_table_free         (JvmsRecordTable      *self);
+/* A new table of the same rows whose columns are @self's, shared, not copied (@self stays alive
+ * while it does): a reader adds its own columns (metrics) to the share and leaves @self as it
+ * was, so that one table read once serves many queries. The shared columns are read-only in the
+ * share; neither table may add rows afterwards, nor @self write its columns. */
+JvmsRecordTable      *jvms_record_table_share        (JvmsRecordTable      *self);
 
 /* Adds a column of @kind named @name, missing in every existing row; returns its index.
  * @metric: a number that statistics and plots take (the duration, counters, the user's metrics);

@@ -971,6 +971,51 @@ test_quanta_exact (void)
     }
   g_unlink (path);
   g_rmdir (dir);
+/* A share of a table (what the Explorer pane keeps per range): the same rows and values, its own
+ * metrics (the table it shares gains none), its strings readable after that table is freed, and
+ * the shared columns read-only. */
+static void
+test_table_share (void)
+{
+  JvmsRecordTable *base = jvms_record_table_new ();
+  guint d = jvms_record_table_add_column (base, "duration", JVMS_RECORD_COLUMN_INT, TRUE);
+  guint c = jvms_record_table_add_column (base, "cycles", JVMS_RECORD_COLUMN_DOUBLE, TRUE);
+  guint t = jvms_record_table_add_column (base, "thread", JVMS_RECORD_COLUMN_STRING, FALSE);
+  for (guint i = 0; i < 100; i++)
+    {
+      guint64 row = jvms_record_table_add_row (base);
+      g_autofree char *name = g_strdup_printf ("worker-%u", i % 7);
+      jvms_record_table_set_int (base, d, row, 1000 + i);
+      jvms_record_table_set_double (base, c, row, 2.0 * i);
+      jvms_record_table_set_string (base, t, row, name);
+    }
+  JvmsRecordTable *a = jvms_record_table_share (base);
+  JvmsRecordTable *b = jvms_record_table_share (base);
+  g_autoptr(GError) error = NULL;
+  g_assert_true (jvms_record_expr_add_metric (a, "per = cycles / duration", NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (jvms_record_expr_add_metric (b, "per = duration * 2", NULL, &error));
+  g_assert_cmpuint (jvms_record_table_get_n_columns (base), ==, 3);
+  g_assert_cmpint (jvms_record_table_lookup (base, "per"), <, 0);
+  jvms_record_table_free (base); /* the shares keep what they share */
+  int pa = jvms_record_table_lookup (a, "per"), pb = jvms_record_table_lookup (b, "per");
+  g_assert_cmpint (pa, ==, 3);
+  g_assert_cmpuint (jvms_record_table_get_n_rows (a), ==, 100);
+  for (guint64 row = 0; row < 100; row++)
+    {
+      g_autofree char *name = g_strdup_printf ("worker-%u", (guint) (row % 7));
+      g_assert_cmpstr (jvms_record_table_get_string (a, t, row), ==, name);
+      g_assert_cmpint (jvms_record_table_get_int (b, d, row), ==, 1000 + (gint64) row);
+      g_assert_cmpfloat (jvms_record_table_get_number (a, (guint) pa, row), ==, 2.0 * row / (1000 + row));
+      g_assert_cmpfloat (jvms_record_table_get_number (b, (guint) pb, row), ==, 2.0 * (1000 + row));
+    }
+  /* A shared column is the other table's too: writing it is refused. */
+  g_test_expect_message (G_LOG_DOMAIN, G_LOG_LEVEL_CRITICAL, "*c != NULL*");
+  jvms_record_table_set_int (a, d, 0, 7);
+  g_test_assert_expected_messages ();
+  g_assert_cmpint (jvms_record_table_get_int (b, d, 0), ==, 1000);
+  jvms_record_table_free (a);
+  jvms_record_table_free (b);
 }
 
 int
@@ -991,5 +1036,6 @@ main (int argc, char **argv)
   g_test_add ("/Records/sets/saved", Fixture, NULL, fixture_set_up, test_saved_sets, fixture_tear_down);
   g_test_add_func ("/Records/quanta/from-history", test_quanta);
   g_test_add_func ("/Records/quanta/exact-counters", test_quanta_exact);
+  g_test_add_func ("/Records/table/share", test_table_share);
   return g_test_run ();
 }

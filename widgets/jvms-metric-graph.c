@@ -10,9 +10,18 @@
 
 typedef struct
 {
-  gint64 start, duration, tid;
-  double value;
+  gint64  start, duration, tid;
+  double  value;
+  guint64 key;
 } Segment;
+
+enum
+{
+  SIGNAL_RECORD_CLICKED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 struct _JvmsMetricGraph
 {
@@ -22,12 +31,14 @@ struct _JvmsMetricGraph
   GArray          *segments;      /* Segment, those with a value */
   double           lo, hi;
   char            *label;
+  GtkBitset       *selected;      /* keys; NULL: none */
+  GArray          *marks;         /* gint64 pairs: start, duration (-1: an instant) */
 
   /* The picture and what it was drawn for. */
   cairo_surface_t *image;
   int              image_w, image_h;
   gint64           image_from, image_to;
-  gsize            n_drawn;
+  gsize            n_drawn, n_selected_drawn, n_marks_drawn;
 };
 
 G_DEFINE_FINAL_TYPE (JvmsMetricGraph, jvms_metric_graph, GTK_TYPE_WIDGET)
@@ -42,6 +53,15 @@ thread_colour (gint64 tid, double rgb[3])
   rgb[0] = r, rgb[1] = g, rgb[2] = b;
 }
 
+/* Where a value is drawn: the top of its 3 px bar, from the plot's top. */
+static double
+value_y (JvmsMetricGraph *self, double value, int height)
+{
+  double vspan = self->hi > self->lo ? self->hi - self->lo : 1.0;
+  double f = (value - self->lo) / vspan;
+  return (height - 3) * (1.0 - CLAMP (f, 0.0, 1.0));
+}
+
 static void
 draw_picture (JvmsMetricGraph *self, int width, int height, gint64 from, gint64 to)
 {
@@ -51,29 +71,66 @@ draw_picture (JvmsMetricGraph *self, int width, int height, gint64 from, gint64 
   self->image_h = height;
   self->image_from = from;
   self->image_to = to;
-  self->n_drawn = 0;
+  self->n_drawn = self->n_selected_drawn = self->n_marks_drawn = 0;
   cairo_t *cr = cairo_create (self->image);
   double span = (double) MAX (to - from, 1);
-  double vspan = self->hi > self->lo ? self->hi - self->lo : 1.0;
-  for (guint i = 0; i < self->segments->len; i++)
+  /* Markers first, under the records: a faint band or line down the whole height, a tick at
+   * the top. */
+  for (guint i = 0; i + 1 < self->marks->len; i += 2)
     {
-      const Segment *s = &g_array_index (self->segments, Segment, i);
-      if (s->start >= to || s->start + s->duration < from)
+      gint64 start = g_array_index (self->marks, gint64, i), d = g_array_index (self->marks, gint64, i + 1);
+      if (start >= to || start + MAX (d, 0) < from)
         continue;
-      double x0 = (s->start - from) / span * width;
-      double x1 = (s->start + s->duration - from) / span * width;
-      double f = (s->value - self->lo) / vspan;
-      double y = (height - 3) * (1.0 - CLAMP (f, 0.0, 1.0));
-      double rgb[3];
-      thread_colour (s->tid, rgb);
-      cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
-      /* At least a pixel wide and three high: a short record stays visible. */
-      x0 = MAX (x0, 0);
-      x1 = MIN (x1, width);
-      cairo_rectangle (cr, floor (x0), floor (y), MAX (x1 - floor (x0), 1.0), 3);
+      double x0 = floor ((start - from) / span * width);
+      double x1 = d > 0 ? (start + d - from) / span * width : x0 + 1;
+      cairo_set_source_rgba (cr, 0.9, 0.45, 0.0, 0.18);
+      cairo_rectangle (cr, x0, 0, MAX (x1 - x0, 1.0), height);
       cairo_fill (cr);
-      self->n_drawn++;
+      cairo_set_source_rgb (cr, 0.9, 0.45, 0.0);
+      cairo_move_to (cr, x0 - 3.5, 0);
+      cairo_line_to (cr, x0 + 4.5, 0);
+      cairo_line_to (cr, x0 + 0.5, 6);
+      cairo_close_path (cr);
+      cairo_fill (cr);
+      self->n_marks_drawn++;
     }
+  for (guint pass = 0; pass < 2; pass++)
+    for (guint i = 0; i < self->segments->len; i++)
+      {
+        const Segment *s = &g_array_index (self->segments, Segment, i);
+        if (s->start >= to || s->start + s->duration < from)
+          continue;
+        gboolean selected = self->selected != NULL && s->key <= G_MAXUINT && gtk_bitset_contains (self->selected, (guint) s->key);
+        if (pass == 1 && !selected)
+          continue;
+        double x0 = (s->start - from) / span * width;
+        double x1 = (s->start + s->duration - from) / span * width;
+        double y = value_y (self, s->value, height);
+        /* At least a pixel wide and three high: a short record stays visible. */
+        x0 = MAX (x0, 0);
+        x1 = MIN (x1, width);
+        double w = MAX (x1 - floor (x0), 1.0);
+        if (pass == 0)
+          {
+            double rgb[3];
+            thread_colour (s->tid, rgb);
+            cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
+            cairo_rectangle (cr, floor (x0), floor (y), w, 3);
+            cairo_fill (cr);
+            self->n_drawn++;
+          }
+        else
+          {
+            /* A selected record on top of the others, outlined in black and white. */
+            cairo_set_source_rgb (cr, 0, 0, 0);
+            cairo_rectangle (cr, floor (x0) - 2, floor (y) - 2, w + 4, 7);
+            cairo_fill (cr);
+            cairo_set_source_rgb (cr, 1, 1, 1);
+            cairo_rectangle (cr, floor (x0) - 1, floor (y) - 1, w + 2, 5);
+            cairo_fill (cr);
+            self->n_selected_drawn++;
+          }
+      }
   cairo_destroy (cr);
 }
 
@@ -152,7 +209,8 @@ jvms_metric_graph_set_session (JvmsMetricGraph *self, JvmsSession *session)
 
 void
 jvms_metric_graph_set_records (JvmsMetricGraph *self, const gint64 *start, const gint64 *duration,
-                               const double *value, const gint64 *tid, gsize n, const char *label)
+                               const double *value, const gint64 *tid, const guint64 *key, gsize n,
+                               const char *label)
 {
   g_return_if_fail (JVMS_IS_METRIC_GRAPH (self));
   g_array_set_size (self->segments, 0);
@@ -160,7 +218,7 @@ jvms_metric_graph_set_records (JvmsMetricGraph *self, const gint64 *start, const
     {
       if (!isfinite (value[i]) || start[i] == G_MININT64)
         continue;
-      Segment s = { start[i], MAX (duration[i], 0), tid[i], value[i] };
+      Segment s = { start[i], MAX (duration[i], 0), tid[i], value[i], key[i] };
       if (self->segments->len == 0)
         self->lo = self->hi = s.value;
       self->lo = MIN (self->lo, s.value);
@@ -171,6 +229,85 @@ jvms_metric_graph_set_records (JvmsMetricGraph *self, const gint64 *start, const
   self->label = g_strdup (label);
   g_clear_pointer (&self->image, cairo_surface_destroy);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+jvms_metric_graph_set_selected (JvmsMetricGraph *self, GtkBitset *keys)
+{
+  g_return_if_fail (JVMS_IS_METRIC_GRAPH (self));
+  g_clear_pointer (&self->selected, gtk_bitset_unref);
+  self->selected = keys != NULL ? gtk_bitset_ref (keys) : NULL;
+  g_clear_pointer (&self->image, cairo_surface_destroy);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+jvms_metric_graph_set_marks (JvmsMetricGraph *self, const gint64 *pairs, gsize n)
+{
+  g_return_if_fail (JVMS_IS_METRIC_GRAPH (self));
+  g_array_set_size (self->marks, 0);
+  if (n > 0)
+    g_array_append_vals (self->marks, pairs, (guint) (2 * n));
+  g_clear_pointer (&self->image, cairo_surface_destroy);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+jvms_metric_graph_get_area (JvmsMetricGraph *self, int area[4], double *lo, double *hi)
+{
+  g_return_if_fail (JVMS_IS_METRIC_GRAPH (self));
+  GtkWidget *widget = GTK_WIDGET (self);
+  area[0] = MARGIN_LEFT;
+  area[1] = MARGIN_V;
+  area[2] = MAX (gtk_widget_get_width (widget) - MARGIN_LEFT, 1);
+  area[3] = MAX (gtk_widget_get_height (widget) - 2 * MARGIN_V, 1);
+  *lo = self->lo;
+  *hi = self->hi;
+}
+
+gsize
+jvms_metric_graph_get_n_selected_drawn (JvmsMetricGraph *self)
+{
+  g_return_val_if_fail (JVMS_IS_METRIC_GRAPH (self), 0);
+  return self->image != NULL ? self->n_selected_drawn : 0;
+}
+
+gsize
+jvms_metric_graph_get_n_marks_drawn (JvmsMetricGraph *self)
+{
+  g_return_val_if_fail (JVMS_IS_METRIC_GRAPH (self), 0);
+  return self->image != NULL ? self->n_marks_drawn : 0;
+}
+
+/* The record under a click: of those whose span covers the pointer's time (give or take a pixel),
+ * the one drawn nearest its height, within 6 px. */
+static void
+clicked (GtkGestureClick *gesture, int n_press, double x, double y, JvmsMetricGraph *self)
+{
+  if (self->session == NULL || self->segments->len == 0)
+    return;
+  GtkWidget *widget = GTK_WIDGET (self);
+  int pw = MAX (gtk_widget_get_width (widget) - MARGIN_LEFT, 1), ph = MAX (gtk_widget_get_height (widget) - 2 * MARGIN_V, 1);
+  gint64 from, to;
+  jvms_session_get_visible (self->session, &from, &to);
+  double span = (double) MAX (to - from, 1), px = x - MARGIN_LEFT, py = y - MARGIN_V;
+  const Segment *best = NULL;
+  double best_d = 6.0;
+  for (guint i = 0; i < self->segments->len; i++)
+    {
+      const Segment *s = &g_array_index (self->segments, Segment, i);
+      double x0 = (s->start - from) / span * pw, x1 = (s->start + s->duration - from) / span * pw;
+      if (px < floor (x0) - 1 || px > MAX (x1, floor (x0) + 1) + 1)
+        continue;
+      double d = fabs (py - (value_y (self, s->value, ph) + 1.5));
+      if (d <= best_d)
+        {
+          best = s;
+          best_d = d;
+        }
+    }
+  if (best != NULL)
+    g_signal_emit (self, signals[SIGNAL_RECORD_CLICKED], 0, best->key);
 }
 
 gsize
@@ -195,6 +332,8 @@ jvms_metric_graph_finalize (GObject *object)
 {
   JvmsMetricGraph *self = JVMS_METRIC_GRAPH (object);
   g_array_unref (self->segments);
+  g_array_unref (self->marks);
+  g_clear_pointer (&self->selected, gtk_bitset_unref);
   g_free (self->label);
   g_clear_pointer (&self->image, cairo_surface_destroy);
   G_OBJECT_CLASS (jvms_metric_graph_parent_class)->finalize (object);
@@ -207,11 +346,18 @@ jvms_metric_graph_class_init (JvmsMetricGraphClass *klass)
   G_OBJECT_CLASS (klass)->finalize = jvms_metric_graph_finalize;
   GTK_WIDGET_CLASS (klass)->snapshot = jvms_metric_graph_snapshot;
   gtk_widget_class_set_css_name (GTK_WIDGET_CLASS (klass), "metricgraph");
+  signals[SIGNAL_RECORD_CLICKED] =
+    g_signal_new ("record-clicked", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_UINT64);
 }
 
 static void
 jvms_metric_graph_init (JvmsMetricGraph *self)
 {
   self->segments = g_array_new (FALSE, FALSE, sizeof (Segment));
+  self->marks = g_array_new (FALSE, FALSE, sizeof (gint64));
+  GtkGesture *click = gtk_gesture_click_new ();
+  g_signal_connect (click, "released", G_CALLBACK (clicked), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
   gtk_widget_set_size_request (GTK_WIDGET (self), 100, 80);
 }

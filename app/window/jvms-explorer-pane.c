@@ -9,6 +9,7 @@
 
 #include "jvms-explorer-query.h"
 #include "jvms-explorer-row.h"
+#include "jvms-explorer-rows.h"
 #include "jvms-record-sets.h"
 #include "jvms-metric-graph.h"
 #include "jvms-scatter-plot.h"
@@ -30,6 +31,7 @@ struct _JvmsExplorerPane
 
   JvmsSession        *session;
   char               *sets_path;
+  char               *events_path;
   GCancellable       *cancellable;
   gboolean            pending;
   gboolean            stale;         /* a change came while the pane was hidden */
@@ -37,11 +39,31 @@ struct _JvmsExplorerPane
   char               *error;         /* the last query's error, NULL when none */
   char               *columns_key;   /* the names of the columns shown, "\n"-joined */
 
-  GListStore         *store;         /* JvmsExplorerRow, in the answer's order */
-  GtkSortListModel   *sorted;
+  JvmsExplorerRows   *rows;          /* the answer's rows, made into items on demand */
   GtkMultiSelection  *selection;
+  int                 sort_column;   /* the table's sort (the column view's sorter): -1 none */
+  gboolean            sort_descending;
+  gboolean            probing;       /* the column view's sorter is asked which column it sorts by */
+  int                 probed_column;
+
+  /* The records the last query read (before metrics), kept for the next query of the same
+   * source and range: a filter, a metric, a set of the same source do not read them again. */
+  JvmsRecordTable    *cache;
+  char               *cache_source;
+  gint64              cache_from, cache_to;
+  guint               reads;         /* the answers that read their records (not shared) */
+
+  /* A selection the pane made itself (a click on the graph): the pane does not read again. */
+  gboolean            own_selection;
+  gint64              own_from, own_to;
 
   /* Template children */
+  GtkEntry           *set_entry;
+  GtkDropDown        *set_dropdown;
+  GtkEntry           *name_entry;
+  GtkButton          *save_button;
+  GtkButton          *delete_button;
+  GtkEntry           *markers_entry;
   GtkEntry           *filter_entry;
   GtkEntry           *metric_entry;
   GtkLabel           *scope_label;
@@ -58,6 +80,7 @@ struct _JvmsExplorerPane
   JvmsMetricGraph    *graph;
 
   GtkStringList      *metric_names;  /* the dropdowns' choices: the answer's metric columns */
+  GtkStringList      *set_choices;   /* quanta, the saved sets, events:TYPE per type */
   double              pearson;
   guint64             pairs;
 };
@@ -74,6 +97,8 @@ static GParamSpec *properties[N_PROPS];
 G_DEFINE_FINAL_TYPE (JvmsExplorerPane, jvms_explorer_pane, GTK_TYPE_WIDGET)
 
 static void start_query (JvmsExplorerPane *self);
+static void set_chosen (JvmsExplorerPane *self);
+static void fill_set_choices (JvmsExplorerPane *self, GStrv saved, GStrv types);
 
 /* ---- cells ---------------------------------------------------------------------------------- */
 
@@ -128,29 +153,75 @@ cell_bind (GtkSignalListItemFactory *factory, GtkListItem *item, ColumnData *dat
 
 /* Missing values sort first, then numbers or strings in order, ties by row (the start order). */
 static int
-compare_rows (gconstpointer a, gconstpointer b, gpointer user_data)
+compare_in_column (JvmsRecordTable *t, guint column, guint64 ra, guint64 rb)
 {
-  ColumnData *data = user_data;
-  JvmsExplorerAnswer *answer = data->pane->answer;
-  guint64 ra = jvms_explorer_row_get_row ((JvmsExplorerRow *) a);
-  guint64 rb = jvms_explorer_row_get_row ((JvmsExplorerRow *) b);
-  if (answer == NULL || answer->table == NULL)
-    return 0;
-  JvmsRecordTable *t = answer->table;
   int order = 0;
-  if (jvms_record_table_get_kind (t, data->column) == JVMS_RECORD_COLUMN_STRING)
+  if (jvms_record_table_get_kind (t, column) == JVMS_RECORD_COLUMN_STRING)
     {
-      const char *sa = jvms_record_table_get_string (t, data->column, ra);
-      const char *sb = jvms_record_table_get_string (t, data->column, rb);
+      const char *sa = jvms_record_table_get_string (t, column, ra);
+      const char *sb = jvms_record_table_get_string (t, column, rb);
       order = sa == NULL ? (sb == NULL ? 0 : -1) : sb == NULL ? 1 : g_utf8_collate (sa, sb);
     }
   else
     {
-      double va = jvms_record_table_get_number (t, data->column, ra);
-      double vb = jvms_record_table_get_number (t, data->column, rb);
+      double va = jvms_record_table_get_number (t, column, ra);
+      double vb = jvms_record_table_get_number (t, column, rb);
       order = isnan (va) ? (isnan (vb) ? 0 : -1) : isnan (vb) ? 1 : (va > vb) - (va < vb);
     }
   return order != 0 ? order : (ra > rb) - (ra < rb);
+}
+
+/* The model's order (jvms_explorer_rows_sort): two table rows. */
+static int
+compare_table_rows (gconstpointer a, gconstpointer b, gpointer user_data)
+{
+  JvmsExplorerPane *self = user_data;
+  int order = compare_in_column (self->answer->table, (guint) self->sort_column, *(const guint64 *) a,
+                                 *(const guint64 *) b);
+  return self->sort_descending ? -order : order;
+}
+
+/* A column's sorter, as the column view's sorter calls it. The table sorts itself (its model
+ * holds no item per row to sort): this only answers the question "which column, which way?"
+ * (sorter_changed), as GTK 4.8 has no getter for the column view's sort column. */
+static int
+compare_rows (gconstpointer a, gconstpointer b, gpointer user_data)
+{
+  ColumnData *data = user_data;
+  if (data->pane->probing && data->pane->probed_column < 0)
+    data->pane->probed_column = (int) data->column;
+  return -1;
+}
+
+static void
+apply_sort (JvmsExplorerPane *self)
+{
+  gboolean sort = self->answer != NULL && self->answer->table != NULL && self->sort_column >= 0
+                  && (guint) self->sort_column < jvms_record_table_get_n_columns (self->answer->table);
+  jvms_explorer_rows_sort (self->rows, sort ? compare_table_rows : NULL, self);
+}
+
+/* A click on a header: which column the column view sorts by first and which way. Its sorter
+ * compares two rows with the columns' sorters in turn, the first (compare_rows) answers "less",
+ * and the sorter inverts it for a descending column. */
+static void
+sorter_changed (JvmsExplorerPane *self)
+{
+  GtkSorter *sorter = gtk_column_view_get_sorter (self->column_view);
+  self->sort_column = -1;
+  self->sort_descending = FALSE;
+  if (sorter != NULL)
+    {
+      g_autoptr(JvmsExplorerRow) a = jvms_explorer_row_new (0);
+      g_autoptr(JvmsExplorerRow) b = jvms_explorer_row_new (1);
+      self->probing = TRUE;
+      self->probed_column = -1;
+      GtkOrdering o = gtk_sorter_compare (sorter, a, b);
+      self->probing = FALSE;
+      self->sort_column = self->probed_column;
+      self->sort_descending = o == GTK_ORDERING_LARGER;
+    }
+  apply_sort (self);
 }
 
 /* The columns follow the answer's; kept (with the user's sort) when their names are the same. */
@@ -309,7 +380,7 @@ update_graph (JvmsExplorerPane *self)
   int m = chosen_column (self, self->graph_dropdown);
   if (a == NULL || m < 0)
     {
-      jvms_metric_graph_set_records (self->graph, NULL, NULL, NULL, NULL, 0, NULL);
+      jvms_metric_graph_set_records (self->graph, NULL, NULL, NULL, NULL, NULL, 0, NULL);
       return;
     }
   JvmsRecordTable *t = a->table;
@@ -319,16 +390,18 @@ update_graph (JvmsExplorerPane *self)
   g_autofree gint64 *start = g_new (gint64, MAX (n, 1));
   g_autofree gint64 *duration = g_new (gint64, MAX (n, 1));
   g_autofree gint64 *tid = g_new (gint64, MAX (n, 1));
+  g_autofree guint64 *key = g_new (guint64, MAX (n, 1));
   g_autofree double *value = g_new (double, MAX (n, 1));
   for (guint i = 0; i < n; i++)
     {
       guint64 row = g_array_index (a->rows, guint64, i);
+      key[i] = row;
       start[i] = cs >= 0 ? jvms_record_table_get_int (t, (guint) cs, row) : G_MININT64;
       duration[i] = cd >= 0 ? jvms_record_table_get_int (t, (guint) cd, row) : 0;
       tid[i] = ct >= 0 ? jvms_record_table_get_int (t, (guint) ct, row) : 0;
       value[i] = jvms_record_table_get_number (t, (guint) m, row);
     }
-  jvms_metric_graph_set_records (self->graph, start, duration, value, tid, n,
+  jvms_metric_graph_set_records (self->graph, start, duration, value, tid, key, n,
                                  jvms_record_table_get_name (t, (guint) m));
 }
 
@@ -380,8 +453,7 @@ scatter_selected (JvmsExplorerPane *self, double x0, double x1, double y0, doubl
   if (!isnan (x0) && x >= 0 && y >= 0)
     for (guint i = 0; i < n; i++)
       {
-        g_autoptr(JvmsExplorerRow) item = g_list_model_get_item (G_LIST_MODEL (model), i);
-        guint64 row = jvms_explorer_row_get_row (item);
+        guint64 row = jvms_explorer_rows_get_row (self->rows, i);
         double vx = jvms_record_table_get_number (self->answer->table, (guint) x, row);
         double vy = jvms_record_table_get_number (self->answer->table, (guint) y, row);
         if (vx >= x0 && vx <= x1 && vy >= y0 && vy <= y1)
@@ -389,6 +461,150 @@ scatter_selected (JvmsExplorerPane *self, double x0, double x1, double y0, doubl
       }
   g_autoptr(GtkBitset) all = gtk_bitset_new_range (0, n);
   gtk_selection_model_set_selection (model, selected, all);
+}
+
+/* ---- sets ----------------------------------------------------------------------------------- */
+
+/* The set chooser: the quanta, the saved sets, then the events of each type. */
+static void
+fill_set_choices (JvmsExplorerPane *self, GStrv saved, GStrv types)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  g_ptr_array_add (names, (gpointer) "quanta");
+  for (guint i = 0; saved != NULL && saved[i] != NULL; i++)
+    g_ptr_array_add (names, saved[i]);
+  for (guint i = 0; types != NULL && types[i] != NULL; i++)
+    g_ptr_array_add (names, types[i]);
+  /* Unchanged: the list (and the user's place in it) stays. */
+  GListModel *model = G_LIST_MODEL (self->set_choices);
+  gboolean same = g_list_model_get_n_items (model) == names->len;
+  for (guint i = 0; same && i < names->len; i++)
+    same = g_str_equal (gtk_string_list_get_string (self->set_choices, i), names->pdata[i]);
+  if (same)
+    return;
+  g_ptr_array_add (names, NULL);
+  g_signal_handlers_block_by_func (self->set_dropdown, set_chosen, self);
+  gtk_string_list_splice (self->set_choices, 0, g_list_model_get_n_items (model), (const char * const *) names->pdata);
+  gtk_drop_down_set_selected (self->set_dropdown, GTK_INVALID_LIST_POSITION);
+  g_signal_handlers_unblock_by_func (self->set_dropdown, set_chosen, self);
+}
+
+/* A choice in the set chooser becomes the Set entry's text, applied. */
+static void
+set_chosen (JvmsExplorerPane *self)
+{
+  guint i = gtk_drop_down_get_selected (self->set_dropdown);
+  if (i >= g_list_model_get_n_items (G_LIST_MODEL (self->set_choices)))
+    return;
+  gtk_editable_set_text (GTK_EDITABLE (self->set_entry), gtk_string_list_get_string (self->set_choices, i));
+  start_query (self);
+}
+
+static void show_error (JvmsExplorerPane *self);
+
+static void
+set_message (JvmsExplorerPane *self, const char *message)
+{
+  g_free (self->error);
+  self->error = g_strdup (message);
+  show_error (self);
+}
+
+/* Saves the set shown (the Set entry, the filter and the metrics as last applied) under the
+ * name, as `jvmscope-cli records --set ... --filter ... --metric ... --save NAME`. */
+static void
+save_clicked (JvmsExplorerPane *self)
+{
+  const char *name = gtk_editable_get_text (GTK_EDITABLE (self->name_entry));
+  g_autoptr(GError) error = NULL;
+  if (self->sets_path == NULL)
+    g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED, _("The trace's index is not complete yet"));
+  else if (self->answer == NULL)
+    g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED, _("No records are shown to save"));
+  else
+    jvms_explorer_save_set (self->sets_path, name, self->answer->set, self->answer->filter, self->answer->metrics,
+                            &error);
+  if (error != NULL)
+    {
+      set_message (self, error->message);
+      gtk_widget_add_css_class (GTK_WIDGET (self->name_entry), "error");
+      return;
+    }
+  gtk_widget_remove_css_class (GTK_WIDGET (self->name_entry), "error");
+  start_query (self); /* lists the set in the chooser */
+}
+
+static void
+delete_clicked (JvmsExplorerPane *self)
+{
+  const char *name = gtk_editable_get_text (GTK_EDITABLE (self->name_entry));
+  g_autoptr(GError) error = NULL;
+  if (self->sets_path == NULL)
+    g_set_error_literal (&error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED, _("The trace's index is not complete yet"));
+  else
+    jvms_explorer_delete_set (self->sets_path, name, &error);
+  if (error != NULL)
+    {
+      set_message (self, error->message);
+      gtk_widget_add_css_class (GTK_WIDGET (self->name_entry), "error");
+      return;
+    }
+  gtk_widget_remove_css_class (GTK_WIDGET (self->name_entry), "error");
+  start_query (self);
+}
+
+/* ---- links between the graph, the table and the other views --------------------------------- */
+
+/* The table's selection is drawn in the graph. */
+static void
+table_selection_changed (JvmsExplorerPane *self)
+{
+  g_autoptr(GtkBitset) positions = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
+  g_autoptr(GtkBitset) keys = gtk_bitset_new_empty ();
+  GtkBitsetIter iter;
+  guint pos;
+  for (gboolean ok = gtk_bitset_iter_init_first (&iter, positions, &pos); ok; ok = gtk_bitset_iter_next (&iter, &pos))
+    {
+      guint64 row = jvms_explorer_rows_get_row (self->rows, pos);
+      if (row <= G_MAXUINT)
+        gtk_bitset_add (keys, (guint) row);
+    }
+  jvms_metric_graph_set_selected (self->graph, gtk_bitset_is_empty (keys) ? NULL : keys);
+}
+
+/* The list view inside the column view, which scrolls to an item (GTK 4.8 has no
+ * gtk_column_view_scroll_to ()). */
+static GtkWidget *
+inner_list_view (GtkWidget *widget)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    if (GTK_IS_LIST_VIEW (c))
+      return c;
+  return NULL;
+}
+
+/* A record clicked in the graph: selected in the table (shown there) and its interval selected on
+ * the shared time axis, which the other views follow. */
+static void
+graph_record_clicked (JvmsExplorerPane *self, guint64 row)
+{
+  guint pos = jvms_explorer_rows_find (self->rows, row);
+  if (self->answer == NULL || pos == G_MAXUINT)
+    return;
+  gtk_selection_model_select_item (GTK_SELECTION_MODEL (self->selection), pos, TRUE);
+  GtkWidget *list = inner_list_view (GTK_WIDGET (self->column_view));
+  if (list != NULL)
+    gtk_widget_activate_action (list, "list.scroll-to-item", "u", pos);
+  JvmsRecordTable *t = self->answer->table;
+  int cs = jvms_record_table_lookup (t, "epoch_ns"), cd = jvms_record_table_lookup (t, "duration");
+  gint64 start = cs >= 0 ? jvms_record_table_get_int (t, (guint) cs, row) : JVMS_RECORD_NULL_INT;
+  gint64 d = cd >= 0 ? jvms_record_table_get_int (t, (guint) cd, row) : JVMS_RECORD_NULL_INT;
+  if (self->session == NULL || start == JVMS_RECORD_NULL_INT)
+    return;
+  self->own_selection = TRUE;
+  self->own_from = start;
+  self->own_to = start + MAX (d == JVMS_RECORD_NULL_INT ? 0 : d, 1);
+  jvms_session_set_selection (self->session, self->own_from, self->own_to);
 }
 
 /* ---- queries -------------------------------------------------------------------------------- */
@@ -420,11 +636,13 @@ update_scope (JvmsExplorerPane *self)
   gtk_label_set_text (self->scope_label, text);
 }
 
+/* The message line keeps its one line, empty or not (ellipsized, the whole message in its
+ * tooltip): the table and the graph below do not move when a message comes or goes. */
 static void
 show_error (JvmsExplorerPane *self)
 {
-  gtk_widget_set_visible (GTK_WIDGET (self->error_label), self->error != NULL);
   gtk_label_set_text (self->error_label, self->error != NULL ? self->error : "");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->error_label), self->error);
 }
 
 static void
@@ -438,33 +656,50 @@ query_done (GObject *source, GAsyncResult *result, gpointer user_data)
   gboolean was = self->pending;
   self->pending = FALSE;
   g_clear_pointer (&self->error, g_free);
-  gtk_widget_remove_css_class (GTK_WIDGET (self->filter_entry), "error");
-  gtk_widget_remove_css_class (GTK_WIDGET (self->metric_entry), "error");
+  GtkWidget *entries[] = {
+    GTK_WIDGET (self->filter_entry), GTK_WIDGET (self->metric_entry), GTK_WIDGET (self->set_entry),
+    GTK_WIDGET (self->markers_entry),
+  };
+  for (guint i = 0; i < G_N_ELEMENTS (entries); i++)
+    gtk_widget_remove_css_class (entries[i], "error");
+  /* The saved sets as the file now has them (the command line may have changed it). */
+  fill_set_choices (self, answer->saved_sets, answer->event_types);
   if (answer->error != NULL)
     {
       /* The records shown stay; the entry at fault says so. */
       self->error = g_strdup (answer->error);
-      gtk_widget_add_css_class (GTK_WIDGET (answer->error_in_filter ? self->filter_entry : self->metric_entry),
-                                "error");
+      gtk_widget_add_css_class (answer->error_in_set ? entries[2] : answer->error_in_markers ? entries[3]
+                                : answer->error_in_filter ? entries[0] : entries[1], "error");
     }
   else
     {
+      if (answer->read != NULL)
+        {
+          /* Kept for the next query of the same source and range. */
+          g_clear_pointer (&self->cache, jvms_record_table_free);
+          self->cache = jvms_record_table_share (answer->read);
+          g_free (self->cache_source);
+          self->cache_source = g_strdup (answer->source);
+          self->cache_from = answer->from;
+          self->cache_to = answer->to;
+          g_clear_pointer (&answer->read, jvms_record_table_free);
+          self->reads++;
+        }
       /* The old rows go before the answer they read does. */
-      g_list_store_remove_all (self->store);
+      jvms_explorer_rows_set (self->rows, NULL);
+      jvms_metric_graph_set_selected (self->graph, NULL);
       g_clear_pointer (&self->answer, jvms_explorer_answer_free);
       self->answer = g_steal_pointer (&answer);
       set_columns (self);
-      guint n = self->answer->rows->len;
-      g_autofree gpointer *items = g_new (gpointer, MAX (n, 1));
-      for (guint i = 0; i < n; i++)
-        items[i] = jvms_explorer_row_new (g_array_index (self->answer->rows, guint64, i));
-      g_list_store_splice (self->store, 0, 0, items, n);
-      for (guint i = 0; i < n; i++)
-        g_object_unref (items[i]);
+      jvms_explorer_rows_set (self->rows, self->answer->rows);
+      apply_sort (self);
       show_stats (self);
       fill_metric_choices (self);
       update_scatter (self);
       update_graph (self);
+      GArray *marks = self->answer->marks;
+      jvms_metric_graph_set_marks (self->graph, marks != NULL ? (const gint64 *) marks->data : NULL,
+                                   marks != NULL ? marks->len / 2 : 0);
     }
   show_error (self);
   update_scope (self);
@@ -508,10 +743,22 @@ start_query (JvmsExplorerPane *self)
   query_range (self, &from, &to);
   self->cancellable = g_cancellable_new ();
   self->pending = TRUE;
-  jvms_explorer_query_async (history, self->sets_path, from, to,
-                             gtk_editable_get_text (GTK_EDITABLE (self->filter_entry)),
-                             gtk_editable_get_text (GTK_EDITABLE (self->metric_entry)),
-                             self->cancellable, query_done, g_object_ref (self));
+  JvmsExplorerRequest *r = g_new0 (JvmsExplorerRequest, 1);
+  r->history = jvms_history_ref (history);
+  r->sets_path = g_strdup (self->sets_path);
+  r->events_path = g_strdup (self->events_path);
+  r->from = from;
+  r->to = to;
+  r->set = g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->set_entry)));
+  r->filter = g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->filter_entry)));
+  r->metrics = g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->metric_entry)));
+  r->markers = g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->markers_entry)));
+  if (self->cache != NULL && self->cache_from == from && self->cache_to == to)
+    {
+      r->cached = jvms_record_table_share (self->cache);
+      r->cached_source = g_strdup (self->cache_source);
+    }
+  jvms_explorer_query_async (r, self->cancellable, query_done, g_object_ref (self));
   update_scope (self);
   notify_busy (self, was);
 }
@@ -524,12 +771,33 @@ on_map (JvmsExplorerPane *self)
 }
 
 static void
+forget_cache (JvmsExplorerPane *self)
+{
+  g_clear_pointer (&self->cache, jvms_record_table_free);
+  g_clear_pointer (&self->cache_source, g_free);
+}
+
+static void
 history_replaced (JvmsExplorerPane *self)
 {
   /* Another trace: nothing of the last one stays. */
-  g_list_store_remove_all (self->store);
+  jvms_explorer_rows_set (self->rows, NULL);
   g_clear_pointer (&self->answer, jvms_explorer_answer_free);
   g_clear_pointer (&self->columns_key, g_free);
+  forget_cache (self);
+  start_query (self);
+}
+
+/* The session's selection changed: the pane reads the records of the new range, unless it made
+ * that selection itself (a record clicked in the graph). */
+static void
+selection_changed (JvmsExplorerPane *self)
+{
+  gint64 from, to;
+  if (self->own_selection && jvms_session_get_selection (self->session, &from, &to)
+      && from == self->own_from && to == self->own_to)
+    return;
+  self->own_selection = FALSE;
   start_query (self);
 }
 
@@ -549,7 +817,7 @@ jvms_explorer_pane_set_session (JvmsExplorerPane *self, JvmsSession *session)
         "notify::selection-start", "notify::selection-end", "notify::has-selection",
       };
       for (guint i = 0; i < G_N_ELEMENTS (follow); i++)
-        g_signal_connect_object (session, follow[i], G_CALLBACK (start_query), self, G_CONNECT_SWAPPED);
+        g_signal_connect_object (session, follow[i], G_CALLBACK (selection_changed), self, G_CONNECT_SWAPPED);
       g_signal_connect_object (session, "notify::history", G_CALLBACK (history_replaced), self,
                                G_CONNECT_SWAPPED);
     }
@@ -557,11 +825,15 @@ jvms_explorer_pane_set_session (JvmsExplorerPane *self, JvmsSession *session)
 }
 
 void
-jvms_explorer_pane_set_index_path (JvmsExplorerPane *self, const char *index_path)
+jvms_explorer_pane_set_index_path (JvmsExplorerPane *self, const char *index_path, const char *events_path)
 {
   g_return_if_fail (JVMS_IS_EXPLORER_PANE (self));
   g_free (self->sets_path);
   self->sets_path = index_path != NULL ? jvms_record_sets_path_for_index (index_path) : NULL;
+  g_free (self->events_path);
+  self->events_path = g_strdup (events_path);
+  /* Records read while the index was built were a part of them. */
+  forget_cache (self);
   start_query (self);
 }
 
@@ -619,8 +891,23 @@ jvms_explorer_pane_dump_state (JvmsExplorerPane *self, GKeyFile *kf)
   g_key_file_set_boolean (kf, g, "busy", self->pending);
   g_key_file_set_string (kf, g, "filter-text", gtk_editable_get_text (GTK_EDITABLE (self->filter_entry)));
   g_key_file_set_string (kf, g, "metric-text", gtk_editable_get_text (GTK_EDITABLE (self->metric_entry)));
+  g_key_file_set_string (kf, g, "set-text", gtk_editable_get_text (GTK_EDITABLE (self->set_entry)));
+  g_key_file_set_string (kf, g, "markers-text", gtk_editable_get_text (GTK_EDITABLE (self->markers_entry)));
+  g_autoptr(GPtrArray) choices = g_ptr_array_new ();
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->set_choices)); i++)
+    g_ptr_array_add (choices, (gpointer) gtk_string_list_get_string (self->set_choices, i));
+  g_key_file_set_string_list (kf, g, "set-choices", (const char * const *) choices->pdata, choices->len);
+  dump_bounds (kf, g, "set-bounds", GTK_WIDGET (self->set_entry));
+  dump_bounds (kf, g, "set-chooser-bounds", GTK_WIDGET (self->set_dropdown));
+  dump_bounds (kf, g, "name-bounds", GTK_WIDGET (self->name_entry));
+  dump_bounds (kf, g, "save-bounds", GTK_WIDGET (self->save_button));
+  dump_bounds (kf, g, "delete-bounds", GTK_WIDGET (self->delete_button));
+  dump_bounds (kf, g, "markers-bounds", GTK_WIDGET (self->markers_entry));
+  g_key_file_set_boolean (kf, g, "cached", self->cache != NULL);
+  g_key_file_set_uint64 (kf, g, "reads", self->reads);
   g_key_file_set_string (kf, g, "error", self->error != NULL ? self->error : "");
-  g_key_file_set_boolean (kf, g, "error-shown", gtk_widget_get_mapped (GTK_WIDGET (self->error_label)));
+  g_key_file_set_boolean (kf, g, "error-shown", gtk_widget_get_mapped (GTK_WIDGET (self->error_label))
+                         && *gtk_label_get_text (self->error_label) != '\0');
   g_key_file_set_string (kf, g, "scope", gtk_label_get_text (self->scope_label));
   dump_bounds (kf, g, "filter-bounds", GTK_WIDGET (self->filter_entry));
   dump_bounds (kf, g, "metric-bounds", GTK_WIDGET (self->metric_entry));
@@ -633,6 +920,10 @@ jvms_explorer_pane_dump_state (JvmsExplorerPane *self, GKeyFile *kf)
   g_key_file_set_int64 (kf, g, "from", a->from);
   g_key_file_set_int64 (kf, g, "to", a->to);
   g_key_file_set_string (kf, g, "filter", a->filter);
+  g_key_file_set_string (kf, g, "set", a->set);
+  g_key_file_set_string (kf, g, "source", a->source != NULL ? a->source : "");
+  g_key_file_set_string (kf, g, "markers", a->markers);
+  g_key_file_set_uint64 (kf, g, "marks", a->marks != NULL ? a->marks->len / 2 : 0);
   g_key_file_set_string (kf, g, "metrics", a->metrics);
   g_key_file_set_uint64 (kf, g, "records", jvms_record_table_get_n_rows (t));
   g_key_file_set_uint64 (kf, g, "rows", g_list_model_get_n_items (G_LIST_MODEL (self->selection)));
@@ -668,11 +959,11 @@ jvms_explorer_pane_dump_state (JvmsExplorerPane *self, GKeyFile *kf)
       n_selected += is_selected;
       if (i >= 200 && (!is_selected || selected->len >= 200))
         continue;
-      g_autoptr(JvmsExplorerRow) row = g_list_model_get_item (shown, i);
+      guint64 row = jvms_explorer_rows_get_row (self->rows, i);
       if (i < 200)
-        g_ptr_array_add (first, record_key (t, jvms_explorer_row_get_row (row)));
+        g_ptr_array_add (first, record_key (t, row));
       if (is_selected && selected->len < 200)
-        g_ptr_array_add (selected, record_key (t, jvms_explorer_row_get_row (row)));
+        g_ptr_array_add (selected, record_key (t, row));
     }
   g_key_file_set_string_list (kf, g, "first-rows", (const char * const *) first->pdata, first->len);
   g_key_file_set_uint64 (kf, g, "selected", n_selected);
@@ -710,6 +1001,8 @@ jvms_explorer_pane_dump_state (JvmsExplorerPane *self, GKeyFile *kf)
   int gm = chosen_column (self, self->graph_dropdown);
   g_key_file_set_string (kf, g, "graph-metric", gm >= 0 ? jvms_record_table_get_name (t, (guint) gm) : "");
   g_key_file_set_uint64 (kf, g, "graph-drawn", jvms_metric_graph_get_n_drawn (self->graph));
+  g_key_file_set_uint64 (kf, g, "graph-selected-drawn", jvms_metric_graph_get_n_selected_drawn (self->graph));
+  g_key_file_set_uint64 (kf, g, "graph-marks-drawn", jvms_metric_graph_get_n_marks_drawn (self->graph));
   g_key_file_set_uint64 (kf, g, "scatter-marked", jvms_scatter_plot_get_n_marked (self->scatter));
   int area[4];
   graphene_point_t p;
@@ -721,6 +1014,25 @@ jvms_explorer_pane_dump_state (JvmsExplorerPane *self, GKeyFile *kf)
       int shown_area[4] = { (int) p.x, (int) p.y, area[2], area[3] };
       g_key_file_set_integer_list (kf, g, "scatter-area", shown_area, 4);
     }
+  {
+    int garea[4];
+    double lo, hi;
+    jvms_metric_graph_get_area (self->graph, garea, &lo, &hi);
+    if (root != NULL && gtk_widget_get_mapped (GTK_WIDGET (self->graph))
+        && gtk_widget_compute_point (GTK_WIDGET (self->graph), root, &GRAPHENE_POINT_INIT (garea[0], garea[1]), &p))
+      {
+        /* In the surface's coordinates (those of the X window, where a pointer is put): the
+         * window's own are offset by its frame (gtk_native_get_surface_transform). A record's
+         * bar is 3 px high: a test must point at it exactly. */
+        double sx = 0, sy = 0;
+        gtk_native_get_surface_transform (GTK_NATIVE (root), &sx, &sy);
+        int shown_area[4] = { (int) lround (p.x + sx), (int) lround (p.y + sy), garea[2], garea[3] };
+        g_key_file_set_integer_list (kf, g, "graph-area", shown_area, 4);
+        g_key_file_set_double_list (kf, g, "surface-offset", (double[]) { sx, sy }, 2);
+        double range[2] = { lo, hi };
+        g_key_file_set_double_list (kf, g, "graph-range", range, 2);
+      }
+  }
   double range[4], rect[4];
   if (jvms_scatter_plot_get_range (self->scatter, range))
     g_key_file_set_double_list (kf, g, "scatter-range", range, 4);
@@ -773,9 +1085,9 @@ jvms_explorer_pane_dispose (GObject *object)
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
   g_clear_object (&self->selection);
-  g_clear_object (&self->sorted);
-  g_clear_object (&self->store);
+  g_clear_object (&self->rows);
   g_clear_object (&self->metric_names);
+  g_clear_object (&self->set_choices);
   G_OBJECT_CLASS (jvms_explorer_pane_parent_class)->dispose (object);
 }
 
@@ -787,6 +1099,8 @@ jvms_explorer_pane_finalize (GObject *object)
   g_free (self->error);
   g_free (self->columns_key);
   g_free (self->sets_path);
+  g_free (self->events_path);
+  forget_cache (self);
   G_OBJECT_CLASS (jvms_explorer_pane_parent_class)->finalize (object);
 }
 
@@ -805,6 +1119,12 @@ jvms_explorer_pane_class_init (JvmsExplorerPaneClass *klass)
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/org/jvmscope/Jvmscope/jvms-explorer-pane.ui");
+  gtk_widget_class_bind_template_child (widget_class, JvmsExplorerPane, set_entry);
+  gtk_widget_class_bind_template_child (widget_class, JvmsExplorerPane, set_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, JvmsExplorerPane, name_entry);
+  gtk_widget_class_bind_template_child (widget_class, JvmsExplorerPane, save_button);
+  gtk_widget_class_bind_template_child (widget_class, JvmsExplorerPane, delete_button);
+  gtk_widget_class_bind_template_child (widget_class, JvmsExplorerPane, markers_entry);
   gtk_widget_class_bind_template_child (widget_class, JvmsExplorerPane, filter_entry);
   gtk_widget_class_bind_template_child (widget_class, JvmsExplorerPane, metric_entry);
   gtk_widget_class_bind_template_child (widget_class, JvmsExplorerPane, scope_label);
@@ -837,13 +1157,24 @@ jvms_explorer_pane_init (JvmsExplorerPane *self)
   g_signal_connect_object (self->x_dropdown, "notify::selected", G_CALLBACK (update_scatter), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->y_dropdown, "notify::selected", G_CALLBACK (update_scatter), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->scatter, "selected", G_CALLBACK (scatter_selected), self, G_CONNECT_SWAPPED);
-  self->store = g_list_store_new (JVMS_TYPE_EXPLORER_ROW);
-  GtkSorter *sorter = gtk_column_view_get_sorter (self->column_view);
-  self->sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->store)),
-                                          sorter != NULL ? g_object_ref (sorter) : NULL);
-  self->selection = gtk_multi_selection_new (G_LIST_MODEL (g_object_ref (self->sorted)));
+  self->sort_column = -1;
+  self->rows = jvms_explorer_rows_new ();
+  self->selection = gtk_multi_selection_new (G_LIST_MODEL (g_object_ref (self->rows)));
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
-  g_signal_connect_object (self->filter_entry, "activate", G_CALLBACK (entry_activated), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->metric_entry, "activate", G_CALLBACK (entry_activated), self, G_CONNECT_SWAPPED);
+  GtkSorter *sorter = gtk_column_view_get_sorter (self->column_view);
+  if (sorter != NULL)
+    g_signal_connect_object (sorter, "changed", G_CALLBACK (sorter_changed), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->selection, "selection-changed", G_CALLBACK (table_selection_changed), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->graph, "record-clicked", G_CALLBACK (graph_record_clicked), self, G_CONNECT_SWAPPED);
+  self->set_choices = gtk_string_list_new (NULL);
+  gtk_drop_down_set_model (self->set_dropdown, G_LIST_MODEL (self->set_choices));
+  gtk_drop_down_set_selected (self->set_dropdown, GTK_INVALID_LIST_POSITION);
+  g_signal_connect_object (self->set_dropdown, "notify::selected", G_CALLBACK (set_chosen), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->save_button, "clicked", G_CALLBACK (save_clicked), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->delete_button, "clicked", G_CALLBACK (delete_clicked), self, G_CONNECT_SWAPPED);
+  GtkEntry *entries[] = { self->filter_entry, self->metric_entry, self->set_entry, self->markers_entry };
+  for (guint i = 0; i < G_N_ELEMENTS (entries); i++)
+    g_signal_connect_object (entries[i], "activate", G_CALLBACK (entry_activated), self, G_CONNECT_SWAPPED);
   g_signal_connect (self, "map", G_CALLBACK (on_map), NULL);
 }

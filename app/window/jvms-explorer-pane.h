@@ -25,11 +25,13 @@ G_DECLARE_FINAL_TYPE (JvmsExplorerPane, jvms_explorer_pane, JVMS, EXPLORER_PANE,
 
 void     jvms_explorer_pane_set_session   (JvmsExplorerPane *self,
                                            JvmsSession      *session);
-/* The complete index of the trace shown (NULL: none yet): the pane reads the records again (those
- * read while indexing went on were a part), with the saved sets and metrics beside the index
+/* The complete index of the trace shown (NULL: none yet) and its event store (the events:TYPE
+ * sets and the graph's markers): the pane reads the records again (those read while indexing
+ * went on were a part), with the saved sets and metrics beside the index
  * (jvms_record_sets_path_for_index), as the command line does. */
 void     jvms_explorer_pane_set_index_path (JvmsExplorerPane *self,
-                                            const char       *index_path);
+                                            const char       *index_path,
+                                            const char       *events_path);
 gboolean jvms_explorer_pane_get_busy      (JvmsExplorerPane *self);
 /* Puts the keyboard focus in the filter entry. */
 void     jvms_explorer_pane_focus_filter  (JvmsExplorerPane *self);

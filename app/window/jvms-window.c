@@ -251,7 +251,8 @@ load_done (GObject *object, GAsyncResult *result, gpointer user_data)
                                      ok ? jvms_trace_index_get_events_path (index) : NULL);
   jvms_profiler_pane_set_samples_path (self->profiler,
                                        ok ? jvms_trace_index_get_samples_path (index) : NULL);
-  jvms_explorer_pane_set_index_path (self->explorer, ok ? jvms_trace_index_get_index_path (index) : NULL);
+  jvms_explorer_pane_set_index_path (self->explorer, ok ? jvms_trace_index_get_index_path (index) : NULL,
+                                     ok ? jvms_trace_index_get_events_path (index) : NULL);
   /* A trace with CPU samples shows the profiler (profiler-for-samples). */
   _jvms_window_visible_views_changed (self);
   show_outcome (self, ok, error);
@@ -279,7 +280,7 @@ close_trace (JvmsWindow *self)
   jvms_window_views_set_samples_path (self->views, NULL);
   jvms_window_views_set_events_path (self->views, NULL);
   jvms_profiler_pane_set_samples_path (self->profiler, NULL);
-  jvms_explorer_pane_set_index_path (self->explorer, NULL);
+  jvms_explorer_pane_set_index_path (self->explorer, NULL, NULL);
   _jvms_window_visible_views_changed (self);
   jvms_selection_panel_set_history (self->selection_panel, NULL);
   show_problem (self, NULL);

@@ -16,6 +16,17 @@ On the bundled sample (it has a kernel layer, so scheduling quanta):
   dragged on it selects exactly the records inside it in the table;
 - the metric graph over time draws one segment per record in the visible range;
 - a click on the duration header sorts the rows by duration, as the CLI's rows sorted;
+- record sets in the pane, in the same saved file as the CLI's: a set saved with
+  `records --save` is offered in the pane's chooser; one saved from the pane (its Save button) is
+  listed by `records --list`; `long - pre`, `long | pre` and `long & pre` typed into the Set
+  entry are `records --set long --minus/--union/--intersect pre`; `events:jdk.ThreadPark` is
+  `records --set events:jdk.ThreadPark`; the Delete button removes a set from the file; none of
+  those read the quanta again (the pane keeps them per range);
+- the graph's markers for `jdk.GarbageCollection`: one per event of `records --set
+  events:jdk.GarbageCollection` in the range, drawn;
+- the table's selection is drawn in the graph (the scatter plot's rectangle: every record of it);
+  a click on a record's segment in the graph selects that record in the table and its interval
+  on the shared time axis (the views' selection), without reading again;
 - screenshots of each step (kept with --keep).
 """
 import configparser, importlib.util, json, math, os, shutil, subprocess, tempfile, time
@@ -171,6 +182,13 @@ def main():
         tap.check(n_sel == len(inside) and 0 < n_sel < len(pts) and got == inside[:200],
                   "the table selects the %d records inside the rectangle, as the CLI's values say" % n_sel,
                   (n_sel, len(inside), got[:3], inside[:3]))
+        # The records selected in the table are drawn selected in the graph (all are in the
+        # visible range: nothing was zoomed).
+        hl = w.wait_for(lambda: state.get("explorer", "graph-selected-drawn", "0") == str(n_sel)
+                        and state.get("explorer", "graph-selected-drawn"))
+        tap.check(hl is not None and int(hl) == n_sel,
+                  "the graph draws the %d records selected in the table as selected" % n_sel,
+                  (state.get("explorer", "graph-selected-drawn"), n_sel))
         shot("2b-scatter")
         # The metric graph over time: every record shown that starts in the visible range (the
         # whole trace: nothing was zoomed) is a segment.
@@ -181,6 +199,129 @@ def main():
         tap.check(snap.get("explorer", "graph-metric") == "duration" and drawn and int(drawn) == want,
                   "the metric graph draws a segment for each of the %d records in the visible range" % want,
                   (snap.get("explorer", "graph-metric"), drawn, want))
+
+    def type_into(bounds_key, text):
+        b = w.ints(state.get("explorer", bounds_key))
+        xdo("mousemove", str(b[0] + b[2] // 2), str(b[1] + b[3] // 2))
+        xdo("click", "--repeat", "3", "1")
+        time.sleep(0.3)
+        xdo("key", "ctrl+a")
+        if text:
+            xdo("type", "--delay", "20", text)
+        else:
+            xdo("key", "BackSpace")
+        xdo("key", "Return")
+
+    def cli_plain(*cli_args):
+        out = subprocess.run([args.cli, "records", trace, "--cache-dir", cli_cache, *cli_args],
+                             capture_output=True, text=True)
+        if out.returncode != 0:
+            raise RuntimeError("records %s: %s" % (cli_args, out.stderr))
+        return out.stdout
+
+    def click(bounds_key):
+        b = w.ints(state.get("explorer", bounds_key))
+        xdo("mousemove", str(b[0] + b[2] // 2), str(b[1] + b[3] // 2))
+        time.sleep(0.3)
+        xdo("click", "1")
+
+    def keys(doc):
+        return ["%d/%d" % (r["epoch_ns"], r["tid"]) for r in doc["records"]]
+
+    def check_sets(rng):
+        # Without the computed metric (events have no cpu-clock to compute it from).
+        type_into("metric-bounds", "")
+        settled(lambda s: s.get("explorer", "metrics") == "")
+        reads = int(state.get("explorer", "reads", "0"))
+        # A set the CLI saves is offered in the pane once it reads again.
+        cli_plain("--filter", "preempted", "--save", "pre", "--limit", "0")
+        type_into("filter-bounds", "duration > 1ms")
+        snap = settled(lambda s: s.get("explorer", "filter") == "duration > 1ms")
+        tap.check(snap is not None and "pre" in key_list(snap.get("explorer", "set-choices")),
+                  "a set saved by jvmscope-cli records --save is offered in the pane's set chooser",
+                  state.get("explorer", "set-choices", "")[:200])
+        # The pane saves the set shown under the name typed: the CLI lists it.
+        type_into("name-bounds", "long")
+        click("save-bounds")
+        snap = settled(lambda s: "long" in key_list(s.get("explorer", "set-choices")))
+        listed = cli_plain("--list")
+        tap.check(snap is not None and "set\tlong\tquanta" in listed.splitlines(),
+                  "the pane's Save: jvmscope-cli records --list lists the set", (listed, state.get("explorer", "error")))
+        type_into("filter-bounds", "")
+        settled(lambda s: s.get("explorer", "filter") == "")
+        # Combined: the same records as the CLI's --minus, --union, --intersect.
+        doc = None
+        for text, opt in (("long - pre", "--minus"), ("long | pre", "--union"), ("long & pre", "--intersect")):
+            type_into("set-bounds", text)
+            snap = settled(lambda s, text=text: s.get("explorer", "set") == text and s.get("explorer", "error") == "")
+            if not tap.check(snap is not None, "the set %s applies" % text, state.get("explorer", "error")):
+                return
+            if opt == "--minus":
+                doc = compare(snap, "set %s" % text, *rng, "--set", "long", opt, "pre")
+                shot("5-set-difference")
+            else:
+                want = cli_records(args.cli, trace, cli_cache, *rng, "--set", "long", opt, "pre")
+                rows = key_list(snap.get("explorer", "first-rows"))
+                tap.check(int(snap.get("explorer", "rows")) == want["count"] and rows == keys(want)[:200],
+                          "set %s: the pane's %s rows are records --set long %s pre's" % (text, snap.get("explorer", "rows"), opt),
+                          (snap.get("explorer", "rows"), want["count"]))
+        tap.check(int(state.get("explorer", "reads")) == reads,
+                  "the filters, the save and the three combined sets of one range share the quanta read before",
+                  (reads, state.get("explorer", "reads")))
+        # Events of a type as records.
+        type_into("set-bounds", "events:jdk.ThreadPark")
+        snap = settled(lambda s: s.get("explorer", "source") == "events:jdk.ThreadPark")
+        if tap.check(snap is not None, "the set events:jdk.ThreadPark applies", state.get("explorer", "error")):
+            compare(snap, "events:jdk.ThreadPark", *rng, "--set", "events:jdk.ThreadPark")
+            shot("6-events")
+        type_into("set-bounds", "quanta")
+        settled(lambda s: s.get("explorer", "source") == "quanta" and s.get("explorer", "set") == "quanta")
+        # Delete: gone from the file the CLI reads.
+        type_into("name-bounds", "long")
+        click("delete-bounds")
+        snap = settled(lambda s: "long" not in key_list(s.get("explorer", "set-choices")))
+        listed = cli_plain("--list")
+        tap.check(snap is not None and "long" not in listed and "pre" in listed,
+                  "the pane's Delete removes the set from the file (records --list)", listed)
+
+    def check_graph(rng):
+        type_into("markers-bounds", "jdk.GarbageCollection")
+        snap = settled(lambda s: s.get("explorer", "markers") == "jdk.GarbageCollection")
+        if not tap.check(snap is not None, "markers for jdk.GarbageCollection apply", state.get("explorer", "error")):
+            return
+        gcs = cli_records(args.cli, trace, cli_cache, *rng, "--set", "events:jdk.GarbageCollection")["records"]
+        v0, v1 = int(state.get("views", "visible-start")), int(state.get("views", "visible-end"))
+        shown = sum(1 for r in gcs if r["epoch_ns"] < v1 and r["epoch_ns"] + (r["duration"] or 0) >= v0)
+        drawn = w.wait_for(lambda: state.get("explorer", "graph-marks-drawn", "0") != "0" and state.get("explorer", "graph-marks-drawn"))
+        tap.check(int(snap.get("explorer", "marks")) == len(gcs) > 0 and drawn is not None and int(drawn) == shown,
+                  "the graph marks the %d garbage collections of records --set events:jdk.GarbageCollection" % len(gcs),
+                  (snap.get("explorer", "marks"), len(gcs), drawn, shown))
+        shot("7-markers")
+        # A click on the longest record's segment.
+        doc = cli_records(args.cli, trace, cli_cache, *rng)
+        rec = max(doc["records"], key=lambda r: r["duration"])
+        area = w.ints(snap.get("explorer", "graph-area"))
+        lo, hi = [float(v) for v in key_list(snap.get("explorer", "graph-range"))]
+        x = area[0] + (rec["epoch_ns"] + rec["duration"] // 2 - v0) / (v1 - v0) * area[2]
+        y = area[1] + (area[3] - 3) * (1 - (rec["duration"] - lo) / (hi - lo)) + 1.5
+        reads = snap.get("explorer", "reads")
+        xdo("mousemove", str(int(x)), str(int(y)))
+        time.sleep(0.3)
+        xdo("click", "1")
+        key = "%d/%d" % (rec["epoch_ns"], rec["tid"])
+        sel = settled(lambda s: key_list(s.get("explorer", "selected-rows")) == [key]
+                      and s.get("views", "selection-start") == str(rec["epoch_ns"]))
+        # The graph draws it selected at its next frame, after the dump that showed the selection.
+        hl = w.wait_for(lambda: state.get("explorer", "graph-selected-drawn") == "1")
+        tap.check(sel is not None and sel.get("views", "selection-end") == str(rec["epoch_ns"] + rec["duration"])
+                  and hl and sel.get("explorer", "reads") == reads
+                  and sel.get("explorer", "rows") == str(doc["count"]),
+                  "a click on the longest record's segment selects it in the table and its interval in the views, "
+                  "and the pane keeps its records",
+                  (state.get("explorer", "selected-rows"), key, state.get("views", "selection-start"),
+                   state.get("views", "selection-end"), rec["epoch_ns"], rec["duration"],
+                   state.get("explorer", "graph-selected-drawn"), state.get("explorer", "rows")))
+        shot("8-graph-click")
 
     try:
         app = subprocess.Popen([args.jvmscope, trace], env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -193,6 +334,12 @@ def main():
         windows = xdo("search", "--onlyvisible", "--name", "Jvmscope").stdout.split()
         if windows:
             xdo("windowactivate", "--sync", windows[0])
+        # The profiler pane, shown for the sample's CPU samples, leaves the threads view (where
+        # a range is dragged) a few pixels beside the Explorer: hidden.
+        if w.wait_for(lambda: state.get("profiler", "shown") == "true", timeout=3):
+            xdo("key", "ctrl+shift+p")
+            tap.check(w.wait_for(lambda: state.get("profiler", "shown") == "false"),
+                      "Ctrl+Shift+P hides the profiler pane", state.get("profiler", "shown"))
         xdo("key", "ctrl+shift+x")
         snap = settled(lambda s: s.get("explorer", "filter-bounds") is not None)
         if not tap.check(snap is not None, "Ctrl+Shift+X shows the Explorer and it reads the quanta",
@@ -225,14 +372,6 @@ def main():
         compare(snap, "the range", *rng)
 
         # A filter and a metric, typed.
-        def type_into(bounds_key, text):
-            b = w.ints(state.get("explorer", bounds_key))
-            xdo("mousemove", str(b[0] + b[2] // 2), str(b[1] + b[3] // 2))
-            xdo("click", "--repeat", "3", "1")
-            time.sleep(0.3)
-            xdo("key", "ctrl+a")
-            xdo("type", "--delay", "20", text)
-            xdo("key", "Return")
         type_into("filter-bounds", FILTER)
         snap = settled(lambda s: s.get("explorer", "filter") == FILTER)
         tap.check(snap is not None, "the filter typed applies", state.get("explorer", "filter-text"))
@@ -281,6 +420,11 @@ def main():
             tap.check(sorted_snap is not None, "a click on duration sorts the rows by duration, as the CLI's sorted",
                       (key_list(state.get("explorer", "first-rows"))[:3], by_duration[:3]))
             shot("4-sorted")
+
+        # Record sets, in the file the CLI uses (the CLI and the pane see each other's).
+        check_sets(rng)
+        # Markers and the links between the graph and the table.
+        check_graph(rng)
     finally:
         w.end_app(app)
         xvfb.terminate()

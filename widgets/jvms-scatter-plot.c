@@ -104,13 +104,24 @@ bin (JvmsScatterPlot *self, int width, int height)
   self->image_h = height;
   self->n_marked = 0;
   g_autofree guint32 *counts = g_new0 (guint32, (gsize) width * height);
-  guint32 most = 0;
+  /* column_of () and row_of () inlined, their constants hoisted (10 M points: 363 ms of CPU
+   * before, bench-scatter): the same fraction of the span, rounded half up, clamped. */
+  double x_lo = lo_of (self->range[0], self->range[1]), x_span = span (self->range[0], self->range[1]);
+  double y_lo = lo_of (self->range[2], self->range[3]), y_span = span (self->range[2], self->range[3]);
+  double x_last = width - 1, y_last = height - 1;
   for (gsize i = 0; i < self->n; i++)
     {
-      gsize at = (gsize) row_of (self, self->y[i], height) * width + column_of (self, self->x[i], width);
-      if (counts[at]++ == 0)
-        self->n_marked++;
-      most = MAX (most, counts[at]);
+      double c = (self->x[i] - x_lo) / x_span * x_last + 0.5;
+      double r = (self->y[i] - y_lo) / y_span * y_last + 0.5;
+      c = c < 0 ? 0 : c > x_last ? x_last : c;
+      r = r < 0 ? 0 : r > y_last ? y_last : r;
+      counts[(gsize) (height - 1 - (int) r) * width + (gsize) (int) c]++;
+    }
+  guint32 most = 0;
+  for (gsize i = 0; i < (gsize) width * height; i++)
+    {
+      self->n_marked += counts[i] != 0;
+      most = MAX (most, counts[i]);
     }
   self->image = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
   cairo_surface_flush (self->image);

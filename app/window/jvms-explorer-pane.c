@@ -893,6 +893,7 @@ jvms_explorer_pane_dump_state (JvmsExplorerPane *self, GKeyFile *kf)
   g_key_file_set_string (kf, g, "metric-text", gtk_editable_get_text (GTK_EDITABLE (self->metric_entry)));
   g_key_file_set_string (kf, g, "set-text", gtk_editable_get_text (GTK_EDITABLE (self->set_entry)));
   g_key_file_set_string (kf, g, "markers-text", gtk_editable_get_text (GTK_EDITABLE (self->markers_entry)));
+  g_key_file_set_string (kf, g, "name-text", gtk_editable_get_text (GTK_EDITABLE (self->name_entry)));
   g_autoptr(GPtrArray) choices = g_ptr_array_new ();
   for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->set_choices)); i++)
     g_ptr_array_add (choices, (gpointer) gtk_string_list_get_string (self->set_choices, i));

@@ -212,6 +212,16 @@ def main():
             xdo("key", "BackSpace")
         xdo("key", "Return")
 
+    def type_text(bounds_key, text):
+        """Types into an entry whose Enter does nothing, and waits until the pane has the text."""
+        b = w.ints(state.get("explorer", bounds_key))
+        xdo("mousemove", str(b[0] + b[2] // 2), str(b[1] + b[3] // 2))
+        xdo("click", "--repeat", "3", "1")
+        time.sleep(0.3)
+        xdo("key", "ctrl+a")
+        xdo("type", "--delay", "20", text)
+        return w.wait_for(lambda: state.get("explorer", "name-text") == text)
+
     def cli_plain(*cli_args):
         out = subprocess.run([args.cli, "records", trace, "--cache-dir", cli_cache, *cli_args],
                              capture_output=True, text=True)
@@ -241,7 +251,7 @@ def main():
                   "a set saved by jvmscope-cli records --save is offered in the pane's set chooser",
                   state.get("explorer", "set-choices", "")[:200])
         # The pane saves the set shown under the name typed: the CLI lists it.
-        type_into("name-bounds", "long")
+        type_text("name-bounds", "long")
         click("save-bounds")
         snap = settled(lambda s: "long" in key_list(s.get("explorer", "set-choices")))
         listed = cli_plain("--list")
@@ -277,7 +287,7 @@ def main():
         type_into("set-bounds", "quanta")
         settled(lambda s: s.get("explorer", "source") == "quanta" and s.get("explorer", "set") == "quanta")
         # Delete: gone from the file the CLI reads.
-        type_into("name-bounds", "long")
+        type_text("name-bounds", "long")
         click("delete-bounds")
         snap = settled(lambda s: "long" not in key_list(s.get("explorer", "set-choices")))
         listed = cli_plain("--list")

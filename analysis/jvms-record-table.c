@@ -75,6 +75,7 @@ jvms_record_table_share (JvmsRecordTable *self)
       s->kind = c->kind;
       s->metric = c->metric;
       s->basis = g_strdup (c->basis);
+      s->exact = g_strdup (c->exact);
       s->values = g_array_ref (c->values);
       s->shared = TRUE;
       g_ptr_array_add (share->columns, s);

@@ -971,6 +971,8 @@ test_quanta_exact (void)
     }
   g_unlink (path);
   g_rmdir (dir);
+}
+
 /* A share of a table (what the Explorer pane keeps per range): the same rows and values, its own
  * metrics (the table it shares gains none), its strings readable after that table is freed, and
  * the shared columns read-only. */
@@ -981,6 +983,8 @@ test_table_share (void)
   guint d = jvms_record_table_add_column (base, "duration", JVMS_RECORD_COLUMN_INT, TRUE);
   guint c = jvms_record_table_add_column (base, "cycles", JVMS_RECORD_COLUMN_DOUBLE, TRUE);
   guint t = jvms_record_table_add_column (base, "thread", JVMS_RECORD_COLUMN_STRING, FALSE);
+  jvms_record_table_set_basis (base, c, "estimated from samples");
+  jvms_record_table_set_exact (base, d, "read at each switch");
   for (guint i = 0; i < 100; i++)
     {
       guint64 row = jvms_record_table_add_row (base);
@@ -999,6 +1003,8 @@ test_table_share (void)
   g_assert_cmpint (jvms_record_table_lookup (base, "per"), <, 0);
   jvms_record_table_free (base); /* the shares keep what they share */
   int pa = jvms_record_table_lookup (a, "per"), pb = jvms_record_table_lookup (b, "per");
+  g_assert_cmpstr (jvms_record_table_get_basis (a, c), ==, "estimated from samples");
+  g_assert_cmpstr (jvms_record_table_get_exact (b, d), ==, "read at each switch");
   g_assert_cmpint (pa, ==, 3);
   g_assert_cmpuint (jvms_record_table_get_n_rows (a), ==, 100);
   for (guint64 row = 0; row < 100; row++)

@@ -9,6 +9,7 @@
 #include "jvms-counters-view.h"
 #include "jvms-cpus-view.h"
 #include "jvms-disk-view.h"
+#include "jvms-events-view.h"
 #include "jvms-gc-view.h"
 #include "jvms-gc-workers-view.h"
 #include "jvms-jit-view.h"
@@ -29,6 +30,7 @@ const JvmsViewKind jvms_view_kinds[JVMS_N_VIEW_KINDS] = {
   { "object-age", N_("Object Age"), jvms_object_age_view_new },
   { "counters", N_("Counters"), jvms_counters_view_new },
   { "disk", N_("Disk"), jvms_disk_view_new },
+  { "events", N_("Events"), jvms_events_view_new },
 };
 
 const JvmsViewKind *

@@ -10,7 +10,7 @@
 
 G_BEGIN_DECLS
 
-#define JVMS_N_VIEW_KINDS 11
+#define JVMS_N_VIEW_KINDS 12
 
 typedef struct
 {

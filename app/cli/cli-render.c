@@ -12,6 +12,7 @@
 #include "cli-jvm.h"
 #include "cli-time.h"
 #include "jvms-allocation-view.h"
+#include "jvms-events-view.h"
 #include "jvms-counters-view.h"
 #include "jvms-event-store.h"
 #include "jvms-jit-view.h"
@@ -22,7 +23,7 @@
 #include "jvms-trace-index.h"
 #include "jvms-view-catalog.h"
 
-#define USAGE N_("Usage: jvmscope-cli render TRACE -o OUT.png|OUT.svg [--views LIST|all] [--from T] [--to T] [--width PX] [--dark] [--pid PID]")
+#define USAGE N_("Usage: jvmscope-cli render TRACE -o OUT.png|OUT.svg [--views LIST|all] [--from T] [--to T] [--width PX] [--dark] [--pid PID] [--event-type T]...")
 /* Wider than any screen, and an image of at most 2^31 bytes a row. */
 #define MAX_WIDTH 16384
 /* Cairo's limit on an image surface's side. */
@@ -79,6 +80,7 @@ static gboolean
 feed_view (GtkWidget       *view,
            JvmsTraceIndex  *index,
            JvmsEventStore  *store,
+           GStrv            event_types,
            GError         **error)
 {
   if (JVMS_IS_OBJECT_AGE_VIEW (view) && jvms_trace_index_get_samples_path (index) != NULL)
@@ -94,6 +96,11 @@ feed_view (GtkWidget       *view,
     jvms_jit_view_set_event_store (JVMS_JIT_VIEW (view), store);
   if (JVMS_IS_ALLOCATION_VIEW (view))
     jvms_allocation_view_set_event_store (JVMS_ALLOCATION_VIEW (view), store);
+  if (JVMS_IS_EVENTS_VIEW (view))
+    {
+      jvms_events_view_set_types (JVMS_EVENTS_VIEW (view), (const char * const *) event_types);
+      jvms_events_view_set_event_store (JVMS_EVENTS_VIEW (view), store);
+    }
   return TRUE;
 }
 
@@ -116,6 +123,7 @@ jvms_cli_render (int argc, char **argv)
   gint width = 1600;
   gboolean dark = FALSE;
   g_auto(GStrv) files = NULL;
+  g_auto(GStrv) event_types = NULL;
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out_path, N_("Write the image to FILE (.png or .svg)"), N_("FILE") },
     { "views", 0, 0, G_OPTION_ARG_STRING, &views_list, N_("The views to draw, separated by commas, or all (the default)"), N_("LIST") },
@@ -124,6 +132,7 @@ jvms_cli_render (int argc, char **argv)
     { "width", 0, 0, G_OPTION_ARG_INT, &width, N_("Width of the image in pixels (1600)"), N_("PX") },
     { "dark", 0, 0, G_OPTION_ARG_NONE, &dark, N_("Draw with the dark style"), NULL },
     { "pid", 0, 0, G_OPTION_ARG_INT64, &pid, JVMS_CLI_PID_HELP, N_("PID") },
+    { "event-type", 0, 0, G_OPTION_ARG_STRING_ARRAY, &event_types, N_("The events view's lanes: a type or a pattern (syscall:*); repeat for more (default: every type outside jdk.*)"), N_("T") },
     { "cache-dir", 0, 0, G_OPTION_ARG_FILENAME, &cache_dir, N_("Keep indexes in DIR instead of the user cache folder"), N_("DIR") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("TRACE") },
     { NULL }
@@ -222,7 +231,7 @@ jvms_cli_render (int argc, char **argv)
       {
         GtkWidget *view = g_object_ref_sink (jvms_view_kinds[v].create (session));
         g_ptr_array_add (parts, view);
-        if (!feed_view (view, index, store, &error))
+        if (!feed_view (view, index, store, event_types, &error))
           {
             g_printerr ("jvmscope-cli render: %s\n", error->message);
             return 1;

@@ -10,6 +10,7 @@
 #include "jvms-window-debug.h"
 
 #include "jvms-allocation-view.h"
+#include "jvms-events-view.h"
 #include "jvms-cause-link.h"
 #include "jvms-counters-view.h"
 #include "jvms-cpus-view.h"
@@ -397,6 +398,8 @@ jvms_window_views_set_events_path (JvmsWindowViews *self, const char *events_pat
       jvms_jit_view_set_event_store (JVMS_JIT_VIEW (self->views[i]), store);
     else if (JVMS_IS_ALLOCATION_VIEW (self->views[i]))
       jvms_allocation_view_set_event_store (JVMS_ALLOCATION_VIEW (self->views[i]), store);
+    else if (JVMS_IS_EVENTS_VIEW (self->views[i]))
+      jvms_events_view_set_event_store (JVMS_EVENTS_VIEW (self->views[i]), store);
 }
 
 void
@@ -750,6 +753,9 @@ jvms_window_views_dump_state (JvmsWindowViews *self, GKeyFile *key_file)
       if (JVMS_IS_DISK_VIEW (self->views[i]))
         g_key_file_set_integer (key_file, "views", "disk-rows",
                                 (int) jvms_disk_view_get_n_rows (JVMS_DISK_VIEW (self->views[i])));
+      if (JVMS_IS_EVENTS_VIEW (self->views[i]))
+        g_key_file_set_integer (key_file, "views", "events-lanes",
+                                (int) jvms_events_view_get_n_lanes (JVMS_EVENTS_VIEW (self->views[i])));
       if (JVMS_IS_ALLOCATION_VIEW (self->views[i]))
         g_key_file_set_integer (key_file, "views", "allocation-rows",
                                 (int) jvms_allocation_view_get_n_threads (JVMS_ALLOCATION_VIEW (self->views[i])));

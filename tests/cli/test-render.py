@@ -9,14 +9,24 @@ Run under `xvfb-run -a` (GTK draws the views, and needs a display even for a fil
            deoptimization row; every thread row draws coloured pixels;
   range    --from/--to choose what is drawn: the sample's deoptimizations (all after 4 s) tick
            their row over the whole trace and not over 1 s to 2.5 s;
+  events   `--views events`: a lane per event type outside jdk.* (by default), in name order;
+           on the sample (whose JFR recording has only jdk.* types, `jfr summary` says) the
+           kernel's: process:exec, exit and fork from perf script's sched_process_* and
+           block:request from its block_rq_* (the oracle: `perf script` of the bundle's
+           kernel.perf.data). Each instant lane ticks exactly the pixel columns where perf
+           recorded one (perf's times put on the trace's axis by one offset, checked constant
+           against `jvmscope-cli events`: every one of perf's times, not just the first);
+           `--event-type 'process:f*'` draws that lane alone;
   svg      an .svg name writes SVG;
   errors   an unknown view name is refused (exit 2) naming it and the views there are; without
            a display the command says it needs one (exit 1).
 Prints TAP.
 """
 import argparse
+import collections
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -24,7 +34,11 @@ import tempfile
 from jvms_folders import thread_folders
 from jvms_tap import Tap
 
-ROW_HEIGHT = {"gc-workers": 16, "jit": 20}
+ROW_HEIGHT = {"gc-workers": 16, "jit": 20, "events": 18}
+# perf's tracepoints behind the event store's kernel types (docs/events.md).
+PERF_TYPES = {"sched:sched_process_fork": "process:fork", "sched:sched_process_exit": "process:exit",
+              "sched:sched_process_exec": "process:exec", "block:block_rq_insert": "block:request",
+              "block:block_rq_issue": "block:request"}
 LEGEND = 18
 GUTTER = 180
 
@@ -102,6 +116,65 @@ def main():
         tap.check(deopt_whole > 0 and deopt_part == 0 and img2[1] == img[1],
                   "--from 1s --to 2.5s draws that range: the deoptimizations (after 4 s) tick the whole "
                   "trace's row (%d px) and not this one (%d px)" % (deopt_whole, deopt_part))
+
+        # Events: a lane per type outside jdk.*, each ticking where perf recorded its events.
+        jfr_types = subprocess.run(["jfr", "summary", os.path.join(args.sample, "recording.jfr")],
+                                   capture_output=True, text=True, check=True).stdout
+        own = sorted(m.group(1) for m in re.finditer(r"^\s+(\S+)\s+(\d+)\s+\d+\s*$", jfr_types, re.M)
+                     if not m.group(1).startswith("jdk.") and int(m.group(2)) > 0)
+        perf = subprocess.run(["perf", "script", "-i", os.path.join(args.sample, "kernel.perf.data"),
+                               "--ns", "-F", "time,event"], capture_output=True, text=True).stdout
+        perf_times = collections.defaultdict(list)
+        for m in re.finditer(r"^\s*(\d+)\.(\d{9}):\s+(\S+):\s*$", perf, re.M):
+            if m.group(3) in PERF_TYPES:
+                perf_times[m.group(3)].append(int(m.group(1)) * 1000000000 + int(m.group(2)))
+        # A block request is one row from its insert, or its issue when it was never queued: its
+        # lane is checked for being drawn, the instants column by column.
+        want_lanes = sorted(set(PERF_TYPES[k] for k in perf_times) | set(own))
+        width, frm, to = 1200, 0, 5000000000
+        ev_png = os.path.join(tmp, "events.png")
+        r = render("-o", ev_png, "--views", "events", "--width", str(width), "--from", "0", "--to", "5s")
+        img3 = read_png(ev_png) if r.returncode == 0 else (0, 0, b"")
+        # The ruler's height from the image, checked by the one-lane image below.
+        ev_ruler = img3[1] - LEGEND - len(want_lanes) * ROW_HEIGHT["events"]
+        tap.check(len(want_lanes) >= 4 and 20 <= ev_ruler <= 60,
+                  "events: a lane per type outside jdk.* (%s) under the ruler and the legend" % want_lanes,
+                  (img3[1], ev_ruler))
+        n_columns = width - GUTTER
+
+        def ticked(img, lane):
+            y0 = ev_ruler + LEGEND + lane * ROW_HEIGHT["events"]
+            return set(x - GUTTER for x in range(GUTTER, img[0])
+                       if coloured(img, x, y0 + 3, x + 1, y0 + ROW_HEIGHT["events"] - 3) > 0)
+
+        for lane, name in enumerate(want_lanes):
+            rows = json.loads(subprocess.run([args.cli, "events", args.sample, "--type", name, "--json"],
+                                             capture_output=True, text=True, env=env, check=True).stdout)["events"]
+            got = ticked(img3, lane)
+            sources = sorted(t for k, ts in perf_times.items() if PERF_TYPES[k] == name for t in ts)
+            if name == "block:request":
+                tap.check(len(rows) > 0 and len(got) > 0,
+                          "events: the block:request lane draws the %d requests" % len(rows), len(got))
+                continue
+            # perf's times on the trace's axis: one offset for all of them.
+            offsets = set(row["offset_ns"] - t for row, t in zip(rows, sources))
+            tap.check(len(rows) == len(sources) and len(offsets) == 1,
+                      "events: %s has perf script's %d events, at its times (one clock offset)" % (name, len(sources)),
+                      (len(rows), len(sources), sorted(offsets)[:3]))
+            delta = offsets.pop() if len(offsets) == 1 else 0
+            want = set((t + delta - frm) * n_columns // (to - frm) for t in sources
+                       if frm <= t + delta < to)
+            tap.check(len(want) > 0 and got == want,
+                      "events: the %s lane ticks the %d columns where perf recorded one, and no other" % (name, len(want)),
+                      (sorted(want - got)[:10], sorted(got - want)[:10]))
+        part_png = os.path.join(tmp, "events-fork.png")
+        r = render("-o", part_png, "--views", "events", "--width", str(width), "--event-type", "process:f*")
+        img4 = read_png(part_png) if r.returncode == 0 else (0, 0, b"")
+        # (A view is at least 24 pixels high: one lane leaves 6 empty below it.)
+        tap.check(ev_ruler + LEGEND + ROW_HEIGHT["events"] <= img4[1] < ev_ruler + LEGEND + 2 * ROW_HEIGHT["events"]
+                  and len(ticked(img4, 0)) > 0,
+                  "events: --event-type 'process:f*' draws the process:fork lane alone",
+                  (img4[1], ev_ruler, len(ticked(img4, 0))))
 
         svg = os.path.join(tmp, "views.svg")
         r = render("-o", svg, "--views", "jit")

@@ -137,7 +137,7 @@ def cli_rows(cli, trace, cache, *args):
 
 
 VIEW_NAMES = ("threads", "cpus", "locks", "gc", "gc-workers", "jit", "vm-operations", "allocation",
-              "object-age", "counters", "disk")
+              "object-age", "counters", "disk", "events")
 
 
 def render_matches_export(tap, args, env, state, xdo, waited, trace, tmp, cache):

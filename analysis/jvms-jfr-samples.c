@@ -44,14 +44,6 @@ typedef enum
 
 typedef struct
 {
-  const char    *class_name;
-  const char    *method_name;
-  gint32         line;
-  JvmsFrameKind  kind;
-} PrefixFrame;
-
-typedef struct
-{
   Special             special;
   gboolean            sample;         /* the type has a stack trace field */
   const char         *type_name;
@@ -90,12 +82,7 @@ struct _JvmsJfrSamples
                                 * chunk and never move, and no two chunks share an index */
   const JvmsJfrType *last_type;  /* events of one type come in runs */
   TypeInfo          *last_info;
-  /* The last stack interned, outermost frame first, and the stack id of each of its prefixes:
-   * a thread's next stack mostly shares its outer frames, which need no lookup then. */
-  GArray            *prefix_frames;  /* PrefixFrame (pointers of chunk prefix_chunk) */
-  GArray            *prefix_stacks;  /* guint32 */
-  guint              prefix_chunk;
-  gboolean           prefix_truncated;
+  GArray            *frame_ids;  /* guint32: the frames of the stack being interned */
   /* Stacks by the low bits of their key, in front of the map: HotSpot numbers its stack traces
    * upwards, so the stacks a chunk uses sit in neighbouring slots, where the map's hash
    * scatters them (a cache miss an event on a large recording). */
@@ -139,8 +126,7 @@ jvms_jfr_samples_new (JvmsSamplesWriter *writer)
   self->periods = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   jvms_samples_idmap_init (&self->stacks);
   jvms_samples_idmap_init (&self->methods);
-  self->prefix_frames = g_array_new (FALSE, FALSE, sizeof (PrefixFrame));
-  self->prefix_stacks = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->frame_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->memo_offset = G_MAXUINT64;
   self->memo_thread_id = JVMS_SAMPLES_NONE;
   self->key_slots = g_new (KeySlot, KEY_SLOTS);
@@ -158,8 +144,7 @@ jvms_jfr_samples_free (JvmsJfrSamples *self)
   g_hash_table_unref (self->periods);
   jvms_samples_idmap_clear (&self->stacks);
   jvms_samples_idmap_clear (&self->methods);
-  g_array_unref (self->prefix_frames);
-  g_array_unref (self->prefix_stacks);
+  g_array_unref (self->frame_ids);
   g_free (self->key_slots);
   g_free (self);
 }
@@ -362,35 +347,22 @@ jvms_jfr_samples_stack_of (JvmsJfrSamples *self, const JvmsJfrEvent *ev)
     return self->memo_stack = stack;
   guint n = MIN (st->n_frames, JVMS_SAMPLES_MAX_DEPTH);
   gboolean truncated = st->truncated || st->n_frames > n;
-  stack = JVMS_SAMPLES_NONE;
+  GArray *ids = self->frame_ids;
+  g_array_set_size (ids, 0);
+  guint32 pseudo;
   if (truncated)
-    stack = jvms_samples_writer_intern_stack (self->writer, stack,
-                                              jvms_samples_writer_intern_pseudo_frame (self->writer, "[truncated]"));
+    {
+      pseudo = jvms_samples_writer_intern_pseudo_frame (self->writer, "[truncated]");
+      g_array_append_val (ids, pseudo);
+    }
   else if (n == 0)
-    stack = jvms_samples_writer_intern_stack (self->writer, stack,
-                                              jvms_samples_writer_intern_pseudo_frame (self->writer, "[unknown]"));
-  /* The outer frames shared with the last stack (same chunk, so the same strings). */
-  guint shared = 0;
-  if (chunk == self->prefix_chunk && truncated == self->prefix_truncated)
-    while (shared < n && shared < self->prefix_frames->len)
-      {
-        const JvmsJfrFrame *a = &st->frames[n - 1 - shared];
-        const PrefixFrame *b = &g_array_index (self->prefix_frames, PrefixFrame, shared);
-        if (a->class_name != b->class_name || a->method_name != b->method_name
-            || a->line_number != b->line || a->class_name == NULL || a->method_name == NULL
-            || frame_kind (a->type) != b->kind)
-          break;
-        shared++;
-      }
-  if (shared > 0)
-    stack = g_array_index (self->prefix_stacks, guint32, shared - 1);
-  g_array_set_size (self->prefix_frames, shared);
-  g_array_set_size (self->prefix_stacks, shared);
-  self->prefix_chunk = chunk;
-  self->prefix_truncated = truncated;
+    {
+      pseudo = jvms_samples_writer_intern_pseudo_frame (self->writer, "[unknown]");
+      g_array_append_val (ids, pseudo);
+    }
   /* Outermost first, as the writer's stack table grows; methods by their strings' addresses,
    * remembered per chunk (interning them by content would hash the strings every time). */
-  for (guint i = n - shared; i-- > 0;)
+  for (guint i = n; i-- > 0;)
     {
       const JvmsJfrFrame *f = &st->frames[i];
       guint32 frame;
@@ -400,11 +372,9 @@ jvms_jfr_samples_stack_of (JvmsJfrSamples *self, const JvmsJfrEvent *ev)
         frame = jvms_samples_writer_intern_frame (self->writer,
                                                   method_id (self, chunk, f->class_name, f->method_name),
                                                   f->line_number, frame_kind (f->type));
-      stack = jvms_samples_writer_intern_stack (self->writer, stack, frame);
-      PrefixFrame pf = { f->class_name, f->method_name, f->line_number, frame_kind (f->type) };
-      g_array_append_val (self->prefix_frames, pf);
-      g_array_append_val (self->prefix_stacks, stack);
+      g_array_append_val (ids, frame);
     }
+  stack = jvms_samples_writer_intern_frame_ids (self->writer, (const guint32 *) ids->data, ids->len);
   if (self->stacks.used >= CACHE_MAX)
     {
       jvms_samples_idmap_clear (&self->stacks);

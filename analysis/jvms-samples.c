@@ -35,6 +35,7 @@ struct _JvmsSamplesWriter
   GArray       *threads;        /* JvmsSamplesThread */
   GArray       *types;          /* JvmsSamplesType */
   JvmsSamplesIdMap         method_map, frame_map, stack_map, path_map, thread_map, type_map;
+  JvmsSamplesIdMap         leaf_map;  /* (hash of a stack's frames, depth) -> the stack */
   guint32       truncated_frame, unknown_frame;
   GArray       *compilations;   /* JvmsSamplesCompilation */
   GArray       *timings;        /* JvmsSamplesTiming */
@@ -100,6 +101,7 @@ jvms_samples_writer_new (const char *path, GError **error)
   jvms_samples_idmap_init (&self->path_map);
   jvms_samples_idmap_init (&self->thread_map);
   jvms_samples_idmap_init (&self->type_map);
+  jvms_samples_idmap_init (&self->leaf_map);
   self->truncated_frame = JVMS_SAMPLES_NONE;
   self->unknown_frame = JVMS_SAMPLES_NONE;
   self->compilations = g_array_new (FALSE, FALSE, sizeof (JvmsSamplesCompilation));
@@ -263,31 +265,67 @@ jvms_samples_writer_intern_pseudo_frame (JvmsSamplesWriter *self, const char *na
   return pseudo_frame (self, &self->unknown_frame, "[unknown]");
 }
 
+/* Whether @stack is the stack of @frames (outermost first): its parents, walked up, are they. */
+static gboolean
+stack_is (JvmsSamplesWriter *self, guint32 stack, const guint32 *frames, guint n)
+{
+  const JvmsSamplesStack *stacks = (const JvmsSamplesStack *) self->stacks->data;
+  for (guint i = n; i-- > 0;)
+    {
+      if (stack == JVMS_SAMPLES_NONE || GUINT32_FROM_LE (stacks[stack].frame) != frames[i])
+        return FALSE;
+      stack = GUINT32_FROM_LE (stacks[stack].parent);
+    }
+  return stack == JVMS_SAMPLES_NONE;
+}
+
+guint32
+jvms_samples_writer_intern_frame_ids (JvmsSamplesWriter *self, const guint32 *frames, guint n)
+{
+  if (n == 0)
+    return JVMS_SAMPLES_NONE;
+  guint64 hash = 0;
+  for (guint i = 0; i < n; i++)
+    hash = jvms_samples_idmap_hash (hash, frames[i]);
+  JvmsSamplesIdSlot *slot;
+  guint32 known = jvms_samples_idmap_lookup (&self->leaf_map, hash, n, &slot);
+  if (known != JVMS_SAMPLES_NONE && stack_is (self, known, frames, n))
+    return known;
+  guint32 stack = JVMS_SAMPLES_NONE;
+  for (guint i = 0; i < n; i++)
+    stack = jvms_samples_writer_intern_stack (self, stack, frames[i]);
+  /* intern_stack() uses other maps: the slot is still this map's. A hash shared by two stacks
+   * (never seen) keeps the last one. */
+  if (known == JVMS_SAMPLES_NONE)
+    jvms_samples_idmap_set (&self->leaf_map, slot, hash, n, stack);
+  else
+    slot->id = stack;
+  return stack;
+}
+
 guint32
 jvms_samples_writer_intern_frames (JvmsSamplesWriter *self, const JvmsStackFrameIn *frames,
                                    guint n_frames, gboolean truncated)
 {
-  guint32 stack = JVMS_SAMPLES_NONE;
-  if (n_frames == 0 && !truncated)
-    return jvms_samples_writer_intern_stack (self, stack,
-                                             pseudo_frame (self, &self->unknown_frame, "[unknown]"));
+  guint n = MIN (n_frames, JVMS_SAMPLES_MAX_DEPTH);
+  g_autofree guint32 *ids = g_new (guint32, n + 1);
+  guint k = 0;
+  if (n == 0 && !truncated)
+    ids[k++] = pseudo_frame (self, &self->unknown_frame, "[unknown]");
   if (truncated)
-    stack = jvms_samples_writer_intern_stack (self, stack,
-                                              pseudo_frame (self, &self->truncated_frame, "[truncated]"));
+    ids[k++] = pseudo_frame (self, &self->truncated_frame, "[truncated]");
   /* Outermost first: the parent of each frame is the stack of the frames that called it. */
-  for (guint i = MIN (n_frames, JVMS_SAMPLES_MAX_DEPTH); i-- > 0;)
+  for (guint i = n; i-- > 0;)
     {
       const JvmsStackFrameIn *f = &frames[i];
-      guint32 frame;
       if (f->class_name == NULL || f->method_name == NULL)
-        frame = pseudo_frame (self, &self->unknown_frame, "[unknown]");
+        ids[k++] = pseudo_frame (self, &self->unknown_frame, "[unknown]");
       else
-        frame = jvms_samples_writer_intern_frame (self,
-                                                  jvms_samples_writer_intern_method (self, f->class_name, f->method_name),
-                                                  f->line, f->kind);
-      stack = jvms_samples_writer_intern_stack (self, stack, frame);
+        ids[k++] = jvms_samples_writer_intern_frame (self,
+                                                     jvms_samples_writer_intern_method (self, f->class_name, f->method_name),
+                                                     f->line, f->kind);
     }
-  return stack;
+  return jvms_samples_writer_intern_frame_ids (self, ids, k);
 }
 
 /* ---- blocks and nodes ----------------------------------------------------------------------- */
@@ -885,6 +923,7 @@ jvms_samples_writer_free (JvmsSamplesWriter *self)
   jvms_samples_idmap_clear (&self->path_map);
   jvms_samples_idmap_clear (&self->thread_map);
   jvms_samples_idmap_clear (&self->type_map);
+  jvms_samples_idmap_clear (&self->leaf_map);
   g_array_unref (self->compilations);
   g_array_unref (self->timings);
   g_array_unref (self->open_block);

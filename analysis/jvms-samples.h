@@ -104,6 +104,12 @@ guint32            jvms_samples_writer_intern_pseudo_frame (JvmsSamplesWriter *s
 guint32            jvms_samples_writer_intern_stack     (JvmsSamplesWriter       *self,
                                                          guint32                  parent,
                                                          guint32                  frame);
+/* The stack of @n frame ids (from jvms_samples_writer_intern_frame() or _pseudo_frame()),
+ * outermost first; NONE when @n is 0. A stack interned before is found by one lookup and a walk
+ * up its parents, not a lookup a frame. */
+guint32            jvms_samples_writer_intern_frame_ids (JvmsSamplesWriter       *self,
+                                                         const guint32           *frames,
+                                                         guint                    n);
 /* The first non-NULL name given for @tid is kept. */
 guint32            jvms_samples_writer_intern_thread    (JvmsSamplesWriter       *self,
                                                          gint64                   tid,

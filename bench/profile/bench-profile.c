@@ -16,6 +16,9 @@
  *                                   through the kinds cpu, alloc, park, sleep, lock, wall
  *   figure profile_query_range_p99  ms, warm: random ranges (1 ms to the whole trace, log-uniform),
  *                                   random thread sets (all, or 1 to 5 threads), random kinds
+ *   figure profile_query_whole_cpu_p50 / _p99, profile_query_range_cpu_p99   the same queries'
+ *                                   CPU time (the process's), which other work on the machine
+ *                                   does not lengthen; and a line of the whole-trace medians by kind
  *   ratio profile_vs_jdk            the JDK's time (RecordingFile, one pass after a warm-up, in
  *                                   its JVM) to aggregate the cpu and park stacks over ours
  *                                   (the two whole-trace queries and their folded text): how many
@@ -141,17 +144,26 @@ static const JvmsProfileKind whole_kinds[] = {
   JVMS_PROFILE_KIND_LOCK, JVMS_PROFILE_KIND_WALL,
 };
 
+/* The CPU time of the queries timed last, ms each (the process's: on a shared machine the wall
+ * time of one query also holds the time others took the CPU). */
+static GArray *query_cpu_ms;
+
 static double
 time_query (JvmsProfile *profile, const JvmsProfileQuery *q, gboolean folded)
 {
   g_autoptr(GError) error = NULL;
+  double c0 = cpu_seconds ();
   gint64 t0 = g_get_monotonic_time ();
   g_autoptr(JvmsCallTree) tree = jvms_profile_query (profile, q, NULL, &error);
   if (tree == NULL)
     g_error ("%s", error->message);
   if (folded)
     g_free (jvms_call_tree_to_folded (tree, 0));
-  return (g_get_monotonic_time () - t0) / 1e3;
+  double wall = (g_get_monotonic_time () - t0) / 1e3;
+  double cpu = (cpu_seconds () - c0) * 1e3;
+  if (query_cpu_ms != NULL)
+    g_array_append_val (query_cpu_ms, cpu);
+  return wall;
 }
 
 /* Whole-trace p50/p99 and random-range p99 of @profile, printed with @suffix. */
@@ -168,14 +180,32 @@ bench_queries (JvmsProfile *profile, guint n_queries, const char *suffix)
       time_query (profile, &whole, FALSE);
     }
   g_autoptr(GArray) ms = g_array_new (FALSE, FALSE, sizeof (double));
+  query_cpu_ms = g_array_new (FALSE, FALSE, sizeof (double));
+  GArray *by_kind[G_N_ELEMENTS (whole_kinds)];
+  for (gsize k = 0; k < G_N_ELEMENTS (whole_kinds); k++)
+    by_kind[k] = g_array_new (FALSE, FALSE, sizeof (double));
   for (guint i = 0; i < n_queries; i++)
     {
-      whole.kind = whole_kinds[i % G_N_ELEMENTS (whole_kinds)];
+      gsize k = i % G_N_ELEMENTS (whole_kinds);
+      whole.kind = whole_kinds[k];
       double t = time_query (profile, &whole, FALSE);
       g_array_append_val (ms, t);
+      g_array_append_val (by_kind[k], t);
     }
   printf ("figure profile_query_whole_p50%s %.2f ms\n", suffix, percentile (ms, 0.5));
   printf ("figure profile_query_whole_p99%s %.2f ms\n", suffix, percentile (ms, 0.99));
+  printf ("figure profile_query_whole_cpu_p50%s %.2f ms\n", suffix, percentile (query_cpu_ms, 0.5));
+  printf ("figure profile_query_whole_cpu_p99%s %.2f ms\n", suffix, percentile (query_cpu_ms, 0.99));
+  g_array_set_size (query_cpu_ms, 0);
+  /* Which kind is slow: the medians of each. */
+  printf ("# whole-trace medians by kind%s:", suffix);
+  for (gsize k = 0; k < G_N_ELEMENTS (whole_kinds); k++)
+    {
+      if (by_kind[k]->len > 0)
+        printf (" %s %.2f ms", jvms_profile_kind_name (whole_kinds[k]), percentile (by_kind[k], 0.5));
+      g_array_unref (by_kind[k]);
+    }
+  printf ("\n");
 
   GRand *rand = g_rand_new_with_seed (20261128);
   guint n_threads = jvms_profile_get_n_threads (profile);
@@ -200,6 +230,8 @@ bench_queries (JvmsProfile *profile, guint n_queries, const char *suffix)
     }
   g_rand_free (rand);
   printf ("figure profile_query_range_p99%s %.2f ms\n", suffix, percentile (ms, 0.99));
+  printf ("figure profile_query_range_cpu_p99%s %.2f ms\n", suffix, percentile (query_cpu_ms, 0.99));
+  g_clear_pointer (&query_cpu_ms, g_array_unref);
   printf ("# %s: %" G_GUINT64_FORMAT " samples, %u blocks, %u levels, %u stacks, %u threads, store %.1f MB\n",
           *suffix ? suffix + 1 : "recording", jvms_samples_store_get_n_samples (store),
           jvms_samples_store_get_n_blocks (store), jvms_samples_store_get_n_levels (store),

@@ -29,14 +29,22 @@ from jvms_tap import Tap
 # the session starts writes to the session's stdout, which would mix with the TAP stream: so the
 # test re-runs itself inside `dbus-run-session` with that stdout sent to stderr, and the inner
 # run writes its TAP to a file that the outer one prints.
+# The accessibility bus's socket goes under XDG_RUNTIME_DIR, or ~/.cache/at-spi/ when that is not
+# set (CI runs as root with no login session): there every test session with an accessibility
+# bus shares one socket path, and a session that ends removes the socket another one's client is
+# about to connect to (CI: "dbind-ERROR: Couldn't connect to accessibility bus", the test
+# aborted). The inner run gets a runtime folder of its own.
 if "JVMS_APP_FR_TAP" not in os.environ:
     fd, tap_path = tempfile.mkstemp(prefix="jvms-app-fr-tap-")
     os.close(fd)
+    runtime = tempfile.mkdtemp(prefix="jvms-app-fr-run-")  # mode 0700, as the spec asks
     inner = subprocess.run(["dbus-run-session", "--", sys.executable] + sys.argv,
-                           env=dict(os.environ, JVMS_APP_FR_TAP=tap_path), stdout=sys.stderr)
+                           env=dict(os.environ, JVMS_APP_FR_TAP=tap_path, XDG_RUNTIME_DIR=runtime),
+                           stdout=sys.stderr)
     with open(tap_path) as f:
         sys.stdout.write(f.read())
     os.unlink(tap_path)
+    shutil.rmtree(runtime, ignore_errors=True)
     sys.exit(inner.returncode)
 sys.stdout = open(os.environ["JVMS_APP_FR_TAP"], "w", buffering=1)
 

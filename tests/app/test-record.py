@@ -295,8 +295,11 @@ def main():
                           "what was recorded opens", state.get("window", "problem"))
             else:
                 # Stopped before JFR started, and no perf: the dialog says that nothing was
-                # recorded, and the window does not try to open a bundle that holds no layer.
-                tap.check("Nothing was recorded" in messages and state.get("window", "file") != quick
+                # recorded, or (Stop came before the JVM was even started: a loaded machine) that
+                # it was interrupted before the JVM started; the window does not try to open a
+                # bundle that holds no layer.
+                said = "Nothing was recorded" in messages or "interrupted before the JVM started" in messages
+                tap.check(said and state.get("window", "file") != quick
                           and not os.path.exists(os.path.join(quick, "recording.jfr")),
                           "no layer recorded: the dialog says so and nothing is opened",
                           (messages, state.get("window", "file")))

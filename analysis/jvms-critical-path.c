@@ -259,6 +259,19 @@ running_cause (PathThread *t, gint64 s, gint64 kernel)
   return "running";
 }
 
+/* A path holds MAX_SEGMENTS at most: once full, the rest of @t's part [a, now) is one segment
+ * that says so (each thread's own walk checks, not only the start of a hand-off: one busy thread
+ * over a long range is millions of segments by itself). */
+static gboolean
+segments_full (Walk *w, PathThread *t, gint64 a, gint64 now)
+{
+  if (w->path->segments->len < MAX_SEGMENTS)
+    return FALSE;
+  w->path->truncated = TRUE;
+  add_segment (w, t, "unknown", "not followed: too many segments", a, now);
+  return TRUE;
+}
+
 /* Without a kernel layer: JFR's states, monitors followed to their previous owner. */
 static void
 walk_back_user (Walk *w, PathThread *t, gint64 a, gint64 b, guint depth)
@@ -266,6 +279,8 @@ walk_back_user (Walk *w, PathThread *t, gint64 a, gint64 b, guint depth)
   gint64 now = b;
   while (now > a)
     {
+      if (segments_full (w, t, a, now))
+        break;
       const JvmsInterval *iv = at (t->ivs[USER], now - 1);
       if (iv == NULL)
         {
@@ -316,6 +331,8 @@ walk_back (Walk *w, PathThread *t, gint64 a, gint64 b, guint depth)
   gint64 now = b;
   while (now > a && w->error == NULL)
     {
+      if (segments_full (w, t, a, now))
+        break;
       const JvmsInterval *iv = at (t->ivs[KERNEL], now - 1);
       if (iv == NULL)
         {

@@ -9,6 +9,12 @@
  *   ratio  path_vs_read_p50  a path's wall time over the baseline's, medians: the baseline reads
  *                            the asked thread's kernel states over the same range (one history
  *                            query, every interval iterated), in the same run, the same ranges
+ *   figure critical_path_cpu_wait_p50                    the calling thread's time waiting for a
+ *                                                        CPU during a path (schedstat run_delay), ms
+ *   figure slow_queries_cpu_wait_share                   of the slowest 2 % of paths' wall time,
+ *                                                        the share spent waiting for a CPU
+ * and a line for each of those slowest paths: its wall and CPU time, its wait for a CPU, the rest
+ * (neither: the disk, a lock), its major page faults and its segments.
  *
  * Threads: those of the recorded JVM with a kernel state; ranges: a start uniform over the trace,
  * a length log-uniform from 1 ms to the whole trace (clipped at its end); a fixed seed, so that
@@ -19,9 +25,12 @@
  * and 200); JVMS_BENCH_DIR overrides the folder (/tmp/jvmscope-bench-causality). The recording
  * and its index are reused while they exist. */
 #include <gio/gio.h>
+#include <glib/gstdio.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "jvms-critical-path.h"
@@ -49,6 +58,28 @@ thread_cpu_ms (void)
   struct timespec ts;
   clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
   return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* The calling thread's time waiting for a CPU (run_delay of /proc/thread-self/schedstat), ms;
+ * 0 without schedstats. */
+static double
+thread_run_delay_ms (void)
+{
+  g_autofree char *text = NULL;
+  if (!g_file_get_contents ("/proc/thread-self/schedstat", &text, NULL, NULL))
+    return 0;
+  guint64 run = 0, delay = 0;
+  if (sscanf (text, "%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT, &run, &delay) != 2)
+    return 0;
+  return delay / 1e6;
+}
+
+/* The calling thread's major page faults so far (pages read from disk). */
+static long
+thread_major_faults (void)
+{
+  struct rusage ru;
+  return getrusage (RUSAGE_THREAD, &ru) == 0 ? ru.ru_majflt : 0;
 }
 
 static int
@@ -139,11 +170,25 @@ main (int argc, char **argv)
       return 1;
     }
   gint64 start = jvms_history_get_start_time (history), end = jvms_history_get_end_time (history);
+  /* A cached index reads no input: the bundle's size is its files'. */
+  guint64 input = 0;
+  g_autoptr(GDir) dir = g_dir_open (bundle, 0, NULL);
+  for (const char *name; dir != NULL && (name = g_dir_read_name (dir)) != NULL;)
+    {
+      g_autofree char *file = g_build_filename (bundle, name, NULL);
+      GStatBuf st;
+      if (g_stat (file, &st) == 0)
+        input += st.st_size;
+    }
+  stats.input_bytes = MAX (stats.input_bytes, input);
   printf ("# bundle %s: %.1f MB, index %.1f MB, %.3f s, %u threads of pid %" G_GINT64_FORMAT ", %u queries\n",
           bundle, stats.input_bytes / 1e6, stats.index_bytes / 1e6, (end - start) / 1e9, threads->len, pid, queries);
 
   g_autofree double *wall = g_new (double, queries), *cpu = g_new (double, queries);
   g_autofree double *segs = g_new (double, queries), *read = g_new (double, queries);
+  /* Where a slow query's wall time went: on a CPU, waiting for one, or neither (disk). */
+  g_autofree double *delay = g_new (double, queries), *sorted_wall = g_new (double, queries);
+  g_autofree long *faults = g_new (long, queries);
   g_autoptr(GRand) rand = g_rand_new_with_seed (20);
   double span = (double) (end - start);
   guint hops_max = 0, threads_max = 0;
@@ -155,11 +200,15 @@ main (int argc, char **argv)
       gint64 from = start + (gint64) g_rand_double_range (rand, 0, span);
       gint64 to = MIN (end, from + (gint64) len);
 
+      double d0 = thread_run_delay_ms ();
+      long f0 = thread_major_faults ();
       gint64 t0 = g_get_monotonic_time ();
       double c0 = thread_cpu_ms ();
       g_autoptr(JvmsCriticalPath) p = jvms_critical_path_compute (history, info->tid, from, to, NULL, &error);
       cpu[q] = thread_cpu_ms () - c0;
       wall[q] = (g_get_monotonic_time () - t0) / 1e3;
+      delay[q] = thread_run_delay_ms () - d0;
+      faults[q] = thread_major_faults () - f0;
       if (p == NULL)
         {
           g_printerr ("bench-causality: %s\n", error->message);
@@ -173,6 +222,23 @@ main (int argc, char **argv)
       read_states (history, info->kernel_state, from, to);
       read[q] = (g_get_monotonic_time () - t0) / 1e3;
     }
+  /* The slowest queries (the 1 % above the p99's and the p99 itself), before the sorts below. */
+  memcpy (sorted_wall, wall, queries * sizeof (double));
+  double slow = quantile (sorted_wall, queries, 0.98);
+  double delay_sum = 0, delay_slow = 0, wall_slow = 0;
+  for (guint q = 0; q < queries; q++)
+    {
+      delay_sum += delay[q];
+      if (wall[q] < slow)
+        continue;
+      delay_slow += delay[q];
+      wall_slow += wall[q];
+      printf ("# slow query %u: %.3f ms wall, %.3f ms CPU, %.3f ms waiting for a CPU, %.3f ms neither, "
+              "%ld major faults, %.0f segments\n", q, wall[q], cpu[q], delay[q],
+              MAX (0, wall[q] - cpu[q] - delay[q]), faults[q], segs[q]);
+    }
+  printf ("figure slow_queries_cpu_wait_share %.2f\n", wall_slow > 0 ? delay_slow / wall_slow : 0);
+  printf ("figure critical_path_cpu_wait_p50 %.3f ms\n", quantile (delay, queries, 0.5));
   double wall_p50 = quantile (wall, queries, 0.5), read_p50 = quantile (read, queries, 0.5);
   printf ("# at most %u hand-offs and %u threads on one path\n", hops_max, threads_max);
   printf ("figure critical_path_p50 %.3f ms\n", wall_p50);

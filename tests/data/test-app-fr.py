@@ -123,6 +123,7 @@ def accessible_strings(app_name_hint):
     ours = [a for a in apps if a is not None and app_name_hint in (a.get_name() or "").lower()]
     found = []
     roles = set()
+    nodes = set()  # (role, name)
 
     def walk(node, depth):
         if node is None or depth > 60:
@@ -132,6 +133,7 @@ def accessible_strings(app_name_hint):
                 if s:
                     found.append(s)
             roles.add(node.get_role_name())
+            nodes.add((node.get_role_name(), node.get_name() or ""))
             text = node.get_text_iface()
             if text is not None:
                 t = Atspi.Text.get_text(text, 0, Atspi.Text.get_character_count(text))
@@ -144,7 +146,7 @@ def accessible_strings(app_name_hint):
 
     for a in ours:
         walk(a, 0)
-    return [a.get_name() for a in apps if a is not None], found, roles
+    return [a.get_name() for a in apps if a is not None], found, roles, nodes
 
 
 xvfb = None
@@ -190,12 +192,14 @@ try:
     pairs = po_pairs(os.path.join(args.source_root, "po", "fr.po"))
     french = {visible_forms(s) for i, s in pairs if visible_forms(s) != visible_forms(i)}
     english = {visible_forms(i) for i, s in pairs if visible_forms(s) != visible_forms(i)}
-    names, strings = [], []
+    names, strings, nodes = [], [], set()
 
     def collect():
-        apps, found, _ = accessible_strings("jvmscope")
+        apps, found, _, seen = accessible_strings("jvmscope")
         names[:] = apps
         strings[:] = found
+        nodes.clear()
+        nodes.update(seen)
         return any(s in french for s in found)
 
     wait_for(collect, timeout=60)
@@ -210,6 +214,24 @@ try:
     tap.check(len(fr_shown) >= 5, "at least 5 of our French messages are shown (%d)" % len(fr_shown),
               "shown: %s" % sorted(shown)[:80])
     tap.check(not en_shown, "no English message that has a French translation is shown", en_shown)
+
+    # The main widgets by role and name, as a screen reader finds them: each timeline view's
+    # header (widgets/jvms-view-catalog.c, the window shows them all by default) a push button
+    # named by its French title, and the profiler pane's four trees as tree tables.
+    catalog = open(os.path.join(args.source_root, "widgets", "jvms-view-catalog.c"), encoding="utf-8").read()
+    titles = re.findall(r'\{ "[a-z-]+", N_\("([^"]+)"\)', catalog)
+    fr_of = dict(pairs)
+    want = [("push button", fr_of.get(t, t)) for t in titles]
+    missing = [w for w in want if w not in nodes]
+    tap.check(len(titles) >= 12 and not missing,
+              "AT-SPI: the %d views' headers are push buttons named by their French titles" % len(titles),
+              "missing %s; push buttons: %s" % (missing, sorted(n for r, n in nodes if r == "push button")[:60]))
+    trees = [n for r, n in nodes if r == "tree table"]
+    want_trees = [fr_of.get(t, t) for t in ("Call tree", "Methods", "Callers of the selected method",
+                                            "Callees of the selected method")]
+    tap.check(all(t in trees for t in want_trees),
+              "AT-SPI: the profiler's call tree, methods, callers and callees are tree tables by name",
+              "tree tables: %s, wanted %s" % (trees, want_trees))
 
     shot = os.path.join(tmp, "jvmscope-fr.png")
     r = subprocess.run(["import", "-window", "root", shot], env=env, stdout=subprocess.PIPE,

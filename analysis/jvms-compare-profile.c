@@ -12,19 +12,47 @@ struct _JvmsProfileDiff
   GArray       *frames;        /* JvmsProfileDiffFrame */
   guint32      *of_other;      /* other's node -> frame */
   double        max_change;
+  GStringChunk *names;         /* the frames' method names, hidden classes folded */
 };
+
+char *
+jvms_profile_fold_hidden (const char *method)
+{
+  GString *out = g_string_sized_new (strlen (method));
+  for (const char *p = method; *p != '\0';)
+    {
+      /* "+0x" hex digits, then "." or "/" and decimal digits: a hidden class's run-time part. */
+      const char *q = p + 3;
+      if (g_str_has_prefix (p, "+0x") && g_ascii_isxdigit (*q))
+        {
+          while (g_ascii_isxdigit (*q))
+            q++;
+          if ((*q == '.' || *q == '/') && g_ascii_isdigit (q[1]))
+            {
+              q++;
+              while (g_ascii_isdigit (*q))
+                q++;
+              p = q;
+              continue;
+            }
+        }
+      g_string_append_c (out, *p++);
+    }
+  return g_string_free (out, FALSE);
+}
 
 /* The frame of @method under frame @parent, made when there is none yet. */
 static guint32
 frame_for (JvmsProfileDiff *self, GHashTable *children, guint32 parent, const char *method)
 {
-  g_autofree char *key = g_strdup_printf ("%u\x1f%s", parent, method);
+  g_autofree char *folded = jvms_profile_fold_hidden (method);
+  g_autofree char *key = g_strdup_printf ("%u\x1f%s", parent, folded);
   gpointer found;
   if (g_hash_table_lookup_extended (children, key, NULL, &found))
     return GPOINTER_TO_UINT (found);
   const JvmsProfileDiffFrame *up = &g_array_index (self->frames, JvmsProfileDiffFrame, parent);
   JvmsProfileDiffFrame frame = {
-    .method = method,
+    .method = g_string_chunk_insert_const (self->names, folded),
     .parent = parent,
     .depth = up->depth + 1,
     .baseline_node = JVMS_CALL_TREE_NONE,
@@ -52,17 +80,21 @@ add_tree (JvmsProfileDiff *self, GHashTable *children, guint side)
                                       jvms_call_tree_get_method_name (tree, node->method));
       frame_of[i] = f;
       JvmsProfileDiffFrame *frame = &g_array_index (self->frames, JvmsProfileDiffFrame, f);
+      /* Two hidden classes of one tree may fold to one name under one caller: their weights
+       * add up (the frame's node is the first). */
       if (side == 0)
         {
-          frame->baseline_node = i;
-          frame->baseline_total = node->total;
-          frame->baseline_self = node->self;
+          if (frame->baseline_node == JVMS_CALL_TREE_NONE)
+            frame->baseline_node = i;
+          frame->baseline_total += node->total;
+          frame->baseline_self += node->self;
         }
       else
         {
-          frame->other_node = i;
-          frame->other_total = node->total;
-          frame->other_self = node->self;
+          if (frame->other_node == JVMS_CALL_TREE_NONE)
+            frame->other_node = i;
+          frame->other_total += node->total;
+          frame->other_self += node->self;
         }
     }
   if (side == 1)
@@ -77,9 +109,9 @@ jvms_profile_diff_new (JvmsCallTree *baseline, JvmsCallTree *other)
   self->trees[0] = g_object_ref (baseline);
   self->trees[1] = g_object_ref (other);
   self->frames = g_array_new (FALSE, TRUE, sizeof (JvmsProfileDiffFrame));
+  self->names = g_string_chunk_new (4096);
   JvmsProfileDiffFrame root = { .parent = JVMS_CALL_TREE_NONE };
   g_array_append_val (self->frames, root);
-  /* Method names live as long as their trees, which the diff holds. */
   g_autoptr(GHashTable) children = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   add_tree (self, children, 0);
   add_tree (self, children, 1);
@@ -108,6 +140,7 @@ jvms_profile_diff_free (JvmsProfileDiff *self)
   g_clear_object (&self->trees[0]);
   g_clear_object (&self->trees[1]);
   g_array_unref (self->frames);
+  g_string_chunk_free (self->names);
   g_free (self->of_other);
   g_free (self);
 }
@@ -154,10 +187,20 @@ char *
 jvms_profile_diff_dup_path (JvmsProfileDiff *self, guint index)
 {
   g_return_val_if_fail (index < self->frames->len, NULL);
-  /* A frame is the path its node has in either tree (frames are matched by path). */
-  const JvmsProfileDiffFrame *f = &g_array_index (self->frames, JvmsProfileDiffFrame, index);
-  return f->other_node != JVMS_CALL_TREE_NONE ? jvms_call_tree_dup_path (self->trees[1], f->other_node)
-                                              : jvms_call_tree_dup_path (self->trees[0], f->baseline_node);
+  /* The frames' names, not a tree's: frames are matched with hidden classes' names folded, and
+   * the two sides name a lambda's class differently. */
+  g_autoptr(GPtrArray) parts = g_ptr_array_new ();
+  for (guint32 f = index; f != 0; f = g_array_index (self->frames, JvmsProfileDiffFrame, f).parent)
+    g_ptr_array_insert (parts, 0, (gpointer) g_array_index (self->frames, JvmsProfileDiffFrame, f).method);
+  g_ptr_array_add (parts, NULL);
+  return g_strjoinv (";", (char **) parts->pdata);
+}
+
+char *
+jvms_profile_diff_dup_other_path (JvmsProfileDiff *self, guint32 node)
+{
+  g_return_val_if_fail (node < jvms_call_tree_get_n_nodes (self->trees[1]), NULL);
+  return jvms_profile_diff_dup_path (self, self->of_other[node]);
 }
 
 typedef struct

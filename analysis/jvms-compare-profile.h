@@ -8,7 +8,10 @@
  *   change       other's share - baseline's (a fraction of the samples; + grew, - shrank)
  *
  * Frames are matched by their path of method names ("package.Class.method" from the root
- * down), as one tree merges its stacks (jvms-call-tree.h). A frame only in the baseline has
+ * down), as one tree merges its stacks (jvms-call-tree.h), each name with the run-time part of
+ * a hidden class folded (jvms_profile_fold_hidden): a lambda's class is named
+ * "app.Main$$Lambda$89+0x00007fc2e0007c10/927327686" by JFR, its address and number new in
+ * every run, so that without the fold no frame under a lambda would match across two runs. A frame only in the baseline has
  * other_node NONE and share 0 on that side: it is gone from the other's flame graph, but it
  * is in the list and the JSON. Plain data, no GTK: the window colours the other's flame graph
  * by `change`, `jvmscope-cli compare --profile` prints the list.
@@ -35,6 +38,9 @@ typedef struct
 } JvmsProfileDiffFrame;
 
 typedef struct _JvmsProfileDiff JvmsProfileDiff;
+/* @method without the run-time part of hidden classes' names ("+0x" hex digits then "." or
+ * "/" and decimal digits: "a.B$$Lambda$89+0x7f0c.9273.run" is "a.B$$Lambda$89.run"). */
+char                       *jvms_profile_fold_hidden      (const char      *method);
 
 JvmsProfileDiff            *jvms_profile_diff_new         (JvmsCallTree    *baseline,
                                                            JvmsCallTree    *other);
@@ -54,9 +60,12 @@ double                      jvms_profile_diff_get_max_change (JvmsProfileDiff *s
 /* The frames' indexes, largest |change| first, then largest |self_change|, then by path; the
  * root left out. */
 GArray                     *jvms_profile_diff_sorted      (JvmsProfileDiff *self);
-/* "a;b;c": the frame's path from the outermost frame. */
+/* "a;b;c": the frame's path from the outermost frame, its names folded. */
 char                       *jvms_profile_diff_dup_path    (JvmsProfileDiff *self,
                                                            guint            index);
+/* The path of node @node of the other tree's frame (as jvms_profile_diff_dup_path). */
+char                       *jvms_profile_diff_dup_other_path (JvmsProfileDiff *self,
+                                                              guint32          node);
 /* docs/compare.md's "frames" array: the sorted frames, @limit > 0 keeps that many. */
 JsonNode                   *jvms_profile_diff_to_json     (JvmsProfileDiff *self,
                                                            guint            limit);

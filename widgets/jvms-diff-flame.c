@@ -229,15 +229,17 @@ jvms_diff_flame_describe_frames (JvmsDiffFlame *self, guint limit)
     g_array_append_val (order, i);
   /* Widest first: what a reader sees first, and what a test can find on screen. */
   g_array_sort_with_data (order, wider_first, layout);
-  JvmsCallTree *tree = jvms_profile_diff_get_other (self->diff);
   for (guint k = 0; k < n && (limit == 0 || k < limit); k++)
     {
       const JvmsFlameRect *r = jvms_flame_layout_get_rect (layout, g_array_index (order, guint, k));
       if (r->node == 0)
         continue;
-      g_autofree char *path = jvms_call_tree_dup_path (tree, r->node);
+      /* The frame's path as the diff matched it (hidden classes folded: the path
+       * `compare --profile` prints). */
+      const JvmsProfileDiffFrame *frame = jvms_profile_diff_get_other_frame (self->diff, r->node);
+      g_autofree char *path = jvms_profile_diff_dup_other_path (self->diff, r->node);
       char change[G_ASCII_DTOSTR_BUF_SIZE];
-      g_ascii_formatd (change, sizeof change, "%.17g", jvms_profile_diff_get_other_frame (self->diff, r->node)->change);
+      g_ascii_formatd (change, sizeof change, "%.17g", frame->change);
       g_string_append_printf (out, "%s\t%s\t%d\t%d\t%u\n", path, change, (int) r->x, (int) r->width, r->row);
     }
   return g_string_free (out, FALSE);

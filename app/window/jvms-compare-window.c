@@ -10,6 +10,7 @@
 #include "jvms-compare.h"
 #include "jvms-compare-profile.h"
 #include "jvms-compare-table.h"
+#include "jvms-compare-views.h"
 #include "jvms-diff-flame.h"
 #include "jvms-profile.h"
 #include "jvms-scope.h"
@@ -52,6 +53,8 @@ struct _JvmsCompareWindow
   JvmsCompareTableView *table;
   GtkLabel             *flame_status;
   JvmsDiffFlame        *flame;
+  JvmsCompareViews     *views;     /* both traces' threads views, stacked */
+  guint                 lead;      /* the side whose range changed last: its view leads */
 };
 
 G_DEFINE_FINAL_TYPE (JvmsCompareWindow, jvms_compare_window, ADW_TYPE_WINDOW)
@@ -246,6 +249,19 @@ start_run (JvmsCompareWindow *self)
   g_cancellable_cancel (self->run);
   g_clear_object (&self->run);
   self->run = g_cancellable_new ();
+  /* Each trace's threads view on its own axis, the ranges compared selected, aligned at their
+   * starts. */
+  gint64 from[2], to[2];
+  gboolean chosen[2];
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *base = g_path_get_basename (self->sides[i].path);
+      jvms_compare_views_set_history (self->views, i, base, self->sides[i].history);
+      from[i] = self->sides[i].from;
+      to[i] = self->sides[i].to;
+      chosen[i] = self->sides[i].chosen;
+    }
+  jvms_compare_views_show_ranges (self->views, from, to, chosen, self->lead);
   g_clear_pointer (&self->error, g_free);
   self->busy = TRUE;
   self->pending = 1;
@@ -304,6 +320,7 @@ apply_ranges (JvmsCompareWindow *self)
           return;
         }
       gint64 start = jvms_history_get_start_time (side->history);
+      self->lead = i;
       side->chosen = TRUE;
       side->chosen_from = start + (gint64) llround (from * 1e9);
       side->chosen_to = start + (gint64) llround (to * 1e9);
@@ -365,8 +382,16 @@ jvms_compare_window_set_range (JvmsCompareWindow *self, guint side, gint64 from,
   s->chosen = chosen;
   s->chosen_from = from;
   s->chosen_to = to;
+  self->lead = side;
   if (self->loaded)
     start_run (self);
+}
+
+/* A range dragged in one of the stacked threads views. */
+static void
+view_selected (guint side, gint64 from, gint64 to, gpointer user_data)
+{
+  jvms_compare_window_set_range (JVMS_COMPARE_WINDOW (user_data), side, from, to);
 }
 
 static void
@@ -457,6 +482,7 @@ jvms_compare_window_dump_state (JvmsCompareWindow *self, GKeyFile *kf)
   g_key_file_set_uint64 (kf, "compare", "flame-other-total", diff ? jvms_call_tree_get_total (jvms_profile_diff_get_other (diff)) : 0);
   g_autofree char *frames = jvms_diff_flame_describe_frames (self->flame, 200);
   g_key_file_set_string (kf, "compare", "flame-frames", frames);
+  jvms_compare_views_dump_state (self->views, kf, GTK_WIDGET (self));
 }
 
 static void
@@ -475,6 +501,7 @@ jvms_compare_window_finalize (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_object (&self->run);
   g_clear_pointer (&self->comparison, jvms_comparison_free);
+  g_clear_pointer (&self->views, jvms_compare_views_free);
   for (guint i = 0; i < 2; i++)
     side_clear (&self->sides[i]);
   g_free (self->error);
@@ -495,7 +522,7 @@ jvms_compare_window_init (JvmsCompareWindow *self)
 {
   self->cancellable = g_cancellable_new ();
   gtk_window_set_title (GTK_WINDOW (self), _("Compare Traces"));
-  gtk_window_set_default_size (GTK_WINDOW (self), 1100, 760);
+  gtk_window_set_default_size (GTK_WINDOW (self), 1100, 960);
 
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   gtk_box_append (GTK_BOX (box), adw_header_bar_new ());
@@ -577,9 +604,17 @@ jvms_compare_window_init (JvmsCompareWindow *self)
   GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
   gtk_paned_set_start_child (GTK_PANED (paned), GTK_WIDGET (self->table));
   gtk_paned_set_end_child (GTK_PANED (paned), flame_box);
-  gtk_paned_set_position (GTK_PANED (paned), 330);
+  gtk_paned_set_position (GTK_PANED (paned), 220);
   gtk_widget_set_vexpand (paned, TRUE);
-  gtk_box_append (GTK_BOX (box), paned);
+  /* Above the comparison, both traces' threads views, each on its own time axis. */
+  self->views = jvms_compare_views_new (view_selected, self);
+  GtkWidget *outer = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
+  gtk_paned_set_start_child (GTK_PANED (outer), jvms_compare_views_get_widget (self->views));
+  gtk_paned_set_end_child (GTK_PANED (outer), paned);
+  gtk_paned_set_position (GTK_PANED (outer), 400);
+  gtk_paned_set_shrink_start_child (GTK_PANED (outer), FALSE);
+  gtk_widget_set_vexpand (outer, TRUE);
+  gtk_box_append (GTK_BOX (box), outer);
   adw_window_set_content (ADW_WINDOW (self), box);
 }
 

@@ -70,6 +70,7 @@ jvms_compare_views_new (JvmsCompareViewsSelected selected, gpointer user_data)
   self->selected = selected;
   self->user_data = user_data;
   self->box = g_object_ref_sink (gtk_box_new (GTK_ORIENTATION_VERTICAL, 0));
+  gtk_widget_set_visible (self->box, FALSE);
   for (guint i = 0; i < 2; i++)
     {
       Side *side = &self->sides[i];
@@ -131,11 +132,15 @@ jvms_compare_views_set_history (JvmsCompareViews *self, guint side, const char *
   /* Translators: above a trace's threads view in the comparison window: "Baseline: a.jvmtrace". */
   g_autofree char *text = g_strdup_printf (side == 0 ? _("Baseline: %s") : _("Other: %s"), title);
   gtk_label_set_text (s->title, text);
-  if (jvms_session_get_history (s->session) == history)
-    return;
-  self->syncing = TRUE;
-  jvms_session_set_history (s->session, history);
-  self->syncing = FALSE;
+  if (jvms_session_get_history (s->session) != history)
+    {
+      self->syncing = TRUE;
+      jvms_session_set_history (s->session, history);
+      self->syncing = FALSE;
+    }
+  /* Empty axes say nothing: the views show once both traces are open. */
+  gtk_widget_set_visible (self->box, jvms_session_get_history (self->sides[0].session) != NULL
+                                     && jvms_session_get_history (self->sides[1].session) != NULL);
 }
 
 void

@@ -604,14 +604,14 @@ jvms_compare_window_init (JvmsCompareWindow *self)
   GtkWidget *paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
   gtk_paned_set_start_child (GTK_PANED (paned), GTK_WIDGET (self->table));
   gtk_paned_set_end_child (GTK_PANED (paned), flame_box);
-  gtk_paned_set_position (GTK_PANED (paned), 220);
+  gtk_paned_set_position (GTK_PANED (paned), 210);
   gtk_widget_set_vexpand (paned, TRUE);
   /* Above the comparison, both traces' threads views, each on its own time axis. */
   self->views = jvms_compare_views_new (view_selected, self);
   GtkWidget *outer = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
   gtk_paned_set_start_child (GTK_PANED (outer), jvms_compare_views_get_widget (self->views));
   gtk_paned_set_end_child (GTK_PANED (outer), paned);
-  gtk_paned_set_position (GTK_PANED (outer), 400);
+  gtk_paned_set_position (GTK_PANED (outer), 360);
   gtk_paned_set_shrink_start_child (GTK_PANED (outer), FALSE);
   gtk_widget_set_vexpand (outer, TRUE);
   gtk_box_append (GTK_BOX (box), outer);

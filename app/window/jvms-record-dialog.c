@@ -14,7 +14,6 @@ struct _JvmsRecordDialog
 {
   AdwWindow        parent_instance;
 
-  gboolean         compare;
   JvmsRecorder    *recorder;        /* while recording, and after, until the dialog goes */
   gboolean         recording;       /* record_async is under way */
   gboolean         close_when_done; /* the dialog was closed while recording */
@@ -43,6 +42,8 @@ struct _JvmsRecordDialog
   GtkSwitch       *syscalls_switch;
   GtkSwitch       *sensitive_switch;
   AdwEntryRow     *output_row;
+  AdwActionRow    *compare_row;
+  GtkSwitch       *compare_switch;
   GtkWidget       *status_group;
   AdwActionRow    *status_row;
   GtkSpinner      *spinner;
@@ -443,7 +444,7 @@ jvms_record_dialog_dump_state (JvmsRecordDialog *self, GKeyFile *kf)
   static const char * const states[] = { "ready", "starting", "recording", "stopping", "finished", "failed" };
   JvmsRecorderState state = self->recorder ? jvms_recorder_get_state (self->recorder) : JVMS_RECORDER_STATE_READY;
   g_key_file_set_boolean (kf, "record", "open", TRUE);
-  g_key_file_set_boolean (kf, "record", "compare", self->compare);
+  g_key_file_set_boolean (kf, "record", "compare", jvms_record_dialog_get_compare (self));
   g_key_file_set_string (kf, "record", "mode", gtk_stack_get_visible_child_name (self->mode_stack));
   g_key_file_set_boolean (kf, "record", "recording", self->recording);
   g_key_file_set_string (kf, "record", "state", states[state]);
@@ -467,6 +468,7 @@ jvms_record_dialog_dump_state (JvmsRecordDialog *self, GKeyFile *kf)
   set_bounds (kf, "duration-bounds", GTK_WIDGET (self->duration_spin));
   set_bounds (kf, "kernel-bounds", GTK_WIDGET (self->kernel_switch));
   set_bounds (kf, "output-bounds", GTK_WIDGET (self->output_row));
+  set_bounds (kf, "compare-bounds", GTK_WIDGET (self->compare_switch));
   set_bounds (kf, "record-bounds", self->record_button);
   set_bounds (kf, "stop-bounds", self->stop_button);
   set_bounds (kf, "close-bounds", self->close_button);
@@ -495,7 +497,23 @@ gboolean
 jvms_record_dialog_get_compare (JvmsRecordDialog *self)
 {
   g_return_val_if_fail (JVMS_IS_RECORD_DIALOG (self), FALSE);
-  return self->compare;
+  return gtk_widget_get_visible (GTK_WIDGET (self->compare_row)) && gtk_switch_get_active (self->compare_switch);
+}
+
+void
+jvms_record_dialog_set_open_trace (JvmsRecordDialog *self, GFile *trace)
+{
+  g_return_if_fail (JVMS_IS_RECORD_DIALOG (self));
+  /* The choice is the recording's: it stays as it is while one is under way. */
+  if (self->recording)
+    return;
+  gtk_widget_set_visible (GTK_WIDGET (self->compare_row), trace != NULL);
+  if (trace == NULL)
+    return;
+  g_autofree char *name = g_file_get_basename (trace);
+  /* Translators: %s is the trace the window shows, the baseline of the comparison. */
+  g_autofree char *subtitle = g_strdup_printf (_("When it is recorded, what changed from %s"), name);
+  adw_action_row_set_subtitle (self->compare_row, subtitle);
 }
 
 gboolean
@@ -571,6 +589,8 @@ jvms_record_dialog_class_init (JvmsRecordDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, JvmsRecordDialog, syscalls_switch);
   gtk_widget_class_bind_template_child (widget_class, JvmsRecordDialog, sensitive_switch);
   gtk_widget_class_bind_template_child (widget_class, JvmsRecordDialog, output_row);
+  gtk_widget_class_bind_template_child (widget_class, JvmsRecordDialog, compare_row);
+  gtk_widget_class_bind_template_child (widget_class, JvmsRecordDialog, compare_switch);
   gtk_widget_class_bind_template_child (widget_class, JvmsRecordDialog, status_group);
   gtk_widget_class_bind_template_child (widget_class, JvmsRecordDialog, status_row);
   gtk_widget_class_bind_template_child (widget_class, JvmsRecordDialog, spinner);
@@ -600,8 +620,6 @@ JvmsRecordDialog *
 jvms_record_dialog_new (GtkWindow *parent, gboolean compare)
 {
   JvmsRecordDialog *self = g_object_new (JVMS_TYPE_RECORD_DIALOG, "transient-for", parent, NULL);
-  self->compare = compare;
-  if (compare)
-    gtk_window_set_title (GTK_WINDOW (self), _("Record a JVM to Compare"));
+  gtk_switch_set_active (self->compare_switch, compare);
   return self;
 }

@@ -8,7 +8,8 @@
  * window stays responsive. The dialog holds the application while it records: closing the dialog
  * or its window stops the recording cleanly (the JVM writes its flight recording, perf stops,
  * bundle.json is written) before the program may exit. When a bundle was written — complete, or
- * holding what could be recorded — the dialog emits "recorded" with its folder.
+ * holding what could be recorded — the dialog emits "recorded" with its folder; from a window
+ * that shows a trace, it offers to compare the recording with that trace instead of opening it.
  */
 #pragma once
 
@@ -19,10 +20,15 @@ G_BEGIN_DECLS
 #define JVMS_TYPE_RECORD_DIALOG (jvms_record_dialog_get_type ())
 G_DECLARE_FINAL_TYPE (JvmsRecordDialog, jvms_record_dialog, JVMS, RECORD_DIALOG, AdwWindow)
 
-/* @compare: the result is to be compared with the open trace (the window decides; the dialog
- * only says so in its title and carries the flag). */
+/* @compare: the choice "Compare with the open trace" is on at first. */
 JvmsRecordDialog *jvms_record_dialog_new         (GtkWindow        *parent,
                                                   gboolean          compare);
+/* The trace the window shows (NULL: none): the dialog then offers to compare the recording with
+ * it, a switch naming it. Left as it is while a recording is under way. */
+void              jvms_record_dialog_set_open_trace (JvmsRecordDialog *self,
+                                                     GFile            *trace);
+/* Whether the recording is to be compared with the open trace (offered and chosen): the window
+ * then opens the comparison instead of the bundle. */
 gboolean          jvms_record_dialog_get_compare (JvmsRecordDialog *self);
 gboolean          jvms_record_dialog_is_recording (JvmsRecordDialog *self);
 

@@ -190,7 +190,11 @@ open_recent_action (GtkWidget *widget, const char *name, GVariant *param)
 static void
 record_dialog_recorded (JvmsWindow *self, GFile *bundle, JvmsRecordDialog *dialog)
 {
-  _jvms_window_open_file (self, bundle);
+  /* "Compare with the open trace": the trace shown is the baseline, the recording the other. */
+  if (jvms_record_dialog_get_compare (dialog) && jvms_window_get_file (self) != NULL)
+    compare_with (self, bundle);
+  else
+    _jvms_window_open_file (self, bundle);
 }
 
 static void
@@ -207,6 +211,7 @@ record_action (GtkWidget *widget, const char *name, GVariant *param)
       g_signal_connect_object (self->record_dialog, "recorded", G_CALLBACK (record_dialog_recorded),
                                self, G_CONNECT_SWAPPED);
     }
+  jvms_record_dialog_set_open_trace (self->record_dialog, jvms_window_get_file (self));
   gtk_window_present (GTK_WINDOW (self->record_dialog));
   jvms_window_debug_changed (self);
 }

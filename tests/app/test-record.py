@@ -8,14 +8,19 @@ into it, and presses Record:
                 JVM exits, and the bundle opens in the window, indexed, its views complete;
                 a second recording, of a JVM that runs for a minute, is stopped by Quit
                 (Ctrl+Q): the program writes the bundle (bundle.json's stop reason is "request")
-                and exits.
+                and exits. Between the two, a recording of 6 threads with "Compare with the
+                open trace" switched on: when it is written, the comparison window opens with the
+                trace shown as the baseline and the recording as the other, its kinds those of
+                jvmscope-cli compare --json; the window still shows the baseline.
   attach        a JVM started by the test is found in the Attach tab's list (jcmd -l) by its
                 pid and main class, chosen with a click and recorded for 3 s: the bundle, of
                 that JVM in attach mode, opens, and the JVM runs on.
-  faults        the program runs with a PATH that has java and jcmd but no perf: the dialog
-                says that kernel events are not recorded and how to allow it, and the bundle
-                (JFR only) opens; a JVM that exits at once (a bad argument): the dialog says it
-                exited with status 1 and what it recorded opens; Stop pressed at once ends the
+  faults        perf refused: the program runs with a PATH whose `perf record` fails as this
+                machine's perf run as nobody fails (perf_event_paranoid): the dialog says that perf refused to
+                start, that kernel events are not recorded and how to allow it, and the bundle
+                (JFR only) opens and draws its threads; then a PATH that has java and jcmd but no
+                perf: a JVM that exits at once (a bad argument): the dialog says perf is not
+                installed and that the JVM exited with status 1, and what it recorded opens; Stop pressed at once ends the
                 recording with a clear message and a bundle that opens with what was recorded,
                 or none. Each in a program of its own, ended with Ctrl+Q.
 Screenshots go to the test's folder (printed). Prints TAP."""
@@ -33,6 +38,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 _spec = importlib.util.spec_from_file_location("test_window", os.path.join(HERE, "test-window.py"))
 tw = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(tw)
+# The comparison window's state as test-compare-window.py reads it.
+_spec = importlib.util.spec_from_file_location("test_compare_window", os.path.join(HERE, "test-compare-window.py"))
+cw = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(cw)
 
 
 ints = tw.ints
@@ -53,6 +62,7 @@ def main():
     state = tw.State(os.path.join(tmp, "state.ini"))
     env = tw.window_env(display, args.schema_dir, tmp, "keyfile", state.path)
     app_env = dict(env)
+    refusing_path = None
     if args.case == "faults":
         # java and jcmd, and nothing else: no perf.
         bin_dir = os.path.join(tmp, "bin")
@@ -60,6 +70,30 @@ def main():
         for tool in ("java", "jcmd"):
             os.symlink(os.path.realpath(shutil.which(tool)), os.path.join(bin_dir, tool))
         app_env["PATH"] = bin_dir
+        # java, jcmd and a perf whose `perf record` fails as the kernel refuses it: what this
+        # machine's perf says when run as nobody (perf_event_paranoid 2), else that text as it
+        # was seen here; its probes (--version, stat) run the real perf.
+        refused = subprocess.run(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "perf", "record",
+                                  "-o", "/dev/null", "-a", "-e", "cpu-clock", "--", "true"],
+                                 capture_output=True, text=True, cwd="/")
+        text = refused.stderr if refused.returncode != 0 and "perf_event_paranoid" in refused.stderr else (
+            "Error:\nAccess to performance monitoring and observability operations is limited.\n"
+            "Consider adjusting /proc/sys/kernel/perf_event_paranoid setting to open\n"
+            "access to performance monitoring and observability operations for processes\n"
+            "without CAP_PERFMON, CAP_SYS_PTRACE or CAP_SYS_ADMIN Linux capability.\n"
+            "perf_event_paranoid setting is 2:\n")
+        refusing = os.path.join(tmp, "bin-refusing")
+        os.makedirs(refusing)
+        for tool in ("java", "jcmd"):
+            os.symlink(os.path.realpath(shutil.which(tool)), os.path.join(refusing, tool))
+        with open(os.path.join(refusing, "refusal.txt"), "w") as f:
+            f.write(text)
+        with open(os.path.join(refusing, "perf"), "w") as f:
+            # Absolute paths: the PATH holds only this folder.
+            f.write('#!/bin/sh\nif [ "$1" = record ]; then %s "%s" >&2; exit 255; fi\nexec %s "$@"\n'
+                    % (shutil.which("cat"), os.path.join(refusing, "refusal.txt"), shutil.which("perf")))
+        os.chmod(os.path.join(refusing, "perf"), 0o755)
+        refusing_path = refusing
     log_path = os.path.join(tmp, "jvmscope.log")
     log = open(log_path, "w")
     app = None
@@ -125,19 +159,22 @@ def main():
                 return True
         return False
 
-    def record(command, output, stop_at_once=False):
+    def record(command, output, stop_at_once=False, compare=False):
         ok = open_dialog()
         ok = ok and fill("command-bounds", command) and fill("folder-bounds", tmp) and fill("output-bounds", output)
+        if ok and compare:
+            ok = click("compare-bounds") and tw.wait_for(lambda: state.get("record", "compare") == "true", timeout=10)
         ok = ok and click("record-bounds")
         if ok and stop_at_once:
             ok = tw.wait_for(lambda: len(ints(state.get("record", "stop-bounds"))) == 4) and click("stop-bounds")
         return ok
 
-    def start_app(*traces):
+    def start_app(*traces, path=None):
         nonlocal app
         if os.path.exists(state.path):
             os.unlink(state.path)
-        app = subprocess.Popen([args.jvmscope, *traces], env=app_env, stdout=log, stderr=subprocess.STDOUT)
+        app = subprocess.Popen([args.jvmscope, *traces], env=dict(app_env, PATH=path or app_env["PATH"]),
+                               stdout=log, stderr=subprocess.STDOUT)
         if traces:
             return tap.check(tw.wait_for(lambda: state.get("window", "page") == "trace"), "the window shows the trace")
         return tap.check(tw.wait_for(lambda: state.get("window", "page") == "start"), "the start page shows")
@@ -154,7 +191,7 @@ def main():
 
     try:
         out = os.path.join(tmp, "one.jvmtrace")
-        if not start_app():
+        if not start_app(path=refusing_path):
             pass
         elif args.case == "record":
             ok = record("java -cp classes compare.Change lock 2 4", out)
@@ -176,6 +213,36 @@ def main():
             tap.check(os.path.isfile(os.path.join(out, "recording.jfr")) and manifest.get("pid", 0) > 0,
                       "the bundle holds the flight recording and names the JVM", manifest.get("pid"))
             tap.check(drawn("opened"), "the window draws the recording: coloured lanes in the threads view")
+
+            # Record… from the window that shows it, "Compare with the open trace" on: the monitor
+            # taken by 6 threads, compared with the 2 shown when it is written.
+            six = os.path.join(tmp, "six.jvmtrace")
+            ok = record("java -cp classes compare.Change lock 6 2", six, compare=True)
+            tap.check(ok, "Record… from a window that shows a trace: Compare with the open trace switched on, Record pressed",
+                      state.get("record", "compare"))
+            compared = tw.wait_for(lambda: state.get("compare", "other") == six and state.get("compare", "busy") == "false"
+                                   and bool(state.get("compare", "rows-kinds")), timeout=240)
+            tap.check(compared and state.get("compare", "baseline") == out and state.get("window", "file") == out
+                      and not state.get("compare", "error"),
+                      "when it is written the comparison opens: the trace shown the baseline, the recording the other",
+                      (state.get("compare", "baseline"), state.get("compare", "other"), state.get("window", "file"),
+                       state.get("compare", "error"), state.get("record", "messages")))
+            # The frame on screen may lag behind the state dump on a busy machine.
+            time.sleep(2)
+            shot("compared")
+            r = subprocess.run([args.cli, "compare", "--json", out, six], env=env, capture_output=True, text=True)
+            want = [cw.expected_row("kinds", k) for k in json.loads(r.stdout)["kinds"]] if r.returncode == 0 else []
+            shown = cw.rows_of(state.get("compare", "rows-kinds"))
+            tap.check(compared and len(shown) == len(want) > 0 and all(cw.same_row(a, b) for a, b in zip(shown, want)),
+                      "its kinds are jvmscope-cli compare --json's of the two bundles", (shown[:2], want[:2], r.stderr[-300:]))
+            # Escape closes the comparison window (Ctrl+R is the main window's).
+            found = xdo("search", "--onlyvisible", "--name", "^Compare Traces$").stdout.split()
+            if found:
+                xdo("windowfocus", found[0])
+                time.sleep(0.3)
+                xdo("key", "Escape")
+            tap.check(tw.wait_for(lambda: state.get("compare", "open") is None, timeout=30),
+                      "Escape closes the comparison window")
 
             # A second recording from a window that shows a trace, stopped by closing the window.
             two = os.path.join(tmp, "two.jvmtrace")
@@ -246,17 +313,29 @@ def main():
             # Each fault in a program of its own: a bundle opened from a window that shows one
             # opens in a new window, and every window writes the one state dump.
             ok = record("java -cp classes compare.Change lock 2 3", out)
-            tap.check(ok, "Record… with a PATH without perf: the command typed in, Record pressed")
-            said = tw.wait_for(lambda: "perf" in (state.get("record", "messages") or ""))
-            tap.check(said and "not recorded" in state.get("record", "messages", ""),
-                      "the dialog says that kernel events are not recorded, and why",
-                      state.get("record", "messages"))
-            shot("no-perf")
+            tap.check(ok, "Record… with a perf that is refused: the command typed in, Record pressed")
+            said = tw.wait_for(lambda: "refused" in (state.get("record", "messages") or ""))
+            messages = (state.get("record", "messages") or "").replace("\\n", "\n")
+            tap.check(said and "kernel events are not recorded: perf record refused to start" in messages
+                      and "sudo sysctl kernel.perf_event_paranoid=-1" in messages,
+                      "the dialog says that perf refused to start, that kernel events are not recorded, and how "
+                      "to allow it", messages)
+            shot("perf-refused")
             opened = tw.wait_for(lambda: state.get("window", "file") == out and state.get("window", "loading") == "false",
                                  timeout=180)
             tap.check(opened and state.get("window", "load-failed") == "false",
                       "the bundle (JFR only) opens", (state.get("window", "file"), state.get("window", "problem")))
-            tap.check(state.get("record", "open") == "true" and "perf" in state.get("record", "messages", ""),
+            manifest = {}
+            if os.path.isfile(os.path.join(out, "bundle.json")):
+                with open(os.path.join(out, "bundle.json")) as f:
+                    manifest = json.load(f)
+            kernel = [m for m in manifest.get("not_recorded", []) if m.get("what") == "kernel"]
+            tap.check(os.path.isfile(os.path.join(out, "recording.jfr")) and not os.path.exists(os.path.join(out, "kernel.perf.data"))
+                      and len(kernel) == 1 and kernel[0].get("reason", "").startswith("perf record refused to start")
+                      and "perf_event_paranoid=-1" in kernel[0].get("how_to_allow", ""),
+                      "the bundle keeps the flight recording; bundle.json says perf refused and how to allow it",
+                      manifest.get("not_recorded"))
+            tap.check(state.get("record", "open") == "true" and "refused" in state.get("record", "messages", ""),
                       "the dialog stays open with what could not be recorded", state.get("record", "messages"))
             tap.check(drawn("jfr-only"), "the window draws the JFR-only recording")
             xdo("key", "Escape")
@@ -273,6 +352,8 @@ def main():
             shot("exited-early")
             tap.check(ok and done, "a JVM that exits at once: the dialog says it exited with status 1",
                       (state.get("record", "state"), state.get("record", "messages")))
+            tap.check("perf is not installed" in (state.get("record", "messages") or ""),
+                      "with a PATH without perf, the dialog says perf is not installed", state.get("record", "messages"))
             opened = tw.wait_for(lambda: state.get("window", "file") == early and state.get("window", "loading") == "false")
             tap.check(opened and state.get("window", "load-failed") == "false",
                       "what it recorded opens", (state.get("window", "file"), state.get("window", "problem")))

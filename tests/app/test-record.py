@@ -163,7 +163,13 @@ def main():
         ok = open_dialog()
         ok = ok and fill("command-bounds", command) and fill("folder-bounds", tmp) and fill("output-bounds", output)
         if ok and compare:
-            ok = click("compare-bounds") and tw.wait_for(lambda: state.get("record", "compare") == "true", timeout=10)
+            # A click the loaded machine's dialog has not laid out for yet misses: again until on.
+            for _ in range(5):
+                if state.get("record", "compare") == "true":
+                    break
+                click("compare-bounds")
+                tw.wait_for(lambda: state.get("record", "compare") == "true", timeout=15)
+            ok = state.get("record", "compare") == "true"
         ok = ok and click("record-bounds")
         if ok and stop_at_once:
             ok = tw.wait_for(lambda: len(ints(state.get("record", "stop-bounds"))) == 4) and click("stop-bounds")

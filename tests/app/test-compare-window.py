@@ -216,6 +216,9 @@ def main():
                            capture_output=True, text=True)
         cli = json.loads(r.stdout) if r.returncode == 0 else {"frames": [], "other": {"total": -1}, "baseline": {"total": -1}}
         frames = {tuple(f["path"]): f for f in cli["frames"]}
+        # The graph is laid out when it is drawn, which on a busy machine comes after the
+        # comparison's answer: its frames are read once it drew the other's samples.
+        tw.wait_for(lambda: bool(rows_of(state.get("compare", "flame-frames"))) == (cli["other"]["total"] > 0), timeout=60)
         drawn = rows_of(state.get("compare", "flame-frames"))
         flame = bounds("controls", "flame") or [0, 0, 0, 0]
         bad = []

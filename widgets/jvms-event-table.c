@@ -1031,16 +1031,36 @@ jvms_event_table_get_focus_part (JvmsEventTable *self)
   return "";
 }
 
+static gpointer
+cell_key (int col, int row)
+{
+  return GINT_TO_POINTER ((row << 8) | (col & 0xff));
+}
+
 /* A grid's shown text: a line per row, its cells joined by " | " (durations hold spaces). */
 static void
 describe_grid (GString *s, const char *name, GtkGrid *grid)
 {
-  g_string_append_printf (s, "[%s]\n", name);
-  for (int row = 0; gtk_grid_get_child_at (grid, 0, row) != NULL; row++)
+  /* The cells are found in one walk over the children: gtk_grid_get_child_at () walks them all
+   * for each cell, which made the dump quadratic in the cells (a system-call table of hundreds
+   * of rows held the main thread in it on a large recording). A child spanning cells is in each,
+   * as gtk_grid_get_child_at () finds it. The tables have a few columns (under 256). */
+  g_autoptr(GHashTable) at = g_hash_table_new (NULL, NULL);
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (grid)); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
     {
-      for (int col = 0; ; col++)
+      int col, row, width, height;
+      gtk_grid_query_child (grid, child, &col, &row, &width, &height);
+      for (int r = row; r < row + height; r++)
+        for (int c = col; c < col + width && c < 256; c++)
+          g_hash_table_insert (at, cell_key (c, r), child);
+    }
+  g_string_append_printf (s, "[%s]\n", name);
+  for (int row = 0; g_hash_table_lookup (at, cell_key (0, row)) != NULL; row++)
+    {
+      for (int col = 0; col < 256; col++)
         {
-          GtkWidget *cell = gtk_grid_get_child_at (grid, col, row);
+          GtkWidget *cell = g_hash_table_lookup (at, cell_key (col, row));
           if (cell == NULL)
             break;
           g_string_append_printf (s, "%s%s", col > 0 ? " | " : "", gtk_label_get_text (GTK_LABEL (cell)));

@@ -220,6 +220,7 @@ def check_cause_intervals(tap, m, finding_cpu, report, bundle, offset):
             if not ran_all(t["tid"], a, b) or overlap(waiting, a, b) != b - a:
                 wrong.append("%d [%d, %d) (perf clock): ran all of it %s; holders waiting for a CPU %d ns of it"
                              % (t["tid"], a, b, ran_all(t["tid"], a, b), overlap(waiting, a, b)))
+    judged_preempters = judged
     tap.check(judged > 0 and not wrong,
               "preempt: each preempter's %d intervals (%d where perf lost switches not judged) are a run on one CPU "
               "while holders waited for a CPU, per sched_switch and sched_waking" % (judged, lost), "\n".join(wrong[:10]))
@@ -239,6 +240,7 @@ def check_cause_intervals(tap, m, finding_cpu, report, bundle, offset):
     tap.check(judged > 0 and not wrong,
               "preempt: each CPU holder's %d intervals are a run on one CPU while threads of the finding "
               "waited for a CPU, per sched_switch and sched_waking" % judged, "\n".join(wrong[:10]))
+    return judged_preempters, judged
 
 
 def check_chain(tap, args, bundle, cache, index, tids, lo_ns, hi_ns, waits_judgeable=True):
@@ -416,6 +418,36 @@ def kernel_chain_recorded(tap, args, work, binary, other_pid):
               "kernel-chain: the segments' states are the kernel's", states)
 
 
+class _Quiet:
+    """A Tap that records nothing: for judging whether a recording can be judged at all."""
+    def check(self, ok, *rest):
+        return ok
+
+    def note(self, *rest):
+        pass
+
+
+def preempt_monitor(report):
+    return next((m for f in report["findings"] if f["kind"] == "monitor-contention"
+                 for m in f["evidence"]["monitors"] if m["class"] == "causality.Causality$Ledger"), None)
+
+
+def preempt_cpu(report):
+    cpu = [f for f in report["findings"] if f["kind"] == "cpu-contention"]
+    return ([t for f in cpu for t in f["evidence"]["cpu_holders"]], [t["tid"] for f in cpu for t in f["threads"]])
+
+
+def preempt_judgeable(report, bundle, cache, cli):
+    """Whether the oracle can judge some preempter's and some CPU holder's interval."""
+    m = preempt_monitor(report)
+    if m is None:
+        return True  # nothing to judge: the checks say so
+    index = json.loads(run([cli, "index", "--json", "--cache-dir", cache, bundle]).stdout)
+    offset = int(index["metadata"]["clock-offset-ns"])
+    pre, cpu = check_cause_intervals(_Quiet(), m, preempt_cpu(report), report, bundle, offset)
+    return pre > 0 and cpu > 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
@@ -447,18 +479,31 @@ def main():
             # A CPU-bound process on CPU 0, and the JVM on CPU 0 only: the recorder is pinned
             # (it puts JFR's options after `java`, so taskset cannot come between), and the JVM
             # it launches inherits the pin.
-            hog = subprocess.Popen(["taskset", "-c", "0", "python3", "-c", "while True: pass"])
             record = ["taskset", "-c", "0"] + record
-        r = run(record, timeout=180)
-        if hog is not None:
-            hog.kill()
-            hog.wait()
-        if not tap.check(r.returncode == 0 and os.path.isdir(bundle), "%s: recorded" % case, r.stderr):
-            tap.done()
-        r = run([args.cli, "analyze", bundle, "--json", "--cache-dir", cache], timeout=300)
-        if not tap.check(r.returncode == 0, "%s: analyze --json succeeds" % case, r.stderr):
-            tap.done()
-        report = json.loads(r.stdout)
+        # preempt: perf, the JVM and a CPU hog share CPU 0, and perf may lose switches there.
+        # Where it did, the oracle cannot judge a cause's interval; a recording in which it can
+        # judge none of the preempters' or CPU holders' is made again, three tries (CI: all 74
+        # of one recording's intervals lay where switches were lost). The last is judged
+        # whatever it holds, so the checks below still fail on it.
+        for attempt in range(3 if case == "preempt" else 1):
+            shutil.rmtree(bundle, ignore_errors=True)
+            shutil.rmtree(cache, ignore_errors=True)
+            if case == "preempt":
+                hog = subprocess.Popen(["taskset", "-c", "0", "python3", "-c", "while True: pass"])
+            r = run(record, timeout=180)
+            if hog is not None:
+                hog.kill()
+                hog.wait()
+            if not tap.check(r.returncode == 0 and os.path.isdir(bundle), "%s: recorded" % case, r.stderr):
+                tap.done()
+            r = run([args.cli, "analyze", bundle, "--json", "--cache-dir", cache], timeout=300)
+            if not tap.check(r.returncode == 0, "%s: analyze --json succeeds" % case, r.stderr):
+                tap.done()
+            report = json.loads(r.stdout)
+            if case != "preempt" or attempt == 2 or preempt_judgeable(report, bundle, cache, args.cli):
+                break
+            tap.note("preempt: perf lost the switches around every cause interval of recording %d; "
+                     "recording again" % (attempt + 1))
         totals = jvms_accounting.check(tap, case, report, os.path.join(bundle, "recording.jfr"))
         perf_data = os.path.join(bundle, "kernel.perf.data")
         index = json.loads(run([args.cli, "index", "--json", "--cache-dir", cache, bundle]).stdout)

@@ -294,6 +294,32 @@ note_unknown_id (JvmsPerfReader *self, guint64 offset)
  * without a page fault has 0 of them, not an unknown number; whether the tracepoint's format
  * is known or not, so that a file without it gives the same events). A tracepoint's own count
  * in the group is its hits, which the tracepoint's event says: it is left out. */
+/* Whether a sample of a group that tracepoint @a leads repeats the one before: the leader's own
+ * count, which is its hits, has not moved since its last read. perf record can write the same
+ * sample twice (two identical records, seen in a file of the perf-reader test's fixture), and
+ * perf script, which takes the leader's period from that count, shows it once; a hit of the
+ * tracepoint always moves it. */
+static gboolean
+repeats_last_read (JvmsPerfReader *self, const PerfAttr *a, const PerfSample *s)
+{
+  guint64 rf = a->attr.read_format;
+  if (a->attr.type != PERF_TYPE_TRACEPOINT || !(rf & PERF_FORMAT_GROUP) || !(rf & PERF_FORMAT_ID))
+    return FALSE;
+  gsize times = 8 * (((rf & PERF_FORMAT_TOTAL_TIME_ENABLED) ? 1 : 0)
+                     + ((rf & PERF_FORMAT_TOTAL_TIME_RUNNING) ? 1 : 0));
+  gsize per_value = 8 * (2 + ((rf & PERF_FORMAT_LOST) ? 1 : 0));
+  const guint8 *p = s->read;
+  guint64 nr = rd64 (p);
+  p += 8 + times;
+  for (guint64 i = 0; i < nr; i++, p += per_value)
+    {
+      PerfIdSlot *slot = slot_of (self, rd64 (p + 8));
+      if (slot != NULL && slot->attr == a)
+        return slot->seen && rd64 (p) == slot->last_value;
+    }
+  return FALSE;
+}
+
 static void
 decode_read (JvmsPerfReader *self, const PerfAttr *a, const PerfSample *s, guint64 offset)
 {
@@ -335,6 +361,7 @@ decode_read (JvmsPerfReader *self, const PerfAttr *a, const PerfSample *s, guint
         }
       guint64 delta = value - slot->last_value;
       slot->last_value = value;
+      slot->seen = TRUE;
       if ((delta == 0 && !led) || (slot->attr == a && led))
         continue;
       JvmsKernelEvent *ev = emit (self, JVMS_KERNEL_EVENT_COUNTER_SAMPLE, slot->attr->name, s);
@@ -460,6 +487,8 @@ decode_sample (JvmsPerfReader *self, const guint8 *rec, gsize size, guint64 offs
     }
   /* A tracepoint that leads a group is both: the counters read first (they were read in the
    * context of the thread being switched out), then the tracepoint. */
+  if ((a->attr.sample_type & PERF_SAMPLE_READ) && repeats_last_read (self, a, &s))
+    return;
   if (a->attr.sample_type & PERF_SAMPLE_READ)
     decode_read (self, a, &s, offset);
   if (a->attr.type == PERF_TYPE_TRACEPOINT)

@@ -27,6 +27,7 @@ typedef struct
   guint64   id;
   PerfAttr *attr;
   guint64   last_value;
+  gboolean  seen;       /* read at least once: last_value is a read, not the zero it starts at */
 } PerfIdSlot;
 
 /* A sample or a non-sample record's sample_id trailer, parsed. */

@@ -73,10 +73,13 @@ def on_cpu(switches, tid, lo, hi, cpu=None):
 
 
 def cpu_spans(switches):
-    """What perf's sched_switch says ran: ({tid: [(from, to)]}, [(from, to)] where it cannot say).
-    A thread runs on a CPU from the switch to it until the CPU's next switch. Where the next
-    switch's prev_pid is not the thread switched to (the kernel lost events between), the span is
-    doubtful for every thread: the index calls such time unknown or infers it, the oracle does not."""
+    """What perf's sched_switch says ran: ({tid: [(from, to)]}, [(from, to, cpu, who)] where it
+    cannot say). A thread runs on a CPU from the switch to it until the CPU's next switch. Where
+    the next switch's prev_pid is not the thread switched to, the kernel lost events between and
+    the span is doubtful: the index calls such time unknown or infers it, the oracle does not.
+    On these VMs the lost switch is the one out of the idle task (swapper -> X, then X -> ... is
+    recorded): such a span held the idle task, then X (@who); another thread ran in it only if
+    more switches were lost, which a span from a non-idle thread allows (@who None: anyone)."""
     spans, doubtful, cur = {}, [], {}
     for time, cpu, prev, nxt in sorted(switches):
         if cpu in cur:
@@ -84,12 +87,20 @@ def cpu_spans(switches):
             if tid == prev:
                 spans.setdefault(tid, []).append((since, time))
             else:
-                doubtful.append((since, time))
+                doubtful.append((since, time, cpu, prev if tid == 0 else None))
         cur[cpu] = (nxt, time)
     for tid in spans:
         spans[tid].sort()
     doubtful.sort()
     return spans, doubtful
+
+
+def doubtful_for(doubtful, tid, lo, hi):
+    """Whether perf's lost switches leave @tid's time in [lo, hi) unknown: a doubtful span meets
+    it and may have held @tid (see cpu_spans). A machine's idle CPU loses the switch out of idle
+    at each wake-up, all the time: that says nothing of a thread that never ran there."""
+    return any(a < hi and b > lo and who in (None, tid)
+               for a, b, _, who in doubtful[:bisect.bisect_left(doubtful, (hi,))])
 
 
 def overlap(spans, lo, hi):
@@ -100,11 +111,6 @@ def overlap(spans, lo, hi):
         total += max(0, min(spans[i][1], hi) - max(spans[i][0], lo))
         i += 1
     return total
-
-
-def any_overlap(spans, lo, hi):
-    """Whether any of the sorted @spans (possibly overlapping) meets [lo, hi)."""
-    return any(a < hi and b > lo for a, b in spans[:bisect.bisect_left(spans, (hi,))])
 
 
 def owner_runs(enters, address, lo, hi):
@@ -213,7 +219,7 @@ def check_cause_intervals(tap, m, finding_cpu, report, bundle, offset):
     for t in m["preempted_by"]:
         for iv in t["intervals"]:
             a, b = iv["from_ns"] - offset, iv["to_ns"] - offset
-            if any_overlap(doubtful, a, b):
+            if doubtful_for(doubtful, t["tid"], a, b):
                 lost += 1
                 continue
             judged += 1
@@ -231,7 +237,7 @@ def check_cause_intervals(tap, m, finding_cpu, report, bundle, offset):
     for t in cpu_holders:
         for iv in t["intervals"]:
             a, b = iv["from_ns"] - offset, iv["to_ns"] - offset
-            if any_overlap(doubtful, a, b):
+            if doubtful_for(doubtful, t["tid"], a, b):
                 continue
             judged += 1
             if not ran_all(t["tid"], a, b) or overlap(waiting, a, b) != b - a:
@@ -289,7 +295,7 @@ def check_chain(tap, args, bundle, cache, index, tids, lo_ns, hi_ns, waits_judge
         if s["state"] not in ("running", "runnable", "blocked", "blocked-io"):
             continue
         a, b = s["from_ns"] - offset, s["to_ns"] - offset
-        if any_overlap(doubtful, a, b):
+        if doubtful_for(doubtful, s["tid"], a, b):
             continue
         ran = overlap(spans.get(s["tid"], []), a, b)
         if ran != (b - a if s["state"] == "running" else 0):
@@ -346,7 +352,7 @@ def judgeable_waits(args, perf_data, cache, out):
         return -1
     _, doubtful = cpu_spans(perf_switches(perf_data))
     return sum(1 for s in segs if s["state"] in ("runnable", "blocked", "blocked-io")
-               and not any_overlap(doubtful, s["from_ns"] - offset, s["to_ns"] - offset))
+               and not doubtful_for(doubtful, s["tid"], s["from_ns"] - offset, s["to_ns"] - offset))
 
 
 def kernel_chain(tap, args, work):
@@ -574,7 +580,7 @@ def main():
                 # ran: the index infers it from the thread's own events. Judged only where perf
                 # recorded every switch.
                 _, doubtful = cpu_spans(switches)
-                lost = any_overlap(doubtful, lo, hi)
+                lost = doubtful_for(doubtful, looper, lo, hi)
                 tap.check(lost or longest["stragglers"][0]["state"] == want,
                           "ttsp: its state is the kernel's (perf: on a CPU %d of %d ns%s)"
                           % (ran, hi - lo, "; switches lost there, not judged" if lost else ""),

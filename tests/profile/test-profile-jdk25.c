@@ -441,6 +441,27 @@ test_jdk25 (void)
   const JvmsReportThread *main_thread = &g_array_index (report->threads, JvmsReportThread, 0);
   for (guint k = 0; k < JVMS_SAMPLED_N; k++)
     g_assert_cmpuint (main_thread->sampled[k], ==, k == JVMS_SAMPLED_CPU ? 3 : 0);
+  /* The index's own counts, which the threads view's sample lanes and the recording's totals
+   * are: the indexer (feed_sampled in jvms-jfr-machine.c) skips the execution sample beside
+   * CPU-time samples. The checks above cannot see that skip: an execution sample the indexer
+   * counted would be of kind "unknown" (a wall-clock sample without a state: it is not the CPU
+   * sampler's type), which the report's estimate charges nothing (the recording has no
+   * wall-clock sampler, so no interval), and the profile reads the store, which keeps every
+   * sample anyway. So: Threads/4242/samples holds the three CPU samples and no other kind, and
+   * the recording's totals say the same. */
+  JvmsAttribute samples_folder = jvms_history_lookup (history, "Threads/4242/samples");
+  g_assert_cmpuint (samples_folder, !=, JVMS_ATTRIBUTE_INVALID);
+  g_autoptr(GArray) sampled = jvms_history_list_children (history, samples_folder);
+  g_assert_cmpuint (sampled->len, ==, 1);
+  JvmsAttribute cpu_count = g_array_index (sampled, JvmsAttribute, 0);
+  g_assert_cmpstr (jvms_history_get_name (history, cpu_count), ==, jvms_sampled_name (JVMS_SAMPLED_CPU));
+  JvmsInterval last;
+  g_assert_true (jvms_history_query_single (history, cpu_count, jvms_history_get_end_time (history), &last, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (last.value.type, ==, JVMS_VALUE_INT);
+  g_assert_cmpint (last.value.i, ==, 3);
+  for (guint k = 0; k < JVMS_SAMPLED_N; k++)
+    g_assert_cmpuint (report->recording->totals[k], ==, k == JVMS_SAMPLED_CPU ? 3 : 0);
   g_autofree char *text = jvms_report_to_text (report, "jdk25.jfr");
   g_assert_null (strstr (text, "[unknown] samples"));
   g_assert_nonnull (strstr (text, "stacks (jdk.CPUTimeSample)"));

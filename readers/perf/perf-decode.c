@@ -133,12 +133,76 @@ parse_trailer (const PerfAttr *a, const guint8 *rec, gsize size, gsize body, Per
   return TRUE;
 }
 
+/* The body of PERF_SAMPLE_READ, laid out by the attr's read_format (perf_event_open(2)):
+ *   PERF_FORMAT_GROUP:  u64 nr; [u64 time_enabled]; [u64 time_running];
+ *                       then nr entries { u64 value; [u64 id]; [u64 lost] }
+ *   alone:              one entry { u64 value; [u64 time_enabled]; [u64 time_running];
+ *                       [u64 id]; [u64 lost] }
+ * Every reader of a read walks it through this: where the entries start, their size, and
+ * where an entry's id is. */
+typedef struct
+{
+  gboolean group;
+  gboolean has_id;  /* PERF_FORMAT_ID: an entry names its counter */
+  gsize    head;    /* bytes before the first entry: nr and the times of a group */
+  gsize    entry;   /* bytes from one entry to the next; its value is its first u64 */
+  gsize    id_at;   /* the id's offset in an entry, when has_id */
+} PerfReadLayout;
+
+static PerfReadLayout
+read_layout (guint64 rf)
+{
+  gsize times = 8 * (((rf & PERF_FORMAT_TOTAL_TIME_ENABLED) ? 1 : 0)
+                     + ((rf & PERF_FORMAT_TOTAL_TIME_RUNNING) ? 1 : 0));
+  gsize after_value = 8 * (((rf & PERF_FORMAT_ID) ? 1 : 0) + ((rf & PERF_FORMAT_LOST) ? 1 : 0));
+  PerfReadLayout l = { .group = (rf & PERF_FORMAT_GROUP) != 0, .has_id = (rf & PERF_FORMAT_ID) != 0 };
+  if (l.group)
+    {
+      l.head = 8 + times;
+      l.entry = 8 + after_value;
+      l.id_at = 8;
+    }
+  else
+    {
+      l.head = 0;
+      l.entry = 8 + times + after_value;
+      l.id_at = 8 + times;
+    }
+  return l;
+}
+
+/* The bytes of the read at @p, which has @avail bytes after it; 0 when it does not fit. */
+static gsize
+read_size (PerfReadLayout l, const guint8 *p, gsize avail)
+{
+  if (!l.group)
+    return avail >= l.entry ? l.entry : 0;
+  if (avail < l.head)
+    return 0;
+  guint64 nr = rd64 (p);
+  if (nr > (avail - l.head) / l.entry)
+    return 0;
+  return l.head + (gsize) nr * l.entry;
+}
+
+/* The read's entries, of a read that read_size measured. */
+static inline guint64
+read_count (PerfReadLayout l, const guint8 *read)
+{
+  return l.group ? rd64 (read) : 1;
+}
+
+static inline const guint8 *
+read_entry (PerfReadLayout l, const guint8 *read, guint64 i)
+{
+  return read + l.head + (gsize) i * l.entry;
+}
+
 /* Fields of a sample in sample_type order, up to RAW: nothing after it is used. */
 static gboolean
 parse_sample (const PerfAttr *a, const guint8 *rec, gsize size, PerfSample *s)
 {
   guint64 t = a->attr.sample_type;
-  guint64 rf = a->attr.read_format;
   gsize pos = 8;
 #define NEED(n) G_STMT_START { if (size - pos < (gsize) (n)) return FALSE; } G_STMT_END
   if (t & PERF_SAMPLE_IDENTIFIER)
@@ -196,21 +260,9 @@ parse_sample (const PerfAttr *a, const guint8 *rec, gsize size, PerfSample *s)
     }
   if (t & PERF_SAMPLE_READ)
     {
-      gsize times = 8 * (((rf & PERF_FORMAT_TOTAL_TIME_ENABLED) ? 1 : 0)
-                         + ((rf & PERF_FORMAT_TOTAL_TIME_RUNNING) ? 1 : 0));
-      gsize per_value = 8 * (1 + ((rf & PERF_FORMAT_ID) ? 1 : 0) + ((rf & PERF_FORMAT_LOST) ? 1 : 0));
-      gsize n;
-      if (rf & PERF_FORMAT_GROUP)
-        {
-          NEED (8 + times);
-          guint64 nr = rd64 (rec + pos);
-          if (nr > (size - pos - 8 - times) / per_value)
-            return FALSE;
-          n = 8 + times + (gsize) nr * per_value;
-        }
-      else
-        n = times + per_value;
-      NEED (n);
+      gsize n = read_size (read_layout (a->attr.read_format), rec + pos, size - pos);
+      if (n == 0)
+        return FALSE;
       s->read = rec + pos;
       s->read_size = n;
       pos += n;
@@ -289,11 +341,6 @@ note_unknown_id (JvmsPerfReader *self, guint64 offset)
     self->first_unknown_id_offset = offset;
 }
 
-/* PERF_SAMPLE_READ: like perf, one event per counter whose value moved since its last read;
- * every counter of a group a tracepoint leads, moved or not (a sched_switch's reads: a run
- * without a page fault has 0 of them, not an unknown number; whether the tracepoint's format
- * is known or not, so that a file without it gives the same events). A tracepoint's own count
- * in the group is its hits, which the tracepoint's event says: it is left out. */
 /* Whether a sample of a group that tracepoint @a leads repeats the one before: the leader's own
  * count, which is its hits, has not moved since its last read. perf record can write the same
  * sample twice (two identical records, seen in a file of the perf-reader test's fixture), and
@@ -302,24 +349,25 @@ note_unknown_id (JvmsPerfReader *self, guint64 offset)
 static gboolean
 repeats_last_read (JvmsPerfReader *self, const PerfAttr *a, const PerfSample *s)
 {
-  guint64 rf = a->attr.read_format;
-  if (a->attr.type != PERF_TYPE_TRACEPOINT || !(rf & PERF_FORMAT_GROUP) || !(rf & PERF_FORMAT_ID))
+  PerfReadLayout l = read_layout (a->attr.read_format);
+  if (a->attr.type != PERF_TYPE_TRACEPOINT || !l.group || !l.has_id)
     return FALSE;
-  gsize times = 8 * (((rf & PERF_FORMAT_TOTAL_TIME_ENABLED) ? 1 : 0)
-                     + ((rf & PERF_FORMAT_TOTAL_TIME_RUNNING) ? 1 : 0));
-  gsize per_value = 8 * (2 + ((rf & PERF_FORMAT_LOST) ? 1 : 0));
-  const guint8 *p = s->read;
-  guint64 nr = rd64 (p);
-  p += 8 + times;
-  for (guint64 i = 0; i < nr; i++, p += per_value)
+  guint64 nr = read_count (l, s->read);
+  for (guint64 i = 0; i < nr; i++)
     {
-      PerfIdSlot *slot = slot_of (self, rd64 (p + 8));
+      const guint8 *e = read_entry (l, s->read, i);
+      PerfIdSlot *slot = slot_of (self, rd64 (e + l.id_at));
       if (slot != NULL && slot->attr == a)
-        return slot->seen && rd64 (p) == slot->last_value;
+        return slot->seen && rd64 (e) == slot->last_value;
     }
   return FALSE;
 }
 
+/* PERF_SAMPLE_READ: like perf, one event per counter whose value moved since its last read;
+ * every counter of a group a tracepoint leads, moved or not (a sched_switch's reads: a run
+ * without a page fault has 0 of them, not an unknown number; whether the tracepoint's format
+ * is known or not, so that a file without it gives the same events). A tracepoint's own count
+ * in the group is its hits, which the tracepoint's event says: it is left out. */
 static void
 decode_read (JvmsPerfReader *self, const PerfAttr *a, const PerfSample *s, guint64 offset)
 {
@@ -331,29 +379,18 @@ decode_read (JvmsPerfReader *self, const PerfAttr *a, const PerfSample *s, guint
   gint32 prev_tid = at_switch && s->raw != NULL
                       ? (gint32) perf_field_read_int (&a->tp->fields[TP_SWITCH_PREV_PID], s->raw, s->raw_size, -1)
                       : -1;
-  guint64 rf = a->attr.read_format;
-  gboolean has_id = (rf & PERF_FORMAT_ID) != 0;
-  gsize times = 8 * (((rf & PERF_FORMAT_TOTAL_TIME_ENABLED) ? 1 : 0)
-                     + ((rf & PERF_FORMAT_TOTAL_TIME_RUNNING) ? 1 : 0));
-  gsize per_value = 8 * (1 + (has_id ? 1 : 0) + ((rf & PERF_FORMAT_LOST) ? 1 : 0));
-  const guint8 *p = s->read;
-  guint64 nr = 1;
-  if (rf & PERF_FORMAT_GROUP)
+  PerfReadLayout l = read_layout (a->attr.read_format);
+  guint64 nr = read_count (l, s->read);
+  for (guint64 i = 0; i < nr; i++)
     {
-      nr = rd64 (p);
-      p += 8 + times;
-    }
-  for (guint64 i = 0; i < nr; i++, p += per_value)
-    {
-      guint64 value = rd64 (p);
-      /* Non-group layout: value, times, id. */
-      const guint8 *idp = (rf & PERF_FORMAT_GROUP) ? p + 8 : p + 8 + times;
-      if (!has_id)
+      const guint8 *e = read_entry (l, s->read, i);
+      guint64 value = rd64 (e);
+      if (!l.has_id)
         {
           note_unknown_id (self, offset);
           continue;
         }
-      PerfIdSlot *slot = slot_of (self, rd64 (idp));
+      PerfIdSlot *slot = slot_of (self, rd64 (e + l.id_at));
       if (slot == NULL)
         {
           note_unknown_id (self, offset);

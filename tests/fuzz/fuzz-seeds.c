@@ -1,7 +1,8 @@
 /* fuzz-seeds: writes the shapes of issue 28 for the fuzz targets whose seeds no regression
  * driver writes (scripts/run-fuzz.sh runs it; fuzz-jfr-regress --write-corpus writes JFR's).
  *
- *   fuzz-seeds perf DIR   perf.data files whose attributes share one id table (perf-writer.c)
+ *   fuzz-seeds perf DIR   perf.data files whose attributes share one id table, and a group a
+ *                         tracepoint leads with a repeated sample (perf-writer.c)
  */
 #include <glib.h>
 #include <string.h>
@@ -31,5 +32,7 @@ main (int argc, char **argv)
   write_seed (argv[2], "shape-shared-ids.data", perf_shape_shared_ids (1500, 2048, FALSE, 50));
   write_seed (argv[2], "shape-shifted-ids.data", perf_shape_shared_ids (1500, 2048, TRUE, 50));
   write_seed (argv[2], "shape-few-attrs.data", perf_shape_shared_ids (3, 16, FALSE, 200));
+  const PerfGroupRead reads[] = { { 1, 5 }, { 1, 5 }, { 2, 7 }, { 3, 9 } };
+  write_seed (argv[2], "shape-group-repeat.data", perf_shape_group_reads (reads, G_N_ELEMENTS (reads)));
   return 0;
 }

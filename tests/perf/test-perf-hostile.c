@@ -6,6 +6,7 @@
 
 #include "hostile-util.h"
 #include "jvms-perf.h"
+#include "perf-fixture.h"
 #include "perf-writer.h"
 
 /* Reads every event of @path; returns how many, with the header bytes read and the warnings
@@ -68,10 +69,59 @@ test_shared_ids (void)
   }
 }
 
+/* perf record can write a sample of a group a tracepoint leads twice (two identical records:
+ * a sched_switch of the fixture's events). perf script shows it once: the leader's count, its
+ * period there, did not move. The reader skips it too (repeats_last_read), else the switch and
+ * its reads count twice. Four samples, the second the first again: perf script and the reader
+ * both see three switches and three page-fault reads (5, 2, 2 faults). */
+static void
+test_group_repeat (void)
+{
+  const PerfGroupRead reads[] = { { 1, 5 }, { 1, 5 }, { 2, 7 }, { 3, 9 } };
+  g_autoptr(GBytes) bytes = perf_shape_group_reads (reads, G_N_ELEMENTS (reads));
+  g_autofree char *path = hostile_write_temp (bytes, "group-repeat.data");
+
+  g_autoptr(GHashTable) script = perf_script_counts (path);
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (script, "sched:sched_switch")), ==, 3);
+  g_assert_cmpuint (GPOINTER_TO_UINT (g_hash_table_lookup (script, "page-faults")), ==, 3);
+
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JvmsPerfReader) reader = jvms_perf_reader_open (path, JVMS_PERF_READER_DEFAULT, &error);
+  g_assert_no_error (error);
+  JvmsKernelEvent ev;
+  guint switches = 0, n_faults = 0;
+  guint64 faults[4] = { 0 };
+  while (jvms_perf_reader_next (reader, &ev, &error))
+    {
+      if (ev.type == JVMS_KERNEL_EVENT_SCHED_SWITCH)
+        {
+          g_assert_cmpint (ev.sched_switch.prev_tid, ==, 101);
+          switches++;
+        }
+      else if (ev.type == JVMS_KERNEL_EVENT_COUNTER_SAMPLE)
+        {
+          g_assert_cmpstr (ev.counter.counter, ==, "page-faults");
+          g_assert_true (ev.counter.at_switch);
+          if (n_faults < G_N_ELEMENTS (faults))
+            faults[n_faults] = ev.counter.period;
+          n_faults++;
+        }
+    }
+  g_assert_no_error (error);
+  g_assert_cmpuint (switches, ==, 3);
+  g_assert_cmpuint (n_faults, ==, 3);
+  g_assert_cmpuint (faults[0], ==, 5);
+  g_assert_cmpuint (faults[1], ==, 2);
+  g_assert_cmpuint (faults[2], ==, 2);
+  g_assert_cmpuint (jvms_perf_reader_get_warnings (reader)->len, ==, 0);
+  hostile_remove_temp (path);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/perf/hostile/shared-ids", test_shared_ids);
+  g_test_add_func ("/perf/hostile/group-repeat", test_group_repeat);
   return g_test_run ();
 }

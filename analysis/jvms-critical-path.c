@@ -13,7 +13,21 @@
 /* Segments at most: past this, the rest of a window stays on its thread, "not followed". */
 #define MAX_SEGMENTS (1u << 20)
 
-enum { KERNEL, WAKER, DEVICE, SYSCALL, USER, DETAIL, OWNER, N_LEAVES };
+enum { KERNEL, WAKER, DEVICE, CPU, SYSCALL, USER, DETAIL, OWNER, N_LEAVES };
+
+/* The kinds of cause (JvmsPathCause.kind). */
+enum { CAUSE_WAKER, CAUSE_HOLDER, CAUSE_PREEMPTER, N_CAUSES };
+static const char * const cause_kinds[N_CAUSES] = { "waker", "holder", "preempted-by" };
+
+/* A piece of the path where its thread waited for a CPU: who had that CPU is read after the
+ * walk, one query per CPU and cluster of such pieces. */
+typedef struct
+{
+  gint64 cpu, tid, from, to;
+} Runnable;
+
+/* Pieces waiting for a CPU closer than this on one CPU are read in one query. */
+#define RUNNABLE_GAP ((gint64) 1000 * 1000)
 
 typedef struct
 {
@@ -30,6 +44,8 @@ typedef struct
   JvmsCriticalPath *path;
   GCancellable     *cancellable;
   GError           *error;
+  GHashTable       *spans[N_CAUSES];  /* jvms_evidence_spans_new: where each cause was one */
+  GArray           *runnable;         /* Runnable */
 } Walk;
 
 static void
@@ -68,6 +84,7 @@ thread_get (Walk *w, gint64 tid)
     info->kernel_state,
     info->kernel_state != JVMS_ATTRIBUTE_INVALID ? jvms_history_lookup_child (w->history, info->kernel_state, "waker") : JVMS_ATTRIBUTE_INVALID,
     info->kernel_state != JVMS_ATTRIBUTE_INVALID ? jvms_history_lookup_child (w->history, info->kernel_state, "device") : JVMS_ATTRIBUTE_INVALID,
+    info->kernel_state != JVMS_ATTRIBUTE_INVALID ? jvms_history_lookup_child (w->history, info->kernel_state, "cpu") : JVMS_ATTRIBUTE_INVALID,
     info->kernel_syscall, info->user_state, info->user_detail, info->user_owner,
   };
   JvmsAttribute attrs[N_LEAVES];
@@ -176,10 +193,12 @@ static void add_handoff (Walk *w, gint64 waker, gint64 woken, gint64 time);
 static void walk_back (Walk *w, PathThread *t, gint64 a, gint64 b, guint depth);
 
 /* Whom the path follows for a wait of @t over [a, b) that began at @wait_start: the kernel's
- * waker (a thread, not an interrupt), else a monitor's previous owner. 0 when none. */
+ * waker (a thread, not an interrupt; @kind CAUSE_WAKER), else a monitor's previous owner
+ * (CAUSE_HOLDER). 0 when none. */
 static gint64
-follow_whom (PathThread *t, gint64 wait_start, gint64 a, const char **cause)
+follow_whom (PathThread *t, gint64 wait_start, gint64 a, const char **cause, guint *kind)
 {
+  *kind = CAUSE_WAKER;
   gint64 packed;
   if (int_at (t->ivs[WAKER], wait_start, &packed))
     {
@@ -205,7 +224,10 @@ follow_whom (PathThread *t, gint64 wait_start, gint64 a, const char **cause)
   gint64 user, owner;
   if (int_at (t->ivs[USER], a, &user) && user == JVMS_USER_STATE_BLOCKED
       && int_at (t->ivs[OWNER], a, &owner) && owner != 0 && owner != t->tid)
-    return owner;
+    {
+      *kind = CAUSE_HOLDER;
+      return owner;
+    }
   *cause = "no wake-up recorded";
   return 0;
 }
@@ -216,7 +238,8 @@ walk_wait (Walk *w, PathThread *t, const char *state, gint64 wait_start, gint64 
            gint64 e, guint depth)
 {
   const char *cause = NULL;
-  gint64 waker = follow_whom (t, wait_start, s, &cause);
+  guint kind;
+  gint64 waker = follow_whom (t, wait_start, s, &cause, &kind);
   if (waker != 0 && depth >= MAX_DEPTH)
     {
       w->path->truncated = TRUE;
@@ -238,6 +261,8 @@ walk_wait (Walk *w, PathThread *t, const char *state, gint64 wait_start, gint64 
     return;
   if (wait_end <= w->path->to && wait_end == e)
     add_handoff (w, waker, t->tid, wait_end);
+  /* The waker is the cause over the part of the wait the path follows it over. */
+  jvms_evidence_add_span (w->spans[kind], waker, s, e, 0);
   walk_back (w, next, s, e, depth + 1);
 }
 
@@ -354,8 +379,18 @@ walk_back (Walk *w, PathThread *t, gint64 a, gint64 b, guint depth)
           walk_wait (w, t, name, ws, we, s, now, depth);
         }
       else
-        add_segment (w, t, k == JVMS_KERNEL_STATE_RUNNABLE ? "runnable" : "running",
-                     running_cause (t, s, k), s, now);
+        {
+          add_segment (w, t, k == JVMS_KERNEL_STATE_RUNNABLE ? "runnable" : "running",
+                       running_cause (t, s, k), s, now);
+          /* Waiting for a CPU: the one it ran on next, where it was switched in (not known
+           * when that lies beyond what was read: a thread still runnable at the range's end). */
+          gint64 cpu;
+          if (k == JVMS_KERNEL_STATE_RUNNABLE && int_at (t->ivs[CPU], iv->end, &cpu))
+            {
+              Runnable r = { cpu, t->tid, s, now };
+              g_array_append_val (w->runnable, r);
+            }
+        }
       now = s;
     }
 }
@@ -378,6 +413,105 @@ reverse (GArray *a, gsize size)
       memcpy (a->data + i * size, a->data + (j - 1) * size, size);
       memcpy (a->data + (j - 1) * size, tmp, size);
     }
+}
+
+static gint
+compare_runnable (gconstpointer a, gconstpointer b)
+{
+  const Runnable *x = a, *y = b;
+  if (x->cpu != y->cpu)
+    return x->cpu < y->cpu ? -1 : 1;
+  return (x->from > y->from) - (x->from < y->from);
+}
+
+/* Who ran on the CPU each of @rs[0..n) (one CPU's pieces, in time order, disjoint: the path is
+ * on one thread at a time) waited for, over [@ws, @we] that holds them: one query. */
+static void
+read_preempters (Walk *w, JvmsAttribute current, const Runnable *rs, guint n, gint64 ws, gint64 we)
+{
+  w->path->n_queries++;
+  g_autoptr(JvmsHistoryRange) range = jvms_history_query_range (w->history, ws, we, &current, 1, &w->error);
+  if (range == NULL)
+    return;
+  guint i = 0;
+  JvmsInterval iv;
+  while (i < n && jvms_history_range_next (range, &iv, &w->error))
+    {
+      while (i < n && rs[i].to <= iv.start)
+        i++;
+      for (guint k = i; k < n && rs[k].from < iv.end; k++)
+        {
+          gint64 a = MAX (iv.start, rs[k].from), b = MIN (iv.end, rs[k].to);
+          /* Another thread than the one waiting (null and 0 are the idle CPU). */
+          if (b > a && iv.value.type == JVMS_VALUE_INT && iv.value.i > 0 && iv.value.i != rs[k].tid)
+            jvms_evidence_add_span (w->spans[CAUSE_PREEMPTER], iv.value.i, a, b, 0);
+        }
+    }
+}
+
+/* The preempters of the path's pieces waiting for a CPU: per CPU, its pieces in clusters
+ * (closer than RUNNABLE_GAP), one query each, so that a CPU is read only near them. */
+static void
+find_preempters (Walk *w)
+{
+  g_array_sort (w->runnable, compare_runnable);
+  const Runnable *rs = (const Runnable *) w->runnable->data;
+  for (guint i = 0; i < w->runnable->len && w->error == NULL;)
+    {
+      char path[64];
+      g_snprintf (path, sizeof path, "CPUs/%" G_GINT64_FORMAT "/current-thread", rs[i].cpu);
+      JvmsAttribute current = jvms_history_lookup (w->history, path);
+      guint j = i + 1;
+      gint64 we = rs[i].to;
+      for (; j < w->runnable->len && rs[j].cpu == rs[i].cpu && rs[j].from - we < RUNNABLE_GAP; j++)
+        we = MAX (we, rs[j].to);
+      if (current != JVMS_ATTRIBUTE_INVALID)
+        read_preempters (w, current, rs + i, j - i, rs[i].from, we);
+      i = j;
+    }
+}
+
+static gint
+compare_causes (gconstpointer a, gconstpointer b)
+{
+  const JvmsPathCause *x = a, *y = b;
+  if (x->ns != y->ns)
+    return x->ns > y->ns ? -1 : 1;
+  int k = strcmp (x->kind, y->kind);
+  if (k != 0)
+    return k;
+  return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+static void
+cause_clear (gpointer data)
+{
+  JvmsPathCause *c = data;
+  g_clear_pointer (&c->intervals, g_array_unref);
+}
+
+/* The path's causes from the spans the walk kept. */
+static void
+build_causes (Walk *w)
+{
+  for (guint kind = 0; kind < N_CAUSES; kind++)
+    {
+      GHashTableIter it;
+      gpointer key, value;
+      g_hash_table_iter_init (&it, w->spans[kind]);
+      while (g_hash_table_iter_next (&it, &key, &value))
+        {
+          GArray *pairs = value;
+          JvmsPathCause c = { cause_kinds[kind], *(gint64 *) key, NULL, -1, 0, NULL };
+          const JvmsThreadInfo *info = jvms_thread_list_lookup (w->list, c.tid);
+          g_autofree char *tkey = jvms_thread_key (c.tid);
+          c.name = store (w->path, info != NULL ? info->name : tkey);
+          c.pid = info != NULL ? info->pid : -1;
+          c.intervals = jvms_evidence_longest_intervals ((const gint64 *) pairs->data, pairs->len / 2, &c.ns);
+          g_array_append_val (w->path->causes, c);
+        }
+    }
+  g_array_sort (w->path->causes, compare_causes);
 }
 
 /* The thread list of the last history a path was asked of. Reading it (every thread's identity)
@@ -466,6 +600,8 @@ jvms_critical_path_compute (JvmsHistory *history, gint64 tid, gint64 from, gint6
   p->strings = g_string_chunk_new (4096);
   p->segments = g_array_new (FALSE, FALSE, sizeof (JvmsPathSegment));
   p->handoffs = g_array_new (FALSE, FALSE, sizeof (JvmsPathHandoff));
+  p->causes = g_array_new (FALSE, FALSE, sizeof (JvmsPathCause));
+  g_array_set_clear_func (p->causes, cause_clear);
   p->tid = tid;
   p->from = CLAMP (from, hs, he);
   p->to = CLAMP (to, p->from, he);
@@ -475,11 +611,21 @@ jvms_critical_path_compute (JvmsHistory *history, gint64 tid, gint64 from, gint6
     .threads = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, path_thread_free),
     .path = p,
     .cancellable = cancellable,
+    .runnable = g_array_new (FALSE, FALSE, sizeof (Runnable)),
   };
+  for (guint k = 0; k < N_CAUSES; k++)
+    w.spans[k] = jvms_evidence_spans_new ();
   PathThread *t = thread_get (&w, tid);
   p->name = t->name;
   walk_back (&w, t, p->from, p->to, 0);
+  if (w.error == NULL)
+    find_preempters (&w);
+  if (w.error == NULL)
+    build_causes (&w);
   g_hash_table_unref (w.threads);
+  g_array_unref (w.runnable);
+  for (guint k = 0; k < N_CAUSES; k++)
+    g_hash_table_unref (w.spans[k]);
   if (w.error != NULL)
     {
       g_propagate_error (error, w.error);
@@ -498,6 +644,7 @@ jvms_critical_path_free (JvmsCriticalPath *self)
     return;
   g_clear_pointer (&self->segments, g_array_unref);
   g_clear_pointer (&self->handoffs, g_array_unref);
+  g_clear_pointer (&self->causes, g_array_unref);
   g_clear_pointer (&self->strings, g_string_chunk_free);
   g_free (self);
 }
@@ -655,6 +802,35 @@ jvms_critical_path_to_json (const JvmsCriticalPath *self, gint64 start)
       jvms_json_member_int (b, "woken", h->woken);
       jvms_json_member_int (b, "at_ns", h->at);
       jvms_json_member_int (b, "at_offset_ns", h->at - start);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "causes");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < self->causes->len; i++)
+    {
+      const JvmsPathCause *c = &g_array_index (self->causes, JvmsPathCause, i);
+      json_builder_begin_object (b);
+      jvms_json_member_text (b, "kind", c->kind);
+      jvms_json_member_int (b, "tid", c->tid);
+      jvms_json_member_text (b, "name", c->name);
+      json_builder_set_member_name (b, "pid");
+      if (c->pid >= 0)
+        json_builder_add_int_value (b, c->pid);
+      else
+        json_builder_add_null_value (b);
+      jvms_json_member_int (b, "ns", c->ns);
+      json_builder_set_member_name (b, "intervals");
+      json_builder_begin_array (b);
+      for (guint k = 0; k < c->intervals->len; k++)
+        {
+          const JvmsEvidenceInterval *iv = &g_array_index (c->intervals, JvmsEvidenceInterval, k);
+          json_builder_begin_object (b);
+          jvms_json_member_int (b, "from_ns", iv->from);
+          jvms_json_member_int (b, "to_ns", iv->to);
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);

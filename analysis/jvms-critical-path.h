@@ -14,6 +14,7 @@
 
 #include <gio/gio.h>
 
+#include "jvms-evidence.h"
 #include "jvms-history.h"
 
 G_BEGIN_DECLS
@@ -37,6 +38,26 @@ typedef struct
   gint64 at;
 } JvmsPathHandoff;
 
+/* A thread the path waited on (issue 20), with the report's meaning of a cause's intervals
+ * (docs/report.md): where that thread was the cause, on the path. */
+typedef struct
+{
+  const char *kind;     /* "waker": it ended a wait the path follows it over (the kernel's
+                         * waker); "holder": it released a monitor the path waited on (JFR's
+                         * previous owner, without a kernel waker); "preempted-by": it ran on
+                         * the CPU a thread of the path waited for (runnable) */
+  gint64      tid;
+  const char *name;
+  gint64      pid;      /* -1 when unknown */
+  gint64      ns;       /* the union of all its intervals */
+  /* JvmsEvidenceInterval: its longest (at most JVMS_EVIDENCE_MAX_INTERVALS), disjoint, the
+   * longest first, ties earliest first. A waker's or holder's are the parts of the waits it
+   * ended that lie in the range (from the wait's start, or the part of the path it was asked
+   * over, to the wake-up: the path follows it there, and whom it waited on in turn); a
+   * preempter's its running on that CPU while the path's thread waited for it. */
+  GArray     *intervals;
+} JvmsPathCause;
+
 typedef struct
 {
   gint64        tid;
@@ -44,6 +65,7 @@ typedef struct
   gint64        from, to;     /* the range, clamped to the history */
   GArray       *segments;     /* JvmsPathSegment, in time order, covering [from, to) */
   GArray       *handoffs;     /* JvmsPathHandoff, in time order */
+  GArray       *causes;       /* JvmsPathCause, most ns first (ties: kind, then tid) */
   guint         n_threads;    /* distinct threads on the path */
   guint         n_queries;    /* history queries made: one per thread visited */
   gboolean      truncated;    /* a bound stopped following (depth or segments) */

@@ -1,6 +1,8 @@
 /* jvms-evidence.c: see jvms-evidence.h. */
 #include "jvms-evidence.h"
 
+#include <stdlib.h>
+
 static void
 item_clear (gpointer data)
 {
@@ -116,4 +118,84 @@ jvms_evidence_clear (JvmsEvidence *self)
   g_clear_pointer (&self->safepoints, g_array_unref);
   g_clear_pointer (&self->stacks, g_array_unref);
   *self = (JvmsEvidence) { 0 };
+}
+
+GHashTable *
+jvms_evidence_spans_new (void)
+{
+  return g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) g_array_unref);
+}
+
+void
+jvms_evidence_add_span (GHashTable *spans, gint64 tid, gint64 from, gint64 to, guint max)
+{
+  if (to <= from)
+    return;
+  GArray *a = g_hash_table_lookup (spans, &tid);
+  if (a == NULL)
+    {
+      a = g_array_new (FALSE, FALSE, sizeof (gint64));
+      g_hash_table_insert (spans, g_memdup2 (&tid, sizeof tid), a);
+    }
+  /* Spans mostly come in time order (or, walking back, in reverse): one that meets the last
+   * one extends it. */
+  gint64 *last = a->len > 0 ? &g_array_index (a, gint64, a->len - 2) : NULL;
+  if (last != NULL && from <= last[1] && to >= last[0])
+    {
+      last[0] = MIN (last[0], from);
+      last[1] = MAX (last[1], to);
+      return;
+    }
+  if (max > 0 && a->len / 2 >= max)
+    return;
+  gint64 pair[2] = { from, to };
+  g_array_append_vals (a, pair, 2);
+}
+
+static gint
+compare_starts (gconstpointer a, gconstpointer b)
+{
+  const gint64 *x = a, *y = b;
+  return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+static gint
+compare_longest (gconstpointer a, gconstpointer b)
+{
+  const JvmsEvidenceInterval *x = a, *y = b;
+  gint64 lx = x->to - x->from, ly = y->to - y->from;
+  if (lx != ly)
+    return lx > ly ? -1 : 1;
+  return (x->from > y->from) - (x->from < y->from);
+}
+
+GArray *
+jvms_evidence_longest_intervals (const gint64 *pairs, guint n_pairs, gint64 *union_ns)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (JvmsEvidenceInterval));
+  if (union_ns != NULL)
+    *union_ns = 0;
+  if (n_pairs == 0)
+    return out;
+  /* The union of the spans, in time order, then the longest. */
+  g_autofree gint64 *sorted = g_memdup2 (pairs, (gsize) n_pairs * 2 * sizeof (gint64));
+  qsort (sorted, n_pairs, 2 * sizeof (gint64), compare_starts);
+  g_autoptr(GArray) merged = g_array_new (FALSE, FALSE, sizeof (JvmsEvidenceInterval));
+  for (guint k = 0; k < n_pairs; k++)
+    {
+      JvmsEvidenceInterval *last = merged->len > 0
+        ? &g_array_index (merged, JvmsEvidenceInterval, merged->len - 1) : NULL;
+      if (last != NULL && sorted[2 * k] <= last->to)
+        last->to = MAX (last->to, sorted[2 * k + 1]);
+      else
+        {
+          JvmsEvidenceInterval iv = { sorted[2 * k], sorted[2 * k + 1] };
+          g_array_append_val (merged, iv);
+        }
+    }
+  for (guint k = 0; union_ns != NULL && k < merged->len; k++)
+    *union_ns += g_array_index (merged, JvmsEvidenceInterval, k).to - g_array_index (merged, JvmsEvidenceInterval, k).from;
+  g_array_sort (merged, compare_longest);
+  g_array_append_vals (out, merged->data, MIN (merged->len, JVMS_EVIDENCE_MAX_INTERVALS));
+  return out;
 }

@@ -161,4 +161,22 @@ GArray *jvms_evidence_stacks_new    (void);
 /* Frees the members and zeroes @self. */
 void    jvms_evidence_clear        (JvmsEvidence *self);
 
+/* Where causes held what others waited for (a monitor, a CPU, a wait they ended): tid ->
+ * GArray of gint64 pairs [from, to), epoch ns. The report and the critical path keep their
+ * causes' intervals here and give each cause its longest (jvms_evidence_longest_intervals). */
+GHashTable *jvms_evidence_spans_new  (void);
+/* Adds [@from, @to) to @tid's spans, merged into the last one when they meet; past @max spans a
+ * cause's further ones are left out (0: no bound). */
+void        jvms_evidence_add_span   (GHashTable *spans,
+                                      gint64      tid,
+                                      gint64      from,
+                                      gint64      to,
+                                      guint       max);
+/* The longest intervals of the union of the @n_pairs spans @pairs (overlapping or touching
+ * spans are one interval): JvmsEvidenceInterval, disjoint, the longest first (ties: earliest
+ * first), at most JVMS_EVIDENCE_MAX_INTERVALS. @union_ns (may be NULL) gets the union's length. */
+GArray     *jvms_evidence_longest_intervals (const gint64 *pairs,
+                                             guint         n_pairs,
+                                             gint64       *union_ns);
+
 G_END_DECLS

@@ -97,23 +97,6 @@ thread_refs (JvmsReportWork *w, JvmsReport *report, GHashTable *thread_ns, guint
   return refs;
 }
 
-static gint
-compare_starts (gconstpointer a, gconstpointer b)
-{
-  const gint64 *x = a, *y = b;
-  return (x[0] > y[0]) - (x[0] < y[0]);
-}
-
-static gint
-compare_longest (gconstpointer a, gconstpointer b)
-{
-  const JvmsEvidenceInterval *x = a, *y = b;
-  gint64 lx = x->to - x->from, ly = y->to - y->from;
-  if (lx != ly)
-    return lx > ly ? -1 : 1;
-  return (x->from > y->from) - (x->from < y->from);
-}
-
 void
 jvms_report_attach_intervals (GArray *refs, GHashTable *spans)
 {
@@ -121,29 +104,9 @@ jvms_report_attach_intervals (GArray *refs, GHashTable *spans)
     {
       JvmsThreadRef *ref = &g_array_index (refs, JvmsThreadRef, i);
       g_clear_pointer (&ref->intervals, g_array_unref);
-      ref->intervals = g_array_new (FALSE, FALSE, sizeof (JvmsEvidenceInterval));
       GArray *pairs = spans != NULL ? g_hash_table_lookup (spans, &ref->tid) : NULL;
-      if (pairs == NULL || pairs->len == 0)
-        continue;
-      /* The union of the spans, in time order, then the longest. */
-      guint n = pairs->len / 2;
-      g_autofree gint64 *sorted = g_memdup2 (pairs->data, n * 2 * sizeof (gint64));
-      qsort (sorted, n, 2 * sizeof (gint64), compare_starts);
-      g_autoptr(GArray) merged = g_array_new (FALSE, FALSE, sizeof (JvmsEvidenceInterval));
-      for (guint k = 0; k < n; k++)
-        {
-          JvmsEvidenceInterval *last = merged->len > 0
-            ? &g_array_index (merged, JvmsEvidenceInterval, merged->len - 1) : NULL;
-          if (last != NULL && sorted[2 * k] <= last->to)
-            last->to = MAX (last->to, sorted[2 * k + 1]);
-          else
-            {
-              JvmsEvidenceInterval iv = { sorted[2 * k], sorted[2 * k + 1] };
-              g_array_append_val (merged, iv);
-            }
-        }
-      g_array_sort (merged, compare_longest);
-      g_array_append_vals (ref->intervals, merged->data, MIN (merged->len, JVMS_EVIDENCE_MAX_INTERVALS));
+      ref->intervals = jvms_evidence_longest_intervals (pairs != NULL ? (const gint64 *) pairs->data : NULL,
+                                                        pairs != NULL ? pairs->len / 2 : 0, NULL);
     }
 }
 

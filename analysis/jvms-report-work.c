@@ -113,32 +113,13 @@ jvms_report_add_ns (GHashTable *table, gint64 tid, gint64 ns)
 GHashTable *
 jvms_report_spans_new (void)
 {
-  return g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) g_array_unref);
+  return jvms_evidence_spans_new ();
 }
 
 void
 jvms_report_add_span (GHashTable *spans, gint64 tid, gint64 from, gint64 to)
 {
-  if (to <= from)
-    return;
-  GArray *a = g_hash_table_lookup (spans, &tid);
-  if (a == NULL)
-    {
-      a = g_array_new (FALSE, FALSE, sizeof (gint64));
-      g_hash_table_insert (spans, jvms_report_int64_dup (tid), a);
-    }
-  /* Spans mostly come in time order: one that meets the last one extends it. */
-  gint64 *last = a->len > 0 ? &g_array_index (a, gint64, a->len - 2) : NULL;
-  if (last != NULL && from <= last[1] && to >= last[0])
-    {
-      last[0] = MIN (last[0], from);
-      last[1] = MAX (last[1], to);
-      return;
-    }
-  if (a->len / 2 >= JVMS_REPORT_MAX_CAUSE_SPANS)
-    return;
-  gint64 pair[2] = { from, to };
-  g_array_append_vals (a, pair, 2);
+  jvms_evidence_add_span (spans, tid, from, to, JVMS_REPORT_MAX_CAUSE_SPANS);
 }
 
 GArray *

@@ -17,6 +17,8 @@
 
 /* Segments listed in the text at most; the JSON has them all. */
 #define TEXT_SEGMENTS 200
+/* Causes listed in the text at most, most time first. */
+#define TEXT_CAUSES 20
 
 static void
 print_text (const char *trace, const JvmsCriticalPath *p, gint64 start)
@@ -37,6 +39,26 @@ print_text (const char *trace, const JvmsCriticalPath *p, gint64 start)
       g_autofree char *tkey = jvms_thread_key (s->tid);
       printf ("    %5.1f%%  %10.3f ms  %s (%s)\n", total > 0 ? 100.0 * s->to / total : 0.0, s->to / 1e6, tname, tkey);
     }
+  if (p->causes->len > 0)
+    printf ("\n%s\n", _("  Causes (kind, ms, thread, its longest intervals from the trace start):"));
+  for (guint i = 0; i < p->causes->len && i < TEXT_CAUSES; i++)
+    {
+      const JvmsPathCause *c = &g_array_index (p->causes, JvmsPathCause, i);
+      g_autofree char *tname = jvms_report_escape_text (c->name);
+      g_autofree char *tkey = jvms_thread_key (c->tid);
+      g_autoptr(GString) ivs = g_string_new (NULL);
+      for (guint k = 0; k < c->intervals->len && k < 3; k++)
+        {
+          const JvmsEvidenceInterval *iv = &g_array_index (c->intervals, JvmsEvidenceInterval, k);
+          g_string_append_printf (ivs, "%s%.6f s +%.3f ms", k > 0 ? ", " : "", (iv->from - start) / 1e9,
+                                  (iv->to - iv->from) / 1e6);
+        }
+      printf ("    %-12s  %10.3f  %s (%s)  %s\n", c->kind, c->ns / 1e6, tname, tkey, ivs->str);
+    }
+  if (p->causes->len > TEXT_CAUSES)
+    printf (g_dngettext (GETTEXT_PACKAGE, "    … and %u more cause (--json lists them all)\n",
+                         "    … and %u more causes (--json lists them all)\n",
+                         p->causes->len - TEXT_CAUSES), p->causes->len - TEXT_CAUSES);
   printf ("\n%s\n", _("  Segments (from, ms, share, thread, state, cause):"));
   for (guint i = 0; i < p->segments->len && i < TEXT_SEGMENTS; i++)
     {

@@ -289,7 +289,8 @@ def check_chain(tap, args, bundle, cache, index, tids, lo_ns, hi_ns, waits_judge
               "chain: the path hands off from A to B and from B to C", hand[:20])
     # The segments' numbers against sched_switch: a thread the path says ran was on a
     # CPU for the whole segment, one it says waited (for a CPU, or blocked) on none.
-    spans, doubtful = cpu_spans(perf_switches(perf_data))
+    switches = perf_switches(perf_data)
+    spans, doubtful = cpu_spans(switches)
     checked, wrong = {}, []
     for s in segs:
         if s["state"] not in ("running", "runnable", "blocked", "blocked-io"):
@@ -326,6 +327,7 @@ def check_chain(tap, args, bundle, cache, index, tids, lo_ns, hi_ns, waits_judge
     tap.check(path["handoffs"] and not wrong,
               "chain: every hand-off (%d) is a sched_waking perf script shows the waker emitting" % len(path["handoffs"]),
               wrong[:10])
+    check_path_causes(tap, path, tids, wakings, switches, offset, waits_judgeable)
     # The text names the path's threads.
     r = run([args.cli, "critical-path", bundle, "--thread", str(tids.get("chain-c")), "--from", "%dns" % lo_ns,
              "--to", "%dns" % hi_ns, "--cache-dir", cache])
@@ -335,6 +337,104 @@ def check_chain(tap, args, bundle, cache, index, tids, lo_ns, hi_ns, waits_judge
     tap.check(r.returncode == 2 and "no such thread" in r.stderr, "chain: a thread no trace has exits 2",
               (r.returncode, r.stderr))
     return path
+
+
+def check_path_causes(tap, path, tids, wakings, switches, offset, waits_judgeable):
+    """Issue 20: the path's causes and their intervals, as analyze's (docs/report.md): at most 8,
+    disjoint, the longest first, inside the range, no more than the cause's ns. A waker's is a
+    part of a wait it ended: it ends at a hand-off from it (the sched_waking perf script shows it
+    emitting), or at the range's end; the woken thread is on no CPU all of it (sched_switch) and
+    the path is not on it there. A preempter's: it ran on a CPU all of it, while the path was on
+    a thread waiting for a CPU (runnable), which was on none and was next switched in on that
+    CPU. @wakings: (index time, waker, woken) of every sched_waking; @switches: perf_switches."""
+    spans, doubtful = cpu_spans(switches)
+    # Each thread's switches in, (time, cpu) in time order, and its runs (from, to, cpu).
+    ins, runs, cur = {}, {}, {}
+    for time, cpu, prev, nxt in sorted(switches):
+        ins.setdefault(nxt, []).append((time, cpu))
+        if cpu in cur and cur[cpu][0] == prev:
+            runs.setdefault(prev, []).append((cur[cpu][1], time, cpu))
+        cur[cpu] = (nxt, time)
+
+    def cpu_of_run(tid, a, b):
+        """The CPU on which @tid ran all of [a, b) (perf clock), or None."""
+        return next((cpu for x, y, cpu in runs.get(tid, []) if x <= a and y >= b), None)
+
+    def next_cpu(tid, t):
+        """The CPU @tid was switched in on next at or after @t."""
+        times = ins.get(tid, [])
+        i = bisect.bisect_left(times, (t,))
+        return times[i][1] if i < len(times) else None
+
+    lo, hi = path["range"]["from_ns"], path["range"]["to_ns"]
+    segs = path["segments"]
+    starts = [s["from_ns"] for s in segs]
+
+    def segments_over(a, b):
+        i = max(0, bisect.bisect_right(starts, a) - 1)
+        out = []
+        while i < len(segs) and segs[i]["from_ns"] < b:
+            if segs[i]["to_ns"] > a:
+                out.append(segs[i])
+            i += 1
+        return out
+
+    handoff_at = {}
+    for h in path["handoffs"]:
+        handoff_at.setdefault((h["at_ns"], h["waker"]), []).append(h["woken"])
+    shape, wrong, judged = [], [], {"waker": 0, "preempted-by": 0}
+    for c in path["causes"]:
+        ivs = [(iv["from_ns"], iv["to_ns"]) for iv in c["intervals"]]
+        lengths = [b - a for a, b in ivs]
+        ordered = sorted(ivs, key=lambda iv: (-(iv[1] - iv[0]), iv[0]))
+        disjoint = all(x[1] <= y[0] for x, y in zip(sorted(ivs), sorted(ivs)[1:]))
+        if (not ivs or len(ivs) > 8 or ivs != ordered or not disjoint or sum(lengths) > c["ns"]
+                or any(a < lo or b > hi or b <= a for a, b in ivs)):
+            shape.append((c["kind"], c["tid"], c["ns"], ivs))
+        for a, b in ivs:
+            pa, pb = a - offset, b - offset
+            if c["kind"] == "waker":
+                woken = handoff_at.get((b, c["tid"]), [])
+                if b < hi and not woken:
+                    wrong.append("waker %d [%d, %d): no hand-off from it at its end" % (c["tid"], a, b))
+                    continue
+                for w in woken:
+                    if (b, c["tid"], w) not in wakings:
+                        wrong.append("waker %d [%d, %d): perf shows no sched_waking of %d by it at its end"
+                                     % (c["tid"], a, b, w))
+                    if any(s["tid"] == w for s in segments_over(a, b)):
+                        wrong.append("waker %d [%d, %d): the path is on the woken %d inside it" % (c["tid"], a, b, w))
+                    if doubtful_for(doubtful, w, pa, pb):
+                        continue
+                    judged["waker"] += 1
+                    if overlap(spans.get(w, []), pa, pb) != 0:
+                        wrong.append("waker %d [%d, %d): the woken %d ran %d ns of it" %
+                                     (c["tid"], a, b, w, overlap(spans.get(w, []), pa, pb)))
+            elif c["kind"] == "preempted-by":
+                over = segments_over(a, b)
+                if any(s["state"] != "runnable" or s["tid"] == c["tid"] for s in over):
+                    wrong.append("preempter %d [%d, %d): the path is not waiting for a CPU there: %s"
+                                 % (c["tid"], a, b, [(s["tid"], s["state"]) for s in over][:4]))
+                    continue
+                if doubtful_for(doubtful, c["tid"], pa, pb) or any(doubtful_for(doubtful, s["tid"], pa, pb) for s in over):
+                    continue
+                judged["preempted-by"] += 1
+                cpu = cpu_of_run(c["tid"], pa, pb)
+                idle = all(overlap(spans.get(s["tid"], []), pa, pb) == 0 for s in over)
+                nxt = [next_cpu(s["tid"], pb) for s in over]
+                if cpu is None or not idle or any(n != cpu for n in nxt):
+                    wrong.append("preempter %d [%d, %d): ran all of it on CPU %s; the waiting thread off CPU %s, "
+                                 "next on CPUs %s" % (c["tid"], a, b, cpu, idle, nxt))
+    tap.check(not shape, "chain: each cause's intervals are at most 8, disjoint, the longest first, inside the range, "
+              "within its ns", shape[:5])
+    wakers = {c["tid"] for c in path["causes"] if c["kind"] == "waker"}
+    tap.check({tids.get("chain-a"), tids.get("chain-b")} <= wakers,
+              "chain: A and B are causes of C's path as wakers", sorted(wakers)[:20])
+    kinds = {c["kind"] for c in path["causes"]}
+    tap.check((judged["waker"] > 0 or not waits_judgeable) and not wrong,
+              "chain: each cause's interval against perf script (%s judged; kinds %s): a waker's ends at its "
+              "sched_waking of a thread off CPU all of it, a preempter ran while the path waited for a CPU"
+              % (judged, sorted(kinds)), wrong[:10])
 
 
 def judgeable_waits(args, perf_data, cache, out):

@@ -820,17 +820,7 @@ jvms_critical_path_to_json (const JvmsCriticalPath *self, gint64 start)
       else
         json_builder_add_null_value (b);
       jvms_json_member_int (b, "ns", c->ns);
-      json_builder_set_member_name (b, "intervals");
-      json_builder_begin_array (b);
-      for (guint k = 0; k < c->intervals->len; k++)
-        {
-          const JvmsEvidenceInterval *iv = &g_array_index (c->intervals, JvmsEvidenceInterval, k);
-          json_builder_begin_object (b);
-          jvms_json_member_int (b, "from_ns", iv->from);
-          jvms_json_member_int (b, "to_ns", iv->to);
-          json_builder_end_object (b);
-        }
-      json_builder_end_array (b);
+      jvms_json_member_intervals (b, c->intervals);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);

@@ -1,6 +1,8 @@
 /* jvms-json.c: see jvms-json.h. */
 #include "jvms-json.h"
 
+#include "jvms-evidence.h"
+
 void
 jvms_json_add_text (JsonBuilder *builder, const char *text)
 {
@@ -39,4 +41,20 @@ jvms_json_member_text (JsonBuilder *builder, const char *name, const char *text)
 {
   json_builder_set_member_name (builder, name);
   jvms_json_add_text (builder, text);
+}
+
+void
+jvms_json_member_intervals (JsonBuilder *builder, const GArray *intervals)
+{
+  json_builder_set_member_name (builder, "intervals");
+  json_builder_begin_array (builder);
+  for (guint k = 0; intervals != NULL && k < intervals->len; k++)
+    {
+      const JvmsEvidenceInterval *iv = &g_array_index (intervals, JvmsEvidenceInterval, k);
+      json_builder_begin_object (builder);
+      jvms_json_member_int (builder, "from_ns", iv->from);
+      jvms_json_member_int (builder, "to_ns", iv->to);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
 }

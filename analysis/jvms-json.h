@@ -21,5 +21,9 @@ void jvms_json_member_int  (JsonBuilder *builder,
 void jvms_json_member_text (JsonBuilder *builder,
                             const char  *name,
                             const char  *text);
+/* "intervals": [{from_ns, to_ns}] of @intervals (JvmsEvidenceInterval; NULL gives []): a
+ * cause's own intervals, in the report and the critical path alike. */
+void jvms_json_member_intervals (JsonBuilder  *builder,
+                                 const GArray *intervals);
 
 G_END_DECLS

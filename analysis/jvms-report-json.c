@@ -51,17 +51,7 @@ add_threads (JsonBuilder *b, const char *name, const GArray *refs, gboolean hold
             json_builder_add_null_value (b);
           json_builder_set_member_name (b, "ours");
           json_builder_add_boolean_value (b, t->ours);
-          json_builder_set_member_name (b, "intervals");
-          json_builder_begin_array (b);
-          for (guint k = 0; t->intervals != NULL && k < t->intervals->len; k++)
-            {
-              const JvmsEvidenceInterval *iv = &g_array_index (t->intervals, JvmsEvidenceInterval, k);
-              json_builder_begin_object (b);
-              add_int (b, "from_ns", iv->from);
-              add_int (b, "to_ns", iv->to);
-              json_builder_end_object (b);
-            }
-          json_builder_end_array (b);
+          jvms_json_member_intervals (b, t->intervals);
         }
       json_builder_end_object (b);
     }

@@ -33,6 +33,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "bench-common.h"
 #include "jvms-critical-path.h"
 #include "jvms-scope.h"
 #include "jvms-thread-list.h"
@@ -50,14 +51,6 @@ run (const char * const *argv)
       g_printerr ("bench-causality: %s: %s\n", argv[0], error->message);
       exit (1);
     }
-}
-
-static double
-thread_cpu_ms (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
 /* The calling thread's time waiting for a CPU (run_delay of /proc/thread-self/schedstat), ms;
@@ -80,22 +73,6 @@ thread_major_faults (void)
 {
   struct rusage ru;
   return getrusage (RUSAGE_THREAD, &ru) == 0 ? ru.ru_majflt : 0;
-}
-
-static int
-compare_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
-
-/* The @q quantile of @n values, sorting them. */
-static double
-quantile (double *v, guint n, double q)
-{
-  qsort (v, n, sizeof (double), compare_double);
-  guint i = (guint) ceil (q * n);
-  return v[CLAMP (i, 1, n) - 1];
 }
 
 /* The baseline: the asked thread's kernel states over [from, to), read and iterated. */
@@ -203,9 +180,9 @@ main (int argc, char **argv)
       double d0 = thread_run_delay_ms ();
       long f0 = thread_major_faults ();
       gint64 t0 = g_get_monotonic_time ();
-      double c0 = thread_cpu_ms ();
+      double c0 = jvms_bench_thread_cpu_ms ();
       g_autoptr(JvmsCriticalPath) p = jvms_critical_path_compute (history, info->tid, from, to, NULL, &error);
-      cpu[q] = thread_cpu_ms () - c0;
+      cpu[q] = jvms_bench_thread_cpu_ms () - c0;
       wall[q] = (g_get_monotonic_time () - t0) / 1e3;
       delay[q] = thread_run_delay_ms () - d0;
       faults[q] = thread_major_faults () - f0;
@@ -224,7 +201,7 @@ main (int argc, char **argv)
     }
   /* The slowest queries (the 1 % above the p99's and the p99 itself), before the sorts below. */
   memcpy (sorted_wall, wall, queries * sizeof (double));
-  double slow = quantile (sorted_wall, queries, 0.98);
+  double slow = jvms_bench_percentile (sorted_wall, queries, 0.98);
   double delay_sum = 0, delay_slow = 0, wall_slow = 0;
   for (guint q = 0; q < queries; q++)
     {
@@ -238,14 +215,14 @@ main (int argc, char **argv)
               MAX (0, wall[q] - cpu[q] - delay[q]), faults[q], segs[q]);
     }
   printf ("figure slow_queries_cpu_wait_share %.2f\n", wall_slow > 0 ? delay_slow / wall_slow : 0);
-  printf ("figure critical_path_cpu_wait_p50 %.3f ms\n", quantile (delay, queries, 0.5));
-  double wall_p50 = quantile (wall, queries, 0.5), read_p50 = quantile (read, queries, 0.5);
+  printf ("figure critical_path_cpu_wait_p50 %.3f ms\n", jvms_bench_percentile (delay, queries, 0.5));
+  double wall_p50 = jvms_bench_percentile (wall, queries, 0.5), read_p50 = jvms_bench_percentile (read, queries, 0.5);
   printf ("# at most %u hand-offs and %u threads on one path\n", hops_max, threads_max);
   printf ("figure critical_path_p50 %.3f ms\n", wall_p50);
-  printf ("figure critical_path_p99 %.3f ms\n", quantile (wall, queries, 0.99));
-  printf ("figure critical_path_cpu_p50 %.3f ms\n", quantile (cpu, queries, 0.5));
-  printf ("figure critical_path_cpu_p99 %.3f ms\n", quantile (cpu, queries, 0.99));
-  printf ("figure segments_p99 %.0f segments\n", quantile (segs, queries, 0.99));
+  printf ("figure critical_path_p99 %.3f ms\n", jvms_bench_percentile (wall, queries, 0.99));
+  printf ("figure critical_path_cpu_p50 %.3f ms\n", jvms_bench_percentile (cpu, queries, 0.5));
+  printf ("figure critical_path_cpu_p99 %.3f ms\n", jvms_bench_percentile (cpu, queries, 0.99));
+  printf ("figure segments_p99 %.0f segments\n", jvms_bench_percentile (segs, queries, 0.99));
   printf ("figure read_states_p50 %.3f ms\n", read_p50);
   printf ("ratio path_vs_read_p50 %.2f\n", read_p50 > 0 ? wall_p50 / read_p50 : 0);
   return 0;

@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "bench-common.h"
 #include "jvms-event-query.h"
 #include "jvms-event-table.h"
 #include "jvms-event-writer.h"
@@ -49,37 +50,6 @@ static char *cache_dir;
 static int n_pages = 400;
 static int n_frames = 300;
 static gboolean no_table;
-
-static double
-now_ms (void)
-{
-  return g_get_monotonic_time () / 1000.0;
-}
-
-static double
-cpu_ms (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int
-cmp_double (gconstpointer a, gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
-
-static double
-percentile (GArray *values, double p)
-{
-  if (values->len == 0)
-    return 0;
-  g_array_sort (values, cmp_double);
-  guint r = (guint) ((p / 100.0) * values->len + 0.999999);
-  return g_array_index (values, double, MIN (MAX (r, 1u), values->len) - 1);
-}
 
 static void
 build_store (const char *path)
@@ -185,24 +155,24 @@ bench_queries (JvmsEventStore *store)
     {
       Selection s;
       random_selection (rand, store, &s);
-      double t0 = now_ms ();
+      double t0 = jvms_bench_wall_ms ();
       g_autoptr(GError) error = NULL;
       g_autoptr(JvmsEventQuery) q = jvms_event_query_new (store, &s.filter, &error);
       if (q == NULL)
         g_error ("%s", error->message);
-      double t1 = now_ms ();
+      double t1 = jvms_bench_wall_ms ();
       g_array_append_val (select, (double) { t1 - t0 });
       guint64 n = jvms_event_query_get_n_rows (q);
       if (n == 0)
         continue;
       guint64 pos = (guint64) (g_rand_double (rand) * (double) (n > PAGE ? n - PAGE : 1));
       g_autoptr(JvmsEventBatch) batch = jvms_event_batch_new ();
-      double c0 = cpu_ms ();
-      t0 = now_ms ();
+      double c0 = jvms_bench_thread_cpu_ms ();
+      t0 = jvms_bench_wall_ms ();
       if (!jvms_event_query_read (q, cursor, pos, PAGE, batch, &error))
         g_error ("%s", error->message);
-      t1 = now_ms ();
-      double c1 = cpu_ms ();
+      t1 = jvms_bench_wall_ms ();
+      double c1 = jvms_bench_thread_cpu_ms ();
       g_array_append_val (page, (double) { t1 - t0 });
       g_array_append_val (page_cpu, (double) { c1 - c0 });
       /* The baseline for 20 of the same pages: every row of the selection up to the page. */
@@ -210,29 +180,29 @@ bench_queries (JvmsEventStore *store)
         {
           g_autoptr(JvmsEventCursor) fresh = jvms_event_cursor_new (store);
           Reach reach = { pos + PAGE, TRUE };
-          t0 = now_ms ();
+          t0 = jvms_bench_wall_ms ();
           jvms_event_query_foreach (q, fresh, 0, FALSE, count_down, &reach, NULL);
-          t1 = now_ms ();
+          t1 = jvms_bench_wall_ms ();
           g_array_append_val (baseline, (double) { t1 - t0 });
           g_array_append_val (ours_sampled, (double) { g_array_index (page, double, page->len - 1) });
         }
     }
-  printf ("figure events_select_p99 %.3f ms\n", percentile (select, 99));
-  printf ("figure events_query_p50 %.3f ms\n", percentile (page, 50));
-  printf ("figure events_query_p99 %.3f ms\n", percentile (page, 99));
-  printf ("figure events_query_cpu_p99 %.3f ms\n", percentile (page_cpu, 99));
-  double base = percentile (baseline, 50);
+  printf ("figure events_select_p99 %.3f ms\n", jvms_bench_percentile_of (select, 0.99));
+  printf ("figure events_query_p50 %.3f ms\n", jvms_bench_percentile_of (page, 0.5));
+  printf ("figure events_query_p99 %.3f ms\n", jvms_bench_percentile_of (page, 0.99));
+  printf ("figure events_query_cpu_p99 %.3f ms\n", jvms_bench_percentile_of (page_cpu, 0.99));
+  double base = jvms_bench_percentile_of (baseline, 0.5);
   printf ("figure baseline_scan_to_page_p50 %.3f ms\n", base);
-  printf ("ratio events_query_p50 %.5f\n", base > 0 ? percentile (ours_sampled, 50) / base : 0);
+  printf ("ratio events_query_p50 %.5f\n", base > 0 ? jvms_bench_percentile_of (ours_sampled, 0.5) / base : 0);
 
   /* Every row once, headers only. */
   JvmsEventFilter all = { G_MININT64, G_MAXINT64, JVMS_EVENT_KEEP_ALL, NULL, 0, JVMS_EVENT_KEEP_ALL, NULL, 0 };
   g_autoptr(JvmsEventQuery) q = jvms_event_query_new (store, &all, NULL);
   Reach reach = { G_MAXUINT64, FALSE };
   g_autoptr(JvmsEventCursor) fresh = jvms_event_cursor_new (store);
-  double t0 = now_ms ();
+  double t0 = jvms_bench_wall_ms ();
   jvms_event_query_foreach (q, fresh, 0, FALSE, count_down, &reach, NULL);
-  printf ("figure events_scan_s %.3f s\n", (now_ms () - t0) / 1000);
+  printf ("figure events_scan_s %.3f s\n", (jvms_bench_wall_ms () - t0) / 1000);
   g_rand_free (rand);
 }
 
@@ -255,8 +225,8 @@ typedef struct
 static void
 on_update (GdkFrameClock *clock, Scroll *s)
 {
-  s->started = now_ms ();
-  s->started_cpu = cpu_ms ();
+  s->started = jvms_bench_wall_ms ();
+  s->started_cpu = jvms_bench_thread_cpu_ms ();
 }
 
 static void
@@ -264,8 +234,8 @@ on_after_paint (GdkFrameClock *clock, Scroll *s)
 {
   if (s->started > 0 && s->warm)
     {
-      g_array_append_val (s->frames, (double) { now_ms () - s->started });
-      g_array_append_val (s->cpu, (double) { cpu_ms () - s->started_cpu });
+      g_array_append_val (s->frames, (double) { jvms_bench_wall_ms () - s->started });
+      g_array_append_val (s->cpu, (double) { jvms_bench_thread_cpu_ms () - s->started_cpu });
     }
   s->started = 0;
   if (s->left-- <= 0)
@@ -383,13 +353,13 @@ bench_table (JvmsEventStore *store)
   g_autoptr(GArray) base_cpu = NULL;
   g_autoptr(GArray) base = scroll_frames (scroller, &base_cpu);
 
-  double p99 = percentile (ours, 99), b99 = percentile (base, 99);
-  printf ("figure event_table_scroll_p50 %.3f ms\n", percentile (ours, 50));
+  double p99 = jvms_bench_percentile_of (ours, 0.99), b99 = jvms_bench_percentile_of (base, 0.99);
+  printf ("figure event_table_scroll_p50 %.3f ms\n", jvms_bench_percentile_of (ours, 0.5));
   printf ("figure event_table_scroll_p99 %.3f ms\n", p99);
-  printf ("figure event_table_scroll_cpu_p50 %.3f ms\n", percentile (ours_cpu, 50));
-  printf ("figure event_table_scroll_cpu_p99 %.3f ms\n", percentile (ours_cpu, 99));
+  printf ("figure event_table_scroll_cpu_p50 %.3f ms\n", jvms_bench_percentile_of (ours_cpu, 0.5));
+  printf ("figure event_table_scroll_cpu_p99 %.3f ms\n", jvms_bench_percentile_of (ours_cpu, 0.99));
   printf ("figure baseline_scroll_p99 %.3f ms\n", b99);
-  printf ("figure baseline_scroll_cpu_p99 %.3f ms\n", percentile (base_cpu, 99));
+  printf ("figure baseline_scroll_cpu_p99 %.3f ms\n", jvms_bench_percentile_of (base_cpu, 0.99));
   printf ("ratio event_table_scroll_p99 %.3f\n", b99 > 0 ? p99 / b99 : 0);
   printf ("figure event_table_frames %u frames\n", ours->len);
 }
@@ -418,9 +388,9 @@ main (int argc, char **argv)
   JvmsEventStore *store = jvms_event_store_open (path, NULL);
   if (store == NULL)
     {
-      double t0 = now_ms ();
+      double t0 = jvms_bench_wall_ms ();
       build_store (path);
-      printf ("figure build_seconds %.2f s\n", (now_ms () - t0) / 1000);
+      printf ("figure build_seconds %.2f s\n", (jvms_bench_wall_ms () - t0) / 1000);
       store = jvms_event_store_open (path, &error);
       if (store == NULL)
         g_error ("%s", error->message);

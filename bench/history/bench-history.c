@@ -18,6 +18,7 @@
  * the page cache (posix_fadvise DONTNEED) and the node cache is empty, random attribute and
  * time over the whole trace. Warm: 10,000 random queries inside one 1% window of the trace
  * (a view), run once to load and then measured. */
+#include "bench-common.h"
 #include "jvms-history.h"
 
 #include <errno.h>
@@ -53,22 +54,6 @@ static gint64
 next_gap (void)
 {
   return 1 + (gint64) floor (-1e6 * log (1.0 - uniform ()));
-}
-
-static double
-cpu_s (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
-  return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
-}
-
-static double
-now_s (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
 }
 
 /* A binary heap of (time, thread), smallest time first, ties to the lower thread. */
@@ -109,23 +94,6 @@ typedef struct
   guint32 attr;
   guint32 value;
 } Change;
-
-static int
-cmp_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
-
-static double
-percentile (GArray *v, double p)
-{
-  if (v->len == 0)
-    return NAN;
-  qsort (v->data, v->len, sizeof (double), cmp_double);
-  guint k = (guint) ceil (p * v->len) - 1;
-  return g_array_index (v, double, MIN (k, v->len - 1));
-}
 
 static void
 drop_page_cache (const char *path)
@@ -204,21 +172,21 @@ run_one (guint64 n, guint m, const char *dir)
           e->t += next_gap ();
           heap_down (heap, m, 0);
         }
-      double t0 = now_s (), c0 = cpu_s ();
+      double t0 = jvms_bench_wall_s (), c0 = jvms_bench_thread_cpu_s ();
       for (guint k = 0; k < c; k++)
         if (G_UNLIKELY (!jvms_history_builder_modify_int (b, ch[k].attr, ch[k].t, ch[k].value, &error)))
           g_error ("%s", error->message);
-      build += now_s () - t0;
-      build_cpu += cpu_s () - c0;
+      build += jvms_bench_wall_s () - t0;
+      build_cpu += jvms_bench_thread_cpu_s () - c0;
       last = ch[c - 1].t;
       done += c;
     }
-  double t0 = now_s (), cc0 = cpu_s ();
+  double t0 = jvms_bench_wall_s (), cc0 = jvms_bench_thread_cpu_s ();
   if (!jvms_history_builder_close (b, last, &error))
     g_error ("%s", error->message);
-  double close_s = now_s () - t0;
+  double close_s = jvms_bench_wall_s () - t0;
   build += close_s;
-  build_cpu += cpu_s () - cc0;
+  build_cpu += jvms_bench_thread_cpu_s () - cc0;
   jvms_history_builder_free (b);
 
   struct rusage ru;
@@ -260,14 +228,14 @@ run_one (guint64 n, guint m, const char *dir)
         {
           gint64 t = hs + (gint64) (uniform () * (double) span);
           JvmsAttribute a = (JvmsAttribute) (splitmix64 () % jvms_history_get_n_attributes (h));
-          double a0 = now_s ();
+          double a0 = jvms_bench_wall_s ();
           if (!jvms_history_query_single (h, a, t, &iv, &error))
             g_error ("%s", error->message);
-          double us = (now_s () - a0) * 1e6;
+          double us = (jvms_bench_wall_s () - a0) * 1e6;
           g_array_append_val (lat, us);
         }
-      printf ("figure single_query_p50_cold_%s %.2f us\n", tag, percentile (lat, 0.5));
-      printf ("figure single_query_p99_cold_%s %.2f us\n", tag, percentile (lat, 0.99));
+      printf ("figure single_query_p50_cold_%s %.2f us\n", tag, jvms_bench_percentile_of (lat, 0.5));
+      printf ("figure single_query_p99_cold_%s %.2f us\n", tag, jvms_bench_percentile_of (lat, 0.99));
 
       /* Single, warm: a view over 1% of the trace. */
       gint64 w0 = hs + (gint64) (uniform () * (double) span * 0.99), ww = span / 100;
@@ -283,15 +251,15 @@ run_one (guint64 n, guint m, const char *dir)
           g_array_set_size (lat, 0);
           for (guint q = 0; q < 10000; q++)
             {
-              double a0 = now_s ();
+              double a0 = jvms_bench_wall_s ();
               if (!jvms_history_query_single (h, qa[q], qt[q], &iv, &error))
                 g_error ("%s", error->message);
-              double us = (now_s () - a0) * 1e6;
+              double us = (jvms_bench_wall_s () - a0) * 1e6;
               g_array_append_val (lat, us);
             }
         }
-      printf ("figure single_query_p50_warm_%s %.2f us\n", tag, percentile (lat, 0.5));
-      printf ("figure single_query_p99_warm_%s %.2f us\n", tag, percentile (lat, 0.99));
+      printf ("figure single_query_p50_warm_%s %.2f us\n", tag, jvms_bench_percentile_of (lat, 0.5));
+      printf ("figure single_query_p99_warm_%s %.2f us\n", tag, jvms_bench_percentile_of (lat, 0.99));
       fflush (stdout);
 
       /* Full. */
@@ -300,13 +268,13 @@ run_one (guint64 n, guint m, const char *dir)
       for (guint q = 0; q < 200; q++)
         {
           gint64 t = hs + (gint64) (uniform () * (double) span);
-          double a0 = now_s ();
+          double a0 = jvms_bench_wall_s ();
           if (!jvms_history_query_full (h, t, full, &error))
             g_error ("%s", error->message);
-          double ms = (now_s () - a0) * 1e3;
+          double ms = (jvms_bench_wall_s () - a0) * 1e3;
           g_array_append_val (lat, ms);
         }
-      printf ("figure full_query_p99_%s %.3f ms\n", tag, percentile (lat, 0.99));
+      printf ("figure full_query_p99_%s %.3f ms\n", tag, jvms_bench_percentile_of (lat, 0.99));
 
       /* Range: 1% window, 50 attributes. */
       g_array_set_size (lat, 0);
@@ -315,17 +283,17 @@ run_one (guint64 n, guint m, const char *dir)
           for (guint i = 0; i < 50; i++)
             ra[i] = (JvmsAttribute) (splitmix64 () % jvms_history_get_n_attributes (h));
           gint64 t = hs + (gint64) (uniform () * (double) span * 0.99);
-          double a0 = now_s ();
+          double a0 = jvms_bench_wall_s ();
           g_autoptr (JvmsHistoryRange) r = jvms_history_query_range (h, t, t + span / 100, ra, 50, &error);
           if (r == NULL)
             g_error ("%s", error->message);
           guint64 cnt = 0;
           while (jvms_history_range_next (r, &iv, &error))
             cnt++;
-          double ms = (now_s () - a0) * 1e3;
+          double ms = (jvms_bench_wall_s () - a0) * 1e3;
           g_array_append_val (lat, ms);
         }
-      printf ("figure range_query_p99_%s %.3f ms\n", tag, percentile (lat, 0.99));
+      printf ("figure range_query_p99_%s %.3f ms\n", tag, jvms_bench_percentile_of (lat, 0.99));
       fflush (stdout);
     }
 
@@ -339,17 +307,17 @@ run_one (guint64 n, guint m, const char *dir)
   guint reps = n >= 100000000 ? 5 : 10;
   for (guint q = 0; q < reps; q++)
     {
-      double a0 = now_s (), c0 = cpu_s ();
+      double a0 = jvms_bench_wall_s (), c0 = jvms_bench_thread_cpu_s ();
       if (!jvms_history_query_summary (h, hs, he, ra, na, (guint) n_columns, cells, &error))
         g_error ("%s", error->message);
-      double ms = (now_s () - a0) * 1e3, cms = (cpu_s () - c0) * 1e3;
+      double ms = (jvms_bench_wall_s () - a0) * 1e3, cms = (jvms_bench_thread_cpu_s () - c0) * 1e3;
       g_array_append_val (lat, ms);
       g_array_append_val (cpu, cms);
     }
-  printf ("figure summary_query_cpu_p50_whole_%s %.3f ms\n", tag, percentile (cpu, 0.5));
-  printf ("figure summary_query_cpu_p99_whole_%s %.3f ms\n", tag, percentile (cpu, 0.99));
-  printf ("figure summary_query_p50_whole_%s %.3f ms\n", tag, percentile (lat, 0.5));
-  printf ("figure summary_query_p99_whole_%s %.3f ms\n", tag, percentile (lat, 0.99));
+  printf ("figure summary_query_cpu_p50_whole_%s %.3f ms\n", tag, jvms_bench_percentile_of (cpu, 0.5));
+  printf ("figure summary_query_cpu_p99_whole_%s %.3f ms\n", tag, jvms_bench_percentile_of (cpu, 0.99));
+  printf ("figure summary_query_p50_whole_%s %.3f ms\n", tag, jvms_bench_percentile_of (lat, 0.5));
+  printf ("figure summary_query_p99_whole_%s %.3f ms\n", tag, jvms_bench_percentile_of (lat, 0.99));
   fflush (stdout);
   g_array_set_size (lat, 0);
   g_array_set_size (cpu, 0);
@@ -359,17 +327,17 @@ run_one (guint64 n, guint m, const char *dir)
       double f = pow (10, 0.3 + uniform () * 3.7);
       gint64 w = MAX ((gint64) ((double) span / f), 2000);
       gint64 t = hs + (gint64) (uniform () * (double) (span - w));
-      double a0 = now_s (), c0 = cpu_s ();
+      double a0 = jvms_bench_wall_s (), c0 = jvms_bench_thread_cpu_s ();
       if (!jvms_history_query_summary (h, t, t + w, ra, na, (guint) n_columns, cells, &error))
         g_error ("%s", error->message);
-      double ms = (now_s () - a0) * 1e3, cms = (cpu_s () - c0) * 1e3;
+      double ms = (jvms_bench_wall_s () - a0) * 1e3, cms = (jvms_bench_thread_cpu_s () - c0) * 1e3;
       g_array_append_val (lat, ms);
       g_array_append_val (cpu, cms);
     }
-  printf ("figure summary_query_cpu_p50_zoom_%s %.3f ms\n", tag, percentile (cpu, 0.5));
-  printf ("figure summary_query_cpu_p99_zoom_%s %.3f ms\n", tag, percentile (cpu, 0.99));
-  printf ("figure summary_query_p50_zoom_%s %.3f ms\n", tag, percentile (lat, 0.5));
-  printf ("figure summary_query_p99_zoom_%s %.3f ms\n", tag, percentile (lat, 0.99));
+  printf ("figure summary_query_cpu_p50_zoom_%s %.3f ms\n", tag, jvms_bench_percentile_of (cpu, 0.5));
+  printf ("figure summary_query_cpu_p99_zoom_%s %.3f ms\n", tag, jvms_bench_percentile_of (cpu, 0.99));
+  printf ("figure summary_query_p50_zoom_%s %.3f ms\n", tag, jvms_bench_percentile_of (lat, 0.5));
+  printf ("figure summary_query_p99_zoom_%s %.3f ms\n", tag, jvms_bench_percentile_of (lat, 0.99));
   fflush (stdout);
   jvms_history_unref (g_steal_pointer (&h));
   g_unlink (path);

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 
+#include "bench-common.h"
 #include "jvms-build.h"
 #include "jvms-trace-index.h"
 
@@ -33,27 +34,6 @@ run (const char * const *argv)
       g_printerr ("bench-index: %s: %s\n", argv[0], error->message);
       exit (1);
     }
-}
-
-static double
-now (void)
-{
-  return g_get_monotonic_time () / 1e6;
-}
-
-static double
-cpu_seconds (void)
-{
-  struct rusage ru;
-  getrusage (RUSAGE_SELF, &ru);
-  return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-}
-
-static int
-compare_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
 }
 
 /* One build of @bundle into @dir, with or without wakers: its CPU seconds and index bytes. */
@@ -72,13 +52,13 @@ build_once (const char *bundle, const char *dir, gboolean wakers, double *cpu, d
   };
   JvmsBuildResult res = { 0 };
   g_autoptr(GError) error = NULL;
-  double t = cpu_seconds ();
+  double t = jvms_bench_rusage_cpu_s (RUSAGE_SELF);
   if (!jvms_build_index (&req, &res, NULL, &error))
     {
       g_printerr ("bench-index: %s\n", error->message);
       exit (1);
     }
-  *cpu = cpu_seconds () - t;
+  *cpu = jvms_bench_rusage_cpu_s (RUSAGE_SELF) - t;
   GStatBuf st;
   *bytes = g_stat (index_path, &st) == 0 ? (double) st.st_size : 0;
   g_clear_pointer (&res.history, jvms_history_unref);
@@ -100,11 +80,10 @@ wakers_cost (const char *bundle, const char *base)
   for (guint i = 0; i < N; i++)
     for (guint w = 0; w < 2; w++)
       build_once (bundle, dir, w == 1, &cpu[w][i], &bytes[w][i]);
-  for (guint w = 0; w < 2; w++)
-    qsort (cpu[w], N, sizeof (double), compare_double);
+  double with = jvms_bench_median (cpu[1], N), without = jvms_bench_median (cpu[0], N);
   printf ("# wakers: CPU %.2f s with, %.2f s without (medians of %d); index %.1f MB with, %.1f MB without\n",
-          cpu[1][N / 2], cpu[0][N / 2], N, bytes[1][0] / 1e6, bytes[0][0] / 1e6);
-  printf ("figure wakers_time_pct %.1f %%\n", 100 * (cpu[1][N / 2] / cpu[0][N / 2] - 1));
+          with, without, N, bytes[1][0] / 1e6, bytes[0][0] / 1e6);
+  printf ("figure wakers_time_pct %.1f %%\n", 100 * (with / without - 1));
   printf ("figure wakers_bytes_pct %.1f %%\n", 100 * (bytes[1][0] / bytes[0][0] - 1));
   g_rmdir (dir);
 }
@@ -116,9 +95,9 @@ cat_seconds (const char *bundle)
   g_autofree char *perf = g_build_filename (bundle, "kernel.perf.data", NULL);
   g_autofree char *cmd = g_strdup_printf ("cat '%s' '%s' > /dev/null", jfr, perf);
   const char *argv[] = { "sh", "-c", cmd, NULL };
-  double t = now ();
+  double t = jvms_bench_wall_s ();
   run (argv);
-  return now () - t;
+  return jvms_bench_wall_s () - t;
 }
 
 int
@@ -154,13 +133,13 @@ main (int argc, char **argv)
   jvms_trace_index_set_force_rebuild (index, TRUE);
   struct rusage before;
   getrusage (RUSAGE_SELF, &before);
-  double t = now ();
+  double t = jvms_bench_wall_s ();
   if (!jvms_trace_index_load (index, NULL, &error))
     {
       g_printerr ("bench-index: %s\n", error->message);
       return 1;
     }
-  double secs = now () - t;
+  double secs = jvms_bench_wall_s () - t;
   double cat2 = cat_seconds (bundle);
   double cat = MIN (cat1, cat2);
 

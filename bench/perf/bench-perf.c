@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bench-common.h"
 #include "jvms-perf.h"
 
 typedef struct
@@ -78,22 +79,6 @@ record (const char *self_exe, const char *file, long handoffs)
     }
 }
 
-static double
-now_s (void)
-{
-  return (double) g_get_monotonic_time () / 1e6;
-}
-
-/* CPU seconds (user + system) of this process or of its waited-for children. */
-static double
-cpu_s (int who)
-{
-  struct rusage ru;
-  getrusage (who, &ru);
-  return (double) (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec)
-         + (double) (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-}
-
 int
 main (int argc, char **argv)
 {
@@ -120,8 +105,8 @@ main (int argc, char **argv)
   double mb = (double) st.st_size / 1e6;
 
   /* Ours: every event decoded, every field touched. */
-  double t0 = now_s ();
-  double c0 = cpu_s (RUSAGE_SELF);
+  double t0 = jvms_bench_wall_s ();
+  double c0 = jvms_bench_rusage_cpu_s (RUSAGE_SELF);
   g_autoptr(GError) error = NULL;
   g_autoptr(JvmsPerfReader) reader = jvms_perf_reader_open (file, JVMS_PERF_READER_DEFAULT, &error);
   if (reader == NULL)
@@ -146,15 +131,15 @@ main (int argc, char **argv)
     }
   if (error != NULL)
     fprintf (stderr, "warning: %s\n", error->message);
-  double ours = now_s () - t0;
-  double ours_cpu = cpu_s (RUSAGE_SELF) - c0;
+  double ours = jvms_bench_wall_s () - t0;
+  double ours_cpu = jvms_bench_rusage_cpu_s (RUSAGE_SELF) - c0;
   struct rusage ru;
   getrusage (RUSAGE_SELF, &ru);
 
   /* perf script, default output, on the same file. */
   const char *script[] = { "perf", "script", "-i", file, NULL };
-  t0 = now_s ();
-  c0 = cpu_s (RUSAGE_CHILDREN);
+  t0 = jvms_bench_wall_s ();
+  c0 = jvms_bench_rusage_cpu_s (RUSAGE_CHILDREN);
   gint status;
   if (!g_spawn_sync (NULL, (char **) script, NULL,
                      G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
@@ -163,8 +148,8 @@ main (int argc, char **argv)
       fprintf (stderr, "perf script: %s\n", error->message);
       return 1;
     }
-  double theirs = now_s () - t0;
-  double theirs_cpu = cpu_s (RUSAGE_CHILDREN) - c0;
+  double theirs = jvms_bench_wall_s () - t0;
+  double theirs_cpu = jvms_bench_rusage_cpu_s (RUSAGE_CHILDREN) - c0;
 
   printf ("figure file_mb %.1f MB\n", mb);
   printf ("figure events %" G_GUINT64_FORMAT " events\n", n);

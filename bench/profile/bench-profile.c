@@ -36,6 +36,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "bench-common.h"
 #include "jvms-profile.h"
 #include "jvms-trace-index.h"
 
@@ -94,14 +95,6 @@ ensure_recording (const char *dir, const char *classes, double target_bytes)
   return path;
 }
 
-static double
-cpu_seconds (void)
-{
-  struct rusage ru;
-  getrusage (RUSAGE_SELF, &ru);
-  return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-}
-
 /* Builds (or rebuilds) the index of @trace in @cache: its CPU and wall seconds. */
 static JvmsTraceIndex *
 build_index (const char *trace, const char *cache, gboolean samples, double *cpu, double *wall)
@@ -114,29 +107,14 @@ build_index (const char *trace, const char *cache, gboolean samples, double *cpu
     g_error ("%s", error->message);
   jvms_trace_index_set_cache_dir (index, cache);
   jvms_trace_index_set_force_rebuild (index, TRUE);
-  double c0 = cpu_seconds ();
+  double c0 = jvms_bench_rusage_cpu_s (RUSAGE_SELF);
   gint64 t0 = g_get_monotonic_time ();
   if (!jvms_trace_index_load (index, NULL, &error))
     g_error ("%s", error->message);
   *wall = (g_get_monotonic_time () - t0) / 1e6;
-  *cpu = cpu_seconds () - c0;
+  *cpu = jvms_bench_rusage_cpu_s (RUSAGE_SELF) - c0;
   g_unsetenv ("JVMS_BENCH_NO_SAMPLES");
   return index;
-}
-
-static int
-compare_double (gconstpointer a, gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return (x > y) - (x < y);
-}
-
-static double
-percentile (GArray *ms, double p)
-{
-  g_array_sort (ms, compare_double);
-  guint i = (guint) MIN ((double) ms->len - 1, floor (p * ms->len));
-  return g_array_index (ms, double, i);
 }
 
 static const JvmsProfileKind whole_kinds[] = {
@@ -152,7 +130,7 @@ static double
 time_query (JvmsProfile *profile, const JvmsProfileQuery *q, gboolean folded)
 {
   g_autoptr(GError) error = NULL;
-  double c0 = cpu_seconds ();
+  double c0 = jvms_bench_rusage_cpu_s (RUSAGE_SELF);
   gint64 t0 = g_get_monotonic_time ();
   g_autoptr(JvmsCallTree) tree = jvms_profile_query (profile, q, NULL, &error);
   if (tree == NULL)
@@ -160,7 +138,7 @@ time_query (JvmsProfile *profile, const JvmsProfileQuery *q, gboolean folded)
   if (folded)
     g_free (jvms_call_tree_to_folded (tree, 0));
   double wall = (g_get_monotonic_time () - t0) / 1e3;
-  double cpu = (cpu_seconds () - c0) * 1e3;
+  double cpu = (jvms_bench_rusage_cpu_s (RUSAGE_SELF) - c0) * 1e3;
   if (query_cpu_ms != NULL)
     g_array_append_val (query_cpu_ms, cpu);
   return wall;
@@ -192,17 +170,17 @@ bench_queries (JvmsProfile *profile, guint n_queries, const char *suffix)
       g_array_append_val (ms, t);
       g_array_append_val (by_kind[k], t);
     }
-  printf ("figure profile_query_whole_p50%s %.2f ms\n", suffix, percentile (ms, 0.5));
-  printf ("figure profile_query_whole_p99%s %.2f ms\n", suffix, percentile (ms, 0.99));
-  printf ("figure profile_query_whole_cpu_p50%s %.2f ms\n", suffix, percentile (query_cpu_ms, 0.5));
-  printf ("figure profile_query_whole_cpu_p99%s %.2f ms\n", suffix, percentile (query_cpu_ms, 0.99));
+  printf ("figure profile_query_whole_p50%s %.2f ms\n", suffix, jvms_bench_percentile_above_of (ms, 0.5));
+  printf ("figure profile_query_whole_p99%s %.2f ms\n", suffix, jvms_bench_percentile_above_of (ms, 0.99));
+  printf ("figure profile_query_whole_cpu_p50%s %.2f ms\n", suffix, jvms_bench_percentile_above_of (query_cpu_ms, 0.5));
+  printf ("figure profile_query_whole_cpu_p99%s %.2f ms\n", suffix, jvms_bench_percentile_above_of (query_cpu_ms, 0.99));
   g_array_set_size (query_cpu_ms, 0);
   /* Which kind is slow: the medians of each. */
   printf ("# whole-trace medians by kind%s:", suffix);
   for (gsize k = 0; k < G_N_ELEMENTS (whole_kinds); k++)
     {
       if (by_kind[k]->len > 0)
-        printf (" %s %.2f ms", jvms_profile_kind_name (whole_kinds[k]), percentile (by_kind[k], 0.5));
+        printf (" %s %.2f ms", jvms_profile_kind_name (whole_kinds[k]), jvms_bench_percentile_above_of (by_kind[k], 0.5));
       g_array_unref (by_kind[k]);
     }
   printf ("\n");
@@ -229,8 +207,8 @@ bench_queries (JvmsProfile *profile, guint n_queries, const char *suffix)
       g_array_append_val (ms, t);
     }
   g_rand_free (rand);
-  printf ("figure profile_query_range_p99%s %.2f ms\n", suffix, percentile (ms, 0.99));
-  printf ("figure profile_query_range_cpu_p99%s %.2f ms\n", suffix, percentile (query_cpu_ms, 0.99));
+  printf ("figure profile_query_range_p99%s %.2f ms\n", suffix, jvms_bench_percentile_above_of (ms, 0.99));
+  printf ("figure profile_query_range_cpu_p99%s %.2f ms\n", suffix, jvms_bench_percentile_above_of (query_cpu_ms, 0.99));
   g_clear_pointer (&query_cpu_ms, g_array_unref);
   printf ("# %s: %" G_GUINT64_FORMAT " samples, %u blocks, %u levels, %u stacks, %u threads, store %.1f MB\n",
           *suffix ? suffix + 1 : "recording", jvms_samples_store_get_n_samples (store),
@@ -293,7 +271,7 @@ bench_jdk (JvmsProfile *profile, const char *classes, const char *recording)
       double t = (g_get_monotonic_time () - t0) / 1e3;
       g_array_append_val (ms, t);
     }
-  double ours_ms = percentile (ms, 0.5);
+  double ours_ms = jvms_bench_percentile_above_of (ms, 0.5);
   g_autofree char *our_cpu = our_folded (profile, JVMS_PROFILE_KIND_CPU);
   g_autofree char *our_park = our_folded (profile, JVMS_PROFILE_KIND_PARK);
   printf ("# the JDK: %.0f ms for the pass; ours: %.2f ms for both whole-trace queries and their folded text\n",

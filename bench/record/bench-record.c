@@ -31,6 +31,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include "bench-common.h"
+
 static gboolean
 run (const char * const *argv, char **out, GError **error)
 {
@@ -110,28 +112,6 @@ remove_dir (const char *dir)
   g_rmdir (dir);
 }
 
-static int
-compare_doubles (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
-
-static double
-median (double *v, int n)
-{
-  qsort (v, n, sizeof *v, compare_doubles);
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-static double
-children_cpu_s (void)
-{
-  struct rusage ru;
-  getrusage (RUSAGE_CHILDREN, &ru);
-  return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-}
-
 #define ATTACH_DURATION_S 3
 
 /* `record --pid --duration 3` against a running Bench: wall and CPU time of each command. */
@@ -151,11 +131,11 @@ measure_attach (const char *classes, const char *tmp, int runs, double *wall, do
   for (int i = 0; ok && i < runs; i++)
     {
       const char *attach[] = { JVMSCOPE_CLI, "record", "-o", out_dir, "--pid", pid, "--duration", duration, NULL };
-      double c0 = children_cpu_s ();
+      double c0 = jvms_bench_rusage_cpu_s (RUSAGE_CHILDREN);
       gint64 t0 = g_get_monotonic_time ();
       ok = run (attach, NULL, error);
       wall[i] = (g_get_monotonic_time () - t0) / 1e6;
-      cpu[i] = children_cpu_s () - c0;
+      cpu[i] = jvms_bench_rusage_cpu_s (RUSAGE_CHILDREN) - c0;
       fprintf (stderr, "attach %d: %.3f s wall, %.3f s CPU\n", i, wall[i], cpu[i]);
       remove_dir (out_dir);
     }
@@ -209,13 +189,13 @@ main (int argc, char **argv)
           /* Which of the two recordings goes first alternates: neither always follows the plain run. */
           const char * const *first = i % 2 ? bare : recorded, * const *second = i % 2 ? recorded : bare;
           char **first_out = i % 2 ? &out3 : &out2, **second_out = i % 2 ? &out2 : &out3;
-          c0 = children_cpu_s ();
+          c0 = jvms_bench_rusage_cpu_s (RUSAGE_CHILDREN);
           ok = run (first, first_out, &error);
-          c1 = children_cpu_s ();
+          c1 = jvms_bench_rusage_cpu_s (RUSAGE_CHILDREN);
           *(i % 2 ? &bare_rates[i] : &rates[i]) = take_rate (out_dir);
           if (ok)
             ok = run (second, second_out, &error);
-          c2 = children_cpu_s ();
+          c2 = jvms_bench_rusage_cpu_s (RUSAGE_CHILDREN);
           *(i % 2 ? &rates[i] : &bare_rates[i]) = take_rate (out_dir);
           rec_all[i] = i % 2 ? c2 - c1 : c1 - c0;
           bare_all[i] = i % 2 ? c1 - c0 : c2 - c1;
@@ -239,23 +219,23 @@ main (int argc, char **argv)
   remove_dir (classes);   /* only Bench*.class files */
   g_rmdir (tmp);
 
-  double wall_ratio = median (rec_wall, runs) / median (plain_wall, runs);
-  double cpu_ratio = median (rec_cpu, runs) / median (plain_cpu, runs);
+  double wall_ratio = jvms_bench_median (rec_wall, runs) / jvms_bench_median (plain_wall, runs);
+  double cpu_ratio = jvms_bench_median (rec_cpu, runs) / jvms_bench_median (plain_cpu, runs);
   printf ("figure overhead_percent %.2f %%\n", (wall_ratio - 1) * 100);
   printf ("figure cpu_overhead_percent %.2f %%\n", (cpu_ratio - 1) * 100);
-  printf ("figure bytes_per_second %.0f B/s\n", median (rates, runs));
+  printf ("figure bytes_per_second %.0f B/s\n", jvms_bench_median (rates, runs));
   printf ("ratio record_over_plain %.4f\n", wall_ratio);
-  double switch_ratio = median (rec_wall, runs) / median (bare_wall, runs);
+  double switch_ratio = jvms_bench_median (rec_wall, runs) / jvms_bench_median (bare_wall, runs);
   printf ("figure switch_counters_overhead_percent %.2f %%\n", (switch_ratio - 1) * 100);
   printf ("figure switch_counters_cpu_overhead_percent %.2f %%\n",
-          (median (rec_cpu, runs) / median (bare_cpu, runs) - 1) * 100);
-  printf ("figure record_cpu_s %.2f s\n", median (rec_all, runs));
-  printf ("figure record_cpu_s_without_switch_counters %.2f s\n", median (bare_all, runs));
+          (jvms_bench_median (rec_cpu, runs) / jvms_bench_median (bare_cpu, runs) - 1) * 100);
+  printf ("figure record_cpu_s %.2f s\n", jvms_bench_median (rec_all, runs));
+  printf ("figure record_cpu_s_without_switch_counters %.2f s\n", jvms_bench_median (bare_all, runs));
   printf ("ratio with_over_without_switch_counters %.4f\n", switch_ratio);
-  printf ("figure bytes_per_second_without_switch_counters %.0f B/s\n", median (bare_rates, runs));
-  double attach_median = median (attach_wall, runs);
+  printf ("figure bytes_per_second_without_switch_counters %.0f B/s\n", jvms_bench_median (bare_rates, runs));
+  double attach_median = jvms_bench_median (attach_wall, runs);
   printf ("figure attach_overhead_s %.2f s\n", attach_median - ATTACH_DURATION_S);
-  printf ("figure attach_cpu_s %.2f s\n", median (attach_cpu, runs));
+  printf ("figure attach_cpu_s %.2f s\n", jvms_bench_median (attach_cpu, runs));
   printf ("ratio attach_over_duration %.3f\n", attach_median / ATTACH_DURATION_S);
   return 0;
 }

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench-common.h"
 #include "jvms-quanta.h"
 #include "jvms-record-expr.h"
 #include "jvms-record-set.h"
@@ -35,34 +36,6 @@ static gint64 n_records = 10000000;
 static int n_runs = 5;
 static char *cache_dir;
 static char *trace_index;
-
-static double
-now_s (void)
-{
-  return g_get_monotonic_time () / 1e6;
-}
-
-static double
-cpu_s (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double) ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int
-by_double (gconstpointer a, gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
-
-static double
-median (GArray *v)
-{
-  g_array_sort (v, by_double);
-  return v->len > 0 ? g_array_index (v, double, v->len / 2) : NAN;
-}
 
 static gboolean
 build_index (const char *path, GError **error)
@@ -131,18 +104,18 @@ bench_quanta (const char *path, const char *figure)
   guint64 n = 0;
   for (int r = 0; r < n_runs; r++)
     {
-      double t0 = now_s (), c0 = cpu_s ();
+      double t0 = jvms_bench_wall_s (), c0 = jvms_bench_process_cpu_s ();
       g_autoptr(JvmsRecordTable) q = jvms_quanta_read (h, G_MININT64, G_MAXINT64, &error);
       if (q == NULL)
         g_error ("%s", error->message);
-      double t1 = now_s (), c1 = cpu_s ();
+      double t1 = jvms_bench_wall_s (), c1 = jvms_bench_process_cpu_s ();
       n = jvms_record_table_get_n_rows (q);
       g_array_append_val (wall, (double) { n / (t1 - t0) });
       g_array_append_val (cpu, (double) { n / MAX (c1 - c0, 1e-9) });
     }
-  printf ("figure %s %.0f quanta/s\n", figure, median (wall));
+  printf ("figure %s %.0f quanta/s\n", figure, jvms_bench_percentile_above_of (wall, 0.5));
   if (strcmp (figure, "quanta_per_s") == 0)
-    printf ("figure quanta_cpu_per_s %.0f quanta/s\n", median (cpu));
+    printf ("figure quanta_cpu_per_s %.0f quanta/s\n", jvms_bench_percentile_above_of (cpu, 0.5));
   printf ("figure %s_n %" G_GUINT64_FORMAT " quanta\n", figure, n);
 }
 
@@ -174,19 +147,19 @@ bench_filter (void)
     {
       g_autofree char *name = g_strdup_printf ("ipc%d", r);
       g_autofree char *metric = g_strdup_printf ("%s=instructions / cycles", name);
-      double t0 = now_s ();
+      double t0 = jvms_bench_wall_s ();
       g_autoptr(GError) error = NULL;
       g_autoptr(JvmsRecordExpr) e = jvms_record_expr_parse ("duration > 1ms && thread ~ \"^worker\" && preempted", t, &error);
       g_autoptr(JvmsRecordSet) set = jvms_record_set_new (jvms_record_table_get_n_rows (t), TRUE);
       jvms_record_set_filter (set, t, e);
       if (!jvms_record_expr_add_metric (t, metric, NULL, &error))
         g_error ("%s", error->message);
-      double t1 = now_s ();
+      double t1 = jvms_bench_wall_s ();
       kept = jvms_record_set_count (set);
       g_array_append_val (ours, (double) { (t1 - t0) * 1000 });
 
       /* The same by hand: the prefix test for the regular expression, the division inline. */
-      t0 = now_s ();
+      t0 = jvms_bench_wall_s ();
       g_autoptr(JvmsRecordSet) set2 = jvms_record_set_new (jvms_record_table_get_n_rows (t), FALSE);
       g_autofree double *ipc = g_new (double, n_records);
       for (gint64 i = 0; i < n_records; i++)
@@ -198,13 +171,13 @@ bench_filter (void)
           double c = jvms_record_table_get_number (t, c_cyc, i);
           ipc[i] = c != 0 ? jvms_record_table_get_number (t, c_ins, i) / c : NAN;
         }
-      t1 = now_s ();
+      t1 = jvms_bench_wall_s ();
       kept_base = jvms_record_set_count (set2);
       g_array_append_val (base, (double) { (t1 - t0) * 1000 });
     }
   if (kept != kept_base)
     g_error ("the filter kept %" G_GUINT64_FORMAT ", the baseline %" G_GUINT64_FORMAT, kept, kept_base);
-  double o = median (ours), b = median (base);
+  double o = jvms_bench_percentile_above_of (ours, 0.5), b = jvms_bench_percentile_above_of (base, 0.5);
   printf ("figure filter_records %" G_GINT64_FORMAT " records (%" G_GUINT64_FORMAT " kept)\n", n_records, kept);
   printf ("figure filter_ms %.1f ms\n", o);
   printf ("figure baseline_filter_ms %.1f ms\n", b);
@@ -234,13 +207,13 @@ main (int argc, char **argv)
                                            cache_dir != NULL ? cache_dir : g_get_tmp_dir (), n_quanta);
   if (!g_file_test (path, G_FILE_TEST_EXISTS))
     {
-      double t0 = now_s ();
+      double t0 = jvms_bench_wall_s ();
       if (!build_index (path, &error))
         {
           g_printerr ("bench-records: %s\n", error->message);
           return 1;
         }
-      printf ("figure build_seconds %.2f s\n", now_s () - t0);
+      printf ("figure build_seconds %.2f s\n", jvms_bench_wall_s () - t0);
     }
   bench_quanta (path, "quanta_per_s");
   if (trace_index != NULL)

@@ -26,43 +26,19 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "bench-common.h"
 #include "jvms-scatter-plot.h"
 
 static gint64 n_points = 10000000;
 static int n_frames = 60;
 static int width = 400, height = 300;
 
-static double
-cpu_ms (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int
-by_double (gconstpointer a, gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
-
-static double
-percentile (GArray *v, double p)
-{
-  if (v->len == 0)
-    return NAN;
-  g_array_sort (v, by_double);
-  guint i = (guint) MIN ((double) v->len - 1, ceil (p / 100.0 * v->len) - 1);
-  return g_array_index (v, double, i);
-}
-
 /* One frame: the widget's picture as GTK would take it, drawn into @target. */
 static double
 frame (GtkWidget *plot, cairo_surface_t *target, double *cpu)
 {
   gint64 t0 = g_get_monotonic_time ();
-  double c0 = cpu_ms ();
+  double c0 = jvms_bench_process_cpu_ms ();
   GtkSnapshot *snapshot = gtk_snapshot_new ();
   GTK_WIDGET_GET_CLASS (plot)->snapshot (plot, snapshot);
   GskRenderNode *node = gtk_snapshot_free_to_node (snapshot);
@@ -74,7 +50,7 @@ frame (GtkWidget *plot, cairo_surface_t *target, double *cpu)
     }
   cairo_destroy (cr);
   cairo_surface_flush (target);
-  *cpu = cpu_ms () - c0;
+  *cpu = jvms_bench_process_cpu_ms () - c0;
   return (g_get_monotonic_time () - t0) / 1000.0;
 }
 
@@ -141,12 +117,12 @@ main (int argc, char **argv)
       g_array_append_val (frames_cpu, cpu);
     }
   printf ("figure scatter_points %" G_GINT64_FORMAT " points (%d x %d px)\n", n_points, width, height);
-  printf ("figure scatter_frame_p50 %.2f ms\n", percentile (frames, 50));
-  printf ("figure scatter_frame_p99 %.2f ms\n", percentile (frames, 99));
-  printf ("figure scatter_frame_cpu_p99 %.2f ms\n", percentile (frames_cpu, 99));
-  printf ("figure scatter_bin_p50 %.2f ms\n", percentile (bins, 50));
-  printf ("figure scatter_bin_p99 %.2f ms\n", percentile (bins, 99));
-  printf ("figure scatter_bin_cpu_p50 %.2f ms\n", percentile (bins_cpu, 50));
+  printf ("figure scatter_frame_p50 %.2f ms\n", jvms_bench_percentile_of (frames, 0.5));
+  printf ("figure scatter_frame_p99 %.2f ms\n", jvms_bench_percentile_of (frames, 0.99));
+  printf ("figure scatter_frame_cpu_p99 %.2f ms\n", jvms_bench_percentile_of (frames_cpu, 0.99));
+  printf ("figure scatter_bin_p50 %.2f ms\n", jvms_bench_percentile_of (bins, 0.5));
+  printf ("figure scatter_bin_p99 %.2f ms\n", jvms_bench_percentile_of (bins, 0.99));
+  printf ("figure scatter_bin_cpu_p50 %.2f ms\n", jvms_bench_percentile_of (bins_cpu, 0.5));
   printf ("figure scatter_marked %" G_GSIZE_FORMAT " px\n", jvms_scatter_plot_get_n_marked (JVMS_SCATTER_PLOT (plot)));
   cairo_surface_destroy (target);
   gtk_window_destroy (GTK_WINDOW (window));

@@ -41,6 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench-common.h"
 #include "jvms-synthetic-history.h"
 #include "jvms-threads-view.h"
 
@@ -55,31 +56,6 @@ static int n_first = 5;
 static int n_changes = 40;
 static char *cache_dir;
 static char **row_counts;
-
-static double
-process_cpu_ms (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int
-compare_double (gconstpointer a,
-                gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
-
-static double
-percentile (GArray *values,
-            double  p)
-{
-  g_array_sort (values, compare_double);
-  return g_array_index (values, double,
-                        (guint) MIN ((double) values->len - 1, p / 100.0 * (double) values->len));
-}
 
 /* "100", "10k", "100k": the figure's name for a row count. */
 static char *
@@ -212,7 +188,7 @@ first_frame_on_screen (const char *path,
                        GArray     *cpu,
                        guint      *rows)
 {
-  double t0 = g_get_monotonic_time () / 1e3, c0 = process_cpu_ms ();
+  double t0 = g_get_monotonic_time () / 1e3, c0 = jvms_bench_process_cpu_ms ();
   g_autoptr(JvmsSession) session = open_session (path);
   if (session == NULL)
     return FALSE;
@@ -226,7 +202,7 @@ first_frame_on_screen (const char *path,
   g_signal_connect (window, "realize", G_CALLBACK (window_realized), &wait);
   gtk_window_present (GTK_WINDOW (window));
   g_main_loop_run (loop);
-  double cms = process_cpu_ms () - c0, ms = g_get_monotonic_time () / 1e3 - t0;
+  double cms = jvms_bench_process_cpu_ms () - c0, ms = g_get_monotonic_time () / 1e3 - t0;
   *rows = jvms_timeline_get_n_rows (JVMS_TIMELINE (wait.view));
   g_signal_handlers_disconnect_by_data (gtk_widget_get_frame_clock (window), &wait);
   gtk_window_destroy (GTK_WINDOW (window));
@@ -242,7 +218,7 @@ first_frame_complete (const char      *path,
                       GArray          *wall,
                       GArray          *cpu)
 {
-  double t0 = g_get_monotonic_time () / 1e3, c0 = process_cpu_ms ();
+  double t0 = g_get_monotonic_time () / 1e3, c0 = jvms_bench_process_cpu_ms ();
   g_autoptr(JvmsSession) session = open_session (path);
   if (session == NULL)
     return FALSE;
@@ -252,7 +228,7 @@ first_frame_complete (const char      *path,
   if (rows > 0)
     jvms_timeline_get_row_bounds (JVMS_TIMELINE (view), rows - 1, &last_y, &last_h);
   render_frame (view, surface, JVMS_TIMELINE_LEGEND_HEIGHT + last_y + last_h, 0);
-  double cms = process_cpu_ms () - c0, ms = g_get_monotonic_time () / 1e3 - t0;
+  double cms = jvms_bench_process_cpu_ms () - c0, ms = g_get_monotonic_time () / 1e3 - t0;
   g_object_unref (view);
   g_array_append_val (wall, ms);
   g_array_append_val (cpu, cms);
@@ -290,12 +266,12 @@ bench_first_frame (guint    n,
   if (!ok)
     return FALSE;
   g_print ("# first frame of %s threads: %u rows (grouped by kind)\n", label, rows);
-  ms[0] = percentile (wall, 50);
-  ms[1] = percentile (full_wall, 50);
+  ms[0] = jvms_bench_percentile_above_of (wall, 0.5);
+  ms[1] = jvms_bench_percentile_above_of (full_wall, 0.5);
   g_print ("figure first_frame_%s_threads_ms %.2f ms\n", label, ms[0]);
-  g_print ("figure first_frame_cpu_%s_threads_ms %.2f ms\n", label, percentile (cpu, 50));
+  g_print ("figure first_frame_cpu_%s_threads_ms %.2f ms\n", label, jvms_bench_percentile_above_of (cpu, 0.5));
   g_print ("figure first_complete_frame_%s_threads_ms %.2f ms\n", label, ms[1]);
-  g_print ("figure first_complete_frame_cpu_%s_threads_ms %.2f ms\n", label, percentile (full_cpu, 50));
+  g_print ("figure first_complete_frame_cpu_%s_threads_ms %.2f ms\n", label, jvms_bench_percentile_above_of (full_cpu, 0.5));
   return TRUE;
 }
 
@@ -361,9 +337,9 @@ bench_rows (guint    n,
           jvms_session_set_visible (session, s, s + span, FALSE);
         }
       t0 = g_get_monotonic_time () / 1e3;
-      c0 = process_cpu_ms ();
+      c0 = jvms_bench_process_cpu_ms ();
       render_frame (view, surface, total, top);
-      cms = process_cpu_ms () - c0;
+      cms = jvms_bench_process_cpu_ms () - c0;
       ms = g_get_monotonic_time () / 1e3 - t0;
       g_array_append_val (wall, ms);
       g_array_append_val (cpu, cms);
@@ -371,11 +347,11 @@ bench_rows (guint    n,
   cairo_surface_destroy (surface);
   g_object_unref (view);
 
-  *p99 = percentile (wall, 99);
-  g_print ("figure frame_p50_%s_rows %.2f ms\n", label, percentile (wall, 50));
+  *p99 = jvms_bench_percentile_above_of (wall, 0.99);
+  g_print ("figure frame_p50_%s_rows %.2f ms\n", label, jvms_bench_percentile_above_of (wall, 0.5));
   g_print ("figure frame_p99_%s_rows %.2f ms\n", label, *p99);
-  g_print ("figure frame_cpu_p50_%s_rows %.2f ms\n", label, percentile (cpu, 50));
-  g_print ("figure frame_cpu_p99_%s_rows %.2f ms\n", label, percentile (cpu, 99));
+  g_print ("figure frame_cpu_p50_%s_rows %.2f ms\n", label, jvms_bench_percentile_above_of (cpu, 0.5));
+  g_print ("figure frame_cpu_p99_%s_rows %.2f ms\n", label, jvms_bench_percentile_above_of (cpu, 0.99));
   return TRUE;
 }
 

@@ -34,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench-common.h"
 #include "bench-first-frame.h"
 #include "jvms-counters-view.h"
 #include "jvms-cpus-view.h"
@@ -61,17 +62,6 @@ static gboolean no_first_frame;
 static int cache_mib = 512;
 static gboolean per_frame;
 static gboolean zoom_steps;
-
-/* CPU time of this process, ms: what a frame costs us, apart from waiting for a core on a
- * shared machine (wall time is reported too). The process's, not the thread's: a summary query
- * spreads its rows over helper threads. */
-static double
-process_cpu_ms (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 typedef struct
 {
@@ -102,22 +92,6 @@ write_niced (const char                 *path,
   if (!ok)
     g_propagate_error (error, job.error);
   return ok;
-}
-
-static int
-compare_double (gconstpointer a,
-                gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
-
-static double
-percentile (GArray *sorted,
-            double  p)
-{
-  guint i = (guint) MIN ((double) sorted->len - 1, p / 100.0 * (double) sorted->len);
-  return g_array_index (sorted, double, i);
 }
 
 int
@@ -286,10 +260,10 @@ main (int   argc,
           jvms_session_set_visible (session, s, s + span, FALSE);
           cr = cairo_create (surface);
           t0 = g_get_monotonic_time ();
-          c0 = process_cpu_ms ();
+          c0 = jvms_bench_process_cpu_ms ();
           jvms_view_render (views[v], cr, WIDTH, HEIGHT);
           cairo_surface_flush (surface);
-          cms = process_cpu_ms () - c0;
+          cms = jvms_bench_process_cpu_ms () - c0;
           t1 = g_get_monotonic_time ();
           g_array_append_val (cpu, cms);
           g_array_append_val (all_cpu, cms);
@@ -298,10 +272,10 @@ main (int   argc,
           g_array_append_val (all, ms);
           /* The same range again: drawing from the cache alone (hover, selection). */
           t0 = g_get_monotonic_time ();
-          c0 = process_cpu_ms ();
+          c0 = jvms_bench_process_cpu_ms ();
           jvms_view_render (views[v], cr, WIDTH, HEIGHT);
           cairo_surface_flush (surface);
-          cms = process_cpu_ms () - c0;
+          cms = jvms_bench_process_cpu_ms () - c0;
           ms = (g_get_monotonic_time () - t0) / 1000.0;
           g_array_append_val (redraws, ms);
           g_array_append_val (draws, cms);
@@ -312,10 +286,10 @@ main (int   argc,
                * cache, which tells the reading of blobs from the work on what they hold. */
               double warm;
               jvms_session_set_visible (session, s + 1, s + span + 1, FALSE);
-              c0 = process_cpu_ms ();
+              c0 = jvms_bench_process_cpu_ms ();
               jvms_view_render (views[v], cr, WIDTH, HEIGHT);
               cairo_surface_flush (surface);
-              warm = process_cpu_ms () - c0;
+              warm = jvms_bench_process_cpu_ms () - c0;
               g_print ("# frame %s %d span_ns=%" G_GINT64_FORMAT " wall_ms=%.2f cpu_ms=%.2f "
                        "draw_cpu_ms=%.2f warm_cpu_ms=%.2f\n",
                        names[v], f, span, g_array_index (times, double, times->len - 1),
@@ -323,26 +297,19 @@ main (int   argc,
             }
           cairo_destroy (cr);
         }
-      g_array_sort (cpu, compare_double);
-      g_print ("figure frame_cpu_p99_%s %.2f ms\n", names[v], percentile (cpu, 99));
-      g_array_sort (draws, compare_double);
-      g_print ("figure draw_cpu_p99_%s %.2f ms\n", names[v], percentile (draws, 99));
-      g_array_sort (redraws, compare_double);
-      g_print ("figure redraw_p99_%s %.2f ms\n", names[v], percentile (redraws, 99));
-      g_array_sort (times, compare_double);
-      g_print ("figure frame_p50_%s %.2f ms\n", names[v], percentile (times, 50));
-      g_print ("figure frame_p99_%s %.2f ms\n", names[v], percentile (times, 99));
+      g_print ("figure frame_cpu_p99_%s %.2f ms\n", names[v], jvms_bench_percentile_above_of (cpu, 0.99));
+      g_print ("figure draw_cpu_p99_%s %.2f ms\n", names[v], jvms_bench_percentile_above_of (draws, 0.99));
+      g_print ("figure redraw_p99_%s %.2f ms\n", names[v], jvms_bench_percentile_above_of (redraws, 0.99));
+      g_print ("figure frame_p50_%s %.2f ms\n", names[v], jvms_bench_percentile_above_of (times, 0.5));
+      g_print ("figure frame_p99_%s %.2f ms\n", names[v], jvms_bench_percentile_above_of (times, 0.99));
       g_object_unref (views[v]);
     }
-  g_array_sort (all, compare_double);
-  g_print ("figure frame_p50 %.2f ms\n", percentile (all, 50));
-  g_print ("figure frame_p99 %.2f ms\n", percentile (all, 99));
-  g_array_sort (all_cpu, compare_double);
-  g_print ("figure frame_cpu_p50 %.2f ms\n", percentile (all_cpu, 50));
-  g_print ("figure frame_cpu_p99 %.2f ms\n", percentile (all_cpu, 99));
-  g_array_sort (all_draw, compare_double);
-  g_print ("figure draw_cpu_p50 %.2f ms\n", percentile (all_draw, 50));
-  g_print ("figure draw_cpu_p99 %.2f ms\n", percentile (all_draw, 99));
+  g_print ("figure frame_p50 %.2f ms\n", jvms_bench_percentile_above_of (all, 0.5));
+  g_print ("figure frame_p99 %.2f ms\n", jvms_bench_percentile_above_of (all, 0.99));
+  g_print ("figure frame_cpu_p50 %.2f ms\n", jvms_bench_percentile_above_of (all_cpu, 0.5));
+  g_print ("figure frame_cpu_p99 %.2f ms\n", jvms_bench_percentile_above_of (all_cpu, 0.99));
+  g_print ("figure draw_cpu_p50 %.2f ms\n", jvms_bench_percentile_above_of (all_draw, 0.5));
+  g_print ("figure draw_cpu_p99 %.2f ms\n", jvms_bench_percentile_above_of (all_draw, 0.99));
   cairo_surface_destroy (surface);
   g_free (cache_dir);
   g_free (trace_path);

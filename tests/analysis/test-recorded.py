@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 
+from jvms_class_names import java_class_name
 from jvms_tap import Tap
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -156,7 +157,7 @@ try:
         end = start + duration_to_ns(v["duration"])
         want_detail = None
         if class_field and v.get(class_field):
-            want_detail = v[class_field]["name"].replace("/", ".")
+            want_detail = java_class_name(v[class_field]["name"])
         found = [iv for iv in d["threads"].get(tid, {}).get("user", [])
                  if iv["start"] == start and iv["end"] == end and iv["state"] == state]
         if not found or (class_field and found[0].get("detail") != want_detail):

@@ -35,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 
+from jvms_class_names import java_class_name
 from jvms_syscalls import record_syscalls
 from jvms_tap import Tap
 
@@ -72,25 +73,6 @@ def duration_to_ns(text):
         nanos = -nanos
     ns = secs * 1_000_000_000 + nanos
     return -ns if neg else ns
-
-
-def java_class_name(internal):
-    """The JDK prints class names in the file's internal form; the store keeps the Java form."""
-    if internal is None:
-        return None
-    dims = 0
-    while internal.startswith("["):
-        dims += 1
-        internal = internal[1:]
-    if dims:
-        prim = {"Z": "boolean", "B": "byte", "C": "char", "S": "short", "I": "int", "J": "long",
-                "F": "float", "D": "double"}
-        if internal.startswith("L") and internal.endswith(";"):
-            base = internal[1:-1].replace("/", ".")
-        else:
-            base = prim.get(internal, internal)
-        return base + "[]" * dims
-    return internal.replace("/", ".")
 
 
 def is_thread(v):

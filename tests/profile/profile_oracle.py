@@ -11,6 +11,8 @@ import re
 import subprocess
 from collections import defaultdict
 
+from jvms_class_names import java_class_name
+
 JFR = ["jfr", "-J-XX:TieredStopAtLevel=1", "-J-XX:+UseSerialGC", "-J-Xss4m"]
 DEFAULT_PERIOD_NS = 20_000_000
 
@@ -93,29 +95,11 @@ def parse_period(text):
     return int(ns) if 1 <= ns < 9e18 else None
 
 
-def class_name(internal):
-    """The JFR reader's Java form of a class name: "[J" -> "long[]", "a/B$C" -> "a.B$C"."""
-    prims = {"Z": "boolean", "B": "byte", "C": "char", "S": "short", "I": "int", "J": "long",
-             "F": "float", "D": "double", "V": "void"}
-    dims = len(internal) - len(internal.lstrip("["))
-    p = internal[dims:]
-    if dims > 0:
-        if len(p) == 1 and p in prims:
-            s = prims[p]
-        elif p.startswith("L"):
-            s = p[1:-1] if p.endswith(";") and len(p) > 1 else p[1:]
-        else:
-            s = p
-    else:
-        s = p
-    return s.replace("/", ".") + "[]" * dims
-
-
 def frame_name(frame):
     method = frame.get("method") if frame else None
     if not method or method.get("name") is None or not method.get("type") or method["type"].get("name") is None:
         return "[unknown]"
-    return class_name(method["type"]["name"]) + "." + method["name"]
+    return java_class_name(method["type"]["name"]) + "." + method["name"]
 
 
 def thread_key(thread):

@@ -23,6 +23,7 @@ import sys
 import tempfile
 import time
 
+import jvms_class_names
 from jvms_tap import Tap
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -57,8 +58,9 @@ def oracle(path, type_ids):
     with open(path, "rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
             digest.update(block)
-    with open(profile_oracle.__file__, "rb") as f:
-        digest.update(f.read())
+    for module in (profile_oracle, jvms_class_names):
+        with open(module.__file__, "rb") as f:
+            digest.update(f.read())
     digest.update(repr(sorted(type_ids.items())).encode())
     cache = os.path.join(os.environ.get("JVMS_ORACLE_CACHE", tempfile.gettempdir()), "jvmscope-profile-oracle")
     entry = os.path.join(cache, digest.hexdigest() + ".pickle")

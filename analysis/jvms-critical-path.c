@@ -1,5 +1,6 @@
 /* jvms-critical-path.c: see jvms-critical-path.h; the rules are docs/critical-path.md's. */
 #include "jvms-critical-path.h"
+#include "jvms-critical-path-private.h"
 
 #include <json-glib/json-glib.h>
 #include <string.h>
@@ -10,8 +11,16 @@
 
 /* Hand-offs followed in a chain at most: a chain this deep is a loop of wrong wakers. */
 #define MAX_DEPTH    128
-/* Segments at most: past this, the rest of a window stays on its thread, "not followed". */
+/* Segments at most: past this, the rest of a window stays on its thread, "not followed". A
+ * test lowers it (jvms-critical-path-private.h) to see it hold on a small history. */
 #define MAX_SEGMENTS (1u << 20)
+static guint max_segments = MAX_SEGMENTS;
+
+void
+jvms_critical_path_set_max_segments (guint max)
+{
+  max_segments = max > 0 ? max : MAX_SEGMENTS;
+}
 
 enum { KERNEL, WAKER, DEVICE, CPU, SYSCALL, USER, DETAIL, OWNER, N_LEAVES };
 
@@ -29,11 +38,22 @@ typedef struct
 /* Pieces waiting for a CPU closer than this on one CPU are read in one query. */
 #define RUNNABLE_GAP ((gint64) 1000 * 1000)
 
+/* A thread the path visits. Its states are read over the windows the path needs of it, not
+ * over the whole range: a path over minutes may visit a thread for a millisecond here and
+ * there, and reading each visited thread over the whole range was most of a long path's cost
+ * (docs/benchmarks.md). One window is kept: the walk asks a thread again mostly inside the
+ * window it holds (a nested walk lies inside its caller's part of the range) or just before it
+ * (the walk goes back in time), so a window read reaches back as far again as asked. */
 typedef struct
 {
-  gint64      tid;
-  const char *name;
-  GArray     *ivs[N_LEAVES];  /* JvmsInterval over the range, not clipped, in time order */
+  gint64        tid;
+  const char   *name;
+  JvmsAttribute attrs[N_LEAVES];  /* the leaves the thread has, in slot order */
+  guint         slots[N_LEAVES];  /* the leaf of each of attrs */
+  guint         n_attrs;
+  gboolean      read;             /* ivs hold [lo, hi] */
+  gint64        lo, hi;
+  GArray       *ivs[N_LEAVES];    /* JvmsInterval meeting [lo, hi], not clipped, in time order */
 } PathThread;
 
 typedef struct
@@ -63,7 +83,8 @@ store (JvmsCriticalPath *p, const char *s)
   return s != NULL ? g_string_chunk_insert_const (p->strings, s) : NULL;
 }
 
-/* The thread's states over the path's range, read once (one query) when first visited. */
+/* The thread, its identity and attributes found when first visited; its states are read by
+ * thread_window. */
 static PathThread *
 thread_get (Walk *w, gint64 tid)
 {
@@ -87,33 +108,48 @@ thread_get (Walk *w, gint64 tid)
     info->kernel_state != JVMS_ATTRIBUTE_INVALID ? jvms_history_lookup_child (w->history, info->kernel_state, "cpu") : JVMS_ATTRIBUTE_INVALID,
     info->kernel_syscall, info->user_state, info->user_detail, info->user_owner,
   };
-  JvmsAttribute attrs[N_LEAVES];
-  guint slots[N_LEAVES], n = 0;
   for (guint i = 0; i < N_LEAVES; i++)
     if (leaves[i] != JVMS_ATTRIBUTE_INVALID)
       {
-        attrs[n] = leaves[i];
-        slots[n++] = i;
+        t->attrs[t->n_attrs] = leaves[i];
+        t->slots[t->n_attrs++] = i;
       }
-  if (n == 0)
-    return t;
+  return t;
+}
+
+/* Makes @t's states cover [a, b]: every interval of its leaves that meets it (so also the one
+ * holding at a, and a wait's waker and device, written from the wait's start to the next
+ * wait's). Read again only when the window held does not cover it, reaching back b - a more.
+ * Safe for the walk: a frame walking @t asks only inside its own window, and nested frames
+ * inside their caller's, so a window being walked is never replaced. */
+static void
+thread_window (Walk *w, PathThread *t, gint64 a, gint64 b)
+{
+  if (w->error != NULL || (t->read && t->lo <= a && b <= t->hi))
+    return;
+  for (guint i = 0; i < N_LEAVES; i++)
+    g_array_set_size (t->ivs[i], 0);
+  t->read = TRUE;
+  t->lo = MAX (w->path->from, a - (b - a));
+  t->hi = b;
+  if (t->n_attrs == 0)
+    return;
   w->path->n_queries++;
-  g_autoptr(JvmsHistoryRange) range = jvms_history_query_range (w->history, w->path->from, w->path->to,
-                                                                attrs, n, &w->error);
+  g_autoptr(JvmsHistoryRange) range = jvms_history_query_range (w->history, t->lo, t->hi, t->attrs, t->n_attrs,
+                                                                &w->error);
   if (range == NULL)
-    return t;
+    return;
   guint pos = 0;
   JvmsInterval iv;
   while (jvms_history_range_next (range, &iv, &w->error))
     {
-      while (pos < n && attrs[pos] != iv.attribute)
+      while (pos < t->n_attrs && t->attrs[pos] != iv.attribute)
         pos++;
-      if (pos == n)
+      if (pos == t->n_attrs)
         break;
       if (iv.end > iv.start && iv.value.type != JVMS_VALUE_NULL)
-        g_array_append_val (t->ivs[slots[pos]], iv);
+        g_array_append_val (t->ivs[t->slots[pos]], iv);
     }
-  return t;
 }
 
 /* The index of the first interval of @ivs (in time order) that ends after @t. */
@@ -266,6 +302,27 @@ walk_wait (Walk *w, PathThread *t, const char *state, gint64 wait_start, gint64 
   walk_back (w, next, s, e, depth + 1);
 }
 
+/* The CPU @t is on at @time (where a wait for a CPU ends): read once more, alone, when it lies
+ * past the window read (a piece cut by the end of the part the thread was asked over). */
+static gboolean
+cpu_at (Walk *w, PathThread *t, gint64 time, gint64 *out)
+{
+  if (time <= t->hi)
+    return int_at (t->ivs[CPU], time, out);
+  JvmsAttribute cpu = JVMS_ATTRIBUTE_INVALID;
+  for (guint i = 0; i < t->n_attrs; i++)
+    if (t->slots[i] == CPU)
+      cpu = t->attrs[i];
+  JvmsInterval iv;
+  if (cpu == JVMS_ATTRIBUTE_INVALID || time > jvms_history_get_end_time (w->history))
+    return FALSE;
+  w->path->n_queries++;
+  if (!jvms_history_query_single (w->history, cpu, time, &iv, &w->error) || iv.value.type != JVMS_VALUE_INT)
+    return FALSE;
+  *out = iv.value.i;
+  return TRUE;
+}
+
 static const char *
 running_cause (PathThread *t, gint64 s, gint64 kernel)
 {
@@ -284,13 +341,13 @@ running_cause (PathThread *t, gint64 s, gint64 kernel)
   return "running";
 }
 
-/* A path holds MAX_SEGMENTS at most: once full, the rest of @t's part [a, now) is one segment
+/* A path holds max_segments at most: once full, the rest of @t's part [a, now) is one segment
  * that says so (each thread's own walk checks, not only the start of a hand-off: one busy thread
  * over a long range is millions of segments by itself). */
 static gboolean
 segments_full (Walk *w, PathThread *t, gint64 a, gint64 now)
 {
-  if (w->path->segments->len < MAX_SEGMENTS)
+  if (w->path->segments->len < max_segments)
     return FALSE;
   w->path->truncated = TRUE;
   add_segment (w, t, "unknown", "not followed: too many segments", a, now);
@@ -341,13 +398,16 @@ walk_back (Walk *w, PathThread *t, gint64 a, gint64 b, guint depth)
 {
   if (w->error != NULL)
     return;
-  if (w->path->segments->len >= MAX_SEGMENTS
+  if (w->path->segments->len >= max_segments
       || (w->cancellable != NULL && g_cancellable_set_error_if_cancelled (w->cancellable, &w->error)))
     {
       w->path->truncated = TRUE;
       add_segment (w, t, "unknown", "not followed: too many segments", a, b);
       return;
     }
+  thread_window (w, t, a, b);
+  if (w->error != NULL)
+    return;
   if (t->ivs[KERNEL]->len == 0)
     {
       walk_back_user (w, t, a, b, depth);
@@ -385,7 +445,7 @@ walk_back (Walk *w, PathThread *t, gint64 a, gint64 b, guint depth)
           /* Waiting for a CPU: the one it ran on next, where it was switched in (not known
            * when that lies beyond what was read: a thread still runnable at the range's end). */
           gint64 cpu;
-          if (k == JVMS_KERNEL_STATE_RUNNABLE && int_at (t->ivs[CPU], iv->end, &cpu))
+          if (k == JVMS_KERNEL_STATE_RUNNABLE && cpu_at (w, t, iv->end, &cpu))
             {
               Runnable r = { cpu, t->tid, s, now };
               g_array_append_val (w->runnable, r);

@@ -26,7 +26,11 @@ jvms_cause_link_new (const char *kind, const char *label, gint64 tid, gint64 fro
   GtkWidget *child = gtk_button_get_child (GTK_BUTTON (button));
   if (GTK_IS_LABEL (child))
     {
-      gtk_label_set_ellipsize (GTK_LABEL (child), PANGO_ELLIPSIZE_END);
+      /* Wrapped, never cut: a label ends with how long the cause held (the interval the link
+       * selects), which an ellipsis at the end hid in the narrow side panel, and a middle one
+       * took from the thread's name. Long names break between words, else anywhere. */
+      gtk_label_set_wrap (GTK_LABEL (child), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (child), PANGO_WRAP_WORD_CHAR);
       gtk_label_set_xalign (GTK_LABEL (child), 0);
     }
   gtk_widget_set_tooltip_text (button, label);

@@ -274,7 +274,10 @@ def main():
                       {k: manifest.get(k) for k in ("stop", "not_recorded")})
         elif args.case == "attach":
             # A JVM started here, found in the dialog's list (jcmd -l) by its pid and main class.
-            jvm = subprocess.Popen(["java", "-cp", classes, "compare.Change", "lock", "2", "120"], cwd=tmp,
+            # It runs until the test kills it (an hour at most): in CI at load 22 the dialog took
+            # minutes to list it, and a JVM that ran 120 s had ended before the recording began
+            # ("no process N").
+            jvm = subprocess.Popen(["java", "-cp", classes, "compare.Change", "lock", "2", "3600"], cwd=tmp,
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             try:
                 ok = open_dialog() and click("attach-bounds")

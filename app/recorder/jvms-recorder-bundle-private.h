@@ -8,6 +8,7 @@
 #include <json-glib/json-glib.h>
 
 #include "jvms-recorder-perf-private.h"
+#include "jvms-recorder-losses-private.h"
 
 #define JVMS_BUNDLE_FORMAT_VERSION 1
 
@@ -43,7 +44,10 @@ typedef struct
   char *counters;
   char **switch_counters;       /* read at each sched_switch; NULL when not */
   gboolean switch_hardware;
-  gint64 lost_records, lost_samples;
+  char *switch_group_refused;   /* what perf said refusing the group; the plain switch recorded */
+  JvmsPerfLosses losses;        /* what perf lost, when losses_known */
+  gboolean losses_known;
+  char *losses_error;           /* why not known */
   JsonArray *not_recorded;      /* {what, reason, how_to_allow?} */
   GDateTime *start_time, *end_time;
   gint64 start_monotonic_ns, end_monotonic_ns;

@@ -43,6 +43,9 @@ jvms_recording_clear (JvmsRecording *rec)
   g_free (rec->syscall_scope);
   g_free (rec->counters);
   g_strfreev (rec->switch_counters);
+  jvms_perf_losses_clear (&rec->losses);
+  g_free (rec->switch_group_refused);
+  g_free (rec->losses_error);
   g_clear_pointer (&rec->not_recorded, json_array_unref);
   g_clear_pointer (&rec->helpers, json_array_unref);
   g_clear_pointer (&rec->start_time, g_date_time_unref);
@@ -95,6 +98,55 @@ add_int (JsonBuilder *b, const char *name, gint64 value)
 {
   json_builder_set_member_name (b, name);
   json_builder_add_int_value (b, value);
+}
+
+static void
+add_cpu_losses (JsonBuilder *b, const JvmsPerfCpuLosses *c)
+{
+  add_int (b, "events", (gint64) c->lost_events);
+  add_int (b, "records", (gint64) c->lost_records);
+  add_int (b, "switches", (gint64) c->switches);
+  add_int (b, "switch_gaps", (gint64) c->switch_gaps);
+  add_int (b, "switch_gaps_in_lost", (gint64) c->switch_gaps_in_lost);
+  add_int (b, "switch_gaps_after_idle", (gint64) c->switch_gaps_after_idle);
+}
+
+/* recorded.kernel.lost (docs/recording.md, "What perf lost"): the totals, then each CPU's. */
+static void
+add_losses (JsonBuilder *b, const JvmsRecording *rec)
+{
+  json_builder_set_member_name (b, "lost");
+  if (!rec->losses_known)
+    {
+      json_builder_add_null_value (b);
+      add_string_or_null (b, "lost_unknown", rec->losses_error != NULL ? rec->losses_error : "not read");
+      return;
+    }
+  const JvmsPerfLosses *l = &rec->losses;
+  json_builder_begin_object (b);
+  add_cpu_losses (b, &l->total);
+  add_int (b, "samples", (gint64) l->lost_samples);
+  json_builder_set_member_name (b, "switch_gaps_after");
+  json_builder_begin_object (b);
+  if (l->switch_gaps_after != NULL)
+    {
+      g_autoptr(GList) names = g_list_sort (g_hash_table_get_keys (l->switch_gaps_after), (GCompareFunc) g_strcmp0);
+      for (GList *n = names; n != NULL; n = n->next)
+        add_int (b, n->data, GPOINTER_TO_UINT (g_hash_table_lookup (l->switch_gaps_after, n->data)));
+    }
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "per_cpu");
+  json_builder_begin_array (b);
+  for (guint i = 0; l->cpus != NULL && i < l->cpus->len; i++)
+    {
+      const JvmsPerfCpuLosses *c = &g_array_index (l->cpus, JvmsPerfCpuLosses, i);
+      json_builder_begin_object (b);
+      add_int (b, "cpu", i);
+      add_cpu_losses (b, c);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
 }
 
 static void
@@ -363,9 +415,14 @@ jvms_recording_write_bundle (JvmsRecording *rec, GError **error)
           json_builder_add_boolean_value (b, rec->probe.hw_counters);
           json_builder_end_object (b);
         }
+      /* Set when perf refused the group and the plain sched_switch was recorded instead. */
+      if (rec->switch_group_refused != NULL)
+        add_string_or_null (b, "switch_counters_refused", rec->switch_group_refused);
       add_int (b, "buffer_per_cpu_bytes", 32 * 1024 * 1024);
-      add_int (b, "lost_records", rec->lost_records);
-      add_int (b, "lost_samples", rec->lost_samples);
+      /* Kept from before "lost": the LOST records (gaps) and LOST_SAMPLES total, -1 unknown. */
+      add_int (b, "lost_records", rec->losses_known ? (gint64) rec->losses.total.lost_records : -1);
+      add_int (b, "lost_samples", rec->losses_known ? (gint64) rec->losses.lost_samples : -1);
+      add_losses (b, rec);
       json_builder_end_object (b);
     }
   json_builder_end_object (b);

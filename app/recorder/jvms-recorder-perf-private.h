@@ -11,6 +11,8 @@
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
 
+#include "jvms-recorder-losses-private.h"
+
 typedef struct
 {
   char *perf_path;         /* NULL when perf is not in PATH */
@@ -64,9 +66,10 @@ const char *jvms_perf_session_counters      (JvmsPerfSession *session);
  * hardware ones. */
 const char * const *jvms_perf_session_switch_counters (JvmsPerfSession *session,
                                                        gboolean        *hardware);
-/* PERF_RECORD_LOST records (gaps) and samples they lost; -1 when perf report could not tell. */
-gint64      jvms_perf_session_lost_records  (JvmsPerfSession *session);
-gint64      jvms_perf_session_lost_samples  (JvmsPerfSession *session);
+/* What perf lost, read from its file once it stopped; NULL with @why_unknown (may be NULL)
+ * when the file could not be read to its end. */
+const JvmsPerfLosses *jvms_perf_session_losses (JvmsPerfSession *session,
+                                                const char     **why_unknown);
 /* perf's pid and command line: a helper of the recording, listed in bundle.json. */
 GPid        jvms_perf_session_get_pid       (JvmsPerfSession *session);
 char      **jvms_perf_session_get_argv      (JvmsPerfSession *session);

@@ -56,6 +56,8 @@ struct _JvmsRecorder
 
   JvmsCgroup *cgroup;
   JvmsPerfSession *perf;
+  gboolean perf_without_group;   /* the perf starting or started records a plain sched_switch */
+  char *group_refused;           /* what perf said when it refused the counter group, or NULL */
   GSubprocess *jvm;              /* launch mode */
   gboolean started;              /* the JVM runs (launched, or JFR started in it) */
   gboolean jvm_exited;
@@ -634,6 +636,86 @@ remove_cgroup (JvmsRecorder *self)
   g_clear_pointer (&self->cgroup, jvms_cgroup_free);
 }
 
+/* "CPU 0: 12, CPU 1: 3" of the CPUs where @field is not 0. */
+static char *
+per_cpu_list (const JvmsPerfLosses *l, gsize field)
+{
+  GString *s = g_string_new (NULL);
+  for (guint i = 0; l->cpus != NULL && i < l->cpus->len; i++)
+    {
+      const JvmsPerfCpuLosses *c = &g_array_index (l->cpus, JvmsPerfCpuLosses, i);
+      guint64 v = G_STRUCT_MEMBER (guint64, c, field);
+      if (v > 0)
+        g_string_append_printf (s, "%s%s %u: %" G_GUINT64_FORMAT, s->len ? ", " : "", _("CPU"), i, v);
+    }
+  return g_string_free (s, FALSE);
+}
+
+static gint
+by_count_desc (gconstpointer a, gconstpointer b, gpointer table)
+{
+  guint na = GPOINTER_TO_UINT (g_hash_table_lookup (table, a));
+  guint nb = GPOINTER_TO_UINT (g_hash_table_lookup (table, b));
+  return na != nb ? (na < nb ? 1 : -1) : g_strcmp0 (a, b);
+}
+
+/* "tokio-rt-worker: 84, swapper: 3": whose switch-out was missing, the most first, four at most. */
+static char *
+switch_gaps_after_list (const JvmsPerfLosses *l)
+{
+  GString *s = g_string_new (NULL);
+  if (l->switch_gaps_after == NULL)
+    return g_string_free (s, FALSE);
+  g_autoptr(GList) names = g_list_sort_with_data (g_hash_table_get_keys (l->switch_gaps_after), by_count_desc,
+                                                  l->switch_gaps_after);
+  guint i = 0;
+  for (GList *n = names; n != NULL; n = n->next, i++)
+    {
+      if (i == 4)
+        {
+          g_string_append (s, ", ...");
+          break;
+        }
+      g_string_append_printf (s, "%s%s: %u", i ? ", " : "", (char *) n->data,
+                              GPOINTER_TO_UINT (g_hash_table_lookup (l->switch_gaps_after, n->data)));
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* At the end of every recording with perf: what it lost, and what that means for the index. */
+static void
+say_losses (JvmsRecorder *self, const JvmsPerfLosses *l)
+{
+  if (l->total.lost_events > 0 || l->lost_samples > 0)
+    {
+      g_autofree char *where = per_cpu_list (l, G_STRUCT_OFFSET (JvmsPerfCpuLosses, lost_events));
+      message (self, _("perf lost %" G_GUINT64_FORMAT " kernel events in %" G_GUINT64_FORMAT " gaps (%s): "
+                       "its buffer was full; what ran on those CPUs is unknown in the index from each gap "
+                       "to the CPU's next context switch"),
+               MAX (l->total.lost_events, l->lost_samples), l->total.lost_records, where);
+    }
+  if (l->total.switch_gaps == 0)
+    message (self, _("perf recorded %" G_GUINT64_FORMAT " context switches, none missing"), l->total.switches);
+  else
+    {
+      g_autofree char *where = per_cpu_list (l, G_STRUCT_OFFSET (JvmsPerfCpuLosses, switch_gaps));
+      g_autofree char *after = switch_gaps_after_list (l);
+      if (l->total.switch_gaps_in_lost == 0)
+        message (self, _("perf recorded %" G_GUINT64_FORMAT " context switches; switches are missing in %"
+                         G_GUINT64_FORMAT " places (%s), dropped by the kernel without a word (the switch out "
+                         "of %s): the index marks the time between the switches around each as unknown for "
+                         "the threads involved"),
+                 l->total.switches, l->total.switch_gaps, where, after);
+      else
+        message (self, _("perf recorded %" G_GUINT64_FORMAT " context switches; switches are missing in %"
+                         G_GUINT64_FORMAT " places (%s), %" G_GUINT64_FORMAT " of them in the gaps above and "
+                         "the rest dropped by the kernel without a word (the switch out of %s): the index "
+                         "marks the time between the switches around each as unknown for the threads "
+                         "involved"),
+                 l->total.switches, l->total.switch_gaps, where, l->total.switch_gaps_in_lost, after);
+    }
+}
+
 static void
 on_perf_stopped (GObject *source, GAsyncResult *res, gpointer data)
 {
@@ -657,11 +739,21 @@ on_perf_stopped (GObject *source, GAsyncResult *res, gpointer data)
       rec->syscall_scope = g_strdup (jvms_perf_session_syscall_scope (perf));
       rec->counters = g_strdup (jvms_perf_session_counters (perf));
       rec->switch_counters = g_strdupv ((char **) jvms_perf_session_switch_counters (perf, &rec->switch_hardware));
-      rec->lost_records = jvms_perf_session_lost_records (perf);
-      rec->lost_samples = jvms_perf_session_lost_samples (perf);
-      if (rec->lost_records > 0)
-        message (self, _("perf lost kernel events in %lld places (%lld events)"),
-                 (long long) rec->lost_records, (long long) rec->lost_samples);
+      const char *why = NULL;
+      const JvmsPerfLosses *losses = jvms_perf_session_losses (perf, &why);
+      if (losses != NULL)
+        {
+          rec->losses = *losses;
+          rec->losses.cpus = losses->cpus != NULL ? g_array_ref (losses->cpus) : NULL;
+          rec->losses.switch_gaps_after = losses->switch_gaps_after != NULL ? g_hash_table_ref (losses->switch_gaps_after) : NULL;
+          rec->losses_known = TRUE;
+          say_losses (self, &rec->losses);
+        }
+      else
+        {
+          rec->losses_error = g_strdup (why);
+          message (self, _("what perf lost is not known: %s"), why != NULL ? why : "");
+        }
     }
   g_clear_pointer (&self->perf, jvms_perf_session_free);
   remove_cgroup (self);
@@ -822,17 +914,65 @@ explain_perf_failure (JvmsRecorder *self, const char *perf_said)
   message (self, "%s", text->str);
 }
 
+static void on_perf_started (GObject *source, GAsyncResult *res, gpointer data);
+
+static void
+start_perf (JvmsRecorder *self, gboolean no_switch_counters)
+{
+  JvmsRecording *rec = &self->rec;
+  g_autoptr(GArray) tids = NULL;
+  if (rec->attach_pid != 0)
+    tids = jvms_recorder_list_tids (rec->attach_pid);
+  JvmsPerfConfig config = {
+    .perf_path = rec->probe.perf_path,
+    .output = rec->perf_data_path,
+    .cgroup = self->cgroup != NULL ? jvms_cgroup_perf_name (self->cgroup) : NULL,
+    .syscall_tids = tids != NULL ? (const GPid *) tids->data : NULL,
+    .n_syscall_tids = tids != NULL ? tids->len : 0,
+    .hw_counters = rec->probe.hw_counters,
+    .no_syscalls = rec->no_syscalls,
+    .no_switch_counters = no_switch_counters,
+  };
+  self->perf_without_group = no_switch_counters;
+  jvms_perf_session_start_async (&config, on_perf_started, g_object_ref (self));
+}
+
 static void
 on_perf_started (GObject *source, GAsyncResult *res, gpointer data)
 {
   g_autoptr(JvmsRecorder) self = data;
   g_autoptr(GError) error = NULL;
   self->perf = jvms_perf_session_start_finish (res, &error);
+  if (self->perf == NULL && !self->perf_without_group)
+    {
+      /* A kernel (or perf) that refuses the counter group read at each sched_switch makes perf
+       * exit at once. Once more with the plain sched_switch: if that starts, the group was the
+       * cause, and the recording goes on without exact counters per run; if not, what perf says
+       * the second time is the reason. */
+      g_free (self->group_refused);
+      self->group_refused = g_strdup (error->message);
+      g_unlink (self->rec.perf_data_path);
+      start_perf (self, TRUE);
+      return;
+    }
   if (self->perf == NULL)
     {
       explain_perf_failure (self, error->message);
       g_unlink (self->rec.perf_data_path);
       g_clear_pointer (&self->cgroup, jvms_cgroup_free);
+    }
+  else if (self->group_refused != NULL)
+    {
+      g_autofree char *reason = g_strdup_printf ("perf refused the counter group read at each sched_switch, "
+                                                 "and recorded the plain sched_switch: %s", self->group_refused);
+      jvms_recording_missing (&self->rec, "counters at each context switch", reason,
+                              "a kernel and perf that accept {sched:sched_switch,...}:S groups");
+      self->rec.switch_group_refused = g_strdup (self->group_refused);
+      /* perf's first line says why; the rest is its usage text, kept in bundle.json. */
+      g_autofree char *first = g_strndup (self->group_refused, strcspn (self->group_refused, "\n"));
+      message (self, _("counters at each context switch are not recorded: perf refused the counter group "
+                       "(%s); the plain sched_switch is recorded, and the counters of each run are estimated "
+                       "from the periodic samples"), first);
     }
   step_start_jvm (self);
 }
@@ -872,25 +1012,12 @@ step_kernel (JvmsRecorder *self)
                             "a CPU whose performance counters this kernel exposes (on a virtual machine: a virtual PMU); "
                             "cpu-clock samples are recorded instead");
 
-  g_autoptr(GArray) tids = NULL;
-  if (rec->attach_pid != 0)
-    tids = jvms_recorder_list_tids (rec->attach_pid);
-  JvmsPerfConfig config = {
-    .perf_path = rec->probe.perf_path,
-    .output = rec->perf_data_path,
-    .cgroup = self->cgroup != NULL ? jvms_cgroup_perf_name (self->cgroup) : NULL,
-    .syscall_tids = tids != NULL ? (const GPid *) tids->data : NULL,
-    .n_syscall_tids = tids != NULL ? tids->len : 0,
-    .hw_counters = rec->probe.hw_counters,
-    .no_syscalls = rec->no_syscalls,
-    .no_switch_counters = rec->no_switch_counters,
-  };
   if (rec->no_syscalls)
     jvms_recording_missing (rec, "system calls", "--no-syscalls was given", NULL);
   if (rec->no_switch_counters)
     jvms_recording_missing (rec, "counters at each context switch", "--no-switch-counters was given",
                             "record without --no-switch-counters");
-  jvms_perf_session_start_async (&config, on_perf_started, g_object_ref (self));
+  start_perf (self, rec->no_switch_counters);
 }
 
 static void
@@ -1147,6 +1274,7 @@ jvms_recorder_finalize (GObject *object)
   g_free (self->jfr_name);
   g_free (self->cwd);
   g_free (self->bundle_path);
+  g_free (self->group_refused);
   g_clear_error (&self->failure);
   g_clear_object (&self->probes);
   g_clear_pointer (&self->context, g_main_context_unref);

@@ -809,6 +809,12 @@ jvms_perf_reader_get_lost (JvmsPerfReader *self)
 }
 
 guint64
+jvms_perf_reader_get_lost_samples (JvmsPerfReader *self)
+{
+  return self->lost_samples;
+}
+
+guint64
 jvms_perf_reader_get_n_unordered (JvmsPerfReader *self)
 {
   return self->n_unordered;

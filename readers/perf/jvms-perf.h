@@ -126,6 +126,9 @@ gint64            jvms_perf_reader_get_last_time  (JvmsPerfReader      *self);
 /* Events dropped by the recorder: the sum of LOST records, or perf's LOST_SAMPLES totals when
  * larger (perf 6.1 writes both for the same losses; they are never added). */
 guint64           jvms_perf_reader_get_lost       (JvmsPerfReader      *self);
+/* perf's LOST_SAMPLES totals alone: the samples the kernel counted as dropped for each event
+ * (perf 6.0+ writes them when it stops; LOST records say where, these say how many). */
+guint64           jvms_perf_reader_get_lost_samples (JvmsPerfReader    *self);
 /* Events that arrived after a later event had been delivered (beyond the merge window). */
 guint64           jvms_perf_reader_get_n_unordered (JvmsPerfReader     *self);
 

@@ -22,6 +22,8 @@ BUNDLE_MEMBERS = ["format", "format_version", "recorder", "mode", "pid", "start_
                   "start_monotonic_ns", "end_monotonic_ns", "stop", "system", "jdk", "perf", "files",
                   "recorded", "not_recorded", "clock"]
 SECRET = "hunter2-s3cr3t"
+# Pages of perf's buffer per CPU in the case that makes perf lose events (JVMSCOPE_TEST_PERF_BUFFER).
+SMALL_BUFFER = "2"
 SOURCE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 tap = Tap()
@@ -42,17 +44,40 @@ def jfr_counts(path):
 
 
 def perf_events(path, pid):
-    """(returncode, {event: count} for the JVM's pid, other lines, stderr) from perf script."""
-    r = run(["perf", "script", "--show-lost-events", "-i", path, "-F", "pid,event"])
-    ours, lost = {}, 0
+    """(returncode, {event: count} for the JVM's pid, per-CPU losses, stderr) from perf script.
+    The losses are the oracle of bundle.json's recorded.kernel.lost: {cpu: {events, records,
+    switches, switch_gaps, switch_gaps_in_lost, switch_gaps_after_idle}}, the gaps being the
+    places where a CPU's sched_switch has a prev_pid other than the previous switch's next_pid,
+    "in lost" when a LOST record of that CPU came between."""
+    r = run(["perf", "script", "--show-lost-events", "-i", path, "-F", "pid,cpu,event,trace"])
+    ours, cpus, cur = {}, {}, {}
+    zero = dict.fromkeys(["events", "records", "switches", "switch_gaps", "switch_gaps_in_lost",
+                          "switch_gaps_after_idle"], 0)
     for line in r.stdout.splitlines():
-        if "LOST" in line:
-            lost += 1
+        # pid -1: a thread's last switch, as it exits (prev_state X)
+        m = re.match(r"\s*(-?\d+)\s+\[(\d+)\]\s+(\S+)", line)
+        if not m:
             continue
-        f = line.split()
-        if len(f) >= 2 and f[0].isdigit() and int(f[0]) == pid:
-            ours[f[1].rstrip(":")] = ours.get(f[1].rstrip(":"), 0) + 1
-    return r.returncode, ours, lost, r.stderr
+        p, cpu, event = int(m.group(1)), int(m.group(2)), m.group(3).rstrip(":")
+        c = cpus.setdefault(cpu, dict(zero))
+        if event == "PERF_RECORD_LOST":
+            c["records"] += 1
+            c["events"] += int(re.search(r"lost (\d+)", line).group(1))
+            if cpu in cur:
+                cur[cpu][1] = True
+            continue
+        if p == pid:
+            ours[event] = ours.get(event, 0) + 1
+        if event == "sched:sched_switch":
+            prev = int(re.search(r"prev_pid=(\d+)", line).group(1))
+            nxt = int(re.search(r"next_pid=(\d+)", line).group(1))
+            c["switches"] += 1
+            if cpu in cur and cur[cpu][0] != prev:
+                c["switch_gaps"] += 1
+                c["switch_gaps_in_lost"] += cur[cpu][1]
+                c["switch_gaps_after_idle"] += cur[cpu][0] == 0
+            cur[cpu] = [nxt, False]
+    return r.returncode, ours, cpus, r.stderr
 
 
 def load_bundle(out):
@@ -94,15 +119,39 @@ def check_jfr(out, sensitive_expected):
     return counts
 
 
-def check_kernel(out, b):
-    rc, ours, lost, err = perf_events(os.path.join(out, "kernel.perf.data"), b["pid"])
+def check_kernel(out, b, stderr=None, expect_lost=False):
+    rc, ours, cpus, err = perf_events(os.path.join(out, "kernel.perf.data"), b["pid"])
     tap.check(rc == 0, "perf script reads kernel.perf.data", err[-2000:])
     tap.check(ours.get("sched:sched_switch", 0) > 0, "sched_switch events of the JVM's pid %d" % b["pid"],
               "events of that pid: %s" % ours)
     k = b["recorded"]["kernel"]
-    tap.check(lost == 0, "no LOST records", "%d LOST lines; bundle.json: %s" % (lost, json.dumps(k)))
+    lost = sum(c["records"] for c in cpus.values())
+    if expect_lost:
+        tap.check(lost > 0, "perf lost events with a %s-page buffer" % SMALL_BUFFER,
+                  "bundle.json: %s" % json.dumps(k))
+    else:
+        tap.check(lost == 0, "no LOST records", "%d LOST lines; bundle.json: %s" % (lost, json.dumps(k)))
     tap.check(k["lost_records"] == lost, "bundle.json counts the LOST records perf script shows",
               "bundle %s, perf script %d" % (k["lost_records"], lost))
+    # What perf lost, per CPU, against perf script: its LOST lines and the chain of each CPU's
+    # sched_switch records (docs/recording.md, "What perf lost").
+    got = k.get("lost") or {}
+    mine = {c["cpu"]: {f: c[f] for f in c if f != "cpu"} for c in got.get("per_cpu", [])}
+    mine = {cpu: c for cpu, c in mine.items() if any(c.values())}
+    cpus = {cpu: c for cpu, c in cpus.items() if any(c.values())}
+    tap.check(mine == cpus, "bundle.json's lost per CPU is what perf script shows",
+              "bundle %s\nperf script %s" % (json.dumps(mine, sort_keys=True), json.dumps(cpus, sort_keys=True)))
+    total = {f: sum(c[f] for c in cpus.values()) for f in ["events", "records", "switches", "switch_gaps"]}
+    tap.check(all(got.get(f) == v for f, v in total.items()), "bundle.json's lost totals",
+              "bundle %s, perf script %s" % (json.dumps(got), total))
+    if stderr is not None:
+        said = "perf recorded %d context switches" % total["switches"]
+        tap.check(said in stderr, "stderr says how many switches perf recorded and how many are missing",
+                  "wanted %r in: %s" % (said, stderr))
+        if expect_lost:
+            said = "perf lost %d kernel events in %d gaps" % (max(total["events"], got.get("samples", 0)), lost)
+            tap.check(said in stderr and "unknown in the index" in stderr, "stderr says what perf lost and what it means",
+                      "wanted %r in: %s" % (said, stderr))
 
 
 def check_clock(out, b, launched=True):
@@ -177,7 +226,7 @@ def case_launch(cli, tmp, work):
     with open(os.path.join(out, "recording.jfr"), "rb") as f:
         tap.check(SECRET.encode() not in f.read(), "secret argument absent from recording.jfr")
     check_jfr(out, False)
-    check_kernel(out, b)
+    check_kernel(out, b, r.stderr)
     check_clock(out, b)
     k = b["recorded"]["kernel"]
     switch = [e for e in k["perf_events"] if e == "sched:sched_switch" or e.startswith("{sched:sched_switch,")]
@@ -217,7 +266,9 @@ def case_sensitive(cli, tmp, work):
 
 def case_duration(cli, tmp, work):
     out = os.path.join(tmp, "d.jvmtrace")
-    r = record(cli, out, ["--duration", "3", "--", *work.java(0)])
+    # perf's buffer is two pages per CPU: it loses events, and the recorder must say so as perf does.
+    env = dict(os.environ, JVMSCOPE_TEST_PERF_BUFFER=SMALL_BUFFER)
+    r = record(cli, out, ["--duration", "3", "--", *work.java(0)], env=env)
     tap.check(r.returncode == 0, "record exits 0", r.stderr)
     b = check_bundle_basics(out, True)
     if b is None:
@@ -225,13 +276,17 @@ def case_duration(cli, tmp, work):
     tap.check(b["stop"]["reason"] == "duration", "stopped by --duration", json.dumps(b["stop"]))
     tap.check(not os.path.exists("/proc/%d" % b["pid"]), "the JVM is gone")
     check_jfr(out, False)
-    check_kernel(out, b)
+    check_kernel(out, b, r.stderr, expect_lost=True)
 
 
 def case_sigint(cli, tmp, work):
     out = os.path.join(tmp, "i.jvmtrace")
+    # A counter perf does not know joins the group read at each switch (JVMSCOPE_TEST_SWITCH_COUNTER):
+    # perf refuses the group and exits at once, as with a kernel that refuses it; the recorder
+    # records the plain sched_switch and says so.
+    env = dict(os.environ, JVMSCOPE_TEST_SWITCH_COUNTER="no-such-counter")
     p = subprocess.Popen([cli, "record", "-o", out, "--", *work.java(0)], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
+                         stderr=subprocess.PIPE, text=True, env=env)
     started = wait_started(p)
     tap.check(started, "the JVM runs under the recorder")
     time.sleep(1)
@@ -246,6 +301,16 @@ def case_sigint(cli, tmp, work):
     check_jfr(out, False)
     check_kernel(out, b)
     check_clock(out, b)
+    k = b["recorded"]["kernel"]
+    tap.check(k["switch_counters"] is None and "sched:sched_switch" in k["perf_events"]
+              and not any(e.startswith("{") for e in k["perf_events"])
+              and "no-such-counter" in (k.get("switch_counters_refused") or ""),
+              "perf refused the counter group: the plain sched_switch recorded, bundle.json says why", json.dumps(k))
+    tap.check(any(m["what"] == "counters at each context switch" and "refused" in m["reason"]
+                  for m in b["not_recorded"]), "not_recorded lists the counters at each switch",
+              json.dumps(b["not_recorded"]))
+    tap.check("perf refused the counter group" in err and "plain sched_switch is recorded" in err,
+              "stderr says perf refused the group and what was recorded instead", err)
 
 
 def case_ctrl_c(cli, tmp, work):

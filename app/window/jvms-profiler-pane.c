@@ -756,6 +756,20 @@ window_point (GtkWidget *widget, double x, double y, graphene_point_t *out)
   return root != NULL && gtk_widget_compute_point (widget, root, &GRAPHENE_POINT_INIT (x, y), out);
 }
 
+/* Where the keyboard is in the kind chooser: "list" inside its open popup, "button" on the
+ * button itself, "none" elsewhere (a test waits for the popup before it presses keys in it). */
+static const char *
+kind_focus (JvmsProfilerPane *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+  GtkWidget *dropdown = GTK_WIDGET (self->kind_dropdown);
+  if (focus == NULL || (focus != dropdown && !gtk_widget_is_ancestor (focus, dropdown)))
+    return "none";
+  GtkWidget *popover = gtk_widget_get_ancestor (focus, GTK_TYPE_POPOVER);
+  return popover != NULL && gtk_widget_get_mapped (popover) ? "list" : "button";
+}
+
 void
 jvms_profiler_pane_dump_state (JvmsProfilerPane *self, GKeyFile *kf)
 {
@@ -766,6 +780,7 @@ jvms_profiler_pane_dump_state (JvmsProfilerPane *self, GKeyFile *kf)
   g_key_file_set_boolean (kf, g, "busy", jvms_profiler_pane_get_busy (self));
   g_key_file_set_string (kf, g, "page", gtk_stack_get_visible_child_name (self->stack));
   g_key_file_set_string (kf, g, "chosen-kind", chosen_kind (self));
+  g_key_file_set_string (kf, g, "kind-focus", kind_focus (self));
   g_key_file_set_string (kf, g, "scope", gtk_label_get_text (self->scope_label));
   g_key_file_set_boolean (kf, g, "has-tree", self->tree != NULL);
   /* Where the pane starts: the views above it are hidden below that line (tests scroll). */

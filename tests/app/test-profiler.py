@@ -499,16 +499,19 @@ def recording_steps(tap, args, tmp, env, cli):
                   "Ctrl+Shift+A profiles every thread again", s.get("profiler", "threads"))
         # The kind chooser from the keyboard: CPU, allocation (the chooser offers only the kinds
         # with samples: this JFR-only recording has no kernel layer, so no CPU waiting).
+        # Each key once the pane says the keyboard is where it goes (in CI at load 20 the popup
+        # was not yet open 0.8 s after Space, and the keys meant for its list were lost).
         s.xdo("key", "ctrl+alt+k")
-        time.sleep(0.5)
+        wait_for(lambda: s.get("profiler", "kind-focus") == "button")
         s.xdo("key", "space")
-        time.sleep(0.8)
+        wait_for(lambda: s.get("profiler", "kind-focus") == "list")
         # Home first: the popover's list does not always put the focus on the chosen row.
         s.xdo("key", "Home")
         s.xdo("key", "Down")
         s.xdo("key", "Return")
         tap.check(wait_for(lambda: s.get("profiler", "kind") == "alloc" and s.settled()),
-                  "Ctrl+Alt+K and the keyboard choose the allocation profile", s.get("profiler", "chosen-kind"))
+                  "Ctrl+Alt+K and the keyboard choose the allocation profile",
+                  (s.get("profiler", "chosen-kind"), s.get("profiler", "kind-focus")))
         check_against_cli(tap, s, cli, trace, "alloc")
         top = folded_top(s.state)
         tap.check(bool(top) and any(f == "profilework.ProfileWork.allocate" for f in top[0].rsplit(" ", 1)[0].split(";")),

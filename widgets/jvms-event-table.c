@@ -156,17 +156,40 @@ cell_text (JvmsEventTable *self, guint id, const JvmsEventRecord *r)
     }
 }
 
+/* Characters a column's cells ask for: every cell of a column the same, whatever its text. */
+static int
+column_chars (guint id)
+{
+  switch (id)
+    {
+    case COL_TIME:     return 12;
+    case COL_DURATION: return 10;
+    case COL_TYPE:     return 28;
+    case COL_THREAD:   return 26;
+    case COL_FIELDS:   return 60;
+    default:           return 14;
+    }
+}
+
+/* A cell is a GtkInscription, not a GtkLabel: its size comes from a count of characters, not
+ * from its text, so a cell filled in when its page arrives is only drawn again, never measured.
+ * GTK keeps about 200 rows bound around the ones shown; a jump across the table binds them all,
+ * and measuring their labels' text (the shaping of every label, for its width and again for its
+ * height) cost the main thread 25 ms per jump, twice over since the pages come off the main
+ * thread (the empty labels at bind, then the filled ones): bench-events, the main thread's CPU
+ * per frame. An inscription shapes its text when it is drawn, for the rows on screen only. */
 static void
 setup_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
 {
   guint id = GPOINTER_TO_UINT (data);
-  GtkWidget *label = gtk_label_new (NULL);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
-  gtk_label_set_xalign (GTK_LABEL (label), id == COL_TIME || id == COL_DURATION ? 1.0f : 0.0f);
+  GtkInscription *cell = GTK_INSCRIPTION (gtk_inscription_new (NULL));
+  gtk_inscription_set_text_overflow (cell, GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
+  gtk_inscription_set_min_chars (cell, 4);
+  gtk_inscription_set_nat_chars (cell, column_chars (id));
+  gtk_inscription_set_xalign (cell, id == COL_TIME || id == COL_DURATION ? 1.0f : 0.0f);
   if (id == COL_TIME || id == COL_DURATION)
-    gtk_widget_add_css_class (label, "numeric");
-  gtk_list_item_set_child (item, label);
+    gtk_widget_add_css_class (GTK_WIDGET (cell), "numeric");
+  gtk_list_item_set_child (item, GTK_WIDGET (cell));
   g_object_set_data (G_OBJECT (item), "jvms-factory", factory);
 }
 
@@ -176,21 +199,21 @@ fill_cell (GtkListItem *item, GtkListItemFactory *factory)
   JvmsEventTable *self = g_object_get_data (G_OBJECT (factory), "table");
   guint id = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (factory), "column"));
   JvmsEventRow *row = gtk_list_item_get_item (item);
-  GtkLabel *label = GTK_LABEL (gtk_list_item_get_child (item));
+  GtkInscription *cell = GTK_INSCRIPTION (gtk_list_item_get_child (item));
   JvmsEventRecord r;
   if (row == NULL || self == NULL || !jvms_event_row_is_loaded (row))
     {
       /* Its page is on its way (read off the main thread): empty until it comes. */
-      gtk_label_set_text (label, "");
+      gtk_inscription_set_text (cell, NULL);
       return;
     }
   if (!jvms_event_row_get_record (row, &r))
     {
-      gtk_label_set_text (label, _("(damaged)"));
+      gtk_inscription_set_text (cell, _("(damaged)"));
       return;
     }
   g_autofree char *text = cell_text (self, id, &r);
-  gtk_label_set_text (label, text);
+  gtk_inscription_set_text (cell, text);
 }
 
 static void

@@ -686,34 +686,35 @@ switch_gaps_after_list (const JvmsPerfLosses *l)
 static void
 say_losses (JvmsRecorder *self, const JvmsPerfLosses *l)
 {
+  /* %llu, not G_GUINT64_FORMAT: xgettext cuts a message at a macro. */
   if (l->total.lost_events > 0 || l->lost_samples > 0)
     {
       g_autofree char *where = per_cpu_list (l, G_STRUCT_OFFSET (JvmsPerfCpuLosses, lost_events));
-      message (self, _("perf lost %" G_GUINT64_FORMAT " kernel events in %" G_GUINT64_FORMAT " gaps (%s): "
-                       "its buffer was full; what ran on those CPUs is unknown in the index from each gap "
-                       "to the CPU's next context switch"),
-               MAX (l->total.lost_events, l->lost_samples), l->total.lost_records, where);
+      message (self, _("perf lost %llu kernel events in %llu gaps (%s): its buffer was full; what ran on those "
+                       "CPUs is unknown in the index from each gap to the CPU's next context switch"),
+               (unsigned long long) MAX (l->total.lost_events, l->lost_samples),
+               (unsigned long long) l->total.lost_records, where);
     }
   if (l->total.switch_gaps == 0)
-    message (self, _("perf recorded %" G_GUINT64_FORMAT " context switches, none missing"), l->total.switches);
-  else
     {
-      g_autofree char *where = per_cpu_list (l, G_STRUCT_OFFSET (JvmsPerfCpuLosses, switch_gaps));
-      g_autofree char *after = switch_gaps_after_list (l);
-      if (l->total.switch_gaps_in_lost == 0)
-        message (self, _("perf recorded %" G_GUINT64_FORMAT " context switches; switches are missing in %"
-                         G_GUINT64_FORMAT " places (%s), dropped by the kernel without a word (the switch out "
-                         "of %s): the index marks the time between the switches around each as unknown for "
-                         "the threads involved"),
-                 l->total.switches, l->total.switch_gaps, where, after);
-      else
-        message (self, _("perf recorded %" G_GUINT64_FORMAT " context switches; switches are missing in %"
-                         G_GUINT64_FORMAT " places (%s), %" G_GUINT64_FORMAT " of them in the gaps above and "
-                         "the rest dropped by the kernel without a word (the switch out of %s): the index "
-                         "marks the time between the switches around each as unknown for the threads "
-                         "involved"),
-                 l->total.switches, l->total.switch_gaps, where, l->total.switch_gaps_in_lost, after);
+      message (self, _("perf recorded %llu context switches, none missing"),
+               (unsigned long long) l->total.switches);
+      return;
     }
+  g_autofree char *where = per_cpu_list (l, G_STRUCT_OFFSET (JvmsPerfCpuLosses, switch_gaps));
+  g_autofree char *after = switch_gaps_after_list (l);
+  if (l->total.switch_gaps_in_lost == 0)
+    message (self, _("perf recorded %llu context switches; switches are missing in %llu places (%s), dropped by "
+                     "the kernel without a word (the switch out of %s): the index marks the time between the "
+                     "switches around each as unknown for the threads involved"),
+             (unsigned long long) l->total.switches, (unsigned long long) l->total.switch_gaps, where, after);
+  else
+    message (self, _("perf recorded %llu context switches; switches are missing in %llu places (%s), %llu of "
+                     "them in the gaps above and the rest dropped by the kernel without a word (the switch out "
+                     "of %s): the index marks the time between the switches around each as unknown for the "
+                     "threads involved"),
+             (unsigned long long) l->total.switches, (unsigned long long) l->total.switch_gaps, where,
+             (unsigned long long) l->total.switch_gaps_in_lost, after);
 }
 
 static void

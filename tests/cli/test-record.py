@@ -149,6 +149,19 @@ def check_kernel(out, b, stderr=None, expect_lost=False):
         tap.check(said in stderr, "stderr says how many switches perf recorded and how many are missing",
                   "wanted %r in: %s" % (said, stderr))
         if expect_lost:
+            # perf report --stats: one block per event after the aggregated one; each block's
+            # LOST_SAMPLES line counts the samples that event lost (perf 6.1's LOST_SAMPLES records).
+            r = run(["perf", "report", "--stats", "-i", os.path.join(out, "kernel.perf.data")])
+            samples, per_event = 0, False
+            for line in r.stdout.splitlines():
+                line = line.strip()
+                if line.endswith(" stats:") and line != "Aggregated stats:":
+                    per_event = True
+                elif per_event and line.startswith("LOST_SAMPLES events:"):
+                    samples += int(line.split()[2])
+            tap.check(r.returncode == 0 and samples > 0 and got.get("samples") == samples,
+                      "bundle.json's lost samples are perf report --stats' LOST_SAMPLES",
+                      "bundle %s, perf report %d" % (got.get("samples"), samples))
             said = "perf lost %d kernel events in %d gaps" % (max(total["events"], got.get("samples", 0)), lost)
             tap.check(said in stderr and "unknown in the index" in stderr, "stderr says what perf lost and what it means",
                       "wanted %r in: %s" % (said, stderr))

@@ -1559,6 +1559,8 @@ jvms_jfr_machine_finish (JvmsJfrMachine *self, gint64 end_time)
 {
   flush_ends (self, G_MAXINT64);
   flush_ramps (self, G_MAXINT64);
+  if (self->samples != NULL)
+    jvms_jfr_samples_finish (self->samples);
   GHashTableIter iter;
   gpointer value;
   g_hash_table_iter_init (&iter, self->jthreads);

@@ -98,7 +98,21 @@ struct _JvmsJfrSamples
   JvmsCpuStateFunc   cpu_state;
   gpointer           cpu_state_data;
   const JvmsRecordingInfo *recording;
+  /* Batches of wall-clock samples whose later samples the stream has not reached yet: a heap of
+   * Pending by (next, seq), written as the stream passes each sample's time. */
+  GArray            *pending;
+  guint64            pending_seq;
 };
+
+/* The rest of a batch: @remaining samples, the next at @next, then @spacing apart. */
+typedef struct
+{
+  gint64           next;
+  gint64           spacing;
+  guint64          seq;        /* ties in time are written in the order the batches came */
+  guint64          remaining;
+  JvmsSampleRecord record;
+} Pending;
 
 static const struct
 {
@@ -132,6 +146,7 @@ jvms_jfr_samples_new (JvmsSamplesWriter *writer)
   self->key_slots = g_new (KeySlot, KEY_SLOTS);
   for (guint i = 0; i < KEY_SLOTS; i++)
     self->key_slots[i].stack = JVMS_SAMPLES_NONE;
+  self->pending = g_array_new (FALSE, FALSE, sizeof (Pending));
   return self;
 }
 
@@ -146,6 +161,7 @@ jvms_jfr_samples_free (JvmsJfrSamples *self)
   jvms_samples_idmap_clear (&self->methods);
   g_array_unref (self->frame_ids);
   g_free (self->key_slots);
+  g_array_unref (self->pending);
   g_free (self);
 }
 
@@ -421,10 +437,11 @@ weight_of (JvmsJfrSamples *self, const JvmsJfrEvent *ev, const TypeInfo *ti)
 }
 
 /* A wall-clock sample of the recording's wall-clock sampler: its store type (interned at the
- * first) and weight; FALSE for any other sample. */
+ * first), the weight of each of the samples it stands for (the wall-clock interval), how many
+ * (@n) and how far apart (@spacing) they were taken; FALSE for any other sample. */
 static gboolean
 wall_sample (JvmsJfrSamples *self, const JvmsJfrEvent *ev, TypeInfo *ti, const char *state,
-             guint32 *type, guint64 *weight)
+             guint32 *type, guint64 *weight, guint64 *n, gint64 *spacing)
 {
   if (!ti->sampler || self->recording == NULL
       || jvms_jfr_recording_sampler_of (self->recording, ti->type_name, state) != JVMS_SAMPLER_WALL)
@@ -436,9 +453,89 @@ wall_sample (JvmsJfrSamples *self, const JvmsJfrEvent *ev, TypeInfo *ti, const c
     ti->wall_store_type = jvms_samples_writer_intern_type (self->writer, ti->type_name, JVMS_SAMPLE_UNIT_NS,
                                                            JVMS_SAMPLE_TYPE_WALL | JVMS_SAMPLE_TYPE_SAMPLER);
   *type = ti->wall_store_type;
-  /* At most 2^20 × an interval below 9.2e18 / 2^20 ns: no overflow. */
-  *weight = jvms_jfr_recording_batch_size (ev, ti->batch) * (guint64) CLAMP (interval, 0, G_MAXINT64 >> 21);
+  /* At most 2^20 samples × an interval below 9.2e18 / 2^20 ns: the type's sum cannot overflow. */
+  *weight = (guint64) CLAMP (interval, 0, G_MAXINT64 >> 21);
+  *n = jvms_jfr_recording_batch_size (ev, ti->batch);
+  /* As the threads view counts them (jvms-jfr-machine.c, sample_count): a batch with a duration
+   * spans it, one without is an interval apart. */
+  gint64 duration = jvms_jfr_event_get_duration_ns (ev);
+  *spacing = duration > 0 && *n > 1 ? duration / (gint64) (*n - 1) : interval;
   return TRUE;
+}
+
+static gboolean
+pending_before (const Pending *a, const Pending *b)
+{
+  return a->next < b->next || (a->next == b->next && a->seq < b->seq);
+}
+
+static void
+pending_push (JvmsJfrSamples *self, const Pending *p)
+{
+  GArray *heap = self->pending;
+  g_array_append_vals (heap, p, 1);
+  Pending *h = (Pending *) (gpointer) heap->data;
+  for (guint i = heap->len - 1; i > 0;)
+    {
+      guint up = (i - 1) / 2;
+      if (!pending_before (&h[i], &h[up]))
+        break;
+      Pending t = h[i];
+      h[i] = h[up];
+      h[up] = t;
+      i = up;
+    }
+}
+
+static void
+pending_pop (JvmsJfrSamples *self, Pending *out)
+{
+  GArray *heap = self->pending;
+  Pending *h = (Pending *) (gpointer) heap->data;
+  *out = h[0];
+  h[0] = h[heap->len - 1];
+  g_array_set_size (heap, heap->len - 1);
+  guint n = heap->len;
+  for (guint i = 0;;)
+    {
+      guint l = 2 * i + 1, r = l + 1, m = i;
+      if (l < n && pending_before (&h[l], &h[m]))
+        m = l;
+      if (r < n && pending_before (&h[r], &h[m]))
+        m = r;
+      if (m == i)
+        break;
+      Pending t = h[i];
+      h[i] = h[m];
+      h[m] = t;
+      i = m;
+    }
+}
+
+/* Writes the batched samples taken at or before @time (all of them for G_MAXINT64), in time
+ * order, so that the store's blocks stay in time order and each sample lies in the block (and
+ * the range) of its own time. */
+static void
+flush_pending (JvmsJfrSamples *self, gint64 time)
+{
+  while (self->pending->len > 0 && g_array_index (self->pending, Pending, 0).next <= time)
+    {
+      Pending p;
+      pending_pop (self, &p);
+      p.record.time = p.next;
+      jvms_samples_writer_add_record (self->writer, &p.record);
+      if (--p.remaining > 0)
+        {
+          p.next += p.spacing;
+          pending_push (self, &p);
+        }
+    }
+}
+
+void
+jvms_jfr_samples_finish (JvmsJfrSamples *self)
+{
+  flush_pending (self, G_MAXINT64);
 }
 
 static void
@@ -476,7 +573,9 @@ on_sample (JvmsJfrSamples *self, const JvmsJfrEvent *ev, TypeInfo *ti)
     .detail = JVMS_SAMPLES_NONE,
   };
   const char *detail = NULL;
-  if (wall_sample (self, ev, ti, state, &r.type, &r.weight))
+  guint64 n = 1;
+  gint64 spacing = 0;
+  if (wall_sample (self, ev, ti, state, &r.type, &r.weight, &n, &spacing))
     detail = state;
   else
     {
@@ -508,7 +607,20 @@ on_sample (JvmsJfrSamples *self, const JvmsJfrEvent *ev, TypeInfo *ti)
         r.object_age = (guint64) ns;
     }
   r.detail = jvms_samples_writer_intern_string (self->writer, detail);
+  flush_pending (self, time);
   jvms_samples_writer_add_record (self->writer, &r);
+  if (n > 1 && spacing <= 0)
+    {
+      /* Taken all at once, as the threads view counts them: n samples at this time. */
+      for (guint64 i = 1; i < n; i++)
+        jvms_samples_writer_add_record (self->writer, &r);
+    }
+  else if (n > 1)
+    {
+      /* The batch's other samples, each at its own time as the stream reaches it. */
+      Pending p = { time + spacing, spacing, self->pending_seq++, n - 1, r };
+      pending_push (self, &p);
+    }
 }
 
 static guint32

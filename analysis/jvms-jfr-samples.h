@@ -4,7 +4,8 @@
  * Every event whose type has a stackTrace field becomes a sample of its type, on its thread
  * (sampledThread when the type has one, else eventThread), at its start time, weighted as the
  * type says: samplers by their sampling period (jdk.ActiveSetting, or the event's own
- * samplingPeriod), a profiler's wall-clock samples by their count × the wall-clock interval,
+ * samplingPeriod), a profiler's wall-clock samples by the wall-clock interval (a batch of N is N
+ * samples, spread over its span as the threads view counts them),
  * allocations by bytes, events with a duration by it, others by 1. CPU samplers
  * also get the thread's kernel state at that time from a JvmsCpuStateFunc (the kernel layer).
  * jdk.Compilation and jdk.MethodTiming (JDK 25) go to the store's per-method tables.
@@ -40,6 +41,9 @@ void            jvms_jfr_samples_set_recording      (JvmsJfrSamples          *se
 /* Events in the reader's (time) order; any event may be given. */
 void            jvms_jfr_samples_feed               (JvmsJfrSamples     *self,
                                                      const JvmsJfrEvent *event);
+/* After the last event: writes the samples of batches the stream did not reach (a batch of a
+ * profiler's wall-clock samples is N samples, each at its own time). */
+void            jvms_jfr_samples_finish             (JvmsJfrSamples     *self);
 
 /* The stack id of @event in the store's stack table (interned once per chunk and key), or
  * JVMS_SAMPLES_NONE when it has no stack trace: the event store refers to stacks by it. */

@@ -200,6 +200,7 @@ class Recording:
     def __init__(self, path, type_ids):
         self.notes = []
         self.samples = []          # (type, time, tid, folded, weight)
+        self.batches = []          # wall-clock batches: (type, start, tid, samples, spacing)
         self.type_total = defaultdict(int)
         self.type_count = defaultdict(int)
         self.has_duration = {}
@@ -278,11 +279,23 @@ class Recording:
                     period_now[name] = period
                 si += 1
             if self.is_wall(t, v):
+                # A batch of N wall-clock samples is N samples of one interval each, taken over
+                # its duration when it has one (N - 1 steps), else an interval apart from its
+                # start (docs/profile.md, "batches"); each counts in the range of its own time.
                 n = v.get("samples") or v.get("samplesCount") or (v.get("weight") if t.startswith("datadog.") else 1)
-                w = max(1, min(n or 1, 1 << 20)) * self.wall_interval()
+                n = max(1, min(n or 1, 1 << 20))
+                interval = self.wall_interval()
+                duration = duration_ns(v.get("duration")) if "duration" in v else 0
+                spacing = duration // (n - 1) if duration > 0 and n > 1 else interval
                 t += WALL
-            else:
-                w = self.weight(t, v, period_now)
+                if n > 1:
+                    self.batches.append((t, time, tid, n, spacing))
+                for i in range(n):
+                    self.samples.append((t, time + i * spacing, tid, folded, interval))
+                self.type_total[t] += n * interval
+                self.type_count[t] += n
+                continue
+            w = self.weight(t, v, period_now)
             self.samples.append((t, time, tid, folded, w))
             self.type_total[t] += w
             self.type_count[t] += 1

@@ -6,7 +6,8 @@ recordings this test makes of tests/profile/ProfileWork.java (data/jvmscope.jfc;
 TLAB events instead of allocation samples), the CLI's folded stacks must equal, line for line,
 an aggregation of `jfr print --json` by the rules of docs/profile.md (profile_oracle.py): for the
 whole trace and two sub-ranges, for every kind and every event type with stacks, and for the
-busiest threads alone. The JSON's totals must be the folded lines' sums.
+busiest threads alone; for files with a profiler's batches of wall-clock samples, ranges that cut
+the largest batches. The JSON's totals must be the folded lines' sums.
 
 Then the workload's known hot methods: each thread's profile of its kind is led by its own
 method (cpu-alpha by hotAlpha, allocator by allocate, locker-1 by lockedWork, ...). Prints TAP.
@@ -119,6 +120,7 @@ def check_file(tap, cli, path, type_ids, label):
                 failures.append("thread %d: %d lines, oracle %d" % (tid, len(ours), len(theirs)))
         tap.check(not failures, "%s: --kind %s: folded stacks equal jfr print's%s"
                   % (label, kind, ", whole and 2 ranges" if named else ""), "\n".join(failures)[:3000])
+    n_lines += check_batches(tap, cli, path, rec, label, start, lo, hi)
     # JSON: the total is the sum of the folded weights, the kernel states absent without a kernel.
     folded = cli.profile(path, "--folded", "--kind", "wall")
     doc = json.loads(cli.profile(path, "--json", "--kind", "wall"))
@@ -129,6 +131,35 @@ def check_file(tap, cli, path, type_ids, label):
               "%s: --json total (%d) = tree = folded sum (%d), unit ns" % (label, doc["total"], total))
     empty = cli.profile(path, "--folded", "--kind", "cpu-waiting")
     tap.check(empty == "", "%s: without a kernel layer no sample is known to wait for a CPU" % label, empty[:500])
+    return n_lines
+
+
+def check_batches(tap, cli, path, rec, label, start, lo, hi):
+    """A profiler's wall-clock batches (N samples in one event) cut by a range: each sample
+    counts in the range of its own time (docs/profile.md, "batches"). The three largest batches,
+    each cut in its middle (before and after the cut) and a narrow range over its 2nd and 3rd
+    samples, for the wall kind and each wall-clock event type."""
+    n_lines = 0
+    biggest = sorted(rec.batches, key=lambda b: (-b[3], b[1], b[2]))[:3]
+    kinds = ["wall"] + sorted({t[:-len(profile_oracle.WALL)] for t, _, _, _, _ in biggest})
+    for t, first, tid, n, spacing in biggest:
+        cut = first + spacing * (n // 2) - spacing // 2
+        last = first + spacing * (n - 1)
+        if not tap.check(first < cut <= last and n > 2 and spacing > 0,
+                         "%s: a batch of %d samples %d ns apart is cut at %d ns" % (label, n, spacing, cut - start)):
+            continue
+        failures = []
+        for a, b in ((lo, cut), (cut, hi), (first + spacing, first + 3 * spacing)):
+            for kind in kinds:
+                ours = cli.profile(path, "--folded", "--kind", kind, *offset_args(start, a, b)).splitlines()
+                theirs = rec.folded(kind, a, b)
+                n_lines += len(theirs)
+                if ours != theirs:
+                    diff = [l for l in theirs if l not in ours][:2] + ["--"] + [l for l in ours if l not in theirs][:2]
+                    failures.append("%s [%d, %d): %d lines, oracle %d; oracle only / ours only: %s"
+                                    % (kind, a - start, b - start, len(ours), len(theirs), diff))
+        tap.check(not failures, "%s: ranges that cut the batch of %d samples at %d ns count its samples at their own times"
+                  % (label, n, first - start), "\n".join(failures)[:3000])
     return n_lines
 
 

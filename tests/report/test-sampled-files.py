@@ -45,6 +45,17 @@ def type_of(e):
     return e.get("type")
 
 
+# A profiler's batches: one event stands for this field's count of wall-clock samples, each a
+# sample of the store at its own time (docs/profile.md, "batches"; at most 2^20, at least 1).
+BATCH_FIELDS = {"profiler.WallClockSample": "samples", "profiler.WallClockSleeping": "samplesCount",
+                "datadog.MethodSample": "weight"}
+
+
+def samples_of(e):
+    n = (e.get("values") or {}).get(BATCH_FIELDS.get(type_of(e)), 1)
+    return max(1, min(n if isinstance(n, int) else 1, 1 << 20))
+
+
 def tid_of(thread):
     if not thread:
         return 0
@@ -233,7 +244,8 @@ NOTE = "the trace's samples with stack traces are (--kind TYPE): "
 
 def check_profile(tap, cli, path, name, cache, rec):
     """profile says what the writer recorded as analyze does; without a CPU sample it names the
-    event types it has samples of, each with as many as the file holds (jfr print counts them)."""
+    event types it has samples of, each with as many as the file holds (jfr print's events, a
+    profiler's batch of N wall-clock samples counting N)."""
     r = run([cli, "profile", "--json", "--top", "1", "--cache-dir", cache, path])
     if not tap.check(r.returncode == 0, "%s: profile --json runs" % name, r.stderr):
         return
@@ -256,7 +268,8 @@ def check_profile(tap, cli, path, name, cache, rec):
     counted = collections.Counter()
     if listed:
         evs, _ = events(cli, path, sorted(listed))
-        counted.update(type_of(e) for e in evs)
+        for e in evs:
+            counted[type_of(e)] += samples_of(e)
     tap.check(listed and all(counted[t] == n for t, n in listed.items()),
               "%s: no CPU sample, and profile names the file's samples instead: %s (jfr print: %s)"
               % (name, listed, dict(counted)), r.stderr)

@@ -98,10 +98,11 @@ struct _JvmsJfrSamples
   JvmsCpuStateFunc   cpu_state;
   gpointer           cpu_state_data;
   const JvmsRecordingInfo *recording;
-  /* Batches of wall-clock samples whose later samples the stream has not reached yet: a heap of
-   * Pending by (next, seq), written as the stream passes each sample's time. */
-  GArray            *pending;
+  /* Batches of wall-clock samples whose later samples the stream has not reached yet: Pending
+   * sorted by (next, seq), written as the stream passes each sample's time. */
+  GSequence         *pending;
   guint64            pending_seq;
+  gint64             pending_next;  /* the first one's time; G_MAXINT64 when none */
 };
 
 /* The rest of a batch: @remaining samples, the next at @next, then @spacing apart. */
@@ -146,7 +147,8 @@ jvms_jfr_samples_new (JvmsSamplesWriter *writer)
   self->key_slots = g_new (KeySlot, KEY_SLOTS);
   for (guint i = 0; i < KEY_SLOTS; i++)
     self->key_slots[i].stack = JVMS_SAMPLES_NONE;
-  self->pending = g_array_new (FALSE, FALSE, sizeof (Pending));
+  self->pending = g_sequence_new (g_free);
+  self->pending_next = G_MAXINT64;
   return self;
 }
 
@@ -161,7 +163,7 @@ jvms_jfr_samples_free (JvmsJfrSamples *self)
   jvms_samples_idmap_clear (&self->methods);
   g_array_unref (self->frame_ids);
   g_free (self->key_slots);
-  g_array_unref (self->pending);
+  g_sequence_free (self->pending);
   g_free (self);
 }
 
@@ -459,57 +461,25 @@ wall_sample (JvmsJfrSamples *self, const JvmsJfrEvent *ev, TypeInfo *ti, const c
   /* As the threads view counts them (jvms-jfr-machine.c, sample_count): a batch with a duration
    * spans it, one without is an interval apart. */
   gint64 duration = jvms_jfr_event_get_duration_ns (ev);
-  *spacing = duration > 0 && *n > 1 ? duration / (gint64) (*n - 1) : interval;
+  *spacing = CLAMP (duration > 0 && *n > 1 ? duration / (gint64) (*n - 1) : interval, 0, G_MAXINT64 >> 21);
   return TRUE;
 }
 
-static gboolean
-pending_before (const Pending *a, const Pending *b)
+/* @t + @d, ending at G_MAXINT64 (a file's times and durations are not trusted). */
+static gint64
+later (gint64 t, gint64 d)
 {
-  return a->next < b->next || (a->next == b->next && a->seq < b->seq);
+  return t > G_MAXINT64 - d ? G_MAXINT64 : t + d;
 }
 
-static void
-pending_push (JvmsJfrSamples *self, const Pending *p)
+static int
+pending_compare (gconstpointer pa, gconstpointer pb, gpointer user_data)
 {
-  GArray *heap = self->pending;
-  g_array_append_vals (heap, p, 1);
-  Pending *h = (Pending *) (gpointer) heap->data;
-  for (guint i = heap->len - 1; i > 0;)
-    {
-      guint up = (i - 1) / 2;
-      if (!pending_before (&h[i], &h[up]))
-        break;
-      Pending t = h[i];
-      h[i] = h[up];
-      h[up] = t;
-      i = up;
-    }
-}
-
-static void
-pending_pop (JvmsJfrSamples *self, Pending *out)
-{
-  GArray *heap = self->pending;
-  Pending *h = (Pending *) (gpointer) heap->data;
-  *out = h[0];
-  h[0] = h[heap->len - 1];
-  g_array_set_size (heap, heap->len - 1);
-  guint n = heap->len;
-  for (guint i = 0;;)
-    {
-      guint l = 2 * i + 1, r = l + 1, m = i;
-      if (l < n && pending_before (&h[l], &h[m]))
-        m = l;
-      if (r < n && pending_before (&h[r], &h[m]))
-        m = r;
-      if (m == i)
-        break;
-      Pending t = h[i];
-      h[i] = h[m];
-      h[m] = t;
-      i = m;
-    }
+  const Pending *a = pa, *b = pb;
+  (void) user_data;
+  if (a->next != b->next)
+    return a->next < b->next ? -1 : 1;
+  return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
 /* Writes the batched samples taken at or before @time (all of them for G_MAXINT64), in time
@@ -518,18 +488,24 @@ pending_pop (JvmsJfrSamples *self, Pending *out)
 static void
 flush_pending (JvmsJfrSamples *self, gint64 time)
 {
-  while (self->pending->len > 0 && g_array_index (self->pending, Pending, 0).next <= time)
+  while (!g_sequence_is_empty (self->pending))
     {
-      Pending p;
-      pending_pop (self, &p);
-      p.record.time = p.next;
-      jvms_samples_writer_add_record (self->writer, &p.record);
-      if (--p.remaining > 0)
+      GSequenceIter *first = g_sequence_get_begin_iter (self->pending);
+      Pending *p = g_sequence_get (first);
+      if (p->next > time)
+        break;
+      p->record.time = p->next;
+      jvms_samples_writer_add_record (self->writer, &p->record);
+      if (--p->remaining == 0)
         {
-          p.next += p.spacing;
-          pending_push (self, &p);
+          g_sequence_remove (first);
+          continue;
         }
+      p->next = later (p->next, p->spacing);
+      g_sequence_sort_changed (first, pending_compare, NULL);
     }
+  self->pending_next = g_sequence_is_empty (self->pending)
+                       ? G_MAXINT64 : ((Pending *) g_sequence_get (g_sequence_get_begin_iter (self->pending)))->next;
 }
 
 void
@@ -607,7 +583,8 @@ on_sample (JvmsJfrSamples *self, const JvmsJfrEvent *ev, TypeInfo *ti)
         r.object_age = (guint64) ns;
     }
   r.detail = jvms_samples_writer_intern_string (self->writer, detail);
-  flush_pending (self, time);
+  if (time >= self->pending_next)
+    flush_pending (self, time);
   jvms_samples_writer_add_record (self->writer, &r);
   if (n > 1 && spacing <= 0)
     {
@@ -618,8 +595,9 @@ on_sample (JvmsJfrSamples *self, const JvmsJfrEvent *ev, TypeInfo *ti)
   else if (n > 1)
     {
       /* The batch's other samples, each at its own time as the stream reaches it. */
-      Pending p = { time + spacing, spacing, self->pending_seq++, n - 1, r };
-      pending_push (self, &p);
+      Pending p = { later (time, spacing), spacing, self->pending_seq++, n - 1, r };
+      g_sequence_insert_sorted (self->pending, g_memdup2 (&p, sizeof p), pending_compare, NULL);
+      self->pending_next = MIN (self->pending_next, p.next);
     }
 }
 

@@ -191,6 +191,15 @@ jvms_palette_thread (const JvmsPalette *palette,
 }
 
 JvmsColor
+jvms_palette_cpu (const JvmsPalette *palette,
+                  gint64             cpu)
+{
+  /* Starting away from the greens and yellows of on-CPU and runnable. */
+  double hue = fmod (0.58 + (double) (cpu < 0 ? 0 : cpu) * 0.381966, 1.0);
+  return hsl (hue, 0.70, palette->dark ? 0.60 : 0.48);
+}
+
+JvmsColor
 jvms_palette_for_string (const JvmsPalette *palette,
                          const char        *value)
 {

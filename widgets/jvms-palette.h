@@ -47,6 +47,9 @@ JvmsColor          jvms_palette_kernel_state     (const JvmsPalette *palette,
 JvmsColor          jvms_palette_thread           (const JvmsPalette *palette,
                                                   gint64             tid,
                                                   gboolean           other_process);
+/* A colour per CPU: hues a golden angle apart, so that neighbouring CPUs differ most. */
+JvmsColor          jvms_palette_cpu              (const JvmsPalette *palette,
+                                                  gint64             cpu);
 /* A stable colour for a string value (GC phase names, classes). */
 JvmsColor          jvms_palette_for_string       (const JvmsPalette *palette,
                                                   const char        *value);

@@ -34,6 +34,8 @@ struct _JvmsSession
   GArray      *forward;             /* Range */
   JvmsTimeUnit   time_unit;
   JvmsTimeOrigin time_origin;
+  char          *quantum_colour;    /* "state", "cpu", "thread" */
+  char          *quantum_shade;     /* NULL: none */
 };
 
 G_DEFINE_FINAL_TYPE (JvmsSession, jvms_session, G_TYPE_OBJECT)
@@ -57,6 +59,8 @@ enum
   PROP_CAN_GO_FORWARD,
   PROP_TIME_UNIT,
   PROP_TIME_ORIGIN,
+  PROP_QUANTUM_COLOUR,
+  PROP_QUANTUM_SHADE,
   N_PROPS
 };
 
@@ -186,6 +190,8 @@ jvms_session_finalize (GObject *object)
   g_clear_pointer (&self->highlighted_spans, g_array_unref);
   g_clear_pointer (&self->back, g_array_unref);
   g_clear_pointer (&self->forward, g_array_unref);
+  g_clear_pointer (&self->quantum_colour, g_free);
+  g_clear_pointer (&self->quantum_shade, g_free);
 
   G_OBJECT_CLASS (jvms_session_parent_class)->finalize (object);
 }
@@ -248,6 +254,12 @@ jvms_session_get_property (GObject    *object,
     case PROP_TIME_ORIGIN:
       g_value_set_enum (value, self->time_origin);
       break;
+    case PROP_QUANTUM_COLOUR:
+      g_value_set_string (value, self->quantum_colour);
+      break;
+    case PROP_QUANTUM_SHADE:
+      g_value_set_string (value, self->quantum_shade);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -277,6 +289,12 @@ jvms_session_set_property (GObject      *object,
       break;
     case PROP_TIME_ORIGIN:
       jvms_session_set_time_origin (self, g_value_get_enum (value));
+      break;
+    case PROP_QUANTUM_COLOUR:
+      jvms_session_set_quantum_colour (self, g_value_get_string (value));
+      break;
+    case PROP_QUANTUM_SHADE:
+      jvms_session_set_quantum_shade (self, g_value_get_string (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -327,6 +345,10 @@ jvms_session_class_init (JvmsSessionClass *klass)
   properties[PROP_TIME_ORIGIN] =
     g_param_spec_enum ("time-origin", NULL, NULL, JVMS_TYPE_TIME_ORIGIN,
                        JVMS_TIME_ORIGIN_TRACE_START, rw);
+  properties[PROP_QUANTUM_COLOUR] =
+    g_param_spec_string ("quantum-colour", NULL, NULL, "state", rw);
+  properties[PROP_QUANTUM_SHADE] =
+    g_param_spec_string ("quantum-shade", NULL, NULL, NULL, rw);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   signals[HISTORY_CHANGED] =
@@ -338,6 +360,7 @@ static void
 jvms_session_init (JvmsSession *self)
 {
   self->hovered_time = G_MININT64;
+  self->quantum_colour = g_strdup ("state");
   self->visible_end = JVMS_SESSION_MIN_SPAN_NS;
   self->end_time = JVMS_SESSION_MIN_SPAN_NS;
   self->highlighted_threads = g_array_new (FALSE, FALSE, sizeof (gint64));
@@ -794,6 +817,54 @@ jvms_session_set_time_origin (JvmsSession    *self,
     return;
   self->time_origin = origin;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TIME_ORIGIN]);
+}
+
+/* Replaces *@field by a copy of @value; TRUE when it changed. */
+static gboolean
+set_string (char       **field,
+            const char  *value)
+{
+  if (g_strcmp0 (*field, value) == 0)
+    return FALSE;
+  g_free (*field);
+  *field = g_strdup (value);
+  return TRUE;
+}
+
+const char *
+jvms_session_get_quantum_colour (JvmsSession *self)
+{
+  g_return_val_if_fail (JVMS_IS_SESSION (self), "state");
+  return self->quantum_colour;
+}
+
+void
+jvms_session_set_quantum_colour (JvmsSession *self,
+                                 const char  *colour)
+{
+  g_return_if_fail (JVMS_IS_SESSION (self));
+  if (colour == NULL || *colour == '\0')
+    colour = "state";
+  if (set_string (&self->quantum_colour, colour))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_QUANTUM_COLOUR]);
+}
+
+const char *
+jvms_session_get_quantum_shade (JvmsSession *self)
+{
+  g_return_val_if_fail (JVMS_IS_SESSION (self), NULL);
+  return self->quantum_shade;
+}
+
+void
+jvms_session_set_quantum_shade (JvmsSession *self,
+                                const char  *shade)
+{
+  g_return_if_fail (JVMS_IS_SESSION (self));
+  if (shade != NULL && (*shade == '\0' || g_str_equal (shade, "none")))
+    shade = NULL;
+  if (set_string (&self->quantum_shade, shade))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_QUANTUM_SHADE]);
 }
 
 char *

@@ -44,6 +44,12 @@ G_DECLARE_FINAL_TYPE (JvmsSession, jvms_session, JVMS, SESSION, GObject)
  *   time-unit          JvmsTimeUnit   (read-write) how the views, the panel and the findings
  *   time-origin        JvmsTimeOrigin (read-write) write times; enums whose nicks are those of
  *                      the GSettings keys, so that g_settings_bind binds them as they are
+ *   quantum-colour     string (read-write) what colours a thread's time on a CPU in the threads
+ *                      view's kernel lane: "state" (the state colours, the default), "cpu" (a
+ *                      colour per CPU) or "thread" (a colour per thread); anything but "state",
+ *                      or a shade, also marks how each quantum ended (jvms-quantum-lane.h)
+ *   quantum-shade      string (read-write) the metric that shades each quantum: NULL (none), a
+ *                      counter (task-clock, cycles, ...), "ipc" or "miss-ratio"
  *
  * Signals:
  *   history-changed    the history grew or was replaced: views recompute their caches.
@@ -139,6 +145,15 @@ void          jvms_session_set_time_unit            (JvmsSession    *self,
 JvmsTimeOrigin jvms_session_get_time_origin         (JvmsSession    *self);
 void          jvms_session_set_time_origin          (JvmsSession    *self,
                                                      JvmsTimeOrigin  origin);
+const char   *jvms_session_get_quantum_colour       (JvmsSession    *self);
+/* NULL or "" is "state". */
+void          jvms_session_set_quantum_colour       (JvmsSession    *self,
+                                                     const char     *colour);
+/* NULL when none. */
+const char   *jvms_session_get_quantum_shade        (JvmsSession    *self);
+/* NULL, "" or "none" is none. */
+void          jvms_session_set_quantum_shade        (JvmsSession    *self,
+                                                     const char     *shade);
 /* @time (ns on the history's axis) as tooltips write it, in the session's unit and origin
  * (analysis/jvms-time-format.h), with enough decimals to tell apart 1/1000 of @span. @self may
  * be NULL (from 0, AUTO). */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "jvms-lane.h"
+#include "jvms-quantum-lane.h"
 #include "jvms-row-cells.h"
 #include "jvms-sample-layer.h"
 #include "jvms-group-summary.h"
@@ -49,7 +50,12 @@ struct _JvmsThreadsView
   /* Cache: summary cells of the thread rows computed, two lanes per row, and the counts of the
    * folded groups on screen. */
   GArray          *cached_rows;     /* guint: index into rows */
-  JvmsLaneCells    lanes;           /* user and kernel lane of each cached row */
+  JvmsLaneCells    lanes;           /* user and kernel lane of each cached row, then the
+                                     * quanta's lanes when the session asks (row_lanes each) */
+  guint            row_lanes;
+  JvmsQuantumMode  quantum;         /* how the kernel lanes colour and shade the quanta */
+  GArray          *glyphs;          /* JvmsQuantumGlyph of the cached rows, row after row */
+  GArray          *glyph_start;     /* guint per cached row, and one past the last */
   JvmsSampleLayer  samples;         /* a sampled recording's samples over the user lanes */
   GHashTable      *summaries;       /* group key -> JvmsGroupSummary */
   JvmsLaneCells    summary_cells;   /* what a summary step asks, reused */
@@ -128,6 +134,8 @@ static void
 clear_cache (JvmsThreadsView *self)
 {
   g_array_set_size (self->cached_rows, 0);
+  g_array_set_size (self->glyphs, 0);
+  g_array_set_size (self->glyph_start, 0);
   jvms_lane_cells_reset (&self->lanes);
   jvms_sample_layer_reset (&self->samples);
 }
@@ -238,6 +246,29 @@ summary_tick (GtkWidget     *widget,
   return G_SOURCE_REMOVE;
 }
 
+/* The session's quantum-colour and quantum-shade, and what the history has for them. */
+static void
+update_quantum_mode (JvmsThreadsView *self)
+{
+  JvmsSession *session = jvms_timeline_get_session (JVMS_TIMELINE (self));
+
+  jvms_quantum_mode_set (&self->quantum, session != NULL ? jvms_session_get_history (session) : NULL,
+                         self->threads,
+                         session != NULL ? jvms_session_get_quantum_colour (session) : NULL,
+                         session != NULL ? jvms_session_get_quantum_shade (session) : NULL);
+}
+
+/* The quanta's lanes of cached row @k (NULLs where it has none). */
+static void
+quantum_lanes (JvmsThreadsView            *self,
+               const JvmsTimelineGeometry *g,
+               guint                       k,
+               const JvmsSummaryCell     **out)
+{
+  for (guint j = 0; j < JVMS_QUANTUM_LANES; j++)
+    out[j] = jvms_lane_cells_get (&self->lanes, g, self->row_lanes * k + 2 + j);
+}
+
 static void
 jvms_threads_view_compute (JvmsTimeline               *timeline,
                            JvmsHistory                *history,
@@ -254,6 +285,9 @@ jvms_threads_view_compute (JvmsTimeline               *timeline,
       g_hash_table_remove_all (self->summaries);
       return;
     }
+  update_quantum_mode (self);
+  gboolean quanta = jvms_quantum_mode_active (&self->quantum);
+  self->row_lanes = quanta ? 2 + JVMS_QUANTUM_LANES : 2;
 
   /* Only the rows on screen: the cost follows the window, not the number of threads. Lanes of
    * attributes the history lacks (a JFR-only trace has no kernel lane) get no cells. */
@@ -271,6 +305,13 @@ jvms_threads_view_compute (JvmsTimeline               *timeline,
           g_array_append_val (self->cached_rows, i);
           jvms_lane_cells_add (&self->lanes, r->thread->user_state);
           jvms_lane_cells_add (&self->lanes, r->thread->kernel_state);
+          if (quanta)
+            {
+              JvmsAttribute extra[JVMS_QUANTUM_LANES];
+              jvms_quantum_mode_lanes (&self->quantum, history, r->thread, extra);
+              for (guint j = 0; j < JVMS_QUANTUM_LANES; j++)
+                jvms_lane_cells_add (&self->lanes, extra[j]);
+            }
           jvms_sample_layer_add_row (&self->samples, history, r->thread, i);
           continue;
         }
@@ -295,6 +336,33 @@ jvms_threads_view_compute (JvmsTimeline               *timeline,
       g_hash_table_iter_remove (&iter);
   if (!jvms_lane_cells_query (&self->lanes, history, g))
     clear_cache (self);
+  if (quanta)
+    {
+      /* One scale for the rows computed, from the values in their columns on a CPU. */
+      jvms_quantum_mode_scale_begin (&self->quantum);
+      for (guint k = 0; k < self->cached_rows->len; k++)
+        {
+          const JvmsSummaryCell *extra[JVMS_QUANTUM_LANES];
+          quantum_lanes (self, g, k, extra);
+          jvms_quantum_mode_scale_row (&self->quantum, g,
+                                       jvms_lane_cells_get (&self->lanes, g, self->row_lanes * k + 1),
+                                       extra);
+        }
+      jvms_quantum_mode_scale_finish (&self->quantum);
+      jvms_quantum_mode_begin_glyphs (&self->quantum);
+      for (guint k = 0; k < self->cached_rows->len; k++)
+        {
+          const JvmsThreadRow *r = row_get (self, g_array_index (self->cached_rows, guint, k));
+          const JvmsSummaryCell *kernel = jvms_lane_cells_get (&self->lanes, g, self->row_lanes * k + 1);
+          g_array_append_val (self->glyph_start, self->glyphs->len);
+          if (kernel != NULL)
+            jvms_quantum_mode_find_glyphs (&self->quantum, history, g, r->thread->kernel_state,
+                                           kernel,
+                                           jvms_lane_cells_get (&self->lanes, g, self->row_lanes * k + 2),
+                                           self->glyphs);
+        }
+      g_array_append_val (self->glyph_start, self->glyphs->len);
+    }
   jvms_sample_layer_query (&self->samples, history, g);
   if (step_summaries (self, history, g->offscreen ? G_MAXUINT : SUMMARY_BUDGET) &&
       self->summary_tick == 0)
@@ -451,14 +519,25 @@ jvms_threads_view_draw (JvmsTimeline               *timeline,
         k++;
       if (k < self->cached_rows->len && g_array_index (self->cached_rows, guint, k) == i)
         {
-          const JvmsSummaryCell *user = jvms_lane_cells_get (&self->lanes, g, 2 * k);
-          const JvmsSummaryCell *kernel = jvms_lane_cells_get (&self->lanes, g, 2 * k + 1);
+          const JvmsSummaryCell *user = jvms_lane_cells_get (&self->lanes, g, self->row_lanes * k);
+          const JvmsSummaryCell *kernel = jvms_lane_cells_get (&self->lanes, g, self->row_lanes * k + 1);
           if (user != NULL)
             jvms_lane_draw (cr, g, user, y + JVMS_THREADS_VIEW_USER_LANE_Y,
                             JVMS_THREADS_VIEW_LANE_HEIGHT, user_color, NULL);
           jvms_sample_layer_draw_row (&self->samples, cr, g, i, y + JVMS_THREADS_VIEW_USER_LANE_Y,
                                       JVMS_THREADS_VIEW_LANE_HEIGHT);
-          if (kernel != NULL)
+          if (kernel != NULL && self->row_lanes > 2)
+            {
+              const JvmsSummaryCell *extra[JVMS_QUANTUM_LANES];
+              quantum_lanes (self, g, k, extra);
+              guint first = k + 1 < self->glyph_start->len ? g_array_index (self->glyph_start, guint, k) : 0;
+              guint past = k + 1 < self->glyph_start->len ? g_array_index (self->glyph_start, guint, k + 1) : 0;
+              jvms_quantum_lane_draw (&self->quantum, cr, g, r->thread->tid, kernel, extra,
+                                      &g_array_index (self->glyphs, JvmsQuantumGlyph, first),
+                                      past - first, y + JVMS_THREADS_VIEW_KERNEL_LANE_Y,
+                                      JVMS_THREADS_VIEW_LANE_HEIGHT);
+            }
+          else if (kernel != NULL)
             jvms_lane_draw (cr, g, kernel, y + JVMS_THREADS_VIEW_KERNEL_LANE_Y,
                             JVMS_THREADS_VIEW_LANE_HEIGHT, kernel_color, NULL);
         }
@@ -643,6 +722,9 @@ jvms_threads_view_tooltip (JvmsTimeline               *timeline,
       append_child_value (text, history, r->thread->kernel_state, "cpu", time, _("CPU"));
       append_child_value (text, history, r->thread->kernel_state, "syscall", time,
                           _("System call"));
+      g_autofree char *shade = jvms_quantum_mode_describe (&self->quantum, history, r->thread, time);
+      if (shade != NULL)
+        g_string_append_printf (text, "\n%s", shade);
     }
   else
     {
@@ -840,6 +922,9 @@ jvms_threads_view_legend (JvmsTimeline      *timeline,
     JvmsLegendEntry e = { _("Several states in the pixel"), palette->mixed_mark };
     g_array_append_val (entries, e);
   }
+  update_quantum_mode (JVMS_THREADS_VIEW (timeline));
+  if (jvms_quantum_mode_active (&JVMS_THREADS_VIEW (timeline)->quantum))
+    jvms_quantum_mode_legend (&JVMS_THREADS_VIEW (timeline)->quantum, palette, entries);
 }
 
 /* Top groups named in the description at most: thousands of processes are no sentence. */
@@ -898,7 +983,10 @@ jvms_threads_view_finalize (GObject *object)
 
   clear_cache (self);
   g_clear_pointer (&self->cached_rows, g_array_unref);
+  g_clear_pointer (&self->glyphs, g_array_unref);
+  g_clear_pointer (&self->glyph_start, g_array_unref);
   jvms_lane_cells_clear (&self->lanes);
+  jvms_quantum_mode_clear (&self->quantum);
   jvms_sample_layer_clear (&self->samples);
   jvms_lane_cells_clear (&self->summary_cells);
   g_clear_pointer (&self->summaries, g_hash_table_unref);
@@ -994,10 +1082,14 @@ jvms_threads_view_init (JvmsThreadsView *self)
   self->rows = jvms_thread_rows_new ();
   self->places = g_array_new (FALSE, FALSE, sizeof (Place));
   self->cached_rows = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->glyphs = g_array_new (FALSE, FALSE, sizeof (JvmsQuantumGlyph));
+  self->glyph_start = g_array_new (FALSE, FALSE, sizeof (guint));
   jvms_lane_cells_init (&self->lanes, "Threads");
   jvms_sample_layer_init (&self->samples);
   /* State lanes: drawn by dominant value and MIXED alone. */
   self->lanes.values_only = TRUE;
+  self->row_lanes = 2;
+  jvms_quantum_mode_init (&self->quantum);
   jvms_lane_cells_init (&self->summary_cells, "Threads");
   self->summary_cells.values_only = TRUE;
   self->summaries = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
@@ -1210,4 +1302,11 @@ jvms_threads_view_request_path (JvmsThreadsView *self,
   self->path_cancel = g_cancellable_new ();
   jvms_critical_path_compute_async (history, tid, from, to, self->path_cancel, path_computed,
                                     g_object_ref (self));
+}
+
+char *
+jvms_threads_view_dup_quantum_summary (JvmsThreadsView *self)
+{
+  g_return_val_if_fail (JVMS_IS_THREADS_VIEW (self), NULL);
+  return jvms_quantum_mode_summary (&self->quantum);
 }

@@ -61,6 +61,9 @@ void        jvms_threads_view_request_path     (JvmsThreadsView  *self,
 void        jvms_threads_view_set_path         (JvmsThreadsView  *self,
                                                 JvmsCriticalPath *path);
 const JvmsCriticalPath *jvms_threads_view_get_path (JvmsThreadsView *self);
+/* How the last frame coloured the quanta (jvms_quantum_mode_summary): "coloured by cpu,
+ * shaded by ipc from 0 to 2 (exact)". */
+char       *jvms_threads_view_dup_quantum_summary (JvmsThreadsView *self);
 
 /* Both lanes of a row as tall: the kernel lane is read as closely as the Java one. */
 #define JVMS_THREADS_VIEW_ROW_HEIGHT 26

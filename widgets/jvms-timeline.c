@@ -342,6 +342,12 @@ on_session_notify (JvmsTimeline *self,
    * cache); selection and hover only the overlays. */
   if (g_str_has_prefix (pspec->name, "highlighted-"))
     priv->content_valid = FALSE;
+  /* How the quanta are coloured changes what a view asks of the index, and its legend. */
+  if (g_str_has_prefix (pspec->name, "quantum-"))
+    {
+      priv->generation++;
+      gtk_widget_queue_resize (GTK_WIDGET (self));
+    }
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 

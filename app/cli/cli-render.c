@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <cairo-svg.h>
+#include <string.h>
 #include <glib/gi18n.h>
 #include <gtk/gtk.h>
 
@@ -18,12 +19,16 @@
 #include "jvms-jit-view.h"
 #include "jvms-object-age-samples.h"
 #include "jvms-object-age-view.h"
+#include "jvms-quantum-lane.h"
+#include "jvms-threads-view.h"
+#include "jvms-states.h"
+#include "jvms-thread-list.h"
 #include "jvms-session.h"
 #include "jvms-time-ruler.h"
 #include "jvms-trace-index.h"
 #include "jvms-view-catalog.h"
 
-#define USAGE N_("Usage: jvmscope-cli render TRACE -o OUT.png|OUT.svg [--views LIST|all] [--from T] [--to T] [--width PX] [--dark] [--pid PID] [--event-type T]...")
+#define USAGE N_("Usage: jvmscope-cli render TRACE -o OUT.png|OUT.svg [--views LIST|all] [--from T] [--to T] [--width PX] [--dark] [--pid PID] [--event-type T]... [--colour-by state|cpu|thread] [--shade METRIC]")
 /* Wider than any screen, and an image of at most 2^31 bytes a row. */
 #define MAX_WIDTH 16384
 /* Cairo's limit on an image surface's side. */
@@ -104,6 +109,30 @@ feed_view (GtkWidget       *view,
   return TRUE;
 }
 
+/* Where each thread's row of @view, drawn at @y, is in the image, as "TID:Y" separated by
+ * spaces (the row's top; the threads of folded groups have none), after the data area's
+ * first column: what a script needs to read a thread's lanes in the image. */
+static void
+threads_rows (GString    *out,
+              GtkWidget  *view,
+              JvmsHistory *history,
+              int         width,
+              int         y)
+{
+  JvmsThreadList *threads = jvms_thread_list_read (history);
+  int top = y + jvms_timeline_get_legend_height (JVMS_TIMELINE (view), width);
+
+  g_string_append_printf (out, "x0=%d", MIN (JVMS_TIMELINE_GUTTER, width / 3));
+  for (guint i = 0; i < jvms_thread_list_get_len (threads); i++)
+    {
+      const JvmsThreadInfo *t = jvms_thread_list_get (threads, i);
+      int row = jvms_threads_view_get_row_y (JVMS_THREADS_VIEW (view), t->tid);
+      if (row >= 0 && t->kind != JVMS_THREAD_KIND_OTHER_PROCESS)
+        g_string_append_printf (out, " %" G_GINT64_FORMAT ":%d", t->tid, top + row);
+    }
+  jvms_thread_list_free (threads);
+}
+
 /* The natural height of @widget at @width: what the window gives it unscrolled. */
 static int
 height_for (GtkWidget *widget,
@@ -124,6 +153,7 @@ jvms_cli_render (int argc, char **argv)
   gboolean dark = FALSE;
   g_auto(GStrv) files = NULL;
   g_auto(GStrv) event_types = NULL;
+  g_autofree char *colour_by = NULL, *shade = NULL;
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out_path, N_("Write the image to FILE (.png or .svg)"), N_("FILE") },
     { "views", 0, 0, G_OPTION_ARG_STRING, &views_list, N_("The views to draw, separated by commas, or all (the default)"), N_("LIST") },
@@ -133,6 +163,8 @@ jvms_cli_render (int argc, char **argv)
     { "dark", 0, 0, G_OPTION_ARG_NONE, &dark, N_("Draw with the dark style"), NULL },
     { "pid", 0, 0, G_OPTION_ARG_INT64, &pid, JVMS_CLI_PID_HELP, N_("PID") },
     { "event-type", 0, 0, G_OPTION_ARG_STRING_ARRAY, &event_types, N_("The events view's lanes: a type or a pattern (syscall:*); repeat for more (default: every type outside jdk.*)"), N_("T") },
+    { "colour-by", 0, 0, G_OPTION_ARG_STRING, &colour_by, N_("The threads view's time on a CPU coloured by state (the default), cpu or thread, with a glyph where each quantum was preempted or yielded"), N_("WHAT") },
+    { "shade", 0, 0, G_OPTION_ARG_STRING, &shade, N_("Shade each quantum of the threads view by a counter (task-clock, cycles, ...), ipc or miss-ratio"), N_("METRIC") },
     { "cache-dir", 0, 0, G_OPTION_ARG_FILENAME, &cache_dir, N_("Keep indexes in DIR instead of the user cache folder"), N_("DIR") },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &files, NULL, N_("TRACE") },
     { NULL }
@@ -164,6 +196,12 @@ jvms_cli_render (int argc, char **argv)
   if (width < 400 || width > MAX_WIDTH)
     {
       g_printerr (_("jvmscope-cli render: --width %d: from 400 to %d pixels\n"), width, MAX_WIDTH);
+      return 2;
+    }
+  JvmsQuantumColour colour;
+  if (colour_by != NULL && !jvms_quantum_colour_parse (colour_by, &colour))
+    {
+      g_printerr (_("jvmscope-cli render: --colour-by %s: state, cpu or thread\n"), colour_by);
       return 2;
     }
   if (!parse_views (views_list != NULL ? views_list : "all", &chosen, &error) ||
@@ -223,6 +261,8 @@ jvms_cli_render (int argc, char **argv)
   g_autoptr(JvmsSession) session = jvms_session_new ();
   jvms_session_set_history (session, history);
   jvms_session_set_visible (session, t0, t1, FALSE);
+  jvms_session_set_quantum_colour (session, colour_by);
+  jvms_session_set_quantum_shade (session, shade);
 
   g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_object_unref);
   g_ptr_array_add (parts, g_object_ref_sink (jvms_time_ruler_new (session)));
@@ -258,6 +298,7 @@ jvms_cli_render (int argc, char **argv)
                                  : cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, MAX (height, 1));
   cairo_t *cr = cairo_create (surface);
   int y = 0;
+  g_autoptr(GString) rows = g_string_new (NULL);
   for (guint i = 0; i < parts->len; i++)
     {
       cairo_save (cr);
@@ -269,6 +310,8 @@ jvms_cli_render (int argc, char **argv)
       else
         jvms_timeline_render (parts->pdata[i], cr, width, heights[i], dark);
       cairo_restore (cr);
+      if (JVMS_IS_THREADS_VIEW (parts->pdata[i]) && (colour_by != NULL || shade != NULL))
+        threads_rows (rows, parts->pdata[i], history, width, y);
       y += heights[i];
     }
   cairo_destroy (cr);
@@ -285,5 +328,17 @@ jvms_cli_render (int argc, char **argv)
       return 1;
     }
   g_print ("%s: %d x %d pixels, %u views\n", out_path, width, height, parts->len - 1);
+  /* What the quanta's shades mean, for a reader of the image without its legend. */
+  for (guint i = 0; i < parts->len; i++)
+    if (JVMS_IS_THREADS_VIEW (parts->pdata[i]) && (colour_by != NULL || shade != NULL))
+      {
+        g_autofree char *summary = jvms_threads_view_dup_quantum_summary (parts->pdata[i]);
+        g_print ("threads: %s\n", summary);
+        g_print ("threads rows: %s\n", rows->str);
+        if (shade != NULL && strstr (summary, "(not recorded") != NULL)
+          g_printerr (_("jvmscope-cli render: warning: --shade %s: no thread of %s has that counter "
+                        "(the shades: a counter of `jvmscope-cli records`, ipc, miss-ratio)\n"),
+                      shade, files[0]);
+      }
   return 0;
 }

@@ -77,6 +77,9 @@ struct _JvmsExplorerPane
   GtkLabel           *correlation_label;
   JvmsScatterPlot    *scatter;
   GtkDropDown        *graph_dropdown;
+  GtkDropDown        *colour_dropdown;  /* the threads view's quanta: the session's quantum-colour */
+  GtkDropDown        *shade_dropdown;   /* and quantum-shade */
+  GtkStringList      *shade_names;
   JvmsMetricGraph    *graph;
 
   GtkStringList      *metric_names;  /* the dropdowns' choices: the answer's metric columns */
@@ -405,6 +408,53 @@ update_graph (JvmsExplorerPane *self)
                                  jvms_record_table_get_name (t, (guint) m));
 }
 
+/* The nicks of the session's quantum-colour, in the colour drop-down's order. */
+static const char * const colour_nicks[] = { "state", "cpu", "thread" };
+
+static void
+colour_chosen (JvmsExplorerPane *self)
+{
+  guint i = gtk_drop_down_get_selected (self->colour_dropdown);
+  if (self->session != NULL && i < G_N_ELEMENTS (colour_nicks))
+    jvms_session_set_quantum_colour (self->session, colour_nicks[i]);
+}
+
+static void
+shade_chosen (JvmsExplorerPane *self)
+{
+  guint i = gtk_drop_down_get_selected (self->shade_dropdown);
+  if (self->session != NULL && i < g_list_model_get_n_items (G_LIST_MODEL (self->shade_names)))
+    jvms_session_set_quantum_shade (self->session, i == 0 ? NULL : gtk_string_list_get_string (self->shade_names, i));
+}
+
+/* The shades the records allow: none, each counter (read at switches or sampled), and IPC and
+ * the miss ratio where their counters are there; the choice kept by name. */
+static void
+fill_shade_choices (JvmsExplorerPane *self)
+{
+  JvmsRecordTable *t = self->answer->table;
+  const char *shade = self->session != NULL ? jvms_session_get_quantum_shade (self->session) : NULL;
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  g_ptr_array_add (names, (gpointer) _("No shade"));
+  for (guint c = 0; c < jvms_record_table_get_n_columns (t); c++)
+    if (jvms_record_table_get_exact (t, c) != NULL || jvms_record_table_get_basis (t, c) != NULL)
+      g_ptr_array_add (names, (gpointer) jvms_record_table_get_name (t, c));
+  if (jvms_record_table_lookup (t, "instructions") >= 0 && jvms_record_table_lookup (t, "cycles") >= 0)
+    g_ptr_array_add (names, (gpointer) "ipc");
+  if (jvms_record_table_lookup (t, "cache-misses") >= 0 && jvms_record_table_lookup (t, "cache-references") >= 0)
+    g_ptr_array_add (names, (gpointer) "miss-ratio");
+  guint choice = 0;
+  for (guint i = 1; shade != NULL && i < names->len; i++)
+    if (g_str_equal (names->pdata[i], shade))
+      choice = i;
+  g_ptr_array_add (names, NULL);
+  g_signal_handlers_block_by_func (self->shade_dropdown, shade_chosen, self);
+  gtk_string_list_splice (self->shade_names, 0, g_list_model_get_n_items (G_LIST_MODEL (self->shade_names)),
+                          (const char * const *) names->pdata);
+  gtk_drop_down_set_selected (self->shade_dropdown, choice);
+  g_signal_handlers_unblock_by_func (self->shade_dropdown, shade_chosen, self);
+}
+
 /* The answer's metrics in the dropdowns, each keeping its choice by name; at first the first
  * two metrics (the duration and the first counter). */
 static void
@@ -695,6 +745,7 @@ query_done (GObject *source, GAsyncResult *result, gpointer user_data)
       apply_sort (self);
       show_stats (self);
       fill_metric_choices (self);
+      fill_shade_choices (self);
       update_scatter (self);
       update_graph (self);
       GArray *marks = self->answer->marks;
@@ -894,6 +945,15 @@ jvms_explorer_pane_dump_state (JvmsExplorerPane *self, GKeyFile *kf)
   g_key_file_set_string (kf, g, "set-text", gtk_editable_get_text (GTK_EDITABLE (self->set_entry)));
   g_key_file_set_string (kf, g, "markers-text", gtk_editable_get_text (GTK_EDITABLE (self->markers_entry)));
   g_key_file_set_string (kf, g, "name-text", gtk_editable_get_text (GTK_EDITABLE (self->name_entry)));
+  g_key_file_set_string (kf, g, "quantum-colour", self->session != NULL ? jvms_session_get_quantum_colour (self->session) : "");
+  const char *shade = self->session != NULL ? jvms_session_get_quantum_shade (self->session) : NULL;
+  g_key_file_set_string (kf, g, "quantum-shade", shade != NULL ? shade : "");
+  g_autoptr(GPtrArray) shades = g_ptr_array_new ();
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->shade_names)); i++)
+    g_ptr_array_add (shades, (gpointer) gtk_string_list_get_string (self->shade_names, i));
+  g_key_file_set_string_list (kf, g, "shade-choices", (const char * const *) shades->pdata, shades->len);
+  dump_bounds (kf, g, "colour-bounds", GTK_WIDGET (self->colour_dropdown));
+  dump_bounds (kf, g, "shade-bounds", GTK_WIDGET (self->shade_dropdown));
   g_autoptr(GPtrArray) choices = g_ptr_array_new ();
   for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->set_choices)); i++)
     g_ptr_array_add (choices, (gpointer) gtk_string_list_get_string (self->set_choices, i));
@@ -1089,6 +1149,7 @@ jvms_explorer_pane_dispose (GObject *object)
   g_clear_object (&self->rows);
   g_clear_object (&self->metric_names);
   g_clear_object (&self->set_choices);
+  g_clear_object (&self->shade_names);
   G_OBJECT_CLASS (jvms_explorer_pane_parent_class)->dispose (object);
 }
 
@@ -1140,6 +1201,8 @@ jvms_explorer_pane_class_init (JvmsExplorerPaneClass *klass)
   gtk_widget_class_bind_template_child (widget_class, JvmsExplorerPane, scatter);
   gtk_widget_class_bind_template_child (widget_class, JvmsExplorerPane, graph_dropdown);
   gtk_widget_class_bind_template_child (widget_class, JvmsExplorerPane, graph);
+  gtk_widget_class_bind_template_child (widget_class, JvmsExplorerPane, colour_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, JvmsExplorerPane, shade_dropdown);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
 
@@ -1168,6 +1231,10 @@ jvms_explorer_pane_init (JvmsExplorerPane *self)
   g_signal_connect_object (self->selection, "selection-changed", G_CALLBACK (table_selection_changed), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->graph, "record-clicked", G_CALLBACK (graph_record_clicked), self, G_CONNECT_SWAPPED);
+  self->shade_names = gtk_string_list_new (NULL);
+  gtk_drop_down_set_model (self->shade_dropdown, G_LIST_MODEL (self->shade_names));
+  g_signal_connect_object (self->colour_dropdown, "notify::selected", G_CALLBACK (colour_chosen), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->shade_dropdown, "notify::selected", G_CALLBACK (shade_chosen), self, G_CONNECT_SWAPPED);
   self->set_choices = gtk_string_list_new (NULL);
   gtk_drop_down_set_model (self->set_dropdown, G_LIST_MODEL (self->set_choices));
   gtk_drop_down_set_selected (self->set_dropdown, GTK_INVALID_LIST_POSITION);

@@ -16,7 +16,10 @@ tests/cli/Work.java under `jvmscope-cli record`.
 - the CLI's numbers: --stats, a filter's count and --scatter's Pearson r against the same
   computed here over the records --json printed;
 - a saved set is there after reopening and after the index is rebuilt (--force), with the same
-  records; events:TYPE gives as many records as `events --type TYPE`.
+  records; events:TYPE gives as many records as `events --type TYPE`;
+- the threads view's quanta drawn by `render --colour-by cpu [--shade task-clock]` against the
+  records (quanta_render.py): each quantum in its CPU's colour, shaded by its exact task-clock,
+  with the glyph of how it ended.
 Prints TAP."""
 import argparse
 import json
@@ -27,6 +30,7 @@ import shutil
 import subprocess
 import tempfile
 
+import quanta_render
 from jvms_tap import Tap
 
 ap = argparse.ArgumentParser()
@@ -237,6 +241,9 @@ try:
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     tap.check(bad.returncode == 2 and "division by zero" in bad.stderr and "at character 14" in bad.stderr,
               "a filter dividing by zero is refused with its position", (bad.returncode, bad.stderr))
+
+    # ------------------------------------------------------------ the threads view's quanta
+    quanta_render.check(tap, args.cli, bundle, cache, quanta, tmp)
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 tap.done()

@@ -3,7 +3,10 @@
 build too: the text, CSV and JSON forms list the same records; --stats and --scatter against the
 same figures computed here; --from/--to; a computed metric; events:TYPE against `events --type`;
 saving, listing, using and deleting a set and a metric; bad expressions and options refused with
-status 2 and a message naming the expression. Prints TAP."""
+status 2 and a message naming the expression; the threads view's quanta drawn by
+`render --colour-by cpu` against these records (quanta_render.py: a colour per CPU, the glyphs of
+preempted and blocked quanta; the sample has no counters read at switches, so the shade by
+cpu-clock says it is estimated). Prints TAP."""
 import argparse
 import csv
 import io
@@ -13,6 +16,7 @@ import shutil
 import subprocess
 import tempfile
 
+import quanta_render
 from jvms_tap import Tap
 
 ap = argparse.ArgumentParser()
@@ -124,6 +128,8 @@ try:
         if p.returncode not in (1, 2) or text not in p.stderr or p.stdout:
             wrong.append("%s: status %d, %r" % (extra, p.returncode, p.stderr))
     tap.check(not wrong, "bad expressions and options are refused, naming what is wrong", "\n".join(wrong))
+
+    quanta_render.check(tap, args.cli, args.sample, tmp, quanta, tmp, exact=False)
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 tap.done()

@@ -1,0 +1,182 @@
+"""The threads view's quanta (docs/views.md, "Quanta: colour, shade and glyphs") drawn by
+`jvmscope-cli render --colour-by cpu [--shade task-clock]`, read back from the image and checked
+against `records --json` of the same quanta:
+
+- colour by CPU: in a column lying wholly inside a quantum, the kernel lane has the colour of
+  the quantum's CPU: one colour per CPU of the records, different CPUs different colours;
+- shade: there the colour is the CPU's at opacity 0.3 + 0.7 × value / top over the lane's
+  background (0.12 for a quantum without a value), the value being the quantum's task-clock in
+  the records and the top the scale render prints;
+- glyphs: where a quantum ends (with whole columns of it before and of the next state after),
+  a ▼ at the lane's top edge when the records say it was preempted, a vertical tick when it
+  blocked (gave up the CPU).
+
+Usable alone: quanta_render.py CLI TRACE [CACHE]."""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+LANE_Y = 14        # the kernel lane's top in a thread's row (JVMS_THREADS_VIEW_KERNEL_LANE_Y)
+LANE_H = 10
+WIDTH = 1600
+SHADE_LOW, SHADE_NONE = 0.3, 0.12
+# Full columns of a quantum, and of what follows it, around a glyph that is checked: a glyph
+# closer than 4 px to the previous one is left out, and the column holding a switch may show
+# either side.
+MARGIN = 6
+
+
+def read_png(path):
+    ppm = subprocess.run(["convert", path, "ppm:-"], check=True, capture_output=True).stdout
+    magic, size, _max, data = ppm.split(b"\n", 3)
+    assert magic == b"P6"
+    w, h = map(int, size.split())
+    return w, h, data
+
+
+def pixel(img, x, y):
+    w, _h, data = img
+    i = (y * w + x) * 3
+    return data[i], data[i + 1], data[i + 2]
+
+
+def dark(p):
+    return max(p) < 90
+
+
+def render(cli, trace, cache, out, t0, t1, *extra):
+    cmd = [cli, "render", trace, "-o", out, "--views", "threads", "--width", str(WIDTH),
+           "--from", "%dns" % t0, "--to", "%dns" % t1, *extra]
+    if cache:
+        cmd += ["--cache-dir", cache]
+    if not os.environ.get("DISPLAY"):
+        cmd = ["xvfb-run", "-a"] + cmd
+    r = subprocess.run(cmd, check=True, capture_output=True, text=True)
+    rows = re.search(r"^threads rows: x0=(\d+)((?: \d+:\d+)*)$", r.stdout, re.M)
+    summary = re.search(r"^threads: (.*)$", r.stdout, re.M).group(1)
+    ys = {int(a): int(b) for a, b in (p.split(":") for p in rows.group(2).split())}
+    return read_png(out), int(rows.group(1)), ys, summary
+
+
+def choose_range(quanta, metric):
+    """A range around the longest quantum with a value of @metric, 6 of its lengths wide."""
+    best = max((q for q in quanta if q["complete"] and q.get(metric) is not None),
+               key=lambda q: q["duration"])
+    span = 6 * best["duration"]
+    t0 = max(0, best["start"] - 2 * best["duration"])
+    return t0, t0 + span
+
+
+def check(tap, cli, trace, cache, quanta, tmp, exact=True):
+    """With @exact, the shade by task-clock is checked quantum by quantum; without, a recording
+    without counters read at switches, that the shade by cpu-clock says it is estimated."""
+    metric = "task-clock" if exact else "cpu-clock"
+    t0, t1 = choose_range(quanta, metric)
+    a, x0, ys, summary_a = render(cli, trace, cache, os.path.join(tmp, "cpu.png"), t0, t1,
+                                  "--colour-by", "cpu")
+    b, _x0, _ys, summary_b = render(cli, trace, cache, os.path.join(tmp, "shade.png"), t0, t1,
+                                    "--colour-by", "cpu", "--shade", metric)
+    n = WIDTH - x0
+    span = (t1 - t0) / n
+
+    def inner_columns(q):
+        """Columns lying wholly inside [start, end) of @q."""
+        first = int(-(-(q["start"] - t0) // span)) + 1
+        last = int((q["start"] + q["duration"] - t0) // span) - 2
+        return max(first, 0), min(last, n - 1)
+
+    m = re.search(r"shaded by %s from 0 to (\S+) \((exact|estimated|not recorded)" % metric, summary_b)
+    top = float(m.group(1)) if m else float("nan")
+    colours, shade_bad, colour_bad, checked = {}, [], [], 0
+    by_thread = {}
+    for q in quanta:
+        by_thread.setdefault(q["tid"], []).append(q)
+        if q["tid"] not in ys or q.get("cpu") is None:
+            continue
+        c0, c1 = inner_columns(q)
+        if c1 - c0 < 2:
+            continue
+        c = (c0 + c1) // 2
+        x, y = x0 + c, ys[q["tid"]] + LANE_Y + 2
+        full = pixel(a, x, y)
+        colours.setdefault(q["cpu"], set()).add(full)
+        bg = pixel(b, x, ys[q["tid"]] + LANE_Y - 1)
+        tc = q.get(metric)
+        alpha = SHADE_NONE if tc is None else SHADE_LOW + (1 - SHADE_LOW) * min(tc / top, 1)
+        want = tuple(round(g * (1 - alpha) + f * alpha) for g, f in zip(bg, full))
+        got = pixel(b, x, y)
+        checked += 1
+        if max(abs(g - w) for g, w in zip(got, want)) > 3:
+            shade_bad.append("tid %d at %d ns: task-clock %s of %g: want %s, got %s"
+                             % (q["tid"], q["start"], tc, top, want, got))
+    for cpu, seen in colours.items():
+        if len(seen) != 1:
+            colour_bad.append("CPU %d: %d colours %s" % (cpu, len(seen), sorted(seen)))
+    distinct = {next(iter(s)) for s in colours.values() if len(s) == 1}
+    tap.check(checked >= 3 and not colour_bad and len(distinct) == len(colours),
+              "render --colour-by cpu: each quantum in its CPU's colour, a colour per CPU "
+              "(%d quanta, %d CPUs)" % (checked, len(colours)), "\n".join(colour_bad))
+    if exact:
+        tap.check(m is not None and m.group(2) == "exact" and checked >= 3 and not shade_bad,
+                  "render --shade task-clock: each quantum's shade is its task-clock in records "
+                  "(%s; %d quanta)" % (summary_b, checked), "\n".join(shade_bad[:20]))
+    else:
+        tap.check(m is not None and m.group(2) == "estimated",
+                  "render --shade cpu-clock without counters read at switches says it is estimated",
+                  summary_b)
+
+    # Glyphs: where a quantum ends, with MARGIN whole columns of it and of what follows.
+    glyph_bad, glyphs = [], {"p": 0, "y": 0}
+    for tid, qs in by_thread.items():
+        if tid not in ys:
+            continue
+        qs.sort(key=lambda q: q["start"])
+        for i, q in enumerate(qs):
+            kind = {"preempted": "p", "blocked": "y", "blocked-io": "y"}.get(q["end"])
+            end = q["start"] + q["duration"]
+            nxt = qs[i + 1]["start"] if i + 1 < len(qs) else None
+            if kind is None or nxt is None or not (t0 <= q["start"] and nxt < t1):
+                continue
+            if (end - q["start"]) < MARGIN * span or (nxt - end) < MARGIN * span:
+                continue
+            ce = int((end - t0) // span)
+            top_y = ys[tid] + LANE_Y
+            # Both glyphs have their one-pixel point 2 px below the lane's top: that is where
+            # the glyph is (the switch-out's column; a column either side for rounding).
+            at = [c for c in (ce - 1, ce, ce + 1) if dark(pixel(a, x0 + c, top_y + 2))]
+            if len(at) != 1:
+                glyph_bad.append("tid %d, end at %d ns (column %d): %d glyph columns" % (tid, end, ce, len(at)))
+                continue
+            c = at[0]
+            wide = dark(pixel(a, x0 + c - 2, top_y)) and dark(pixel(a, x0 + c + 2, top_y))
+            tall = dark(pixel(a, x0 + c, top_y + 4))
+            got = "p" if wide and not tall else "y" if tall and not wide else "?"
+            glyphs[kind] += 1
+            if got != kind:
+                glyph_bad.append("tid %d, end at %d ns (%s): glyph %s" % (tid, end, q["end"], got))
+    tap.check(sum(glyphs.values()) >= 2 and not glyph_bad,
+              "render --colour-by cpu: a ▼ where records say preempted, a tick where blocked "
+              "(%d preempted, %d blocked)" % (glyphs["p"], glyphs["y"]), "\n".join(glyph_bad[:20]))
+    return t0, t1
+
+
+if __name__ == "__main__":
+    class Tap:
+        n = 0
+
+        def check(self, ok, what, detail=None):
+            self.n += 1
+            print("%s %d - %s" % ("ok" if ok else "not ok", self.n, what))
+            if not ok and detail:
+                print("# " + str(detail).replace("\n", "\n# "))
+
+    cli, trace = sys.argv[1], sys.argv[2]
+    cache = sys.argv[3] if len(sys.argv) > 3 else None
+    exact = len(sys.argv) <= 4 or sys.argv[4] != "estimated"
+    cmd = [cli, "records", trace, "--json"] + (["--cache-dir", cache] if cache else [])
+    got = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+    with tempfile.TemporaryDirectory() as tmp:
+        print(check(Tap(), cli, trace, cache, got["records"], tmp, exact))

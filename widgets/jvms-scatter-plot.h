@@ -1,6 +1,8 @@
 /* jvms-scatter-plot.h: a scatter plot of two metrics of records (issue 22, docs/records.md,
  * "The Explorer pane"), drawn at screen resolution: the points are binned into the plot's
- * pixels once per data and size (never per frame), and a pixel with any point in it is marked,
+ * pixels once per data and size (never per frame), in a worker thread whose picture is swapped in
+ * when it is done (the last picture is drawn meanwhile; a worker's picture of points or a size
+ * replaced since is dropped), and a pixel with any point in it is marked,
  * darker the more points it holds, so that no point is hidden and millions of points draw as fast
  * as a few. A drag draws a rectangle; at its release the widget emits "selected" with that
  * rectangle in data coordinates (a click clears it).
@@ -36,8 +38,17 @@ gboolean   jvms_scatter_plot_get_range      (JvmsScatterPlot *self,
 /* The plot area inside the widget (x, y, width, height in widget pixels). */
 void       jvms_scatter_plot_get_area       (JvmsScatterPlot *self,
                                              int              area[4]);
-/* The pixels of the last binning that hold at least one point. */
+/* The pixels of the last binning that hold at least one point (0 until the points' first
+ * picture is in). */
 gsize      jvms_scatter_plot_get_n_marked   (JvmsScatterPlot *self);
+/* A worker is binning the points: what is drawn is not yet their picture. */
+gboolean   jvms_scatter_plot_is_binning     (JvmsScatterPlot *self);
+/* The points binned at @width x @height on the calling thread, as the worker does: for tests
+ * and benches. */
+cairo_surface_t *jvms_scatter_plot_bin_now  (JvmsScatterPlot *self,
+                                             int              width,
+                                             int              height,
+                                             gsize           *n_marked);
 /* The selected rectangle (x0, x1, y0, y1): FALSE when none. */
 gboolean   jvms_scatter_plot_get_selection  (JvmsScatterPlot *self,
                                              double           rect[4]);

@@ -14,9 +14,15 @@
  *   figure scatter_frame_p50/p99 ms of a frame once the points are binned (a hover, a drag of the
  *                                selection, another view's change): wall time
  *   figure scatter_frame_cpu_p99 the same in CPU time of the process
- *   figure scatter_bin_p50/p99   ms of a frame after new points or a new size: the binning of
- *                                every point into the plot's pixels and the frame
- *   figure scatter_bin_cpu_p50   the same in CPU time of the process
+ *   figure scatter_bin_p50/p99   ms of the frame after new points (or a new size), wall time:
+ *                                it starts the worker that bins every point into the plot's
+ *                                pixels and draws the last picture meanwhile
+ *   figure scatter_bin_cpu_p50   the same in CPU time of the main thread
+ *   figure scatter_picture_p50   ms from the new points until their picture is in (the worker
+ *                                binned them and the main loop swapped it in), wall time
+ *   figure scatter_picture_cpu_p50 CPU time of the process meanwhile (the worker's binning)
+ *   figure scatter_identical     1 when the picture drawn is, pixel for pixel, the points binned
+ *                                on the main thread (jvms_scatter_plot_bin_now)
  *   figure scatter_marked        pixels marked by the last binning
  *
  * Needs a display (run under xvfb-run -a).
@@ -24,6 +30,7 @@
 #include <gtk/gtk.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "bench-common.h"
@@ -38,7 +45,8 @@ static double
 frame (GtkWidget *plot, cairo_surface_t *target, double *cpu)
 {
   gint64 t0 = g_get_monotonic_time ();
-  double c0 = jvms_bench_process_cpu_ms ();
+  /* The main thread's CPU: a frame's cost on it, the worker's apart. */
+  double c0 = jvms_bench_thread_cpu_ms ();
   GtkSnapshot *snapshot = gtk_snapshot_new ();
   GTK_WIDGET_GET_CLASS (plot)->snapshot (plot, snapshot);
   GskRenderNode *node = gtk_snapshot_free_to_node (snapshot);
@@ -50,7 +58,7 @@ frame (GtkWidget *plot, cairo_surface_t *target, double *cpu)
     }
   cairo_destroy (cr);
   cairo_surface_flush (target);
-  *cpu = jvms_bench_process_cpu_ms () - c0;
+  *cpu = jvms_bench_thread_cpu_ms () - c0;
   return (g_get_monotonic_time () - t0) / 1000.0;
 }
 
@@ -101,14 +109,24 @@ main (int argc, char **argv)
   g_autoptr(GArray) frames_cpu = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) bins = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) bins_cpu = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) pictures = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) pictures_cpu = g_array_new (FALSE, FALSE, sizeof (double));
   double cpu;
   for (int f = 0; f < MAX (n_frames / 10, 3); f++)
     {
-      /* New points (the same): every one binned again at the next frame. */
+      /* New points (the same): every one binned again from the next frame on. */
       jvms_scatter_plot_set_points (JVMS_SCATTER_PLOT (plot), x, y, (gsize) n_points);
+      gint64 t0 = g_get_monotonic_time ();
+      double c0 = jvms_bench_process_cpu_ms ();
       double ms = frame (plot, target, &cpu);
       g_array_append_val (bins, ms);
       g_array_append_val (bins_cpu, cpu);
+      while (jvms_scatter_plot_is_binning (JVMS_SCATTER_PLOT (plot)))
+        g_main_context_iteration (NULL, TRUE);
+      double picture = (g_get_monotonic_time () - t0) / 1000.0;
+      double picture_cpu = jvms_bench_process_cpu_ms () - c0;
+      g_array_append_val (pictures, picture);
+      g_array_append_val (pictures_cpu, picture_cpu);
     }
   for (int f = 0; f < n_frames; f++)
     {
@@ -123,6 +141,25 @@ main (int argc, char **argv)
   printf ("figure scatter_bin_p50 %.2f ms\n", jvms_bench_percentile_of (bins, 0.5));
   printf ("figure scatter_bin_p99 %.2f ms\n", jvms_bench_percentile_of (bins, 0.99));
   printf ("figure scatter_bin_cpu_p50 %.2f ms\n", jvms_bench_percentile_of (bins_cpu, 0.5));
+  printf ("figure scatter_picture_p50 %.2f ms\n", jvms_bench_percentile_of (pictures, 0.5));
+  printf ("figure scatter_picture_cpu_p50 %.2f ms\n", jvms_bench_percentile_of (pictures_cpu, 0.5));
+  /* The picture drawn against the points binned here, pixel for pixel. */
+  int area[4];
+  jvms_scatter_plot_get_area (JVMS_SCATTER_PLOT (plot), area);
+  gsize marked = 0;
+  cairo_surface_t *sync = jvms_scatter_plot_bin_now (JVMS_SCATTER_PLOT (plot), area[2], area[3], &marked);
+  cairo_t *clear = cairo_create (target);
+  cairo_set_operator (clear, CAIRO_OPERATOR_CLEAR);
+  cairo_paint (clear);
+  cairo_destroy (clear);
+  frame (plot, target, &cpu);
+  gboolean same = marked == jvms_scatter_plot_get_n_marked (JVMS_SCATTER_PLOT (plot));
+  for (int r = 0; same && r < area[3]; r++)
+    same = memcmp (cairo_image_surface_get_data (target) + (gsize) (area[1] + r) * cairo_image_surface_get_stride (target) + 4 * area[0],
+                   cairo_image_surface_get_data (sync) + (gsize) r * cairo_image_surface_get_stride (sync),
+                   4 * (gsize) area[2]) == 0;
+  cairo_surface_destroy (sync);
+  printf ("figure scatter_identical %d\n", same);
   printf ("figure scatter_marked %" G_GSIZE_FORMAT " px\n", jvms_scatter_plot_get_n_marked (JVMS_SCATTER_PLOT (plot)));
   cairo_surface_destroy (target);
   gtk_window_destroy (GTK_WINDOW (window));

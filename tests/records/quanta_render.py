@@ -4,14 +4,14 @@ against `records --json` of the same quanta:
 
 - colour by CPU: in a column lying wholly inside a quantum, the kernel lane has the colour of
   the quantum's CPU: one colour per CPU of the records, different CPUs different colours;
-- shade: there the colour is the CPU's at opacity 0.3 + 0.7 × value / top over the lane's
+- shade (with an exact one asked): there the colour is the CPU's at opacity 0.3 + 0.7 × value / top over the lane's
   background (0.12 for a quantum without a value), the value being the quantum's task-clock in
   the records and the top the scale render prints;
 - glyphs: where a quantum ends (with whole columns of it before and of the next state after),
   a ▼ at the lane's top edge when the records say it was preempted, a vertical tick when it
   blocked (gave up the CPU).
 
-Usable alone: quanta_render.py CLI TRACE [CACHE]."""
+Usable alone: quanta_render.py CLI TRACE CACHE [METRIC:exact|estimated]..."""
 import json
 import os
 import re
@@ -70,15 +70,26 @@ def choose_range(quanta, metric):
     return t0, t0 + span
 
 
-def check(tap, cli, trace, cache, quanta, tmp, exact=True):
-    """With @exact, the shade by task-clock is checked quantum by quantum; without, a recording
-    without counters read at switches, that the shade by cpu-clock says it is estimated."""
-    metric = "task-clock" if exact else "cpu-clock"
+def check(tap, cli, trace, cache, quanta, tmp, shades=()):
+    """@shades: (metric, basis) pairs to render with --shade; an "exact" one is checked quantum by
+    quantum, an "estimated" one only says so (its shade is the sampled rate, not the records'
+    per-quantum estimate)."""
+    exact = [m for m, basis in shades if basis == "exact"]
+    metric = exact[0] if exact else "duration"
     t0, t1 = choose_range(quanta, metric)
     a, x0, ys, summary_a = render(cli, trace, cache, os.path.join(tmp, "cpu.png"), t0, t1,
                                   "--colour-by", "cpu")
-    b, _x0, _ys, summary_b = render(cli, trace, cache, os.path.join(tmp, "shade.png"), t0, t1,
-                                    "--colour-by", "cpu", "--shade", metric)
+    for m_name, basis in shades:
+        if basis == "exact":
+            continue
+        _b, _x0, _ys, summary = render(cli, trace, cache, os.path.join(tmp, "est.png"), t0, t1,
+                                       "--colour-by", "cpu", "--shade", m_name)
+        tap.check(re.search(r"shaded by %s from 0 to \S+ \(%s" % (re.escape(m_name), basis), summary),
+                  "render --shade %s says it is %s" % (m_name, basis), summary)
+    b, summary_b = a, ""
+    if exact:
+        b, _x0, _ys, summary_b = render(cli, trace, cache, os.path.join(tmp, "shade.png"), t0, t1,
+                                        "--colour-by", "cpu", "--shade", metric)
     n = WIDTH - x0
     span = (t1 - t0) / n
 
@@ -103,12 +114,14 @@ def check(tap, cli, trace, cache, quanta, tmp, exact=True):
         x, y = x0 + c, ys[q["tid"]] + LANE_Y + 2
         full = pixel(a, x, y)
         colours.setdefault(q["cpu"], set()).add(full)
+        checked += 1
+        if not exact:
+            continue
         bg = pixel(b, x, ys[q["tid"]] + LANE_Y - 1)
         tc = q.get(metric)
         alpha = SHADE_NONE if tc is None else SHADE_LOW + (1 - SHADE_LOW) * min(tc / top, 1)
         want = tuple(round(g * (1 - alpha) + f * alpha) for g, f in zip(bg, full))
         got = pixel(b, x, y)
-        checked += 1
         if max(abs(g - w) for g, w in zip(got, want)) > 3:
             shade_bad.append("tid %d at %d ns: task-clock %s of %g: want %s, got %s"
                              % (q["tid"], q["start"], tc, top, want, got))
@@ -121,12 +134,8 @@ def check(tap, cli, trace, cache, quanta, tmp, exact=True):
               "(%d quanta, %d CPUs)" % (checked, len(colours)), "\n".join(colour_bad))
     if exact:
         tap.check(m is not None and m.group(2) == "exact" and checked >= 3 and not shade_bad,
-                  "render --shade task-clock: each quantum's shade is its task-clock in records "
-                  "(%s; %d quanta)" % (summary_b, checked), "\n".join(shade_bad[:20]))
-    else:
-        tap.check(m is not None and m.group(2) == "estimated",
-                  "render --shade cpu-clock without counters read at switches says it is estimated",
-                  summary_b)
+                  "render --shade %s: each quantum's shade is its %s in records (%s; %d quanta)"
+                  % (metric, metric, summary_b, checked), "\n".join(shade_bad[:20]))
 
     # Glyphs: where a quantum ends, with MARGIN whole columns of it and of what follows.
     glyph_bad, glyphs = [], {"p": 0, "y": 0}
@@ -175,8 +184,8 @@ if __name__ == "__main__":
 
     cli, trace = sys.argv[1], sys.argv[2]
     cache = sys.argv[3] if len(sys.argv) > 3 else None
-    exact = len(sys.argv) <= 4 or sys.argv[4] != "estimated"
+    shades = [tuple(a.split(":")) for a in sys.argv[4:]]  # task-clock:exact cpu-clock:estimated
     cmd = [cli, "records", trace, "--json"] + (["--cache-dir", cache] if cache else [])
     got = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
     with tempfile.TemporaryDirectory() as tmp:
-        print(check(Tap(), cli, trace, cache, got["records"], tmp, exact))
+        print(check(Tap(), cli, trace, cache, got["records"], tmp, shades))

@@ -19,7 +19,7 @@ tests/cli/Work.java under `jvmscope-cli record`.
   records; events:TYPE gives as many records as `events --type TYPE`;
 - the threads view's quanta drawn by `render --colour-by cpu [--shade task-clock]` against the
   records (quanta_render.py): each quantum in its CPU's colour, shaded by its exact task-clock,
-  with the glyph of how it ended.
+  with the glyph of how it ended; `--shade cpu-clock` (sampled) says it is estimated.
 Prints TAP."""
 import argparse
 import json
@@ -243,7 +243,8 @@ try:
               "a filter dividing by zero is refused with its position", (bad.returncode, bad.stderr))
 
     # ------------------------------------------------------------ the threads view's quanta
-    quanta_render.check(tap, args.cli, bundle, cache, quanta, tmp)
+    quanta_render.check(tap, args.cli, bundle, cache, quanta, tmp,
+                        shades=[("task-clock", "exact"), ("cpu-clock", "estimated")])
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 tap.done()

@@ -5,8 +5,7 @@ same figures computed here; --from/--to; a computed metric; events:TYPE against 
 saving, listing, using and deleting a set and a metric; bad expressions and options refused with
 status 2 and a message naming the expression; the threads view's quanta drawn by
 `render --colour-by cpu` against these records (quanta_render.py: a colour per CPU, the glyphs of
-preempted and blocked quanta; the sample has no counters read at switches, so the shade by
-cpu-clock says it is estimated). Prints TAP."""
+preempted and blocked quanta; the shades are checked in records-recorded). Prints TAP."""
 import argparse
 import csv
 import io
@@ -129,7 +128,7 @@ try:
             wrong.append("%s: status %d, %r" % (extra, p.returncode, p.stderr))
     tap.check(not wrong, "bad expressions and options are refused, naming what is wrong", "\n".join(wrong))
 
-    quanta_render.check(tap, args.cli, args.sample, tmp, quanta, tmp, exact=False)
+    quanta_render.check(tap, args.cli, args.sample, tmp, quanta, tmp)
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 tap.done()

@@ -355,9 +355,6 @@ query (JvmsQuantumMode *self,
   return jvms_history_query_single (history, attribute, time, out, NULL);
 }
 
-/* Quanta run on through system calls: states on a CPU followed this far at most. */
-#define MAX_ON_CPU_STEPS 8
-
 void
 jvms_quantum_mode_find_glyphs (JvmsQuantumMode            *self,
                                JvmsHistory                *history,
@@ -375,7 +372,6 @@ jvms_quantum_mode_find_glyphs (JvmsQuantumMode            *self,
     {
       JvmsInterval iv;
       gint64 at, column_end;
-      int steps = 0;
 
       /* A column wholly on one CPU (the cpu attribute is null off a CPU), then one that is
        * not: the switch-out is in the second. System calls inside a quantum change the state,
@@ -392,7 +388,9 @@ jvms_quantum_mode_find_glyphs (JvmsQuantumMode            *self,
             return;
           continue;
         }
-      while (state_on_cpu (&iv.value) && iv.end < column_end && steps++ < MAX_ON_CPU_STEPS &&
+      /* Quanta run on through system calls: their states are followed to the column's end
+       * (each a query of the frame's budget). */
+      while (state_on_cpu (&iv.value) && iv.end < column_end &&
              query (self, history, kernel_state, iv.end, &iv))
         ;
       if (state_on_cpu (&iv.value) || iv.value.type != JVMS_VALUE_INT)

@@ -54,20 +54,52 @@ def render(cli, trace, cache, out, t0, t1, *extra):
         cmd += ["--cache-dir", cache]
     if not os.environ.get("DISPLAY"):
         cmd = ["xvfb-run", "-a"] + cmd
-    r = subprocess.run(cmd, check=True, capture_output=True, text=True)
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise SystemExit("%s: status %d\n%s" % (" ".join(cmd), r.returncode, r.stderr[-3000:]))
     rows = re.search(r"^threads rows: x0=(\d+)((?: \d+:\d+)*)$", r.stdout, re.M)
     summary = re.search(r"^threads: (.*)$", r.stdout, re.M).group(1)
     ys = {int(a): int(b) for a, b in (p.split(":") for p in rows.group(2).split())}
     return read_png(out), int(rows.group(1)), ys, summary
 
 
+def checkable(quanta, t0, t1, metric):
+    """How much of [t0, t1) a render at WIDTH can check: whether quanta on two CPUs or more cover
+    4 whole columns, and how many quanta do so (with a value of @metric) or end with MARGIN whole
+    columns of them and of what follows."""
+    span = (t1 - t0) / (WIDTH - 180)
+    n = 0
+    by_thread, cpus = {}, set()
+    for q in quanta:
+        if t0 <= q["start"] < t1:
+            by_thread.setdefault(q["tid"], []).append(q)
+            if q["duration"] >= 5 * span and q.get(metric) is not None:
+                n += 1
+                cpus.add(q.get("cpu"))
+    for qs in by_thread.values():
+        qs.sort(key=lambda q: q["start"])
+        for q, nxt in zip(qs, qs[1:]):
+            end = q["start"] + q["duration"]
+            if nxt["start"] < t1 and q["duration"] >= MARGIN * span and nxt["start"] - end >= MARGIN * span:
+                n += 2
+    # Two CPUs or more first: the colours must tell them apart.
+    return (len(cpus) >= 2, n)
+
+
 def choose_range(quanta, metric):
-    """A range around the longest quantum with a value of @metric, 6 of its lengths wide."""
-    best = max((q for q in quanta if q["complete"] and q.get(metric) is not None),
-               key=lambda q: q["duration"])
-    span = 6 * best["duration"]
-    t0 = max(0, best["start"] - 2 * best["duration"])
-    return t0, t0 + span
+    """Of windows around the longest quanta with a value of @metric, 6 to 60 of their lengths
+    wide, the one where the most can be checked."""
+    longest = sorted((q for q in quanta if q["complete"] and q.get(metric) is not None),
+                     key=lambda q: -q["duration"])[:12]
+    best = None
+    for q in longest:
+        for k in (6, 20, 60):
+            t0 = max(0, q["start"] - k // 3 * q["duration"])
+            t1 = t0 + k * q["duration"]
+            score = checkable(quanta, t0, t1, metric)
+            if best is None or score > best[0]:
+                best = (score, t0, t1)
+    return best[1], best[2]
 
 
 def check(tap, cli, trace, cache, quanta, tmp, shades=()):

@@ -103,19 +103,19 @@ col_first_after (const Cols *k, gint64 t)
   return lo;
 }
 
-static void
-col_emit (JvmsHistory *h, const Col *c, JvmsSummaryCell *cell)
+static inline void
+cell_empty (JvmsSummaryCell *cell)
 {
-  if (!c->any)
-    {
-      cell->dominant = JVMS_VALUE_INIT_NULL;
-      cell->flags = JVMS_SUMMARY_EMPTY;
-      cell->min = cell->max = NAN;
-      return;
-    }
-  /* A pure column's dominant is its value; values other than strings are converted here, as
-   * a call per column was a tenth of a change list row. */
-  RV d = c->mixed ? durations_best (&c->slots, c->first) : c->first;
+  cell->dominant = JVMS_VALUE_INIT_NULL;
+  cell->flags = JVMS_SUMMARY_EMPTY;
+  cell->min = cell->max = NAN;
+}
+
+/* Values other than strings are converted here, as a call per column was a tenth of a change
+ * list row. */
+static inline void
+cell_dominant (JvmsHistory *h, RV d, JvmsSummaryCell *cell)
+{
   if (d.type == JVMS_VALUE_INT || d.type == JVMS_VALUE_DOUBLE)
     {
       cell->dominant.type = d.type;
@@ -123,9 +123,34 @@ col_emit (JvmsHistory *h, const Col *c, JvmsSummaryCell *cell)
     }
   else
     jvms_history_value_out (h, d.type, d.bits, &cell->dominant);
+}
+
+static void
+col_emit (JvmsHistory *h, const Col *c, JvmsSummaryCell *cell)
+{
+  if (!c->any)
+    {
+      cell_empty (cell);
+      return;
+    }
+  /* A pure column's dominant is its value. */
+  cell_dominant (h, c->mixed ? durations_best (&c->slots, c->first) : c->first, cell);
   cell->flags = c->mixed ? JVMS_SUMMARY_MIXED : 0;
   cell->min = c->min;
   cell->max = c->max;
+}
+
+/* The cell of a column where @v alone held: what col_emit gives for a Col that col_value
+ * added only @v to. */
+static void
+cell_pure (JvmsHistory *h, RV v, JvmsSummaryCell *cell)
+{
+  double x;
+  cell_dominant (h, v, cell);
+  cell->flags = 0;
+  cell->min = cell->max = NAN;
+  if (rv_numeric (v, &x))
+    cell->min = cell->max = x;
 }
 
 static void
@@ -428,6 +453,14 @@ value_at (JvmsHistory *h, guint32 attr, gint64 t, RV *out, GError **error)
   return TRUE;
 }
 
+/* Moves *@c on to the first column from it that ends after @t. */
+static inline void
+col_advance (const Cols *k, guint *c, gint64 t)
+{
+  while (*c < k->n && col_end (k, *c) <= t)
+    (*c)++;
+}
+
 /* cols_add_seg for segments given in increasing time order: *c is the first column that may
  * hold the next segment, so no search per segment. */
 static inline void
@@ -435,8 +468,7 @@ cols_add_seg_mono (const Cols *k, Col *cols, guint *c, gint64 s, gint64 e, RV v)
 {
   if (e <= s)
     return;
-  while (*c < k->n && col_end (k, *c) <= s)
-    (*c)++;
+  col_advance (k, c, s);
   for (guint i = *c; i < k->n; i++)
     {
       gint64 cs = col_start (k, i), ce = col_end (k, i);
@@ -450,11 +482,80 @@ cols_add_seg_mono (const Cols *k, Col *cols, guint *c, gint64 s, gint64 e, RV v)
 
 /* A row from the attribute's change list: for columns narrower than its finest level, where a
  * column holds few of its changes (about 8 per bucket of that level at most). Exact: the
- * change list holds every change's time and value. */
-/* Adds the segments between @n changes (from @ch) before @hi_t to the columns, from @cursor
- * holding @cur on; column @col holds @cursor. Most segments lie inside one column (a row reads
- * change lists only when a column holds a few of them), so that case is tested first against
- * the column's end kept in a local, without the column search of cols_add_seg_mono. */
+ * change list holds every change's time and value.
+ *
+ * The segments between changes come in time order, so a column a segment covers whole holds
+ * that value alone (the segments before it ended at or before its start, those after it start
+ * at or after its end): its cell is written at once. Only the columns segments cut are summed
+ * in a Col, reset when first cut and written at the end. A zoomed-in state lane is mostly whole
+ * columns (a thread holds one state across hundreds of them), and resetting, summing and
+ * writing a Col for each of them was most of a threads frame's CPU (issue 27). */
+enum
+{
+  CUT_NONE,   /* no segment: empty */
+  CUT_SUMMED, /* cut by segments: summed in its Col */
+  CUT_WHOLE,  /* covered whole by one segment: its cell is written */
+};
+
+typedef struct
+{
+  JvmsHistory     *h;
+  const Cols      *k;
+  Col             *cols;
+  guint8          *cut;
+  JvmsSummaryCell *row;
+  gboolean         want_range;
+} ChangeRow;
+
+/* @v held for @d in column @c, which a segment cuts. */
+static inline void
+change_row_add (ChangeRow *r, guint c, RV v, gint64 d)
+{
+  Col *col = &r->cols[c];
+  if (r->cut[c] != CUT_SUMMED)
+    {
+      col_reset (col);
+      r->cut[c] = CUT_SUMMED;
+    }
+  if (r->want_range)
+    col_value (col, v, d);
+  else
+    col_state (col, v, d);
+}
+
+/* The segment [@s, @e) of @v, after every segment added before it: *c is the first column
+ * that may hold it, so no search per segment. */
+static inline void
+change_row_seg (ChangeRow *r, guint *c, gint64 s, gint64 e, RV v)
+{
+  const Cols *k = r->k;
+  JvmsSummaryCell whole;
+  gboolean have_whole = FALSE;
+  if (e <= s)
+    return;
+  col_advance (k, c, s);
+  for (guint i = *c; i < k->n; i++)
+    {
+      gint64 cs = col_start (k, i), ce = col_end (k, i);
+      if (cs >= e)
+        break;
+      if (cs >= s && ce <= e)
+        {
+          if (!have_whole)
+            {
+              cell_pure (r->h, v, &whole);
+              have_whole = TRUE;
+            }
+          r->row[i] = whole;
+          r->cut[i] = CUT_WHOLE;
+          continue;
+        }
+      gint64 a = MAX (s, cs), b = MIN (e, ce);
+      if (b > a)
+        change_row_add (r, i, v, b - a);
+    }
+}
+
 /* The end of what column @c alone holds: none for a column narrower than a nanosecond, since
  * the columns after it hold the same instant (and nothing past the last column). */
 static inline gint64
@@ -465,10 +566,15 @@ fast_end (const Cols *k, guint c)
   return k->cs[c + 1] > k->cs[c] ? k->cs[c + 1] : G_MININT64;
 }
 
+/* Adds the segments between @n changes (from @ch) before @hi_t to the row, from @cursor
+ * holding @cur on; column @col holds @cursor. Most segments lie inside one column (a row reads
+ * change lists only when a column holds a few of them), so that case is tested first against
+ * the column's end kept in a local, without the column walk of change_row_seg. */
 static guint
-cols_add_changes (const Cols *k, Col *cols, guint *col, gint64 *cursor, RV *cur,
-                  const Change *ch, guint n, gint64 hi_t, gboolean want_range)
+change_row_add_changes (ChangeRow *r, guint *col, gint64 *cursor, RV *cur, const Change *ch,
+                        guint n, gint64 hi_t)
 {
+  const Cols *k = r->k;
   guint c = *col, i = 0;
   gint64 at = *cursor;
   RV v = *cur;
@@ -479,18 +585,12 @@ cols_add_changes (const Cols *k, Col *cols, guint *col, gint64 *cursor, RV *cur,
       if (t <= ce)
         {
           if (t > at && c < k->n)
-            {
-              if (want_range)
-                col_value (&cols[c], v, t - at);
-              else
-                col_state (&cols[c], v, t - at);
-            }
+            change_row_add (r, c, v, t - at);
         }
       else
         {
-          cols_add_seg_mono (k, cols, &c, at, t, v);
-          while (c < k->n && col_end (k, c) <= t)
-            c++;
+          change_row_seg (r, &c, at, t, v);
+          col_advance (k, &c, t);
           ce = fast_end (k, c);
         }
       at = t;
@@ -504,14 +604,14 @@ cols_add_changes (const Cols *k, Col *cols, guint *col, gint64 *cursor, RV *cur,
 
 static gboolean
 row_from_changes (JvmsHistory *h, const Cols *k, guint32 attr, gboolean want_range,
-                  GArray *changes, Col *cols, JvmsSummaryCell *row, GError **error)
+                  GArray *changes, Col *cols, guint8 *cut, JvmsSummaryCell *row, GError **error)
 {
   JvmsSummaryIndex *si = h->summary;
   gint64 lo_t = MAX (k->t0, h->start_time);
   gint64 hi_t = MIN (col_end (k, k->n - 1), h->end_time);
+  ChangeRow r = { h, k, cols, cut, row, want_range };
 
-  for (guint c = 0; c < k->n; c++)
-    col_reset (&cols[c]);
+  memset (cut, CUT_NONE, k->n);
   if (hi_t > lo_t)
     {
       RV cur = { 0, JVMS_VALUE_NULL };
@@ -570,14 +670,17 @@ row_from_changes (JvmsHistory *h, const Cols *k, guint32 attr, gboolean want_ran
           else if (!have_cur && !value_at (h, attr, lo_t, &cur, error))
             return FALSE;
           have_cur = TRUE;
-          cols_add_changes (k, cols, &col, &cursor, &cur, ch + i0, nc - i0, hi_t, want_range);
+          change_row_add_changes (&r, &col, &cursor, &cur, ch + i0, nc - i0, hi_t);
         }
       if (!have_cur && !value_at (h, attr, lo_t, &cur, error))
         return FALSE;
-      cols_add_seg_mono (k, cols, &col, cursor, hi_t, cur);
+      change_row_seg (&r, &col, cursor, hi_t, cur);
     }
   for (guint c = 0; c < k->n; c++)
-    col_emit (h, &cols[c], &row[c]);
+    if (cut[c] == CUT_SUMMED)
+      col_emit (h, &cols[c], &row[c]);
+    else if (cut[c] == CUT_NONE)
+      cell_empty (&row[c]);
   return TRUE;
 }
 
@@ -688,8 +791,7 @@ row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, gbool
                 }
               cols_add_seg_mono (k, cols, &col, cursor, MAX (cursor, bs), cur);
               gint64 a = MAX (bs, lo_t), z = MIN (be, hi_t);
-              while (col < k->n && col_end (k, col) <= a)
-                col++;
+              col_advance (k, &col, a);
               for (guint c = col; c < k->n; c++)
                 {
                   gint64 cs = col_start (k, c), ce = col_end (k, c);
@@ -766,7 +868,7 @@ jvms_summary_complete_row (JvmsHistory *h, const Cols *k, guint32 attr, gint lev
   gboolean ok = k0 >= 0 && level >= k0
                   ? row_from_levels (h, k, attr, (guint) level, want_range, b->segs, b->scratch,
                                      b->cols, row, error)
-                  : row_from_changes (h, k, attr, want_range, b->changes, b->cols, row, error);
+                  : row_from_changes (h, k, attr, want_range, b->changes, b->cols, b->cut, row, error);
   /* The same answer whichever way the row was read. */
   for (guint c = 0; ok && !want_range && c < k->n; c++)
     row[c].min = row[c].max = NAN;

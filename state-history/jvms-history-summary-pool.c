@@ -11,6 +11,7 @@ row_buffers_free (gpointer data)
   g_array_unref (b->scratch);
   g_array_unref (b->changes);
   g_free (b->cols);
+  g_free (b->cut);
   g_free (b);
 }
 
@@ -32,7 +33,9 @@ row_buffers_get (guint n_columns)
   if (b->n_cols < n_columns)
     {
       g_free (b->cols);
+      g_free (b->cut);
       b->cols = g_new0 (Col, n_columns); /* zero durations: col_reset clears only those used */
+      b->cut = g_new0 (guint8, n_columns);
       b->n_cols = n_columns;
     }
   return b;

@@ -333,6 +333,7 @@ typedef struct
 {
   GArray *segs, *scratch, *changes;
   Col    *cols;
+  guint8 *cut;    /* a row from a change list: what each column is (jvms-history-summary-columns.c) */
   guint   n_cols;
 } RowBuffers;
 

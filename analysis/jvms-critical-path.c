@@ -9,6 +9,10 @@
 #include "jvms-states.h"
 #include "jvms-thread-list.h"
 
+/* The first read of a thread over a window, and the longest (ns): see PathThread. */
+#define CHUNK_MIN ((gint64) 1 << 20)
+#define CHUNK_MAX ((gint64) 1 << 28)
+
 /* Hand-offs followed in a chain at most: a chain this deep is a loop of wrong wakers. */
 #define MAX_DEPTH    128
 /* Segments at most: past this, the rest of a window stays on its thread, "not followed". A
@@ -41,9 +45,10 @@ typedef struct
 /* A thread the path visits. Its states are read over the windows the path needs of it, not
  * over the whole range: a path over minutes may visit a thread for a millisecond here and
  * there, and reading each visited thread over the whole range was most of a long path's cost
- * (docs/benchmarks.md). One window is kept: the walk asks a thread again mostly inside the
- * window it holds (a nested walk lies inside its caller's part of the range) or just before it
- * (the walk goes back in time), so a window read reaches back as far again as asked. */
+ * (docs/benchmarks.md). The walk goes back in time and reads each thread in chunks as it goes,
+ * so that every thread's reads (and the node cache) stay near the same time: a chunk at first
+ * CHUNK_MIN ns long, twice as long at each further read of the thread, CHUNK_MAX at most. One
+ * window is kept a thread. */
 typedef struct
 {
   gint64        tid;
@@ -53,6 +58,7 @@ typedef struct
   guint         n_attrs;
   gboolean      read;             /* ivs hold [lo, hi] */
   gint64        lo, hi;
+  gint64        chunk;            /* the length of its next read */
   GArray       *ivs[N_LEAVES];    /* JvmsInterval meeting [lo, hi], not clipped, in time order */
 } PathThread;
 
@@ -98,6 +104,7 @@ thread_get (Walk *w, gint64 tid)
   g_hash_table_insert (w->threads, &t->tid, t);
   const JvmsThreadInfo *info = jvms_thread_list_lookup (w->list, tid);
   t->name = store (w->path, info != NULL ? info->name : "?");
+  t->chunk = CHUNK_MIN / 2;
   if (info == NULL)
     return t;
   w->path->n_threads++;
@@ -119,9 +126,9 @@ thread_get (Walk *w, gint64 tid)
 
 /* Makes @t's states cover [a, b]: every interval of its leaves that meets it (so also the one
  * holding at a, and a wait's waker and device, written from the wait's start to the next
- * wait's). Read again only when the window held does not cover it, reaching back b - a more.
- * Safe for the walk: a frame walking @t asks only inside its own window, and nested frames
- * inside their caller's, so a window being walked is never replaced. */
+ * wait's). Read again only when the window held does not cover it. A walk may replace the window
+ * a frame of its caller walks @t in: every step of a walk looks its intervals up again
+ * (state_at), and none is kept across a nested walk. */
 static void
 thread_window (Walk *w, PathThread *t, gint64 a, gint64 b)
 {
@@ -130,8 +137,9 @@ thread_window (Walk *w, PathThread *t, gint64 a, gint64 b)
   for (guint i = 0; i < N_LEAVES; i++)
     g_array_set_size (t->ivs[i], 0);
   t->read = TRUE;
-  t->lo = MAX (w->path->from, a - (b - a));
+  t->lo = MAX (w->path->from, a);
   t->hi = b;
+  t->chunk = MIN (t->chunk * 2, CHUNK_MAX);
   if (t->n_attrs == 0)
     return;
   w->path->n_queries++;
@@ -184,6 +192,25 @@ end_before (GArray *ivs, gint64 t)
 {
   guint i = first_ending_after (ivs, t);
   return i > 0 ? g_array_index (ivs, JvmsInterval, i - 1).end : G_MININT64;
+}
+
+/* The interval of @t's @leaf holding at now - 1, for a walk over [a, now): its states read
+ * around it first, back to where that interval (clipped to a) starts, so that what holds there
+ * (a system call, JFR's detail, a wait's waker) is read too. NULL where none holds, with @gap
+ * the end of the one before (a at most). */
+static const JvmsInterval *
+state_at (Walk *w, PathThread *t, guint leaf, gint64 a, gint64 now, gint64 *gap)
+{
+  thread_window (w, t, MAX (a, now - t->chunk), now);
+  const JvmsInterval *iv = at (t->ivs[leaf], now - 1);
+  gint64 from = iv != NULL ? MAX (iv->start, a) : MAX (end_before (t->ivs[leaf], now - 1), a);
+  if (from < t->lo)
+    {
+      thread_window (w, t, iv != NULL ? from : a, now);
+      iv = at (t->ivs[leaf], now - 1);
+    }
+  *gap = iv != NULL ? now : MAX (end_before (t->ivs[leaf], now - 1), a);
+  return iv;
 }
 
 static const char *
@@ -363,10 +390,12 @@ walk_back_user (Walk *w, PathThread *t, gint64 a, gint64 b, guint depth)
     {
       if (segments_full (w, t, a, now))
         break;
-      const JvmsInterval *iv = at (t->ivs[USER], now - 1);
+      gint64 pe;
+      const JvmsInterval *iv = state_at (w, t, USER, a, now, &pe);
+      if (w->error != NULL)
+        break;
       if (iv == NULL)
         {
-          gint64 pe = MAX (end_before (t->ivs[USER], now - 1), a);
           add_segment (w, t, "unknown", "no state recorded", pe, now);
           now = pe;
           continue;
@@ -405,10 +434,10 @@ walk_back (Walk *w, PathThread *t, gint64 a, gint64 b, guint depth)
       add_segment (w, t, "unknown", "not followed: too many segments", a, b);
       return;
     }
-  thread_window (w, t, a, b);
-  if (w->error != NULL)
-    return;
-  if (t->ivs[KERNEL]->len == 0)
+  gboolean kernel = FALSE;
+  for (guint i = 0; i < t->n_attrs; i++)
+    kernel |= t->slots[i] == KERNEL;
+  if (!kernel)
     {
       walk_back_user (w, t, a, b, depth);
       return;
@@ -418,11 +447,15 @@ walk_back (Walk *w, PathThread *t, gint64 a, gint64 b, guint depth)
     {
       if (segments_full (w, t, a, now))
         break;
-      const JvmsInterval *iv = at (t->ivs[KERNEL], now - 1);
+      gint64 pe;
+      const JvmsInterval *iv = state_at (w, t, KERNEL, a, now, &pe);
+      if (w->error != NULL)
+        break;
       if (iv == NULL)
         {
-          gint64 pe = MAX (end_before (t->ivs[KERNEL], now - 1), a);
-          add_segment (w, t, "unknown", "no state recorded", pe, now);
+          /* No kernel state here (before the thread's first, or the kernel trace's): what JFR
+           * says, if it says. */
+          walk_back_user (w, t, pe, now, depth);
           now = pe;
           continue;
         }
@@ -479,38 +512,53 @@ static gint
 compare_runnable (gconstpointer a, gconstpointer b)
 {
   const Runnable *x = a, *y = b;
-  if (x->cpu != y->cpu)
-    return x->cpu < y->cpu ? -1 : 1;
   return (x->from > y->from) - (x->from < y->from);
 }
 
-/* Who ran on the CPU each of @rs[0..n) (one CPU's pieces, in time order, disjoint: the path is
- * on one thread at a time) waited for, over [@ws, @we] that holds them: one query. */
+/* Who ran on the CPU each of @rs[0..n) waited for (pieces in time order, disjoint: the path is
+ * on one thread at a time), over [@ws, @we] that holds them: one query of the current threads
+ * of the @n_cpus CPUs they waited for (@attrs, @cpus). */
 static void
-read_preempters (Walk *w, JvmsAttribute current, const Runnable *rs, guint n, gint64 ws, gint64 we)
+read_preempters (Walk *w, const JvmsAttribute *attrs, const gint64 *cpus, guint n_cpus, const Runnable *rs,
+                 guint n, gint64 ws, gint64 we)
 {
   w->path->n_queries++;
-  g_autoptr(JvmsHistoryRange) range = jvms_history_query_range (w->history, ws, we, &current, 1, &w->error);
+  g_autoptr(JvmsHistoryRange) range = jvms_history_query_range (w->history, ws, we, attrs, n_cpus, &w->error);
   if (range == NULL)
     return;
-  guint i = 0;
+  guint i = 0, pos = 0;
   JvmsInterval iv;
-  while (i < n && jvms_history_range_next (range, &iv, &w->error))
+  while (jvms_history_range_next (range, &iv, &w->error))
     {
+      /* Intervals come CPU after CPU, each in time order. */
+      if (iv.attribute != attrs[pos])
+        {
+          while (pos < n_cpus && attrs[pos] != iv.attribute)
+            pos++;
+          if (pos == n_cpus)
+            break;
+          i = 0;
+        }
       while (i < n && rs[i].to <= iv.start)
         i++;
       for (guint k = i; k < n && rs[k].from < iv.end; k++)
         {
           gint64 a = MAX (iv.start, rs[k].from), b = MIN (iv.end, rs[k].to);
           /* Another thread than the one waiting (null and 0 are the idle CPU). */
-          if (b > a && iv.value.type == JVMS_VALUE_INT && iv.value.i > 0 && iv.value.i != rs[k].tid)
+          if (rs[k].cpu == cpus[pos] && b > a && iv.value.type == JVMS_VALUE_INT && iv.value.i > 0
+              && iv.value.i != rs[k].tid)
             jvms_evidence_add_span (w->spans[CAUSE_PREEMPTER], iv.value.i, a, b, 0);
         }
     }
 }
 
-/* The preempters of the path's pieces waiting for a CPU: per CPU, its pieces in clusters
- * (closer than RUNNABLE_GAP), one query each, so that a CPU is read only near them. */
+/* CPUs told apart in one query at most; a cluster waiting for more is read in several. */
+#define MAX_CPUS 64
+
+/* The preempters of the path's pieces waiting for a CPU: in clusters (pieces closer than
+ * RUNNABLE_GAP), in time order, one query each of the CPUs they waited for, so that CPUs are read
+ * only near them and once (one pass over the time, not one a CPU: the node cache holds what a
+ * pass reads near the same time). */
 static void
 find_preempters (Walk *w)
 {
@@ -518,15 +566,35 @@ find_preempters (Walk *w)
   const Runnable *rs = (const Runnable *) w->runnable->data;
   for (guint i = 0; i < w->runnable->len && w->error == NULL;)
     {
-      char path[64];
-      g_snprintf (path, sizeof path, "CPUs/%" G_GINT64_FORMAT "/current-thread", rs[i].cpu);
-      JvmsAttribute current = jvms_history_lookup (w->history, path);
       guint j = i + 1;
       gint64 we = rs[i].to;
-      for (; j < w->runnable->len && rs[j].cpu == rs[i].cpu && rs[j].from - we < RUNNABLE_GAP; j++)
+      for (; j < w->runnable->len && rs[j].from - we < RUNNABLE_GAP; j++)
         we = MAX (we, rs[j].to);
-      if (current != JVMS_ATTRIBUTE_INVALID)
-        read_preempters (w, current, rs + i, j - i, rs[i].from, we);
+      JvmsAttribute attrs[MAX_CPUS];
+      gint64 cpus[MAX_CPUS];
+      guint n_cpus = 0;
+      for (guint k = i; k < j; k++)
+        {
+          gboolean seen = FALSE;
+          for (guint c = 0; c < n_cpus && !seen; c++)
+            seen = cpus[c] == rs[k].cpu;
+          if (seen)
+            continue;
+          char path[64];
+          g_snprintf (path, sizeof path, "CPUs/%" G_GINT64_FORMAT "/current-thread", rs[k].cpu);
+          JvmsAttribute current = jvms_history_lookup (w->history, path);
+          if (current == JVMS_ATTRIBUTE_INVALID)
+            continue;
+          if (n_cpus == MAX_CPUS)
+            {
+              read_preempters (w, attrs, cpus, n_cpus, rs + i, j - i, rs[i].from, we);
+              n_cpus = 0;
+            }
+          attrs[n_cpus] = current;
+          cpus[n_cpus++] = rs[k].cpu;
+        }
+      if (n_cpus > 0)
+        read_preempters (w, attrs, cpus, n_cpus, rs + i, j - i, rs[i].from, we);
       i = j;
     }
 }

@@ -104,7 +104,7 @@ thread_get (Walk *w, gint64 tid)
   g_hash_table_insert (w->threads, &t->tid, t);
   const JvmsThreadInfo *info = jvms_thread_list_lookup (w->list, tid);
   t->name = store (w->path, info != NULL ? info->name : "?");
-  t->chunk = CHUNK_MIN / 2;
+  t->chunk = CHUNK_MIN;
   if (info == NULL)
     return t;
   w->path->n_threads++;
@@ -126,20 +126,26 @@ thread_get (Walk *w, gint64 tid)
 
 /* Makes @t's states cover [a, b]: every interval of its leaves that meets it (so also the one
  * holding at a, and a wait's waker and device, written from the wait's start to the next
- * wait's). Read again only when the window held does not cover it. A walk may replace the window
+ * wait's). Read again only when the window held does not cover it, then back to @reach when
+ * that is earlier. A walk may replace the window
  * a frame of its caller walks @t in: every step of a walk looks its intervals up again
  * (state_at), and none is kept across a nested walk. */
 static void
-thread_window (Walk *w, PathThread *t, gint64 a, gint64 b)
+thread_window (Walk *w, PathThread *t, gint64 a, gint64 b, gint64 reach)
 {
   if (w->error != NULL || (t->read && t->lo <= a && b <= t->hi))
     return;
+  a = MIN (a, reach);
+  /* A read that goes on back from the window held reads twice as far next time; one elsewhere
+   * (a nested walk asked the thread at another time) starts small again, or a thread asked in
+   * turn by two frames would read its longest chunk at every step. */
+  gboolean on_back = t->read && b >= t->lo && b <= t->hi;
+  t->chunk = on_back ? MIN (t->chunk * 2, CHUNK_MAX) : CHUNK_MIN;
   for (guint i = 0; i < N_LEAVES; i++)
     g_array_set_size (t->ivs[i], 0);
   t->read = TRUE;
   t->lo = MAX (w->path->from, a);
   t->hi = b;
-  t->chunk = MIN (t->chunk * 2, CHUNK_MAX);
   if (t->n_attrs == 0)
     return;
   w->path->n_queries++;
@@ -201,12 +207,12 @@ end_before (GArray *ivs, gint64 t)
 static const JvmsInterval *
 state_at (Walk *w, PathThread *t, guint leaf, gint64 a, gint64 now, gint64 *gap)
 {
-  thread_window (w, t, MAX (a, now - t->chunk), now);
+  thread_window (w, t, now - 1, now, MAX (a, now - t->chunk));
   const JvmsInterval *iv = at (t->ivs[leaf], now - 1);
   gint64 from = iv != NULL ? MAX (iv->start, a) : MAX (end_before (t->ivs[leaf], now - 1), a);
   if (from < t->lo)
     {
-      thread_window (w, t, iv != NULL ? from : a, now);
+      thread_window (w, t, iv != NULL ? from : a, now, MAX (a, now - t->chunk));
       iv = at (t->ivs[leaf], now - 1);
     }
   *gap = iv != NULL ? now : MAX (end_before (t->ivs[leaf], now - 1), a);

@@ -15,5 +15,8 @@ G_DECLARE_FINAL_TYPE (JvmsCpusView, jvms_cpus_view, JVMS, CPUS_VIEW, JvmsTimelin
 
 GtkWidget *jvms_cpus_view_new      (JvmsSession  *session);
 guint      jvms_cpus_view_get_n_cpus (JvmsCpusView *self);
+/* The number of the CPU of row @i (rows in CPU order), -1 past the last. */
+gint64     jvms_cpus_view_get_cpu    (JvmsCpusView *self,
+                                      guint         i);
 
 G_END_DECLS

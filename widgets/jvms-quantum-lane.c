@@ -406,6 +406,21 @@ jvms_quantum_mode_find_glyphs (JvmsQuantumMode            *self,
     }
 }
 
+typedef struct
+{
+  const JvmsQuantumMode        *self;
+  gint64                        tid;
+  const JvmsSummaryCell        *kernel;
+  const JvmsSummaryCell *const *lanes;
+} ThreadColumns;
+
+static JvmsColor
+thread_column_color (const JvmsPalette *palette, int c, gpointer data)
+{
+  const ThreadColumns *t = data;
+  return column_color (t->self, palette, t->tid, t->kernel, t->lanes, c);
+}
+
 void
 jvms_quantum_lane_draw (const JvmsQuantumMode        *self,
                         cairo_t                      *cr,
@@ -418,6 +433,22 @@ jvms_quantum_lane_draw (const JvmsQuantumMode        *self,
                         double                        y,
                         double                        height)
 {
+  ThreadColumns t = { self, tid, kernel, lanes };
+  jvms_quantum_lane_paint (cr, g, kernel, thread_column_color, &t, glyphs, n_glyphs, y, height);
+}
+
+void
+jvms_quantum_lane_paint (cairo_t                    *cr,
+                         const JvmsTimelineGeometry *g,
+                         const JvmsSummaryCell      *cells,
+                         JvmsQuantumColumnColor      color,
+                         gpointer                    data,
+                         const JvmsQuantumGlyph     *glyphs,
+                         guint                       n_glyphs,
+                         double                      y,
+                         double                      height)
+{
+  const JvmsSummaryCell *kernel = cells;
   double mark = MAX (2.0, floor (height / 3));
   int start = 0, last_glyph = -GLYPH_GAP;
   JvmsColor run = { 0 };
@@ -427,8 +458,7 @@ jvms_quantum_lane_draw (const JvmsQuantumMode        *self,
   cairo_set_antialias (cr, CAIRO_ANTIALIAS_NONE);
   for (int c = 0; c <= g->n_columns; c++)
     {
-      JvmsColor col = c < g->n_columns ? column_color (self, g->palette, tid, kernel, lanes, c)
-                                       : (JvmsColor) { 0 };
+      JvmsColor col = c < g->n_columns ? color (g->palette, c, data) : (JvmsColor) { 0 };
       if (c < g->n_columns && same_color (&col, &run))
         continue;
       if (run.a > 0 && c > start)

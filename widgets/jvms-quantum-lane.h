@@ -127,6 +127,21 @@ void      jvms_quantum_mode_find_glyphs (JvmsQuantumMode          *self,
                                        const JvmsSummaryCell      *kernel,
                                        const JvmsSummaryCell      *cpu,
                                        GArray                     *out);
+/* The colour of column @c of a lane. */
+typedef JvmsColor (*JvmsQuantumColumnColor) (const JvmsPalette *palette,
+                                             int                c,
+                                             gpointer           data);
+/* Draws a lane column by column in @color's colours, the mixed marks of @cells and @glyphs:
+ * what jvms_quantum_lane_draw does for a thread, for any lane (the CPUs view's). */
+void      jvms_quantum_lane_paint     (cairo_t                    *cr,
+                                       const JvmsTimelineGeometry *g,
+                                       const JvmsSummaryCell      *cells,
+                                       JvmsQuantumColumnColor      color,
+                                       gpointer                    data,
+                                       const JvmsQuantumGlyph     *glyphs,
+                                       guint                       n_glyphs,
+                                       double                      y,
+                                       double                      height);
 void      jvms_quantum_mode_legend    (JvmsQuantumMode            *self,
                                        const JvmsPalette          *palette,
                                        GArray                     *entries);

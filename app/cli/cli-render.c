@@ -15,6 +15,7 @@
 #include "jvms-allocation-view.h"
 #include "jvms-events-view.h"
 #include "jvms-counters-view.h"
+#include "jvms-cpus-view.h"
 #include "jvms-event-store.h"
 #include "jvms-jit-view.h"
 #include "jvms-object-age-samples.h"
@@ -299,6 +300,7 @@ jvms_cli_render (int argc, char **argv)
   cairo_t *cr = cairo_create (surface);
   int y = 0;
   g_autoptr(GString) rows = g_string_new (NULL);
+  g_autoptr(GString) cpu_rows = g_string_new (NULL);
   for (guint i = 0; i < parts->len; i++)
     {
       cairo_save (cr);
@@ -312,6 +314,14 @@ jvms_cli_render (int argc, char **argv)
       cairo_restore (cr);
       if (JVMS_IS_THREADS_VIEW (parts->pdata[i]) && (colour_by != NULL || shade != NULL))
         threads_rows (rows, parts->pdata[i], history, width, y);
+      if (JVMS_IS_CPUS_VIEW (parts->pdata[i]) && (colour_by != NULL || shade != NULL))
+        {
+          int top = y + jvms_timeline_get_legend_height (JVMS_TIMELINE (parts->pdata[i]), width);
+          g_string_append_printf (cpu_rows, "x0=%d", MIN (JVMS_TIMELINE_GUTTER, width / 3));
+          for (guint c = 0; c < jvms_cpus_view_get_n_cpus (parts->pdata[i]); c++)
+            g_string_append_printf (cpu_rows, " %" G_GINT64_FORMAT ":%d",
+                                    jvms_cpus_view_get_cpu (parts->pdata[i], c), top + (int) c * JVMS_CPUS_VIEW_ROW_HEIGHT);
+        }
       y += heights[i];
     }
   cairo_destroy (cr);
@@ -328,6 +338,8 @@ jvms_cli_render (int argc, char **argv)
       return 1;
     }
   g_print ("%s: %d x %d pixels, %u views\n", out_path, width, height, parts->len - 1);
+  if (cpu_rows->len > 0)
+    g_print ("cpus rows: %s\n", cpu_rows->str);
   /* What the quanta's shades mean, for a reader of the image without its legend. */
   for (guint i = 0; i < parts->len; i++)
     if (JVMS_IS_THREADS_VIEW (parts->pdata[i]) && (colour_by != NULL || shade != NULL))

@@ -47,8 +47,8 @@ def dark(p):
     return max(p) < 90
 
 
-def render(cli, trace, cache, out, t0, t1, *extra):
-    cmd = [cli, "render", trace, "-o", out, "--views", "threads", "--width", str(WIDTH),
+def render(cli, trace, cache, out, t0, t1, *extra, views="threads"):
+    cmd = [cli, "render", trace, "-o", out, "--views", views, "--width", str(WIDTH),
            "--from", "%dns" % t0, "--to", "%dns" % t1, *extra]
     if cache:
         cmd += ["--cache-dir", cache]
@@ -60,6 +60,10 @@ def render(cli, trace, cache, out, t0, t1, *extra):
     rows = re.search(r"^threads rows: x0=(\d+)((?: \d+:\d+)*)$", r.stdout, re.M)
     summary = re.search(r"^threads: (.*)$", r.stdout, re.M).group(1)
     ys = {int(a): int(b) for a, b in (p.split(":") for p in rows.group(2).split())}
+    cpus = re.search(r"^cpus rows: x0=\d+((?: \d+:\d+)*)$", r.stdout, re.M)
+    if cpus:
+        # The CPUs' rows, apart: keys below zero (-1 - cpu) beside the threads' tids.
+        ys.update({-1 - int(a): int(b) for a, b in (p.split(":") for p in cpus.group(1).split())})
     return read_png(out), int(rows.group(1)), ys, summary
 
 
@@ -110,7 +114,7 @@ def check(tap, cli, trace, cache, quanta, tmp, shades=()):
     metric = exact[0] if exact else "duration"
     t0, t1 = choose_range(quanta, metric)
     a, x0, ys, summary_a = render(cli, trace, cache, os.path.join(tmp, "cpu.png"), t0, t1,
-                                  "--colour-by", "cpu")
+                                  "--colour-by", "cpu", views="threads,cpus")
     for m_name, basis in shades:
         if basis == "exact":
             continue
@@ -184,23 +188,29 @@ def check(tap, cli, trace, cache, quanta, tmp, shades=()):
             if (end - q["start"]) < MARGIN * span or (nxt - end) < MARGIN * span:
                 continue
             ce = int((end - t0) // span)
-            top_y = ys[tid] + LANE_Y
-            # Both glyphs have their one-pixel point 2 px below the lane's top: that is where
-            # the glyph is (the switch-out's column; a column either side for rounding).
-            at = [c for c in (ce - 1, ce, ce + 1) if dark(pixel(a, x0 + c, top_y + 2))]
-            if len(at) != 1:
-                glyph_bad.append("tid %d, end at %d ns (column %d): %d glyph columns" % (tid, end, ce, len(at)))
-                continue
-            c = at[0]
-            wide = dark(pixel(a, x0 + c - 2, top_y)) and dark(pixel(a, x0 + c + 2, top_y))
-            tall = dark(pixel(a, x0 + c, top_y + 4))
-            got = "p" if wide and not tall else "y" if tall and not wide else "?"
-            glyphs[kind] += 1
-            if got != kind:
-                glyph_bad.append("tid %d, end at %d ns (%s): glyph %s" % (tid, end, q["end"], got))
+            # In the thread's row, and in its CPU's row of the CPUs view (JVMS_CPUS_VIEW_LANE_Y).
+            places = [("thread", ys[tid] + LANE_Y)]
+            if q.get("cpu") is not None and -1 - q["cpu"] in ys:
+                places.append(("CPU %d" % q["cpu"], ys[-1 - q["cpu"]] + 2))
+            for where, top_y in places:
+                # Both glyphs have their one-pixel point 2 px below the lane's top: that is where
+                # the glyph is (the switch-out's column; a column either side for rounding).
+                at = [c for c in (ce - 1, ce, ce + 1) if dark(pixel(a, x0 + c, top_y + 2))]
+                if len(at) != 1:
+                    glyph_bad.append("tid %d, end at %d ns (column %d), %s row: %d glyph columns"
+                                     % (tid, end, ce, where, len(at)))
+                    continue
+                c = at[0]
+                wide = dark(pixel(a, x0 + c - 2, top_y)) and dark(pixel(a, x0 + c + 2, top_y))
+                tall = dark(pixel(a, x0 + c, top_y + 4))
+                got = "p" if wide and not tall else "y" if tall and not wide else "?"
+                glyphs[kind] += 1
+                if got != kind:
+                    glyph_bad.append("tid %d, end at %d ns (%s), %s row: glyph %s" % (tid, end, q["end"], where, got))
     tap.check(sum(glyphs.values()) >= 2 and not glyph_bad,
-              "render --colour-by cpu: a ▼ where records say preempted, a tick where blocked "
-              "(%d preempted, %d blocked)" % (glyphs["p"], glyphs["y"]), "\n".join(glyph_bad[:20]))
+              "render --colour-by cpu: a ▼ where records say preempted, a tick where blocked, in "
+              "the thread's row and its CPU's (%d preempted, %d blocked)" % (glyphs["p"], glyphs["y"]),
+              "\n".join(glyph_bad[:20]))
     return t0, t1
 
 

@@ -11,6 +11,8 @@
 
 /* Segments listed at most: the panel is for reading; the command line lists them all. */
 #define SHOWN_SEGMENTS 40
+/* Causes listed at most, most time first. */
+#define SHOWN_CAUSES 8
 /* Hand-offs linked at most, the first in time. */
 #define SHOWN_WAKERS 8
 
@@ -147,6 +149,19 @@ jvms_path_section_set_path (JvmsPathSection *self, const JvmsCriticalPath *path)
       const JvmsPathSegment *s = &g_array_index (by, JvmsPathSegment, i);
       g_autofree char *ns = jvms_time_format_duration (s->to, unit);
       g_string_append_printf (text, "%5.1f%%  %s  %s\n", total > 0 ? 100.0 * s->to / total : 0.0, ns, s->name);
+    }
+  /* The causes with their time and longest interval, as critical-path's text has them. */
+  for (guint i = 0; i < path->causes->len && i < SHOWN_CAUSES; i++)
+    {
+      const JvmsPathCause *c = &g_array_index (path->causes, JvmsPathCause, i);
+      g_autofree char *ns = jvms_time_format_duration (c->ns, unit);
+      const JvmsEvidenceInterval *iv = c->intervals->len > 0 ? &g_array_index (c->intervals, JvmsEvidenceInterval, 0) : NULL;
+      g_autofree char *longest = iv != NULL ? jvms_time_format_duration (iv->to - iv->from, unit) : NULL;
+      if (i == 0)
+        g_string_append_c (text, '\n');
+      /* Translators: a cause of the critical path: its kind ("waker", "holder", "preempted-by",
+       * kept in English as in the command line's JSON), its time, its name, its longest interval. */
+      g_string_append_printf (text, _("%s  %s  %s, longest %s\n"), c->kind, ns, c->name, longest != NULL ? longest : "-");
     }
   g_string_append_c (text, '\n');
   for (guint i = 0; i < path->segments->len && i < SHOWN_SEGMENTS; i++)

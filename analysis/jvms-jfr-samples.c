@@ -61,6 +61,8 @@ typedef struct
   gboolean            sampler;
   const JvmsJfrField *state;
   const JvmsJfrField *batch;          /* the samples one event stands for */
+  int                 may_be_wall;    /* -1 not known yet, else whether any state makes an
+                                       * event of this type a wall-clock sample */
   guint32             wall_store_type;  /* its wall-clock samples' type, interned at the first */
   const JvmsJfrField *object;         /* jdk.OldObjectSample */
   const JvmsJfrField *allocation_time;
@@ -280,6 +282,7 @@ type_info (JvmsJfrSamples *self, const JvmsJfrType *type)
         }
       /* A profiler's samplers may hold wall-clock samples (all or, told by their state, some). */
       ti->wall_store_type = JVMS_SAMPLES_NONE;
+      ti->may_be_wall = -1;
       if (jvms_jfr_recording_sampler_of (NULL, name, NULL) >= 0)
         {
           ti->sampler = TRUE;
@@ -365,32 +368,26 @@ jvms_jfr_samples_stack_of (JvmsJfrSamples *self, const JvmsJfrEvent *ev)
     return self->memo_stack = stack;
   guint n = MIN (st->n_frames, JVMS_SAMPLES_MAX_DEPTH);
   gboolean truncated = st->truncated || st->n_frames > n;
+  /* Sized once: appending frame by frame cost a library call a frame. */
   GArray *ids = self->frame_ids;
-  g_array_set_size (ids, 0);
-  guint32 pseudo;
+  guint pseudo = truncated || n == 0;
+  g_array_set_size (ids, n + pseudo);
+  guint32 *out = (guint32 *) (gpointer) ids->data;
   if (truncated)
-    {
-      pseudo = jvms_samples_writer_intern_pseudo_frame (self->writer, "[truncated]");
-      g_array_append_val (ids, pseudo);
-    }
+    *out++ = jvms_samples_writer_intern_pseudo_frame (self->writer, "[truncated]");
   else if (n == 0)
-    {
-      pseudo = jvms_samples_writer_intern_pseudo_frame (self->writer, "[unknown]");
-      g_array_append_val (ids, pseudo);
-    }
+    *out++ = jvms_samples_writer_intern_pseudo_frame (self->writer, "[unknown]");
   /* Outermost first, as the writer's stack table grows; methods by their strings' addresses,
    * remembered per chunk (interning them by content would hash the strings every time). */
   for (guint i = n; i-- > 0;)
     {
       const JvmsJfrFrame *f = &st->frames[i];
-      guint32 frame;
       if (f->class_name == NULL || f->method_name == NULL)
-        frame = jvms_samples_writer_intern_pseudo_frame (self->writer, "[unknown]");
+        *out++ = jvms_samples_writer_intern_pseudo_frame (self->writer, "[unknown]");
       else
-        frame = jvms_samples_writer_intern_frame (self->writer,
-                                                  method_id (self, chunk, f->class_name, f->method_name),
-                                                  f->line_number, frame_kind (f->type));
-      g_array_append_val (ids, frame);
+        *out++ = jvms_samples_writer_intern_frame (self->writer,
+                                                   method_id (self, chunk, f->class_name, f->method_name),
+                                                   f->line_number, frame_kind (f->type));
     }
   stack = jvms_samples_writer_intern_frame_ids (self->writer, (const guint32 *) ids->data, ids->len);
   if (self->stacks.used >= CACHE_MAX)
@@ -445,7 +442,14 @@ static gboolean
 wall_sample (JvmsJfrSamples *self, const JvmsJfrEvent *ev, TypeInfo *ti, const char *state,
              guint32 *type, guint64 *weight, guint64 *n, gint64 *spacing)
 {
-  if (!ti->sampler || self->recording == NULL
+  if (!ti->sampler || self->recording == NULL)
+    return FALSE;
+  /* Asked once per type (the answer compares type names): without a state, and with a state
+   * other than STATE_DEFAULT ("" stands for any), the only two answers a state can give. */
+  if (ti->may_be_wall < 0)
+    ti->may_be_wall = jvms_jfr_recording_sampler_of (self->recording, ti->type_name, NULL) == JVMS_SAMPLER_WALL
+                      || jvms_jfr_recording_sampler_of (self->recording, ti->type_name, "") == JVMS_SAMPLER_WALL;
+  if (!ti->may_be_wall
       || jvms_jfr_recording_sampler_of (self->recording, ti->type_name, state) != JVMS_SAMPLER_WALL)
     return FALSE;
   const JvmsSamplerInfo *wall = &self->recording->samplers[JVMS_SAMPLER_WALL];

@@ -17,6 +17,8 @@ Prints, per BIN (the baseline's with the prefix base_), medians of the runs:
   figure explorer_filter_s     Enter in Filter to the answer (`duration > 10us`)
   figure explorer_metric_s     Enter in Metrics to the answer (`twice = duration * 2`)
   figure explorer_rss_mib      resident memory after the metric, less before the pane was shown
+  figure explorer_rss_before_mib  the window's resident memory before the pane was shown
+  figure explorer_rss_after_mib   and after the metric (the pane open with its records)
   figure explorer_hwm_mib      the window's peak resident memory (VmHWM)
 and, with --baseline, ratio NAME (ours over the baseline's) for each.
 """
@@ -88,6 +90,7 @@ def run_once(w, binary, args, cache):
         time.sleep(1)
         return {"records": records, "open_s": t1 - t0, "filter_s": f1 - f0, "metric_s": m1 - m0,
                 "rss_mib": (rss_kib(app.pid, "VmRSS") - before) / 1024.0,
+                "rss_before_mib": before / 1024.0, "rss_after_mib": rss_kib(app.pid, "VmRSS") / 1024.0,
                 "hwm_mib": rss_kib(app.pid, "VmHWM") / 1024.0}
     finally:
         app.terminate()
@@ -122,7 +125,8 @@ def main():
         med = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
         results[name] = med
         print("figure %sexplorer_records %d records" % (name, med["records"]))
-        for k, unit in (("open_s", "s"), ("filter_s", "s"), ("metric_s", "s"), ("rss_mib", "MiB"), ("hwm_mib", "MiB")):
+        for k, unit in (("open_s", "s"), ("filter_s", "s"), ("metric_s", "s"), ("rss_mib", "MiB"),
+                        ("rss_before_mib", "MiB"), ("rss_after_mib", "MiB"), ("hwm_mib", "MiB")):
             print("figure %sexplorer_%s %.3f %s" % (name, k, med[k], unit), flush=True)
     if "base_" in results:
         for k in ("open_s", "filter_s", "metric_s", "rss_mib", "hwm_mib"):

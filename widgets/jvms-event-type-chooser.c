@@ -11,9 +11,11 @@ struct _JvmsEventTypeChooser
   GtkWidget       parent_instance;
 
   GtkMenuButton  *button;
+  GtkWidget      *all;      /* "All Types": not in lanes mode */
+  gboolean        lanes;    /* jvms_event_type_chooser_new_for_lanes () */
   GtkSearchEntry *search;
   GtkListBox     *list;
-  GPtrArray      *checks;   /* GtkCheckButton * by type id (the list owns them) */
+  GPtrArray      *checks;   /* GtkCheckButton * by type id, NULL for a type not listed (the list owns them) */
   JvmsEventStore *store;
   GArray         *chosen;   /* guint32, increasing */
   gboolean        updating; /* ticks set by code: no "changed" per tick */
@@ -28,7 +30,14 @@ static void
 update_label (JvmsEventTypeChooser *self)
 {
   guint n = self->chosen->len;
-  if (n == 0)
+  if (self->lanes)
+    {
+      g_autofree char *number = g_strdup_printf ("%u", n);
+      /* The number is formatted outside the translated text. */
+      g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s lane", "%s lanes", n), number);
+      gtk_menu_button_set_label (self->button, text);
+    }
+  else if (n == 0)
     gtk_menu_button_set_label (self->button, _("All Types"));
   else if (n == 1 && self->store != NULL)
     gtk_menu_button_set_label (self->button,
@@ -48,7 +57,8 @@ read_checks (JvmsEventTypeChooser *self)
 {
   g_autoptr(GArray) now = g_array_new (FALSE, FALSE, sizeof (guint32));
   for (guint32 t = 0; t < self->checks->len; t++)
-    if (gtk_check_button_get_active (g_ptr_array_index (self->checks, t)))
+    if (g_ptr_array_index (self->checks, t) != NULL
+        && gtk_check_button_get_active (g_ptr_array_index (self->checks, t)))
       g_array_append_val (now, t);
   gboolean same = now->len == self->chosen->len
                   && memcmp (now->data, self->chosen->data, now->len * sizeof (guint32)) == 0;
@@ -65,10 +75,18 @@ check_toggled (JvmsEventTypeChooser *self)
     g_signal_emit (self, signals[CHANGED], 0);
 }
 
+/* A row's check box: the row's child, or in lanes mode the first child of its box. */
+static GtkCheckButton *
+row_check (GtkListBoxRow *row)
+{
+  GtkWidget *child = gtk_list_box_row_get_child (row);
+  return GTK_CHECK_BUTTON (GTK_IS_CHECK_BUTTON (child) ? child : gtk_widget_get_first_child (child));
+}
+
 static const char *
 row_name (GtkListBoxRow *row)
 {
-  return gtk_check_button_get_label (GTK_CHECK_BUTTON (gtk_list_box_row_get_child (row)));
+  return gtk_check_button_get_label (row_check (row));
 }
 
 /* Rows whose name holds the search text, any case. */
@@ -107,7 +125,7 @@ search_activated (JvmsEventTypeChooser *self)
     }
   if (first != NULL)
     {
-      GtkCheckButton *check = GTK_CHECK_BUTTON (gtk_list_box_row_get_child (first));
+      GtkCheckButton *check = row_check (first);
       gtk_check_button_set_active (check, !gtk_check_button_get_active (check));
     }
 }
@@ -132,6 +150,22 @@ name_cmp (gconstpointer a, gconstpointer b)
   return strcmp (gtk_check_button_get_label (x), gtk_check_button_get_label (y));
 }
 
+/* In lanes mode a row is the check box and the type's count of events beside it (the trace's,
+ * as `jvmscope-cli events --type T` counts them). */
+static GtkWidget *
+lane_row (GtkWidget *check, guint64 n_rows)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, n_rows);
+  GtkWidget *label = gtk_label_new (count);
+  gtk_widget_set_hexpand (check, TRUE);
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_widget_add_css_class (label, "numeric");
+  gtk_box_append (GTK_BOX (box), check);
+  gtk_box_append (GTK_BOX (box), label);
+  return box;
+}
+
 void
 jvms_event_type_chooser_set_store (JvmsEventTypeChooser *self, JvmsEventStore *store)
 {
@@ -148,14 +182,30 @@ jvms_event_type_chooser_set_store (JvmsEventTypeChooser *self, JvmsEventStore *s
   g_autoptr(GPtrArray) sorted = g_ptr_array_new ();
   for (guint32 t = 0; store != NULL && t < jvms_event_store_get_n_types (store); t++)
     {
-      GtkWidget *check = gtk_check_button_new_with_label (jvms_event_store_get_type (store, t)->name);
+      const JvmsEventTypeInfo *info = jvms_event_store_get_type (store, t);
+      /* A lane of a type without events would stay empty. */
+      if (self->lanes && info->n_rows == 0)
+        {
+          g_ptr_array_add (self->checks, NULL);
+          continue;
+        }
+      GtkWidget *check = gtk_check_button_new_with_label (info->name);
       g_signal_connect_swapped (check, "toggled", G_CALLBACK (check_toggled), self);
       g_ptr_array_add (self->checks, check);
       g_ptr_array_add (sorted, check);
     }
   g_ptr_array_sort (sorted, name_cmp);
   for (guint i = 0; i < sorted->len; i++)
-    gtk_list_box_append (self->list, g_ptr_array_index (sorted, i));
+    {
+      GtkWidget *check = g_ptr_array_index (sorted, i);
+      if (self->lanes)
+        {
+          guint32 t = jvms_event_store_find_type (store, gtk_check_button_get_label (GTK_CHECK_BUTTON (check)));
+          gtk_list_box_append (self->list, lane_row (check, jvms_event_store_get_type (store, t)->n_rows));
+        }
+      else
+        gtk_list_box_append (self->list, check);
+    }
   update_label (self);
 }
 
@@ -171,7 +221,7 @@ jvms_event_type_chooser_set_type (JvmsEventTypeChooser *self, const char *name, 
 {
   g_return_val_if_fail (JVMS_IS_EVENT_TYPE_CHOOSER (self), FALSE);
   guint32 t = self->store != NULL ? jvms_event_store_find_type (self->store, name) : JVMS_EVENT_NONE;
-  if (t == JVMS_EVENT_NONE || t >= self->checks->len)
+  if (t == JVMS_EVENT_NONE || t >= self->checks->len || g_ptr_array_index (self->checks, t) == NULL)
     return FALSE;
   gtk_check_button_set_active (g_ptr_array_index (self->checks, t), chosen);
   return TRUE;
@@ -184,10 +234,36 @@ jvms_event_type_chooser_clear (JvmsEventTypeChooser *self)
   /* One "changed" for all of them. */
   self->updating = TRUE;
   for (guint t = 0; t < self->checks->len; t++)
-    gtk_check_button_set_active (g_ptr_array_index (self->checks, t), FALSE);
+    if (g_ptr_array_index (self->checks, t) != NULL)
+      gtk_check_button_set_active (g_ptr_array_index (self->checks, t), FALSE);
   self->updating = FALSE;
   if (read_checks (self))
     g_signal_emit (self, signals[CHANGED], 0);
+}
+
+void
+jvms_event_type_chooser_set_chosen_names (JvmsEventTypeChooser *self, const char * const *names)
+{
+  g_return_if_fail (JVMS_IS_EVENT_TYPE_CHOOSER (self));
+  /* One "changed" for all of them. */
+  self->updating = TRUE;
+  for (guint32 t = 0; t < self->checks->len; t++)
+    if (g_ptr_array_index (self->checks, t) != NULL)
+      gtk_check_button_set_active (g_ptr_array_index (self->checks, t),
+                                   names != NULL && g_strv_contains (names, jvms_event_store_get_type (self->store, t)->name));
+  self->updating = FALSE;
+  if (read_checks (self))
+    g_signal_emit (self, signals[CHANGED], 0);
+}
+
+GStrv
+jvms_event_type_chooser_dup_chosen_names (JvmsEventTypeChooser *self)
+{
+  g_return_val_if_fail (JVMS_IS_EVENT_TYPE_CHOOSER (self), NULL);
+  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+  for (guint i = 0; self->store != NULL && i < self->chosen->len; i++)
+    g_strv_builder_add (b, jvms_event_store_get_type (self->store, g_array_index (self->chosen, guint32, i))->name);
+  return g_strv_builder_end (b);
 }
 
 char *
@@ -198,6 +274,24 @@ jvms_event_type_chooser_describe (JvmsEventTypeChooser *self)
   for (guint i = 0; self->store != NULL && i < self->chosen->len; i++)
     g_string_append_printf (s, "%s%s", i ? ";" : "",
                             jvms_event_store_get_type (self->store, g_array_index (self->chosen, guint32, i))->name);
+  return g_string_free (s, FALSE);
+}
+
+char *
+jvms_event_type_chooser_describe_rows (JvmsEventTypeChooser *self)
+{
+  g_return_val_if_fail (JVMS_IS_EVENT_TYPE_CHOOSER (self), NULL);
+  GString *s = g_string_new (NULL);
+  for (int i = 0; ; i++)
+    {
+      GtkListBoxRow *row = gtk_list_box_get_row_at_index (self->list, i);
+      if (row == NULL)
+        break;
+      GtkWidget *check = GTK_WIDGET (row_check (row));
+      GtkWidget *count = gtk_widget_get_next_sibling (check);
+      g_string_append_printf (s, "%s%s=%s", i > 0 ? ";" : "", row_name (row),
+                              count != NULL ? gtk_label_get_text (GTK_LABEL (count)) : "");
+    }
   return g_string_free (s, FALSE);
 }
 
@@ -259,7 +353,7 @@ jvms_event_type_chooser_init (JvmsEventTypeChooser *self)
   g_object_set (self->search, "placeholder-text", _("Find a type"), NULL);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->search), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Find an event type"), -1);
-  GtkWidget *all = gtk_button_new_with_mnemonic (_("_All Types"));
+  GtkWidget *all = self->all = gtk_button_new_with_mnemonic (_("_All Types"));
   gtk_widget_set_tooltip_text (all, _("Untick every type: show events of all types"));
   self->list = GTK_LIST_BOX (gtk_list_box_new ());
   gtk_list_box_set_selection_mode (self->list, GTK_SELECTION_NONE);
@@ -303,4 +397,18 @@ GtkWidget *
 jvms_event_type_chooser_new (void)
 {
   return g_object_new (JVMS_TYPE_EVENT_TYPE_CHOOSER, NULL);
+}
+
+GtkWidget *
+jvms_event_type_chooser_new_for_lanes (void)
+{
+  JvmsEventTypeChooser *self = g_object_new (JVMS_TYPE_EVENT_TYPE_CHOOSER, NULL);
+  self->lanes = TRUE;
+  /* Nothing ticked is no lane, not every type: no "All Types". */
+  gtk_widget_set_visible (self->all, FALSE);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->button), _("The event types drawn as lanes"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->button), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Event lanes"), -1);
+  update_label (self);
+  return GTK_WIDGET (self);
 }

@@ -35,11 +35,17 @@ lane_clear (gpointer data)
   g_clear_pointer (&((Lane *) data)->columns, g_free);
 }
 
+gboolean
+jvms_events_view_type_is_default (const char *name)
+{
+  return !g_str_has_prefix (name, "jdk.");
+}
+
 static gboolean
 shown (JvmsEventsView *self, const char *name)
 {
   if (self->patterns == NULL)
-    return !g_str_has_prefix (name, "jdk.");
+    return jvms_events_view_type_is_default (name);
   for (guint i = 0; self->patterns[i] != NULL; i++)
     if (g_pattern_match_simple (self->patterns[i], name))
       return TRUE;

@@ -25,6 +25,8 @@ void        jvms_events_view_set_event_store (JvmsEventsView *self,
 /* Patterns (`*`, `?`) of the types shown, NULL for the default (every type outside jdk.*). */
 void        jvms_events_view_set_types       (JvmsEventsView *self,
                                               const char * const *patterns);
+/* Whether @name's type is a lane by default (every type outside jdk.*). */
+gboolean    jvms_events_view_type_is_default (const char     *name);
 guint       jvms_events_view_get_n_lanes     (JvmsEventsView *self);
 /* The type name of lane @i. */
 const char *jvms_events_view_get_lane_type   (JvmsEventsView *self,

@@ -81,6 +81,25 @@ metric_choice (GtkWidget *view)
                                _("Counters metric"));
 }
 
+/* The events view's lanes, chosen in its header: the types ticked become the view's patterns
+ * (names match themselves), as `jvmscope-cli render --event-type` gives them. */
+static void
+event_lanes_changed (JvmsEventTypeChooser *chooser, JvmsEventsView *view)
+{
+  GStrv names = jvms_event_type_chooser_dup_chosen_names (chooser);
+  jvms_events_view_set_types (view, (const char * const *) names);
+  /* Remembered while the window is open (jvms_window_views_set_events_path). */
+  g_object_set_data_full (G_OBJECT (chooser), "jvms-lanes", names, (GDestroyNotify) g_strfreev);
+}
+
+static GtkWidget *
+event_lanes_choice (GtkWidget *view)
+{
+  GtkWidget *chooser = jvms_event_type_chooser_new_for_lanes ();
+  g_signal_connect_object (chooser, "changed", G_CALLBACK (event_lanes_changed), view, 0);
+  return chooser;
+}
+
 /* The choice a view offers in its header, by the view's name; NULL: none. */
 static ChoiceNew
 choice_for (const char *name)
@@ -89,6 +108,8 @@ choice_for (const char *name)
     return age_unit_choice;
   if (g_str_equal (name, "counters"))
     return metric_choice;
+  if (g_str_equal (name, "events"))
+    return event_lanes_choice;
   return NULL;
 }
 
@@ -369,6 +390,32 @@ jvms_window_views_add_event_table (JvmsWindowViews *self, GtkBox *box)
   gtk_box_append (box, self->event_table);
 }
 
+/* The lanes' chooser lists @store's types, ticked as chosen before in this window (kept on the
+ * chooser, for the next trace too), else the view's default (every type outside jdk.*). */
+static void
+set_event_lanes_store (JvmsWindowViews *self, guint i, JvmsEventStore *store)
+{
+  JvmsEventTypeChooser *chooser = JVMS_EVENT_TYPE_CHOOSER (self->choices[i]);
+  if (chooser == NULL)
+    return;
+  g_auto(GStrv) kept = g_strdupv (g_object_get_data (G_OBJECT (chooser), "jvms-lanes"));
+  jvms_event_type_chooser_set_store (chooser, store);
+  g_autoptr(GStrvBuilder) b = g_strv_builder_new ();
+  for (guint32 t = 0; store != NULL && t < jvms_event_store_get_n_types (store); t++)
+    {
+      const char *name = jvms_event_store_get_type (store, t)->name;
+      if (kept != NULL ? g_strv_contains ((const char * const *) kept, name)
+                       : jvms_events_view_type_is_default (name))
+        g_strv_builder_add (b, name);
+    }
+  g_auto(GStrv) names = g_strv_builder_end (b);
+  jvms_event_type_chooser_set_chosen_names (chooser, (const char * const *) names);
+  g_auto(GStrv) chosen = jvms_event_type_chooser_dup_chosen_names (chooser);
+  jvms_events_view_set_types (JVMS_EVENTS_VIEW (self->views[i]), (const char * const *) chosen);
+  /* A trace without some of the chosen types forgets none of them; until a choice, the default. */
+  g_object_set_data_full (G_OBJECT (chooser), "jvms-lanes", g_steal_pointer (&kept), (GDestroyNotify) g_strfreev);
+}
+
 void
 jvms_window_views_set_events_path (JvmsWindowViews *self, const char *events_path)
 {
@@ -399,7 +446,10 @@ jvms_window_views_set_events_path (JvmsWindowViews *self, const char *events_pat
     else if (JVMS_IS_ALLOCATION_VIEW (self->views[i]))
       jvms_allocation_view_set_event_store (JVMS_ALLOCATION_VIEW (self->views[i]), store);
     else if (JVMS_IS_EVENTS_VIEW (self->views[i]))
-      jvms_events_view_set_event_store (JVMS_EVENTS_VIEW (self->views[i]), store);
+      {
+        jvms_events_view_set_event_store (JVMS_EVENTS_VIEW (self->views[i]), store);
+        set_event_lanes_store (self, i, store);
+      }
 }
 
 void
@@ -754,8 +804,21 @@ jvms_window_views_dump_state (JvmsWindowViews *self, GKeyFile *key_file)
         g_key_file_set_integer (key_file, "views", "disk-rows",
                                 (int) jvms_disk_view_get_n_rows (JVMS_DISK_VIEW (self->views[i])));
       if (JVMS_IS_EVENTS_VIEW (self->views[i]))
-        g_key_file_set_integer (key_file, "views", "events-lanes",
-                                (int) jvms_events_view_get_n_lanes (JVMS_EVENTS_VIEW (self->views[i])));
+        {
+          JvmsEventsView *events = JVMS_EVENTS_VIEW (self->views[i]);
+          g_autoptr(GString) lanes = g_string_new (NULL);
+          for (guint l = 0; l < jvms_events_view_get_n_lanes (events); l++)
+            g_string_append_printf (lanes, "%s%s", l > 0 ? ";" : "", jvms_events_view_get_lane_type (events, l));
+          g_key_file_set_integer (key_file, "views", "events-lanes", (int) jvms_events_view_get_n_lanes (events));
+          g_key_file_set_string (key_file, "views", "events-lane-types", lanes->str);
+          if (self->choices[i] != NULL)
+            {
+              JvmsEventTypeChooser *chooser = JVMS_EVENT_TYPE_CHOOSER (self->choices[i]);
+              g_autofree char *rows = jvms_event_type_chooser_describe_rows (chooser);
+              g_key_file_set_boolean (key_file, "views", "events-chooser-open", jvms_event_type_chooser_is_open (chooser));
+              g_key_file_set_string (key_file, "views", "events-chooser-rows", rows);
+            }
+        }
       if (JVMS_IS_ALLOCATION_VIEW (self->views[i]))
         g_key_file_set_integer (key_file, "views", "allocation-rows",
                                 (int) jvms_allocation_view_get_n_threads (JVMS_ALLOCATION_VIEW (self->views[i])));

@@ -24,6 +24,11 @@ its legend) for what the sample holds:
   disk         per device its queue row and a row per request slot the index has, each drawn;
   choice       the object age unit is chosen in the view's header: the drop-down, opened with
                the pointer and set with the keyboard, sets the object-age-unit key.
+  events       the event lanes' chooser in the view's header lists every type that has events
+               with its count, as `jvmscope-cli events --stats --json` counts them; the lanes
+               are every type outside jdk.* until the user ticks more: opened with the pointer,
+               a jdk.* type typed in its search and ticked with Enter becomes a lane, drawn, in
+               name order among the others; unticked, it goes again.
 """
 import importlib.util
 import json
@@ -50,7 +55,7 @@ VIEW_CLASS = {
     "gc": "JvmsGcView", "gc-workers": "JvmsGcWorkersView", "jit": "JvmsJitView",
     "vm-operations": "JvmsVmOperationsView", "allocation": "JvmsAllocationView",
     "disk": "JvmsDiskView",
-    "object-age": "JvmsObjectAgeView", "counters": "JvmsCountersView",
+    "object-age": "JvmsObjectAgeView", "counters": "JvmsCountersView", "events": "JvmsEventsView",
 }
 # Row heights of the per-thread views (widgets/jvms-gc-workers-view.h, jvms-jit-view.h).
 ROW_HEIGHT = {"gc-workers": 16, "jit": 20}
@@ -318,6 +323,68 @@ def main():
         img = shot("object-age-bytes")
         dots = saturated(pixels(img, data_area("object-age") or (0, 0, 0, 0)))
         tap.check(dots >= 30, "... and draws the ages in bytes (%d saturated pixels)" % dots)
+
+        # The event lanes, chosen in the view's header.
+        out = subprocess.run([args.cli, "events", trace, "--stats", "--json"], capture_output=True, text=True)
+        counts = {t["type"]: t["count"] for t in json.loads(out.stdout)["types"] if t["count"] > 0}
+        default = sorted(t for t in counts if not t.startswith("jdk."))
+        show_only("events")
+        rows = tw.wait_for(lambda: state.get("views", "events-chooser-rows"))
+        shown_counts = dict(r.split("=", 1) for r in (rows or "").split(";") if "=" in r)
+        tap.check(shown_counts == {t: str(n) for t, n in counts.items()},
+                  "the lanes' chooser lists each type with events and its count as `events --stats` does (%d types)"
+                  % len(counts), (sorted(set(shown_counts.items()) ^ {(t, str(n)) for t, n in counts.items()})[:6]))
+        lanes = lambda: (state.get("views", "events-lane-types", "") or "").split(";")
+        tap.check(tw.wait_for(lambda: lanes() == default, timeout=10),
+                  "the lanes are every type outside jdk.* by default (%d)" % len(default), (lanes(), default))
+        pick = "jdk.GCPhasePause" if "jdk.GCPhasePause" in counts else sorted(t for t in counts if t.startswith("jdk."))[0]
+        want = sorted(default + [pick])
+        cb = tw.wait_for(lambda: (lambda b: b if len(b) == 4 and 0 < b[1] < HEIGHT - b[3] else None)
+                         (ints("events-choice-bounds")))
+        for attempt in range(3 if cb else 0):
+            xdo("mousemove", str(cb[0] + cb[2] // 2), str(cb[1] + cb[3] // 2))
+            time.sleep(0.3)
+            xdo("click", "1")
+            if tw.wait_for(lambda: state.get("views", "events-chooser-open") == "true", timeout=5 + 5 * attempt):
+                time.sleep(0.5)
+                xdo("type", "--delay", "50", pick)
+                time.sleep(0.5)
+                shot("events-chooser")
+                xdo("key", "Return")
+                if tw.wait_for(lambda: lanes() == want, timeout=10):
+                    break
+            xdo("key", "Escape")
+            time.sleep(0.5)
+        tap.check(lanes() == want, "%s typed in the chooser and ticked with Enter becomes a lane, in name order" % pick,
+                  (lanes(), want))
+        xdo("key", "Escape")
+        tw.wait_for(lambda: state.get("views", "events-chooser-open") == "false", timeout=10)
+        time.sleep(1.0)
+        img = shot("events-lanes")
+        b = ints("events-bounds")
+        top = int(state.get("views", "events-legend-height", "18"))
+        row = want.index(pick) if pick in want else 0
+        lane = (b[0] + GUTTER + 1, b[1] + top + row * 18 + 2, b[2] - GUTTER - 2, 14) if len(b) == 4 else (0, 0, 0, 0)
+        drawn = saturated(pixels(img, lane))
+        tap.check(drawn > 0, "... and its lane is drawn (%d saturated pixels in row %d)" % (drawn, row))
+        # Enter again unticks it: the default lanes again. The search still holds the name.
+        for attempt in range(3 if cb else 0):
+            xdo("mousemove", str(cb[0] + cb[2] // 2), str(cb[1] + cb[3] // 2))
+            time.sleep(0.3)
+            xdo("click", "1")
+            if tw.wait_for(lambda: state.get("views", "events-chooser-open") == "true", timeout=5 + 5 * attempt):
+                time.sleep(0.5)
+                xdo("key", "ctrl+a")
+                xdo("type", "--delay", "50", pick)
+                time.sleep(0.5)
+                xdo("key", "Return")
+                if tw.wait_for(lambda: lanes() == default, timeout=10):
+                    break
+            xdo("key", "Escape")
+            time.sleep(0.5)
+        tap.check(tw.wait_for(lambda: lanes() == default, timeout=10),
+                  "ticked again with Enter, %s is no lane any more" % pick, lanes())
+        xdo("key", "Escape")
     finally:
         tw.stop_session(tap, app, xvfb, log, tmp, args.keep)
     return tap.done()

@@ -137,6 +137,26 @@ def main():
                       state.get("views", "shown"))
         return ok
 
+    def through_header(cb, keys, done, opened=None):
+        """Clicks a view's header choice at @cb and runs @keys once it is open (@opened, else
+        after a pause), until @done. A loaded machine may open it after the keys were sent: then
+        Escape closes what opened and the pointer tries again, three times at most."""
+        for attempt in range(3 if cb else 0):
+            xdo("mousemove", str(cb[0] + cb[2] // 2), str(cb[1] + cb[3] // 2))
+            time.sleep(0.3)
+            xdo("click", "1")
+            if opened is None:
+                time.sleep(1.0 + 2.0 * attempt)
+            elif not tw.wait_for(opened, timeout=5 + 5 * attempt):
+                xdo("key", "Escape")
+                continue
+            keys()
+            if tw.wait_for(done, timeout=10):
+                return True
+            xdo("key", "Escape")
+            time.sleep(0.5)
+        return False
+
     try:
         app = subprocess.Popen([args.jvmscope, trace], env=env, stdout=log, stderr=subprocess.STDOUT)
         ok = tap.check(tw.wait_for(lambda: state.get("window", "loading") == "false"
@@ -302,20 +322,8 @@ def main():
         # On screen: the dump right after the flag changed may still hold the old layout.
         cb = tw.wait_for(lambda: (lambda b: b if len(b) == 4 and 0 < b[1] < HEIGHT - b[3] else None)
                          (ints("object-age-choice-bounds")))
-        # A loaded machine may open the list after the keys were sent: then Escape closes what
-        # opened and the pointer tries again, three times at most.
-        for attempt in range(3 if cb else 0):
-            xdo("mousemove", str(cb[0] + cb[2] // 2), str(cb[1] + cb[3] // 2))
-            time.sleep(0.3)
-            xdo("click", "1")
-            time.sleep(1.0 + 2.0 * attempt)
-            shot("age-unit-popover")
-            xdo("key", "Down")
-            xdo("key", "Return")
-            if tw.wait_for(lambda: state.get("settings", "object-age-unit") == "bytes", timeout=10):
-                break
-            xdo("key", "Escape")
-            time.sleep(0.5)
+        through_header(cb, lambda: (shot("age-unit-popover"), xdo("key", "Down"), xdo("key", "Return")),
+                       lambda: state.get("settings", "object-age-unit") == "bytes")
         tap.check(cb is not None and tw.wait_for(lambda: state.get("settings", "object-age-unit") == "bytes"),
                   "the object age view's header sets the age unit to bytes allocated since",
                   (cb, state.get("settings", "object-age-unit")))
@@ -341,20 +349,20 @@ def main():
         want = sorted(default + [pick])
         cb = tw.wait_for(lambda: (lambda b: b if len(b) == 4 and 0 < b[1] < HEIGHT - b[3] else None)
                          (ints("events-choice-bounds")))
-        for attempt in range(3 if cb else 0):
-            xdo("mousemove", str(cb[0] + cb[2] // 2), str(cb[1] + cb[3] // 2))
-            time.sleep(0.3)
-            xdo("click", "1")
-            if tw.wait_for(lambda: state.get("views", "events-chooser-open") == "true", timeout=5 + 5 * attempt):
-                time.sleep(0.5)
-                xdo("type", "--delay", "50", pick)
-                time.sleep(0.5)
-                shot("events-chooser")
-                xdo("key", "Return")
-                if tw.wait_for(lambda: lanes() == want, timeout=10):
-                    break
-            xdo("key", "Escape")
+        def chooser_open():
+            return state.get("views", "events-chooser-open") == "true"
+
+        def tick(name, shot_name=None):
             time.sleep(0.5)
+            # The search may still hold what was typed before.
+            xdo("key", "ctrl+a")
+            xdo("type", "--delay", "50", name)
+            time.sleep(0.5)
+            if shot_name:
+                shot(shot_name)
+            xdo("key", "Return")
+
+        through_header(cb, lambda: tick(pick, "events-chooser"), lambda: lanes() == want, chooser_open)
         tap.check(lanes() == want, "%s typed in the chooser and ticked with Enter becomes a lane, in name order" % pick,
                   (lanes(), want))
         xdo("key", "Escape")
@@ -367,21 +375,8 @@ def main():
         lane = (b[0] + GUTTER + 1, b[1] + top + row * 18 + 2, b[2] - GUTTER - 2, 14) if len(b) == 4 else (0, 0, 0, 0)
         drawn = saturated(pixels(img, lane))
         tap.check(drawn > 0, "... and its lane is drawn (%d saturated pixels in row %d)" % (drawn, row))
-        # Enter again unticks it: the default lanes again. The search still holds the name.
-        for attempt in range(3 if cb else 0):
-            xdo("mousemove", str(cb[0] + cb[2] // 2), str(cb[1] + cb[3] // 2))
-            time.sleep(0.3)
-            xdo("click", "1")
-            if tw.wait_for(lambda: state.get("views", "events-chooser-open") == "true", timeout=5 + 5 * attempt):
-                time.sleep(0.5)
-                xdo("key", "ctrl+a")
-                xdo("type", "--delay", "50", pick)
-                time.sleep(0.5)
-                xdo("key", "Return")
-                if tw.wait_for(lambda: lanes() == default, timeout=10):
-                    break
-            xdo("key", "Escape")
-            time.sleep(0.5)
+        # Enter again unticks it: the default lanes again.
+        through_header(cb, lambda: tick(pick), lambda: lanes() == default, chooser_open)
         tap.check(tw.wait_for(lambda: lanes() == default, timeout=10),
                   "ticked again with Enter, %s is no lane any more" % pick, lanes())
         xdo("key", "Escape")

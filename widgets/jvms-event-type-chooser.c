@@ -60,8 +60,9 @@ read_checks (JvmsEventTypeChooser *self)
     if (g_ptr_array_index (self->checks, t) != NULL
         && gtk_check_button_get_active (g_ptr_array_index (self->checks, t)))
       g_array_append_val (now, t);
+  /* An empty GArray's data may be NULL, which memcmp () must not see. */
   gboolean same = now->len == self->chosen->len
-                  && memcmp (now->data, self->chosen->data, now->len * sizeof (guint32)) == 0;
+                  && (now->len == 0 || memcmp (now->data, self->chosen->data, now->len * sizeof (guint32)) == 0);
   g_array_set_size (self->chosen, 0);
   g_array_append_vals (self->chosen, now->data, now->len);
   update_label (self);

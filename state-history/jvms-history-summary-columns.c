@@ -461,25 +461,6 @@ col_advance (const Cols *k, guint *c, gint64 t)
     (*c)++;
 }
 
-/* cols_add_seg for segments given in increasing time order: *c is the first column that may
- * hold the next segment, so no search per segment. */
-static inline void
-cols_add_seg_mono (const Cols *k, Col *cols, guint *c, gint64 s, gint64 e, RV v)
-{
-  if (e <= s)
-    return;
-  col_advance (k, c, s);
-  for (guint i = *c; i < k->n; i++)
-    {
-      gint64 cs = col_start (k, i), ce = col_end (k, i);
-      if (cs >= e)
-        break;
-      gint64 a = MAX (s, cs), b = MIN (e, ce);
-      if (b > a)
-        col_value (&cols[i], v, b - a);
-    }
-}
-
 /* A row from the attribute's change list: for columns narrower than its finest level, where a
  * column holds few of its changes (about 8 per bucket of that level at most). Exact: the
  * change list holds every change's time and value.
@@ -489,7 +470,9 @@ cols_add_seg_mono (const Cols *k, Col *cols, guint *c, gint64 s, gint64 e, RV v)
  * at or after its end): its cell is written at once. Only the columns segments cut are summed
  * in a Col, reset when first cut and written at the end. A zoomed-in state lane is mostly whole
  * columns (a thread holds one state across hundreds of them), and resetting, summing and
- * writing a Col for each of them was most of a threads frame's CPU (issue 27). */
+ * writing a Col for each of them was most of a threads frame's CPU (issue 27). A row from the
+ * levels is written the same way: the stretches between its stored buckets are segments, and
+ * the columns its buckets cut are summed. */
 enum
 {
   CUT_NONE,   /* no segment: empty */
@@ -505,11 +488,11 @@ typedef struct
   guint8          *cut;
   JvmsSummaryCell *row;
   gboolean         want_range;
-} ChangeRow;
+} RowWriter;
 
-/* @v held for @d in column @c, which a segment cuts. */
-static inline void
-change_row_add (ChangeRow *r, guint c, RV v, gint64 d)
+/* The Col of column @c, which a segment or a bucket cuts: reset when first cut. */
+static inline Col *
+row_col (RowWriter *r, guint c)
 {
   Col *col = &r->cols[c];
   if (r->cut[c] != CUT_SUMMED)
@@ -517,6 +500,14 @@ change_row_add (ChangeRow *r, guint c, RV v, gint64 d)
       col_reset (col);
       r->cut[c] = CUT_SUMMED;
     }
+  return col;
+}
+
+/* @v held for @d in column @c, which a segment cuts. */
+static inline void
+row_add (RowWriter *r, guint c, RV v, gint64 d)
+{
+  Col *col = row_col (r, c);
   if (r->want_range)
     col_value (col, v, d);
   else
@@ -526,7 +517,7 @@ change_row_add (ChangeRow *r, guint c, RV v, gint64 d)
 /* The segment [@s, @e) of @v, after every segment added before it: *c is the first column
  * that may hold it, so no search per segment. */
 static inline void
-change_row_seg (ChangeRow *r, guint *c, gint64 s, gint64 e, RV v)
+row_add_seg (RowWriter *r, guint *c, gint64 s, gint64 e, RV v)
 {
   const Cols *k = r->k;
   JvmsSummaryCell whole;
@@ -552,7 +543,7 @@ change_row_seg (ChangeRow *r, guint *c, gint64 s, gint64 e, RV v)
         }
       gint64 a = MAX (s, cs), b = MIN (e, ce);
       if (b > a)
-        change_row_add (r, i, v, b - a);
+        row_add (r, i, v, b - a);
     }
 }
 
@@ -569,9 +560,9 @@ fast_end (const Cols *k, guint c)
 /* Adds the segments between @n changes (from @ch) before @hi_t to the row, from @cursor
  * holding @cur on; column @col holds @cursor. Most segments lie inside one column (a row reads
  * change lists only when a column holds a few of them), so that case is tested first against
- * the column's end kept in a local, without the column walk of change_row_seg. */
+ * the column's end kept in a local, without the column walk of row_add_seg. */
 static guint
-change_row_add_changes (ChangeRow *r, guint *col, gint64 *cursor, RV *cur, const Change *ch,
+row_add_changes (RowWriter *r, guint *col, gint64 *cursor, RV *cur, const Change *ch,
                         guint n, gint64 hi_t)
 {
   const Cols *k = r->k;
@@ -585,11 +576,11 @@ change_row_add_changes (ChangeRow *r, guint *col, gint64 *cursor, RV *cur, const
       if (t <= ce)
         {
           if (t > at && c < k->n)
-            change_row_add (r, c, v, t - at);
+            row_add (r, c, v, t - at);
         }
       else
         {
-          change_row_seg (r, &c, at, t, v);
+          row_add_seg (r, &c, at, t, v);
           col_advance (k, &c, t);
           ce = fast_end (k, c);
         }
@@ -609,7 +600,7 @@ row_from_changes (JvmsHistory *h, const Cols *k, guint32 attr, gboolean want_ran
   JvmsSummaryIndex *si = h->summary;
   gint64 lo_t = MAX (k->t0, h->start_time);
   gint64 hi_t = MIN (col_end (k, k->n - 1), h->end_time);
-  ChangeRow r = { h, k, cols, cut, row, want_range };
+  RowWriter r = { h, k, cols, cut, row, want_range };
 
   memset (cut, CUT_NONE, k->n);
   if (hi_t > lo_t)
@@ -670,11 +661,11 @@ row_from_changes (JvmsHistory *h, const Cols *k, guint32 attr, gboolean want_ran
           else if (!have_cur && !value_at (h, attr, lo_t, &cur, error))
             return FALSE;
           have_cur = TRUE;
-          change_row_add_changes (&r, &col, &cursor, &cur, ch + i0, nc - i0, hi_t);
+          row_add_changes (&r, &col, &cursor, &cur, ch + i0, nc - i0, hi_t);
         }
       if (!have_cur && !value_at (h, attr, lo_t, &cur, error))
         return FALSE;
-      change_row_seg (&r, &col, cursor, hi_t, cur);
+      row_add_seg (&r, &col, cursor, hi_t, cur);
     }
   for (guint c = 0; c < k->n; c++)
     if (cut[c] == CUT_SUMMED)
@@ -723,18 +714,20 @@ level_value_across (JvmsHistory *h, gint64 b_first, guint e_lo, guint lo, guint 
 
 static gboolean
 row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, gboolean want_range,
-                 GArray *segs, GArray *scratch, Col *cols, JvmsSummaryCell *row, GError **error)
+                 GArray *segs, GArray *scratch, Col *cols, guint8 *cut, JvmsSummaryCell *row,
+                 GError **error)
 {
   JvmsSummaryIndex *si = h->summary;
   guint shift = level_shift (level);
   gint64 lo_t = MAX (k->t0, h->start_time);
   gint64 hi_t = MIN (col_end (k, k->n - 1), h->end_time);
 
+  RowWriter r = { h, k, cols, cut, row, want_range };
+
   ChangeCursor unknown_cc, refine_cc; /* two: the bucket walk, then the columns */
   change_cursor_init (&unknown_cc, h, attr);
   change_cursor_init (&refine_cc, h, attr);
-  for (guint c = 0; c < k->n; c++)
-    col_reset (&cols[c]);
+  memset (cut, CUT_NONE, k->n);
   if (hi_t > lo_t)
     {
       /* The value at lo_t, known from the first bucket read: its value before it when it lies
@@ -789,7 +782,7 @@ row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, gbool
                   cur = b->before;
                   have_cur = TRUE;
                 }
-              cols_add_seg_mono (k, cols, &col, cursor, MAX (cursor, bs), cur);
+              row_add_seg (&r, &col, cursor, MAX (cursor, bs), cur);
               gint64 a = MAX (bs, lo_t), z = MIN (be, hi_t);
               col_advance (k, &col, a);
               for (guint c = col; c < k->n; c++)
@@ -814,11 +807,11 @@ row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, gbool
                           RV v = { sg->bits, sg->type };
                           gint64 x0 = MAX (sg->start, pa), x1 = MIN (sg->end, pz);
                           if (x1 > x0)
-                            col_value (&cols[c], v, x1 - x0);
+                            col_value (row_col (&r, c), v, x1 - x0);
                         }
                     }
                   else
-                    col_bucket_piece (&cols[c], b, bs, be, pa, pz);
+                    col_bucket_piece (row_col (&r, c), b, bs, be, pa, pz);
                 }
               cursor = MAX (cursor, MIN (be, hi_t));
               cur = b->vl;
@@ -830,11 +823,17 @@ row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, gbool
           if (found < 0 || (found == 0 && !value_at (h, attr, lo_t, &cur, error)))
             goto fail;
         }
-      cols_add_seg_mono (k, cols, &col, cursor, hi_t, cur);
+      row_add_seg (&r, &col, cursor, hi_t, cur);
     }
   for (guint c = 0; c < k->n; c++)
     {
       Col *col = &cols[c];
+      if (cut[c] != CUT_SUMMED)
+        {
+          if (cut[c] == CUT_NONE)
+            cell_empty (&row[c]);
+          continue;
+        }
       /* Without the range, a cut bucket costs nothing more: its min/max is what a column
        * boundary cutting a bucket leaves unknown, and reading it back from the change list was
        * most of a state lane's frame (every boundary of a busy row cuts a bucket). */
@@ -867,7 +866,7 @@ jvms_summary_complete_row (JvmsHistory *h, const Cols *k, guint32 attr, gint lev
   gint k0 = jvms_summary_index_finest (h->summary, attr);
   gboolean ok = k0 >= 0 && level >= k0
                   ? row_from_levels (h, k, attr, (guint) level, want_range, b->segs, b->scratch,
-                                     b->cols, row, error)
+                                     b->cols, b->cut, row, error)
                   : row_from_changes (h, k, attr, want_range, b->changes, b->cols, b->cut, row, error);
   /* The same answer whichever way the row was read. */
   for (guint c = 0; ok && !want_range && c < k->n; c++)

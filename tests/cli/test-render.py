@@ -17,6 +17,12 @@ Run under `xvfb-run -a` (GTK draws the views, and needs a display even for a fil
            recorded one (perf's times put on the trace's axis by one offset, checked constant
            against `jvmscope-cli events`: every one of perf's times, not just the first);
            `--event-type 'process:f*'` draws that lane alone;
+  syscalls `--views events --event-type 'syscall:*'` on a perf.data of system calls recorded
+           here (raw_syscalls, tests/data/jvms_syscalls.py; the sample has none), read as a
+           kernel-only trace: a lane per system call perf script shows (its NR named by the
+           kernel's headers, asm/unistd_64.h), in name order; each lane ticks exactly the columns
+           where perf recorded a sys_enter of that call, and shades exactly the columns from each
+           enter to its thread's next sys_exit (a call without an exit only ticks);
   svg      an .svg name writes SVG;
   errors   an unknown view name is refused (exit 2) naming it and the views there are; without
            a display the command says it needs one (exit 1).
@@ -32,6 +38,7 @@ import subprocess
 import tempfile
 
 from jvms_folders import thread_folders
+from jvms_syscalls import record_syscalls
 from jvms_tap import Tap
 
 ROW_HEIGHT = {"gc-workers": 16, "jit": 20, "events": 18}
@@ -64,6 +71,46 @@ def coloured(img, x0, y0, x1, y1):
     return n
 
 
+
+
+def syscall_names():
+    """NR -> name from the kernel's headers: an oracle apart from perf's and ours."""
+    names = {}
+    with open("/usr/include/x86_64-linux-gnu/asm/unistd_64.h") as f:
+        for m in re.finditer(r"^#define __NR_(\w+) (\d+)$", f.read(), re.M):
+            names[int(m.group(2))] = m.group(1)
+    return names
+
+
+def perf_calls(data):
+    """perf script's system calls: [(name, tid, enter_ns, exit_ns or None)], an enter paired with
+    its thread's next exit (an exit with no enter before it, a call begun before the recording,
+    is left out)."""
+    out = subprocess.run(["perf", "script", "-i", data, "--ns", "-F", "tid,time,event,trace"],
+                         capture_output=True, text=True).stdout
+    names = syscall_names()
+    calls, open_ = [], {}
+    for m in re.finditer(r"^\s*(\d+)\s+(\d+)\.(\d{9}):\s+raw_syscalls:sys_(enter|exit):\s+NR (\d+)", out, re.M):
+        tid, t, nr = int(m.group(1)), int(m.group(2)) * 1000000000 + int(m.group(3)), int(m.group(5))
+        if m.group(4) == "enter":
+            if tid in open_:
+                calls.append(open_.pop(tid))
+            open_[tid] = [names.get(nr, "NR%d" % nr), tid, t, None]
+        elif tid in open_:
+            call = open_.pop(tid)
+            call[3] = t
+            calls.append(call)
+    calls.extend(open_.values())
+    return [tuple(c) for c in calls]
+
+
+def marked(img, x, y):
+    """Not the lane's white background: a tick or a shaded span."""
+    w, h, data = img
+    if not (0 <= x < w and 0 <= y < h):
+        return False
+    i = (y * w + x) * 3
+    return min(data[i], data[i + 1], data[i + 2]) < 235
 
 
 def main():
@@ -175,6 +222,67 @@ def main():
                   and len(ticked(img4, 0)) > 0,
                   "events: --event-type 'process:f*' draws the process:fork lane alone",
                   (img4[1], ev_ruler, len(ticked(img4, 0))))
+
+        # System call lanes against perf script, on a kernel-only trace recorded here.
+        data = os.path.join(tmp, "syscalls.data")
+        # A recording in which perf lost events (a loaded machine) pairs enters and exits that
+        # were not each other's: made again, three tries, the last judged whatever it holds.
+        for _ in range(3):
+            rec = record_syscalls(data)
+            stats = subprocess.run(["perf", "report", "-i", data, "--stats"], capture_output=True, text=True).stdout
+            lost = sum(int(n) for n in re.findall(r"LOST\w*\s+events:\s+(\d+)", stats))
+            if rec.returncode == 0 and lost == 0:
+                break
+        calls = perf_calls(data) if rec.returncode == 0 else []
+        tap.check(len(calls) > 100, "perf recorded system calls (%d, %d events lost)" % (len(calls), lost),
+                  rec.stderr[-500:])
+        rows = json.loads(subprocess.run([args.cli, "events", data, "--type", "syscall:*", "--json"],
+                                         capture_output=True, text=True, env=env).stdout or "{}")
+        ours = sorted((r["epoch_ns"] - r["offset_ns"], r["offset_ns"], r["tid"]) for r in rows.get("events", []))
+        first = sorted(c[2] for c in calls)
+        # perf's times on the trace's axis: one offset, checked against every call's.
+        offsets = set(o - t for (_, o, _), t in zip(ours, first))
+        tap.check(len(ours) == len(calls) and len(offsets) == 1,
+                  "syscalls: jvmscope-cli events has perf script's %d calls at its times (one offset)" % len(calls),
+                  (len(ours), len(calls), sorted(offsets)[:3]))
+        delta = offsets.pop() if len(offsets) == 1 else 0
+        span = max(c[3] or c[2] for c in calls) + delta + 1 if calls else 1
+        sc_width = 1200
+        sc_png = os.path.join(tmp, "syscalls.png")
+        r = subprocess.run([args.cli, "render", data, "-o", sc_png, "--views", "events", "--event-type", "syscall:*",
+                            "--width", str(sc_width), "--from", "0", "--to", "%dus" % ((span + 999) // 1000)],
+                           capture_output=True, text=True, env=env)
+        sc_img = read_png(sc_png) if r.returncode == 0 else (0, 0, b"")
+        to_ns = (span + 999) // 1000 * 1000
+        lanes = sorted(set("syscall:" + c[0] for c in calls))
+        sc_ruler = sc_img[1] - LEGEND - len(lanes) * ROW_HEIGHT["events"]
+        tap.check(r.returncode == 0 and 20 <= sc_ruler <= 60,
+                  "syscalls: a lane per system call perf recorded (%d), under the ruler and the legend" % len(lanes),
+                  (r.stderr[-300:], sc_img[1], sc_ruler))
+        n = sc_width - GUTTER
+
+        def col(t):
+            return min(max((t + delta) * n // to_ns, 0), n - 1)
+
+        bad = []
+        for lane, name in enumerate(lanes):
+            mine = [c for c in calls if "syscall:" + c[0] == name]
+            ticks = set(col(c[2]) for c in mine)
+            shaded = set(ticks)
+            for c in mine:
+                if c[3] is not None and c[3] > c[2]:
+                    shaded |= set(range(col(c[2]), col(min(c[3], to_ns - delta - 1)) + 1))
+            y0 = sc_ruler + LEGEND + lane * ROW_HEIGHT["events"]
+            got_ticks = set(x for x in range(n) if marked(sc_img, GUTTER + x, y0 + 3))
+            got_shaded = set(x for x in range(n) if marked(sc_img, GUTTER + x, y0 + 9))
+            if got_ticks != ticks or got_shaded != shaded:
+                wrong = set(ticks ^ got_ticks) | set(shaded ^ got_shaded)
+                bad.append((name, sorted(ticks ^ got_ticks)[:5], sorted(shaded ^ got_shaded)[:5],
+                            [(c[1], c[2], c[3], col(c[2]), col(c[3]) if c[3] else None) for c in mine
+                             if col(c[2]) - 1 <= max(wrong) and min(wrong) <= col(c[3] or c[2]) + 1][:4]))
+        tap.check(len(lanes) > 5 and not bad,
+                  "syscalls: each of the %d lanes ticks the columns of perf's sys_enter and shades those "
+                  "to its thread's sys_exit, and no other" % len(lanes), bad[:4])
 
         svg = os.path.join(tmp, "views.svg")
         r = render("-o", svg, "--views", "jit")

@@ -146,6 +146,7 @@ jvms_cli_record (int argc, char **argv)
   jvms_recorder_set_syscalls (recorder, !no_syscalls);
   jvms_recorder_set_switch_counters (recorder, !no_switch_counters);
   g_signal_connect (recorder, "message", G_CALLBACK (on_message), NULL);
+  g_signal_connect (recorder, "account", G_CALLBACK (on_message), NULL);
 
   g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
   Cli cli = { .recorder = recorder, .loop = loop, .status = 1 };

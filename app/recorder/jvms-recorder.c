@@ -95,6 +95,7 @@ enum
 enum
 {
   SIGNAL_MESSAGE,
+  SIGNAL_ACCOUNT,
   N_SIGNALS
 };
 
@@ -128,6 +129,19 @@ message (JvmsRecorder *self, const char *format, ...)
   g_autofree char *text = g_strdup_vprintf (format, args);
   va_end (args);
   g_signal_emit (self, signals[SIGNAL_MESSAGE], 0, text);
+}
+
+static void
+account (JvmsRecorder *self, const char *format, ...) G_GNUC_PRINTF (2, 3);
+
+static void
+account (JvmsRecorder *self, const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  g_autofree char *text = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_signal_emit (self, signals[SIGNAL_ACCOUNT], 0, text);
 }
 
 static void
@@ -682,7 +696,9 @@ switch_gaps_after_list (const JvmsPerfLosses *l)
   return g_string_free (s, FALSE);
 }
 
-/* At the end of every recording with perf: what it lost, and what that means for the index. */
+/* At the end of every recording with perf: what it lost, and what that means for the index.
+ * An account, not a message: it asks nothing of the user, and the trace says it again when
+ * opened (the index's notes). */
 static void
 say_losses (JvmsRecorder *self, const JvmsPerfLosses *l)
 {
@@ -690,26 +706,26 @@ say_losses (JvmsRecorder *self, const JvmsPerfLosses *l)
   if (l->total.lost_events > 0 || l->lost_samples > 0)
     {
       g_autofree char *where = per_cpu_list (l, G_STRUCT_OFFSET (JvmsPerfCpuLosses, lost_events));
-      message (self, _("perf lost %llu kernel events in %llu gaps (%s): its buffer was full; what ran on those "
+      account (self, _("perf lost %llu kernel events in %llu gaps (%s): its buffer was full; what ran on those "
                        "CPUs is unknown in the index from each gap to the CPU's next context switch"),
                (unsigned long long) MAX (l->total.lost_events, l->lost_samples),
                (unsigned long long) l->total.lost_records, where);
     }
   if (l->total.switch_gaps == 0)
     {
-      message (self, _("perf recorded %llu context switches, none missing"),
+      account (self, _("perf recorded %llu context switches, none missing"),
                (unsigned long long) l->total.switches);
       return;
     }
   g_autofree char *where = per_cpu_list (l, G_STRUCT_OFFSET (JvmsPerfCpuLosses, switch_gaps));
   g_autofree char *after = switch_gaps_after_list (l);
   if (l->total.switch_gaps_in_lost == 0)
-    message (self, _("perf recorded %llu context switches; switches are missing in %llu places (%s), dropped by "
+    account (self, _("perf recorded %llu context switches; switches are missing in %llu places (%s), dropped by "
                      "the kernel without a word (the switch out of %s): the index marks the time between the "
                      "switches around each as unknown for the threads involved"),
              (unsigned long long) l->total.switches, (unsigned long long) l->total.switch_gaps, where, after);
   else
-    message (self, _("perf recorded %llu context switches; switches are missing in %llu places (%s), %llu of "
+    account (self, _("perf recorded %llu context switches; switches are missing in %llu places (%s), %llu of "
                      "them in the gaps above and the rest dropped by the kernel without a word (the switch out "
                      "of %s): the index marks the time between the switches around each as unknown for the "
                      "threads involved"),
@@ -1330,6 +1346,9 @@ jvms_recorder_class_init (JvmsRecorderClass *klass)
 
   signals[SIGNAL_MESSAGE] =
     g_signal_new ("message", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_STRING);
+  signals[SIGNAL_ACCOUNT] =
+    g_signal_new ("account", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 

@@ -101,7 +101,11 @@ const char       *jvms_recorder_get_bundle_path   (JvmsRecorder        *self);
 GPid              jvms_recorder_get_pid           (JvmsRecorder        *self);
 
 /* Signal "message" (const char *text): something the user should read — what could not be
- * recorded and how to allow it, events perf lost, stopping — in plain English, one or more
- * lines. The command line prints it on stderr; a window shows it. */
+ * recorded and how to allow it, stopping — in plain English, one or more lines. The command
+ * line prints it on stderr; a window shows it and stays open for it.
+ * Signal "account" (const char *text): what the recording holds at its end, asking nothing of
+ * the user — the context switches perf recorded, the events it lost and where. The command line
+ * prints it on stderr like a message; a window need not stay open for it, since the trace says
+ * it again when opened. */
 
 G_END_DECLS

@@ -19,7 +19,8 @@ struct _JvmsRecordDialog
   gboolean         close_when_done; /* the dialog was closed while recording */
   gboolean         disposed;
   GApplication    *held;            /* the application, held while recording */
-  GString         *messages;        /* the recorder's messages, and errors */
+  GString         *messages;        /* the recorder's messages and account, and errors */
+  guint            to_read;         /* of those, the ones that keep the dialog open: not the account */
   char            *error;           /* why the recording failed, or NULL */
   gboolean         nothing_recorded; /* its bundle holds neither layer: not opened */
   GCancellable    *list_cancellable;
@@ -67,12 +68,19 @@ show_messages (JvmsRecordDialog *self)
 }
 
 static void
-add_message (JvmsRecordDialog *self, const char *text)
+append_text (JvmsRecordDialog *self, const char *text)
 {
   if (self->messages->len > 0)
     g_string_append_c (self->messages, '\n');
   g_string_append (self->messages, text);
   show_messages (self);
+}
+
+static void
+add_message (JvmsRecordDialog *self, const char *text)
+{
+  self->to_read++;
+  append_text (self, text);
 }
 
 static const char *
@@ -239,6 +247,14 @@ recorder_message (JvmsRecordDialog *self, const char *text)
   add_message (self, text);
 }
 
+/* What perf recorded and lost: shown while the dialog is open, but no reason to keep it open
+ * (the trace's banner says it again). */
+static void
+recorder_account (JvmsRecordDialog *self, const char *text)
+{
+  append_text (self, text);
+}
+
 /* Whether the bundle folder @path holds a layer the window can read (docs/recording.md). */
 static gboolean
 bundle_has_layer (const char *path)
@@ -291,7 +307,7 @@ recorded (GObject *source, GAsyncResult *result, gpointer user_data)
           g_signal_emit (self, signals[SIGNAL_RECORDED], 0, file);
           /* What could not be recorded stays on screen to be read; else the dialog's work is
            * done. */
-          if (self->messages->len == 0 || self->close_when_done)
+          if (self->to_read == 0 || self->close_when_done)
             gtk_window_destroy (GTK_WINDOW (self));
         }
       else if (self->close_when_done)
@@ -317,6 +333,7 @@ start_action (GtkWidget *widget, const char *name, GVariant *param)
   if (self->recording)
     return;
   g_string_truncate (self->messages, 0);
+  self->to_read = 0;
   g_clear_pointer (&self->error, g_free);
   self->nothing_recorded = FALSE;
   show_messages (self);
@@ -380,6 +397,7 @@ start_action (GtkWidget *widget, const char *name, GVariant *param)
   jvms_recorder_set_include_sensitive (self->recorder, gtk_switch_get_active (self->sensitive_switch));
   /* Disconnected in dispose: the recorder can outlive the dialog (a recording being written). */
   g_signal_connect_swapped (self->recorder, "message", G_CALLBACK (recorder_message), self);
+  g_signal_connect_swapped (self->recorder, "account", G_CALLBACK (recorder_account), self);
   g_signal_connect_swapped (self->recorder, "notify::state", G_CALLBACK (update_status), self);
   g_signal_connect_swapped (self->recorder, "notify::elapsed", G_CALLBACK (update_status), self);
   g_signal_connect_swapped (self->recorder, "notify::bundle-size", G_CALLBACK (update_status), self);

@@ -309,7 +309,10 @@ def main():
 
     try:
         # 1. The start page.
-        app = subprocess.Popen([args.jvmscope], env=env, stdout=log, stderr=subprocess.STDOUT)
+        # Its leaks are judged when it quits (allowed_leak), as the export session's are: this
+        # session too now makes more than 2,048 quarks, and GLib abandons the quark table's first
+        # block (tests/lsan.supp) when it makes the 2,049th.
+        app = subprocess.Popen([args.jvmscope], env=leak_status_env(env), stdout=log, stderr=subprocess.STDOUT)
         found = subprocess.run(["timeout", str(int(STEP_TIMEOUT)), "xdotool", "search", "--sync",
                                 "--onlyvisible", "--name", "Jvmscope"],
                                env=env, capture_output=True, text=True)
@@ -630,7 +633,11 @@ def main():
             code = app.wait(timeout=STEP_TIMEOUT)
         except subprocess.TimeoutExpired:
             code = None
-        tap.check(code == 0, "Ctrl+Q quits with status 0", "status %r" % code)
+        log.flush()
+        with open(os.path.join(tmp, "jvmscope.log"), encoding="utf-8", errors="replace") as f:
+            leaks = leak_reports(f.read())
+        tap.check(code == 0 or (code == LSAN_EXIT and leaks and all(allowed_leak(l) for l in leaks)),
+                  "Ctrl+Q quits with status 0 and no leak of ours", "status %r, leaks %s" % (code, leaks))
 
         # 8. Export through the real Save dialogs, typed into from the keyboard: the views as
         #    SVG and PNG (Ctrl+E), the selection's statistics as JSON and CSV (Ctrl+Shift+E).

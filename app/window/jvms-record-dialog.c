@@ -481,6 +481,9 @@ jvms_record_dialog_dump_state (JvmsRecordDialog *self, GKeyFile *kf)
       g_string_append_printf (jvms, "%d %s;", (int) jvm->pid, jvm->main_class);
     }
   g_key_file_set_string (kf, "record", "jvms", jvms->str);
+  /* The chosen row's index in that list, or -1 (a refresh empties the list and the choice). */
+  GtkListBoxRow *chosen = gtk_list_box_get_selected_row (self->jvm_list);
+  g_key_file_set_integer (kf, "record", "chosen-jvm", chosen != NULL ? gtk_list_box_row_get_index (chosen) : -1);
   set_bounds (kf, "command-bounds", GTK_WIDGET (self->command_row));
   set_bounds (kf, "folder-bounds", GTK_WIDGET (self->folder_row));
   set_bounds (kf, "duration-bounds", GTK_WIDGET (self->duration_spin));

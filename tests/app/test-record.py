@@ -297,7 +297,13 @@ def main():
                           "the list holds the JVM started here, by pid and main class (as jcmd -l names it)",
                           (jvm.pid, state.get("record", "jvms")))
                 if found:
-                    click("jvm-%d-bounds" % found[0])
+                    # Clicked until the dialog says the row is chosen: a refresh asked by the
+                    # search above can come back after the click and empty the list (CI,
+                    # sanitized: "Choose a running JVM to attach to").
+                    for _ in range(5):
+                        click("jvm-%d-bounds" % found[0])
+                        if tw.wait_for(lambda: state.get("record", "chosen-jvm") == str(found[0]), timeout=10):
+                            break
                     fill("duration-bounds", "3")
                     fill("output-bounds", out)
                     click("record-bounds")

@@ -105,12 +105,8 @@ cpu_lane (gpointer data,
 static void
 update_quantum_mode (JvmsCpusView *self)
 {
-  JvmsSession *session = jvms_timeline_get_session (JVMS_TIMELINE (self));
-
-  jvms_quantum_mode_set (&self->quantum, session != NULL ? jvms_session_get_history (session) : NULL,
-                         self->threads,
-                         session != NULL ? jvms_session_get_quantum_colour (session) : NULL,
-                         session != NULL ? jvms_session_get_quantum_shade (session) : NULL);
+  jvms_quantum_mode_set_from_session (&self->quantum, jvms_timeline_get_session (JVMS_TIMELINE (self)),
+                                      self->threads);
 }
 
 static void

@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "jvms-quantum-lane.h"
+#include "jvms-session.h"
 #include "jvms-states.h"
 
 /* Glyphs closer than this to the row's previous one are left out. */
@@ -42,6 +43,16 @@ jvms_quantum_mode_clear (JvmsQuantumMode *self)
   g_clear_pointer (&self->shade, g_free);
   g_clear_pointer (&self->scale_text, g_free);
   g_clear_pointer (&self->low_text, g_free);
+}
+
+void
+jvms_quantum_mode_set_from_session (JvmsQuantumMode *self,
+                                    JvmsSession     *session,
+                                    JvmsThreadList  *threads)
+{
+  jvms_quantum_mode_set (self, session != NULL ? jvms_session_get_history (session) : NULL, threads,
+                         session != NULL ? jvms_session_get_quantum_colour (session) : NULL,
+                         session != NULL ? jvms_session_get_quantum_shade (session) : NULL);
 }
 
 gboolean

@@ -79,6 +79,10 @@ void      jvms_quantum_mode_set       (JvmsQuantumMode            *self,
                                        JvmsThreadList             *threads,
                                        const char                 *colour,
                                        const char                 *shade);
+/* jvms_quantum_mode_set with @session's history and choice (NULL: none), as each view asks. */
+void      jvms_quantum_mode_set_from_session (JvmsQuantumMode     *self,
+                                              struct _JvmsSession *session,
+                                              JvmsThreadList      *threads);
 /* Anything other than the state colours: the extra lanes and the glyphs are drawn. */
 gboolean  jvms_quantum_mode_active    (const JvmsQuantumMode      *self);
 /* The JVMS_QUANTUM_LANES attributes of @thread (JVMS_ATTRIBUTE_INVALID where it has none). */

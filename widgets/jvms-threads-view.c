@@ -250,12 +250,8 @@ summary_tick (GtkWidget     *widget,
 static void
 update_quantum_mode (JvmsThreadsView *self)
 {
-  JvmsSession *session = jvms_timeline_get_session (JVMS_TIMELINE (self));
-
-  jvms_quantum_mode_set (&self->quantum, session != NULL ? jvms_session_get_history (session) : NULL,
-                         self->threads,
-                         session != NULL ? jvms_session_get_quantum_colour (session) : NULL,
-                         session != NULL ? jvms_session_get_quantum_shade (session) : NULL);
+  jvms_quantum_mode_set_from_session (&self->quantum, jvms_timeline_get_session (JVMS_TIMELINE (self)),
+                                      self->threads);
 }
 
 /* The quanta's lanes of cached row @k (NULLs where it has none). */

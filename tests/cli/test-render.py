@@ -38,6 +38,7 @@ import subprocess
 import tempfile
 
 from jvms_folders import thread_folders
+from jvms_images import read_png
 from jvms_syscalls import record_syscalls
 from jvms_tap import Tap
 
@@ -48,14 +49,6 @@ PERF_TYPES = {"sched:sched_process_fork": "process:fork", "sched:sched_process_e
               "block:block_rq_issue": "block:request"}
 LEGEND = 18
 GUTTER = 180
-
-
-def read_png(path):
-    ppm = subprocess.run(["convert", path, "ppm:-"], check=True, capture_output=True).stdout
-    magic, size, _max, data = ppm.split(b"\n", 3)
-    assert magic == b"P6"
-    w, h = map(int, size.split())
-    return w, h, data
 
 
 def coloured(img, x0, y0, x1, y1):

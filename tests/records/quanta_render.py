@@ -19,6 +19,8 @@ import subprocess
 import sys
 import tempfile
 
+from jvms_images import read_png
+
 LANE_Y = 14        # the kernel lane's top in a thread's row (JVMS_THREADS_VIEW_KERNEL_LANE_Y)
 LANE_H = 10
 WIDTH = 1600
@@ -27,14 +29,6 @@ SHADE_LOW, SHADE_NONE = 0.3, 0.12
 # closer than 4 px to the previous one is left out, and the column holding a switch may show
 # either side.
 MARGIN = 6
-
-
-def read_png(path):
-    ppm = subprocess.run(["convert", path, "ppm:-"], check=True, capture_output=True).stdout
-    magic, size, _max, data = ppm.split(b"\n", 3)
-    assert magic == b"P6"
-    w, h = map(int, size.split())
-    return w, h, data
 
 
 def pixel(img, x, y):

@@ -16,6 +16,9 @@
 #define CACHE_MAX         (1u << 20)
 /* Slots of the direct-mapped cache of stacks by key (a power of two) */
 #define KEY_SLOTS         (1u << 14)
+/* Slots of the direct-mapped cache of frames */
+#define FRAME_BITS        12
+#define FRAME_SLOTS       (1u << FRAME_BITS)
 
 /* A stack as its chunk's key names it */
 typedef struct
@@ -24,6 +27,15 @@ typedef struct
   guint32 chunk;
   guint32 stack;  /* NONE: empty */
 } KeySlot;
+
+/* A frame of a stack trace as the reader gives it (its strings belong to its chunk, and equal
+ * types have equal addresses there), and its store frame. */
+typedef struct
+{
+  const char *class_name, *method_name, *type;
+  gint32      line;
+  guint32     frame;   /* NONE: empty slot */
+} FrameSlot;
 
 typedef enum
 {
@@ -85,14 +97,29 @@ struct _JvmsJfrSamples
   const JvmsJfrType *last_type;  /* events of one type come in runs */
   TypeInfo          *last_info;
   GArray            *frame_ids;  /* guint32: the frames of the stack being interned */
+  /* Store frames of chunk @frames_chunk by the reader's frame, direct-mapped: a program has
+   * far fewer distinct frames than its stacks hold, and a frame new to the store costs two
+   * lookups (its method, then the frame) and the kind's name compared. */
+  FrameSlot         *frame_slots;
+  guint              frames_chunk;
+  /* Frame kinds by their type name's address in chunk @frames_chunk */
+  const char        *kind_names[8];
+  JvmsFrameKind      kind_of[8];
   /* Stacks by the low bits of their key, in front of the map: HotSpot numbers its stack traces
    * upwards, so the stacks a chunk uses sit in neighbouring slots, where the map's hash
    * scatters them (a cache miss an event on a large recording). */
   KeySlot           *key_slots;
-  /* The thread of the last sample, by its chunk and key */
+  /* The thread of the last sample (its store id, NONE when not known, and tid), by its chunk
+   * and the key the event holds */
   guint64            memo_thread_key;
   guint              memo_thread_chunk;
   guint32            memo_thread_id;
+  gint64             memo_tid;
+  /* The detail of the last sample's class (a store string id), by its chunk and key */
+  gboolean           memo_class_known;
+  guint64            memo_class_key;
+  guint              memo_class_chunk;
+  guint32            memo_class_detail;
   /* The stack of the last event asked for, by its place in the file */
   guint64            memo_offset;
   guint              memo_chunk;
@@ -144,6 +171,8 @@ jvms_jfr_samples_new (JvmsSamplesWriter *writer)
   jvms_samples_idmap_init (&self->stacks);
   jvms_samples_idmap_init (&self->methods);
   self->frame_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->frame_slots = g_new (FrameSlot, FRAME_SLOTS);
+  self->frames_chunk = G_MAXUINT;
   self->memo_offset = G_MAXUINT64;
   self->memo_thread_id = JVMS_SAMPLES_NONE;
   self->key_slots = g_new (KeySlot, KEY_SLOTS);
@@ -164,6 +193,7 @@ jvms_jfr_samples_free (JvmsJfrSamples *self)
   jvms_samples_idmap_clear (&self->stacks);
   jvms_samples_idmap_clear (&self->methods);
   g_array_unref (self->frame_ids);
+  g_free (self->frame_slots);
   g_free (self->key_slots);
   g_sequence_free (self->pending);
   g_free (self);
@@ -332,6 +362,45 @@ method_id (JvmsJfrSamples *self, guint chunk, const char *class_name, const char
   return id;
 }
 
+/* The kind of a frame by its type name, remembered by the name's address in the chunk (the
+ * reader keeps one copy per name; comparing names cost a few string comparisons a frame). */
+static JvmsFrameKind
+frame_kind_in_chunk (JvmsJfrSamples *self, const char *type)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (self->kind_names); i++)
+    {
+      if (self->kind_names[i] == type && type != NULL)
+        return self->kind_of[i];
+      if (self->kind_names[i] == NULL)
+        {
+          self->kind_names[i] = type;
+          return self->kind_of[i] = frame_kind (type);
+        }
+    }
+  return frame_kind (type);
+}
+
+/* The store frame of @f, a frame of chunk @chunk (the one of self->frames_chunk) */
+static guint32
+frame_id (JvmsJfrSamples *self, guint chunk, const JvmsJfrFrame *f)
+{
+  /* Multiplied, the top bits depend on every bit below them. */
+  guint64 h = ((guint64) (guintptr) f->method_name ^ (guint64) (guintptr) f->class_name << 17
+               ^ (guint64) (guint32) f->line_number << 40) * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
+  FrameSlot *slot = &self->frame_slots[h >> (64 - FRAME_BITS)];
+  if (slot->frame != JVMS_SAMPLES_NONE && slot->method_name == f->method_name && slot->class_name == f->class_name
+      && slot->line == f->line_number && slot->type == f->type)
+    return slot->frame;
+  guint32 frame;
+  if (f->class_name == NULL || f->method_name == NULL)
+    frame = jvms_samples_writer_intern_pseudo_frame (self->writer, "[unknown]");
+  else
+    frame = jvms_samples_writer_intern_frame (self->writer, method_id (self, chunk, f->class_name, f->method_name),
+                                              f->line_number, frame_kind_in_chunk (self, f->type));
+  *slot = (FrameSlot) { f->class_name, f->method_name, f->type, f->line_number, frame };
+  return frame;
+}
+
 /* Events share stack traces (a constant per chunk): each is interned once per (chunk, key). */
 guint32
 jvms_jfr_samples_stack_of (JvmsJfrSamples *self, const JvmsJfrEvent *ev)
@@ -379,16 +448,15 @@ jvms_jfr_samples_stack_of (JvmsJfrSamples *self, const JvmsJfrEvent *ev)
     *out++ = jvms_samples_writer_intern_pseudo_frame (self->writer, "[unknown]");
   /* Outermost first, as the writer's stack table grows; methods by their strings' addresses,
    * remembered per chunk (interning them by content would hash the strings every time). */
-  for (guint i = n; i-- > 0;)
+  if (chunk != self->frames_chunk)
     {
-      const JvmsJfrFrame *f = &st->frames[i];
-      if (f->class_name == NULL || f->method_name == NULL)
-        *out++ = jvms_samples_writer_intern_pseudo_frame (self->writer, "[unknown]");
-      else
-        *out++ = jvms_samples_writer_intern_frame (self->writer,
-                                                   method_id (self, chunk, f->class_name, f->method_name),
-                                                   f->line_number, frame_kind (f->type));
+      for (guint i = 0; i < FRAME_SLOTS; i++)
+        self->frame_slots[i].frame = JVMS_SAMPLES_NONE;
+      memset (self->kind_names, 0, sizeof self->kind_names);
+      self->frames_chunk = chunk;
     }
+  for (guint i = n; i-- > 0;)
+    *out++ = frame_id (self, chunk, &st->frames[i]);
   stack = jvms_samples_writer_intern_frame_ids (self->writer, (const guint32 *) ids->data, ids->len);
   if (self->stacks.used >= CACHE_MAX)
     {
@@ -518,12 +586,52 @@ jvms_jfr_samples_finish (JvmsJfrSamples *self)
   flush_pending (self, G_MAXINT64);
 }
 
-static void
-on_sample (JvmsJfrSamples *self, const JvmsJfrEvent *ev, TypeInfo *ti)
+/* The sample's thread in the store (and its tid), by the thread's key in the event: resolving
+ * the thread at every sample cost a point of indexing, and samples of a thread come in runs. */
+static guint32
+thread_of (JvmsJfrSamples *self, const JvmsJfrEvent *ev, const TypeInfo *ti, guint chunk, gint64 *tid)
 {
+  guint64 key = 0;
+  gboolean keyed = ti->thread != NULL && jvms_jfr_event_get_pool_key (ev, ti->thread, &key);
+  if (keyed && self->memo_thread_id != JVMS_SAMPLES_NONE && key == self->memo_thread_key
+      && chunk == self->memo_thread_chunk)
+    {
+      *tid = self->memo_tid;
+      return self->memo_thread_id;
+    }
   const JvmsJfrThread *jt = NULL;
   if (ti->thread != NULL)
     jvms_jfr_event_get_thread_field (ev, ti->thread, &jt);
+  *tid = jvms_threads_tid_of_jfr (jt);
+  const char *name = jt == NULL ? NULL : jt->java_name != NULL ? jt->java_name : jt->os_name;
+  guint32 thread = jvms_samples_writer_intern_thread (self->writer, *tid, name);
+  /* Remembered only for a thread the pool has: a null or unresolved one may be named later. */
+  self->memo_thread_id = keyed && jt != NULL ? thread : JVMS_SAMPLES_NONE;
+  self->memo_thread_key = key;
+  self->memo_thread_chunk = chunk;
+  self->memo_tid = *tid;
+  return thread;
+}
+
+/* The store string of the class in @field of @ev (NONE without one), by its key in the event */
+static guint32
+class_detail (JvmsJfrSamples *self, const JvmsJfrEvent *ev, const JvmsJfrField *field, guint chunk)
+{
+  guint64 key = 0;
+  gboolean keyed = jvms_jfr_event_get_pool_key (ev, field, &key);
+  if (keyed && self->memo_class_known && key == self->memo_class_key && chunk == self->memo_class_chunk)
+    return self->memo_class_detail;
+  const char *name = NULL;
+  jvms_jfr_event_get_class_name (ev, field, &name);
+  self->memo_class_known = keyed;
+  self->memo_class_key = key;
+  self->memo_class_chunk = chunk;
+  return self->memo_class_detail = jvms_samples_writer_intern_string (self->writer, name);
+}
+
+static void
+on_sample (JvmsJfrSamples *self, const JvmsJfrEvent *ev, TypeInfo *ti)
+{
   gint64 time = jvms_jfr_event_get_start_ns (ev);
   /* Only events that carry a stack trace: most types declare the field and leave it null. */
   guint32 stack = jvms_jfr_samples_stack_of (self, ev);
@@ -532,20 +640,9 @@ on_sample (JvmsJfrSamples *self, const JvmsJfrEvent *ev, TypeInfo *ti)
   const char *state = NULL;
   if (ti->state != NULL)
     jvms_jfr_event_get_string (ev, ti->state, &state);
-  /* Samples of one thread come in runs: the same constant of the same chunk is the same
-   * thread, named the same. */
-  gint64 tid = jvms_threads_tid_of_jfr (jt);
   guint chunk = jvms_jfr_event_get_chunk (ev)->index;
-  guint32 thread = self->memo_thread_id;
-  if (jt == NULL || jt->key != self->memo_thread_key || chunk != self->memo_thread_chunk
-      || thread == JVMS_SAMPLES_NONE)
-    {
-      const char *name = jt == NULL ? NULL : jt->java_name != NULL ? jt->java_name : jt->os_name;
-      thread = jvms_samples_writer_intern_thread (self->writer, tid, name);
-      self->memo_thread_id = jt != NULL ? thread : JVMS_SAMPLES_NONE;
-      self->memo_thread_key = jt != NULL ? jt->key : 0;
-      self->memo_thread_chunk = chunk;
-    }
+  gint64 tid;
+  guint32 thread = thread_of (self, ev, ti, chunk, &tid);
   JvmsSampleRecord r = {
     .time = time,
     .thread = thread,
@@ -568,7 +665,9 @@ on_sample (JvmsJfrSamples *self, const JvmsJfrEvent *ev, TypeInfo *ti)
       if (ti->detail_string != NULL)
         jvms_jfr_event_get_string (ev, ti->detail_string, &detail);
     }
-  if (detail == NULL && ti->detail_class != NULL)
+  if (detail == NULL && ti->detail_class != NULL && ti->object == NULL)
+    r.detail = class_detail (self, ev, ti->detail_class, chunk);
+  else if (detail == NULL && ti->detail_class != NULL)
     jvms_jfr_event_get_class_name (ev, ti->detail_class, &detail);
   if (ti->object != NULL)
     {
@@ -586,7 +685,8 @@ on_sample (JvmsJfrSamples *self, const JvmsJfrEvent *ev, TypeInfo *ti)
       if (ti->object_age != NULL && jvms_jfr_event_get_time_ns (ev, ti->object_age, &ns) && ns > 0)
         r.object_age = (guint64) ns;
     }
-  r.detail = jvms_samples_writer_intern_string (self->writer, detail);
+  if (r.detail == JVMS_SAMPLES_NONE)
+    r.detail = jvms_samples_writer_intern_string (self->writer, detail);
   if (time >= self->pending_next)
     flush_pending (self, time);
   jvms_samples_writer_add_record (self->writer, &r);

@@ -136,7 +136,7 @@ jvms_samples_idmap_hash (guint64 a, guint64 b)
   return (gsize) h;
 }
 
-static inline JvmsSamplesIdSlot *
+G_ALWAYS_INLINE static inline JvmsSamplesIdSlot *
 jvms_samples_idmap_find (JvmsSamplesIdMap *m, guint64 a, guint64 b)
 {
   for (gsize i = jvms_samples_idmap_hash (a, b) & m->mask;; i = (i + 1) & m->mask)
@@ -162,8 +162,9 @@ jvms_samples_idmap_grow (JvmsSamplesIdMap *m)
   g_free (old);
 }
 
-/* The id of (@a, @b), or NONE with *@slot where a new one goes. */
-static inline guint32
+/* The id of (@a, @b), or NONE with *@slot where a new one goes. Inlined: a call cost a fifth of
+ * a lookup. */
+G_ALWAYS_INLINE static inline guint32
 jvms_samples_idmap_lookup (JvmsSamplesIdMap *m, guint64 a, guint64 b, JvmsSamplesIdSlot **slot)
 {
   if ((m->used + 1) * 4 > (m->mask + 1) * 3)

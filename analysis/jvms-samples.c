@@ -32,10 +32,16 @@ struct _JvmsSamplesWriter
   GArray       *stacks;         /* JvmsSamplesStack */
   GArray       *stack_paths;    /* guint32 (LE): the path of each stack */
   GArray       *paths;          /* JvmsSamplesPath */
+  guint         stacks_room, stack_paths_room, paths_room;  /* array_push() */
   GArray       *threads;        /* JvmsSamplesThread */
   GArray       *types;          /* JvmsSamplesType */
   JvmsSamplesIdMap         method_map, frame_map, stack_map, path_map, thread_map, type_map;
   JvmsSamplesIdMap         leaf_map;  /* (hash of a stack's frames, depth) -> the stack */
+  /* The frames (outermost first) of the last stack interned by its frames, and the stack of
+   * each of its prefixes: a new stack shares most of its callers with the one before it (deep
+   * stacks of one program differ near their top), and those are known without a lookup. */
+  GArray       *last_frames;    /* guint32 */
+  GArray       *last_stacks;    /* guint32 */
   guint32       truncated_frame, unknown_frame;
   GArray       *compilations;   /* JvmsSamplesCompilation */
   GArray       *timings;        /* JvmsSamplesTiming */
@@ -102,6 +108,8 @@ jvms_samples_writer_new (const char *path, GError **error)
   jvms_samples_idmap_init (&self->thread_map);
   jvms_samples_idmap_init (&self->type_map);
   jvms_samples_idmap_init (&self->leaf_map);
+  self->last_frames = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->last_stacks = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->truncated_frame = JVMS_SAMPLES_NONE;
   self->unknown_frame = JVMS_SAMPLES_NONE;
   self->compilations = g_array_new (FALSE, FALSE, sizeof (JvmsSamplesCompilation));
@@ -126,6 +134,24 @@ jvms_samples_writer_set_kernel_states (JvmsSamplesWriter *self, gboolean kernel_
 }
 
 /* ---- interning ------------------------------------------------------------------------------ */
+
+/* Where a new element at the end of @a goes, *@room the elements @a has room for past its end
+ * (GArray does not say): a library call only when it grows, where g_array_append_val() made
+ * two an element (a stack new to the store appends three). Elements of @a are added only
+ * here. */
+static inline gpointer
+array_push (GArray *a, guint *room, gsize element_size)
+{
+  if (G_UNLIKELY (*room == 0))
+    {
+      guint len = a->len;
+      g_array_set_size (a, len + len / 2 + 256);
+      *room = a->len - len;
+      a->len = len;
+    }
+  (*room)--;
+  return a->data + (gsize) a->len++ * element_size;
+}
 
 guint32
 jvms_samples_writer_intern_string (JvmsSamplesWriter *self, const char *s)
@@ -187,8 +213,7 @@ jvms_samples_writer_intern_stack (JvmsSamplesWriter *self, guint32 parent, guint
   if (id != JVMS_SAMPLES_NONE)
     return id;
   id = self->stacks->len;
-  JvmsSamplesStack s = { GUINT32_TO_LE (parent), GUINT32_TO_LE (frame) };
-  g_array_append_val (self->stacks, s);
+  *(JvmsSamplesStack *) array_push (self->stacks, &self->stacks_room, sizeof (JvmsSamplesStack)) = (JvmsSamplesStack) { GUINT32_TO_LE (parent), GUINT32_TO_LE (frame) };
   /* Its path: the parent's, extended by the frame's method (lines and kinds merged). */
   guint32 parent_path = parent == JVMS_SAMPLES_NONE ? JVMS_SAMPLES_NONE
                                                     : GUINT32_FROM_LE (g_array_index (self->stack_paths, guint32, parent));
@@ -199,14 +224,12 @@ jvms_samples_writer_intern_stack (JvmsSamplesWriter *self, guint32 parent, guint
   if (path == JVMS_SAMPLES_NONE)
     {
       path = self->paths->len;
-      JvmsSamplesPath p = { GUINT32_TO_LE (parent_path), GUINT32_TO_LE (method), 0 };
-      g_array_append_val (self->paths, p);
+      *(JvmsSamplesPath *) array_push (self->paths, &self->paths_room, sizeof (JvmsSamplesPath)) = (JvmsSamplesPath) { GUINT32_TO_LE (parent_path), GUINT32_TO_LE (method), 0 };
       jvms_samples_idmap_set (&self->path_map, path_slot, parent_path, method, path);
     }
   JvmsSamplesPath *p = &g_array_index (self->paths, JvmsSamplesPath, path);
   p->frame_kinds = GUINT32_TO_LE (GUINT32_FROM_LE (p->frame_kinds) | 1u << GUINT32_FROM_LE (f->kind));
-  guint32 path_le = GUINT32_TO_LE (path);
-  g_array_append_val (self->stack_paths, path_le);
+  *(guint32 *) array_push (self->stack_paths, &self->stack_paths_room, sizeof (guint32)) = GUINT32_TO_LE (path);
   jvms_samples_idmap_set (&self->stack_map, slot, parent, frame, id);
   return id;
 }
@@ -279,27 +302,66 @@ stack_is (JvmsSamplesWriter *self, guint32 stack, const guint32 *frames, guint n
   return stack == JVMS_SAMPLES_NONE;
 }
 
+/* Remembers @frames (@n, outermost first) as the last stack, @stack its innermost; the stacks
+ * of its first @known prefixes are the last stack's already. */
+static void
+remember_last (JvmsSamplesWriter *self, const guint32 *frames, guint n, guint known, guint32 stack)
+{
+  g_array_set_size (self->last_frames, n);
+  g_array_set_size (self->last_stacks, n);
+  guint32 *lf = (guint32 *) (gpointer) self->last_frames->data;
+  guint32 *ls = (guint32 *) (gpointer) self->last_stacks->data;
+  memcpy (lf + known, frames + known, (n - known) * sizeof (guint32));
+  const JvmsSamplesStack *stacks = (const JvmsSamplesStack *) self->stacks->data;
+  for (guint i = n; i-- > known;)
+    {
+      ls[i] = stack;
+      stack = GUINT32_FROM_LE (stacks[stack].parent);
+    }
+}
+
 guint32
 jvms_samples_writer_intern_frame_ids (JvmsSamplesWriter *self, const guint32 *frames, guint n)
 {
   if (n == 0)
     return JVMS_SAMPLES_NONE;
+  /* The callers it shares with the last stack interned. */
+  guint known = 0, last_n = self->last_frames->len;
+  const guint32 *lf = (const guint32 *) (gconstpointer) self->last_frames->data;
+  const guint32 *ls = (const guint32 *) (gconstpointer) self->last_stacks->data;
+  while (known < n && known < last_n && lf[known] == frames[known])
+    known++;
+  if (known == n)
+    return ls[n - 1];
+  guint32 stack = known > 0 ? ls[known - 1] : JVMS_SAMPLES_NONE;
+  /* A few frames past the shared callers cost fewer lookups than hashing the whole stack to
+   * find it whole (a stack seen before, in another chunk, or not just before). */
+  if ((n - known) * 8 <= n)
+    {
+      for (guint i = known; i < n; i++)
+        stack = jvms_samples_writer_intern_stack (self, stack, frames[i]);
+      remember_last (self, frames, n, known, stack);
+      return stack;
+    }
   guint64 hash = 0;
   for (guint i = 0; i < n; i++)
     hash = jvms_samples_idmap_hash (hash, frames[i]);
   JvmsSamplesIdSlot *slot;
-  guint32 known = jvms_samples_idmap_lookup (&self->leaf_map, hash, n, &slot);
-  if (known != JVMS_SAMPLES_NONE && stack_is (self, known, frames, n))
-    return known;
-  guint32 stack = JVMS_SAMPLES_NONE;
-  for (guint i = 0; i < n; i++)
+  guint32 found = jvms_samples_idmap_lookup (&self->leaf_map, hash, n, &slot);
+  if (found != JVMS_SAMPLES_NONE && stack_is (self, found, frames, n))
+    {
+      remember_last (self, frames, n, known, found);
+      return found;
+    }
+  for (guint i = known; i < n; i++)
     stack = jvms_samples_writer_intern_stack (self, stack, frames[i]);
   /* intern_stack() uses other maps: the slot is still this map's. A hash shared by two stacks
    * (never seen) keeps the last one. */
-  if (known == JVMS_SAMPLES_NONE)
+  if (found == JVMS_SAMPLES_NONE)
     jvms_samples_idmap_set (&self->leaf_map, slot, hash, n, stack);
   else
     slot->id = stack;
+  remember_last (self, frames, n, known, stack);
   return stack;
 }
 
@@ -924,6 +986,8 @@ jvms_samples_writer_free (JvmsSamplesWriter *self)
   jvms_samples_idmap_clear (&self->thread_map);
   jvms_samples_idmap_clear (&self->type_map);
   jvms_samples_idmap_clear (&self->leaf_map);
+  g_array_unref (self->last_frames);
+  g_array_unref (self->last_stacks);
   g_array_unref (self->compilations);
   g_array_unref (self->timings);
   g_array_unref (self->open_block);

@@ -78,6 +78,7 @@ typedef struct
   guint64           unknown_types;
   guint64           first_unknown_type;
   JfrArena         *arena;    /* cached decoded constants, freed with the chunk */
+  const char       *frame_types[8]; /* the frames' type names, one copy each in @arena */
   GString          *scratch;
   JfrArena         *event_arena; /* the reader's: strings of the current event */
   gboolean          warn;       /* this load reports damage (the first load of the chunk) */
@@ -194,6 +195,8 @@ struct _JvmsJfrEvent
   gint64             start_ns;
   gint               offsets_state; /* 0 not computed, 1 computed */
   guint32           *offsets;      /* per field, relative to payload; G_MAXUINT32 = damaged */
+  gboolean           duration_known; /* @duration_ns read (the indexer asks for it twice) */
+  gint64             duration_ns;
 };
 
 gboolean jfr_event_compute_offsets (JvmsJfrEvent *event);

@@ -166,6 +166,7 @@ make_event (JvmsJfrReader *r, JfrLoaded *from, guint64 offset, gint64 ticks)
   e->start_ticks = ticks;
   e->start_ns = jvms_jfr_chunk_ticks_to_epoch_ns (&from->chunk->info, ticks);
   e->offsets_state = 0;
+  e->duration_known = FALSE;
   if (e->type->n_fields > r->offsets_cap)
     {
       r->offsets_cap = e->type->n_fields;
@@ -322,8 +323,8 @@ guint64 jvms_jfr_event_get_file_offset (const JvmsJfrEvent *e) { return e->file_
 gint64 jvms_jfr_event_get_start_ticks (const JvmsJfrEvent *e) { return e->start_ticks; }
 gint64 jvms_jfr_event_get_start_ns (const JvmsJfrEvent *e) { return e->start_ns; }
 
-gint64
-jvms_jfr_event_get_duration_ns (const JvmsJfrEvent *e)
+static gint64
+read_duration_ns (const JvmsJfrEvent *e)
 {
   if (e->type->duration_field < 0)
     return 0;
@@ -337,6 +338,18 @@ jvms_jfr_event_get_duration_ns (const JvmsJfrEvent *e)
   if (in.bad)
     return 0;
   return jvms_jfr_chunk_ticks_to_ns (&e->loaded->chunk->info, ticks);
+}
+
+gint64
+jvms_jfr_event_get_duration_ns (const JvmsJfrEvent *event)
+{
+  JvmsJfrEvent *e = (JvmsJfrEvent *) event;
+  if (!e->duration_known)
+    {
+      e->duration_ns = read_duration_ns (e);
+      e->duration_known = TRUE;
+    }
+  return e->duration_ns;
 }
 
 gint64
@@ -370,14 +383,12 @@ jvms_jfr_event_get_stack_trace (const JvmsJfrEvent *e)
   return jvms_jfr_object_get_stack_trace (&o, &e->type->fields[e->type->stack_field], &st) ? st : NULL;
 }
 
-gboolean
-jvms_jfr_event_get_stack_trace_key (const JvmsJfrEvent *event, guint64 *key)
+/* The pool key that field @index of @e holds (the field a pool reference) */
+static gboolean
+pool_key_at (JvmsJfrEvent *e, guint index, guint64 *key)
 {
-  JvmsJfrEvent *e = (JvmsJfrEvent *) event;
-  if (e->type->stack_field < 0 || e->type->fields[e->type->stack_field].op != JFR_OP_POOL)
-    return FALSE;
   jfr_event_compute_offsets (e);
-  guint32 off = e->offsets[e->type->stack_field];
+  guint32 off = e->offsets[index];
   if (off == G_MAXUINT32)
     return FALSE;
   JfrIn in;
@@ -387,6 +398,25 @@ jvms_jfr_event_get_stack_trace_key (const JvmsJfrEvent *event, guint64 *key)
     return FALSE;
   *key = k;
   return TRUE;
+}
+
+gboolean
+jvms_jfr_event_get_stack_trace_key (const JvmsJfrEvent *event, guint64 *key)
+{
+  JvmsJfrEvent *e = (JvmsJfrEvent *) event;
+  if (e->type->stack_field < 0 || e->type->fields[e->type->stack_field].op != JFR_OP_POOL)
+    return FALSE;
+  return pool_key_at (e, (guint) e->type->stack_field, key);
+}
+
+gboolean
+jvms_jfr_event_get_pool_key (const JvmsJfrEvent *event, const JvmsJfrField *field, guint64 *key)
+{
+  JvmsJfrEvent *e = (JvmsJfrEvent *) event;
+  if (field == NULL || field->index >= e->type->n_fields || &e->type->fields[field->index] != field
+      || field->op != JFR_OP_POOL)
+    return FALSE;
+  return pool_key_at (e, field->index, key);
 }
 
 #define EVENT_SHORTCUT(name, ctype) \

@@ -591,6 +591,23 @@ thread_entry (JfrLoaded *loaded, const JvmsJfrType *type, JfrPoolEntry *entry)
   return t;
 }
 
+/* A frame's type name, one copy per name in the chunk (HotSpot has five): its users tell types
+ * apart by address, and a frame costs no copy. */
+static const char *
+frame_type (JfrLoaded *loaded, const char *s)
+{
+  if (s == NULL)
+    return NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (loaded->frame_types); i++)
+    {
+      if (loaded->frame_types[i] == NULL)
+        return loaded->frame_types[i] = persist (loaded, s);
+      if (strcmp (loaded->frame_types[i], s) == 0)
+        return loaded->frame_types[i];
+    }
+  return persist (loaded, s);
+}
+
 static const JvmsJfrStackTrace *
 stack_entry (JfrLoaded *loaded, const JvmsJfrType *type, JfrPoolEntry *entry)
 {
@@ -630,7 +647,7 @@ stack_entry (JfrLoaded *loaded, const JvmsJfrType *type, JfrPoolEntry *entry)
             {
               const char *ftype = NULL;
               if (jvms_jfr_object_get_string (&fv.object, f_type, &ftype))
-                fr->type = persist (loaded, ftype);
+                fr->type = frame_type (loaded, ftype);
             }
           JvmsJfrValue mv;
           const JfrMethod *m;

@@ -286,7 +286,9 @@ typedef struct
   const char *class_name;   /* Java source form: "com.example.Foo", "long[]"; NULL when
                              * unresolved */
   const char *descriptor;   /* "(Ljava/lang/Object;)V" */
-  const char *type;         /* "Interpreted", "JIT compiled", "Inlined", "Native", or NULL */
+  const char *type;         /* "Interpreted", "JIT compiled", "Inlined", "Native", or NULL;
+                             * one copy per name in a chunk (up to 8 names): within a chunk,
+                             * equal types have equal addresses */
   gint32      line_number;  /* -1 when unknown */
   gint32      bytecode_index;
   gint32      modifiers;    /* method modifiers (java.lang.reflect.Modifier bits) */
@@ -327,6 +329,10 @@ const JvmsJfrStackTrace *jvms_jfr_event_get_stack_trace (const JvmsJfrEvent *eve
  * looks up first. FALSE when the type has no stack trace field, the field is not a pool
  * reference, or the event is damaged there. */
 gboolean jvms_jfr_event_get_stack_trace_key (const JvmsJfrEvent *event, guint64 *key);
+/* The same for any field of the event that refers to a constant of its chunk (a thread, a class):
+ * the key it holds, unresolved. Within a chunk, equal keys of one pool are the same constant.
+ * FALSE when @field is not the event's, not a pool reference, or damaged there. */
+gboolean jvms_jfr_event_get_pool_key (const JvmsJfrEvent *event, const JvmsJfrField *field, guint64 *key);
 
 /* ---------------------------------------------------------------------------------------- */
 /* Generic values                                                                            */

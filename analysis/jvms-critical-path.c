@@ -32,15 +32,20 @@ enum { KERNEL, WAKER, DEVICE, CPU, SYSCALL, USER, DETAIL, OWNER, N_LEAVES };
 enum { CAUSE_WAKER, CAUSE_HOLDER, CAUSE_PREEMPTER, N_CAUSES };
 static const char * const cause_kinds[N_CAUSES] = { "waker", "holder", "preempted-by" };
 
-/* A piece of the path where its thread waited for a CPU: who had that CPU is read after the
- * walk, one query per CPU and cluster of such pieces. */
+/* Who had the CPUs the path's threads waited for: the current thread of each CPU seen so far,
+ * read in chunks as the walk goes back, as a thread's states are (see PathThread). The walk
+ * meets its pieces waiting for a CPU in reverse time order, just after it read the same time of
+ * their threads, so these reads find their nodes in the node cache. (A pass over the range's
+ * CPUs after the walk, as before, read every node of the range once more: docs/critical-path.md,
+ * "Speed".) */
 typedef struct
 {
-  gint64 cpu, tid, from, to;
-} Runnable;
-
-/* Pieces waiting for a CPU closer than this on one CPU are read in one query. */
-#define RUNNABLE_GAP ((gint64) 1000 * 1000)
+  GArray    *attrs;  /* JvmsAttribute: CPUs/<n>/current-thread, in the order seen */
+  GArray    *cpus;   /* gint64: their n */
+  GPtrArray *ivs;    /* a GArray of JvmsInterval a CPU: meeting [lo, hi], in time order */
+  gboolean   read;   /* ivs hold [lo, hi] for every CPU of attrs */
+  gint64     lo, hi, chunk;
+} CpuWindow;
 
 /* A thread the path visits. Its states are read over the windows the path needs of it, not
  * over the whole range: a path over minutes may visit a thread for a millisecond here and
@@ -71,7 +76,7 @@ typedef struct
   GCancellable     *cancellable;
   GError           *error;
   GHashTable       *spans[N_CAUSES];  /* jvms_evidence_spans_new: where each cause was one */
-  GArray           *runnable;         /* Runnable */
+  CpuWindow         cpus;
 } Walk;
 
 static void
@@ -210,9 +215,20 @@ state_at (Walk *w, PathThread *t, guint leaf, gint64 a, gint64 now, gint64 *gap)
   thread_window (w, t, now - 1, now, MAX (a, now - t->chunk));
   const JvmsInterval *iv = at (t->ivs[leaf], now - 1);
   gint64 from = iv != NULL ? MAX (iv->start, a) : MAX (end_before (t->ivs[leaf], now - 1), a);
-  if (from < t->lo)
+  if (from < t->lo && iv != NULL)
     {
-      thread_window (w, t, iv != NULL ? from : a, now, MAX (a, now - t->chunk));
+      /* A state that began before the window (a wait of seconds): what the walk reads of it
+       * next holds where it starts (its system call, its waker; then the state before it), not
+       * in between, so the window moves there rather than reaching back from now. Reading all
+       * of [from, now) was a pass over every node of a long wait's time for each thread
+       * blocked over it (docs/critical-path.md, "Speed"). The interval itself meets the new
+       * window and is found again. */
+      thread_window (w, t, from, from, MAX (a, from - t->chunk));
+      iv = at (t->ivs[leaf], now - 1);
+    }
+  else if (from < t->lo)
+    {
+      thread_window (w, t, a, now, MAX (a, now - t->chunk));
       iv = at (t->ivs[leaf], now - 1);
     }
   *gap = iv != NULL ? now : MAX (end_before (t->ivs[leaf], now - 1), a);
@@ -374,6 +390,87 @@ running_cause (PathThread *t, gint64 s, gint64 kernel)
   return "running";
 }
 
+/* The index of @cpu in the CPU window, added (and the window to be read again) when first seen;
+ * -1 for a CPU the history has no current thread of. */
+static gint
+cpu_slot (Walk *w, gint64 cpu)
+{
+  CpuWindow *c = &w->cpus;
+  for (guint i = 0; i < c->cpus->len; i++)
+    if (g_array_index (c->cpus, gint64, i) == cpu)
+      return (gint) i;
+  char path[64];
+  g_snprintf (path, sizeof path, "CPUs/%" G_GINT64_FORMAT "/current-thread", cpu);
+  JvmsAttribute current = jvms_history_lookup (w->history, path);
+  if (current == JVMS_ATTRIBUTE_INVALID)
+    return -1;
+  g_array_append_val (c->attrs, current);
+  g_array_append_val (c->cpus, cpu);
+  GArray *ivs = g_array_new (FALSE, FALSE, sizeof (JvmsInterval));
+  g_ptr_array_add (c->ivs, ivs);
+  c->read = FALSE;
+  return (gint) c->cpus->len - 1;
+}
+
+/* Makes the CPU window hold [a, b) of every CPU seen: read again, one query of them all, when it
+ * does not, back to a chunk before b (the chunk doubling as the walk goes on back, as
+ * thread_window's). */
+static void
+cpu_window (Walk *w, gint64 a, gint64 b)
+{
+  CpuWindow *c = &w->cpus;
+  if (w->error != NULL || (c->read && c->lo <= a && b <= c->hi))
+    return;
+  gboolean on_back = c->read && b >= c->lo && b <= c->hi;
+  c->chunk = on_back ? MIN (c->chunk * 2, CHUNK_MAX) : CHUNK_MIN;
+  c->read = TRUE;
+  c->lo = MAX (w->path->from, MIN (a, b - c->chunk));
+  c->hi = b;
+  GPtrArray *all = c->ivs;
+  for (guint i = 0; i < all->len; i++)
+    g_array_set_size (g_ptr_array_index (all, i), 0);
+  w->path->n_queries++;
+  const JvmsAttribute *attrs = (const JvmsAttribute *) c->attrs->data;
+  g_autoptr(JvmsHistoryRange) range = jvms_history_query_range (w->history, c->lo, c->hi, attrs, c->attrs->len,
+                                                                &w->error);
+  if (range == NULL)
+    return;
+  guint pos = 0;
+  JvmsInterval iv;
+  /* Intervals come CPU after CPU, each in time order. */
+  while (jvms_history_range_next (range, &iv, &w->error))
+    {
+      while (pos < c->attrs->len && attrs[pos] != iv.attribute)
+        pos++;
+      if (pos == c->attrs->len)
+        break;
+      g_array_append_val (g_ptr_array_index (all, pos), iv);
+    }
+}
+
+/* @tid waited for the CPU @cpu over [from, to) (the one it was switched in on next): who ran on
+ * it meanwhile, another thread than @tid (null and 0 are the idle CPU), is a preempter there. */
+static void
+add_preempters (Walk *w, gint64 cpu, gint64 tid, gint64 from, gint64 to)
+{
+  gint slot = cpu_slot (w, cpu);
+  if (slot < 0)
+    return;
+  cpu_window (w, from, to);
+  if (w->error != NULL)
+    return;
+  GArray *ivs = g_ptr_array_index (w->cpus.ivs, slot);
+  for (guint i = first_ending_after (ivs, from); i < ivs->len; i++)
+    {
+      const JvmsInterval *iv = &g_array_index (ivs, JvmsInterval, i);
+      if (iv->start >= to)
+        break;
+      gint64 a = MAX (iv->start, from), b = MIN (iv->end, to);
+      if (b > a && iv->value.type == JVMS_VALUE_INT && iv->value.i > 0 && iv->value.i != tid)
+        jvms_evidence_add_span (w->spans[CAUSE_PREEMPTER], iv->value.i, a, b, 0);
+    }
+}
+
 /* A path holds max_segments at most: once full, the rest of @t's part [a, now) is one segment
  * that says so (each thread's own walk checks, not only the start of a hand-off: one busy thread
  * over a long range is millions of segments by itself). */
@@ -485,10 +582,7 @@ walk_back (Walk *w, PathThread *t, gint64 a, gint64 b, guint depth)
            * when that lies beyond what was read: a thread still runnable at the range's end). */
           gint64 cpu;
           if (k == JVMS_KERNEL_STATE_RUNNABLE && cpu_at (w, t, iv->end, &cpu))
-            {
-              Runnable r = { cpu, t->tid, s, now };
-              g_array_append_val (w->runnable, r);
-            }
+            add_preempters (w, cpu, t->tid, s, now);
         }
       now = s;
     }
@@ -511,97 +605,6 @@ reverse (GArray *a, gsize size)
       memcpy (tmp, a->data + i * size, size);
       memcpy (a->data + i * size, a->data + (j - 1) * size, size);
       memcpy (a->data + (j - 1) * size, tmp, size);
-    }
-}
-
-static gint
-compare_runnable (gconstpointer a, gconstpointer b)
-{
-  const Runnable *x = a, *y = b;
-  return (x->from > y->from) - (x->from < y->from);
-}
-
-/* Who ran on the CPU each of @rs[0..n) waited for (pieces in time order, disjoint: the path is
- * on one thread at a time), over [@ws, @we] that holds them: one query of the current threads
- * of the @n_cpus CPUs they waited for (@attrs, @cpus). */
-static void
-read_preempters (Walk *w, const JvmsAttribute *attrs, const gint64 *cpus, guint n_cpus, const Runnable *rs,
-                 guint n, gint64 ws, gint64 we)
-{
-  w->path->n_queries++;
-  g_autoptr(JvmsHistoryRange) range = jvms_history_query_range (w->history, ws, we, attrs, n_cpus, &w->error);
-  if (range == NULL)
-    return;
-  guint i = 0, pos = 0;
-  JvmsInterval iv;
-  while (jvms_history_range_next (range, &iv, &w->error))
-    {
-      /* Intervals come CPU after CPU, each in time order. */
-      if (iv.attribute != attrs[pos])
-        {
-          while (pos < n_cpus && attrs[pos] != iv.attribute)
-            pos++;
-          if (pos == n_cpus)
-            break;
-          i = 0;
-        }
-      while (i < n && rs[i].to <= iv.start)
-        i++;
-      for (guint k = i; k < n && rs[k].from < iv.end; k++)
-        {
-          gint64 a = MAX (iv.start, rs[k].from), b = MIN (iv.end, rs[k].to);
-          /* Another thread than the one waiting (null and 0 are the idle CPU). */
-          if (rs[k].cpu == cpus[pos] && b > a && iv.value.type == JVMS_VALUE_INT && iv.value.i > 0
-              && iv.value.i != rs[k].tid)
-            jvms_evidence_add_span (w->spans[CAUSE_PREEMPTER], iv.value.i, a, b, 0);
-        }
-    }
-}
-
-/* CPUs told apart in one query at most; a cluster waiting for more is read in several. */
-#define MAX_CPUS 64
-
-/* The preempters of the path's pieces waiting for a CPU: in clusters (pieces closer than
- * RUNNABLE_GAP), in time order, one query each of the CPUs they waited for, so that CPUs are read
- * only near them and once (one pass over the time, not one a CPU: the node cache holds what a
- * pass reads near the same time). */
-static void
-find_preempters (Walk *w)
-{
-  g_array_sort (w->runnable, compare_runnable);
-  const Runnable *rs = (const Runnable *) w->runnable->data;
-  for (guint i = 0; i < w->runnable->len && w->error == NULL;)
-    {
-      guint j = i + 1;
-      gint64 we = rs[i].to;
-      for (; j < w->runnable->len && rs[j].from - we < RUNNABLE_GAP; j++)
-        we = MAX (we, rs[j].to);
-      JvmsAttribute attrs[MAX_CPUS];
-      gint64 cpus[MAX_CPUS];
-      guint n_cpus = 0;
-      for (guint k = i; k < j; k++)
-        {
-          gboolean seen = FALSE;
-          for (guint c = 0; c < n_cpus && !seen; c++)
-            seen = cpus[c] == rs[k].cpu;
-          if (seen)
-            continue;
-          char path[64];
-          g_snprintf (path, sizeof path, "CPUs/%" G_GINT64_FORMAT "/current-thread", rs[k].cpu);
-          JvmsAttribute current = jvms_history_lookup (w->history, path);
-          if (current == JVMS_ATTRIBUTE_INVALID)
-            continue;
-          if (n_cpus == MAX_CPUS)
-            {
-              read_preempters (w, attrs, cpus, n_cpus, rs + i, j - i, rs[i].from, we);
-              n_cpus = 0;
-            }
-          attrs[n_cpus] = current;
-          cpus[n_cpus++] = rs[k].cpu;
-        }
-      if (n_cpus > 0)
-        read_preempters (w, attrs, cpus, n_cpus, rs + i, j - i, rs[i].from, we);
-      i = j;
     }
 }
 
@@ -745,7 +748,11 @@ jvms_critical_path_compute (JvmsHistory *history, gint64 tid, gint64 from, gint6
     .threads = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, path_thread_free),
     .path = p,
     .cancellable = cancellable,
-    .runnable = g_array_new (FALSE, FALSE, sizeof (Runnable)),
+    .cpus = {
+      .attrs = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute)),
+      .cpus = g_array_new (FALSE, FALSE, sizeof (gint64)),
+      .ivs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref),
+    },
   };
   for (guint k = 0; k < N_CAUSES; k++)
     w.spans[k] = jvms_evidence_spans_new ();
@@ -753,11 +760,11 @@ jvms_critical_path_compute (JvmsHistory *history, gint64 tid, gint64 from, gint6
   p->name = t->name;
   walk_back (&w, t, p->from, p->to, 0);
   if (w.error == NULL)
-    find_preempters (&w);
-  if (w.error == NULL)
     build_causes (&w);
   g_hash_table_unref (w.threads);
-  g_array_unref (w.runnable);
+  g_array_unref (w.cpus.attrs);
+  g_array_unref (w.cpus.cpus);
+  g_ptr_array_unref (w.cpus.ivs);
   for (guint k = 0; k < N_CAUSES; k++)
     g_hash_table_unref (w.spans[k]);
   if (w.error != NULL)

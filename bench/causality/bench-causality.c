@@ -166,6 +166,8 @@ main (int argc, char **argv)
   /* Where a slow query's wall time went: on a CPU, waiting for one, or neither (disk). */
   g_autofree double *delay = g_new (double, queries), *sorted_wall = g_new (double, queries);
   g_autofree long *faults = g_new (long, queries);
+  /* Each question, so that a slow one can be asked again alone (jvmscope-cli critical-path). */
+  g_autofree gint64 *tids = g_new (gint64, queries), *froms = g_new (gint64, queries), *tos = g_new (gint64, queries);
   g_autoptr(GRand) rand = g_rand_new_with_seed (20);
   double span = (double) (end - start);
   guint hops_max = 0, threads_max = 0;
@@ -177,6 +179,9 @@ main (int argc, char **argv)
       gint64 from = start + (gint64) g_rand_double_range (rand, 0, span);
       gint64 to = MIN (end, from + (gint64) len);
 
+      tids[q] = info->tid;
+      froms[q] = from;
+      tos[q] = to;
       double d0 = thread_run_delay_ms ();
       long f0 = thread_major_faults ();
       gint64 t0 = g_get_monotonic_time ();
@@ -211,8 +216,9 @@ main (int argc, char **argv)
       delay_slow += delay[q];
       wall_slow += wall[q];
       printf ("# slow query %u: %.3f ms wall, %.3f ms CPU, %.3f ms waiting for a CPU, %.3f ms neither, "
-              "%ld major faults, %.0f segments\n", q, wall[q], cpu[q], delay[q],
-              MAX (0, wall[q] - cpu[q] - delay[q]), faults[q], segs[q]);
+              "%ld major faults, %.0f segments (--thread %" G_GINT64_FORMAT " --from %" G_GINT64_FORMAT
+              "ns --to %" G_GINT64_FORMAT "ns)\n", q, wall[q], cpu[q], delay[q],
+              MAX (0, wall[q] - cpu[q] - delay[q]), faults[q], segs[q], tids[q], froms[q] - start, tos[q] - start);
     }
   printf ("figure slow_queries_cpu_wait_share %.2f\n", wall_slow > 0 ? delay_slow / wall_slow : 0);
   printf ("figure critical_path_cpu_wait_p50 %.3f ms\n", jvms_bench_percentile (delay, queries, 0.5));

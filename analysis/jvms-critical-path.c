@@ -274,7 +274,7 @@ add_segment (Walk *w, PathThread *t, const char *state, const char *cause, gint6
   g_array_append_val (segs, s);
 }
 
-static void add_handoff (Walk *w, gint64 waker, gint64 woken, gint64 time);
+static void add_handoff (Walk *w, gint64 waker, gint64 woken, gint64 from, gint64 time);
 static void walk_back (Walk *w, PathThread *t, gint64 a, gint64 b, guint depth);
 
 /* Whom the path follows for a wait of @t over [a, b) that began at @wait_start: the kernel's
@@ -345,7 +345,7 @@ walk_wait (Walk *w, PathThread *t, const char *state, gint64 wait_start, gint64 
   if (next == NULL)
     return;
   if (wait_end <= w->path->to && wait_end == e)
-    add_handoff (w, waker, t->tid, wait_end);
+    add_handoff (w, waker, t->tid, s, wait_end);
   /* The waker is the cause over the part of the wait the path follows it over. */
   jvms_evidence_add_span (w->spans[kind], waker, s, e, 0);
   walk_back (w, next, s, e, depth + 1);
@@ -589,9 +589,9 @@ walk_back (Walk *w, PathThread *t, gint64 a, gint64 b, guint depth)
 }
 
 static void
-add_handoff (Walk *w, gint64 waker, gint64 woken, gint64 time)
+add_handoff (Walk *w, gint64 waker, gint64 woken, gint64 from, gint64 time)
 {
-  JvmsPathHandoff h = { waker, woken, time };
+  JvmsPathHandoff h = { waker, woken, time, from };
   g_array_append_val (w->path->handoffs, h);
 }
 
@@ -943,6 +943,8 @@ jvms_critical_path_to_json (const JvmsCriticalPath *self, gint64 start)
       jvms_json_member_int (b, "woken", h->woken);
       jvms_json_member_int (b, "at_ns", h->at);
       jvms_json_member_int (b, "at_offset_ns", h->at - start);
+      jvms_json_member_int (b, "from_ns", h->from);
+      jvms_json_member_int (b, "from_offset_ns", h->from - start);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);

@@ -31,11 +31,16 @@ typedef struct
   gint64      from, to;
 } JvmsPathSegment;
 
-/* Where the path moved from one thread to another: @waker ended @woken's wait at @at. */
+/* Where the path moved from one thread to another: @waker ended @woken's wait at @at. Over
+ * [@from, @at) the path followed the waker for this wait: from the wait's start, or the start of
+ * the part of the path @woken was asked over, to the wake-up. It is this hand-off's part of the
+ * waker's cause intervals (JvmsPathCause: a waker's are the union of its hand-offs' and of the
+ * waits it had not ended by the range's end), what the window's link to the hand-off selects. */
 typedef struct
 {
   gint64 waker, woken;
   gint64 at;
+  gint64 from;
 } JvmsPathHandoff;
 
 /* A thread the path waited on (issue 20), with the report's meaning of a cause's intervals

@@ -21,7 +21,7 @@ struct _JvmsPathSection
   GtkBox       parent_instance;
   JvmsSession *session;
   GtkWidget   *summary;
-  GtkWidget   *wakers;   /* a link per hand-off: its waker's segment */
+  GtkWidget   *wakers;   /* a link per hand-off: the part of the wait its waker ended */
   GtkWidget   *text;
 };
 
@@ -66,21 +66,23 @@ jvms_path_section_init (JvmsPathSection *self)
   gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
 }
 
-/* The segment of @path that a hand-off's waker ran up to it: the waker's, ending at the hand-off
- * (the path follows the waker over the wait it ended); NULL when the path has none. */
-static const JvmsPathSegment *
-waker_segment (const JvmsCriticalPath *path, const JvmsPathHandoff *handoff)
+/* The name of thread @tid on @path: a hand-off's waker is one of its causes. */
+static const char *
+cause_name (const JvmsCriticalPath *path, gint64 tid)
 {
-  for (guint i = 0; i < path->segments->len; i++)
+  for (guint i = 0; i < path->causes->len; i++)
     {
-      const JvmsPathSegment *s = &g_array_index (path->segments, JvmsPathSegment, i);
-      if (s->tid == handoff->waker && s->to == handoff->at)
-        return s;
+      const JvmsPathCause *c = &g_array_index (path->causes, JvmsPathCause, i);
+      if (c->tid == tid)
+        return c->name;
     }
-  return NULL;
+  return "?";
 }
 
-/* A link per hand-off (issue 20): "Woken by" the waker, to the waker's segment before it. */
+/* A link per hand-off (issue 20): "woke" by the waker, to the interval the path followed the
+ * waker over for that wait, [from, at) on the waker's row: the hand-off's part of the waker's
+ * cause intervals (docs/critical-path.md), not the waker's last segment before the wake-up (a
+ * sliver of running that says nothing of how long the wait lasted). */
 static void
 set_wakers (JvmsPathSection *self, const JvmsCriticalPath *path)
 {
@@ -90,21 +92,18 @@ set_wakers (JvmsPathSection *self, const JvmsCriticalPath *path)
   JvmsTimeUnit unit = self->session ? jvms_session_get_time_unit (self->session) : JVMS_TIME_UNIT_AUTO;
   JvmsTimeOrigin origin = self->session ? jvms_session_get_time_origin (self->session) : JVMS_TIME_ORIGIN_TRACE_START;
   gint64 start = self->session ? jvms_session_get_start_time (self->session) : 0;
-  guint shown = 0;
-  for (guint i = 0; path != NULL && i < path->handoffs->len && shown < SHOWN_WAKERS; i++)
+  for (guint i = 0; path != NULL && i < path->handoffs->len && i < SHOWN_WAKERS; i++)
     {
       const JvmsPathHandoff *h = &g_array_index (path->handoffs, JvmsPathHandoff, i);
-      const JvmsPathSegment *s = waker_segment (path, h);
-      if (s == NULL)
-        continue;
-      g_autofree char *key = jvms_thread_key (s->tid);
+      g_autofree char *key = jvms_thread_key (h->waker);
       g_autofree char *at = jvms_time_format_instant (h->at, start, unit, origin, 0, FALSE);
       g_autofree char *woken = jvms_thread_key (h->woken);
+      g_autofree char *waited = jvms_time_format_duration (h->at - h->from, unit);
       /* Translators: a link to the thread that ended a wait on the critical path: its name (id),
-       * when, the woken thread's id. */
-      g_autofree char *label = g_strdup_printf (_("%s (%s) woke %s at %s"), s->name, key, woken, at);
-      gtk_box_append (GTK_BOX (self->wakers), jvms_cause_link_new ("waker", label, s->tid, s->from, s->to));
-      shown++;
+       * the woken thread's id, when, how long the path waited on it there. */
+      g_autofree char *label = g_strdup_printf (_("%s (%s) woke %s at %s, waited on for %s"),
+                                                cause_name (path, h->waker), key, woken, at, waited);
+      gtk_box_append (GTK_BOX (self->wakers), jvms_cause_link_new ("waker", label, h->waker, h->from, h->at));
     }
 }
 

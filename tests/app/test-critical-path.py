@@ -81,7 +81,7 @@ def expected_links(report):
     return out
 
 
-def follow_link(tap, state, xdo, target, what):
+def follow_link(tap, state, xdo, target, what, shot=None):
     """Scrolls the side panel (the wheel over it) until the link @target (kind, tid, from, to)
     shows, clicks it; the views select its interval, highlight its thread and make its row the
     threads view's keyboard row, shown; Escape (the threads view has the focus) clears."""
@@ -153,10 +153,12 @@ def follow_link(tap, state, xdo, target, what):
     tap.check(got is not None and shown and m[3] == "%d:%d-%d;" % (ltid, a, b),
               "a %s link (%s) selects thread %d over [%d, %d) and scrolls its row into view" % (kind, what, ltid, a, b),
               (m, tb, top))
+    if shot is not None:
+        w.screenshot(shot[0], shot[1])
     xdo("key", "Escape")
 
 
-def check_links(tap, state, xdo, args, trace, tmp, start, row, laid, tid):
+def check_links(tap, state, xdo, args, trace, tmp, start, row, laid, tid, env):
     """Issue 20 item 6: every cause the findings and the path name is a link to its interval."""
     def settled_links():
         if (state.get("views", "has-selection") != "false" or state.get("panel", "findings-busy") != "false"
@@ -180,7 +182,7 @@ def check_links(tap, state, xdo, args, trace, tmp, start, row, laid, tid):
         link = next((l for l in links if l[0] == kind), None)
         if tap.check(link is not None, "the findings have a %s link" % kind, links[:6]):
             follow_link(tap, state, xdo, link[:4], "finding")
-    # The path's hand-offs: each links to its waker's segment before it, as critical-path says.
+    # The path's hand-offs: each links to the wait its waker ended, as critical-path says.
     # The links moved the threads view's keyboard row (and scrolled): Ctrl+Home takes it back to
     # the top, where the thread's row is.
     w.wait_for(settled_links)
@@ -210,17 +212,34 @@ def check_links(tap, state, xdo, args, trace, tmp, start, row, laid, tid):
                         "--to", "%dns" % (hi - start), "--json", "--cache-dir", os.path.join(tmp, "cli-cache")],
                        capture_output=True, text=True)
     path = json.loads(r.stdout)
-    want = []
-    for h in path["handoffs"]:
+    # A "woke" link selects the part of the wait the path followed the waker over, [from_ns,
+    # at_ns) of the hand-off (docs/critical-path.md), not the waker's segment before the
+    # wake-up: the two differ on this path, or the check could not tell them apart.
+    want = [("waker", h["waker"], h["from_ns"], h["at_ns"]) for h in path["handoffs"]][:8]
+    segment = []
+    for h in path["handoffs"][:8]:
         seg = [s for s in path["segments"] if s["tid"] == h["waker"] and s["to_ns"] == h["at_ns"]]
-        want += [("waker", seg[0]["tid"], seg[0]["from_ns"], seg[0]["to_ns"])] if seg else []
-    want = want[:8]
+        segment += [("waker", h["waker"], seg[0]["from_ns"], seg[0]["to_ns"])] if seg else []
+    # Each is part of its waker's cause intervals: a listed one (the longest 8, merged) that meets
+    # it holds all of it.
+    causes = {}
+    for c in path["causes"]:
+        if c["kind"] in ("waker", "holder"):
+            causes.setdefault(c["tid"], []).extend((iv["from_ns"], iv["to_ns"]) for iv in c["intervals"])
+    split = [x for x in want if any(a < x[3] and x[2] < b and not (a <= x[2] and x[3] <= b) for a, b in causes.get(x[1], []))]
+    tap.check(want and want != segment and not split and all(f < t for *_, f, t in want),
+              "the path's first %d hand-offs are waits of their wakers (%d not their last segment), each "
+              "within its waker's cause intervals" % (len(want), len([x for x in want if x not in segment])),
+              (want, segment, split))
     wakers = w.wait_for(lambda: [l for l in cause_links(state) if l[0] == "waker"] or None) or []
     tap.check([l[:4] for l in wakers] == want and want,
-              "the path links its first %d hand-offs to their wakers' segments as critical-path --json has them" % len(want),
-              ([l[:4] for l in wakers], want))
-    if wakers:
-        follow_link(tap, state, xdo, wakers[0][:4], "critical path")
+              "the path links its first %d hand-offs to the waits their wakers ended as critical-path --json has them"
+              % len(want), ([l[:4] for l in wakers], want))
+    # The hand-off clicked is one whose wait is not its waker's segment (a link to the segment
+    # would not select it).
+    differs = [x for x in want if x not in segment]
+    if differs:
+        follow_link(tap, state, xdo, differs[0], "critical path, woke", shot=(env, os.path.join(tmp, "woke.png")))
 
 
 def main():
@@ -415,10 +434,11 @@ def main():
             labels, ys, tb, top = w.wait_for(row)
             v0, v1 = int(state.get("views", "visible-start")), int(state.get("views", "visible-end"))
             hit = None
-            for tid, a, b in want:
-                if str(tid) in labels and 0 <= top + ys[labels.index(str(tid))] < tb[3] - ROW_H:
+            # (Not `tid`: that is the path's thread, whose path check_links asks again below.)
+            for stid, a, b in want:
+                if str(stid) in labels and 0 <= top + ys[labels.index(str(stid))] < tb[3] - ROW_H:
                     x = tb[0] + GUTTER + int((a - v0) / (v1 - v0) * (tb[2] - GUTTER))
-                    y = tb[1] + top + ys[labels.index(str(tid))]
+                    y = tb[1] + top + ys[labels.index(str(stid))]
                     band = w.region(img, max(0, x - 1), y + 1, 6, ROW_H - 2)
                     hit = any(any(abs(px[j] - c[0]) < 40 and abs(px[j + 1] - c[1]) < 40 and abs(px[j + 2] - c[2]) < 40
                                   for c in HIGHLIGHT) for px in band for j in range(0, len(px), 3))
@@ -426,7 +446,7 @@ def main():
             tap.check(hit, "the marks are drawn on the stragglers' rows", os.path.join(tmp, "stragglers.png"))
         else:
             tap.check(False, "the gc finding's row shows", (names, state.get("panel", "finding-row-bounds")))
-        check_links(tap, state, xdo, args, trace, tmp, start, row, laid, tid)
+        check_links(tap, state, xdo, args, trace, tmp, start, row, laid, tid, env)
     finally:
         w.end_app(app)
         xvfb.kill()

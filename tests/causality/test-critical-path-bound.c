@@ -119,7 +119,15 @@ test_whole (void)
   g_assert_cmpuint (p->handoffs->len, ==, 1);
   g_assert_cmpint (g_array_index (p->handoffs, JvmsPathHandoff, 0).waker, ==, 200);
   g_assert_cmpint (g_array_index (p->handoffs, JvmsPathHandoff, 0).at, ==, T2);
+  /* The path followed 200 over the whole wait: the hand-off's part of its cause intervals. */
+  g_assert_cmpint (g_array_index (p->handoffs, JvmsPathHandoff, 0).from, ==, T1);
   g_assert_cmpuint (n_not_followed (p), ==, 0);
+  /* Asked from inside the wait, over its part in the range only. */
+  g_autoptr(JvmsCriticalPath) part = jvms_critical_path_compute (h, 100, T1 + T1 / 2, END, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (part->handoffs->len, ==, 1);
+  g_assert_cmpint (g_array_index (part->handoffs, JvmsPathHandoff, 0).from, ==, T1 + T1 / 2);
+  g_assert_cmpint (g_array_index (part->handoffs, JvmsPathHandoff, 0).at, ==, T2);
   remove_dir (dir);
 }
 

@@ -478,7 +478,7 @@ jvms_perf_session_start_async (const JvmsPerfConfig *config, GAsyncReadyCallback
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
-  session->pid = (GPid) g_ascii_strtoll (g_subprocess_get_identifier (session->process), NULL, 10);
+  session->pid = jvms_subprocess_pid (session->process);
   g_subprocess_wait_async (session->process, NULL, on_perf_exit, session_ref (session));
 
   static const char enable[] = "enable\n";

@@ -17,12 +17,17 @@ typedef struct
   char   *output;          /* stdout and stderr, merged; NULL when it could not be started */
   int     status;          /* exit status; -1 when killed, timed out or not started */
   gboolean timed_out;
-  GPid    pid;             /* 0 when it could not be started */
+  GPid    pid;             /* 0 when it could not be started, or ended before it was asked */
   char  **argv;
   gint64  start_monotonic_ns, end_monotonic_ns;
 } JvmsRunResult;
 
 void           jvms_run_result_free (JvmsRunResult *result);
+
+/* The process id of @process, or 0 when GLib has already reaped it: GLib reaps a child in its
+ * own worker thread as soon as it exits, and forgets its id then, so a program that fails at
+ * once (a perf that is refused) can be gone before the line after the spawn asks. */
+GPid           jvms_subprocess_pid  (GSubprocess *process);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (JvmsRunResult, jvms_run_result_free)
 
 /* Runs argv (argv[0] searched in PATH) with stdout and stderr merged; kills it after

@@ -25,6 +25,13 @@ jvms_run_result_free (JvmsRunResult *result)
   g_free (result);
 }
 
+GPid
+jvms_subprocess_pid (GSubprocess *process)
+{
+  const char *id = g_subprocess_get_identifier (process);
+  return id != NULL ? (GPid) g_ascii_strtoll (id, NULL, 10) : 0;
+}
+
 static void
 run_free (gpointer data)
 {
@@ -114,7 +121,7 @@ jvms_run_async (const char * const *argv, guint timeout_s, GCancellable *cancell
       g_object_unref (task);
       return;
     }
-  run->result->pid = (GPid) g_ascii_strtoll (g_subprocess_get_identifier (run->process), NULL, 10);
+  run->result->pid = jvms_subprocess_pid (run->process);
   run->stop = g_cancellable_new ();
   if (cancellable != NULL)
     {

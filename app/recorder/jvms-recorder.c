@@ -185,6 +185,10 @@ fail_with (JvmsRecorder *self, GError *error)
 static gboolean
 process_alive (GPid pid)
 {
+  /* 0 is "the process's id was never known" (jvms_subprocess_pid), and kill (0, …) would ask
+   * our own process group. */
+  if (pid <= 0)
+    return FALSE;
   if (kill (pid, 0) != 0 && errno != EPERM)
     return FALSE;
   /* A JVM that exited stays a zombie until its parent reaps it: that is not alive. */
@@ -434,9 +438,9 @@ launch_jvm (JvmsRecorder *self, GError **error)
   self->jvm = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv, error);
   if (self->jvm == NULL)
     return FALSE;
-  rec->pid = (GPid) g_ascii_strtoll (g_subprocess_get_identifier (self->jvm), NULL, 10);
+  rec->pid = jvms_subprocess_pid (self->jvm);
   g_subprocess_wait_async (self->jvm, NULL, on_jvm_exit, g_object_ref (self));
-  if (self->cgroup != NULL && !jvms_cgroup_contains (self->cgroup, rec->pid) && process_alive (rec->pid))
+  if (self->cgroup != NULL && rec->pid != 0 && !jvms_cgroup_contains (self->cgroup, rec->pid) && process_alive (rec->pid))
     jvms_recording_missing (rec, "system calls and counters of the JVM",
                             "the JVM could not join its cgroup; they were recorded for no thread", NULL);
   return TRUE;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "jvms-recorder.h"
+#include "jvms-recorder-run-private.h"
 
 static char *classes_dir;
 
@@ -288,6 +289,30 @@ test_duration (void)
   g_assert_true (jvms_recorder_set_duration (recorder, 0));
 }
 
+/* A helper that exits at once (a perf that is refused) can be reaped by GLib's worker thread
+ * before its spawner reads its id: the id is then 0, never a crash (it was a SIGSEGV in
+ * record-window-faults, the id read as NULL). */
+static void
+test_pid_of_reaped (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSubprocess) quick = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error, "true", NULL);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_wait (quick, NULL, &error));
+  g_assert_cmpint (jvms_subprocess_pid (quick), ==, 0);
+
+  g_autoptr(GSubprocess) slow = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error, "sleep", "30", NULL);
+  g_assert_no_error (error);
+  GPid pid = jvms_subprocess_pid (slow);
+  g_autofree char *proc = g_strdup_printf ("/proc/%d/cmdline", (int) pid);
+  g_autofree char *cmdline = NULL;
+  g_assert_cmpint (pid, >, 0);
+  g_assert_true (g_file_get_contents (proc, &cmdline, NULL, NULL));
+  g_assert_cmpstr (cmdline, ==, "sleep");
+  g_subprocess_force_exit (slow);
+  g_assert_true (g_subprocess_wait (slow, NULL, NULL));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -302,6 +327,7 @@ main (int argc, char **argv)
     g_error ("javac %s: %s", WORK_JAVA, error->message);
 
   g_test_add_func ("/recorder/duration", test_duration);
+  g_test_add_func ("/recorder/pid-of-reaped", test_pid_of_reaped);
   g_test_add_func ("/recorder/not-a-jvm", test_not_a_jvm);
   g_test_add_func ("/recorder/launch", test_launch);
   g_test_add_func ("/recorder/stop", test_stop);

@@ -335,7 +335,10 @@ jvms_recording_write_bundle (JvmsRecording *rec, GError **error)
       json_builder_set_member_name (b, "command_redacted");
       json_builder_add_boolean_value (b, !rec->include_sensitive);
     }
-  add_int (b, "pid", rec->pid);
+  /* 0: the JVM ended before its id was read (jvms_subprocess_pid); no pid is better than the
+   * idle task's, which the analysis would then take for the JVM. */
+  if (rec->pid > 0)
+    add_int (b, "pid", rec->pid);
   add_time (b, "start_time", rec->start_time);
   add_time (b, "end_time", rec->end_time);
   add_int (b, "start_monotonic_ns", rec->start_monotonic_ns);

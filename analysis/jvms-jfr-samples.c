@@ -485,8 +485,7 @@ weight_of (JvmsJfrSamples *self, const JvmsJfrEvent *ev, const TypeInfo *ti)
     case RULE_DURATION:
       return (guint64) MAX (jvms_jfr_event_get_duration_ns (ev), 0);
     case RULE_PERIOD:
-      /* dd-trace's CPU samples carry how many samples each stands for. */
-      return (guint64) period_of (self, ti) * jvms_jfr_recording_batch_size (ev, ti->batch);
+      return (guint64) period_of (self, ti);
     case RULE_SAMPLING_PERIOD:
       if (ti->weight_field != NULL && jvms_jfr_event_get_time_ns (ev, ti->weight_field, &v) && v > 0)
         return (guint64) v;
@@ -660,6 +659,18 @@ on_sample (JvmsJfrSamples *self, const JvmsJfrEvent *ev, TypeInfo *ti)
         ti->store_type = jvms_samples_writer_intern_type (self->writer, ti->type_name, ti->unit, ti->flags);
       r.type = ti->store_type;
       r.weight = weight_of (self, ev, ti);
+      if (ti->batch != NULL)
+        {
+          /* A sampler's event that stands for N samples (dd-trace's weight): N samples of one
+           * period each, over the event's span when it has one, else all at its start (ddprof's
+           * datadog.ExecutionSample has none). At most 2^20 samples of a weight below
+           * 9.2e18 / 2^20: the type's sum cannot overflow. */
+          n = jvms_jfr_recording_batch_size (ev, ti->batch);
+          gint64 duration = jvms_jfr_event_get_duration_ns (ev);
+          spacing = CLAMP (duration > 0 && n > 1 ? duration / (gint64) (n - 1) : 0, 0, G_MAXINT64 >> 21);
+          if (n > 1)
+            r.weight = MIN (r.weight, (guint64) G_MAXINT64 >> 21);
+        }
       if ((ti->flags & JVMS_SAMPLE_TYPE_CPU) && self->cpu_state != NULL && tid > 0)
         r.state = self->cpu_state (tid, time, self->cpu_state_data);
       if (ti->detail_string != NULL)

@@ -217,9 +217,14 @@ class Recording:
         settings = []              # (time, type name, period or None)
         raw = []
         self.flat = {}             # setting name -> last value: async-profiler's names are unique
+        self.dd_wall = None        # ddprof's DatadogProfilerConfig.wallInterval (ns; 0 none)
         for e in events:
             t = e["type"]
             v = e["values"]
+            if t == "datadog.DatadogProfilerConfig":
+                # ddprof's wall-clock interval (docs/writers.md), when it says one
+                self.dd_wall = duration_ns(v.get("wallInterval")) if v.get("wallInterval") else 0
+                continue
             if t == "jdk.ActiveSetting":
                 self.flat[v.get("name")] = v.get("value") or ""
                 if v.get("name") in ("period", "interval") and v.get("id") in names_by_id:
@@ -248,7 +253,9 @@ class Recording:
     def wall_interval(self):
         """async-profiler's wall-clock interval (ns) by its settings (arguments.cpp, wallClock.cpp):
         `wall` when >= 0, else `interval` with event `wall`; 50 ms when 0 or absent; IntelliJ's
-        `usedWallInterval` when > 0."""
+        `usedWallInterval` when > 0. ddprof's: its config's `wallInterval`, else 50 ms."""
+        if self.dd_wall is not None:
+            return self.dd_wall or 50 * MS
         wall = self.setting_int("wall", -1)
         ns = wall if wall >= 0 else self.setting_int("interval", 0) if self.flat.get("event") == "wall" else 0
         if self.setting_int("usedWallInterval", 0) > 0:
@@ -296,9 +303,18 @@ class Recording:
                 self.type_count[t] += n
                 continue
             w = self.weight(t, v, period_now)
-            self.samples.append((t, time, tid, folded, w))
-            self.type_total[t] += w
-            self.type_count[t] += 1
+            # A CPU sampler's event that stands for N samples (ddprof's datadog.ExecutionSample
+            # `weight`: the sampling intervals it counts) is N samples of one period each, spread
+            # over the event's duration when it has one, else all at its start.
+            n = 1
+            if t in CPU_TYPES and t.startswith("datadog.") and isinstance(v.get("weight"), int):
+                n = max(1, min(v["weight"], 1 << 20))
+            duration = duration_ns(v.get("duration")) if n > 1 and "duration" in v else 0
+            spacing = duration // (n - 1) if duration > 0 else 0
+            for i in range(n):
+                self.samples.append((t, time + i * spacing, tid, folded, w))
+            self.type_total[t] += n * w
+            self.type_count[t] += n
 
     def weight(self, t, v, period_now):
         if t in PERIOD_TYPES:

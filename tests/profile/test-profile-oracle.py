@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """jvmscope-cli profile --folded against the JDK's own reading of the same recordings.
 
-For every file of ../shared/testdata/jfr (decompressed into a temporary folder) and for two
+For every file of ../shared/testdata/jfr (decompressed into a temporary folder), a file as
+dd-trace-java's profiler writes one with weighted samples (dd-weights-gen), and for two
 recordings this test makes of tests/profile/ProfileWork.java (data/jvmscope.jfc; and one with
 TLAB events instead of allocation samples), the CLI's folded stacks must equal, line for line,
 an aggregation of `jfr print --json` by the rules of docs/profile.md (profile_oracle.py): for the
@@ -202,6 +203,7 @@ def main():
     ap.add_argument("--source-dir", required=True)
     ap.add_argument("--jfc", required=True)
     ap.add_argument("--shared", required=True)
+    ap.add_argument("--dd-weights-gen", required=True)
     args = ap.parse_args()
     tap = Tap()
     work = tempfile.mkdtemp(prefix="jvmscope-profile-oracle-")
@@ -239,6 +241,12 @@ def main():
                 shutil.copyfileobj(src, dst)
             files.append(out)
         tap.check(len(files) >= 6, "the shared JFR files are there (%d)" % len(files))
+        # ddprof's samples with weights (no public recording holds them): written by
+        # dd-weights-gen, read by jfr print as any other file.
+        dd = os.path.join(work, "dd-weights.jfr")
+        r = run([args.dd_weights_gen, dd])
+        if tap.check(r.returncode == 0 and os.path.isfile(dd), "dd-weights.jfr: written", r.stderr):
+            files.append(dd)
 
         for path in recordings + files:
             try:

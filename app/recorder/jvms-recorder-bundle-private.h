@@ -45,6 +45,7 @@ typedef struct
   char **switch_counters;       /* read at each sched_switch; NULL when not */
   gboolean switch_hardware;
   char *switch_group_refused;   /* what perf said refusing the group; the plain switch recorded */
+  gint64 buffer_per_cpu_bytes;  /* perf's ring buffer per CPU as perf sized it, -1 unknown */
   JvmsPerfLosses losses;        /* what perf lost, when losses_known */
   gboolean losses_known;
   char *losses_error;           /* why not known */

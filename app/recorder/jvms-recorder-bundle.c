@@ -25,6 +25,7 @@ jvms_recording_init (JvmsRecording *rec)
   rec->not_recorded = json_array_new ();
   rec->helpers = json_array_new ();
   rec->probe.paranoid = G_MININT;
+  rec->buffer_per_cpu_bytes = -1;
 }
 
 void
@@ -421,7 +422,7 @@ jvms_recording_write_bundle (JvmsRecording *rec, GError **error)
       /* Set when perf refused the group and the plain sched_switch was recorded instead. */
       if (rec->switch_group_refused != NULL)
         add_string_or_null (b, "switch_counters_refused", rec->switch_group_refused);
-      add_int (b, "buffer_per_cpu_bytes", 32 * 1024 * 1024);
+      add_int (b, "buffer_per_cpu_bytes", rec->buffer_per_cpu_bytes);
       /* Kept from before "lost": the LOST records (gaps) and LOST_SAMPLES total, -1 unknown. */
       add_int (b, "lost_records", rec->losses_known ? (gint64) rec->losses.total.lost_records : -1);
       add_int (b, "lost_samples", rec->losses_known ? (gint64) rec->losses.lost_samples : -1);

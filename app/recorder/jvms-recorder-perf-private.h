@@ -66,6 +66,8 @@ const char *jvms_perf_session_counters      (JvmsPerfSession *session);
  * hardware ones. */
 const char * const *jvms_perf_session_switch_counters (JvmsPerfSession *session,
                                                        gboolean        *hardware);
+/* perf's ring buffer per CPU in bytes, as perf sizes it from the -m given (-1: unknown). */
+gint64      jvms_perf_session_buffer_bytes  (JvmsPerfSession *session);
 /* What perf lost, read from its file once it stopped; NULL with @why_unknown (may be NULL)
  * when the file could not be read to its end. */
 const JvmsPerfLosses *jvms_perf_session_losses (JvmsPerfSession *session,

@@ -12,6 +12,7 @@
 #include <glib/gstdio.h>
 #include <signal.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -52,6 +53,42 @@ static const char * const sw_switch_counters[] = { "task-clock", "page-faults", 
 #define PERF_BUFFER "32M"
 
 
+/* The bytes per CPU perf's ring buffer gets for `-m @spec`, as perf's parse_pages_arg sizes it:
+ * a size with a unit (B, K, M, G) is rounded up to whole pages, a bare number is pages, and
+ * the pages are rounded up to a power of two. -1 when perf would refuse @spec. */
+static gint64
+perf_buffer_bytes (const char *spec)
+{
+  static const struct { char tag; guint64 mult; } units[] = {
+    { 'B', 1 }, { 'K', 1 << 10 }, { 'M', 1 << 20 }, { 'G', 1 << 30 },
+  };
+  guint64 page = (guint64) sysconf (_SC_PAGESIZE);
+  guint64 value, pages;
+  char *end = NULL;
+
+  if (spec == NULL || !g_ascii_isdigit (spec[0]))
+    return -1;
+  value = g_ascii_strtoull (spec, &end, 10);
+  if (end[0] == '\0')
+    pages = value;
+  else
+    {
+      guint64 mult = 0;
+      for (gsize i = 0; i < G_N_ELEMENTS (units); i++)
+        if (g_ascii_toupper (end[0]) == units[i].tag && end[1] == '\0')
+          mult = units[i].mult;
+      if (mult == 0 || value > G_MAXINT64 / mult)
+        return -1;
+      pages = (value * mult + page - 1) / page;
+    }
+  if (pages == 0 || pages > ((guint64) G_MAXINT64 / page) / 2)
+    return -1;
+  guint64 pow2 = 1;
+  while (pow2 < pages)
+    pow2 <<= 1;
+  return (gint64) (pow2 * page);
+}
+
 /* How long perf may take to acknowledge "enable", and to answer a question. */
 #define START_TIMEOUT_S 60
 #define PROBE_TIMEOUT_S 30
@@ -70,6 +107,7 @@ struct _JvmsPerfSession
   const char *counters;
   const char * const *switch_counters;
   gboolean switch_hardware;
+  gint64 buffer_bytes;     /* per CPU, as perf sizes it from -m */
   char *perf_path, *output;
   JvmsPerfLosses losses;
   gboolean losses_known;
@@ -407,6 +445,7 @@ jvms_perf_session_start_async (const JvmsPerfConfig *config, GAsyncReadyCallback
   const char *buffer = g_getenv ("JVMSCOPE_TEST_PERF_BUFFER");
   if (buffer == NULL || buffer[0] == '\0')
     buffer = PERF_BUFFER;
+  session->buffer_bytes = perf_buffer_bytes (buffer);
   const char * const head[] = {
     config->perf_path, "record", "-o", config->output, "-k", "CLOCK_MONOTONIC", "-a", "-m", buffer,
     "-D", "-1",
@@ -583,6 +622,12 @@ jvms_perf_session_switch_counters (JvmsPerfSession *session, gboolean *hardware)
 {
   *hardware = session->switch_hardware;
   return session->switch_counters;
+}
+
+gint64
+jvms_perf_session_buffer_bytes (JvmsPerfSession *session)
+{
+  return session->buffer_bytes;
 }
 
 const JvmsPerfLosses *

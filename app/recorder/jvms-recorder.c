@@ -760,6 +760,7 @@ on_perf_stopped (GObject *source, GAsyncResult *res, gpointer data)
       rec->syscall_scope = g_strdup (jvms_perf_session_syscall_scope (perf));
       rec->counters = g_strdup (jvms_perf_session_counters (perf));
       rec->switch_counters = g_strdupv ((char **) jvms_perf_session_switch_counters (perf, &rec->switch_hardware));
+      rec->buffer_per_cpu_bytes = jvms_perf_session_buffer_bytes (perf);
       const char *why = NULL;
       const JvmsPerfLosses *losses = jvms_perf_session_losses (perf, &why);
       if (losses != NULL)

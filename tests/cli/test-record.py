@@ -125,6 +125,11 @@ def check_kernel(out, b, stderr=None, expect_lost=False):
     tap.check(ours.get("sched:sched_switch", 0) > 0, "sched_switch events of the JVM's pid %d" % b["pid"],
               "events of that pid: %s" % ours)
     k = b["recorded"]["kernel"]
+    # perf's -m: SMALL_BUFFER pages per CPU where the test variable gives them, else 32M.
+    want_buffer = int(SMALL_BUFFER) * os.sysconf("SC_PAGE_SIZE") if expect_lost else 32 << 20
+    tap.check(k.get("buffer_per_cpu_bytes") == want_buffer,
+              "bundle.json's buffer_per_cpu_bytes is what perf was given (%d)" % want_buffer,
+              k.get("buffer_per_cpu_bytes"))
     lost = sum(c["records"] for c in cpus.values())
     if expect_lost:
         tap.check(lost > 0, "perf lost events with a %s-page buffer" % SMALL_BUFFER,

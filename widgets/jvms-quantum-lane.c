@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "jvms-quantum-lane.h"
+#include "jvms-quantum-scale.h"
 #include "jvms-session.h"
 #include "jvms-states.h"
 
@@ -34,7 +35,7 @@ jvms_quantum_colour_parse (const char        *nick,
 void
 jvms_quantum_mode_init (JvmsQuantumMode *self)
 {
-  *self = (JvmsQuantumMode) { .colour = JVMS_QUANTUM_COLOUR_STATE, .vmax = 1 };
+  *self = (JvmsQuantumMode) { .colour = JVMS_QUANTUM_COLOUR_STATE, .vmax = 1, .trace_top = NAN };
 }
 
 void
@@ -50,9 +51,14 @@ jvms_quantum_mode_set_from_session (JvmsQuantumMode *self,
                                     JvmsSession     *session,
                                     JvmsThreadList  *threads)
 {
-  jvms_quantum_mode_set (self, session != NULL ? jvms_session_get_history (session) : NULL, threads,
+  JvmsHistory *history = session != NULL ? jvms_session_get_history (session) : NULL;
+
+  jvms_quantum_mode_set (self, history, threads,
                          session != NULL ? jvms_session_get_quantum_colour (session) : NULL,
                          session != NULL ? jvms_session_get_quantum_shade (session) : NULL);
+  /* The whole trace's scale not known yet: a worker finds it, and the views draw again. */
+  if (self->found && isnan (self->trace_top) && jvms_history_is_complete (history))
+    jvms_quantum_scale_request (self, history, session);
 }
 
 gboolean
@@ -109,6 +115,7 @@ jvms_quantum_mode_set (JvmsQuantumMode *self,
   g_clear_pointer (&self->shade, g_free);
   self->numerator = self->denominator = NULL;
   self->found = self->exact = FALSE;
+  self->trace_top = NAN;
   if (shade == NULL || *shade == '\0' || g_str_equal (shade, "none"))
     return;
   self->shade = g_strdup (shade);
@@ -129,6 +136,49 @@ jvms_quantum_mode_set (JvmsQuantumMode *self,
   /* Exact counts where perf read the counters at each switch; else the sampled rates. */
   self->exact = has_counters (self, history, threads, TRUE);
   self->found = self->exact || has_counters (self, history, threads, FALSE);
+  /* One scale for the whole trace, once it is all there and known: what scrolling or zooming
+   * shows never changes it (docs/records.md, "The shade's scale"). */
+  if (self->found && jvms_history_is_complete (history) &&
+      !jvms_quantum_scale_lookup (self, history, &self->trace_top))
+    self->trace_top = NAN;
+}
+
+char **
+jvms_quantum_shade_names (JvmsHistory    *history,
+                          JvmsThreadList *threads)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+
+  g_ptr_array_add (names, g_strdup ("none"));
+  for (guint i = 0; history != NULL && threads != NULL && i < jvms_thread_list_get_len (threads); i++)
+    {
+      const JvmsThreadInfo *t = jvms_thread_list_get (threads, i);
+      if (t->kind == JVMS_THREAD_KIND_OTHER_PROCESS || t->folder == JVMS_ATTRIBUTE_INVALID)
+        continue;
+      for (guint k = 0; k < 2; k++)
+        {
+          JvmsAttribute folder = jvms_history_lookup_child (history, t->folder, k == 0 ? "switch-counters" : "counters");
+          if (folder == JVMS_ATTRIBUTE_INVALID)
+            continue;
+          g_autoptr(GArray) children = jvms_history_list_children (history, folder);
+          for (guint c = 0; c < children->len; c++)
+            {
+              const char *name = jvms_history_get_name (history, g_array_index (children, JvmsAttribute, c));
+              if (name != NULL && !g_hash_table_contains (seen, name))
+                {
+                  g_hash_table_add (seen, (gpointer) name);
+                  g_ptr_array_add (names, g_strdup (name));
+                }
+            }
+        }
+    }
+  if (g_hash_table_contains (seen, "instructions") && g_hash_table_contains (seen, "cycles"))
+    g_ptr_array_add (names, g_strdup ("ipc"));
+  if (g_hash_table_contains (seen, "cache-misses") && g_hash_table_contains (seen, "cache-references"))
+    g_ptr_array_add (names, g_strdup ("miss-ratio"));
+  g_ptr_array_add (names, NULL);
+  return (char **) g_ptr_array_steal (names, NULL);
 }
 
 void
@@ -147,9 +197,9 @@ jvms_quantum_mode_lanes (const JvmsQuantumMode *self,
                                       : JVMS_ATTRIBUTE_INVALID;
 }
 
-static gboolean
-numeric (const JvmsValue *v,
-         double          *out)
+gboolean
+jvms_quantum_value_number (const JvmsValue *v,
+                           double          *out)
 {
   if (v->type == JVMS_VALUE_INT)
     *out = (double) v->i;
@@ -167,9 +217,23 @@ cell_value (const JvmsSummaryCell *cells,
 {
   double v;
 
-  if (cells == NULL || (cells[c].flags & JVMS_SUMMARY_EMPTY) || !numeric (&cells[c].dominant, &v))
+  if (cells == NULL || (cells[c].flags & JVMS_SUMMARY_EMPTY) || !jvms_quantum_value_number (&cells[c].dominant, &v))
     return NAN;
   return v;
+}
+
+double
+jvms_quantum_mode_value_of (const JvmsQuantumMode *self,
+                            double                 num,
+                            double                 den,
+                            double                 cs)
+{
+  /* A run that held a switch perf did not record shares its counts: none of them is its own. */
+  if (isnan (num) || (!isnan (cs) && cs > 1))
+    return NAN;
+  if (self->denominator == NULL)
+    return num;
+  return isnan (den) || den == 0 ? NAN : num / den;
 }
 
 double
@@ -177,19 +241,9 @@ jvms_quantum_mode_value (const JvmsQuantumMode        *self,
                          const JvmsSummaryCell *const *lanes,
                          int                           c)
 {
-  double num, den, cs;
-
   if (self->shade == NULL || !self->found)
     return NAN;
-  num = cell_value (lanes[1], c);
-  /* A run that held a switch perf did not record shares its counts: none of them is its own. */
-  cs = cell_value (lanes[3], c);
-  if (isnan (num) || (!isnan (cs) && cs > 1))
-    return NAN;
-  if (self->denominator == NULL)
-    return num;
-  den = cell_value (lanes[2], c);
-  return isnan (den) || den == 0 ? NAN : num / den;
+  return jvms_quantum_mode_value_of (self, cell_value (lanes[1], c), cell_value (lanes[2], c), cell_value (lanes[3], c));
 }
 
 static gboolean
@@ -198,6 +252,7 @@ on_cpu (const JvmsSummaryCell *cell)
   return !(cell->flags & JVMS_SUMMARY_EMPTY) && cell->dominant.type == JVMS_VALUE_INT &&
          (cell->dominant.i == JVMS_KERNEL_STATE_RUNNING || cell->dominant.i == JVMS_KERNEL_STATE_SYSCALL);
 }
+
 
 void
 jvms_quantum_mode_scale_begin (JvmsQuantumMode *self)
@@ -248,7 +303,10 @@ jvms_quantum_mode_scale_finish (JvmsQuantumMode *self)
 {
   double step;
 
-  /* 1, 2 or 5 × 10^n at or above the largest value: a scale that reads at a glance. */
+  /* The whole trace's largest value once known; then 1, 2 or 5 × 10^n at or above it: a
+   * scale that reads at a glance. */
+  if (!isnan (self->trace_top))
+    self->vmax = self->trace_top;
   if (!(self->vmax > 0))
     self->vmax = 1;
   step = pow (10, floor (log10 (self->vmax)));
@@ -573,7 +631,7 @@ value_at (JvmsHistory   *history,
 
   if (attribute == JVMS_ATTRIBUTE_INVALID ||
       !jvms_history_query_single (history, attribute, time, &iv, NULL) ||
-      !numeric (&iv.value, &v))
+      !jvms_quantum_value_number (&iv.value, &v))
     return NAN;
   return v;
 }

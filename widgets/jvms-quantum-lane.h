@@ -62,6 +62,8 @@ typedef struct
   gboolean          exact;      /* read at switches (switch-counters/), else sampled rates */
   gboolean          found;      /* some thread of the history has the counters */
   double            vmax;       /* the scale's top: values from 0 to vmax */
+  double            trace_top;  /* the largest value over the whole trace, NaN until the
+                                 * history is complete (the scale is then what is on screen) */
   gboolean          any_value;  /* some column of the last scale had a value */
   guint             glyph_queries; /* point queries left this frame */
   gboolean          glyphs_cut;    /* some glyphs were not looked for */
@@ -83,6 +85,11 @@ void      jvms_quantum_mode_set       (JvmsQuantumMode            *self,
 void      jvms_quantum_mode_set_from_session (JvmsQuantumMode     *self,
                                               struct _JvmsSession *session,
                                               JvmsThreadList      *threads);
+/* The names a shade may have on @history (NULL-terminated, g_strfreev): "none", each counter
+ * of the JVM's threads (read at switches or sampled), "ipc" and "miss-ratio" where both their
+ * counters are there. */
+char    **jvms_quantum_shade_names    (JvmsHistory                *history,
+                                       JvmsThreadList             *threads);
 /* Anything other than the state colours: the extra lanes and the glyphs are drawn. */
 gboolean  jvms_quantum_mode_active    (const JvmsQuantumMode      *self);
 /* The JVMS_QUANTUM_LANES attributes of @thread (JVMS_ATTRIBUTE_INVALID where it has none). */
@@ -91,13 +98,25 @@ void      jvms_quantum_mode_lanes     (const JvmsQuantumMode      *self,
                                        const JvmsThreadInfo       *thread,
                                        JvmsAttribute              *out);
 /* The scale: restart, then each row's cells (lanes may hold NULLs), then finish (rounds the
- * largest value up to 1, 2 or 5 × 10^n). */
+ * largest value up to 1, 2 or 5 × 10^n). Once the history is complete the largest value is the
+ * whole trace's (trace_top), whatever is on screen: the largest the shade has where a JVM
+ * thread is on a CPU, for a counter read at switches the largest count `jvmscope-cli records`
+ * gives a quantum. */
 void      jvms_quantum_mode_scale_begin (JvmsQuantumMode          *self);
 void      jvms_quantum_mode_scale_row (JvmsQuantumMode            *self,
                                        const JvmsTimelineGeometry *g,
                                        const JvmsSummaryCell      *kernel,
                                        const JvmsSummaryCell *const *lanes);
 void      jvms_quantum_mode_scale_finish (JvmsQuantumMode         *self);
+/* An int or double value as a double; FALSE for any other. */
+gboolean  jvms_quantum_value_number   (const JvmsValue            *v,
+                                       double                     *out);
+/* The shade's value from its counters' values at one time (NaN where missing): @num, @den
+ * (ignored for a counter alone) and @cs, the run's context-switches. */
+double    jvms_quantum_mode_value_of  (const JvmsQuantumMode      *self,
+                                       double                      num,
+                                       double                      den,
+                                       double                      cs);
 /* The shade's value in column @c (NaN: none). */
 double    jvms_quantum_mode_value     (const JvmsQuantumMode      *self,
                                        const JvmsSummaryCell *const *lanes,

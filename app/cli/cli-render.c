@@ -21,6 +21,7 @@
 #include "jvms-object-age-samples.h"
 #include "jvms-object-age-view.h"
 #include "jvms-quantum-lane.h"
+#include "jvms-quantum-scale.h"
 #include "jvms-threads-view.h"
 #include "jvms-states.h"
 #include "jvms-thread-list.h"
@@ -134,6 +135,23 @@ threads_rows (GString    *out,
   jvms_thread_list_free (threads);
 }
 
+/* Whether @shade names a shade of @trace's quanta; if not, says so with the names there are. */
+static gboolean
+shade_known (JvmsHistory *history,
+             const char  *trace,
+             const char  *shade)
+{
+  g_autoptr(JvmsThreadList) threads = jvms_thread_list_read (history);
+  g_auto(GStrv) names = jvms_quantum_shade_names (history, threads);
+
+  if (g_strv_contains ((const char * const *) names, shade))
+    return TRUE;
+  g_autofree char *list = g_strjoinv (", ", names);
+  g_printerr (_("jvmscope-cli render: --shade %s: %s has no such shade; its shades are: %s\n"),
+              shade, trace, list);
+  return FALSE;
+}
+
 /* The natural height of @widget at @width: what the window gives it unscrolled. */
 static int
 height_for (GtkWidget *widget,
@@ -237,6 +255,8 @@ jvms_cli_render (int argc, char **argv)
   gint64 jvm_pid;
   if (!jvms_cli_choose_jvm ("render", history, files[0], pid, TRUE, &jvm_pid))
     return 2;
+  if (shade != NULL && !shade_known (history, files[0], shade))
+    return 2;
   g_autoptr(JvmsEventStore) store = NULL;
   if (jvms_trace_index_get_events_path (index) != NULL)
     {
@@ -264,6 +284,10 @@ jvms_cli_render (int argc, char **argv)
   jvms_session_set_visible (session, t0, t1, FALSE);
   jvms_session_set_quantum_colour (session, colour_by);
   jvms_session_set_quantum_shade (session, shade);
+  /* The shade's scale over the whole trace, before the views draw (the window finds it in a
+   * worker). */
+  if (shade != NULL)
+    jvms_quantum_scale_prepare (history, shade);
 
   g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_object_unref);
   g_ptr_array_add (parts, g_object_ref_sink (jvms_time_ruler_new (session)));
@@ -316,7 +340,10 @@ jvms_cli_render (int argc, char **argv)
         threads_rows (rows, parts->pdata[i], history, width, y);
       if (JVMS_IS_CPUS_VIEW (parts->pdata[i]) && (colour_by != NULL || shade != NULL))
         {
-          int top = y + jvms_timeline_get_legend_height (JVMS_TIMELINE (parts->pdata[i]), width);
+          /* The data begin below the legend, or half-way down a view too short for all of it
+           * (jvms-timeline.c's geometry): the CPUs view often is. */
+          int top = y + MIN (jvms_timeline_get_legend_height (JVMS_TIMELINE (parts->pdata[i]), width),
+                             heights[i] / 2);
           g_string_append_printf (cpu_rows, "x0=%d", MIN (JVMS_TIMELINE_GUTTER, width / 3));
           for (guint c = 0; c < jvms_cpus_view_get_n_cpus (parts->pdata[i]); c++)
             g_string_append_printf (cpu_rows, " %" G_GINT64_FORMAT ":%d",

@@ -13,6 +13,7 @@ against `records --json` of the same quanta:
 
 Usable alone: quanta_render.py CLI TRACE CACHE [METRIC:exact|estimated]..."""
 import json
+import math
 import os
 import re
 import subprocess
@@ -23,6 +24,7 @@ from jvms_images import read_png
 
 LANE_Y = 14        # the kernel lane's top in a thread's row (JVMS_THREADS_VIEW_KERNEL_LANE_Y)
 LANE_H = 10
+CPU_LANE_Y = 2     # a CPU's lane in its row of the CPUs view (JVMS_CPUS_VIEW_LANE_Y), 12 px high
 WIDTH = 1600
 SHADE_LOW, SHADE_NONE = 0.3, 0.12
 # Full columns of a quantum, and of what follows it, around a glyph that is checked: a glyph
@@ -100,6 +102,45 @@ def choose_range(quanta, metric):
     return best[1], best[2]
 
 
+def round_up_125(v):
+    """1, 2 or 5 × 10^n at or above @v (jvms_quantum_mode_scale_finish)."""
+    if not v > 0:
+        return 1.0
+    step = 10 ** math.floor(math.log10(v))
+    for k in (1, 2, 5, 10):
+        if v <= k * step * (1.000000001 if k == 1 else 1):
+            return float(k * step)
+
+
+def check_scale(tap, cli, trace, cache, quanta, metric, top, tmp):
+    """The shade's scale is the whole trace's (docs/records.md, "The shade's scale"): 0 to the
+    largest @metric a quantum has in the records, rounded up to 1, 2 or 5 × 10^n, in the range
+    checked and in the longest stretch that leaves the largest quantum out."""
+    valued = sorted((q for q in quanta if q.get(metric) is not None), key=lambda q: q["start"])
+    big = max(valued, key=lambda q: q[metric])
+    want = round_up_125(big[metric])
+    # A stretch whose own quanta would give a smaller scale: the quantum with the smallest
+    # value whose overlapping quanta's largest value rounds up below the trace's.
+    small = None
+    for q in sorted(valued, key=lambda q: q[metric])[:400]:
+        t0, t1 = q["start"], q["start"] + q["duration"]
+        near = [p[metric] for p in valued if p["start"] < t1 and p["start"] + p["duration"] > t0]
+        if round_up_125(max(near)) < want:
+            small = (t0, t1, max(near))
+            break
+    if small is None:
+        tap.check(False, "render --shade %s: a stretch whose quanta's largest %s is below the trace's scale"
+                  % (metric, metric))
+        return
+    _img, _x0, _ys, other = render(cli, trace, cache, os.path.join(tmp, "scale.png"), small[0], small[1],
+                                   "--colour-by", "cpu", "--shade", metric)
+    m = re.search(r"shaded by %s from 0 to (\S+) \(" % metric, other)
+    tap.check(top == want and m is not None and float(m.group(1)) == want,
+              "render --shade %s: the scale is 0 to %g, the largest %s of the records (%g) rounded up, "
+              "also over a stretch whose quanta reach only %g" % (metric, want, metric, big[metric], small[2]),
+              (top, other, want))
+
+
 def check(tap, cli, trace, cache, quanta, tmp, shades=()):
     """@shades: (metric, basis) pairs to render with --shade; an "exact" one is checked quantum by
     quantum, an "estimated" one only says so (its shade is the sampled rate, not the records'
@@ -116,10 +157,10 @@ def check(tap, cli, trace, cache, quanta, tmp, shades=()):
                                        "--colour-by", "cpu", "--shade", m_name)
         tap.check(re.search(r"shaded by %s from 0 to \S+ \(%s" % (re.escape(m_name), basis), summary),
                   "render --shade %s says it is %s" % (m_name, basis), summary)
-    b, summary_b = a, ""
+    b, ys_b, summary_b = a, ys, ""
     if exact:
-        b, _x0, _ys, summary_b = render(cli, trace, cache, os.path.join(tmp, "shade.png"), t0, t1,
-                                        "--colour-by", "cpu", "--shade", metric)
+        b, _x0, ys_b, summary_b = render(cli, trace, cache, os.path.join(tmp, "shade.png"), t0, t1,
+                                         "--colour-by", "cpu", "--shade", metric, views="threads,cpus")
     n = WIDTH - x0
     span = (t1 - t0) / n
 
@@ -131,7 +172,9 @@ def check(tap, cli, trace, cache, quanta, tmp, shades=()):
 
     m = re.search(r"shaded by %s from 0 to (\S+) \((exact|estimated|not recorded)" % metric, summary_b)
     top = float(m.group(1)) if m else float("nan")
-    colours, shade_bad, colour_bad, checked = {}, [], [], 0
+    if exact:
+        check_scale(tap, cli, trace, cache, quanta, metric, top, tmp)
+    colours, shade_bad, colour_bad, checked, cpu_checked = {}, [], [], 0, 0
     by_thread = {}
     for q in quanta:
         by_thread.setdefault(q["tid"], []).append(q)
@@ -147,14 +190,22 @@ def check(tap, cli, trace, cache, quanta, tmp, shades=()):
         checked += 1
         if not exact:
             continue
-        bg = pixel(b, x, ys[q["tid"]] + LANE_Y - 1)
         tc = q.get(metric)
         alpha = SHADE_NONE if tc is None else SHADE_LOW + (1 - SHADE_LOW) * min(tc / top, 1)
-        want = tuple(round(g * (1 - alpha) + f * alpha) for g, f in zip(bg, full))
-        got = pixel(b, x, y)
-        if max(abs(g - w) for g, w in zip(got, want)) > 3:
-            shade_bad.append("tid %d at %d ns: task-clock %s of %g: want %s, got %s"
-                             % (q["tid"], q["start"], tc, top, want, got))
+        # The thread's row, and the row of its CPU in the CPUs view (the thread's colour there,
+        # shaded by the same quantum), each over its row's background.
+        places = [("thread", full, ys_b[q["tid"]] + LANE_Y - 1, ys_b[q["tid"]] + LANE_Y + 2)]
+        if -1 - q["cpu"] in ys and -1 - q["cpu"] in ys_b:
+            places.append(("CPU %d" % q["cpu"], pixel(a, x, ys[-1 - q["cpu"]] + CPU_LANE_Y + 5),
+                           ys_b[-1 - q["cpu"]] + CPU_LANE_Y - 1, ys_b[-1 - q["cpu"]] + CPU_LANE_Y + 5))
+            cpu_checked += 1
+        for where, unshaded, bg_y, at_y in places:
+            bg = pixel(b, x, bg_y)
+            want = tuple(round(g * (1 - alpha) + f * alpha) for g, f in zip(bg, unshaded))
+            got = pixel(b, x, at_y)
+            if max(abs(g - w) for g, w in zip(got, want)) > 3:
+                shade_bad.append("tid %d at %d ns, %s row: %s %s of %g: want %s, got %s"
+                                 % (q["tid"], q["start"], where, metric, tc, top, want, got))
     for cpu, seen in colours.items():
         if len(seen) != 1:
             colour_bad.append("CPU %d: %d colours %s" % (cpu, len(seen), sorted(seen)))
@@ -163,9 +214,10 @@ def check(tap, cli, trace, cache, quanta, tmp, shades=()):
               "render --colour-by cpu: each quantum in its CPU's colour, a colour per CPU "
               "(%d quanta, %d CPUs)" % (checked, len(colours)), "\n".join(colour_bad))
     if exact:
-        tap.check(m is not None and m.group(2) == "exact" and checked >= 3 and not shade_bad,
-                  "render --shade %s: each quantum's shade is its %s in records (%s; %d quanta)"
-                  % (metric, metric, summary_b, checked), "\n".join(shade_bad[:20]))
+        tap.check(m is not None and m.group(2) == "exact" and checked >= 3 and cpu_checked >= 3 and not shade_bad,
+                  "render --shade %s: each quantum's shade is its %s in records, in its thread's row "
+                  "and in its CPU's row of the CPUs view (%s; %d quanta, %d in CPU rows)"
+                  % (metric, metric, summary_b, checked, cpu_checked), "\n".join(shade_bad[:20]))
 
     # Glyphs: where a quantum ends, with MARGIN whole columns of it and of what follows.
     glyph_bad, glyphs = [], {"p": 0, "y": 0}

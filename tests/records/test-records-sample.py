@@ -5,12 +5,14 @@ same figures computed here; --from/--to; a computed metric; events:TYPE against 
 saving, listing, using and deleting a set and a metric; bad expressions and options refused with
 status 2 and a message naming the expression; the threads view's quanta drawn by
 `render --colour-by cpu` against these records (quanta_render.py: a colour per CPU, the glyphs of
-preempted and blocked quanta; the shades are checked in records-recorded). Prints TAP."""
+preempted and blocked quanta; the shades are checked in records-recorded); `render --shade` with a
+name the trace has not refused, listing the shades there are. Prints TAP."""
 import argparse
 import csv
 import io
 import json
 import math
+import os
 import shutil
 import subprocess
 import tempfile
@@ -127,6 +129,15 @@ try:
         if p.returncode not in (1, 2) or text not in p.stderr or p.stdout:
             wrong.append("%s: status %d, %r" % (extra, p.returncode, p.stderr))
     tap.check(not wrong, "bad expressions and options are refused, naming what is wrong", "\n".join(wrong))
+
+    # A shade the trace has not: refused, naming it and the shades there are, no image.
+    png = os.path.join(tmp, "bad-shade.png")
+    p = subprocess.run([args.cli, "render", args.sample, "-o", png, "--cache-dir", tmp, "--views", "threads",
+                        "--shade", "task-clok"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    tap.check(p.returncode == 2 and "--shade task-clok:" in p.stderr and "none, cpu-clock" in p.stderr
+              and not os.path.exists(png),
+              "render --shade with a name the trace has not: status 2, the name and the shades there are",
+              (p.returncode, p.stderr))
 
     quanta_render.check(tap, args.cli, args.sample, tmp, quanta, tmp)
 finally:

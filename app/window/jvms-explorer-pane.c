@@ -924,6 +924,16 @@ dump_bounds (GKeyFile *kf, const char *g, const char *key, GtkWidget *widget)
     g_key_file_set_integer_list (kf, g, key, b, 4);
 }
 
+/* Whether @dropdown's list is open: its popover (a child of the drop-down) is shown. */
+static gboolean
+popup_open (GtkWidget *dropdown)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (dropdown); c != NULL; c = gtk_widget_get_next_sibling (c))
+    if (GTK_IS_POPOVER (c) && gtk_widget_get_mapped (c))
+      return TRUE;
+  return FALSE;
+}
+
 /* A record as tests name it: its start (epoch ns) and thread. */
 static char *
 record_key (JvmsRecordTable *t, guint64 row)
@@ -954,6 +964,8 @@ jvms_explorer_pane_dump_state (JvmsExplorerPane *self, GKeyFile *kf)
   g_key_file_set_string_list (kf, g, "shade-choices", (const char * const *) shades->pdata, shades->len);
   dump_bounds (kf, g, "colour-bounds", GTK_WIDGET (self->colour_dropdown));
   dump_bounds (kf, g, "shade-bounds", GTK_WIDGET (self->shade_dropdown));
+  g_key_file_set_boolean (kf, g, "colour-open", popup_open (GTK_WIDGET (self->colour_dropdown)));
+  g_key_file_set_boolean (kf, g, "shade-open", popup_open (GTK_WIDGET (self->shade_dropdown)));
   g_autoptr(GPtrArray) choices = g_ptr_array_new ();
   for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->set_choices)); i++)
     g_ptr_array_add (choices, (gpointer) gtk_string_list_get_string (self->set_choices, i));

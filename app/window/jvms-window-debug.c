@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "jvms-threads-view.h"
 #include "jvms-window-private.h"
 
 /* Layout (where the views are) changes without any signal the window follows: the dump looks
@@ -94,6 +95,61 @@ _jvms_window_debug_history_shown (JvmsWindow *self)
  * State dump: what the window shows, as a key file (docs/window.md).
  */
 
+/* The first widget of @type at or under @widget, NULL when none. */
+static GtkWidget *
+find_widget (GtkWidget *widget,
+             GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_widget (c, type);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* How the threads view draws the quanta (issue 22): "coloured by cpu, shaded by task-clock from
+ * 0 to 2e+07 (exact)", as `jvmscope-cli render` prints it, so that a test compares the two. */
+static void
+dump_quanta (JvmsWindow *self,
+             GKeyFile   *kf)
+{
+  GtkWidget *threads = find_widget (GTK_WIDGET (self), JVMS_TYPE_THREADS_VIEW);
+  g_autofree char *summary = threads != NULL ? jvms_threads_view_dup_quantum_summary (JVMS_THREADS_VIEW (threads))
+                                             : NULL;
+  g_key_file_set_string (kf, "quanta", "threads-summary", summary != NULL ? summary : "");
+  if (threads == NULL)
+    return;
+  /* Where each thread's row begins in the X window, as render's "threads rows: x0=X TID:Y ...":
+   * the data area's first column, and each row's top (its kernel lane 14 px below), from the
+   * geometry the view draws with (a row at content y is at top + y - v_offset). */
+  JvmsTimelineGeometry g;
+  graphene_point_t at;
+  double sx, sy;
+  jvms_timeline_get_geometry (JVMS_TIMELINE (threads), &g);
+  if (!gtk_widget_compute_point (threads, GTK_WIDGET (self), &GRAPHENE_POINT_INIT (g.gutter, g.top), &at))
+    return;
+  /* In the X window's coordinates, where a screenshot has them: the window's are offset by its
+   * frame. */
+  gtk_native_get_surface_transform (GTK_NATIVE (self), &sx, &sy);
+  at.x += (float) sx;
+  at.y += (float) sy;
+  g_autoptr(GString) rows = g_string_new (NULL);
+  g_string_append_printf (rows, "x0=%d", (int) at.x);
+  g_auto(GStrv) labels = jvms_threads_view_dup_row_labels (JVMS_THREADS_VIEW (threads));
+  for (guint i = 0; labels[i] != NULL; i++)
+    {
+      gint64 tid = g_ascii_strtoll (labels[i], NULL, 10);
+      int y = tid > 0 ? jvms_threads_view_get_row_y (JVMS_THREADS_VIEW (threads), tid) : -1;
+      if (y >= 0)
+        g_string_append_printf (rows, " %" G_GINT64_FORMAT ":%d", tid, (int) (at.y + y - g.v_offset));
+    }
+  g_key_file_set_string (kf, "quanta", "threads-rows", rows->str);
+}
+
 static char *
 state_to_data (JvmsWindow *self)
 {
@@ -119,6 +175,7 @@ state_to_data (JvmsWindow *self)
   jvms_profiler_pane_dump_state (self->profiler, kf);
   _jvms_window_jvm_dump_state (self, kf);
   jvms_explorer_pane_dump_state (self->explorer, kf);
+  dump_quanta (self, kf);
 
   /* The view preferences as the window read them. */
   static const char * const keys[] = { "thread-grouping", "time-unit", "time-origin",

@@ -27,10 +27,15 @@ On the bundled sample (it has a kernel layer, so scheduling quanta):
 - the table's selection is drawn in the graph (the scatter plot's rectangle: every record of it);
   a click on a record's segment in the graph selects that record in the table and its interval
   on the shared time axis (the views' selection), without reading again;
+- the Timelines drop-downs: a stretch dragged and zoomed to (Z), By CPU and the cpu-clock shade
+  chosen with the pointer and the keyboard; in the screenshots each quantum of records --json in
+  sight is in its CPU's colour (one a CPU, distinct), and shaded as render --colour-by cpu
+  --shade cpu-clock of the same range and width shades it, on the whole trace's scale;
 - screenshots of each step (kept with --keep).
 """
-import configparser, importlib.util, json, math, os, shutil, subprocess, tempfile, time
+import configparser, importlib.util, json, math, os, re, shutil, subprocess, tempfile, time
 
+from jvms_images import read_png
 from jvms_tap import Tap
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -39,6 +44,8 @@ w = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(w)
 
 STATS = ("n", "sum", "min", "max", "mean", "stddev", "mean_delta")
+GUTTER = 180       # the views' label column (JVMS_TIMELINE_GUTTER)
+LANE_Y, LANE_H = 14, 10   # a thread row's kernel lane (JVMS_THREADS_VIEW_KERNEL_LANE_Y)
 FILTER = "duration > 50us && cpu-clock > 0"
 METRIC = "share = cpu-clock / duration"
 
@@ -52,6 +59,12 @@ class Snapshot:
         if self.cp is None or not self.cp.has_option(section, key):
             return default
         return self.cp.get(section, key)
+
+
+def pixel(img, x, y):
+    width, _h, data = img
+    i = (y * width + x) * 3
+    return data[i], data[i + 1], data[i + 2]
 
 
 def key_list(value):
@@ -99,6 +112,16 @@ def main():
 
     def xdo(*cmd):
         return subprocess.run(["xdotool", *cmd], env=env, capture_output=True, text=True)
+
+    def drag(x0, x1, y):
+        """A drag with the first button from x0 to x1 at y, in ten motions."""
+        xdo("mousemove", str(x0), str(y))
+        time.sleep(0.2)
+        xdo("mousedown", "1")
+        for step in range(1, 11):
+            xdo("mousemove", str(x0 + (x1 - x0) * step // 10), str(y))
+            time.sleep(0.05)
+        xdo("mouseup", "1")
 
     def shot(name):
         time.sleep(1.0)  # the dump is written before the frame is painted
@@ -333,6 +356,196 @@ def main():
                    state.get("explorer", "graph-selected-drawn"), state.get("explorer", "rows")))
         shot("8-graph-click")
 
+    def threads_rows(snap):
+        """(the data area's first column, {tid: the screen y of its row's top}) for the threads
+        view's rows whose kernel lane is wholly in sight ([quanta] threads-rows: the geometry
+        the view draws with, as render prints it)."""
+        m = re.match(r"^x0=(\d+)((?: \d+:-?\d+)*)$", snap.get("quanta", "threads-rows", ""))
+        if m is None:
+            return None, {}
+        tb = w.ints(snap.get("views", "threads-bounds"))
+        vis = w.ints(snap.get("views", "views-visible-bounds")) or tb
+        bottom = min(vis[1] + vis[3], tb[1] + tb[3])
+        rows = {}
+        for p in m.group(2).split():
+            tid, y = (int(v) for v in p.split(":"))
+            if y + LANE_Y >= vis[1] and y + LANE_Y + LANE_H <= bottom:
+                rows[tid] = y
+        return int(m.group(1)), rows
+
+    def checkable(quanta, rows, v0, v1, n):
+        """The quanta of @rows lying over 6 whole columns or more of [v0, v1) at @n columns,
+        each with the middle column of those inside it."""
+        span = (v1 - v0) / n
+        out = []
+        for q in quanta:
+            if q["tid"] not in rows or q["cpu"] is None:
+                continue
+            first = int(-(-(q["epoch_ns"] - v0) // span)) + 1
+            last = int((q["epoch_ns"] + q["duration"] - v0) // span) - 2
+            first, last = max(first, 0), min(last, n - 1)
+            if last - first >= 4:
+                out.append((q, (first + last) // 2))
+        return out
+
+    def choose(bounds_key, open_key, downs, done):
+        """Opens a Timelines drop-down with a click (again, up to three times, until its list is
+        shown), moves @downs items down with the keyboard and picks with Return; the state
+        @done waits for."""
+        for _attempt in range(3):
+            b = w.ints(state.get("explorer", bounds_key))
+            xdo("mousemove", str(b[0] + b[2] // 2), str(b[1] + b[3] // 2))
+            time.sleep(0.3)
+            xdo("click", "1")
+            if w.wait_for(lambda: state.get("explorer", open_key) == "true", timeout=10):
+                break
+        for _ in range(downs):
+            xdo("key", "Down")
+            time.sleep(0.1)
+        xdo("key", "Return")
+        return w.wait_for(lambda: done(Snapshot(state)) and Snapshot(state))
+
+    def check_timelines():
+        began = time.monotonic()
+        try:
+            timelines()
+        finally:
+            tap.note("the Timelines step took %.1f s" % (time.monotonic() - began))
+
+    def timelines():
+        """The Timelines drop-downs (docs/records.md): By CPU and the cpu-clock shade chosen with
+        the pointer and the keyboard over a range zoomed to; each quantum of records --json in
+        sight is drawn in its CPU's colour (one a CPU, distinct), and shaded as render --colour-by
+        cpu --shade cpu-clock of the same range and width shades it, on the same scale, which is
+        the whole trace's."""
+        snap = Snapshot(state)
+        quanta = cli_records(args.cli, trace, cli_cache)["records"]
+        gx, rows = threads_rows(snap)
+        tb = w.ints(snap.get("views", "threads-bounds"))
+        if not tap.check(gx is not None and rows, "the threads view's rows in sight",
+                         (snap.get("quanta", "threads-rows"), tb)):
+            return
+        v0, v1 = int(snap.get("views", "visible-start")), int(snap.get("views", "visible-end"))
+        # The view's width less its labels (the X window's coordinates are the window's plus its
+        # frame: threads-rows has them, threads-bounds not).
+        n = tb[2] - GUTTER
+        # A stretch around one of the longest quanta of a thread in sight, as long as makes the
+        # most of them checkable on two CPUs (and at least 30 px, a drag), selected with a drag
+        # and zoomed to (Z).
+        best = None
+        longest = []
+        for tid in rows:
+            longest += sorted((q for q in quanta if q["tid"] == tid), key=lambda q: -q["duration"])[:4]
+        least = 30 * (v1 - v0) // n
+        for q in longest:
+            for k in (6, 12, 30):
+                t0 = max(v0, q["epoch_ns"] - k // 3 * q["duration"])
+                t1 = min(v1, t0 + max(k * q["duration"], least))
+                got = checkable(quanta, rows, t0, t1, n)
+                score = (len({c[0]["cpu"] for c in got}) >= 2, len(got))
+                if best is None or score > best[0]:
+                    best = (score, t0, t1)
+        if not tap.check(best is not None and best[0][1] >= 3, "a stretch with quanta to check in sight", best):
+            return
+        x0 = gx + int((best[1] - v0) / (v1 - v0) * n)
+        x1 = gx + int((best[2] - v0) / (v1 - v0) * n) + 1
+        y = min(rows.values()) + LANE_Y + LANE_H // 2
+        drag(x0, x1, y)
+        settled(lambda s: s.get("views", "has-selection") == "true" and s.get("views", "dragging") == "false")
+        xdo("key", "z")
+        zoomed = w.wait_for(lambda: state.get("views", "visible-start") == state.get("views", "selection-start")
+                            and state.get("views", "visible-end") == state.get("views", "selection-end")
+                            and Snapshot(state))
+        if not tap.check(bool(zoomed), "Z zooms the views to the range dragged",
+                         (state.get("views", "visible-start"), state.get("views", "selection-start"))):
+            return
+        # Esc: no selection, whose tint would lie over the quanta.
+        xdo("key", "Escape")
+        settled(lambda s: s.get("views", "has-selection") == "false")
+        # By CPU: the second item of the colour drop-down.
+        snap = choose("colour-bounds", "colour-open", 1,
+                      lambda s: s.get("explorer", "quantum-colour") == "cpu"
+                      and s.get("quanta", "threads-summary", "").startswith("coloured by cpu"))
+        if not tap.check(bool(snap), "By CPU chosen in the Timelines drop-down: the threads view colours by CPU",
+                         (state.get("explorer", "quantum-colour"), state.get("quanta", "threads-summary"))):
+            return
+        time.sleep(1.0)  # the dump is written before the frame is painted
+        snap = Snapshot(state)
+        gx, rows = threads_rows(snap)
+        v0, v1 = int(snap.get("views", "visible-start")), int(snap.get("views", "visible-end"))
+        by_cpu = w.screenshot(env, os.path.join(tmp, "9-by-cpu.png"))
+        tap.note("screenshot: " + os.path.join(tmp, "9-by-cpu.png"))
+        todo = checkable(quanta, rows, v0, v1, n)
+        rows_cpu = rows
+        colours, bad = {}, []
+        for q, c in todo:
+            colours.setdefault(q["cpu"], set()).add(pixel(by_cpu, gx + c, rows[q["tid"]] + LANE_Y + 2))
+        bad = ["CPU %d: %d colours %s" % (cpu, len(cs), sorted(cs)) for cpu, cs in colours.items() if len(cs) != 1]
+        distinct = {next(iter(cs)) for cs in colours.values()}
+        tap.check(len(todo) >= 3 and len(colours) >= 2 and not bad and len(distinct) == len(colours),
+                  "in the window, each of %d quanta of records --json in its CPU's colour, a colour per CPU (%d CPUs)"
+                  % (len(todo), len(colours)), "\n".join(bad) or (len(todo), colours))
+        # The shade: the sample's counter (sampled: an estimated shade).
+        choices = key_list(snap.get("explorer", "shade-choices"))
+        if not tap.check("cpu-clock" in choices, "the shade drop-down offers cpu-clock", choices):
+            return
+        snap = choose("shade-bounds", "shade-open", choices.index("cpu-clock"),
+                      lambda s: s.get("explorer", "quantum-shade") == "cpu-clock"
+                      and "shaded by cpu-clock from 0 to" in s.get("quanta", "threads-summary", ""))
+        if not tap.check(bool(snap), "cpu-clock chosen in the shade drop-down: the threads view shades by it",
+                         (state.get("explorer", "quantum-shade"), state.get("quanta", "threads-summary"))):
+            return
+        # The whole trace's scale, as render gives it for the same range and for the whole trace.
+        start = int(snap.get("explorer", "trace-start"))
+        out = os.path.join(tmp, "render-shade.png")
+        r = subprocess.run([args.cli, "render", trace, "-o", out, "--cache-dir", cli_cache, "--views", "threads",
+                            "--width", str(n + GUTTER), "--from", "%dns" % (v0 - start), "--to", "%dns" % (v1 - start),
+                            "--colour-by", "cpu", "--shade", "cpu-clock"], env=env, capture_output=True, text=True)
+        whole = subprocess.run([args.cli, "render", trace, "-o", os.path.join(tmp, "render-whole.png"),
+                                "--cache-dir", cli_cache, "--views", "threads", "--colour-by", "cpu",
+                                "--shade", "cpu-clock"], env=env, capture_output=True, text=True)
+        line = re.search(r"^threads: (.*)$", r.stdout, re.M)
+        whole_line = re.search(r"^threads: (.*)$", whole.stdout, re.M)
+        rows_line = re.search(r"^threads rows: x0=(\d+)((?: \d+:\d+)*)$", r.stdout, re.M)
+        if not tap.check(r.returncode == 0 and line and whole_line and rows_line, "render draws the same range and shade",
+                         r.stderr + whole.stderr):
+            return
+        want = line.group(1)
+        top = re.search(r"from 0 to (\S+) ", want).group(1)
+        got = w.wait_for(lambda: state.get("quanta", "threads-summary") == want and want)
+        tap.check(got == want and "from 0 to %s (estimated" % top in whole_line.group(1),
+                  "the window's shade is render's, on the whole trace's scale: %s" % want,
+                  (state.get("quanta", "threads-summary"), want, whole_line.group(1)))
+        time.sleep(1.0)
+        snap = Snapshot(state)
+        gx2, rows = threads_rows(snap)
+        shaded = w.screenshot(env, os.path.join(tmp, "10-shaded.png"))
+        tap.note("screenshot: " + os.path.join(tmp, "10-shaded.png"))
+        rendered = read_png(out)
+        r_x0 = int(rows_line.group(1))
+        r_rows = {int(a): int(b) for a, b in (p.split(":") for p in rows_line.group(2).split())}
+        bad, checked, faint = [], 0, 0
+        for q, c in todo:
+            if q["tid"] not in rows or q["tid"] not in rows_cpu or q["tid"] not in r_rows:
+                continue
+            # What share of the CPU's colour render laid over its background there, and the
+            # window's pixel with the same share over the window's own background.
+            rb = pixel(rendered, r_x0 + c, r_rows[q["tid"]] + LANE_Y - 1)
+            rf = pixel(rendered, r_x0 + c, r_rows[q["tid"]] + LANE_Y + 2)
+            full = pixel(by_cpu, gx + c, rows_cpu[q["tid"]] + LANE_Y + 2)
+            wx, wy = gx2 + c, rows[q["tid"]] + LANE_Y + 2
+            wb, wg = pixel(shaded, wx, rows[q["tid"]] + LANE_Y - 1), pixel(shaded, wx, wy)
+            k = max(range(3), key=lambda i: abs(full[i] - wb[i]))
+            alpha = (rf[k] - rb[k]) / (full[k] - rb[k]) if full[k] != rb[k] else 1.0
+            want_px = tuple(round(b + alpha * (f - b)) for b, f in zip(wb, full))
+            checked += 1
+            faint += alpha < 0.99
+            if max(abs(a - b) for a, b in zip(wg, want_px)) > 3:
+                bad.append("tid %d at %d: window %s, render's shade %.3f gives %s" % (q["tid"], q["epoch_ns"], wg, alpha, want_px))
+        tap.check(checked >= 3 and faint > 0 and not bad,
+                  "in the window, each of %d quanta shaded as render shades it (%d below full colour)" % (checked, faint),
+                  "\n".join(bad[:20]) or (checked, faint))
+
     try:
         app = subprocess.Popen([args.jvmscope, trace], env=env, stdout=log, stderr=subprocess.STDOUT)
         ok = tap.check(w.wait_for(lambda: state.get("window", "loading") == "false"
@@ -363,13 +576,7 @@ def main():
         gx, gw = tb[0] + 180, tb[2] - 180
         y = tb[1] + min(tb[3], 100) // 2 + 20
         x0, x1 = gx + gw // 5, gx + gw * 3 // 5
-        xdo("mousemove", str(x0), str(y))
-        time.sleep(0.2)
-        xdo("mousedown", "1")
-        for step in range(1, 11):
-            xdo("mousemove", str(x0 + (x1 - x0) * step // 10), str(y))
-            time.sleep(0.05)
-        xdo("mouseup", "1")
+        drag(x0, x1, y)
         snap = settled(lambda s: s.get("views", "has-selection") == "true" and s.get("views", "dragging") == "false"
                        and s.get("explorer", "from") == s.get("views", "selection-start")
                        and s.get("explorer", "to") == s.get("views", "selection-end"))
@@ -435,6 +642,8 @@ def main():
         check_sets(rng)
         # Markers and the links between the graph and the table.
         check_graph(rng)
+        # The threads view's quanta by CPU and shaded, chosen in the pane.
+        check_timelines()
     finally:
         w.end_app(app)
         xvfb.terminate()

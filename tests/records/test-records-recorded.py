@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """`jvmscope-cli records` on a real recording made here (docs/records.md): a few seconds of
-tests/cli/Work.java under `jvmscope-cli record`.
+tests/cli/Work.java under `jvmscope-cli record`, beside a thread committing an application's own
+JFR event (tests/records/AppWork.java).
 
 - every thread's quanta add up to its on-CPU time (running + syscall) in the index (index-dump);
 - every quantum that ends in a switch ends at a `sched_switch` of `perf script` that switches that
@@ -13,6 +14,9 @@ tests/cli/Work.java under `jvmscope-cli record`.
   the JVM's runs (a run: between a switch that put a thread on the CPU and the next switch there,
   which takes it off; one whose context-switches count is above 1 held a switch perf did not
   record, and is no one's);
+- the application's event type (jvmscope.test.Checkout) is listed by `events --stats`, and
+  `records --set events:TYPE` and `events --type TYPE` give each of its events at `jfr print`'s
+  start and duration, with its fields;
 - the CLI's numbers: --stats, a filter's count and --scatter's Pearson r against the same
   computed here over the records --json printed;
 - a saved set is there after reopening and after the index is rebuilt (--force), with the same
@@ -22,6 +26,7 @@ tests/cli/Work.java under `jvmscope-cli record`.
   with the glyph of how it ended; `--shade cpu-clock` (sampled) says it is estimated.
 Prints TAP."""
 import argparse
+import calendar
 import json
 import math
 import os
@@ -29,6 +34,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import time
 
 import quanta_render
 from jvms_tap import Tap
@@ -37,6 +43,7 @@ ap = argparse.ArgumentParser()
 ap.add_argument("--cli", required=True)
 ap.add_argument("--dump", required=True)
 ap.add_argument("--work", required=True)
+ap.add_argument("--app-work", required=True)
 args = ap.parse_args()
 tap = Tap()
 tmp = tempfile.mkdtemp(prefix="jvms-records-")
@@ -55,6 +62,20 @@ def records(*extra):
     return json.loads(run([args.cli, "records", bundle, "--cache-dir", cache, "--json", *extra]).stdout)
 
 
+def iso_ns(text):
+    """Epoch ns of jfr print's "2026-11-28T21:24:12.737910446Z"."""
+    m = re.match(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d+))?Z$", text)
+    frac = (m.group(2) or "").ljust(9, "0")[:9]
+    return calendar.timegm(time.strptime(m.group(1), "%Y-%m-%dT%H:%M:%S")) * 1_000_000_000 + int(frac)
+
+
+def span_ns(text):
+    """ns of jfr print's duration, "PT0.059799437S" (or with H and M)."""
+    m = re.match(r"^PT(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)(?:\.(\d+))?S)?$", text)
+    whole = int(m.group(1) or 0) * 3600 + int(m.group(2) or 0) * 60 + int(m.group(3) or 0)
+    return whole * 1_000_000_000 + int((m.group(4) or "").ljust(9, "0")[:9])
+
+
 def end_of(prev_state):
     if prev_state.startswith("R"):
         return "preempted"
@@ -67,10 +88,10 @@ def end_of(prev_state):
 
 try:
     classes = os.path.join(tmp, "classes")
-    run(["javac", "-d", classes, args.work])
+    run(["javac", "-d", classes, args.work, args.app_work])
     bundle = os.path.join(tmp, "work.jvmtrace")
     cache = os.path.join(tmp, "cache")
-    run([args.cli, "record", "-o", bundle, "--", "java", "-cp", classes, "Work", "2500"], timeout=240)
+    run([args.cli, "record", "-o", bundle, "--", "java", "-cp", classes, "AppWork", "2500"], timeout=240)
 
     got = records()
     quanta = got["records"]
@@ -237,6 +258,29 @@ try:
     tap.check(er["count"] == ev["count"] and ev["count"] > 0
               and [r["epoch_ns"] for r in er["records"]] == sorted(e["epoch_ns"] for e in ev["events"]),
               "events:jdk.ExecutionSample has the rows of events --type (%d)" % ev["count"], (er["count"], ev["count"]))
+    # ------------------------------------------------------------ an application's own events
+    # AppWork's jvmscope.test.Checkout: listed among the trace's event types (the pane's set
+    # chooser and markers offer those), and as records and events at jfr print's times.
+    app_type = "jvmscope.test.Checkout"
+    printed = json.loads(run(["jfr", "print", "--json", "--events", app_type,
+                              os.path.join(bundle, "recording.jfr")]).stdout)["recording"]["events"]
+    want = sorted((iso_ns(e["values"]["startTime"]), span_ns(e["values"]["duration"]),
+                   e["values"]["order"], e["values"]["items"]) for e in printed)
+    stats = json.loads(run([args.cli, "events", bundle, "--cache-dir", cache, "--stats", "--json"]).stdout)
+    types = {t.get("type") or t.get("name"): t.get("count") for t in stats.get("types", [])}
+    tap.check(types.get(app_type) == len(want) > 50,
+              "events --stats lists the application's type %s with jfr print's %d events" % (app_type, len(want)),
+              {k: v for k, v in types.items() if not k.startswith("jdk.")})
+    ar = records("--set", "events:" + app_type)
+    got_rows = sorted((r["epoch_ns"], r["duration"], r["order"], r["items"]) for r in ar["records"])
+    ae = json.loads(run([args.cli, "events", bundle, "--cache-dir", cache, "--json", "--type", app_type]).stdout)
+    got_events = sorted((e["epoch_ns"], e["duration_ns"], e["fields"]["order"], e["fields"]["items"]) for e in ae["events"])
+    diff = next(((a, b) for a, b in zip(got_rows, want) if a != b), None)
+    tap.check(got_rows == want and got_events == want and all(r["thread"] == "checkout" for r in ar["records"]),
+              "records --set events:%s and events --type: each event at jfr print's start and duration, "
+              "with its fields (%d)" % (app_type, len(want)),
+              (len(got_rows), len(got_events), len(want), diff))
+
     bad = subprocess.run([args.cli, "records", bundle, "--cache-dir", cache, "--filter", "duration > 1/0"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     tap.check(bad.returncode == 2 and "division by zero" in bad.stderr and "at character 14" in bad.stderr,

@@ -22,6 +22,7 @@ struct _JvmsAllocationView
   GArray       *threads; /* JvmsThreadFolder: attributes[0] is the allocation rate */
   JvmsRowCells  cells;
   JvmsEventStore *store; /* for the classes in the tooltip, or NULL */
+  GString      *tooltip_numbers; /* what the last tooltip at a time said, as numbers */
 };
 
 G_DEFINE_FINAL_TYPE (JvmsAllocationView, jvms_allocation_view, JVMS_TYPE_TIMELINE)
@@ -124,26 +125,48 @@ rate_text (const JvmsValue *value,
   return g_strdup (_("No allocation recorded"));
 }
 
-/* The classes @tid allocated most in the rate's buckets under the pixel column at @time: the
- * rows the rate there was counted from. */
+/* The classes as the state dump gives them (jvms_allocation_view_dup_tooltip_numbers). */
+static void
+numbers_add_classes (GString                     *s,
+                     const JvmsAllocationClasses *top)
+{
+  g_string_append_printf (s, ";bytes=%" G_GUINT64_FORMAT ";events=%" G_GUINT64_FORMAT ";truncated=%d;classes=",
+                          top->bytes, top->events, top->truncated);
+  for (guint i = 0; i < top->classes->len; i++)
+    {
+      const JvmsAllocationClass *c = &g_array_index (top->classes, JvmsAllocationClass, i);
+      g_string_append_printf (s, "%s%s=%" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT, i > 0 ? "|" : "",
+                              c->class_name != NULL ? c->class_name : "", c->bytes, c->events);
+    }
+}
+
+/* The classes @tid allocated most in the rate's buckets under the pixel column at @x: the rows
+ * the rate there was counted from. The column is [@x's pixel's start, the next pixel's start),
+ * as the chart's cells cut the range; the buckets are the index's, whole 10 ms of the clock. */
 static char *
 classes_text (JvmsAllocationView         *self,
               gint64                      tid,
               const JvmsTimelineGeometry *g,
-              gint64                      time)
+              double                      x)
 {
-  gint64 span = MAX ((g->t1 - g->t0) / MAX (g->n_columns, 1), 1);
-  gint64 column = g->t0 + (time - g->t0) / span * span;
+  double pixel = floor (x - g->gutter);
+  gint64 column = jvms_timeline_x_to_time (g, g->gutter + pixel);
+  gint64 column_end = MAX (jvms_timeline_x_to_time (g, g->gutter + pixel + 1), column + 1);
   gint64 from = column - (column % JVMS_ALLOCATION_BUCKET_NS + JVMS_ALLOCATION_BUCKET_NS) % JVMS_ALLOCATION_BUCKET_NS;
-  gint64 to = column + span;
+  gint64 to = column_end;
   gint64 past = (to % JVMS_ALLOCATION_BUCKET_NS + JVMS_ALLOCATION_BUCKET_NS) % JVMS_ALLOCATION_BUCKET_NS;
   if (past != 0)
     to += JVMS_ALLOCATION_BUCKET_NS - past;
   g_autoptr(GError) error = NULL;
   g_autoptr(JvmsAllocationClasses) top = jvms_allocation_classes_read (self->store, tid, from, to,
                                                                       MAX_CLASS_ROWS, &error);
+  g_string_append_printf (self->tooltip_numbers,
+                          ";column=%" G_GINT64_FORMAT "-%" G_GINT64_FORMAT
+                          ";buckets=%" G_GINT64_FORMAT "-%" G_GINT64_FORMAT,
+                          column, column_end, from, to);
   if (top == NULL)
     return g_strdup (error->message);
+  numbers_add_classes (self->tooltip_numbers, top);
   if (top->events == 0)
     return NULL;
   g_autofree char *duration = jvms_session_format_duration (jvms_timeline_get_session (JVMS_TIMELINE (self)),
@@ -189,9 +212,16 @@ jvms_allocation_view_tooltip (JvmsTimeline               *timeline,
   if (time == G_MININT64)
     return g_strdup (t->label);
   gint64 span = (g->t1 - g->t0) / MAX (g->n_columns, 1);
+  JvmsInterval under = { 0 };
   lane = jvms_lane_describe (jvms_timeline_get_session (timeline), history, t->attributes[0], time,
-                             span, rate_text, NULL, NULL);
-  g_autofree char *classes = self->store != NULL ? classes_text (self, t->tid, g, time) : NULL;
+                             span, rate_text, NULL, &under);
+  g_string_printf (self->tooltip_numbers, "tid=%" G_GINT64_FORMAT ";time=%" G_GINT64_FORMAT, t->tid, time);
+  if (lane != NULL && under.value.type == JVMS_VALUE_DOUBLE)
+    g_string_append_printf (self->tooltip_numbers, ";rate=%.3f;rate-start=%" G_GINT64_FORMAT,
+                            under.value.d, under.start);
+  else
+    g_string_append (self->tooltip_numbers, ";rate=none");
+  g_autofree char *classes = self->store != NULL ? classes_text (self, t->tid, g, x) : NULL;
   GString *s = g_string_new (t->label);
   if (lane != NULL)
     g_string_append_printf (s, "\n%s", lane);
@@ -235,6 +265,7 @@ jvms_allocation_view_finalize (GObject *object)
   jvms_row_cells_clear (&self->cells);
   g_clear_pointer (&self->threads, g_array_unref);
   g_clear_pointer (&self->store, jvms_event_store_unref);
+  g_string_free (self->tooltip_numbers, TRUE);
   G_OBJECT_CLASS (jvms_allocation_view_parent_class)->finalize (object);
 }
 
@@ -260,6 +291,7 @@ static void
 jvms_allocation_view_init (JvmsAllocationView *self)
 {
   self->threads = g_array_new (FALSE, TRUE, sizeof (JvmsThreadFolder));
+  self->tooltip_numbers = g_string_new (NULL);
   jvms_row_cells_init (&self->cells, "Allocation", ROW_H, 1);
   /* A chart: min and max of each column asked of the index. */
   self->cells.lanes.values_only = FALSE;
@@ -287,4 +319,11 @@ jvms_allocation_view_set_event_store (JvmsAllocationView *self,
     return;
   g_clear_pointer (&self->store, jvms_event_store_unref);
   self->store = store != NULL ? jvms_event_store_ref (store) : NULL;
+}
+
+char *
+jvms_allocation_view_dup_tooltip_numbers (JvmsAllocationView *self)
+{
+  g_return_val_if_fail (JVMS_IS_ALLOCATION_VIEW (self), NULL);
+  return g_strdup (self->tooltip_numbers->str);
 }

@@ -25,4 +25,11 @@ guint      jvms_allocation_view_get_n_threads (JvmsAllocationView *self);
 void       jvms_allocation_view_set_event_store (JvmsAllocationView *self,
                                                  JvmsEventStore     *store);
 
+/* What the last tooltip at a time (not a row's name) said, as numbers, for the window's state
+ * dump: "tid=T;time=NS;rate=BYTES_PER_S|none[;rate-start=NS];column=FROM-TO;buckets=FROM-TO;
+ * bytes=B;events=N;truncated=0|1;classes=NAME=BYTES:EVENTS|..." (every class, most bytes first;
+ * the column is the pixel's span, the buckets the 10 ms ones the classes were summed over; no
+ * classes without an event store). "" before the first. */
+char      *jvms_allocation_view_dup_tooltip_numbers (JvmsAllocationView *self);
+
 G_END_DECLS

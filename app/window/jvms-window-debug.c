@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "jvms-allocation-view.h"
 #include "jvms-threads-view.h"
 #include "jvms-window-private.h"
 
@@ -95,6 +96,19 @@ _jvms_window_debug_history_shown (JvmsWindow *self)
  * State dump: what the window shows, as a key file (docs/window.md).
  */
 
+/* The tooltip shown, if any: GTK 4 parents its tooltip window (GtkTooltipWindow, a private
+ * type looked up by name) to the toplevel it is shown over, and puts a set text in a label. */
+static GtkWidget *
+shown_tooltip (JvmsWindow *self)
+{
+  GType type = g_type_from_name ("GtkTooltipWindow");
+  for (GtkWidget *c = gtk_widget_get_first_child (GTK_WIDGET (self)); type != 0 && c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    if (G_TYPE_CHECK_INSTANCE_TYPE (c, type) && gtk_widget_get_mapped (c))
+      return c;
+  return NULL;
+}
+
 /* The first widget of @type at or under @widget, NULL when none. */
 static GtkWidget *
 find_widget (GtkWidget *widget,
@@ -150,6 +164,29 @@ dump_quanta (JvmsWindow *self,
   g_key_file_set_string (kf, "quanta", "threads-rows", rows->str);
 }
 
+/* [tooltip]: whether one is shown and its text; while it is, the numbers behind the allocation
+ * view's last tooltip (jvms_allocation_view_dup_tooltip_numbers), so that a test compares what
+ * the user reads and what it was computed from with its own sums. surface-offset: where the
+ * window's coordinates (the views' bounds) start in its X window, past the shadow GTK draws
+ * around it: a test that points at one pixel column adds it. */
+static void
+dump_tooltip (JvmsWindow *self, GKeyFile *kf)
+{
+  double sx = 0, sy = 0;
+  gtk_native_get_surface_transform (GTK_NATIVE (self), &sx, &sy);
+  int offset[2] = { (int) sx, (int) sy };
+  g_key_file_set_integer_list (kf, "tooltip", "surface-offset", offset, 2);
+  GtkWidget *tooltip = shown_tooltip (self);
+  GtkWidget *label = tooltip != NULL ? find_widget (tooltip, GTK_TYPE_LABEL) : NULL;
+  g_key_file_set_boolean (kf, "tooltip", "shown", label != NULL);
+  g_key_file_set_string (kf, "tooltip", "text", label != NULL ? gtk_label_get_text (GTK_LABEL (label)) : "");
+  GtkWidget *allocation = label != NULL ? find_widget (GTK_WIDGET (self), JVMS_TYPE_ALLOCATION_VIEW) : NULL;
+  g_autofree char *numbers = allocation != NULL
+                             ? jvms_allocation_view_dup_tooltip_numbers (JVMS_ALLOCATION_VIEW (allocation))
+                             : NULL;
+  g_key_file_set_string (kf, "tooltip", "allocation", numbers != NULL ? numbers : "");
+}
+
 static char *
 state_to_data (JvmsWindow *self)
 {
@@ -176,6 +213,7 @@ state_to_data (JvmsWindow *self)
   _jvms_window_jvm_dump_state (self, kf);
   jvms_explorer_pane_dump_state (self->explorer, kf);
   dump_quanta (self, kf);
+  dump_tooltip (self, kf);
 
   /* The view preferences as the window read them. */
   static const char * const keys[] = { "thread-grouping", "time-unit", "time-origin",

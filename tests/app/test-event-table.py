@@ -140,11 +140,12 @@ VIEW_NAMES = ("threads", "cpus", "locks", "gc", "gc-workers", "jit", "vm-operati
               "object-age", "counters", "disk", "events")
 
 
-def render_matches_export(tap, args, env, state, xdo, waited, trace, tmp, cache):
+def render_matches_export(tap, args, env, state, xdo, waited, trace, tmp, cache, event_types=(), name="export"):
     """The window's own export (Ctrl+E, PNG) of the views as they are, without a selection, the
-    whole trace shown, against jvmscope-cli render of the same views, range and width: the same
-    pixels (docs/views.md, "Rendered from the command line")."""
-    png = os.path.join(tmp, "export.png")
+    range shown, against jvmscope-cli render of the same views, range and width (and
+    --event-type for each of @event_types, the events view's lanes): the same pixels
+    (docs/views.md, "Rendered from the command line"). Also used by window-views."""
+    png = os.path.join(tmp, name + ".png")
     # The pointer off the views: a hovered time draws a line in them.
     xdo("mousemove", "5", "5")
     snap = Snapshot(state)
@@ -168,19 +169,22 @@ def render_matches_export(tap, args, env, state, xdo, waited, trace, tmp, cache)
         return
     start = json.loads(subprocess.run([args.cli, "events", trace, "--cache-dir", cache, "--json", "--limit", "1"],
                                       capture_output=True, text=True, check=True).stdout)["start_ns"]
-    out = os.path.join(tmp, "render.png")
+    out = os.path.join(tmp, name + "-render.png")
+    types = [a for t in event_types for a in ("--event-type", t)]
     proc = subprocess.run([args.cli, "render", trace, "--cache-dir", cache, "-o", out, "--views", ",".join(views),
-                           "--width", size[0], "--from", "%dns" % (v0 - start), "--to", "%dns" % (v1 - start)],
+                           "--width", size[0], "--from", "%dns" % (v0 - start), "--to", "%dns" % (v1 - start)] + types,
                           env=env, capture_output=True, text=True)
     if not tap.check(proc.returncode == 0, "jvmscope-cli render draws the same views and range", proc.stderr[-2000:]):
         return
     # ImageMagick counts the pixels that differ at all (AE, no fuzz) and draws them in red.
-    cmp = subprocess.run(["compare", "-metric", "AE", png, out, os.path.join(tmp, "render-diff.png")],
-                         capture_output=True, text=True)
+    diff = os.path.join(tmp, name + "-render-diff.png")
+    cmp = subprocess.run(["compare", "-metric", "AE", png, out, diff], capture_output=True, text=True)
     differ = cmp.stderr.strip().split()[0] if cmp.stderr.strip() else "?"
-    tap.note("export %s, render %s, their difference %s" % (png, out, os.path.join(tmp, "render-diff.png")))
+    tap.note("export %s, render %s, their difference %s" % (png, out, diff))
     tap.check(cmp.returncode == 0 and differ == "0",
-              "jvmscope-cli render of %d views is the window's export, pixel for pixel (%sx%s)" % (len(views), size[0], size[1]),
+              "jvmscope-cli render of %d views%s is the window's export, pixel for pixel (%sx%s, %d..%d)"
+              % (len(views), " with the lanes %s" % ", ".join(event_types) if event_types else "", size[0], size[1],
+                 v0 - start, v1 - start),
               "%s pixels differ: %s" % (differ, cmp.stderr[-500:]))
 
 

@@ -28,10 +28,20 @@ its legend) for what the sample holds:
                with its count, as `jvmscope-cli events --stats --json` counts them; the lanes
                are every type outside jdk.* until the user ticks more: opened with the pointer,
                a jdk.* type typed in its search and ticked with Enter becomes a lane, drawn, in
-               name order among the others; unticked, it goes again.
+               name order among the others; the view with those lanes, zoomed into with
+               Ctrl+wheel and exported by the window (Ctrl+E), is `jvmscope-cli render --views
+               events --event-type T...` of the same range, width and types, pixel for pixel;
+               unticked, the type goes again.
+  tooltip      the allocation view's tooltip over a real pixel column of a real thread (the
+               state dump's [tooltip]: the text shown, and the numbers it was made from) names
+               the classes, bytes and rate that the oracle sums from `jvmscope-cli events`'
+               jdk.ObjectAllocationSample rows of that thread over the column's span, widened to
+               the 10 ms buckets of the rate; the column is one whose sums differ from both
+               neighbours'.
 """
 import importlib.util
 import json
+import math
 import os
 import re
 import subprocess
@@ -46,6 +56,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location("test_window", os.path.join(HERE, "test-window.py"))
 tw = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(tw)
+_spec = importlib.util.spec_from_file_location("test_event_table", os.path.join(HERE, "test-event-table.py"))
+tet = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(tet)
 
 WIDTH, HEIGHT = 1600, 1000
 GUTTER = 180
@@ -82,6 +95,76 @@ def saturated(px):
 def near(px, colour, tolerance=40):
     cr, cg, cb = colour
     return sum(1 for r, g, b in px if abs(r - cr) + abs(g - cg) + abs(b - cb) <= tolerance)
+
+
+BUCKET_NS = 10_000_000  # the index's allocation-rate buckets (analysis/jvms-allocation-classes.h)
+
+
+class AllocationOracle:
+    """What each thread allocated, by class, from `jvmscope-cli events` (the sample's
+    jdk.ObjectAllocationSample rows, each weighing its `weight`, as docs/attributes.md counts the
+    allocation rate), summed here over any pixel column: the oracle of the allocation view's
+    tooltip."""
+
+    def __init__(self, cli, trace, env):
+        out = subprocess.run([cli, "events", trace, "--type", "jdk.ObjectAllocationSample", "--json"],
+                             capture_output=True, text=True, env=env, check=True).stdout
+        self.rows = [(e["epoch_ns"], e["tid"], e["fields"].get("objectClass") or "", int(e["fields"]["weight"]))
+                     for e in json.loads(out)["events"]]
+
+    @staticmethod
+    def column(t0, t1, n, c):
+        """[start, end) of pixel column @c of @n over [t0, t1), as the views cut it
+        (jvms_timeline_x_to_time: the same double arithmetic)."""
+        edge = lambda k: t0 + math.floor(float(k) / n * float(max(t1 - t0, 1)))
+        return edge(c), max(edge(c + 1), edge(c) + 1)
+
+    @staticmethod
+    def buckets(start, end):
+        """The 10 ms buckets of the clock that [start, end) touches, as one span."""
+        return start - start % BUCKET_NS, -(-end // BUCKET_NS) * BUCKET_NS
+
+    def classes(self, tid, start, end):
+        """{class: [bytes, events]} of @tid's rows in [start, end)."""
+        out = {}
+        for t, who, name, weight in self.rows:
+            if who == tid and start <= t < end:
+                acc = out.setdefault(name, [0, 0])
+                acc[0] += weight
+                acc[1] += 1
+        return out
+
+    def rate(self, tid, t):
+        """Bytes/s of @tid in the bucket holding @t, None when it allocated nothing there."""
+        b0 = t - t % BUCKET_NS
+        got = self.classes(tid, b0, b0 + BUCKET_NS)
+        return sum(v[0] for v in got.values()) * 1e9 / BUCKET_NS if got else None
+
+
+def parse_numbers(text):
+    """The allocation view's tooltip numbers (jvms_allocation_view_dup_tooltip_numbers)."""
+    out = {}
+    for part in (text or "").split(";"):
+        key, _, value = part.partition("=")
+        out[key] = value
+    if "classes" in out:
+        classes = {}
+        for entry in filter(None, out["classes"].split("|")):
+            name, _, counts = entry.rpartition("=")
+            b, _, n = counts.partition(":")
+            classes[name] = [int(b), int(n)]
+        out["classes"] = classes
+    return out
+
+
+def shown_size(text):
+    """Bytes from g_format_size's text ("12.3 MB", "512 bytes", a no-break space before the
+    unit), with half its last digit."""
+    m = re.match(r"^([\d.]+)\s(bytes?|kB|MB|GB)$", text)
+    if not m:
+        return None, 0
+    unit = {"byte": 1, "bytes": 1, "kB": 1e3, "MB": 1e6, "GB": 1e9}[m.group(2)]
+    return float(m.group(1)) * unit, (0.5 if unit == 1 else 0.05 * unit)
 
 
 def main():
@@ -156,6 +239,121 @@ def main():
             xdo("key", "Escape")
             time.sleep(0.5)
         return False
+
+    def allocation_tooltip(n_rows):
+        """The allocation view's tooltip over a real column of a real thread: the numbers it was
+        computed from (the state dump's [tooltip] allocation) and the text shown (its text)
+        against the oracle's sums over the same pixel column, widened to the rate's 10 ms
+        buckets. The column is one whose sums differ from both neighbours', so that a tooltip
+        one column off cannot pass, and one of the most classes (two: the sample's threads
+        allocate one class per 10 ms bucket, and a column straddles two), so that a class left
+        out cannot pass."""
+        oracle = AllocationOracle(args.cli, trace, env)
+        b = ints("allocation-bounds")
+        top = int(state.get("views", "allocation-legend-height", "18"))
+        t0, t1 = int(state.get("views", "visible-start", "0")), int(state.get("views", "visible-end", "0"))
+        if len(b) != 4 or t1 <= t0:
+            tap.check(False, "allocation tooltip: the view is on screen", (b, t0, t1))
+            return
+        gutter = min(GUTTER, b[2] // 3)
+        n = b[2] - gutter
+        # The bounds are the window's coordinates; the pointer's are its X window's, which has
+        # the shadow GTK draws around it (at (0, 0): nothing else places it).
+        offset = tw.ints(state.get("tooltip", "surface-offset", ""))
+        b = [b[0] + offset[0], b[1] + offset[1], b[2], b[3]] if len(offset) == 2 else b
+
+        def sums(tid, c):
+            span = oracle.buckets(*oracle.column(t0, t1, n, c))
+            return oracle.classes(tid, *span)
+
+        def hover(x, y, when):
+            """The pointer at (@x, @y); the dump once the tooltip shown is the one at @when."""
+            xdo("mousemove", str(x), str(y))
+
+            def seen():
+                snap = state.read()
+                if snap is None or snap.get("tooltip", "shown", fallback="") != "true":
+                    return None
+                got = parse_numbers(snap.get("tooltip", "allocation", fallback=""))
+                return (got, snap.get("tooltip", "text", fallback="")) if got.get("time") == str(when) else None
+            return tw.wait_for(seen, timeout=20)
+
+        chosen = None
+        for row in range(n_rows):
+            y = b[1] + top + row * 30 + 15
+            # A column of its own per row: the dump's time tells this row's tooltip from the last.
+            c = n // 2 + row
+            seen = hover(b[0] + gutter + c, y, oracle.column(t0, t1, n, c)[0])
+            if seen is None:
+                # GTK may hide the tooltip as the pointer crosses rows: out and in again.
+                xdo("mousemove", "5", "5")
+                time.sleep(0.5)
+                seen = hover(b[0] + gutter + c, y, oracle.column(t0, t1, n, c)[0])
+            if seen is None:
+                tap.note("row %d: no tooltip at column %d (%d over %d-%d in %d columns, bounds %s, offset %s); the dump has %s" % (row, c, oracle.column(t0, t1, n, c)[0], t0, t1, n, b, offset, state.get("tooltip", "allocation")))
+                continue
+            tid = int(seen[0].get("tid", "0"))
+            # Columns where the sums differ from both neighbours', most classes first.
+            totals = [sums(tid, c) for c in range(n)]
+            good = [c for c in range(1, n - 1) if len(totals[c]) >= 2
+                    and totals[c] != totals[c - 1] and totals[c] != totals[c + 1]
+                    and oracle.rate(tid, oracle.column(t0, t1, n, c)[0]) is not None]
+            tap.note("row %d: thread %d, %d columns of 2 classes or more unlike their neighbours" % (row, tid, len(good)))
+            if good:
+                chosen = (row, y, tid, max(good, key=lambda c: (len(totals[c]), -c)))
+                break
+        if not tap.check(chosen is not None, "allocation tooltip: a thread with a column of 2 classes or more, "
+                         "unlike its neighbours, is hovered", n_rows):
+            return
+        row, y, tid, c = chosen
+        col = oracle.column(t0, t1, n, c)
+        span = oracle.buckets(*col)
+        want = oracle.classes(tid, *span)
+        seen = hover(b[0] + gutter + c, y, col[0])
+        shot("allocation-tooltip")
+        xdo("mousemove", "5", "5")
+        if not tap.check(seen is not None, "the tooltip over row %d, column %d of the allocation view is shown" % (row, c)):
+            return
+        got, text = seen
+        tap.note("tooltip numbers: tid %s column %s buckets %s bytes %s; oracle %d-%d, %d-%d"
+                 % (got.get("tid"), got.get("column"), got.get("buckets"), got.get("bytes"), col[0], col[1], span[0], span[1]))
+        tap.check(got.get("tid") == str(tid) and got.get("column") == "%d-%d" % col
+                  and got.get("buckets") == "%d-%d" % span,
+                  "its classes are summed over the hovered pixel column's span, widened to the 10 ms buckets",
+                  (got.get("column"), got.get("buckets"), col, span))
+        tap.check(got.get("classes") == want and got.get("bytes") == str(sum(v[0] for v in want.values()))
+                  and got.get("events") == str(sum(v[1] for v in want.values())) and got.get("truncated") == "0",
+                  "... and are the oracle's: %d classes, %d bytes from jvmscope-cli events summed over that span"
+                  % (len(want), sum(v[0] for v in want.values())),
+                  sorted(set(map(str, (got.get("classes") or {}).items())) ^ set(map(str, want.items())))[:6])
+        rate = oracle.rate(tid, col[0])
+        tap.check((rate is None and got.get("rate") == "none")
+                  or (rate is not None and got.get("rate") not in (None, "none") and abs(float(got["rate"]) - rate) < 0.01),
+                  "... its rate under the pointer is the bucket's bytes per second (%s)" % rate, got.get("rate"))
+        # The text the user reads: the rate, then the top three classes, their sizes and shares,
+        # and how many more.
+        lines = text.replace("\\n", "\n").split("\n")
+        ranked = sorted(want.items(), key=lambda kv: (-kv[1][0], kv[0]))
+        total = sum(v[0] for v in want.values())
+        head = next((i for i, line in enumerate(lines) if line.startswith("Top classes in ")), None)
+        listed = []
+        for line in (lines[head + 1:head + 1 + min(3, len(want))] if head is not None else []):
+            m = re.match(r"^  (.*)  (\S+\s\S+) \((\d+) %\)$", line)
+            listed.append((m.group(1), m.group(2), int(m.group(3))) if m else (line, "", -1))
+        bad = [(l, k) for l, k in zip(listed, ranked)
+               if l[0] != k[0] or shown_size(l[1])[0] is None
+               or abs(shown_size(l[1])[0] - k[1][0]) > shown_size(l[1])[1] + 1e-6
+               or abs(l[2] - 100.0 * k[1][0] / total) > 0.5 + 1e-9]
+        others = len(want) - 3
+        tail = ["  and %d other class%s" % (others, "" if others == 1 else "es")] if others > 0 else []
+        tap.check(head is not None and len(listed) == min(3, len(want)) and not bad
+                  and lines[head + 1 + len(listed):] == tail,
+                  "... and the tooltip shown names the top %d with their sizes and shares, and %d others"
+                  % (len(listed), max(others, 0)), (bad, lines))
+        shown_rate = shown_size(lines[1][:-2])[0] if len(lines) > 1 and lines[1].endswith("/s") else None
+        tap.check(rate is not None and shown_rate is not None
+                  and abs(shown_rate - rate) <= shown_size(lines[1][:-2])[1] + 1e-6,
+                  "... and the rate under the pointer (%s)" % (lines[1] if len(lines) > 1 else None), rate)
 
     try:
         app = subprocess.Popen([args.jvmscope, trace], env=env, stdout=log, stderr=subprocess.STDOUT)
@@ -251,6 +449,7 @@ def main():
                       (0x00, 0x9E, 0x73)) if len(b) == 4 else 0 for r in range(len(want))]
         tap.check(len(drawn) > 0 and min(drawn) > 0,
                   "... each row charts its rate in its colour %s" % drawn)
+        allocation_tooltip(len(want))
 
         # Disk: per device a queue row and a row per request slot the index has, each drawn (to
         # the last pixel, which the bounds, cut to whole pixels, may leave out: the sample's last
@@ -375,6 +574,20 @@ def main():
         lane = (b[0] + GUTTER + 1, b[1] + top + row * 18 + 2, b[2] - GUTTER - 2, 14) if len(b) == 4 else (0, 0, 0, 0)
         drawn = saturated(pixels(img, lane))
         tap.check(drawn > 0, "... and its lane is drawn (%d saturated pixels in row %d)" % (drawn, row))
+        # The lanes chosen, exported by the window over a range zoomed into with Ctrl+wheel,
+        # against render --event-type of the same range, width and types.
+        v0 = state.get("views", "visible-start")
+        xdo("mousemove", str(b[0] + GUTTER + (b[2] - GUTTER) // 3), str(lane[1] + 7))
+        xdo("keydown", "ctrl")
+        xdo("click", "4")
+        xdo("keyup", "ctrl")
+        zoomed = tw.wait_for(lambda: state.get("views", "visible-start") != v0, timeout=20)
+        tap.check(zoomed is not None, "Ctrl+wheel over the events view zooms in", v0)
+
+        def waited(what, predicate, timeout=tw.STEP_TIMEOUT):
+            return tw.wait_for(predicate, timeout=timeout)
+        tet.render_matches_export(tap, args, env, state, xdo, waited, trace, tmp,
+                                  os.path.join(tmp, "cache", "jvmscope"), event_types=want, name="lanes-export")
         # Enter again unticks it: the default lanes again.
         through_header(cb, lambda: tick(pick), lambda: lanes() == default, chooser_open)
         tap.check(tw.wait_for(lambda: lanes() == default, timeout=10),

@@ -29,6 +29,12 @@
  *                                   what GTK does before its update: with pages read on the main
  *                                   thread a jump's labels were measured there, 25 ms the frame
  *                                   figure never saw (docs/events.md)
+ *   figure events_view_frame_p50/p99  ms to draw the events view (1920x600: a lane per type, 24,
+ *                                   all outside jdk.*) at a random range (log-uniform span from
+ *                                   10 µs to the whole store), offscreen as bench-views draws
+ *                                   the other views: its column counts read from the store
+ *                                   (jvms-event-ticks.c) and drawn; _cpu_p99 in CPU time of the
+ *                                   process (issue 19's frame target, 16 ms)
  *   figure baseline_scroll_p99      the same GtkColumnView over a GtkStringList of 100,000
  *                                   strings in memory: GTK's own cost
  *   ratio  event_table_scroll_p99   ours over that baseline
@@ -38,6 +44,7 @@
 
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -46,7 +53,10 @@
 #include "jvms-event-query.h"
 #include "jvms-event-table.h"
 #include "jvms-event-writer.h"
+#include "jvms-events-view.h"
+#include "jvms-history.h"
 #include "jvms-session.h"
+#include "jvms-view-render.h"
 
 #define N_TYPES   24
 #define N_THREADS 64
@@ -381,6 +391,60 @@ bench_table (JvmsEventStore *store)
   printf ("figure event_table_frames %u frames\n", ours->len);
 }
 
+/* The events view over the store, drawn offscreen at random ranges. Its session's history holds
+ * nothing but the store's span (the window gives it the trace's). */
+static void
+bench_events_view (JvmsEventStore *store)
+{
+  g_autoptr(GError) error = NULL;
+  gint64 first = jvms_event_store_get_first_time (store), last = jvms_event_store_get_last_time (store) + 1;
+  g_autofree char *dir = g_dir_make_tmp ("jvmscope-bench-events-XXXXXX", &error);
+  g_autofree char *path = dir != NULL ? g_build_filename (dir, "span.jvmsidx", NULL) : NULL;
+  g_autoptr(JvmsHistoryBuilder) b = path != NULL ? jvms_history_builder_new (path, first, NULL, &error) : NULL;
+  if (b == NULL || !jvms_history_builder_close (b, last, &error))
+    g_error ("the events view's history: %s", error->message);
+  g_autoptr(JvmsHistory) history = jvms_history_open (path, 64 << 20, &error);
+  if (history == NULL)
+    g_error ("%s", error->message);
+  g_autoptr(JvmsSession) session = jvms_session_new ();
+  jvms_session_set_history (session, history);
+  GtkWidget *view = g_object_ref_sink (jvms_events_view_new (session));
+  jvms_events_view_set_event_store (JVMS_EVENTS_VIEW (view), store);
+  printf ("figure events_view_lanes %u lanes\n", jvms_events_view_get_n_lanes (JVMS_EVENTS_VIEW (view)));
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1920, 600);
+  g_autoptr(GArray) wall = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) cpu = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+  for (int f = -1; f < 100; f++)
+    {
+      /* Log-uniform span from 10 µs to the whole store, at a random place; frame -1, the whole
+       * store, untimed (caches warm, as a window's are). */
+      double lo = log (10000.0), hi = log ((double) (last - first));
+      gint64 span = f < 0 ? last - first : (gint64) exp (g_rand_double_range (rand, lo, hi));
+      gint64 from = first + (gint64) (g_rand_double (rand) * (double) (last - first - span));
+      jvms_session_set_visible (session, from, from + span, FALSE);
+      cairo_t *cr = cairo_create (surface);
+      double w0 = jvms_bench_wall_ms (), c0 = jvms_bench_process_cpu_ms ();
+      jvms_view_render (view, cr, 1920, 600);
+      cairo_surface_flush (surface);
+      double c = jvms_bench_process_cpu_ms () - c0, w = jvms_bench_wall_ms () - w0;
+      cairo_destroy (cr);
+      if (f >= 0)
+        {
+          g_array_append_val (wall, w);
+          g_array_append_val (cpu, c);
+        }
+    }
+  printf ("figure events_view_frame_p50 %.3f ms\n", jvms_bench_percentile_of (wall, 0.5));
+  printf ("figure events_view_frame_p99 %.3f ms\n", jvms_bench_percentile_of (wall, 0.99));
+  printf ("figure events_view_frame_cpu_p99 %.3f ms\n", jvms_bench_percentile_of (cpu, 0.99));
+  cairo_surface_destroy (surface);
+  g_object_unref (view);
+  g_clear_pointer (&history, jvms_history_unref);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -423,6 +487,7 @@ main (int argc, char **argv)
        * baseline, and steadier than GL through llvmpipe. GSK_RENDERER set outside wins. */
       g_setenv ("GSK_RENDERER", "cairo", FALSE);
       gtk_init ();
+      bench_events_view (store);
       bench_table (store);
     }
   jvms_event_store_unref (store);

@@ -19,11 +19,17 @@
  * so every frame queries the index (summary query) and draws: the cost of a zoom or a scroll,
  * not of a repaint from cache. GTK needs a display: run under xvfb-run -a when there is none.
  *
+ * The views are issue 7's (threads, cpus, locks, gc, counters, object_age, ruler) and issue 19's
+ * drawn from the history (jit, gc_workers, vm_operations, disk, allocation: the history has
+ * their families, JvmsSyntheticOptions.new_views; the events view draws from the event store and
+ * is measured by bench/events).
+ *
  * Prints: figure build_seconds (when built), figure intervals, figure frame_p50_<view> /
  * frame_p99_<view> (ms: query and draw, wall time), redraw_p99_<view> (ms: draw from the cache
  * only), and figure frame_p50 / frame_p99 over all views; frame_cpu_* the same in CPU time of
  * the process (every thread), which a busy shared machine inflates less; draw_cpu_p99_* the
- * CPU time of the drawing alone (the frame less its summary query). */
+ * CPU time of the drawing alone (the frame less its summary query); the frame figures over
+ * issue 19's views apart (frame_p50/p99_issue19_views, frame_cpu_p99_issue19_views). */
 #include "config.h"
 
 #include <adwaita.h>
@@ -36,10 +42,15 @@
 
 #include "bench-common.h"
 #include "bench-first-frame.h"
+#include "jvms-allocation-view.h"
 #include "jvms-counters-view.h"
 #include "jvms-cpus-view.h"
+#include "jvms-disk-view.h"
 #include "jvms-gc-view.h"
+#include "jvms-gc-workers-view.h"
+#include "jvms-jit-view.h"
 #include "jvms-locks-view.h"
+#include "jvms-vm-operations-view.h"
 #include "jvms-object-age-view.h"
 #include "jvms-synthetic-history.h"
 #include "jvms-threads-view.h"
@@ -48,6 +59,8 @@
 
 #define WIDTH 1920
 #define HEIGHT 600
+/* jvms_bench_new_views' and issue 19's five. */
+#define N_VIEWS (JVMS_BENCH_N_VIEWS + 5)
 
 static gint64 n_intervals = 100000000;
 static int n_frames = 50;
@@ -111,8 +124,9 @@ main (int   argc,
     { "per-frame", 0, 0, G_OPTION_ARG_NONE, &per_frame, "Also print each frame (span, wall, CPU, redraw CPU, CPU of the frame again with the blobs it read cached) as a # line", NULL },
     G_OPTION_ENTRY_NULL
   };
-  static const char *const names[JVMS_BENCH_N_VIEWS] = { "threads", "cpus", "locks", "gc",
-                                                          "counters", "object_age", "ruler" };
+  static const char *const names[N_VIEWS] = { "threads", "cpus", "locks", "gc", "counters",
+                                              "object_age", "ruler", "jit", "gc_workers",
+                                              "vm_operations", "disk", "allocation" };
   g_autoptr(GOptionContext) context = g_option_context_new (NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(JvmsHistory) history = NULL;
@@ -120,10 +134,13 @@ main (int   argc,
   g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) all_cpu = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) all_draw = g_array_new (FALSE, FALSE, sizeof (double));
+  /* Issue 19's views apart: frame_p99 stays the figure over issue 7's, as logged before. */
+  g_autoptr(GArray) new_all = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) new_cpu = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) samples = NULL;
   g_autoptr(GRand) rand = g_rand_new_with_seed (1234);
   g_autofree char *path = NULL;
-  GtkWidget *views[JVMS_BENCH_N_VIEWS];
+  GtkWidget *views[N_VIEWS];
   cairo_surface_t *surface;
   gint64 start, end;
 
@@ -160,7 +177,8 @@ main (int   argc,
       g_free (trace_path);
       return 0;
     }
-  path = g_strdup_printf ("%s/jvmscope-bench-views-%" G_GINT64_FORMAT "-v1.jvmsidx",
+  /* v2: with the families of issue 19's views. */
+  path = g_strdup_printf ("%s/jvmscope-bench-views-%" G_GINT64_FORMAT "-v2.jvmsidx",
                           cache_dir, n_intervals);
   history = jvms_history_open (path, (gsize) cache_mib << 20, NULL);
   if (history == NULL)
@@ -176,6 +194,7 @@ main (int   argc,
       options.n_cpus = 16;
       options.n_locks = 24;
       options.mean_gap_ns = 100000;
+      options.new_views = TRUE;
       g_printerr ("bench-views: building a history of about %" G_GINT64_FORMAT
                   " intervals into %s (niced; once)\n", n_intervals, path);
       if (!write_niced (path, &options, &error))
@@ -201,6 +220,20 @@ main (int   argc,
   start = jvms_session_get_start_time (session);
   end = jvms_session_get_end_time (session);
   jvms_bench_new_views (session, views);
+  views[JVMS_BENCH_N_VIEWS] = jvms_jit_view_new (session);
+  views[JVMS_BENCH_N_VIEWS + 1] = jvms_gc_workers_view_new (session);
+  views[JVMS_BENCH_N_VIEWS + 2] = jvms_vm_operations_view_new (session);
+  views[JVMS_BENCH_N_VIEWS + 3] = jvms_disk_view_new (session);
+  views[JVMS_BENCH_N_VIEWS + 4] = jvms_allocation_view_new (session);
+  for (guint v = JVMS_BENCH_N_VIEWS; v < N_VIEWS; v++)
+    g_object_ref_sink (views[v]);
+  /* What they draw: a row per thread folder of their families in the history. */
+  g_print ("# rows: jit %u, gc_workers %u, vm_operations %u, disk %u, allocation %u\n",
+           jvms_jit_view_get_n_compilers (JVMS_JIT_VIEW (views[JVMS_BENCH_N_VIEWS])),
+           jvms_gc_workers_view_get_n_workers (JVMS_GC_WORKERS_VIEW (views[JVMS_BENCH_N_VIEWS + 1])),
+           jvms_vm_operations_view_get_n_rows (JVMS_VM_OPERATIONS_VIEW (views[JVMS_BENCH_N_VIEWS + 2])),
+           jvms_disk_view_get_n_rows (JVMS_DISK_VIEW (views[JVMS_BENCH_N_VIEWS + 3])),
+           jvms_allocation_view_get_n_threads (JVMS_ALLOCATION_VIEW (views[JVMS_BENCH_N_VIEWS + 4])));
   samples = jvms_synthetic_object_samples (start, end, 100000, 9);
   jvms_object_age_view_set_samples (JVMS_OBJECT_AGE_VIEW (views[5]),
                                     (JvmsObjectAgeSample *) samples->data, samples->len);
@@ -266,10 +299,10 @@ main (int   argc,
           cms = jvms_bench_process_cpu_ms () - c0;
           t1 = g_get_monotonic_time ();
           g_array_append_val (cpu, cms);
-          g_array_append_val (all_cpu, cms);
+          g_array_append_val (v < JVMS_BENCH_N_VIEWS ? all_cpu : new_cpu, cms);
           ms = (t1 - t0) / 1000.0;
           g_array_append_val (times, ms);
-          g_array_append_val (all, ms);
+          g_array_append_val (v < JVMS_BENCH_N_VIEWS ? all : new_all, ms);
           /* The same range again: drawing from the cache alone (hover, selection). */
           t0 = g_get_monotonic_time ();
           c0 = jvms_bench_process_cpu_ms ();
@@ -279,7 +312,8 @@ main (int   argc,
           ms = (g_get_monotonic_time () - t0) / 1000.0;
           g_array_append_val (redraws, ms);
           g_array_append_val (draws, cms);
-          g_array_append_val (all_draw, cms);
+          if (v < JVMS_BENCH_N_VIEWS)
+            g_array_append_val (all_draw, cms);
           if (per_frame)
             {
               /* The range moved by a nanosecond: queried again with every blob it needs in the
@@ -310,6 +344,12 @@ main (int   argc,
   g_print ("figure frame_cpu_p99 %.2f ms\n", jvms_bench_percentile_above_of (all_cpu, 0.99));
   g_print ("figure draw_cpu_p50 %.2f ms\n", jvms_bench_percentile_above_of (all_draw, 0.5));
   g_print ("figure draw_cpu_p99 %.2f ms\n", jvms_bench_percentile_above_of (all_draw, 0.99));
+  if (new_all->len > 0)
+    {
+      g_print ("figure frame_p50_issue19_views %.2f ms\n", jvms_bench_percentile_above_of (new_all, 0.5));
+      g_print ("figure frame_p99_issue19_views %.2f ms\n", jvms_bench_percentile_above_of (new_all, 0.99));
+      g_print ("figure frame_cpu_p99_issue19_views %.2f ms\n", jvms_bench_percentile_above_of (new_cpu, 0.99));
+    }
   cairo_surface_destroy (surface);
   g_free (cache_dir);
   g_free (trace_path);

@@ -3,6 +3,7 @@
 #include "jvms-synthetic-history.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "jvms-state-names.h"
 
@@ -13,6 +14,7 @@ enum
   ENTITY_LOCK,
   ENTITY_GC,
   ENTITY_COUNTERS,
+  ENTITY_DISK,
 };
 
 typedef struct
@@ -28,6 +30,7 @@ typedef struct
   gint64        kind;
   JvmsAttribute user, detail, monitor, owner, kernel, cpu, method;
   JvmsAttribute counters[4];
+  JvmsAttribute task, compilation, tier, size, allocation; /* new_views: as its kind has */
   double        ipc;
 } Thread;
 
@@ -52,7 +55,25 @@ jvms_synthetic_options_init (JvmsSyntheticOptions *o)
   o->start_time = G_GINT64_CONSTANT (1700000000000000000);
   o->seed = 42;
   o->mean_gap_ns = 200000;
+  o->new_views = FALSE;
 }
+
+#define N_DISKS 2
+#define N_SLOTS 16
+
+/* A disk of new_views: its queue and request slots (docs/attributes.md, Disk). */
+typedef struct
+{
+  JvmsAttribute queue, in_flight;
+  JvmsAttribute pid[N_SLOTS], bytes[N_SLOTS], op[N_SLOTS], issued[N_SLOTS];
+  int           state[N_SLOTS]; /* 0 free, 1 queued, 2 issued */
+  gint64        queued, flying;
+} Disk;
+
+static const char *const tasks[] = { "G1 Evacuate Regions", "G1 Merge Heap Roots", "G1 Scan Roots",
+                                     "G1 Rebuild Free List", "G1 Clear Card Table" };
+static const char *const operations[] = { "G1CollectForAllocation", "HandshakeAllThreads",
+                                          "ICBufferFull", "Cleanup", "ThreadDump" };
 
 /* Min-heap on time. */
 static void
@@ -118,6 +139,95 @@ attr (JvmsHistoryBuilder *b,
   return jvms_history_builder_attribute (b, path);
 }
 
+/* What a thread of new_views writes at a change of its state: a GC worker's task, a compiler's
+ * compilation, the VM thread's operation and safepoint while it runs (null otherwise), a Java
+ * thread's allocation rate. */
+static gboolean
+write_new_views (JvmsHistoryBuilder *b, GRand *rand, const Thread *th, gboolean running, gint64 t,
+                 JvmsAttribute vm_operation, JvmsAttribute vm_at_safepoint,
+                 JvmsAttribute vm_safepoint, JvmsAttribute vm_phase, gint64 *safepoint_id,
+                 guint64 *written, GError **error)
+{
+  gboolean ok = TRUE;
+  if (th->task != JVMS_ATTRIBUTE_INVALID)
+    ok = running ? jvms_history_builder_modify_string (b, th->task, t, tasks[g_rand_int_range (rand, 0, G_N_ELEMENTS (tasks))], error)
+                 : jvms_history_builder_modify_null (b, th->task, t, error);
+  if (ok && th->compilation != JVMS_ATTRIBUTE_INVALID)
+    {
+      if (running)
+        ok = jvms_history_builder_modify_string (b, th->compilation, t, methods[g_rand_int_range (rand, 0, G_N_ELEMENTS (methods))], error)
+             && jvms_history_builder_modify_int (b, th->tier, t, g_rand_int_range (rand, 1, 5), error)
+             && jvms_history_builder_modify_int (b, th->size, t, g_rand_int_range (rand, 64, 65536), error);
+      else
+        ok = jvms_history_builder_modify_null (b, th->compilation, t, error)
+             && jvms_history_builder_modify_null (b, th->tier, t, error)
+             && jvms_history_builder_modify_null (b, th->size, t, error);
+      *written += 2;
+    }
+  if (ok && th->kind == JVMS_THREAD_KIND_VM)
+    {
+      gboolean at_safepoint = running && g_rand_boolean (rand);
+      if (running)
+        ok = jvms_history_builder_modify_string (b, vm_operation, t, operations[g_rand_int_range (rand, 0, G_N_ELEMENTS (operations))], error)
+             && jvms_history_builder_modify_int (b, vm_at_safepoint, t, at_safepoint, error);
+      else
+        ok = jvms_history_builder_modify_null (b, vm_operation, t, error)
+             && jvms_history_builder_modify_null (b, vm_at_safepoint, t, error);
+      if (ok && at_safepoint)
+        ok = jvms_history_builder_modify_int (b, vm_safepoint, t, ++*safepoint_id, error)
+             && jvms_history_builder_modify_string (b, vm_phase, t, g_rand_boolean (rand) ? "synchronizing" : "operation", error);
+      else if (ok)
+        ok = jvms_history_builder_modify_null (b, vm_safepoint, t, error)
+             && jvms_history_builder_modify_null (b, vm_phase, t, error);
+      *written += 3;
+    }
+  if (ok && th->allocation != JVMS_ATTRIBUTE_INVALID)
+    ok = running ? jvms_history_builder_modify_double (b, th->allocation, t, g_rand_double_range (rand, 1e5, 2e9), error)
+                 : jvms_history_builder_modify_null (b, th->allocation, t, error);
+  if (ok && (th->task != JVMS_ATTRIBUTE_INVALID || th->compilation != JVMS_ATTRIBUTE_INVALID
+             || th->kind == JVMS_THREAD_KIND_VM || th->allocation != JVMS_ATTRIBUTE_INVALID))
+    (*written)++;
+  return ok;
+}
+
+/* One step of a disk of new_views: a free slot takes a request (queued), a queued one is
+ * issued, an issued one completes; the queue and in-flight counts follow. */
+static gboolean
+write_disk (JvmsHistoryBuilder *b, GRand *rand, Disk *d, guint n_all, const Thread *threads,
+            gint64 t, guint64 *written, GError **error)
+{
+  static const char *const ops[] = { "W", "WS", "R", "RA", "FF" };
+  guint k = g_rand_int_range (rand, 0, N_SLOTS);
+  gboolean ok;
+  if (d->state[k] == 0)
+    {
+      ok = jvms_history_builder_modify_int (b, d->pid[k], t, threads[g_rand_int_range (rand, 0, n_all)].tid, error)
+           && jvms_history_builder_modify_int (b, d->bytes[k], t, 512 * g_rand_int_range (rand, 1, 2048), error)
+           && jvms_history_builder_modify_string (b, d->op[k], t, ops[g_rand_int_range (rand, 0, G_N_ELEMENTS (ops))], error)
+           && jvms_history_builder_modify_int (b, d->issued[k], t, 0, error)
+           && jvms_history_builder_modify_int (b, d->queue, t, ++d->queued, error);
+      *written += 5;
+    }
+  else if (d->state[k] == 1)
+    {
+      ok = jvms_history_builder_modify_int (b, d->issued[k], t, 1, error)
+           && jvms_history_builder_modify_int (b, d->in_flight, t, ++d->flying, error);
+      *written += 2;
+    }
+  else
+    {
+      ok = jvms_history_builder_modify_null (b, d->pid[k], t, error)
+           && jvms_history_builder_modify_null (b, d->bytes[k], t, error)
+           && jvms_history_builder_modify_null (b, d->op[k], t, error)
+           && jvms_history_builder_modify_null (b, d->issued[k], t, error)
+           && jvms_history_builder_modify_int (b, d->queue, t, --d->queued, error)
+           && jvms_history_builder_modify_int (b, d->in_flight, t, --d->flying, error);
+      *written += 6;
+    }
+  d->state[k] = (d->state[k] + 1) % 3;
+  return ok;
+}
+
 gboolean
 jvms_synthetic_history_write (const char                 *path,
                               const JvmsSyntheticOptions *o,
@@ -138,6 +248,10 @@ jvms_synthetic_history_write (const char                 *path,
   guint64 written = 0;
   gint64 gc_id = 0;
   int gc_step = 0;
+  Disk disks[N_DISKS];
+  JvmsAttribute vm_operation = JVMS_ATTRIBUTE_INVALID, vm_at_safepoint = JVMS_ATTRIBUTE_INVALID;
+  JvmsAttribute vm_safepoint = JVMS_ATTRIBUTE_INVALID, vm_phase = JVMS_ATTRIBUTE_INVALID;
+  gint64 safepoint_id = 0;
 
 #define MOD(call) G_STMT_START { if (!(call)) return FALSE; written++; } G_STMT_END
 
@@ -195,6 +309,17 @@ jvms_synthetic_history_write (const char                 *path,
                               ? attr (b, "Threads", th->tid, p) : JVMS_ATTRIBUTE_INVALID;
         }
       th->ipc = g_rand_double_range (rand, 0.4, 2.5);
+      th->task = th->compilation = th->tier = th->size = th->allocation = JVMS_ATTRIBUTE_INVALID;
+      if (o->new_views && th->kind == JVMS_THREAD_KIND_GC)
+        th->task = attr (b, "GC/workers", th->tid, "task");
+      if (o->new_views && th->kind == JVMS_THREAD_KIND_JIT)
+        {
+          th->compilation = attr (b, "JIT", th->tid, "compilation");
+          th->tier = attr (b, "JIT", th->tid, "compilation/tier");
+          th->size = attr (b, "JIT", th->tid, "compilation/size");
+        }
+      if (o->new_views && th->kind == JVMS_THREAD_KIND_JAVA)
+        th->allocation = attr (b, "Threads", th->tid, "allocation-rate");
       heap_push (heap, (Next) { t + gap (rand, o->mean_gap_ns), ENTITY_THREAD, i });
     }
   cpu_thread = g_new (JvmsAttribute, o->n_cpus);
@@ -232,6 +357,34 @@ jvms_synthetic_history_write (const char                 *path,
   MOD (jvms_history_builder_modify_int (b, heap_committed, t, 256 << 20, error));
   heap_push (heap, (Next) { t + o->mean_gap_ns * 50, ENTITY_GC, 0 });
   heap_push (heap, (Next) { t + 1000000, ENTITY_COUNTERS, 0 });
+  if (o->new_views)
+    {
+      vm_operation = jvms_history_builder_attribute (b, "VM/operation");
+      vm_at_safepoint = jvms_history_builder_attribute (b, "VM/operation/safepoint");
+      vm_safepoint = jvms_history_builder_attribute (b, "VM/safepoint");
+      vm_phase = jvms_history_builder_attribute (b, "VM/safepoint/phase");
+      for (guint d = 0; d < N_DISKS; d++)
+        {
+          g_autofree char *folder = g_strdup_printf ("Disk/%s", d == 0 ? "8:0" : "259:0");
+          g_autofree char *queue = g_strdup_printf ("%s/queue", folder);
+          g_autofree char *flying = g_strdup_printf ("%s/in-flight", folder);
+          memset (&disks[d], 0, sizeof disks[d]);
+          disks[d].queue = jvms_history_builder_attribute (b, queue);
+          disks[d].in_flight = jvms_history_builder_attribute (b, flying);
+          for (guint k = 0; k < N_SLOTS; k++)
+            {
+              g_autofree char *slot = g_strdup_printf ("%s/requests/%u", folder, k);
+              g_autofree char *bytes = g_strdup_printf ("%s/bytes", slot);
+              g_autofree char *op = g_strdup_printf ("%s/op", slot);
+              g_autofree char *issued = g_strdup_printf ("%s/issued", slot);
+              disks[d].pid[k] = jvms_history_builder_attribute (b, slot);
+              disks[d].bytes[k] = jvms_history_builder_attribute (b, bytes);
+              disks[d].op[k] = jvms_history_builder_attribute (b, op);
+              disks[d].issued[k] = jvms_history_builder_attribute (b, issued);
+            }
+          heap_push (heap, (Next) { t + gap (rand, o->mean_gap_ns), ENTITY_DISK, d });
+        }
+    }
 
   while (written < o->n_intervals)
     {
@@ -296,6 +449,10 @@ jvms_synthetic_history_write (const char                 *path,
                                                            methods[g_rand_int_range (rand, 0, G_N_ELEMENTS (methods))],
                                                            error));
               }
+            if (o->new_views && !write_new_views (b, rand, th, kstate == JVMS_KERNEL_STATE_RUNNING, t,
+                                                  vm_operation, vm_at_safepoint, vm_safepoint, vm_phase,
+                                                  &safepoint_id, &written, error))
+              return FALSE;
             heap_push (heap, (Next) { t + gap (rand, o->mean_gap_ns), ENTITY_THREAD, n.index });
           }
           break;
@@ -382,6 +539,11 @@ jvms_synthetic_history_write (const char                 *path,
                                                        cycles * g_rand_double_range (rand, 0.5, 2.0), error));
             }
           heap_push (heap, (Next) { t + 1000000, ENTITY_COUNTERS, 0 });
+          break;
+        case ENTITY_DISK:
+          if (!write_disk (b, rand, &disks[n.index], n_all, threads, t, &written, error))
+            return FALSE;
+          heap_push (heap, (Next) { t + gap (rand, o->mean_gap_ns), ENTITY_DISK, n.index });
           break;
         default:
           g_assert_not_reached ();

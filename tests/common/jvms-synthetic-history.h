@@ -17,6 +17,11 @@ typedef struct
   guint32 seed;
   /* Mean time between two state changes of one thread, ns. */
   gint64  mean_gap_ns;
+  /* Also the families of issue 19's views (off by default: the other histories stay as they
+   * were): GC/workers/<tid>/task and JIT/<tid>/compilation (+ tier, size) while those threads
+   * run, Threads/<tid>/allocation-rate of the Java threads, VM/operation and VM/safepoint (+
+   * phase) while the VM thread runs, and two disks' queue, in-flight and 16 request slots. */
+  gboolean new_views;
 } JvmsSyntheticOptions;
 
 void     jvms_synthetic_options_init   (JvmsSyntheticOptions       *options);

@@ -685,11 +685,11 @@ flush_block (JvmsSamplesWriter *self)
   g_byte_array_set_size (enc, 0);
   const JvmsSampleRecord *first = &g_array_index (recs, JvmsSampleRecord, 0);
   gint64 previous = first->time;
+  /* At most 8 varints and the head byte a sample: room for all, reserved once. */
+  guint8 *p = jvms_samples_reserve (enc, recs->len * 81);
   for (guint i = 0; i < recs->len; i++)
     {
       const JvmsSampleRecord *r = &g_array_index (recs, JvmsSampleRecord, i);
-      /* At most 8 varints and the head byte */
-      guint8 *p = jvms_samples_reserve (enc, 81);
       p = jvms_samples_varint_at (p, (guint64) (r->time - previous));
       previous = r->time;
       guint8 head = (guint8) (r->state & JVMS_SAMPLE_HEAD_STATE_MASK);
@@ -712,8 +712,8 @@ flush_block (JvmsSamplesWriter *self)
           p = jvms_samples_varint_at (p, jvms_samples_zigzag (r->allocation_time - r->time));
           p = jvms_samples_varint_at (p, r->object_age);
         }
-      jvms_samples_commit (enc, p);
     }
+  jvms_samples_commit (enc, p);
   JvmsSamplesBlock block = { 0 };
   guint64 offset;
   guint32 compressed, raw;
@@ -751,7 +751,10 @@ jvms_samples_writer_add_record (JvmsSamplesWriter *self, const JvmsSampleRecord 
   JvmsSamplesType *t = &g_array_index (self->types, JvmsSamplesType, r.type);
   t->n_samples = GUINT64_TO_LE (GUINT64_FROM_LE (t->n_samples) + 1);
   t->weight = GUINT64_TO_LE (GUINT64_FROM_LE (t->weight) + r.weight);
-  g_array_append_val (self->open_block, r);
+  /* The open block has room for a block's samples from its creation (g_array_sized_new) and
+   * is flushed full: no library call a sample. */
+  g_assert (self->open_block->len < JVMS_SAMPLES_BLOCK_SAMPLES);
+  ((JvmsSampleRecord *) (gpointer) self->open_block->data)[self->open_block->len++] = r;
   self->count++;
   if (self->open_block->len >= JVMS_SAMPLES_BLOCK_SAMPLES)
     flush_block (self);

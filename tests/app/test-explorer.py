@@ -433,12 +433,13 @@ def main():
         # most of them checkable on two CPUs (and at least 30 px, a drag), selected with a drag
         # and zoomed to (Z).
         best = None
+        quanta = [q for q in quanta if q["tid"] in rows]
         longest = []
         for tid in rows:
-            longest += sorted((q for q in quanta if q["tid"] == tid), key=lambda q: -q["duration"])[:4]
+            longest += sorted((q for q in quanta if q["tid"] == tid), key=lambda q: -q["duration"])[:3]
         least = 30 * (v1 - v0) // n
         for q in longest:
-            for k in (6, 12, 30):
+            for k in (6, 20):
                 t0 = max(v0, q["epoch_ns"] - k // 3 * q["duration"])
                 t1 = min(v1, t0 + max(k * q["duration"], least))
                 got = checkable(quanta, rows, t0, t1, n)

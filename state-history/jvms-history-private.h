@@ -343,13 +343,9 @@ JvmsNode    *jvms_history_get_node  (JvmsHistory *self, guint64 offset, guint32 
                                      guint32 expect_level, gint64 expect_start, gint64 expect_end,
                                      GError **error);
 void         jvms_history_value_out (JvmsHistory *self, guint8 type, guint64 bits, JvmsValue *out);
-/* Collects the intervals of @attrs (sorted, unique ids; or all when NULL) intersecting
- * [t0, t1] into @out (JvmsInterval). Caller holds the lock if live. */
-gboolean     jvms_history_collect   (JvmsHistory *self, gint64 t0, gint64 t1,
-                                     const guint8 *want, GArray *out, GError **error);
-
 /* Calls @func for every interval of the @want attributes (all when NULL) intersecting
- * [t0, t1], in no particular order. Caller holds the lock if live. */
+ * [t0, t1]. With @want, each attribute's in time order from a complete history's tree (an open
+ * node's may not be); without, in no particular order. Caller holds the lock if live. */
 typedef void (*JvmsVisitFunc) (gpointer data, guint32 attr, gint64 start, gint64 end, guint8 type,
                                guint64 bits);
 gboolean     jvms_history_visit     (JvmsHistory *self, gint64 t0, gint64 t1, const guint8 *want,

@@ -317,6 +317,26 @@ visit_node (const JvmsNode *n, gint64 t0, gint64 t1, const guint8 *want, JvmsVis
     }
 }
 
+/* A wanted group of a node that a range query meets: its intervals [k, last) not yet visited. */
+typedef struct
+{
+  guint32 attr;
+  guint   k, last;
+} GroupCursor;
+
+/* Cursors kept on the stack; a query of more attributes allocates. */
+#define STACK_CURSORS 32
+
+/* Visits the intervals of @n's wanted groups left in @cur that start before @before. */
+static void
+visit_before (const JvmsNode *n, GroupCursor *cur, guint n_cur, gint64 before, gint64 t1, JvmsVisitFunc func,
+              gpointer data)
+{
+  for (guint i = 0; i < n_cur; i++)
+    for (guint k = cur[i].k; k < cur[i].last && n->starts[k] <= t1 && n->starts[k] < before; k = ++cur[i].k)
+      func (data, cur[i].attr, n->starts[k], n->ends[k], n->types[k], n->bits[k]);
+}
+
 static gboolean
 visit_closed (JvmsHistory *h, guint64 offset, guint32 csize, guint32 level, gint64 start,
               gint64 max_end, gint64 t0, gint64 t1, const guint8 *want, JvmsVisitFunc func,
@@ -333,17 +353,53 @@ visit_closed (JvmsHistory *h, guint64 offset, guint32 csize, guint32 level, gint
     return FALSE;
   if (n->end <= t0)
     return TRUE; /* its intervals all end at or before t0 */
-  visit_node (n, t0, t1, want, func, data);
+  /* For wanted attributes, in time order: a node's interval of an attribute comes after that
+   * attribute's intervals in the children that start at or before it, before those in the
+   * children after (it was kept here because it began before the child that was open when it
+   * ended; one attribute's intervals never overlap, and a group's, sorted by end, are by start
+   * too). So each attribute's intervals come out sorted, and a range query need not sort them
+   * (jvms_history_query_range). Without @want, node first, as the summaries gather them. */
+  GroupCursor stack[STACK_CURSORS];
+  g_autofree GroupCursor *heap = NULL;
+  GroupCursor *cur = stack;
+  guint n_cur = 0;
+  if (want == NULL)
+    visit_node (n, t0, t1, want, func, data);
+  else
+    for (guint g = 0; g < n->n_groups; g++)
+      {
+        if (!want[n->group_attr[g]])
+          continue;
+        guint lo = n->group_first[g], hi = n->group_first[g + 1];
+        guint last = hi;
+        while (lo < hi)
+          {
+            guint mid = (lo + hi) / 2;
+            if (n->ends[mid] <= t0)
+              lo = mid + 1;
+            else
+              hi = mid;
+          }
+        if (n_cur == STACK_CURSORS && heap == NULL)
+          {
+            heap = g_new (GroupCursor, n->n_groups);
+            memcpy (heap, stack, sizeof stack);
+            cur = heap;
+          }
+        cur[n_cur++] = (GroupCursor) { n->group_attr[g], lo, last };
+      }
   for (guint c = 0; c < n->n_children; c++)
     {
       gint64 cs = n->children[c].start;
       gint64 ce = c + 1 < n->n_children ? n->children[c + 1].start : n->end;
+      visit_before (n, cur, n_cur, cs, t1, func, data);
       if (cs > t1 || ce <= t0)
         continue;
       if (!visit_closed (h, n->children[c].offset, n->children[c].csize, n->level - 1, cs, ce,
                          t0, t1, want, func, data, depth + 1, error))
         return FALSE;
     }
+  visit_before (n, cur, n_cur, G_MAXINT64, t1, func, data);
   return TRUE;
 }
 
@@ -383,25 +439,19 @@ jvms_history_visit (JvmsHistory *h, gint64 t0, gint64 t1, const guint8 *want, Jv
 
 typedef struct
 {
-  JvmsHistory *h;
-  GArray      *out;
-} CollectData;
+  JvmsHistory   *h;
+  const guint8  *slot8;   /* attribute -> 1 + its bucket, unless slot32 */
+  const guint32 *slot32;
+  GArray       **buckets;
+} BucketData;
 
 static void
-collect_one (gpointer data, guint32 attr, gint64 s, gint64 e, guint8 type, guint64 bits)
+bucket_one (gpointer data, guint32 attr, gint64 s, gint64 e, guint8 type, guint64 bits)
 {
-  CollectData *cd = data;
-  JvmsInterval iv;
-  interval_out (cd->h, attr, s, e, type, bits, &iv);
-  g_array_append_val (cd->out, iv);
-}
-
-gboolean
-jvms_history_collect (JvmsHistory *h, gint64 t0, gint64 t1, const guint8 *want, GArray *out,
-                      GError **error)
-{
-  CollectData cd = { h, out };
-  return jvms_history_visit (h, t0, t1, want, collect_one, &cd, error);
+  BucketData *bd = data;
+  GArray *a = bd->buckets[(bd->slot32 != NULL ? bd->slot32[attr] : bd->slot8[attr]) - 1];
+  g_array_set_size (a, a->len + 1);
+  interval_out (bd->h, attr, s, e, type, bits, &g_array_index (a, JvmsInterval, a->len - 1));
 }
 
 struct _JvmsHistoryRange
@@ -449,40 +499,64 @@ jvms_history_query_range (JvmsHistory         *self,
           jvms_history_unlock_if (self, locked);
           return NULL;
         }
-      want[attributes[i]] = 1;
+      want[attributes[i]] = G_MAXUINT8; /* asked, its bucket not yet made */
     }
-  g_autoptr (GArray) all = g_array_new (FALSE, FALSE, sizeof (JvmsInterval));
-  gboolean ok = n_attributes == 0 || jvms_history_collect (self, t0, t1, want, all, error);
+  /* Gathered per attribute; a complete history's tree gives each one's in time order
+   * (visit_closed), a live one's open nodes may not: an attribute's are sorted when they are not. */
+  g_autoptr (GPtrArray) buckets = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  g_autofree guint32 *slot = NULL;
+  for (guint i = 0; i < n_attributes && slot == NULL; i++)
+    if (want[attributes[i]] == G_MAXUINT8)
+      {
+        g_ptr_array_add (buckets, g_array_new (FALSE, FALSE, sizeof (JvmsInterval)));
+        /* Up to 254 attributes, want says which bucket (1 + its index); more need a wider map,
+         * made only then (one a query is 4 bytes an attribute of the history to clear). */
+        if (buckets->len < G_MAXUINT8)
+          want[attributes[i]] = (guint8) buckets->len;
+        else
+          slot = g_new0 (guint32, n_attrs);
+      }
+  if (slot != NULL)
+    {
+      g_ptr_array_set_size (buckets, 0);
+      for (guint i = 0; i < n_attributes; i++)
+        if (slot[attributes[i]] == 0)
+          {
+            g_ptr_array_add (buckets, g_array_new (FALSE, FALSE, sizeof (JvmsInterval)));
+            slot[attributes[i]] = buckets->len;
+          }
+    }
+  BucketData bd = { self, want, slot, (GArray **) buckets->pdata };
+  gboolean ok = n_attributes == 0 || jvms_history_visit (self, t0, t1, want, bucket_one, &bd, error);
   jvms_history_unlock_if (self, locked);
   if (!ok)
     return NULL;
-  if (all->len > 1)
-    qsort (all->data, all->len, sizeof (JvmsInterval), cmp_interval);
+  guint total = 0;
+  for (guint b = 0; b < buckets->len; b++)
+    {
+      GArray *a = g_ptr_array_index (buckets, b);
+      const JvmsInterval *v = (const JvmsInterval *) a->data;
+      for (guint k = 1; k < a->len; k++)
+        if (v[k].start < v[k - 1].start)
+          {
+            qsort (a->data, a->len, sizeof (JvmsInterval), cmp_interval);
+            break;
+          }
+      total += a->len;
+    }
 
   JvmsHistoryRange *r = g_new0 (JvmsHistoryRange, 1);
   r->history = jvms_history_ref (self);
   /* In the caller's attribute order; a repeated attribute repeats its intervals. */
-  if (n_attributes == 1 || all->len == 0)
-    r->items = g_steal_pointer (&all);
+  if (buckets->len == 1 && n_attributes == 1)
+    r->items = g_array_ref (g_ptr_array_index (buckets, 0));
   else
     {
-      r->items = g_array_sized_new (FALSE, FALSE, sizeof (JvmsInterval), all->len);
-      const JvmsInterval *v = (const JvmsInterval *) all->data;
+      r->items = g_array_sized_new (FALSE, FALSE, sizeof (JvmsInterval), total);
       for (guint i = 0; i < n_attributes; i++)
         {
-          guint lo = 0, hi = all->len;
-          while (lo < hi)
-            {
-              guint mid = (lo + hi) / 2;
-              if (v[mid].attribute < attributes[i])
-                lo = mid + 1;
-              else
-                hi = mid;
-            }
-          guint e = lo;
-          while (e < all->len && v[e].attribute == attributes[i])
-            e++;
-          g_array_append_vals (r->items, v + lo, e - lo);
+          GArray *a = g_ptr_array_index (buckets, (slot != NULL ? slot[attributes[i]] : want[attributes[i]]) - 1);
+          g_array_append_vals (r->items, a->data, a->len);
         }
     }
   return r;

@@ -270,6 +270,9 @@ check_range (JvmsHistory *h, Pair *p, GRand *r, gint64 t0, gint64 t1)
 {
   g_autoptr (GError) error = NULL;
   guint n = g_rand_int_range (r, 1, MIN (p->ids->len, 8) + 1);
+  /* Sometimes more attributes than a query keeps in its small map (254): its wider one. */
+  if (p->ids->len >= 300 && g_rand_int_range (r, 0, 4) == 0)
+    n = 300;
   g_autofree JvmsAttribute *attrs = g_new (JvmsAttribute, n);
   g_autofree guint *idx = g_new (guint, n);
   for (guint i = 0; i < n; i++)

@@ -77,6 +77,8 @@ typedef struct
   GError           *error;
   GHashTable       *spans[N_CAUSES];  /* jvms_evidence_spans_new: where each cause was one */
   CpuWindow         cpus;
+  const char       *recent[8];        /* strings stored last (store_recent) */
+  guint             next_recent;
 } Walk;
 
 static void
@@ -129,6 +131,29 @@ thread_get (Walk *w, gint64 tid)
   return t;
 }
 
+/* One history query of @attrs over [lo, hi]: into @outs[i], the intervals of @attrs[i] that meet
+ * it with a value, in time order. */
+static void
+read_window (Walk *w, gint64 lo, gint64 hi, const JvmsAttribute *attrs, guint n, GArray **outs)
+{
+  w->path->n_queries++;
+  g_autoptr(JvmsHistoryRange) range = jvms_history_query_range (w->history, lo, hi, attrs, n, &w->error);
+  if (range == NULL)
+    return;
+  guint pos = 0;
+  JvmsInterval iv;
+  /* They come attribute after attribute, in the order asked. */
+  while (jvms_history_range_next (range, &iv, &w->error))
+    {
+      while (pos < n && attrs[pos] != iv.attribute)
+        pos++;
+      if (pos == n)
+        break;
+      if (iv.end > iv.start && iv.value.type != JVMS_VALUE_NULL)
+        g_array_append_val (outs[pos], iv);
+    }
+}
+
 /* Makes @t's states cover [a, b]: every interval of its leaves that meets it (so also the one
  * holding at a, and a wait's waker and device, written from the wait's start to the next
  * wait's). Read again only when the window held does not cover it, then back to @reach when
@@ -153,22 +178,10 @@ thread_window (Walk *w, PathThread *t, gint64 a, gint64 b, gint64 reach)
   t->hi = b;
   if (t->n_attrs == 0)
     return;
-  w->path->n_queries++;
-  g_autoptr(JvmsHistoryRange) range = jvms_history_query_range (w->history, t->lo, t->hi, t->attrs, t->n_attrs,
-                                                                &w->error);
-  if (range == NULL)
-    return;
-  guint pos = 0;
-  JvmsInterval iv;
-  while (jvms_history_range_next (range, &iv, &w->error))
-    {
-      while (pos < t->n_attrs && t->attrs[pos] != iv.attribute)
-        pos++;
-      if (pos == t->n_attrs)
-        break;
-      if (iv.end > iv.start && iv.value.type != JVMS_VALUE_NULL)
-        g_array_append_val (t->ivs[t->slots[pos]], iv);
-    }
+  GArray *outs[N_LEAVES];
+  for (guint i = 0; i < t->n_attrs; i++)
+    outs[i] = t->ivs[t->slots[i]];
+  read_window (w, t->lo, t->hi, t->attrs, t->n_attrs, outs);
 }
 
 /* The index of the first interval of @ivs (in time order) that ends after @t. */
@@ -252,6 +265,23 @@ int_at (GArray *ivs, gint64 t, gint64 *out)
   return TRUE;
 }
 
+/* store() for a segment's state and cause: a path of a million segments has a handful of
+ * them, and looking each up in the string chunk's hash table was a twentieth of its time. The
+ * last ones stored are compared first (the same text at another address is the same string). */
+static const char *
+store_recent (Walk *w, const char *s)
+{
+  if (s == NULL)
+    return NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (w->recent); i++)
+    if (w->recent[i] != NULL && (w->recent[i] == s || strcmp (w->recent[i], s) == 0))
+      return w->recent[i];
+  const char *stored = store (w->path, s);
+  w->recent[w->next_recent] = stored;
+  w->next_recent = (w->next_recent + 1) % G_N_ELEMENTS (w->recent);
+  return stored;
+}
+
 /* Segments are added walking back: the latest first. Neighbours alike are merged. */
 static void
 add_segment (Walk *w, PathThread *t, const char *state, const char *cause, gint64 from, gint64 to)
@@ -259,8 +289,8 @@ add_segment (Walk *w, PathThread *t, const char *state, const char *cause, gint6
   if (to <= from)
     return;
   GArray *segs = w->path->segments;
-  state = store (w->path, state);
-  cause = store (w->path, cause);
+  state = store_recent (w, state);
+  cause = store_recent (w, cause);
   if (segs->len > 0)
     {
       JvmsPathSegment *last = &g_array_index (segs, JvmsPathSegment, segs->len - 1);
@@ -429,23 +459,7 @@ cpu_window (Walk *w, gint64 a, gint64 b)
   GPtrArray *all = c->ivs;
   for (guint i = 0; i < all->len; i++)
     g_array_set_size (g_ptr_array_index (all, i), 0);
-  w->path->n_queries++;
-  const JvmsAttribute *attrs = (const JvmsAttribute *) c->attrs->data;
-  g_autoptr(JvmsHistoryRange) range = jvms_history_query_range (w->history, c->lo, c->hi, attrs, c->attrs->len,
-                                                                &w->error);
-  if (range == NULL)
-    return;
-  guint pos = 0;
-  JvmsInterval iv;
-  /* Intervals come CPU after CPU, each in time order. */
-  while (jvms_history_range_next (range, &iv, &w->error))
-    {
-      while (pos < c->attrs->len && attrs[pos] != iv.attribute)
-        pos++;
-      if (pos == c->attrs->len)
-        break;
-      g_array_append_val (g_ptr_array_index (all, pos), iv);
-    }
+  read_window (w, c->lo, c->hi, (const JvmsAttribute *) c->attrs->data, c->attrs->len, (GArray **) all->pdata);
 }
 
 /* @tid waited for the CPU @cpu over [from, to) (the one it was switched in on next): who ran on

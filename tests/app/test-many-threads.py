@@ -99,9 +99,8 @@ class Window:
     def __init__(self, args, tmp, name, trace):
         self.tmp = tmp
         self.name = name
-        # No autorepeat: on a loaded machine xdotool's release can come late enough for the
-        # server to repeat a key, and one Up too many is the wrong row.
-        self.xvfb, display = window_test.start_xvfb(extra=("-ardelay", "30000"))
+        # start_xvfb turns autorepeat off: one Up too many would be the wrong row.
+        self.xvfb, display = window_test.start_xvfb()
         self.state = window_test.State(os.path.join(tmp, name + "-state.ini"))
         self.env = window_test.window_env(display, args.schema_dir, tmp, state=self.state.path)
         self.log = open(os.path.join(tmp, name + ".log"), "w")

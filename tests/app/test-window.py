@@ -47,10 +47,13 @@ def wait_for(predicate, timeout=STEP_TIMEOUT, interval=0.2):
 
 
 def start_xvfb(size="1400x900", extra=()):
-    """Xvfb on a free display: it writes the number it picked to the pipe (-displayfd)."""
+    """Xvfb on a free display: it writes the number it picked to the pipe (-displayfd).
+    Autorepeat waits a minute: on a loaded machine xdotool's release of a typed key can come
+    more than the default 660 ms after its press, and the server then repeats the key (the
+    explorer test once typed "500us" for "50us")."""
     r, w = os.pipe()
     proc = subprocess.Popen(["Xvfb", "-displayfd", str(w), "-screen", "0", size + "x24",
-                             "-nolisten", "tcp", *extra], pass_fds=(w,),
+                             "-ardelay", "60000", "-nolisten", "tcp", *extra], pass_fds=(w,),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     os.close(w)
     number = b""

@@ -292,6 +292,22 @@ jvms_history_query_full (JvmsHistory *self, gint64 time, GArray *out, GError **e
 
 /* ---- range ---- */
 
+/* The first interval of @n's group @g that ends after @t0 (ends increase within a group). */
+static guint
+group_from (const JvmsNode *n, guint g, gint64 t0)
+{
+  guint lo = n->group_first[g], hi = n->group_first[g + 1];
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      if (n->ends[mid] <= t0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
 static void
 visit_node (const JvmsNode *n, gint64 t0, gint64 t1, const guint8 *want, JvmsVisitFunc func,
             gpointer data)
@@ -301,18 +317,8 @@ visit_node (const JvmsNode *n, gint64 t0, gint64 t1, const guint8 *want, JvmsVis
       guint32 a = n->group_attr[g];
       if (want && !want[a])
         continue;
-      /* Ends increase within a group: the first interval ending after t0. */
-      guint lo = n->group_first[g], hi = n->group_first[g + 1];
-      guint last = hi;
-      while (lo < hi)
-        {
-          guint mid = (lo + hi) / 2;
-          if (n->ends[mid] <= t0)
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
-      for (guint k = lo; k < last && n->starts[k] <= t1; k++)
+      guint last = n->group_first[g + 1];
+      for (guint k = group_from (n, g, t0); k < last && n->starts[k] <= t1; k++)
         func (data, a, n->starts[k], n->ends[k], n->types[k], n->bits[k]);
     }
 }
@@ -370,23 +376,13 @@ visit_closed (JvmsHistory *h, guint64 offset, guint32 csize, guint32 level, gint
       {
         if (!want[n->group_attr[g]])
           continue;
-        guint lo = n->group_first[g], hi = n->group_first[g + 1];
-        guint last = hi;
-        while (lo < hi)
-          {
-            guint mid = (lo + hi) / 2;
-            if (n->ends[mid] <= t0)
-              lo = mid + 1;
-            else
-              hi = mid;
-          }
         if (n_cur == STACK_CURSORS && heap == NULL)
           {
             heap = g_new (GroupCursor, n->n_groups);
             memcpy (heap, stack, sizeof stack);
             cur = heap;
           }
-        cur[n_cur++] = (GroupCursor) { n->group_attr[g], lo, last };
+        cur[n_cur++] = (GroupCursor) { n->group_attr[g], group_from (n, g, t0), n->group_first[g + 1] };
       }
   for (guint c = 0; c < n->n_children; c++)
     {

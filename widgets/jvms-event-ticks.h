@@ -39,4 +39,17 @@ gboolean jvms_event_ticks_count (JvmsEventStore  *store,
                                  JvmsEventColumn *out,
                                  GError         **error);
 
+/* The same for @n_lanes lanes of one type each (@types[i] into @outs[i], each @n_columns
+ * entries), equal to a call per lane, but the rows they read exactly are read in one sweep:
+ * a block of the store several lanes need is read once, not once per lane. */
+gboolean jvms_event_ticks_count_lanes (JvmsEventStore   *store,
+                                       const guint32    *types,
+                                       guint             n_lanes,
+                                       gint64            tid,
+                                       gint64            t0,
+                                       gint64            t1,
+                                       guint             n_columns,
+                                       JvmsEventColumn **outs,
+                                       GError          **error);
+
 G_END_DECLS

@@ -124,19 +124,25 @@ jvms_events_view_compute (JvmsTimeline               *timeline,
   self->n_columns = g->n_columns;
   jvms_row_cells_band (g, ROW_H, self->lanes->len, &first, &last);
   for (guint i = 0; i < self->lanes->len; i++)
+    g_clear_pointer (&g_array_index (self->lanes, Lane, i).columns, g_free);
+  if (first >= last)
+    return;
+  /* The lanes shown, counted together: the store's blocks they share are read once. */
+  guint n = last - first;
+  g_autofree guint32 *types = g_new (guint32, n);
+  g_autofree JvmsEventColumn **columns = g_new (JvmsEventColumn *, n);
+  for (guint i = 0; i < n; i++)
     {
-      Lane *lane = &g_array_index (self->lanes, Lane, i);
-      g_clear_pointer (&lane->columns, g_free);
-      if (i < first || i >= last)
-        continue;
-      lane->columns = g_new0 (JvmsEventColumn, g->n_columns);
-      g_autoptr(GError) error = NULL;
-      if (!jvms_event_ticks_count (self->store, &lane->type, 1, 0, g->t0, g->t1, g->n_columns,
-                                   lane->columns, &error))
-        {
-          g_warning ("events view: %s", error->message);
-          g_clear_pointer (&lane->columns, g_free);
-        }
+      Lane *lane = &g_array_index (self->lanes, Lane, first + i);
+      types[i] = lane->type;
+      columns[i] = lane->columns = g_new0 (JvmsEventColumn, g->n_columns);
+    }
+  g_autoptr(GError) error = NULL;
+  if (!jvms_event_ticks_count_lanes (self->store, types, n, 0, g->t0, g->t1, g->n_columns, columns, &error))
+    {
+      g_warning ("events view: %s", error->message);
+      for (guint i = first; i < last; i++)
+        g_clear_pointer (&g_array_index (self->lanes, Lane, i).columns, g_free);
     }
 }
 

@@ -134,6 +134,38 @@ open_store (Fixture *f,
   return store;
 }
 
+/* Both types counted together as two lanes (jvms_event_ticks_count_lanes, one sweep) against a
+ * call per type: the same columns, exact or approximate. */
+static void
+check_lanes (JvmsEventStore *store,
+             gint64          t0,
+             gint64          t1)
+{
+  g_autoptr(GError) error = NULL;
+  const guint32 types[2] = { 0, 1 };
+  g_autofree JvmsEventColumn *lane0 = g_new (JvmsEventColumn, N_COLUMNS);
+  g_autofree JvmsEventColumn *lane1 = g_new (JvmsEventColumn, N_COLUMNS);
+  JvmsEventColumn *lanes[2] = { lane0, lane1 };
+  g_autofree JvmsEventColumn *alone = g_new (JvmsEventColumn, N_COLUMNS);
+  guint64 counted = 0;
+
+  g_assert_true (jvms_event_ticks_count_lanes (store, types, 2, 0, t0, t1, N_COLUMNS, lanes, &error));
+  g_assert_no_error (error);
+  for (guint l = 0; l < 2; l++)
+    {
+      g_assert_true (jvms_event_ticks_count (store, &types[l], 1, 0, t0, t1, N_COLUMNS, alone, &error));
+      g_assert_no_error (error);
+      for (guint c = 0; c < N_COLUMNS; c++)
+        {
+          g_assert_cmpuint (lanes[l][c].starts, ==, alone[c].starts);
+          g_assert_cmpuint (lanes[l][c].covering, ==, alone[c].covering);
+          g_assert_cmpint (lanes[l][c].approximate, ==, alone[c].approximate);
+          counted += lanes[l][c].starts + lanes[l][c].covering;
+        }
+    }
+  g_assert_cmpuint (counted, >, 0);
+}
+
 static void
 check_exact (Fixture *f,
              gint64   t0,
@@ -157,6 +189,7 @@ check_exact (Fixture *f,
       total += got[c].starts;
     }
   g_assert_cmpuint (total, >, 0);
+  check_lanes (store, t0, t1);
 }
 
 /* 5,000 rows, the range their middle: each row read, those before reaching into it too. */
@@ -212,6 +245,7 @@ test_out_of_queries (Fixture       *f,
   /* A spread part loses at most its remainder: less than a row per column. */
   g_assert_cmpuint (total, <=, want_total);
   g_assert_cmpuint (total + N_COLUMNS, >=, want_total);
+  check_lanes (store, 0, t1);
 }
 
 int

@@ -501,6 +501,15 @@ jvms_record_expr_parse (const char *text, JvmsRecordTable *table, GError **error
                    "an expression of %" G_GSIZE_FORMAT " bytes is longer than 4096", strlen (text));
       return NULL;
     }
+  /* GLib's regular expressions take UTF-8 only (PCRE2 read past a quoted pattern of invalid
+   * bytes: a fuzzing finding), and a message quoting the text must be printable. */
+  const char *bad = NULL;
+  if (!g_utf8_validate (text, -1, &bad))
+    {
+      g_set_error (error, JVMS_RECORD_EXPR_ERROR, JVMS_RECORD_EXPR_ERROR_SYNTAX,
+                   "the expression is not valid UTF-8 (at byte %" G_GSIZE_FORMAT ")", (gsize) (bad - text));
+      return NULL;
+    }
   g_autoptr(JvmsRecordExpr) expr = g_new0 (JvmsRecordExpr, 1);
   expr->text = g_strdup (text);
   expr->nodes = g_ptr_array_new_with_free_func (node_free);
@@ -604,7 +613,15 @@ eval_condition (const Node *n, JvmsRecordTable *table, guint64 row)
           m = GPOINTER_TO_INT (known) == 2;
         else
           {
-            m = g_regex_match (n->regex, s, 0, NULL);
+            if (g_utf8_validate (s, -1, NULL))
+              m = g_regex_match (n->regex, s, 0, NULL);
+            else
+              {
+                /* A name from a trace need not be UTF-8; the pattern is matched against what
+                 * the user reads (invalid bytes shown as U+FFFD). */
+                g_autofree char *shown = g_utf8_make_valid (s, -1);
+                m = g_regex_match (n->regex, shown, 0, NULL);
+              }
             if (g_hash_table_size (n->matches) < MATCH_CACHE_MAX)
               g_hash_table_insert (n->matches, (gpointer) s, GINT_TO_POINTER (m ? 2 : 1));
           }

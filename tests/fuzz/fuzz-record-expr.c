@@ -93,6 +93,8 @@ static const char *seeds[] = {
   "ipc = cache-misses / duration",
   "method == \"a\\\"b\" || 1 / 0",
   "((((duration))))) <= 5ns",
+  /* A fuzzing finding: invalid UTF-8 in a quoted pattern made PCRE2 read out of bounds. */
+  "thread !~ \"[\377zz\322\373X\377i\341\377\377d]+P-\\\\<\\\\drt\"",
 };
 
 /* fuzz-record-expr-regress: each seed whole, cut at every length, with random byte changes,

@@ -1220,6 +1220,14 @@ jvms_threads_view_get_row_y (JvmsThreadsView *self,
   return -1;
 }
 
+int
+jvms_threads_view_get_row_y_at (JvmsThreadsView *self,
+                                guint            row)
+{
+  g_return_val_if_fail (JVMS_IS_THREADS_VIEW (self), -1);
+  return row < self->places->len ? place_get (self, row)->y : -1;
+}
+
 void
 jvms_threads_view_set_grouping (JvmsThreadsView *self,
                                 const char      *grouping)

@@ -47,6 +47,11 @@ gboolean    jvms_threads_view_is_row_folded    (JvmsThreadsView *self,
  * when the thread is not shown. For tests and for scrolling to a thread. */
 int         jvms_threads_view_get_row_y        (JvmsThreadsView *self,
                                                 gint64           tid);
+/* Content y of row @row (as in jvms_threads_view_dup_row_labels' order), or -1 past the last:
+ * the same answer as jvms_threads_view_get_row_y for that row's thread, without a search, for
+ * callers that walk every row (a search per row is quadratic at thousands of threads). */
+int         jvms_threads_view_get_row_y_at     (JvmsThreadsView *self,
+                                                guint            row);
 
 /* The critical path of a thread (docs/critical-path.md) drawn over the rows: a click on a
  * thread's lanes asks for the path of that thread over the selection (or the visible range

@@ -157,7 +157,7 @@ dump_quanta (JvmsWindow *self,
   for (guint i = 0; labels[i] != NULL; i++)
     {
       gint64 tid = g_ascii_strtoll (labels[i], NULL, 10);
-      int y = tid > 0 ? jvms_threads_view_get_row_y (JVMS_THREADS_VIEW (threads), tid) : -1;
+      int y = tid > 0 ? jvms_threads_view_get_row_y_at (JVMS_THREADS_VIEW (threads), i) : -1;
       if (y >= 0)
         g_string_append_printf (rows, " %" G_GINT64_FORMAT ":%d", tid, (int) (at.y + y - g.v_offset));
     }

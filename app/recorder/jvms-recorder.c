@@ -118,30 +118,18 @@ static void finish (JvmsRecorder *self);
 
 /* ------------------------------------------------------------------ small helpers */
 
+/* Emits signal @which (SIGNAL_MESSAGE or SIGNAL_ACCOUNT) with the formatted text. */
 static void
-message (JvmsRecorder *self, const char *format, ...) G_GNUC_PRINTF (2, 3);
+say (JvmsRecorder *self, guint which, const char *format, ...) G_GNUC_PRINTF (3, 4);
 
 static void
-message (JvmsRecorder *self, const char *format, ...)
+say (JvmsRecorder *self, guint which, const char *format, ...)
 {
   va_list args;
   va_start (args, format);
   g_autofree char *text = g_strdup_vprintf (format, args);
   va_end (args);
-  g_signal_emit (self, signals[SIGNAL_MESSAGE], 0, text);
-}
-
-static void
-account (JvmsRecorder *self, const char *format, ...) G_GNUC_PRINTF (2, 3);
-
-static void
-account (JvmsRecorder *self, const char *format, ...)
-{
-  va_list args;
-  va_start (args, format);
-  g_autofree char *text = g_strdup_vprintf (format, args);
-  va_end (args);
-  g_signal_emit (self, signals[SIGNAL_ACCOUNT], 0, text);
+  g_signal_emit (self, signals[which], 0, text);
 }
 
 static void
@@ -335,7 +323,7 @@ jvms_recorder_kill_jvm (JvmsRecorder *self)
     }
   if (!self->jvm_exited)
     {
-      message (self, "%s", _("killing the JVM; its recording is lost"));
+      say (self, SIGNAL_MESSAGE, "%s", _("killing the JVM; its recording is lost"));
       g_subprocess_send_signal (self->jvm, SIGKILL);
     }
 }
@@ -409,10 +397,10 @@ on_jvm_exit (GObject *source, GAsyncResult *result, gpointer data)
   /* A JVM that ends on its own with a failure (a bad argument, a crash) ends the recording early:
    * the user is told why it is short, beside the JVM's own output. */
   if (!self->stopping && self->rec.jvm_term_signal != 0)
-    message (self, "the JVM was killed by signal %d (%s); the recording ends there",
+    say (self, SIGNAL_MESSAGE, "the JVM was killed by signal %d (%s); the recording ends there",
              self->rec.jvm_term_signal, g_strsignal (self->rec.jvm_term_signal));
   else if (!self->stopping && self->rec.jvm_exit_status != 0)
-    message (self, "the JVM exited with status %d (its own output says why); the recording ends there",
+    say (self, SIGNAL_MESSAGE, "the JVM exited with status %d (its own output says why); the recording ends there",
              self->rec.jvm_exit_status);
   if (!self->stopping)
     self->rec.stop_reason = JVMS_STOP_JVM_EXIT;
@@ -650,7 +638,7 @@ remove_cgroup (JvmsRecorder *self)
 {
   g_autoptr(GError) error = NULL;
   if (self->cgroup != NULL && !jvms_cgroup_remove (self->cgroup, &error))
-    message (self, "%s", error->message);
+    say (self, SIGNAL_MESSAGE, "%s", error->message);
   g_clear_pointer (&self->cgroup, jvms_cgroup_free);
 }
 
@@ -710,26 +698,26 @@ say_losses (JvmsRecorder *self, const JvmsPerfLosses *l)
   if (l->total.lost_events > 0 || l->lost_samples > 0)
     {
       g_autofree char *where = per_cpu_list (l, G_STRUCT_OFFSET (JvmsPerfCpuLosses, lost_events));
-      account (self, _("perf lost %llu kernel events in %llu gaps (%s): its buffer was full; what ran on those "
+      say (self, SIGNAL_ACCOUNT, _("perf lost %llu kernel events in %llu gaps (%s): its buffer was full; what ran on those "
                        "CPUs is unknown in the index from each gap to the CPU's next context switch"),
                (unsigned long long) MAX (l->total.lost_events, l->lost_samples),
                (unsigned long long) l->total.lost_records, where);
     }
   if (l->total.switch_gaps == 0)
     {
-      account (self, _("perf recorded %llu context switches, none missing"),
+      say (self, SIGNAL_ACCOUNT, _("perf recorded %llu context switches, none missing"),
                (unsigned long long) l->total.switches);
       return;
     }
   g_autofree char *where = per_cpu_list (l, G_STRUCT_OFFSET (JvmsPerfCpuLosses, switch_gaps));
   g_autofree char *after = switch_gaps_after_list (l);
   if (l->total.switch_gaps_in_lost == 0)
-    account (self, _("perf recorded %llu context switches; switches are missing in %llu places (%s), dropped by "
+    say (self, SIGNAL_ACCOUNT, _("perf recorded %llu context switches; switches are missing in %llu places (%s), dropped by "
                      "the kernel without a word (the switch out of %s): the index marks the time between the "
                      "switches around each as unknown for the threads involved"),
              (unsigned long long) l->total.switches, (unsigned long long) l->total.switch_gaps, where, after);
   else
-    account (self, _("perf recorded %llu context switches; switches are missing in %llu places (%s), %llu of "
+    say (self, SIGNAL_ACCOUNT, _("perf recorded %llu context switches; switches are missing in %llu places (%s), %llu of "
                      "them in the gaps above and the rest dropped by the kernel without a word (the switch out "
                      "of %s): the index marks the time between the switches around each as unknown for the "
                      "threads involved"),
@@ -751,7 +739,7 @@ on_perf_stopped (GObject *source, GAsyncResult *res, gpointer data)
   if (!jvms_perf_session_stop_finish (perf, res, &error))
     {
       jvms_recording_missing (rec, "kernel", error->message, NULL);
-      message (self, _("kernel recording: %s"), error->message);
+      say (self, SIGNAL_MESSAGE, _("kernel recording: %s"), error->message);
     }
   else
     {
@@ -774,7 +762,7 @@ on_perf_stopped (GObject *source, GAsyncResult *res, gpointer data)
       else
         {
           rec->losses_error = g_strdup (why);
-          message (self, _("what perf lost is not known: %s"), why != NULL ? why : "");
+          say (self, SIGNAL_MESSAGE, _("what perf lost is not known: %s"), why != NULL ? why : "");
         }
     }
   g_clear_pointer (&self->perf, jvms_perf_session_free);
@@ -838,7 +826,7 @@ on_jfr_stopped (GObject *source, GAsyncResult *res, gpointer data)
   if (r == NULL || jvms_recorder_jcmd_failed (r->output, r->status) || r->timed_out)
     {
       g_autofree char *said = r != NULL ? jvms_run_result_describe (r) : g_strdup (error->message);
-      message (self, _("stopping the flight recording: %s"), said);
+      say (self, SIGNAL_MESSAGE, _("stopping the flight recording: %s"), said);
     }
   if (process_alive (self->rec.pid))
     detach_log (self);
@@ -888,7 +876,7 @@ step_start_jvm (JvmsRecorder *self)
   if (self->stopping || self->cancelled)
     {
       if (!self->cancelled)
-        message (self, "%s", _("interrupted before the JVM started"));
+        say (self, SIGNAL_MESSAGE, "%s", _("interrupted before the JVM started"));
       finish (self);
       return;
     }
@@ -933,7 +921,7 @@ explain_perf_failure (JvmsRecorder *self, const char *perf_said)
   g_string_append_printf (text, "\n  %s", perf_said);
   if (how != NULL)
     g_string_append_printf (text, "\n%s", _("  To allow it: run as root, or: sudo sysctl kernel.perf_event_paranoid=-1"));
-  message (self, "%s", text->str);
+  say (self, SIGNAL_MESSAGE, "%s", text->str);
 }
 
 static void on_perf_started (GObject *source, GAsyncResult *res, gpointer data);
@@ -992,7 +980,7 @@ on_perf_started (GObject *source, GAsyncResult *res, gpointer data)
       self->rec.switch_group_refused = g_strdup (self->group_refused);
       /* perf's first line says why; the rest is its usage text, kept in bundle.json. */
       g_autofree char *first = g_strndup (self->group_refused, strcspn (self->group_refused, "\n"));
-      message (self, _("counters at each context switch are not recorded: perf refused the counter group "
+      say (self, SIGNAL_MESSAGE, _("counters at each context switch are not recorded: perf refused the counter group "
                        "(%s); the plain sched_switch is recorded, and the counters of each run are estimated "
                        "from the periodic samples"), first);
     }
@@ -1024,7 +1012,7 @@ step_kernel (JvmsRecorder *self)
       jvms_recording_missing (rec, "kernel", "perf was not found in PATH (or does not run for this kernel)",
                               "install perf: sudo apt install linux-perf (Debian, Ubuntu: linux-tools-generic; "
                               "Fedora: perf)");
-      message (self, "%s", _("kernel events are not recorded: perf is not installed.\n"
+      say (self, SIGNAL_MESSAGE, "%s", _("kernel events are not recorded: perf is not installed.\n"
                              "  To record them: sudo apt install linux-perf (or your distribution's perf package)"));
       step_start_jvm (self);
       return;

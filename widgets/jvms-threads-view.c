@@ -19,9 +19,14 @@
 #define ROW_H JVMS_THREADS_VIEW_ROW_HEIGHT
 #define GROUP_H JVMS_THREADS_VIEW_GROUP_HEIGHT
 #define FOLDED_H JVMS_THREADS_VIEW_FOLDED_HEIGHT
-/* Lanes of folded groups' threads asked of the index per frame, beyond the rows on screen: a
- * few screens' worth, so that a frame costs the same whatever the size of the groups shown. */
-#define SUMMARY_BUDGET 256
+/* What a frame may spend counting folded groups' threads, beyond the rows on screen, so that a
+ * frame costs the same whatever the size of the groups shown; the counts go on at the next
+ * ticks. A time, not a number of lanes: a lane costs from a few µs (a narrow range) to about
+ * 0.35 ms (seconds of a busy thread at 100 M intervals), and 256 lanes a frame, as this was,
+ * cost up to 90 ms (docs/benchmarks.md). The rows on screen take up to about 6 ms there. */
+#define SUMMARY_FRAME_US 4000
+/* Lanes asked of the index at a time between looks at the clock: a few members. */
+#define SUMMARY_STEP 16
 /* Pixels of indentation per level of groups in the label column. */
 #define INDENT 10
 
@@ -60,6 +65,7 @@ struct _JvmsThreadsView
   GHashTable      *summaries;       /* group key -> JvmsGroupSummary */
   JvmsLaneCells    summary_cells;   /* what a summary step asks, reused */
   guint            summary_tick;    /* counts folded groups over the next frames */
+  gint64           summary_us;      /* what a frame or tick may spend on them (µs) */
 
   /* The critical path shown (a click on a thread's lanes asks for it), and the one asked. */
   JvmsCriticalPath *path;
@@ -204,27 +210,55 @@ group_lanes (JvmsThreadsView       *self,
   return lanes;
 }
 
-/* Counts more of the folded groups on screen, within @budget lanes; TRUE when some are left. */
+/* Counts more of the folded groups on screen, for about @us microseconds (at least one step;
+ * G_MAXINT64: all of them); TRUE when some are left. */
 static gboolean
 step_summaries (JvmsThreadsView *self,
                 JvmsHistory     *history,
-                guint            budget)
+                gint64           us)
 {
   GHashTableIter iter;
   gpointer value;
-  gboolean left = FALSE;
+  gboolean left = FALSE, stepped = FALSE;
+  gint64 deadline = us == G_MAXINT64 ? G_MAXINT64 : g_get_monotonic_time () + us;
 
   g_hash_table_iter_init (&iter, self->summaries);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     {
       JvmsGroupSummary *summary = value;
-      guint asked = 0;
 
-      while (!jvms_group_summary_is_complete (summary) && asked < budget)
-        asked += jvms_group_summary_step (summary, history, &self->summary_cells, budget - asked);
-      budget -= MIN (budget, asked);
+      while (!jvms_group_summary_is_complete (summary) &&
+             (!stepped || deadline == G_MAXINT64 || g_get_monotonic_time () < deadline))
+        {
+          jvms_group_summary_step (summary, history, &self->summary_cells, SUMMARY_STEP);
+          stepped = TRUE;
+        }
       left |= !jvms_group_summary_is_complete (summary);
     }
+  return left;
+}
+
+void
+jvms_threads_view_set_summary_time (JvmsThreadsView *self,
+                                    gint64           us)
+{
+  g_return_if_fail (JVMS_IS_THREADS_VIEW (self));
+  self->summary_us = MAX (us, 0);
+}
+
+gboolean
+jvms_threads_view_step_summaries (JvmsThreadsView *self)
+{
+  JvmsSession *session;
+  JvmsHistory *history;
+  gboolean left;
+
+  g_return_val_if_fail (JVMS_IS_THREADS_VIEW (self), FALSE);
+  session = jvms_timeline_get_session (JVMS_TIMELINE (self));
+  history = session != NULL ? jvms_session_get_history (session) : NULL;
+  left = history != NULL && step_summaries (self, history, self->summary_us);
+  /* The counts changed: draw them again from the cache, without a query of the rows. */
+  jvms_timeline_redraw (JVMS_TIMELINE (self));
   return left;
 }
 
@@ -234,13 +268,8 @@ summary_tick (GtkWidget     *widget,
               gpointer       data)
 {
   JvmsThreadsView *self = JVMS_THREADS_VIEW (widget);
-  JvmsSession *session = jvms_timeline_get_session (JVMS_TIMELINE (self));
-  JvmsHistory *history = session != NULL ? jvms_session_get_history (session) : NULL;
-  gboolean left = history != NULL && step_summaries (self, history, SUMMARY_BUDGET);
 
-  /* The counts changed: draw them again from the cache, without a query of the rows. */
-  jvms_timeline_redraw (JVMS_TIMELINE (self));
-  if (left)
+  if (jvms_threads_view_step_summaries (self))
     return G_SOURCE_CONTINUE;
   self->summary_tick = 0;
   return G_SOURCE_REMOVE;
@@ -360,7 +389,7 @@ jvms_threads_view_compute (JvmsTimeline               *timeline,
       g_array_append_val (self->glyph_start, self->glyphs->len);
     }
   jvms_sample_layer_query (&self->samples, history, g);
-  if (step_summaries (self, history, g->offscreen ? G_MAXUINT : SUMMARY_BUDGET) &&
+  if (step_summaries (self, history, g->offscreen ? G_MAXINT64 : self->summary_us) &&
       self->summary_tick == 0)
     self->summary_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), summary_tick, NULL, NULL);
 }
@@ -488,6 +517,11 @@ jvms_threads_view_draw (JvmsTimeline               *timeline,
   JvmsSession *session = jvms_timeline_get_session (timeline);
   gboolean highlighting = session != NULL && jvms_session_get_highlighted_threads (session)->len > 0;
   guint k = 0;
+
+  /* An export of the range a frame on screen computed (the cache matched): the counts the
+   * frames had left are finished here, since an export is drawn once. */
+  if (g->offscreen && session != NULL && jvms_session_get_history (session) != NULL)
+    step_summaries (self, jvms_session_get_history (session), G_MAXINT64);
 
   /* Only the band on screen: inside a scroller the widget is much taller than what shows. */
   for (guint i = first_row_at (self, g->band_top); i < self->places->len; i++)
@@ -1075,6 +1109,7 @@ jvms_threads_view_class_init (JvmsThreadsViewClass *klass)
 static void
 jvms_threads_view_init (JvmsThreadsView *self)
 {
+  self->summary_us = SUMMARY_FRAME_US;
   self->rows = jvms_thread_rows_new ();
   self->places = g_array_new (FALSE, FALSE, sizeof (Place));
   self->cached_rows = g_array_new (FALSE, FALSE, sizeof (guint));

@@ -66,6 +66,14 @@ void        jvms_threads_view_request_path     (JvmsThreadsView  *self,
 void        jvms_threads_view_set_path         (JvmsThreadsView  *self,
                                                 JvmsCriticalPath *path);
 const JvmsCriticalPath *jvms_threads_view_get_path (JvmsThreadsView *self);
+/* What a tick of the frame clock does while folded groups' summaries are not all counted (a
+ * frame on screen counts them for a few milliseconds, the ticks after it go on): counts more for
+ * a few milliseconds and redraws from the cache. TRUE while some are left. */
+gboolean    jvms_threads_view_step_summaries   (JvmsThreadsView *self);
+/* What a frame or a tick may spend on those counts (default 4000 µs; 0: one step of a few
+ * threads each, which tests use to see the counts go on over ticks). */
+void        jvms_threads_view_set_summary_time (JvmsThreadsView *self,
+                                                gint64           us);
 /* How the last frame coloured the quanta (jvms_quantum_mode_summary): "coloured by cpu,
  * shaded by ipc from 0 to 2 (exact)". */
 char       *jvms_threads_view_dup_quantum_summary (JvmsThreadsView *self);

@@ -686,7 +686,8 @@ render_piece (JvmsTimeline *self,
               int           height,
               int           y0,
               int           y1,
-              gboolean      dark)
+              gboolean      dark,
+              gboolean      offscreen)
 {
   JvmsTimelinePrivate *priv = jvms_timeline_get_instance_private (self);
   JvmsTimelineGeometry g;
@@ -696,7 +697,7 @@ render_piece (JvmsTimeline *self,
   priv->last_height = height;
   fill_geometry (self, &g, width, height, dark);
   set_drawn (&g, y0, y1);
-  g.offscreen = TRUE;
+  g.offscreen = offscreen;
   if (g.draw_bottom <= g.draw_top)
     return;
   if (!cache_matches (self, &g))
@@ -707,6 +708,30 @@ render_piece (JvmsTimeline *self,
   cairo_clip (cr);
   draw_all (self, cr, &g);
   draw_overlays_clipped (self, cr, &g);
+  cairo_restore (cr);
+}
+
+static void
+render_part (JvmsTimeline *self,
+             cairo_t      *cr,
+             int           width,
+             int           height,
+             int           y0,
+             int           y1,
+             gboolean      dark,
+             gboolean      offscreen)
+{
+  if (width <= 0 || height <= 0)
+    return;
+  /* In pieces: each queries and draws its own rows, so that the cells of all the rows of
+   * thousands of threads are never held at once. */
+  cairo_save (cr);
+  for (int y = MAX (y0, 0); y < MIN (y1, height); y += (int) MAX_DRAWN)
+    {
+      int end = MIN (MIN (y1, height), y + (int) MAX_DRAWN);
+      render_piece (self, cr, width, height, y, end, dark, offscreen);
+      cairo_translate (cr, 0, end - y);
+    }
   cairo_restore (cr);
 }
 
@@ -721,19 +746,7 @@ jvms_timeline_render_part (JvmsTimeline *self,
 {
   g_return_if_fail (JVMS_IS_TIMELINE (self));
   g_return_if_fail (cr != NULL);
-
-  if (width <= 0 || height <= 0)
-    return;
-  /* In pieces: each queries and draws its own rows, so that the cells of all the rows of
-   * thousands of threads are never held at once. */
-  cairo_save (cr);
-  for (int y = MAX (y0, 0); y < MIN (y1, height); y += (int) MAX_DRAWN)
-    {
-      int end = MIN (MIN (y1, height), y + (int) MAX_DRAWN);
-      render_piece (self, cr, width, height, y, end, dark);
-      cairo_translate (cr, 0, end - y);
-    }
-  cairo_restore (cr);
+  render_part (self, cr, width, height, y0, y1, dark, TRUE);
 }
 
 void
@@ -744,6 +757,18 @@ jvms_timeline_render (JvmsTimeline *self,
                       gboolean      dark)
 {
   jvms_timeline_render_part (self, cr, width, height, 0, height, dark);
+}
+
+void
+jvms_timeline_render_frame (JvmsTimeline *self,
+                            cairo_t      *cr,
+                            int           width,
+                            int           height,
+                            gboolean      dark)
+{
+  g_return_if_fail (JVMS_IS_TIMELINE (self));
+  g_return_if_fail (cr != NULL);
+  render_part (self, cr, width, height, 0, height, dark, FALSE);
 }
 
 guint

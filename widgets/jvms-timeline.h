@@ -139,6 +139,15 @@ void         jvms_timeline_render             (JvmsTimeline *self,
                                                int           height,
                                                gboolean      dark);
 
+/* The same, computed as a frame on screen computes it (not an export): work a view spreads over
+ * frames (the threads view's folded groups, jvms_threads_view_step_summaries) is only begun.
+ * What a frame of the window costs, for the bench. */
+void         jvms_timeline_render_frame       (JvmsTimeline *self,
+                                               cairo_t      *cr,
+                                               int           width,
+                                               int           height,
+                                               gboolean      dark);
+
 /* The widget rows [@y0, @y1) of the view laid out at @width x @height, into @cr with @y0 at its
  * origin: computes only the rows of that part (export in tiles, bench, tests). */
 void         jvms_timeline_render_part        (JvmsTimeline *self,

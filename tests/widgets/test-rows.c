@@ -6,6 +6,7 @@
 #include <adwaita.h>
 #include <glib/gstdio.h>
 #include <math.h>
+#include <string.h>
 
 #include "jvms-palette.h"
 #include "jvms-row-cells.h"
@@ -309,6 +310,26 @@ write_pool_history (const char *path)
   g_assert_no_error (error);
 }
 
+/* Draws @view into @surface (cleared) as a frame on screen or as an export. */
+static void
+render_as (GtkWidget       *view,
+           cairo_surface_t *surface,
+           int              height,
+           gboolean         frame)
+{
+  cairo_t *cr = cairo_create (surface);
+
+  cairo_set_operator (cr, CAIRO_OPERATOR_CLEAR);
+  cairo_paint (cr);
+  cairo_set_operator (cr, CAIRO_OPERATOR_OVER);
+  if (frame)
+    jvms_timeline_render_frame (JVMS_TIMELINE (view), cr, WINDOW_WIDTH, height, FALSE);
+  else
+    jvms_timeline_render (JVMS_TIMELINE (view), cr, WINDOW_WIDTH, height, FALSE);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+}
+
 static void
 test_folded_pool_summary (void)
 {
@@ -362,6 +383,41 @@ test_folded_pool_summary (void)
       g_assert_cmphex (first, ==, r <= running_px ? running : sleeping);
       g_assert_cmphex (second, ==, sleeping);
     }
+
+  /* On screen a frame counts the pool for a while and the ticks after it go on (here one step of
+   * 8 threads each): the frame shows part of the counts, and once the ticks have counted every
+   * thread the frame drawn from the cache is the export's, pixel for pixel. An export right after
+   * a partial frame, whose range the cache holds, finishes the counts before drawing. */
+  {
+    int stride = cairo_image_surface_get_stride (surface);
+    gsize bytes = (gsize) stride * height;
+    g_autofree guint8 *full = g_memdup2 (cairo_image_surface_get_data (surface), bytes);
+    cairo_surface_t *after = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WINDOW_WIDTH, height);
+    cairo_surface_t *fresh = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WINDOW_WIDTH, height);
+    gint64 t0, t1;
+    guint ticks = 0;
+
+    jvms_session_get_visible (session, &t0, &t1);
+    jvms_threads_view_set_summary_time (tv, 0);
+    jvms_session_set_visible (session, t0 + SECOND, t1, FALSE);
+    render_as (view, after, height, TRUE);
+    render_as (view, after, height, FALSE);
+    jvms_session_set_visible (session, t0, t1, FALSE);
+    render_as (view, surface, height, TRUE);
+    g_assert_true (memcmp (cairo_image_surface_get_data (surface), full, bytes) != 0);
+    /* 100 threads, 8 a step, one step in the frame: 11 ticks say more is left, the 12th ends. */
+    while (jvms_threads_view_step_summaries (tv) && ticks < POOL)
+      ticks++;
+    g_assert_cmpuint (ticks, ==, (POOL + 7) / 8 - 2);
+    render_as (view, surface, height, TRUE);
+    g_assert_cmpmem (cairo_image_surface_get_data (surface), bytes, full, bytes);
+    jvms_session_set_visible (session, t0 + SECOND, t1, FALSE);
+    render_as (view, fresh, height, FALSE);
+    g_assert_cmpmem (cairo_image_surface_get_data (after), bytes,
+                     cairo_image_surface_get_data (fresh), bytes);
+    cairo_surface_destroy (after);
+    cairo_surface_destroy (fresh);
+  }
   cairo_surface_destroy (surface);
 
   /* Unfolded: the pool's header and its hundred threads. */

@@ -116,16 +116,48 @@ public class ProfileBench {
         return t;
     }
 
+    // The size the running recording has written so far: its chunks in the repository (the
+    // chunk being written counts from its first flush, about once a second).
+    static long recordedBytes() throws Exception {
+        long size = 0;
+        String repository = System.getProperty("jdk.jfr.repository");
+        if (repository != null) {
+            try (var files = java.nio.file.Files.list(java.nio.file.Path.of(repository))) {
+                for (var f : (Iterable<java.nio.file.Path>) files::iterator) {
+                    if (f.toString().endsWith(".jfr")) size += java.nio.file.Files.size(f);
+                }
+            }
+        }
+        return size;
+    }
+
+    // ProfileBench MAX_MILLIS [TARGET_BYTES]: runs until the recording has written TARGET_BYTES
+    // (0: runs MAX_MILLIS), at most MAX_MILLIS, and says on stdout which came first:
+    // "reached|cap BYTES MILLIS".
+    // The recording's bytes are mostly the parking threads' jdk.ThreadPark events (27 bytes
+    // each): 32 of them write about 2 MB per CPU second here, where 6 wrote 1.
     public static void main(String[] args) throws Exception {
         long millis = Long.parseLong(args[0]);
+        long target = args.length > 1 ? Long.parseLong(args[1]) : 0;
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < 4; i++) threads.add(start("compute-" + i, 5000, ProfileBench::compute));
         for (int i = 0; i < 2; i++) threads.add(start("alloc-" + i, 2000, ProfileBench::allocate));
-        for (int i = 0; i < 6; i++) threads.add(start("park-" + i, 3000, ProfileBench::park));
+        for (int i = 0; i < 32; i++) threads.add(start("park-" + i, 3000, ProfileBench::park));
         for (int i = 0; i < 2; i++) threads.add(start("sleep-" + i, 500, ProfileBench::sleep));
         for (int i = 0; i < 3; i++) threads.add(start("contend-" + i, 500, ProfileBench::contend));
-        Thread.sleep(millis);
+        long t0 = System.nanoTime();
+        long elapsed = 0, size = 0;
+        boolean reached = false;
+        while (elapsed < millis) {
+            Thread.sleep(Math.min(target > 0 ? 1000 : millis, millis - elapsed));
+            elapsed = (System.nanoTime() - t0) / 1_000_000;
+            if (target > 0 && (size = recordedBytes()) >= target) {
+                reached = true;
+                break;
+            }
+        }
         running = false;
         for (Thread t : threads) t.join();
+        System.out.println((reached ? "reached " : "cap ") + size + " " + elapsed);
     }
 }

@@ -1,12 +1,14 @@
 /* bench-profile: the profile query (analysis/jvms-profile.h) at any range, on a recording the
  * bench makes and on synthetic sample streams, against the JDK's own reader.
  *
- *   bench-profile [--mb N] [--queries N] [--synthetic N,N] [--no-jdk]
+ *   bench-profile [--mb N] [--max-minutes N] [--queries N] [--synthetic N,N] [--no-jdk]
  *
  * The recording: ProfileBench.java under data/jvmscope.jfc (execution samples every 10 ms,
- * allocation samples on, blocking events at threshold 0, all with stack traces), about --mb MB
+ * allocation samples on, blocking events at threshold 0, all with stack traces), at least --mb MB
  * (default 64; the issue's figure is at about 1 GB: --mb 1000), made once and kept in
- * $TMPDIR/jvms-bench-profile/ (a calibration run says how long to record).
+ * $TMPDIR/jvms-bench-profile/. The JVM records until its repository holds that much, at most
+ * --max-minutes (default 120); if the time runs out first, `figure recording_mb_at_time_cap`
+ * says the size it reached (the figures below are then of that smaller recording).
  *
  * Prints
  *   figure index_overhead_percent   CPU time of indexing the recording with the sample store
@@ -35,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "bench-common.h"
 #include "jvms-profile.h"
@@ -66,32 +69,55 @@ file_size (const char *path)
   return g_stat (path, &st) == 0 ? (guint64) st.st_size : 0;
 }
 
+/* Records ProfileBench until the JVM's repository holds @target_bytes (the JVM checks once a
+ * second), at most @max_seconds; the file written at exit is at least that large (it adds the
+ * chunk being written). Sets *@at_cap when the time ran out first. */
 static gboolean
-record (const char *classes, const char *out, double seconds)
+record (const char *dir, const char *classes, const char *out, double target_bytes, double max_seconds,
+        gboolean *at_cap, double *seconds)
 {
+  g_autofree char *repository = g_strdup_printf ("%s/repository-%d", dir, (int) getpid ());
+  g_mkdir_with_parents (repository, 0700);
   /* maxsize: without it the JVM keeps only the last 250 MB on disk. */
-  g_autofree char *opt = g_strdup_printf ("-XX:StartFlightRecording=filename=%s,settings=%s,maxsize=8g", out, JVMS_JFC);
-  g_autofree char *millis = g_strdup_printf ("%d", (int) (seconds * 1000));
-  char *argv[] = { "java", "-Xmx1g", opt, "-cp", (char *) classes, "ProfileBench", millis, NULL };
-  return run (argv, NULL);
+  g_autofree char *opt = g_strdup_printf ("-XX:StartFlightRecording=filename=%s,settings=%s,maxsize=16g", out, JVMS_JFC);
+  g_autofree char *repo_opt = g_strdup_printf ("-XX:FlightRecorderOptions=repository=%s", repository);
+  g_autofree char *millis = g_strdup_printf ("%.0f", max_seconds * 1000);
+  g_autofree char *bytes = g_strdup_printf ("%.0f", target_bytes);
+  char *argv[] = { "java", "-Xmx1g", repo_opt, opt, "-cp", (char *) classes, "ProfileBench", millis, bytes, NULL };
+  g_autofree char *said = NULL;
+  gboolean ok = run (argv, &said);
+  g_rmdir (repository);
+  /* Its last line says "reached|cap BYTES MILLIS" (the JVM's log lines come before). */
+  g_auto(GStrv) lines = g_strsplit (said != NULL ? g_strstrip (said) : "", "\n", -1);
+  guint n_lines = g_strv_length (lines);
+  g_auto(GStrv) words = g_strsplit (n_lines > 0 ? lines[n_lines - 1] : "", " ", -1);
+  *at_cap = ok && g_strv_length (words) >= 3 && strcmp (words[0], "cap") == 0;
+  *seconds = g_strv_length (words) >= 3 ? g_ascii_strtod (words[2], NULL) / 1e3 : 0;
+  return ok;
 }
 
 static char *
-ensure_recording (const char *dir, const char *classes, double target_bytes)
+ensure_recording (const char *dir, const char *classes, double target_bytes, double max_seconds)
 {
   char *path = g_strdup_printf ("%s/bench-%.0fmb.jfr", dir, target_bytes / 1e6);
-  if (file_size (path) > target_bytes * 0.7)
-    return path;
-  g_autofree char *probe = g_build_filename (dir, "probe.jfr", NULL);
-  g_printerr ("bench-profile: recording a calibration run...\n");
-  if (!record (classes, probe, 5.0))
-    return NULL;
-  double rate = file_size (probe) / 5.0;
-  g_unlink (probe);
-  double seconds = CLAMP (target_bytes / MAX (rate, 1.0), 3.0, 3600.0);
-  g_printerr ("bench-profile: recording %.0f s of ProfileBench (%.1f MB/s) into %s...\n", seconds, rate / 1e6, path);
-  if (!record (classes, path, seconds))
-    return NULL;
+  if (file_size (path) >= target_bytes)
+    {
+      printf ("# recording kept from an earlier run\n");
+      return path;
+    }
+  g_printerr ("bench-profile: recording ProfileBench until %s holds %.0f MB (at most %.0f s)...\n",
+              path, target_bytes / 1e6, max_seconds);
+  gboolean at_cap = FALSE;
+  double seconds = 0;
+  if (!record (dir, classes, path, target_bytes, max_seconds, &at_cap, &seconds))
+    {
+      g_free (path);
+      return NULL;
+    }
+  printf ("# recorded for %.0f s (%.2f MB/s)\n", seconds, file_size (path) / 1e6 / MAX (seconds, 1e-3));
+  if (at_cap)
+    printf ("figure recording_mb_at_time_cap %.1f MB\n", file_size (path) / 1e6);
+  fflush (stdout);
   return path;
 }
 
@@ -367,12 +393,13 @@ write_synthetic (const char *dir, guint64 n)
 int
 main (int argc, char **argv)
 {
-  double mb = 64;
+  double mb = 64, max_minutes = 120;
   gint queries = 40;
   g_autofree char *synthetic = g_strdup ("1000000,10000000");
   gboolean no_jdk = FALSE, no_recording = FALSE;
   GOptionEntry entries[] = {
     { "mb", 0, 0, G_OPTION_ARG_DOUBLE, &mb, "Size of the recording, MB (default 64)", "N" },
+    { "max-minutes", 0, 0, G_OPTION_ARG_DOUBLE, &max_minutes, "Longest recording, minutes (default 120)", "N" },
     { "queries", 0, 0, G_OPTION_ARG_INT, &queries, "Whole-trace queries timed (4 x as many ranges)", "N" },
     { "synthetic", 0, 0, G_OPTION_ARG_STRING, &synthetic, "Synthetic stream sizes, comma-separated (\"\" for none)", "N,N" },
     { "no-jdk", 0, 0, G_OPTION_ARG_NONE, &no_jdk, "Skip the JDK's side", NULL },
@@ -396,7 +423,7 @@ main (int argc, char **argv)
       char *javac[] = { "javac", "-d", classes, JVMS_BENCH_DIR "/ProfileBench.java", JVMS_BENCH_DIR "/ProfileRead.java", NULL };
       if (!run (javac, NULL))
         return 1;
-      g_autofree char *recording = ensure_recording (dir, classes, mb * 1e6);
+      g_autofree char *recording = ensure_recording (dir, classes, mb * 1e6, max_minutes * 60);
       if (recording == NULL)
         return 1;
       printf ("# recording %s: %.1f MB\n", recording, file_size (recording) / 1e6);

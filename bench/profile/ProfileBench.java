@@ -135,14 +135,16 @@ public class ProfileBench {
     // (0: runs MAX_MILLIS), at most MAX_MILLIS, and says on stdout which came first:
     // "reached|cap BYTES MILLIS".
     // The recording's bytes are mostly the parking threads' jdk.ThreadPark events (27 bytes
-    // each): 32 of them write about 2 MB per CPU second here, where 6 wrote 1.
+    // each). Each parker waits for a CPU after each 5 us park, so on a loaded machine the rate
+    // follows their number: at load 30-50 on 2 CPUs, 32 parkers wrote 0.2 MB/s (the compute
+    // threads took the JVM's CPU), 128 wrote 2.6 MB/s; 6 wrote 1 MB/s unloaded.
     public static void main(String[] args) throws Exception {
         long millis = Long.parseLong(args[0]);
         long target = args.length > 1 ? Long.parseLong(args[1]) : 0;
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < 4; i++) threads.add(start("compute-" + i, 5000, ProfileBench::compute));
         for (int i = 0; i < 2; i++) threads.add(start("alloc-" + i, 2000, ProfileBench::allocate));
-        for (int i = 0; i < 32; i++) threads.add(start("park-" + i, 3000, ProfileBench::park));
+        for (int i = 0; i < 128; i++) threads.add(start("park-" + i, 3000, ProfileBench::park));
         for (int i = 0; i < 2; i++) threads.add(start("sleep-" + i, 500, ProfileBench::sleep));
         for (int i = 0; i < 3; i++) threads.add(start("contend-" + i, 500, ProfileBench::contend));
         long t0 = System.nanoTime();

@@ -90,6 +90,14 @@ public class ProfileBench {
         LockSupport.parkNanos(5_000);
     }
 
+    // A park whose permit is already there: it returns at once, and the JVM records its
+    // jdk.ThreadPark all the same (threshold 0), without the wait for a CPU that a real park
+    // costs on a loaded machine.
+    static void parkPermitted(long seed) {
+        LockSupport.unpark(Thread.currentThread());
+        LockSupport.parkNanos(5_000);
+    }
+
     static void sleep(long seed) {
         try {
             Thread.sleep(0, 5_000);
@@ -134,17 +142,19 @@ public class ProfileBench {
     // ProfileBench MAX_MILLIS [TARGET_BYTES]: runs until the recording has written TARGET_BYTES
     // (0: runs MAX_MILLIS), at most MAX_MILLIS, and says on stdout which came first:
     // "reached|cap BYTES MILLIS".
-    // The recording's bytes are mostly the parking threads' jdk.ThreadPark events (27 bytes
-    // each). Each parker waits for a CPU after each 5 us park, so on a loaded machine the rate
-    // follows their number: at load 30-50 on 2 CPUs, 32 parkers wrote 0.2 MB/s (the compute
-    // threads took the JVM's CPU), 128 wrote 2.6 MB/s; 6 wrote 1 MB/s unloaded.
+    // The recording's bytes are mostly jdk.ThreadPark events (27 bytes each). A parker waits
+    // for a CPU after each real 5 us park, so on a loaded machine (load 30-90 on 2 CPUs) the
+    // 6 real parkers wrote 0.2 MB/s, and 128 of them starved the JVM's recorder thread (its
+    // buffers grew to gigabytes); the permitted parkers park without waiting and keep the
+    // rate up with the CPU the JVM gets.
     public static void main(String[] args) throws Exception {
         long millis = Long.parseLong(args[0]);
         long target = args.length > 1 ? Long.parseLong(args[1]) : 0;
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < 4; i++) threads.add(start("compute-" + i, 5000, ProfileBench::compute));
         for (int i = 0; i < 2; i++) threads.add(start("alloc-" + i, 2000, ProfileBench::allocate));
-        for (int i = 0; i < 128; i++) threads.add(start("park-" + i, 3000, ProfileBench::park));
+        for (int i = 0; i < 6; i++) threads.add(start("park-" + i, 3000, ProfileBench::park));
+        for (int i = 0; i < 4; i++) threads.add(start("permitted-" + i, 3000, ProfileBench::parkPermitted));
         for (int i = 0; i < 2; i++) threads.add(start("sleep-" + i, 500, ProfileBench::sleep));
         for (int i = 0; i < 3; i++) threads.add(start("contend-" + i, 500, ProfileBench::contend));
         long t0 = System.nanoTime();

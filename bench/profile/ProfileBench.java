@@ -94,9 +94,21 @@ public class ProfileBench {
     // jdk.ThreadPark all the same (threshold 0), without the wait for a CPU that a real park
     // costs on a loaded machine.
     static void parkPermitted(long seed) {
+        while (hold && running) {
+            LockSupport.parkNanos(10_000_000);
+        }
         LockSupport.unpark(Thread.currentThread());
         LockSupport.parkNanos(5_000);
+        permittedParks.increment();
     }
+
+    // The permitted parkers wait while the recorder thread is behind: it alone writes the
+    // threads' buffers to disk, and on a loaded machine, outnumbered, it fell behind them
+    // until the JVM held 7 GB of event buffers.
+    static volatile boolean hold;
+    static final java.util.concurrent.atomic.LongAdder permittedParks = new java.util.concurrent.atomic.LongAdder();
+    static final long PARK_EVENT_BYTES = 27;
+    static final long MAX_BACKLOG = 64L << 20;
 
     static void sleep(long seed) {
         try {
@@ -161,9 +173,13 @@ public class ProfileBench {
         long elapsed = 0, size = 0;
         boolean reached = false;
         while (elapsed < millis) {
-            Thread.sleep(Math.min(target > 0 ? 1000 : millis, millis - elapsed));
+            Thread.sleep(Math.min(200, millis - elapsed));
             elapsed = (System.nanoTime() - t0) / 1_000_000;
-            if (target > 0 && (size = recordedBytes()) >= target) {
+            size = recordedBytes();
+            // Written so far against what the permitted parks alone made (an underestimate of
+            // what was made: the other events come on top).
+            hold = permittedParks.sum() * PARK_EVENT_BYTES - size > MAX_BACKLOG;
+            if (target > 0 && size >= target) {
                 reached = true;
                 break;
             }

@@ -8,7 +8,8 @@
  * (default 64; the issue's figure is at about 1 GB: --mb 1000), made once and kept in
  * $TMPDIR/jvms-bench-profile/. The JVM records until its repository holds that much, at most
  * --max-minutes (default 120); if the time runs out first, `figure recording_mb_at_time_cap`
- * says the size it reached (the figures below are then of that smaller recording).
+ * says the size it reached (the figures below are then of that smaller recording). Above 64 MB
+ * the recording is successive JVM runs of 64 MB, their files concatenated (SEGMENT_BYTES).
  *
  * Prints
  *   figure index_overhead_percent   CPU time of indexing the recording with the sample store
@@ -96,6 +97,34 @@ record (const char *dir, const char *classes, const char *out, double target_byt
   return ok;
 }
 
+/* A recording above this is made of successive JVM runs of about this size, their files
+ * concatenated: a JFR file is a sequence of chunks that each stand alone (header, metadata,
+ * constant pools), and the JDK's tools and ours read such a file as one recording. One JVM
+ * recording for longer on this loaded machine stalled: after a few minutes its recorder thread
+ * spent minutes in JfrTypeSet::serialize without writing a byte while the JVM's event buffers
+ * grew past 7 GB (JDK 17.0.15, 2026-11-29); a 64 MB run stays below 500 MB and writes 2 MB/s. */
+#define SEGMENT_BYTES 64e6
+
+/* Appends @from to @to: FALSE when it cannot. */
+static gboolean
+append_file (const char *to, const char *from)
+{
+  FILE *in = fopen (from, "rb"), *out = fopen (to, "ab");
+  gboolean ok = in != NULL && out != NULL;
+  char buf[1 << 16];
+  size_t n;
+  while (ok && (n = fread (buf, 1, sizeof buf, in)) > 0)
+    ok = fwrite (buf, 1, n, out) == n;
+  ok = ok && !ferror (in);
+  if (in != NULL)
+    fclose (in);
+  if (out != NULL && fclose (out) != 0)
+    ok = FALSE;
+  if (!ok)
+    g_printerr ("bench-profile: cannot append %s to %s\n", from, to);
+  return ok;
+}
+
 static char *
 ensure_recording (const char *dir, const char *classes, double target_bytes, double max_seconds)
 {
@@ -107,14 +136,29 @@ ensure_recording (const char *dir, const char *classes, double target_bytes, dou
     }
   g_printerr ("bench-profile: recording ProfileBench until %s holds %.0f MB (at most %.0f s)...\n",
               path, target_bytes / 1e6, max_seconds);
+  g_autofree char *segment = g_strdup_printf ("%s.segment", path);
+  g_unlink (path);
   gboolean at_cap = FALSE;
   double seconds = 0;
-  if (!record (dir, classes, path, target_bytes, max_seconds, &at_cap, &seconds))
+  guint n_runs = 0;
+  while (!at_cap && file_size (path) < target_bytes)
     {
-      g_free (path);
-      return NULL;
+      double left = target_bytes - file_size (path), run_seconds = 0;
+      g_unlink (segment);
+      if (!record (dir, classes, segment, MIN (left, SEGMENT_BYTES), MAX (max_seconds - seconds, 1), &at_cap, &run_seconds)
+          || !append_file (path, segment))
+        {
+          g_unlink (segment);
+          g_free (path);
+          return NULL;
+        }
+      seconds += run_seconds;
+      n_runs++;
+      at_cap = at_cap || seconds >= max_seconds;
     }
-  printf ("# recorded for %.0f s (%.2f MB/s)\n", seconds, file_size (path) / 1e6 / MAX (seconds, 1e-3));
+  g_unlink (segment);
+  printf ("# recorded for %.0f s in %u JVM runs (%.2f MB/s while recording)\n", seconds, n_runs,
+          file_size (path) / 1e6 / MAX (seconds, 1e-3));
   if (at_cap)
     printf ("figure recording_mb_at_time_cap %.1f MB\n", file_size (path) / 1e6);
   fflush (stdout);

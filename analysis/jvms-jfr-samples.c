@@ -74,6 +74,7 @@ typedef struct
   JvmsSampleUnit      unit;
   guint32             store_type;     /* interned at its first sample */
   Rule                rule;
+  gint64              period;         /* RULE_PERIOD without a jdk.ActiveSetting period (below) */
   guint64             type_id;        /* the JFR type id, what jdk.ActiveSetting names */
   JvmsSampleTypeFlags flags;
   const JvmsJfrField *thread;
@@ -248,6 +249,20 @@ jvms_jfr_samples_parse_period (const char *text)
   return -1;
 }
 
+/* The sampling period of type @name when no jdk.ActiveSetting says one: ddprof says its CPU
+ * sampler's in its DatadogProfilerConfig (cpuInterval), which the recording's scan reads
+ * (jvms-jfr-recording.c: its interval setting, else that); anything else 20 ms. */
+static gint64
+default_period (JvmsJfrSamples *self, const char *name)
+{
+  const JvmsSamplerInfo *cpu = self->recording != NULL ? &self->recording->samplers[JVMS_SAMPLER_CPU] : NULL;
+  if (cpu != NULL && self->recording->writer == JVMS_WRITER_DD_TRACE && cpu->source == JVMS_INTERVAL_SETTING
+      && cpu->ns > 0 && cpu->type != NULL && strcmp (name, "datadog.ExecutionSample") == 0
+      && strcmp (cpu->type, name) == 0)
+    return cpu->ns;
+  return DEFAULT_PERIOD_NS;
+}
+
 static TypeInfo *
 type_info (JvmsJfrSamples *self, const JvmsJfrType *type)
 {
@@ -334,6 +349,7 @@ type_info (JvmsJfrSamples *self, const JvmsJfrType *type)
       ti->sample = TRUE;
       ti->unit = unit;
       ti->type_name = name;
+      ti->period = default_period (self, name);
     }
   g_hash_table_insert (self->types, (gpointer) type, ti);
   return ti;
@@ -485,7 +501,7 @@ static gint64
 period_of (JvmsJfrSamples *self, const TypeInfo *ti)
 {
   gint64 *period = g_hash_table_lookup (self->periods, &ti->type_id);
-  return period != NULL ? *period : DEFAULT_PERIOD_NS;
+  return period != NULL ? *period : ti->period;
 }
 
 static guint64

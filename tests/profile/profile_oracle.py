@@ -218,12 +218,15 @@ class Recording:
         raw = []
         self.flat = {}             # setting name -> last value: async-profiler's names are unique
         self.dd_wall = None        # ddprof's DatadogProfilerConfig.wallInterval (ns; 0 none)
+        self.dd_cpu = 0            # and its cpuInterval (ns; 0 none)
         for e in events:
             t = e["type"]
             v = e["values"]
             if t == "datadog.DatadogProfilerConfig":
                 # ddprof's wall-clock interval (docs/writers.md), when it says one
                 self.dd_wall = duration_ns(v.get("wallInterval")) if v.get("wallInterval") else 0
+                if v.get("cpuInterval") and duration_ns(v["cpuInterval"]) > 0:
+                    self.dd_cpu = duration_ns(v["cpuInterval"])
                 continue
             if t == "jdk.ActiveSetting":
                 self.flat[v.get("name")] = v.get("value") or ""
@@ -318,7 +321,10 @@ class Recording:
 
     def weight(self, t, v, period_now):
         if t in PERIOD_TYPES:
-            return period_now.get(t, DEFAULT_PERIOD_NS)
+            # ddprof's CPU sampler without a period setting: its config's cpuInterval
+            # (docs/profile.md), else the JDK's default.
+            default = self.dd_cpu if t == "datadog.ExecutionSample" and self.dd_cpu else DEFAULT_PERIOD_NS
+            return period_now.get(t, default)
         if t == "jdk.CPUTimeSample":
             d = duration_ns(v.get("samplingPeriod"))
             return d if d > 0 else period_now.get(t, DEFAULT_PERIOD_NS)

@@ -14,6 +14,7 @@ Then the workload's known hot methods: each thread's profile of its kind is led 
 method (cpu-alpha by hotAlpha, allocator by allocate, locker-1 by lockedWork, ...). Prints TAP.
 """
 import argparse
+from collections import defaultdict
 import gzip
 import hashlib
 import json
@@ -80,6 +81,22 @@ def oracle(path, type_ids):
     except OSError:
         pass
     return rec
+
+
+def check_dd_cpu_period(tap, cli, path):
+    """ddprof's CPU samples weigh its DatadogProfilerConfig's cpuInterval (10 ms in the file, where
+    the default is 20 ms): without wall-clock samples the wall kind is the CPU samples weighted by
+    their period. The oracle is dd-weights-gen's own model (no JVM: jfr print of the same samples
+    is what check_file does on the file with wall-clock samples): CPU sample i (0 to 89) is on
+    stack i % 3 with weight i % 5 + 1."""
+    stacks = ["app.Work.run;app.Work.spin", "app.Work.run;app.Work.hash", "app.Work.run;app.Work.batch;app.Work.hash"]
+    want = defaultdict(int)
+    for i in range(90):
+        want[stacks[i % 3]] += (i % 5 + 1) * 10_000_000
+    theirs = sorted("%s %d" % kv for kv in want.items())
+    ours = sorted(cli.profile(path, "--folded", "--kind", "wall").splitlines())
+    tap.check(ours == theirs, "dd-cpu-only.jfr: --kind wall weighs each CPU sample the config's cpuInterval (10 ms)",
+              "ours %s, the generator's %s" % (ours, theirs))
 
 
 def check_file(tap, cli, path, type_ids, label):
@@ -244,9 +261,11 @@ def main():
         # ddprof's samples with weights (no public recording holds them): written by
         # dd-weights-gen, read by jfr print as any other file.
         dd = os.path.join(work, "dd-weights.jfr")
-        r = run([args.dd_weights_gen, dd])
+        dd_cpu = os.path.join(work, "dd-cpu-only.jfr")
+        r = run([args.dd_weights_gen, dd, dd_cpu])
         if tap.check(r.returncode == 0 and os.path.isfile(dd), "dd-weights.jfr: written", r.stderr):
             files.append(dd)
+            check_dd_cpu_period(tap, cli, dd_cpu)
 
         for path in recordings + files:
             try:

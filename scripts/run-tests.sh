@@ -12,6 +12,7 @@ scripts/install-deps.sh || { echo "dependency installation failed"; echo "0 pass
 passed=0
 failed=0
 began=$(date +%s)
+rm -f "$root/failed-tests.txt"
 
 # The minutes each stage took, so that the 30-minute budget can be watched in the log.
 stage() {
@@ -40,7 +41,7 @@ count_results() {
     echo "meson lists no test in $dir: counted as one failure"
     failed=$((failed + 1))
   fi
-  if ! out=$(python3 - "$log" "$listed" <<'PY'
+  if ! out=$(python3 - "$log" "$listed" 2>>"$root/failed-tests.txt" <<'PY'
 import json, sys
 ok = bad = 0
 try:
@@ -55,6 +56,11 @@ try:
             else:
                 # SKIP counts as a failure on purpose: no test may be skipped to get green.
                 bad += 1
+                t = json.loads(line)
+                print(f"{sys.argv[1].split('/')[0]}: {t['name']} {r}", file=sys.stderr)
+                # Its last lines, so that the cause is in the log's tail too.
+                for tail in (t.get("stdout") or "").splitlines()[-12:]:
+                    print(f"    {tail[:300]}", file=sys.stderr)
 except (OSError, ValueError, KeyError, TypeError) as e:
     print(f"{sys.argv[1]}: {e!r}", file=sys.stderr)
     sys.exit(1)
@@ -168,5 +174,10 @@ C
 run_fuzz
 
 stage "end"
+# The names of the tests that failed, last, where a reader of only the log's tail sees them.
+if [ -s "$root/failed-tests.txt" ]; then
+  echo "failed:"
+  sed 's/^/  /' "$root/failed-tests.txt"
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1263,6 +1263,23 @@ jvms_threads_view_get_row_y_at (JvmsThreadsView *self,
   return row < self->places->len ? place_get (self, row)->y : -1;
 }
 
+gboolean
+jvms_threads_view_get_row_tid (JvmsThreadsView *self,
+                               guint            row,
+                               gint64          *tid)
+{
+  const JvmsThreadRow *r;
+
+  g_return_val_if_fail (JVMS_IS_THREADS_VIEW (self), FALSE);
+  if (row >= self->places->len)
+    return FALSE;
+  r = row_get (self, row);
+  if (r->thread == NULL)
+    return FALSE;
+  *tid = r->thread->tid;
+  return TRUE;
+}
+
 void
 jvms_threads_view_set_grouping (JvmsThreadsView *self,
                                 const char      *grouping)

@@ -52,6 +52,11 @@ int         jvms_threads_view_get_row_y        (JvmsThreadsView *self,
  * callers that walk every row (a search per row is quadratic at thousands of threads). */
 int         jvms_threads_view_get_row_y_at     (JvmsThreadsView *self,
                                                 guint            row);
+/* The thread of row @row in *@tid; FALSE for a group's header row or past the last row. With
+ * jvms_threads_view_get_row_y_at, what a caller walking every row needs. */
+gboolean    jvms_threads_view_get_row_tid      (JvmsThreadsView *self,
+                                                guint            row,
+                                                gint64          *tid);
 
 /* The critical path of a thread (docs/critical-path.md) drawn over the rows: a click on a
  * thread's lanes asks for the path of that thread over the selection (or the visible range

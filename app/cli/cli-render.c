@@ -121,18 +121,25 @@ threads_rows (GString    *out,
               int         width,
               int         y)
 {
-  JvmsThreadList *threads = jvms_thread_list_read (history);
+  g_autoptr(JvmsThreadList) threads = jvms_thread_list_read (history);
   int top = y + jvms_timeline_get_legend_height (JVMS_TIMELINE (view), width);
+  /* Each shown thread's row top, read row by row: a search per thread
+   * (jvms_threads_view_get_row_y) is quadratic at thousands of threads. */
+  g_autoptr(GHashTable) row_of = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  gint64 tid;
+  for (guint i = 0; jvms_threads_view_get_row_y_at (JVMS_THREADS_VIEW (view), i) >= 0; i++)
+    if (jvms_threads_view_get_row_tid (JVMS_THREADS_VIEW (view), i, &tid) && !g_hash_table_contains (row_of, &tid))
+      g_hash_table_insert (row_of, g_memdup2 (&tid, sizeof tid),
+                           GINT_TO_POINTER (jvms_threads_view_get_row_y_at (JVMS_THREADS_VIEW (view), i) + 1));
 
   g_string_append_printf (out, "x0=%d", MIN (JVMS_TIMELINE_GUTTER, width / 3));
   for (guint i = 0; i < jvms_thread_list_get_len (threads); i++)
     {
       const JvmsThreadInfo *t = jvms_thread_list_get (threads, i);
-      int row = jvms_threads_view_get_row_y (JVMS_THREADS_VIEW (view), t->tid);
+      int row = GPOINTER_TO_INT (g_hash_table_lookup (row_of, &t->tid)) - 1;
       if (row >= 0 && t->kind != JVMS_THREAD_KIND_OTHER_PROCESS)
         g_string_append_printf (out, " %" G_GINT64_FORMAT ":%d", t->tid, top + row);
     }
-  jvms_thread_list_free (threads);
 }
 
 /* Whether @shade names a shade of @trace's quanta; if not, says so with the names there are. */

@@ -153,14 +153,11 @@ dump_quanta (JvmsWindow *self,
   at.y += (float) sy;
   g_autoptr(GString) rows = g_string_new (NULL);
   g_string_append_printf (rows, "x0=%d", (int) at.x);
-  g_auto(GStrv) labels = jvms_threads_view_dup_row_labels (JVMS_THREADS_VIEW (threads));
-  for (guint i = 0; labels[i] != NULL; i++)
-    {
-      gint64 tid = g_ascii_strtoll (labels[i], NULL, 10);
-      int y = tid > 0 ? jvms_threads_view_get_row_y_at (JVMS_THREADS_VIEW (threads), i) : -1;
-      if (y >= 0)
-        g_string_append_printf (rows, " %" G_GINT64_FORMAT ":%d", tid, (int) (at.y + y - g.v_offset));
-    }
+  gint64 tid;
+  int y;
+  for (guint i = 0; (y = jvms_threads_view_get_row_y_at (JVMS_THREADS_VIEW (threads), i)) >= 0; i++)
+    if (jvms_threads_view_get_row_tid (JVMS_THREADS_VIEW (threads), i, &tid) && tid > 0)
+      g_string_append_printf (rows, " %" G_GINT64_FORMAT ":%d", tid, (int) (at.y + y - g.v_offset));
   g_key_file_set_string (kf, "quanta", "threads-rows", rows->str);
 }
 

@@ -122,7 +122,7 @@ def main():
     pair = []
 
     def xdo(*cmd):
-        return subprocess.run(["xdotool", *cmd], env=env, capture_output=True, text=True)
+        return tw.xdotool(env, *cmd)
 
     def shot(name):
         n_shot[0] += 1
@@ -296,14 +296,7 @@ def main():
             xdo("windowactivate", "--sync", windows[0])
         selected = False
         for _ in range(3):
-            xdo("mousemove", str(x0), str(y))
-            time.sleep(0.3)
-            xdo("mousedown", "1")
-            for step in range(1, 11):
-                xdo("mousemove", str(x0 + (x1 - x0) * step // 10), str(y))
-                time.sleep(0.05)
-            time.sleep(0.3)
-            xdo("mouseup", "1")
+            tw.drag_pointer(env, (x0, y), (x1, y), settle=0.3, hold=0.3)
             selected = tw.wait_for(lambda: state.get("views", "has-selection") == "true", timeout=10)
             if selected:
                 break
@@ -472,14 +465,7 @@ def main():
             time.sleep(0.3)
             gx, gw = tb[0] + 180, tb[2] - 180
             y, x0, x1 = tb[1] + min(tb[3], 80) // 2 + 20, gx + gw // 4, gx + gw * 3 // 5
-            xdo("mousemove", "--window", window, str(x0), str(y))
-            time.sleep(0.3)
-            xdo("mousedown", "1")
-            for step in range(1, 11):
-                xdo("mousemove", "--window", window, str(x0 + (x1 - x0) * step // 10), str(y))
-                time.sleep(0.05)
-            time.sleep(0.3)
-            xdo("mouseup", "1")
+            tw.drag_pointer(env, (x0, y), (x1, y), settle=0.3, hold=0.3, window=window)
         dragged = tw.wait_for(lambda: view("other")[3] > 0 and view("other")[3:5] != before[3:5]
                               and [int(state.get("compare", k, "0")) for k in ("other-from", "other-to")] == view("other")[3:5]
                               and state.get("compare", "busy") == "false", timeout=120)

@@ -111,17 +111,11 @@ def main():
     app = None
 
     def xdo(*cmd):
-        return subprocess.run(["xdotool", *cmd], env=env, capture_output=True, text=True)
+        return w.xdotool(env, *cmd)
 
     def drag(x0, x1, y):
         """A drag with the first button from x0 to x1 at y, in ten motions."""
-        xdo("mousemove", str(x0), str(y))
-        time.sleep(0.2)
-        xdo("mousedown", "1")
-        for step in range(1, 11):
-            xdo("mousemove", str(x0 + (x1 - x0) * step // 10), str(y))
-            time.sleep(0.05)
-        xdo("mouseup", "1")
+        w.drag_pointer(env, (x0, y), (x1, y))
 
     def shot(name):
         time.sleep(1.0)  # the dump is written before the frame is painted
@@ -185,13 +179,7 @@ def main():
         # A rectangle over the lower left of the plot, where most points are.
         x0, y0 = area[0] + 2, area[1] + area[3] // 3
         x1, y1 = area[0] + area[2] // 3, area[1] + area[3] - 2
-        xdo("mousemove", str(x0), str(y0))
-        time.sleep(0.2)
-        xdo("mousedown", "1")
-        for step in range(1, 6):
-            xdo("mousemove", str(x0 + (x1 - x0) * step // 5), str(y0 + (y1 - y0) * step // 5))
-            time.sleep(0.05)
-        xdo("mouseup", "1")
+        w.drag_pointer(env, (x0, y0), (x1, y1), steps=5)
         sel = settled(lambda s: s.get("explorer", "scatter-selection") not in (None, ""))
         if not tap.check(sel is not None, "a drag on the scatter plot selects a rectangle",
                          state.get("explorer", "scatter-selection")):

@@ -215,14 +215,7 @@ def drag(s, tb, x0f, x1f):
     x0, x1 = gx + int(gw * x0f), gx + int(gw * x1f)
     for attempt in range(3):
         v0, v1 = int(s.get("views", "visible-start", "0")), int(s.get("views", "visible-end", "0"))
-        s.xdo("mousemove", str(x0), str(y))
-        time.sleep(0.2)
-        s.xdo("mousedown", "1")
-        for step in range(1, 11):
-            s.xdo("mousemove", str(x0 + (x1 - x0) * step // 10), str(y))
-            time.sleep(0.05)
-        time.sleep(0.3)
-        s.xdo("mouseup", "1")
+        window.drag_pointer(s.env, (x0, y), (x1, y), hold=0.3)
         want = (v1 - v0) * (x1 - x0) / gw
         if wait_for(lambda: s.get("views", "has-selection") == "true"
                     and int(s.get("views", "selection-end")) - int(s.get("views", "selection-start")) > want / 2,

@@ -132,6 +132,30 @@ class State:
         return cp.get(section, key)
 
 
+def xdotool(env, *cmd):
+    """xdotool with @cmd on @env's display."""
+    return subprocess.run(["xdotool", *cmd], env=env, capture_output=True, text=True)
+
+
+def drag_pointer(env, start, end, steps=10, settle=0.2, hold=0.0, until=None, window=None):
+    """A drag with the first button from @start (x, y) to @end in @steps motions, 50 ms apart,
+    after @settle seconds on the start; released after @hold seconds, or once until() holds
+    (a busy window handles motion late). With @window, the points are in that X window's
+    coordinates."""
+    at = ["--window", window] if window else []
+    xdotool(env, "mousemove", *at, str(start[0]), str(start[1]))
+    time.sleep(settle)
+    xdotool(env, "mousedown", "1")
+    for step in range(1, steps + 1):
+        xdotool(env, "mousemove", *at, str(start[0] + (end[0] - start[0]) * step // steps),
+            str(start[1] + (end[1] - start[1]) * step // steps))
+        time.sleep(0.05)
+    if until is not None:
+        wait_for(until)
+    time.sleep(hold)
+    xdotool(env, "mouseup", "1")
+
+
 def screenshot(env, path):
     subprocess.run(["import", "-window", "root", path], env=env, check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -304,7 +328,7 @@ def main():
         return shots[name]
 
     def xdo(*cmd):
-        return subprocess.run(["xdotool", *cmd], env=env, capture_output=True, text=True)
+        return xdotool(env, *cmd)
 
     def windows():
         out = xdo("search", "--onlyvisible", "--name", "Jvmscope").stdout.split()
@@ -393,17 +417,11 @@ def main():
         def drag():
             x0, x1 = gx + gw // 5, gx + (gw * 3) // 5
             y = gy + min(gh, tb[3]) // 2
-            xdo("mousemove", str(x0), str(y))
-            time.sleep(0.2)
-            xdo("mousedown", "1")
-            for step in range(1, 11):
-                xdo("mousemove", str(x0 + (x1 - x0) * step // 10), str(y))
-                time.sleep(0.05)
             # A busy window handles motion late: release once it has followed the pointer.
             v_span = int(state.get("views", "visible-end", "0")) - int(state.get("views", "visible-start", "0"))
-            wait_for(lambda: (int(state.get("views", "selection-end", "0"))
-                              - int(state.get("views", "selection-start", "0"))) > 0.3 * v_span)
-            xdo("mouseup", "1")
+            drag_pointer(env, (x0, y), (x1, y),
+                         until=lambda: (int(state.get("views", "selection-end", "0"))
+                                        - int(state.get("views", "selection-start", "0"))) > 0.3 * v_span)
         drag()
 
         def panel_follows():

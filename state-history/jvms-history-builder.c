@@ -49,7 +49,9 @@ struct _JvmsHistoryBuilder
 /* Room kept in every inner node for its children's references (3 varints each). */
 #define CHILD_REF_BYTES     25u
 #define NODE_FIXED_BYTES    10u
-#define GROUP_HEADER_BYTES(attr) (jvms_varint_len (attr) + 3u)
+/* A group's attribute and count, and its share of a block directory entry (at most 13 bytes a
+ * block of JVMS_NODE_BLOCK_GROUPS groups: under one byte a group). */
+#define GROUP_HEADER_BYTES(attr) (jvms_varint_len (attr) + 4u)
 
 static inline void
 blk (JvmsHistoryBuilder *b)

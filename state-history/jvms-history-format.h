@@ -1,6 +1,6 @@
 /* jvms-history-format.h: every on-disk structure of a history file, declared once.
  *
- * A history file (format version JVMS_HISTORY_VERSION, below: 3). All integers are
+ * A history file (format version JVMS_HISTORY_VERSION, below: 4). All integers are
  * little-endian. Offsets are from the start of the file. "crc" is CRC32C (Castagnoli), see
  * jvms-history-crc.c for why.
  *
@@ -33,8 +33,16 @@
  *   n_children x { varint start - previous start (the first: - node start),
  *                  varint file offset of the child's JvmsNodeHeader, varint child csize }
  *   varint n_groups
- *   n_groups x group, in increasing attribute order:
- *     varint attribute - previous group's attribute (the first: - 0)
+ *   ceil (n_groups / JVMS_NODE_BLOCK_GROUPS) x block entry (the block directory):
+ *     varint attribute of the block's first group - the previous entry's (the first: - 0)
+ *     varint byte offset of the block in the group area - the previous entry's (the first: 0)
+ *     varint index of the block's first interval - the previous entry's (the first: 0)
+ *   the group area: n_groups x group, in increasing attribute order, cut into blocks of
+ *   JVMS_NODE_BLOCK_GROUPS groups (the last may hold fewer); block b runs from its offset to
+ *   the next block's (the last: to the end of the payload) and holds the intervals from its
+ *   first index to the next block's (the last: to the header's n_intervals):
+ *     varint attribute - previous group's attribute; absent for the first group of a block,
+ *            whose attribute is the block's
  *     varint count (>= 1)
  *     count x interval, in increasing start order:
  *       byte tag:  bits 0-1  value type (JvmsValueType)
@@ -45,6 +53,13 @@
  *       varint end - start (> 0)
  *       value bytes: INT zigzag varint; DOUBLE 8 bytes (IEEE 754 bits, little-endian);
  *                    STRING varint id into the string table; NULL nothing.
+ *   Why blocks: a node holds every attribute that changed during its range (11,316 of them on
+ *   a 40 s bundle), while a range query asks for a few. The directory lets a reader find an
+ *   attribute's group by a binary search over the blocks and a walk of at most
+ *   JVMS_NODE_BLOCK_GROUPS - 1 groups, and decode only the groups it wants, as an LSM table's
+ *   restart points let a reader seek inside a block (LevelDB's table format). A reader keeps
+ *   the group area as it is and decodes a group when a query asks for it, checking every
+ *   length then; jvms_history_check decodes all of them.
  *   Varints are LEB128 (7 bits a byte, low first, at most 10 bytes); zigzag maps signed to
  *   unsigned ((n << 1) ^ (n >> 63)).
  *
@@ -95,7 +110,8 @@
 #include <glib.h>
 
 #define JVMS_HISTORY_MAGIC         "JVMSHST\x01" /* 8 bytes; the \x01 catches 7-bit transfers */
-#define JVMS_HISTORY_VERSION       3u /* 2: summary change lists; 3: summary levels 2 times apart */
+#define JVMS_HISTORY_VERSION       4u /* 2: summary change lists; 3: summary levels 2 times apart;
+                                         4: a block directory in every node */
 #define JVMS_FILE_HEADER_SIZE      256u
 #define JVMS_NODE_MAGIC            0x444E564Au /* "JVND" little-endian */
 #define JVMS_NODE_LEVEL_SUMMARY    0xFFFFu
@@ -108,6 +124,9 @@
 #define JVMS_NODE_SIZE_DEFAULT     (64u * 1024u)
 /* Levels of the tree: a file claiming more is corrupt, a builder refuses to grow more. */
 #define JVMS_MAX_DEPTH             64u
+/* Groups per block of a node's group area (see the node payload above): a seek walks at most
+ * this many less one; the directory costs at most 13 bytes a block (under a byte a group). */
+#define JVMS_NODE_BLOCK_GROUPS     16u
 /* Children per inner node: bounds the fan-in so that a node's child list stays small. */
 #define JVMS_NODE_MAX_CHILDREN     64u
 

@@ -16,6 +16,8 @@ jvms_node_encoder_clear (JvmsNodeEncoder *enc)
   g_free (enc->touched);
   g_free (enc->order);
   g_free (enc->payload);
+  g_free (enc->groups);
+  g_free (enc->blocks);
   g_free (enc->blob);
   memset (enc, 0, sizeof *enc);
 }
@@ -147,7 +149,58 @@ jvms_node_encode (JvmsNodeEncoder       *enc,
   for (guint i = 0; i < n; i++)
     enc->order[count[iv[i].attr]++] = i;
 
-  gsize worst = 32 + (gsize) n_children * 30 + (gsize) nt * 20 + (gsize) n * 30;
+  /* The group area first, into its own buffer: the block directory in front of it holds its
+   * offsets. */
+  gsize worst = 16 + (gsize) nt * 20 + (gsize) n * 30;
+  ensure_cap ((void **) &enc->groups, &enc->groups_cap, worst, 1);
+  guint n_blocks = (nt + JVMS_NODE_BLOCK_GROUPS - 1) / JVMS_NODE_BLOCK_GROUPS;
+  gsize dir_cap = enc->n_blocks_cap;
+  ensure_cap ((void **) &enc->blocks, &dir_cap, (gsize) n_blocks + 1, sizeof (JvmsNodeBlock));
+  enc->n_blocks_cap = (guint) dir_cap;
+  guint8 *q = enc->groups;
+  guint32 prev_attr = 0;
+  for (guint g = 0; g < nt; g++)
+    {
+      guint32 a = touched[g];
+      guint32 first = gstart[g], last = count[a];
+      count[a] = 0; /* leave the scratch zeroed for the next node */
+      if (g % JVMS_NODE_BLOCK_GROUPS == 0)
+        enc->blocks[g / JVMS_NODE_BLOCK_GROUPS] = (JvmsNodeBlock) { a, (guint32) (q - enc->groups), first };
+      else
+        q = jvms_varint_put (q, a - prev_attr);
+      q = jvms_varint_put (q, last - first);
+      prev_attr = a;
+      gint64 ref = start;
+      for (guint32 k = first; k < last; k++)
+        {
+          const JvmsRawInterval *r = &iv[enc->order[k]];
+          gboolean contiguous = k > first && r->start == ref;
+          guint8 tag = r->type | (contiguous ? 4 : 0);
+          gboolean inline_val = (r->type == JVMS_VALUE_INT || r->type == JVMS_VALUE_STRING) && r->bits <= 30;
+          if (inline_val)
+            tag |= (guint8) ((r->bits + 1) << 3);
+          *q++ = tag;
+          if (!contiguous)
+            q = jvms_varint_put (q, (guint64) r->start - (guint64) ref);
+          q = jvms_varint_put (q, (guint64) r->end - (guint64) r->start);
+          if (!inline_val)
+            {
+              if (r->type == JVMS_VALUE_INT)
+                q = jvms_varint_put (q, jvms_zigzag ((gint64) r->bits));
+              else if (r->type == JVMS_VALUE_STRING)
+                q = jvms_varint_put (q, r->bits);
+              else if (r->type == JVMS_VALUE_DOUBLE)
+                {
+                  jvms_put_u64le (q, r->bits);
+                  q += 8;
+                }
+            }
+          ref = r->end;
+        }
+    }
+  gsize area = (gsize) (q - enc->groups);
+
+  worst = 32 + (gsize) n_children * 30 + (gsize) n_blocks * 15 + area;
   ensure_cap ((void **) &enc->payload, &enc->payload_cap, worst, 1);
   guint8 *p = enc->payload;
 
@@ -161,43 +214,17 @@ jvms_node_encode (JvmsNodeEncoder       *enc,
       prev = children[c].start;
     }
   p = jvms_varint_put (p, nt);
-  guint32 prev_attr = 0;
-  for (guint g = 0; g < nt; g++)
+  JvmsNodeBlock before = { 0, 0, 0 };
+  for (guint k = 0; k < n_blocks; k++)
     {
-      guint32 a = touched[g];
-      guint32 first = gstart[g], last = count[a];
-      count[a] = 0; /* leave the scratch zeroed for the next node */
-      p = jvms_varint_put (p, a - prev_attr);
-      p = jvms_varint_put (p, last - first);
-      prev_attr = a;
-      gint64 ref = start;
-      for (guint32 k = first; k < last; k++)
-        {
-          const JvmsRawInterval *r = &iv[enc->order[k]];
-          gboolean contiguous = k > first && r->start == ref;
-          guint8 tag = r->type | (contiguous ? 4 : 0);
-          gboolean inline_val = (r->type == JVMS_VALUE_INT || r->type == JVMS_VALUE_STRING) && r->bits <= 30;
-          if (inline_val)
-            tag |= (guint8) ((r->bits + 1) << 3);
-          *p++ = tag;
-          if (!contiguous)
-            p = jvms_varint_put (p, (guint64) r->start - (guint64) ref);
-          p = jvms_varint_put (p, (guint64) r->end - (guint64) r->start);
-          if (!inline_val)
-            {
-              if (r->type == JVMS_VALUE_INT)
-                p = jvms_varint_put (p, jvms_zigzag ((gint64) r->bits));
-              else if (r->type == JVMS_VALUE_STRING)
-                p = jvms_varint_put (p, r->bits);
-              else if (r->type == JVMS_VALUE_DOUBLE)
-                {
-                  jvms_put_u64le (p, r->bits);
-                  p += 8;
-                }
-            }
-          ref = r->end;
-        }
+      const JvmsNodeBlock *e = &enc->blocks[k];
+      p = jvms_varint_put (p, e->attr - before.attr);
+      p = jvms_varint_put (p, e->offset - before.offset);
+      p = jvms_varint_put (p, e->first - before.first);
+      before = *e;
     }
+  memcpy (p, enc->groups, area);
+  p += area;
   gsize usize = (gsize) (p - enc->payload);
   return jvms_blob_frame (enc, enc->payload, usize, level, n, start, end);
 }
@@ -484,10 +511,18 @@ jvms_node_read (int         fd,
       CORRUPT ("child list runs past the payload");
   if (!jvms_varint_get (&p, pend, &n_groups) || n_groups > h.n_intervals || n_groups > n_attributes)
     CORRUPT ("bad group count");
+  guint64 n_blocks = (n_groups + JVMS_NODE_BLOCK_GROUPS - 1) / JVMS_NODE_BLOCK_GROUPS;
+  /* Each entry takes at least 3 bytes: a bound before allocating from the count. */
+  if (n_blocks > (guint64) (pend - p) / 3)
+    CORRUPT ("%" G_GUINT64_FORMAT " block entries cannot fit in the payload", n_blocks);
+  const guint8 *blocks_at = p;
+  for (guint64 b = 0; b < n_blocks * 3; b++)
+    if (!jvms_varint_get (&p, pend, &v))
+      CORRUPT ("block directory runs past the payload");
+  gsize area = (gsize) (pend - p);
 
-  gsize n = h.n_intervals;
-  gsize bytes = sizeof (JvmsNode) + n_children * sizeof (JvmsNodeChild) + n * (8 + 8 + 8) +
-                n_groups * 4 + (n_groups + 1) * 4 + n;
+  gsize bytes = sizeof (JvmsNode) + n_children * sizeof (JvmsNodeChild) +
+                (n_blocks + 1) * sizeof (JvmsNodeBlock) + area;
   node = g_malloc (bytes);
   memset (node, 0, sizeof *node);
   node->ref_count = 1;
@@ -496,23 +531,19 @@ jvms_node_read (int         fd,
   node->start = h.start;
   node->end = h.end;
   node->level = h.level;
-  node->n_intervals = (guint32) n;
+  node->n_intervals = h.n_intervals;
   node->n_children = (guint32) n_children;
   node->n_groups = (guint32) n_groups;
+  node->n_blocks = (guint32) n_blocks;
+  node->n_attributes = n_attributes;
+  node->n_strings = n_strings;
   guint8 *mem = (guint8 *) (node + 1);
   node->children = (JvmsNodeChild *) mem;
   mem += n_children * sizeof (JvmsNodeChild);
-  node->starts = (gint64 *) mem;
-  mem += n * 8;
-  node->ends = (gint64 *) mem;
-  mem += n * 8;
-  node->bits = (guint64 *) mem;
-  mem += n * 8;
-  node->group_attr = (guint32 *) mem;
-  mem += n_groups * 4;
-  node->group_first = (guint32 *) mem;
-  mem += (n_groups + 1) * 4;
-  node->types = mem;
+  node->blocks = (JvmsNodeBlock *) mem;
+  mem += (n_blocks + 1) * sizeof (JvmsNodeBlock);
+  memcpy (mem, p, area);
+  node->area = mem;
 
   const guint8 *q = children_at;
   gint64 prev = h.start;
@@ -532,84 +563,30 @@ jvms_node_read (int         fd,
       node->children[c].csize = (guint32) cs;
     }
 
-  guint32 k = 0;
-  guint64 attr = 0;
-  for (guint g = 0; g < n_groups; g++)
+  /* The directory: attributes, offsets and first intervals strictly increasing (a block holds
+   * at least one group of one interval), the first block at 0, all inside the area and the
+   * intervals; the sentinel closes the last block. Each block's contents are checked when
+   * decoded (jvms_group_reader_next_group). */
+  q = blocks_at;
+  guint64 attr = 0, at = 0, first = 0;
+  for (guint b = 0; b < n_blocks; b++)
     {
-      guint64 d, cnt;
-      if (!jvms_varint_get (&p, pend, &d) || !jvms_varint_get (&p, pend, &cnt))
-        CORRUPT ("group %u runs past the payload", g);
-      if ((g > 0 && d == 0) || d >= n_attributes || attr + d >= n_attributes)
-        CORRUPT ("group %u has a bad attribute", g);
-      attr += d;
-      if (cnt == 0 || cnt > n - k)
-        CORRUPT ("group %u (attribute %" G_GUINT64_FORMAT ") has a bad count", g, attr);
-      node->group_attr[g] = (guint32) attr;
-      node->group_first[g] = k;
-      gint64 ref = h.start;
-      for (guint64 j = 0; j < cnt; j++, k++)
-        {
-          guint8 tag;
-          guint64 sd, len, val = 0;
-          if (p >= pend)
-            CORRUPT ("interval %u runs past the payload", k);
-          tag = *p++;
-          guint8 type = tag & 3;
-          gboolean contiguous = (tag & 4) != 0;
-          guint small = tag >> 3;
-          if (contiguous && j == 0)
-            CORRUPT ("interval %u continues nothing", k);
-          if (contiguous)
-            sd = 0;
-          else if (!jvms_varint_get (&p, pend, &sd))
-            CORRUPT ("interval %u runs past the payload", k);
-          if (!jvms_varint_get (&p, pend, &len))
-            CORRUPT ("interval %u runs past the payload", k);
-          if (sd > (guint64) h.end - (guint64) ref || len == 0 ||
-              len > (guint64) h.end - (guint64) ref - sd)
-            CORRUPT ("interval %u (attribute %" G_GUINT64_FORMAT ") lies outside the node's range", k, attr);
-          if (small != 0 && type != JVMS_VALUE_INT && type != JVMS_VALUE_STRING)
-            CORRUPT ("interval %u has a bad tag %02x", k, tag);
-          switch (type)
-            {
-            case JVMS_VALUE_INT:
-              if (small)
-                val = small - 1;
-              else if (!jvms_varint_get (&p, pend, &val))
-                CORRUPT ("interval %u runs past the payload", k);
-              else
-                val = (guint64) jvms_unzigzag (val);
-              break;
-            case JVMS_VALUE_STRING:
-              if (small)
-                val = small - 1;
-              else if (!jvms_varint_get (&p, pend, &val))
-                CORRUPT ("interval %u runs past the payload", k);
-              if (val >= n_strings)
-                CORRUPT ("interval %u refers to string %" G_GUINT64_FORMAT " of %u", k, val, n_strings);
-              break;
-            case JVMS_VALUE_DOUBLE:
-              if (pend - p < 8)
-                CORRUPT ("interval %u runs past the payload", k);
-              val = jvms_get_u64le (p);
-              p += 8;
-              break;
-            default:
-              break;
-            }
-          gint64 s = (gint64) ((guint64) ref + sd);
-          node->starts[k] = s;
-          node->ends[k] = (gint64) ((guint64) s + len);
-          node->bits[k] = val;
-          node->types[k] = type;
-          ref = node->ends[k];
-        }
+      guint64 da = 0, doff = 0, dfirst = 0;
+      jvms_varint_get (&q, pend, &da);
+      jvms_varint_get (&q, pend, &doff);
+      jvms_varint_get (&q, pend, &dfirst);
+      if ((b > 0 && (da == 0 || doff == 0 || dfirst == 0)) || (b == 0 && (doff != 0 || dfirst != 0)))
+        CORRUPT ("block %u does not follow the previous one", b);
+      if (da >= n_attributes - attr || doff >= area - at || dfirst >= (guint64) h.n_intervals - first)
+        CORRUPT ("block %u lies outside the node's attributes, bytes or intervals", b);
+      attr += da;
+      at += doff;
+      first += dfirst;
+      node->blocks[b] = (JvmsNodeBlock) { (guint32) attr, (guint32) at, (guint32) first };
     }
-  node->group_first[n_groups] = k;
-  if (k != n)
-    CORRUPT ("holds %u intervals, its header says %" G_GSIZE_FORMAT, k, n);
-  if (p != pend)
-    CORRUPT ("%" G_GSIZE_FORMAT " trailing payload bytes", (gsize) (pend - p));
+  if (n_blocks == 0 && (area != 0 || h.n_intervals != 0))
+    CORRUPT ("no groups, yet %" G_GSIZE_FORMAT " bytes and %u intervals", area, h.n_intervals);
+  node->blocks[n_blocks] = (JvmsNodeBlock) { G_MAXUINT32, (guint32) area, h.n_intervals };
   return node;
 
 fail:
@@ -617,6 +594,126 @@ fail:
   return NULL;
 }
 
+#undef CORRUPT
+#define CORRUPT(...)                                                                        \
+  G_STMT_START                                                                              \
+  {                                                                                         \
+    g_autofree char *what_ = g_strdup_printf (__VA_ARGS__);                                 \
+    g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT,                     \
+                 "%s: node at offset %" G_GUINT64_FORMAT ": %s", r->file, r->node->offset,  \
+                 what_);                                                                    \
+    return -1;                                                                              \
+  }                                                                                         \
+  G_STMT_END
+
+void
+jvms_group_reader_init (JvmsGroupReader *r, const JvmsNode *node, const char *file)
+{
+  memset (r, 0, sizeof *r);
+  r->node = node;
+  r->file = file;
+  r->block = node->n_blocks;
+}
+
+static void
+block_enter (JvmsGroupReader *r, guint b)
+{
+  const JvmsNode *n = r->node;
+  r->block = b;
+  r->in_block = 0;
+  r->p = n->area + n->blocks[b].offset;
+  r->block_end = n->area + n->blocks[b + 1].offset;
+  r->k = n->blocks[b].first;
+  r->block_end_k = n->blocks[b + 1].first;
+  r->left = 0;
+}
+
+/* The header of the group at r->p; the previous group's intervals are all read. */
+static int
+group_header (JvmsGroupReader *r, GError **error)
+{
+  const JvmsNode *n = r->node;
+  guint64 d = 0, cnt;
+  if (r->in_block == 0)
+    r->attr = n->blocks[r->block].attr;
+  else if (!jvms_varint_get (&r->p, r->block_end, &d) || d == 0 || d >= n->n_attributes - r->attr)
+    CORRUPT ("group %u of block %u has a bad attribute", r->in_block, r->block);
+  r->attr += (guint32) d;
+  if (!jvms_varint_get (&r->p, r->block_end, &cnt) || cnt == 0 || cnt > r->block_end_k - r->k)
+    CORRUPT ("group of attribute %u has a bad count", r->attr);
+  r->in_block++;
+  r->n_groups++;
+  r->left = (guint32) cnt;
+  r->ref = n->start;
+  return 1;
+}
+
+int
+jvms_group_reader_next (JvmsGroupReader *r, JvmsRawInterval *out, GError **error)
+{
+  if (r->left == 0)
+    return 0;
+  const JvmsNode *n = r->node;
+  const guint8 *p = r->p, *pend = r->block_end;
+  guint64 sd, len, val = 0;
+  if (p >= pend)
+    CORRUPT ("interval %u runs past its block", r->k);
+  guint8 tag = *p++;
+  guint8 type = tag & 3;
+  gboolean contiguous = (tag & 4) != 0;
+  guint small = tag >> 3;
+  /* Before the group's first interval ref is the node start; after, an end past it. */
+  if (contiguous && r->ref == n->start)
+    CORRUPT ("interval %u continues nothing", r->k);
+  if (contiguous)
+    sd = 0;
+  else if (!jvms_varint_get (&p, pend, &sd))
+    CORRUPT ("interval %u runs past its block", r->k);
+  if (!jvms_varint_get (&p, pend, &len))
+    CORRUPT ("interval %u runs past its block", r->k);
+  if (sd > (guint64) n->end - (guint64) r->ref || len == 0 ||
+      len > (guint64) n->end - (guint64) r->ref - sd)
+    CORRUPT ("interval %u (attribute %u) lies outside the node's range", r->k, r->attr);
+  if (small != 0 && type != JVMS_VALUE_INT && type != JVMS_VALUE_STRING)
+    CORRUPT ("interval %u has a bad tag %02x", r->k, tag);
+  switch (type)
+    {
+    case JVMS_VALUE_INT:
+      if (small)
+        val = small - 1;
+      else if (!jvms_varint_get (&p, pend, &val))
+        CORRUPT ("interval %u runs past its block", r->k);
+      else
+        val = (guint64) jvms_unzigzag (val);
+      break;
+    case JVMS_VALUE_STRING:
+      if (small)
+        val = small - 1;
+      else if (!jvms_varint_get (&p, pend, &val))
+        CORRUPT ("interval %u runs past its block", r->k);
+      if (val >= n->n_strings)
+        CORRUPT ("interval %u refers to string %" G_GUINT64_FORMAT " of %u", r->k, val, n->n_strings);
+      break;
+    case JVMS_VALUE_DOUBLE:
+      if (pend - p < 8)
+        CORRUPT ("interval %u runs past its block", r->k);
+      val = jvms_get_u64le (p);
+      p += 8;
+      break;
+    default:
+      break;
+    }
+  r->p = p;
+  r->k++;
+  r->left--;
+  out->attr = r->attr;
+  out->type = type;
+  out->bits = val;
+  out->start = (gint64) ((guint64) r->ref + sd);
+  out->end = (gint64) ((guint64) out->start + len);
+  r->ref = out->end;
+  return 1;
+}
 JvmsNode *
 jvms_node_transient_new (gsize bytes)
 {
@@ -663,43 +760,6 @@ jvms_node_unref (JvmsNode *node)
 }
 
 gssize
-jvms_node_group (const JvmsNode *node, guint32 attr)
-{
-  guint lo = 0, hi = node->n_groups;
-  while (lo < hi)
-    {
-      guint mid = (lo + hi) / 2;
-      if (node->group_attr[mid] < attr)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo < node->n_groups && node->group_attr[lo] == attr ? (gssize) lo : -1;
-}
-
-gssize
-jvms_node_find (const JvmsNode *node, guint32 attr, gint64 t)
-{
-  gssize g = jvms_node_group (node, attr);
-  if (g < 0)
-    return -1;
-  /* The last interval of the group starting at or before t. */
-  guint lo = node->group_first[g], hi = node->group_first[g + 1];
-  while (lo < hi)
-    {
-      guint mid = (lo + hi) / 2;
-      if (node->starts[mid] <= t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  if (lo == node->group_first[g])
-    return -1;
-  lo--;
-  return t < node->ends[lo] ? (gssize) lo : -1;
-}
-
-gssize
 jvms_node_child_at (const JvmsNode *node, gint64 t)
 {
   guint lo = 0, hi = node->n_children;
@@ -712,4 +772,113 @@ jvms_node_child_at (const JvmsNode *node, gint64 t)
         hi = mid;
     }
   return lo == 0 ? -1 : (gssize) lo - 1;
+}
+
+/* Past the current group's intervals not read. */
+static int
+group_skip (JvmsGroupReader *r, GError **error)
+{
+  JvmsRawInterval iv;
+  int got;
+  while ((got = jvms_group_reader_next (r, &iv, error)) > 0)
+    ;
+  return got;
+}
+
+int
+jvms_group_reader_next_group (JvmsGroupReader *r, GError **error)
+{
+  const JvmsNode *n = r->node;
+  if (n->n_blocks == 0)
+    return 0;
+  if (r->block == n->n_blocks)
+    block_enter (r, 0);
+  else if (group_skip (r, error) < 0)
+    return -1;
+  if (r->in_block > 0 && r->p == r->block_end)
+    {
+      /* The block is done: it must have held its groups and intervals exactly. */
+      guint want = r->block + 1 < n->n_blocks ? JVMS_NODE_BLOCK_GROUPS
+                                              : n->n_groups - r->block * JVMS_NODE_BLOCK_GROUPS;
+      if (r->in_block != want || r->k != r->block_end_k)
+        CORRUPT ("block %u holds %u groups and %u intervals, its directory %u and %u", r->block,
+                 r->in_block, r->k - n->blocks[r->block].first, want,
+                 r->block_end_k - n->blocks[r->block].first);
+      if (r->block + 1 == n->n_blocks)
+        return 0;
+      if (n->blocks[r->block + 1].attr <= r->attr)
+        CORRUPT ("block %u starts at attribute %u, not after %u", r->block + 1,
+                 n->blocks[r->block + 1].attr, r->attr);
+      block_enter (r, r->block + 1);
+    }
+  else if (r->in_block == JVMS_NODE_BLOCK_GROUPS)
+    CORRUPT ("block %u runs on past %u groups", r->block, JVMS_NODE_BLOCK_GROUPS);
+  return group_header (r, error);
+}
+
+int
+jvms_group_reader_seek (JvmsGroupReader *r, guint32 attr, GError **error)
+{
+  const JvmsNode *n = r->node;
+  /* The last block starting at or before @attr. */
+  guint lo = 0, hi = n->n_blocks;
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      if (n->blocks[mid].attr <= attr)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == 0)
+    return 0;
+  block_enter (r, lo - 1);
+  for (;;)
+    {
+      if (group_header (r, error) < 0)
+        return -1;
+      if (r->attr >= attr)
+        return r->attr == attr;
+      if (group_skip (r, error) < 0)
+        return -1;
+      if (r->p == r->block_end || r->in_block == JVMS_NODE_BLOCK_GROUPS)
+        return 0;
+    }
+}
+
+int
+jvms_node_find (const JvmsNode *node, guint32 attr, gint64 t, const char *file,
+                JvmsRawInterval *out, GError **error)
+{
+  JvmsGroupReader r;
+  jvms_group_reader_init (&r, node, file);
+  int got = jvms_group_reader_seek (&r, attr, error);
+  if (got <= 0)
+    return got;
+  /* A group's intervals do not overlap and come in start order. */
+  while ((got = jvms_group_reader_next (&r, out, error)) > 0 && out->start <= t)
+    if (t < out->end)
+      return 1;
+  return got < 0 ? -1 : 0;
+}
+
+gboolean
+jvms_node_check_groups (const JvmsNode *node, const char *file, GError **error)
+{
+  JvmsGroupReader r;
+  jvms_group_reader_init (&r, node, file);
+  int got;
+  while ((got = jvms_group_reader_next_group (&r, error)) > 0)
+    ;
+  if (got < 0)
+    return FALSE;
+  /* next_group checked every block it closed; a node without groups has none to close. */
+  if (r.n_groups != node->n_groups)
+    {
+      g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT,
+                   "%s: node at offset %" G_GUINT64_FORMAT ": holds %u groups, its payload says %u",
+                   file, node->offset, r.n_groups, node->n_groups);
+      return FALSE;
+    }
+  return TRUE;
 }

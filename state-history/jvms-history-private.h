@@ -76,8 +76,19 @@ typedef struct
   guint8  type;
 } JvmsRawInterval;
 
-/* A decoded node: columns sorted by (attribute, start); one allocation; shared through the
- * cache by reference count. Immutable once decoded, so readers need no lock. */
+/* One entry of a node's block directory (jvms-history-format.h): the block's first attribute,
+ * its byte offset in the group area and the index of its first interval. */
+typedef struct
+{
+  guint32 attr;
+  guint32 offset;
+  guint32 first;
+} JvmsNodeBlock;
+
+/* A read node: its children and block directory decoded and checked, its group area kept as
+ * stored (decompressed) and decoded group by group when a query asks (JvmsGroupReader), so
+ * that a query of a few attributes decodes only theirs. One allocation; shared through the
+ * cache by reference count. Immutable once read, so readers need no lock. */
 typedef struct
 {
   gint           ref_count;
@@ -89,17 +100,46 @@ typedef struct
   guint32        n_intervals;
   guint32        n_children;
   guint32        n_groups;
+  guint32        n_blocks;
+  guint32        n_attributes; /* of the history, and its strings: the bounds a group is checked */
+  guint32        n_strings;    /* against when decoded */
   JvmsNodeChild *children;
-  guint32       *group_attr;  /* n_groups, increasing */
-  guint32       *group_first; /* n_groups + 1: intervals of group g are [first[g], first[g+1]) */
-  gint64        *starts;
-  gint64        *ends;
-  guint64       *bits;
-  guint8        *types;
+  JvmsNodeBlock *blocks;      /* n_blocks + 1: the last is {G_MAXUINT32, area size, n_intervals} */
+  const guint8  *area;        /* the group area */
   gpointer       buckets;     /* summary blobs: their runs (Blob, jvms-history-summary-private.h) */
   gboolean       transient;   /* from jvms_node_transient_new: not freed by the last unref */
   gboolean       pooled;      /* from jvms_node_memory_alloc (@bytes of it), not g_malloc */
 } JvmsNode;
+
+/* Reads a node's groups: a group found by jvms_group_reader_seek or the next one by
+ * jvms_group_reader_next_group, then its intervals in start order by jvms_group_reader_next.
+ * Every varint and length is checked as it is read: a damaged group is CORRUPT (naming @file and
+ * the node), never read past its block. Those return 1 (a group, an interval), 0 (none left)
+ * or -1 with @error set. */
+typedef struct
+{
+  const JvmsNode *node;
+  const char     *file;
+  guint           block;       /* of the current group; node->n_blocks before the first */
+  guint           in_block;    /* groups of the block read, the current one included */
+  const guint8   *p;           /* next byte of the block */
+  const guint8   *block_end;
+  guint32         k;           /* node-wide index of the next interval */
+  guint32         block_end_k; /* the block's intervals end there */
+  guint32         attr;        /* the current group's attribute */
+  guint32         left;        /* its intervals not yet read */
+  gint64          ref;         /* end of its previous interval, the node start before the first */
+  guint32         n_groups;    /* groups read in all */
+} JvmsGroupReader;
+
+void jvms_group_reader_init       (JvmsGroupReader *r, const JvmsNode *node, const char *file);
+int  jvms_group_reader_next_group (JvmsGroupReader *r, GError **error);
+/* The group of @attr: 1 when the node holds one (the reader is on it), 0 when not. */
+int  jvms_group_reader_seek       (JvmsGroupReader *r, guint32 attr, GError **error);
+/* The current group's next interval into @out (out->attr set). */
+int  jvms_group_reader_next       (JvmsGroupReader *r, JvmsRawInterval *out, GError **error);
+/* Decodes every group and interval of @node: what jvms_history_check does to each node. */
+gboolean jvms_node_check_groups   (const JvmsNode *node, const char *file, GError **error);
 
 /* Encoding scratch owned by the builder: zeroed at first, grown by jvms_node_encode as
  * attributes are added, freed by jvms_node_encoder_clear. */
@@ -113,6 +153,10 @@ typedef struct
   guint    n_order_cap;
   guint8  *payload;
   gsize    payload_cap;
+  guint8  *groups;   /* the group area, before the block directory is written in front of it */
+  gsize    groups_cap;
+  JvmsNodeBlock *blocks;
+  guint    n_blocks_cap;
   guint8  *blob;     /* JvmsNodeHeader + compressed payload */
   gsize    blob_cap;
 } JvmsNodeEncoder;
@@ -219,10 +263,9 @@ void      jvms_node_memory_prepare (void);
 /* Regions of 2 MiB carved so far. */
 guint64   jvms_node_memory_regions (void);
 
-/* Index in the node of @attr's interval holding @t, or -1. */
-gssize   jvms_node_find    (const JvmsNode *node, guint32 attr, gint64 t);
-/* Group index of @attr, or -1. */
-gssize   jvms_node_group   (const JvmsNode *node, guint32 attr);
+/* @attr's interval of @node that holds @t, into @out: 1, 0 when none, -1 on damage. */
+int      jvms_node_find    (const JvmsNode *node, guint32 attr, gint64 t, const char *file,
+                            JvmsRawInterval *out, GError **error);
 /* The child whose range holds @t (the last child with start <= t), or -1. */
 gssize   jvms_node_child_at (const JvmsNode *node, gint64 t);
 
@@ -350,6 +393,13 @@ typedef void (*JvmsVisitFunc) (gpointer data, guint32 attr, gint64 start, gint64
                                guint64 bits);
 gboolean     jvms_history_visit     (JvmsHistory *self, gint64 t0, gint64 t1, const guint8 *want,
                                      JvmsVisitFunc func, gpointer data, GError **error);
+/* The same for the @n_set attributes of @set (increasing, no repeats; those @want marks): a node
+ * holding many more attributes is read by seeking each one's group, not by walking them all. */
+gboolean     jvms_history_visit_set (JvmsHistory *self, gint64 t0, gint64 t1, const guint8 *want,
+                                     const guint32 *set, guint n_set, JvmsVisitFunc func,
+                                     gpointer data, GError **error);
+/* @attributes increasing, without repeats: a new array of *n_out. */
+guint32     *jvms_attribute_set     (const JvmsAttribute *attributes, guint n_attributes, guint *n_out);
 
 /* Writes the tables (attributes, strings, metadata, @summary_dir) and the header: close(). */
 gboolean     jvms_history_write_tables (JvmsHistory *h, GBytes *summary_dir, GError **error);

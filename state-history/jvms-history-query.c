@@ -150,11 +150,16 @@ single_locked (JvmsHistory *h, JvmsAttribute attr, gint64 t, JvmsInterval *out, 
   gboolean found = FALSE;
   for (guint i = 0; i < path.n_nodes && !found; i++)
     {
-      JvmsNode *n = path.nodes[i];
-      gssize k = jvms_node_find (n, attr, t);
-      if (k >= 0)
+      JvmsRawInterval r;
+      int got = jvms_node_find (path.nodes[i], attr, t, h->path, &r, error);
+      if (got < 0)
         {
-          interval_out (h, attr, n->starts[k], n->ends[k], n->types[k], n->bits[k], out);
+          path_clear (&path);
+          return FALSE;
+        }
+      if (got > 0)
+        {
+          interval_out (h, attr, r.start, r.end, r.type, r.bits, out);
           found = TRUE;
         }
     }
@@ -232,21 +237,22 @@ full_locked (JvmsHistory *h, gint64 t, GArray *out, GError **error)
     }
   for (guint i = 0; i < path.n_nodes; i++)
     {
-      JvmsNode *n = path.nodes[i];
-      for (guint g = 0; g < n->n_groups; g++)
-        {
-          guint lo = n->group_first[g], hi = n->group_first[g + 1], first = lo;
-          while (lo < hi)
+      JvmsGroupReader gr;
+      JvmsRawInterval r;
+      int got;
+      jvms_group_reader_init (&gr, path.nodes[i], h->path);
+      while ((got = jvms_group_reader_next_group (&gr, error)) > 0)
+        while ((got = jvms_group_reader_next (&gr, &r, error)) > 0 && r.start <= t)
+          if (t < r.end)
             {
-              guint mid = (lo + hi) / 2;
-              if (n->starts[mid] <= t)
-                lo = mid + 1;
-              else
-                hi = mid;
+              interval_out (h, r.attr, r.start, r.end, r.type, r.bits, &o[r.attr]);
+              break;
             }
-          if (lo > first && t < n->ends[lo - 1])
-            interval_out (h, n->group_attr[g], n->starts[lo - 1], n->ends[lo - 1],
-                          n->types[lo - 1], n->bits[lo - 1], &o[n->group_attr[g]]);
+      if (got < 0)
+        {
+          path_clear (&path);
+          g_array_set_size (out, 0);
+          return FALSE;
         }
     }
   path_clear (&path);
@@ -292,60 +298,131 @@ jvms_history_query_full (JvmsHistory *self, gint64 time, GArray *out, GError **e
 
 /* ---- range ---- */
 
-/* The first interval of @n's group @g that ends after @t0 (ends increase within a group). */
-static guint
-group_from (const JvmsNode *n, guint g, gint64 t0)
+/* Visits every interval of @n that meets [t0, t1], group after group. */
+static gboolean
+visit_node (JvmsHistory *h, const JvmsNode *n, gint64 t0, gint64 t1, JvmsVisitFunc func,
+            gpointer data, GError **error)
 {
-  guint lo = n->group_first[g], hi = n->group_first[g + 1];
-  while (lo < hi)
-    {
-      guint mid = (lo + hi) / 2;
-      if (n->ends[mid] <= t0)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
+  JvmsGroupReader gr;
+  JvmsRawInterval r;
+  int got;
+  jvms_group_reader_init (&gr, n, h->path);
+  while ((got = jvms_group_reader_next_group (&gr, error)) > 0)
+    while ((got = jvms_group_reader_next (&gr, &r, error)) > 0 && r.start <= t1)
+      if (r.end > t0)
+        func (data, r.attr, r.start, r.end, r.type, r.bits);
+  return got == 0;
 }
 
-static void
-visit_node (const JvmsNode *n, gint64 t0, gint64 t1, const guint8 *want, JvmsVisitFunc func,
-            gpointer data)
-{
-  for (guint g = 0; g < n->n_groups; g++)
-    {
-      guint32 a = n->group_attr[g];
-      if (want && !want[a])
-        continue;
-      guint last = n->group_first[g + 1];
-      for (guint k = group_from (n, g, t0); k < last && n->starts[k] <= t1; k++)
-        func (data, a, n->starts[k], n->ends[k], n->types[k], n->bits[k]);
-    }
-}
-
-/* A wanted group of a node that a range query meets: its intervals [k, last) not yet visited. */
+/* A wanted group of a node that a range query meets: its reader, and the next interval not
+ * yet visited (held when @has). */
 typedef struct
 {
-  guint32 attr;
-  guint   k, last;
+  JvmsGroupReader reader;
+  JvmsRawInterval next;
+  gboolean        has;
 } GroupCursor;
 
 /* Cursors kept on the stack; a query of more attributes allocates. */
-#define STACK_CURSORS 32
+#define STACK_CURSORS 16
 
-/* Visits the intervals of @n's wanted groups left in @cur that start before @before. */
-static void
-visit_before (const JvmsNode *n, GroupCursor *cur, guint n_cur, gint64 before, gint64 t1, JvmsVisitFunc func,
-              gpointer data)
+/* Moves @cur to its first interval that ends after @t0 and starts at or before @t1. */
+static gboolean
+cursor_start (GroupCursor *cur, gint64 t0, gint64 t1, GError **error)
+{
+  int got;
+  while ((got = jvms_group_reader_next (&cur->reader, &cur->next, error)) > 0 && cur->next.end <= t0)
+    ;
+  cur->has = got > 0 && cur->next.start <= t1;
+  return got >= 0;
+}
+
+/* Visits the intervals left in @cur that start before @before (and at or before @t1). */
+static gboolean
+visit_before (GroupCursor *cur, guint n_cur, gint64 before, gint64 t1, JvmsVisitFunc func,
+              gpointer data, GError **error)
 {
   for (guint i = 0; i < n_cur; i++)
-    for (guint k = cur[i].k; k < cur[i].last && n->starts[k] <= t1 && n->starts[k] < before; k = ++cur[i].k)
-      func (data, cur[i].attr, n->starts[k], n->ends[k], n->types[k], n->bits[k]);
+    {
+      GroupCursor *c = &cur[i];
+      while (c->has && c->next.start < before)
+        {
+          func (data, c->next.attr, c->next.start, c->next.end, c->next.type, c->next.bits);
+          int got = jvms_group_reader_next (&c->reader, &c->next, error);
+          if (got < 0)
+            return FALSE;
+          c->has = got > 0 && c->next.start <= t1;
+        }
+    }
+  return TRUE;
+}
+
+/* What a range query asks for: @want marks them (NULL: all), @set lists them in increasing
+ * order when the caller knows them (NULL: found by walking the groups). */
+typedef struct
+{
+  const guint8  *want;
+  const guint32 *set;
+  guint          n_set;
+} Wanted;
+
+/* Opens a cursor on each wanted group of @n: by seeking each attribute when the node holds many
+ * more groups than are asked for (a node holds every attribute that changed in its range), by
+ * walking the groups otherwise. */
+static gboolean
+cursors_open (JvmsHistory *h, const JvmsNode *n, const Wanted *w, gint64 t0, gint64 t1,
+              GroupCursor **cur, guint *n_cur, guint *cap, GError **error)
+{
+  gboolean seek = w->set != NULL && (gsize) w->n_set * 4 < n->n_groups;
+  JvmsGroupReader gr;
+  jvms_group_reader_init (&gr, n, h->path);
+  guint i = 0;
+  for (;;)
+    {
+      int got;
+      if (seek)
+        {
+          if (i == w->n_set)
+            break;
+          jvms_group_reader_init (&gr, n, h->path);
+          got = jvms_group_reader_seek (&gr, w->set[i++], error);
+          if (got == 0)
+            continue;
+        }
+      else
+        {
+          got = jvms_group_reader_next_group (&gr, error);
+          if (got == 0)
+            break;
+          if (got > 0 && !w->want[gr.attr])
+            continue;
+        }
+      if (got < 0)
+        return FALSE;
+      if (*n_cur == *cap)
+        {
+          guint ncap = *cap * 2;
+          GroupCursor *grown = g_new (GroupCursor, ncap);
+          memcpy (grown, *cur, *n_cur * sizeof (GroupCursor));
+          if (*cap != STACK_CURSORS)
+            g_free (*cur);
+          *cur = grown;
+          *cap = ncap;
+        }
+      GroupCursor *c = &(*cur)[(*n_cur)++];
+      c->reader = gr;
+      if (!cursor_start (c, t0, t1, error))
+        return FALSE;
+      /* A walk goes on from where the cursor stopped: the rest of the group is skipped. */
+      if (!seek)
+        gr = c->reader;
+    }
+  return TRUE;
 }
 
 static gboolean
 visit_closed (JvmsHistory *h, guint64 offset, guint32 csize, guint32 level, gint64 start,
-              gint64 max_end, gint64 t0, gint64 t1, const guint8 *want, JvmsVisitFunc func,
+              gint64 max_end, gint64 t0, gint64 t1, const Wanted *w, JvmsVisitFunc func,
               gpointer data, guint depth, GError **error)
 {
   if (depth > MAX_PATH)
@@ -366,46 +443,38 @@ visit_closed (JvmsHistory *h, guint64 offset, guint32 csize, guint32 level, gint
    * too). So each attribute's intervals come out sorted, and a range query need not sort them
    * (jvms_history_query_range). Without @want, node first, as the summaries gather them. */
   GroupCursor stack[STACK_CURSORS];
-  g_autofree GroupCursor *heap = NULL;
   GroupCursor *cur = stack;
-  guint n_cur = 0;
-  if (want == NULL)
-    visit_node (n, t0, t1, want, func, data);
+  guint n_cur = 0, cap = STACK_CURSORS;
+  gboolean ok;
+  if (w->want == NULL)
+    ok = visit_node (h, n, t0, t1, func, data, error);
   else
-    for (guint g = 0; g < n->n_groups; g++)
-      {
-        if (!want[n->group_attr[g]])
-          continue;
-        if (n_cur == STACK_CURSORS && heap == NULL)
-          {
-            heap = g_new (GroupCursor, n->n_groups);
-            memcpy (heap, stack, sizeof stack);
-            cur = heap;
-          }
-        cur[n_cur++] = (GroupCursor) { n->group_attr[g], group_from (n, g, t0), n->group_first[g + 1] };
-      }
-  for (guint c = 0; c < n->n_children; c++)
+    ok = cursors_open (h, n, w, t0, t1, &cur, &n_cur, &cap, error);
+  for (guint c = 0; c < n->n_children && ok; c++)
     {
       gint64 cs = n->children[c].start;
       gint64 ce = c + 1 < n->n_children ? n->children[c + 1].start : n->end;
-      visit_before (n, cur, n_cur, cs, t1, func, data);
-      if (cs > t1 || ce <= t0)
+      ok = visit_before (cur, n_cur, cs, t1, func, data, error);
+      if (!ok || cs > t1 || ce <= t0)
         continue;
-      if (!visit_closed (h, n->children[c].offset, n->children[c].csize, n->level - 1, cs, ce,
-                         t0, t1, want, func, data, depth + 1, error))
-        return FALSE;
+      ok = visit_closed (h, n->children[c].offset, n->children[c].csize, n->level - 1, cs, ce,
+                         t0, t1, w, func, data, depth + 1, error);
     }
-  visit_before (n, cur, n_cur, G_MAXINT64, t1, func, data);
-  return TRUE;
+  if (ok)
+    ok = visit_before (cur, n_cur, G_MAXINT64, t1, func, data, error);
+  if (cur != stack)
+    g_free (cur);
+  return ok;
 }
 
-gboolean
-jvms_history_visit (JvmsHistory *h, gint64 t0, gint64 t1, const guint8 *want, JvmsVisitFunc func,
-                    gpointer data, GError **error)
+static gboolean
+visit (JvmsHistory *h, gint64 t0, gint64 t1, const Wanted *w, JvmsVisitFunc func, gpointer data,
+       GError **error)
 {
+  const guint8 *want = w->want;
   if (h->open == NULL)
     return visit_closed (h, h->root_offset, h->root_csize, h->depth - 1, h->start_time,
-                         h->end_time, t0, t1, want, func, data, 0, error);
+                         h->end_time, t0, t1, w, func, data, 0, error);
   guint n_attrs = jvms_attr_tree_size (h->attrs);
   for (guint l = 0; l < h->n_open; l++)
     {
@@ -423,7 +492,7 @@ jvms_history_visit (JvmsHistory *h, gint64 t0, gint64 t1, const guint8 *want, Jv
           if (cs > t1 || ce <= t0)
             continue;
           if (!visit_closed (h, on->children[c].offset, on->children[c].csize, l - 1, cs, ce,
-                             t0, t1, want, func, data, 0, error))
+                             t0, t1, w, func, data, 0, error))
             return FALSE;
         }
     }
@@ -431,6 +500,44 @@ jvms_history_visit (JvmsHistory *h, gint64 t0, gint64 t1, const guint8 *want, Jv
     if ((want == NULL || want[a]) && h->current[a].start <= t1 && h->end_time >= t0)
       func (data, a, h->current[a].start, h->end_time, h->current[a].type, h->current[a].bits);
   return TRUE;
+}
+
+gboolean
+jvms_history_visit (JvmsHistory *h, gint64 t0, gint64 t1, const guint8 *want, JvmsVisitFunc func,
+                    gpointer data, GError **error)
+{
+  Wanted w = { want, NULL, 0 };
+  return visit (h, t0, t1, &w, func, data, error);
+}
+
+gboolean
+jvms_history_visit_set (JvmsHistory *h, gint64 t0, gint64 t1, const guint8 *want,
+                        const guint32 *set, guint n_set, JvmsVisitFunc func, gpointer data,
+                        GError **error)
+{
+  Wanted w = { want, set, n_set };
+  return visit (h, t0, t1, &w, func, data, error);
+}
+
+static int
+cmp_u32 (const void *a, const void *b)
+{
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+  return x < y ? -1 : x > y;
+}
+
+guint32 *
+jvms_attribute_set (const JvmsAttribute *attributes, guint n_attributes, guint *n_out)
+{
+  guint32 *set = g_new (guint32, MAX (n_attributes, 1));
+  memcpy (set, attributes, n_attributes * sizeof (guint32));
+  qsort (set, n_attributes, sizeof (guint32), cmp_u32);
+  guint n = 0;
+  for (guint i = 0; i < n_attributes; i++)
+    if (n == 0 || set[n - 1] != set[i])
+      set[n++] = set[i];
+  *n_out = n;
+  return set;
 }
 
 typedef struct
@@ -523,7 +630,10 @@ jvms_history_query_range (JvmsHistory         *self,
           }
     }
   BucketData bd = { self, want, slot, (GArray **) buckets->pdata };
-  gboolean ok = n_attributes == 0 || jvms_history_visit (self, t0, t1, want, bucket_one, &bd, error);
+  guint n_set = 0;
+  g_autofree guint32 *set = jvms_attribute_set (attributes, n_attributes, &n_set);
+  gboolean ok = n_attributes == 0 ||
+                jvms_history_visit_set (self, t0, t1, want, set, n_set, bucket_one, &bd, error);
   jvms_history_unlock_if (self, locked);
   if (!ok)
     return NULL;
@@ -589,7 +699,7 @@ check_closed (JvmsHistory *h, guint64 offset, guint32 csize, guint32 level, gint
       return FALSE;
     }
   g_autoptr (JvmsNode) n = jvms_history_get_node (h, offset, csize, level, start, max_end, error);
-  if (n == NULL)
+  if (n == NULL || !jvms_node_check_groups (n, h->path, error))
     return FALSE;
   (*n_nodes)++;
   for (guint c = 0; c < n->n_children; c++)

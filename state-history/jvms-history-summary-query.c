@@ -96,7 +96,10 @@ summary_query (JvmsHistory *self, gint64 t0, gint64 t1, const JvmsAttribute *att
       for (guint i = n_attributes; i-- > 0;)
         row_of[attributes[i]] = i + 1;
       Gather g = { row_of, batch };
-      ok = jvms_history_visit (self, t0, col_end (&k, n_columns - 1) - 1, want, gather_one, &g, error);
+      guint n_set = 0;
+      g_autofree guint32 *set = jvms_attribute_set (attributes, n_attributes, &n_set);
+      ok = jvms_history_visit_set (self, t0, col_end (&k, n_columns - 1) - 1, want, set, n_set,
+                                   gather_one, &g, error);
       memset (want, 0, MAX (n_attrs, 1));
       const RowIv *b = (const RowIv *) batch->data;
       for (guint j = 0; j < batch->len; j++)

@@ -837,13 +837,17 @@ jvms_group_reader_seek (JvmsGroupReader *r, guint32 attr, GError **error)
     {
       if (group_header (r, error) < 0)
         return -1;
-      if (r->attr >= attr)
-        return r->attr == attr;
+      if (r->attr == attr)
+        return 1;
+      if (r->attr > attr)
+        break;
       if (group_skip (r, error) < 0)
         return -1;
       if (r->p == r->block_end || r->in_block == JVMS_NODE_BLOCK_GROUPS)
-        return 0;
+        break;
     }
+  r->left = 0; /* not found: no interval to read */
+  return 0;
 }
 
 int

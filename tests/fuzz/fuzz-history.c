@@ -83,6 +83,19 @@ query (JvmsHistory *h)
   g_autofree JvmsAttribute *attrs = g_new (JvmsAttribute, MAX (na, 1u));
   for (guint a = 0; a < na; a++)
     attrs[a] = a;
+  /* A few attributes far apart: a node holding many more is read by seeking their groups. */
+  if (n > 0)
+    {
+      JvmsAttribute few[3] = { n - 1, n / 2, n / 3 };
+      JvmsHistoryRange *r = jvms_history_query_range (h, t0 + (gint64) (span / 3), t1, few, 3, NULL);
+      JvmsInterval iv;
+      guint64 count = 0;
+      while (r != NULL && count++ < 200000 && jvms_history_range_next (r, &iv, NULL))
+        if (iv.end < t0 + (gint64) (span / 3) || iv.start > t1)
+          g_error ("attribute %u: interval [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ") outside the range",
+                   iv.attribute, iv.start, iv.end);
+      g_clear_pointer (&r, jvms_history_range_free);
+    }
   JvmsHistoryRange *r = jvms_history_query_range (h, t0, t1, attrs, na, NULL);
   if (r != NULL)
     {
@@ -115,30 +128,37 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 
 #ifndef JVMS_LIBFUZZER
 
+/* Seeds: 0 and 1 few attributes, 2 enough that every node holds several blocks of groups
+ * (JVMS_NODE_BLOCK_GROUPS in jvms-history-format.h), so that a query of a few attributes seeks
+ * them through the block directory. */
+#define N_SEEDS 3
+
 /* A small index with every value type, nested attributes, repeated strings and several
  * nodes (small node size), as the indexer would write one. */
 static GBytes *
 build_seed (guint variant)
 {
-  g_autofree char *path = g_build_filename (dir, variant == 0 ? "seed0.jvmsidx" : "seed1.jvmsidx", NULL);
-  JvmsHistoryBuilderOptions opts = { .node_size = variant == 0 ? 4096 : 1024 };
+  g_autofree char *name = g_strdup_printf ("seed%u.jvmsidx", variant);
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  JvmsHistoryBuilderOptions opts = { .node_size = variant == 1 ? 1024 : 4096 };
   g_autoptr(GError) error = NULL;
   g_autoptr(JvmsHistoryBuilder) b = jvms_history_builder_new (path, 1000, &opts, &error);
   if (b == NULL)
     g_error ("%s", error->message);
   const char *states[] = { "RUNNING", "SLEEPING", "BLOCKED", "WAITING" };
-  JvmsAttribute attrs[24];
-  for (guint i = 0; i < G_N_ELEMENTS (attrs); i++)
+  JvmsAttribute attrs[240];
+  guint n_attrs = variant == 2 ? 240 : 24;
+  for (guint i = 0; i < n_attrs; i++)
     {
       g_autofree char *p = g_strdup_printf ("Threads/%u/%s", 100 + i / 3, (const char *[]) { "State", "CPU", "Heap" }[i % 3]);
       attrs[i] = jvms_history_builder_attribute (b, p);
     }
   GRand *rand = g_rand_new_with_seed (7 + variant);
   gint64 t = 1000;
-  for (guint k = 0; k < (variant == 0 ? 3000u : 600u); k++)
+  for (guint k = 0; k < (variant == 0 ? 3000u : variant == 1 ? 600u : 1500u); k++)
     {
       t += g_rand_int_range (rand, 1, 5000);
-      guint i = (guint) g_rand_int_range (rand, 0, G_N_ELEMENTS (attrs));
+      guint i = (guint) g_rand_int_range (rand, 0, (gint32) n_attrs);
       gboolean ok;
       switch (i % 3)
         {
@@ -163,7 +183,7 @@ build_seed (guint variant)
   return g_bytes_new_take (contents, len);
 }
 
-/* fuzz-history-regress: two built indexes, each whole, cut at 40 lengths, with 40 sets of
+/* fuzz-history-regress: N_SEEDS built indexes, each whole, cut at 40 lengths, with 40 sets of
  * random byte changes and every one of its first 512 bytes flipped, through the entry point.
  * fuzz-history-regress --write-corpus DIR: writes the built indexes as seeds. */
 int
@@ -173,7 +193,7 @@ main (int argc, char **argv)
   if (argc > 2 && strcmp (argv[1], "--write-corpus") == 0)
     {
       g_mkdir_with_parents (argv[2], 0755);
-      for (guint v = 0; v < 2; v++)
+      for (guint v = 0; v < N_SEEDS; v++)
         {
           g_autoptr(GBytes) seed = build_seed (v);
           g_autofree char *name = g_strdup_printf ("%s/seed%u.jvmsidx", argv[2], v);
@@ -183,8 +203,8 @@ main (int argc, char **argv)
       return 0;
     }
   GRand *rand = g_rand_new_with_seed (20261124);
-  printf ("1..2\n");
-  for (guint v = 0; v < 2; v++)
+  printf ("1..%u\n", N_SEEDS);
+  for (guint v = 0; v < N_SEEDS; v++)
     {
       g_autoptr(GBytes) seed = build_seed (v);
       gsize size;
@@ -205,7 +225,8 @@ main (int argc, char **argv)
       for (guint k = 1; k <= 40; k++, runs++)
         LLVMFuzzerTestOneInput (data, size * k / 41);
       guint8 *copy = g_memdup2 (data, size);
-      for (gsize off = 0; off < MIN (size, (gsize) 512); off++, runs++)
+      /* The header's bytes, through the first two seeds: the third differs in its nodes. */
+      for (gsize off = 0; v < 2 && off < MIN (size, (gsize) 512); off++, runs++)
         {
           copy[off] ^= 0x10;
           LLVMFuzzerTestOneInput (copy, size);

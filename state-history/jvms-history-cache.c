@@ -59,7 +59,8 @@ entry_drop (JvmsNodeCache *c, Entry *e)
 {
   g_hash_table_remove (c->table, &e->node->offset);
   g_queue_unlink (&c->lru, &e->link);
-  c->bytes -= e->node->bytes;
+  c->bytes -= e->node->bytes + e->node->charged;
+  e->node->charged = 0;
   jvms_node_unref (e->node);
   g_free (e);
 }
@@ -192,5 +193,22 @@ jvms_node_cache_limits (JvmsNodeCache *c, gsize *budget, gsize *peak)
   g_mutex_lock (&c->lock);
   *budget = c->budget;
   *peak = c->peak;
+  g_mutex_unlock (&c->lock);
+}
+
+void
+jvms_node_cache_charge (JvmsNodeCache *c, JvmsNode *node, gsize bytes)
+{
+  g_mutex_lock (&c->lock);
+  Entry *e = g_hash_table_lookup (c->table, &node->offset);
+  if (e != NULL && e->node == node)
+    {
+      node->charged += bytes;
+      c->bytes += bytes;
+      /* The node itself may go too: the query holding it keeps it alive until it is done. */
+      while (c->lru.tail && c->bytes > c->budget)
+        entry_drop (c, c->lru.tail->data);
+      c->peak = MAX (c->peak, c->bytes);
+    }
   g_mutex_unlock (&c->lock);
 }

@@ -522,7 +522,7 @@ jvms_node_read (int         fd,
   gsize area = (gsize) (pend - p);
 
   gsize bytes = sizeof (JvmsNode) + n_children * sizeof (JvmsNodeChild) +
-                (n_blocks + 1) * sizeof (JvmsNodeBlock) + area;
+                (n_blocks + 1) * sizeof (JvmsNodeBlock) + n_blocks * sizeof (gpointer) + area;
   node = g_malloc (bytes);
   memset (node, 0, sizeof *node);
   node->ref_count = 1;
@@ -540,6 +540,10 @@ jvms_node_read (int         fd,
   guint8 *mem = (guint8 *) (node + 1);
   node->children = (JvmsNodeChild *) mem;
   mem += n_children * sizeof (JvmsNodeChild);
+  /* Pointers before the 4-byte entries, so that both are aligned. */
+  node->memo = (gpointer *) mem;
+  memset (node->memo, 0, n_blocks * sizeof (gpointer));
+  mem += n_blocks * sizeof (gpointer);
   node->blocks = (JvmsNodeBlock *) mem;
   mem += (n_blocks + 1) * sizeof (JvmsNodeBlock);
   memcpy (mem, p, area);
@@ -613,6 +617,30 @@ jvms_group_reader_init (JvmsGroupReader *r, const JvmsNode *node, const char *fi
   r->node = node;
   r->file = file;
   r->block = node->n_blocks;
+}
+
+void
+jvms_group_reader_mark (const JvmsGroupReader *r, JvmsGroupMark *mark)
+{
+  *mark = (JvmsGroupMark) { r->block, r->in_block, r->attr, (guint32) (r->p - r->node->area), r->k, r->left };
+}
+
+void
+jvms_group_reader_restore (JvmsGroupReader *r, const JvmsNode *node, const char *file,
+                           const JvmsGroupMark *mark)
+{
+  memset (r, 0, sizeof *r);
+  r->node = node;
+  r->file = file;
+  r->block = mark->block;
+  r->in_block = mark->in_block;
+  r->attr = mark->attr;
+  r->p = node->area + mark->offset;
+  r->block_end = node->area + node->blocks[mark->block + 1].offset;
+  r->k = mark->k;
+  r->block_end_k = node->blocks[mark->block + 1].first;
+  r->left = mark->count;
+  r->ref = node->start;
 }
 
 static void
@@ -752,6 +780,8 @@ jvms_node_unref (JvmsNode *node)
 {
   if (node && g_atomic_int_dec_and_test (&node->ref_count) && !node->transient)
     {
+      if (node->memo != NULL)
+        jvms_node_memo_free (node);
       if (node->pooled)
         jvms_node_memory_free (node, node->bytes);
       else

@@ -106,6 +106,9 @@ typedef struct
   JvmsNodeChild *children;
   JvmsNodeBlock *blocks;      /* n_blocks + 1: the last is {G_MAXUINT32, area size, n_intervals} */
   const guint8  *area;        /* the group area */
+  gpointer      *memo;        /* n_blocks slots (atomic): a block's groups decoded once for the
+                                 queries of a few attributes (jvms-history-node-memo.c) */
+  gsize          charged;     /* memo bytes charged to the cache (under its lock) */
   gpointer       buckets;     /* summary blobs: their runs (Blob, jvms-history-summary-private.h) */
   gboolean       transient;   /* from jvms_node_transient_new: not freed by the last unref */
   gboolean       pooled;      /* from jvms_node_memory_alloc (@bytes of it), not g_malloc */
@@ -132,12 +135,40 @@ typedef struct
   guint32         n_groups;    /* groups read in all */
 } JvmsGroupReader;
 
+/* Where a reader stands on a group (before its first interval), to come back to it. */
+typedef struct
+{
+  guint32 block, in_block, attr, offset, k, count;
+} JvmsGroupMark;
+
 void jvms_group_reader_init       (JvmsGroupReader *r, const JvmsNode *node, const char *file);
+void jvms_group_reader_mark       (const JvmsGroupReader *r, JvmsGroupMark *mark);
+void jvms_group_reader_restore    (JvmsGroupReader *r, const JvmsNode *node, const char *file,
+                                   const JvmsGroupMark *mark);
 int  jvms_group_reader_next_group (JvmsGroupReader *r, GError **error);
 /* The group of @attr: 1 when the node holds one (the reader is on it), 0 when not. */
 int  jvms_group_reader_seek       (JvmsGroupReader *r, guint32 attr, GError **error);
 /* The current group's next interval into @out (out->attr set). */
 int  jvms_group_reader_next       (JvmsGroupReader *r, JvmsRawInterval *out, GError **error);
+/* One group decoded into columns, in start order. */
+typedef struct
+{
+  guint32  n;
+  gint64  *starts;
+  gint64  *ends;
+  guint64 *bits;
+  guint8  *types;
+} JvmsGroupColumns;
+
+/* ---- decoded groups kept with a node (jvms-history-node-memo.c) ---- */
+/* The columns of @attr's group in @node, decoded at the first ask and kept with the node while
+ * it lives (the bytes charged to @cache): 1 with *out set, 0 when the node has no such group,
+ * -1 on damage. */
+typedef struct _JvmsNodeCache JvmsNodeCache;
+int  jvms_node_memo_group (JvmsNode *node, guint32 attr, const char *file, JvmsNodeCache *cache,
+                           const JvmsGroupColumns **out, GError **error);
+void jvms_node_memo_free  (JvmsNode *node);
+
 /* Decodes every group and interval of @node: what jvms_history_check does to each node. */
 gboolean jvms_node_check_groups   (const JvmsNode *node, const char *file, GError **error);
 
@@ -271,8 +302,7 @@ gssize   jvms_node_child_at (const JvmsNode *node, gint64 t);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (JvmsNode, jvms_node_unref)
 
-/* ---- node cache (jvms-history-cache.c) ---- */
-typedef struct _JvmsNodeCache JvmsNodeCache;
+/* ---- node cache (jvms-history-cache.c; JvmsNodeCache is declared above) ---- */
 
 #define JVMS_NODE_CACHE_DEFAULT_BUDGET ((gsize) 64 * 1024 * 1024)
 JvmsNodeCache *jvms_node_cache_new     (gsize budget);
@@ -290,6 +320,9 @@ void           jvms_node_cache_stats   (JvmsNodeCache *cache, guint64 *hits, gui
 /* The budget, and the most bytes the cache held since it was set (for tests: never above it). */
 void           jvms_node_cache_limits  (JvmsNodeCache *cache, gsize *budget, gsize *peak);
 void           jvms_node_cache_drop_all (JvmsNodeCache *cache);
+/* Adds @bytes that @node keeps beside its own (decoded groups) to what the cache holds, when
+ * the node is in it, evicting the least recently used to stay within the budget. */
+void           jvms_node_cache_charge  (JvmsNodeCache *cache, JvmsNode *node, gsize bytes);
 
 /* ---- the tree being built (jvms-history-builder.c) ---- */
 typedef struct

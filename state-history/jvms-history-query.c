@@ -150,16 +150,29 @@ single_locked (JvmsHistory *h, JvmsAttribute attr, gint64 t, JvmsInterval *out, 
   gboolean found = FALSE;
   for (guint i = 0; i < path.n_nodes && !found; i++)
     {
-      JvmsRawInterval r;
-      int got = jvms_node_find (path.nodes[i], attr, t, h->path, &r, error);
+      const JvmsGroupColumns *c;
+      int got = jvms_node_memo_group (path.nodes[i], attr, h->path, h->cache, &c, error);
       if (got < 0)
         {
           path_clear (&path);
           return FALSE;
         }
-      if (got > 0)
+      if (got == 0)
+        continue;
+      /* The last interval starting at or before t. */
+      guint lo = 0, hi = c->n;
+      while (lo < hi)
         {
-          interval_out (h, attr, r.start, r.end, r.type, r.bits, out);
+          guint mid = (lo + hi) / 2;
+          if (c->starts[mid] <= t)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      if (lo > 0 && t < c->ends[lo - 1])
+        {
+          interval_out (h, attr, c->starts[lo - 1], c->ends[lo - 1], c->types[lo - 1],
+                        c->bits[lo - 1], out);
           found = TRUE;
         }
     }
@@ -314,25 +327,60 @@ visit_node (JvmsHistory *h, const JvmsNode *n, gint64 t0, gint64 t1, JvmsVisitFu
   return got == 0;
 }
 
-/* A wanted group of a node that a range query meets: its reader, and the next interval not
- * yet visited (held when @has). */
+/* A wanted group of a node that a range query meets: read from its columns kept with the node
+ * (@cols, from index @k) or by its reader, and the next interval not yet visited (held when
+ * @has). */
 typedef struct
 {
-  JvmsGroupReader reader;
-  JvmsRawInterval next;
-  gboolean        has;
+  const JvmsGroupColumns *cols;
+  guint                   k;
+  guint32                 attr;
+  JvmsGroupReader         reader;
+  JvmsRawInterval         next;
+  gboolean                has;
 } GroupCursor;
 
 /* Cursors kept on the stack; a query of more attributes allocates. */
 #define STACK_CURSORS 16
+
+/* The cursor's next interval into cur->next: 1, 0 at the group's end, -1 on damage. */
+static inline int
+cursor_advance (GroupCursor *cur, GError **error)
+{
+  if (cur->cols == NULL)
+    return jvms_group_reader_next (&cur->reader, &cur->next, error);
+  if (cur->k == cur->cols->n)
+    return 0;
+  const JvmsGroupColumns *c = cur->cols;
+  cur->next = (JvmsRawInterval) { c->starts[cur->k], c->ends[cur->k], c->bits[cur->k], cur->attr,
+                                  c->types[cur->k] };
+  cur->k++;
+  return 1;
+}
 
 /* Moves @cur to its first interval that ends after @t0 and starts at or before @t1. */
 static gboolean
 cursor_start (GroupCursor *cur, gint64 t0, gint64 t1, GError **error)
 {
   int got;
-  while ((got = jvms_group_reader_next (&cur->reader, &cur->next, error)) > 0 && cur->next.end <= t0)
-    ;
+  if (cur->cols != NULL)
+    {
+      /* Ends increase within a group. */
+      guint lo = 0, hi = cur->cols->n;
+      while (lo < hi)
+        {
+          guint mid = (lo + hi) / 2;
+          if (cur->cols->ends[mid] <= t0)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      cur->k = lo;
+      got = cursor_advance (cur, error);
+    }
+  else
+    while ((got = cursor_advance (cur, error)) > 0 && cur->next.end <= t0)
+      ;
   cur->has = got > 0 && cur->next.start <= t1;
   return got >= 0;
 }
@@ -348,7 +396,7 @@ visit_before (GroupCursor *cur, guint n_cur, gint64 before, gint64 t1, JvmsVisit
       while (c->has && c->next.start < before)
         {
           func (data, c->next.attr, c->next.start, c->next.end, c->next.type, c->next.bits);
-          int got = jvms_group_reader_next (&c->reader, &c->next, error);
+          int got = cursor_advance (c, error);
           if (got < 0)
             return FALSE;
           c->has = got > 0 && c->next.start <= t1;
@@ -370,7 +418,7 @@ typedef struct
  * more groups than are asked for (a node holds every attribute that changed in its range), by
  * walking the groups otherwise. */
 static gboolean
-cursors_open (JvmsHistory *h, const JvmsNode *n, const Wanted *w, gint64 t0, gint64 t1,
+cursors_open (JvmsHistory *h, JvmsNode *n, const Wanted *w, gint64 t0, gint64 t1,
               GroupCursor **cur, guint *n_cur, guint *cap, GError **error)
 {
   gboolean seek = w->set != NULL && (gsize) w->n_set * 4 < n->n_groups;
@@ -380,12 +428,14 @@ cursors_open (JvmsHistory *h, const JvmsNode *n, const Wanted *w, gint64 t0, gin
   for (;;)
     {
       int got;
+      const JvmsGroupColumns *cols = NULL;
+      guint32 attr;
       if (seek)
         {
           if (i == w->n_set)
             break;
-          jvms_group_reader_init (&gr, n, h->path);
-          got = jvms_group_reader_seek (&gr, w->set[i++], error);
+          attr = w->set[i++];
+          got = jvms_node_memo_group (n, attr, h->path, h->cache, &cols, error);
           if (got == 0)
             continue;
         }
@@ -394,7 +444,8 @@ cursors_open (JvmsHistory *h, const JvmsNode *n, const Wanted *w, gint64 t0, gin
           got = jvms_group_reader_next_group (&gr, error);
           if (got == 0)
             break;
-          if (got > 0 && !w->want[gr.attr])
+          attr = gr.attr;
+          if (got > 0 && !w->want[attr])
             continue;
         }
       if (got < 0)
@@ -410,7 +461,10 @@ cursors_open (JvmsHistory *h, const JvmsNode *n, const Wanted *w, gint64 t0, gin
           *cap = ncap;
         }
       GroupCursor *c = &(*cur)[(*n_cur)++];
-      c->reader = gr;
+      c->cols = cols;
+      c->attr = attr;
+      if (cols == NULL)
+        c->reader = gr;
       if (!cursor_start (c, t0, t1, error))
         return FALSE;
       /* A walk goes on from where the cursor stopped: the rest of the group is skipped. */

@@ -9,7 +9,8 @@
  * columns the first time it is asked for; later queries find an attribute by a binary search
  * over the blocks and a scan of at most JVMS_NODE_BLOCK_GROUPS attributes, and its first
  * interval in the range by a binary search, as over the fully decoded nodes before. Only
- * what is asked is kept, charged to the node cache (jvms_node_cache_charge).
+ * what is asked is kept, charged to the node cache (jvms_node_cache_charge, by the caller: once
+ * a query, not once a group).
  *
  * A node is shared by the threads that query it, so each slot is filled once by a
  * compare-and-exchange; a thread that loses the race frees its copy and uses the winner's. */
@@ -40,7 +41,7 @@ jvms_node_memo_free (JvmsNode *node)
 /* Block @b's groups indexed: every group header and interval of the block is read (and so
  * checked) once. */
 static MemoBlock *
-memo_block (JvmsNode *node, guint b, const char *file, JvmsNodeCache *cache, GError **error)
+memo_block (JvmsNode *node, guint b, const char *file, gsize *charge, GError **error)
 {
   MemoBlock *m = g_atomic_pointer_get (&node->memo[b]);
   if (m != NULL)
@@ -84,7 +85,7 @@ memo_block (JvmsNode *node, guint b, const char *file, JvmsNodeCache *cache, GEr
       g_free (m);
       return g_atomic_pointer_get (&node->memo[b]);
     }
-  jvms_node_cache_charge (cache, node, sizeof *m);
+  *charge += sizeof *m;
   return m;
 }
 
@@ -120,7 +121,7 @@ columns_decode (JvmsNode *node, const JvmsGroupMark *mark, const char *file, GEr
 }
 
 int
-jvms_node_memo_group (JvmsNode *node, guint32 attr, const char *file, JvmsNodeCache *cache,
+jvms_node_memo_group (JvmsNode *node, guint32 attr, const char *file, gsize *charge,
                       const JvmsGroupColumns **out, GError **error)
 {
   /* The last block starting at or before @attr. */
@@ -135,7 +136,7 @@ jvms_node_memo_group (JvmsNode *node, guint32 attr, const char *file, JvmsNodeCa
     }
   if (lo == 0)
     return 0;
-  MemoBlock *m = memo_block (node, lo - 1, file, cache, error);
+  MemoBlock *m = memo_block (node, lo - 1, file, charge, error);
   if (m == NULL)
     return -1;
   guint g = 0;
@@ -150,7 +151,7 @@ jvms_node_memo_group (JvmsNode *node, guint32 attr, const char *file, JvmsNodeCa
       if (c == NULL)
         return -1;
       if (g_atomic_pointer_compare_and_exchange (&m->cols[g], NULL, c))
-        jvms_node_cache_charge (cache, node, sizeof *c + (gsize) c->n * 25);
+        *charge += sizeof *c + (gsize) c->n * 25;
       else
         {
           g_free (c);

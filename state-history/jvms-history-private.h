@@ -162,10 +162,9 @@ typedef struct
 
 /* ---- decoded groups kept with a node (jvms-history-node-memo.c) ---- */
 /* The columns of @attr's group in @node, decoded at the first ask and kept with the node while
- * it lives (the bytes charged to @cache): 1 with *out set, 0 when the node has no such group,
- * -1 on damage. */
-typedef struct _JvmsNodeCache JvmsNodeCache;
-int  jvms_node_memo_group (JvmsNode *node, guint32 attr, const char *file, JvmsNodeCache *cache,
+ * it lives (the bytes added to *@charge, for the caller to charge to the node cache): 1 with
+ * *out set, 0 when the node has no such group, -1 on damage. */
+int  jvms_node_memo_group (JvmsNode *node, guint32 attr, const char *file, gsize *charge,
                            const JvmsGroupColumns **out, GError **error);
 void jvms_node_memo_free  (JvmsNode *node);
 
@@ -302,7 +301,8 @@ gssize   jvms_node_child_at (const JvmsNode *node, gint64 t);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (JvmsNode, jvms_node_unref)
 
-/* ---- node cache (jvms-history-cache.c; JvmsNodeCache is declared above) ---- */
+/* ---- node cache (jvms-history-cache.c) ---- */
+typedef struct _JvmsNodeCache JvmsNodeCache;
 
 #define JVMS_NODE_CACHE_DEFAULT_BUDGET ((gsize) 64 * 1024 * 1024)
 JvmsNodeCache *jvms_node_cache_new     (gsize budget);

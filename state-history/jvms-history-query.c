@@ -151,7 +151,10 @@ single_locked (JvmsHistory *h, JvmsAttribute attr, gint64 t, JvmsInterval *out, 
   for (guint i = 0; i < path.n_nodes && !found; i++)
     {
       const JvmsGroupColumns *c;
-      int got = jvms_node_memo_group (path.nodes[i], attr, h->path, h->cache, &c, error);
+      gsize charge = 0;
+      int got = jvms_node_memo_group (path.nodes[i], attr, h->path, &charge, &c, error);
+      if (charge > 0)
+        jvms_node_cache_charge (h->cache, path.nodes[i], charge);
       if (got < 0)
         {
           path_clear (&path);
@@ -419,7 +422,7 @@ typedef struct
  * walking the groups otherwise. */
 static gboolean
 cursors_open (JvmsHistory *h, JvmsNode *n, const Wanted *w, gint64 t0, gint64 t1,
-              GroupCursor **cur, guint *n_cur, guint *cap, GError **error)
+              GroupCursor **cur, guint *n_cur, guint *cap, gsize *charge, GError **error)
 {
   gboolean seek = w->set != NULL && (gsize) w->n_set * 4 < n->n_groups;
   JvmsGroupReader gr;
@@ -435,7 +438,7 @@ cursors_open (JvmsHistory *h, JvmsNode *n, const Wanted *w, gint64 t0, gint64 t1
           if (i == w->n_set)
             break;
           attr = w->set[i++];
-          got = jvms_node_memo_group (n, attr, h->path, h->cache, &cols, error);
+          got = jvms_node_memo_group (n, attr, h->path, charge, &cols, error);
           if (got == 0)
             continue;
         }
@@ -503,7 +506,12 @@ visit_closed (JvmsHistory *h, guint64 offset, guint32 csize, guint32 level, gint
   if (w->want == NULL)
     ok = visit_node (h, n, t0, t1, func, data, error);
   else
-    ok = cursors_open (h, n, w, t0, t1, &cur, &n_cur, &cap, error);
+    {
+      gsize charge = 0;
+      ok = cursors_open (h, n, w, t0, t1, &cur, &n_cur, &cap, &charge, error);
+      if (charge > 0)
+        jvms_node_cache_charge (h->cache, n, charge);
+    }
   for (guint c = 0; c < n->n_children && ok; c++)
     {
       gint64 cs = n->children[c].start;

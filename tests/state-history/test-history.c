@@ -651,7 +651,9 @@ check_all (JvmsHistory *h, Pair *p, GRand *r, guint n_queries)
 static void
 test_random_sets (void)
 {
-  guint n_sets = scaled (400);
+  /* 340 sets (400 until the block directory's own test, /history/node-blocks, paid for its
+   * time with 60 of them). */
+  guint n_sets = scaled (340);
   for (guint seed = 1; seed <= n_sets; seed++)
     {
       g_autoptr (GRand) r = g_rand_new_with_seed (seed);
@@ -1027,7 +1029,9 @@ node_reads_as (const JvmsNode *n, const char *path, const JvmsRawInterval *iv, g
         same = FALSE, k++;
       /* The columns kept with the node for queries of a few attributes: the same intervals. */
       const JvmsGroupColumns *cols = NULL;
-      int memo = jvms_node_memo_group ((JvmsNode *) n, a, path, cache, &cols, error);
+      gsize charge = 0;
+      int memo = jvms_node_memo_group ((JvmsNode *) n, a, path, &charge, &cols, error);
+      jvms_node_cache_charge (cache, (JvmsNode *) n, charge);
       if (memo < 0)
         return -1;
       same = same && memo == found;
@@ -1112,9 +1116,9 @@ test_node_blocks (void)
   g_autofree guint8 *damaged = g_malloc (usize);
   JvmsNodeEncoder frame = { 0 };
   guint n_corrupt = 0, n_other = 0;
-  const guint8 flips[] = { 0x01, 0x80, 0xFF };
+  const guint8 flips[] = { 0x01, 0xFF };
   /* Every byte of the children, counts and directory, then a sample of the groups. */
-  for (guint32 off = 0; off < usize; off += off < 96 ? 1 : 5)
+  for (guint32 off = 0; off < usize; off += off < 96 ? 1 : 11)
     for (guint f = 0; f < G_N_ELEMENTS (flips); f++)
       {
         memcpy (damaged, payload, usize);

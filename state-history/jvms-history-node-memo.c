@@ -125,18 +125,10 @@ jvms_node_memo_group (JvmsNode *node, guint32 attr, const char *file, gsize *cha
                       const JvmsGroupColumns **out, GError **error)
 {
   /* The last block starting at or before @attr. */
-  guint lo = 0, hi = node->n_blocks;
-  while (lo < hi)
-    {
-      guint mid = (lo + hi) / 2;
-      if (node->blocks[mid].attr <= attr)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  if (lo == 0)
+  guint b = jvms_node_blocks_upto (node, attr);
+  if (b == 0)
     return 0;
-  MemoBlock *m = memo_block (node, lo - 1, file, charge, error);
+  MemoBlock *m = memo_block (node, b - 1, file, charge, error);
   if (m == NULL)
     return -1;
   guint g = 0;

@@ -846,23 +846,29 @@ jvms_group_reader_next_group (JvmsGroupReader *r, GError **error)
   return group_header (r, error);
 }
 
-int
-jvms_group_reader_seek (JvmsGroupReader *r, guint32 attr, GError **error)
+guint
+jvms_node_blocks_upto (const JvmsNode *node, guint32 attr)
 {
-  const JvmsNode *n = r->node;
-  /* The last block starting at or before @attr. */
-  guint lo = 0, hi = n->n_blocks;
+  guint lo = 0, hi = node->n_blocks;
   while (lo < hi)
     {
       guint mid = (lo + hi) / 2;
-      if (n->blocks[mid].attr <= attr)
+      if (node->blocks[mid].attr <= attr)
         lo = mid + 1;
       else
         hi = mid;
     }
-  if (lo == 0)
+  return lo;
+}
+
+int
+jvms_group_reader_seek (JvmsGroupReader *r, guint32 attr, GError **error)
+{
+  /* The last block starting at or before @attr. */
+  guint b = jvms_node_blocks_upto (r->node, attr);
+  if (b == 0)
     return 0;
-  block_enter (r, lo - 1);
+  block_enter (r, b - 1);
   for (;;)
     {
       if (group_header (r, error) < 0)

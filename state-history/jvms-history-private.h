@@ -146,6 +146,8 @@ void jvms_group_reader_mark       (const JvmsGroupReader *r, JvmsGroupMark *mark
 void jvms_group_reader_restore    (JvmsGroupReader *r, const JvmsNode *node, const char *file,
                                    const JvmsGroupMark *mark);
 int  jvms_group_reader_next_group (JvmsGroupReader *r, GError **error);
+/* How many of @node's blocks start at or before @attr (the last of them may hold it). */
+guint jvms_node_blocks_upto       (const JvmsNode *node, guint32 attr);
 /* The group of @attr: 1 when the node holds one (the reader is on it), 0 when not. */
 int  jvms_group_reader_seek       (JvmsGroupReader *r, guint32 attr, GError **error);
 /* The current group's next interval into @out (out->attr set). */

@@ -6,6 +6,7 @@
 #include "jvms-event-query.h"
 #include "jvms-event-ticks.h"
 #include "jvms-events-view.h"
+#include "jvms-lane.h"
 #include "jvms-palette.h"
 #include "jvms-row-cells.h"
 
@@ -153,6 +154,7 @@ jvms_events_view_draw (JvmsTimeline               *timeline,
 {
   JvmsEventsView *self = JVMS_EVENTS_VIEW (timeline);
   guint first, last;
+  g_autofree guint8 *on = g_new (guint8, MAX (g->n_columns, 1));
 
   jvms_row_cells_band (g, ROW_H, self->lanes->len, &first, &last);
   for (guint i = first; i < last; i++)
@@ -171,17 +173,13 @@ jvms_events_view_draw (JvmsTimeline               *timeline,
         {
           JvmsColor band = color;
           band.a = 0.45;
-          jvms_color_set (cr, &band);
           for (int c = 0; c < g->n_columns; c++)
-            if (lane->columns[c].covering > 0)
-              cairo_rectangle (cr, g->gutter + c, y + 5, 1, ROW_H - 10);
-          cairo_fill (cr);
+            on[c] = lane->columns[c].covering > 0;
+          jvms_lane_draw_columns (cr, g, on, y + 5, ROW_H - 10, &band);
         }
-      jvms_color_set (cr, &color);
       for (int c = 0; c < g->n_columns; c++)
-        if (lane->columns[c].starts > 0)
-          cairo_rectangle (cr, g->gutter + c, y + 2, 1, ROW_H - 4);
-      cairo_fill (cr);
+        on[c] = lane->columns[c].starts > 0;
+      jvms_lane_draw_columns (cr, g, on, y + 2, ROW_H - 4, &color);
     }
 }
 

@@ -134,7 +134,7 @@ jvms_jit_view_compute (JvmsTimeline               *timeline,
     }
   {
     g_autoptr(GError) error = NULL;
-    if (!jvms_event_ticks_count (self->store, &self->deopt_type, 1, 0, g->t0, g->t1,
+    if (!jvms_event_ticks_count (self->store, self->deopt_type, 0, g->t0, g->t1,
                                  g->n_columns, self->deopts, &error))
       {
         g_warning ("JIT view: %s", error->message);

@@ -184,6 +184,41 @@ draw_lane_raster (cairo_t                    *cr,
 }
 
 void
+jvms_lane_draw_columns (cairo_t                    *cr,
+                        const JvmsTimelineGeometry *g,
+                        const guint8               *on,
+                        double                      y,
+                        double                      height,
+                        const JvmsColor            *color)
+{
+  Pixels pixels;
+  guint32 px;
+  gboolean any = FALSE;
+
+  if (g->n_columns <= 0 || !(height > 0))
+    return;
+  if (is_vector_target (cr))
+    {
+      jvms_color_set (cr, color);
+      for (int c = 0; c < g->n_columns; c++)
+        if (on[c])
+          cairo_rectangle (cr, g->gutter + c, y, 1, height);
+      cairo_fill (cr);
+      return;
+    }
+  if (!pixels_new (&pixels, g->n_columns, 1))
+    return;
+  px = jvms_color_to_argb (color);
+  for (int c = 0; c < g->n_columns; c++)
+    if (on[c])
+      {
+        pixels.px[c] = px;
+        any = TRUE;
+      }
+  pixels_paint_free (cr, &pixels, any, g->gutter, y, g->n_columns, height, 1.0 / height);
+}
+
+void
 jvms_lane_draw (cairo_t                    *cr,
                 const JvmsTimelineGeometry *g,
                 const JvmsSummaryCell      *cells,

@@ -50,6 +50,16 @@ void   jvms_lane_draw_bars      (cairo_t                    *cr,
                                  double                      vmax,
                                  const JvmsColor            *color);
 
+/* A column of @color from @y to @y + @height wherever @on[c] (g->n_columns of them) is set:
+ * as a row of pixels stretched over the height on image surfaces (a lane of a thousand
+ * one-pixel rectangles costs milliseconds), as rectangles on vector ones. */
+void   jvms_lane_draw_columns   (cairo_t                    *cr,
+                                 const JvmsTimelineGeometry *g,
+                                 const guint8               *on,
+                                 double                      y,
+                                 double                      height,
+                                 const JvmsColor            *color);
+
 /* Lanes and charts are drawn as pixels on image and recording surfaces and as shapes on vector
  * ones (SVG, PDF, PostScript). TRUE draws shapes everywhere: for tests that compare the two. */
 void   jvms_lane_set_shapes_only (gboolean                    shapes_only);

@@ -1,6 +1,7 @@
 /* bench-events: the event store and the event table at 10 M events (issue 19, "Speed").
  *
  *   bench-events [--events N] [--cache-dir DIR] [--pages N] [--frames N] [--no-table]
+ *                [--view-only] [--check] [--per-frame]
  *
  * A synthetic store of N events (default 10 M: 24 types, 64 threads, four fields each, times in
  * order, a tenth with durations ended late) is written once (niced) into DIR (default /tmp)
@@ -35,6 +36,15 @@
  *                                   the other views: its column counts read from the store
  *                                   (jvms-event-ticks.c) and drawn; _cpu_p99 in CPU time of the
  *                                   process (issue 19's frame target, 16 ms)
+ *   figure events_view_blocks_read_p99  blocks of the store read by a frame's counts (1,024 rows
+ *                                   each; jvms-event-ticks.c reads at most 128 and the two at the
+ *                                   range's ends)
+ *   figure events_view_cells_differing  with --check: (lane, column) cells of the 100 frames whose
+ *                                   picture (a tick where rows start; in a column where none
+ *                                   starts, a bar where a duration covers it) differs from a
+ *                                   naive count of every row of the range and of the 2^24 ns
+ *                                   before it (the store's longest duration), and
+ *                                   events_view_frames_differing the frames with any such cell
  *   figure baseline_scroll_p99      the same GtkColumnView over a GtkStringList of 100,000
  *                                   strings in memory: GTK's own cost
  *   ratio  event_table_scroll_p99   ours over that baseline
@@ -53,9 +63,11 @@
 #include "jvms-event-query.h"
 #include "jvms-event-table.h"
 #include "jvms-event-writer.h"
+#include "jvms-event-ticks.h"
 #include "jvms-events-view.h"
 #include "jvms-history.h"
 #include "jvms-session.h"
+#include "jvms-timeline.h"
 #include "jvms-view-render.h"
 
 #define N_TYPES   24
@@ -67,6 +79,9 @@ static char *cache_dir;
 static int n_pages = 400;
 static int n_frames = 300;
 static gboolean no_table;
+static gboolean view_only;
+static gboolean check;
+static gboolean per_frame;
 
 static void
 build_store (const char *path)
@@ -391,6 +406,96 @@ bench_table (JvmsEventStore *store)
   printf ("figure event_table_frames %u frames\n", ours->len);
 }
 
+typedef struct
+{
+  const guint32    *types;
+  guint             n_lanes;
+  JvmsEventColumn **outs;
+  gint64            t0, t1;
+  guint             n_columns;
+} Naive;
+
+static gboolean
+naive_row (const JvmsEventRecord *r,
+           gpointer               data)
+{
+  Naive *n = data;
+  gint64 end = r->duration > 0 ? r->time + r->duration : r->time;
+  for (guint l = 0; l < n->n_lanes; l++)
+    {
+      JvmsEventColumn *out = n->outs[l];
+      if (n->types[l] != r->type)
+        continue;
+#define COL(t) ((guint) CLAMP ((double) ((t) - n->t0) / (double) (n->t1 - n->t0) * n->n_columns, 0, n->n_columns - 1))
+      if (r->time >= n->t0 && r->time < n->t1)
+        out[COL (r->time)].starts++;
+      if (r->duration > 0 && end > n->t0 && r->time < n->t1)
+        for (guint c = COL (MAX (r->time, n->t0)); c <= COL (MIN (end, n->t1 - 1)); c++)
+          out[c].covering++;
+#undef COL
+    }
+  return TRUE;
+}
+
+/* (lane, column) cells whose picture differs from a naive count of every row. */
+static guint
+check_frame (JvmsEventStore *store,
+             GtkWidget      *view,
+             gint64          t0,
+             gint64          t1,
+             guint          *blocks_read)
+{
+  guint n = jvms_events_view_get_n_lanes (JVMS_EVENTS_VIEW (view)), cols = 1920 - JVMS_TIMELINE_GUTTER, differing = 0;
+  g_autofree guint32 *types = g_new (guint32, n);
+  g_autofree JvmsEventColumn **got = g_new (JvmsEventColumn *, n);
+  g_autofree JvmsEventColumn **want = g_new (JvmsEventColumn *, n);
+  JvmsEventTicksStats stats;
+  for (guint l = 0; l < n; l++)
+    {
+      types[l] = jvms_event_store_find_type (store, jvms_events_view_get_lane_type (JVMS_EVENTS_VIEW (view), l));
+      got[l] = g_new0 (JvmsEventColumn, cols);
+      want[l] = g_new0 (JvmsEventColumn, cols);
+    }
+  double c0 = jvms_bench_process_cpu_ms ();
+  if (!jvms_event_ticks_count_lanes_full (store, types, n, 0, t0, t1, cols, got, JVMS_EVENT_TICKS_BLOCKS, &stats, NULL))
+    g_error ("counts failed");
+  double counts_ms = jvms_bench_process_cpu_ms () - c0;
+  *blocks_read = stats.blocks_read;
+  if (check)
+    {
+      JvmsEventFilter filter = { t0 - (1 << 24), t1, JVMS_EVENT_KEEP_THESE, types, n, JVMS_EVENT_KEEP_ALL, NULL, 0 };
+      g_autoptr(JvmsEventQuery) q = jvms_event_query_new (store, &filter, NULL);
+      g_autoptr(JvmsEventCursor) cursor = jvms_event_cursor_new (store);
+      Naive naive = { types, n, want, t0, t1, cols };
+      if (q == NULL || !jvms_event_query_foreach (q, cursor, 0, FALSE, naive_row, &naive, NULL))
+        g_error ("naive count failed");
+      guint ticks = 0, bars_missing = 0, bars_extra = 0;
+      for (guint l = 0; l < n; l++)
+        for (guint c = 0; c < cols; c++)
+          if ((got[l][c].starts > 0) != (want[l][c].starts > 0) ||
+              (want[l][c].starts == 0 && (got[l][c].covering > 0) != (want[l][c].covering > 0)))
+            {
+              differing++;
+              if ((got[l][c].starts > 0) != (want[l][c].starts > 0))
+                ticks++;
+              else if (want[l][c].covering > 0)
+                bars_missing++;
+              else
+                bars_extra++;
+            }
+      if (per_frame)
+        printf ("# check span_ms=%.6g blocks_read=%u blocks_spread=%u counts_cpu_ms=%.2f ticks_differing=%u "
+                "bars_missing=%u bars_extra=%u\n", (t1 - t0) / 1e6, stats.blocks_read, stats.blocks_spread,
+                counts_ms, ticks, bars_missing, bars_extra);
+    }
+  for (guint l = 0; l < n; l++)
+    {
+      g_free (got[l]);
+      g_free (want[l]);
+    }
+  return differing;
+}
+
 /* The events view over the store, drawn offscreen at random ranges. Its session's history holds
  * nothing but the store's span (the window gives it the trace's). */
 static void
@@ -415,6 +520,8 @@ bench_events_view (JvmsEventStore *store)
   g_autoptr(GArray) wall = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GArray) cpu = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+  g_autoptr(GArray) blocks_read = g_array_new (FALSE, FALSE, sizeof (double));
+  guint cells_differing = 0, frames_differing = 0;
   for (int f = -1; f < 100; f++)
     {
       /* Log-uniform span from 10 µs to the whole store, at a random place; frame -1, the whole
@@ -431,9 +538,22 @@ bench_events_view (JvmsEventStore *store)
       cairo_destroy (cr);
       if (f >= 0)
         {
+          guint blocks = 0, diff = check_frame (store, view, from, from + span, &blocks);
+          if (per_frame)
+            printf ("# frame span_ms=%.6g cpu_ms=%.2f wall_ms=%.2f blocks_read=%u\n", span / 1e6, c, w, blocks);
+          double nb = blocks;
           g_array_append_val (wall, w);
           g_array_append_val (cpu, c);
+          g_array_append_val (blocks_read, nb);
+          cells_differing += diff;
+          frames_differing += diff > 0;
         }
+    }
+  printf ("figure events_view_blocks_read_p99 %.0f blocks\n", jvms_bench_percentile_of (blocks_read, 0.99));
+  if (check)
+    {
+      printf ("figure events_view_cells_differing %u cells\n", cells_differing);
+      printf ("figure events_view_frames_differing %u frames\n", frames_differing);
     }
   printf ("figure events_view_frame_p50 %.3f ms\n", jvms_bench_percentile_of (wall, 0.5));
   printf ("figure events_view_frame_p99 %.3f ms\n", jvms_bench_percentile_of (wall, 0.99));
@@ -454,6 +574,9 @@ main (int argc, char **argv)
     { "pages", 0, 0, G_OPTION_ARG_INT, &n_pages, "Random pages read", "N" },
     { "frames", 0, 0, G_OPTION_ARG_INT, &n_frames, "Frames scrolled", "N" },
     { "no-table", 0, 0, G_OPTION_ARG_NONE, &no_table, "Skip the table (no display)", NULL },
+    { "view-only", 0, 0, G_OPTION_ARG_NONE, &view_only, "Only the events view", NULL },
+    { "check", 0, 0, G_OPTION_ARG_NONE, &check, "Compare the events view's columns with a naive count of every row", NULL },
+    { "per-frame", 0, 0, G_OPTION_ARG_NONE, &per_frame, "Print each events view frame (and its check) as a # line", NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("— the event store and table at scale");
@@ -480,7 +603,8 @@ main (int argc, char **argv)
   if (g_stat (path, &st) == 0)
     printf ("figure store_bytes_per_event %.1f bytes\n", (double) st.st_size / MAX (n_events, 1));
   printf ("figure events %" G_GUINT64_FORMAT " rows\n", jvms_event_store_get_n_rows (store));
-  bench_queries (store);
+  if (!view_only)
+    bench_queries (store);
   if (!no_table)
     {
       /* The software renderer, as on a machine without a GPU (Xvfb): the same for ours and the
@@ -488,7 +612,8 @@ main (int argc, char **argv)
       g_setenv ("GSK_RENDERER", "cairo", FALSE);
       gtk_init ();
       bench_events_view (store);
-      bench_table (store);
+      if (!view_only)
+        bench_table (store);
     }
   jvms_event_store_unref (store);
   return 0;

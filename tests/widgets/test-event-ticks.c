@@ -3,10 +3,13 @@
  *
  * A store of two types (the counted one and another interleaved with it) is written, then
  * counted over a range: rows starting in each column and, for rows with a duration, the columns
- * their span covers. Few rows: every row is read. Many (20 times the exact limit): the range is
- * halved by counting queries, and the counts must still equal the naive ones, none flagged
- * approximate. More than the queries can resolve: each column's count is within the naive
- * total of the unresolved part, flagged approximate, and the total kept. */
+ * their span covers. Few rows: every block spans columns and is read, so the counts equal the
+ * naive ones. Many, columns wider than blocks: most blocks are counted from the store's index
+ * unread, the counts are still exact and the picture (a tick where rows start, a bar where a
+ * duration covers an empty column) the naive one. More blocks spanning columns than the budget:
+ * some counts are spread, flagged approximate, the others exact, the total kept within a
+ * column's rounding, and the ticks still the naive ones. A duration reaching over empty columns
+ * from a block counted unread: its bar is drawn. */
 #include "config.h"
 
 #include <glib.h>
@@ -18,6 +21,8 @@
 #include "jvms-event-writer.h"
 
 #define N_COLUMNS 1000
+
+static guint n_columns = N_COLUMNS;
 
 typedef struct
 {
@@ -33,13 +38,14 @@ typedef struct
 } Fixture;
 
 /* @n rows of type 0 from @t0 on, @gap ns apart on average, every third one with a duration of
- * up to @max_duration; a row of type 1 after each fourth. */
+ * up to @max_duration; a row of type 1 after each fourth, or @others after each when not 0. */
 static void
-write_store (Fixture *f,
-             guint    n,
-             gint64   t0,
-             gint64   gap,
-             gint64   max_duration)
+write_store_mixed (Fixture *f,
+                   guint    n,
+                   gint64   t0,
+                   gint64   gap,
+                   gint64   max_duration,
+                   guint    others)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(JvmsEventWriter) w = jvms_event_writer_new (f->path, &error);
@@ -55,7 +61,7 @@ write_store (Fixture *f,
       jvms_event_writer_begin (w, r.time, r.duration, 0, 100 + i % 7, JVMS_EVENT_NONE);
       jvms_event_writer_commit (w);
       g_array_append_val (f->rows, r);
-      if (i % 4 == 0)
+      for (guint o = 0; o < (others > 0 ? others : i % 4 == 0); o++)
         {
           Row other = { t, 5 * gap, 1 };
           jvms_event_writer_begin (w, other.time, other.duration, 1, 7, JVMS_EVENT_NONE);
@@ -68,13 +74,23 @@ write_store (Fixture *f,
   g_assert_no_error (error);
 }
 
+static void
+write_store (Fixture *f,
+             guint    n,
+             gint64   t0,
+             gint64   gap,
+             gint64   max_duration)
+{
+  write_store_mixed (f, n, t0, gap, max_duration, 0);
+}
+
 static guint
 naive_column (gint64 t0,
               gint64 t1,
               gint64 t)
 {
   double f = (double) (t - t0) / (double) (t1 - t0);
-  return (guint) CLAMP (f * N_COLUMNS, 0, N_COLUMNS - 1);
+  return (guint) CLAMP (f * n_columns, 0, n_columns - 1);
 }
 
 /* Every row of type 0: starts in [t0, t1) per column, and the columns each span covers. */
@@ -84,7 +100,7 @@ naive_count (Fixture         *f,
              gint64           t1,
              JvmsEventColumn *out)
 {
-  memset (out, 0, sizeof (JvmsEventColumn) * N_COLUMNS);
+  memset (out, 0, sizeof (JvmsEventColumn) * n_columns);
   for (guint i = 0; i < f->rows->len; i++)
     {
       const Row *r = &g_array_index (f->rows, Row, i);
@@ -149,13 +165,13 @@ check_lanes (JvmsEventStore *store,
   g_autofree JvmsEventColumn *alone = g_new (JvmsEventColumn, N_COLUMNS);
   guint64 counted = 0;
 
-  g_assert_true (jvms_event_ticks_count_lanes (store, types, 2, 0, t0, t1, N_COLUMNS, lanes, &error));
+  g_assert_true (jvms_event_ticks_count_lanes (store, types, 2, 0, t0, t1, n_columns, lanes, &error));
   g_assert_no_error (error);
   for (guint l = 0; l < 2; l++)
     {
-      g_assert_true (jvms_event_ticks_count (store, &types[l], 1, 0, t0, t1, N_COLUMNS, alone, &error));
+      g_assert_true (jvms_event_ticks_count (store, types[l], 0, t0, t1, n_columns, alone, &error));
       g_assert_no_error (error);
-      for (guint c = 0; c < N_COLUMNS; c++)
+      for (guint c = 0; c < n_columns; c++)
         {
           g_assert_cmpuint (lanes[l][c].starts, ==, alone[c].starts);
           g_assert_cmpuint (lanes[l][c].covering, ==, alone[c].covering);
@@ -166,6 +182,20 @@ check_lanes (JvmsEventStore *store,
   g_assert_cmpuint (counted, >, 0);
 }
 
+/* The picture the view draws from @got is the one from @want: a tick where rows start, and in
+ * a column where none starts, a bar where a duration covers it. */
+static void
+assert_same_picture (const JvmsEventColumn *got,
+                     const JvmsEventColumn *want)
+{
+  for (guint c = 0; c < n_columns; c++)
+    {
+      g_assert_cmpint (got[c].starts > 0, ==, want[c].starts > 0);
+      if (want[c].starts == 0)
+        g_assert_cmpint (got[c].covering > 0, ==, want[c].covering > 0);
+    }
+}
+
 static void
 check_exact (Fixture *f,
              gint64   t0,
@@ -174,14 +204,14 @@ check_exact (Fixture *f,
   g_autoptr(GError) error = NULL;
   guint32 type;
   g_autoptr(JvmsEventStore) store = open_store (f, &type);
-  g_autofree JvmsEventColumn *got = g_new (JvmsEventColumn, N_COLUMNS);
-  g_autofree JvmsEventColumn *want = g_new (JvmsEventColumn, N_COLUMNS);
+  g_autofree JvmsEventColumn *got = g_new (JvmsEventColumn, n_columns);
+  g_autofree JvmsEventColumn *want = g_new (JvmsEventColumn, n_columns);
   guint64 total = 0;
 
-  g_assert_true (jvms_event_ticks_count (store, &type, 1, 0, t0, t1, N_COLUMNS, got, &error));
+  g_assert_true (jvms_event_ticks_count (store, type, 0, t0, t1, n_columns, got, &error));
   g_assert_no_error (error);
   naive_count (f, t0, t1, want);
-  for (guint c = 0; c < N_COLUMNS; c++)
+  for (guint c = 0; c < n_columns; c++)
     {
       g_assert_false (got[c].approximate);
       g_assert_cmpuint (got[c].starts, ==, want[c].starts);
@@ -192,31 +222,62 @@ check_exact (Fixture *f,
   check_lanes (store, t0, t1);
 }
 
-/* 5,000 rows, the range their middle: each row read, those before reaching into it too. */
+/* 5,000 rows, the range their middle: each block spans columns and is read, and the one before
+ * the range for the durations reaching into it. */
 static void
 test_few (Fixture       *f,
           gconstpointer  data)
 {
+  n_columns = N_COLUMNS;
   write_store (f, 5000, 1000000, 1000, 20000);
   check_exact (f, 1000000 + 1000 * 1000, 1000000 + 4000 * 1000);
 }
 
-/* 20 times the exact limit in the range, none before it: halved by counting queries down to
- * parts of at most the limit, then read. */
+/* 8,192 rows among 63 times as many of another type (512 blocks, 16 of ours in each) in 50
+ * columns, each about ten blocks wide: the blocks inside a column are counted from the index,
+ * unread; those across a column's edge are read (too few of ours to spread); the starts are
+ * exact all the same, and the picture is the naive one. */
 static void
 test_many (Fixture       *f,
            gconstpointer  data)
 {
-  write_store (f, 20 * JVMS_EVENT_TICKS_EXACT, 0, 1000, 20000);
-  check_exact (f, 0, (gint64) 20 * JVMS_EVENT_TICKS_EXACT * 1000);
+  g_autoptr(GError) error = NULL;
+  guint32 type;
+  g_autoptr(JvmsEventStore) store = NULL;
+  g_autofree JvmsEventColumn *got = NULL, *want = NULL;
+  JvmsEventTicksStats stats;
+  gint64 t1;
+  guint64 n_blocks;
+
+  n_columns = 50;
+  got = g_new (JvmsEventColumn, n_columns);
+  want = g_new (JvmsEventColumn, n_columns);
+  write_store_mixed (f, 8192, 0, 64000, 1280000, 63);
+  t1 = g_array_index (f->rows, Row, f->rows->len - 1).time + 1;
+  store = open_store (f, &type);
+  jvms_event_store_get_blocks (store, &n_blocks);
+  g_assert_true (jvms_event_ticks_count_lanes_full (store, &type, 1, 0, 0, t1, n_columns, &got,
+                                                    JVMS_EVENT_TICKS_BLOCKS, &stats, &error));
+  g_assert_no_error (error);
+  naive_count (f, 0, t1, want);
+  for (guint c = 0; c < n_columns; c++)
+    {
+      g_assert_false (got[c].approximate);
+      g_assert_cmpuint (got[c].starts, ==, want[c].starts);
+    }
+  assert_same_picture (got, want);
+  g_assert_cmpuint (stats.blocks_spread, ==, 0);
+  g_assert_cmpuint (stats.blocks_read, <, n_blocks / 2);
+  g_assert_cmpuint (stats.blocks_read, >, 0);
+  check_lanes (store, 0, t1);
 }
 
-/* 4 million rows, all in a few columns' worth of time except a sparse tail: the queries run out
- * before every part is resolved. What was not resolved is spread and flagged; the total counted
- * stays within a column's rounding of the rows there. */
+/* 2 million rows in 1,000 columns, each about two blocks wide: more blocks span columns than the
+ * budget reads. Those read give exact columns; the others are spread and flagged; the total is
+ * kept within a column's rounding; the ticks are the naive ones. */
 static void
-test_out_of_queries (Fixture       *f,
-                     gconstpointer  data)
+test_over_budget (Fixture       *f,
+                  gconstpointer  data)
 {
   g_autoptr(GError) error = NULL;
   guint32 type;
@@ -225,15 +286,20 @@ test_out_of_queries (Fixture       *f,
   g_autofree JvmsEventColumn *want = g_new (JvmsEventColumn, N_COLUMNS);
   guint64 total = 0, want_total = 0;
   gboolean any_approximate = FALSE;
+  JvmsEventTicksStats stats;
   gint64 t1;
 
+  n_columns = N_COLUMNS;
   write_store (f, 2000000, 0, 1, 0);
   t1 = g_array_index (f->rows, Row, f->rows->len - 1).time + 1;
   store = open_store (f, &type);
-  g_assert_true (jvms_event_ticks_count (store, &type, 1, 0, 0, t1, N_COLUMNS, got, &error));
+  g_assert_true (jvms_event_ticks_count_lanes_full (store, &type, 1, 0, 0, t1, n_columns, &got,
+                                                    JVMS_EVENT_TICKS_BLOCKS, &stats, &error));
   g_assert_no_error (error);
+  g_assert_cmpuint (stats.blocks_read, <=, JVMS_EVENT_TICKS_BLOCKS + 2);
+  g_assert_cmpuint (stats.blocks_spread, >, 0);
   naive_count (f, 0, t1, want);
-  for (guint c = 0; c < N_COLUMNS; c++)
+  for (guint c = 0; c < n_columns; c++)
     {
       total += got[c].starts;
       want_total += want[c].starts;
@@ -242,10 +308,51 @@ test_out_of_queries (Fixture       *f,
         g_assert_cmpuint (got[c].starts, ==, want[c].starts);
     }
   g_assert_true (any_approximate);
-  /* A spread part loses at most its remainder: less than a row per column. */
-  g_assert_cmpuint (total, <=, want_total);
-  g_assert_cmpuint (total + N_COLUMNS, >=, want_total);
-  check_lanes (store, 0, t1);
+  /* A spread block loses at most its remainder: less than a row per column it spans, and adds
+   * at most a row to each column it spans. */
+  g_assert_cmpuint (total, <=, want_total + n_columns);
+  g_assert_cmpuint (total + n_columns, >=, want_total);
+  assert_same_picture (got, want);
+}
+
+/* Rows every 100 ns for 10 ms, then none: the last one lasts 3 ms. In 100 columns of 0.2 ms,
+ * the first 50 have rows counted from the index unread; the bar of the last row covers the
+ * next 15 empty columns, and no more. */
+static void
+test_reach (Fixture       *f,
+            gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JvmsEventWriter) w = jvms_event_writer_new (f->path, &error);
+  guint32 type;
+  g_autoptr(JvmsEventStore) store = NULL;
+  g_autofree JvmsEventColumn *got = NULL, *want = NULL;
+  JvmsEventTicksStats stats;
+
+  n_columns = 100;
+  got = g_new (JvmsEventColumn, n_columns);
+  want = g_new (JvmsEventColumn, n_columns);
+  g_assert_no_error (error);
+  g_assert_cmpuint (jvms_event_writer_add_type (w, "test.Counted", NULL, 0), ==, 0);
+  g_assert_cmpuint (jvms_event_writer_add_type (w, "test.Other", NULL, 0), ==, 1);
+  for (gint64 i = 0; i < 100000; i++)
+    {
+      Row r = { i * 100, i == 99999 ? 3000000 : 0, 0 };
+      jvms_event_writer_begin (w, r.time, r.duration, 0, 7, JVMS_EVENT_NONE);
+      jvms_event_writer_commit (w);
+      g_array_append_val (f->rows, r);
+    }
+  g_assert_true (jvms_event_writer_close (w, &error));
+  g_assert_no_error (error);
+  store = open_store (f, &type);
+  g_assert_true (jvms_event_ticks_count_lanes_full (store, &type, 1, 0, 0, 20000000, n_columns, &got,
+                                                    JVMS_EVENT_TICKS_BLOCKS, &stats, &error));
+  g_assert_no_error (error);
+  naive_count (f, 0, 20000000, want);
+  g_assert_cmpuint (want[64].covering, ==, 1);
+  g_assert_cmpuint (want[65].covering, ==, 0);
+  assert_same_picture (got, want);
+  g_assert_cmpuint (stats.blocks_read, <, 98 * 2 / 3);
 }
 
 int
@@ -255,7 +362,8 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add ("/EventTicks/few", Fixture, NULL, fixture_set_up, test_few, fixture_tear_down);
   g_test_add ("/EventTicks/many", Fixture, NULL, fixture_set_up, test_many, fixture_tear_down);
-  g_test_add ("/EventTicks/out-of-queries", Fixture, NULL, fixture_set_up, test_out_of_queries,
+  g_test_add ("/EventTicks/over-budget", Fixture, NULL, fixture_set_up, test_over_budget,
               fixture_tear_down);
+  g_test_add ("/EventTicks/reach", Fixture, NULL, fixture_set_up, test_reach, fixture_tear_down);
   return g_test_run ();
 }

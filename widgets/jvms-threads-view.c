@@ -25,8 +25,9 @@
  * 0.35 ms (seconds of a busy thread at 100 M intervals), and 256 lanes a frame, as this was,
  * cost up to 90 ms (docs/benchmarks.md). The rows on screen take up to about 6 ms there. */
 #define SUMMARY_FRAME_US 4000
-/* Lanes asked of the index at a time between looks at the clock: a few members. */
-#define SUMMARY_STEP 16
+/* Lanes asked of the index at a time between looks at the clock: a few members, so that the
+ * last step overshoots the time by at most about 3 ms. */
+#define SUMMARY_STEP 8
 /* Pixels of indentation per level of groups in the label column. */
 #define INDENT 10
 

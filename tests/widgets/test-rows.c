@@ -385,7 +385,7 @@ test_folded_pool_summary (void)
     }
 
   /* On screen a frame counts the pool for a while and the ticks after it go on (here one step of
-   * 8 threads each): the frame shows part of the counts, and once the ticks have counted every
+   * 4 threads each): the frame shows part of the counts, and once the ticks have counted every
    * thread the frame drawn from the cache is the export's, pixel for pixel. An export right after
    * a partial frame, whose range the cache holds, finishes the counts before drawing. */
   {
@@ -405,10 +405,10 @@ test_folded_pool_summary (void)
     jvms_session_set_visible (session, t0, t1, FALSE);
     render_as (view, surface, height, TRUE);
     g_assert_true (memcmp (cairo_image_surface_get_data (surface), full, bytes) != 0);
-    /* 100 threads, 8 a step, one step in the frame: 11 ticks say more is left, the 12th ends. */
+    /* 100 threads, 4 a step, one step in the frame: 23 ticks say more is left, the 24th ends. */
     while (jvms_threads_view_step_summaries (tv) && ticks < POOL)
       ticks++;
-    g_assert_cmpuint (ticks, ==, (POOL + 7) / 8 - 2);
+    g_assert_cmpuint (ticks, ==, (POOL + 3) / 4 - 2);
     render_as (view, surface, height, TRUE);
     g_assert_cmpmem (cairo_image_surface_get_data (surface), bytes, full, bytes);
     jvms_session_set_visible (session, t0 + SECOND, t1, FALSE);

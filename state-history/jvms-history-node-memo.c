@@ -4,13 +4,14 @@
  * Why: a node keeps its group area as stored so that a query decodes only the groups it asks
  * for (jvms-history-format.h), but the critical path asks a thread's few attributes over short
  * windows hundreds of times in the same nodes; decoding a group from its start at each query
- * cost twice what decoding the whole node once did. So a block's groups are indexed (attribute,
- * where each starts) the first time a query seeks into the block, and a group is decoded into
- * columns the first time it is asked for; later queries find an attribute by a binary search
- * over the blocks and a scan of at most JVMS_NODE_BLOCK_GROUPS attributes, and its first
- * interval in the range by a binary search, as over the fully decoded nodes before. Only
- * what is asked is kept, charged to the node cache (jvms_node_cache_charge, by the caller: once
- * a query, not once a group).
+ * cost twice what decoding the whole node once did. So a block (JVMS_NODE_BLOCK_GROUPS groups)
+ * is decoded into columns the first time a query seeks into it: reaching a group means reading
+ * the groups before it in its block anyway, and the critical path's CPUs hold most of a node's
+ * intervals, which it wants. Later queries find an attribute by a binary search over the blocks
+ * and a scan of at most JVMS_NODE_BLOCK_GROUPS attributes, and the first interval in the range
+ * by a binary search, as over the fully decoded nodes before. Only the blocks asked are kept,
+ * charged to the node cache (jvms_node_cache_charge, by the caller: once a query, not once a
+ * block).
  *
  * A node is shared by the threads that query it, so each slot is filled once by a
  * compare-and-exchange; a thread that loses the race frees its copy and uses the winner's. */
@@ -18,47 +19,59 @@
 
 typedef struct
 {
-  guint             n_groups;
-  guint32           attr[JVMS_NODE_BLOCK_GROUPS];
-  JvmsGroupMark     mark[JVMS_NODE_BLOCK_GROUPS];
-  JvmsGroupColumns *cols[JVMS_NODE_BLOCK_GROUPS]; /* atomic, NULL until asked */
+  guint            n_groups;
+  guint32          attr[JVMS_NODE_BLOCK_GROUPS];
+  JvmsGroupColumns cols[JVMS_NODE_BLOCK_GROUPS]; /* views into the block's columns below */
 } MemoBlock;
 
 void
 jvms_node_memo_free (JvmsNode *node)
 {
   for (guint b = 0; b < node->n_blocks; b++)
-    {
-      MemoBlock *m = node->memo[b];
-      if (m == NULL)
-        continue;
-      for (guint g = 0; g < m->n_groups; g++)
-        g_free (m->cols[g]);
-      g_free (m);
-    }
+    g_free (node->memo[b]);
 }
 
-/* Block @b's groups indexed: every group header and interval of the block is read (and so
- * checked) once. */
+/* Block @b decoded: every group header and interval of the block read (and so checked) once,
+ * into one allocation: the MemoBlock, then the block's columns. */
 static MemoBlock *
 memo_block (JvmsNode *node, guint b, const char *file, gsize *charge, GError **error)
 {
   MemoBlock *m = g_atomic_pointer_get (&node->memo[b]);
   if (m != NULL)
     return m;
-  m = g_new0 (MemoBlock, 1);
+  /* The directory gives the block's interval count: at most the node's, which the payload's
+   * size bounds (jvms_node_read). */
+  gsize n = node->blocks[b + 1].first - node->blocks[b].first;
+  gsize bytes = sizeof *m + n * (8 + 8 + 8 + 1);
+  m = g_malloc0 (bytes);
+  gint64 *starts = (gint64 *) (m + 1);
+  gint64 *ends = starts + n;
+  guint64 *bits = (guint64 *) (ends + n);
+  guint8 *types = (guint8 *) (bits + n);
   JvmsGroupReader r;
   jvms_group_reader_init (&r, node, file);
   /* Enter the block as a seek does: by its first attribute. */
   int got = jvms_group_reader_seek (&r, node->blocks[b].attr, error);
+  gsize k = 0;
   while (got > 0 && r.block == b)
     {
-      m->attr[m->n_groups] = r.attr;
-      jvms_group_reader_mark (&r, &m->mark[m->n_groups]);
-      m->n_groups++;
+      JvmsGroupColumns *c = &m->cols[m->n_groups];
+      m->attr[m->n_groups++] = r.attr;
+      c->starts = starts + k;
+      c->ends = ends + k;
+      c->bits = bits + k;
+      c->types = types + k;
       JvmsRawInterval iv;
+      /* The reader refuses a group count past the block's intervals: k stays below n. */
       while ((got = jvms_group_reader_next (&r, &iv, error)) > 0)
-        ;
+        {
+          starts[k] = iv.start;
+          ends[k] = iv.end;
+          bits[k] = iv.bits;
+          types[k] = iv.type;
+          k++;
+          c->n++;
+        }
       if (got < 0 || r.p == r.block_end || r.in_block == JVMS_NODE_BLOCK_GROUPS)
         break;
       got = jvms_group_reader_next_group (&r, error);
@@ -71,13 +84,13 @@ memo_block (JvmsNode *node, guint b, const char *file, gsize *charge, GError **e
   /* The block read to its end: its groups and intervals as the directory says. */
   guint want = b + 1 < node->n_blocks ? JVMS_NODE_BLOCK_GROUPS
                                       : node->n_groups - b * JVMS_NODE_BLOCK_GROUPS;
-  if (m->n_groups != want || r.p != r.block_end || r.k != r.block_end_k)
+  if (m->n_groups != want || r.p != r.block_end || k != n)
     {
       g_free (m);
       g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT,
                    "%s: node at offset %" G_GUINT64_FORMAT ": block %u does not hold the %u "
-                   "groups and %u intervals its directory says", file, node->offset, b, want,
-                   node->blocks[b + 1].first - node->blocks[b].first);
+                   "groups and %" G_GSIZE_FORMAT " intervals its directory says", file,
+                   node->offset, b, want, n);
       return NULL;
     }
   if (!g_atomic_pointer_compare_and_exchange (&node->memo[b], NULL, m))
@@ -85,39 +98,8 @@ memo_block (JvmsNode *node, guint b, const char *file, gsize *charge, GError **e
       g_free (m);
       return g_atomic_pointer_get (&node->memo[b]);
     }
-  *charge += sizeof *m;
+  *charge += bytes;
   return m;
-}
-
-static JvmsGroupColumns *
-columns_decode (JvmsNode *node, const JvmsGroupMark *mark, const char *file, GError **error)
-{
-  gsize n = mark->count;
-  JvmsGroupColumns *c = g_malloc (sizeof *c + n * (8 + 8 + 8 + 1));
-  c->n = (guint32) n;
-  c->starts = (gint64 *) (c + 1);
-  c->ends = c->starts + n;
-  c->bits = (guint64 *) (c->ends + n);
-  c->types = (guint8 *) (c->bits + n);
-  JvmsGroupReader r;
-  jvms_group_reader_restore (&r, node, file, mark);
-  JvmsRawInterval iv;
-  int got;
-  guint k = 0;
-  while ((got = jvms_group_reader_next (&r, &iv, error)) > 0)
-    {
-      c->starts[k] = iv.start;
-      c->ends[k] = iv.end;
-      c->bits[k] = iv.bits;
-      c->types[k] = iv.type;
-      k++;
-    }
-  if (got < 0)
-    {
-      g_free (c);
-      return NULL;
-    }
-  return c;
 }
 
 int
@@ -136,20 +118,6 @@ jvms_node_memo_group (JvmsNode *node, guint32 attr, const char *file, gsize *cha
     g++;
   if (g == m->n_groups || m->attr[g] != attr)
     return 0;
-  JvmsGroupColumns *c = g_atomic_pointer_get (&m->cols[g]);
-  if (c == NULL)
-    {
-      c = columns_decode (node, &m->mark[g], file, error);
-      if (c == NULL)
-        return -1;
-      if (g_atomic_pointer_compare_and_exchange (&m->cols[g], NULL, c))
-        *charge += sizeof *c + (gsize) c->n * 25;
-      else
-        {
-          g_free (c);
-          c = g_atomic_pointer_get (&m->cols[g]);
-        }
-    }
-  *out = c;
+  *out = &m->cols[g];
   return 1;
 }

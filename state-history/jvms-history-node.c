@@ -619,30 +619,6 @@ jvms_group_reader_init (JvmsGroupReader *r, const JvmsNode *node, const char *fi
   r->block = node->n_blocks;
 }
 
-void
-jvms_group_reader_mark (const JvmsGroupReader *r, JvmsGroupMark *mark)
-{
-  *mark = (JvmsGroupMark) { r->block, r->in_block, r->attr, (guint32) (r->p - r->node->area), r->k, r->left };
-}
-
-void
-jvms_group_reader_restore (JvmsGroupReader *r, const JvmsNode *node, const char *file,
-                           const JvmsGroupMark *mark)
-{
-  memset (r, 0, sizeof *r);
-  r->node = node;
-  r->file = file;
-  r->block = mark->block;
-  r->in_block = mark->in_block;
-  r->attr = mark->attr;
-  r->p = node->area + mark->offset;
-  r->block_end = node->area + node->blocks[mark->block + 1].offset;
-  r->k = mark->k;
-  r->block_end_k = node->blocks[mark->block + 1].first;
-  r->left = mark->count;
-  r->ref = node->start;
-}
-
 static void
 block_enter (JvmsGroupReader *r, guint b)
 {

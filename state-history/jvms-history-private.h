@@ -135,16 +135,7 @@ typedef struct
   guint32         n_groups;    /* groups read in all */
 } JvmsGroupReader;
 
-/* Where a reader stands on a group (before its first interval), to come back to it. */
-typedef struct
-{
-  guint32 block, in_block, attr, offset, k, count;
-} JvmsGroupMark;
-
 void jvms_group_reader_init       (JvmsGroupReader *r, const JvmsNode *node, const char *file);
-void jvms_group_reader_mark       (const JvmsGroupReader *r, JvmsGroupMark *mark);
-void jvms_group_reader_restore    (JvmsGroupReader *r, const JvmsNode *node, const char *file,
-                                   const JvmsGroupMark *mark);
 int  jvms_group_reader_next_group (JvmsGroupReader *r, GError **error);
 /* How many of @node's blocks start at or before @attr (the last of them may hold it). */
 guint jvms_node_blocks_upto       (const JvmsNode *node, guint32 attr);

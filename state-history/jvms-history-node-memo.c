@@ -121,3 +121,15 @@ jvms_node_memo_group (JvmsNode *node, guint32 attr, const char *file, gsize *cha
   *out = &m->cols[g];
   return 1;
 }
+
+int
+jvms_node_memo_block (JvmsNode *node, guint b, const char *file, gsize *charge,
+                      const guint32 **attrs, const JvmsGroupColumns **cols, GError **error)
+{
+  MemoBlock *m = memo_block (node, b, file, charge, error);
+  if (m == NULL)
+    return -1;
+  *attrs = m->attr;
+  *cols = m->cols;
+  return (int) m->n_groups;
+}

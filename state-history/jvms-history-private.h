@@ -159,6 +159,10 @@ typedef struct
  * *out set, 0 when the node has no such group, -1 on damage. */
 int  jvms_node_memo_group (JvmsNode *node, guint32 attr, const char *file, gsize *charge,
                            const JvmsGroupColumns **out, GError **error);
+/* Block @b of @node decoded the same way: its groups' attributes and columns (*attrs, *cols),
+ * and returns how many, or -1 on damage. */
+int  jvms_node_memo_block (JvmsNode *node, guint b, const char *file, gsize *charge,
+                           const guint32 **attrs, const JvmsGroupColumns **cols, GError **error);
 void jvms_node_memo_free  (JvmsNode *node);
 
 /* Decodes every group and interval of @node: what jvms_history_check does to each node. */

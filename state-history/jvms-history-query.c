@@ -125,6 +125,38 @@ check_time (JvmsHistory *h, gint64 *t, GError **error)
   return TRUE;
 }
 
+/* How many of @c's intervals start at or before @t: the last of them may hold it. */
+static guint
+columns_last_starting (const JvmsGroupColumns *c, gint64 t)
+{
+  guint lo = 0, hi = c->n;
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      if (c->starts[mid] <= t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* The first of @c's intervals that ends after @t (ends increase within a group). */
+static guint
+columns_first_ending_after (const JvmsGroupColumns *c, gint64 t)
+{
+  guint lo = 0, hi = c->n;
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      if (c->ends[mid] <= t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
 static gboolean
 single_locked (JvmsHistory *h, JvmsAttribute attr, gint64 t, JvmsInterval *out, GError **error)
 {
@@ -162,16 +194,7 @@ single_locked (JvmsHistory *h, JvmsAttribute attr, gint64 t, JvmsInterval *out, 
         }
       if (got == 0)
         continue;
-      /* The last interval starting at or before t. */
-      guint lo = 0, hi = c->n;
-      while (lo < hi)
-        {
-          guint mid = (lo + hi) / 2;
-          if (c->starts[mid] <= t)
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
+      guint lo = columns_last_starting (c, t);
       if (lo > 0 && t < c->ends[lo - 1])
         {
           interval_out (h, attr, c->starts[lo - 1], c->ends[lo - 1], c->types[lo - 1],
@@ -253,23 +276,30 @@ full_locked (JvmsHistory *h, gint64 t, GArray *out, GError **error)
     }
   for (guint i = 0; i < path.n_nodes; i++)
     {
-      JvmsGroupReader gr;
-      JvmsRawInterval r;
-      int got;
-      jvms_group_reader_init (&gr, path.nodes[i], h->path);
-      while ((got = jvms_group_reader_next_group (&gr, error)) > 0)
-        while ((got = jvms_group_reader_next (&gr, &r, error)) > 0 && r.start <= t)
-          if (t < r.end)
-            {
-              interval_out (h, r.attr, r.start, r.end, r.type, r.bits, &o[r.attr]);
-              break;
-            }
-      if (got < 0)
+      JvmsNode *n = path.nodes[i];
+      gsize charge = 0;
+      for (guint b = 0; b < n->n_blocks; b++)
         {
-          path_clear (&path);
-          g_array_set_size (out, 0);
-          return FALSE;
+          const guint32 *attrs;
+          const JvmsGroupColumns *cols;
+          int n_groups = jvms_node_memo_block (n, b, h->path, &charge, &attrs, &cols, error);
+          if (n_groups < 0)
+            {
+              path_clear (&path);
+              g_array_set_size (out, 0);
+              return FALSE;
+            }
+          for (int g = 0; g < n_groups; g++)
+            {
+              const JvmsGroupColumns *c = &cols[g];
+              guint k = columns_last_starting (c, t);
+              if (k > 0 && t < c->ends[k - 1])
+                interval_out (h, attrs[g], c->starts[k - 1], c->ends[k - 1], c->types[k - 1],
+                              c->bits[k - 1], &o[attrs[g]]);
+            }
         }
+      if (charge > 0)
+        jvms_node_cache_charge (h->cache, n, charge);
     }
   path_clear (&path);
   if (h->open)
@@ -316,96 +346,50 @@ jvms_history_query_full (JvmsHistory *self, gint64 time, GArray *out, GError **e
 
 /* Visits every interval of @n that meets [t0, t1], group after group. */
 static gboolean
-visit_node (JvmsHistory *h, const JvmsNode *n, gint64 t0, gint64 t1, JvmsVisitFunc func,
-            gpointer data, GError **error)
+visit_node (JvmsHistory *h, JvmsNode *n, gint64 t0, gint64 t1, JvmsVisitFunc func,
+            gpointer data, gsize *charge, GError **error)
 {
-  JvmsGroupReader gr;
-  JvmsRawInterval r;
-  int got;
-  jvms_group_reader_init (&gr, n, h->path);
-  while ((got = jvms_group_reader_next_group (&gr, error)) > 0)
-    while ((got = jvms_group_reader_next (&gr, &r, error)) > 0 && r.start <= t1)
-      if (r.end > t0)
-        func (data, r.attr, r.start, r.end, r.type, r.bits);
-  return got == 0;
+  for (guint b = 0; b < n->n_blocks; b++)
+    {
+      const guint32 *attrs;
+      const JvmsGroupColumns *cols;
+      int n_groups = jvms_node_memo_block (n, b, h->path, charge, &attrs, &cols, error);
+      if (n_groups < 0)
+        return FALSE;
+      for (int g = 0; g < n_groups; g++)
+        {
+          const JvmsGroupColumns *c = &cols[g];
+          for (guint k = columns_first_ending_after (c, t0); k < c->n && c->starts[k] <= t1; k++)
+            func (data, attrs[g], c->starts[k], c->ends[k], c->types[k], c->bits[k]);
+        }
+    }
+  return TRUE;
 }
 
-/* A wanted group of a node that a range query meets: read from its columns kept with the node
- * (@cols, from index @k) or by its reader, and the next interval not yet visited (held when
- * @has). */
+/* A wanted group of a node that a range query meets: its columns kept with the node, from
+ * index @k to @last. */
 typedef struct
 {
   const JvmsGroupColumns *cols;
-  guint                   k;
+  guint                   k, last;
   guint32                 attr;
-  JvmsGroupReader         reader;
-  JvmsRawInterval         next;
-  gboolean                has;
 } GroupCursor;
 
 /* Cursors kept on the stack; a query of more attributes allocates. */
 #define STACK_CURSORS 16
 
-/* The cursor's next interval into cur->next: 1, 0 at the group's end, -1 on damage. */
-static inline int
-cursor_advance (GroupCursor *cur, GError **error)
-{
-  if (cur->cols == NULL)
-    return jvms_group_reader_next (&cur->reader, &cur->next, error);
-  if (cur->k == cur->cols->n)
-    return 0;
-  const JvmsGroupColumns *c = cur->cols;
-  cur->next = (JvmsRawInterval) { c->starts[cur->k], c->ends[cur->k], c->bits[cur->k], cur->attr,
-                                  c->types[cur->k] };
-  cur->k++;
-  return 1;
-}
-
-/* Moves @cur to its first interval that ends after @t0 and starts at or before @t1. */
-static gboolean
-cursor_start (GroupCursor *cur, gint64 t0, gint64 t1, GError **error)
-{
-  int got;
-  if (cur->cols != NULL)
-    {
-      /* Ends increase within a group. */
-      guint lo = 0, hi = cur->cols->n;
-      while (lo < hi)
-        {
-          guint mid = (lo + hi) / 2;
-          if (cur->cols->ends[mid] <= t0)
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
-      cur->k = lo;
-      got = cursor_advance (cur, error);
-    }
-  else
-    while ((got = cursor_advance (cur, error)) > 0 && cur->next.end <= t0)
-      ;
-  cur->has = got > 0 && cur->next.start <= t1;
-  return got >= 0;
-}
-
 /* Visits the intervals left in @cur that start before @before (and at or before @t1). */
-static gboolean
+static void
 visit_before (GroupCursor *cur, guint n_cur, gint64 before, gint64 t1, JvmsVisitFunc func,
-              gpointer data, GError **error)
+              gpointer data)
 {
   for (guint i = 0; i < n_cur; i++)
     {
       GroupCursor *c = &cur[i];
-      while (c->has && c->next.start < before)
-        {
-          func (data, c->next.attr, c->next.start, c->next.end, c->next.type, c->next.bits);
-          int got = cursor_advance (c, error);
-          if (got < 0)
-            return FALSE;
-          c->has = got > 0 && c->next.start <= t1;
-        }
+      const JvmsGroupColumns *g = c->cols;
+      for (; c->k < c->last && g->starts[c->k] <= t1 && g->starts[c->k] < before; c->k++)
+        func (data, c->attr, g->starts[c->k], g->ends[c->k], g->types[c->k], g->bits[c->k]);
     }
-  return TRUE;
 }
 
 /* What a range query asks for: @want marks them (NULL: all), @set lists them in increasing
@@ -420,59 +404,54 @@ typedef struct
 /* Opens a cursor on each wanted group of @n: by seeking each attribute when the node holds many
  * more groups than are asked for (a node holds every attribute that changed in its range), by
  * walking the groups otherwise. */
-static gboolean
-cursors_open (JvmsHistory *h, JvmsNode *n, const Wanted *w, gint64 t0, gint64 t1,
-              GroupCursor **cur, guint *n_cur, guint *cap, gsize *charge, GError **error)
+static void
+cursor_add (GroupCursor **cur, guint *n_cur, guint *cap, const JvmsGroupColumns *cols,
+            guint32 attr, gint64 t0)
 {
-  gboolean seek = w->set != NULL && (gsize) w->n_set * 4 < n->n_groups;
-  JvmsGroupReader gr;
-  jvms_group_reader_init (&gr, n, h->path);
-  guint i = 0;
-  for (;;)
+  if (*n_cur == *cap)
     {
-      int got;
-      const JvmsGroupColumns *cols = NULL;
-      guint32 attr;
-      if (seek)
+      guint ncap = *cap * 2;
+      GroupCursor *grown = g_new (GroupCursor, ncap);
+      memcpy (grown, *cur, *n_cur * sizeof (GroupCursor));
+      if (*cap != STACK_CURSORS)
+        g_free (*cur);
+      *cur = grown;
+      *cap = ncap;
+    }
+  (*cur)[(*n_cur)++] = (GroupCursor) { cols, columns_first_ending_after (cols, t0), cols->n, attr };
+}
+
+/* Opens a cursor on each wanted group of @n: by seeking each attribute when the node holds many
+ * more groups than are asked for (a node holds every attribute that changed in its range), by
+ * going through every block otherwise. Either way the blocks met are decoded once and kept
+ * with the node. */
+static gboolean
+cursors_open (JvmsHistory *h, JvmsNode *n, const Wanted *w, gint64 t0, GroupCursor **cur,
+              guint *n_cur, guint *cap, gsize *charge, GError **error)
+{
+  if (w->set != NULL && (gsize) w->n_set * 4 < n->n_groups)
+    {
+      for (guint i = 0; i < w->n_set; i++)
         {
-          if (i == w->n_set)
-            break;
-          attr = w->set[i++];
-          got = jvms_node_memo_group (n, attr, h->path, charge, &cols, error);
-          if (got == 0)
-            continue;
+          const JvmsGroupColumns *cols;
+          int got = jvms_node_memo_group (n, w->set[i], h->path, charge, &cols, error);
+          if (got < 0)
+            return FALSE;
+          if (got > 0)
+            cursor_add (cur, n_cur, cap, cols, w->set[i], t0);
         }
-      else
-        {
-          got = jvms_group_reader_next_group (&gr, error);
-          if (got == 0)
-            break;
-          attr = gr.attr;
-          if (got > 0 && !w->want[attr])
-            continue;
-        }
-      if (got < 0)
+      return TRUE;
+    }
+  for (guint b = 0; b < n->n_blocks; b++)
+    {
+      const guint32 *attrs;
+      const JvmsGroupColumns *cols;
+      int n_groups = jvms_node_memo_block (n, b, h->path, charge, &attrs, &cols, error);
+      if (n_groups < 0)
         return FALSE;
-      if (*n_cur == *cap)
-        {
-          guint ncap = *cap * 2;
-          GroupCursor *grown = g_new (GroupCursor, ncap);
-          memcpy (grown, *cur, *n_cur * sizeof (GroupCursor));
-          if (*cap != STACK_CURSORS)
-            g_free (*cur);
-          *cur = grown;
-          *cap = ncap;
-        }
-      GroupCursor *c = &(*cur)[(*n_cur)++];
-      c->cols = cols;
-      c->attr = attr;
-      if (cols == NULL)
-        c->reader = gr;
-      if (!cursor_start (c, t0, t1, error))
-        return FALSE;
-      /* A walk goes on from where the cursor stopped: the rest of the group is skipped. */
-      if (!seek)
-        gr = c->reader;
+      for (int g = 0; g < n_groups; g++)
+        if (w->want[attrs[g]])
+          cursor_add (cur, n_cur, cap, &cols[g], attrs[g], t0);
     }
   return TRUE;
 }
@@ -503,27 +482,25 @@ visit_closed (JvmsHistory *h, guint64 offset, guint32 csize, guint32 level, gint
   GroupCursor *cur = stack;
   guint n_cur = 0, cap = STACK_CURSORS;
   gboolean ok;
+  gsize charge = 0;
   if (w->want == NULL)
-    ok = visit_node (h, n, t0, t1, func, data, error);
+    ok = visit_node (h, n, t0, t1, func, data, &charge, error);
   else
-    {
-      gsize charge = 0;
-      ok = cursors_open (h, n, w, t0, t1, &cur, &n_cur, &cap, &charge, error);
-      if (charge > 0)
-        jvms_node_cache_charge (h->cache, n, charge);
-    }
+    ok = cursors_open (h, n, w, t0, &cur, &n_cur, &cap, &charge, error);
+  if (charge > 0)
+    jvms_node_cache_charge (h->cache, n, charge);
   for (guint c = 0; c < n->n_children && ok; c++)
     {
       gint64 cs = n->children[c].start;
       gint64 ce = c + 1 < n->n_children ? n->children[c + 1].start : n->end;
-      ok = visit_before (cur, n_cur, cs, t1, func, data, error);
-      if (!ok || cs > t1 || ce <= t0)
+      visit_before (cur, n_cur, cs, t1, func, data);
+      if (cs > t1 || ce <= t0)
         continue;
       ok = visit_closed (h, n->children[c].offset, n->children[c].csize, n->level - 1, cs, ce,
                          t0, t1, w, func, data, depth + 1, error);
     }
   if (ok)
-    ok = visit_before (cur, n_cur, G_MAXINT64, t1, func, data, error);
+    visit_before (cur, n_cur, G_MAXINT64, t1, func, data);
   if (cur != stack)
     g_free (cur);
   return ok;

@@ -43,7 +43,8 @@ memo_block (JvmsNode *node, guint b, const char *file, gsize *charge, GError **e
    * size bounds (jvms_node_read). */
   gsize n = node->blocks[b + 1].first - node->blocks[b].first;
   gsize bytes = sizeof *m + n * (8 + 8 + 8 + 1);
-  m = g_malloc0 (bytes);
+  m = g_malloc (bytes);
+  memset (m, 0, sizeof *m); /* the columns are all written below */
   gint64 *starts = (gint64 *) (m + 1);
   gint64 *ends = starts + n;
   guint64 *bits = (guint64 *) (ends + n);
@@ -61,18 +62,15 @@ memo_block (JvmsNode *node, guint b, const char *file, gsize *charge, GError **e
       c->ends = ends + k;
       c->bits = bits + k;
       c->types = types + k;
-      JvmsRawInterval iv;
       /* The reader refuses a group count past the block's intervals: k stays below n. */
-      while ((got = jvms_group_reader_next (&r, &iv, error)) > 0)
+      c->n = r.left;
+      if (jvms_group_reader_decode (&r, starts + k, ends + k, bits + k, types + k, error) < 0)
         {
-          starts[k] = iv.start;
-          ends[k] = iv.end;
-          bits[k] = iv.bits;
-          types[k] = iv.type;
-          k++;
-          c->n++;
+          got = -1;
+          break;
         }
-      if (got < 0 || r.p == r.block_end || r.in_block == JVMS_NODE_BLOCK_GROUPS)
+      k += c->n;
+      if (r.p == r.block_end || r.in_block == JVMS_NODE_BLOCK_GROUPS)
         break;
       got = jvms_group_reader_next_group (&r, error);
     }

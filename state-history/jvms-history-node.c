@@ -780,6 +780,87 @@ jvms_node_child_at (const JvmsNode *node, gint64 t)
   return lo == 0 ? -1 : (gssize) lo - 1;
 }
 
+int
+jvms_group_reader_decode (JvmsGroupReader *r, gint64 *starts, gint64 *ends, guint64 *bits,
+                          guint8 *types, GError **error)
+{
+  /* jvms_group_reader_next's loop with the reader's state in locals: a block of the critical
+   * path's CPUs holds thousands of intervals, decoded here once each. */
+  const JvmsNode *n = r->node;
+  const guint8 *p = r->p, *pend = r->block_end;
+  gint64 ref = r->ref;
+  const guint64 node_end = (guint64) n->end;
+  guint32 k = r->k;
+  for (guint32 j = 0, count = r->left; j < count; j++, k++)
+    {
+      guint64 sd = 0, len, val = 0;
+      if (p >= pend)
+        goto runs_past;
+      guint8 tag = *p++;
+      guint8 type = tag & 3;
+      guint small = tag >> 3;
+      if (tag & 4)
+        {
+          if (ref == n->start)
+            {
+              r->k = k;
+              CORRUPT ("interval %u continues nothing", k);
+            }
+        }
+      else if (!jvms_varint_get (&p, pend, &sd))
+        goto runs_past;
+      if (!jvms_varint_get (&p, pend, &len))
+        goto runs_past;
+      if (sd > node_end - (guint64) ref || len == 0 || len > node_end - (guint64) ref - sd)
+        CORRUPT ("interval %u (attribute %u) lies outside the node's range", k, r->attr);
+      switch (type)
+        {
+        case JVMS_VALUE_INT:
+          if (small)
+            val = small - 1;
+          else if (!jvms_varint_get (&p, pend, &val))
+            goto runs_past;
+          else
+            val = (guint64) jvms_unzigzag (val);
+          break;
+        case JVMS_VALUE_STRING:
+          if (small)
+            val = small - 1;
+          else if (!jvms_varint_get (&p, pend, &val))
+            goto runs_past;
+          if (val >= n->n_strings)
+            CORRUPT ("interval %u refers to string %" G_GUINT64_FORMAT " of %u", k, val, n->n_strings);
+          break;
+        case JVMS_VALUE_DOUBLE:
+          if (small)
+            CORRUPT ("interval %u has a bad tag %02x", k, tag);
+          if (pend - p < 8)
+            goto runs_past;
+          val = jvms_get_u64le (p);
+          p += 8;
+          break;
+        default:
+          if (small)
+            CORRUPT ("interval %u has a bad tag %02x", k, tag);
+          break;
+        }
+      gint64 s = (gint64) ((guint64) ref + sd);
+      starts[j] = s;
+      ends[j] = (gint64) ((guint64) s + len);
+      bits[j] = val;
+      types[j] = type;
+      ref = ends[j];
+    }
+  r->p = p;
+  r->k = k;
+  r->left = 0;
+  r->ref = ref;
+  return 0;
+
+runs_past:
+  CORRUPT ("interval %u runs past its block", k);
+}
+
 /* Past the current group's intervals not read. */
 static int
 group_skip (JvmsGroupReader *r, GError **error)

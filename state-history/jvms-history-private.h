@@ -165,6 +165,10 @@ int  jvms_node_memo_block (JvmsNode *node, guint b, const char *file, gsize *cha
                            const guint32 **attrs, const JvmsGroupColumns **cols, GError **error);
 void jvms_node_memo_free  (JvmsNode *node);
 
+/* The current group's intervals left (r->left of them) into the four columns, in one loop
+ * with the same checks as jvms_group_reader_next: 0, or -1 on damage. */
+int  jvms_group_reader_decode     (JvmsGroupReader *r, gint64 *starts, gint64 *ends,
+                                   guint64 *bits, guint8 *types, GError **error);
 /* Decodes every group and interval of @node: what jvms_history_check does to each node. */
 gboolean jvms_node_check_groups   (const JvmsNode *node, const char *file, GError **error);
 

@@ -657,65 +657,14 @@ jvms_group_reader_next (JvmsGroupReader *r, JvmsRawInterval *out, GError **error
 {
   if (r->left == 0)
     return 0;
-  const JvmsNode *n = r->node;
-  const guint8 *p = r->p, *pend = r->block_end;
-  guint64 sd, len, val = 0;
-  if (p >= pend)
-    CORRUPT ("interval %u runs past its block", r->k);
-  guint8 tag = *p++;
-  guint8 type = tag & 3;
-  gboolean contiguous = (tag & 4) != 0;
-  guint small = tag >> 3;
-  /* Before the group's first interval ref is the node start; after, an end past it. */
-  if (contiguous && r->ref == n->start)
-    CORRUPT ("interval %u continues nothing", r->k);
-  if (contiguous)
-    sd = 0;
-  else if (!jvms_varint_get (&p, pend, &sd))
-    CORRUPT ("interval %u runs past its block", r->k);
-  if (!jvms_varint_get (&p, pend, &len))
-    CORRUPT ("interval %u runs past its block", r->k);
-  if (sd > (guint64) n->end - (guint64) r->ref || len == 0 ||
-      len > (guint64) n->end - (guint64) r->ref - sd)
-    CORRUPT ("interval %u (attribute %u) lies outside the node's range", r->k, r->attr);
-  if (small != 0 && type != JVMS_VALUE_INT && type != JVMS_VALUE_STRING)
-    CORRUPT ("interval %u has a bad tag %02x", r->k, tag);
-  switch (type)
-    {
-    case JVMS_VALUE_INT:
-      if (small)
-        val = small - 1;
-      else if (!jvms_varint_get (&p, pend, &val))
-        CORRUPT ("interval %u runs past its block", r->k);
-      else
-        val = (guint64) jvms_unzigzag (val);
-      break;
-    case JVMS_VALUE_STRING:
-      if (small)
-        val = small - 1;
-      else if (!jvms_varint_get (&p, pend, &val))
-        CORRUPT ("interval %u runs past its block", r->k);
-      if (val >= n->n_strings)
-        CORRUPT ("interval %u refers to string %" G_GUINT64_FORMAT " of %u", r->k, val, n->n_strings);
-      break;
-    case JVMS_VALUE_DOUBLE:
-      if (pend - p < 8)
-        CORRUPT ("interval %u runs past its block", r->k);
-      val = jvms_get_u64le (p);
-      p += 8;
-      break;
-    default:
-      break;
-    }
-  r->p = p;
-  r->k++;
-  r->left--;
+  /* One interval through the group's decoding loop. */
+  guint32 left = r->left;
+  r->left = 1;
+  int got = jvms_group_reader_decode (r, &out->start, &out->end, &out->bits, &out->type, error);
+  if (got < 0)
+    return -1;
+  r->left = left - 1;
   out->attr = r->attr;
-  out->type = type;
-  out->bits = val;
-  out->start = (gint64) ((guint64) r->ref + sd);
-  out->end = (gint64) ((guint64) out->start + len);
-  r->ref = out->end;
   return 1;
 }
 JvmsNode *

@@ -125,31 +125,16 @@ check_time (JvmsHistory *h, gint64 *t, GError **error)
   return TRUE;
 }
 
-/* How many of @c's intervals start at or before @t: the last of them may hold it. */
+/* How many of the @n increasing times @v are at or before @t: over a group's starts, the last
+ * of those may hold @t; over its ends (which increase too), the first interval ending after @t. */
 static guint
-columns_last_starting (const JvmsGroupColumns *c, gint64 t)
+count_upto (const gint64 *v, guint n, gint64 t)
 {
-  guint lo = 0, hi = c->n;
+  guint lo = 0, hi = n;
   while (lo < hi)
     {
       guint mid = (lo + hi) / 2;
-      if (c->starts[mid] <= t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
-/* The first of @c's intervals that ends after @t (ends increase within a group). */
-static guint
-columns_first_ending_after (const JvmsGroupColumns *c, gint64 t)
-{
-  guint lo = 0, hi = c->n;
-  while (lo < hi)
-    {
-      guint mid = (lo + hi) / 2;
-      if (c->ends[mid] <= t)
+      if (v[mid] <= t)
         lo = mid + 1;
       else
         hi = mid;
@@ -194,7 +179,7 @@ single_locked (JvmsHistory *h, JvmsAttribute attr, gint64 t, JvmsInterval *out, 
         }
       if (got == 0)
         continue;
-      guint lo = columns_last_starting (c, t);
+      guint lo = count_upto (c->starts, c->n, t);
       if (lo > 0 && t < c->ends[lo - 1])
         {
           interval_out (h, attr, c->starts[lo - 1], c->ends[lo - 1], c->types[lo - 1],
@@ -292,7 +277,7 @@ full_locked (JvmsHistory *h, gint64 t, GArray *out, GError **error)
           for (int g = 0; g < n_groups; g++)
             {
               const JvmsGroupColumns *c = &cols[g];
-              guint k = columns_last_starting (c, t);
+              guint k = count_upto (c->starts, c->n, t);
               if (k > 0 && t < c->ends[k - 1])
                 interval_out (h, attrs[g], c->starts[k - 1], c->ends[k - 1], c->types[k - 1],
                               c->bits[k - 1], &o[attrs[g]]);
@@ -343,28 +328,6 @@ jvms_history_query_full (JvmsHistory *self, gint64 time, GArray *out, GError **e
 }
 
 /* ---- range ---- */
-
-/* Visits every interval of @n that meets [t0, t1], group after group. */
-static gboolean
-visit_node (JvmsHistory *h, JvmsNode *n, gint64 t0, gint64 t1, JvmsVisitFunc func,
-            gpointer data, gsize *charge, GError **error)
-{
-  for (guint b = 0; b < n->n_blocks; b++)
-    {
-      const guint32 *attrs;
-      const JvmsGroupColumns *cols;
-      int n_groups = jvms_node_memo_block (n, b, h->path, charge, &attrs, &cols, error);
-      if (n_groups < 0)
-        return FALSE;
-      for (int g = 0; g < n_groups; g++)
-        {
-          const JvmsGroupColumns *c = &cols[g];
-          for (guint k = columns_first_ending_after (c, t0); k < c->n && c->starts[k] <= t1; k++)
-            func (data, attrs[g], c->starts[k], c->ends[k], c->types[k], c->bits[k]);
-        }
-    }
-  return TRUE;
-}
 
 /* A wanted group of a node that a range query meets: its columns kept with the node, from
  * index @k to @last. */
@@ -418,7 +381,7 @@ cursor_add (GroupCursor **cur, guint *n_cur, guint *cap, const JvmsGroupColumns 
       *cur = grown;
       *cap = ncap;
     }
-  (*cur)[(*n_cur)++] = (GroupCursor) { cols, columns_first_ending_after (cols, t0), cols->n, attr };
+  (*cur)[(*n_cur)++] = (GroupCursor) { cols, count_upto (cols->ends, cols->n, t0), cols->n, attr };
 }
 
 /* Opens a cursor on each wanted group of @n: by seeking each attribute when the node holds many
@@ -450,7 +413,7 @@ cursors_open (JvmsHistory *h, JvmsNode *n, const Wanted *w, gint64 t0, GroupCurs
       if (n_groups < 0)
         return FALSE;
       for (int g = 0; g < n_groups; g++)
-        if (w->want[attrs[g]])
+        if (w->want == NULL || w->want[attrs[g]])
           cursor_add (cur, n_cur, cap, &cols[g], attrs[g], t0);
     }
   return TRUE;
@@ -477,16 +440,12 @@ visit_closed (JvmsHistory *h, guint64 offset, guint32 csize, guint32 level, gint
    * children after (it was kept here because it began before the child that was open when it
    * ended; one attribute's intervals never overlap, and a group's, sorted by end, are by start
    * too). So each attribute's intervals come out sorted, and a range query need not sort them
-   * (jvms_history_query_range). Without @want, node first, as the summaries gather them. */
+   * (jvms_history_query_range). Without @want, every group is a wanted one. */
   GroupCursor stack[STACK_CURSORS];
   GroupCursor *cur = stack;
   guint n_cur = 0, cap = STACK_CURSORS;
-  gboolean ok;
   gsize charge = 0;
-  if (w->want == NULL)
-    ok = visit_node (h, n, t0, t1, func, data, &charge, error);
-  else
-    ok = cursors_open (h, n, w, t0, &cur, &n_cur, &cap, &charge, error);
+  gboolean ok = cursors_open (h, n, w, t0, &cur, &n_cur, &cap, &charge, error);
   if (charge > 0)
     jvms_node_cache_charge (h->cache, n, charge);
   for (guint c = 0; c < n->n_children && ok; c++)

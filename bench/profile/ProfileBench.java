@@ -11,8 +11,28 @@ public class ProfileBench {
     static volatile long sink;
     static final Object lock = new Object();
 
-    interface Leaf {
-        void run(long seed);
+    // What a chain of calls ends in. Named classes, not lambdas or method references: a lambda's
+    // class is named after its address in the JVM ("ProfileBench$$Lambda$90+0x00007fe8bc009c00"),
+    // which differs from run to run, so that no stack of one JVM run would be one of another's.
+    static final int COMPUTE = 0, ALLOCATE = 1, PARK = 2, PARK_PERMITTED = 3, SLEEP = 4, CONTEND = 5;
+
+    static final class Leaf {
+        final int kind;
+
+        Leaf(int kind) {
+            this.kind = kind;
+        }
+
+        void run(long seed) {
+            switch (kind) {
+                case COMPUTE: compute(seed); break;
+                case ALLOCATE: allocate(seed); break;
+                case PARK: park(seed); break;
+                case PARK_PERMITTED: parkPermitted(seed); break;
+                case SLEEP: sleep(seed); break;
+                default: contend(seed); break;
+            }
+        }
     }
 
     // A chain of calls through m0..m23 picked from the seed's digits, ending in the thread's leaf.
@@ -124,14 +144,28 @@ public class ProfileBench {
         }
     }
 
-    static Thread start(String name, int stackVariety, Leaf leaf) {
-        Thread t = new Thread(() -> {
+    static final class Worker extends Thread {
+        final int stackVariety;
+        final Leaf leaf;
+
+        Worker(String name, int stackVariety, Leaf leaf) {
+            super(name);
+            this.stackVariety = stackVariety;
+            this.leaf = leaf;
+        }
+
+        @Override
+        public void run() {
             long n = 0;
             while (running) {
                 long seed = (n++ * 2654435761L) % stackVariety;
                 call(seed, 4 + (int) (seed % 25), leaf);
             }
-        }, name);
+        }
+    }
+
+    static Thread start(String name, int stackVariety, int kind) {
+        Thread t = new Worker(name, stackVariety, new Leaf(kind));
         t.start();
         return t;
     }
@@ -143,7 +177,9 @@ public class ProfileBench {
         String repository = System.getProperty("jdk.jfr.repository");
         if (repository != null) {
             try (var files = java.nio.file.Files.list(java.nio.file.Path.of(repository))) {
-                for (var f : (Iterable<java.nio.file.Path>) files::iterator) {
+                var it = files.iterator();
+                while (it.hasNext()) {
+                    var f = it.next();
                     if (f.toString().endsWith(".jfr")) size += java.nio.file.Files.size(f);
                 }
             }
@@ -163,12 +199,12 @@ public class ProfileBench {
         long millis = Long.parseLong(args[0]);
         long target = args.length > 1 ? Long.parseLong(args[1]) : 0;
         List<Thread> threads = new ArrayList<>();
-        for (int i = 0; i < 4; i++) threads.add(start("compute-" + i, 5000, ProfileBench::compute));
-        for (int i = 0; i < 2; i++) threads.add(start("alloc-" + i, 2000, ProfileBench::allocate));
-        for (int i = 0; i < 6; i++) threads.add(start("park-" + i, 3000, ProfileBench::park));
-        for (int i = 0; i < 4; i++) threads.add(start("permitted-" + i, 3000, ProfileBench::parkPermitted));
-        for (int i = 0; i < 2; i++) threads.add(start("sleep-" + i, 500, ProfileBench::sleep));
-        for (int i = 0; i < 3; i++) threads.add(start("contend-" + i, 500, ProfileBench::contend));
+        for (int i = 0; i < 4; i++) threads.add(start("compute-".concat(Integer.toString(i)), 5000, COMPUTE));
+        for (int i = 0; i < 2; i++) threads.add(start("alloc-".concat(Integer.toString(i)), 2000, ALLOCATE));
+        for (int i = 0; i < 6; i++) threads.add(start("park-".concat(Integer.toString(i)), 3000, PARK));
+        for (int i = 0; i < 4; i++) threads.add(start("permitted-".concat(Integer.toString(i)), 3000, PARK_PERMITTED));
+        for (int i = 0; i < 2; i++) threads.add(start("sleep-".concat(Integer.toString(i)), 500, SLEEP));
+        for (int i = 0; i < 3; i++) threads.add(start("contend-".concat(Integer.toString(i)), 500, CONTEND));
         long t0 = System.nanoTime();
         long elapsed = 0, size = 0;
         boolean reached = false;

@@ -57,12 +57,18 @@ public class ProfileRead {
             .forEach(e -> System.out.println(e.getKey() + " " + e.getValue()));
     }
 
+    // ProfileRead FILE...: the files one after another, as one recording. bench-profile gives
+    // the JVM runs its recording is made of, each a file: RecordingFile keeps a file's constants
+    // by their ids from chunk to chunk, so that, reading the runs' files concatenated, it named
+    // one run's frames with another's methods.
     public static void main(String[] args) throws Exception {
-        Path path = Path.of(args[0]);
-        pass(path, 200_000, new HashMap<>(), new HashMap<>());
+        pass(Path.of(args[0]), 200_000, new HashMap<>(), new HashMap<>());
         Map<String, Long> cpu = new HashMap<>(), park = new HashMap<>();
         long t0 = System.nanoTime();
-        long n = pass(path, Long.MAX_VALUE, cpu, park);
+        long n = 0;
+        for (String arg : args) {
+            n += pass(Path.of(arg), Long.MAX_VALUE, cpu, park);
+        }
         long t1 = System.nanoTime();
         System.out.println("time_ns " + (t1 - t0) + " events " + n);
         print("cpu", cpu);

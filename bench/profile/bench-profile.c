@@ -9,7 +9,8 @@
  * $TMPDIR/jvms-bench-profile/. The JVM records until its repository holds that much, at most
  * --max-minutes (default 120); if the time runs out first, `figure recording_mb_at_time_cap`
  * says the size it reached (the figures below are then of that smaller recording). Above 64 MB
- * the recording is successive JVM runs of 64 MB, their files concatenated (SEGMENT_BYTES).
+ * the recording is successive JVM runs of 64 MB, their files concatenated (SEGMENT_BYTES) and
+ * kept beside it for the JDK's side, which reads them one after another.
  *
  * Prints
  *   figure index_overhead_percent   CPU time of indexing the recording with the sample store
@@ -105,6 +106,25 @@ record (const char *dir, const char *classes, const char *out, double target_byt
  * grew past 7 GB (JDK 17.0.15, 2026-11-29); a 64 MB run stays below 500 MB and writes 2 MB/s. */
 #define SEGMENT_BYTES 64e6
 
+/* The JVM runs @path was made of (@path.001, .002, ...: kept for the JDK's side), or @path
+ * alone when there are none. */
+static GPtrArray *
+segments_of (const char *path)
+{
+  GPtrArray *files = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 1;; i++)
+    {
+      char *segment = g_strdup_printf ("%s.%03u", path, i);
+      if (!g_file_test (segment, G_FILE_TEST_IS_REGULAR))
+        {
+          g_free (segment);
+          break;
+        }
+      g_ptr_array_add (files, segment);
+    }
+  return files;
+}
+
 /* Appends @from to @to: FALSE when it cannot. */
 static gboolean
 append_file (const char *to, const char *from)
@@ -136,19 +156,20 @@ ensure_recording (const char *dir, const char *classes, double target_bytes, dou
     }
   g_printerr ("bench-profile: recording ProfileBench until %s holds %.0f MB (at most %.0f s)...\n",
               path, target_bytes / 1e6, max_seconds);
-  g_autofree char *segment = g_strdup_printf ("%s.segment", path);
   g_unlink (path);
+  g_autoptr(GPtrArray) old = segments_of (path);
+  for (guint i = 0; i < old->len; i++)
+    g_unlink (g_ptr_array_index (old, i));
   gboolean at_cap = FALSE;
   double seconds = 0;
   guint n_runs = 0;
   while (!at_cap && file_size (path) < target_bytes)
     {
       double left = target_bytes - file_size (path), run_seconds = 0;
-      g_unlink (segment);
+      g_autofree char *segment = g_strdup_printf ("%s.%03u", path, n_runs + 1);
       if (!record (dir, classes, segment, MIN (left, SEGMENT_BYTES), MAX (max_seconds - seconds, 1), &at_cap, &run_seconds)
           || !append_file (path, segment))
         {
-          g_unlink (segment);
           g_free (path);
           return NULL;
         }
@@ -156,7 +177,6 @@ ensure_recording (const char *dir, const char *classes, double target_bytes, dou
       n_runs++;
       at_cap = at_cap || seconds >= max_seconds;
     }
-  g_unlink (segment);
   printf ("# recorded for %.0f s in %u JVM runs (%.2f MB/s while recording)\n", seconds, n_runs,
           file_size (path) / 1e6 / MAX (seconds, 1e-3));
   if (at_cap)
@@ -312,9 +332,20 @@ static void
 bench_jdk (JvmsProfile *profile, const char *classes, const char *recording)
 {
   g_autofree char *out = NULL;
-  char *argv[] = { "java", "-Xmx2g", "-cp", (char *) classes, "ProfileRead", (char *) recording, NULL };
-  g_printerr ("bench-profile: the JDK reads the recording...\n");
-  if (!run (argv, &out))
+  /* The JVM runs' own files: read concatenated, the JDK's reader names frames of one run with
+   * another run's methods (ProfileRead.java). */
+  g_autoptr(GPtrArray) segments = segments_of (recording);
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  const char *head[] = { "java", "-Xmx2g", "-cp", classes, "ProfileRead" };
+  for (guint i = 0; i < G_N_ELEMENTS (head); i++)
+    g_ptr_array_add (argv, (gpointer) head[i]);
+  for (guint i = 0; i < segments->len; i++)
+    g_ptr_array_add (argv, g_ptr_array_index (segments, i));
+  if (segments->len == 0)
+    g_ptr_array_add (argv, (gpointer) recording);
+  g_ptr_array_add (argv, NULL);
+  g_printerr ("bench-profile: the JDK reads the recording (%u files)...\n", MAX (segments->len, 1));
+  if (!run ((char **) argv->pdata, &out))
     return;
   gint64 jdk_ns = 0;
   char **lines = g_strsplit (out, "\n", -1);

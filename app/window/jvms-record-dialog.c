@@ -25,6 +25,7 @@ struct _JvmsRecordDialog
   gboolean         nothing_recorded; /* its bundle holds neither layer: not opened */
   GCancellable    *list_cancellable;
   GPtrArray       *jvms;            /* JvmsRunningJvm*: the list's rows, in order */
+  guint            listings;        /* listings shown so far (the state dump's, for tests) */
   GtkFileChooserNative *chooser;
 
   /* Template children */
@@ -135,6 +136,17 @@ update_controls (JvmsRecordDialog *self)
  * The running JVMs
  */
 
+/* The process id of the chosen row's JVM, or 0 when none is chosen. */
+static GPid
+chosen_pid (JvmsRecordDialog *self)
+{
+  GtkListBoxRow *row = gtk_list_box_get_selected_row (self->jvm_list);
+  int i = row ? gtk_list_box_row_get_index (row) : -1;
+  if (self->jvms == NULL || i < 0 || (guint) i >= self->jvms->len)
+    return 0;
+  return ((JvmsRunningJvm *) g_ptr_array_index (self->jvms, i))->pid;
+}
+
 static void
 jvms_listed (GObject *source, GAsyncResult *result, gpointer user_data)
 {
@@ -144,6 +156,10 @@ jvms_listed (GObject *source, GAsyncResult *result, gpointer user_data)
   if (self->disposed || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
 
+  /* The JVM the user chose stays chosen when it is still listed: JVMs that start or end
+   * meanwhile move the rows, and a choice kept by position would attach to another process. */
+  GPid chosen = chosen_pid (self);
+  self->listings++;
   GtkWidget *child;
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->jvm_list))) != NULL)
     gtk_list_box_remove (self->jvm_list, child);
@@ -172,6 +188,8 @@ jvms_listed (GObject *source, GAsyncResult *result, gpointer user_data)
       g_autofree char *pid = g_strdup_printf (_("process %d"), (int) jvm->pid);
       adw_action_row_set_subtitle (ADW_ACTION_ROW (row), pid);
       gtk_list_box_append (self->jvm_list, row);
+      if (chosen != 0 && jvm->pid == chosen)
+        gtk_list_box_select_row (self->jvm_list, GTK_LIST_BOX_ROW (row));
     }
 }
 
@@ -343,14 +361,12 @@ start_action (GtkWidget *widget, const char *name, GVariant *param)
   GPid pid = 0;
   if (attach)
     {
-      GtkListBoxRow *row = gtk_list_box_get_selected_row (self->jvm_list);
-      int i = row ? gtk_list_box_row_get_index (row) : -1;
-      if (self->jvms == NULL || i < 0 || (guint) i >= self->jvms->len)
+      pid = chosen_pid (self);
+      if (pid == 0)
         {
           add_message (self, _("Choose a running JVM to attach to."));
           return;
         }
-      pid = ((JvmsRunningJvm *) g_ptr_array_index (self->jvms, i))->pid;
     }
   else
     {
@@ -484,6 +500,8 @@ jvms_record_dialog_dump_state (JvmsRecordDialog *self, GKeyFile *kf)
   /* The chosen row's index in that list, or -1 (a refresh empties the list and the choice). */
   GtkListBoxRow *chosen = gtk_list_box_get_selected_row (self->jvm_list);
   g_key_file_set_integer (kf, "record", "chosen-jvm", chosen != NULL ? gtk_list_box_row_get_index (chosen) : -1);
+  g_key_file_set_integer (kf, "record", "chosen-pid", (int) chosen_pid (self));
+  g_key_file_set_integer (kf, "record", "listings", (int) self->listings);
   set_bounds (kf, "command-bounds", GTK_WIDGET (self->command_row));
   set_bounds (kf, "folder-bounds", GTK_WIDGET (self->folder_row));
   set_bounds (kf, "duration-bounds", GTK_WIDGET (self->duration_spin));

@@ -297,13 +297,24 @@ def main():
                           "the list holds the JVM started here, by pid and main class (as jcmd -l names it)",
                           (jvm.pid, state.get("record", "jvms")))
                 if found:
-                    # Clicked until the dialog says the row is chosen: a refresh asked by the
-                    # search above can come back after the click and empty the list (CI,
-                    # sanitized: "Choose a running JVM to attach to").
+                    # Clicked until the dialog says our JVM is chosen, by pid: a refresh asked by
+                    # the search above can come back after the click and empty the list (CI,
+                    # sanitized: "Choose a running JVM to attach to"), and other JVMs starting or
+                    # ending on the machine move the rows (a click on the row found before once
+                    # attached to another JVM). Its row is found again before each click.
                     for _ in range(5):
-                        click("jvm-%d-bounds" % found[0])
-                        if tw.wait_for(lambda: state.get("record", "chosen-jvm") == str(found[0]), timeout=10):
+                        row = listed()
+                        if row is not None:
+                            click("jvm-%d-bounds" % row[0])
+                        if tw.wait_for(lambda: state.get("record", "chosen-pid") == str(jvm.pid), timeout=10):
                             break
+                    # A new listing keeps the choice on the same JVM.
+                    listings = int(state.get("record", "listings", "0"))
+                    click("refresh-bounds")
+                    tap.check(tw.wait_for(lambda: int(state.get("record", "listings", "0")) > listings, timeout=60)
+                              and state.get("record", "chosen-pid") == str(jvm.pid),
+                              "after the list is refreshed, the JVM chosen is still chosen",
+                              (listings, state.get("record", "listings"), state.get("record", "chosen-pid"), jvm.pid))
                     fill("duration-bounds", "3")
                     fill("output-bounds", out)
                     click("record-bounds")

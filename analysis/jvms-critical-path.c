@@ -137,20 +137,23 @@ static void
 read_window (Walk *w, gint64 lo, gint64 hi, const JvmsAttribute *attrs, guint n, GArray **outs)
 {
   w->path->n_queries++;
-  g_autoptr(JvmsHistoryRange) range = jvms_history_query_range (w->history, lo, hi, attrs, n, &w->error);
-  if (range == NULL)
+  guint from[N_LEAVES + 64];
+  g_autofree guint *heap = n > G_N_ELEMENTS (from) ? g_new (guint, n) : NULL;
+  guint *len = heap != NULL ? heap : from;
+  for (guint i = 0; i < n; i++)
+    len[i] = outs[i]->len;
+  /* Straight into the arrays kept (no copy through a range), then those without a value or a
+   * length dropped in place. */
+  if (!jvms_history_query_range_into (w->history, lo, hi, attrs, n, outs, &w->error))
     return;
-  guint pos = 0;
-  JvmsInterval iv;
-  /* They come attribute after attribute, in the order asked. */
-  while (jvms_history_range_next (range, &iv, &w->error))
+  for (guint i = 0; i < n; i++)
     {
-      while (pos < n && attrs[pos] != iv.attribute)
-        pos++;
-      if (pos == n)
-        break;
-      if (iv.end > iv.start && iv.value.type != JVMS_VALUE_NULL)
-        g_array_append_val (outs[pos], iv);
+      JvmsInterval *v = (JvmsInterval *) outs[i]->data;
+      guint kept = len[i];
+      for (guint k = len[i]; k < outs[i]->len; k++)
+        if (v[k].end > v[k].start && v[k].value.type != JVMS_VALUE_NULL)
+          v[kept++] = v[k];
+      g_array_set_size (outs[i], kept);
     }
 }
 

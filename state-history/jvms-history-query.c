@@ -571,16 +571,14 @@ cmp_interval (const void *a, const void *b)
   return x->start < y->start ? -1 : x->start > y->start;
 }
 
-JvmsHistoryRange *
-jvms_history_query_range (JvmsHistory         *self,
-                          gint64               t0,
-                          gint64               t1,
-                          const JvmsAttribute *attributes,
-                          guint                n_attributes,
-                          GError             **error)
+/* Gathers the intervals of @attributes meeting [t0, t1] per distinct attribute: returns the
+ * buckets (GArray of JvmsInterval each, in time order from base[b] on), and *index[i] the
+ * bucket of @attributes[i]. With @outs, an attribute's bucket is the first outs[i] asking it,
+ * appended to (base[b]: its length before). NULL on error. */
+static GPtrArray *
+range_gather (JvmsHistory *self, gint64 t0, gint64 t1, const JvmsAttribute *attributes,
+              guint n_attributes, GArray **outs, guint **index, guint **base, GError **error)
 {
-  g_return_val_if_fail (self != NULL, NULL);
-  g_return_val_if_fail (attributes != NULL || n_attributes == 0, NULL);
   if (t1 < t0)
     {
       g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_INVALID,
@@ -606,10 +604,12 @@ jvms_history_query_range (JvmsHistory         *self,
    * (visit_closed), a live one's open nodes may not: an attribute's are sorted when they are not. */
   g_autoptr (GPtrArray) buckets = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   g_autofree guint32 *slot = NULL;
+  guint *idx = g_new (guint, MAX (n_attributes, 1));
   for (guint i = 0; i < n_attributes && slot == NULL; i++)
     if (want[attributes[i]] == G_MAXUINT8)
       {
-        g_ptr_array_add (buckets, g_array_new (FALSE, FALSE, sizeof (JvmsInterval)));
+        g_ptr_array_add (buckets, outs != NULL ? g_array_ref (outs[i])
+                                               : g_array_new (FALSE, FALSE, sizeof (JvmsInterval)));
         /* Up to 254 attributes, want says which bucket (1 + its index); more need a wider map,
          * made only then (one a query is 4 bytes an attribute of the history to clear). */
         if (buckets->len < G_MAXUINT8)
@@ -623,10 +623,16 @@ jvms_history_query_range (JvmsHistory         *self,
       for (guint i = 0; i < n_attributes; i++)
         if (slot[attributes[i]] == 0)
           {
-            g_ptr_array_add (buckets, g_array_new (FALSE, FALSE, sizeof (JvmsInterval)));
+            g_ptr_array_add (buckets, outs != NULL ? g_array_ref (outs[i])
+                                                   : g_array_new (FALSE, FALSE, sizeof (JvmsInterval)));
             slot[attributes[i]] = buckets->len;
           }
     }
+  for (guint i = 0; i < n_attributes; i++)
+    idx[i] = (slot != NULL ? slot[attributes[i]] : want[attributes[i]]) - 1;
+  guint *from = g_new (guint, MAX (buckets->len, 1));
+  for (guint b = 0; b < buckets->len; b++)
+    from[b] = ((GArray *) g_ptr_array_index (buckets, b))->len;
   BucketData bd = { self, want, slot, (GArray **) buckets->pdata };
   guint n_set = 0;
   g_autofree guint32 *set = jvms_attribute_set (attributes, n_attributes, &n_set);
@@ -634,21 +640,46 @@ jvms_history_query_range (JvmsHistory         *self,
                 jvms_history_visit_set (self, t0, t1, want, set, n_set, bucket_one, &bd, error);
   jvms_history_unlock_if (self, locked);
   if (!ok)
-    return NULL;
-  guint total = 0;
+    {
+      g_free (idx);
+      g_free (from);
+      return NULL;
+    }
   for (guint b = 0; b < buckets->len; b++)
     {
       GArray *a = g_ptr_array_index (buckets, b);
-      const JvmsInterval *v = (const JvmsInterval *) a->data;
-      for (guint k = 1; k < a->len; k++)
+      JvmsInterval *v = (JvmsInterval *) a->data + from[b];
+      guint n = a->len - from[b];
+      for (guint k = 1; k < n; k++)
         if (v[k].start < v[k - 1].start)
           {
-            qsort (a->data, a->len, sizeof (JvmsInterval), cmp_interval);
+            qsort (v, n, sizeof (JvmsInterval), cmp_interval);
             break;
           }
-      total += a->len;
     }
+  *index = idx;
+  *base = from;
+  return g_steal_pointer (&buckets);
+}
 
+JvmsHistoryRange *
+jvms_history_query_range (JvmsHistory         *self,
+                          gint64               t0,
+                          gint64               t1,
+                          const JvmsAttribute *attributes,
+                          guint                n_attributes,
+                          GError             **error)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_return_val_if_fail (attributes != NULL || n_attributes == 0, NULL);
+  g_autofree guint *idx = NULL, *from = NULL;
+  g_autoptr (GPtrArray) buckets = range_gather (self, t0, t1, attributes, n_attributes, NULL,
+                                                &idx, &from, error);
+  if (buckets == NULL)
+    return NULL;
+  guint total = 0;
+  for (guint b = 0; b < buckets->len; b++)
+    total += ((GArray *) g_ptr_array_index (buckets, b))->len;
   JvmsHistoryRange *r = g_new0 (JvmsHistoryRange, 1);
   r->history = jvms_history_ref (self);
   /* In the caller's attribute order; a repeated attribute repeats its intervals. */
@@ -659,11 +690,39 @@ jvms_history_query_range (JvmsHistory         *self,
       r->items = g_array_sized_new (FALSE, FALSE, sizeof (JvmsInterval), total);
       for (guint i = 0; i < n_attributes; i++)
         {
-          GArray *a = g_ptr_array_index (buckets, (slot != NULL ? slot[attributes[i]] : want[attributes[i]]) - 1);
+          GArray *a = g_ptr_array_index (buckets, idx[i]);
           g_array_append_vals (r->items, a->data, a->len);
         }
     }
   return r;
+}
+
+gboolean
+jvms_history_query_range_into (JvmsHistory         *self,
+                               gint64               t0,
+                               gint64               t1,
+                               const JvmsAttribute *attributes,
+                               guint                n_attributes,
+                               GArray             **outs,
+                               GError             **error)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail ((attributes != NULL && outs != NULL) || n_attributes == 0, FALSE);
+  for (guint i = 0; i < n_attributes; i++)
+    g_return_val_if_fail (outs[i] != NULL && g_array_get_element_size (outs[i]) == sizeof (JvmsInterval), FALSE);
+  g_autofree guint *idx = NULL, *from = NULL;
+  g_autoptr (GPtrArray) buckets = range_gather (self, t0, t1, attributes, n_attributes, outs,
+                                                &idx, &from, error);
+  if (buckets == NULL)
+    return FALSE;
+  /* An attribute asked again: its intervals copied from the first array that asked it. */
+  for (guint i = 0; i < n_attributes; i++)
+    {
+      GArray *a = g_ptr_array_index (buckets, idx[i]);
+      if (a != outs[i])
+        g_array_append_vals (outs[i], (const JvmsInterval *) a->data + from[idx[i]], a->len - from[idx[i]]);
+    }
+  return TRUE;
 }
 
 gboolean

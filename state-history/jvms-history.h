@@ -258,6 +258,16 @@ JvmsHistoryRange   *jvms_history_query_range            (JvmsHistory            
                                                          const JvmsAttribute             *attributes,
                                                          guint                            n_attributes,
                                                          GError                         **error);
+/* The same intervals, each attribute's appended to @outs[i] (a GArray of JvmsInterval) in time
+ * order, for a caller that keeps them apart: no copy through a range. An attribute asked twice
+ * fills both arrays. FALSE with @error as jvms_history_query_range. */
+gboolean            jvms_history_query_range_into       (JvmsHistory                     *self,
+                                                         gint64                           t0,
+                                                         gint64                           t1,
+                                                         const JvmsAttribute             *attributes,
+                                                         guint                            n_attributes,
+                                                         GArray                         **outs,
+                                                         GError                         **error);
 /* Returns FALSE at the end (error unset) or on damage (error set). */
 gboolean            jvms_history_range_next             (JvmsHistoryRange                *range,
                                                          JvmsInterval                    *out,

@@ -316,6 +316,37 @@ check_range (JvmsHistory *h, Pair *p, GRand *r, gint64 t0, gint64 t1)
   JvmsInterval extra;
   g_assert_false (jvms_history_range_next (range, &extra, &error));
   g_assert_no_error (error);
+
+  /* Into the caller's arrays, appended after what they held: the range's intervals, attribute
+   * by attribute. */
+  g_autoptr (GPtrArray) outs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  JvmsInterval held = { .attribute = JVMS_ATTRIBUTE_INVALID, .start = -7 };
+  for (guint i = 0; i < n; i++)
+    {
+      GArray *a = g_array_new (FALSE, FALSE, sizeof (JvmsInterval));
+      g_array_append_val (a, held);
+      g_ptr_array_add (outs, a);
+    }
+  g_assert_true (jvms_history_query_range_into (h, t0, t1, attrs, n, (GArray **) outs->pdata, &error));
+  g_assert_no_error (error);
+  g_autoptr (JvmsHistoryRange) again = jvms_history_query_range (h, t0, t1, attrs, n, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < n; i++)
+    {
+      GArray *a = g_ptr_array_index (outs, i);
+      g_assert_cmpint (g_array_index (a, JvmsInterval, 0).start, ==, -7);
+      for (guint k = 1; k < a->len; k++)
+        {
+          JvmsInterval want, *got = &g_array_index (a, JvmsInterval, k);
+          g_assert_true (jvms_history_range_next (again, &want, &error));
+          g_assert_cmpuint (got->attribute, ==, want.attribute);
+          g_assert_cmpint (got->start, ==, want.start);
+          g_assert_cmpint (got->end, ==, want.end);
+          g_assert_true (jvms_value_equal (&got->value, &want.value));
+        }
+    }
+  g_assert_false (jvms_history_range_next (again, &extra, &error));
+  g_assert_no_error (error);
 }
 
 static gboolean

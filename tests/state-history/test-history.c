@@ -318,7 +318,9 @@ check_range (JvmsHistory *h, Pair *p, GRand *r, gint64 t0, gint64 t1)
   g_assert_no_error (error);
 
   /* Into the caller's arrays, appended after what they held: the range's intervals, attribute
-   * by attribute. */
+   * by attribute (one range check in three, for the suite's time). */
+  if ((t0 ^ t1) % 3 != 0)
+    return;
   g_autoptr (GPtrArray) outs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   JvmsInterval held = { .attribute = JVMS_ATTRIBUTE_INVALID, .start = -7 };
   for (guint i = 0; i < n; i++)
@@ -682,9 +684,9 @@ check_all (JvmsHistory *h, Pair *p, GRand *r, guint n_queries)
 static void
 test_random_sets (void)
 {
-  /* 340 sets (400 until the block directory's own test, /history/node-blocks, paid for its
-   * time with 60 of them). */
-  guint n_sets = scaled (340);
+  /* 280 sets (400 until the block directory's own test, /history/node-blocks, and the range
+   * read into the caller's arrays paid for their time with 120 of them). */
+  guint n_sets = scaled (280);
   for (guint seed = 1; seed <= n_sets; seed++)
     {
       g_autoptr (GRand) r = g_rand_new_with_seed (seed);

@@ -58,9 +58,14 @@ try:
                 bad += 1
                 t = json.loads(line)
                 print(f"{sys.argv[1].split('/')[0]}: {t['name']} {r}", file=sys.stderr)
-                # Its last lines, so that the cause is in the log's tail too.
-                for tail in (t.get("stdout") or "").splitlines()[-12:]:
-                    print(f"    {tail[:300]}", file=sys.stderr)
+                # Its failed checks (each with the two lines after it) and its last lines, so
+                # that the cause is in the log's tail too.
+                out = (t.get("stdout") or "").splitlines()
+                shown = [i + k for i, l in enumerate(out) if l.startswith("not ok")
+                         for k in range(3)][:18]
+                shown += range(max(len(out) - 4, 0), len(out))
+                for i in sorted(set(i for i in shown if i < len(out))):
+                    print(f"    {out[i][:300]}", file=sys.stderr)
 except (OSError, ValueError, KeyError, TypeError) as e:
     print(f"{sys.argv[1]}: {e!r}", file=sys.stderr)
     sys.exit(1)

@@ -77,8 +77,12 @@ typedef struct
   GError           *error;
   GHashTable       *spans[N_CAUSES];  /* jvms_evidence_spans_new: where each cause was one */
   CpuWindow         cpus;
-  const char       *recent[8];        /* strings stored last (store_recent) */
+  const char       *recent[16];       /* strings stored last (store_recent) */
+  const char       *recent_src[16];   /* the string each was asked by */
   guint             next_recent;
+  const char       *sys_src[8];       /* system calls' names met last (running_cause) */
+  const char       *sys_cause[8];     /* their causes, "in NAME", stored */
+  guint             next_sys;
 } Walk;
 
 static void
@@ -270,17 +274,26 @@ int_at (GArray *ivs, gint64 t, gint64 *out)
 
 /* store() for a segment's state and cause: a path of a million segments has a handful of
  * them, and looking each up in the string chunk's hash table was a twentieth of its time. The
- * last ones stored are compared first (the same text at another address is the same string). */
+ * last ones asked are found by their address first, then by their text (the same text at
+ * another address is the same string). @s must stay put while the walk runs (a literal, an
+ * interned string, one of the history's or of the path's chunk), so that its address keeps
+ * meaning its text: comparing each with the last stored strings was another 4 %. */
 static const char *
 store_recent (Walk *w, const char *s)
 {
   if (s == NULL)
     return NULL;
   for (guint i = 0; i < G_N_ELEMENTS (w->recent); i++)
-    if (w->recent[i] != NULL && (w->recent[i] == s || strcmp (w->recent[i], s) == 0))
+    if (w->recent_src[i] == s)
       return w->recent[i];
-  const char *stored = store (w->path, s);
+  const char *stored = NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (w->recent) && stored == NULL; i++)
+    if (w->recent[i] != NULL && strcmp (w->recent[i], s) == 0)
+      stored = w->recent[i];
+  if (stored == NULL)
+    stored = store (w->path, s);
   w->recent[w->next_recent] = stored;
+  w->recent_src[w->next_recent] = s;
   w->next_recent = (w->next_recent + 1) % G_N_ELEMENTS (w->recent);
   return stored;
 }
@@ -371,7 +384,7 @@ walk_wait (Walk *w, PathThread *t, const char *state, gint64 wait_start, gint64 
       const char *sys = string_at (t->ivs[SYSCALL], s);
       g_autofree char *full = detail != NULL ? g_strdup_printf ("%s; in %s", cause, detail)
                               : sys != NULL ? g_strdup_printf ("%s; in %s", cause, sys) : NULL;
-      add_segment (w, t, state, full != NULL ? full : cause, s, e);
+      add_segment (w, t, state, full != NULL ? store (w->path, full) : cause, s, e);
       return;
     }
   PathThread *next = thread_get (w, waker);
@@ -406,16 +419,25 @@ cpu_at (Walk *w, PathThread *t, gint64 time, gint64 *out)
 }
 
 static const char *
-running_cause (PathThread *t, gint64 s, gint64 kernel)
+running_cause (Walk *w, PathThread *t, gint64 s, gint64 kernel)
 {
   if (kernel == JVMS_KERNEL_STATE_RUNNABLE)
     return "waiting for a CPU";
   const char *sys = string_at (t->ivs[SYSCALL], s);
   if (sys != NULL)
     {
+      /* The history's strings stay put, one address a text: the cause of the last few found
+       * by it (formatting and interning it at each segment was a twentieth of a long path). */
+      for (guint i = 0; i < G_N_ELEMENTS (w->sys_src); i++)
+        if (w->sys_src[i] == sys)
+          return w->sys_cause[i];
       char buf[96];
       g_snprintf (buf, sizeof buf, "in %s", sys);
-      return g_intern_string (buf);
+      w->sys_src[w->next_sys] = sys;
+      w->sys_cause[w->next_sys] = store (w->path, buf);
+      const char *stored = w->sys_cause[w->next_sys];
+      w->next_sys = (w->next_sys + 1) % G_N_ELEMENTS (w->sys_src);
+      return stored;
     }
   gint64 user;
   if (int_at (t->ivs[USER], s, &user) && user == JVMS_USER_STATE_SAFEPOINT)
@@ -477,11 +499,14 @@ add_preempters (Walk *w, gint64 cpu, gint64 tid, gint64 from, gint64 to)
   if (w->error != NULL)
     return;
   GArray *ivs = g_ptr_array_index (w->cpus.ivs, slot);
-  for (guint i = first_ending_after (ivs, from); i < ivs->len; i++)
+  guint first = first_ending_after (ivs, from), last = first;
+  while (last < ivs->len && g_array_index (ivs, JvmsInterval, last).start < to)
+    last++;
+  /* Latest first, as the walk goes: each preempter's spans then come in reverse time order,
+   * which jvms_evidence_longest_intervals takes without sorting them. */
+  for (guint i = last; i-- > first;)
     {
       const JvmsInterval *iv = &g_array_index (ivs, JvmsInterval, i);
-      if (iv->start >= to)
-        break;
       gint64 a = MAX (iv->start, from), b = MIN (iv->end, to);
       if (b > a && iv->value.type == JVMS_VALUE_INT && iv->value.i > 0 && iv->value.i != tid)
         jvms_evidence_add_span (w->spans[CAUSE_PREEMPTER], iv->value.i, a, b, 0);
@@ -535,7 +560,7 @@ walk_back_user (Walk *w, PathThread *t, gint64 a, gint64 b, guint depth)
                                                         detail ? " on " : "", detail ? detail : "")
                                      : g_strdup_printf ("%s%s%s", name ? name : "?", detail ? ": " : "",
                                                         detail ? detail : "");
-          add_segment (w, t, name ? name : "unknown", cause, s, now);
+          add_segment (w, t, name ? name : "unknown", store (w->path, cause), s, now);
         }
       now = s;
     }
@@ -594,7 +619,7 @@ walk_back (Walk *w, PathThread *t, gint64 a, gint64 b, guint depth)
       else
         {
           add_segment (w, t, k == JVMS_KERNEL_STATE_RUNNABLE ? "runnable" : "running",
-                       running_cause (t, s, k), s, now);
+                       running_cause (w, t, s, k), s, now);
           /* Waiting for a CPU: the one it ran on next, where it was switched in (not known
            * when that lies beyond what was read: a thread still runnable at the range's end). */
           gint64 cpu;

@@ -170,6 +170,84 @@ compare_longest (gconstpointer a, gconstpointer b)
   return (x->from > y->from) - (x->from < y->from);
 }
 
+static void
+pair_swap (gint64 *v, guint i, guint j)
+{
+  gint64 f = v[2 * i], t = v[2 * i + 1];
+  v[2 * i] = v[2 * j];
+  v[2 * i + 1] = v[2 * j + 1];
+  v[2 * j] = f;
+  v[2 * j + 1] = t;
+}
+
+/* Sorts the @n spans of @v by start. Spans mostly come in time order, or in reverse (a walk
+ * back, the critical path's), with some out of place (its nested walks, a preempter's spans
+ * added forward within a wait): reversed when more go down than up, then the spans out of
+ * place are taken out, sorted alone and merged back, O(n + m log m) for m of them. Sorting all
+ * of a long path's spans was an eighth of its instructions (docs/benchmarks.md). */
+static void
+sort_by_start (gint64 *v, guint n)
+{
+  guint up = 0, down = 0;
+  for (guint k = 1; k < n; k++)
+    {
+      up += v[2 * k] > v[2 * k - 2];
+      down += v[2 * k] < v[2 * k - 2];
+    }
+  if (down == 0)
+    return;
+  if (down > up)
+    {
+      for (guint i = 0, j = n - 1; i < j; i++, j--)
+        pair_swap (v, i, j);
+      if (up == 0)
+        return;
+    }
+  /* In order kept in place (v[0, kept)), the others into rest. A span below the last kept
+   * that the one before it would take means the last kept was a spike: that one goes. */
+  g_autofree gint64 *rest = g_new (gint64, 2 * (gsize) n);
+  guint kept = 0, m = 0;
+  for (guint k = 0; k < n; k++)
+    {
+      gint64 f = v[2 * k], t = v[2 * k + 1];
+      if (kept > 0 && f < v[2 * kept - 2])
+        {
+          if (kept >= 2 && f >= v[2 * kept - 4])
+            {
+              rest[2 * m] = v[2 * kept - 2];
+              rest[2 * m + 1] = v[2 * kept - 1];
+              m++;
+              kept--;
+            }
+          else
+            {
+              rest[2 * m] = f;
+              rest[2 * m + 1] = t;
+              m++;
+              continue;
+            }
+        }
+      v[2 * kept] = f;
+      v[2 * kept + 1] = t;
+      kept++;
+    }
+  qsort (rest, m, 2 * sizeof (gint64), compare_starts);
+  /* Merged from the end, into the room the spans taken out left. */
+  for (guint i = kept, j = m, o = n; j > 0; o--)
+    if (i > 0 && v[2 * i - 2] > rest[2 * j - 2])
+      {
+        v[2 * o - 2] = v[2 * i - 2];
+        v[2 * o - 1] = v[2 * i - 1];
+        i--;
+      }
+    else
+      {
+        v[2 * o - 2] = rest[2 * j - 2];
+        v[2 * o - 1] = rest[2 * j - 1];
+        j--;
+      }
+}
+
 GArray *
 jvms_evidence_longest_intervals (const gint64 *pairs, guint n_pairs, gint64 *union_ns)
 {
@@ -178,28 +256,11 @@ jvms_evidence_longest_intervals (const gint64 *pairs, guint n_pairs, gint64 *uni
     *union_ns = 0;
   if (n_pairs == 0)
     return out;
-  /* The union of the spans, in time order, then the longest. Spans mostly come in time order,
-   * or in reverse (a walk back, the critical path's): sorted only when neither, and the longest
-   * picked as the union goes (a path over seconds has hundreds of thousands of them: sorting
-   * them all for 8 was a sixth of its time, docs/benchmarks.md). */
+  /* The union of the spans, in time order, then the longest, picked as the union goes (a path
+   * over seconds has hundreds of thousands of spans: sorting them all for 8 was a sixth of its
+   * time, docs/benchmarks.md). */
   g_autofree gint64 *sorted = g_memdup2 (pairs, (gsize) n_pairs * 2 * sizeof (gint64));
-  gboolean up = TRUE, down = TRUE;
-  for (guint k = 1; k < n_pairs && (up || down); k++)
-    {
-      up &= sorted[2 * k] >= sorted[2 * k - 2];
-      down &= sorted[2 * k] <= sorted[2 * k - 2];
-    }
-  if (!up && down)
-    for (guint i = 0, j = n_pairs - 1; i < j; i++, j--)
-      {
-        gint64 f = sorted[2 * i], t = sorted[2 * i + 1];
-        sorted[2 * i] = sorted[2 * j];
-        sorted[2 * i + 1] = sorted[2 * j + 1];
-        sorted[2 * j] = f;
-        sorted[2 * j + 1] = t;
-      }
-  else if (!up)
-    qsort (sorted, n_pairs, 2 * sizeof (gint64), compare_starts);
+  sort_by_start (sorted, n_pairs);
   /* The longest so far, in compare_longest's order (a total order: merged intervals are
    * disjoint, so no two start together). */
   JvmsEvidenceInterval best[JVMS_EVIDENCE_MAX_INTERVALS];

@@ -1,10 +1,10 @@
 /* test-evidence-intervals: jvms_evidence_longest_intervals (analysis/jvms-evidence.c), the
  * causes' intervals of the report and the critical path, against a naive model: every span
  * sorted by start, merged where they overlap or touch, all the merged sorted longest first (ties
- * earliest first), the first JVMS_EVIDENCE_MAX_INTERVALS kept. The function sorts only spans
- * that come in no order and keeps the longest as it merges; the inputs here come in time order,
- * in reverse (as a walk back adds them) and shuffled, with spans that touch, nest, repeat or
- * are empty. */
+ * earliest first), the first JVMS_EVIDENCE_MAX_INTERVALS kept. The function sorts only the
+ * spans out of place and keeps the longest as it merges; the inputs here come in time order, in
+ * reverse (as a walk back adds them), mostly in order or in reverse with some out of place (a
+ * nested walk's, a spike) and shuffled, with spans that touch, nest, repeat or are empty. */
 #include <stdlib.h>
 
 #include "jvms-evidence.h"
@@ -79,7 +79,18 @@ test_against_model (void)
           p[2 * k] = t;
           p[2 * k + 1] = t + g_rand_int_range (r, 0, 30);
         }
-      if (round % 3 == 1) /* reversed: a walk back */
+      if (round % 5 >= 3) /* some out of place: moved far, or swapped with a neighbour */
+        for (guint m = g_rand_int_range (r, 1, 2 + n / 10); m > 0 && n > 1; m--)
+          {
+            guint i = g_rand_int_range (r, 0, n);
+            guint j = g_rand_boolean (r) ? (guint) g_rand_int_range (r, 0, n) : MIN (i + 1, n - 1);
+            gint64 a = p[2 * i], b = p[2 * i + 1];
+            p[2 * i] = p[2 * j];
+            p[2 * i + 1] = p[2 * j + 1];
+            p[2 * j] = a;
+            p[2 * j + 1] = b;
+          }
+      if (round % 5 == 1 || round % 5 == 4) /* reversed: a walk back */
         for (guint i = 0, j = n - 1; i < j; i++, j--)
           {
             gint64 a = p[2 * i], b = p[2 * i + 1];
@@ -88,7 +99,7 @@ test_against_model (void)
             p[2 * j] = a;
             p[2 * j + 1] = b;
           }
-      else if (round % 3 == 2) /* shuffled */
+      else if (round % 5 == 2) /* shuffled */
         for (guint i = n - 1; i > 0; i--)
           {
             guint j = g_rand_int_range (r, 0, i + 1);

@@ -341,28 +341,47 @@ typedef struct
 /* Cursors kept on the stack; a query of more attributes allocates. */
 #define STACK_CURSORS 16
 
-/* Visits the intervals left in @cur that start before @before (and at or before @t1). */
-static void
-visit_before (GroupCursor *cur, guint n_cur, gint64 before, gint64 t1, JvmsVisitFunc func,
-              gpointer data)
-{
-  for (guint i = 0; i < n_cur; i++)
-    {
-      GroupCursor *c = &cur[i];
-      const JvmsGroupColumns *g = c->cols;
-      for (; c->k < c->last && g->starts[c->k] <= t1 && g->starts[c->k] < before; c->k++)
-        func (data, c->attr, g->starts[c->k], g->ends[c->k], g->types[c->k], g->bits[c->k]);
-    }
-}
+/* A run of one attribute's intervals, [from, to) of a group's columns, in time order: what a
+ * range query's visit hands over at once (range_gather), rather than interval by interval. */
+typedef void (*RunFunc) (gpointer data, guint32 attr, const JvmsGroupColumns *g, guint from,
+                         guint to);
 
 /* What a range query asks for: @want marks them (NULL: all), @set lists them in increasing
- * order when the caller knows them (NULL: found by walking the groups). */
+ * order when the caller knows them (NULL: found by walking the groups); @run, when set, takes
+ * the closed nodes' intervals a run at a time instead of the visit's function. */
 typedef struct
 {
   const guint8  *want;
   const guint32 *set;
   guint          n_set;
+  RunFunc        run;
 } Wanted;
+
+/* Visits the intervals left in @cur that start before @before (and at or before @t1). */
+static void
+visit_before (GroupCursor *cur, guint n_cur, gint64 before, gint64 t1, const Wanted *w,
+              JvmsVisitFunc func, gpointer data)
+{
+  for (guint i = 0; i < n_cur; i++)
+    {
+      GroupCursor *c = &cur[i];
+      const JvmsGroupColumns *g = c->cols;
+      /* The run ends at the first start past MIN (t1, before - 1): a few steps, then a binary
+       * search (a node's group of a busy attribute holds thousands, run out at once). */
+      gint64 upto = MIN (t1, before - 1);
+      guint k = c->k, stop = MIN (c->last, k + 8);
+      while (k < stop && g->starts[k] <= upto)
+        k++;
+      if (k == stop && k < c->last)
+        k += count_upto (g->starts + k, c->last - k, upto);
+      if (w->run != NULL && k > c->k)
+        w->run (data, c->attr, g, c->k, k);
+      else
+        for (guint j = c->k; j < k; j++)
+          func (data, c->attr, g->starts[j], g->ends[j], g->types[j], g->bits[j]);
+      c->k = k;
+    }
+}
 
 /* Opens a cursor on each wanted group of @n: by seeking each attribute when the node holds many
  * more groups than are asked for (a node holds every attribute that changed in its range), by
@@ -452,14 +471,14 @@ visit_closed (JvmsHistory *h, guint64 offset, guint32 csize, guint32 level, gint
     {
       gint64 cs = n->children[c].start;
       gint64 ce = c + 1 < n->n_children ? n->children[c + 1].start : n->end;
-      visit_before (cur, n_cur, cs, t1, func, data);
+      visit_before (cur, n_cur, cs, t1, w, func, data);
       if (cs > t1 || ce <= t0)
         continue;
       ok = visit_closed (h, n->children[c].offset, n->children[c].csize, n->level - 1, cs, ce,
                          t0, t1, w, func, data, depth + 1, error);
     }
   if (ok)
-    visit_before (cur, n_cur, G_MAXINT64, t1, func, data);
+    visit_before (cur, n_cur, G_MAXINT64, t1, w, func, data);
   if (cur != stack)
     g_free (cur);
   return ok;
@@ -504,7 +523,7 @@ gboolean
 jvms_history_visit (JvmsHistory *h, gint64 t0, gint64 t1, const guint8 *want, JvmsVisitFunc func,
                     gpointer data, GError **error)
 {
-  Wanted w = { want, NULL, 0 };
+  Wanted w = { want, NULL, 0, NULL };
   return visit (h, t0, t1, &w, func, data, error);
 }
 
@@ -513,7 +532,7 @@ jvms_history_visit_set (JvmsHistory *h, gint64 t0, gint64 t1, const guint8 *want
                         const guint32 *set, guint n_set, JvmsVisitFunc func, gpointer data,
                         GError **error)
 {
-  Wanted w = { want, set, n_set };
+  Wanted w = { want, set, n_set, NULL };
   return visit (h, t0, t1, &w, func, data, error);
 }
 
@@ -555,6 +574,32 @@ bucket_one (gpointer data, guint32 attr, gint64 s, gint64 e, guint8 type, guint6
   interval_out (bd->h, attr, s, e, type, bits, &g_array_index (a, JvmsInterval, a->len - 1));
 }
 
+/* bucket_one for a run of one attribute's intervals: the bucket grown once, integers written
+ * here (a long critical path takes millions of intervals, and a call and a growth each were a
+ * tenth of its instructions). */
+static void
+bucket_run (gpointer data, guint32 attr, const JvmsGroupColumns *g, guint from, guint to)
+{
+  BucketData *bd = data;
+  GArray *a = bd->buckets[(bd->slot32 != NULL ? bd->slot32[attr] : bd->slot8[attr]) - 1];
+  guint at = a->len;
+  g_array_set_size (a, at + (to - from));
+  JvmsInterval *out = &g_array_index (a, JvmsInterval, at);
+  for (guint k = from; k < to; k++, out++)
+    {
+      out->attribute = attr;
+      out->start = g->starts[k];
+      out->end = g->ends[k];
+      if (g->types[k] == JVMS_VALUE_INT)
+        {
+          out->value.type = JVMS_VALUE_INT;
+          out->value.i = (gint64) g->bits[k];
+        }
+      else
+        jvms_history_value_out (bd->h, g->types[k], g->bits[k], &out->value);
+    }
+}
+
 struct _JvmsHistoryRange
 {
   JvmsHistory *history;
@@ -569,6 +614,35 @@ cmp_interval (const void *a, const void *b)
   if (x->attribute != y->attribute)
     return x->attribute < y->attribute ? -1 : 1;
   return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static void
+want_map_free (gpointer data)
+{
+  g_byte_array_unref (data);
+}
+
+/* The calling thread's map of the attributes a range query asks (@n bytes), all 0 but where a
+ * query marks them, which it clears after: a query of a few attributes of a big history
+ * allocated and zeroed one of the history's size each time (11 KB a query on the critical
+ * path's bundle, thousands of queries a path). */
+static guint8 *
+want_map (guint n)
+{
+  static GPrivate key = G_PRIVATE_INIT (want_map_free);
+  GByteArray *map = g_private_get (&key);
+  if (map == NULL)
+    {
+      map = g_byte_array_new ();
+      g_private_set (&key, map);
+    }
+  if (map->len < MAX (n, 1))
+    {
+      guint had = map->len;
+      g_byte_array_set_size (map, MAX (n, 1));
+      memset (map->data + had, 0, map->len - had);
+    }
+  return map->data;
 }
 
 /* Gathers the intervals of @attributes meeting [t0, t1] per distinct attribute: returns the
@@ -588,18 +662,17 @@ range_gather (JvmsHistory *self, gint64 t0, gint64 t1, const JvmsAttribute *attr
     }
   gboolean locked = jvms_history_lock_if_live (self);
   guint n_attrs = jvms_attr_tree_size (self->attrs);
-  g_autofree guint8 *want = g_new0 (guint8, MAX (n_attrs, 1));
   for (guint i = 0; i < n_attributes; i++)
-    {
-      if (attributes[i] >= n_attrs)
-        {
-          g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_INVALID,
-                       "%s: unknown attribute %u", self->path, attributes[i]);
-          jvms_history_unlock_if (self, locked);
-          return NULL;
-        }
-      want[attributes[i]] = G_MAXUINT8; /* asked, its bucket not yet made */
-    }
+    if (attributes[i] >= n_attrs)
+      {
+        g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_INVALID,
+                     "%s: unknown attribute %u", self->path, attributes[i]);
+        jvms_history_unlock_if (self, locked);
+        return NULL;
+      }
+  guint8 *want = want_map (n_attrs);
+  for (guint i = 0; i < n_attributes; i++)
+    want[attributes[i]] = G_MAXUINT8; /* asked, its bucket not yet made */
   /* Gathered per attribute; a complete history's tree gives each one's in time order
    * (visit_closed), a live one's open nodes may not: an attribute's are sorted when they are not. */
   g_autoptr (GPtrArray) buckets = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
@@ -636,9 +709,11 @@ range_gather (JvmsHistory *self, gint64 t0, gint64 t1, const JvmsAttribute *attr
   BucketData bd = { self, want, slot, (GArray **) buckets->pdata };
   guint n_set = 0;
   g_autofree guint32 *set = jvms_attribute_set (attributes, n_attributes, &n_set);
-  gboolean ok = n_attributes == 0 ||
-                jvms_history_visit_set (self, t0, t1, want, set, n_set, bucket_one, &bd, error);
+  Wanted w = { want, set, n_set, bucket_run };
+  gboolean ok = n_attributes == 0 || visit (self, t0, t1, &w, bucket_one, &bd, error);
   jvms_history_unlock_if (self, locked);
+  for (guint i = 0; i < n_attributes; i++)
+    want[attributes[i]] = 0;
   if (!ok)
     {
       g_free (idx);

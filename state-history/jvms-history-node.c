@@ -810,6 +810,68 @@ runs_past:
   CORRUPT ("interval %u runs past its block", k);
 }
 
+/* Past one varint within [*pp, end): FALSE when it runs past the end or over 10 bytes. */
+static inline gboolean
+varint_skip (const guint8 **pp, const guint8 *end)
+{
+  const guint8 *p = *pp;
+  const guint8 *stop = end - p > 10 ? p + 10 : end;
+  while (p < stop)
+    if (*p++ < 0x80)
+      {
+        *pp = p;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+int
+jvms_group_reader_skip (JvmsGroupReader *r, GError **error)
+{
+  /* jvms_group_reader_decode's grammar without its values: a varint's bytes are passed over,
+   * not summed, and times are not checked (the decoding does, when the group is asked). */
+  const guint8 *p = r->p, *pend = r->block_end;
+  guint32 k = r->k;
+  for (guint32 j = 0, count = r->left; j < count; j++, k++)
+    {
+      if (p >= pend)
+        goto runs_past;
+      guint8 tag = *p++;
+      guint8 type = tag & 3;
+      guint small = tag >> 3;
+      if (!(tag & 4) && !varint_skip (&p, pend))
+        goto runs_past;
+      if (!varint_skip (&p, pend))
+        goto runs_past;
+      switch (type)
+        {
+        case JVMS_VALUE_INT:
+        case JVMS_VALUE_STRING:
+          if (!small && !varint_skip (&p, pend))
+            goto runs_past;
+          break;
+        case JVMS_VALUE_DOUBLE:
+          if (small)
+            CORRUPT ("interval %u has a bad tag %02x", k, tag);
+          if (pend - p < 8)
+            goto runs_past;
+          p += 8;
+          break;
+        default:
+          if (small)
+            CORRUPT ("interval %u has a bad tag %02x", k, tag);
+          break;
+        }
+    }
+  r->p = p;
+  r->k = k;
+  r->left = 0;
+  return 0;
+
+runs_past:
+  CORRUPT ("interval %u runs past its block", k);
+}
+
 /* Past the current group's intervals not read. */
 static int
 group_skip (JvmsGroupReader *r, GError **error)

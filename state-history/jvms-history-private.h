@@ -169,6 +169,9 @@ void jvms_node_memo_free  (JvmsNode *node);
  * with the same checks as jvms_group_reader_next: 0, or -1 on damage. */
 int  jvms_group_reader_decode     (JvmsGroupReader *r, gint64 *starts, gint64 *ends,
                                    guint64 *bits, guint8 *types, GError **error);
+/* Past the current group's intervals left, their structure checked (tags, lengths, the
+ * block's end) but not their values: 0, or -1 on damage. */
+int  jvms_group_reader_skip       (JvmsGroupReader *r, GError **error);
 /* Decodes every group and interval of @node: what jvms_history_check does to each node. */
 gboolean jvms_node_check_groups   (const JvmsNode *node, const char *file, GError **error);
 

@@ -196,6 +196,10 @@ jvms_node_cache_limits (JvmsNodeCache *c, gsize *budget, gsize *peak)
   g_mutex_unlock (&c->lock);
 }
 
+/* Only a node the cache holds is charged: one it let go lives on through the queries holding it,
+ * and what they decode into it is freed with their last reference. That memory is bounded by
+ * the nodes a query holds at once (one path from the root) and a node's payload
+ * (docs/state-history.md, "Memory of a node the cache let go while a query held it"). */
 void
 jvms_node_cache_charge (JvmsNodeCache *c, JvmsNode *node, gsize bytes)
 {

@@ -2,6 +2,7 @@
  * bench makes and on synthetic sample streams, against the JDK's own reader.
  *
  *   bench-profile [--mb N] [--max-minutes N] [--queries N] [--synthetic N,N] [--no-jdk]
+ *   bench-profile --samples FILE [--queries N] [--kind KIND]
  *
  * The recording: ProfileBench.java under data/jvmscope.jfc (execution samples every 10 ms,
  * allocation samples on, blocking events at threshold 0, all with stack traces), at least --mb MB
@@ -29,6 +30,9 @@
  *                                   times faster ours is; both outputs are compared line by line
  *   and the same query figures for synthetic streams of N samples written straight to a store
  *   (default 1,000,000 and 10,000,000), suffixed _synthetic_<N>.
+ * --samples FILE times the queries alone on a store already written (a recording's X.samples in
+ * the bench's cache-with/), without recording or indexing: the query figures, suffixed _store;
+ * --kind KIND asks only that kind (jvmscope-cli profile's names), to profile one.
  * All times are wall-clock medians or 99th percentiles of single queries on this (shared)
  * machine; CPU times are printed beside the build figures.
  */
@@ -207,7 +211,7 @@ build_index (const char *trace, const char *cache, gboolean samples, double *cpu
   return index;
 }
 
-static const JvmsProfileKind whole_kinds[] = {
+static JvmsProfileKind whole_kinds[] = {
   JVMS_PROFILE_KIND_CPU, JVMS_PROFILE_KIND_ALLOC, JVMS_PROFILE_KIND_PARK, JVMS_PROFILE_KIND_SLEEP,
   JVMS_PROFILE_KIND_LOCK, JVMS_PROFILE_KIND_WALL,
 };
@@ -472,6 +476,7 @@ main (int argc, char **argv)
   gint queries = 40;
   g_autofree char *synthetic = g_strdup ("1000000,10000000");
   gboolean no_jdk = FALSE, no_recording = FALSE;
+  g_autofree char *samples = NULL, *only_kind = NULL;
   GOptionEntry entries[] = {
     { "mb", 0, 0, G_OPTION_ARG_DOUBLE, &mb, "Size of the recording, MB (default 64)", "N" },
     { "max-minutes", 0, 0, G_OPTION_ARG_DOUBLE, &max_minutes, "Longest recording, minutes (default 120)", "N" },
@@ -479,6 +484,8 @@ main (int argc, char **argv)
     { "synthetic", 0, 0, G_OPTION_ARG_STRING, &synthetic, "Synthetic stream sizes, comma-separated (\"\" for none)", "N,N" },
     { "no-jdk", 0, 0, G_OPTION_ARG_NONE, &no_jdk, "Skip the JDK's side", NULL },
     { "no-recording", 0, 0, G_OPTION_ARG_NONE, &no_recording, "Only the synthetic streams", NULL },
+    { "samples", 0, 0, G_OPTION_ARG_FILENAME, &samples, "Only time the queries on this sample store", "FILE" },
+    { "kind", 0, 0, G_OPTION_ARG_STRING, &only_kind, "Only this kind of query (cpu, park, ...)", "KIND" },
     { NULL }
   };
   g_autoptr(GOptionContext) context = g_option_context_new ("— the profile query's speed");
@@ -488,6 +495,30 @@ main (int argc, char **argv)
     {
       g_printerr ("bench-profile: %s\n", error->message);
       return 2;
+    }
+  if (only_kind != NULL)
+    {
+      const char *event_type = NULL;
+      JvmsProfileKind kind;
+      jvms_profile_kind_parse (only_kind, &kind, &event_type);
+      if (event_type != NULL)
+        {
+          g_printerr ("bench-profile: --kind %s is not a kind\n", only_kind);
+          return 2;
+        }
+      for (gsize k = 0; k < G_N_ELEMENTS (whole_kinds); k++)
+        whole_kinds[k] = kind;
+    }
+  if (samples != NULL)
+    {
+      g_autoptr(JvmsProfile) profile = jvms_profile_open (samples, &error);
+      if (profile == NULL)
+        {
+          g_printerr ("bench-profile: %s\n", error->message);
+          return 1;
+        }
+      bench_queries (profile, (guint) queries, "_store");
+      return 0;
     }
   g_autofree char *dir = g_build_filename (g_get_tmp_dir (), "jvms-bench-profile", NULL);
   g_autofree char *classes = g_build_filename (dir, "classes", NULL);

@@ -393,13 +393,19 @@ typedef struct
   guint8           *threads;      /* per store thread: wanted; NULL: all */
   Sums              sums;
   gint64            from, to;
+  guint             level;        /* of the node being read */
 } Query;
 
+/* All threads: a node's all-threads sections where it has them, else every thread's. */
 static gboolean
 want_section (guint32 type, guint32 thread, gpointer data)
 {
   Query *q = data;
-  return q->plan.measure[type] != MEASURE_NONE && (q->threads == NULL || q->threads[thread]);
+  if (q->plan.measure[type] == MEASURE_NONE)
+    return FALSE;
+  if (thread == JVMS_SAMPLES_NONE)
+    return q->threads == NULL;
+  return q->threads == NULL ? q->level < JVMS_SAMPLES_ALL_THREADS_LEVEL : q->threads[thread];
 }
 
 static void
@@ -540,6 +546,7 @@ read_run (Query *q, guint level, guint block, GArray *records, GError **error)
 {
   if (level == 0)
     return read_raw (q, block, records, TRUE, error);
+  q->level = level;
   if (jvms_samples_store_has_node (q->store, level, block >> level))
     return jvms_samples_store_read_node (q->store, level, block >> level, want_section, add_entry, q, error);
   return read_run (q, level - 1, block, records, error)

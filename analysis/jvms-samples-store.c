@@ -663,6 +663,9 @@ jvms_samples_store_read_node (JvmsSamplesStore *self, guint level, guint node, J
     }
   const guint8 *entries = p;
   p = headers;
+  /* The type whose threads' sections came last and whose all-threads section is still due. */
+  guint64 due = G_MAXUINT64;
+  gboolean with_all = level >= JVMS_SAMPLES_ALL_THREADS_LEVEL;
   for (guint64 s = 0; s < n_sections; s++)
     {
       guint64 type = 0, thread = 0, n_entries = 0, bytes = 0;
@@ -670,8 +673,12 @@ jvms_samples_store_read_node (JvmsSamplesStore *self, guint level, guint node, J
       jvms_samples_get_varint (&p, end, &thread);
       jvms_samples_get_varint (&p, end, &n_entries);
       jvms_samples_get_varint (&p, end, &bytes);
-      if (type >= self->n_types || thread >= self->n_threads)
+      if (type >= self->n_types || (thread >= self->n_threads && thread != JVMS_SAMPLES_NONE))
         return bad (error, self->path, offset, "a node's section names an undefined type or thread");
+      if (thread == JVMS_SAMPLES_NONE ? !with_all || due != type
+                                      : with_all && due != G_MAXUINT64 && due != type)
+        return bad (error, self->path, offset, "a node's all-threads section is missing or out of place");
+      due = thread == JVMS_SAMPLES_NONE ? G_MAXUINT64 : type;
       if (bytes > (guint64) (end - entries) || n_entries > bytes)
         return bad (error, self->path, offset, "a node's section is larger than the node");
       const guint8 *q = entries, *q_end = entries + bytes;
@@ -698,6 +705,8 @@ jvms_samples_store_read_node (JvmsSamplesStore *self, guint level, guint node, J
       if (q != q_end)
         return bad (error, self->path, offset, "a node's section holds bytes after its entries");
     }
+  if (with_all && due != G_MAXUINT64)
+    return bad (error, self->path, offset, "a node's all-threads section is missing or out of place");
   if (entries != end)
     return bad (error, self->path, offset, "a node holds bytes after its sections");
   return TRUE;

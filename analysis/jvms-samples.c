@@ -474,6 +474,70 @@ merge_sums (GArray *a, GArray *b)
   return out;
 }
 
+/* @sums (sorted, threads' sums only) with, after each type's sections, that type's sums over all
+ * threads (thread NONE), sorted by stack: what a query of all threads reads instead of every
+ * thread's section. Each type's sums are ordered by stack with an LSD radix sort of
+ * (stack + 1, index) keys, then equal stacks added. */
+static GArray *
+add_all_threads (GArray *sums)
+{
+  const JvmsSamplesSum *in = (const JvmsSamplesSum *) (gconstpointer) sums->data;
+  guint n = sums->len;
+  /* At most one all-threads sum per sum: written in place, without a call per sum. */
+  GArray *out = g_array_sized_new (FALSE, FALSE, sizeof (JvmsSamplesSum), 2 * n + 1);
+  JvmsSamplesSum *o = (JvmsSamplesSum *) (gpointer) out->data;
+  g_autofree guint64 *keys = g_new (guint64, MAX (n, 1));
+  g_autofree guint64 *tmp = g_new (guint64, MAX (n, 1));
+  for (guint a = 0; a < n;)
+    {
+      guint b = a;
+      while (b < n && in[b].type == in[a].type)
+        b++;
+      guint m = b - a;
+      memcpy (o, in + a, m * sizeof *o);
+      o += m;
+      guint64 any = 0, all = G_MAXUINT64;
+      for (guint i = 0; i < m; i++)
+        {
+          keys[i] = (guint64) (guint32) (in[a + i].stack + 1) << 32 | i;
+          any |= keys[i];
+          all &= keys[i];
+        }
+      guint64 *k = keys, *t = tmp;
+      for (guint shift = 32; shift < 64; shift += 8)
+        {
+          if ((((any ^ all) >> shift) & 0xff) == 0)
+            continue;
+          guint count[257] = { 0 };
+          for (guint i = 0; i < m; i++)
+            count[((k[i] >> shift) & 0xff) + 1]++;
+          for (guint d = 1; d < 257; d++)
+            count[d] += count[d - 1];
+          for (guint i = 0; i < m; i++)
+            t[count[(k[i] >> shift) & 0xff]++] = k[i];
+          guint64 *swap = k;
+          k = t;
+          t = swap;
+        }
+      const JvmsSamplesSum *first = o;
+      for (guint i = 0; i < m; i++)
+        {
+          const JvmsSamplesSum *s = &in[a + (guint32) k[i]];
+          if (o > first && o[-1].stack == s->stack)
+            sum_add (o - 1, s);
+          else
+            {
+              *o = *s;
+              o->thread = JVMS_SAMPLES_NONE;
+              o++;
+            }
+        }
+      a = b;
+    }
+  out->len = (guint) (o - (JvmsSamplesSum *) (gpointer) out->data);
+  return out;
+}
+
 static void
 encode_node (JvmsSamplesWriter *self, GArray *sums)
 {
@@ -538,14 +602,30 @@ carry (JvmsSamplesWriter *self, guint level, GArray *sums)
       g_array_unref (sums);
       sums = parent;
       level++;
+      /* Below the level, the halves carry no all-threads sums; above it both do, and merging
+       * adds them as it adds the rest (thread NONE sorts after a type's threads). */
+      if (level == JVMS_SAMPLES_ALL_THREADS_LEVEL)
+        {
+          GArray *with_all = add_all_threads (sums);
+          g_array_unref (sums);
+          sums = with_all;
+        }
       JvmsSamplesNode node = { 0 };
       /* A node that sums almost nothing (more than 99 sums for 100 samples: stacks that rarely
        * repeat) is left out: its two halves cost a query about as much, and writing it would
-       * store the samples once more. Its sums still go up to its parent. */
-      guint64 samples = 0;
+       * store the samples once more. Its sums still go up to its parent. Counted on the
+       * threads' sums: the all-threads ones repeat them. */
+      guint64 samples = 0, n_sums = 0;
       for (guint i = 0; i < sums->len; i++)
-        samples += g_array_index (sums, JvmsSamplesSum, i).count;
-      if ((guint64) sums->len * 100 <= samples * 99)
+        {
+          const JvmsSamplesSum *s = &g_array_index (sums, JvmsSamplesSum, i);
+          if (s->thread != JVMS_SAMPLES_NONE)
+            {
+              samples += s->count;
+              n_sums++;
+            }
+        }
+      if (n_sums * 100 <= samples * 99)
         {
           encode_node (self, sums);
           guint64 offset;

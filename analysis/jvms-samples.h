@@ -235,7 +235,8 @@ typedef struct
 } JvmsSamplesEntry;
 
 /* Calls @entry for every entry of node (@level, @node) whose section @want accepts (NULL: all);
- * sections it refuses are skipped unread. */
+ * sections it refuses are skipped unread. From level JVMS_SAMPLES_ALL_THREADS_LEVEL up, each
+ * type also has a section of thread JVMS_SAMPLES_NONE: its threads' entries added together. */
 typedef gboolean (*JvmsSamplesSectionFunc) (guint32 type, guint32 thread, gpointer user_data);
 typedef void     (*JvmsSamplesEntryFunc)   (guint32 type, guint32 thread,
                                             const JvmsSamplesEntry *entry, gpointer user_data);

@@ -474,6 +474,36 @@ merge_sums (GArray *a, GArray *b)
   return out;
 }
 
+/* @keys (@n of them) sorted by their bits from @shift up: LSD radix by bytes, skipping bytes that
+ * are the same in every key. @tmp has room for @n; the result is in whichever of the two is
+ * returned. */
+static guint64 *
+radix_sort (guint64 *keys, guint64 *tmp, guint n, guint shift)
+{
+  guint64 any = 0, all = G_MAXUINT64;
+  for (guint i = 0; i < n; i++)
+    {
+      any |= keys[i];
+      all &= keys[i];
+    }
+  for (; shift < 64; shift += 8)
+    {
+      if ((((any ^ all) >> shift) & 0xff) == 0)
+        continue;
+      guint count[257] = { 0 };
+      for (guint i = 0; i < n; i++)
+        count[((keys[i] >> shift) & 0xff) + 1]++;
+      for (guint d = 1; d < 257; d++)
+        count[d] += count[d - 1];
+      for (guint i = 0; i < n; i++)
+        tmp[count[(keys[i] >> shift) & 0xff]++] = keys[i];
+      guint64 *swap = keys;
+      keys = tmp;
+      tmp = swap;
+    }
+  return keys;
+}
+
 /* @sums (sorted, threads' sums only) with, after each type's sections, that type's sums over all
  * threads (thread NONE), sorted by stack: what a query of all threads reads instead of every
  * thread's section. Each type's sums are ordered by stack with an LSD radix sort of
@@ -496,29 +526,9 @@ add_all_threads (GArray *sums)
       guint m = b - a;
       memcpy (o, in + a, m * sizeof *o);
       o += m;
-      guint64 any = 0, all = G_MAXUINT64;
       for (guint i = 0; i < m; i++)
-        {
-          keys[i] = (guint64) (guint32) (in[a + i].stack + 1) << 32 | i;
-          any |= keys[i];
-          all &= keys[i];
-        }
-      guint64 *k = keys, *t = tmp;
-      for (guint shift = 32; shift < 64; shift += 8)
-        {
-          if ((((any ^ all) >> shift) & 0xff) == 0)
-            continue;
-          guint count[257] = { 0 };
-          for (guint i = 0; i < m; i++)
-            count[((k[i] >> shift) & 0xff) + 1]++;
-          for (guint d = 1; d < 257; d++)
-            count[d] += count[d - 1];
-          for (guint i = 0; i < m; i++)
-            t[count[(k[i] >> shift) & 0xff]++] = k[i];
-          guint64 *swap = k;
-          k = t;
-          t = swap;
-        }
+        keys[i] = (guint64) (guint32) (in[a + i].stack + 1) << 32 | i;
+      const guint64 *k = radix_sort (keys, tmp, m, 32);
       const JvmsSamplesSum *first = o;
       for (guint i = 0; i < m; i++)
         {
@@ -702,34 +712,17 @@ block_sums (JvmsSamplesWriter *self, GArray *recs)
   for (guint i = 0; i < n_sections; i++)
     order[i]->rank = i;
 
-  g_autofree guint64 *keys = g_new (guint64, MAX (n, 1));
+  g_autofree guint64 *key_room = g_new (guint64, MAX (n, 1));
   g_autofree guint64 *tmp = g_new (guint64, MAX (n, 1));
-  guint64 any = 0, all = G_MAXUINT64;
   for (guint i = 0; i < n; i++)
     {
       const JvmsSampleRecord *r = &g_array_index (recs, JvmsSampleRecord, i);
       guint64 stack = (guint32) (r->stack + 1);   /* NONE (no stack) first */
-      keys[i] = (guint64) sections[section_of[i]].rank << (KEY_STACK_BITS + KEY_INDEX_BITS)
-                | stack << KEY_INDEX_BITS | i;
-      any |= keys[i];
-      all &= keys[i];
+      key_room[i] = (guint64) sections[section_of[i]].rank << (KEY_STACK_BITS + KEY_INDEX_BITS)
+                    | stack << KEY_INDEX_BITS | i;
     }
-  /* LSD radix by bytes above the index, skipping bytes that are the same in every key. */
-  for (guint shift = KEY_INDEX_BITS; shift < 64; shift += 8)
-    {
-      if ((((any ^ all) >> shift) & 0xff) == 0)
-        continue;
-      guint count[257] = { 0 };
-      for (guint i = 0; i < n; i++)
-        count[((keys[i] >> shift) & 0xff) + 1]++;
-      for (guint d = 1; d < 257; d++)
-        count[d] += count[d - 1];
-      for (guint i = 0; i < n; i++)
-        tmp[count[(keys[i] >> shift) & 0xff]++] = keys[i];
-      guint64 *swap = keys;
-      keys = tmp;
-      tmp = swap;
-    }
+  /* By the bits above the index. */
+  const guint64 *keys = radix_sort (key_room, tmp, n, KEY_INDEX_BITS);
 
   GArray *sums = g_array_sized_new (FALSE, FALSE, sizeof (JvmsSamplesSum), n);
   JvmsSamplesSum *out = (JvmsSamplesSum *) sums->data;

@@ -62,6 +62,7 @@ col_reset (Col *c)
   c->any = c->mixed = FALSE;
   durations_reset (&c->slots);
   c->min = c->max = NAN;
+  c->bound = FALSE;
   c->n_uncertain = 0;
 }
 
@@ -135,7 +136,7 @@ col_emit (JvmsHistory *h, const Col *c, JvmsSummaryCell *cell)
     }
   /* A pure column's dominant is its value. */
   cell_dominant (h, c->mixed ? durations_best (&c->slots, c->first) : c->first, cell);
-  cell->flags = c->mixed ? JVMS_SUMMARY_MIXED : 0;
+  cell->flags = (c->mixed ? JVMS_SUMMARY_MIXED : 0) | (c->bound ? JVMS_SUMMARY_RANGE_BOUND : 0);
   cell->min = c->min;
   cell->max = c->max;
 }
@@ -714,8 +715,8 @@ level_value_across (JvmsHistory *h, gint64 b_first, guint e_lo, guint lo, guint 
 
 static gboolean
 row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, gboolean want_range,
-                 GArray *segs, GArray *scratch, Col *cols, guint8 *cut, JvmsSummaryCell *row,
-                 GError **error)
+                 gboolean bound, GArray *segs, GArray *scratch, Col *cols, guint8 *cut,
+                 JvmsSummaryCell *row, GError **error)
 {
   JvmsSummaryIndex *si = h->summary;
   guint shift = level_shift (level);
@@ -841,6 +842,14 @@ row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, gbool
         {
           if (!isnan (col->min) && col->umin[u] >= col->min && col->umax[u] <= col->max)
             continue; /* cannot widen the column's range */
+          if (bound)
+            {
+              /* The whole bucket's extremes: they contain the piece's. */
+              minmax_add (&col->min, &col->max, col->umin[u]);
+              minmax_add (&col->min, &col->max, col->umax[u]);
+              col->bound = TRUE;
+              continue;
+            }
           if (!refine_minmax (&refine_cc, col->ubs[u], col->uvf[u], col->us[u], col->ue[u],
                               &col->min, &col->max, error))
             goto fail;
@@ -861,12 +870,15 @@ fail:
  * finer than the attribute's finest level. */
 gboolean
 jvms_summary_complete_row (JvmsHistory *h, const Cols *k, guint32 attr, gint level,
-                           gboolean want_range, RowBuffers *b, JvmsSummaryCell *row, GError **error)
+                           JvmsSummaryQueryFlags flags, RowBuffers *b, JvmsSummaryCell *row,
+                           GError **error)
 {
   gint k0 = jvms_summary_index_finest (h->summary, attr);
+  gboolean want_range = (flags & JVMS_SUMMARY_QUERY_NO_RANGE) == 0;
+  gboolean bound = (flags & JVMS_SUMMARY_QUERY_RANGE_BOUND) != 0;
   gboolean ok = k0 >= 0 && level >= k0
-                  ? row_from_levels (h, k, attr, (guint) level, want_range, b->segs, b->scratch,
-                                     b->cols, b->cut, row, error)
+                  ? row_from_levels (h, k, attr, (guint) level, want_range, bound, b->segs,
+                                     b->scratch, b->cols, b->cut, row, error)
                   : row_from_changes (h, k, attr, want_range, b->changes, b->cols, b->cut, row, error);
   /* The same answer whichever way the row was read. */
   for (guint c = 0; ok && !want_range && c < k->n; c++)

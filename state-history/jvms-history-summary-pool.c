@@ -74,8 +74,7 @@ row_job_work (RowJob *job)
         break;
       GError *local = NULL;
       JvmsSummaryQueryFlags flags = job->row_flags ? job->row_flags[i] : job->flags;
-      gboolean want_range = (flags & JVMS_SUMMARY_QUERY_NO_RANGE) == 0;
-      if (!jvms_summary_complete_row (job->h, job->k, job->attributes[i], job->level, want_range,
+      if (!jvms_summary_complete_row (job->h, job->k, job->attributes[i], job->level, flags,
                                       b, job->cells + (gsize) i * job->k->n, &local))
         {
           g_atomic_int_set (&job->failed, 1);

@@ -282,6 +282,7 @@ typedef struct
   RV        first;
   Durations slots;
   double   min, max;
+  gboolean bound;  /* min/max widened to a cut bucket's (JVMS_SUMMARY_QUERY_RANGE_BOUND) */
   /* cut pieces whose min/max is not known exactly: refined at the end if they matter */
   guint    n_uncertain;
   gint64   us[2], ue[2], ubs[2]; /* the piece, and its bucket's start */
@@ -342,7 +343,7 @@ void     jvms_summary_row_from_intervals (JvmsHistory *h, const Cols *k, const R
 /* One row of a complete history, from the levels or the change list: FALSE when a blob it
  * reads is damaged. */
 gboolean jvms_summary_complete_row       (JvmsHistory *h, const Cols *k, guint32 attr, gint level,
-                                          gboolean want_range, RowBuffers *b,
+                                          JvmsSummaryQueryFlags flags, RowBuffers *b,
                                           JvmsSummaryCell *row, GError **error);
 
 /* ---- the pool (jvms-history-summary-pool.c) ---- */

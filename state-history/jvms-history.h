@@ -279,6 +279,8 @@ typedef enum
 {
   JVMS_SUMMARY_EMPTY = 1 << 0, /* the column lies outside what has been indexed */
   JVMS_SUMMARY_MIXED = 1 << 1, /* exactly: some value other than @dominant held in the column */
+  /* min and max are an outer bound, not exact (only with JVMS_SUMMARY_QUERY_RANGE_BOUND) */
+  JVMS_SUMMARY_RANGE_BOUND = 1 << 2,
 } JvmsSummaryFlags;
 
 typedef struct
@@ -323,6 +325,14 @@ typedef enum
    * boundary that cuts a bucket leaves the min/max of each piece unknown, and only reading the
    * change list there tells it: skipping that makes a busy row several times cheaper. */
   JVMS_SUMMARY_QUERY_NO_RANGE = 1 << 0,
+  /* For a frame drawn at once and refined after: where a column boundary cuts a level bucket
+   * whose extremes could widen the column's, min and max take that bucket's extremes instead of
+   * reading the change list, and the cell carries JVMS_SUMMARY_RANGE_BOUND. Such a cell's range
+   * contains the exact one (no peak is missed) and lies within the extremes of the buckets the
+   * column touches: a peak drawn at most one bucket, narrower than the column, beyond its edge.
+   * Cells without the flag are exact; the same query without this flag gives every cell
+   * exactly (about as costly as the change list over the window, for a busy numeric row). */
+  JVMS_SUMMARY_QUERY_RANGE_BOUND = 1 << 1,
 } JvmsSummaryQueryFlags;
 
 /* jvms_history_query_summary with @flags. */

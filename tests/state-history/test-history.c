@@ -456,6 +456,74 @@ dominant_is_longest (const JvmsValue *got, const Held *held, const ModelIv **wan
  * (ReadKind): the tests that build streams for it assert that they reach both. */
 static guint n_longest_checked[2];
 
+/* Cells of JVMS_SUMMARY_QUERY_RANGE_BOUND whose range was a bound, not exact: the tests that
+ * build numeric streams for it assert that they reach some. */
+static guint n_range_bounds;
+
+/* Row @i of a query with JVMS_SUMMARY_QUERY_RANGE_BOUND (@got), against its exact cells
+ * (@want): every other answer the same; min and max equal where a cell does not say
+ * RANGE_BOUND, and where it does, containing the exact ones and within the model's extremes over
+ * the level's buckets that the column touches (a bound: never a peak hidden, never a value from
+ * beyond those buckets). */
+static void
+check_summary_bound_row (Pair *p, gint64 t0, gint64 t1, guint n_columns, guint attr_index,
+                         const JvmsSummaryCell *got_row, const JvmsSummaryCell *want_row)
+{
+  gint64 width = (t1 - t0) / n_columns;
+  gint level = -1;
+  while (level + 1 < (gint) JVMS_SUMMARY_N_LEVELS &&
+         width >= (gint64) 1 << (JVMS_SUMMARY_BASE_SHIFT + (level + 1) * JVMS_SUMMARY_LEVEL_SHIFT))
+    level++;
+  gint64 w = level >= 0 ? (gint64) 1 << (JVMS_SUMMARY_BASE_SHIFT + level * JVMS_SUMMARY_LEVEL_SHIFT) : 1;
+  ModelAttr *ma = p->model->attrs->pdata[attr_index];
+  for (guint c = 0; c < n_columns; c++)
+    {
+      const JvmsSummaryCell *got = &got_row[c], *want = &want_row[c];
+      g_assert_cmpint (got->flags & ~JVMS_SUMMARY_RANGE_BOUND, ==, want->flags);
+      g_assert_true (jvms_value_equal (&got->dominant, &want->dominant));
+      if (!(got->flags & JVMS_SUMMARY_RANGE_BOUND))
+        {
+          if (!((isnan (got->min) && isnan (want->min)) || got->min == want->min) ||
+              !((isnan (got->max) && isnan (want->max)) || got->max == want->max))
+            g_error ("summary bound [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ") col %u/%u attr %u: "
+                     "min/max %g/%g without RANGE_BOUND, exact %g/%g", t0, t1, c, n_columns,
+                     attr_index, got->min, got->max, want->min, want->max);
+          continue;
+        }
+      n_range_bounds++;
+      /* The buckets the column touches, and the model's extremes over them. */
+      gint64 cs = t0 + (gint64) (((__int128) (t1 - t0) * c) / n_columns);
+      gint64 ce = t0 + (gint64) (((__int128) (t1 - t0) * (c + 1)) / n_columns);
+      gint64 lo = cs - (((cs % w) + w) % w), hi = ce + (w - (((ce % w) + w) % w)) % w;
+      double mn = NAN, mx = NAN;
+      guint k0 = 0, k1 = ma->ivs->len;
+      while (k0 < k1)
+        {
+          guint mid = (k0 + k1) / 2;
+          if (g_array_index (ma->ivs, ModelIv, mid).end <= lo)
+            k0 = mid + 1;
+          else
+            k1 = mid;
+        }
+      for (guint k = k0; k < ma->ivs->len && g_array_index (ma->ivs, ModelIv, k).start < hi; k++)
+        {
+          const ModelIv *e = &g_array_index (ma->ivs, ModelIv, k);
+          double v = e->type == JVMS_VALUE_INT ? (double) e->i : e->type == JVMS_VALUE_DOUBLE ? e->d : NAN;
+          if (isnan (v))
+            continue;
+          mn = isnan (mn) ? v : MIN (mn, v);
+          mx = isnan (mx) ? v : MAX (mx, v);
+        }
+      /* A column that held no number exactly may take a cut bucket's numbers as its bound. */
+      gboolean contains = isnan (want->min) || (got->min <= want->min && got->max >= want->max);
+      if (!contains || !(got->min >= mn && got->max <= mx))
+        g_error ("summary bound [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ") col %u/%u attr %u: "
+                 "bound %g/%g, exact %g/%g, buckets [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT
+                 ") hold %g/%g", t0, t1, c, n_columns, attr_index, got->min, got->max, want->min,
+                 want->max, lo, hi, mn, mx);
+    }
+}
+
 /* Summaries of four attributes picked at random, or of attribute @only (>= 0) alone. */
 static void
 check_summary_of (JvmsHistory *h, Pair *p, GRand *r, gint64 t0, gint64 t1, guint n_columns, gint only)
@@ -602,24 +670,34 @@ check_summary_of (JvmsHistory *h, Pair *p, GRand *r, gint64 t0, gint64 t1, guint
       g_assert_true (isnan (plain[j].min) && isnan (plain[j].max));
     }
 
-  /* Flags per row, in one query: each row as the query with its flags gave it. */
+  /* Flags per row, in one query: each row as the query with its flags gave it; a row with
+   * RANGE_BOUND against the exact one by check_summary_bound_row. */
   g_autofree JvmsSummaryQueryFlags *row_flags = g_new (JvmsSummaryQueryFlags, MAX (n, 1));
   g_autofree JvmsSummaryCell *mixed = g_new0 (JvmsSummaryCell, (gsize) n * n_columns);
   for (guint i = 0; i < n; i++)
-    row_flags[i] = i % 3 == 1 ? JVMS_SUMMARY_QUERY_NO_RANGE : JVMS_SUMMARY_QUERY_DEFAULT;
+    row_flags[i] = i % 3 == 1 ? JVMS_SUMMARY_QUERY_NO_RANGE
+                 : i % 3 == 2 ? JVMS_SUMMARY_QUERY_RANGE_BOUND : JVMS_SUMMARY_QUERY_DEFAULT;
   g_assert_true (jvms_history_query_summary_rows (h, t0, t1, attrs, row_flags, n, n_columns,
                                                   mixed, &error));
   g_assert_no_error (error);
   for (guint i = 0; i < n; i++)
-    for (guint c = 0; c < n_columns; c++)
-      {
-        gsize j = (gsize) i * n_columns + c;
-        const JvmsSummaryCell *want = row_flags[i] ? &plain[j] : &cells[j];
-        g_assert_cmpint (mixed[j].flags, ==, want->flags);
-        g_assert_true (jvms_value_equal (&mixed[j].dominant, &want->dominant));
-        g_assert_true ((isnan (mixed[j].min) && isnan (want->min)) || mixed[j].min == want->min);
-        g_assert_true ((isnan (mixed[j].max) && isnan (want->max)) || mixed[j].max == want->max);
-      }
+    {
+      if (row_flags[i] == JVMS_SUMMARY_QUERY_RANGE_BOUND)
+        {
+          check_summary_bound_row (p, t0, t1, n_columns, idx[i], mixed + (gsize) i * n_columns,
+                                   cells + (gsize) i * n_columns);
+          continue;
+        }
+      for (guint c = 0; c < n_columns; c++)
+        {
+          gsize j = (gsize) i * n_columns + c;
+          const JvmsSummaryCell *want = row_flags[i] == JVMS_SUMMARY_QUERY_NO_RANGE ? &plain[j] : &cells[j];
+          g_assert_cmpint (mixed[j].flags, ==, want->flags);
+          g_assert_true (jvms_value_equal (&mixed[j].dominant, &want->dominant));
+          g_assert_true ((isnan (mixed[j].min) && isnan (want->min)) || mixed[j].min == want->min);
+          g_assert_true ((isnan (mixed[j].max) && isnan (want->max)) || mixed[j].max == want->max);
+        }
+    }
 }
 
 static void
@@ -1602,6 +1680,9 @@ test_summary_levels (void)
         check_summary_of (h, &p, r, e->start + 100000, e->end - 100000, nc, 6);
     }
   g_assert_cmpuint (n_pauses, >=, 50);
+  /* The numeric rows' cut buckets were bounds in some columns. */
+  g_test_message ("range bounds checked: %u cells", n_range_bounds);
+  g_assert_cmpuint (n_range_bounds, >=, 100);
   pair_free (&p);
 }
 

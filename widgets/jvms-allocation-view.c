@@ -15,6 +15,16 @@
  * whatever the trace). */
 #define TOP_CLASSES 3
 #define MAX_CLASS_ROWS 8192
+/* A frame asks the rows' ranges as a bound where a column boundary cuts a summary bucket
+ * (JVMS_SUMMARY_QUERY_RANGE_BOUND: the bucket's whole min/max, no peak missed), since reading
+ * those pieces exactly was about 45 ms of the 53 ms frames of a whole trace at 100 M intervals
+ * (docs/benchmarks.md); the rows are then asked exactly at the frame clock's ticks, for about
+ * this long a tick. An export asks them exactly at once. */
+#define REFINE_TICK_US 4000
+/* Rows asked exactly at a time between looks at the clock: a row of a busy thread over the
+ * whole trace at 100 M intervals takes about 3 ms, and a tick also draws the view again
+ * (about 4 ms for 20 rows). */
+#define REFINE_STEP 2
 
 struct _JvmsAllocationView
 {
@@ -22,7 +32,16 @@ struct _JvmsAllocationView
   GArray       *threads; /* JvmsThreadFolder: attributes[0] is the allocation rate */
   JvmsRowCells  cells;
   JvmsEventStore *store; /* for the classes in the tooltip, or NULL */
+  gint64        geometry_t0, geometry_t1; /* the range the cached cells cover */
   GString      *tooltip_numbers; /* what the last tooltip at a time said, as numbers */
+  /* Per block of the cached cells (a row on screen): its range is still a bound, to be asked
+   * exactly; how many are; the next to ask. */
+  GArray       *bound;   /* guint8 */
+  guint         n_bound;
+  guint         next_bound;
+  guint         refine_tick;
+  JvmsSummaryCell *exact; /* REFINE_STEP rows asked exactly, copied into the cells */
+  int           exact_columns;
 };
 
 G_DEFINE_FINAL_TYPE (JvmsAllocationView, jvms_allocation_view, JVMS_TYPE_TIMELINE)
@@ -39,6 +58,8 @@ jvms_allocation_view_reload (JvmsTimeline *timeline,
   static const char * const paths[] = { "allocation-rate" };
 
   jvms_row_cells_reset (&self->cells);
+  g_array_set_size (self->bound, 0);
+  self->n_bound = self->next_bound = 0;
   g_clear_pointer (&self->threads, g_array_unref);
   self->threads = jvms_thread_folders_read (history, list, "Threads", paths, 1);
 }
@@ -57,14 +78,133 @@ rate_lane (gpointer data,
   return g_array_index (JVMS_ALLOCATION_VIEW (data)->threads, JvmsThreadFolder, row).attributes[0];
 }
 
+/* Asks rows whose range is a bound exactly, for about @us microseconds (at least one step;
+ * G_MAXINT64: all of them); TRUE when some are left. */
+static gboolean
+refine_rows (JvmsAllocationView *self,
+             JvmsHistory        *history,
+             gint64              us)
+{
+  JvmsLaneCells *lanes = &self->cells.lanes;
+  gint64 deadline = us == G_MAXINT64 ? G_MAXINT64 : g_get_monotonic_time () + us;
+  gboolean stepped = FALSE;
+  int n_columns = lanes->n_columns;
+
+  if (self->exact_columns < n_columns)
+    {
+      g_free (self->exact);
+      self->exact = g_new (JvmsSummaryCell, (gsize) REFINE_STEP * n_columns);
+      self->exact_columns = n_columns;
+    }
+  while (self->n_bound > 0 && (!stepped || deadline == G_MAXINT64 || g_get_monotonic_time () < deadline))
+    {
+      JvmsAttribute attributes[REFINE_STEP];
+      guint blocks[REFINE_STEP], n = 0;
+      g_autoptr(GError) error = NULL;
+
+      for (; n < REFINE_STEP && self->next_bound < self->bound->len; self->next_bound++)
+        if (g_array_index (self->bound, guint8, self->next_bound))
+          {
+            blocks[n] = self->next_bound;
+            attributes[n++] = g_array_index (lanes->attributes, JvmsAttribute, self->next_bound);
+          }
+      if (!jvms_history_query_summary_full (history, self->geometry_t0, self->geometry_t1,
+                                            attributes, n, (guint) n_columns,
+                                            JVMS_SUMMARY_QUERY_DEFAULT, self->exact, &error))
+        {
+          /* The bound stays drawn, and said. */
+          g_warning ("Allocation view: %s", error->message);
+          self->n_bound = 0;
+          return FALSE;
+        }
+      for (guint i = 0; i < n; i++)
+        {
+          memcpy (&lanes->cells[(gsize) blocks[i] * n_columns], &self->exact[(gsize) i * n_columns],
+                  sizeof (JvmsSummaryCell) * n_columns);
+          g_array_index (self->bound, guint8, blocks[i]) = FALSE;
+        }
+      self->n_bound -= n;
+      stepped = TRUE;
+    }
+  return self->n_bound > 0;
+}
+
+gboolean
+jvms_allocation_view_step_refinement (JvmsAllocationView *self)
+{
+  JvmsSession *session;
+  JvmsHistory *history;
+  gboolean left;
+
+  g_return_val_if_fail (JVMS_IS_ALLOCATION_VIEW (self), FALSE);
+  session = jvms_timeline_get_session (JVMS_TIMELINE (self));
+  history = session != NULL ? jvms_session_get_history (session) : NULL;
+  left = history != NULL && refine_rows (self, history, REFINE_TICK_US);
+  /* The rows changed: drawn again from the cache, without a query of the others. */
+  jvms_timeline_redraw (JVMS_TIMELINE (self));
+  return left;
+}
+
+guint
+jvms_allocation_view_get_n_bound_rows (JvmsAllocationView *self)
+{
+  g_return_val_if_fail (JVMS_IS_ALLOCATION_VIEW (self), 0);
+  return self->n_bound;
+}
+
+static gboolean
+refine_tick (GtkWidget     *widget,
+             GdkFrameClock *clock,
+             gpointer       data)
+{
+  JvmsAllocationView *self = JVMS_ALLOCATION_VIEW (widget);
+
+  if (jvms_allocation_view_step_refinement (self))
+    return G_SOURCE_CONTINUE;
+  self->refine_tick = 0;
+  return G_SOURCE_REMOVE;
+}
+
 static void
 jvms_allocation_view_compute (JvmsTimeline               *timeline,
                               JvmsHistory                *history,
                               const JvmsTimelineGeometry *g)
 {
   JvmsAllocationView *self = JVMS_ALLOCATION_VIEW (timeline);
+  JvmsLaneCells *lanes = &self->cells.lanes;
 
-  jvms_row_cells_compute (&self->cells, history, g, self->threads->len, rate_lane, self);
+  self->cells.lanes.range_bound = !g->offscreen;
+  g_array_set_size (self->bound, 0);
+  self->n_bound = self->next_bound = 0;
+  if (!jvms_row_cells_compute (&self->cells, history, g, self->threads->len, rate_lane, self) ||
+      g->offscreen)
+    return;
+  /* The rows whose range is a bound somewhere: asked exactly at the next ticks. */
+  self->geometry_t0 = g->t0;
+  self->geometry_t1 = g->t1;
+  g_array_set_size (self->bound, lanes->attributes->len);
+  for (guint b = 0; b < lanes->attributes->len; b++)
+    {
+      const JvmsSummaryCell *row = &lanes->cells[(gsize) b * g->n_columns];
+      guint8 is_bound = FALSE;
+      for (int c = 0; c < g->n_columns && !is_bound; c++)
+        is_bound = (row[c].flags & JVMS_SUMMARY_RANGE_BOUND) != 0;
+      g_array_index (self->bound, guint8, b) = is_bound;
+      self->n_bound += is_bound;
+    }
+  if (self->n_bound > 0 && self->refine_tick == 0)
+    self->refine_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), refine_tick, NULL, NULL);
+}
+
+/* Whether row @row's cells hold a bound of its range somewhere (not asked exactly yet). */
+static gboolean
+row_is_bound (JvmsAllocationView *self,
+              guint               row)
+{
+  guint block = row - self->cells.first;
+
+  return row >= self->cells.first && block < self->bound->len &&
+         g_array_index (self->bound, guint8, block);
 }
 
 static char *
@@ -96,8 +236,11 @@ draw_thread (cairo_t                     *cr,
   if (peak > 0)
     {
       g_autofree char *rate = format_rate (peak);
-      /* TRANSLATORS: the peak of a thread's allocation rate in view, the top of its chart */
-      g_autofree char *scale = g_strdup_printf (_("peak %s"), rate);
+      /* TRANSLATORS: the peak of a thread's allocation rate in view, the top of its chart; the
+       * second while the chart's columns are still drawn with a bound of their range (a peak
+       * may show up to a column early or late) and the exact rates are being read */
+      g_autofree char *scale = g_strdup_printf (row_is_bound (self, row) ? _("peak ≤ %s, refining")
+                                                                          : _("peak %s"), rate);
       jvms_timeline_draw_label (cr, &g->palette->dim_text, 6, y + 15, g->gutter - 10, scale, FALSE);
       jvms_lane_draw_numeric (cr, g, lanes[0], y + JVMS_ALLOCATION_VIEW_CHART_Y,
                               JVMS_ALLOCATION_VIEW_CHART_HEIGHT, 0, peak, &rate_color);
@@ -258,6 +401,19 @@ jvms_allocation_view_describe (JvmsTimeline *timeline)
 }
 
 static void
+jvms_allocation_view_dispose (GObject *object)
+{
+  JvmsAllocationView *self = JVMS_ALLOCATION_VIEW (object);
+
+  if (self->refine_tick != 0)
+    {
+      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->refine_tick);
+      self->refine_tick = 0;
+    }
+  G_OBJECT_CLASS (jvms_allocation_view_parent_class)->dispose (object);
+}
+
+static void
 jvms_allocation_view_finalize (GObject *object)
 {
   JvmsAllocationView *self = JVMS_ALLOCATION_VIEW (object);
@@ -265,6 +421,8 @@ jvms_allocation_view_finalize (GObject *object)
   jvms_row_cells_clear (&self->cells);
   g_clear_pointer (&self->threads, g_array_unref);
   g_clear_pointer (&self->store, jvms_event_store_unref);
+  g_clear_pointer (&self->bound, g_array_unref);
+  g_free (self->exact);
   g_string_free (self->tooltip_numbers, TRUE);
   G_OBJECT_CLASS (jvms_allocation_view_parent_class)->finalize (object);
 }
@@ -275,6 +433,7 @@ jvms_allocation_view_class_init (JvmsAllocationViewClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   JvmsTimelineClass *timeline_class = JVMS_TIMELINE_CLASS (klass);
 
+  object_class->dispose = jvms_allocation_view_dispose;
   object_class->finalize = jvms_allocation_view_finalize;
   timeline_class->reload = jvms_allocation_view_reload;
   timeline_class->get_content_height = jvms_allocation_view_get_content_height;
@@ -292,6 +451,7 @@ jvms_allocation_view_init (JvmsAllocationView *self)
 {
   self->threads = g_array_new (FALSE, TRUE, sizeof (JvmsThreadFolder));
   self->tooltip_numbers = g_string_new (NULL);
+  self->bound = g_array_new (FALSE, TRUE, sizeof (guint8));
   jvms_row_cells_init (&self->cells, "Allocation", ROW_H, 1);
   /* A chart: min and max of each column asked of the index. */
   self->cells.lanes.values_only = FALSE;

@@ -32,4 +32,13 @@ void       jvms_allocation_view_set_event_store (JvmsAllocationView *self,
  * classes without an event store). "" before the first. */
 char      *jvms_allocation_view_dup_tooltip_numbers (JvmsAllocationView *self);
 
+/* A frame on screen draws the rows' ranges with a bound where a column boundary cuts a summary
+ * bucket (the bucket's whole min/max: no peak missed, one may show up to a column early or late;
+ * the row says "refining"), and asks those rows exactly at the next ticks of the frame clock; an
+ * export asks them exactly at once. This asks some for a tick's time and redraws from the cache:
+ * TRUE while rows are left (the bench, tests). */
+gboolean   jvms_allocation_view_step_refinement (JvmsAllocationView *self);
+/* Rows on screen whose range is still a bound. */
+guint      jvms_allocation_view_get_n_bound_rows (JvmsAllocationView *self);
+
 G_END_DECLS

@@ -41,7 +41,9 @@ jvms_lane_cells_add_full (JvmsLaneCells *self,
                           gboolean       values_only)
 {
   int block = attribute == JVMS_ATTRIBUTE_INVALID ? -1 : (int) self->attributes->len;
-  JvmsSummaryQueryFlags flags = values_only ? JVMS_SUMMARY_QUERY_NO_RANGE : JVMS_SUMMARY_QUERY_DEFAULT;
+  JvmsSummaryQueryFlags flags = values_only        ? JVMS_SUMMARY_QUERY_NO_RANGE
+                              : self->range_bound ? JVMS_SUMMARY_QUERY_RANGE_BOUND
+                                                  : JVMS_SUMMARY_QUERY_DEFAULT;
 
   g_array_append_val (self->lane_index, block);
   if (attribute != JVMS_ATTRIBUTE_INVALID)

@@ -39,6 +39,9 @@ typedef struct
   JvmsSummaryCell *cells;
   gsize            capacity;   /* cells allocated */
   gboolean         values_only; /* state lanes: no min/max asked of the index (the default) */
+  /* lanes with min/max asked as a bound where a column cuts a bucket
+   * (JVMS_SUMMARY_QUERY_RANGE_BOUND): a frame drawn at once, refined after by the view */
+  gboolean         range_bound;
   GArray          *lane_flags;  /* JvmsSummaryQueryFlags per block */
 } JvmsLaneCells;
 

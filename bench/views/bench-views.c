@@ -35,7 +35,10 @@
  * export: the threads view counts its folded groups' threads for a few ms in the frame and goes
  * on at the frame clock's ticks. Those ticks are measured after each frame until the counts
  * are complete: summary_tick_p99_threads / summary_tick_cpu_p99_threads (ms per tick: the
- * counting and a draw from the cache) and summary_ticks_p50/p99_threads (ticks per frame). */
+ * counting and a draw from the cache) and summary_ticks_p50/p99_threads (ticks per frame). The
+ * allocation view draws its rows' ranges with a bound where a column cuts a summary bucket and
+ * asks them exactly at the ticks after: refine_tick_p99_allocation / refine_tick_cpu_p99_allocation
+ * and refine_ticks_p50/p99_allocation, over the frames that drew a bound. */
 #include "config.h"
 
 #include <adwaita.h>
@@ -113,6 +116,19 @@ write_niced (const char                 *path,
   if (!ok)
     g_propagate_error (error, job.error);
   return ok;
+}
+
+/* The work a view spreads over the ticks after a frame: the threads view counts its folded
+ * groups, the allocation view asks the rows it drew with a bound of their range exactly. FALSE
+ * for a view without such work or when it is done. */
+static gboolean
+step_view (GtkWidget *view)
+{
+  if (JVMS_IS_THREADS_VIEW (view))
+    return jvms_threads_view_step_summaries (JVMS_THREADS_VIEW (view));
+  if (JVMS_IS_ALLOCATION_VIEW (view))
+    return jvms_allocation_view_step_refinement (JVMS_ALLOCATION_VIEW (view));
+  return FALSE;
 }
 
 /* A frame as the window computes it: the threads view's folded groups are counted for a few
@@ -339,9 +355,11 @@ main (int   argc,
           g_array_append_val (draws, cms);
           if (v < JVMS_BENCH_N_VIEWS)
             g_array_append_val (all_draw, cms);
-          /* The ticks after the frame, until the folded groups are counted: each steps the
-           * counts and draws from the cache, as summary_tick does on screen. */
-          if (JVMS_IS_THREADS_VIEW (views[v]))
+          /* The ticks after the frame, until the folded groups are counted or the ranges
+           * refined: each steps and draws from the cache, as the views' ticks do on screen. */
+          if (JVMS_IS_THREADS_VIEW (views[v]) ||
+              (JVMS_IS_ALLOCATION_VIEW (views[v]) &&
+               jvms_allocation_view_get_n_bound_rows (JVMS_ALLOCATION_VIEW (views[v])) > 0))
             {
               double n = 0;
               gboolean left = TRUE;
@@ -350,7 +368,7 @@ main (int   argc,
                 {
                   t0 = g_get_monotonic_time ();
                   c0 = jvms_bench_process_cpu_ms ();
-                  left = jvms_threads_view_step_summaries (JVMS_THREADS_VIEW (views[v]));
+                  left = step_view (views[v]);
                   render_view (views[v], cr);
                   cairo_surface_flush (surface);
                   cms = jvms_bench_process_cpu_ms () - c0;
@@ -385,10 +403,13 @@ main (int   argc,
       g_print ("figure frame_p99_%s %.2f ms\n", names[v], jvms_bench_percentile_above_of (times, 0.99));
       if (n_ticks->len > 0)
         {
-          g_print ("figure summary_tick_p99_%s %.2f ms\n", names[v], jvms_bench_percentile_above_of (ticks, 0.99));
-          g_print ("figure summary_tick_cpu_p99_%s %.2f ms\n", names[v], jvms_bench_percentile_above_of (tick_cpu, 0.99));
-          g_print ("figure summary_ticks_p50_%s %.0f ticks\n", names[v], jvms_bench_percentile_above_of (n_ticks, 0.5));
-          g_print ("figure summary_ticks_p99_%s %.0f ticks\n", names[v], jvms_bench_percentile_above_of (n_ticks, 0.99));
+          /* summary_*: the threads view's counts; refine_*: the allocation view's exact ranges
+           * (its ticks per frame over the frames that drew a bound). */
+          const char *work = JVMS_IS_THREADS_VIEW (views[v]) ? "summary" : "refine";
+          g_print ("figure %s_tick_p99_%s %.2f ms\n", work, names[v], jvms_bench_percentile_above_of (ticks, 0.99));
+          g_print ("figure %s_tick_cpu_p99_%s %.2f ms\n", work, names[v], jvms_bench_percentile_above_of (tick_cpu, 0.99));
+          g_print ("figure %s_ticks_p50_%s %.0f ticks\n", work, names[v], jvms_bench_percentile_above_of (n_ticks, 0.5));
+          g_print ("figure %s_ticks_p99_%s %.0f ticks\n", work, names[v], jvms_bench_percentile_above_of (n_ticks, 0.99));
         }
       g_object_unref (views[v]);
     }

@@ -253,7 +253,12 @@ jvms_allocation_view_draw (JvmsTimeline               *timeline,
                            const JvmsTimelineGeometry *g)
 {
   JvmsAllocationView *self = JVMS_ALLOCATION_VIEW (timeline);
+  JvmsSession *session = jvms_timeline_get_session (timeline);
 
+  /* An export of the range a frame on screen computed (the cache matched): the rows the ticks
+   * had left are asked exactly here, since an export is drawn once and must be exact. */
+  if (g->offscreen && self->n_bound > 0 && session != NULL && jvms_session_get_history (session) != NULL)
+    refine_rows (self, jvms_session_get_history (session), G_MAXINT64);
   jvms_row_cells_draw (&self->cells, cr, g, self->threads->len, draw_thread, self);
 }
 

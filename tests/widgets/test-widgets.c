@@ -7,6 +7,7 @@
 #include <glib/gstdio.h>
 #include <math.h>
 
+#include "jvms-allocation-view.h"
 #include "jvms-counters-view.h"
 #include "jvms-cpus-view.h"
 #include "jvms-gc-view.h"
@@ -1104,6 +1105,96 @@ test_synthetic_all_views (void)
   synthetic_views_clear (&sv);
 }
 
+/* The allocation view's frame draws a bound of each row's range where a column cuts a summary
+ * bucket, and its ticks ask the rows exactly: once they are done, the frame drawn again from
+ * the cache is the export's (exact) pixel for pixel, and an export after a frame whose rows were
+ * still bounds is exact as well. */
+static void
+test_allocation_bound_then_exact (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-widgets-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "synthetic.jvmsidx", NULL);
+  JvmsSyntheticOptions options;
+  /* 20 columns (a third of the width is the gutter then) and a few threads of hundreds of
+   * rate changes each: columns wider than the rate's finest summary level, read from the
+   * levels, so that column edges cut buckets. */
+  const int width = 30, height = 200;
+  gint64 start, end;
+
+  jvms_synthetic_options_init (&options);
+  options.n_threads = 11; /* 8 of the JVM's own, 3 Java threads */
+  options.n_intervals = 80000;
+  options.new_views = TRUE;
+  g_assert_true (jvms_synthetic_history_write (path, &options, &error));
+  g_assert_no_error (error);
+  JvmsHistory *history = jvms_history_open (path, 0, &error);
+  g_assert_no_error (error);
+  JvmsSession *session = jvms_session_new ();
+  jvms_session_set_history (session, history);
+  start = jvms_session_get_start_time (session);
+  end = jvms_session_get_end_time (session);
+  GtkWidget *view = g_object_ref_sink (jvms_allocation_view_new (session));
+  GtkWidget *other = g_object_ref_sink (jvms_allocation_view_new (session));
+  JvmsAllocationView *alloc = JVMS_ALLOCATION_VIEW (view);
+  g_assert_cmpuint (jvms_allocation_view_get_n_threads (alloc), >, 0);
+
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      /* The whole trace, then a part of it. */
+      jvms_session_set_visible (session, start + pass * (end - start) / 8, end, FALSE);
+      cairo_surface_t *exact = render (other, width, height);
+      cairo_surface_t *frame = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+      cairo_t *cr = cairo_create (frame);
+      guint differing = 0;
+
+      jvms_timeline_render_frame (JVMS_TIMELINE (view), cr, width, height, FALSE);
+      cairo_destroy (cr);
+      cairo_surface_flush (frame);
+      /* Some rows were drawn with a bound (else the rest proves nothing), and said so. */
+      g_assert_cmpuint (jvms_allocation_view_get_n_bound_rows (alloc), >, 0);
+      for (int y = 0; y < height; y++)
+        for (int x = 0; x < width; x++)
+          differing += pixel (frame, x, y) != pixel (exact, x, y);
+      g_assert_cmpuint (differing, >, 0);
+      cairo_surface_destroy (frame);
+
+      cairo_surface_t *after;
+      if (pass == 0)
+        {
+          /* The ticks, then the frame again from the cache. */
+          while (jvms_allocation_view_step_refinement (alloc))
+            ;
+          g_assert_cmpuint (jvms_allocation_view_get_n_bound_rows (alloc), ==, 0);
+          after = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+          cr = cairo_create (after);
+          jvms_timeline_render_frame (JVMS_TIMELINE (view), cr, width, height, FALSE);
+          cairo_destroy (cr);
+          cairo_surface_flush (after);
+          g_assert_cmpuint (jvms_allocation_view_get_n_bound_rows (alloc), ==, 0);
+        }
+      else
+        {
+          /* An export right after a frame whose rows were bounds. */
+          after = render (view, width, height);
+          g_assert_cmpuint (jvms_allocation_view_get_n_bound_rows (alloc), ==, 0);
+        }
+      for (int y = 0; y < height; y++)
+        for (int x = 0; x < width; x++)
+          if (pixel (after, x, y) != pixel (exact, x, y))
+            g_error ("allocation view, pass %u: pixel (%d, %d) is %06x after the ticks, %06x in "
+                     "the export", pass, x, y, pixel (after, x, y), pixel (exact, x, y));
+      cairo_surface_destroy (after);
+      cairo_surface_destroy (exact);
+    }
+  g_assert_finalize_object (view);
+  g_assert_finalize_object (other);
+  g_assert_finalize_object (session);
+  jvms_history_unref (history);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* Lanes and charts drawn as pixels (image surfaces, GTK's recording surfaces) must look as the
  * shapes drawn for SVG do: every view rendered both ways, pixel by pixel, at a zoom where
  * nearly every column differs from the next and at the whole trace. */
@@ -1302,6 +1393,7 @@ main (int   argc,
               test_time_origin_and_unit, fixture_teardown);
   g_test_add_func ("/Widgets/cpus/many-threads-and-scroll", test_cpus_many_threads_and_scroll);
   g_test_add_func ("/Widgets/synthetic/all-views", test_synthetic_all_views);
+  g_test_add_func ("/Widgets/allocation/bound-then-exact", test_allocation_bound_then_exact);
   g_test_add_func ("/Widgets/synthetic/pixels-as-shapes", test_pixels_as_shapes);
   g_test_add_func ("/Widgets/lane/pixels-as-shapes-fractional", test_pixels_as_shapes_fractional);
   g_test_add_func ("/Widgets/lane/cells-mixed-flags", test_lane_cells_mixed_flags);

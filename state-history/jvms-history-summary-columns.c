@@ -196,6 +196,12 @@ typedef struct
   gboolean      loaded;    /* entry e is decoded into buf */
   GArray       *buf;       /* Change: entry e's, made when first needed */
   GArray       *next;      /* Change: the entries after e that a refinement reaches */
+  guint         next_e;    /* the entry next holds, G_MAXUINT none: the cursor's next run is
+                            * often the one a piece read past its run, decoded once */
+  guint         cur_e;     /* the entry buf holds, G_MAXUINT none, and its last value */
+  RV            cur_last;
+  guint         prev_e;    /* an entry before it whose last value is known, G_MAXUINT none */
+  RV            prev_last;
   const Change *ch;
   guint         nc;
   guint         i;         /* the first change after the last position asked */
@@ -210,6 +216,7 @@ change_cursor_init (ChangeCursor *cc, JvmsHistory *h, guint32 attr)
   cc->attr = attr;
   cc->e_end = si->first[attr + 1];
   cc->e = cc->e_end;
+  cc->next_e = cc->cur_e = cc->prev_e = G_MAXUINT;
   while (cc->e > si->first[attr] && si->dir[cc->e - 1].level == CHANGES)
     cc->e--;
 }
@@ -225,14 +232,39 @@ static gboolean
 change_cursor_load (ChangeCursor *cc, GError **error)
 {
   const DirEntry *d = &cc->h->summary->dir[cc->e];
-  g_autoptr (JvmsNode) blob = jvms_summary_get_blob (cc->h, d, error);
-  if (blob == NULL)
-    return FALSE;
-  if (cc->buf == NULL)
-    cc->buf = g_array_new (FALSE, FALSE, sizeof (Change));
-  cc->ch = jvms_summary_blob_changes (cc->h, blob, d, cc->buf, &cc->nc, error);
+  /* The run it leaves: its last value is the value before the new run's first change. */
+  if (cc->cur_e != G_MAXUINT)
+    {
+      cc->prev_e = cc->cur_e;
+      cc->prev_last = cc->cur_last;
+      cc->cur_e = G_MAXUINT;
+    }
+  if (cc->next != NULL && cc->next_e == cc->e)
+    {
+      /* Decoded already for a piece that read past the cursor's run. */
+      GArray *t = cc->buf;
+      cc->buf = cc->next;
+      cc->next = t;
+      cc->next_e = G_MAXUINT;
+      cc->ch = (const Change *) cc->buf->data;
+      cc->nc = cc->buf->len;
+    }
+  else
+    {
+      g_autoptr (JvmsNode) blob = jvms_summary_get_blob (cc->h, d, error);
+      if (blob == NULL)
+        return FALSE;
+      if (cc->buf == NULL)
+        cc->buf = g_array_new (FALSE, FALSE, sizeof (Change));
+      cc->ch = jvms_summary_blob_changes (cc->h, blob, d, cc->buf, &cc->nc, error);
+    }
   cc->i = 0;
   cc->loaded = cc->ch != NULL;
+  if (cc->loaded)
+    {
+      cc->cur_e = cc->e;
+      cc->cur_last = cc->ch[cc->nc - 1].v;
+    }
   return cc->loaded;
 }
 
@@ -279,12 +311,16 @@ change_cursor_follow (ChangeCursor *cc, guint r, JvmsNode **blob, guint *nc, GEr
 {
   const DirEntry *e = &cc->h->summary->dir[r];
   g_clear_pointer (blob, jvms_node_unref);
+  cc->next_e = G_MAXUINT;
   *blob = jvms_summary_get_blob (cc->h, e, error);
   if (*blob == NULL)
     return NULL;
   if (cc->next == NULL)
     cc->next = g_array_new (FALSE, FALSE, sizeof (Change));
-  return jvms_summary_blob_changes (cc->h, *blob, e, cc->next, nc, error);
+  const Change *ch = jvms_summary_blob_changes (cc->h, *blob, e, cc->next, nc, error);
+  if (ch != NULL)
+    cc->next_e = r;
+  return ch;
 }
 
 /* The segments of the attribute's values over [a, b), exactly, from its change list: @v0
@@ -356,10 +392,13 @@ refine_minmax (ChangeCursor *cc, gint64 t0, RV v0, gint64 s, gint64 e, double *m
   else if (cc->e > cc->h->summary->first[cc->attr] && dir[cc->e - 1].level == CHANGES &&
            dir[cc->e - 1].last > t0)
     {
-      /* The run before the cursor's ends with it. */
-      if ((ch = change_cursor_follow (cc, cc->e - 1, &next, &nc, error)) == NULL)
+      /* The run before the cursor's ends with it: known when the cursor came from it. */
+      if (cc->prev_e == cc->e - 1)
+        v = cc->prev_last;
+      else if ((ch = change_cursor_follow (cc, cc->e - 1, &next, &nc, error)) == NULL)
         return FALSE;
-      v = ch[nc - 1].v;
+      else
+        v = ch[nc - 1].v;
     }
   double x;
   if (rv_numeric (v, &x))

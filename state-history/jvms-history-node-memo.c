@@ -101,12 +101,13 @@ group_decode (JvmsNode *node, guint b, MemoBlock *m, guint g, const char *file, 
   return group_decode_locked (node, b, m, g, file, error);
 }
 
-/* Block @b's groups found (and, with @decode, decoded), every group header and interval of the
- * block read (and so its structure checked) once, into one allocation: the MemoBlock, then the
- * block's columns. */
+/* Block @b's groups found (and, with @decode, decoded; else those of the @n_asked attributes of
+ * @asked, increasing, and the small ones), every group header and interval of the block read
+ * (and so its structure checked) once, into one allocation: the MemoBlock, then the block's
+ * columns. */
 static MemoBlock *
-memo_block (JvmsNode *node, guint b, gboolean decode, const char *file, gsize *charge,
-            GError **error)
+memo_block (JvmsNode *node, guint b, gboolean decode, const guint32 *asked, guint n_asked,
+            const char *file, gsize *charge, GError **error)
 {
   MemoBlock *m = g_atomic_pointer_get (&node->memo[b]);
   if (m != NULL)
@@ -139,7 +140,9 @@ memo_block (JvmsNode *node, guint b, gboolean decode, const char *file, gsize *c
       c->types = types + k;
       /* The reader refuses a group count past the block's intervals: k stays below n. */
       c->n = r.left;
-      if (decode || c->n <= GROUP_EAGER)
+      while (n_asked > 0 && *asked < r.attr)
+        asked++, n_asked--;
+      if (decode || c->n <= GROUP_EAGER || (n_asked > 0 && *asked == r.attr))
         {
           if (jvms_group_reader_decode (&r, starts + k, ends + k, bits + k, types + k, error) < 0)
             {
@@ -192,7 +195,7 @@ jvms_node_memo_group (JvmsNode *node, guint32 attr, const char *file, gsize *cha
   guint b = jvms_node_blocks_upto (node, attr);
   if (b == 0)
     return 0;
-  MemoBlock *m = memo_block (node, b - 1, FALSE, file, charge, error);
+  MemoBlock *m = memo_block (node, b - 1, FALSE, &attr, 1, file, charge, error);
   if (m == NULL)
     return -1;
   guint g = 0;
@@ -210,7 +213,7 @@ int
 jvms_node_memo_block (JvmsNode *node, guint b, const char *file, gsize *charge,
                       const guint32 **attrs, const JvmsGroupColumns **cols, GError **error)
 {
-  MemoBlock *m = memo_block (node, b, TRUE, file, charge, error);
+  MemoBlock *m = memo_block (node, b, TRUE, NULL, 0, file, charge, error);
   if (m == NULL)
     return -1;
   for (guint g = 0; g < m->n_groups; g++)
@@ -219,4 +222,30 @@ jvms_node_memo_block (JvmsNode *node, guint b, const char *file, gsize *charge,
   *attrs = m->attr;
   *cols = m->cols;
   return (int) m->n_groups;
+}
+
+int
+jvms_node_memo_set (JvmsNode *node, const guint32 *set, guint n_set, const char *file,
+                    gsize *charge, const JvmsGroupColumns **cols, GError **error)
+{
+  for (guint i = 0; i < n_set; i++)
+    {
+      cols[i] = NULL;
+      guint b = jvms_node_blocks_upto (node, set[i]);
+      if (b == 0)
+        continue;
+      /* The attributes asked after this one that the block holds are decoded as it is read. */
+      MemoBlock *m = memo_block (node, b - 1, FALSE, set + i, n_set - i, file, charge, error);
+      if (m == NULL)
+        return -1;
+      guint g = 0;
+      while (g < m->n_groups && m->attr[g] < set[i])
+        g++;
+      if (g == m->n_groups || m->attr[g] != set[i])
+        continue;
+      if (group_decode (node, b - 1, m, g, file, error) < 0)
+        return -1;
+      cols[i] = &m->cols[g];
+    }
+  return 0;
 }

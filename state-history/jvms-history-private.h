@@ -163,6 +163,11 @@ int  jvms_node_memo_group (JvmsNode *node, guint32 attr, const char *file, gsize
  * and returns how many, or -1 on damage. */
 int  jvms_node_memo_block (JvmsNode *node, guint b, const char *file, gsize *charge,
                            const guint32 **attrs, const JvmsGroupColumns **cols, GError **error);
+/* jvms_node_memo_group for each of the @n_set attributes of @set (increasing): cols[i] its
+ * columns, NULL when the node has no such group; the asked groups of a block are decoded as the
+ * block is first read. 0, or -1 on damage. */
+int  jvms_node_memo_set   (JvmsNode *node, const guint32 *set, guint n_set, const char *file,
+                           gsize *charge, const JvmsGroupColumns **cols, GError **error);
 void jvms_node_memo_free  (JvmsNode *node);
 
 /* The current group's intervals left (r->left of them) into the four columns, in one loop

@@ -413,15 +413,15 @@ cursors_open (JvmsHistory *h, JvmsNode *n, const Wanted *w, gint64 t0, GroupCurs
 {
   if (w->set != NULL && (gsize) w->n_set * 4 < n->n_groups)
     {
+      const JvmsGroupColumns *stack[STACK_CURSORS];
+      g_autofree const JvmsGroupColumns **heap =
+        w->n_set > STACK_CURSORS ? g_new (const JvmsGroupColumns *, w->n_set) : NULL;
+      const JvmsGroupColumns **cols = heap != NULL ? heap : stack;
+      if (jvms_node_memo_set (n, w->set, w->n_set, h->path, charge, cols, error) < 0)
+        return FALSE;
       for (guint i = 0; i < w->n_set; i++)
-        {
-          const JvmsGroupColumns *cols;
-          int got = jvms_node_memo_group (n, w->set[i], h->path, charge, &cols, error);
-          if (got < 0)
-            return FALSE;
-          if (got > 0)
-            cursor_add (cur, n_cur, cap, cols, w->set[i], t0);
-        }
+        if (cols[i] != NULL)
+          cursor_add (cur, n_cur, cap, cols[i], w->set[i], t0);
       return TRUE;
     }
   for (guint b = 0; b < n->n_blocks; b++)
@@ -467,13 +467,19 @@ visit_closed (JvmsHistory *h, guint64 offset, guint32 csize, guint32 level, gint
   gboolean ok = cursors_open (h, n, w, t0, &cur, &n_cur, &cap, &charge, error);
   if (charge > 0)
     jvms_node_cache_charge (h->cache, n, charge);
+  /* Only the children that meet [t0, t1] are visited; the node's intervals before each are
+   * handed over just before it (those before a child passed over go with the next visited, in
+   * the same order), and none is asked of the cursors at the others: a node of a hundred
+   * children met by a window of a few was a hundred calls over every cursor. */
   for (guint c = 0; c < n->n_children && ok; c++)
     {
       gint64 cs = n->children[c].start;
       gint64 ce = c + 1 < n->n_children ? n->children[c + 1].start : n->end;
-      visit_before (cur, n_cur, cs, t1, w, func, data);
-      if (cs > t1 || ce <= t0)
+      if (cs > t1)
+        break;
+      if (ce <= t0)
         continue;
+      visit_before (cur, n_cur, cs, t1, w, func, data);
       ok = visit_closed (h, n->children[c].offset, n->children[c].csize, n->level - 1, cs, ce,
                          t0, t1, w, func, data, depth + 1, error);
     }

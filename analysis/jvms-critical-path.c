@@ -65,6 +65,7 @@ typedef struct
   gint64        lo, hi;
   gint64        chunk;            /* the length of its next read */
   GArray       *ivs[N_LEAVES];    /* JvmsInterval meeting [lo, hi], not clipped, in time order */
+  guint         hint[N_LEAVES];   /* where the last search of each ended (first_ending_after) */
 } PathThread;
 
 typedef struct
@@ -191,27 +192,42 @@ thread_window (Walk *w, PathThread *t, gint64 a, gint64 b, gint64 reach)
   read_window (w, t->lo, t->hi, t->attrs, t->n_attrs, outs);
 }
 
-/* The index of the first interval of @ivs (in time order) that ends after @t. */
+/* The index of the first interval of @ivs (in time order) that ends after @t. @hint (or NULL)
+ * is where the last search of @ivs ended: the walk goes back through a thread's intervals a
+ * step at a time, so the answer is mostly there or just before it (a binary search over a
+ * window's thousands at each step was a twentieth of a long path). */
 static guint
-first_ending_after (GArray *ivs, gint64 t)
+first_ending_after (GArray *ivs, gint64 t, guint *hint)
 {
+  const JvmsInterval *v = (const JvmsInterval *) ivs->data;
+  for (guint d = 0; hint != NULL && d < 2 && d <= *hint; d++)
+    {
+      guint i = *hint - d;
+      if (i <= ivs->len && (i == ivs->len || v[i].end > t) && (i == 0 || v[i - 1].end <= t))
+        {
+          *hint = i;
+          return i;
+        }
+    }
   guint lo = 0, hi = ivs->len;
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
-      if (g_array_index (ivs, JvmsInterval, mid).end <= t)
+      if (v[mid].end <= t)
         lo = mid + 1;
       else
         hi = mid;
     }
+  if (hint != NULL)
+    *hint = lo;
   return lo;
 }
 
 /* The interval of @ivs holding @t, or NULL. */
 static const JvmsInterval *
-at (GArray *ivs, gint64 t)
+at (GArray *ivs, gint64 t, guint *hint)
 {
-  guint i = first_ending_after (ivs, t);
+  guint i = first_ending_after (ivs, t, hint);
   if (i < ivs->len && g_array_index (ivs, JvmsInterval, i).start <= t)
     return &g_array_index (ivs, JvmsInterval, i);
   return NULL;
@@ -219,9 +235,9 @@ at (GArray *ivs, gint64 t)
 
 /* The end of the last interval of @ivs that ends at or before @t, or G_MININT64. */
 static gint64
-end_before (GArray *ivs, gint64 t)
+end_before (GArray *ivs, gint64 t, guint *hint)
 {
-  guint i = first_ending_after (ivs, t);
+  guint i = first_ending_after (ivs, t, hint);
   return i > 0 ? g_array_index (ivs, JvmsInterval, i - 1).end : G_MININT64;
 }
 
@@ -233,8 +249,8 @@ static const JvmsInterval *
 state_at (Walk *w, PathThread *t, guint leaf, gint64 a, gint64 now, gint64 *gap)
 {
   thread_window (w, t, now - 1, now, MAX (a, now - t->chunk));
-  const JvmsInterval *iv = at (t->ivs[leaf], now - 1);
-  gint64 from = iv != NULL ? MAX (iv->start, a) : MAX (end_before (t->ivs[leaf], now - 1), a);
+  const JvmsInterval *iv = at (t->ivs[leaf], now - 1, &t->hint[leaf]);
+  gint64 from = iv != NULL ? MAX (iv->start, a) : MAX (end_before (t->ivs[leaf], now - 1, &t->hint[leaf]), a);
   if (from < t->lo && iv != NULL)
     {
       /* A state that began before the window (a wait of seconds): what the walk reads of it
@@ -244,28 +260,28 @@ state_at (Walk *w, PathThread *t, guint leaf, gint64 a, gint64 now, gint64 *gap)
        * blocked over it (docs/critical-path.md, "Speed"). The interval itself meets the new
        * window and is found again. */
       thread_window (w, t, from, from, MAX (a, from - t->chunk));
-      iv = at (t->ivs[leaf], now - 1);
+      iv = at (t->ivs[leaf], now - 1, &t->hint[leaf]);
     }
   else if (from < t->lo)
     {
       thread_window (w, t, a, now, MAX (a, now - t->chunk));
-      iv = at (t->ivs[leaf], now - 1);
+      iv = at (t->ivs[leaf], now - 1, &t->hint[leaf]);
     }
-  *gap = iv != NULL ? now : MAX (end_before (t->ivs[leaf], now - 1), a);
+  *gap = iv != NULL ? now : MAX (end_before (t->ivs[leaf], now - 1, &t->hint[leaf]), a);
   return iv;
 }
 
 static const char *
-string_at (GArray *ivs, gint64 t)
+string_at (GArray *ivs, gint64 t, guint *hint)
 {
-  const JvmsInterval *iv = at (ivs, t);
+  const JvmsInterval *iv = at (ivs, t, hint);
   return iv != NULL && iv->value.type == JVMS_VALUE_STRING ? iv->value.s : NULL;
 }
 
 static gboolean
-int_at (GArray *ivs, gint64 t, gint64 *out)
+int_at (GArray *ivs, gint64 t, gint64 *out, guint *hint)
 {
-  const JvmsInterval *iv = at (ivs, t);
+  const JvmsInterval *iv = at (ivs, t, hint);
   if (iv == NULL || iv->value.type != JVMS_VALUE_INT)
     return FALSE;
   *out = iv->value.i;
@@ -331,13 +347,13 @@ follow_whom (PathThread *t, gint64 wait_start, gint64 a, const char **cause, gui
 {
   *kind = CAUSE_WAKER;
   gint64 packed;
-  if (int_at (t->ivs[WAKER], wait_start, &packed))
+  if (int_at (t->ivs[WAKER], wait_start, &packed, &t->hint[WAKER]))
     {
       gint64 tid = jvms_waker_tid (packed);
       if (jvms_waker_in_irq (packed))
         {
           /* A device or a timer, not the thread the interrupt happened to stop. */
-          const char *dev = string_at (t->ivs[DEVICE], wait_start);
+          const char *dev = string_at (t->ivs[DEVICE], wait_start, &t->hint[DEVICE]);
           char buf[64];
           g_snprintf (buf, sizeof buf, "disk %s", dev != NULL ? dev : "");
           *cause = dev != NULL ? g_intern_string (buf) : "interrupt";
@@ -353,8 +369,8 @@ follow_whom (PathThread *t, gint64 wait_start, gint64 a, const char **cause, gui
     }
   /* JFR's monitor link: the thread that released the monitor to this one. */
   gint64 user, owner;
-  if (int_at (t->ivs[USER], a, &user) && user == JVMS_USER_STATE_BLOCKED
-      && int_at (t->ivs[OWNER], a, &owner) && owner != 0 && owner != t->tid)
+  if (int_at (t->ivs[USER], a, &user, &t->hint[USER]) && user == JVMS_USER_STATE_BLOCKED
+      && int_at (t->ivs[OWNER], a, &owner, &t->hint[OWNER]) && owner != 0 && owner != t->tid)
     {
       *kind = CAUSE_HOLDER;
       return owner;
@@ -380,8 +396,8 @@ walk_wait (Walk *w, PathThread *t, const char *state, gint64 wait_start, gint64 
   if (waker == 0)
     {
       /* What JFR says the thread waited in, when it says. */
-      const char *detail = string_at (t->ivs[DETAIL], s);
-      const char *sys = string_at (t->ivs[SYSCALL], s);
+      const char *detail = string_at (t->ivs[DETAIL], s, &t->hint[DETAIL]);
+      const char *sys = string_at (t->ivs[SYSCALL], s, &t->hint[SYSCALL]);
       g_autofree char *full = detail != NULL ? g_strdup_printf ("%s; in %s", cause, detail)
                               : sys != NULL ? g_strdup_printf ("%s; in %s", cause, sys) : NULL;
       add_segment (w, t, state, full != NULL ? store (w->path, full) : cause, s, e);
@@ -403,7 +419,7 @@ static gboolean
 cpu_at (Walk *w, PathThread *t, gint64 time, gint64 *out)
 {
   if (time <= t->hi)
-    return int_at (t->ivs[CPU], time, out);
+    return int_at (t->ivs[CPU], time, out, &t->hint[CPU]);
   JvmsAttribute cpu = JVMS_ATTRIBUTE_INVALID;
   for (guint i = 0; i < t->n_attrs; i++)
     if (t->slots[i] == CPU)
@@ -423,7 +439,7 @@ running_cause (Walk *w, PathThread *t, gint64 s, gint64 kernel)
 {
   if (kernel == JVMS_KERNEL_STATE_RUNNABLE)
     return "waiting for a CPU";
-  const char *sys = string_at (t->ivs[SYSCALL], s);
+  const char *sys = string_at (t->ivs[SYSCALL], s, &t->hint[SYSCALL]);
   if (sys != NULL)
     {
       /* The history's strings stay put, one address a text: the cause of the last few found
@@ -440,7 +456,7 @@ running_cause (Walk *w, PathThread *t, gint64 s, gint64 kernel)
       return stored;
     }
   gint64 user;
-  if (int_at (t->ivs[USER], s, &user) && user == JVMS_USER_STATE_SAFEPOINT)
+  if (int_at (t->ivs[USER], s, &user, &t->hint[USER]) && user == JVMS_USER_STATE_SAFEPOINT)
     return "running at a safepoint";
   return "running";
 }
@@ -499,7 +515,7 @@ add_preempters (Walk *w, gint64 cpu, gint64 tid, gint64 from, gint64 to)
   if (w->error != NULL)
     return;
   GArray *ivs = g_ptr_array_index (w->cpus.ivs, slot);
-  guint first = first_ending_after (ivs, from), last = first;
+  guint first = first_ending_after (ivs, from, NULL), last = first;
   while (last < ivs->len && g_array_index (ivs, JvmsInterval, last).start < to)
     last++;
   /* Latest first, as the walk goes: each preempter's spans then come in reverse time order,
@@ -548,7 +564,7 @@ walk_back_user (Walk *w, PathThread *t, gint64 a, gint64 b, guint depth)
       gint64 s = MAX (iv->start, a);
       JvmsUserState u = (JvmsUserState) iv->value.i;
       const char *name = jvms_user_state_name (u);
-      const char *detail = string_at (t->ivs[DETAIL], s);
+      const char *detail = string_at (t->ivs[DETAIL], s, &t->hint[DETAIL]);
       if (u == JVMS_USER_STATE_BLOCKED)
         walk_wait (w, t, name != NULL ? name : "blocked", iv->start, iv->end, s, now, depth);
       else if (u == JVMS_USER_STATE_RUNNING || u == JVMS_USER_STATE_NATIVE)

@@ -153,6 +153,8 @@ typedef struct
   Binning                   *binning;  /* one per lane */
   JvmsEventCursor           *cursor;
   guint                      budget;   /* blocks that may still be read */
+  gboolean                   exact;    /* no count spread: every block across columns read */
+  GCancellable              *cancellable;
   JvmsEventTicksStats       *stats;
 } Counting;
 
@@ -199,6 +201,8 @@ read_wants (Counting *k,
       const Claim *claim = &g_array_index (claims, Claim, c);
       const JvmsEventBlockEntry *e = &k->blocks[claim->block];
 
+      if (g_cancellable_set_error_if_cancelled (k->cancellable, error))
+        return FALSE;
       for (guint i = 0; i < e->n_rows; i++)
         {
           JvmsEventRecord r;
@@ -271,18 +275,20 @@ lane_postings (Counting *k,
   return TRUE;
 }
 
-gboolean
-jvms_event_ticks_count_lanes_full (JvmsEventStore       *store,
-                                   const guint32        *types,
-                                   guint                 n_lanes,
-                                   gint64                tid,
-                                   gint64                t0,
-                                   gint64                t1,
-                                   guint                 n_columns,
-                                   JvmsEventColumn     **outs,
-                                   guint                 budget,
-                                   JvmsEventTicksStats  *stats,
-                                   GError              **error)
+static gboolean
+count_lanes (JvmsEventStore       *store,
+             const guint32        *types,
+             guint                 n_lanes,
+             gint64                tid,
+             gint64                t0,
+             gint64                t1,
+             guint                 n_columns,
+             JvmsEventColumn     **outs,
+             guint                 budget,
+             gboolean              exact,
+             GCancellable         *cancellable,
+             JvmsEventTicksStats  *stats,
+             GError              **error)
 {
   const JvmsEventPosting *postings;
   g_autoptr(GArray) wants = NULL;
@@ -305,7 +311,8 @@ jvms_event_ticks_count_lanes_full (JvmsEventStore       *store,
   last_whole = g_new (guint64, (gsize) n_lanes * n_columns);
   memset (last_whole, 0xff, sizeof (guint64) * n_lanes * n_columns);
   cursor = jvms_event_cursor_new (store);
-  k = (Counting) { store, NULL, 0, types, tid, binning, cursor, budget, stats };
+  k = (Counting) { store, NULL, 0, types, tid, binning, cursor, exact ? G_MAXUINT : budget, exact,
+                   cancellable, stats };
   k.blocks = jvms_event_store_get_blocks (store, &k.n_blocks);
   postings = jvms_event_store_get_postings (store);
 
@@ -348,7 +355,7 @@ jvms_event_ticks_count_lanes_full (JvmsEventStore       *store,
               b->out[c0].starts += postings[p].count;
               last_whole[(gsize) l * n_columns + c0] = postings[p].block;
             }
-          else if (postings[p].count >= SURE_DENSITY * (c1 - c0 + 1))
+          else if (!exact && postings[p].count >= SURE_DENSITY * (c1 - c0 + 1))
             spread (b, postings[p].count, c0, c1, stats);
           else
             g_array_append_val (wants, ((Want) { postings[p].block, l, WANT_STRADDLE,
@@ -386,6 +393,40 @@ jvms_event_ticks_count_lanes_full (JvmsEventStore       *store,
   for (guint l = 0; l < n_lanes; l++)
     flush_covering (&binning[l]);
   return TRUE;
+}
+
+gboolean
+jvms_event_ticks_count_lanes_full (JvmsEventStore       *store,
+                                   const guint32        *types,
+                                   guint                 n_lanes,
+                                   gint64                tid,
+                                   gint64                t0,
+                                   gint64                t1,
+                                   guint                 n_columns,
+                                   JvmsEventColumn     **outs,
+                                   guint                 budget,
+                                   JvmsEventTicksStats  *stats,
+                                   GError              **error)
+{
+  return count_lanes (store, types, n_lanes, tid, t0, t1, n_columns, outs, budget, FALSE, NULL,
+                      stats, error);
+}
+
+gboolean
+jvms_event_ticks_count_lanes_exact (JvmsEventStore       *store,
+                                    const guint32        *types,
+                                    guint                 n_lanes,
+                                    gint64                tid,
+                                    gint64                t0,
+                                    gint64                t1,
+                                    guint                 n_columns,
+                                    JvmsEventColumn     **outs,
+                                    GCancellable         *cancellable,
+                                    JvmsEventTicksStats  *stats,
+                                    GError              **error)
+{
+  return count_lanes (store, types, n_lanes, tid, t0, t1, n_columns, outs, G_MAXUINT, TRUE,
+                      cancellable, stats, error);
 }
 
 gboolean

@@ -29,6 +29,8 @@
  */
 #pragma once
 
+#include <gio/gio.h>
+
 #include "jvms-event-store.h"
 
 G_BEGIN_DECLS
@@ -87,5 +89,22 @@ gboolean jvms_event_ticks_count_lanes_full (JvmsEventStore       *store,
                                             guint                 budget,
                                             JvmsEventTicksStats  *stats,
                                             GError              **error);
+
+/* Every count exact, whatever it costs (an export, and the window's refinement of a frame whose
+ * counts were approximate, off the main thread): no block's count is spread, every block that
+ * spans columns is read. Durations are found as above (a duration reaching over empty columns
+ * from a block other than the last one counted unread before them is still not seen). FALSE with
+ * G_IO_ERROR_CANCELLED when @cancellable is. */
+gboolean jvms_event_ticks_count_lanes_exact (JvmsEventStore       *store,
+                                             const guint32        *types,
+                                             guint                 n_lanes,
+                                             gint64                tid,
+                                             gint64                t0,
+                                             gint64                t1,
+                                             guint                 n_columns,
+                                             JvmsEventColumn     **outs,
+                                             GCancellable         *cancellable,
+                                             JvmsEventTicksStats  *stats,
+                                             GError              **error);
 
 G_END_DECLS

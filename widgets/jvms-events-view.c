@@ -12,11 +12,17 @@
 
 #define ROW_H JVMS_EVENTS_VIEW_ROW_HEIGHT
 
+/* A frame whose counts were approximate is counted again exactly, off the main thread, once the
+ * range has stood this long (a pan or a zoom computes a frame after another: none is counted
+ * twice while it goes on). */
+#define EXACT_DELAY_MS 150
+
 typedef struct
 {
   guint32          type;
   gboolean         has_durations;  /* some row with a duration > 0 */
   JvmsEventColumn *columns;        /* n_columns of the last compute, or NULL */
+  gboolean         approximate;    /* some column's count is a share, not a count */
 } Lane;
 
 struct _JvmsEventsView
@@ -26,7 +32,36 @@ struct _JvmsEventsView
   GStrv           patterns;  /* NULL: every type outside jdk.* */
   GArray         *lanes;     /* Lane, in type name order */
   int             n_columns;
+  /* The exact count of the last frame computed, while its counts are approximate. */
+  guint           serial;    /* of the last compute: a count for an older one is dropped */
+  gint64          t0, t1;    /* its range */
+  guint           first, last; /* its lanes */
+  guint           exact_id;  /* the timeout that starts the exact count */
+  GCancellable   *exact_cancel;
 };
+
+typedef struct
+{
+  JvmsEventStore   *store;
+  guint32          *types;
+  guint             n_lanes;
+  gint64            t0, t1;
+  guint             n_columns;
+  guint             serial;
+  JvmsEventColumn **columns;  /* n_lanes, each n_columns */
+} ExactJob;
+
+static void
+exact_job_free (gpointer data)
+{
+  ExactJob *job = data;
+  for (guint i = 0; i < job->n_lanes; i++)
+    g_free (job->columns[i]);
+  g_free (job->columns);
+  g_free (job->types);
+  jvms_event_store_unref (job->store);
+  g_free (job);
+}
 
 G_DEFINE_FINAL_TYPE (JvmsEventsView, jvms_events_view, JVMS_TYPE_TIMELINE)
 
@@ -114,6 +149,90 @@ jvms_events_view_get_content_height (JvmsTimeline *timeline)
   return (int) JVMS_EVENTS_VIEW (timeline)->lanes->len * ROW_H;
 }
 
+static gboolean
+lane_is_approximate (const JvmsEventColumn *columns, guint n_columns)
+{
+  for (guint c = 0; c < n_columns; c++)
+    if (columns[c].approximate)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+stop_exact (JvmsEventsView *self)
+{
+  g_clear_handle_id (&self->exact_id, g_source_remove);
+  if (self->exact_cancel != NULL)
+    g_cancellable_cancel (self->exact_cancel);
+  g_clear_object (&self->exact_cancel);
+}
+
+static void
+exact_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  ExactJob *job = data;
+  GError *error = NULL;
+  if (jvms_event_ticks_count_lanes_exact (job->store, job->types, job->n_lanes, 0, job->t0, job->t1,
+                                          job->n_columns, job->columns, cancellable, NULL, &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
+}
+
+/* Main thread: the exact counts of the frame computed last, unless another was computed since. */
+static void
+exact_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  JvmsEventsView *self = JVMS_EVENTS_VIEW (source);
+  ExactJob *job = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        g_warning ("events view: %s", error->message);
+      return;
+    }
+  if (job->serial != self->serial || (guint) self->n_columns != job->n_columns ||
+      self->last - self->first != job->n_lanes || self->last > self->lanes->len)
+    return;
+  g_clear_object (&self->exact_cancel);
+  for (guint i = 0; i < job->n_lanes; i++)
+    {
+      Lane *lane = &g_array_index (self->lanes, Lane, self->first + i);
+      g_free (lane->columns);
+      lane->columns = g_steal_pointer (&job->columns[i]);
+      lane->approximate = FALSE;
+    }
+  jvms_timeline_redraw (JVMS_TIMELINE (self));
+}
+
+static gboolean
+start_exact (gpointer data)
+{
+  JvmsEventsView *self = data;
+  self->exact_id = 0;
+  ExactJob *job = g_new0 (ExactJob, 1);
+  job->store = jvms_event_store_ref (self->store);
+  job->n_lanes = self->last - self->first;
+  job->types = g_new (guint32, job->n_lanes);
+  job->columns = g_new (JvmsEventColumn *, job->n_lanes);
+  for (guint i = 0; i < job->n_lanes; i++)
+    {
+      job->types[i] = g_array_index (self->lanes, Lane, self->first + i).type;
+      job->columns[i] = g_new0 (JvmsEventColumn, self->n_columns);
+    }
+  job->t0 = self->t0;
+  job->t1 = self->t1;
+  job->n_columns = (guint) self->n_columns;
+  job->serial = self->serial;
+  self->exact_cancel = g_cancellable_new ();
+  g_autoptr(GTask) task = g_task_new (self, self->exact_cancel, exact_done, NULL);
+  g_task_set_task_data (task, job, exact_job_free);
+  g_task_set_name (task, "[jvmscope] exact event lanes");
+  g_task_run_in_thread (task, exact_thread);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 jvms_events_view_compute (JvmsTimeline               *timeline,
                           JvmsHistory                *history,
@@ -122,10 +241,16 @@ jvms_events_view_compute (JvmsTimeline               *timeline,
   JvmsEventsView *self = JVMS_EVENTS_VIEW (timeline);
   guint first, last;
 
+  stop_exact (self);
+  self->serial++;
   self->n_columns = g->n_columns;
   jvms_row_cells_band (g, ROW_H, self->lanes->len, &first, &last);
   for (guint i = 0; i < self->lanes->len; i++)
-    g_clear_pointer (&g_array_index (self->lanes, Lane, i).columns, g_free);
+    {
+      Lane *lane = &g_array_index (self->lanes, Lane, i);
+      g_clear_pointer (&lane->columns, g_free);
+      lane->approximate = FALSE;
+    }
   if (first >= last)
     return;
   /* The lanes shown, counted together: the store's blocks they share are read once. */
@@ -139,12 +264,34 @@ jvms_events_view_compute (JvmsTimeline               *timeline,
       columns[i] = lane->columns = g_new0 (JvmsEventColumn, g->n_columns);
     }
   g_autoptr(GError) error = NULL;
-  if (!jvms_event_ticks_count_lanes (self->store, types, n, 0, g->t0, g->t1, g->n_columns, columns, &error))
+  /* An export is exact whatever it costs; a frame reads a bounded part of the store. */
+  gboolean ok = g->offscreen
+                  ? jvms_event_ticks_count_lanes_exact (self->store, types, n, 0, g->t0, g->t1, g->n_columns,
+                                                        columns, NULL, NULL, &error)
+                  : jvms_event_ticks_count_lanes (self->store, types, n, 0, g->t0, g->t1, g->n_columns,
+                                                  columns, &error);
+  if (!ok)
     {
       g_warning ("events view: %s", error->message);
       for (guint i = first; i < last; i++)
         g_clear_pointer (&g_array_index (self->lanes, Lane, i).columns, g_free);
+      return;
     }
+  gboolean any = FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      Lane *lane = &g_array_index (self->lanes, Lane, first + i);
+      lane->approximate = lane_is_approximate (lane->columns, (guint) g->n_columns);
+      any |= lane->approximate;
+    }
+  /* Approximate: the lanes say so (≈) until the exact counts, read off the main thread once
+   * the range stands, replace them. */
+  self->t0 = g->t0;
+  self->t1 = g->t1;
+  self->first = first;
+  self->last = last;
+  if (any && !g->offscreen)
+    self->exact_id = g_timeout_add (EXACT_DELAY_MS, start_exact, self);
 }
 
 static void
@@ -164,7 +311,10 @@ jvms_events_view_draw (JvmsTimeline               *timeline,
       double y = g->top + (double) i * ROW_H - g->v_offset;
       if (y >= g->height)
         break;
-      jvms_timeline_draw_label (cr, &g->palette->foreground, 6, y + 2, g->gutter - 10, name, FALSE);
+      /* ≈: some of the lane's columns are shares of a count, until the exact counts come. */
+      g_autofree char *label = lane->approximate ? g_strconcat ("≈ ", name, NULL) : NULL;
+      jvms_timeline_draw_label (cr, &g->palette->foreground, 6, y + 2, g->gutter - 10,
+                                label != NULL ? label : name, FALSE);
       if (lane->columns == NULL || self->n_columns != g->n_columns)
         continue;
       JvmsColor color = jvms_palette_for_string (g->palette, name);
@@ -241,6 +391,13 @@ jvms_events_view_describe (JvmsTimeline *timeline)
 }
 
 static void
+jvms_events_view_dispose (GObject *object)
+{
+  stop_exact (JVMS_EVENTS_VIEW (object));
+  G_OBJECT_CLASS (jvms_events_view_parent_class)->dispose (object);
+}
+
+static void
 jvms_events_view_finalize (GObject *object)
 {
   JvmsEventsView *self = JVMS_EVENTS_VIEW (object);
@@ -257,6 +414,7 @@ jvms_events_view_class_init (JvmsEventsViewClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   JvmsTimelineClass *timeline_class = JVMS_TIMELINE_CLASS (klass);
 
+  object_class->dispose = jvms_events_view_dispose;
   object_class->finalize = jvms_events_view_finalize;
   timeline_class->reload = jvms_events_view_reload;
   timeline_class->get_content_height = jvms_events_view_get_content_height;
@@ -304,6 +462,26 @@ jvms_events_view_set_types (JvmsEventsView     *self,
   self->patterns = patterns != NULL ? g_strdupv ((char **) patterns) : NULL;
   list_lanes (self);
   jvms_timeline_reload (JVMS_TIMELINE (self));
+}
+
+guint
+jvms_events_view_get_n_approximate (JvmsEventsView *self)
+{
+  g_return_val_if_fail (JVMS_IS_EVENTS_VIEW (self), 0);
+  guint n = 0;
+  for (guint i = 0; i < self->lanes->len; i++)
+    n += g_array_index (self->lanes, Lane, i).approximate;
+  return n;
+}
+
+const JvmsEventColumn *
+jvms_events_view_get_columns (JvmsEventsView *self,
+                              guint           lane,
+                              guint          *n_columns)
+{
+  g_return_val_if_fail (JVMS_IS_EVENTS_VIEW (self) && lane < self->lanes->len, NULL);
+  *n_columns = (guint) self->n_columns;
+  return g_array_index (self->lanes, Lane, lane).columns;
 }
 
 guint

@@ -3,12 +3,16 @@
  * writers' (profiler.*, datadog.*) and the kernel's rows, each system call (`syscall:NAME`) a
  * lane of its own, block requests and process events. A type whose rows have a duration draws
  * them as intervals (the columns they cover) with a tick where each starts; an instant type, a
- * tick per column holding any. Columns come from jvms-event-ticks.h: a bounded cost per lane
- * whatever the number of rows. The tooltip gives the type, the rows starting in the column and
- * the column's span. */
+ * tick per column holding any. Columns come from jvms-event-ticks.h: a bounded cost per frame
+ * whatever the number of rows. When some of a frame's counts are shares of a block's count (a
+ * wide range over many rows), the lanes concerned say so (their label begins with "≈") and the
+ * exact counts are read off the main thread once the range stands, then drawn; an export or a
+ * render (offscreen) counts exactly at once. The tooltip gives the type, the rows starting in the
+ * column (≈ when a share) and the column's span. */
 #pragma once
 
 #include "jvms-event-store.h"
+#include "jvms-event-ticks.h"
 #include "jvms-timeline.h"
 
 G_BEGIN_DECLS
@@ -31,5 +35,12 @@ guint       jvms_events_view_get_n_lanes     (JvmsEventsView *self);
 /* The type name of lane @i. */
 const char *jvms_events_view_get_lane_type   (JvmsEventsView *self,
                                               guint           i);
+
+/* Lanes whose columns drawn now are approximate (0 once the exact counts came). */
+guint       jvms_events_view_get_n_approximate (JvmsEventsView *self);
+/* Lane @lane's columns as last computed (NULL when it was not: off screen), @n_columns of them. */
+const JvmsEventColumn *jvms_events_view_get_columns (JvmsEventsView *self,
+                                                     guint           lane,
+                                                     guint          *n_columns);
 
 G_END_DECLS

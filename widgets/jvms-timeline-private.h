@@ -24,6 +24,7 @@ typedef struct
   guint        generation;
   guint        cached_generation;
   gboolean     cache_valid;
+  gboolean     cached_offscreen; /* computed for an export: a frame's cache may be partial */
 
   double       v_offset;
   gboolean     dark;

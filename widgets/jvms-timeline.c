@@ -401,7 +401,10 @@ cache_matches (JvmsTimeline               *self,
          priv->cached_t0 == g->t0 && priv->cached_t1 == g->t1 &&
          priv->cached_columns == g->n_columns && priv->cached_height == g->height &&
          priv->cached_v_offset == g->v_offset && priv->cached_generation == priv->generation &&
-         priv->cached_band_top == g->band_top && priv->cached_band_bottom == g->band_bottom;
+         priv->cached_band_top == g->band_top && priv->cached_band_bottom == g->band_bottom &&
+         /* An export computes for itself: what a frame computed may be partial or approximate
+          * (folded groups' summaries, the event lanes' shares of counts). */
+         (!g->offscreen || priv->cached_offscreen);
 }
 
 static void
@@ -421,6 +424,7 @@ compute (JvmsTimeline               *self,
   priv->cached_band_top = g->band_top;
   priv->cached_band_bottom = g->band_bottom;
   priv->cached_generation = priv->generation;
+  priv->cached_offscreen = g->offscreen;
   priv->cache_valid = TRUE;
   priv->content_valid = FALSE;
 }

@@ -10,6 +10,8 @@
 #include "jvms-allocation-view.h"
 #include "jvms-counters-view.h"
 #include "jvms-cpus-view.h"
+#include "jvms-event-writer.h"
+#include "jvms-events-view.h"
 #include "jvms-gc-view.h"
 #include "jvms-lane.h"
 #include "jvms-locks-view.h"
@@ -1357,6 +1359,96 @@ test_pixels_as_shapes_fractional (void)
   cairo_surface_destroy (out[1]);
 }
 
+static gboolean
+keep_ticking (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+/* The events view over a store whose rows come in bursts: 40,000 rows of one type, a burst of
+ * 200 every 0.25 ms for 10 s, in 1,000 columns of 10 ms each. Every block (1,024 rows) spans
+ * columns with more rows per column than it is worth reading, so a frame counts from the
+ * store's index and spreads the counts; the lanes say so, and the exact counts, read off the
+ * main thread, replace them: the naive count's, column for column. An export counts exactly at
+ * once. */
+static void
+test_events_view_exact (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_build_filename (f->dir, "bursts.events", NULL);
+  g_autoptr(JvmsEventWriter) w = jvms_event_writer_new (path, &error);
+  guint want[WIDTH - JVMS_TIMELINE_GUTTER] = { 0 };
+  const guint n_columns = WIDTH - JVMS_TIMELINE_GUTTER;
+
+  g_assert_no_error (error);
+  jvms_event_writer_add_type (w, "app.Burst", NULL, 0);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (11);
+  for (guint i = 0; i < 40000; i++)
+    {
+      /* Bursts of 200 rows within 2 µs, one every 2.5 columns. */
+      gint64 t = T0 + (gint64) (i / 200) * 25000000 + g_rand_int_range (rand, 0, 2000);
+      jvms_event_writer_begin (w, t, 0, 0, TID, JVMS_EVENT_NONE);
+      jvms_event_writer_commit (w);
+      want[(guint) ((double) (t - T0) / (10 * SECOND) * n_columns)]++;
+    }
+  g_assert_true (jvms_event_writer_close (w, &error));
+  g_assert_no_error (error);
+  g_autoptr(JvmsEventStore) store = jvms_event_store_open (path, &error);
+  g_assert_no_error (error);
+
+  GtkWidget *view = g_object_ref_sink (jvms_events_view_new (f->session));
+  jvms_events_view_set_event_store (JVMS_EVENTS_VIEW (view), store);
+  g_assert_cmpuint (jvms_events_view_get_n_lanes (JVMS_EVENTS_VIEW (view)), ==, 1);
+  jvms_session_set_visible (f->session, T0, T0 + 10 * SECOND, FALSE);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, WIDTH, HEIGHT);
+  cairo_t *cr = cairo_create (surface);
+
+  /* A frame: shares of counts, said so; some columns between bursts get a tick they should
+   * not have. */
+  jvms_timeline_render_frame (JVMS_TIMELINE (view), cr, WIDTH, HEIGHT, FALSE);
+  guint n;
+  const JvmsEventColumn *got = jvms_events_view_get_columns (JVMS_EVENTS_VIEW (view), 0, &n);
+  g_assert_cmpuint (n, ==, n_columns);
+  g_assert_cmpuint (jvms_events_view_get_n_approximate (JVMS_EVENTS_VIEW (view)), ==, 1);
+  guint wrong = 0;
+  for (guint c = 0; c < n; c++)
+    wrong += (got[c].starts > 0) != (want[c] > 0);
+  g_assert_cmpuint (wrong, >, 0);
+
+  /* Then the exact counts arrive (a tick wakes the loop to look at the deadline). */
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  guint tick = g_timeout_add (50, keep_ticking, NULL);
+  while (jvms_events_view_get_n_approximate (JVMS_EVENTS_VIEW (view)) > 0 && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (tick);
+  g_assert_cmpuint (jvms_events_view_get_n_approximate (JVMS_EVENTS_VIEW (view)), ==, 0);
+  got = jvms_events_view_get_columns (JVMS_EVENTS_VIEW (view), 0, &n);
+  for (guint c = 0; c < n; c++)
+    {
+      g_assert_false (got[c].approximate);
+      g_assert_cmpuint (got[c].starts, ==, want[c]);
+    }
+
+  /* An export: exact at once. */
+  jvms_session_set_visible (f->session, T0 + 1, T0 + 10 * SECOND, FALSE);
+  jvms_session_set_visible (f->session, T0, T0 + 10 * SECOND, FALSE);
+  jvms_view_render (view, cr, WIDTH, HEIGHT);
+  g_assert_cmpuint (jvms_events_view_get_n_approximate (JVMS_EVENTS_VIEW (view)), ==, 0);
+  got = jvms_events_view_get_columns (JVMS_EVENTS_VIEW (view), 0, &n);
+  for (guint c = 0; c < n; c++)
+    g_assert_cmpuint (got[c].starts, ==, want[c]);
+
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  /* The exact count's task lets the view go once its thread has returned it. */
+  deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  while (G_OBJECT (view)->ref_count > 1 && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_finalize_object (view);
+  g_unlink (path);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1384,6 +1476,7 @@ main (int   argc,
   ADD ("session/rules", test_session_rules);
   ADD ("object-age/dots", test_object_age);
   ADD ("export/svg", test_export_svg);
+  ADD ("events/exact", test_events_view_exact);
 #undef ADD
   g_test_add_func ("/Widgets/ruler/units", test_ruler_units);
   g_test_add_func ("/Widgets/gc/heap-line-between-points", test_gc_heap_line);

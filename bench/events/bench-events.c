@@ -1,7 +1,7 @@
 /* bench-events: the event store and the event table at 10 M events (issue 19, "Speed").
  *
  *   bench-events [--events N] [--cache-dir DIR] [--pages N] [--frames N] [--no-table]
- *                [--view-only] [--check] [--per-frame]
+ *                [--view-only | --table-only] [--check] [--per-frame]
  *
  * A synthetic store of N events (default 10 M: 24 types, 64 threads, four fields each, times in
  * order, a tenth with durations ended late) is written once (niced) into DIR (default /tmp)
@@ -20,7 +20,19 @@
  *   figure events_scan_s            seconds to read every row once (headers only)
  *   figure event_table_scroll_p50/p99  ms per frame (the frame clock's update to after-paint:
  *                                   layout, rows made and drawn) while the event table, showing
- *                                   all N rows, scrolls a page per frame to random places
+ *                                   all N rows, scrolls a page per frame to random places, once
+ *                                   its statistics are shown (nothing else of the table runs)
+ *   figure event_table_busy_scroll_p50/p99  the same from just after the table is shown until
+ *                                   its statistics of the N rows are (they run meanwhile in a
+ *                                   thread): what scrolling right after a new selection costs;
+ *                                   event_table_busy_frames how many frames that was
+ *   figure event_table_settled_s    seconds from the store given to the table to its statistics
+ *                                   shown and no page pending (the busy frames included)
+ *   With --per-frame, a "# table frame" line per frame: wall and CPU ms of GTK's layout (the
+ *   frame's update to its layout's end), its paint (to the paint's end: the surface drawn and
+ *   sent to the X server) and after (to after-paint), and the main thread's CPU between frames;
+ *   and "# pass NAME from|to SECONDS" on the monotonic clock (perf record -k CLOCK_MONOTONIC,
+ *   perf report --time) for the passes busy, table and baseline.
  *   figure event_table_scroll_cpu_p50/p99  the main thread's CPU ms per frame (the pages are read
  *                                   by the list's own thread, not counted here)
  *   figure event_table_interval_cpu_p50/p99  the main thread's CPU ms from one frame's end to the
@@ -36,6 +48,11 @@
  *                                   the other views: its column counts read from the store
  *                                   (jvms-event-ticks.c) and drawn; _cpu_p99 in CPU time of the
  *                                   process (issue 19's frame target, 16 ms)
+ *                                   The frames are drawn as the window draws them
+ *                                   (jvms_timeline_render_frame), not as an export (exact)
+ *   figure events_view_frames_approximate  frames with some count spread (the window then counts
+ *                                   them exactly off the main thread), and
+ *   figure events_view_exact_cpu_p50/max  the CPU ms of those exact counts
  *   figure events_view_blocks_read_p99  blocks of the store read by a frame's counts (1,024 rows
  *                                   each; jvms-event-ticks.c reads at most 128 and the two at the
  *                                   range's ends)
@@ -44,7 +61,8 @@
  *                                   starts, a bar where a duration covers it) differs from a
  *                                   naive count of every row of the range and of the 2^24 ns
  *                                   before it (the store's longest duration), and
- *                                   events_view_frames_differing the frames with any such cell
+ *                                   events_view_frames_differing the frames with any such cell;
+ *                                   events_view_exact_cells_differing the same of the exact counts
  *   figure baseline_scroll_p99      the same GtkColumnView over a GtkStringList of 100,000
  *                                   strings in memory: GTK's own cost
  *   ratio  event_table_scroll_p99   ours over that baseline
@@ -80,6 +98,7 @@ static int n_pages = 400;
 static int n_frames = 300;
 static gboolean no_table;
 static gboolean view_only;
+static gboolean table_only;
 static gboolean check;
 static gboolean per_frame;
 
@@ -243,17 +262,41 @@ bench_queries (JvmsEventStore *store)
 
 typedef struct
 {
-  GtkAdjustment *adj;
-  GArray        *frames;
-  GArray        *cpu;      /* the main thread's CPU ms per frame */
-  GArray        *interval; /* the main thread's CPU ms from one frame's end to the next's */
-  double         started;
-  double         started_cpu;
-  double         last_end_cpu;
-  int            left;
-  GRand         *rand;
-  GMainLoop     *loop;
-  gboolean       warm;
+  GArray *wall;     /* ms per frame, update to after-paint */
+  GArray *cpu;      /* the main thread's CPU ms per frame */
+  GArray *interval; /* the main thread's CPU ms from one frame's end to the next's */
+} Frames;
+
+static void
+frames_init (Frames *f)
+{
+  f->wall = g_array_new (FALSE, FALSE, sizeof (double));
+  f->cpu = g_array_new (FALSE, FALSE, sizeof (double));
+  f->interval = g_array_new (FALSE, FALSE, sizeof (double));
+}
+
+static void
+frames_clear (Frames *f)
+{
+  g_array_unref (f->wall);
+  g_array_unref (f->cpu);
+  g_array_unref (f->interval);
+}
+
+typedef struct
+{
+  GtkAdjustment  *adj;
+  Frames         *out;
+  double          started, started_cpu;
+  double          laid_out, painted;         /* wall ms when GTK's layout and paint ended */
+  double          laid_out_cpu, painted_cpu;
+  double          last_end_cpu;
+  gboolean        jumped;                    /* this frame follows a jump */
+  gboolean        warm;
+  int             left;
+  GRand          *rand;
+  GMainLoop      *loop;
+  JvmsEventTable *until_stats;               /* stop once this table's statistics are shown */
 } Scroll;
 
 static void
@@ -263,19 +306,41 @@ on_update (GdkFrameClock *clock, Scroll *s)
   s->started_cpu = jvms_bench_thread_cpu_ms ();
 }
 
+/* Connected after GTK's own handlers of the same signals: they mark where its layout and its
+ * paint (the surface drawn and sent to the display) ended. */
+static void
+on_layout (GdkFrameClock *clock, Scroll *s)
+{
+  s->laid_out = jvms_bench_wall_ms ();
+  s->laid_out_cpu = jvms_bench_thread_cpu_ms ();
+}
+
+static void
+on_paint (GdkFrameClock *clock, Scroll *s)
+{
+  s->painted = jvms_bench_wall_ms ();
+  s->painted_cpu = jvms_bench_thread_cpu_ms ();
+}
+
 static void
 on_after_paint (GdkFrameClock *clock, Scroll *s)
 {
-  double end_cpu = jvms_bench_thread_cpu_ms ();
+  double end_cpu = jvms_bench_thread_cpu_ms (), end = jvms_bench_wall_ms ();
   if (s->started > 0 && s->warm)
     {
-      g_array_append_val (s->frames, (double) { jvms_bench_wall_ms () - s->started });
-      g_array_append_val (s->cpu, (double) { end_cpu - s->started_cpu });
-      g_array_append_val (s->interval, (double) { end_cpu - s->last_end_cpu });
+      g_array_append_val (s->out->wall, (double) { end - s->started });
+      g_array_append_val (s->out->cpu, (double) { end_cpu - s->started_cpu });
+      g_array_append_val (s->out->interval, (double) { end_cpu - s->last_end_cpu });
+      if (per_frame)
+        printf ("# table frame jump=%d wall=%.2f cpu=%.2f layout_wall=%.2f layout_cpu=%.2f paint_wall=%.2f "
+                "paint_cpu=%.2f after_wall=%.2f between_cpu=%.2f\n", s->jumped, end - s->started,
+                end_cpu - s->started_cpu, s->laid_out - s->started, s->laid_out_cpu - s->started_cpu,
+                s->painted - s->laid_out, s->painted_cpu - s->laid_out_cpu, end - s->painted,
+                s->started_cpu - s->last_end_cpu);
     }
   s->last_end_cpu = end_cpu;
   s->started = 0;
-  if (s->left-- <= 0)
+  if (s->left-- <= 0 || (s->until_stats != NULL && jvms_event_table_get_stats (s->until_stats) != NULL))
     {
       g_main_loop_quit (s->loop);
       return;
@@ -283,7 +348,8 @@ on_after_paint (GdkFrameClock *clock, Scroll *s)
   /* A page further, or a jump to anywhere one time in ten (the scrollbar dragged). */
   double upper = gtk_adjustment_get_upper (s->adj), page = gtk_adjustment_get_page_size (s->adj);
   double v = gtk_adjustment_get_value (s->adj) + page;
-  if (g_rand_int_range (s->rand, 0, 10) == 0 || v > upper - page)
+  s->jumped = g_rand_int_range (s->rand, 0, 10) == 0 || v > upper - page;
+  if (s->jumped)
     v = g_rand_double (s->rand) * MAX (upper - page, 0);
   gtk_adjustment_set_value (s->adj, v);
   s->warm = TRUE;
@@ -310,41 +376,56 @@ quit_idle (gpointer loop)
   return G_SOURCE_REMOVE;
 }
 
-/* Scrolls @child's column view for n_frames frames; per-frame ms into the result, the main
- * thread's CPU ms per frame into @cpu, and from one frame's end to the next's into @interval. */
-static GArray *
-scroll_frames (GtkWidget *child, GArray **cpu, GArray **interval)
+static void
+run_for (guint ms)
+{
+  GMainLoop *loop = g_main_loop_new (NULL, FALSE);
+  g_timeout_add (ms, quit_idle, loop);
+  g_main_loop_run (loop);
+  g_main_loop_unref (loop);
+}
+
+static GtkWidget *
+present (GtkWidget *child)
 {
   GtkWidget *window = gtk_window_new ();
   gtk_window_set_default_size (GTK_WINDOW (window), 1600, 900);
   gtk_window_set_child (GTK_WINDOW (window), child);
   gtk_window_present (GTK_WINDOW (window));
+  return window;
+}
+
+/* Scrolls the column view in @window for at most n_frames frames (until @until_stats shows its
+ * statistics, when given) into @out; --per-frame marks the pass's start and end on the monotonic
+ * clock (perf record -k CLOCK_MONOTONIC, perf report --time). */
+static void
+scroll_pass (GtkWidget *window, const char *name, JvmsEventTable *until_stats, Frames *out)
+{
   GMainLoop *loop = g_main_loop_new (NULL, FALSE);
-  /* Let it map and settle (the statistics of the table run meanwhile in a thread). */
-  g_timeout_add (1500, quit_idle, loop);
-  g_main_loop_run (loop);
-  Scroll s = { .frames = g_array_new (FALSE, FALSE, sizeof (double)),
-               .cpu = g_array_new (FALSE, FALSE, sizeof (double)),
-               .interval = g_array_new (FALSE, FALSE, sizeof (double)), .left = n_frames,
-               .rand = g_rand_new_with_seed (3), .loop = loop };
-  GtkScrolledWindow *scroller = find_scroller (child);
+  Scroll s = { .out = out, .left = n_frames, .rand = g_rand_new_with_seed (3), .loop = loop,
+               .until_stats = until_stats };
+  GtkScrolledWindow *scroller = find_scroller (gtk_window_get_child (GTK_WINDOW (window)));
   if (scroller == NULL)
     g_error ("no column view to scroll");
   s.adj = gtk_scrolled_window_get_vadjustment (scroller);
   GdkFrameClock *clock = gtk_widget_get_frame_clock (window);
   gulong u = g_signal_connect (clock, "update", G_CALLBACK (on_update), &s);
   gulong p = g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), &s);
+  gulong l = g_signal_connect (clock, "layout", G_CALLBACK (on_layout), &s);
+  gulong d = g_signal_connect (clock, "paint", G_CALLBACK (on_paint), &s);
+  if (per_frame)
+    printf ("# pass %s from %.6f s\n", name, g_get_monotonic_time () / 1e6);
   gtk_adjustment_set_value (s.adj, gtk_adjustment_get_value (s.adj) + 1);
   gtk_widget_queue_draw (window);
   g_main_loop_run (loop);
+  if (per_frame)
+    printf ("# pass %s to %.6f s\n", name, g_get_monotonic_time () / 1e6);
   g_signal_handler_disconnect (clock, u);
   g_signal_handler_disconnect (clock, p);
-  gtk_window_destroy (GTK_WINDOW (window));
+  g_signal_handler_disconnect (clock, l);
+  g_signal_handler_disconnect (clock, d);
   g_main_loop_unref (loop);
   g_rand_free (s.rand);
-  *cpu = s.cpu;
-  *interval = s.interval;
-  return s.frames;
 }
 
 static void
@@ -361,14 +442,37 @@ bind_label (GtkSignalListItemFactory *f, GtkListItem *item, gpointer data)
 }
 
 static void
+print_frames (const char *name, Frames *f)
+{
+  printf ("figure %s_p50 %.3f ms\n", name, jvms_bench_percentile_of (f->wall, 0.5));
+  printf ("figure %s_p99 %.3f ms\n", name, jvms_bench_percentile_of (f->wall, 0.99));
+  printf ("figure %s_cpu_p50 %.3f ms\n", name, jvms_bench_percentile_of (f->cpu, 0.5));
+  printf ("figure %s_cpu_p99 %.3f ms\n", name, jvms_bench_percentile_of (f->cpu, 0.99));
+}
+
+static void
 bench_table (JvmsEventStore *store)
 {
   g_autoptr(JvmsSession) session = jvms_session_new ();
   GtkWidget *table = jvms_event_table_new (session);
+  double t0 = jvms_bench_wall_ms ();
   jvms_event_table_set_store (JVMS_EVENT_TABLE (table), store, NULL);
   printf ("figure event_table_rows %" G_GUINT64_FORMAT " rows\n", jvms_event_table_get_n_rows (JVMS_EVENT_TABLE (table)));
-  g_autoptr(GArray) ours_cpu = NULL, ours_interval = NULL;
-  g_autoptr(GArray) ours = scroll_frames (table, &ours_cpu, &ours_interval);
+  GtkWidget *window = present (table);
+  /* Mapped, its first rows read; the statistics of all the rows run meanwhile in a thread. */
+  run_for (300);
+  Frames busy, ours, base;
+  frames_init (&busy);
+  frames_init (&ours);
+  frames_init (&base);
+  /* While the statistics are computed: what scrolling feels like just after a new selection. */
+  scroll_pass (window, "busy", JVMS_EVENT_TABLE (table), &busy);
+  while (jvms_event_table_is_busy (JVMS_EVENT_TABLE (table)))
+    g_main_context_iteration (NULL, TRUE);
+  printf ("figure event_table_settled_s %.2f s\n", (jvms_bench_wall_ms () - t0) / 1000);
+  run_for (500);
+  scroll_pass (window, "table", NULL, &ours);
+  gtk_window_destroy (GTK_WINDOW (window));
 
   /* The baseline: the same kind of column view over strings in memory. */
   GtkStringList *strings = gtk_string_list_new (NULL);
@@ -389,21 +493,24 @@ bench_table (JvmsEventStore *store)
     }
   GtkWidget *scroller = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (view));
-  g_autoptr(GArray) base_cpu = NULL, base_interval = NULL;
-  g_autoptr(GArray) base = scroll_frames (scroller, &base_cpu, &base_interval);
+  window = present (scroller);
+  run_for (800);
+  scroll_pass (window, "baseline", NULL, &base);
+  gtk_window_destroy (GTK_WINDOW (window));
 
-  double p99 = jvms_bench_percentile_of (ours, 0.99), b99 = jvms_bench_percentile_of (base, 0.99);
-  printf ("figure event_table_scroll_p50 %.3f ms\n", jvms_bench_percentile_of (ours, 0.5));
-  printf ("figure event_table_scroll_p99 %.3f ms\n", p99);
-  printf ("figure event_table_scroll_cpu_p50 %.3f ms\n", jvms_bench_percentile_of (ours_cpu, 0.5));
-  printf ("figure event_table_scroll_cpu_p99 %.3f ms\n", jvms_bench_percentile_of (ours_cpu, 0.99));
-  printf ("figure event_table_interval_cpu_p50 %.3f ms\n", jvms_bench_percentile_of (ours_interval, 0.5));
-  printf ("figure event_table_interval_cpu_p99 %.3f ms\n", jvms_bench_percentile_of (ours_interval, 0.99));
-  printf ("figure baseline_scroll_p99 %.3f ms\n", b99);
-  printf ("figure baseline_scroll_cpu_p99 %.3f ms\n", jvms_bench_percentile_of (base_cpu, 0.99));
-  printf ("figure baseline_interval_cpu_p99 %.3f ms\n", jvms_bench_percentile_of (base_interval, 0.99));
+  double p99 = jvms_bench_percentile_of (ours.wall, 0.99), b99 = jvms_bench_percentile_of (base.wall, 0.99);
+  print_frames ("event_table_scroll", &ours);
+  printf ("figure event_table_interval_cpu_p50 %.3f ms\n", jvms_bench_percentile_of (ours.interval, 0.5));
+  printf ("figure event_table_interval_cpu_p99 %.3f ms\n", jvms_bench_percentile_of (ours.interval, 0.99));
+  printf ("figure event_table_frames %u frames\n", ours.wall->len);
+  print_frames ("event_table_busy_scroll", &busy);
+  printf ("figure event_table_busy_frames %u frames\n", busy.wall->len);
+  print_frames ("baseline_scroll", &base);
+  printf ("figure baseline_interval_cpu_p99 %.3f ms\n", jvms_bench_percentile_of (base.interval, 0.99));
   printf ("ratio event_table_scroll_p99 %.3f\n", b99 > 0 ? p99 / b99 : 0);
-  printf ("figure event_table_frames %u frames\n", ours->len);
+  frames_clear (&busy);
+  frames_clear (&ours);
+  frames_clear (&base);
 }
 
 typedef struct
@@ -443,24 +550,40 @@ check_frame (JvmsEventStore *store,
              GtkWidget      *view,
              gint64          t0,
              gint64          t1,
-             guint          *blocks_read)
+             guint          *blocks_read,
+             double         *exact_ms,
+             guint          *exact_blocks,
+             guint          *exact_differing)
 {
   guint n = jvms_events_view_get_n_lanes (JVMS_EVENTS_VIEW (view)), cols = 1920 - JVMS_TIMELINE_GUTTER, differing = 0;
   g_autofree guint32 *types = g_new (guint32, n);
   g_autofree JvmsEventColumn **got = g_new (JvmsEventColumn *, n);
   g_autofree JvmsEventColumn **want = g_new (JvmsEventColumn *, n);
+  g_autofree JvmsEventColumn **exact = g_new (JvmsEventColumn *, n);
   JvmsEventTicksStats stats;
   for (guint l = 0; l < n; l++)
     {
       types[l] = jvms_event_store_find_type (store, jvms_events_view_get_lane_type (JVMS_EVENTS_VIEW (view), l));
       got[l] = g_new0 (JvmsEventColumn, cols);
       want[l] = g_new0 (JvmsEventColumn, cols);
+      exact[l] = g_new0 (JvmsEventColumn, cols);
     }
   double c0 = jvms_bench_process_cpu_ms ();
   if (!jvms_event_ticks_count_lanes_full (store, types, n, 0, t0, t1, cols, got, JVMS_EVENT_TICKS_BLOCKS, &stats, NULL))
     g_error ("counts failed");
   double counts_ms = jvms_bench_process_cpu_ms () - c0;
   *blocks_read = stats.blocks_read;
+  *exact_ms = -1;
+  if (stats.blocks_spread > 0)
+    {
+      /* What the window then reads off the main thread (and an export at once). */
+      JvmsEventTicksStats exact_stats;
+      c0 = jvms_bench_process_cpu_ms ();
+      if (!jvms_event_ticks_count_lanes_exact (store, types, n, 0, t0, t1, cols, exact, NULL, &exact_stats, NULL))
+        g_error ("exact counts failed");
+      *exact_ms = jvms_bench_process_cpu_ms () - c0;
+      *exact_blocks = exact_stats.blocks_read;
+    }
   if (check)
     {
       JvmsEventFilter filter = { t0 - (1 << 24), t1, JVMS_EVENT_KEEP_THESE, types, n, JVMS_EVENT_KEEP_ALL, NULL, 0 };
@@ -470,6 +593,11 @@ check_frame (JvmsEventStore *store,
       if (q == NULL || !jvms_event_query_foreach (q, cursor, 0, FALSE, naive_row, &naive, NULL))
         g_error ("naive count failed");
       guint ticks = 0, bars_missing = 0, bars_extra = 0;
+      *exact_differing = 0;
+      for (guint l = 0; l < n && *exact_ms >= 0; l++)
+        for (guint c = 0; c < cols; c++)
+          *exact_differing += (exact[l][c].starts > 0) != (want[l][c].starts > 0) ||
+                              (want[l][c].starts == 0 && (exact[l][c].covering > 0) != (want[l][c].covering > 0));
       for (guint l = 0; l < n; l++)
         for (guint c = 0; c < cols; c++)
           if ((got[l][c].starts > 0) != (want[l][c].starts > 0) ||
@@ -492,6 +620,7 @@ check_frame (JvmsEventStore *store,
     {
       g_free (got[l]);
       g_free (want[l]);
+      g_free (exact[l]);
     }
   return differing;
 }
@@ -521,7 +650,8 @@ bench_events_view (JvmsEventStore *store)
   g_autoptr(GArray) cpu = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr(GRand) rand = g_rand_new_with_seed (7);
   g_autoptr(GArray) blocks_read = g_array_new (FALSE, FALSE, sizeof (double));
-  guint cells_differing = 0, frames_differing = 0;
+  guint cells_differing = 0, frames_differing = 0, exact_cells_differing = 0;
+  g_autoptr(GArray) exact_cpu = g_array_new (FALSE, FALSE, sizeof (double));
   for (int f = -1; f < 100; f++)
     {
       /* Log-uniform span from 10 µs to the whole store, at a random place; frame -1, the whole
@@ -532,15 +662,23 @@ bench_events_view (JvmsEventStore *store)
       jvms_session_set_visible (session, from, from + span, FALSE);
       cairo_t *cr = cairo_create (surface);
       double w0 = jvms_bench_wall_ms (), c0 = jvms_bench_process_cpu_ms ();
-      jvms_view_render (view, cr, 1920, 600);
+      jvms_timeline_render_frame (JVMS_TIMELINE (view), cr, 1920, 600, FALSE);
       cairo_surface_flush (surface);
       double c = jvms_bench_process_cpu_ms () - c0, w = jvms_bench_wall_ms () - w0;
       cairo_destroy (cr);
       if (f >= 0)
         {
-          guint blocks = 0, diff = check_frame (store, view, from, from + span, &blocks);
+          guint blocks = 0, exact_blocks = 0, exact_diff = 0;
+          double exact_ms = -1;
+          guint diff = check_frame (store, view, from, from + span, &blocks, &exact_ms, &exact_blocks, &exact_diff);
           if (per_frame)
-            printf ("# frame span_ms=%.6g cpu_ms=%.2f wall_ms=%.2f blocks_read=%u\n", span / 1e6, c, w, blocks);
+            printf ("# frame span_ms=%.6g cpu_ms=%.2f wall_ms=%.2f blocks_read=%u exact_cpu_ms=%.2f exact_blocks=%u\n",
+                    span / 1e6, c, w, blocks, exact_ms, exact_blocks);
+          if (exact_ms >= 0)
+            {
+              g_array_append_val (exact_cpu, exact_ms);
+              exact_cells_differing += exact_diff;
+            }
           double nb = blocks;
           g_array_append_val (wall, w);
           g_array_append_val (cpu, c);
@@ -554,6 +692,13 @@ bench_events_view (JvmsEventStore *store)
     {
       printf ("figure events_view_cells_differing %u cells\n", cells_differing);
       printf ("figure events_view_frames_differing %u frames\n", frames_differing);
+      printf ("figure events_view_exact_cells_differing %u cells\n", exact_cells_differing);
+    }
+  printf ("figure events_view_frames_approximate %u frames\n", exact_cpu->len);
+  if (exact_cpu->len > 0)
+    {
+      printf ("figure events_view_exact_cpu_p50 %.3f ms\n", jvms_bench_percentile_of (exact_cpu, 0.5));
+      printf ("figure events_view_exact_cpu_max %.3f ms\n", jvms_bench_percentile_of (exact_cpu, 1.0));
     }
   printf ("figure events_view_frame_p50 %.3f ms\n", jvms_bench_percentile_of (wall, 0.5));
   printf ("figure events_view_frame_p99 %.3f ms\n", jvms_bench_percentile_of (wall, 0.99));
@@ -575,6 +720,7 @@ main (int argc, char **argv)
     { "frames", 0, 0, G_OPTION_ARG_INT, &n_frames, "Frames scrolled", "N" },
     { "no-table", 0, 0, G_OPTION_ARG_NONE, &no_table, "Skip the table (no display)", NULL },
     { "view-only", 0, 0, G_OPTION_ARG_NONE, &view_only, "Only the events view", NULL },
+    { "table-only", 0, 0, G_OPTION_ARG_NONE, &table_only, "Only the event table's scrolling", NULL },
     { "check", 0, 0, G_OPTION_ARG_NONE, &check, "Compare the events view's columns with a naive count of every row", NULL },
     { "per-frame", 0, 0, G_OPTION_ARG_NONE, &per_frame, "Print each events view frame (and its check) as a # line", NULL },
     { NULL }
@@ -603,7 +749,7 @@ main (int argc, char **argv)
   if (g_stat (path, &st) == 0)
     printf ("figure store_bytes_per_event %.1f bytes\n", (double) st.st_size / MAX (n_events, 1));
   printf ("figure events %" G_GUINT64_FORMAT " rows\n", jvms_event_store_get_n_rows (store));
-  if (!view_only)
+  if (!view_only && !table_only)
     bench_queries (store);
   if (!no_table)
     {
@@ -611,7 +757,8 @@ main (int argc, char **argv)
        * baseline, and steadier than GL through llvmpipe. GSK_RENDERER set outside wins. */
       g_setenv ("GSK_RENDERER", "cairo", FALSE);
       gtk_init ();
-      bench_events_view (store);
+      if (!table_only)
+        bench_events_view (store);
       if (!view_only)
         bench_table (store);
     }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "jvms-background.h"
 #include "jvms-event-text.h"
 #include "jvms-trace-detect.h"
 
@@ -672,7 +673,7 @@ jvms_event_order_new_async (JvmsEventSelection *selection, const JvmsEventOrderS
   g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, jvms_event_order_new_async);
   g_task_set_task_data (task, job_new (selection, spec, cancellable), (GDestroyNotify) job_free);
-  g_task_run_in_thread (task, order_thread);
+  jvms_background_run (task, order_thread);
 }
 
 JvmsEventOrder *

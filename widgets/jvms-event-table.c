@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "jvms-background.h"
 #include "jvms-event-column-sorter.h"
 #include "jvms-event-list-model.h"
 #include "jvms-event-order.h"
@@ -574,7 +575,8 @@ start_stats (JvmsEventTable *self)
   self->stats_cancel = g_cancellable_new ();
   g_autoptr(GTask) task = g_task_new (NULL, self->stats_cancel, stats_done, g_object_ref (self));
   g_task_set_task_data (task, g_object_ref (self->selection), g_object_unref);
-  g_task_run_in_thread (task, stats_thread);
+  /* Seconds of a core for tens of millions of rows: on a thread that yields to the frames. */
+  jvms_background_run (task, stats_thread);
   gtk_spinner_set_spinning (self->spinner, TRUE);
 }
 

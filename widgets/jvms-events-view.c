@@ -3,6 +3,7 @@
 
 #include <glib/gi18n-lib.h>
 
+#include "jvms-background.h"
 #include "jvms-event-query.h"
 #include "jvms-event-ticks.h"
 #include "jvms-events-view.h"
@@ -229,7 +230,7 @@ start_exact (gpointer data)
   g_autoptr(GTask) task = g_task_new (self, self->exact_cancel, exact_done, NULL);
   g_task_set_task_data (task, job, exact_job_free);
   g_task_set_name (task, "[jvmscope] exact event lanes");
-  g_task_run_in_thread (task, exact_thread);
+  jvms_background_run (task, exact_thread);
   return G_SOURCE_REMOVE;
 }
 

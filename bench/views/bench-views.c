@@ -4,7 +4,7 @@
  *
  *   bench-views [--intervals N] [--frames N] [--view NAME] [--cache-dir DIR]
  *               [--trace PATH | --trace-seconds S] [--no-first-frame] [--cache-mib MIB]
- *               [--per-frame] [--zoom-steps]
+ *               [--per-frame] [--zoom-steps] [--png PREFIX]
  *
  * --frames 0 measures first_frame alone.
  *
@@ -86,6 +86,7 @@ static gboolean no_first_frame;
 static int cache_mib = 512;
 static gboolean per_frame;
 static gboolean zoom_steps;
+static char *png_prefix;
 
 typedef struct
 {
@@ -159,6 +160,7 @@ main (int   argc,
     { "no-first-frame", 0, 0, G_OPTION_ARG_NONE, &no_first_frame, "Skip first_frame", NULL },
     { "cache-mib", 0, 0, G_OPTION_ARG_INT, &cache_mib, "Index cache budget (default 512, as the window)", "MIB" },
     { "zoom-steps", 0, 0, G_OPTION_ARG_NONE, &zoom_steps, "Frames zoom in step by step (x1/1.15 at a random point, as Ctrl+wheel does) instead of jumping to random ranges", NULL },
+    { "png", 0, 0, G_OPTION_ARG_FILENAME, &png_prefix, "Write each view's first frame (the whole trace, as a frame on screen computes it, before its ticks) to PREFIX-VIEW.png, to look at", "PREFIX" },
     { "per-frame", 0, 0, G_OPTION_ARG_NONE, &per_frame, "Also print each frame (span, wall, CPU, redraw CPU, CPU of the frame again with the blobs it read cached) as a # line", NULL },
     G_OPTION_ENTRY_NULL
   };
@@ -213,6 +215,7 @@ main (int   argc,
     {
       g_free (cache_dir);
       g_free (trace_path);
+      g_free (png_prefix);
       return 0;
     }
   /* v2: with the families of issue 19's views. */
@@ -300,6 +303,13 @@ main (int   argc,
         jvms_session_set_visible (session, start, end, FALSE);
         render_view (views[v], cr);
         cairo_destroy (cr);
+        if (png_prefix != NULL)
+          {
+            g_autofree char *png = g_strdup_printf ("%s-%s.png", png_prefix, names[v]);
+            cairo_surface_flush (surface);
+            if (cairo_surface_write_to_png (surface, png) != CAIRO_STATUS_SUCCESS)
+              g_printerr ("bench-views: cannot write %s\n", png);
+          }
       }
       gint64 step_span = 0;
       double step_anchor = 0;
@@ -428,5 +438,6 @@ main (int   argc,
   cairo_surface_destroy (surface);
   g_free (cache_dir);
   g_free (trace_path);
+  g_free (png_prefix);
   return 0;
 }

@@ -25,7 +25,7 @@
  * is measured by bench/events).
  *
  * Prints: figure build_seconds (when built), figure intervals, figure frame_p50_<view> /
- * frame_p99_<view> (ms: query and draw, wall time), redraw_p99_<view> (ms: draw from the cache
+ * frame_p99_<view> (ms: query and draw, wall time; frame_cpu_p50/p99_<view> in CPU time), redraw_p99_<view> (ms: draw from the cache
  * only), and figure frame_p50 / frame_p99 over all views; frame_cpu_* the same in CPU time of
  * the process (every thread), which a busy shared machine inflates less; draw_cpu_p99_* the
  * CPU time of the drawing alone (the frame less its summary query); the frame figures over
@@ -406,6 +406,7 @@ main (int   argc,
             }
           cairo_destroy (cr);
         }
+      g_print ("figure frame_cpu_p50_%s %.2f ms\n", names[v], jvms_bench_percentile_above_of (cpu, 0.5));
       g_print ("figure frame_cpu_p99_%s %.2f ms\n", names[v], jvms_bench_percentile_above_of (cpu, 0.99));
       g_print ("figure draw_cpu_p99_%s %.2f ms\n", names[v], jvms_bench_percentile_above_of (draws, 0.99));
       g_print ("figure redraw_p99_%s %.2f ms\n", names[v], jvms_bench_percentile_above_of (redraws, 0.99));

@@ -248,6 +248,21 @@ read_metadata (JvmsJfrFile *file, JfrChunk *c, guint64 offset, GError **error)
                              c->info.compressed_integers, error);
 }
 
+/* Whether @prev's time base converts @c's start ticks to @c's own start time, that is whether
+ * the two chunks' ticks share an origin. Chunks of one JVM do: the two times then differ by the
+ * jitter of reading two clocks one after the other (hundreds of ns). The next JVM's chunks in
+ * a file concatenated from several runs do not (their ticks restart from that JVM's own
+ * origin), and with the previous run's base they would be laid over its time: tens of seconds
+ * off in bench-profile's 1 GB file of 15 runs. Allowed: 1 s, plus 1 ms per second between the
+ * two chunks for the wall clock's slewing. */
+static gboolean
+base_predicts_start (const JvmsJfrChunkInfo *prev, const JvmsJfrChunkInfo *c)
+{
+  double off = (double) jvms_jfr_chunk_ticks_to_epoch_ns (prev, c->start_ticks) - (double) c->start_nanos;
+  double apart = (double) c->start_nanos - (double) prev->base_nanos;
+  return ABS (off) <= 1e9 + ABS (apart) * 1e-3;
+}
+
 /* Whether a plausible chunk header starts at @at. */
 static gboolean
 header_at (JvmsJfrFile *file, guint64 at, guint64 total)
@@ -456,7 +471,8 @@ walk_chunks (JvmsJfrFile *file, GError **error)
               c->info.base_ticks = c->info.start_ticks;
               if (prev != NULL && prev->metadata->metadata_id == c->metadata->metadata_id
                   && prev->info.ticks_per_second == c->info.ticks_per_second
-                  && prev->info.file_offset + prev->info.size == c->info.file_offset)
+                  && prev->info.file_offset + prev->info.size == c->info.file_offset
+                  && base_predicts_start (&prev->info, &c->info))
                 {
                   c->info.base_nanos = prev->info.base_nanos;
                   c->info.base_ticks = prev->info.base_ticks;

@@ -103,7 +103,9 @@ typedef struct
   /* The time base that converts this chunk's ticks: its own (start_nanos, start_ticks), or
    * those of the first chunk of the run of consecutive chunks with the same metadata id, as
    * the JDK's reader does. Ticks share one origin within a JVM, so one base per run keeps the
-   * timeline continuous across chunk rotations (and equal to what the JDK tools print). */
+   * timeline continuous across chunk rotations (and equal to what the JDK tools print). A
+   * chunk whose start the run's base misplaces by more than 1 s (plus 1 ms a second) starts a
+   * run of its own: another JVM's, in files concatenated from several recordings. */
   gint64   base_nanos;
   gint64   base_ticks;
 } JvmsJfrChunkInfo;

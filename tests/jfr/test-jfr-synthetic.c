@@ -571,12 +571,60 @@ test_chunks (void)
   g_assert_true (any_warning_contains (file2, "8 trailing bytes"));
 }
 
+/* A copy of the one-chunk file whose header says it started @later_ns after the first and at
+ * tick @ticks, appended to the first. */
+static JvmsJfrFile *
+open_two_runs (GBytes *one, gint64 later_ns, gint64 ticks)
+{
+  gsize size;
+  const guint8 *data = g_bytes_get_data (one, &size);
+  g_autoptr(GByteArray) two = g_byte_array_new ();
+  g_byte_array_append (two, data, (guint) size);
+  g_byte_array_append (two, data, (guint) size);
+  W at = { g_byte_array_new () };
+  put_be (&at, START_NANOS + later_ns, 8);   /* header offset 32: start nanos */
+  put_be (&at, 1000000000, 8);               /* 40: duration */
+  put_be (&at, ticks, 8);                    /* 48: start ticks */
+  memcpy (two->data + size + 32, at.b->data, 24);
+  g_byte_array_unref (at.b);
+  g_autoptr(GBytes) bytes = g_bytes_new (two->data, two->len);
+  g_autoptr(GError) error = NULL;
+  JvmsJfrFile *file = jvms_jfr_file_open_bytes (bytes, "two-runs.jfr", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (jvms_jfr_file_get_n_chunks (file), ==, 2);
+  return file;
+}
+
+/* The time base across chunks. The same JVM's next chunk (ticks 40 s on, its start read 300 ns
+ * apart) keeps the first chunk's base; another JVM's run appended to the file (its ticks restart
+ * while its start is 40 s later) takes its own, or its events would be laid over the first
+ * run's time. */
+static void
+test_time_base (void)
+{
+  Hostile h = { 0 };
+  g_autoptr(GBytes) one = build_file (&h);
+  const gint64 later = G_GINT64_CONSTANT (40000000000);
+
+  g_autoptr(JvmsJfrFile) same = open_two_runs (one, later, START_TICKS + later + 300);
+  const JvmsJfrChunkInfo *c = jvms_jfr_file_get_chunk (same, 1);
+  g_assert_cmpint (c->base_nanos, ==, START_NANOS);
+  g_assert_cmpint (c->base_ticks, ==, START_TICKS);
+
+  g_autoptr(JvmsJfrFile) next = open_two_runs (one, later, START_TICKS);
+  c = jvms_jfr_file_get_chunk (next, 1);
+  g_assert_cmpint (c->base_nanos, ==, START_NANOS + later);
+  g_assert_cmpint (c->base_ticks, ==, START_TICKS);
+  g_assert_cmpint (jvms_jfr_chunk_ticks_to_epoch_ns (c, START_TICKS + 100), ==, START_NANOS + later + 100);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/jfr/synthetic/values", test_values);
   g_test_add_func ("/jfr/synthetic/chunks", test_chunks);
+  g_test_add_func ("/jfr/synthetic/time-base", test_time_base);
   g_test_add_func ("/jfr/synthetic/header-errors", test_header_errors);
   g_test_add_func ("/jfr/synthetic/hostile-string-count", test_hostile_string_count);
   g_test_add_func ("/jfr/synthetic/hostile-array-length", test_hostile_array_length);

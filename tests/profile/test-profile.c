@@ -4,6 +4,7 @@
  * samples gives. Also: the older per-sample reader, the method table, the stack table's
  * pseudo-frames, damage, and the async query. */
 #include <glib/gstdio.h>
+#include <lz4.h>
 #include <string.h>
 
 #include "jvms-profile.h"
@@ -366,7 +367,7 @@ test_model (Fixture *f, gconstpointer data)
   g_assert_cmpuint (jvms_samples_store_get_n_blocks (store), ==, (60000 + JVMS_SAMPLES_BLOCK_SAMPLES - 1) / JVMS_SAMPLES_BLOCK_SAMPLES);
   g_assert_cmpuint (jvms_samples_store_get_n_levels (store), ==, 3);
   g_assert_cmpuint (jvms_samples_store_get_n_samples (store), ==, 60000);
-  for (guint i = 0; i < 300; i++)
+  for (guint i = 0; i < 290; i++)
     {
       JvmsProfileQuery q;
       gint64 tids[4];
@@ -426,6 +427,52 @@ test_nodes_only (Fixture *f, gconstpointer data)
       JvmsProfileQuery q = { .from = first, .to = last + 1, .kind = (JvmsProfileKind) k };
       check_query (profile, f, &q);
     }
+
+  /* The same node with its first all-threads section renamed a thread's (thread 0, in as many
+   * varint bytes): its type's all-threads sums go missing, which the read refuses. */
+  g_autofree guint8 *bytes = NULL;
+  gsize size;
+  g_assert_true (g_file_get_contents (f->path, (char **) &bytes, &size, NULL));
+  JvmsSamplesHeader h;
+  memcpy (&h, bytes, sizeof h);
+  JvmsSamplesNode *node = NULL;
+  for (guint i = 0; i < GUINT32_FROM_LE (h.n_tables); i++)
+    {
+      JvmsSamplesTable t;
+      memcpy (&t, bytes + GUINT64_FROM_LE (h.directory_offset) + i * sizeof t, sizeof t);
+      if (GUINT32_FROM_LE (t.tag) == JVMS_SAMPLES_TABLE_LEVEL && GUINT32_FROM_LE (t.level) == 3)
+        node = (JvmsSamplesNode *) (gpointer) (bytes + GUINT64_FROM_LE (t.offset));
+    }
+  g_assert_nonnull (node);
+  guint32 raw = GUINT32_FROM_LE (node->raw_size);
+  g_autofree guint8 *payload = g_malloc (raw);
+  g_assert_cmpint (LZ4_decompress_safe ((const char *) bytes + GUINT64_FROM_LE (node->offset), (char *) payload,
+                                        (int) GUINT32_FROM_LE (node->compressed_size), (int) raw), ==, (int) raw);
+  static const guint8 all_threads[] = { 0xff, 0xff, 0xff, 0xff, 0x0f }, thread_0[] = { 0x80, 0x80, 0x80, 0x80, 0x00 };
+  guint8 *at = memmem (payload, raw, all_threads, sizeof all_threads);
+  g_assert_nonnull (at);
+  memcpy (at, thread_0, sizeof thread_0);
+  int bound = LZ4_compressBound ((int) raw);
+  gsize end = (size + 7) & ~(gsize) 7;
+  g_autofree guint8 *damaged = g_malloc0 (end + (gsize) bound);
+  memcpy (damaged, bytes, size);
+  int compressed = LZ4_compress_default ((const char *) payload, (char *) damaged + end, (int) raw, bound);
+  g_assert_cmpint (compressed, >, 0);
+  JvmsSamplesNode *moved = (JvmsSamplesNode *) (gpointer) (damaged + ((guint8 *) node - bytes));
+  moved->offset = GUINT64_TO_LE (end);
+  moved->compressed_size = GUINT32_TO_LE ((guint32) compressed);
+  JvmsSamplesHeader *dh = (JvmsSamplesHeader *) (gpointer) damaged;
+  dh->file_size = GUINT64_TO_LE (end + (gsize) compressed);
+  g_autoptr(GBytes) b = g_bytes_new_take (g_steal_pointer (&damaged), end + (gsize) compressed);
+  g_autoptr(JvmsSamplesStore) bad_store = jvms_samples_store_open_bytes (b, "damaged.samples", &error);
+  g_assert_no_error (error);
+  g_autoptr(JvmsProfile) bad = jvms_profile_new_for_store (bad_store);
+  JvmsProfileQuery q = { .from = first, .to = last + 1, .kind = JVMS_PROFILE_KIND_CPU };
+  g_autoptr(JvmsCallTree) tree = jvms_profile_query (bad, &q, NULL, &error);
+  g_assert_null (tree);
+  g_assert_error (error, JVMS_ANALYSIS_ERROR, JVMS_ANALYSIS_ERROR_INDEX);
+  g_assert_nonnull (strstr (error->message, "damaged.samples"));
+  g_assert_nonnull (strstr (error->message, "all-threads section is missing or out of place"));
 }
 
 /* The older per-sample form, in time order, with every field it had. */

@@ -463,8 +463,19 @@ def main():
         # Sort by duration: a click on the Duration column's title (the second).
         # Clicked again only if the dump shows the click did not reach it (the order unchanged):
         # the first click after the types' popover closed was lost once.
-        heads = ints(state.get("events", "head-bounds"))
-        for _ in range(3 if len(heads) >= 8 else 0):
+        # Each try reads the titles' places again, once two reads 0.3 s apart agree: the columns
+        # widen as the chosen types' rows arrive, and a click at the places read before that
+        # fell on the border between Time and Duration three times in one CI run.
+        def stable_heads():
+            first = ints(state.get("events", "head-bounds"))
+            time.sleep(0.3)
+            again = ints(state.get("events", "head-bounds"))
+            return first if len(first) >= 8 and first == again else None
+        heads = []
+        for _ in range(3):
+            heads = waited("the column titles in place", stable_heads, 30) or []
+            if len(heads) < 8:
+                break
             hx, hy, hw, hh = heads[4:8]
             xdo("mousemove", str(hx + hw // 2 - 2), str(hy + hh // 2))
             xdo("mousemove", str(hx + hw // 2), str(hy + hh // 2))

@@ -180,9 +180,17 @@ try:
               "the counters read at each switch are exact columns (%s)" % exact,
               (read_names, [c for c in got["columns"] if c["metric"]]))
     corr = records("--scatter", "duration,task-clock")["correlation"]
-    tap.check(corr["pearson"] is not None and corr["pearson"] > 0.99 and corr["n"] > 0.9 * len(quanta),
-              "each quantum's task-clock is its duration: Pearson %s over %d of %d quanta"
-              % (corr["pearson"], corr["n"], len(quanta)), corr)
+    # Which quanta perf's reads can give a task-clock: those ending at a switch-out with reads
+    # after it, in a run of that thread that held no switch perf lost (docs/records.md). Under
+    # load perf loses records, and those quanta have none: the share is perf's, not ours.
+    readable = sum(1 for q in quanta if q["end"] != "unknown"
+                   and run_of.get((q["cpu"], q["epoch_ns"] + q["duration"])) == q["tid"]
+                   and "task-clock" in reads.get((q["cpu"], q["epoch_ns"] + q["duration"]), {})
+                   and reads[(q["cpu"], q["epoch_ns"] + q["duration"])].get("context-switches", 0) <= 1)
+    tap.check(corr["pearson"] is not None and corr["pearson"] > 0.99 and corr["n"] > 200
+              and corr["n"] >= 0.95 * readable,
+              "each quantum's task-clock is its duration: Pearson %s over %d of %d quanta (%d readable in perf script)"
+              % (corr["pearson"], corr["n"], len(quanta), readable), corr)
     jvm_tids = {q["tid"] for q in quanta}
     want, have = {}, {}
     for key, counts in reads.items():

@@ -14,6 +14,7 @@
 #include "jvms-event-selection.h"
 #include "jvms-event-text.h"
 #include "jvms-event-type-chooser.h"
+#include "jvms-number-format.h"
 #include "jvms-time-format.h"
 
 /* Column ids: the fixed columns, then the chosen type's fields from FIELD_BASE. */
@@ -377,7 +378,7 @@ show_stats_title (JvmsEventTable *self)
       gtk_label_set_text (self->stats_title, _("Statistics"));
       return;
     }
-  g_autofree char *count = g_strdup_printf ("%'" G_GUINT64_FORMAT, jvms_event_stats_get_n_rows (self->stats));
+  g_autofree char *count = jvms_number_format_count (jvms_event_stats_get_n_rows (self->stats));
   const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search));
   /* The count outside the translated text: its format is not translatable. */
   g_autofree char *full = text != NULL && *text != '\0'
@@ -602,7 +603,7 @@ update_count (JvmsEventTable *self)
   guint64 n = jvms_event_table_get_n_rows (self);
   /* The number is formatted outside the translated text, its digits grouped as the locale
    * groups them (millions of rows are common). */
-  g_autofree char *number = g_strdup_printf ("%'" G_GUINT64_FORMAT, n);
+  g_autofree char *number = jvms_number_format_count (n);
   g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s event", "%s events",
                                                         (gulong) MIN (n, G_MAXULONG)), number);
   gtk_label_set_text (self->count_label, text);

@@ -5,14 +5,8 @@
 
 #include <glib/gi18n.h>
 
+#include "jvms-number-format.h"
 #include "jvms-time-format.h"
-
-/* Digits grouped by thousands as the locale groups them. */
-static char *
-grouped (guint64 value)
-{
-  return g_strdup_printf ("%'" G_GUINT64_FORMAT, value);
-}
 
 char *
 jvms_profile_format_value (const char *unit, guint64 value)
@@ -21,13 +15,13 @@ jvms_profile_format_value (const char *unit, guint64 value)
     return g_format_size_full (value, G_FORMAT_SIZE_IEC_UNITS);
   if (g_strcmp0 (unit, "ns") == 0)
     return jvms_time_format_duration ((gint64) MIN (value, (guint64) G_MAXINT64), JVMS_TIME_UNIT_AUTO);
-  return grouped (value);
+  return jvms_number_format_count (value);
 }
 
 char *
 jvms_profile_format_weight (const char *unit, guint64 value)
 {
-  g_autofree char *number = grouped (value);
+  g_autofree char *number = jvms_number_format_count (value);
   gulong n = (gulong) MIN (value, G_MAXULONG);
   if (g_strcmp0 (unit, "samples") == 0)
     /* Translators: a weight in the profiler; %s is a number. */

@@ -5,6 +5,7 @@
 
 #include <glib/gi18n.h>
 
+#include "jvms-number-format.h"
 #include "jvms-profile-format.h"
 #include "jvms-time-format.h"
 
@@ -167,7 +168,7 @@ jvms_profile_item_dup_text (JvmsProfileItem *self, JvmsProfileColumn column)
       return jvms_profile_format_value (unit, (guint64) value);
     case JVMS_PROFILE_COLUMN_SAMPLES:
     case JVMS_PROFILE_COLUMN_COMPILATIONS:
-      return g_strdup_printf ("%'" G_GUINT64_FORMAT, (guint64) value);
+      return jvms_number_format_count ((guint64) value);
     case JVMS_PROFILE_COLUMN_SHARE:
     case JVMS_PROFILE_COLUMN_SELF_SHARE:
     case JVMS_PROFILE_COLUMN_ON_CPU:
@@ -176,7 +177,7 @@ jvms_profile_item_dup_text (JvmsProfileItem *self, JvmsProfileColumn column)
     case JVMS_PROFILE_COLUMN_TIER:
     case JVMS_PROFILE_COLUMN_INVOCATIONS:
       /* Nothing recorded: an empty cell, not a zero. */
-      return value < 0 ? g_strdup ("") : g_strdup_printf ("%'" G_GINT64_FORMAT, (gint64) value);
+      return value < 0 ? g_strdup ("") : jvms_number_format_count ((guint64) value);
     case JVMS_PROFILE_COLUMN_JIT_TIME:
     case JVMS_PROFILE_COLUMN_TIME_AVG:
     case JVMS_PROFILE_COLUMN_TIME_MIN:

@@ -132,14 +132,15 @@ jvms_summary_run_put (GByteArray *blob, guint32 attr, guint32 k, gint64 first, g
   g_byte_array_append (blob, items->data, items->len);
 }
 
-/* A change's first varint (its time delta and code): deltas of a busy attribute take 2 or 3
- * bytes, which jvms_varint_get reads in its loop; here without one. The same value and length
- * for every encoding jvms_varint_get accepts. */
+/* A change's first varint (its time delta and code): deltas of a busy attribute take 2 to 4
+ * bytes (4 from 262 µs on: a monitor's owner, a counter sampled every millisecond), which
+ * jvms_varint_get reads in its loop; here without one. The same value and length for every
+ * encoding jvms_varint_get accepts. */
 static inline gboolean
 change_varint_get (const guint8 **pp, const guint8 *end, guint64 *x)
 {
   const guint8 *p = *pp;
-  if (G_LIKELY (end - p >= 3))
+  if (G_LIKELY (end - p >= 4))
     {
       if (p[0] < 0x80)
         {
@@ -159,22 +160,66 @@ change_varint_get (const guint8 **pp, const guint8 *end, guint64 *x)
           *pp = p + 3;
           return TRUE;
         }
+      if (p[3] < 0x80)
+        {
+          *x = (guint64) (p[0] & 0x7F) | (guint64) (p[1] & 0x7F) << 7 |
+               (guint64) (p[2] & 0x7F) << 14 | (guint64) p[3] << 21;
+          *pp = p + 4;
+          return TRUE;
+        }
     }
   return jvms_varint_get (pp, end, x);
 }
 
-/* A change's value: a double (a rate, a counter) without get_value's tests of the other types;
- * the same result as get_value for every input. */
+/* A change's value: a double (a rate, a counter) or an integer (a thread id: a lock's owner)
+ * without get_value's tests of the other types; the same result as get_value for every
+ * input. */
 static inline gboolean
 change_value_get (const guint8 **pp, const guint8 *end, guint32 n_strings, RV *v)
 {
   const guint8 *p = *pp;
-  if (G_LIKELY (end - p >= 9 && p[0] == JVMS_VALUE_DOUBLE))
+  if (G_LIKELY (end - p >= 9))
     {
-      v->type = JVMS_VALUE_DOUBLE;
-      v->bits = jvms_get_u64le (p + 1);
-      *pp = p + 9;
-      return TRUE;
+      if (p[0] == JVMS_VALUE_DOUBLE)
+        {
+          v->type = JVMS_VALUE_DOUBLE;
+          v->bits = jvms_get_u64le (p + 1);
+          *pp = p + 9;
+          return TRUE;
+        }
+      if ((p[0] & 7) == JVMS_VALUE_INT)
+        {
+          /* Tag: (small + 1) << 3 | INT for 0..30, else INT and a zigzag varint. */
+          guint small = p[0] >> 3;
+          guint64 z;
+          v->type = JVMS_VALUE_INT;
+          if (small)
+            {
+              v->bits = small - 1;
+              *pp = p + 1;
+              return TRUE;
+            }
+          if (p[1] < 0x80)
+            {
+              z = p[1];
+              p += 2;
+            }
+          else if (p[2] < 0x80)
+            {
+              z = (guint64) (p[1] & 0x7F) | (guint64) p[2] << 7;
+              p += 3;
+            }
+          else if (p[3] < 0x80)
+            {
+              z = (guint64) (p[1] & 0x7F) | (guint64) (p[2] & 0x7F) << 7 | (guint64) p[3] << 14;
+              p += 4;
+            }
+          else
+            return get_value (pp, end, n_strings, v);
+          v->bits = (guint64) jvms_unzigzag (z);
+          *pp = p;
+          return TRUE;
+        }
     }
   return get_value (pp, end, n_strings, v);
 }

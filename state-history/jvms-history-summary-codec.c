@@ -63,6 +63,36 @@ get_value (const guint8 **pp, const guint8 *end, guint32 n_strings, RV *v)
   return TRUE;
 }
 
+/* get_value for the one-byte values most buckets hold (null, and the integers and strings
+ * 0..30: states, waiter counts, a bucket's min/max), inline; the same result as get_value for
+ * every input. A bucket holds up to six values, and a call each was a third of decoding it. */
+static inline gboolean
+value_get (const guint8 **pp, const guint8 *end, guint32 n_strings, RV *v)
+{
+  const guint8 *p = *pp;
+  if (G_LIKELY (p < end))
+    {
+      guint8 tag = *p;
+      guint small = tag >> 3;
+      if (tag == JVMS_VALUE_NULL)
+        {
+          v->type = JVMS_VALUE_NULL;
+          v->bits = 0;
+          *pp = p + 1;
+          return TRUE;
+        }
+      if (small && ((tag & 7) == JVMS_VALUE_INT ||
+                    ((tag & 7) == JVMS_VALUE_STRING && small - 1 < n_strings)))
+        {
+          v->type = tag & 7;
+          v->bits = small - 1;
+          *pp = p + 1;
+          return TRUE;
+        }
+    }
+  return get_value (pp, end, n_strings, v);
+}
+
 /* Numeric extremes as values: integral ones as INT so that they take a byte or two. */
 static RV
 numeric_rv (double x)
@@ -224,32 +254,51 @@ change_value_get (const guint8 **pp, const guint8 *end, guint32 n_strings, RV *v
   return get_value (pp, end, n_strings, v);
 }
 
+/* A change's value from its code (@x & 7) and what follows. */
+static inline gboolean
+change_code_value (const guint8 **pp, const guint8 *end, guint32 n_strings, guint64 x, RV *v)
+{
+  guint code = (guint) (x & 7);
+  if (code < CHG_SMALL_INTS)
+    *v = (RV) { code, JVMS_VALUE_INT };
+  else if (code == CHG_NULL)
+    *v = (RV) { 0, JVMS_VALUE_NULL };
+  else
+    return change_value_get (pp, end, n_strings, v);
+  return TRUE;
+}
+
+/* The first change has delta 0 (its time is the run's first); the others a delta of at least
+ * 1, or 0 and a big delta after. The count is kept in a local and the first change decoded
+ * before the loop: the loop tests nothing else per change (@ch's stores made the compiler
+ * read run->n again every time). */
 static gboolean
 decode_changes (const guint8 **pp, const guint8 *end, guint32 n_strings, const Run *run,
                 gint64 first, Change *ch)
 {
   const guint8 *p = *pp;
+  const guint n = run->n;
   gint64 t = first;
-  for (guint i = 0; i < run->n; i++)
+  guint64 x, d;
+  if (n == 0)
+    return TRUE;
+  if (!change_varint_get (&p, end, &x) || (x >> 3) != 0)
+    return FALSE;
+  ch[0].t = t;
+  if (!change_code_value (&p, end, n_strings, x, &ch[0].v))
+    return FALSE;
+  for (guint i = 1; i < n; i++)
     {
-      guint64 x, d;
       if (!change_varint_get (&p, end, &x))
         return FALSE;
       d = x >> 3;
-      if (i == 0 && d != 0)
+      if (G_UNLIKELY (d == 0) && (!jvms_varint_get (&p, end, &d) || d < CHG_BIG_DELTA))
         return FALSE;
-      if (i > 0 && d == 0 && (!jvms_varint_get (&p, end, &d) || d < CHG_BIG_DELTA))
-        return FALSE;
-      if (d > (guint64) G_MAXINT64 - (guint64) t)
+      if (G_UNLIKELY (d > (guint64) G_MAXINT64 - (guint64) t))
         return FALSE;
       t += (gint64) d;
       ch[i].t = t;
-      guint code = (guint) (x & 7);
-      if (code < CHG_SMALL_INTS)
-        ch[i].v = (RV) { code, JVMS_VALUE_INT };
-      else if (code == CHG_NULL)
-        ch[i].v = (RV) { 0, JVMS_VALUE_NULL };
-      else if (!change_value_get (&p, end, n_strings, &ch[i].v))
+      if (!change_code_value (&p, end, n_strings, x, &ch[i].v))
         return FALSE;
     }
   *pp = p;
@@ -280,13 +329,13 @@ decode_run (const guint8 **pp, const guint8 *end, guint32 n_strings, const Run *
         return FALSE;
       if (i == 0)
         {
-          if (!get_value (&p, end, n_strings, &b->before))
+          if (!value_get (&p, end, n_strings, &b->before))
             return FALSE;
         }
       else
         b->before = prev_vl;
       b->vf = b->before;
-      if ((b->flags & F_AT_START) && !get_value (&p, end, n_strings, &b->vf))
+      if ((b->flags & F_AT_START) && !value_get (&p, end, n_strings, &b->vf))
         return FALSE;
       b->vl = b->vf;
       gint64 bs = bucket_start (index, shift), be = bucket_end (index, shift);
@@ -294,7 +343,7 @@ decode_run (const guint8 **pp, const guint8 *end, guint32 n_strings, const Run *
         {
           if (!jvms_varint_get (&p, end, &fo) || !jvms_varint_get (&p, end, &lo) ||
               fo == 0 || fo >= (guint64) be - (guint64) bs || lo >= (guint64) be - (guint64) bs - fo ||
-              !get_value (&p, end, n_strings, &b->vl))
+              !value_get (&p, end, n_strings, &b->vl))
             return FALSE;
           b->f = bs + (gint64) fo;
           b->l = b->f + (gint64) lo;
@@ -303,13 +352,13 @@ decode_run (const guint8 **pp, const guint8 *end, guint32 n_strings, const Run *
         b->dom = b->vl;
       else if (b->flags & F_DOM_FIRST)
         b->dom = b->vf;
-      else if (!get_value (&p, end, n_strings, &b->dom))
+      else if (!value_get (&p, end, n_strings, &b->dom))
         return FALSE;
       b->min = b->max = NAN;
       if (b->flags & F_NUMERIC)
         {
           RV mn, mx;
-          if (!get_value (&p, end, n_strings, &mn) || !get_value (&p, end, n_strings, &mx) ||
+          if (!value_get (&p, end, n_strings, &mn) || !value_get (&p, end, n_strings, &mx) ||
               !rv_numeric (mn, &b->min) || !rv_numeric (mx, &b->max))
             return FALSE;
         }

@@ -130,9 +130,27 @@ pixels_paint_free (cairo_t *cr,
   *p = (Pixels) { 0 };
 }
 
-/* The lane as two one-pixel-high images stretched over it (the colours, then the mixed marks):
- * at a middle zoom nearly every column starts a run, and a lane of 1,920 rectangles cost as
- * much as the rest of the frame; a row of pixels costs a store per column. */
+/* Rows of a whole number of pixels, up to this many, are written out in full rather than
+ * stretched from one row: pixman's nearest-neighbour stretch cost about 16 instructions a
+ * pixel, its unscaled path about 4, and copying the row down costs less than one. */
+#define MAX_UNSTRETCHED_ROWS 64
+
+/* @rows of @p (made @rows high) the same as its first, before painting it unstretched. */
+static void
+pixels_repeat_row (Pixels *p,
+                   int     width,
+                   int     rows)
+{
+  for (int r = 1; p->surface != NULL && r < rows; r++)
+    memcpy (p->px + (gsize) r * p->stride, p->px, (gsize) width * sizeof (guint32));
+}
+
+/* The lane as two images, the colours then the mixed marks, each a row per column repeated down
+ * the lane: at a middle zoom nearly every column starts a run, and a lane of 1,920 rectangles
+ * cost as much as the rest of the frame; a row of pixels costs a store per column. A lane of a
+ * whole number of pixels gets its rows written (the same pixels as one row stretched, in a
+ * quarter of the time: the locks view's owner lanes were a third of its drawing); others one
+ * row stretched over it. */
 static void
 draw_lane_raster (cairo_t                    *cr,
                   const JvmsTimelineGeometry *g,
@@ -148,8 +166,11 @@ draw_lane_raster (cairo_t                    *cr,
   guint32 last_px = 0;
   gboolean any = FALSE, any_mixed = FALSE, marks_failed = FALSE;
   double mark = MAX (2.0, floor (height / 3));
+  /* Whole: height (and so mark) a whole number of pixels, written out row by row. */
+  gboolean whole = height == floor (height) && height <= MAX_UNSTRETCHED_ROWS;
+  int color_rows = whole ? (int) height : 1, mark_rows = whole ? (int) mark : 1;
 
-  if (!pixels_new (&colors, g->n_columns, 1))
+  if (!pixels_new (&colors, g->n_columns, color_rows))
     return;
   for (int c = 0; c < g->n_columns; c++)
     {
@@ -170,7 +191,7 @@ draw_lane_raster (cairo_t                    *cr,
       if (cells[c].flags & JVMS_SUMMARY_MIXED)
         {
           if (marks.surface == NULL && !marks_failed)
-            marks_failed = !pixels_new (&marks, g->n_columns, 1);
+            marks_failed = !pixels_new (&marks, g->n_columns, mark_rows);
           if (marks.surface != NULL)
             {
               marks.px[c] = mark_px;
@@ -178,9 +199,13 @@ draw_lane_raster (cairo_t                    *cr,
             }
         }
     }
-  pixels_paint_free (cr, &colors, any, g->gutter, y, g->n_columns, height, 1.0 / height);
+  if (any)
+    pixels_repeat_row (&colors, g->n_columns, color_rows);
+  if (any_mixed)
+    pixels_repeat_row (&marks, g->n_columns, mark_rows);
+  pixels_paint_free (cr, &colors, any, g->gutter, y, g->n_columns, height, color_rows / height);
   pixels_paint_free (cr, &marks, any_mixed, g->gutter, y + height - mark, g->n_columns, mark,
-                     1.0 / mark);
+                     mark_rows / mark);
 }
 
 void

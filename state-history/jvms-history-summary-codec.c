@@ -172,29 +172,18 @@ change_varint_get (const guint8 **pp, const guint8 *end, guint64 *x)
   const guint8 *p = *pp;
   if (G_LIKELY (end - p >= 4))
     {
-      if (p[0] < 0x80)
+      /* Up to 4 bytes from one load, without a branch per byte: the lengths of a busy
+       * attribute's deltas alternate between 2, 3 and 4 bytes, which a branch per byte
+       * mispredicts. */
+      guint32 w = jvms_get_u32le (p);
+      guint32 stops = ~w & 0x80808080u;
+      if (G_LIKELY (stops != 0))
         {
-          *x = p[0];
-          *pp = p + 1;
-          return TRUE;
-        }
-      if (p[1] < 0x80)
-        {
-          *x = (guint64) (p[0] & 0x7F) | (guint64) p[1] << 7;
-          *pp = p + 2;
-          return TRUE;
-        }
-      if (p[2] < 0x80)
-        {
-          *x = (guint64) (p[0] & 0x7F) | (guint64) (p[1] & 0x7F) << 7 | (guint64) p[2] << 14;
-          *pp = p + 3;
-          return TRUE;
-        }
-      if (p[3] < 0x80)
-        {
-          *x = (guint64) (p[0] & 0x7F) | (guint64) (p[1] & 0x7F) << 7 |
-               (guint64) (p[2] & 0x7F) << 14 | (guint64) p[3] << 21;
-          *pp = p + 4;
+          guint len = (guint) __builtin_ctz (stops) / 8 + 1;
+          guint64 v = (w & 0x7Fu) | (w >> 1 & 0x3F80u) | (w >> 2 & 0x1FC000u) |
+                      (w >> 3 & 0xFE00000u);
+          *x = v & (((guint64) 1 << (7 * len)) - 1);
+          *pp = p + len;
           return TRUE;
         }
     }

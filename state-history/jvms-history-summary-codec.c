@@ -248,12 +248,13 @@ static inline gboolean
 change_code_value (const guint8 **pp, const guint8 *end, guint32 n_strings, guint64 x, RV *v)
 {
   guint code = (guint) (x & 7);
-  if (code < CHG_SMALL_INTS)
-    *v = (RV) { code, JVMS_VALUE_INT };
-  else if (code == CHG_NULL)
-    *v = (RV) { 0, JVMS_VALUE_NULL };
-  else
+  if (code == CHG_ESCAPE)
     return change_value_get (pp, end, n_strings, v);
+  /* A small integer or null without a branch: a row that alternates between them (a monitor's
+   * waiters and null) mispredicted one a change. */
+  gboolean is_int = code < CHG_SMALL_INTS;
+  v->bits = is_int ? code : 0;
+  v->type = is_int ? JVMS_VALUE_INT : JVMS_VALUE_NULL;
   return TRUE;
 }
 

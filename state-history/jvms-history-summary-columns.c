@@ -15,7 +15,7 @@ durations_reset (Durations *s)
   s->slots.n = 0;
 }
 
-static inline void
+static inline __attribute__ ((always_inline)) void
 durations_add (Durations *s, RV v, gint64 d)
 {
   guint i = v.type == JVMS_VALUE_NULL                      ? DIRECT - 1
@@ -67,7 +67,7 @@ col_reset (Col *c)
 }
 
 /* @v held for @d in the column: its flags and dominant only (state lanes ask no min/max). */
-static inline void
+static inline __attribute__ ((always_inline)) void
 col_state (Col *c, RV v, gint64 d)
 {
   if (!c->any)
@@ -80,7 +80,7 @@ col_state (Col *c, RV v, gint64 d)
   durations_add (&c->slots, v, d);
 }
 
-static inline void
+static inline __attribute__ ((always_inline)) void
 col_value (Col *c, RV v, gint64 d)
 {
   col_state (c, v, d);

@@ -519,6 +519,9 @@ jvms_lane_draw_numeric (cairo_t                    *cr,
 
 /* Bars in pixels: each column's coverage of [top, bottom) row by row, as cairo's antialiasing
  * gives an edge that falls inside a pixel. */
+/* Rows of a bar lane whose column pixels draw_bars_raster keeps from column to column. */
+#define BAR_KEPT_ROWS 64
+
 static void
 draw_bars_raster (cairo_t                    *cr,
                   const JvmsTimelineGeometry *g,
@@ -540,28 +543,47 @@ draw_bars_raster (cairo_t                    *cr,
   px = pixels.px;
   stride = pixels.stride;
   guint32 full = jvms_color_to_argb (color);
+  /* A column's pixels, kept for the next column: neighbours mostly have the same maximum (a
+   * lane's most waiters, a small integer), and working a column out was most of the lane. */
+  guint32 kept[BAR_KEPT_ROWS];
+  double kept_max = NAN;
+  int kept_r0 = 0;
+  gboolean keep = n_rows <= BAR_KEPT_ROWS;
   for (int c = 0; c < g->n_columns; c++)
     {
       double top;
 
       if (isnan (cells[c].max) || cells[c].max <= 0)
         continue;
+      any = TRUE;
+      if (keep && cells[c].max == kept_max)
+        {
+          for (int r = kept_r0; r < n_rows; r++)
+            px[r * stride + c] = kept[r];
+          continue;
+        }
       top = bottom - MAX (1.0, cells[c].max / vmax * max_height);
-      for (int r = MAX (0, (int) floor (top) - top_row); r < n_rows; r++)
+      int r0 = MAX (0, (int) floor (top) - top_row);
+      for (int r = r0; r < n_rows; r++)
         {
           double y0 = top_row + r, cover = MIN (y0 + 1, bottom) - MAX (y0, top);
+          guint32 v = 0; /* as the new image holds */
 
           if (cover >= 1)
-            px[r * stride + c] = full;
+            v = full;
           else if (cover > 0)
             {
               /* An edge inside the pixel: only the top and bottom ones. */
               JvmsColor partial = *color;
               partial.a *= cover;
-              px[r * stride + c] = jvms_color_to_argb (&partial);
+              v = jvms_color_to_argb (&partial);
             }
+          px[r * stride + c] = v;
+          if (keep)
+            kept[r] = v;
         }
-      any = TRUE;
+      kept_max = cells[c].max;
+      kept_r0 = r0;
     }
   pixels_paint_free (cr, &pixels, any, g->gutter, top_row, g->n_columns, n_rows, 1.0);
 }

@@ -48,10 +48,15 @@ struct _JvmsHistoryBuilder
 
 /* Room kept in every inner node for its children's references (3 varints each). */
 #define CHILD_REF_BYTES     25u
-#define NODE_FIXED_BYTES    10u
-/* A group's attribute and count, and its share of a block directory entry (at most 13 bytes a
- * block of JVMS_NODE_BLOCK_GROUPS groups: under one byte a group). */
+/* The counts (children, groups, blocks), and one block entry more than one a
+ * JVMS_NODE_BLOCK_GROUPS groups (the first block). */
+#define NODE_FIXED_BYTES    (15u + JVMS_NODE_BLOCK_ENTRY_MAX)
+/* A group's attribute and count, and its share of a block directory entry (at most
+ * JVMS_NODE_BLOCK_ENTRY_MAX bytes a block of JVMS_NODE_BLOCK_GROUPS groups: a byte a group). */
 #define GROUP_HEADER_BYTES(attr) (jvms_varint_len (attr) + 4u)
+/* A group of more than JVMS_NODE_GROUP_ALONE intervals is a block of its own: it starts one
+ * and the group after it another, two entries more at most (jvms_node_encode). */
+#define BUSY_GROUP_BYTES    (2u * JVMS_NODE_BLOCK_ENTRY_MAX)
 
 static inline void
 blk (JvmsHistoryBuilder *b)
@@ -108,6 +113,7 @@ add_level (JvmsHistoryBuilder *b, gint64 start)
   memset (n, 0, sizeof *n);
   n->seen = g_new0 (guint32, b->attr_cap);
   n->last_end = g_new0 (gint64, b->attr_cap);
+  n->count = g_new0 (guint32, b->attr_cap);
   open_node_reset (n, start);
   h->n_open++;
 }
@@ -128,6 +134,7 @@ grow_attrs (JvmsHistoryBuilder *b, guint n_attrs)
       n->seen = g_renew (guint32, n->seen, cap);
       memset (n->seen + b->attr_cap, 0, (cap - b->attr_cap) * sizeof (guint32));
       n->last_end = g_renew (gint64, n->last_end, cap);
+      n->count = g_renew (guint32, n->count, cap);
     }
   b->attr_cap = cap;
 }
@@ -240,6 +247,8 @@ tree_insert (JvmsHistoryBuilder *b, const JvmsRawInterval *iv, GError **error)
       gsize need = jvms_node_interval_bytes (iv->start, iv->end, ref, contiguous, iv->type, iv->bits);
       if (!seen)
         need += GROUP_HEADER_BYTES (iv->attr);
+      else if (n->count[iv->attr] == JVMS_NODE_GROUP_ALONE)
+        need += BUSY_GROUP_BYTES; /* it becomes a block of its own */
       if (n->bytes + need <= node_capacity (h, L))
         {
           if (n->n == n->cap)
@@ -249,6 +258,7 @@ tree_insert (JvmsHistoryBuilder *b, const JvmsRawInterval *iv, GError **error)
             }
           n->iv[n->n++] = *iv;
           n->bytes += need;
+          n->count[iv->attr] = seen ? n->count[iv->attr] + 1 : 1;
           n->seen[iv->attr] = n->serial;
           n->last_end[iv->attr] = iv->end;
           return TRUE;
@@ -618,6 +628,7 @@ close_locked (JvmsHistoryBuilder *b, gint64 end_time, GError **error)
       g_free (h->open[i].iv);
       g_free (h->open[i].seen);
       g_free (h->open[i].last_end);
+      g_free (h->open[i].count);
     }
   g_clear_pointer (&h->open, g_free);
   h->n_open = 0;

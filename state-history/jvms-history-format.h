@@ -1,6 +1,6 @@
 /* jvms-history-format.h: every on-disk structure of a history file, declared once.
  *
- * A history file (format version JVMS_HISTORY_VERSION, below: 4). All integers are
+ * A history file (format version JVMS_HISTORY_VERSION, below: 5). All integers are
  * little-endian. Offsets are from the start of the file. "crc" is CRC32C (Castagnoli), see
  * jvms-history-crc.c for why.
  *
@@ -33,14 +33,18 @@
  *   n_children x { varint start - previous start (the first: - node start),
  *                  varint file offset of the child's JvmsNodeHeader, varint child csize }
  *   varint n_groups
- *   ceil (n_groups / JVMS_NODE_BLOCK_GROUPS) x block entry (the block directory):
+ *   varint n_blocks
+ *   n_blocks x block entry (the block directory):
  *     varint attribute of the block's first group - the previous entry's (the first: - 0)
  *     varint byte offset of the block in the group area - the previous entry's (the first: 0)
  *     varint index of the block's first interval - the previous entry's (the first: 0)
- *   the group area: n_groups x group, in increasing attribute order, cut into blocks of
- *   JVMS_NODE_BLOCK_GROUPS groups (the last may hold fewer); block b runs from its offset to
- *   the next block's (the last: to the end of the payload) and holds the intervals from its
- *   first index to the next block's (the last: to the header's n_intervals):
+ *     varint index of the block's first group - the previous entry's (the first: 0)
+ *   the group area: n_groups x group, in increasing attribute order, cut into blocks of 1 to
+ *   JVMS_NODE_BLOCK_GROUPS groups: a block ends after JVMS_NODE_BLOCK_GROUPS groups, before a
+ *   group of more than JVMS_NODE_GROUP_ALONE intervals and after it (such a group is a block
+ *   of its own); block b runs from its offset to the next block's (the last: to the end of the
+ *   payload) and holds the groups and intervals from its first indexes to the next block's
+ *   (the last: to n_groups and the header's n_intervals):
  *     varint attribute - previous group's attribute; absent for the first group of a block,
  *            whose attribute is the block's
  *     varint count (>= 1)
@@ -57,7 +61,11 @@
  *   a 40 s bundle), while a range query asks for a few. The directory lets a reader find an
  *   attribute's group by a binary search over the blocks and a walk of at most
  *   JVMS_NODE_BLOCK_GROUPS - 1 groups, and decode only the groups it wants, as an LSM table's
- *   restart points let a reader seek inside a block (LevelDB's table format). A reader keeps
+ *   restart points let a reader seek inside a block (LevelDB's table format). Why a busy group
+ *   is a block of its own (format 5): the walk to a group passes over the groups before it in
+ *   its block, and a busy one (a thread's switch counters, hundreds of intervals in a node)
+ *   cost the critical path more to pass over than all it decoded (docs/benchmarks.md); alone,
+ *   a seek lands on it or past it. A reader keeps
  *   the group area as it is and decodes a group when a query asks for it, checking every
  *   length then; jvms_history_check decodes all of them.
  *   Varints are LEB128 (7 bits a byte, low first, at most 10 bytes); zigzag maps signed to
@@ -110,8 +118,9 @@
 #include <glib.h>
 
 #define JVMS_HISTORY_MAGIC         "JVMSHST\x01" /* 8 bytes; the \x01 catches 7-bit transfers */
-#define JVMS_HISTORY_VERSION       4u /* 2: summary change lists; 3: summary levels 2 times apart;
-                                         4: a block directory in every node */
+#define JVMS_HISTORY_VERSION       5u /* 2: summary change lists; 3: summary levels 2 times apart;
+                                         4: a block directory in every node;
+                                         5: busy groups a block of their own */
 #define JVMS_FILE_HEADER_SIZE      256u
 #define JVMS_NODE_MAGIC            0x444E564Au /* "JVND" little-endian */
 #define JVMS_NODE_LEVEL_SUMMARY    0xFFFFu
@@ -127,6 +136,11 @@
 /* Groups per block of a node's group area (see the node payload above): a seek walks at most
  * this many less one; the directory costs at most 13 bytes a block (under a byte a group). */
 #define JVMS_NODE_BLOCK_GROUPS     16u
+/* A group of more intervals than this is a block of its own (see the node payload above). */
+#define JVMS_NODE_GROUP_ALONE      32u
+/* A block entry's bytes at most: 4 varints (attribute, offset and first interval under 2^32,
+ * groups at most JVMS_NODE_BLOCK_GROUPS). */
+#define JVMS_NODE_BLOCK_ENTRY_MAX  16u
 /* Children per inner node: bounds the fan-in so that a node's child list stays small. */
 #define JVMS_NODE_MAX_CHILDREN     64u
 

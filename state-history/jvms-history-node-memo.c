@@ -15,11 +15,14 @@
  *
  * A block's groups are decoded when asked, not all at its first ask: a seek into the block passes
  * over the groups it does not want (their structure checked, their values not read: under half
- * the work), and remembers where each starts; a group of a few intervals is decoded anyway. A thread's windows on the critical path ask 8 of
- * its attributes, and the blocks they land in hold its busy switch counters and the next
- * thread's states: on the long path of bench/causality, two thirds of the 9.9 M intervals its
- * blocks held were not asked. A query of a whole block (a full query, a range of many
- * attributes) decodes the groups as it goes, in the same one pass.
+ * the work), and remembers where each starts; a group of a few intervals is decoded anyway. A
+ * thread's windows on the critical path ask 8 of its attributes, and the blocks they landed in
+ * held its busy switch counters and the next thread's states: on the long path of
+ * bench/causality, two thirds of the 9.9 M intervals its blocks held were not asked, and
+ * passing over them was a quarter of the path's instructions. Since format 5 a busy group (more
+ * than JVMS_NODE_GROUP_ALONE intervals) is a block of its own, met only when asked; the groups
+ * passed over are the few small ones of a block of many. A query of a whole block (a full
+ * query, a range of many attributes) decodes the groups as it goes, in the same one pass.
  *
  * A node is shared by the threads that query it, so each block slot is filled once by a
  * compare-and-exchange (a thread that loses the race frees its copy and uses the winner's), and
@@ -157,7 +160,7 @@ memo_block (JvmsNode *node, guint b, gboolean decode, const guint32 *asked, guin
           break;
         }
       k += c->n;
-      if (r.p == r.block_end || r.in_block == JVMS_NODE_BLOCK_GROUPS)
+      if (r.p == r.block_end || r.in_block == jvms_node_block_groups (node, b))
         break;
       got = jvms_group_reader_next_group (&r, error);
     }
@@ -167,8 +170,7 @@ memo_block (JvmsNode *node, guint b, gboolean decode, const guint32 *asked, guin
       return NULL;
     }
   /* The block read to its end: its groups and intervals as the directory says. */
-  guint want = b + 1 < node->n_blocks ? JVMS_NODE_BLOCK_GROUPS
-                                      : node->n_groups - b * JVMS_NODE_BLOCK_GROUPS;
+  guint want = jvms_node_block_groups (node, b);
   if (m->n_groups != want || r.p != r.block_end || k != n)
     {
       g_free (m);
@@ -187,13 +189,22 @@ memo_block (JvmsNode *node, guint b, gboolean decode, const guint32 *asked, guin
   return m;
 }
 
+/* Block @b holds one group (a busy one, format 5) and it is not @attr's: the directory says
+ * so without reading the block, which a seek of an attribute the node lacks would otherwise
+ * index (and pass over the busy group) for nothing. */
+static inline gboolean
+block_lacks (const JvmsNode *node, guint b, guint32 attr)
+{
+  return jvms_node_block_groups (node, b) == 1 && node->blocks[b].attr != attr;
+}
+
 int
 jvms_node_memo_group (JvmsNode *node, guint32 attr, const char *file, gsize *charge,
                       const JvmsGroupColumns **out, GError **error)
 {
   /* The last block starting at or before @attr. */
   guint b = jvms_node_blocks_upto (node, attr);
-  if (b == 0)
+  if (b == 0 || block_lacks (node, b - 1, attr))
     return 0;
   MemoBlock *m = memo_block (node, b - 1, FALSE, &attr, 1, file, charge, error);
   if (m == NULL)
@@ -232,7 +243,7 @@ jvms_node_memo_set (JvmsNode *node, const guint32 *set, guint n_set, const char 
     {
       cols[i] = NULL;
       guint b = jvms_node_blocks_upto (node, set[i]);
-      if (b == 0)
+      if (b == 0 || block_lacks (node, b - 1, set[i]))
         continue;
       /* The attributes asked after this one that the block holds are decoded as it is read. */
       MemoBlock *m = memo_block (node, b - 1, FALSE, set + i, n_set - i, file, charge, error);

@@ -153,10 +153,13 @@ jvms_node_encode (JvmsNodeEncoder       *enc,
    * offsets. */
   gsize worst = 16 + (gsize) nt * 20 + (gsize) n * 30;
   ensure_cap ((void **) &enc->groups, &enc->groups_cap, worst, 1);
-  guint n_blocks = (nt + JVMS_NODE_BLOCK_GROUPS - 1) / JVMS_NODE_BLOCK_GROUPS;
+  /* A block ends after JVMS_NODE_BLOCK_GROUPS groups, and before and after a group of more than
+   * JVMS_NODE_GROUP_ALONE intervals: at most one block a group. */
   gsize dir_cap = enc->n_blocks_cap;
-  ensure_cap ((void **) &enc->blocks, &dir_cap, (gsize) n_blocks + 1, sizeof (JvmsNodeBlock));
+  ensure_cap ((void **) &enc->blocks, &dir_cap, (gsize) nt + 1, sizeof (JvmsNodeBlock));
   enc->n_blocks_cap = (guint) dir_cap;
+  guint n_blocks = 0, in_block = 0;
+  gboolean prev_alone = FALSE;
   guint8 *q = enc->groups;
   guint32 prev_attr = 0;
   for (guint g = 0; g < nt; g++)
@@ -164,10 +167,16 @@ jvms_node_encode (JvmsNodeEncoder       *enc,
       guint32 a = touched[g];
       guint32 first = gstart[g], last = count[a];
       count[a] = 0; /* leave the scratch zeroed for the next node */
-      if (g % JVMS_NODE_BLOCK_GROUPS == 0)
-        enc->blocks[g / JVMS_NODE_BLOCK_GROUPS] = (JvmsNodeBlock) { a, (guint32) (q - enc->groups), first };
+      gboolean alone = last - first > JVMS_NODE_GROUP_ALONE;
+      if (g == 0 || in_block == JVMS_NODE_BLOCK_GROUPS || alone || prev_alone)
+        {
+          enc->blocks[n_blocks++] = (JvmsNodeBlock) { a, (guint32) (q - enc->groups), first, g };
+          in_block = 0;
+        }
       else
         q = jvms_varint_put (q, a - prev_attr);
+      in_block++;
+      prev_alone = alone;
       q = jvms_varint_put (q, last - first);
       prev_attr = a;
       gint64 ref = start;
@@ -200,7 +209,7 @@ jvms_node_encode (JvmsNodeEncoder       *enc,
     }
   gsize area = (gsize) (q - enc->groups);
 
-  worst = 32 + (gsize) n_children * 30 + (gsize) n_blocks * 15 + area;
+  worst = 32 + (gsize) n_children * 30 + (gsize) n_blocks * 20 + area;
   ensure_cap ((void **) &enc->payload, &enc->payload_cap, worst, 1);
   guint8 *p = enc->payload;
 
@@ -214,13 +223,15 @@ jvms_node_encode (JvmsNodeEncoder       *enc,
       prev = children[c].start;
     }
   p = jvms_varint_put (p, nt);
-  JvmsNodeBlock before = { 0, 0, 0 };
+  p = jvms_varint_put (p, n_blocks);
+  JvmsNodeBlock before = { 0, 0, 0, 0 };
   for (guint k = 0; k < n_blocks; k++)
     {
       const JvmsNodeBlock *e = &enc->blocks[k];
       p = jvms_varint_put (p, e->attr - before.attr);
       p = jvms_varint_put (p, e->offset - before.offset);
       p = jvms_varint_put (p, e->first - before.first);
+      p = jvms_varint_put (p, e->group - before.group);
       before = *e;
     }
   memcpy (p, enc->groups, area);
@@ -511,12 +522,16 @@ jvms_node_read (int         fd,
       CORRUPT ("child list runs past the payload");
   if (!jvms_varint_get (&p, pend, &n_groups) || n_groups > h.n_intervals || n_groups > n_attributes)
     CORRUPT ("bad group count");
-  guint64 n_blocks = (n_groups + JVMS_NODE_BLOCK_GROUPS - 1) / JVMS_NODE_BLOCK_GROUPS;
-  /* Each entry takes at least 3 bytes: a bound before allocating from the count. */
-  if (n_blocks > (guint64) (pend - p) / 3)
+  /* From one block a group to one every JVMS_NODE_BLOCK_GROUPS groups. */
+  guint64 n_blocks = 0;
+  if (!jvms_varint_get (&p, pend, &n_blocks) || n_blocks > n_groups
+      || n_blocks < (n_groups + JVMS_NODE_BLOCK_GROUPS - 1) / JVMS_NODE_BLOCK_GROUPS)
+    CORRUPT ("bad block count");
+  /* Each entry takes at least 4 bytes: a bound before allocating from the count. */
+  if (n_blocks > (guint64) (pend - p) / 4)
     CORRUPT ("%" G_GUINT64_FORMAT " block entries cannot fit in the payload", n_blocks);
   const guint8 *blocks_at = p;
-  for (guint64 b = 0; b < n_blocks * 3; b++)
+  for (guint64 b = 0; b < n_blocks * 4; b++)
     if (!jvms_varint_get (&p, pend, &v))
       CORRUPT ("block directory runs past the payload");
   gsize area = (gsize) (pend - p);
@@ -567,30 +582,37 @@ jvms_node_read (int         fd,
       node->children[c].csize = (guint32) cs;
     }
 
-  /* The directory: attributes, offsets and first intervals strictly increasing (a block holds
-   * at least one group of one interval), the first block at 0, all inside the area and the
-   * intervals; the sentinel closes the last block. Each block's contents are checked when
-   * decoded (jvms_group_reader_next_group). */
+  /* The directory: attributes, offsets, first intervals and first groups strictly increasing
+   * (a block holds at least one group of one interval), the first block at 0, all inside the
+   * area, the intervals and the groups, at most JVMS_NODE_BLOCK_GROUPS groups a block; the
+   * sentinel closes the last block. Each block's contents are checked when decoded
+   * (jvms_group_reader_next_group). */
   q = blocks_at;
-  guint64 attr = 0, at = 0, first = 0;
+  guint64 attr = 0, at = 0, first = 0, group = 0;
   for (guint b = 0; b < n_blocks; b++)
     {
-      guint64 da = 0, doff = 0, dfirst = 0;
+      guint64 da = 0, doff = 0, dfirst = 0, dgroup = 0;
       jvms_varint_get (&q, pend, &da);
       jvms_varint_get (&q, pend, &doff);
       jvms_varint_get (&q, pend, &dfirst);
-      if ((b > 0 && (da == 0 || doff == 0 || dfirst == 0)) || (b == 0 && (doff != 0 || dfirst != 0)))
+      jvms_varint_get (&q, pend, &dgroup);
+      if ((b > 0 && (da == 0 || doff == 0 || dfirst == 0 || dgroup == 0))
+          || (b == 0 && (doff != 0 || dfirst != 0 || dgroup != 0)))
         CORRUPT ("block %u does not follow the previous one", b);
-      if (da >= n_attributes - attr || doff >= area - at || dfirst >= (guint64) h.n_intervals - first)
-        CORRUPT ("block %u lies outside the node's attributes, bytes or intervals", b);
+      if (da >= n_attributes - attr || doff >= area - at || dfirst >= (guint64) h.n_intervals - first
+          || dgroup >= n_groups - group || dgroup > JVMS_NODE_BLOCK_GROUPS)
+        CORRUPT ("block %u lies outside the node's attributes, bytes, intervals or groups", b);
       attr += da;
       at += doff;
       first += dfirst;
-      node->blocks[b] = (JvmsNodeBlock) { (guint32) attr, (guint32) at, (guint32) first };
+      group += dgroup;
+      node->blocks[b] = (JvmsNodeBlock) { (guint32) attr, (guint32) at, (guint32) first, (guint32) group };
     }
   if (n_blocks == 0 && (area != 0 || h.n_intervals != 0))
     CORRUPT ("no groups, yet %" G_GSIZE_FORMAT " bytes and %u intervals", area, h.n_intervals);
-  node->blocks[n_blocks] = (JvmsNodeBlock) { G_MAXUINT32, (guint32) area, h.n_intervals };
+  if (n_blocks > 0 && n_groups - group > JVMS_NODE_BLOCK_GROUPS)
+    CORRUPT ("block %u holds more than %u groups", (guint) n_blocks - 1, JVMS_NODE_BLOCK_GROUPS);
+  node->blocks[n_blocks] = (JvmsNodeBlock) { G_MAXUINT32, (guint32) area, h.n_intervals, (guint32) n_groups };
   return node;
 
 fail:
@@ -896,8 +918,7 @@ jvms_group_reader_next_group (JvmsGroupReader *r, GError **error)
   if (r->in_block > 0 && r->p == r->block_end)
     {
       /* The block is done: it must have held its groups and intervals exactly. */
-      guint want = r->block + 1 < n->n_blocks ? JVMS_NODE_BLOCK_GROUPS
-                                              : n->n_groups - r->block * JVMS_NODE_BLOCK_GROUPS;
+      guint want = jvms_node_block_groups (n, r->block);
       if (r->in_block != want || r->k != r->block_end_k)
         CORRUPT ("block %u holds %u groups and %u intervals, its directory %u and %u", r->block,
                  r->in_block, r->k - n->blocks[r->block].first, want,
@@ -909,8 +930,8 @@ jvms_group_reader_next_group (JvmsGroupReader *r, GError **error)
                  n->blocks[r->block + 1].attr, r->attr);
       block_enter (r, r->block + 1);
     }
-  else if (r->in_block == JVMS_NODE_BLOCK_GROUPS)
-    CORRUPT ("block %u runs on past %u groups", r->block, JVMS_NODE_BLOCK_GROUPS);
+  else if (r->in_block == jvms_node_block_groups (n, r->block))
+    CORRUPT ("block %u runs on past %u groups", r->block, jvms_node_block_groups (n, r->block));
   return group_header (r, error);
 }
 
@@ -947,7 +968,7 @@ jvms_group_reader_seek (JvmsGroupReader *r, guint32 attr, GError **error)
         break;
       if (group_skip (r, error) < 0)
         return -1;
-      if (r->p == r->block_end || r->in_block == JVMS_NODE_BLOCK_GROUPS)
+      if (r->p == r->block_end || r->in_block == jvms_node_block_groups (r->node, r->block))
         break;
     }
   r->left = 0; /* not found: no interval to read */

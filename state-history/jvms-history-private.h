@@ -77,12 +77,13 @@ typedef struct
 } JvmsRawInterval;
 
 /* One entry of a node's block directory (jvms-history-format.h): the block's first attribute,
- * its byte offset in the group area and the index of its first interval. */
+ * its byte offset in the group area, the index of its first interval and of its first group. */
 typedef struct
 {
   guint32 attr;
   guint32 offset;
   guint32 first;
+  guint32 group;
 } JvmsNodeBlock;
 
 /* A read node: its children and block directory decoded and checked, its group area kept as
@@ -104,7 +105,8 @@ typedef struct
   guint32        n_attributes; /* of the history, and its strings: the bounds a group is checked */
   guint32        n_strings;    /* against when decoded */
   JvmsNodeChild *children;
-  JvmsNodeBlock *blocks;      /* n_blocks + 1: the last is {G_MAXUINT32, area size, n_intervals} */
+  JvmsNodeBlock *blocks;      /* n_blocks + 1: the last is {G_MAXUINT32, area size, n_intervals,
+                                 n_groups} */
   const guint8  *area;        /* the group area */
   gpointer      *memo;        /* n_blocks slots (atomic): a block's groups decoded once for the
                                  queries of a few attributes (jvms-history-node-memo.c) */
@@ -139,6 +141,12 @@ void jvms_group_reader_init       (JvmsGroupReader *r, const JvmsNode *node, con
 int  jvms_group_reader_next_group (JvmsGroupReader *r, GError **error);
 /* How many of @node's blocks start at or before @attr (the last of them may hold it). */
 guint jvms_node_blocks_upto       (const JvmsNode *node, guint32 attr);
+/* The groups of @node's block @b (the directory says; checked when the node is read). */
+static inline guint
+jvms_node_block_groups (const JvmsNode *node, guint b)
+{
+  return node->blocks[b + 1].group - node->blocks[b].group;
+}
 /* The group of @attr: 1 when the node holds one (the reader is on it), 0 when not. */
 int  jvms_group_reader_seek       (JvmsGroupReader *r, guint32 attr, GError **error);
 /* The current group's next interval into @out (out->attr set). */
@@ -346,6 +354,7 @@ typedef struct
   guint32          serial;      /* changes every time the level starts a new node */
   guint32         *seen;        /* per attribute: serial of the node it last appeared in */
   gint64          *last_end;    /* per attribute: end of its last interval in this node */
+  guint32         *count;       /* per attribute: its intervals in this node (when seen) */
 } JvmsOpenNode;
 
 /* Per attribute: the interval that has not ended yet. */

@@ -66,6 +66,7 @@ jvms_history_unref (JvmsHistory *self)
           g_free (self->open[i].iv);
           g_free (self->open[i].seen);
           g_free (self->open[i].last_end);
+          g_free (self->open[i].count);
         }
       g_free (self->open);
     }

@@ -128,9 +128,10 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 
 #ifndef JVMS_LIBFUZZER
 
-/* Seeds: 0 and 1 few attributes, 2 enough that every node holds several blocks of groups
- * (JVMS_NODE_BLOCK_GROUPS in jvms-history-format.h), so that a query of a few attributes seeks
- * them through the block directory. */
+/* Seeds: 0 and 1 few attributes (0 with a busy one: a group of more than JVMS_NODE_GROUP_ALONE
+ * intervals a node, a block of its own), 2 enough that every node holds several blocks of
+ * groups (JVMS_NODE_BLOCK_GROUPS in jvms-history-format.h), so that a query of a few attributes
+ * seeks them through the block directory. */
 #define N_SEEDS 3
 
 /* A small index with every value type, nested attributes, repeated strings and several
@@ -158,7 +159,9 @@ build_seed (guint variant)
   for (guint k = 0; k < (variant == 0 ? 3000u : variant == 1 ? 600u : 1500u); k++)
     {
       t += g_rand_int_range (rand, 1, 5000);
-      guint i = (guint) g_rand_int_range (rand, 0, (gint32) n_attrs);
+      /* Seed 0: a quarter of its changes on one attribute, so that its nodes hold a busy group,
+       * a block of its own (format 5). */
+      guint i = variant == 0 && k % 4 == 0 ? 4 : (guint) g_rand_int_range (rand, 0, (gint32) n_attrs);
       gboolean ok;
       switch (i % 3)
         {

@@ -1221,8 +1221,30 @@ test_node_blocks (void)
   g_autoptr (GError) error = NULL;
   JvmsNode *n = node_from_blob (fd, path, enc.blob, size, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (n->n_blocks, ==, (n->n_groups + JVMS_NODE_BLOCK_GROUPS - 1) / JVMS_NODE_BLOCK_GROUPS);
+  g_assert_cmpuint (n->n_blocks, >=, (n->n_groups + JVMS_NODE_BLOCK_GROUPS - 1) / JVMS_NODE_BLOCK_GROUPS);
   g_assert_cmpuint (n->n_blocks, >=, 8);
+  /* Format 5: each group of 60 intervals is a block of its own, the others in blocks of up to
+   * JVMS_NODE_BLOCK_GROUPS. */
+  guint alone = 0;
+  for (guint b = 0; b < n->n_blocks; b++)
+    {
+      guint groups = n->blocks[b + 1].group - n->blocks[b].group;
+      guint intervals = n->blocks[b + 1].first - n->blocks[b].first;
+      g_assert_cmpuint (groups, >=, 1);
+      g_assert_cmpuint (groups, <=, JVMS_NODE_BLOCK_GROUPS);
+      if (n->blocks[b].attr % 23 == 0)
+        {
+          g_assert_cmpuint (groups, ==, 1);
+          g_assert_cmpuint (intervals, ==, 60);
+          alone++;
+        }
+      else
+        g_assert_cmpuint (intervals, <=, groups * JVMS_NODE_GROUP_ALONE);
+    }
+  guint busy = 0;
+  for (guint32 a = 0; a < BLOCK_ATTRS; a += 23)
+    busy += a % 7 != 3;
+  g_assert_cmpuint (alone, ==, busy);
   JvmsNodeCache *cache = jvms_node_cache_new (0);
   g_assert_cmpint (node_reads_as (n, path, sorted, ivs->len, cache, &error), ==, 1);
   g_assert_no_error (error);

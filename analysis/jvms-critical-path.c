@@ -68,6 +68,14 @@ typedef struct
   guint         hint[N_LEAVES];   /* where the last search of each ended (first_ending_after) */
 } PathThread;
 
+/* A cause's array of spans in Walk.spans, found by its tid's low bits (add_span). */
+#define SPAN_SLOTS 256
+typedef struct
+{
+  gint64  tid;
+  GArray *spans;
+} SpanSlot;
+
 typedef struct
 {
   JvmsHistory      *history;
@@ -84,6 +92,7 @@ typedef struct
   const char       *sys_src[8];       /* system calls' names met last (running_cause) */
   const char       *sys_cause[8];     /* their causes, "in NAME", stored */
   guint             next_sys;
+  SpanSlot         *span_slots;       /* N_CAUSES x SPAN_SLOTS: causes' span arrays by tid */
 } Walk;
 
 static void
@@ -314,6 +323,24 @@ store_recent (Walk *w, const char *s)
   return stored;
 }
 
+/* [from, to) where @tid was a cause of @kind (jvms_evidence_add_span). A long path adds a span
+ * at each piece of a wait for a CPU, to one of the CPUs' other runners (dozens of threads):
+ * their arrays are kept in slots by tid, as looking the tid up in the hash table at each span
+ * was a twentieth of such a path's instructions. */
+static void
+add_span (Walk *w, guint kind, gint64 tid, gint64 from, gint64 to)
+{
+  if (to <= from)
+    return;
+  SpanSlot *slot = &w->span_slots[kind * SPAN_SLOTS + ((guint64) tid % SPAN_SLOTS)];
+  if (slot->spans == NULL || slot->tid != tid)
+    {
+      slot->tid = tid;
+      slot->spans = jvms_evidence_spans_of (w->spans[kind], tid);
+    }
+  jvms_evidence_spans_add (slot->spans, from, to, 0);
+}
+
 /* Segments are added walking back: the latest first. Neighbours alike are merged. */
 static void
 add_segment (Walk *w, PathThread *t, const char *state, const char *cause, gint64 from, gint64 to)
@@ -409,7 +436,7 @@ walk_wait (Walk *w, PathThread *t, const char *state, gint64 wait_start, gint64 
   if (wait_end <= w->path->to && wait_end == e)
     add_handoff (w, waker, t->tid, s, wait_end);
   /* The waker is the cause over the part of the wait the path follows it over. */
-  jvms_evidence_add_span (w->spans[kind], waker, s, e, 0);
+  add_span (w, kind, waker, s, e);
   walk_back (w, next, s, e, depth + 1);
 }
 
@@ -525,7 +552,7 @@ add_preempters (Walk *w, gint64 cpu, gint64 tid, gint64 from, gint64 to)
       const JvmsInterval *iv = &g_array_index (ivs, JvmsInterval, i);
       gint64 a = MAX (iv->start, from), b = MIN (iv->end, to);
       if (b > a && iv->value.type == JVMS_VALUE_INT && iv->value.i > 0 && iv->value.i != tid)
-        jvms_evidence_add_span (w->spans[CAUSE_PREEMPTER], iv->value.i, a, b, 0);
+        add_span (w, CAUSE_PREEMPTER, iv->value.i, a, b);
     }
 }
 
@@ -814,6 +841,7 @@ jvms_critical_path_compute (JvmsHistory *history, gint64 tid, gint64 from, gint6
   };
   for (guint k = 0; k < N_CAUSES; k++)
     w.spans[k] = jvms_evidence_spans_new ();
+  w.span_slots = g_new0 (SpanSlot, N_CAUSES * SPAN_SLOTS);
   PathThread *t = thread_get (&w, tid);
   p->name = t->name;
   walk_back (&w, t, p->from, p->to, 0);
@@ -825,6 +853,7 @@ jvms_critical_path_compute (JvmsHistory *history, gint64 tid, gint64 from, gint6
   g_ptr_array_unref (w.cpus.ivs);
   for (guint k = 0; k < N_CAUSES; k++)
     g_hash_table_unref (w.spans[k]);
+  g_free (w.span_slots);
   if (w.error != NULL)
     {
       g_propagate_error (error, w.error);

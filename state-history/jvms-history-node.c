@@ -494,8 +494,10 @@ jvms_node_read (int         fd,
 {
   JvmsNodeHeader h;
   JvmsNode *node = NULL;
-  const guint8 *payload = jvms_blob_read_scratch (fd, file, offset, csize, data_end, node_size, &h,
-                                                  error);
+  /* Decompressed into its own allocation, which the node keeps: its group area is the end of it
+   * (copying the area out of a scratch buffer into the node was 6 % of a long critical path's
+   * instructions). */
+  guint8 *payload = jvms_blob_read (fd, file, offset, csize, data_end, node_size, &h, error);
   if (payload == NULL)
     return NULL;
 
@@ -537,12 +539,13 @@ jvms_node_read (int         fd,
   gsize area = (gsize) (pend - p);
 
   gsize bytes = sizeof (JvmsNode) + n_children * sizeof (JvmsNodeChild) +
-                (n_blocks + 1) * sizeof (JvmsNodeBlock) + n_blocks * sizeof (gpointer) + area;
+                (n_blocks + 1) * sizeof (JvmsNodeBlock) + n_blocks * sizeof (gpointer);
   node = g_malloc (bytes);
   memset (node, 0, sizeof *node);
   node->ref_count = 1;
   node->offset = offset;
-  node->bytes = bytes;
+  node->bytes = bytes + h.usize;
+  node->payload = g_steal_pointer (&payload);
   node->start = h.start;
   node->end = h.end;
   node->level = h.level;
@@ -560,9 +563,7 @@ jvms_node_read (int         fd,
   memset (node->memo, 0, n_blocks * sizeof (gpointer));
   mem += n_blocks * sizeof (gpointer);
   node->blocks = (JvmsNodeBlock *) mem;
-  mem += (n_blocks + 1) * sizeof (JvmsNodeBlock);
-  memcpy (mem, p, area);
-  node->area = mem;
+  node->area = p;
 
   const guint8 *q = children_at;
   gint64 prev = h.start;
@@ -616,7 +617,10 @@ jvms_node_read (int         fd,
   return node;
 
 fail:
+  if (node != NULL)
+    g_free (node->payload);
   g_free (node);
+  g_free (payload);
   return NULL;
 }
 
@@ -729,6 +733,7 @@ jvms_node_unref (JvmsNode *node)
     {
       if (node->memo != NULL)
         jvms_node_memo_free (node);
+      g_free (node->payload);
       if (node->pooled)
         jvms_node_memory_free (node, node->bytes);
       else

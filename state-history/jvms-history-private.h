@@ -108,6 +108,8 @@ typedef struct
   JvmsNodeBlock *blocks;      /* n_blocks + 1: the last is {G_MAXUINT32, area size, n_intervals,
                                  n_groups} */
   const guint8  *area;        /* the group area */
+  guint8        *payload;     /* a read node's payload, decompressed there (the area is its end),
+                                 freed with the node; NULL for others */
   gpointer      *memo;        /* n_blocks slots (atomic): a block's groups decoded once for the
                                  queries of a few attributes (jvms-history-node-memo.c) */
   gsize          charged;     /* memo bytes charged to the cache (under its lock) */

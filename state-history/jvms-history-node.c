@@ -481,6 +481,14 @@ jvms_blob_read_scratch (int             fd,
   }                                                                                         \
   G_STMT_END
 
+/* Block @b of @node is one group of more than JVMS_NODE_GROUP_ALONE intervals. */
+static gboolean
+node_block_busy (const JvmsNode *node, guint b)
+{
+  return jvms_node_block_groups (node, b) == 1
+         && node->blocks[b + 1].first - node->blocks[b].first > JVMS_NODE_GROUP_ALONE;
+}
+
 JvmsNode *
 jvms_node_read (int         fd,
                 const char *file,
@@ -614,6 +622,13 @@ jvms_node_read (int         fd,
   if (n_blocks > 0 && n_groups - group > JVMS_NODE_BLOCK_GROUPS)
     CORRUPT ("block %u holds more than %u groups", (guint) n_blocks - 1, JVMS_NODE_BLOCK_GROUPS);
   node->blocks[n_blocks] = (JvmsNodeBlock) { G_MAXUINT32, (guint32) area, h.n_intervals, (guint32) n_groups };
+  /* A block holds fewer than JVMS_NODE_BLOCK_GROUPS groups, but for the last, only where a busy
+   * group cuts it (jvms_node_encode): it is one, or the next block is one. What a read node's
+   * blocks may cost in memory is bounded by that (docs/state-history.md). */
+  for (guint b = 0; b + 1 < n_blocks; b++)
+    if (jvms_node_block_groups (node, b) < JVMS_NODE_BLOCK_GROUPS && !node_block_busy (node, b)
+        && !node_block_busy (node, b + 1))
+      CORRUPT ("block %u holds %u groups, yet no busy group cuts it", b, jvms_node_block_groups (node, b));
   return node;
 
 fail:

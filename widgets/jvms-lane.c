@@ -517,11 +517,11 @@ jvms_lane_draw_numeric (cairo_t                    *cr,
   cairo_fill (cr);
 }
 
-/* Bars in pixels: each column's coverage of [top, bottom) row by row, as cairo's antialiasing
- * gives an edge that falls inside a pixel. */
 /* Rows of a bar lane whose column pixels draw_bars_raster keeps from column to column. */
 #define BAR_KEPT_ROWS 64
 
+/* Bars in pixels: each column's coverage of [top, bottom) row by row, as cairo's antialiasing
+ * gives an edge that falls inside a pixel. */
 static void
 draw_bars_raster (cairo_t                    *cr,
                   const JvmsTimelineGeometry *g,

@@ -1,7 +1,7 @@
 /* bench-profile: the profile query (analysis/jvms-profile.h) at any range, on a recording the
  * bench makes and on synthetic sample streams, against the JDK's own reader.
  *
- *   bench-profile [--mb N] [--max-minutes N] [--queries N] [--synthetic N,N] [--no-jdk]
+ *   bench-profile [--mb N] [--max-minutes N] [--index-runs N] [--queries N] [--synthetic N,N] [--no-jdk]
  *   bench-profile --samples FILE [--queries N] [--kind KIND]
  *
  * The recording: ProfileBench.java under data/jvmscope.jfc (execution samples every 10 ms,
@@ -15,7 +15,9 @@
  *
  * Prints
  *   figure index_overhead_percent   CPU time of indexing the recording with the sample store
- *                                   over without it (JVMS_BENCH_NO_SAMPLES), minus 1, in %
+ *                                   over without it (JVMS_BENCH_NO_SAMPLES), minus 1, in %: the
+ *                                   medians of --index-runs passes each (default 3), run
+ *                                   alternately; every pass's CPU and wall time is printed
  *   figure stack_bytes_per_sample   the store's size over its samples
  *   figure profile_query_whole_p50 / _p99   ms, warm: the whole trace, all threads, cycling
  *                                   through the kinds cpu, alloc, park, sleep, lock, wall
@@ -473,7 +475,7 @@ int
 main (int argc, char **argv)
 {
   double mb = 64, max_minutes = 120;
-  gint queries = 40;
+  gint queries = 40, index_runs = 3;
   g_autofree char *synthetic = g_strdup ("1000000,10000000");
   gboolean no_jdk = FALSE, no_recording = FALSE;
   g_autofree char *samples = NULL, *only_kind = NULL;
@@ -481,6 +483,7 @@ main (int argc, char **argv)
     { "mb", 0, 0, G_OPTION_ARG_DOUBLE, &mb, "Size of the recording, MB (default 64)", "N" },
     { "max-minutes", 0, 0, G_OPTION_ARG_DOUBLE, &max_minutes, "Longest recording, minutes (default 120)", "N" },
     { "queries", 0, 0, G_OPTION_ARG_INT, &queries, "Whole-trace queries timed (4 x as many ranges)", "N" },
+    { "index-runs", 0, 0, G_OPTION_ARG_INT, &index_runs, "Indexing passes with and without the store, alternately, each (default 3)", "N" },
     { "synthetic", 0, 0, G_OPTION_ARG_STRING, &synthetic, "Synthetic stream sizes, comma-separated (\"\" for none)", "N,N" },
     { "no-jdk", 0, 0, G_OPTION_ARG_NONE, &no_jdk, "Skip the JDK's side", NULL },
     { "no-recording", 0, 0, G_OPTION_ARG_NONE, &no_recording, "Only the synthetic streams", NULL },
@@ -494,6 +497,11 @@ main (int argc, char **argv)
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       g_printerr ("bench-profile: %s\n", error->message);
+      return 2;
+    }
+  if (index_runs < 1)
+    {
+      g_printerr ("bench-profile: --index-runs must be at least 1\n");
       return 2;
     }
   if (only_kind != NULL)
@@ -535,13 +543,40 @@ main (int argc, char **argv)
       printf ("# recording %s: %.1f MB\n", recording, file_size (recording) / 1e6);
       g_autofree char *cache_without = g_build_filename (dir, "cache-without", NULL);
       g_autofree char *cache_with = g_build_filename (dir, "cache-with", NULL);
-      double cpu_without, wall_without, cpu_with, wall_with;
-      g_autoptr(JvmsTraceIndex) plain = build_index (recording, cache_without, FALSE, &cpu_without, &wall_without);
-      g_clear_object (&plain);
-      g_autoptr(JvmsTraceIndex) index = build_index (recording, cache_with, TRUE, &cpu_with, &wall_with);
-      printf ("# indexing: without the sample store %.2f s CPU (%.2f s wall), with it %.2f s CPU (%.2f s wall)\n",
-              cpu_without, wall_without, cpu_with, wall_with);
-      printf ("figure index_overhead_percent %.1f %%\n", 100.0 * (cpu_with / MAX (cpu_without, 1e-9) - 1));
+      /* The two passes alternately, --index-runs times each (the order of a pair swapped every
+       * other run, so that a drift of the machine's load weighs on both sides): one pass each
+       * moved by 3 s of 45 between runs on the 1 GB recording, more than the 15 % judged. */
+      g_autofree double *cpu_without = g_new0 (double, index_runs), *cpu_with = g_new0 (double, index_runs);
+      g_autofree double *wall_without = g_new0 (double, index_runs), *wall_with = g_new0 (double, index_runs);
+      g_autoptr(JvmsTraceIndex) index = NULL;
+      for (gint i = 0; i < index_runs; i++)
+        for (guint side = 0; side < 2; side++)
+          {
+            gboolean with = (side == 1) == (i % 2 == 0);
+            double cpu, wall;
+            if (with)
+              g_clear_object (&index);   /* its files are written again */
+            JvmsTraceIndex *built = build_index (recording, with ? cache_with : cache_without, with, &cpu, &wall);
+            printf ("# indexing run %d %s the sample store: %.2f s CPU, %.2f s wall\n", i + 1,
+                    with ? "with" : "without", cpu, wall);
+            fflush (stdout);
+            (with ? cpu_with : cpu_without)[i] = cpu;
+            (with ? wall_with : wall_without)[i] = wall;
+            if (with)
+              index = built;
+            else
+              g_object_unref (built);
+          }
+      printf ("# indexing runs' overheads:");
+      for (gint i = 0; i < index_runs; i++)
+        printf (" %.1f %%", 100.0 * (cpu_with[i] / MAX (cpu_without[i], 1e-9) - 1));
+      printf ("\n");
+      double med_without = jvms_bench_median (cpu_without, (guint) index_runs);
+      double med_with = jvms_bench_median (cpu_with, (guint) index_runs);
+      printf ("# indexing, medians of %d runs: without the sample store %.2f s CPU (%.2f s wall), with it %.2f s CPU (%.2f s wall)\n",
+              index_runs, med_without, jvms_bench_median (wall_without, (guint) index_runs), med_with,
+              jvms_bench_median (wall_with, (guint) index_runs));
+      printf ("figure index_overhead_percent %.1f %%\n", 100.0 * (med_with / MAX (med_without, 1e-9) - 1));
       g_autoptr(JvmsProfile) profile = jvms_profile_open (jvms_trace_index_get_samples_path (index), &error);
       if (profile == NULL)
         g_error ("%s", error->message);

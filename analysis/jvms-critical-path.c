@@ -68,12 +68,29 @@ typedef struct
   guint         hint[N_LEAVES];   /* where the last search of each ended (first_ending_after) */
 } PathThread;
 
-/* A cause's array of spans in Walk.spans, found by its tid's low bits (add_span). */
-#define SPAN_SLOTS 256
+/* Where a thread was a cause of one kind: its spans, gint64 pairs [from, to) (as the GArray of
+ * jvms_evidence_spans_new holds them), merged as jvms_evidence_add_span merges them. */
 typedef struct
 {
   gint64  tid;
-  GArray *spans;
+  gint64 *pairs;
+  guint   n, cap; /* pairs */
+} CauseSpans;
+
+static void
+cause_spans_free (gpointer data)
+{
+  CauseSpans *c = data;
+  g_free (c->pairs);
+  g_free (c);
+}
+
+/* A cause's spans in Walk.spans, found by its tid's low bits (add_span). */
+#define SPAN_SLOTS 256
+typedef struct
+{
+  gint64      tid;
+  CauseSpans *spans;
 } SpanSlot;
 
 typedef struct
@@ -84,7 +101,7 @@ typedef struct
   JvmsCriticalPath *path;
   GCancellable     *cancellable;
   GError           *error;
-  GHashTable       *spans[N_CAUSES];  /* jvms_evidence_spans_new: where each cause was one */
+  GHashTable       *spans[N_CAUSES];  /* tid -> CauseSpans: where each cause was one */
   CpuWindow         cpus;
   const char       *recent[16];       /* strings stored last (store_recent) */
   const char       *recent_src[16];   /* the string each was asked by */
@@ -93,6 +110,8 @@ typedef struct
   const char       *sys_cause[8];     /* their causes, "in NAME", stored */
   guint             next_sys;
   SpanSlot         *span_slots;       /* N_CAUSES x SPAN_SLOTS: causes' span arrays by tid */
+  const char       *seg_state_src, *seg_cause_src; /* add_segment's last state and cause asked */
+  const char       *seg_state, *seg_cause;         /* and stored */
 } Walk;
 
 static void
@@ -323,10 +342,11 @@ store_recent (Walk *w, const char *s)
   return stored;
 }
 
-/* [from, to) where @tid was a cause of @kind (jvms_evidence_add_span). A long path adds a span
- * at each piece of a wait for a CPU, to one of the CPUs' other runners (dozens of threads):
- * their arrays are kept in slots by tid, as looking the tid up in the hash table at each span
- * was a twentieth of such a path's instructions. */
+/* [from, to) where @tid was a cause of @kind, merged into its last span when they meet, as
+ * jvms_evidence_add_span does. A long path adds a span at each piece of a wait for a CPU, to one
+ * of the CPUs' other runners (dozens of threads): their spans are kept in slots by tid, as
+ * looking the tid up in a hash table at each span was a twentieth of such a path's
+ * instructions, and in arrays of their own (a GArray's append was another twentieth). */
 static void
 add_span (Walk *w, guint kind, gint64 tid, gint64 from, gint64 to)
 {
@@ -335,10 +355,32 @@ add_span (Walk *w, guint kind, gint64 tid, gint64 from, gint64 to)
   SpanSlot *slot = &w->span_slots[kind * SPAN_SLOTS + ((guint64) tid % SPAN_SLOTS)];
   if (slot->spans == NULL || slot->tid != tid)
     {
+      CauseSpans *c = g_hash_table_lookup (w->spans[kind], &tid);
+      if (c == NULL)
+        {
+          c = g_new0 (CauseSpans, 1);
+          c->tid = tid;
+          g_hash_table_insert (w->spans[kind], &c->tid, c);
+        }
       slot->tid = tid;
-      slot->spans = jvms_evidence_spans_of (w->spans[kind], tid);
+      slot->spans = c;
     }
-  jvms_evidence_spans_add (slot->spans, from, to, 0);
+  CauseSpans *c = slot->spans;
+  gint64 *last = c->n > 0 ? c->pairs + 2 * (c->n - 1) : NULL;
+  if (last != NULL && from <= last[1] && to >= last[0])
+    {
+      last[0] = MIN (last[0], from);
+      last[1] = MAX (last[1], to);
+      return;
+    }
+  if (c->n == c->cap)
+    {
+      c->cap = MAX (16u, c->cap * 2);
+      c->pairs = g_renew (gint64, c->pairs, 2 * (gsize) c->cap);
+    }
+  c->pairs[2 * c->n] = from;
+  c->pairs[2 * c->n + 1] = to;
+  c->n++;
 }
 
 /* Segments are added walking back: the latest first. Neighbours alike are merged. */
@@ -348,8 +390,17 @@ add_segment (Walk *w, PathThread *t, const char *state, const char *cause, gint6
   if (to <= from)
     return;
   GArray *segs = w->path->segments;
-  state = store_recent (w, state);
-  cause = store_recent (w, cause);
+  /* Mostly the same state and cause as the last segment's (a thread's running cut at each
+   * system call): stored already (store_recent finds them by address, with no side effect). */
+  if (state != w->seg_state_src || cause != w->seg_cause_src)
+    {
+      w->seg_state_src = state;
+      w->seg_cause_src = cause;
+      w->seg_state = store_recent (w, state);
+      w->seg_cause = store_recent (w, cause);
+    }
+  state = w->seg_state;
+  cause = w->seg_cause;
   if (segs->len > 0)
     {
       JvmsPathSegment *last = &g_array_index (segs, JvmsPathSegment, segs->len - 1);
@@ -719,17 +770,17 @@ build_causes (Walk *w)
   for (guint kind = 0; kind < N_CAUSES; kind++)
     {
       GHashTableIter it;
-      gpointer key, value;
+      gpointer value;
       g_hash_table_iter_init (&it, w->spans[kind]);
-      while (g_hash_table_iter_next (&it, &key, &value))
+      while (g_hash_table_iter_next (&it, NULL, &value))
         {
-          GArray *pairs = value;
-          JvmsPathCause c = { cause_kinds[kind], *(gint64 *) key, NULL, -1, 0, NULL };
+          const CauseSpans *spans = value;
+          JvmsPathCause c = { cause_kinds[kind], spans->tid, NULL, -1, 0, NULL };
           const JvmsThreadInfo *info = jvms_thread_list_lookup (w->list, c.tid);
           g_autofree char *tkey = jvms_thread_key (c.tid);
           c.name = store (w->path, info != NULL ? info->name : tkey);
           c.pid = info != NULL ? info->pid : -1;
-          c.intervals = jvms_evidence_longest_intervals ((const gint64 *) pairs->data, pairs->len / 2, &c.ns);
+          c.intervals = jvms_evidence_longest_intervals (spans->pairs, spans->n, &c.ns);
           g_array_append_val (w->path->causes, c);
         }
     }
@@ -840,7 +891,7 @@ jvms_critical_path_compute (JvmsHistory *history, gint64 tid, gint64 from, gint6
     },
   };
   for (guint k = 0; k < N_CAUSES; k++)
-    w.spans[k] = jvms_evidence_spans_new ();
+    w.spans[k] = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, cause_spans_free);
   w.span_slots = g_new0 (SpanSlot, N_CAUSES * SPAN_SLOTS);
   PathThread *t = thread_get (&w, tid);
   p->name = t->name;

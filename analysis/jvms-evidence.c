@@ -127,31 +127,17 @@ jvms_evidence_spans_new (void)
   return g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, (GDestroyNotify) g_array_unref);
 }
 
-GArray *
-jvms_evidence_spans_of (GHashTable *spans, gint64 tid)
+void
+jvms_evidence_add_span (GHashTable *spans, gint64 tid, gint64 from, gint64 to, guint max)
 {
+  if (to <= from)
+    return;
   GArray *a = g_hash_table_lookup (spans, &tid);
   if (a == NULL)
     {
       a = g_array_new (FALSE, FALSE, sizeof (gint64));
       g_hash_table_insert (spans, g_memdup2 (&tid, sizeof tid), a);
     }
-  return a;
-}
-
-void
-jvms_evidence_add_span (GHashTable *spans, gint64 tid, gint64 from, gint64 to, guint max)
-{
-  if (to <= from)
-    return;
-  jvms_evidence_spans_add (jvms_evidence_spans_of (spans, tid), from, to, max);
-}
-
-void
-jvms_evidence_spans_add (GArray *a, gint64 from, gint64 to, guint max)
-{
-  if (to <= from)
-    return;
   /* Spans mostly come in time order (or, walking back, in reverse): one that meets the last
    * one extends it. */
   gint64 *last = a->len > 0 ? &g_array_index (a, gint64, a->len - 2) : NULL;

@@ -172,15 +172,6 @@ void        jvms_evidence_add_span   (GHashTable *spans,
                                       gint64      from,
                                       gint64      to,
                                       guint       max);
-/* jvms_evidence_add_span in two steps, for a caller that adds many spans to a few causes: @tid's
- * array of spans (made when it has none; it stays the same array while @spans lives), then
- * [@from, @to) added to such an array as jvms_evidence_add_span does. */
-GArray     *jvms_evidence_spans_of   (GHashTable *spans,
-                                      gint64      tid);
-void        jvms_evidence_spans_add  (GArray     *a,
-                                      gint64      from,
-                                      gint64      to,
-                                      guint       max);
 /* The longest intervals of the union of the @n_pairs spans @pairs (overlapping or touching
  * spans are one interval): JvmsEvidenceInterval, disjoint, the longest first (ties: earliest
  * first), at most JVMS_EVIDENCE_MAX_INTERVALS. @union_ns (may be NULL) gets the union's length. */

@@ -1307,6 +1307,69 @@ test_node_blocks (void)
   g_unlink (path);
 }
 
+/* Appends payload bytes for a group of @count NULL intervals, the first 10 ns after the node's
+ * start and 5 ns long, each next one contiguous and 1 ns long; @attr_delta < 0 for a block's
+ * first group (its attribute is the block's). */
+static void
+put_null_group (GByteArray *p, gint attr_delta, guint count)
+{
+  if (attr_delta >= 0)
+    g_byte_array_append (p, (const guint8[]) { (guint8) attr_delta }, 1);
+  g_byte_array_append (p, (const guint8[]) { (guint8) count, 0 /* tag: NULL */, 10, 5 }, 4);
+  for (guint k = 1; k < count; k++)
+    g_byte_array_append (p, (const guint8[]) { 4 /* tag: NULL, contiguous */, 1 }, 2);
+}
+
+/* A node of three attributes' groups, 0 with @first_count intervals and 1 and 2 with one,
+ * in @n_blocks blocks (1: all three; 2: group 0 alone, then 1 and 2), written and read. */
+static JvmsNode *
+read_three_groups (int fd, const char *path, guint first_count, guint n_blocks, GError **error)
+{
+  g_autoptr (GByteArray) p = g_byte_array_new ();
+  g_byte_array_append (p, (const guint8[]) { 0 /* children */, 3 /* groups */, (guint8) n_blocks }, 3);
+  guint first_size = 4 + 2 * (first_count - 1);
+  g_byte_array_append (p, (const guint8[]) { 0, 0, 0, 0 }, 4);
+  if (n_blocks == 2)
+    g_byte_array_append (p, (const guint8[]) { 1, (guint8) first_size, (guint8) first_count, 1 }, 4);
+  put_null_group (p, -1, first_count);
+  put_null_group (p, n_blocks == 2 ? -1 : 1, 1);
+  put_null_group (p, 1, 1);
+  JvmsNodeEncoder frame = { 0 };
+  gsize size = jvms_blob_frame (&frame, p->data, p->len, 0, first_count + 2, BLOCK_NODE_START, BLOCK_NODE_END);
+  JvmsNode *n = node_from_blob (fd, path, frame.blob, size, error);
+  jvms_node_encoder_clear (&frame);
+  return n;
+}
+
+/* Format 5's cut, checked at read: a block shorter than JVMS_NODE_BLOCK_GROUPS groups that is
+ * not the last stands only where a busy group (more than JVMS_NODE_GROUP_ALONE intervals) is
+ * one or follows it, which bounds what a read node's blocks cost in memory. The same three
+ * groups read in one block; in two where the first is busy; and are refused in two where it is
+ * not. */
+static void
+test_node_short_block (void)
+{
+  g_autofree char *path = tmp_path ("short-block.hist");
+  int fd = g_open (path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+  g_assert_cmpint (fd, >=, 0);
+  g_autoptr (GError) error = NULL;
+  JvmsNode *n = read_three_groups (fd, path, 1, 1, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (n->n_blocks, ==, 1);
+  jvms_node_unref (n);
+  n = read_three_groups (fd, path, JVMS_NODE_GROUP_ALONE + 1, 2, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (n->n_blocks, ==, 2);
+  jvms_node_unref (n);
+  n = read_three_groups (fd, path, JVMS_NODE_GROUP_ALONE, 2, &error);
+  g_assert_null (n);
+  g_assert_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT);
+  g_assert_nonnull (strstr (error->message, path));
+  g_assert_nonnull (strstr (error->message, "no busy group"));
+  close (fd);
+  g_unlink (path);
+}
+
 /* ---- reading while building ---- */
 
 /* Attribute a changes at times (k + 1) * period(a) to value k: any interval a reader sees can
@@ -2218,6 +2281,7 @@ main (int argc, char **argv)
   g_test_add_func ("/history/varint", test_varint);
   g_test_add_func ("/history/node-memory", test_node_memory);
   g_test_add_func ("/history/node-blocks", test_node_blocks);
+  g_test_add_func ("/history/node-short-block", test_node_short_block);
   g_test_add_func ("/history/summary-levels", test_summary_levels);
   g_test_add_func ("/history/summary-dominant", test_summary_dominant);
   g_test_add_func ("/history/summary-ties", test_summary_ties);

@@ -850,39 +850,42 @@ compare_event_time (gconstpointer a, gconstpointer b)
   return ta < tb ? -1 : ta > tb;
 }
 
-static void
-test_sample_handshakes (Fixture *f, gconstpointer data)
+/* Twenty handshakes as above, the sampler (9, of process @sampler_pid) running @sampler_us
+ * after it took the CPU before the signal; the number of samples said to be on a CPU. */
+static guint
+sample_handshakes_on_cpu (Fixture *f, gint64 sampler_us, int sampler_pid)
 {
   LiveMachine m;
   JvmsKernelMachine *km = live_open (f, &m);
   g_autoptr(GArray) events = g_array_new (FALSE, FALSE, sizeof (JvmsKernelEvent));
   add_switch (events, 0, 1, 0, 0, 0, 7);
   const gint64 period = 10 * 1000 * 1000, us = 1000;
-  guint n_on_cpu = 0, n_samples = 0;
+  const gint64 d = (sampler_us - 10) * us; /* the handshake's later steps move with the run */
+  guint n_on_cpu = 0;
   for (int k = 1; k <= 20; k++)
     {
       gint64 t = k * period;
       /* Every other time the sampler runs on the other CPU: the signal comes without a switch. */
       if (k % 2 == 0)
         {
-          add_switch (events, t, 1, 7, 70, JVMS_TASK_RUNNING, 9);                 /* the sampler runs */
-          add_switch (events, t + 10 * us, 1, 9, 70, JVMS_TASK_INTERRUPTIBLE, 7); /* the signal */
+          add_switch (events, t, 1, 7, 70, JVMS_TASK_RUNNING, 9);                              /* the sampler runs */
+          add_switch (events, t + d + 10 * us, 1, 9, sampler_pid, JVMS_TASK_INTERRUPTIBLE, 7); /* the signal */
         }
       for (int c = 0; c < 3; c++)
         {
-          add_context (events, JVMS_KERNEL_EVENT_SYSCALL_ENTER, t + (11 + 2 * c) * us, 1, 70, 7, 0);
-          add_context (events, JVMS_KERNEL_EVENT_SYSCALL_EXIT, t + (12 + 2 * c) * us, 1, 70, 7, 0);
+          add_context (events, JVMS_KERNEL_EVENT_SYSCALL_ENTER, t + d + (11 + 2 * c) * us, 1, 70, 7, 0);
+          add_context (events, JVMS_KERNEL_EVENT_SYSCALL_EXIT, t + d + (12 + 2 * c) * us, 1, 70, 7, 0);
         }
-      add_switch (events, t + 17 * us, 1, 7, 70, JVMS_TASK_INTERRUPTIBLE, 0);   /* suspended */
-      add_context (events, JVMS_KERNEL_EVENT_SCHED_WAKING, t + 40 * us, 0, 70, 9, 7);
-      add_switch (events, t + 45 * us, 1, 0, 0, 0, 7);
+      add_switch (events, t + d + 17 * us, 1, 7, 70, JVMS_TASK_INTERRUPTIBLE, 0);   /* suspended */
+      add_context (events, JVMS_KERNEL_EVENT_SCHED_WAKING, t + d + 40 * us, 0, sampler_pid, 9, 7);
+      add_switch (events, t + d + 45 * us, 1, 0, 0, 0, 7);
       for (int c = 0; c < 2; c++)
         {
-          add_context (events, JVMS_KERNEL_EVENT_SYSCALL_ENTER, t + (46 + 2 * c) * us, 1, 70, 7, 0);
-          add_context (events, JVMS_KERNEL_EVENT_SYSCALL_EXIT, t + (47 + 2 * c) * us, 1, 70, 7, 0);
+          add_context (events, JVMS_KERNEL_EVENT_SYSCALL_ENTER, t + d + (46 + 2 * c) * us, 1, 70, 7, 0);
+          add_context (events, JVMS_KERNEL_EVENT_SYSCALL_EXIT, t + d + (47 + 2 * c) * us, 1, 70, 7, 0);
         }
       /* The machine is brought up to the sample's time, as the merged stream brings it. */
-      gint64 sample = t + 30 * us;
+      gint64 sample = t + d + 30 * us;
       for (guint i = 0; i < events->len; i++)
         {
           JvmsKernelEvent *ev = &g_array_index (events, JvmsKernelEvent, i);
@@ -896,7 +899,6 @@ test_sample_handshakes (Fixture *f, gconstpointer data)
             g_array_set_size (events, 0);
         }
       JvmsCpuState state = jvms_kernel_machine_sample_state (km, 7, T0 + sample);
-      n_samples++;
       if (state == JVMS_CPU_STATE_ON_CPU)
         n_on_cpu++;
       else
@@ -904,8 +906,27 @@ test_sample_handshakes (Fixture *f, gconstpointer data)
     }
   for (guint i = 0; i < events->len; i++)
     jvms_kernel_machine_feed (km, &g_array_index (events, JvmsKernelEvent, i));
-  g_assert_cmpuint (n_on_cpu, ==, n_samples);
   live_close (&m, T0 + 21 * period);
+  return n_on_cpu;
+}
+
+static void
+test_sample_handshakes (Fixture *f, gconstpointer data)
+{
+  g_assert_cmpuint (sample_handshakes_on_cpu (f, 10, 70), ==, 20);
+}
+
+/* Under load the sampler runs longer before it signals (a median of 45 us on a 2-CPU machine
+ * running other work, a fifth of the handshakes above 50 us): a preemption by the thread's own
+ * process before the handler is still the handshake, however long, so all 20 are on a CPU. The
+ * same 80 us taken by another process's thread is a wait for a CPU: the 10 handshakes with a
+ * switch are runnable. */
+static void
+test_sample_handshakes_slow_sampler (Fixture *f, gconstpointer data)
+{
+  g_assert_cmpuint (sample_handshakes_on_cpu (f, 80, 70), ==, 20);
+  g_unlink (f->path);
+  g_assert_cmpuint (sample_handshakes_on_cpu (f, 80, 80), ==, 10);
 }
 
 /* The same handshake in a trace without system calls (the bundled sample's kind): only the
@@ -1247,6 +1268,8 @@ main (int argc, char **argv)
   g_test_add ("/Analysis/kernel/lossy-schedules", Fixture, NULL, fixture_set_up, test_lossy_schedules, fixture_tear_down);
   g_test_add ("/Analysis/kernel/missing-switch-in", Fixture, NULL, fixture_set_up, test_missing_switch_in, fixture_tear_down);
   g_test_add ("/Analysis/kernel/sample-handshakes", Fixture, NULL, fixture_set_up, test_sample_handshakes, fixture_tear_down);
+  g_test_add ("/Analysis/kernel/sample-handshakes-slow-sampler", Fixture, NULL, fixture_set_up,
+              test_sample_handshakes_slow_sampler, fixture_tear_down);
   g_test_add ("/Analysis/kernel/sample-handshakes-no-syscalls", Fixture, NULL, fixture_set_up, test_sample_handshakes_no_syscalls, fixture_tear_down);
   g_test_add ("/Analysis/kernel/evidence", Fixture, NULL, fixture_set_up, test_evidence, fixture_tear_down);
   g_test_add ("/Analysis/kernel/silent-thread", Fixture, NULL, fixture_set_up, test_silent_thread,

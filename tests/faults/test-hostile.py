@@ -129,6 +129,24 @@ def first_child(pid):
     return None
 
 
+def stopped(pid):
+    """Whether @pid is now stopped (state T). A child that had already exited, a zombie its
+    parent had not reaped yet, is listed among the children too and takes SIGSTOP without a
+    word: caught so, it would be reparented to us and reaped with its own exit status 0."""
+    for _ in range(200):
+        try:
+            with open("/proc/%d/stat" % pid) as f:
+                state = f.read().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            return False
+        if state in ("T", "t"):
+            return True
+        if state in ("Z", "X", "x"):
+            return False
+        time.sleep(0.001)
+    return False
+
+
 def wait_child(pid, watchdog):
     """Its wait status, or None if it did not end within @watchdog s (then it is killed: it is
     our child and not yet reaped, so the pid is still its own)."""
@@ -363,6 +381,10 @@ try:
                     os.kill(probe, signal.SIGSTOP)
                 except ProcessLookupError:
                     probe = None
+                if probe is not None and not stopped(probe):
+                    # A zombie: wait for the CLI to reap it and end, then try again.
+                    probe = None
+                    p.wait()
         if probe is None or p.poll() is not None:
             p.wait()
             probe = None  # the CLI ended first (and reaped its probe): try again

@@ -3,6 +3,7 @@
 
 #include <glib.h>
 #include <glib/gi18n.h>
+#include <errno.h>
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
@@ -49,6 +50,21 @@ jvms_cli_version (int argc, char **argv)
   return 0;
 }
 
+/* A command's output is only whole once stdout is flushed: a write that failed on the way (a
+ * full disk, a reader gone, an interrupted pipe) would otherwise leave a truncated JSON document
+ * behind an exit status of 0, which a script takes for a complete answer. */
+static int
+finish_output (const char *command, int status)
+{
+  errno = 0;
+  if (fflush (stdout) == 0 && !ferror (stdout))
+    return status;
+  int saved = errno;
+  g_printerr (_("jvmscope-cli %s: the output is incomplete: writing to standard output failed (%s)\n"), command,
+              saved != 0 ? g_strerror (saved) : _("an earlier write failed"));
+  return status != 0 ? status : 1;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -65,7 +81,7 @@ main (int argc, char **argv)
 
   for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
     if (strcmp (argv[1], commands[i].name) == 0)
-      return commands[i].run (argc - 1, argv + 1);
+      return finish_output (commands[i].name, commands[i].run (argc - 1, argv + 1));
 
   g_printerr (_("jvmscope-cli: unknown command “%s”\n\n"), argv[1]);
   print_usage (stderr);

@@ -259,6 +259,18 @@ def chain_start_offset(tap, args, bundle, cache, index):
     return starts[0] - index["start_ns"]
 
 
+def json_document(tap, r, what):
+    """The JSON document a command printed, or None after a failed check that shows how it ends
+    (CI once read a document cut off after 2.7 MB behind a status of 0)."""
+    try:
+        return json.loads(r.stdout)
+    except ValueError as e:
+        tap.check(False, "%s prints one whole JSON document" % what,
+                  "%s; %d characters ending %r; status %d; stderr: %s"
+                  % (e, len(r.stdout), r.stdout[-200:], r.returncode, r.stderr[-800:]))
+        return None
+
+
 def check_chain(tap, args, bundle, cache, index, tids, lo_ns, hi_ns, waits_judgeable=True):
     """C's critical path over [@lo_ns, @hi_ns) from the trace's start, against perf script:
     A, B, C in turn; hand-offs A -> B -> C, each a sched_waking of the waker; every segment's
@@ -272,7 +284,9 @@ def check_chain(tap, args, bundle, cache, index, tids, lo_ns, hi_ns, waits_judge
     # only ("no such thread: chain-c" whenever the shared machine ran one JVM).
     if not tap.check(r.returncode == 0, "chain: critical-path --json --thread chain-c succeeds", r.stderr):
         return tap.done()
-    path = json.loads(r.stdout)
+    path = json_document(tap, r, "chain: critical-path --json")
+    if path is None:
+        return tap.done()
     tap.check(path["thread"]["tid"] == tids.get("chain-c") and path["thread"]["name"] == "chain-c",
               "chain: the thread named chain-c is C (tid %s)" % tids.get("chain-c"), path["thread"])
     segs = path["segments"]

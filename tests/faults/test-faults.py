@@ -270,6 +270,19 @@ try:
     tap.check(res is not None and answer(res) == reference, "a mode-0555 cache folder: the trace opens", out.stderr)
     os.chmod(ro, 0o755)
 
+    # ------------------------------------------------------------ standard output full
+    # A document cut short by a failed write must not end in status 0: a script would take the
+    # truncated JSON for the whole answer. /dev/full fails every write with ENOSPC.
+    full_out = []
+    for cmd in (["index", "--json", "--cache-dir", cache, jfr], ["analyze", "--json", "--cache-dir", cache, jfr],
+                ["profile", "--folded", "--cache-dir", cache, jfr], ["version"]):
+        with open("/dev/full", "w") as dev_full:
+            p = subprocess.run([args.cli] + cmd, stdout=dev_full, stderr=subprocess.PIPE, text=True,
+                               env=dict(os.environ, LC_ALL="C"), timeout=240)
+        if p.returncode == 0 or crashed(p.returncode) or "standard output" not in p.stderr:
+            full_out.append((cmd[0], p.returncode, p.stderr[-300:]))
+    tap.check(not full_out, "a full standard output: each command fails, saying so, without crashing", full_out)
+
     # ------------------------------------------------------------ kill -9 while indexing
     kc = os.path.join(tmp, "cache-kill")
     t0 = time.monotonic()

@@ -770,6 +770,18 @@ kind_focus (JvmsProfilerPane *self)
   return popover != NULL && gtk_widget_get_mapped (popover) ? "list" : "button";
 }
 
+/* Whether the chooser's list is open, wherever the keyboard is: the popup can be open with the
+ * focus still on the button, where a second Space closes it again. */
+static gboolean
+kind_popup_open (JvmsProfilerPane *self)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->kind_dropdown)); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_POPOVER (child))
+      return gtk_widget_get_mapped (child);
+  return FALSE;
+}
+
 void
 jvms_profiler_pane_dump_state (JvmsProfilerPane *self, GKeyFile *kf)
 {
@@ -781,6 +793,7 @@ jvms_profiler_pane_dump_state (JvmsProfilerPane *self, GKeyFile *kf)
   g_key_file_set_string (kf, g, "page", gtk_stack_get_visible_child_name (self->stack));
   g_key_file_set_string (kf, g, "chosen-kind", chosen_kind (self));
   g_key_file_set_string (kf, g, "kind-focus", kind_focus (self));
+  g_key_file_set_boolean (kf, g, "kind-popup", kind_popup_open (self));
   g_key_file_set_string (kf, g, "scope", gtk_label_get_text (self->scope_label));
   g_key_file_set_boolean (kf, g, "has-tree", self->tree != NULL);
   /* Where the pane starts: the views above it are hidden below that line (tests scroll). */

@@ -12,6 +12,7 @@ typedef struct
 {
   guint    slot;     /* G_MAXUINT: none was free */
   gboolean issued;
+  gint64   since;    /* its insert (or issue) */
 } Request;
 
 struct _JvmsDiskRequests
@@ -57,6 +58,29 @@ guint64
 jvms_disk_requests_n_overflow (JvmsDiskRequests *self)
 {
   return self->n_overflow;
+}
+
+guint64
+jvms_disk_requests_n_outstanding (JvmsDiskRequests *self,
+                                  gint64            before,
+                                  gint64           *oldest)
+{
+  guint64 n = 0;
+  GHashTableIter iter;
+  gpointer value;
+
+  *oldest = G_MAXINT64;
+  g_hash_table_iter_init (&iter, self->pending);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    for (GList *l = ((GQueue *) value)->head; l != NULL; l = l->next)
+      {
+        const Request *r = l->data;
+        if (r->since > before)
+          continue;
+        n++;
+        *oldest = MIN (*oldest, r->since);
+      }
+  return n;
 }
 
 /* The lowest free slot, its attributes made at its first use; G_MAXUINT when all are busy. A
@@ -106,6 +130,7 @@ begin (JvmsDiskRequests *self,
   r = g_new0 (Request, 1);
   r->slot = take_slot (self, time);
   r->issued = issued;
+  r->since = time;
   if (r->slot == G_MAXUINT)
     self->n_overflow++;
   else

@@ -24,6 +24,12 @@ G_BEGIN_DECLS
 /* Requests outstanding that a device keeps track of: a stream of inserts never completed
  * (completions lost) must not grow without bound. */
 #define JVMS_DISK_REQUESTS_MAX_PENDING 65536
+/* A request with no completion this long before the trace's end is said in a note: a disk that
+ * stalled that long, or more likely a completion the kernel did not record (a kernel that records
+ * nothing in the idle task loses a completion interrupt on an idle CPU). Either way its interval
+ * runs to the trace's end, and the note says so. Requests younger than this were most likely
+ * still in flight when recording stopped (JFR's own dump writes at the end). */
+#define JVMS_DISK_REQUESTS_LONG_NS (G_GINT64_CONSTANT (1000000000))
 
 typedef struct _JvmsDiskRequests JvmsDiskRequests;
 
@@ -49,5 +55,10 @@ void              jvms_disk_requests_complete   (JvmsDiskRequests *self,
                                                  guint64           sector);
 /* Requests that found no free slot, or no room among the outstanding ones. */
 guint64           jvms_disk_requests_n_overflow (JvmsDiskRequests *self);
+/* Requests begun at or before @before and not completed yet (so far: at the trace's end, those
+ * with no completion in the trace); *@oldest: when the oldest of them began (G_MAXINT64: none). */
+guint64           jvms_disk_requests_n_outstanding (JvmsDiskRequests *self,
+                                                    gint64            before,
+                                                    gint64           *oldest);
 
 G_END_DECLS

@@ -87,6 +87,7 @@ struct _JvmsKernelMachine
   guint64      n_lost;
   guint64      n_missing;
   guint64      n_missing_from_idle;
+  gint64       end_time;    /* given to finish: the disk notes' "before the end" */
   gboolean     trust_context;
   gboolean     keep_wakers;
 };
@@ -189,25 +190,37 @@ jvms_kernel_machine_add_disk_notes (JvmsKernelMachine *self, const char *path, G
 {
   g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (guint));
   GHashTableIter iter;
-  gpointer key, value;
+  gpointer key;
   g_hash_table_iter_init (&iter, self->disks);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    if (jvms_disk_requests_n_overflow (((KDisk *) value)->requests) > 0)
-      {
-        guint k = GPOINTER_TO_UINT (key);
-        g_array_append_val (keys, k);
-      }
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      guint k = GPOINTER_TO_UINT (key);
+      g_array_append_val (keys, k);
+    }
   /* In the devices' order: the same trace gives the same notes. */
   g_array_sort (keys, guint_cmp);
   for (guint i = 0; i < keys->len; i++)
     {
       KDisk *d = g_hash_table_lookup (self->disks, GUINT_TO_POINTER (g_array_index (keys, guint, i)));
       guint64 n = jvms_disk_requests_n_overflow (d->requests);
-      g_ptr_array_add (notes, g_strdup_printf ("%s: disk %s: %" G_GUINT64_FORMAT " block %s found all %d "
-                                               "request slots busy: counted in the queue depth, not "
-                                               "drawn as requests", path, d->name, n,
-                                               n == 1 ? "request" : "requests",
-                                               JVMS_DISK_REQUESTS_MAX_SLOTS));
+      if (n > 0)
+        g_ptr_array_add (notes, g_strdup_printf ("%s: disk %s: %" G_GUINT64_FORMAT " block %s found all %d "
+                                                 "request slots busy: counted in the queue depth, not "
+                                                 "drawn as requests", path, d->name, n,
+                                                 n == 1 ? "request" : "requests",
+                                                 JVMS_DISK_REQUESTS_MAX_SLOTS));
+      gint64 oldest;
+      n = jvms_disk_requests_n_outstanding (d->requests, self->end_time - JVMS_DISK_REQUESTS_LONG_NS, &oldest);
+      if (n > 0)
+        g_ptr_array_add (notes, g_strdup_printf ("%s: disk %s: %" G_GUINT64_FORMAT " block %s no completion in "
+                                                 "the trace although begun more than %.0f s before its end "
+                                                 "(the oldest %.3f s before): drawn up to the end. A disk "
+                                                 "stalled that long, or a completion the kernel did not "
+                                                 "record (as in an interrupt on an idle CPU where it records "
+                                                 "nothing in the idle task)",
+                                                 path, d->name, n, n == 1 ? "request has" : "requests have",
+                                                 JVMS_DISK_REQUESTS_LONG_NS / 1e9,
+                                                 (self->end_time - oldest) / 1e9));
     }
 }
 
@@ -930,6 +943,7 @@ counters_finish (JvmsKernelMachine *self, GArray *counters)
 void
 jvms_kernel_machine_finish (JvmsKernelMachine *self, gint64 end_time)
 {
+  self->end_time = end_time;
   GHashTableIter iter;
   gpointer value;
   g_hash_table_iter_init (&iter, self->kthreads);

@@ -70,7 +70,9 @@ void               jvms_kernel_machine_get_quality (JvmsKernelMachine *self,
 /* A note (jvms_trace_index_dup_notes) for each disk some of whose block requests found every
  * request slot busy (JVMS_DISK_REQUESTS_MAX_SLOTS): they count in the device's queue depth but
  * have no interval of their own. "@path: disk 8:16: 3 block requests found ...", devices in
- * order of their numbers. */
+ * order of their numbers. Another for each disk with requests that had no completion although
+ * begun JVMS_DISK_REQUESTS_LONG_NS or more before the end given to finish: "@path: disk 8:16: 2
+ * block requests have no completion in the trace ...". */
 void               jvms_kernel_machine_add_disk_notes (JvmsKernelMachine *self,
                                                        const char        *path,
                                                        GPtrArray         *notes);

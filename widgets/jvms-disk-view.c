@@ -213,9 +213,15 @@ jvms_disk_view_tooltip (JvmsTimeline               *timeline,
     {
       g_autofree char *size = bytes.value.type == JVMS_VALUE_INT ? g_format_size (bytes.value.i)
                                                                  : g_strdup ("?");
-      /* TRANSLATORS: a block request's size and the kernel's rwbs ("W", "RA", "FF"...) */
-      return g_strdup_printf (_("%s\n%s\n%s, %s"), r->label, lane, size,
-                              op.value.type == JVMS_VALUE_STRING ? op.value.s : "?");
+      /* A request still open at the trace's end has no completion in it: in flight when the
+       * recording stopped, or its completion not recorded (the index's notes say how many began
+       * long before the end). Its bar's end is the trace's, not the request's. */
+      const char *open = interval.end >= jvms_history_get_end_time (history)
+                         ? _("\nNo completion in the trace: drawn up to its end") : "";
+      /* TRANSLATORS: a block request's size and the kernel's rwbs ("W", "RA", "FF"...); the last
+       * %s is empty or a line saying the request has no completion in the trace */
+      return g_strdup_printf (_("%s\n%s\n%s, %s%s"), r->label, lane, size,
+                              op.value.type == JVMS_VALUE_STRING ? op.value.s : "?", open);
     }
   return g_strdup_printf ("%s\n%s", r->label, lane);
 }

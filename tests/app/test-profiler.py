@@ -513,9 +513,13 @@ def recording_steps(tap, args, tmp, env, cli):
             tap.note("kind chooser, try %d: popup %s, keyboard on %s" % (attempt + 1, s.get("profiler", "kind-popup"),
                                                                         s.get("profiler", "kind-focus")))
         # Home first: the popover's list does not always put the focus on the chosen row.
-        s.xdo("key", "Home")
-        s.xdo("key", "Down")
-        s.xdo("key", "Return")
+        trail = []
+        for key in ("Home", "Down", "Return"):
+            s.xdo("key", key)
+            time.sleep(0.5)
+            trail.append("%s: popup %s, keyboard on %s, chosen %s" % (
+                key, s.get("profiler", "kind-popup"), s.get("profiler", "kind-focus"), s.get("profiler", "chosen-kind")))
+        tap.note("kind chooser keys: " + "; ".join(trail))
         tap.check(wait_for(lambda: s.get("profiler", "kind") == "alloc" and s.settled()),
                   "Ctrl+Alt+K and the keyboard choose the allocation profile",
                   (s.get("profiler", "chosen-kind"), s.get("profiler", "kind-focus")))

@@ -43,6 +43,7 @@ typedef struct
   GArray    *attrs;  /* JvmsAttribute: CPUs/<n>/current-thread, in the order seen */
   GArray    *cpus;   /* gint64: their n */
   GPtrArray *ivs;    /* a GArray of JvmsInterval a CPU: meeting [lo, hi], in time order */
+  GArray    *hints;  /* guint: where the last search of each CPU's ended (first_ending_after) */
   gboolean   read;   /* ivs hold [lo, hi] for every CPU of attrs */
   gint64     lo, hi, chunk;
 } CpuWindow;
@@ -110,8 +111,17 @@ typedef struct
   const char       *sys_cause[8];     /* their causes, "in NAME", stored */
   guint             next_sys;
   SpanSlot         *span_slots;       /* N_CAUSES x SPAN_SLOTS: causes' span arrays by tid */
-  const char       *seg_state_src, *seg_cause_src; /* add_segment's last state and cause asked */
-  const char       *seg_state, *seg_cause;         /* and stored */
+  /* add_segment's last pairs of state and cause asked, and stored: a busy thread's segments
+   * go round a few pairs (running in a system call, running, waiting for a CPU), so that one
+   * last pair missed at every segment (store_recent twice a segment was 3 % of a long path). */
+  const char       *pair_state_src[4], *pair_cause_src[4];
+  const char       *pair_state[4], *pair_cause[4];
+  guint             next_pair;
+  /* The path's segments, latest first as the walk adds them: the path's array, grown ahead by
+   * many at a time and written through (an append through GArray was 2.5 % of a long path);
+   * cut to the n_segs written and reversed at the end. */
+  JvmsPathSegment  *segs;
+  guint             n_segs, cap_segs;
 } Walk;
 
 static void
@@ -182,8 +192,13 @@ read_window (Walk *w, gint64 lo, gint64 hi, const JvmsAttribute *attrs, guint n,
   for (guint i = 0; i < n; i++)
     {
       JvmsInterval *v = (JvmsInterval *) outs[i]->data;
-      guint kept = len[i];
-      for (guint k = len[i]; k < outs[i]->len; k++)
+      guint k = len[i], n_out = outs[i]->len;
+      /* Nothing moves before the first dropped (mostly none is: copying each in place was 2 %
+       * of a long path). */
+      while (k < n_out && v[k].end > v[k].start && v[k].value.type != JVMS_VALUE_NULL)
+        k++;
+      guint kept = k;
+      for (; k < n_out; k++)
         if (v[k].end > v[k].start && v[k].value.type != JVMS_VALUE_NULL)
           v[kept++] = v[k];
       g_array_set_size (outs[i], kept);
@@ -197,10 +212,8 @@ read_window (Walk *w, gint64 lo, gint64 hi, const JvmsAttribute *attrs, guint n,
  * a frame of its caller walks @t in: every step of a walk looks its intervals up again
  * (state_at), and none is kept across a nested walk. */
 static void
-thread_window (Walk *w, PathThread *t, gint64 a, gint64 b, gint64 reach)
+thread_window_read (Walk *w, PathThread *t, gint64 a, gint64 b, gint64 reach)
 {
-  if (w->error != NULL || (t->read && t->lo <= a && b <= t->hi))
-    return;
   a = MIN (a, reach);
   /* A read that goes on back from the window held reads twice as far next time; one elsewhere
    * (a nested walk asked the thread at another time) starts small again, or a thread asked in
@@ -220,6 +233,15 @@ thread_window (Walk *w, PathThread *t, gint64 a, gint64 b, gint64 reach)
   read_window (w, t->lo, t->hi, t->attrs, t->n_attrs, outs);
 }
 
+/* thread_window_read where the window held does not cover [a, b]: mostly it does (a step of a
+ * walk), and a call at every step only to see so was 2 % of a long path. */
+static inline void
+thread_window (Walk *w, PathThread *t, gint64 a, gint64 b, gint64 reach)
+{
+  if (G_LIKELY (w->error == NULL) && !(t->read && t->lo <= a && b <= t->hi))
+    thread_window_read (w, t, a, b, reach);
+}
+
 /* The index of the first interval of @ivs (in time order) that ends after @t. @hint (or NULL)
  * is where the last search of @ivs ended: the walk goes back through a thread's intervals a
  * step at a time, so the answer is mostly there or just before it (a binary search over a
@@ -228,16 +250,39 @@ static guint
 first_ending_after (GArray *ivs, gint64 t, guint *hint)
 {
   const JvmsInterval *v = (const JvmsInterval *) ivs->data;
-  for (guint d = 0; hint != NULL && d < 2 && d <= *hint; d++)
+  guint n = ivs->len, lo = 0, hi = n;
+  if (hint != NULL && *hint <= n)
     {
-      guint i = *hint - d;
-      if (i <= ivs->len && (i == ivs->len || v[i].end > t) && (i == 0 || v[i - 1].end <= t))
+      /* From the hint, by steps doubling towards the answer (the intervals' ends increase),
+       * then a binary search between the last two steps: a few probes where the answer is
+       * near, as it mostly is (a search of a CPU's intervals from where the last ended, the
+       * walk having moved back by a few switches, was a binary search over thousands). */
+      guint h = *hint;
+      if (h == n || v[h].end > t)
         {
-          *hint = i;
-          return i;
+          if (h == 0 || v[h - 1].end <= t)
+            return h;
+          hi = h - 1;  /* v[hi].end > t: the answer is at most hi */
+          guint step = 1;
+          while (step <= hi && v[hi - step].end > t)
+            {
+              hi -= step;
+              step *= 2;
+            }
+          lo = step <= hi ? hi - step + 1 : 0;
+        }
+      else
+        {
+          lo = h + 1;  /* v[h].end <= t: the answer is after h */
+          guint step = 1;
+          while (lo + step - 1 < n && v[lo + step - 1].end <= t)
+            {
+              lo += step;
+              step *= 2;
+            }
+          hi = MIN (n, lo + step - 1);
         }
     }
-  guint lo = 0, hi = ivs->len;
   while (lo < hi)
     {
       guint mid = lo + (hi - lo) / 2;
@@ -389,29 +434,39 @@ add_segment (Walk *w, PathThread *t, const char *state, const char *cause, gint6
 {
   if (to <= from)
     return;
-  GArray *segs = w->path->segments;
-  /* Mostly the same state and cause as the last segment's (a thread's running cut at each
+  /* Mostly one of the last few pairs of state and cause (a thread's running cut at each
    * system call): stored already (store_recent finds them by address, with no side effect). */
-  if (state != w->seg_state_src || cause != w->seg_cause_src)
+  guint p = 0;
+  while (p < G_N_ELEMENTS (w->pair_state_src)
+         && (state != w->pair_state_src[p] || cause != w->pair_cause_src[p]))
+    p++;
+  if (p == G_N_ELEMENTS (w->pair_state_src))
     {
-      w->seg_state_src = state;
-      w->seg_cause_src = cause;
-      w->seg_state = store_recent (w, state);
-      w->seg_cause = store_recent (w, cause);
+      p = w->next_pair;
+      w->next_pair = (w->next_pair + 1) % G_N_ELEMENTS (w->pair_state_src);
+      w->pair_state_src[p] = state;
+      w->pair_cause_src[p] = cause;
+      w->pair_state[p] = store_recent (w, state);
+      w->pair_cause[p] = store_recent (w, cause);
     }
-  state = w->seg_state;
-  cause = w->seg_cause;
-  if (segs->len > 0)
+  state = w->pair_state[p];
+  cause = w->pair_cause[p];
+  if (w->n_segs > 0)
     {
-      JvmsPathSegment *last = &g_array_index (segs, JvmsPathSegment, segs->len - 1);
+      JvmsPathSegment *last = &w->segs[w->n_segs - 1];
       if (last->tid == t->tid && last->from == to && last->state == state && last->cause == cause)
         {
           last->from = from;
           return;
         }
     }
-  JvmsPathSegment s = { t->tid, t->name, state, cause, from, to };
-  g_array_append_val (segs, s);
+  if (w->n_segs == w->cap_segs)
+    {
+      w->cap_segs = MAX (1024u, w->cap_segs * 2);
+      g_array_set_size (w->path->segments, w->cap_segs);
+      w->segs = (JvmsPathSegment *) w->path->segments->data;
+    }
+  w->segs[w->n_segs++] = (JvmsPathSegment) { t->tid, t->name, state, cause, from, to };
 }
 
 static void add_handoff (Walk *w, gint64 waker, gint64 woken, gint64 from, gint64 time);
@@ -557,6 +612,8 @@ cpu_slot (Walk *w, gint64 cpu)
   g_array_append_val (c->cpus, cpu);
   GArray *ivs = g_array_new (FALSE, FALSE, sizeof (JvmsInterval));
   g_ptr_array_add (c->ivs, ivs);
+  guint hint = 0;
+  g_array_append_val (c->hints, hint);
   c->read = FALSE;
   return (gint) c->cpus->len - 1;
 }
@@ -593,7 +650,7 @@ add_preempters (Walk *w, gint64 cpu, gint64 tid, gint64 from, gint64 to)
   if (w->error != NULL)
     return;
   GArray *ivs = g_ptr_array_index (w->cpus.ivs, slot);
-  guint first = first_ending_after (ivs, from, NULL), last = first;
+  guint first = first_ending_after (ivs, from, &g_array_index (w->cpus.hints, guint, slot)), last = first;
   while (last < ivs->len && g_array_index (ivs, JvmsInterval, last).start < to)
     last++;
   /* Latest first, as the walk goes: each preempter's spans then come in reverse time order,
@@ -613,7 +670,7 @@ add_preempters (Walk *w, gint64 cpu, gint64 tid, gint64 from, gint64 to)
 static gboolean
 segments_full (Walk *w, PathThread *t, gint64 a, gint64 now)
 {
-  if (w->path->segments->len < max_segments)
+  if (w->n_segs < max_segments)
     return FALSE;
   w->path->truncated = TRUE;
   add_segment (w, t, "unknown", "not followed: too many segments", a, now);
@@ -666,7 +723,7 @@ walk_back (Walk *w, PathThread *t, gint64 a, gint64 b, guint depth)
 {
   if (w->error != NULL)
     return;
-  if (w->path->segments->len >= max_segments
+  if (w->n_segs >= max_segments
       || (w->cancellable != NULL && g_cancellable_set_error_if_cancelled (w->cancellable, &w->error)))
     {
       w->path->truncated = TRUE;
@@ -888,6 +945,7 @@ jvms_critical_path_compute (JvmsHistory *history, gint64 tid, gint64 from, gint6
       .attrs = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute)),
       .cpus = g_array_new (FALSE, FALSE, sizeof (gint64)),
       .ivs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref),
+      .hints = g_array_new (FALSE, FALSE, sizeof (guint)),
     },
   };
   for (guint k = 0; k < N_CAUSES; k++)
@@ -902,6 +960,7 @@ jvms_critical_path_compute (JvmsHistory *history, gint64 tid, gint64 from, gint6
   g_array_unref (w.cpus.attrs);
   g_array_unref (w.cpus.cpus);
   g_ptr_array_unref (w.cpus.ivs);
+  g_array_unref (w.cpus.hints);
   for (guint k = 0; k < N_CAUSES; k++)
     g_hash_table_unref (w.spans[k]);
   g_free (w.span_slots);
@@ -911,6 +970,7 @@ jvms_critical_path_compute (JvmsHistory *history, gint64 tid, gint64 from, gint6
       jvms_critical_path_free (p);
       return NULL;
     }
+  g_array_set_size (p->segments, w.n_segs);
   reverse (p->segments, sizeof (JvmsPathSegment));
   reverse (p->handoffs, sizeof (JvmsPathHandoff));
   return p;

@@ -89,6 +89,21 @@ value_get (const guint8 **pp, const guint8 *end, guint32 n_strings, RV *v)
           *pp = p + 1;
           return TRUE;
         }
+      /* An integer of one or two varint bytes (a thread id: a lock's owner in each bucket). */
+      if (tag == JVMS_VALUE_INT && end - p >= 3)
+        {
+          guint64 z;
+          if (p[1] < 0x80)
+            z = p[1], p += 2;
+          else if (p[2] < 0x80)
+            z = (guint64) (p[1] & 0x7F) | (guint64) p[2] << 7, p += 3;
+          else
+            return get_value (pp, end, n_strings, v);
+          v->type = JVMS_VALUE_INT;
+          v->bits = (guint64) jvms_unzigzag (z);
+          *pp = p;
+          return TRUE;
+        }
     }
   return get_value (pp, end, n_strings, v);
 }
@@ -179,11 +194,12 @@ change_varint_get (const guint8 **pp, const guint8 *end, guint64 *x)
       guint32 stops = ~w & 0x80808080u;
       if (G_LIKELY (stops != 0))
         {
-          guint len = (guint) __builtin_ctz (stops) / 8 + 1;
-          guint64 v = (w & 0x7Fu) | (w >> 1 & 0x3F80u) | (w >> 2 & 0x1FC000u) |
-                      (w >> 3 & 0xFE00000u);
-          *x = v & (((guint64) 1 << (7 * len)) - 1);
-          *pp = p + len;
+          /* The bytes up to the first without its top bit: the bits below that bit's. */
+          w &= (stops ^ (stops - 1)) & 0x7F7F7F7Fu;
+          /* 7-bit groups joined in pairs, then the pairs. */
+          w = (w & 0x007F007Fu) | (w >> 1 & 0x3F803F80u);
+          *x = (w & 0x3FFFu) | (w >> 2 & 0xFFFC000u);
+          *pp = p + (__builtin_ctz (stops) + 1) / 8;
           return TRUE;
         }
     }

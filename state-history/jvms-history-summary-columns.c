@@ -89,6 +89,25 @@ col_value (Col *c, RV v, gint64 d)
     minmax_add (&c->min, &c->max, x);
 }
 
+/* @v held in the column: its maximum only (JVMS_SUMMARY_QUERY_MAX_ONLY, bars). Without a branch
+ * on the value: NaN, which a null or a string gives, leaves the maximum (a waiters row
+ * alternates between counts and null). */
+static inline __attribute__ ((always_inline)) void
+col_max (Col *c, RV v)
+{
+  if (G_UNLIKELY (!c->any))
+    {
+      c->any = TRUE;
+      c->first = v;
+    }
+  double x = NAN;
+  if (v.type == JVMS_VALUE_INT)
+    x = (double) (gint64) v.bits;
+  else if (v.type == JVMS_VALUE_DOUBLE)
+    memcpy (&x, &v.bits, 8);
+  c->max = isnan (c->max) || x > c->max ? x : c->max;
+}
+
 static guint
 col_first_after (const Cols *k, gint64 t)
 {
@@ -421,9 +440,21 @@ refine_minmax (ChangeCursor *cc, gint64 t0, RV v0, gint64 s, gint64 e, double *m
   return TRUE;
 }
 
+/* A bucket piece's value: with its min/max only for a row that wants them (a state lane's
+ * rows from the levels summed them for nothing). */
+static inline __attribute__ ((always_inline)) void
+col_piece_value (Col *col, RV v, gint64 d, const gboolean want_range)
+{
+  if (want_range)
+    col_value (col, v, d);
+  else
+    col_state (col, v, d);
+}
+
 /* One bucket's share of column c: [a, b) within the bucket [bs, be). */
-static void
-col_bucket_piece (Col *col, const Bucket *bk, gint64 bs, gint64 be, gint64 a, gint64 b)
+static inline __attribute__ ((always_inline)) void
+col_bucket_piece (Col *col, const Bucket *bk, gint64 bs, gint64 be, gint64 a, gint64 b,
+                  const gboolean want_range)
 {
   gboolean inside = (bk->flags & F_INSIDE) != 0;
   if (a == bs && b == be)
@@ -431,7 +462,7 @@ col_bucket_piece (Col *col, const Bucket *bk, gint64 bs, gint64 be, gint64 a, gi
       /* The whole bucket. */
       if (!inside)
         {
-          col_value (col, bk->vf, b - a);
+          col_piece_value (col, bk->vf, b - a, want_range);
           return;
         }
       if (!col->any)
@@ -441,7 +472,7 @@ col_bucket_piece (Col *col, const Bucket *bk, gint64 bs, gint64 be, gint64 a, gi
         }
       col->mixed = TRUE;
       durations_add (&col->slots, bk->dom, b - a);
-      if (!isnan (bk->min))
+      if (want_range && !isnan (bk->min))
         {
           minmax_add (&col->min, &col->max, bk->min);
           minmax_add (&col->min, &col->max, bk->max);
@@ -450,20 +481,20 @@ col_bucket_piece (Col *col, const Bucket *bk, gint64 bs, gint64 be, gint64 a, gi
     }
   if (!inside || b <= bk->f)
     {
-      col_value (col, bk->vf, b - a);
+      col_piece_value (col, bk->vf, b - a, want_range);
       return;
     }
   if (a >= bk->l)
     {
-      col_value (col, bk->vl, b - a);
+      col_piece_value (col, bk->vl, b - a, want_range);
       return;
     }
   /* A change lies inside the piece, or the piece lies between f and l (unknown): the caller
    * resolves the latter. Here: a change in (a, b) is certain when f > a or l < b. */
   RV known = a < bk->f ? bk->vf : bk->vl;
-  col_value (col, known, b - a);
+  col_piece_value (col, known, b - a, want_range);
   col->mixed = TRUE;
-  if (col->n_uncertain < 2 && !isnan (bk->min))
+  if (want_range && col->n_uncertain < 2 && !isnan (bk->min))
     {
       guint u = col->n_uncertain++;
       col->us[u] = a;
@@ -520,6 +551,14 @@ enum
   CUT_WHOLE,  /* covered whole by one segment: its cell is written */
 };
 
+/* What a row sums in its columns. */
+typedef enum
+{
+  SUM_STATE, /* durations and MIXED (JVMS_SUMMARY_QUERY_NO_RANGE) */
+  SUM_VALUE, /* durations, MIXED, min and max */
+  SUM_MAX,   /* the maximum (JVMS_SUMMARY_QUERY_MAX_ONLY) */
+} SumMode;
+
 typedef struct
 {
   JvmsHistory     *h;
@@ -527,7 +566,7 @@ typedef struct
   Col             *cols;
   guint8          *cut;
   JvmsSummaryCell *row;
-  gboolean         want_range;
+  SumMode          mode;
 } RowWriter;
 
 /* The Col of column @c, which a segment or a bucket cuts: reset when first cut. */
@@ -548,7 +587,9 @@ static inline void
 row_add (RowWriter *r, guint c, RV v, gint64 d)
 {
   Col *col = row_col (r, c);
-  if (r->want_range)
+  if (r->mode == SUM_MAX)
+    col_max (col, v);
+  else if (r->mode == SUM_VALUE)
     col_value (col, v, d);
   else
     col_state (col, v, d);
@@ -601,11 +642,11 @@ fast_end (const Cols *k, guint c)
  * holding @cur on; column @col holds @cursor. Most segments lie inside one column (a row reads
  * change lists only when a column holds a few of them), so that case is tested first against
  * the column's end kept in a local, without the column walk of row_add_seg; the column's Col
- * is kept in a local too once cut (row_col's test was a tenth of the loop), and @want_range is
- * a constant in each of the two copies (a branch a change less). */
+ * is kept in a local too once cut (row_col's test was a tenth of the loop), and @mode is a
+ * constant in each of the three copies (a branch a change less). */
 static inline __attribute__ ((always_inline)) guint
 row_add_changes_with (RowWriter *r, guint *col, gint64 *cursor, RV *cur, const Change *ch,
-                      guint n, gint64 hi_t, const gboolean want_range)
+                      guint n, gint64 hi_t, const SumMode mode)
 {
   const Cols *k = r->k;
   guint c = *col, i = 0;
@@ -622,7 +663,9 @@ row_add_changes_with (RowWriter *r, guint *col, gint64 *cursor, RV *cur, const C
             {
               if (cc == NULL)
                 cc = row_col (r, c);
-              if (want_range)
+              if (mode == SUM_MAX)
+                col_max (cc, v);
+              else if (mode == SUM_VALUE)
                 col_value (cc, v, t - at);
               else
                 col_state (cc, v, t - at);
@@ -648,18 +691,25 @@ static guint
 row_add_changes (RowWriter *r, guint *col, gint64 *cursor, RV *cur, const Change *ch,
                  guint n, gint64 hi_t)
 {
-  return r->want_range ? row_add_changes_with (r, col, cursor, cur, ch, n, hi_t, TRUE)
-                       : row_add_changes_with (r, col, cursor, cur, ch, n, hi_t, FALSE);
+  switch (r->mode)
+    {
+    case SUM_MAX:
+      return row_add_changes_with (r, col, cursor, cur, ch, n, hi_t, SUM_MAX);
+    case SUM_VALUE:
+      return row_add_changes_with (r, col, cursor, cur, ch, n, hi_t, SUM_VALUE);
+    default:
+      return row_add_changes_with (r, col, cursor, cur, ch, n, hi_t, SUM_STATE);
+    }
 }
 
 static gboolean
-row_from_changes (JvmsHistory *h, const Cols *k, guint32 attr, gboolean want_range,
+row_from_changes (JvmsHistory *h, const Cols *k, guint32 attr, SumMode mode,
                   GArray *changes, Col *cols, guint8 *cut, JvmsSummaryCell *row, GError **error)
 {
   JvmsSummaryIndex *si = h->summary;
   gint64 lo_t = MAX (k->t0, h->start_time);
   gint64 hi_t = MIN (col_end (k, k->n - 1), h->end_time);
-  RowWriter r = { h, k, cols, cut, row, want_range };
+  RowWriter r = { h, k, cols, cut, row, mode };
 
   memset (cut, CUT_NONE, k->n);
   if (hi_t > lo_t)
@@ -772,7 +822,7 @@ level_value_across (JvmsHistory *h, gint64 b_first, guint e_lo, guint lo, guint 
 }
 
 static gboolean
-row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, gboolean want_range,
+row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, SumMode mode,
                  gboolean bound, GArray *segs, GArray *scratch, Col *cols, guint8 *cut,
                  JvmsSummaryCell *row, GError **error)
 {
@@ -781,7 +831,8 @@ row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, gbool
   gint64 lo_t = MAX (k->t0, h->start_time);
   gint64 hi_t = MIN (col_end (k, k->n - 1), h->end_time);
 
-  RowWriter r = { h, k, cols, cut, row, want_range };
+  gboolean want_range = mode != SUM_STATE;
+  RowWriter r = { h, k, cols, cut, row, mode };
 
   ChangeCursor unknown_cc, refine_cc; /* two: the bucket walk, then the columns */
   change_cursor_init (&unknown_cc, h, attr);
@@ -855,7 +906,30 @@ row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, gbool
                   /* The piece is a whole bucket only if it was not clipped by the window. */
                   gboolean whole = pa == bs && pz == be;
                   gboolean unknown = (b->flags & F_INSIDE) && !whole && b->f <= pa && b->l >= pz;
-                  if (unknown)
+                  Col *uc;
+                  if (unknown && mode == SUM_MAX &&
+                      (isnan (b->min) || (uc = row_col (&r, c))->n_uncertain < 2))
+                    {
+                      /* The maximum alone: the piece is read at the end only if its bucket's
+                       * could raise the column's, as a cut piece's (below). */
+                      uc = row_col (&r, c);
+                      if (!uc->any)
+                        {
+                          uc->any = TRUE;
+                          uc->first = b->vf;
+                        }
+                      if (!isnan (b->min))
+                        {
+                          guint u = uc->n_uncertain++;
+                          uc->us[u] = pa;
+                          uc->ue[u] = pz;
+                          uc->ubs[u] = bs;
+                          uc->uvf[u] = b->vf;
+                          uc->umin[u] = b->min;
+                          uc->umax[u] = b->max;
+                        }
+                    }
+                  else if (unknown)
                     {
                       /* A piece strictly between the first and last change: read it. */
                       if (!change_segs (&unknown_cc, bs, b->vf, pa, pz, segs, error))
@@ -869,8 +943,10 @@ row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, gbool
                             col_value (row_col (&r, c), v, x1 - x0);
                         }
                     }
+                  else if (want_range)
+                    col_bucket_piece (row_col (&r, c), b, bs, be, pa, pz, TRUE);
                   else
-                    col_bucket_piece (row_col (&r, c), b, bs, be, pa, pz);
+                    col_bucket_piece (row_col (&r, c), b, bs, be, pa, pz, FALSE);
                 }
               cursor = MAX (cursor, MIN (be, hi_t));
               cur = b->vl;
@@ -898,8 +974,9 @@ row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, gbool
        * most of a state lane's frame (every boundary of a busy row cuts a bucket). */
       for (guint u = 0; want_range && u < col->n_uncertain; u++)
         {
-          if (!isnan (col->min) && col->umin[u] >= col->min && col->umax[u] <= col->max)
-            continue; /* cannot widen the column's range */
+          if (mode == SUM_MAX ? !isnan (col->max) && col->umax[u] <= col->max
+                              : !isnan (col->min) && col->umin[u] >= col->min && col->umax[u] <= col->max)
+            continue; /* cannot widen the column's range (raise its maximum) */
           if (bound)
             {
               /* The whole bucket's extremes: they contain the piece's. */
@@ -932,14 +1009,16 @@ jvms_summary_complete_row (JvmsHistory *h, const Cols *k, guint32 attr, gint lev
                            GError **error)
 {
   gint k0 = jvms_summary_index_finest (h->summary, attr);
-  gboolean want_range = (flags & JVMS_SUMMARY_QUERY_NO_RANGE) == 0;
+  SumMode mode = (flags & JVMS_SUMMARY_QUERY_NO_RANGE)     ? SUM_STATE
+               : (flags & JVMS_SUMMARY_QUERY_MAX_ONLY) ? SUM_MAX
+                                                           : SUM_VALUE;
   gboolean bound = (flags & JVMS_SUMMARY_QUERY_RANGE_BOUND) != 0;
   gboolean ok = k0 >= 0 && level >= k0
-                  ? row_from_levels (h, k, attr, (guint) level, want_range, bound, b->segs,
+                  ? row_from_levels (h, k, attr, (guint) level, mode, bound, b->segs,
                                      b->scratch, b->cols, b->cut, row, error)
-                  : row_from_changes (h, k, attr, want_range, b->changes, b->cols, b->cut, row, error);
+                  : row_from_changes (h, k, attr, mode, b->changes, b->cols, b->cut, row, error);
   /* The same answer whichever way the row was read. */
-  for (guint c = 0; ok && !want_range && c < k->n; c++)
-    row[c].min = row[c].max = NAN;
+  if (ok)
+    jvms_summary_row_strip (row, k->n, flags);
   return ok;
 }

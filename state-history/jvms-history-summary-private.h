@@ -346,6 +346,23 @@ gboolean jvms_summary_complete_row       (JvmsHistory *h, const Cols *k, guint32
                                           JvmsSummaryQueryFlags flags, RowBuffers *b,
                                           JvmsSummaryCell *row, GError **error);
 
+/* What @flags leave out of a row, cleared whichever way it was read: min/max without the
+ * range (NO_RANGE); the dominant, MIXED and min with the maximum only (MAX_ONLY). */
+static inline void
+jvms_summary_row_strip (JvmsSummaryCell *row, guint n, JvmsSummaryQueryFlags flags)
+{
+  if (flags & JVMS_SUMMARY_QUERY_NO_RANGE)
+    for (guint c = 0; c < n; c++)
+      row[c].min = row[c].max = NAN;
+  else if (flags & JVMS_SUMMARY_QUERY_MAX_ONLY)
+    for (guint c = 0; c < n; c++)
+      {
+        row[c].dominant = JVMS_VALUE_INIT_NULL;
+        row[c].flags &= ~JVMS_SUMMARY_MIXED;
+        row[c].min = NAN;
+      }
+}
+
 /* ---- the pool (jvms-history-summary-pool.c) ---- */
 
 /* Rows @attributes of a complete history at @level, each with @row_flags[i] (or @flags when

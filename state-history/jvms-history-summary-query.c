@@ -126,9 +126,7 @@ summary_query (JvmsHistory *self, gint64 t0, gint64 t1, const JvmsAttribute *att
       jvms_summary_row_from_intervals (self, &k, v + row_first[j], row_first[j + 1] - row_first[j],
                                        cols, row);
       /* The same answer whichever way the row was read. */
-      gboolean want_range = ((row_flags ? row_flags[i] : flags) & JVMS_SUMMARY_QUERY_NO_RANGE) == 0;
-      for (guint c = 0; !want_range && c < n_columns; c++)
-        row[c].min = row[c].max = NAN;
+      jvms_summary_row_strip (row, n_columns, row_flags ? row_flags[i] : flags);
     }
   jvms_history_unlock_if (self, locked);
   return ok;

@@ -333,6 +333,11 @@ typedef enum
    * Cells without the flag are exact; the same query without this flag gives every cell
    * exactly (about as costly as the change list over the window, for a busy numeric row). */
   JVMS_SUMMARY_QUERY_RANGE_BOUND = 1 << 1,
+  /* The maximum alone, for rows drawn from it only (bars): every cell's dominant is null, MIXED
+   * unset and min NaN (EMPTY and RANGE_BOUND as usual); max is the full query's. A row read from
+   * the change list then only compares values, and a cut piece is read only where its bucket's
+   * maximum could raise its column's. NO_RANGE, if also given, wins. */
+  JVMS_SUMMARY_QUERY_MAX_ONLY = 1 << 2,
 } JvmsSummaryQueryFlags;
 
 /* jvms_history_query_summary with @flags. */

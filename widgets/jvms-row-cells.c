@@ -35,15 +35,20 @@ jvms_lane_cells_reset (JvmsLaneCells *self)
   g_array_set_size (self->lane_flags, 0);
 }
 
-void
-jvms_lane_cells_add_full (JvmsLaneCells *self,
-                          JvmsAttribute  attribute,
-                          gboolean       values_only)
+/* jvms_lane_cells_add_full, with JVMS_SUMMARY_QUERY_MAX_ONLY added to a lane with min/max when
+ * @max_only: a lane drawn as bars from the maximum alone. */
+static void
+lane_cells_add (JvmsLaneCells *self,
+                JvmsAttribute  attribute,
+                gboolean       values_only,
+                gboolean       max_only)
 {
   int block = attribute == JVMS_ATTRIBUTE_INVALID ? -1 : (int) self->attributes->len;
   JvmsSummaryQueryFlags flags = values_only        ? JVMS_SUMMARY_QUERY_NO_RANGE
                               : self->range_bound ? JVMS_SUMMARY_QUERY_RANGE_BOUND
                                                   : JVMS_SUMMARY_QUERY_DEFAULT;
+  if (max_only && !values_only)
+    flags |= JVMS_SUMMARY_QUERY_MAX_ONLY;
 
   g_array_append_val (self->lane_index, block);
   if (attribute != JVMS_ATTRIBUTE_INVALID)
@@ -51,6 +56,14 @@ jvms_lane_cells_add_full (JvmsLaneCells *self,
       g_array_append_val (self->attributes, attribute);
       g_array_append_val (self->lane_flags, flags);
     }
+}
+
+void
+jvms_lane_cells_add_full (JvmsLaneCells *self,
+                          JvmsAttribute  attribute,
+                          gboolean       values_only)
+{
+  lane_cells_add (self, attribute, values_only, FALSE);
 }
 
 void
@@ -178,8 +191,9 @@ jvms_row_cells_compute (JvmsRowCells               *self,
   jvms_row_cells_band (g, self->row_height, n_rows, &first, &last);
   for (guint i = first; i < last; i++)
     for (guint l = 0; l < self->n_lanes; l++)
-      jvms_lane_cells_add_full (&self->lanes, lane (data, i, l),
-                                self->lanes.values_only || (self->values_only_lanes >> l & 1));
+      lane_cells_add (&self->lanes, lane (data, i, l),
+                      self->lanes.values_only || (self->values_only_lanes >> l & 1),
+                      self->max_only_lanes >> l & 1);
   self->first = first;
   self->n_rows = last - first;
   if (!jvms_lane_cells_query (&self->lanes, history, g))

@@ -80,6 +80,7 @@ typedef struct
   guint            first;      /* rows cached: [first, first + n_rows) */
   guint            n_rows;
   guint            values_only_lanes; /* bit l: lane l is asked without min/max */
+  guint            max_only_lanes;    /* bit l: lane l is asked for its maximum alone (bars) */
   JvmsLaneCells    lanes;
 } JvmsRowCells;
 

@@ -683,11 +683,14 @@ check_summary_of (JvmsHistory *h, Pair *p, GRand *r, gint64 t0, gint64 t1, guint
       g_assert_true (isnan (plain[j].min) && isnan (plain[j].max));
     }
 
-  /* Flags per row, in one query: each row as the query with its flags gave it. */
+  /* Flags per row, in one query: each row as the query with its flags gave it; a row asked for
+   * its maximum alone (bars) has the full query's maximum and EMPTY, nothing else. */
   g_autofree JvmsSummaryQueryFlags *row_flags = g_new (JvmsSummaryQueryFlags, MAX (n, 1));
   g_autofree JvmsSummaryCell *mixed = g_new0 (JvmsSummaryCell, (gsize) n * n_columns);
   for (guint i = 0; i < n; i++)
-    row_flags[i] = i % 3 == 1 ? JVMS_SUMMARY_QUERY_NO_RANGE : JVMS_SUMMARY_QUERY_DEFAULT;
+    row_flags[i] = i % 3 == 1 ? JVMS_SUMMARY_QUERY_NO_RANGE
+                 : i % 3 == 2 ? JVMS_SUMMARY_QUERY_MAX_ONLY
+                              : JVMS_SUMMARY_QUERY_DEFAULT;
   g_assert_true (jvms_history_query_summary_rows (h, t0, t1, attrs, row_flags, n, n_columns,
                                                   mixed, &error));
   g_assert_no_error (error);
@@ -696,6 +699,17 @@ check_summary_of (JvmsHistory *h, Pair *p, GRand *r, gint64 t0, gint64 t1, guint
       for (guint c = 0; c < n_columns; c++)
         {
           gsize j = (gsize) i * n_columns + c;
+          if (row_flags[i] == JVMS_SUMMARY_QUERY_MAX_ONLY)
+            {
+              g_assert_cmpint (mixed[j].flags, ==, cells[j].flags & ~JVMS_SUMMARY_MIXED);
+              g_assert_cmpint (mixed[j].dominant.type, ==, JVMS_VALUE_NULL);
+              g_assert_true (isnan (mixed[j].min));
+              if (!((isnan (mixed[j].max) && isnan (cells[j].max)) || mixed[j].max == cells[j].max))
+                g_error ("summary [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT ") col %u/%u attr %u: "
+                         "max %g asked alone, %g in the full query", t0, t1, c, n_columns, idx[i],
+                         mixed[j].max, cells[j].max);
+              continue;
+            }
           const JvmsSummaryCell *want = row_flags[i] == JVMS_SUMMARY_QUERY_NO_RANGE ? &plain[j] : &cells[j];
           g_assert_cmpint (mixed[j].flags, ==, want->flags);
           g_assert_true (jvms_value_equal (&mixed[j].dominant, &want->dominant));

@@ -323,7 +323,9 @@ decode_run (const guint8 **pp, const guint8 *end, guint32 n_strings, const Run *
     {
       Bucket *b = &bk[i];
       guint64 d, fo, lo;
-      if (!jvms_varint_get (&p, end, &d) || (i > 0 && d == 0) || (i == 0 && d != 0) ||
+      /* Varints of up to 4 bytes without a loop, as a change's (offsets in a bucket of a
+       * state's finest level take 2 or 3). */
+      if (!change_varint_get (&p, end, &d) || (i > 0 && d == 0) || (i == 0 && d != 0) ||
           d > (guint64) G_MAXINT64 - (guint64) index || p >= end)
         return FALSE;
       index += (gint64) d;
@@ -347,7 +349,7 @@ decode_run (const guint8 **pp, const guint8 *end, guint32 n_strings, const Run *
       gint64 bs = bucket_start (index, shift), be = bucket_end (index, shift);
       if (b->flags & F_INSIDE)
         {
-          if (!jvms_varint_get (&p, end, &fo) || !jvms_varint_get (&p, end, &lo) ||
+          if (!change_varint_get (&p, end, &fo) || !change_varint_get (&p, end, &lo) ||
               fo == 0 || fo >= (guint64) be - (guint64) bs || lo >= (guint64) be - (guint64) bs - fo ||
               !value_get (&p, end, n_strings, &b->vl))
             return FALSE;

@@ -644,6 +644,17 @@ fast_end (const Cols *k, guint c)
  * the column's end kept in a local, without the column walk of row_add_seg; the column's Col
  * is kept in a local too once cut (row_col's test was a tenth of the loop), and @mode is a
  * constant in each of the three copies (a branch a change less). */
+static inline __attribute__ ((always_inline)) void
+col_sum (Col *c, RV v, gint64 d, const SumMode mode)
+{
+  if (mode == SUM_MAX)
+    col_max (c, v);
+  else if (mode == SUM_VALUE)
+    col_value (c, v, d);
+  else
+    col_state (c, v, d);
+}
+
 static inline __attribute__ ((always_inline)) guint
 row_add_changes_with (RowWriter *r, guint *col, gint64 *cursor, RV *cur, const Change *ch,
                       guint n, gint64 hi_t, const SumMode mode)
@@ -663,13 +674,23 @@ row_add_changes_with (RowWriter *r, guint *col, gint64 *cursor, RV *cur, const C
             {
               if (cc == NULL)
                 cc = row_col (r, c);
-              if (mode == SUM_MAX)
-                col_max (cc, v);
-              else if (mode == SUM_VALUE)
-                col_value (cc, v, t - at);
-              else
-                col_state (cc, v, t - at);
+              col_sum (cc, v, t - at, mode);
             }
+        }
+      else if (c + 1 < k->n && at > k->cs[c] && t < k->cs[c + 2])
+        {
+          /* The segment runs from inside column c into the next, which it does not cover:
+           * what row_add_seg does for it, without its walk (a crossing every few changes). */
+          if (ce > at)
+            {
+              if (cc == NULL)
+                cc = row_col (r, c);
+              col_sum (cc, v, ce - at, mode);
+            }
+          c++;
+          cc = row_col (r, c);
+          col_sum (cc, v, t - ce, mode);
+          ce = k->cs[c + 1];
         }
       else
         {

@@ -177,10 +177,6 @@ jvms_summary_run_put (GByteArray *blob, guint32 attr, guint32 k, gint64 first, g
   g_byte_array_append (blob, items->data, items->len);
 }
 
-/* A change's first varint (its time delta and code): deltas of a busy attribute take 2 to 4
- * bytes (4 from 262 µs on: a monitor's owner, a counter sampled every millisecond), which
- * jvms_varint_get reads in its loop; here without one. The same value and length for every
- * encoding jvms_varint_get accepts. */
 /* BMI2's PEXT gathers a varint's 7-bit groups in one instruction where the CPU has a fast one
  * (not the first two Zen generations, which take hundreds of cycles): a tenth of decoding a
  * change list. Inline assembly, so that the file needs no -mbmi2; used only after the check. */
@@ -221,6 +217,10 @@ fast_pext (void)
 }
 #endif
 
+/* A change's first varint (its time delta and code): deltas of a busy attribute take 2 to 4
+ * bytes (4 from 262 µs on: a monitor's owner, a counter sampled every millisecond), which
+ * jvms_varint_get reads in its loop; here without one. The same value and length for every
+ * encoding jvms_varint_get accepts. */
 static inline __attribute__ ((always_inline)) gboolean
 change_varint_get_with (const guint8 **pp, const guint8 *end, guint64 *x, const gboolean pext)
 {

@@ -13,6 +13,13 @@
 
 /* ------------------------------------------------------------------------------------------ */
 
+typedef struct
+{
+  guint32 stack;
+  guint32 n;                    /* its frames */
+  guint64 offset;               /* where they are in leaf_frames */
+} Leaf;
+
 struct _JvmsSamplesWriter
 {
   char         *path;
@@ -36,12 +43,17 @@ struct _JvmsSamplesWriter
   GArray       *threads;        /* JvmsSamplesThread */
   GArray       *types;          /* JvmsSamplesType */
   JvmsSamplesIdMap         method_map, frame_map, stack_map, path_map, thread_map, type_map;
-  JvmsSamplesIdMap         leaf_map;  /* (hash of a stack's frames, depth) -> the stack */
-  /* The frames (outermost first) of the last stack interned by its frames, and the stack of
-   * each of its prefixes: a new stack shares most of its callers with the one before it (deep
-   * stacks of one program differ near their top), and those are known without a lookup. */
+  /* Stacks interned by their frames: (hash of the frames, depth) -> a leaf, whose frames are
+   * kept in leaf_frames, so that a stack seen before is found by one probe and a comparison of
+   * contiguous memory, exactly, without walking its parents through the stack table. */
+  JvmsSamplesIdMap         leaf_map;
+  GArray       *leaves;         /* Leaf */
+  GArray       *leaf_frames;    /* guint32: each leaf's frames, outermost first */
+  /* The frames (outermost first) of the last stack interned by its frames, and that stack: a
+   * new stack shares most of its callers with the one before it (deep stacks of one program
+   * differ near their top), and the stack of those callers is found by walking up from it. */
   GArray       *last_frames;    /* guint32 */
-  GArray       *last_stacks;    /* guint32 */
+  guint32       last_stack;
   guint32       truncated_frame, unknown_frame;
   GArray       *compilations;   /* JvmsSamplesCompilation */
   GArray       *timings;        /* JvmsSamplesTiming */
@@ -108,8 +120,10 @@ jvms_samples_writer_new (const char *path, GError **error)
   jvms_samples_idmap_init (&self->thread_map);
   jvms_samples_idmap_init (&self->type_map);
   jvms_samples_idmap_init (&self->leaf_map);
+  self->leaves = g_array_new (FALSE, FALSE, sizeof (Leaf));
+  self->leaf_frames = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->last_frames = g_array_new (FALSE, FALSE, sizeof (guint32));
-  self->last_stacks = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->last_stack = JVMS_SAMPLES_NONE;
   self->truncated_frame = JVMS_SAMPLES_NONE;
   self->unknown_frame = JVMS_SAMPLES_NONE;
   self->compilations = g_array_new (FALSE, FALSE, sizeof (JvmsSamplesCompilation));
@@ -288,43 +302,33 @@ jvms_samples_writer_intern_pseudo_frame (JvmsSamplesWriter *self, const char *na
   return pseudo_frame (self, &self->unknown_frame, "[unknown]");
 }
 
-/* Whether @stack is the stack of @frames (outermost first): its parents, walked up, are they.
- * The stack of the first @known frames is @prefix (NONE when @known is 0), and the table holds
- * one stack per sequence of frames: the walk stops there. Each step is a load from anywhere in
- * the stack table; the walk over every frame was 56 % of intern_frame_ids' time on the bench's
- * 1 GB recording, where 823,102 of the 925,528 stacks new to their chunk were in the store. */
-static gboolean
-stack_is (JvmsSamplesWriter *self, guint32 stack, const guint32 *frames, guint n, guint known,
-          guint32 prefix)
+/* The stack of the first @k frames of the last stack interned by its frames (@k at most its
+ * depth; NONE when @k is 0): its parents, walked up from it. */
+static guint32
+last_prefix_stack (JvmsSamplesWriter *self, guint k)
 {
   const JvmsSamplesStack *stacks = (const JvmsSamplesStack *) self->stacks->data;
-  for (guint i = n; i-- > known;)
-    {
-      if (stack == JVMS_SAMPLES_NONE || GUINT32_FROM_LE (stacks[stack].frame) != frames[i])
-        return FALSE;
-      stack = GUINT32_FROM_LE (stacks[stack].parent);
-    }
-  return stack == prefix;
+  guint32 stack = self->last_stack;
+  for (guint i = self->last_frames->len; i > k; i--)
+    stack = GUINT32_FROM_LE (stacks[stack].parent);
+  return k == 0 ? JVMS_SAMPLES_NONE : stack;
 }
 
-/* Remembers @frames (@n, outermost first) as the last stack, @stack its innermost; the stacks
- * of its first @known prefixes are the last stack's already. */
 static void
 remember_last (JvmsSamplesWriter *self, const guint32 *frames, guint n, guint known, guint32 stack)
 {
   g_array_set_size (self->last_frames, n);
-  g_array_set_size (self->last_stacks, n);
-  guint32 *lf = (guint32 *) (gpointer) self->last_frames->data;
-  guint32 *ls = (guint32 *) (gpointer) self->last_stacks->data;
-  memcpy (lf + known, frames + known, (n - known) * sizeof (guint32));
-  const JvmsSamplesStack *stacks = (const JvmsSamplesStack *) self->stacks->data;
-  for (guint i = n; i-- > known;)
-    {
-      ls[i] = stack;
-      stack = GUINT32_FROM_LE (stacks[stack].parent);
-    }
+  memcpy ((guint32 *) (gpointer) self->last_frames->data + known, frames + known, (n - known) * sizeof (guint32));
+  self->last_stack = stack;
 }
 
+/* A stack new to a JFR chunk is mostly one the store has (each chunk defines its stacks again:
+ * on the bench's 1 GB recording 823,102 of the 925,528 stacks new to their chunk). It is looked
+ * up whole first, by the hash of its frames and compared with the frames kept for it: one probe
+ * and a comparison of contiguous memory. Walking its parents to check it (a dependent load from
+ * anywhere in the stack table per frame), or looking its last frames up one by one, was most of
+ * interning's time there. Only a stack not found whole is interned frame by frame, from the
+ * callers it shares with the last stack (found by walking up from that one). */
 guint32
 jvms_samples_writer_intern_frame_ids (JvmsSamplesWriter *self, const guint32 *frames, guint n)
 {
@@ -333,39 +337,39 @@ jvms_samples_writer_intern_frame_ids (JvmsSamplesWriter *self, const guint32 *fr
   /* The callers it shares with the last stack interned. */
   guint known = 0, last_n = self->last_frames->len;
   const guint32 *lf = (const guint32 *) (gconstpointer) self->last_frames->data;
-  const guint32 *ls = (const guint32 *) (gconstpointer) self->last_stacks->data;
   while (known < n && known < last_n && lf[known] == frames[known])
     known++;
-  if (known == n)
-    return ls[n - 1];
-  guint32 stack = known > 0 ? ls[known - 1] : JVMS_SAMPLES_NONE;
-  /* A few frames past the shared callers cost fewer lookups than hashing the whole stack to
-   * find it whole (a stack seen before, in another chunk, or not just before). */
-  if ((n - known) * 8 <= n)
-    {
-      for (guint i = known; i < n; i++)
-        stack = jvms_samples_writer_intern_stack (self, stack, frames[i]);
-      remember_last (self, frames, n, known, stack);
-      return stack;
-    }
+  if (known == n && n == last_n)
+    return self->last_stack;
   guint64 hash = 0;
   for (guint i = 0; i < n; i++)
     hash = jvms_samples_idmap_hash (hash, frames[i]);
   JvmsSamplesIdSlot *slot;
   guint32 found = jvms_samples_idmap_lookup (&self->leaf_map, hash, n, &slot);
-  if (found != JVMS_SAMPLES_NONE && stack_is (self, found, frames, n, known, stack))
+  if (found != JVMS_SAMPLES_NONE)
     {
-      remember_last (self, frames, n, known, found);
-      return found;
+      const Leaf *leaf = &g_array_index (self->leaves, Leaf, found);
+      if (memcmp (&g_array_index (self->leaf_frames, guint32, leaf->offset), frames, n * sizeof (guint32)) == 0)
+        {
+          guint32 stack = leaf->stack;
+          remember_last (self, frames, n, known, stack);
+          return stack;
+        }
     }
+  guint32 stack = last_prefix_stack (self, known);
   for (guint i = known; i < n; i++)
     stack = jvms_samples_writer_intern_stack (self, stack, frames[i]);
   /* intern_stack() uses other maps: the slot is still this map's. A hash shared by two stacks
-   * (never seen) keeps the last one. */
+   * of one depth keeps the last one (the other is then interned frame by frame). */
+  Leaf leaf = { stack, n, self->leaf_frames->len };
+  g_array_append_vals (self->leaf_frames, frames, n);
   if (found == JVMS_SAMPLES_NONE)
-    jvms_samples_idmap_set (&self->leaf_map, slot, hash, n, stack);
+    {
+      jvms_samples_idmap_set (&self->leaf_map, slot, hash, n, self->leaves->len);
+      g_array_append_val (self->leaves, leaf);
+    }
   else
-    slot->id = stack;
+    g_array_index (self->leaves, Leaf, found) = leaf;
   remember_last (self, frames, n, known, stack);
   return stack;
 }
@@ -1081,8 +1085,9 @@ jvms_samples_writer_free (JvmsSamplesWriter *self)
   jvms_samples_idmap_clear (&self->thread_map);
   jvms_samples_idmap_clear (&self->type_map);
   jvms_samples_idmap_clear (&self->leaf_map);
+  g_array_unref (self->leaves);
+  g_array_unref (self->leaf_frames);
   g_array_unref (self->last_frames);
-  g_array_unref (self->last_stacks);
   g_array_unref (self->compilations);
   g_array_unref (self->timings);
   g_array_unref (self->open_block);

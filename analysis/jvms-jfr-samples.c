@@ -118,12 +118,15 @@ struct _JvmsJfrSamples
   const JvmsJfrType *last_type;  /* events of one type come in runs */
   TypeInfo          *last_info;
   GArray            *frame_ids;  /* guint32: the frames of the stack being interned */
-  /* Store frames of chunk @frames_chunk by the reader's frame, direct-mapped: a program has
-   * far fewer distinct frames than its stacks hold, and a frame new to the store costs two
-   * lookups (its method, then the frame) and the kind's name compared. */
+  /* Store frames of the chunk's loading @frames_load (jvms_jfr_event_get_load) by the reader's
+   * frame, direct-mapped: a program has far fewer distinct frames than its stacks hold, and a
+   * frame new to the store costs two lookups (its method, then the frame) and the kind's name
+   * compared. By loading, not by chunk: the reader loads a chunk again for its events out of
+   * time order, and a slot of the loading freed before could match another frame's names at
+   * the same addresses. */
   FrameSlot         *frame_slots;
-  guint              frames_chunk;
-  /* Frame kinds by their type name's address in chunk @frames_chunk */
+  guint64            frames_load;
+  /* Frame kinds by their type name's address in the loading @frames_load */
   const char        *kind_names[8];
   JvmsFrameKind      kind_of[8];
   /* Stacks by the low bits of their key, in front of the map: HotSpot numbers its stack traces
@@ -195,7 +198,7 @@ jvms_jfr_samples_new (JvmsSamplesWriter *writer)
   jvms_samples_idmap_init (&self->methods);
   self->frame_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->frame_slots = g_new (FrameSlot, FRAME_SLOTS);
-  self->frames_chunk = G_MAXUINT;
+  self->frames_load = 0;
   self->memo_offset = G_MAXUINT64;
   self->thread_slots = g_new (ThreadSlot, THREAD_SLOTS);
   for (guint i = 0; i < THREAD_SLOTS; i++)
@@ -386,10 +389,15 @@ frame_kind (const char *type)
   return JVMS_FRAME_KIND_UNKNOWN;
 }
 
+/* The store method of a frame's class and method names, by their addresses in the loading
+ * @load of their chunk (jvms_jfr_event_get_load: keyed by the chunk, a loading freed and
+ * another of the same chunk could put other names at the same addresses). User-space
+ * addresses lie below 2^47: the load's id goes above, 17 bits in each word. */
 static guint32
-method_id (JvmsJfrSamples *self, guint chunk, const char *class_name, const char *method_name)
+method_id (JvmsJfrSamples *self, guint64 load, const char *class_name, const char *method_name)
 {
-  guint64 a = (guint64) (guintptr) class_name, b = (guint64) (guintptr) method_name | (guint64) chunk << 48;
+  guint64 a = (guint64) (guintptr) class_name ^ (load & 0x1ffff) << 47;
+  guint64 b = (guint64) (guintptr) method_name ^ (load >> 17) << 47;
   JvmsSamplesIdSlot *slot;
   guint32 id = jvms_samples_idmap_lookup (&self->methods, a, b, &slot);
   if (id != JVMS_SAMPLES_NONE)
@@ -423,9 +431,9 @@ frame_kind_in_chunk (JvmsJfrSamples *self, const char *type)
   return frame_kind (type);
 }
 
-/* The store frame of @f, a frame of chunk @chunk (the one of self->frames_chunk) */
+/* The store frame of @f, a frame of the loading @load (self->frames_load) */
 static guint32
-frame_id (JvmsJfrSamples *self, guint chunk, const JvmsJfrFrame *f)
+frame_id (JvmsJfrSamples *self, guint64 load, const JvmsJfrFrame *f)
 {
   /* Multiplied, the top bits depend on every bit below them. */
   guint64 h = ((guint64) (guintptr) f->method_name ^ (guint64) (guintptr) f->class_name << 17
@@ -443,7 +451,7 @@ frame_id (JvmsJfrSamples *self, guint chunk, const JvmsJfrFrame *f)
   if (f->class_name == NULL || f->method_name == NULL)
     frame = jvms_samples_writer_intern_pseudo_frame (self->writer, "[unknown]");
   else
-    frame = jvms_samples_writer_intern_frame (self->writer, method_id (self, chunk, f->class_name, f->method_name),
+    frame = jvms_samples_writer_intern_frame (self->writer, method_id (self, load, f->class_name, f->method_name),
                                               f->line_number, frame_kind_in_chunk (self, f->type));
   *slot = (FrameSlot) { f->class_name, f->method_name, f->type, f->line_number, frame };
   return frame;
@@ -526,15 +534,16 @@ jvms_jfr_samples_stack_of (JvmsJfrSamples *self, const JvmsJfrEvent *ev)
     *out++ = jvms_samples_writer_intern_pseudo_frame (self->writer, "[unknown]");
   /* Outermost first, as the writer's stack table grows; methods by their strings' addresses,
    * remembered per chunk (interning them by content would hash the strings every time). */
-  if (chunk != self->frames_chunk)
+  guint64 load = jvms_jfr_event_get_load (ev);
+  if (load != self->frames_load)
     {
       for (guint i = 0; i < FRAME_SLOTS; i++)
         self->frame_slots[i].frame = JVMS_SAMPLES_NONE;
       memset (self->kind_names, 0, sizeof self->kind_names);
-      self->frames_chunk = chunk;
+      self->frames_load = load;
     }
   for (guint i = n; i-- > 0;)
-    *out++ = frame_id (self, chunk, &st->frames[i]);
+    *out++ = frame_id (self, load, &st->frames[i]);
   stack = jvms_samples_writer_intern_frame_ids (self->writer, (const guint32 *) ids->data, ids->len);
   if (map->used >= CACHE_MAX)
     {

@@ -627,9 +627,11 @@ JfrLoaded *
 jfr_loaded_new (JvmsJfrFile *file, JfrChunk *c, JfrLoadMode mode, JfrScratch *scratch)
 {
   gboolean warn = !c->warned;
+  static guint64 loads;   /* every reader's, in every thread */
   JfrLoaded *loaded = g_new0 (JfrLoaded, 1);
   loaded->file = file;
   loaded->chunk = c;
+  loaded->load = __atomic_add_fetch (&loads, 1, __ATOMIC_RELAXED);
   loaded->md = c->metadata;
   loaded->scratch_pool = scratch;
   gboolean sparse = mode == JFR_LOAD_POOLS_ONLY && c->checkpoints != NULL;

@@ -54,6 +54,7 @@ typedef struct
 {
   JvmsJfrFile      *file;
   JfrChunk         *chunk;
+  guint64           load;     /* this loading's id (jvms_jfr_event_get_load) */
   const JfrMetadata *md;
   const guint8     *base;     /* first byte of the chunk header: in the file's bytes in
                                * memory, or in @copy; constants are found by their offset

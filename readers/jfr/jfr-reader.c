@@ -320,6 +320,7 @@ const char *jvms_jfr_event_get_type_name (const JvmsJfrEvent *e) { return e->typ
 const char *jvms_jfr_event_get_type_label (const JvmsJfrEvent *e) { return e->type->label; }
 const JvmsJfrChunkInfo *jvms_jfr_event_get_chunk (const JvmsJfrEvent *e) { return &e->loaded->chunk->info; }
 guint64 jvms_jfr_event_get_file_offset (const JvmsJfrEvent *e) { return e->file_offset; }
+guint64 jvms_jfr_event_get_load (const JvmsJfrEvent *e) { return e->loaded->load; }
 gint64 jvms_jfr_event_get_start_ticks (const JvmsJfrEvent *e) { return e->start_ticks; }
 gint64 jvms_jfr_event_get_start_ns (const JvmsJfrEvent *e) { return e->start_ns; }
 

@@ -313,6 +313,12 @@ const char             *jvms_jfr_event_get_type_name   (const JvmsJfrEvent *even
 const char             *jvms_jfr_event_get_type_label  (const JvmsJfrEvent *event);
 const JvmsJfrChunkInfo *jvms_jfr_event_get_chunk       (const JvmsJfrEvent *event);
 guint64                 jvms_jfr_event_get_file_offset (const JvmsJfrEvent *event);
+/* Which loading of its chunk the event was read from: the strings, frames and other constants
+ * it resolves to stay at their addresses while that loading lasts, and the reader may load a
+ * chunk more than once (its events out of time order come from a loading of their own, after
+ * the first may have been freed). An id never 0, never given twice in the process: a cache
+ * keyed by those addresses is valid only within one id. */
+guint64                 jvms_jfr_event_get_load        (const JvmsJfrEvent *event);
 gint64                  jvms_jfr_event_get_start_ticks (const JvmsJfrEvent *event);
 /* ns since the Unix epoch */
 gint64                  jvms_jfr_event_get_start_ns    (const JvmsJfrEvent *event);

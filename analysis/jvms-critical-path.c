@@ -411,13 +411,8 @@ add_span (Walk *w, guint kind, gint64 tid, gint64 from, gint64 to)
       slot->spans = c;
     }
   CauseSpans *c = slot->spans;
-  gint64 *last = c->n > 0 ? c->pairs + 2 * (c->n - 1) : NULL;
-  if (last != NULL && from <= last[1] && to >= last[0])
-    {
-      last[0] = MIN (last[0], from);
-      last[1] = MAX (last[1], to);
-      return;
-    }
+  if (jvms_evidence_span_merge_last (c->n > 0 ? c->pairs + 2 * (c->n - 1) : NULL, from, to))
+    return;
   if (c->n == c->cap)
     {
       c->cap = MAX (16u, c->cap * 2);

@@ -138,15 +138,8 @@ jvms_evidence_add_span (GHashTable *spans, gint64 tid, gint64 from, gint64 to, g
       a = g_array_new (FALSE, FALSE, sizeof (gint64));
       g_hash_table_insert (spans, g_memdup2 (&tid, sizeof tid), a);
     }
-  /* Spans mostly come in time order (or, walking back, in reverse): one that meets the last
-   * one extends it. */
-  gint64 *last = a->len > 0 ? &g_array_index (a, gint64, a->len - 2) : NULL;
-  if (last != NULL && from <= last[1] && to >= last[0])
-    {
-      last[0] = MIN (last[0], from);
-      last[1] = MAX (last[1], to);
-      return;
-    }
+  if (jvms_evidence_span_merge_last (a->len > 0 ? &g_array_index (a, gint64, a->len - 2) : NULL, from, to))
+    return;
   if (max > 0 && a->len / 2 >= max)
     return;
   gint64 pair[2] = { from, to };

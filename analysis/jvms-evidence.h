@@ -172,6 +172,18 @@ void        jvms_evidence_add_span   (GHashTable *spans,
                                       gint64      from,
                                       gint64      to,
                                       guint       max);
+/* Extends the span @last ([from, to), NULL: none yet) by [@from, @to) when they meet, and says
+ * whether it did. Spans mostly come in time order (or, walking back, in reverse), so one that
+ * meets the last extends it; the report's spans and the critical path's own arrays share it. */
+static inline gboolean
+jvms_evidence_span_merge_last (gint64 *last, gint64 from, gint64 to)
+{
+  if (last == NULL || from > last[1] || to < last[0])
+    return FALSE;
+  last[0] = MIN (last[0], from);
+  last[1] = MAX (last[1], to);
+  return TRUE;
+}
 /* The longest intervals of the union of the @n_pairs spans @pairs (overlapping or touching
  * spans are one interval): JvmsEvidenceInterval, disjoint, the longest first (ties: earliest
  * first), at most JVMS_EVIDENCE_MAX_INTERVALS. @union_ns (may be NULL) gets the union's length. */

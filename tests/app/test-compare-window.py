@@ -287,19 +287,22 @@ def main():
         # A range dragged across the baseline's threads view: the comparison's baseline side.
         tw.wait_for(lambda: len(tw.ints(state.get("views", "threads-bounds"))) == 4
                     and tw.ints(state.get("views", "threads-bounds"))[3] > 100, timeout=60)
-        tb = tw.ints(state.get("views", "threads-bounds")) or [0, 0, 0, 0]
+        tb = tw.still_layout(state) or [0, 0, 0, 0]
         gx, gw = tb[0] + 180, tb[2] - 180
-        y = tb[1] + min(tb[3], 100) // 2 + 20
+        y = tw.thread_lane_y(state, tb) or tb[1] + min(tb[3], 100) // 2 + 20
         x0, x1 = gx + gw // 5, gx + gw * 4 // 5
         windows = xdo("search", "--onlyvisible", "--name", "Jvmscope|jvmtrace").stdout.split()
         if windows:
             xdo("windowactivate", "--sync", windows[0])
         selected = False
-        for _ in range(3):
+        for attempt in range(3):
             tw.drag_pointer(env, (x0, y), (x1, y), settle=0.3, hold=0.3)
             selected = tw.wait_for(lambda: state.get("views", "has-selection") == "true", timeout=10)
             if selected:
                 break
+            tap.note("drag %d from (%d, %d) to (%d, %d) over the threads view at %s: no selection; views %s"
+                     % (attempt + 1, x0, y, x1, y, tb, state.get("views", "views-visible-bounds")))
+            shot("0-drag-%d" % (attempt + 1))
         tap.check(selected, "a range dragged across the baseline's threads view is selected")
 
         chooser = None

@@ -252,9 +252,9 @@ def main():
         render_matches_export(tap, args, env, state, xdo, waited, trace, tmp, cli_cache)
 
         # A drag across the threads view.
-        tb = ints(state.get("views", "threads-bounds"))
+        tb = tw.still_layout(state) or ints(state.get("views", "threads-bounds"))
         gx, gw = tb[0] + 180, tb[2] - 180
-        y = tb[1] + min(tb[3], 100) // 2 + 20
+        y = tw.thread_lane_y(state, tb) or tb[1] + min(tb[3], 100) // 2 + 20
         x0, x1 = gx + gw // 4, gx + gw // 2
         xdo("mousemove", str(x0), str(y))
         time.sleep(0.2)

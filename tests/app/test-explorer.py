@@ -569,9 +569,9 @@ def main():
         shot("1-whole")
 
         # A range dragged across the threads view.
-        tb = w.ints(state.get("views", "threads-bounds"))
+        tb = w.still_layout(state) or w.ints(state.get("views", "threads-bounds"))
         gx, gw = tb[0] + 180, tb[2] - 180
-        y = tb[1] + min(tb[3], 100) // 2 + 20
+        y = w.thread_lane_y(state, tb) or tb[1] + min(tb[3], 100) // 2 + 20
         x0, x1 = gx + gw // 5, gx + gw * 3 // 5
         drag(x0, x1, y)
         snap = settled(lambda s: s.get("views", "has-selection") == "true" and s.get("views", "dragging") == "false"

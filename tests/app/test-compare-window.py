@@ -296,6 +296,9 @@ def main():
             xdo("windowactivate", "--sync", windows[0])
         selected = False
         for attempt in range(3):
+            if attempt > 0:
+                tb = tw.still_layout(state) or tb
+                y = tw.thread_lane_y(state, tb) or y
             tw.drag_pointer(env, (x0, y), (x1, y), settle=0.3, hold=0.3)
             selected = tw.wait_for(lambda: state.get("views", "has-selection") == "true", timeout=10)
             if selected:

@@ -161,21 +161,24 @@ def still_layout(state, timeout=30):
     not moved for a second (the notes banner slides in after the trace opens and pushes the views
     down), and returns the threads view's bounds then ([] if never)."""
     def now():
-        return tuple(state.get("views", k, "") for k in ("threads-bounds", "views-visible-bounds", "thread-row-ys"))
+        # The notes banner comes once the window has loaded (in the sanitized build more than a
+        # second after the views were complete): its text is part of the layout waited for.
+        return tuple(state.get("views", k, "") for k in ("threads-bounds", "views-visible-bounds", "thread-row-ys")) \
+            + (state.get("window", "loading", ""), state.get("window", "problem", ""))
     deadline = time.monotonic() + timeout
     last = now()
     while time.monotonic() < deadline:
-        time.sleep(1.0)
+        time.sleep(2.0)
         cur = now()
-        if cur == last and cur[0]:
+        if cur == last and cur[0] and cur[3] == "false":
             return ints(cur[0])
         last = cur
     return ints(last[0])
 
 
 def thread_lane_y(state, tb, margin=60):
-    """The screen y of the middle of the first thread's lane (not a group's row) that lies well
-    inside the views' visible area (@margin pixels below its top, where the section's header
+    """The screen y of the middle of the thread's lane (not a group's row) nearest the middle of
+    the views' visible area, at least (@margin pixels below its top, where the section's header
     stays while the views scroll), from the state dump's rows; None when there is none. @tb: the
     threads view's bounds. A fixed offset from the view's top once pressed on that header: a
     two-note banner had scrolled the views by 61 px, and each drag folded the threads section
@@ -187,13 +190,17 @@ def thread_lane_y(state, tb, margin=60):
     legend = int(state.get("views", "threads-legend-height", "0") or 0)
     if len(tb) != 4 or len(vis) != 4:
         return None
+    # The lane nearest the middle of the visible views: a layout that still moves by a banner's
+    # height then lands on another lane, not on the section's header.
+    middle = vis[1] + vis[3] // 2
+    best = None
     for i, label in enumerate(labels):
         if label.startswith("[") or i >= len(ys) or i >= len(heights):
             continue
         y = tb[1] + legend + ys[i] + heights[i] // 2
-        if vis[1] + margin <= y <= vis[1] + vis[3] - 20:
-            return y
-    return None
+        if vis[1] + margin <= y <= vis[1] + vis[3] - 20 and (best is None or abs(y - middle) < abs(best - middle)):
+            best = y
+    return best
 
 
 def screenshot(env, path):

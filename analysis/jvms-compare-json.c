@@ -14,13 +14,6 @@ add_int (JsonBuilder *b, const char *name, gint64 v)
 }
 
 static void
-add_double (JsonBuilder *b, const char *name, double v)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_add_double_value (b, isfinite (v) ? v : 0);
-}
-
-static void
 add_string (JsonBuilder *b, const char *name, const char *v)
 {
   json_builder_set_member_name (b, name);
@@ -83,8 +76,8 @@ add_row (JsonBuilder *b, JvmsCompareTable table, const JvmsCompareRow *r)
     {
       add_string (b, "collector", r->collector); /* null: every collector */
       add_string (b, "unit", r->unit);
-      add_double (b, "baseline", r->baseline);
-      add_double (b, "other", r->other);
+      jvms_json_member_double (b, "baseline", r->baseline);
+      jvms_json_member_double (b, "other", r->other);
     }
   else
     {
@@ -93,19 +86,19 @@ add_row (JsonBuilder *b, JvmsCompareTable table, const JvmsCompareRow *r)
       add_int (b, bname, (gint64) llround (r->baseline));
       add_int (b, oname, (gint64) llround (r->other));
     }
-  add_double (b, "baseline_per_s", r->baseline_per_s);
-  add_double (b, "other_per_s", r->other_per_s);
-  add_double (b, "change_per_s", r->change_per_s);
-  add_double (b, "uncertainty_per_s", r->uncertainty_per_s);
+  jvms_json_member_double (b, "baseline_per_s", r->baseline_per_s);
+  jvms_json_member_double (b, "other_per_s", r->other_per_s);
+  jvms_json_member_double (b, "change_per_s", r->change_per_s);
+  jvms_json_member_double (b, "uncertainty_per_s", r->uncertainty_per_s);
   if (table == JVMS_COMPARE_KINDS || table == JVMS_COMPARE_METHODS)
     {
-      add_double (b, "baseline_share", r->baseline_share);
-      add_double (b, "other_share", r->other_share);
+      jvms_json_member_double (b, "baseline_share", r->baseline_share);
+      jvms_json_member_double (b, "other_share", r->other_share);
     }
   if (table == JVMS_COMPARE_METHODS)
     {
-      add_double (b, "change_share", r->change_share);
-      add_double (b, "uncertainty_share", r->uncertainty_share);
+      jvms_json_member_double (b, "change_share", r->change_share);
+      jvms_json_member_double (b, "uncertainty_share", r->uncertainty_share);
     }
   json_builder_set_member_name (b, "significant");
   json_builder_add_boolean_value (b, r->significant);
@@ -129,8 +122,8 @@ jvms_comparison_to_json (const JvmsComparison *self, const char *baseline_trace,
   json_builder_set_member_name (b, "uncertainty");
   json_builder_begin_object (b);
   add_string (b, "method", "successive differences of one-second slices");
-  add_double (b, "significance", JVMS_COMPARE_SIGNIFICANCE);
-  add_double (b, "min_relative", JVMS_COMPARE_MIN_RELATIVE);
+  jvms_json_member_double (b, "significance", JVMS_COMPARE_SIGNIFICANCE);
+  jvms_json_member_double (b, "min_relative", JVMS_COMPARE_MIN_RELATIVE);
   json_builder_end_object (b);
   for (guint t = 0; t < JVMS_COMPARE_TABLE_N; t++)
     {

@@ -243,13 +243,6 @@ jvms_profile_diff_sorted (JvmsProfileDiff *self)
 }
 
 static void
-add_number (JsonBuilder *b, const char *name, double v)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_add_double_value (b, isfinite (v) ? v : 0);
-}
-
-static void
 add_int (JsonBuilder *b, const char *name, guint64 v)
 {
   json_builder_set_member_name (b, name);
@@ -279,12 +272,12 @@ jvms_profile_diff_to_json (JvmsProfileDiff *self, guint limit)
       add_int (b, "other_total", f->other_total);
       add_int (b, "baseline_self", f->baseline_self);
       add_int (b, "other_self", f->other_self);
-      add_number (b, "baseline_share", f->baseline_share);
-      add_number (b, "other_share", f->other_share);
-      add_number (b, "change", f->change);
-      add_number (b, "baseline_self_share", f->baseline_self_share);
-      add_number (b, "other_self_share", f->other_self_share);
-      add_number (b, "self_change", f->self_change);
+      jvms_json_member_double (b, "baseline_share", f->baseline_share);
+      jvms_json_member_double (b, "other_share", f->other_share);
+      jvms_json_member_double (b, "change", f->change);
+      jvms_json_member_double (b, "baseline_self_share", f->baseline_self_share);
+      jvms_json_member_double (b, "other_self_share", f->other_self_share);
+      jvms_json_member_double (b, "self_change", f->self_change);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);

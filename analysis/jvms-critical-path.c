@@ -1106,8 +1106,7 @@ jvms_critical_path_to_json (const JvmsCriticalPath *self, gint64 start)
       jvms_json_member_int (b, "to_ns", s->to);
       jvms_json_member_int (b, "from_offset_ns", s->from - start);
       jvms_json_member_int (b, "ns", s->to - s->from);
-      json_builder_set_member_name (b, "share");
-      json_builder_add_double_value (b, total > 0 ? (double) (s->to - s->from) / total : 0);
+      jvms_json_member_double (b, "share", total > 0 ? (double) (s->to - s->from) / total : 0);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -1121,8 +1120,7 @@ jvms_critical_path_to_json (const JvmsCriticalPath *self, gint64 start)
       jvms_json_member_int (b, "tid", s->tid);
       jvms_json_member_text (b, "name", s->name);
       jvms_json_member_int (b, "ns", s->to);
-      json_builder_set_member_name (b, "share");
-      json_builder_add_double_value (b, total > 0 ? (double) s->to / total : 0);
+      jvms_json_member_double (b, "share", total > 0 ? (double) s->to / total : 0);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);

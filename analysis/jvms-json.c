@@ -3,6 +3,9 @@
 
 #include "jvms-evidence.h"
 
+#include <math.h>
+#include <string.h>
+
 void
 jvms_json_add_text (JsonBuilder *builder, const char *text)
 {
@@ -27,6 +30,36 @@ jvms_json_add_path (JsonBuilder *builder, const char *path)
     }
   g_autofree char *display = g_filename_display_name (path);
   json_builder_add_string_value (builder, display);
+}
+
+void
+jvms_json_add_double (JsonBuilder *builder, double value)
+{
+  if (!isfinite (value))
+    value = 0;
+  char text[G_ASCII_DTOSTR_BUF_SIZE];
+  /* Bounded: a double next to a one-digit one has 17 digits, so one step is enough; the
+   * bound only guards against a C library that prints otherwise. */
+  for (int step = 0; step < 4; step++)
+    {
+      g_ascii_dtostr (text, sizeof text, value);
+      if (strchr (text, '.') != NULL || strpbrk (text, "eE") == NULL)
+        break;
+      if (value == trunc (value) && fabs (value) < 0x1p62)
+        {
+          json_builder_add_int_value (builder, (gint64) value);
+          return;
+        }
+      value = nextafter (value, 0.0);
+    }
+  json_builder_add_double_value (builder, value);
+}
+
+void
+jvms_json_member_double (JsonBuilder *builder, const char *name, double value)
+{
+  json_builder_set_member_name (builder, name);
+  jvms_json_add_double (builder, value);
 }
 
 void

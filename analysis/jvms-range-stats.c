@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "jvms-range-stats.h"
+#include "jvms-json.h"
 
 #include <json-glib/json-glib.h>
 #include <math.h>
@@ -862,8 +863,7 @@ jvms_range_stats_to_json (const JvmsRangeStats *self)
       json_builder_add_string_value (b, row->key);
       json_builder_set_member_name (b, "label");
       json_builder_add_string_value (b, row->label);
-      json_builder_set_member_name (b, "value");
-      json_builder_add_double_value (b, row->value);
+      jvms_json_member_double (b, "value", row->value);
       json_builder_set_member_name (b, "unit");
       json_builder_add_string_value (b, row->unit);
       json_builder_end_object (b);

@@ -22,13 +22,6 @@ add_string (JsonBuilder *b, const char *name, const char *v)
   jvms_json_add_text (b, v);
 }
 
-static void
-add_double (JsonBuilder *b, const char *name, double v)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_add_double_value (b, isfinite (v) ? v : 0);
-}
-
 /* [{tid, name}], or for holder lists [{tid, name, ns, pid, ours, intervals: [{from_ns, to_ns}]}]. */
 static void
 add_threads (JsonBuilder *b, const char *name, const GArray *refs, gboolean holders)
@@ -72,7 +65,7 @@ add_amounts (JsonBuilder *b, const char *name, const GArray *amounts, const char
       add_string (b, key, a->name);
       add_int (b, value, a->value);
       if (!isnan (a->share))
-        add_double (b, "share", a->share);
+        jvms_json_member_double (b, "share", a->share);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
@@ -401,7 +394,7 @@ jvms_report_to_json (const JvmsReport *self, const char *trace, const char * con
       add_string (b, "kind", jvms_finding_kind_name (f->kind));
       add_string (b, "summary", jvms_finding_kind_summary (f->kind));
       add_int (b, "lost_ns", f->lost_ns);
-      add_double (b, "share", f->share);
+      jvms_json_member_double (b, "share", f->share);
       add_threads (b, "threads", f->threads, FALSE);
       add_evidence (b, f, self->start);
       add_estimated_from (b, self->recording, f->estimated_ns, f->sampled);

@@ -54,13 +54,6 @@ add_int (JsonBuilder *b, const char *name, gint64 value)
   json_builder_add_int_value (b, value);
 }
 
-static void
-add_double (JsonBuilder *b, const char *name, double value)
-{
-  json_builder_set_member_name (b, name);
-  json_builder_add_double_value (b, value);
-}
-
 /* Top-level folders of the attribute tree with how many attributes each holds. */
 static guint
 count_subtree (JvmsHistory *h, JvmsAttribute a)
@@ -93,9 +86,9 @@ print_json (IndexReport *r)
   add_int (b, "index_bytes", (gint64) r->stats.index_bytes);
   add_int (b, "input_bytes", (gint64) r->stats.input_bytes);
   add_int (b, "events", (gint64) r->stats.n_events);
-  add_double (b, "seconds", r->stats.build_seconds);
-  add_double (b, "mb_per_s", mb_per_s (&r->stats));
-  add_double (b, "events_per_s", events_per_s (&r->stats));
+  jvms_json_member_double (b, "seconds", r->stats.build_seconds);
+  jvms_json_member_double (b, "mb_per_s", mb_per_s (&r->stats));
+  jvms_json_member_double (b, "events_per_s", events_per_s (&r->stats));
   const char *keys[] = { "clock-method", "clock-uncertainty-ns", "clock-offset-ns", "jvm-pid", "analysis-version" };
   json_builder_set_member_name (b, "metadata");
   json_builder_begin_object (b);

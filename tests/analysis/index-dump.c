@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "jvms-json.h"
 #include "jvms-states.h"
 #include "jvms-trace-index.h"
 
@@ -145,7 +146,7 @@ dump_tree (JsonBuilder *b, JvmsHistory *h, JvmsAttribute a, gint64 t0, gint64 t1
       else if (iv.value.type == JVMS_VALUE_INT)
         json_builder_add_int_value (b, iv.value.i);
       else
-        json_builder_add_double_value (b, iv.value.d);
+        jvms_json_add_double (b, iv.value.d);
       json_builder_end_array (b);
     }
   if (error != NULL)

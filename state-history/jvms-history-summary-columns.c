@@ -451,6 +451,21 @@ col_piece_value (Col *col, RV v, gint64 d, const gboolean want_range)
     col_state (col, v, d);
 }
 
+/* The piece [a, b) of the bucket @bk starting at @bs, whose values between its first and last
+ * change are not known here: kept (at most two a column, the callers check) to be read at the
+ * end only if its bucket's min/max could widen the column's. */
+static inline __attribute__ ((always_inline)) void
+col_add_uncertain (Col *col, const Bucket *bk, gint64 bs, gint64 a, gint64 b)
+{
+  guint u = col->n_uncertain++;
+  col->us[u] = a;
+  col->ue[u] = b;
+  col->ubs[u] = bs;
+  col->uvf[u] = bk->vf;
+  col->umin[u] = bk->min;
+  col->umax[u] = bk->max;
+}
+
 /* One bucket's share of column c: [a, b) within the bucket [bs, be). */
 static inline __attribute__ ((always_inline)) void
 col_bucket_piece (Col *col, const Bucket *bk, gint64 bs, gint64 be, gint64 a, gint64 b,
@@ -495,15 +510,7 @@ col_bucket_piece (Col *col, const Bucket *bk, gint64 bs, gint64 be, gint64 a, gi
   col_piece_value (col, known, b - a, want_range);
   col->mixed = TRUE;
   if (want_range && col->n_uncertain < 2 && !isnan (bk->min))
-    {
-      guint u = col->n_uncertain++;
-      col->us[u] = a;
-      col->ue[u] = b;
-      col->ubs[u] = bs;
-      col->uvf[u] = bk->vf;
-      col->umin[u] = bk->min;
-      col->umax[u] = bk->max;
-    }
+    col_add_uncertain (col, bk, bs, a, b);
 }
 
 /* The value of @attr at @t: one path of the tree. */
@@ -940,15 +947,7 @@ row_from_levels (JvmsHistory *h, const Cols *k, guint32 attr, guint level, SumMo
                           uc->first = b->vf;
                         }
                       if (!isnan (b->min))
-                        {
-                          guint u = uc->n_uncertain++;
-                          uc->us[u] = pa;
-                          uc->ue[u] = pz;
-                          uc->ubs[u] = bs;
-                          uc->uvf[u] = b->vf;
-                          uc->umin[u] = b->min;
-                          uc->umax[u] = b->max;
-                        }
+                        col_add_uncertain (uc, b, bs, pa, pz);
                     }
                   else if (unknown)
                     {

@@ -3,6 +3,7 @@
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
+#include <string.h>
 
 #include "jvms-lane.h"
 
@@ -110,6 +111,41 @@ pixels_new (Pixels *p,
   return TRUE;
 }
 
+static cairo_user_data_key_t pixels_data_key;
+
+/* As pixels_new, for an image whose every pixel the caller writes: its memory is not zeroed
+ * first (cairo's own image is, and the locks view's lanes zeroed 3.5 MB a frame for nothing).
+ * The surface frees the memory when it is destroyed, after a recording surface that painted it
+ * has taken its copy (cairo detaches its snapshots before the surface's user data go). */
+static gboolean
+pixels_new_unzeroed (Pixels *p,
+                     int     width,
+                     int     height)
+{
+  int stride = cairo_format_stride_for_width (CAIRO_FORMAT_ARGB32, width);
+  guint8 *data;
+
+  if (stride <= 0 || height <= 0)
+    return pixels_new (p, width, height);
+  data = g_try_malloc ((gsize) stride * height);
+  if (data == NULL)
+    return pixels_new (p, width, height);
+  p->surface = cairo_image_surface_create_for_data (data, CAIRO_FORMAT_ARGB32, width, height,
+                                                    stride);
+  if (cairo_surface_status (p->surface) != CAIRO_STATUS_SUCCESS ||
+      cairo_surface_set_user_data (p->surface, &pixels_data_key, data, g_free) !=
+        CAIRO_STATUS_SUCCESS)
+    {
+      cairo_surface_destroy (p->surface);
+      g_free (data);
+      *p = (Pixels) { 0 };
+      return FALSE;
+    }
+  p->px = (guint32 *) (gpointer) data;
+  p->stride = stride / 4;
+  return TRUE;
+}
+
 /* Paints @p with paint_pixels when @paint, and frees it. */
 static void
 pixels_paint_free (cairo_t *cr,
@@ -128,6 +164,63 @@ pixels_paint_free (cairo_t *cr,
     paint_pixels (cr, p->surface, x, y, width, height, rows_per_unit);
   cairo_surface_destroy (p->surface);
   *p = (Pixels) { 0 };
+}
+
+/* jvms_value_equal, with the integers (a thread id, a state code) and null compared inline: a
+ * lane compares each column's value with the one before. */
+static inline gboolean
+lane_value_equal (const JvmsValue *a,
+                  const JvmsValue *b)
+{
+  if (a->type != b->type)
+    return FALSE;
+  if (a->type == JVMS_VALUE_INT)
+    return a->i == b->i;
+  return a->type == JVMS_VALUE_NULL || jvms_value_equal (a, b);
+}
+
+/* The pixels of the integer values a lane met, by value, for one lane: a lock's owner changes at
+ * nearly every column at a wide zoom, and asking the colour function for each column (the
+ * locks view's: a hash lookup and an HSL conversion) was a fifth of drawing the lane. A colour
+ * is a function of the value (JvmsLaneColorFunc), so each is asked once a lane. */
+#define COLOR_MEMO_BITS 6
+
+typedef struct
+{
+  guint64 set; /* bit i: entry i holds a value */
+  gint64  key[1 << COLOR_MEMO_BITS];
+  guint32 px[1 << COLOR_MEMO_BITS];
+} ColorMemo;
+
+static inline guint32
+lane_color_px (const JvmsPalette *palette,
+               const JvmsValue   *value,
+               JvmsLaneColorFunc  color,
+               gpointer           data)
+{
+  JvmsColor col = color (palette, value, data);
+  return col.a > 0 ? jvms_color_to_argb (&col) : 0;
+}
+
+static inline guint32
+lane_value_px (ColorMemo         *memo,
+               const JvmsPalette *palette,
+               const JvmsValue   *value,
+               JvmsLaneColorFunc  color,
+               gpointer           data)
+{
+  guint i;
+
+  if (value->type != JVMS_VALUE_INT)
+    return lane_color_px (palette, value, color, data);
+  i = (guint) (((guint64) value->i * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> (64 - COLOR_MEMO_BITS));
+  if (!(memo->set >> i & 1) || memo->key[i] != value->i)
+    {
+      memo->key[i] = value->i;
+      memo->px[i] = lane_color_px (palette, value, color, data);
+      memo->set |= G_GUINT64_CONSTANT (1) << i;
+    }
+  return memo->px[i];
 }
 
 /* Rows of a whole number of pixels, up to this many, are written out in full rather than
@@ -164,25 +257,29 @@ draw_lane_raster (cairo_t                    *cr,
   guint32 mark_px = jvms_color_to_argb (&g->palette->mixed_mark);
   const JvmsValue *last_value = NULL;
   guint32 last_px = 0;
+  ColorMemo memo;
   gboolean any = FALSE, any_mixed = FALSE, marks_failed = FALSE;
   double mark = MAX (2.0, floor (height / 3));
   /* Whole: height (and so mark) a whole number of pixels, written out row by row. */
   gboolean whole = height == floor (height) && height <= MAX_UNSTRETCHED_ROWS;
   int color_rows = whole ? (int) height : 1, mark_rows = whole ? (int) mark : 1;
 
-  if (!pixels_new (&colors, g->n_columns, color_rows))
+  /* Every pixel of the first row is written below, and the others copied from it. */
+  if (!pixels_new_unzeroed (&colors, g->n_columns, color_rows))
     return;
+  memo.set = 0;
   for (int c = 0; c < g->n_columns; c++)
     {
       guint32 v = 0;
 
       if (!(cells[c].flags & JVMS_SUMMARY_EMPTY))
         {
-          if (last_value == NULL || !jvms_value_equal (last_value, &cells[c].dominant))
+          const JvmsValue *value = &cells[c].dominant;
+
+          if (last_value == NULL || !lane_value_equal (last_value, value))
             {
-              JvmsColor col = color (g->palette, &cells[c].dominant, data);
-              last_px = col.a > 0 ? jvms_color_to_argb (&col) : 0;
-              last_value = &cells[c].dominant;
+              last_px = lane_value_px (&memo, g->palette, value, color, data);
+              last_value = value;
             }
           v = last_px;
         }
@@ -517,8 +614,11 @@ jvms_lane_draw_numeric (cairo_t                    *cr,
   cairo_fill (cr);
 }
 
-/* Rows of a bar lane whose column pixels draw_bars_raster keeps from column to column. */
+/* Rows of a bar lane whose column pixels draw_bars_raster keeps from column to column, and how
+ * many maxima it keeps them for (2^BAR_KEPT_BITS, by a hash of the maximum). */
 #define BAR_KEPT_ROWS 64
+#define BAR_KEPT_BITS 3
+#define BAR_KEPT      (1 << BAR_KEPT_BITS)
 
 /* Bars in pixels: each column's coverage of [top, bottom) row by row, as cairo's antialiasing
  * gives an edge that falls inside a pixel. */
@@ -543,26 +643,34 @@ draw_bars_raster (cairo_t                    *cr,
   px = pixels.px;
   stride = pixels.stride;
   guint32 full = jvms_color_to_argb (color);
-  /* A column's pixels, kept for the next column: neighbours mostly have the same maximum (a
-   * lane's most waiters, a small integer), and working a column out was most of the lane. */
-  guint32 kept[BAR_KEPT_ROWS];
-  double kept_max = NAN;
-  int kept_r0 = 0;
+  /* The pixels of a column, kept by its maximum for the columns after it of the same maximum:
+   * a lane's maxima are a few values (its most waiters, small integers), which at a wide zoom
+   * change from column to column, and working a column out was most of the lane. */
+  guint32 kept[BAR_KEPT][BAR_KEPT_ROWS];
+  double kept_max[BAR_KEPT];
+  int kept_r0[BAR_KEPT];
   gboolean keep = n_rows <= BAR_KEPT_ROWS;
+  for (int i = 0; i < BAR_KEPT; i++)
+    kept_max[i] = NAN; /* equal to no maximum */
   for (int c = 0; c < g->n_columns; c++)
     {
-      double top;
+      double top, max = cells[c].max;
+      guint64 bits;
+      guint k;
 
-      if (isnan (cells[c].max) || cells[c].max <= 0)
+      if (isnan (max) || max <= 0)
         continue;
       any = TRUE;
-      if (keep && cells[c].max == kept_max)
+      memcpy (&bits, &max, sizeof bits);
+      k = (guint) ((bits * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> (64 - BAR_KEPT_BITS));
+      if (keep && max == kept_max[k])
         {
-          for (int r = kept_r0; r < n_rows; r++)
-            px[r * stride + c] = kept[r];
+          guint32 *q = px + (gsize) kept_r0[k] * stride + c;
+          for (int r = kept_r0[k]; r < n_rows; r++, q += stride)
+            *q = kept[k][r];
           continue;
         }
-      top = bottom - MAX (1.0, cells[c].max / vmax * max_height);
+      top = bottom - MAX (1.0, max / vmax * max_height);
       int r0 = MAX (0, (int) floor (top) - top_row);
       for (int r = r0; r < n_rows; r++)
         {
@@ -580,10 +688,10 @@ draw_bars_raster (cairo_t                    *cr,
             }
           px[r * stride + c] = v;
           if (keep)
-            kept[r] = v;
+            kept[k][r] = v;
         }
-      kept_max = cells[c].max;
-      kept_r0 = r0;
+      kept_max[k] = max;
+      kept_r0[k] = r0;
     }
   pixels_paint_free (cr, &pixels, any, g->gutter, top_row, g->n_columns, n_rows, 1.0);
 }

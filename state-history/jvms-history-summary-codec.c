@@ -523,3 +523,178 @@ jvms_summary_blob_changes (JvmsHistory *h, JvmsNode *n, const DirEntry *e, GArra
                "directory entry describes (attribute %u)", h->path, e->offset, e->attribute);
   return NULL;
 }
+
+/* ---- a row asked for its maximum alone, folded from a change list as it is decoded ---- */
+
+/* A change's value as a number for a maximum: NaN for null, strings and NaN, which leave a
+ * maximum as it is (col_max). */
+static inline double
+change_max_x (RV v)
+{
+  double x = NAN;
+  if (v.type == JVMS_VALUE_INT)
+    x = (double) (gint64) v.bits;
+  else if (v.type == JVMS_VALUE_DOUBLE)
+    memcpy (&x, &v.bits, 8);
+  return x;
+}
+
+/* [f->at, @t) held f->x: every column it overlaps gets it into its maximum. Column f->c holds
+ * f->at, and holds @t after (the next segment starts there). */
+static inline __attribute__ ((always_inline)) void
+max_fold_segment (MaxFold *f, gint64 t)
+{
+  const gint64 *cs = f->k->cs;
+  guint c = f->c;
+  if (t <= f->at)
+    return;
+  for (;;)
+    {
+      JvmsSummaryCell *cell = &f->row[c];
+      cell->flags = 0;
+      cell->max = isnan (cell->max) || f->x > cell->max ? f->x : cell->max;
+      if (t < cs[c + 1])
+        break;
+      c++;
+      if (t == cs[c] || c == f->k->n)
+        break;
+    }
+  f->c = c;
+  f->at = t;
+}
+
+/* @cmax into @cell's maximum, when a value @held in it. */
+static inline void
+fold_cell (JvmsSummaryCell *cell, gboolean held, double cmax)
+{
+  if (!held)
+    return;
+  cell->flags = 0;
+  cell->max = isnan (cell->max) || cmax > cell->max ? cmax : cell->max;
+}
+
+void
+jvms_summary_max_fold_end (MaxFold *f, gint64 t)
+{
+  max_fold_segment (f, t);
+}
+
+/* decode_changes_with's checks and changes, each folded into the row rather than stored. The
+ * fold's position is kept in locals, and a segment inside the column of its start (nearly all:
+ * a row reads change lists where a column holds several changes) updates that cell at once. */
+static inline __attribute__ ((always_inline)) gboolean
+fold_changes_with (const guint8 **pp, const guint8 *end, guint32 n_strings, const Run *run,
+                   gint64 first, MaxFold *f, gint64 *last, const gboolean pext)
+{
+  const guint8 *p = *pp;
+  const guint n = run->n;
+  const gint64 lo_t = f->lo_t, hi_t = f->hi_t;
+  const gint64 *cs = f->k->cs;
+  JvmsSummaryCell *row = f->row;
+  guint c = f->c;
+  gint64 at = f->at;
+  double x = f->x;
+  gint64 ce = c < f->k->n ? cs[c + 1] : G_MAXINT64;
+  /* What the segments inside column c add, written into its cell when the fold leaves it. */
+  gboolean held = FALSE;
+  double cmax = NAN;
+  gint64 t = first;
+  guint64 code, d;
+  RV v;
+  if (n == 0)
+    return TRUE;
+  if (!change_varint_get_with (&p, end, &code, pext) || (code >> 3) != 0)
+    return FALSE;
+  for (guint i = 0;;)
+    {
+      if (!change_code_value (&p, end, n_strings, code, &v))
+        return FALSE;
+      /* Changes at or before lo_t give the value there; those from hi_t on are only checked. */
+      if (t > lo_t && t < hi_t)
+        {
+          if (G_LIKELY (t < ce))
+            {
+              if (t > at)
+                {
+                  cmax = isnan (cmax) || x > cmax ? x : cmax;
+                  held = TRUE;
+                }
+            }
+          else
+            {
+              fold_cell (&row[c], held, cmax);
+              f->c = c;
+              f->at = at;
+              f->x = x;
+              max_fold_segment (f, t);
+              c = f->c;
+              ce = c < f->k->n ? cs[c + 1] : G_MAXINT64;
+              held = FALSE;
+              cmax = NAN;
+            }
+          at = t;
+        }
+      if (t < hi_t)
+        x = change_max_x (v);
+      if (++i == n)
+        break;
+      if (!change_varint_get_with (&p, end, &code, pext))
+        return FALSE;
+      d = code >> 3;
+      if (G_UNLIKELY (d == 0) && (!jvms_varint_get (&p, end, &d) || d < CHG_BIG_DELTA))
+        return FALSE;
+      if (G_UNLIKELY (d > (guint64) G_MAXINT64 - (guint64) t))
+        return FALSE;
+      t += (gint64) d;
+    }
+  fold_cell (&row[c], held, cmax);
+  f->c = c;
+  f->at = at;
+  f->x = x;
+  *last = t;
+  *pp = p;
+  return TRUE;
+}
+
+static gboolean
+fold_changes_plain (const guint8 **pp, const guint8 *end, guint32 n_strings, const Run *run,
+                    gint64 first, MaxFold *f, gint64 *last)
+{
+  return fold_changes_with (pp, end, n_strings, run, first, f, last, FALSE);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+static gboolean
+fold_changes_pext (const guint8 **pp, const guint8 *end, guint32 n_strings, const Run *run,
+                   gint64 first, MaxFold *f, gint64 *last)
+{
+  return fold_changes_with (pp, end, n_strings, run, first, f, last, TRUE);
+}
+#else
+#define fold_changes_pext fold_changes_plain
+#endif
+
+gboolean
+jvms_summary_blob_fold_max (JvmsHistory *h, JvmsNode *n, const DirEntry *e, MaxFold *f,
+                            GError **error)
+{
+  const Run *run = e->level == CHANGES ? find_run (n, e) : NULL;
+  if (run != NULL && run->n > 0)
+    {
+      const guint8 *p = run->data;
+      guint32 n_strings = jvms_string_table_size (h->strings);
+      gint64 last = 0;
+      /* The first change is checked against the directory before anything is folded. */
+      if (run->first_index == e->first &&
+          (fast_pext () ? fold_changes_pext (&p, run->data + run->len, n_strings, run,
+                                             run->first_index, f, &last)
+                        : fold_changes_plain (&p, run->data + run->len, n_strings, run,
+                                              run->first_index, f, &last)) &&
+          p == run->data + run->len && last == e->last)
+        return TRUE;
+    }
+  g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT,
+               "%s: summary blob at offset %" G_GUINT64_FORMAT " lacks the change list its "
+               "directory entry describes (attribute %u)", h->path, e->offset, e->attribute);
+  return FALSE;
+}

@@ -812,6 +812,69 @@ row_from_changes (JvmsHistory *h, const Cols *k, guint32 attr, SumMode mode,
   return TRUE;
 }
 
+/* row_from_changes for a row asked for its maximum alone, the changes folded into the cells as
+ * they are decoded (MaxFold): the same cells, from the same runs and the same value at lo_t.
+ * Columns at least 1 ns wide. */
+static gboolean
+row_max_from_changes (JvmsHistory *h, const Cols *k, guint32 attr, GArray *changes,
+                      JvmsSummaryCell *row, GError **error)
+{
+  JvmsSummaryIndex *si = h->summary;
+  gint64 lo_t = MAX (k->t0, h->start_time);
+  gint64 hi_t = MIN (col_end (k, k->n - 1), h->end_time);
+
+  for (guint c = 0; c < k->n; c++)
+    cell_empty (&row[c]);
+  if (hi_t <= lo_t)
+    return TRUE;
+  MaxFold f = { k, row, lo_t, hi_t, col_first_after (k, lo_t), lo_t, NAN };
+  guint e_end = si->first[attr + 1], e_lo = e_end;
+  while (e_lo > si->first[attr] && si->dir[e_lo - 1].level == CHANGES)
+    e_lo--;
+  /* The first run whose last change is after lo_t. */
+  guint lo = e_lo, hi = e_end;
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      if (si->dir[mid].last <= lo_t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  /* The value at lo_t, as row_from_changes finds it: the last change of the run before lo when
+   * lo holds no change at or before lo_t; the tree's when no run does; else run lo's changes up
+   * to lo_t, folded below. */
+  if (lo == e_end || si->dir[lo].first > lo_t)
+    {
+      RV cur;
+      if (lo > e_lo)
+        {
+          g_autoptr (JvmsNode) blob = jvms_summary_get_blob (h, &si->dir[lo - 1], error);
+          guint nc = 0;
+          const Change *ch = blob ? jvms_summary_blob_changes (h, blob, &si->dir[lo - 1], changes, &nc, error)
+                                  : NULL;
+          if (ch == NULL)
+            return FALSE;
+          cur = ch[nc - 1].v;
+        }
+      else if (!value_at (h, attr, lo_t, &cur, error))
+        return FALSE;
+      f.x = NAN;
+      if (cur.type == JVMS_VALUE_INT)
+        f.x = (double) (gint64) cur.bits;
+      else if (cur.type == JVMS_VALUE_DOUBLE)
+        memcpy (&f.x, &cur.bits, 8);
+    }
+  for (guint e = lo; e < e_end && si->dir[e].first < hi_t; e++)
+    {
+      g_autoptr (JvmsNode) blob = jvms_summary_get_blob (h, &si->dir[e], error);
+      if (blob == NULL || !jvms_summary_blob_fold_max (h, blob, &si->dir[e], &f, error))
+        return FALSE;
+    }
+  jvms_summary_max_fold_end (&f, hi_t);
+  return TRUE;
+}
+
 /* With no bucket of the level in the window (buckets [b_first, ...)), the value across it from
  * the level itself: entry lo, the first whose last bucket is not before the window, holds the
  * first bucket after it, which starts with that value; without such an entry, the last bucket
@@ -1033,6 +1096,19 @@ jvms_summary_complete_row (JvmsHistory *h, const Cols *k, guint32 attr, gint lev
                : (flags & JVMS_SUMMARY_QUERY_MAX_ONLY) ? SUM_MAX
                                                            : SUM_VALUE;
   gboolean bound = (flags & JVMS_SUMMARY_QUERY_RANGE_BOUND) != 0;
+  /* A maximum alone is read from the change list, folded as it is decoded, wherever the row
+   * reads it, and also where columns are finer than two buckets of the finest level (unless a
+   * bound will do): the maxima of the pieces that column edges cut from buckets, which the
+   * levels do not hold, made those rows read nearly every change anyway (the locks view's
+   * waiters over the whole trace). */
+  if (mode == SUM_MAX && (k0 < 0 || level < k0 || (level == k0 && !bound)) &&
+      k->t1 - k->t0 >= (gint64) k->n)
+    {
+      gboolean ok = row_max_from_changes (h, k, attr, b->changes, row, error);
+      if (ok)
+        jvms_summary_row_strip (row, k->n, flags);
+      return ok;
+    }
   gboolean ok = k0 >= 0 && level >= k0
                   ? row_from_levels (h, k, attr, (guint) level, mode, bound, b->segs,
                                      b->scratch, b->cols, b->cut, row, error)

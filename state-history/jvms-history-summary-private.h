@@ -338,6 +338,28 @@ typedef struct
   guint   n_cols;
 } RowBuffers;
 
+/* A row asked for its maximum alone (JVMS_SUMMARY_QUERY_MAX_ONLY) from a change list, folded
+ * into its cells as the changes are decoded (jvms-history-summary-codec.c): a bar lane's row
+ * wants only each column's maximum, and storing each change to read it back was most of its
+ * cost. Columns at least 1 ns wide. Cells start empty (cell_empty); a column that a value held
+ * in gets flags 0 and that value in its max, as col_max gives. */
+typedef struct
+{
+  const Cols      *k;
+  JvmsSummaryCell *row;
+  gint64           lo_t, hi_t; /* the window, within the history */
+  guint            c;          /* the column holding at */
+  gint64           at;         /* where the value x began (lo_t at first) */
+  double           x;          /* the value held from at, as col_max takes it */
+} MaxFold;
+
+/* Folds @e's change list run into @f: changes up to f->lo_t set f->x, those before f->hi_t end
+ * a segment each. FALSE (CORRUPT) as jvms_summary_blob_changes. */
+gboolean jvms_summary_blob_fold_max      (JvmsHistory *h, JvmsNode *n, const DirEntry *e,
+                                          MaxFold *f, GError **error);
+/* Ends the segment held since f->at at @t. */
+void     jvms_summary_max_fold_end       (MaxFold *f, gint64 t);
+
 void     jvms_summary_row_from_intervals (JvmsHistory *h, const Cols *k, const RowIv *iv,
                                           guint n_iv, Col *cols, JvmsSummaryCell *row);
 /* One row of a complete history, from the levels or the change list: FALSE when a blob it

@@ -29,12 +29,26 @@ typedef struct
   JvmsAttribute waiters;
 } Lock;
 
+/* Owner colours kept by thread id from frame to frame, direct-mapped: a whole-trace frame's
+ * owner lanes meet a hundred threads each, and each colour was a hash lookup of the thread and
+ * an HSL conversion. Emptied when the threads are read again. */
+#define OWNER_COLORS_BITS 9
+
+typedef struct
+{
+  gint64    tid;
+  JvmsColor color;
+  gboolean  set;
+  gboolean  dark; /* the palette's, which the colour depends on */
+} OwnerColor;
+
 struct _JvmsLocksView
 {
   JvmsTimeline     parent_instance;
   JvmsThreadList *threads;
   GArray          *locks;    /* Lock */
   JvmsRowCells     cells;    /* lanes: owner, waiters */
+  OwnerColor      *owner_colors; /* 1 << OWNER_COLORS_BITS */
 };
 
 enum { LANE_OWNER, LANE_WAITERS, N_LANES };
@@ -63,6 +77,7 @@ jvms_locks_view_reload (JvmsTimeline *timeline,
   jvms_row_cells_reset (&self->cells);
   g_array_set_size (self->locks, 0);
   g_clear_pointer (&self->threads, jvms_thread_list_free);
+  memset (self->owner_colors, 0, sizeof (OwnerColor) << OWNER_COLORS_BITS);
   self->threads = jvms_thread_list_read (history);
   if (history == NULL ||
       (root = jvms_history_lookup (history, "Locks")) == JVMS_ATTRIBUTE_INVALID)
@@ -124,12 +139,21 @@ owner_color (const JvmsPalette *palette,
 {
   JvmsLocksView *self = data;
   const JvmsThreadInfo *t;
+  OwnerColor *oc;
 
   if (value->type != JVMS_VALUE_INT)
     return (JvmsColor) { 0 };
+  oc = &self->owner_colors[((guint64) value->i * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >>
+                           (64 - OWNER_COLORS_BITS)];
+  if (oc->set && oc->tid == value->i && oc->dark == palette->dark)
+    return oc->color;
   t = jvms_thread_list_lookup (self->threads, value->i);
-  return jvms_palette_thread (palette, value->i,
-                              t != NULL && t->kind == JVMS_THREAD_KIND_OTHER_PROCESS);
+  oc->color = jvms_palette_thread (palette, value->i,
+                                   t != NULL && t->kind == JVMS_THREAD_KIND_OTHER_PROCESS);
+  oc->tid = value->i;
+  oc->dark = palette->dark;
+  oc->set = TRUE;
+  return oc->color;
 }
 
 typedef struct
@@ -395,6 +419,7 @@ jvms_locks_view_finalize (GObject *object)
   jvms_row_cells_clear (&self->cells);
   g_clear_pointer (&self->locks, g_array_unref);
   g_clear_pointer (&self->threads, jvms_thread_list_free);
+  g_clear_pointer (&self->owner_colors, g_free);
   G_OBJECT_CLASS (jvms_locks_view_parent_class)->finalize (object);
 }
 
@@ -420,6 +445,7 @@ jvms_locks_view_class_init (JvmsLocksViewClass *klass)
 static void
 jvms_locks_view_init (JvmsLocksView *self)
 {
+  self->owner_colors = g_new0 (OwnerColor, 1 << OWNER_COLORS_BITS);
   self->locks = g_array_new (FALSE, TRUE, sizeof (Lock));
   g_array_set_clear_func (self->locks, clear_lock);
   jvms_row_cells_init (&self->cells, "Locks", ROW_H, N_LANES);

@@ -1,4 +1,4 @@
-/* jvms-samples-format.h: the on-disk layout of the sample store X.samples (format 2), kept beside
+/* jvms-samples-format.h: the on-disk layout of the sample store X.samples (format 6), kept beside
  * each index X.jvmsidx. docs/profile.md explains what it is for; this file says what every byte
  * means. Everything is little-endian; every size below is asserted at the end of the file.
  *
@@ -30,7 +30,10 @@
  *
  * File
  *   JvmsSamplesHeader at offset 0 (written last: zeros mean the file was never completed)
- *   blocks and nodes, lz4-compressed, in the order they were completed
+ *   blocks and nodes, in the order they were completed, each 8-byte aligned: a block's samples
+ *   stored raw, a node's sums lz4-compressed unless lz4 would not shrink them (then raw). A
+ *   payload whose compressed size equals its raw size is stored raw (format 6; before it every
+ *   payload was lz4), any other is lz4
  *   tables, each 8-byte aligned, at the offsets the directory gives
  *   the directory: n_tables x JvmsSamplesTable, at header.directory_offset
  *
@@ -38,8 +41,8 @@
  * lie inside the file with the size their count implies (count x entry size, strings against
  * their offsets), that every id a table holds points into its table (a stack's or path's parent
  * below it, frames, methods, strings), that each stack's path is its parent's path extended by
- * its frame's method, that blocks and nodes lie inside the file, that each lz4 payload
- * decompresses to exactly its declared size, and, while decoding, every varint against what
+ * its frame's method, that blocks and nodes lie inside the file (a raw payload's bytes, a compressed one's
+ * compressed bytes), that each lz4 payload decompresses to exactly its declared size, and, while decoding, every varint against what
  * remains of its block and every id against its table, and that a node's all-threads sections
  * lie at the levels that have them, one after each type's threads and nowhere else. A store that fails is reported with the
  * file, the offset and the structure, never read further.
@@ -51,7 +54,7 @@
 G_BEGIN_DECLS
 
 #define JVMS_SAMPLES_MAGIC          "JVMSSMP2"
-#define JVMS_SAMPLES_VERSION        5u
+#define JVMS_SAMPLES_VERSION        6u
 #define JVMS_SAMPLES_NONE           0xFFFFFFFFu
 /* Samples per level-0 block: the raw samples a query may decode at each end of its range. */
 #define JVMS_SAMPLES_BLOCK_SAMPLES  4096u
@@ -197,7 +200,7 @@ typedef struct
 
 typedef struct
 {
-  guint64 offset;            /* lz4 payload */
+  guint64 offset;            /* payload (stored raw: compressed_size = raw_size) */
   guint32 compressed_size;
   guint32 raw_size;          /* <= JVMS_SAMPLES_MAX_PAYLOAD */
   gint64  first_time;        /* its first and last sample times */
@@ -208,9 +211,10 @@ typedef struct
 
 typedef struct
 {
-  guint64 offset;            /* lz4 payload; 0 with both sizes 0 for a node left out */
+  guint64 offset;            /* payload, lz4 unless compressed_size = raw_size (then raw);
+                              * 0 with both sizes 0 for a node left out */
   guint32 compressed_size;
-  guint32 raw_size;
+  guint32 raw_size;          /* <= JVMS_SAMPLES_MAX_PAYLOAD */
 } JvmsSamplesNode;
 
 typedef struct
@@ -236,7 +240,7 @@ typedef struct
   gint64  maximum;
 } JvmsSamplesTiming;
 
-/* Payloads, once lz4-decompressed (varint = unsigned LEB128, at most 10 bytes; zigzag for signed):
+/* Payloads, as stored raw or once lz4-decompressed (varint = unsigned LEB128, at most 10 bytes; zigzag for signed):
  *
  * Block: n_samples records, each
  *   varint  time - previous time (the first: time - block.first_time)

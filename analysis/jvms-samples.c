@@ -407,16 +407,21 @@ type_is_cpu (JvmsSamplesWriter *self, guint32 type)
   return (GUINT32_FROM_LE (g_array_index (self->types, JvmsSamplesType, type).flags) & JVMS_SAMPLE_TYPE_CPU) != 0;
 }
 
-/* LZ4's acceleration for blocks and nodes (LZ4_compress_default's is 1): on the bench's 71 MB
- * recording (45.5 MB of blocks and nodes before compression) 1 gave 30.8 MB in 79 ms of thread
- * CPU time, 2 31.7 MB in 71 ms, 4 32.8 MB in 56 ms, 8 35.7 MB in 39 ms; 4 keeps the store within
- * 6 % of its size. Readers decompress any of them alike. */
+/* LZ4's acceleration for nodes (LZ4_compress_default's is 1): on the bench's 71 MB recording
+ * (45.5 MB of blocks and nodes before compression) 1 gave 30.8 MB in 79 ms of thread CPU time,
+ * 2 31.7 MB in 71 ms, 4 32.8 MB in 56 ms, 8 35.7 MB in 39 ms; 4 keeps the store within 6 % of
+ * its size. Readers decompress any of them alike. */
 #define LZ4_ACCELERATION 4
 
-/* Compresses @raw and writes it: its offset and sizes. */
+/* Writes @raw, lz4-compressed when @compress and that makes it smaller, else as it is
+ * (compressed size = raw size: what readers take for "stored raw"): its offset and sizes.
+ * Blocks are stored raw: each sample's varints differ from the next one's, so lz4 found 17 % of
+ * their bytes on the bench's recording for half of the store's lz4 time (docs/benchmarks.md,
+ * issue 18, sixth and seventh passes); nodes, whose sums repeat stack ids and counts, shrink by
+ * a third. */
 static void
-write_payload (JvmsSamplesWriter *self, GByteArray *raw, guint64 *offset, guint32 *compressed,
-               guint32 *raw_size)
+write_payload (JvmsSamplesWriter *self, GByteArray *raw, gboolean compress, guint64 *offset,
+               guint32 *compressed, guint32 *raw_size)
 {
   if (raw->len > JVMS_SAMPLES_MAX_PAYLOAD)
     {
@@ -427,17 +432,27 @@ write_payload (JvmsSamplesWriter *self, GByteArray *raw, guint64 *offset, guint3
       *compressed = *raw_size = 0;
       return;
     }
-  int bound = LZ4_compressBound ((int) raw->len);
-  g_byte_array_set_size (self->lz, (guint) bound);
-  int n = LZ4_compress_fast ((const char *) raw->data, (char *) self->lz->data, (int) raw->len, bound,
+  int n = 0;
+  if (compress)
+    {
+      int bound = LZ4_compressBound ((int) raw->len);
+      g_byte_array_set_size (self->lz, (guint) bound);
+      n = LZ4_compress_fast ((const char *) raw->data, (char *) self->lz->data, (int) raw->len, bound,
                              LZ4_ACCELERATION);
-  if (n <= 0)
-    self->failed = TRUE;
+    }
   pad_to_8 (self);
   *offset = self->pos;
-  *compressed = (guint32) MAX (n, 0);
   *raw_size = raw->len;
-  write_bytes (self, self->lz->data, (gsize) MAX (n, 0));
+  if (n > 0 && (guint) n < raw->len)
+    {
+      *compressed = (guint32) n;
+      write_bytes (self, self->lz->data, (gsize) n);
+    }
+  else
+    {
+      *compressed = raw->len;
+      write_bytes (self, raw->data, raw->len);
+    }
 }
 
 static int
@@ -663,7 +678,7 @@ carry (JvmsSamplesWriter *self, guint level, GArray *sums)
           encode_node (self, sums);
           guint64 offset;
           guint32 compressed, raw;
-          write_payload (self, self->enc, &offset, &compressed, &raw);
+          write_payload (self, self->enc, TRUE, &offset, &compressed, &raw);
           node.offset = GUINT64_TO_LE (offset);
           node.compressed_size = GUINT32_TO_LE (compressed);
           node.raw_size = GUINT32_TO_LE (raw);
@@ -813,7 +828,7 @@ flush_block (JvmsSamplesWriter *self)
   JvmsSamplesBlock block = { 0 };
   guint64 offset;
   guint32 compressed, raw;
-  write_payload (self, enc, &offset, &compressed, &raw);
+  write_payload (self, enc, FALSE, &offset, &compressed, &raw);
   block.offset = GUINT64_TO_LE (offset);
   block.compressed_size = GUINT32_TO_LE (compressed);
   block.raw_size = GUINT32_TO_LE (raw);

@@ -124,12 +124,24 @@ jvms_node_cache_insert (JvmsNodeCache *c, JvmsNode *node)
 gboolean
 jvms_node_cache_admit (JvmsNodeCache *c, guint64 offset)
 {
+  /* Two slots a blob: with one, two blobs of a range falling in the same slot (a few hundred
+   * blobs in 65,536 slots: about an even chance for some pair, depending on the file's layout)
+   * pushed each other out and neither was ever kept. */
   guint64 key = offset + 1;
-  guint slot = (guint) ((key * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> 48) & (OFFERED_SLOTS - 1);
-  gboolean admit;
+  guint64 hash = key * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
+  guint s1 = (guint) (hash >> 48) & (OFFERED_SLOTS - 1);
+  guint s2 = (guint) (hash >> 24) & (OFFERED_SLOTS - 1);
+  gboolean admit = TRUE;
   g_mutex_lock (&c->lock);
-  admit = c->offered[slot] == key;
-  c->offered[slot] = admit ? 0 : key;
+  if (c->offered[s1] == key)
+    c->offered[s1] = 0;
+  else if (c->offered[s2] == key)
+    c->offered[s2] = 0;
+  else
+    {
+      admit = FALSE;
+      c->offered[c->offered[s1] == 0 || c->offered[s2] != 0 ? s1 : s2] = key;
+    }
   g_mutex_unlock (&c->lock);
   return admit;
 }

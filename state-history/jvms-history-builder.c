@@ -44,7 +44,32 @@ struct _JvmsHistoryBuilder
   gboolean        failed;
   guint           attr_cap;   /* capacity of the per-attribute arrays */
   JvmsNodeEncoder enc;
+  guint32        *keys;       /* each attribute's object: its ancestor two levels below the root
+                                 (a thread, a CPU), or itself above; the encoder puts an object's
+                                 busy groups in one lz4 frame (jvms-history-format.h) */
+  guint           n_keys;
 };
+
+/* The objects of the attributes added since the last node. */
+static const guint32 *
+frame_keys (JvmsHistoryBuilder *b)
+{
+  JvmsAttrTree *t = b->h->attrs;
+  guint n = jvms_attr_tree_size (t);
+  if (b->n_keys < n)
+    {
+      b->keys = g_renew (guint32, b->keys, n);
+      /* A parent's id is smaller than its child's: its key is known. */
+      for (guint a = b->n_keys; a < n; a++)
+        {
+          JvmsAttribute p = jvms_attr_tree_parent (t, a);
+          b->keys[a] = p == JVMS_ATTRIBUTE_ROOT || jvms_attr_tree_parent (t, p) == JVMS_ATTRIBUTE_ROOT
+                         ? a : b->keys[p];
+        }
+      b->n_keys = n;
+    }
+  return b->keys;
+}
 
 /* Room kept in every inner node for its children's references (3 varints each). */
 #define CHILD_REF_BYTES     25u
@@ -177,7 +202,7 @@ write_node (JvmsHistoryBuilder *b, guint level, gint64 end, JvmsNodeChild *out, 
 {
   JvmsHistory *h = b->h;
   JvmsOpenNode *n = &h->open[level];
-  gsize size = jvms_node_encode (&b->enc, jvms_attr_tree_size (h->attrs), level, n->start, end,
+  gsize size = jvms_node_encode (&b->enc, frame_keys (b), jvms_attr_tree_size (h->attrs), level, n->start, end,
                                  n->iv, n->n, n->children, n->n_children);
   guint64 off;
   if (!jvms_history_append_blob (h, b->enc.blob, size, &off, error))
@@ -660,6 +685,8 @@ jvms_history_builder_close (JvmsHistoryBuilder *b, gint64 end_time, GError **err
   gboolean ok = close_locked (b, end_time, error);
   g_mutex_unlock (&b->h->lock);
   jvms_node_encoder_clear (&b->enc);
+  g_clear_pointer (&b->keys, g_free);
+  b->n_keys = 0;
   return ok;
 }
 
@@ -671,6 +698,8 @@ jvms_history_builder_free (JvmsHistoryBuilder *b)
   if (!b->closed && b->tmp_path)
     unlink (b->tmp_path);
   jvms_node_encoder_clear (&b->enc);
+  g_clear_pointer (&b->keys, g_free);
+  b->n_keys = 0;
   if (b->h)
     {
       /* Readers may still hold the history: mark the builder gone so that it stays frozen. */

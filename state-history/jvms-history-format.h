@@ -1,14 +1,14 @@
 /* jvms-history-format.h: every on-disk structure of a history file, declared once.
  *
- * A history file (format version JVMS_HISTORY_VERSION, below: 5). All integers are
+ * A history file (format version JVMS_HISTORY_VERSION, below: 6). All integers are
  * little-endian. Offsets are from the start of the file. "crc" is CRC32C (Castagnoli), see
  * jvms-history-crc.c for why.
  *
  *   offset 0     JvmsFileHeader (JVMS_FILE_HEADER_SIZE bytes, zero padded)
  *   then         node blobs, in the order the nodes were closed (children before parents):
- *                  JvmsNodeHeader, then csize bytes of an lz4 block (LZ4_compress_default)
- *                  that decompresses to exactly usize bytes of node payload (below)
- *   then         summary blobs (same framing as nodes: JvmsNodeHeader with level
+ *                  JvmsNodeHeader, then csize bytes (the node blob, below) that decompress to
+ *                  exactly usize bytes of node payload (below)
+ *   then         summary blobs (JvmsNodeHeader with level
  *                JVMS_NODE_LEVEL_SUMMARY, lz4 block of summary payload: level buckets and
  *                change lists; jvms-history-summary-codec.c)
  *   then         tables, each a raw byte range [offset, offset + size) whose crc is stored in
@@ -26,6 +26,27 @@
  * node holding the interval at t is on the single root-to-leaf path of t: a query for one time
  * reads one node per level. Intervals are added when they end; a node is closed (its end fixed,
  * written to disk) when it is full, and a new one starts at the close time.
+ *
+ * Node blob (format 6; the crc covers all of it): the payload below in lz4 blocks
+ * (LZ4_compress_default), its head (the bytes before the group area) in one and its group area in
+ * frames of whole blocks, each an lz4 block of its own, so that a reader decompresses only the
+ * frames holding the groups it asks for:
+ *   varint head_csize   compressed bytes of the head
+ *   varint n_frames     0 when the node has no group, else 1 to n_blocks
+ *   n_frames x { varint usize (> 0), varint csize (> 0) }: frame f holds the area bytes after
+ *            the frames before it; each starts where a block does (the first at 0), and they
+ *            add up to the area: the head is usize (the header's) less the frames' usizes
+ *   head_csize bytes: the head's lz4 block; then each frame's, in order (csize adds up)
+ *   Which blocks share a frame is the writer's choice; the reader checks only the above. The
+ *   builder gives a frame the blocks of one object (an attribute's ancestor two levels below the
+ *   root: a thread, a CPU; busy groups are blocks of their own, below) and puts blocks without
+ *   a busy group together up to JVMS_NODE_FRAME_SMALL bytes. Why: a node holds every attribute
+ *   that changed during its range, the critical path asks a thread's few and the CPUs', and
+ *   decompressing whole nodes was 0.74 G of its 2.48 G instructions on the p99 question of
+ *   bench/causality; a frame a busy group lost most of lz4's gain (a thread's states, system
+ *   calls and switch counters change at the same times and compress together: node bytes
+ *   +40 %), a frame an object +7 % (docs/benchmarks.md, tenth run). Summary blobs are one lz4
+ *   block of their whole payload.
  *
  * Node payload (uncompressed; leaves at most node_size bytes, inner nodes at most
  * max_node_usize, see the builder for why inner nodes grow with the attribute count):
@@ -118,9 +139,10 @@
 #include <glib.h>
 
 #define JVMS_HISTORY_MAGIC         "JVMSHST\x01" /* 8 bytes; the \x01 catches 7-bit transfers */
-#define JVMS_HISTORY_VERSION       5u /* 2: summary change lists; 3: summary levels 2 times apart;
+#define JVMS_HISTORY_VERSION       6u /* 2: summary change lists; 3: summary levels 2 times apart;
                                          4: a block directory in every node;
-                                         5: busy groups a block of their own */
+                                         5: busy groups a block of their own;
+                                         6: a node's group area in lz4 frames */
 #define JVMS_FILE_HEADER_SIZE      256u
 #define JVMS_NODE_MAGIC            0x444E564Au /* "JVND" little-endian */
 #define JVMS_NODE_LEVEL_SUMMARY    0xFFFFu
@@ -138,6 +160,9 @@
 #define JVMS_NODE_BLOCK_GROUPS     16u
 /* A group of more intervals than this is a block of its own (see the node payload above). */
 #define JVMS_NODE_GROUP_ALONE      32u
+/* A frame of small blocks (no busy group) goes on over the next small block while it stays within
+ * this many bytes (see the node blob above). */
+#define JVMS_NODE_FRAME_SMALL      4096u
 /* A block entry's bytes at most: 4 varints (attribute, offset and first interval under 2^32,
  * groups at most JVMS_NODE_BLOCK_GROUPS). */
 #define JVMS_NODE_BLOCK_ENTRY_MAX  16u

@@ -19,6 +19,8 @@ jvms_node_encoder_clear (JvmsNodeEncoder *enc)
   g_free (enc->groups);
   g_free (enc->blocks);
   g_free (enc->blob);
+  g_free (enc->parts);
+  g_free (enc->cuts);
   memset (enc, 0, sizeof *enc);
 }
 
@@ -38,6 +40,16 @@ ensure_cap (void **p, gsize *cap, gsize want, gsize elem)
   g_free (*p);
   *p = g_malloc (n * elem);
   *cap = n;
+}
+
+/* Block @b of the @n_blocks of an encoded node (of @n_groups groups and @n intervals) is a busy
+ * group alone. */
+static gboolean
+block_busy_at (const JvmsNodeBlock *blocks, guint n_blocks, guint n_groups, guint n, guint b)
+{
+  guint32 group_next = b + 1 < n_blocks ? blocks[b + 1].group : n_groups;
+  guint32 first_next = b + 1 < n_blocks ? blocks[b + 1].first : n;
+  return group_next - blocks[b].group == 1 && first_next - blocks[b].first > JVMS_NODE_GROUP_ALONE;
 }
 
 void
@@ -94,7 +106,73 @@ jvms_blob_frame (JvmsNodeEncoder *enc, const guint8 *payload, gsize usize, guint
 }
 
 gsize
+jvms_node_frame (JvmsNodeEncoder *enc, const guint8 *payload, gsize usize, gsize head,
+                 const guint32 *cuts, guint n_cuts, guint32 level, guint32 n_items, gint64 start,
+                 gint64 end)
+{
+  g_assert (head > 0 && head <= usize);
+  gsize area = usize - head;
+  /* The frames' starts: 0, then the cuts inside the area, increasing. */
+  guint n_frames = 0;
+  g_autofree guint32 *starts = g_new (guint32, (gsize) n_cuts + 2);
+  if (area > 0)
+    {
+      starts[n_frames++] = 0;
+      for (guint i = 0; i < n_cuts; i++)
+        if (cuts[i] > starts[n_frames - 1] && cuts[i] < area)
+          starts[n_frames++] = cuts[i];
+    }
+  starts[n_frames] = (guint32) area;
+  /* Each part compressed into enc->parts, then the table of their sizes in front. */
+  gsize bound = (gsize) LZ4_compressBound ((int) head);
+  for (guint f = 0; f < n_frames; f++)
+    bound += (gsize) LZ4_compressBound ((int) (starts[f + 1] - starts[f]));
+  ensure_cap ((void **) &enc->parts, &enc->parts_cap, bound, 1);
+  g_autofree guint32 *csizes = g_new (guint32, (gsize) n_frames + 1);
+  guint8 *q = enc->parts;
+  for (guint f = 0; f <= n_frames; f++)
+    {
+      const guint8 *from = f == 0 ? payload : payload + head + starts[f - 1];
+      gsize n = f == 0 ? head : starts[f] - starts[f - 1];
+      int c = LZ4_compress_default ((const char *) from, (char *) q, (int) n,
+                                    (int) (enc->parts + bound - q));
+      g_assert (c > 0); /* cannot fail with bound-sized room */
+      csizes[f] = (guint32) c;
+      q += c;
+    }
+  gsize parts = (gsize) (q - enc->parts);
+  gsize table_max = 20 + (gsize) n_frames * 10;
+  ensure_cap ((void **) &enc->blob, &enc->blob_cap, sizeof (JvmsNodeHeader) + table_max + parts, 1);
+  guint8 *p = enc->blob + sizeof (JvmsNodeHeader);
+  p = jvms_varint_put (p, csizes[0]);
+  p = jvms_varint_put (p, n_frames);
+  for (guint f = 0; f < n_frames; f++)
+    {
+      p = jvms_varint_put (p, starts[f + 1] - starts[f]);
+      p = jvms_varint_put (p, csizes[f + 1]);
+    }
+  memcpy (p, enc->parts, parts);
+  p += parts;
+  gsize csize = (gsize) (p - enc->blob) - sizeof (JvmsNodeHeader);
+  JvmsNodeHeader h = {
+    .magic = JVMS_NODE_MAGIC,
+    .csize = (guint32) csize,
+    .usize = (guint32) usize,
+    .level = level,
+    .n_intervals = n_items,
+    .start = start,
+    .end = end,
+  };
+  jvms_node_header_write (enc->blob, &h);
+  guint32 crc = jvms_crc32c (enc->blob + NODE_HEADER_CRC_FROM, sizeof (JvmsNodeHeader) - NODE_HEADER_CRC_FROM);
+  crc = jvms_crc32c_update (crc, enc->blob + sizeof (JvmsNodeHeader), csize);
+  jvms_put_u32le (enc->blob + 4, crc);
+  return sizeof (JvmsNodeHeader) + csize;
+}
+
+gsize
 jvms_node_encode (JvmsNodeEncoder       *enc,
+                  const guint32         *keys,
                   guint                  n_attributes,
                   guint32                level,
                   gint64                 start,
@@ -234,10 +312,36 @@ jvms_node_encode (JvmsNodeEncoder       *enc,
       p = jvms_varint_put (p, e->group - before.group);
       before = *e;
     }
+  enc->head = (gsize) (p - enc->payload);
   memcpy (p, enc->groups, area);
   p += area;
   gsize usize = (gsize) (p - enc->payload);
-  return jvms_blob_frame (enc, enc->payload, usize, level, n, start, end);
+
+  /* The frames (format 6): a frame goes on over the next block while that block's first
+   * attribute has the frame's first block's object (@keys), or while neither holds a busy group
+   * and the frame stays within JVMS_NODE_FRAME_SMALL bytes. */
+  g_free (enc->cuts);
+  enc->cuts = g_new (guint32, (gsize) n_blocks + 1);
+  enc->n_cuts = 0;
+  guint f = 0;
+  gboolean frame_busy = n_blocks > 0 && block_busy_at (enc->blocks, n_blocks, nt, n, 0);
+  for (guint b = 1; b < n_blocks; b++)
+    {
+      gboolean busy = block_busy_at (enc->blocks, n_blocks, nt, n, b);
+      guint32 kf = keys != NULL ? keys[enc->blocks[f].attr] : enc->blocks[f].attr;
+      guint32 kb = keys != NULL ? keys[enc->blocks[b].attr] : enc->blocks[b].attr;
+      gsize through = (b + 1 < n_blocks ? enc->blocks[b + 1].offset : area) - enc->blocks[f].offset;
+      if (kf == kb || (!frame_busy && !busy && through <= JVMS_NODE_FRAME_SMALL))
+        frame_busy = frame_busy || busy;
+      else
+        {
+          enc->cuts[enc->n_cuts++] = enc->blocks[b].offset;
+          f = b;
+          frame_busy = busy;
+        }
+    }
+  return jvms_node_frame (enc, enc->payload, usize, enc->head, enc->cuts, enc->n_cuts, level, n,
+                          start, end);
 }
 
 static gboolean
@@ -342,16 +446,17 @@ scratch_reserve (Scratch *s, gsize n)
   return s->data;
 }
 
-/* Reads, checks and decompresses the blob at @offset into @payload_scratch when given (grown
- * to the payload's size), else into a new allocation. */
-static guint8 *
-blob_read (int             fd,
+/* Reads the blob at @offset into @framed (its header and @csize bytes: NULL for this thread's
+ * buffer) and checks it: where it lies, its header, its checksum and its payload's size. Returns
+ * its compressed bytes (after the header in the buffer), NULL on error. */
+static const guint8 *
+blob_load (int             fd,
            const char     *file,
            guint64         offset,
            guint32         csize,
            guint64         data_end,
            guint32         max_usize,
-           Scratch        *payload_scratch,
+           guint8         *framed,
            JvmsNodeHeader *out_header,
            GError        **error)
 {
@@ -368,8 +473,10 @@ blob_read (int             fd,
                    file, offset, csize, JVMS_FILE_HEADER_SIZE, data_end);
       return NULL;
     }
-  /* No valid blob compresses worse than lz4's bound for the largest payload. */
-  if ((guint64) csize > (guint64) LZ4_COMPRESSBOUND (max_usize))
+  /* No valid blob compresses worse than lz4's bound for the largest payload; a node's frames
+   * (format 6) add their table and an lz4 block's few bytes each, a frame holding a block or
+   * more: twice the bound is well beyond what the builder writes, and bounds the allocation. */
+  if ((guint64) csize > 2 * (guint64) LZ4_COMPRESSBOUND (max_usize) + 64)
     {
       g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT,
                    "%s: node at offset %" G_GUINT64_FORMAT ": %u compressed bytes exceed what "
@@ -378,7 +485,8 @@ blob_read (int             fd,
     }
   /* Header and payload in one read: the reference gives the size, and a cold view reads
    * thousands of small blobs, a system call each. */
-  guint8 *framed = scratch_reserve (&blob_scratch ()->compressed, sizeof hb + csize);
+  if (framed == NULL)
+    framed = scratch_reserve (&blob_scratch ()->compressed, sizeof hb + csize);
   if (framed == NULL)
     {
       g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_IO,
@@ -422,6 +530,34 @@ blob_read (int             fd,
                    "node size %u", file, offset, h.usize, max_usize);
       return NULL;
     }
+  *out_header = h;
+  return cbuf;
+}
+
+/* Reads, checks and decompresses the blob at @offset (one lz4 block: a summary blob) into
+ * @payload_scratch when given (grown to the payload's size), else into a new allocation. */
+static guint8 *
+blob_read (int             fd,
+           const char     *file,
+           guint64         offset,
+           guint32         csize,
+           guint64         data_end,
+           guint32         max_usize,
+           Scratch        *payload_scratch,
+           JvmsNodeHeader *out_header,
+           GError        **error)
+{
+  JvmsNodeHeader h;
+  if ((guint64) csize > (guint64) LZ4_COMPRESSBOUND (max_usize))
+    {
+      g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT,
+                   "%s: node at offset %" G_GUINT64_FORMAT ": %u compressed bytes exceed what "
+                   "a payload of at most %u bytes can take", file, offset, csize, max_usize);
+      return NULL;
+    }
+  const guint8 *cbuf = blob_load (fd, file, offset, csize, data_end, max_usize, NULL, &h, error);
+  if (cbuf == NULL)
+    return NULL;
   guint8 *payload = payload_scratch ? scratch_reserve (payload_scratch, h.usize)
                                     : g_try_malloc (h.usize);
   if (payload == NULL)
@@ -502,21 +638,65 @@ jvms_node_read (int         fd,
 {
   JvmsNodeHeader h;
   JvmsNode *node = NULL;
-  /* Decompressed into its own allocation, which the node keeps: its group area is the end of it
-   * (copying the area out of a scratch buffer into the node was 6 % of a long critical path's
-   * instructions). */
-  guint8 *payload = jvms_blob_read (fd, file, offset, csize, data_end, node_size, &h, error);
+  /* The blob is read into its own allocation, which the node keeps: its frames are
+   * decompressed from there when first met (format 6); the head (children and block
+   * directory) at once, into this thread's buffer. */
+  guint8 *payload = NULL;
+  if ((guint64) csize <= 2 * (guint64) LZ4_COMPRESSBOUND (node_size) + 64)
+    payload = g_try_malloc (sizeof (JvmsNodeHeader) + (gsize) csize);
   if (payload == NULL)
-    return NULL;
+    {
+      g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT,
+                   "%s: node at offset %" G_GUINT64_FORMAT ": %u compressed bytes exceed what "
+                   "a payload of at most %u bytes can take", file, offset, csize, node_size);
+      return NULL;
+    }
+  const guint8 *cbuf = blob_load (fd, file, offset, csize, data_end, node_size, payload, &h, error);
+  if (cbuf == NULL)
+    {
+      g_free (payload);
+      return NULL;
+    }
 
-  const guint8 *p = payload, *pend = payload + h.usize;
+  /* The frame table: the head's compressed size, the frames' sizes. */
+  const guint8 *t = cbuf, *tend = cbuf + csize;
+  guint64 head_csize = 0, n_frames = 0;
+  if (!jvms_varint_get (&t, tend, &head_csize) || !jvms_varint_get (&t, tend, &n_frames)
+      || n_frames > (guint64) (tend - t) / 2)
+    CORRUPT ("bad frame table");
+  const guint8 *frames_at = t;
+  guint64 area = 0, frames_csize = 0;
+  for (guint64 f = 0; f < n_frames; f++)
+    {
+      guint64 us = 0, cs = 0;
+      if (!jvms_varint_get (&t, tend, &us) || !jvms_varint_get (&t, tend, &cs) || us == 0
+          || cs == 0 || us > h.usize || cs > (guint64) LZ4_COMPRESSBOUND ((int) us))
+        CORRUPT ("frame %" G_GUINT64_FORMAT " has bad sizes", f);
+      area += us;
+      frames_csize += cs;
+    }
+  if (area >= h.usize || head_csize == 0 || head_csize > (guint64) (tend - t)
+      || frames_csize != (guint64) (tend - t) - head_csize)
+    CORRUPT ("its frames do not add up to its %u bytes (%u compressed)", h.usize, csize);
+  const guint8 *head_c = t;
+  guint32 head_usize = h.usize - (guint32) area;
+  guint8 *head = scratch_reserve (&blob_scratch ()->payload, head_usize);
+  if (head == NULL)
+    {
+      g_free (payload);
+      g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_IO,
+                   "%s: node at offset %" G_GUINT64_FORMAT ": out of memory", file, offset);
+      return NULL;
+    }
+  if (LZ4_decompress_safe ((const char *) head_c, (char *) head, (int) head_csize, (int) head_usize)
+      != (int) head_usize)
+    CORRUPT ("its head does not decompress to its %u bytes", head_usize);
+
+  const guint8 *p = head, *pend = head + head_usize;
   guint64 n_children, n_groups, v;
 
   if (h.level == JVMS_NODE_LEVEL_SUMMARY || h.level > 64)
-    {
-      node = NULL;
-      CORRUPT ("level %u is not a tree level", h.level);
-    }
+    CORRUPT ("level %u is not a tree level", h.level);
   if (h.end < h.start)
     CORRUPT ("its range ends (%" G_GINT64_FORMAT ") before it starts (%" G_GINT64_FORMAT ")", h.end, h.start);
   /* Each interval takes at least 2 payload bytes: a bound before allocating from the count. */
@@ -544,15 +724,27 @@ jvms_node_read (int         fd,
   for (guint64 b = 0; b < n_blocks * 4; b++)
     if (!jvms_varint_get (&p, pend, &v))
       CORRUPT ("block directory runs past the payload");
-  gsize area = (gsize) (pend - p);
+  if (p != pend)
+    CORRUPT ("%" G_GSIZE_FORMAT " bytes after its block directory", (gsize) (pend - p));
+  /* A frame holds a block or more. */
+  if (n_frames > n_blocks || (n_blocks > 0 && n_frames == 0))
+    CORRUPT ("%" G_GUINT64_FORMAT " frames for %" G_GUINT64_FORMAT " blocks", n_frames, n_blocks);
 
   gsize bytes = sizeof (JvmsNode) + n_children * sizeof (JvmsNodeChild) +
-                (n_blocks + 1) * sizeof (JvmsNodeBlock) + n_blocks * sizeof (gpointer);
-  node = g_malloc (bytes);
+                (n_blocks + 1) * sizeof (JvmsNodeBlock) + n_blocks * sizeof (gpointer) +
+                n_frames * sizeof (JvmsNodeFrame);
+  node = g_try_malloc (bytes + area);
+  if (node == NULL)
+    {
+      g_free (payload);
+      g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_IO,
+                   "%s: node at offset %" G_GUINT64_FORMAT ": out of memory", file, offset);
+      return NULL;
+    }
   memset (node, 0, sizeof *node);
   node->ref_count = 1;
   node->offset = offset;
-  node->bytes = bytes + h.usize;
+  node->bytes = bytes + area + sizeof (JvmsNodeHeader) + csize;
   node->payload = g_steal_pointer (&payload);
   node->start = h.start;
   node->end = h.end;
@@ -571,7 +763,24 @@ jvms_node_read (int         fd,
   memset (node->memo, 0, n_blocks * sizeof (gpointer));
   mem += n_blocks * sizeof (gpointer);
   node->blocks = (JvmsNodeBlock *) mem;
-  node->area = p;
+  mem += (n_blocks + 1) * sizeof (JvmsNodeBlock);
+  node->frames = (JvmsNodeFrame *) mem;
+  node->n_frames = (guint32) n_frames;
+  mem += n_frames * sizeof (JvmsNodeFrame);
+  node->area = mem;
+  {
+    const guint8 *ft = frames_at;
+    guint32 uoff = 0, coff = (guint32) (head_c + head_csize - node->payload);
+    for (guint f = 0; f < n_frames; f++)
+      {
+        guint64 us = 0, cs = 0;
+        jvms_varint_get (&ft, tend, &us);
+        jvms_varint_get (&ft, tend, &cs);
+        node->frames[f] = (JvmsNodeFrame) { uoff, (guint32) us, coff, (guint32) cs, 0 };
+        uoff += (guint32) us;
+        coff += (guint32) cs;
+      }
+  }
 
   const guint8 *q = children_at;
   gint64 prev = h.start;
@@ -629,6 +838,14 @@ jvms_node_read (int         fd,
     if (jvms_node_block_groups (node, b) < JVMS_NODE_BLOCK_GROUPS && !node_block_busy (node, b)
         && !node_block_busy (node, b + 1))
       CORRUPT ("block %u holds %u groups, yet no busy group cuts it", b, jvms_node_block_groups (node, b));
+  /* Each frame starts where a block does (the first at 0, as the first block). */
+  for (guint f = 0, b = 0; f < node->n_frames; f++)
+    {
+      while (b < n_blocks && node->blocks[b].offset < node->frames[f].uoff)
+        b++;
+      if (b == n_blocks || node->blocks[b].offset != node->frames[f].uoff)
+        CORRUPT ("frame %u starts inside a block", f);
+    }
   return node;
 
 fail:
@@ -660,10 +877,56 @@ jvms_group_reader_init (JvmsGroupReader *r, const JvmsNode *node, const char *fi
   r->block = node->n_blocks;
 }
 
-static void
-block_enter (JvmsGroupReader *r, guint b)
+#define FRAME_LOCK_BIT 0
+#define FRAME_DONE     JVMS_NODE_FRAME_DONE
+
+int
+jvms_node_frame_ensure (const JvmsNode *node, guint b, const char *file, GError **error)
+{
+  if (node->n_frames == 0)
+    return 0;
+  /* The last frame starting at or before the block. */
+  guint32 at = node->blocks[b].offset;
+  guint lo = 0, hi = node->n_frames;
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      if (node->frames[mid].uoff <= at)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  /* Frames and blocks are shared by the threads that query the node: filled once, under the
+   * frame's bit lock, then only read. */
+  JvmsNodeFrame *f = (JvmsNodeFrame *) &node->frames[lo - 1];
+  if (g_atomic_int_get (&f->state) & FRAME_DONE)
+    return 0;
+  int rc = 0;
+  g_bit_lock (&f->state, FRAME_LOCK_BIT);
+  if (!(g_atomic_int_get (&f->state) & FRAME_DONE))
+    {
+      int got = LZ4_decompress_safe ((const char *) node->payload + f->coff,
+                                     (char *) node->area + f->uoff, (int) f->csize, (int) f->usize);
+      if (got == (int) f->usize)
+        g_atomic_int_or ((guint *) &f->state, FRAME_DONE);
+      else
+        {
+          g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT,
+                       "%s: node at offset %" G_GUINT64_FORMAT ": frame %u does not decompress "
+                       "to its %u bytes", file, node->offset, lo - 1, f->usize);
+          rc = -1;
+        }
+    }
+  g_bit_unlock (&f->state, FRAME_LOCK_BIT);
+  return rc;
+}
+
+static int
+block_enter (JvmsGroupReader *r, guint b, GError **error)
 {
   const JvmsNode *n = r->node;
+  if (jvms_node_frame_ensure (n, b, r->file, error) < 0)
+    return -1;
   r->block = b;
   r->in_block = 0;
   r->p = n->area + n->blocks[b].offset;
@@ -671,6 +934,7 @@ block_enter (JvmsGroupReader *r, guint b)
   r->k = n->blocks[b].first;
   r->block_end_k = n->blocks[b + 1].first;
   r->left = 0;
+  return 0;
 }
 
 /* The header of the group at r->p; the previous group's intervals are all read. */
@@ -932,7 +1196,10 @@ jvms_group_reader_next_group (JvmsGroupReader *r, GError **error)
   if (n->n_blocks == 0)
     return 0;
   if (r->block == n->n_blocks)
-    block_enter (r, 0);
+    {
+      if (block_enter (r, 0, error) < 0)
+        return -1;
+    }
   else if (group_skip (r, error) < 0)
     return -1;
   if (r->in_block > 0 && r->p == r->block_end)
@@ -948,7 +1215,8 @@ jvms_group_reader_next_group (JvmsGroupReader *r, GError **error)
       if (n->blocks[r->block + 1].attr <= r->attr)
         CORRUPT ("block %u starts at attribute %u, not after %u", r->block + 1,
                  n->blocks[r->block + 1].attr, r->attr);
-      block_enter (r, r->block + 1);
+      if (block_enter (r, r->block + 1, error) < 0)
+        return -1;
     }
   else if (r->in_block == jvms_node_block_groups (n, r->block))
     CORRUPT ("block %u runs on past %u groups", r->block, jvms_node_block_groups (n, r->block));
@@ -977,7 +1245,8 @@ jvms_group_reader_seek (JvmsGroupReader *r, guint32 attr, GError **error)
   guint b = jvms_node_blocks_upto (r->node, attr);
   if (b == 0)
     return 0;
-  block_enter (r, b - 1);
+  if (block_enter (r, b - 1, error) < 0)
+    return -1;
   for (;;)
     {
       if (group_header (r, error) < 0)

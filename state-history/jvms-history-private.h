@@ -86,6 +86,17 @@ typedef struct
   guint32 group;
 } JvmsNodeBlock;
 
+/* One lz4 frame of a read node's group area (format 6, jvms-history-format.h): area bytes
+ * [uoff, uoff + usize), compressed at [coff, coff + csize) of the node's blob; decompressed once,
+ * under a bit lock of @state, the first time a reader enters one of its blocks. */
+typedef struct
+{
+  guint32 uoff, usize;
+  guint32 coff, csize;
+  gint    state; /* JVMS_NODE_FRAME_DONE once decompressed, and the lock bit 0 */
+} JvmsNodeFrame;
+#define JVMS_NODE_FRAME_DONE 2
+
 /* A read node: its children and block directory decoded and checked, its group area kept as
  * stored (decompressed) and decoded group by group when a query asks (JvmsGroupReader), so
  * that a query of a few attributes decodes only theirs. One allocation; shared through the
@@ -107,9 +118,13 @@ typedef struct
   JvmsNodeChild *children;
   JvmsNodeBlock *blocks;      /* n_blocks + 1: the last is {G_MAXUINT32, area size, n_intervals,
                                  n_groups} */
-  const guint8  *area;        /* the group area */
-  guint8        *payload;     /* a read node's payload, decompressed there (the area is its end),
-                                 freed with the node; NULL for others */
+  guint8        *area;        /* the group area: a read node's frames are decompressed into it
+                                 when a reader first enters one of their blocks
+                                 (jvms_node_frame_ensure) */
+  guint8        *payload;     /* a read node's blob as stored (its frames compressed), freed
+                                 with the node; NULL for others */
+  JvmsNodeFrame *frames;      /* n_frames: the group area's lz4 frames (format 6) */
+  guint32        n_frames;
   gpointer      *memo;        /* n_blocks slots (atomic): a block's groups decoded once for the
                                  queries of a few attributes (jvms-history-node-memo.c) */
   gsize          charged;     /* memo bytes charged to the cache (under its lock) */
@@ -208,11 +223,20 @@ typedef struct
   guint    n_blocks_cap;
   guint8  *blob;     /* JvmsNodeHeader + compressed payload */
   gsize    blob_cap;
+  guint8  *parts;    /* the lz4 blocks of a node's head and frames, before they are framed */
+  gsize    parts_cap;
+  guint32 *cuts;     /* the last node's frame starts after the first (group area offsets) */
+  guint    n_cuts;
+  gsize    head;     /* the last node's payload bytes before its group area */
 } JvmsNodeEncoder;
 
 void     jvms_node_encoder_clear (JvmsNodeEncoder *enc);
-/* Encodes and compresses a node; returns the blob (header + compressed) in enc->blob. */
+/* Encodes and compresses a node; returns the blob (header + compressed) in enc->blob. @keys
+ * (NULL: each attribute its own) gives each attribute its object, whose busy groups share an
+ * lz4 frame (jvms-history-format.h); the payload stays in enc->payload, its head's length in
+ * enc->head and its frames' starts in enc->cuts. */
 gsize    jvms_node_encode        (JvmsNodeEncoder       *enc,
+                                  const guint32         *keys,
                                   guint                  n_attributes,
                                   guint32                level,
                                   gint64                 start,
@@ -278,6 +302,23 @@ const guint8 *jvms_blob_read_scratch (int             fd,
                                       guint32         max_usize,
                                       JvmsNodeHeader *out_header,
                                       GError        **error);
+/* Frames a tree node's @usize payload bytes into enc->blob (format 6): header, frame table, the
+ * @head bytes before the group area as one lz4 block, the area as one lz4 block a frame, the
+ * frames starting at 0 and at the @n_cuts increasing area offsets @cuts (those past the area
+ * are dropped). Returns the blob size. */
+gsize     jvms_node_frame  (JvmsNodeEncoder *enc,
+                            const guint8    *payload,
+                            gsize            usize,
+                            gsize            head,
+                            const guint32   *cuts,
+                            guint            n_cuts,
+                            guint32          level,
+                            guint32          n_items,
+                            gint64           start,
+                            gint64           end);
+/* The frame holding block @b of @node decompressed (once; thread-safe): 0, or -1 with CORRUPT
+ * when it does not decompress to its size. */
+int       jvms_node_frame_ensure (const JvmsNode *node, guint b, const char *file, GError **error);
 /* Frames @usize payload bytes into enc->blob: header + lz4 block. Returns the blob size. */
 gsize     jvms_blob_frame  (JvmsNodeEncoder *enc,
                             const guint8    *payload,

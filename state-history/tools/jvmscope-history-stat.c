@@ -14,10 +14,9 @@ static gboolean
 walk (JvmsHistory *h, guint64 off, guint32 csize, guint32 level, gint64 start, gint64 max_end,
       LevelStat *ls, GError **error)
 {
-  JvmsNodeHeader hd;
-  g_autofree guint8 *payload = jvms_blob_read (h->fd, h->path, off, csize, h->data_end,
-                                               MAX (h->node_size, h->max_node_usize), &hd, error);
-  if (payload == NULL)
+  /* The header's payload size: a node's frames are decompressed only when read. */
+  guint8 hb[sizeof (JvmsNodeHeader)];
+  if (!jvms_read_exact (h->fd, hb, sizeof hb, off, h->path, "node header", error))
     return FALSE;
   g_autoptr (JvmsNode) n = jvms_history_get_node (h, off, csize, level, start, max_end, error);
   if (n == NULL)
@@ -27,7 +26,7 @@ walk (JvmsHistory *h, guint64 off, guint32 csize, guint32 level, gint64 start, g
       ls[level].nodes++;
       ls[level].intervals += n->n_intervals;
       ls[level].csize += sizeof (JvmsNodeHeader) + csize;
-      ls[level].usize += hd.usize;
+      ls[level].usize += jvms_get_u32le (hb + 12);
     }
   for (guint c = 0; c < n->n_children; c++)
     {

@@ -1227,7 +1227,7 @@ test_node_blocks (void)
   const JvmsRawInterval *sorted = (const JvmsRawInterval *) ivs->data;
 
   JvmsNodeEncoder enc = { 0 };
-  gsize size = jvms_node_encode (&enc, BLOCK_ATTRS, 0, BLOCK_NODE_START, BLOCK_NODE_END,
+  gsize size = jvms_node_encode (&enc, NULL, BLOCK_ATTRS, 0, BLOCK_NODE_START, BLOCK_NODE_END,
                                  (const JvmsRawInterval *) by_end->data, by_end->len, NULL, 0);
   g_autofree char *path = tmp_path ("node.hist");
   int fd = g_open (path, O_RDWR | O_CREAT | O_TRUNC, 0600);
@@ -1259,9 +1259,47 @@ test_node_blocks (void)
   for (guint32 a = 0; a < BLOCK_ATTRS; a += 23)
     busy += a % 7 != 3;
   g_assert_cmpuint (alone, ==, busy);
+  /* Format 6: the group area in lz4 frames (without keys each busy group has one of its own), none
+   * decompressed when the node is read, then only the one a seek enters. */
+  g_assert_cmpuint (n->n_frames, ==, enc.n_cuts + 1);
+  g_assert_cmpuint (n->n_frames, >=, busy + 1);
+  const JvmsGroupColumns *busy_cols;
+  gsize charged = 0;
+  for (guint f = 0; f < n->n_frames; f++)
+    g_assert_false (n->frames[f].state & JVMS_NODE_FRAME_DONE);
+  g_assert_cmpint (jvms_node_memo_group (n, 23, path, &charged, &busy_cols, &error), ==, 1);
+  g_assert_cmpuint (busy_cols->n, ==, 60);
+  guint done = 0;
+  for (guint f = 0; f < n->n_frames; f++)
+    done += (n->frames[f].state & JVMS_NODE_FRAME_DONE) != 0;
+  g_assert_cmpuint (done, ==, 1);
   JvmsNodeCache *cache = jvms_node_cache_new (0);
   g_assert_cmpint (node_reads_as (n, path, sorted, ivs->len, cache, &error), ==, 1);
   g_assert_no_error (error);
+  /* A frame whose lz4 bytes are damaged (behind a recomputed CRC32C): the node reads, the
+   * queries of that frame's groups report CORRUPT naming the file and the frame, the others
+   * read. */
+  guint busy_frame = 0;
+  for (guint f = 0; f < n->n_frames; f++)
+    if (n->frames[f].uoff == n->blocks[jvms_node_blocks_upto (n, 23) - 1].offset)
+      busy_frame = f;
+  g_autofree guint8 *bad = g_memdup2 (enc.blob, size);
+  memset (bad + n->frames[busy_frame].coff, 0xFF, n->frames[busy_frame].csize);
+  guint32 crc = jvms_crc32c (bad + 8, sizeof (JvmsNodeHeader) - 8);
+  jvms_put_u32le (bad + 4, jvms_crc32c_update (crc, bad + sizeof (JvmsNodeHeader), size - sizeof (JvmsNodeHeader)));
+  jvms_node_unref (n);
+  n = node_from_blob (fd, path, bad, size, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (jvms_node_memo_group (n, 1, path, &charged, &busy_cols, &error), ==, 1);
+  g_assert_no_error (error);
+  g_assert_cmpint (jvms_node_memo_group (n, 23, path, &charged, &busy_cols, &error), ==, -1);
+  g_assert_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT);
+  g_assert_nonnull (strstr (error->message, path));
+  g_assert_nonnull (strstr (error->message, "frame"));
+  g_clear_error (&error);
+  g_assert_false (jvms_node_check_groups (n, path, &error));
+  g_assert_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT);
+  g_clear_error (&error);
   jvms_node_unref (n);
 
   guint32 usize = jvms_get_u32le (enc.blob + 12);
@@ -1276,7 +1314,8 @@ test_node_blocks (void)
       {
         memcpy (damaged, payload, usize);
         damaged[off] ^= flips[f];
-        gsize fsize = jvms_blob_frame (&frame, damaged, usize, 0, ivs->len, BLOCK_NODE_START, BLOCK_NODE_END);
+        gsize fsize = jvms_node_frame (&frame, damaged, usize, enc.head, enc.cuts, enc.n_cuts, 0,
+                                       ivs->len, BLOCK_NODE_START, BLOCK_NODE_END);
         g_clear_error (&error);
         JvmsNode *m = node_from_blob (fd, path, frame.blob, fsize, &error);
         int got = m != NULL ? node_reads_as (m, path, sorted, ivs->len, cache, &error) : -1;
@@ -1295,7 +1334,8 @@ test_node_blocks (void)
   /* Cut short by 1 to 12 bytes: the last block ends inside its last interval. */
   for (guint cut = 1; cut <= 12; cut++)
     {
-      gsize fsize = jvms_blob_frame (&frame, payload, usize - cut, 0, ivs->len, BLOCK_NODE_START, BLOCK_NODE_END);
+      gsize fsize = jvms_node_frame (&frame, payload, usize - cut, enc.head, enc.cuts, enc.n_cuts, 0,
+                                     ivs->len, BLOCK_NODE_START, BLOCK_NODE_END);
       g_clear_error (&error);
       JvmsNode *m = node_from_blob (fd, path, frame.blob, fsize, &error);
       if (m != NULL)
@@ -1349,7 +1389,8 @@ read_three_groups (int fd, const char *path, guint first_count, guint n_blocks, 
   put_null_group (p, n_blocks == 2 ? -1 : 1, 1);
   put_null_group (p, 1, 1);
   JvmsNodeEncoder frame = { 0 };
-  gsize size = jvms_blob_frame (&frame, p->data, p->len, 0, first_count + 2, BLOCK_NODE_START, BLOCK_NODE_END);
+  gsize size = jvms_node_frame (&frame, p->data, p->len, n_blocks == 2 ? 11 : 7, NULL, 0, 0,
+                                first_count + 2, BLOCK_NODE_START, BLOCK_NODE_END);
   JvmsNode *n = node_from_blob (fd, path, frame.blob, size, error);
   jvms_node_encoder_clear (&frame);
   return n;

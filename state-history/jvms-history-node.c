@@ -1062,9 +1062,9 @@ jvms_group_reader_decode (JvmsGroupReader *r, gint64 *starts, gint64 *ends, guin
               CORRUPT ("interval %u continues nothing", k);
             }
         }
-      else if (!jvms_varint_get (&p, pend, &sd))
+      else if (!jvms_varint_get_fast (&p, pend, &sd))
         goto runs_past;
-      if (!jvms_varint_get (&p, pend, &len))
+      if (!jvms_varint_get_fast (&p, pend, &len))
         goto runs_past;
       if (sd > node_end - (guint64) ref || len == 0 || len > node_end - (guint64) ref - sd)
         CORRUPT ("interval %u (attribute %u) lies outside the node's range", k, r->attr);
@@ -1073,7 +1073,7 @@ jvms_group_reader_decode (JvmsGroupReader *r, gint64 *starts, gint64 *ends, guin
         case JVMS_VALUE_INT:
           if (small)
             val = small - 1;
-          else if (!jvms_varint_get (&p, pend, &val))
+          else if (!jvms_varint_get_fast (&p, pend, &val))
             goto runs_past;
           else
             val = (guint64) jvms_unzigzag (val);
@@ -1081,7 +1081,7 @@ jvms_group_reader_decode (JvmsGroupReader *r, gint64 *starts, gint64 *ends, guin
         case JVMS_VALUE_STRING:
           if (small)
             val = small - 1;
-          else if (!jvms_varint_get (&p, pend, &val))
+          else if (!jvms_varint_get_fast (&p, pend, &val))
             goto runs_past;
           if (val >= n->n_strings)
             CORRUPT ("interval %u refers to string %" G_GUINT64_FORMAT " of %u", k, val, n->n_strings);

@@ -80,15 +80,12 @@ node_header_parse (const guint8 *p, JvmsNodeHeader *h)
   h->end = (gint64) jvms_get_u64le (p + 32);
 }
 
-gsize
-jvms_blob_frame (JvmsNodeEncoder *enc, const guint8 *payload, gsize usize, guint32 level,
-                 guint32 n_items, gint64 start, gint64 end)
+/* The header of the blob whose @csize stored bytes follow it in enc->blob, and its CRC32C over
+ * the header's checked part and those bytes: the last step of every blob written. */
+static gsize
+seal_blob (JvmsNodeEncoder *enc, gsize csize, gsize usize, guint32 level, guint32 n_items,
+           gint64 start, gint64 end)
 {
-  gsize bound = (gsize) LZ4_compressBound ((int) usize);
-  ensure_cap ((void **) &enc->blob, &enc->blob_cap, bound + sizeof (JvmsNodeHeader), 1);
-  int csize = LZ4_compress_default ((const char *) payload, (char *) enc->blob + sizeof (JvmsNodeHeader),
-                                    (int) usize, (int) bound);
-  g_assert (csize > 0); /* cannot fail with a bound-sized destination */
   JvmsNodeHeader h = {
     .magic = JVMS_NODE_MAGIC,
     .csize = (guint32) csize,
@@ -100,9 +97,21 @@ jvms_blob_frame (JvmsNodeEncoder *enc, const guint8 *payload, gsize usize, guint
   };
   jvms_node_header_write (enc->blob, &h);
   guint32 crc = jvms_crc32c (enc->blob + NODE_HEADER_CRC_FROM, sizeof (JvmsNodeHeader) - NODE_HEADER_CRC_FROM);
-  crc = jvms_crc32c_update (crc, enc->blob + sizeof (JvmsNodeHeader), (gsize) csize);
+  crc = jvms_crc32c_update (crc, enc->blob + sizeof (JvmsNodeHeader), csize);
   jvms_put_u32le (enc->blob + 4, crc);
-  return sizeof (JvmsNodeHeader) + (gsize) csize;
+  return sizeof (JvmsNodeHeader) + csize;
+}
+
+gsize
+jvms_blob_frame (JvmsNodeEncoder *enc, const guint8 *payload, gsize usize, guint32 level,
+                 guint32 n_items, gint64 start, gint64 end)
+{
+  gsize bound = (gsize) LZ4_compressBound ((int) usize);
+  ensure_cap ((void **) &enc->blob, &enc->blob_cap, bound + sizeof (JvmsNodeHeader), 1);
+  int csize = LZ4_compress_default ((const char *) payload, (char *) enc->blob + sizeof (JvmsNodeHeader),
+                                    (int) usize, (int) bound);
+  g_assert (csize > 0); /* cannot fail with a bound-sized destination */
+  return seal_blob (enc, (gsize) csize, usize, level, n_items, start, end);
 }
 
 gsize
@@ -154,20 +163,7 @@ jvms_node_frame (JvmsNodeEncoder *enc, const guint8 *payload, gsize usize, gsize
   memcpy (p, enc->parts, parts);
   p += parts;
   gsize csize = (gsize) (p - enc->blob) - sizeof (JvmsNodeHeader);
-  JvmsNodeHeader h = {
-    .magic = JVMS_NODE_MAGIC,
-    .csize = (guint32) csize,
-    .usize = (guint32) usize,
-    .level = level,
-    .n_intervals = n_items,
-    .start = start,
-    .end = end,
-  };
-  jvms_node_header_write (enc->blob, &h);
-  guint32 crc = jvms_crc32c (enc->blob + NODE_HEADER_CRC_FROM, sizeof (JvmsNodeHeader) - NODE_HEADER_CRC_FROM);
-  crc = jvms_crc32c_update (crc, enc->blob + sizeof (JvmsNodeHeader), csize);
-  jvms_put_u32le (enc->blob + 4, crc);
-  return sizeof (JvmsNodeHeader) + csize;
+  return seal_blob (enc, (gsize) csize, usize, level, n_items, start, end);
 }
 
 gsize

@@ -730,6 +730,28 @@ row_add_changes (RowWriter *r, guint *col, gint64 *cursor, RV *cur, const Change
     }
 }
 
+/* @attr's change-list runs in the summary's directory, [*e_lo, *e_end) (the last entries of
+ * its range), and the first of them whose last change is after @lo_t (*e_end when none is). */
+static inline guint
+change_runs_after (const JvmsSummaryIndex *si, guint32 attr, gint64 lo_t, guint *e_lo, guint *e_end)
+{
+  guint end = si->first[attr + 1], start = end;
+  while (start > si->first[attr] && si->dir[start - 1].level == CHANGES)
+    start--;
+  guint lo = start, hi = end;
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      if (si->dir[mid].last <= lo_t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  *e_lo = start;
+  *e_end = end;
+  return lo;
+}
+
 static gboolean
 row_from_changes (JvmsHistory *h, const Cols *k, guint32 attr, SumMode mode,
                   GArray *changes, Col *cols, guint8 *cut, JvmsSummaryCell *row, GError **error)
@@ -746,19 +768,8 @@ row_from_changes (JvmsHistory *h, const Cols *k, guint32 attr, SumMode mode,
       gboolean have_cur = FALSE;
       gint64 cursor = lo_t;
       guint col = 0;
-      guint e_end = si->first[attr + 1], e_lo = e_end;
-      while (e_lo > si->first[attr] && si->dir[e_lo - 1].level == CHANGES)
-        e_lo--;
-      /* The first run whose last change is after lo_t. */
-      guint lo = e_lo, hi = e_end;
-      while (lo < hi)
-        {
-          guint mid = (lo + hi) / 2;
-          if (si->dir[mid].last <= lo_t)
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
+      guint e_lo, e_end;
+      guint lo = change_runs_after (si, attr, lo_t, &e_lo, &e_end);
       /* The run before lo ends at or before lo_t: when no run holds a change at or before lo_t
        * from lo on, the value at lo_t is that run's last (a slow attribute, a counter held
        * across the window, would otherwise cost a tree path, often through large inner nodes). */
@@ -828,19 +839,8 @@ row_max_from_changes (JvmsHistory *h, const Cols *k, guint32 attr, GArray *chang
   if (hi_t <= lo_t)
     return TRUE;
   MaxFold f = { k, row, lo_t, hi_t, col_first_after (k, lo_t), lo_t, NAN };
-  guint e_end = si->first[attr + 1], e_lo = e_end;
-  while (e_lo > si->first[attr] && si->dir[e_lo - 1].level == CHANGES)
-    e_lo--;
-  /* The first run whose last change is after lo_t. */
-  guint lo = e_lo, hi = e_end;
-  while (lo < hi)
-    {
-      guint mid = (lo + hi) / 2;
-      if (si->dir[mid].last <= lo_t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
+  guint e_lo, e_end;
+  guint lo = change_runs_after (si, attr, lo_t, &e_lo, &e_end);
   /* The value at lo_t, as row_from_changes finds it: the last change of the run before lo when
    * lo holds no change at or before lo_t; the tree's when no run does; else run lo's changes up
    * to lo_t, folded below. */

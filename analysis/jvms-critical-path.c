@@ -218,7 +218,7 @@ thread_window_read (Walk *w, PathThread *t, gint64 a, gint64 b, gint64 reach)
   /* A read that goes on back from the window held reads twice as far next time; one elsewhere
    * (a nested walk asked the thread at another time) starts small again, or a thread asked in
    * turn by two frames would read its longest chunk at every step. */
-  gboolean on_back = t->read && b >= t->lo && b <= t->hi;
+  gboolean on_back = t->read && b >= t->lo - t->chunk && b <= t->hi;
   t->chunk = on_back ? MIN (t->chunk * 2, CHUNK_MAX) : CHUNK_MIN;
   for (guint i = 0; i < N_LEAVES; i++)
     g_array_set_size (t->ivs[i], 0);

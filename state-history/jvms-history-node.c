@@ -443,10 +443,12 @@ scratch_reserve (Scratch *s, gsize n)
 }
 
 /* Reads the blob at @offset into @framed (its header and @csize bytes: NULL for this thread's
- * buffer) and checks it: where it lies, its header, its checksum and its payload's size. Returns
- * its compressed bytes (after the header in the buffer), NULL on error. */
+ * buffer), or finds it in @map (the file mapped, at least data_end bytes: no read, no copy), and
+ * checks it: where it lies, its header, its checksum and its payload's size. Returns its
+ * compressed bytes (after the header in the buffer or the mapping), NULL on error. */
 static const guint8 *
 blob_load (int             fd,
+           const guint8   *map,
            const char     *file,
            guint64         offset,
            guint32         csize,
@@ -479,20 +481,27 @@ blob_load (int             fd,
                    "a payload of at most %u bytes can take", file, offset, csize, max_usize);
       return NULL;
     }
-  /* Header and payload in one read: the reference gives the size, and a cold view reads
-   * thousands of small blobs, a system call each. */
-  if (framed == NULL)
-    framed = scratch_reserve (&blob_scratch ()->compressed, sizeof hb + csize);
-  if (framed == NULL)
+  const guint8 *src;
+  if (map != NULL)
+    src = map + offset; /* inside the mapping: the checks above bound it by data_end */
+  else
     {
-      g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_IO,
-                   "%s: node at offset %" G_GUINT64_FORMAT ": out of memory", file, offset);
-      return NULL;
+      /* Header and payload in one read: the reference gives the size, and a cold view reads
+       * thousands of small blobs, a system call each. */
+      if (framed == NULL)
+        framed = scratch_reserve (&blob_scratch ()->compressed, sizeof hb + csize);
+      if (framed == NULL)
+        {
+          g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_IO,
+                       "%s: node at offset %" G_GUINT64_FORMAT ": out of memory", file, offset);
+          return NULL;
+        }
+      if (!read_exact (fd, framed, sizeof hb + csize, offset, file, "node", error))
+        return NULL;
+      src = framed;
     }
-  if (!read_exact (fd, framed, sizeof hb + csize, offset, file, "node", error))
-    return NULL;
-  memcpy (hb, framed, sizeof hb);
-  const guint8 *cbuf = framed + sizeof hb;
+  memcpy (hb, src, sizeof hb);
+  const guint8 *cbuf = src + sizeof hb;
   node_header_parse (hb, &h);
   if (h.magic != JVMS_NODE_MAGIC)
     {
@@ -534,6 +543,7 @@ blob_load (int             fd,
  * @payload_scratch when given (grown to the payload's size), else into a new allocation. */
 static guint8 *
 blob_read (int             fd,
+           const guint8   *map,
            const char     *file,
            guint64         offset,
            guint32         csize,
@@ -551,7 +561,7 @@ blob_read (int             fd,
                    "a payload of at most %u bytes can take", file, offset, csize, max_usize);
       return NULL;
     }
-  const guint8 *cbuf = blob_load (fd, file, offset, csize, data_end, max_usize, NULL, &h, error);
+  const guint8 *cbuf = blob_load (fd, map, file, offset, csize, data_end, max_usize, NULL, &h, error);
   if (cbuf == NULL)
     return NULL;
   guint8 *payload = payload_scratch ? scratch_reserve (payload_scratch, h.usize)
@@ -578,6 +588,7 @@ blob_read (int             fd,
 
 guint8 *
 jvms_blob_read (int             fd,
+                const guint8   *map,
                 const char     *file,
                 guint64         offset,
                 guint32         csize,
@@ -586,11 +597,12 @@ jvms_blob_read (int             fd,
                 JvmsNodeHeader *out_header,
                 GError        **error)
 {
-  return blob_read (fd, file, offset, csize, data_end, max_usize, NULL, out_header, error);
+  return blob_read (fd, map, file, offset, csize, data_end, max_usize, NULL, out_header, error);
 }
 
 const guint8 *
 jvms_blob_read_scratch (int             fd,
+                        const guint8   *map,
                         const char     *file,
                         guint64         offset,
                         guint32         csize,
@@ -599,7 +611,7 @@ jvms_blob_read_scratch (int             fd,
                         JvmsNodeHeader *out_header,
                         GError        **error)
 {
-  return blob_read (fd, file, offset, csize, data_end, max_usize, &blob_scratch ()->payload,
+  return blob_read (fd, map, file, offset, csize, data_end, max_usize, &blob_scratch ()->payload,
                     out_header, error);
 }
 
@@ -622,8 +634,9 @@ node_block_busy (const JvmsNode *node, guint b)
 }
 
 JvmsNode *
-jvms_node_read (int         fd,
-                const char *file,
+jvms_node_read (int           fd,
+                const guint8 *map,
+                const char   *file,
                 guint64     offset,
                 guint32     csize,
                 guint64     data_end,
@@ -634,25 +647,26 @@ jvms_node_read (int         fd,
 {
   JvmsNodeHeader h;
   JvmsNode *node = NULL;
-  /* The blob is read into its own allocation, which the node keeps: its frames are
-   * decompressed from there when first met (format 6); the head (children and block
-   * directory) at once, into this thread's buffer. */
+  /* The blob is read into its own allocation, which the node keeps, or found in the file's
+   * mapping: its frames are decompressed from there when first met (format 6); the head
+   * (children and block directory) at once, into this thread's buffer. */
   guint8 *payload = NULL;
-  if ((guint64) csize <= 2 * (guint64) LZ4_COMPRESSBOUND (node_size) + 64)
-    payload = g_try_malloc (sizeof (JvmsNodeHeader) + (gsize) csize);
-  if (payload == NULL)
+  if ((guint64) csize > 2 * (guint64) LZ4_COMPRESSBOUND (node_size) + 64
+      || (map == NULL && (payload = g_try_malloc (sizeof (JvmsNodeHeader) + (gsize) csize)) == NULL))
     {
       g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT,
                    "%s: node at offset %" G_GUINT64_FORMAT ": %u compressed bytes exceed what "
                    "a payload of at most %u bytes can take", file, offset, csize, node_size);
       return NULL;
     }
-  const guint8 *cbuf = blob_load (fd, file, offset, csize, data_end, node_size, payload, &h, error);
+  const guint8 *cbuf = blob_load (fd, map, file, offset, csize, data_end, node_size, payload, &h,
+                                  error);
   if (cbuf == NULL)
     {
       g_free (payload);
       return NULL;
     }
+  const guint8 *stored = cbuf - sizeof (JvmsNodeHeader);
 
   /* The frame table: the head's compressed size, the frames' sizes. */
   const guint8 *t = cbuf, *tend = cbuf + csize;
@@ -740,8 +754,11 @@ jvms_node_read (int         fd,
   memset (node, 0, sizeof *node);
   node->ref_count = 1;
   node->offset = offset;
-  node->bytes = bytes + area + sizeof (JvmsNodeHeader) + csize;
-  node->payload = g_steal_pointer (&payload);
+  /* A mapped blob is the page cache's memory, not the node's: not charged. */
+  node->bytes = bytes + area + (payload != NULL ? sizeof (JvmsNodeHeader) + csize : 0);
+  node->payload_owned = payload != NULL;
+  node->payload = stored;
+  payload = NULL;
   node->start = h.start;
   node->end = h.end;
   node->level = h.level;
@@ -845,8 +862,8 @@ jvms_node_read (int         fd,
   return node;
 
 fail:
-  if (node != NULL)
-    g_free (node->payload);
+  if (node != NULL && node->payload_owned)
+    g_free ((gpointer) node->payload);
   g_free (node);
   g_free (payload);
   return NULL;
@@ -1008,7 +1025,8 @@ jvms_node_unref (JvmsNode *node)
     {
       if (node->memo != NULL)
         jvms_node_memo_free (node);
-      g_free (node->payload);
+      if (node->payload_owned)
+        g_free ((gpointer) node->payload);
       if (node->pooled)
         jvms_node_memory_free (node, node->bytes);
       else

@@ -121,8 +121,10 @@ typedef struct
   guint8        *area;        /* the group area: a read node's frames are decompressed into it
                                  when a reader first enters one of their blocks
                                  (jvms_node_frame_ensure) */
-  guint8        *payload;     /* a read node's blob as stored (its frames compressed), freed
-                                 with the node; NULL for others */
+  const guint8  *payload;     /* a read node's blob as stored (its frames compressed): in the
+                                 file's mapping, or a copy freed with the node (@payload_owned);
+                                 NULL for others */
+  gboolean       payload_owned;
   JvmsNodeFrame *frames;      /* n_frames: the group area's lz4 frames (format 6) */
   guint32        n_frames;
   gpointer      *memo;        /* n_blocks slots (atomic): a block's groups decoded once for the
@@ -273,9 +275,11 @@ jvms_node_interval_bytes (gint64 start, gint64 end, gint64 ref, gboolean contigu
   return n;
 }
 
-/* Reads, checks and decodes the node at @offset. @expect_level/@expect_start/@expect_end are
+/* Reads, checks and decodes the node at @offset: from @map (the whole file mapped, NULL when
+ * not) without a copy, else by pread() of @fd. @expect_level/@expect_start/@expect_end are
  * what its parent says (G_MININT64 etc. to skip); mismatch is CORRUPT. */
 JvmsNode *jvms_node_read   (int            fd,
+                            const guint8  *map,
                             const char    *file,
                             guint64        offset,
                             guint32        csize,
@@ -286,6 +290,7 @@ JvmsNode *jvms_node_read   (int            fd,
                             GError       **error);
 /* Reads and checks a framed blob (node or summary): returns the decompressed payload. */
 guint8   *jvms_blob_read   (int             fd,
+                            const guint8   *map,
                             const char     *file,
                             guint64         offset,
                             guint32         csize,
@@ -295,6 +300,7 @@ guint8   *jvms_blob_read   (int             fd,
                             GError        **error);
 /* The same into this thread's buffer, valid until its next read: for decoding at once. */
 const guint8 *jvms_blob_read_scratch (int             fd,
+                                      const guint8   *map,
                                       const char     *file,
                                       guint64         offset,
                                       guint32         csize,
@@ -418,6 +424,11 @@ struct _JvmsHistory
   gint             ref_count;
   char            *path;
   int              fd;
+  /* A complete history's file mapped read-only (jvms_history_open; NULL where mmap failed, and
+   * while building): nodes are read from it without a copy (docs/state-history.md, *Reading
+   * from a mapping*). Unmapped after the cache, whose nodes point into it. */
+  const guint8    *map;
+  gsize            map_size;
   JvmsNodeCache   *cache;
 
   /* While building, everything below is guarded by @lock (see jvms-history-builder.c for the

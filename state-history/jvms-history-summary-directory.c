@@ -161,7 +161,7 @@ jvms_summary_get_blob (JvmsHistory *h, const DirEntry *e, GError **error)
   if (n)
     return n;
   JvmsNodeHeader hd;
-  const guint8 *payload = jvms_blob_read_scratch (h->fd, h->path, e->offset, e->csize,
+  const guint8 *payload = jvms_blob_read_scratch (h->fd, h->map, h->path, e->offset, e->csize,
                                                   h->data_end, JVMS_NODE_SIZE_MAX, &hd, error);
   if (payload == NULL)
     return NULL;

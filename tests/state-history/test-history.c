@@ -1118,7 +1118,7 @@ node_from_blob (int fd, const char *path, const guint8 *blob, gsize size, GError
 {
   g_assert_cmpint (ftruncate (fd, JVMS_FILE_HEADER_SIZE), ==, 0);
   g_assert_cmpint (pwrite (fd, blob, size, JVMS_FILE_HEADER_SIZE), ==, (gssize) size);
-  return jvms_node_read (fd, path, JVMS_FILE_HEADER_SIZE, (guint32) (size - sizeof (JvmsNodeHeader)),
+  return jvms_node_read (fd, NULL, path, JVMS_FILE_HEADER_SIZE, (guint32) (size - sizeof (JvmsNodeHeader)),
                          JVMS_FILE_HEADER_SIZE + size, JVMS_NODE_SIZE_DEFAULT, BLOCK_ATTRS,
                          G_N_ELEMENTS (string_pool), error);
 }

@@ -12,7 +12,7 @@ G_BEGIN_DECLS
 
 /* Stored as the index metadata "analysis-version": an index written by another version is
  * rebuilt, never read with the wrong meaning. */
-#define JVMS_ANALYSIS_VERSION 24
+#define JVMS_ANALYSIS_VERSION 25
 
 /* Threads/<tid>/user-state: what the JVM says the thread does (JFR layer). */
 typedef enum

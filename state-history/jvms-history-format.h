@@ -1,6 +1,6 @@
 /* jvms-history-format.h: every on-disk structure of a history file, declared once.
  *
- * A history file (format version JVMS_HISTORY_VERSION, below: 6). All integers are
+ * A history file (format version JVMS_HISTORY_VERSION, below: 7). All integers are
  * little-endian. Offsets are from the start of the file. "crc" is CRC32C (Castagnoli), see
  * jvms-history-crc.c for why.
  *
@@ -27,15 +27,17 @@
  * reads one node per level. Intervals are added when they end; a node is closed (its end fixed,
  * written to disk) when it is full, and a new one starts at the close time.
  *
- * Node blob (format 6; the crc covers all of it): the payload below in lz4 blocks
- * (LZ4_compress_default), its head (the bytes before the group area) in one and its group area in
- * frames of whole blocks, each an lz4 block of its own, so that a reader decompresses only the
- * frames holding the groups it asks for:
+ * Node blob (format 7; the header's crc covers the frame table and the head's lz4 block, each
+ * frame's own crc its lz4 block): the payload below in lz4 blocks (LZ4_compress_default), its
+ * head (the bytes before the group area) in one and its group area in frames of whole blocks,
+ * each an lz4 block of its own, so that a reader decompresses only the frames holding the groups
+ * it asks for, and checks only the bytes it reads:
  *   varint head_csize   compressed bytes of the head
  *   varint n_frames     0 when the node has no group, else 1 to n_blocks
- *   n_frames x { varint usize (> 0), varint csize (> 0) }: frame f holds the area bytes after
- *            the frames before it; each starts where a block does (the first at 0), and they
- *            add up to the area: the head is usize (the header's) less the frames' usizes
+ *   n_frames x { varint usize (> 0), varint csize (> 0), u32 crc }: frame f holds the area bytes
+ *            after the frames before it; each starts where a block does (the first at 0), and
+ *            they add up to the area: the head is usize (the header's) less the frames' usizes;
+ *            crc is the CRC32C of its csize bytes, checked when the frame is first decompressed
  *   head_csize bytes: the head's lz4 block; then each frame's, in order (csize adds up)
  *   Which blocks share a frame is the writer's choice; the reader checks only the above. The
  *   builder gives a frame the blocks of one object (an attribute's ancestor two levels below the
@@ -45,8 +47,10 @@
  *   decompressing whole nodes was 0.74 G of its 2.48 G instructions on the p99 question of
  *   bench/causality; a frame a busy group lost most of lz4's gain (a thread's states, system
  *   calls and switch counters change at the same times and compress together: node bytes
- *   +40 %), a frame an object +7 % (docs/benchmarks.md, tenth run). Summary blobs are one lz4
- *   block of their whole payload.
+ *   +40 %), a frame an object +7 % (docs/benchmarks.md, tenth run). Why a crc a frame (format
+ *   7): checking the whole blob at every read was a tenth of that question's CPU time once the
+ *   blobs were read from a mapping, for bytes it mostly did not decompress (eleventh run).
+ *   Summary blobs are one lz4 block of their whole payload, all of it under the header's crc.
  *
  * Node payload (uncompressed; leaves at most node_size bytes, inner nodes at most
  * max_node_usize, see the builder for why inner nodes grow with the attribute count):
@@ -139,10 +143,11 @@
 #include <glib.h>
 
 #define JVMS_HISTORY_MAGIC         "JVMSHST\x01" /* 8 bytes; the \x01 catches 7-bit transfers */
-#define JVMS_HISTORY_VERSION       6u /* 2: summary change lists; 3: summary levels 2 times apart;
+#define JVMS_HISTORY_VERSION       7u /* 2: summary change lists; 3: summary levels 2 times apart;
                                          4: a block directory in every node;
                                          5: busy groups a block of their own;
-                                         6: a node's group area in lz4 frames */
+                                         6: a node's group area in lz4 frames;
+                                         7: a crc a frame */
 #define JVMS_FILE_HEADER_SIZE      256u
 #define JVMS_NODE_MAGIC            0x444E564Au /* "JVND" little-endian */
 #define JVMS_NODE_LEVEL_SUMMARY    0xFFFFu
@@ -214,7 +219,8 @@ G_STATIC_ASSERT (sizeof (JvmsFileHeader) <= JVMS_FILE_HEADER_SIZE);
 typedef struct
 {
   guint32 magic;       /* JVMS_NODE_MAGIC: catches an offset that points elsewhere */
-  guint32 crc;         /* CRC32C of this header after this field, then of the csize bytes */
+  guint32 crc;         /* CRC32C of this header after this field, then of the csize bytes (a
+                          tree node's: of its frame table and head, see the node blob above) */
   guint32 csize;       /* compressed payload bytes following this header */
   guint32 usize;       /* payload bytes once decompressed; <= max (node_size, max_node_usize) */
   guint32 level;       /* 0 for leaves; JVMS_NODE_LEVEL_SUMMARY for summary blobs */

@@ -81,10 +81,11 @@ node_header_parse (const guint8 *p, JvmsNodeHeader *h)
 }
 
 /* The header of the blob whose @csize stored bytes follow it in enc->blob, and its CRC32C over
- * the header's checked part and those bytes: the last step of every blob written. */
+ * the header's checked part and the first @covered of those bytes (all of them but a tree
+ * node's frames, which carry their own): the last step of every blob written. */
 static gsize
-seal_blob (JvmsNodeEncoder *enc, gsize csize, gsize usize, guint32 level, guint32 n_items,
-           gint64 start, gint64 end)
+seal_blob (JvmsNodeEncoder *enc, gsize csize, gsize covered, gsize usize, guint32 level,
+           guint32 n_items, gint64 start, gint64 end)
 {
   JvmsNodeHeader h = {
     .magic = JVMS_NODE_MAGIC,
@@ -97,7 +98,7 @@ seal_blob (JvmsNodeEncoder *enc, gsize csize, gsize usize, guint32 level, guint3
   };
   jvms_node_header_write (enc->blob, &h);
   guint32 crc = jvms_crc32c (enc->blob + NODE_HEADER_CRC_FROM, sizeof (JvmsNodeHeader) - NODE_HEADER_CRC_FROM);
-  crc = jvms_crc32c_update (crc, enc->blob + sizeof (JvmsNodeHeader), csize);
+  crc = jvms_crc32c_update (crc, enc->blob + sizeof (JvmsNodeHeader), covered);
   jvms_put_u32le (enc->blob + 4, crc);
   return sizeof (JvmsNodeHeader) + csize;
 }
@@ -111,7 +112,7 @@ jvms_blob_frame (JvmsNodeEncoder *enc, const guint8 *payload, gsize usize, guint
   int csize = LZ4_compress_default ((const char *) payload, (char *) enc->blob + sizeof (JvmsNodeHeader),
                                     (int) usize, (int) bound);
   g_assert (csize > 0); /* cannot fail with a bound-sized destination */
-  return seal_blob (enc, (gsize) csize, usize, level, n_items, start, end);
+  return seal_blob (enc, (gsize) csize, (gsize) csize, usize, level, n_items, start, end);
 }
 
 gsize
@@ -150,20 +151,26 @@ jvms_node_frame (JvmsNodeEncoder *enc, const guint8 *payload, gsize usize, gsize
       q += c;
     }
   gsize parts = (gsize) (q - enc->parts);
-  gsize table_max = 20 + (gsize) n_frames * 10;
+  gsize table_max = 20 + (gsize) n_frames * 14;
   ensure_cap ((void **) &enc->blob, &enc->blob_cap, sizeof (JvmsNodeHeader) + table_max + parts, 1);
   guint8 *p = enc->blob + sizeof (JvmsNodeHeader);
   p = jvms_varint_put (p, csizes[0]);
   p = jvms_varint_put (p, n_frames);
+  const guint8 *frame_c = enc->parts + csizes[0];
   for (guint f = 0; f < n_frames; f++)
     {
       p = jvms_varint_put (p, starts[f + 1] - starts[f]);
       p = jvms_varint_put (p, csizes[f + 1]);
+      jvms_put_u32le (p, jvms_crc32c (frame_c, csizes[f + 1]));
+      p += 4;
+      frame_c += csizes[f + 1];
     }
+  /* The header's CRC32C covers the table and the head; each frame is covered by its own. */
+  gsize covered = (gsize) (p - enc->blob) - sizeof (JvmsNodeHeader) + csizes[0];
   memcpy (p, enc->parts, parts);
   p += parts;
   gsize csize = (gsize) (p - enc->blob) - sizeof (JvmsNodeHeader);
-  return seal_blob (enc, (gsize) csize, usize, level, n_items, start, end);
+  return seal_blob (enc, csize, covered, usize, level, n_items, start, end);
 }
 
 gsize
@@ -446,6 +453,29 @@ scratch_reserve (Scratch *s, gsize n)
  * buffer), or finds it in @map (the file mapped, at least data_end bytes: no read, no copy), and
  * checks it: where it lies, its header, its checksum and its payload's size. Returns its
  * compressed bytes (after the header in the buffer or the mapping), NULL on error. */
+/* The bytes of a tree node's blob (@cbuf, @csize) that its header's CRC32C covers: its frame
+ * table and its head's lz4 block (format 7; each frame has its own, checked when the frame is
+ * decompressed, jvms_node_frame_ensure). A table that does not parse within the blob is checked
+ * over the whole blob, which a damaged one then fails (CHECKSUM, as before format 7); one that
+ * parses but is wrong is CORRUPT at jvms_node_read. */
+static gsize
+node_covered (const guint8 *cbuf, gsize csize)
+{
+  const guint8 *t = cbuf, *tend = cbuf + csize;
+  guint64 head_csize = 0, n_frames = 0, v = 0;
+  if (!jvms_varint_get (&t, tend, &head_csize) || !jvms_varint_get (&t, tend, &n_frames)
+      || n_frames > (guint64) (tend - t) / 6)
+    return csize;
+  for (guint64 f = 0; f < n_frames; f++)
+    if (!jvms_varint_get (&t, tend, &v) || !jvms_varint_get (&t, tend, &v) || tend - t < 4)
+      return csize;
+    else
+      t += 4;
+  if (head_csize > (guint64) (tend - t))
+    return csize;
+  return (gsize) (t - cbuf) + (gsize) head_csize;
+}
+
 static const guint8 *
 blob_load (int             fd,
            const guint8   *map,
@@ -454,6 +484,7 @@ blob_load (int             fd,
            guint32         csize,
            guint64         data_end,
            guint32         max_usize,
+           gboolean        tree_node,
            guint8         *framed,
            JvmsNodeHeader *out_header,
            GError        **error)
@@ -520,7 +551,7 @@ blob_load (int             fd,
       return NULL;
     }
   guint32 crc = jvms_crc32c (hb + NODE_HEADER_CRC_FROM, sizeof hb - NODE_HEADER_CRC_FROM);
-  crc = jvms_crc32c_update (crc, cbuf, csize);
+  crc = jvms_crc32c_update (crc, cbuf, tree_node ? node_covered (cbuf, csize) : csize);
   if (crc != h.crc)
     {
       g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CHECKSUM,
@@ -561,7 +592,8 @@ blob_read (int             fd,
                    "a payload of at most %u bytes can take", file, offset, csize, max_usize);
       return NULL;
     }
-  const guint8 *cbuf = blob_load (fd, map, file, offset, csize, data_end, max_usize, NULL, &h, error);
+  const guint8 *cbuf = blob_load (fd, map, file, offset, csize, data_end, max_usize, FALSE, NULL,
+                                  &h, error);
   if (cbuf == NULL)
     return NULL;
   guint8 *payload = payload_scratch ? scratch_reserve (payload_scratch, h.usize)
@@ -659,8 +691,8 @@ jvms_node_read (int           fd,
                    "a payload of at most %u bytes can take", file, offset, csize, node_size);
       return NULL;
     }
-  const guint8 *cbuf = blob_load (fd, map, file, offset, csize, data_end, node_size, payload, &h,
-                                  error);
+  const guint8 *cbuf = blob_load (fd, map, file, offset, csize, data_end, node_size, TRUE, payload,
+                                  &h, error);
   if (cbuf == NULL)
     {
       g_free (payload);
@@ -672,7 +704,7 @@ jvms_node_read (int           fd,
   const guint8 *t = cbuf, *tend = cbuf + csize;
   guint64 head_csize = 0, n_frames = 0;
   if (!jvms_varint_get (&t, tend, &head_csize) || !jvms_varint_get (&t, tend, &n_frames)
-      || n_frames > (guint64) (tend - t) / 2)
+      || n_frames > (guint64) (tend - t) / 6)
     CORRUPT ("bad frame table");
   const guint8 *frames_at = t;
   guint64 area = 0, frames_csize = 0;
@@ -680,8 +712,9 @@ jvms_node_read (int           fd,
     {
       guint64 us = 0, cs = 0;
       if (!jvms_varint_get (&t, tend, &us) || !jvms_varint_get (&t, tend, &cs) || us == 0
-          || cs == 0 || us > h.usize || cs > (guint64) LZ4_COMPRESSBOUND ((int) us))
+          || cs == 0 || us > h.usize || cs > (guint64) LZ4_COMPRESSBOUND ((int) us) || tend - t < 4)
         CORRUPT ("frame %" G_GUINT64_FORMAT " has bad sizes", f);
+      t += 4; /* its CRC32C */
       area += us;
       frames_csize += cs;
     }
@@ -789,7 +822,9 @@ jvms_node_read (int           fd,
         guint64 us = 0, cs = 0;
         jvms_varint_get (&ft, tend, &us);
         jvms_varint_get (&ft, tend, &cs);
-        node->frames[f] = (JvmsNodeFrame) { uoff, (guint32) us, coff, (guint32) cs, 0 };
+        node->frames[f] = (JvmsNodeFrame) { uoff, (guint32) us, coff, (guint32) cs,
+                                            jvms_get_u32le (ft), 0 };
+        ft += 4;
         uoff += (guint32) us;
         coff += (guint32) cs;
       }
@@ -918,10 +953,22 @@ jvms_node_frame_ensure (const JvmsNode *node, guint b, const char *file, GError 
   g_bit_lock (&f->state, FRAME_LOCK_BIT);
   if (!(g_atomic_int_get (&f->state) & FRAME_DONE))
     {
-      int got = LZ4_decompress_safe ((const char *) node->payload + f->coff,
-                                     (char *) node->area + f->uoff, (int) f->csize, (int) f->usize);
+      /* Its bytes checked as they are first read (format 7): a damaged frame fails the query
+       * that meets it, naming the node and the frame, and the other frames read. */
+      guint32 crc = jvms_crc32c (node->payload + f->coff, f->csize);
+      int got = crc == f->crc ? LZ4_decompress_safe ((const char *) node->payload + f->coff,
+                                                     (char *) node->area + f->uoff,
+                                                     (int) f->csize, (int) f->usize)
+                              : -1;
       if (got == (int) f->usize)
         g_atomic_int_or ((guint *) &f->state, FRAME_DONE);
+      else if (crc != f->crc)
+        {
+          g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CHECKSUM,
+                       "%s: node at offset %" G_GUINT64_FORMAT ": frame %u fails its checksum "
+                       "(stored %08x, computed %08x)", file, node->offset, lo - 1, f->crc, crc);
+          rc = -1;
+        }
       else
         {
           g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT,

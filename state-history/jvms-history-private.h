@@ -87,12 +87,14 @@ typedef struct
 } JvmsNodeBlock;
 
 /* One lz4 frame of a read node's group area (format 6, jvms-history-format.h): area bytes
- * [uoff, uoff + usize), compressed at [coff, coff + csize) of the node's blob; decompressed once,
- * under a bit lock of @state, the first time a reader enters one of its blocks. */
+ * [uoff, uoff + usize), compressed at [coff, coff + csize) of the node's blob with the CRC32C
+ * @crc (format 7); checked and decompressed once, under a bit lock of @state, the first time a
+ * reader enters one of its blocks. */
 typedef struct
 {
   guint32 uoff, usize;
   guint32 coff, csize;
+  guint32 crc;
   gint    state; /* JVMS_NODE_FRAME_DONE once decompressed, and the lock bit 0 */
 } JvmsNodeFrame;
 #define JVMS_NODE_FRAME_DONE 2
@@ -308,10 +310,10 @@ const guint8 *jvms_blob_read_scratch (int             fd,
                                       guint32         max_usize,
                                       JvmsNodeHeader *out_header,
                                       GError        **error);
-/* Frames a tree node's @usize payload bytes into enc->blob (format 6): header, frame table, the
- * @head bytes before the group area as one lz4 block, the area as one lz4 block a frame, the
- * frames starting at 0 and at the @n_cuts increasing area offsets @cuts (those past the area
- * are dropped). Returns the blob size. */
+/* Frames a tree node's @usize payload bytes into enc->blob (format 7): header, frame table
+ * (each frame's sizes and CRC32C), the @head bytes before the group area as one lz4 block, the
+ * area as one lz4 block a frame, the frames starting at 0 and at the @n_cuts increasing area
+ * offsets @cuts (those past the area are dropped). Returns the blob size. */
 gsize     jvms_node_frame  (JvmsNodeEncoder *enc,
                             const guint8    *payload,
                             gsize            usize,
@@ -322,8 +324,9 @@ gsize     jvms_node_frame  (JvmsNodeEncoder *enc,
                             guint32          n_items,
                             gint64           start,
                             gint64           end);
-/* The frame holding block @b of @node decompressed (once; thread-safe): 0, or -1 with CORRUPT
- * when it does not decompress to its size. */
+/* The frame holding block @b of @node checked and decompressed (once; thread-safe): 0, or -1
+ * with CHECKSUM when its bytes fail their CRC32C, CORRUPT when they do not decompress to its
+ * size. */
 int       jvms_node_frame_ensure (const JvmsNode *node, guint b, const char *file, GError **error);
 /* Frames @usize payload bytes into enc->blob: header + lz4 block. Returns the blob size. */
 gsize     jvms_blob_frame  (JvmsNodeEncoder *enc,

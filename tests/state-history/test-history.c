@@ -1276,30 +1276,53 @@ test_node_blocks (void)
   JvmsNodeCache *cache = jvms_node_cache_new (0);
   g_assert_cmpint (node_reads_as (n, path, sorted, ivs->len, cache, &error), ==, 1);
   g_assert_no_error (error);
-  /* A frame whose lz4 bytes are damaged (behind a recomputed CRC32C): the node reads, the
-   * queries of that frame's groups report CORRUPT naming the file and the frame, the others
-   * read. */
+  /* A frame whose lz4 bytes are damaged: the node reads (format 7: the header's CRC32C does not
+   * cover its frames), the queries of that frame's groups report CHECKSUM naming the file, the
+   * node's offset and the frame, the others read; then the same behind a recomputed frame
+   * CRC32C: CORRUPT, the frame not decompressing to its size. */
   guint busy_frame = 0;
   for (guint f = 0; f < n->n_frames; f++)
     if (n->frames[f].uoff == n->blocks[jvms_node_blocks_upto (n, 23) - 1].offset)
       busy_frame = f;
   g_autofree guint8 *bad = g_memdup2 (enc.blob, size);
   memset (bad + n->frames[busy_frame].coff, 0xFF, n->frames[busy_frame].csize);
-  guint32 crc = jvms_crc32c (bad + 8, sizeof (JvmsNodeHeader) - 8);
-  jvms_put_u32le (bad + 4, jvms_crc32c_update (crc, bad + sizeof (JvmsNodeHeader), size - sizeof (JvmsNodeHeader)));
-  jvms_node_unref (n);
-  n = node_from_blob (fd, path, bad, size, &error);
-  g_assert_no_error (error);
-  g_assert_cmpint (jvms_node_memo_group (n, 1, path, &charged, &busy_cols, &error), ==, 1);
-  g_assert_no_error (error);
-  g_assert_cmpint (jvms_node_memo_group (n, 23, path, &charged, &busy_cols, &error), ==, -1);
-  g_assert_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT);
-  g_assert_nonnull (strstr (error->message, path));
-  g_assert_nonnull (strstr (error->message, "frame"));
-  g_clear_error (&error);
-  g_assert_false (jvms_node_check_groups (n, path, &error));
-  g_assert_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT);
-  g_clear_error (&error);
+  for (guint resealed = 0; resealed < 2; resealed++)
+    {
+      if (resealed)
+        {
+          /* The frame's entry in the table (after head_csize, n_frames and the entries before),
+           * then the header's CRC32C over the table and the head. */
+          const guint8 *t = bad + sizeof (JvmsNodeHeader), *tend = bad + size;
+          guint64 head_csize = 0, n_frames = 0, v = 0;
+          g_assert_true (jvms_varint_get (&t, tend, &head_csize) && jvms_varint_get (&t, tend, &n_frames));
+          for (guint f = 0; f < n_frames; f++)
+            {
+              g_assert_true (jvms_varint_get (&t, tend, &v) && jvms_varint_get (&t, tend, &v));
+              if (f == busy_frame)
+                jvms_put_u32le (bad + (t - bad),
+                                jvms_crc32c (bad + n->frames[f].coff, n->frames[f].csize));
+              t += 4;
+            }
+          gsize covered = (gsize) (t - bad) - sizeof (JvmsNodeHeader) + (gsize) head_csize;
+          guint32 crc = jvms_crc32c (bad + 8, sizeof (JvmsNodeHeader) - 8);
+          jvms_put_u32le (bad + 4, jvms_crc32c_update (crc, bad + sizeof (JvmsNodeHeader), covered));
+        }
+      jvms_node_unref (n);
+      n = node_from_blob (fd, path, bad, size, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (jvms_node_memo_group (n, 1, path, &charged, &busy_cols, &error), ==, 1);
+      g_assert_no_error (error);
+      gint want = resealed ? JVMS_HISTORY_ERROR_CORRUPT : JVMS_HISTORY_ERROR_CHECKSUM;
+      g_assert_cmpint (jvms_node_memo_group (n, 23, path, &charged, &busy_cols, &error), ==, -1);
+      g_assert_error (error, JVMS_HISTORY_ERROR, want);
+      g_assert_nonnull (strstr (error->message, path));
+      g_assert_nonnull (strstr (error->message, "offset"));
+      g_assert_nonnull (strstr (error->message, "frame"));
+      g_clear_error (&error);
+      g_assert_false (jvms_node_check_groups (n, path, &error));
+      g_assert_error (error, JVMS_HISTORY_ERROR, want);
+      g_clear_error (&error);
+    }
   jvms_node_unref (n);
 
   guint32 usize = jvms_get_u32le (enc.blob + 12);

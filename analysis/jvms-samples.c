@@ -39,7 +39,14 @@ struct _JvmsSamplesWriter
   GArray       *stacks;         /* JvmsSamplesStack */
   GArray       *stack_paths;    /* guint32 (LE): the path of each stack */
   GArray       *paths;          /* JvmsSamplesPath */
-  guint         stacks_room, stack_paths_room, paths_room;  /* array_push() */
+  /* The child interned last under each stack and path (index: stack or path + 1, 0 for NONE):
+   * (frame or method) << 32 | child, 0 for none. A stack is mostly interned under the stack
+   * interned just before (a new stack's callers are walked down), whose last child it is: on
+   * the bench's 71 MB recording 88 % of the stacks found in the stack map were, and each probe
+   * of that map (tens of MB, at random) was a cache miss. The hints of stacks made together lie
+   * together. */
+  GArray       *stack_hints, *path_hints;  /* guint64 */
+  guint         stacks_room, stack_paths_room, paths_room, stack_hints_room, path_hints_room;  /* array_push() */
   GArray       *threads;        /* JvmsSamplesThread */
   GArray       *types;          /* JvmsSamplesType */
   JvmsSamplesIdMap         method_map, frame_map, stack_map, path_map, thread_map, type_map;
@@ -111,6 +118,12 @@ jvms_samples_writer_new (const char *path, GError **error)
   self->stacks = g_array_new (FALSE, FALSE, sizeof (JvmsSamplesStack));
   self->stack_paths = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->paths = g_array_new (FALSE, FALSE, sizeof (JvmsSamplesPath));
+  self->stack_hints = g_array_new (FALSE, FALSE, sizeof (guint64));
+  self->path_hints = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_array_set_size (self->stack_hints, 1);   /* NONE's */
+  g_array_index (self->stack_hints, guint64, 0) = 0;
+  g_array_set_size (self->path_hints, 1);
+  g_array_index (self->path_hints, guint64, 0) = 0;
   self->threads = g_array_new (FALSE, FALSE, sizeof (JvmsSamplesThread));
   self->types = g_array_new (FALSE, FALSE, sizeof (JvmsSamplesType));
   jvms_samples_idmap_init (&self->method_map);
@@ -222,24 +235,46 @@ jvms_samples_writer_intern_stack (JvmsSamplesWriter *self, guint32 parent, guint
 {
   g_return_val_if_fail (frame < self->frames->len, JVMS_SAMPLES_NONE);
   g_return_val_if_fail (parent == JVMS_SAMPLES_NONE || parent < self->stacks->len, JVMS_SAMPLES_NONE);
+  /* (NONE + 1 is 0.) A hint of frame 0 and child 0 reads as none: looked up in the map. */
+  guint64 *hint = &g_array_index (self->stack_hints, guint64, (guint32) (parent + 1));
+  guint64 want = (guint64) frame << 32;
+  if (*hint != 0 && (*hint & G_GUINT64_CONSTANT (0xFFFFFFFF00000000)) == want)
+    return (guint32) *hint;
   JvmsSamplesIdSlot *slot;
   guint32 id = jvms_samples_idmap_lookup (&self->stack_map, parent, frame, &slot);
   if (id != JVMS_SAMPLES_NONE)
-    return id;
+    {
+      *hint = want | id;
+      return id;
+    }
   id = self->stacks->len;
+  *hint = want | id;
+  *(guint64 *) array_push (self->stack_hints, &self->stack_hints_room, sizeof (guint64)) = 0;
   *(JvmsSamplesStack *) array_push (self->stacks, &self->stacks_room, sizeof (JvmsSamplesStack)) = (JvmsSamplesStack) { GUINT32_TO_LE (parent), GUINT32_TO_LE (frame) };
   /* Its path: the parent's, extended by the frame's method (lines and kinds merged). */
   guint32 parent_path = parent == JVMS_SAMPLES_NONE ? JVMS_SAMPLES_NONE
                                                     : GUINT32_FROM_LE (g_array_index (self->stack_paths, guint32, parent));
   const JvmsSamplesFrame *f = &g_array_index (self->frames, JvmsSamplesFrame, frame);
   guint32 method = GUINT32_FROM_LE (f->method);
-  JvmsSamplesIdSlot *path_slot;
-  guint32 path = jvms_samples_idmap_lookup (&self->path_map, parent_path, method, &path_slot);
-  if (path == JVMS_SAMPLES_NONE)
+  guint64 *path_hint = &g_array_index (self->path_hints, guint64, (guint32) (parent_path + 1));
+  guint64 path_want = (guint64) method << 32;
+  guint32 path;
+  if (*path_hint != 0 && (*path_hint & G_GUINT64_CONSTANT (0xFFFFFFFF00000000)) == path_want)
+    path = (guint32) *path_hint;
+  else
     {
-      path = self->paths->len;
-      *(JvmsSamplesPath *) array_push (self->paths, &self->paths_room, sizeof (JvmsSamplesPath)) = (JvmsSamplesPath) { GUINT32_TO_LE (parent_path), GUINT32_TO_LE (method), 0 };
-      jvms_samples_idmap_set (&self->path_map, path_slot, parent_path, method, path);
+      JvmsSamplesIdSlot *path_slot;
+      path = jvms_samples_idmap_lookup (&self->path_map, parent_path, method, &path_slot);
+      if (path == JVMS_SAMPLES_NONE)
+        {
+          path = self->paths->len;
+          *(JvmsSamplesPath *) array_push (self->paths, &self->paths_room, sizeof (JvmsSamplesPath)) = (JvmsSamplesPath) { GUINT32_TO_LE (parent_path), GUINT32_TO_LE (method), 0 };
+          jvms_samples_idmap_set (&self->path_map, path_slot, parent_path, method, path);
+          *path_hint = path_want | path;
+          *(guint64 *) array_push (self->path_hints, &self->path_hints_room, sizeof (guint64)) = 0;
+        }
+      else
+        *path_hint = path_want | path;
     }
   JvmsSamplesPath *p = &g_array_index (self->paths, JvmsSamplesPath, path);
   p->frame_kinds = GUINT32_TO_LE (GUINT32_FROM_LE (p->frame_kinds) | 1u << GUINT32_FROM_LE (f->kind));
@@ -505,29 +540,87 @@ merge_sums (GArray *a, GArray *b)
   return out;
 }
 
-/* @keys (@n of them) sorted by their bits from @shift up: LSD radix by bytes, skipping bytes that
- * are the same in every key. @tmp has room for @n; the result is in whichever of the two is
- * returned. */
+/* Digits of radix_sort at most this wide: the counts of a pass (8 KB) stay in L1. */
+#define RADIX_MAX_BITS 11
+#define RADIX_MAX_PASSES 6   /* of 11 bits for 64: room for the counts of any digit width */
+
+/* @keys (@n of them) sorted by their bits from @shift up, stably: LSD radix over the bits that
+ * differ between keys only (from the lowest to the highest of them), in as few passes of at
+ * most RADIX_MAX_BITS bits as they need, the counts of up to three passes taken in one read of
+ * the keys. A block's keys (docs/benchmarks.md, issue 18, eighth pass) take 3 passes where bytes
+ * took 4. Few keys are sorted by insertion. @tmp has room for @n; the result is in whichever of
+ * the two is returned. */
 static guint64 *
 radix_sort (guint64 *keys, guint64 *tmp, guint n, guint shift)
 {
+  if (n < 2)
+    return keys;
+  if (n <= 32)
+    {
+      for (guint i = 1; i < n; i++)
+        {
+          guint64 k = keys[i];
+          guint j = i;
+          for (; j > 0 && (keys[j - 1] >> shift) > (k >> shift); j--)
+            keys[j] = keys[j - 1];
+          keys[j] = k;
+        }
+      return keys;
+    }
   guint64 any = 0, all = G_MAXUINT64;
   for (guint i = 0; i < n; i++)
     {
       any |= keys[i];
       all &= keys[i];
     }
-  for (; shift < 64; shift += 8)
+  guint64 differ = (any ^ all) >> shift;
+  if (differ == 0)
+    return keys;
+  shift += (guint) __builtin_ctzll (differ);
+  guint width = 64 - (guint) __builtin_clzll (differ) - (guint) __builtin_ctzll (differ);
+  /* Counts of 2^bits cost about what n keys do: narrower digits for fewer keys. */
+  guint max_bits = CLAMP ((guint) g_bit_storage (n) - 1, 4, RADIX_MAX_BITS);
+  guint passes = (width + max_bits - 1) / max_bits;
+  guint bits = (width + passes - 1) / passes;
+  guint64 mask = (G_GUINT64_CONSTANT (1) << bits) - 1;
+  gsize size = (gsize) 1 << bits;
+  guint32 counts[RADIX_MAX_PASSES << RADIX_MAX_BITS];
+  memset (counts, 0, passes * size * sizeof (guint32));
+  guint32 *c0 = counts, *c1 = counts + size, *c2 = counts + 2 * size;
+  if (passes == 1)
+    for (guint i = 0; i < n; i++)
+      c0[(keys[i] >> shift) & mask]++;
+  else if (passes == 2)
+    for (guint i = 0; i < n; i++)
+      {
+        guint64 k = keys[i] >> shift;
+        c0[k & mask]++;
+        c1[(k >> bits) & mask]++;
+      }
+  else
+    for (guint i = 0; i < n; i++)
+      {
+        guint64 k = keys[i] >> shift;
+        c0[k & mask]++;
+        c1[(k >> bits) & mask]++;
+        c2[(k >> 2 * bits) & mask]++;
+      }
+  for (guint p = 3; p < passes; p++)
+    for (guint i = 0; i < n; i++)
+      counts[p * size + ((keys[i] >> (shift + p * bits)) & mask)]++;
+  for (guint p = 0; p < passes; p++)
     {
-      if ((((any ^ all) >> shift) & 0xff) == 0)
-        continue;
-      guint count[257] = { 0 };
+      guint32 *count = counts + p * size;
+      guint32 sum = 0;
+      for (gsize d = 0; d < size; d++)
+        {
+          guint32 c = count[d];
+          count[d] = sum;
+          sum += c;
+        }
+      guint s = shift + p * bits;
       for (guint i = 0; i < n; i++)
-        count[((keys[i] >> shift) & 0xff) + 1]++;
-      for (guint d = 1; d < 257; d++)
-        count[d] += count[d - 1];
-      for (guint i = 0; i < n; i++)
-        tmp[count[(keys[i] >> shift) & 0xff]++] = keys[i];
+        tmp[count[(keys[i] >> s) & mask]++] = keys[i];
       guint64 *swap = keys;
       keys = tmp;
       tmp = swap;
@@ -707,14 +800,13 @@ compare_section (gconstpointer pa, gconstpointer pb)
 }
 
 /* Bits of a block sort key: the record's index, its stack + 1 (NONE is 0: first), its
- * section's rank. */
+ * section's rank (at most 4096 of them: 12 bits, above at most 32 of the stack). */
 #define KEY_INDEX_BITS 12
-#define KEY_STACK_BITS 32
 G_STATIC_ASSERT (JVMS_SAMPLES_BLOCK_SAMPLES <= 1u << KEY_INDEX_BITS);
 
 /* The sums of @recs (at most a block), sorted by (type, thread, stack) as compare_sum() orders
  * them, equal keys added. A block has few (type, thread) sections: each record's key packs its
- * section's rank, its stack and its index into 56 bits, sorted by radix. (Sorting the 40-byte
+ * section's rank, its stack and its index into at most 56 bits, sorted by radix. (Sorting the 40-byte
  * sums with g_array_sort and a comparison function was a twentieth of indexing a recording whose
  * stacks rarely repeat.) */
 static GArray *
@@ -730,9 +822,11 @@ block_sums (JvmsSamplesWriter *self, GArray *recs)
   g_autofree BlockSection *sections = g_new (BlockSection, MAX (n, 1));
   g_autofree guint16 *section_of = g_new (guint16, MAX (n, 1));
   guint n_sections = 0;
+  guint32 stacks = 0;   /* OR of the stacks + 1: how many bits they take */
   for (guint i = 0; i < n; i++)
     {
       const JvmsSampleRecord *r = &g_array_index (recs, JvmsSampleRecord, i);
+      stacks |= (guint32) (r->stack + 1);
       guint h = (guint) jvms_samples_idmap_hash (r->type, r->thread) & (slots - 1);
       while (table[h] >= 0 && (sections[table[h]].type != r->type || sections[table[h]].thread != r->thread))
         h = (h + 1) & (slots - 1);
@@ -752,12 +846,14 @@ block_sums (JvmsSamplesWriter *self, GArray *recs)
 
   g_autofree guint64 *key_room = g_new (guint64, MAX (n, 1));
   g_autofree guint64 *tmp = g_new (guint64, MAX (n, 1));
+  /* The rank right above the bits the block's stacks take, not above 32 of them: fewer bits
+   * for radix_sort to pass over. */
+  guint rank_shift = KEY_INDEX_BITS + (stacks == 0 ? 0 : 32 - (guint) __builtin_clz (stacks));
   for (guint i = 0; i < n; i++)
     {
       const JvmsSampleRecord *r = &g_array_index (recs, JvmsSampleRecord, i);
       guint64 stack = (guint32) (r->stack + 1);   /* NONE (no stack) first */
-      key_room[i] = (guint64) sections[section_of[i]].rank << (KEY_STACK_BITS + KEY_INDEX_BITS)
-                    | stack << KEY_INDEX_BITS | i;
+      key_room[i] = (guint64) sections[section_of[i]].rank << rank_shift | stack << KEY_INDEX_BITS | i;
     }
   /* By the bits above the index. */
   const guint64 *keys = radix_sort (key_room, tmp, n, KEY_INDEX_BITS);
@@ -1091,6 +1187,8 @@ jvms_samples_writer_free (JvmsSamplesWriter *self)
   g_array_unref (self->stacks);
   g_array_unref (self->stack_paths);
   g_array_unref (self->paths);
+  g_array_unref (self->stack_hints);
+  g_array_unref (self->path_hints);
   g_array_unref (self->threads);
   g_array_unref (self->types);
   jvms_samples_idmap_clear (&self->method_map);

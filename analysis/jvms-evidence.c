@@ -252,8 +252,29 @@ jvms_evidence_longest_intervals (const gint64 *pairs, guint n_pairs, gint64 *uni
   /* The union of the spans, in time order, then the longest, picked as the union goes (a path
    * over seconds has hundreds of thousands of spans: sorting them all for 8 was a sixth of its
    * time, docs/benchmarks.md). */
-  g_autofree gint64 *sorted = g_memdup2 (pairs, (gsize) n_pairs * 2 * sizeof (gint64));
-  sort_by_start (sorted, n_pairs);
+  /* Spans in order, or in reverse order (the critical path adds them walking back), are read
+   * where they lie, forwards or backwards, as sort_by_start would leave them; only others are
+   * copied and sorted (the copy of a long path's 1.6 M spans was 2 % of its CPU time). */
+  guint up = 0, down = 0;
+  for (guint k = 1; k < n_pairs; k++)
+    {
+      up += pairs[2 * k] > pairs[2 * k - 2];
+      down += pairs[2 * k] < pairs[2 * k - 2];
+    }
+  g_autofree gint64 *copy = NULL;
+  const gint64 *sorted = pairs;
+  gssize step = 2;
+  if (down > 0 && up == 0)
+    {
+      sorted = pairs + 2 * ((gsize) n_pairs - 1);
+      step = -2;
+    }
+  else if (down > 0)
+    {
+      copy = g_memdup2 (pairs, (gsize) n_pairs * 2 * sizeof (gint64));
+      sort_by_start (copy, n_pairs);
+      sorted = copy;
+    }
   /* The longest so far, in compare_longest's order (a total order: merged intervals are
    * disjoint, so no two start together). */
   JvmsEvidenceInterval best[JVMS_EVIDENCE_MAX_INTERVALS];
@@ -261,9 +282,10 @@ jvms_evidence_longest_intervals (const gint64 *pairs, guint n_pairs, gint64 *uni
   JvmsEvidenceInterval cur = { sorted[0], sorted[1] };
   for (guint k = 1; k <= n_pairs; k++)
     {
-      if (k < n_pairs && sorted[2 * k] <= cur.to)
+      const gint64 *at_k = k < n_pairs ? sorted + step * (gssize) k : NULL;
+      if (at_k != NULL && at_k[0] <= cur.to)
         {
-          cur.to = MAX (cur.to, sorted[2 * k + 1]);
+          cur.to = MAX (cur.to, at_k[1]);
           continue;
         }
       if (union_ns != NULL)
@@ -278,8 +300,8 @@ jvms_evidence_longest_intervals (const gint64 *pairs, guint n_pairs, gint64 *uni
           best[at] = cur;
           n_best = keep + 1;
         }
-      if (k < n_pairs)
-        cur = (JvmsEvidenceInterval) { sorted[2 * k], sorted[2 * k + 1] };
+      if (at_k != NULL)
+        cur = (JvmsEvidenceInterval) { at_k[0], at_k[1] };
     }
   g_array_append_vals (out, best, n_best);
   return out;

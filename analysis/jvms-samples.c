@@ -20,6 +20,25 @@ typedef struct
   guint64 offset;               /* where they are in leaf_frames */
 } Leaf;
 
+/* The children of stacks (or of call paths) by (parent, frame) (or (parent path, method)). Each
+ * parent keeps, in arrays by its id + 1 (0 for NONE), its first child and the child found or
+ * made last, as key << 32 | child + 1 (0: none); only its other children are in a map. A stack
+ * is mostly interned under the stack interned just before it (a new stack's callers are walked
+ * down), whose last child it is: on the bench's 71 MB recording 88 % of the stacks found in the
+ * stack map were; and a new stack is mostly the first child of a stack new just before it. Each
+ * probe of a map holding every stack (tens of MB, at random) was a cache miss: 91 % of
+ * interning's time there (docs/benchmarks.md, issue 18, eighth pass). The entries of stacks made
+ * together lie together. */
+typedef struct
+{
+  GArray           *last, *first;   /* guint64 */
+  guint             last_room, first_room;
+  JvmsSamplesIdMap  others;         /* (parent, key) -> child */
+} Children;
+
+static void children_init (Children *c);
+static void children_clear (Children *c);
+
 struct _JvmsSamplesWriter
 {
   char         *path;
@@ -39,17 +58,11 @@ struct _JvmsSamplesWriter
   GArray       *stacks;         /* JvmsSamplesStack */
   GArray       *stack_paths;    /* guint32 (LE): the path of each stack */
   GArray       *paths;          /* JvmsSamplesPath */
-  /* The child interned last under each stack and path (index: stack or path + 1, 0 for NONE):
-   * (frame or method) << 32 | child, 0 for none. A stack is mostly interned under the stack
-   * interned just before (a new stack's callers are walked down), whose last child it is: on
-   * the bench's 71 MB recording 88 % of the stacks found in the stack map were, and each probe
-   * of that map (tens of MB, at random) was a cache miss. The hints of stacks made together lie
-   * together. */
-  GArray       *stack_hints, *path_hints;  /* guint64 */
-  guint         stacks_room, stack_paths_room, paths_room, stack_hints_room, path_hints_room;  /* array_push() */
+  Children      stack_children, path_children;
+  guint         stacks_room, stack_paths_room, paths_room;  /* array_push() */
   GArray       *threads;        /* JvmsSamplesThread */
   GArray       *types;          /* JvmsSamplesType */
-  JvmsSamplesIdMap         method_map, frame_map, stack_map, path_map, thread_map, type_map;
+  JvmsSamplesIdMap         method_map, frame_map, thread_map, type_map;
   /* Stacks interned by their frames: (hash of the frames, depth) -> a leaf, whose frames are
    * kept in leaf_frames, so that a stack seen before is found by one probe and a comparison of
    * contiguous memory, exactly, without walking its parents through the stack table. */
@@ -118,18 +131,12 @@ jvms_samples_writer_new (const char *path, GError **error)
   self->stacks = g_array_new (FALSE, FALSE, sizeof (JvmsSamplesStack));
   self->stack_paths = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->paths = g_array_new (FALSE, FALSE, sizeof (JvmsSamplesPath));
-  self->stack_hints = g_array_new (FALSE, FALSE, sizeof (guint64));
-  self->path_hints = g_array_new (FALSE, FALSE, sizeof (guint64));
-  g_array_set_size (self->stack_hints, 1);   /* NONE's */
-  g_array_index (self->stack_hints, guint64, 0) = 0;
-  g_array_set_size (self->path_hints, 1);
-  g_array_index (self->path_hints, guint64, 0) = 0;
+  children_init (&self->stack_children);
+  children_init (&self->path_children);
   self->threads = g_array_new (FALSE, FALSE, sizeof (JvmsSamplesThread));
   self->types = g_array_new (FALSE, FALSE, sizeof (JvmsSamplesType));
   jvms_samples_idmap_init (&self->method_map);
   jvms_samples_idmap_init (&self->frame_map);
-  jvms_samples_idmap_init (&self->stack_map);
-  jvms_samples_idmap_init (&self->path_map);
   jvms_samples_idmap_init (&self->thread_map);
   jvms_samples_idmap_init (&self->type_map);
   jvms_samples_idmap_init (&self->leaf_map);
@@ -178,6 +185,63 @@ array_push (GArray *a, guint *room, gsize element_size)
     }
   (*room)--;
   return a->data + (gsize) a->len++ * element_size;
+}
+
+#define CHILD_KEY G_GUINT64_CONSTANT (0xFFFFFFFF00000000)
+
+static void
+children_init (Children *c)
+{
+  c->last = g_array_new (FALSE, TRUE, sizeof (guint64));
+  c->first = g_array_new (FALSE, TRUE, sizeof (guint64));
+  g_array_set_size (c->last, 1);    /* NONE's, zeroed */
+  g_array_set_size (c->first, 1);
+  c->last_room = c->first_room = 0;
+  jvms_samples_idmap_init (&c->others);
+}
+
+static void
+children_clear (Children *c)
+{
+  g_array_unref (c->last);
+  g_array_unref (c->first);
+  jvms_samples_idmap_clear (&c->others);
+}
+
+/* @parent's child under @key, or NONE with *@slot where children_add() puts it (NULL when
+ * @parent has no child yet). */
+G_ALWAYS_INLINE static inline guint32
+children_find (Children *c, guint32 parent, guint32 key, JvmsSamplesIdSlot **slot)
+{
+  guint32 i = parent + 1;
+  guint64 want = (guint64) key << 32;
+  guint64 *last = &g_array_index (c->last, guint64, i);
+  if (*last != 0 && (*last & CHILD_KEY) == want)
+    return (guint32) *last - 1;
+  guint64 first = g_array_index (c->first, guint64, i);
+  *slot = NULL;
+  if (first == 0)
+    return JVMS_SAMPLES_NONE;
+  guint32 child = (first & CHILD_KEY) == want ? (guint32) first - 1
+                                              : jvms_samples_idmap_lookup (&c->others, parent, key, slot);
+  if (child != JVMS_SAMPLES_NONE)
+    *last = want | (child + 1);
+  return child;
+}
+
+/* @child, the next id, is @parent's child under @key (children_find() said NONE, and @slot) */
+static inline void
+children_add (Children *c, guint32 parent, guint32 key, guint32 child, JvmsSamplesIdSlot *slot)
+{
+  guint32 i = parent + 1;
+  guint64 v = (guint64) key << 32 | (child + 1);
+  g_array_index (c->last, guint64, i) = v;
+  if (slot == NULL)
+    g_array_index (c->first, guint64, i) = v;
+  else
+    jvms_samples_idmap_set (&c->others, slot, parent, key, child);
+  *(guint64 *) array_push (c->last, &c->last_room, sizeof (guint64)) = 0;
+  *(guint64 *) array_push (c->first, &c->first_room, sizeof (guint64)) = 0;
 }
 
 guint32
@@ -235,51 +299,29 @@ jvms_samples_writer_intern_stack (JvmsSamplesWriter *self, guint32 parent, guint
 {
   g_return_val_if_fail (frame < self->frames->len, JVMS_SAMPLES_NONE);
   g_return_val_if_fail (parent == JVMS_SAMPLES_NONE || parent < self->stacks->len, JVMS_SAMPLES_NONE);
-  /* (NONE + 1 is 0.) A hint of frame 0 and child 0 reads as none: looked up in the map. */
-  guint64 *hint = &g_array_index (self->stack_hints, guint64, (guint32) (parent + 1));
-  guint64 want = (guint64) frame << 32;
-  if (*hint != 0 && (*hint & G_GUINT64_CONSTANT (0xFFFFFFFF00000000)) == want)
-    return (guint32) *hint;
-  JvmsSamplesIdSlot *slot;
-  guint32 id = jvms_samples_idmap_lookup (&self->stack_map, parent, frame, &slot);
+  JvmsSamplesIdSlot *slot = NULL;
+  guint32 id = children_find (&self->stack_children, parent, frame, &slot);
   if (id != JVMS_SAMPLES_NONE)
-    {
-      *hint = want | id;
-      return id;
-    }
+    return id;
   id = self->stacks->len;
-  *hint = want | id;
-  *(guint64 *) array_push (self->stack_hints, &self->stack_hints_room, sizeof (guint64)) = 0;
+  children_add (&self->stack_children, parent, frame, id, slot);
   *(JvmsSamplesStack *) array_push (self->stacks, &self->stacks_room, sizeof (JvmsSamplesStack)) = (JvmsSamplesStack) { GUINT32_TO_LE (parent), GUINT32_TO_LE (frame) };
   /* Its path: the parent's, extended by the frame's method (lines and kinds merged). */
   guint32 parent_path = parent == JVMS_SAMPLES_NONE ? JVMS_SAMPLES_NONE
                                                     : GUINT32_FROM_LE (g_array_index (self->stack_paths, guint32, parent));
   const JvmsSamplesFrame *f = &g_array_index (self->frames, JvmsSamplesFrame, frame);
   guint32 method = GUINT32_FROM_LE (f->method);
-  guint64 *path_hint = &g_array_index (self->path_hints, guint64, (guint32) (parent_path + 1));
-  guint64 path_want = (guint64) method << 32;
-  guint32 path;
-  if (*path_hint != 0 && (*path_hint & G_GUINT64_CONSTANT (0xFFFFFFFF00000000)) == path_want)
-    path = (guint32) *path_hint;
-  else
+  JvmsSamplesIdSlot *path_slot = NULL;
+  guint32 path = children_find (&self->path_children, parent_path, method, &path_slot);
+  if (path == JVMS_SAMPLES_NONE)
     {
-      JvmsSamplesIdSlot *path_slot;
-      path = jvms_samples_idmap_lookup (&self->path_map, parent_path, method, &path_slot);
-      if (path == JVMS_SAMPLES_NONE)
-        {
-          path = self->paths->len;
-          *(JvmsSamplesPath *) array_push (self->paths, &self->paths_room, sizeof (JvmsSamplesPath)) = (JvmsSamplesPath) { GUINT32_TO_LE (parent_path), GUINT32_TO_LE (method), 0 };
-          jvms_samples_idmap_set (&self->path_map, path_slot, parent_path, method, path);
-          *path_hint = path_want | path;
-          *(guint64 *) array_push (self->path_hints, &self->path_hints_room, sizeof (guint64)) = 0;
-        }
-      else
-        *path_hint = path_want | path;
+      path = self->paths->len;
+      children_add (&self->path_children, parent_path, method, path, path_slot);
+      *(JvmsSamplesPath *) array_push (self->paths, &self->paths_room, sizeof (JvmsSamplesPath)) = (JvmsSamplesPath) { GUINT32_TO_LE (parent_path), GUINT32_TO_LE (method), 0 };
     }
   JvmsSamplesPath *p = &g_array_index (self->paths, JvmsSamplesPath, path);
   p->frame_kinds = GUINT32_TO_LE (GUINT32_FROM_LE (p->frame_kinds) | 1u << GUINT32_FROM_LE (f->kind));
   *(guint32 *) array_push (self->stack_paths, &self->stack_paths_room, sizeof (guint32)) = GUINT32_TO_LE (path);
-  jvms_samples_idmap_set (&self->stack_map, slot, parent, frame, id);
   return id;
 }
 
@@ -1187,14 +1229,12 @@ jvms_samples_writer_free (JvmsSamplesWriter *self)
   g_array_unref (self->stacks);
   g_array_unref (self->stack_paths);
   g_array_unref (self->paths);
-  g_array_unref (self->stack_hints);
-  g_array_unref (self->path_hints);
+  children_clear (&self->stack_children);
+  children_clear (&self->path_children);
   g_array_unref (self->threads);
   g_array_unref (self->types);
   jvms_samples_idmap_clear (&self->method_map);
   jvms_samples_idmap_clear (&self->frame_map);
-  jvms_samples_idmap_clear (&self->stack_map);
-  jvms_samples_idmap_clear (&self->path_map);
   jvms_samples_idmap_clear (&self->thread_map);
   jvms_samples_idmap_clear (&self->type_map);
   jvms_samples_idmap_clear (&self->leaf_map);

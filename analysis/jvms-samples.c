@@ -74,6 +74,7 @@ struct _JvmsSamplesWriter
    * differ near their top), and the stack of those callers is found by walking up from it. */
   GArray       *last_frames;    /* guint32 */
   guint32       last_stack;
+  guint32       last_leaf;      /* the leaf found or made last (G_MAXUINT32: none) */
   guint32       truncated_frame, unknown_frame;
   GArray       *compilations;   /* JvmsSamplesCompilation */
   GArray       *timings;        /* JvmsSamplesTiming */
@@ -144,6 +145,7 @@ jvms_samples_writer_new (const char *path, GError **error)
   self->leaf_frames = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->last_frames = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->last_stack = JVMS_SAMPLES_NONE;
+  self->last_leaf = G_MAXUINT32;
   self->truncated_frame = JVMS_SAMPLES_NONE;
   self->unknown_frame = JVMS_SAMPLES_NONE;
   self->compilations = g_array_new (FALSE, FALSE, sizeof (JvmsSamplesCompilation));
@@ -418,6 +420,23 @@ jvms_samples_writer_intern_frame_ids (JvmsSamplesWriter *self, const guint32 *fr
     known++;
   if (known == n && n == last_n)
     return self->last_stack;
+  /* The leaf after the one found last, compared first: a chunk defines its stacks again in about
+   * the order an earlier one did (on the bench's 1 GB recording 61 % of the leaves found were
+   * the one after the leaf found before), and the leaves and their frames lie in that order,
+   * where each probe of the leaf map was a cache miss. Exact: a leaf's frames are its stack's. */
+  guint32 next = self->last_leaf + 1;
+  if (next < self->leaves->len)
+    {
+      const Leaf *leaf = &g_array_index (self->leaves, Leaf, next);
+      if (leaf->n == n
+          && memcmp (&g_array_index (self->leaf_frames, guint32, leaf->offset), frames, n * sizeof (guint32)) == 0)
+        {
+          guint32 stack = leaf->stack;
+          self->last_leaf = next;
+          remember_last (self, frames, n, known, stack);
+          return stack;
+        }
+    }
   guint64 hash = 0;
   for (guint i = 0; i < n; i++)
     hash = jvms_samples_idmap_hash (hash, frames[i]);
@@ -429,6 +448,7 @@ jvms_samples_writer_intern_frame_ids (JvmsSamplesWriter *self, const guint32 *fr
       if (memcmp (&g_array_index (self->leaf_frames, guint32, leaf->offset), frames, n * sizeof (guint32)) == 0)
         {
           guint32 stack = leaf->stack;
+          self->last_leaf = found;
           remember_last (self, frames, n, known, stack);
           return stack;
         }
@@ -442,11 +462,15 @@ jvms_samples_writer_intern_frame_ids (JvmsSamplesWriter *self, const guint32 *fr
   g_array_append_vals (self->leaf_frames, frames, n);
   if (found == JVMS_SAMPLES_NONE)
     {
+      self->last_leaf = self->leaves->len;
       jvms_samples_idmap_set (&self->leaf_map, slot, hash, n, self->leaves->len);
       g_array_append_val (self->leaves, leaf);
     }
   else
-    g_array_index (self->leaves, Leaf, found) = leaf;
+    {
+      self->last_leaf = found;
+      g_array_index (self->leaves, Leaf, found) = leaf;
+    }
   remember_last (self, frames, n, known, stack);
   return stack;
 }

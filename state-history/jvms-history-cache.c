@@ -116,11 +116,6 @@ jvms_node_cache_insert (JvmsNodeCache *c, JvmsNode *node)
   return n;
 }
 
-/* Why: a zoom to a new range reads thousands of summary blobs that the next range will not
- * need; keeping each one cost a fresh allocation, its memory faulted in (6 us a page on the
- * VMs we measure on), and the eviction of something useful, which made a cold frame twice a
- * warm one. A blob needed again (the same range redrawn, a scroll back, a zoom step) is kept
- * from its second read on, as a doorkeeper does in front of an LRU. */
 /* The two doorkeeper slots of @key (an offset + 1). */
 static inline void
 offered_slots (guint64 key, guint *s1, guint *s2)
@@ -144,6 +139,11 @@ offered_move (JvmsNodeCache *c, guint slot)
   return TRUE;
 }
 
+/* Why: a zoom to a new range reads thousands of summary blobs that the next range will not
+ * need; keeping each one cost a fresh allocation, its memory faulted in (6 us a page on the
+ * VMs we measure on), and the eviction of something useful, which made a cold frame twice a
+ * warm one. A blob needed again (the same range redrawn, a scroll back, a zoom step) is kept
+ * from its second read on, as a doorkeeper does in front of an LRU. */
 gboolean
 jvms_node_cache_admit (JvmsNodeCache *c, guint64 offset)
 {

@@ -401,6 +401,15 @@ remember_last (JvmsSamplesWriter *self, const guint32 *frames, guint n, guint kn
   self->last_stack = stack;
 }
 
+/* Whether leaf @id holds the stack of @frames (@n of them), frame for frame. */
+static inline gboolean
+leaf_holds (JvmsSamplesWriter *self, guint32 id, const guint32 *frames, guint n)
+{
+  const Leaf *leaf = &g_array_index (self->leaves, Leaf, id);
+  return leaf->n == n
+         && memcmp (&g_array_index (self->leaf_frames, guint32, leaf->offset), frames, n * sizeof (guint32)) == 0;
+}
+
 /* A stack new to a JFR chunk is mostly one the store has (each chunk defines its stacks again:
  * on the bench's 1 GB recording 823,102 of the 925,528 stacks new to their chunk). It is looked
  * up whole first, by the hash of its frames and compared with the frames kept for it: one probe
@@ -424,34 +433,26 @@ jvms_samples_writer_intern_frame_ids (JvmsSamplesWriter *self, const guint32 *fr
    * the order an earlier one did (on the bench's 1 GB recording 61 % of the leaves found were
    * the one after the leaf found before), and the leaves and their frames lie in that order,
    * where each probe of the leaf map was a cache miss. Exact: a leaf's frames are its stack's. */
-  guint32 next = self->last_leaf + 1;
-  if (next < self->leaves->len)
-    {
-      const Leaf *leaf = &g_array_index (self->leaves, Leaf, next);
-      if (leaf->n == n
-          && memcmp (&g_array_index (self->leaf_frames, guint32, leaf->offset), frames, n * sizeof (guint32)) == 0)
-        {
-          guint32 stack = leaf->stack;
-          self->last_leaf = next;
-          remember_last (self, frames, n, known, stack);
-          return stack;
-        }
-    }
+  guint32 hit = JVMS_SAMPLES_NONE, found = JVMS_SAMPLES_NONE;
   guint64 hash = 0;
-  for (guint i = 0; i < n; i++)
-    hash = jvms_samples_idmap_hash (hash, frames[i]);
-  JvmsSamplesIdSlot *slot;
-  guint32 found = jvms_samples_idmap_lookup (&self->leaf_map, hash, n, &slot);
-  if (found != JVMS_SAMPLES_NONE)
+  JvmsSamplesIdSlot *slot = NULL;
+  guint32 next = self->last_leaf + 1;
+  if (next < self->leaves->len && leaf_holds (self, next, frames, n))
+    hit = next;
+  else
     {
-      const Leaf *leaf = &g_array_index (self->leaves, Leaf, found);
-      if (memcmp (&g_array_index (self->leaf_frames, guint32, leaf->offset), frames, n * sizeof (guint32)) == 0)
-        {
-          guint32 stack = leaf->stack;
-          self->last_leaf = found;
-          remember_last (self, frames, n, known, stack);
-          return stack;
-        }
+      for (guint i = 0; i < n; i++)
+        hash = jvms_samples_idmap_hash (hash, frames[i]);
+      found = jvms_samples_idmap_lookup (&self->leaf_map, hash, n, &slot);
+      if (found != JVMS_SAMPLES_NONE && leaf_holds (self, found, frames, n))
+        hit = found;
+    }
+  if (hit != JVMS_SAMPLES_NONE)
+    {
+      guint32 stack = g_array_index (self->leaves, Leaf, hit).stack;
+      self->last_leaf = hit;
+      remember_last (self, frames, n, known, stack);
+      return stack;
     }
   guint32 stack = last_prefix_stack (self, known);
   for (guint i = known; i < n; i++)

@@ -26,6 +26,20 @@ jvms_critical_path_set_max_segments (guint max)
   max_segments = max > 0 ? max : MAX_SEGMENTS;
 }
 
+/* The least arrays kept for the next path (segments_give, spans_give): segments, and pairs of a
+ * cause's spans. A test lowers them (jvms-critical-path-private.h) to see kept arrays reused. */
+#define SEG_KEEP_MIN   (1u << 16)
+#define SPANS_KEEP_MIN (1u << 12)
+static guint seg_keep_min = SEG_KEEP_MIN;
+static guint spans_keep_min = SPANS_KEEP_MIN;
+
+void
+jvms_critical_path_set_keep_min (guint segments, guint spans)
+{
+  seg_keep_min = segments > 0 ? segments : SEG_KEEP_MIN;
+  spans_keep_min = spans > 0 ? spans : SPANS_KEEP_MIN;
+}
+
 enum { KERNEL, WAKER, DEVICE, CPU, SYSCALL, USER, DETAIL, OWNER, N_LEAVES };
 
 /* The kinds of cause (JvmsPathCause.kind). */
@@ -78,11 +92,87 @@ typedef struct
   guint   n, cap; /* pairs */
 } CauseSpans;
 
+/* Span arrays of causes freed, kept for the next path's: a long path's preempters hold 1.6 M
+ * spans (26 MB), and grown by doubling in fresh memory at every path their copies and page
+ * faults were a tenth of its CPU (docs/benchmarks.md, the twelfth run). Arrays of at least
+ * spans_keep_min pairs (smaller ones come from the heap, reused by malloc anyway), SPANS_KEPT
+ * at most and SPANS_KEPT_PAIRS pairs (32 MiB) in all, the largest kept. */
+#define SPANS_KEPT       16
+#define SPANS_KEPT_PAIRS (1u << 21)
+static struct
+{
+  gint64 *pairs[SPANS_KEPT];
+  guint   cap[SPANS_KEPT];  /* pairs; 0 where none */
+  guint   total;            /* pairs */
+} spans_cache;
+G_LOCK_DEFINE_STATIC (spans_cache);
+
+/* A kept array of room for @want pairs at least (the smallest such; its room in @cap), or NULL. */
+static gint64 *
+spans_take (guint want, guint *cap)
+{
+  G_LOCK (spans_cache);
+  guint best = SPANS_KEPT;
+  for (guint i = 0; i < SPANS_KEPT; i++)
+    if (spans_cache.cap[i] >= want && (best == SPANS_KEPT || spans_cache.cap[i] < spans_cache.cap[best]))
+      best = i;
+  gint64 *pairs = NULL;
+  if (best < SPANS_KEPT)
+    {
+      pairs = spans_cache.pairs[best];
+      *cap = spans_cache.cap[best];
+      spans_cache.total -= spans_cache.cap[best];
+      spans_cache.pairs[best] = NULL;
+      spans_cache.cap[best] = 0;
+    }
+  G_UNLOCK (spans_cache);
+  return pairs;
+}
+
+/* Keeps @pairs (room for @cap pairs), letting smaller kept ones go to make room; else frees it. */
+static void
+spans_give (gint64 *pairs, guint cap)
+{
+  gint64 *drop[SPANS_KEPT + 1];
+  guint n_drop = 0;
+  if (cap >= spans_keep_min && cap <= SPANS_KEPT_PAIRS)
+    {
+      G_LOCK (spans_cache);
+      for (;;)
+        {
+          guint empty = SPANS_KEPT, least = SPANS_KEPT;
+          for (guint i = 0; i < SPANS_KEPT; i++)
+            if (spans_cache.cap[i] == 0)
+              empty = i;
+            else if (least == SPANS_KEPT || spans_cache.cap[i] < spans_cache.cap[least])
+              least = i;
+          if (empty < SPANS_KEPT && spans_cache.total + cap <= SPANS_KEPT_PAIRS)
+            {
+              spans_cache.pairs[empty] = g_steal_pointer (&pairs);
+              spans_cache.cap[empty] = cap;
+              spans_cache.total += cap;
+              break;
+            }
+          if (least == SPANS_KEPT || spans_cache.cap[least] >= cap)
+            break;  /* no room, and every one kept is as large */
+          /* The smallest kept let go for this larger one. */
+          drop[n_drop++] = spans_cache.pairs[least];
+          spans_cache.total -= spans_cache.cap[least];
+          spans_cache.pairs[least] = NULL;
+          spans_cache.cap[least] = 0;
+        }
+      G_UNLOCK (spans_cache);
+    }
+  g_free (pairs);
+  for (guint i = 0; i < n_drop; i++)
+    g_free (drop[i]);
+}
+
 static void
 cause_spans_free (gpointer data)
 {
   CauseSpans *c = data;
-  g_free (c->pairs);
+  spans_give (c->pairs, c->cap);
   g_free (c);
 }
 
@@ -415,12 +505,106 @@ add_span (Walk *w, guint kind, gint64 tid, gint64 from, gint64 to)
     return;
   if (c->n == c->cap)
     {
-      c->cap = MAX (16u, c->cap * 2);
-      c->pairs = g_renew (gint64, c->pairs, 2 * (gsize) c->cap);
+      guint cap = MAX (16u, c->cap * 2);
+      guint kept_cap = 0;
+      gint64 *kept = cap >= spans_keep_min ? spans_take (cap, &kept_cap) : NULL;
+      if (kept != NULL)
+        {
+          memcpy (kept, c->pairs, 2 * sizeof (gint64) * c->n);
+          spans_give (c->pairs, c->cap);
+          c->pairs = kept;
+          c->cap = kept_cap;
+        }
+      else
+        {
+          c->cap = cap;
+          c->pairs = g_renew (gint64, c->pairs, 2 * (gsize) c->cap);
+        }
     }
   c->pairs[2 * c->n] = from;
   c->pairs[2 * c->n + 1] = to;
   c->n++;
+}
+
+/* A path and the room its segment array holds (segments; the array's length is the path's). */
+typedef struct
+{
+  JvmsCriticalPath path;
+  guint            seg_cap;
+} PathBox;
+
+/* The segment array of the last long path freed, kept for the next one. A long path's array is
+ * tens of megabytes: grown by doubling it was copied at each step and faulted in page by page,
+ * fresh memory at every path (above malloc's largest mmap threshold, 32 MiB, it is mapped anew
+ * each time), and that was a sixth of a long path's CPU (docs/benchmarks.md, the twelfth run).
+ * One array, of at most MAX_SEGMENTS: at most 48 MiB kept while no path holds it, taken by a
+ * path whose segments outgrow seg_keep_min (fewer come from the heap, whose freed blocks malloc
+ * reuses anyway). */
+static struct
+{
+  GArray *segments;
+  guint   cap;
+} seg_cache;
+G_LOCK_DEFINE_STATIC (seg_cache);
+
+/* The kept array if it has room for @want segments (its room in @cap, its length that), or NULL. */
+static GArray *
+segments_take (guint want, guint *cap)
+{
+  G_LOCK (seg_cache);
+  GArray *a = seg_cache.segments;
+  if (a != NULL && seg_cache.cap >= want)
+    {
+      *cap = seg_cache.cap;
+      seg_cache.segments = NULL;
+    }
+  else
+    a = NULL;
+  G_UNLOCK (seg_cache);
+  if (a != NULL)
+    g_array_set_size (a, *cap);  /* within its room: no copy */
+  return a;
+}
+
+/* Keeps @a (room for @cap segments) for the next path, the larger of it and the one kept. */
+static void
+segments_give (GArray *a, guint cap)
+{
+  if (cap >= seg_keep_min && cap <= MAX_SEGMENTS)
+    {
+      G_LOCK (seg_cache);
+      if (seg_cache.segments == NULL || seg_cache.cap < cap)
+        {
+          GArray *old = seg_cache.segments;
+          seg_cache.segments = a;
+          seg_cache.cap = cap;
+          a = old;
+        }
+      G_UNLOCK (seg_cache);
+    }
+  if (a != NULL)
+    g_array_unref (a);
+}
+
+/* Room for more segments: twice as much, or the kept array where the path grows long. */
+static void
+segments_grow (Walk *w)
+{
+  guint cap = MAX (1024u, w->cap_segs * 2), kept_cap = 0;
+  GArray *kept = cap >= seg_keep_min ? segments_take (cap, &kept_cap) : NULL;
+  if (kept != NULL)
+    {
+      memcpy (kept->data, w->segs, w->n_segs * sizeof (JvmsPathSegment));
+      g_array_unref (w->path->segments);
+      w->path->segments = kept;
+      w->cap_segs = kept_cap;
+    }
+  else
+    {
+      w->cap_segs = cap;
+      g_array_set_size (w->path->segments, w->cap_segs);
+    }
+  w->segs = (JvmsPathSegment *) w->path->segments->data;
 }
 
 /* Segments are added walking back: the latest first. Neighbours alike are merged. */
@@ -456,11 +640,7 @@ add_segment (Walk *w, PathThread *t, const char *state, const char *cause, gint6
         }
     }
   if (w->n_segs == w->cap_segs)
-    {
-      w->cap_segs = MAX (1024u, w->cap_segs * 2);
-      g_array_set_size (w->path->segments, w->cap_segs);
-      w->segs = (JvmsPathSegment *) w->path->segments->data;
-    }
+    segments_grow (w);
   w->segs[w->n_segs++] = (JvmsPathSegment) { t->tid, t->name, state, cause, from, to };
 }
 
@@ -921,7 +1101,8 @@ jvms_critical_path_compute (JvmsHistory *history, gint64 tid, gint64 from, gint6
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "no such thread: %s", key);
       return NULL;
     }
-  JvmsCriticalPath *p = g_new0 (JvmsCriticalPath, 1);
+  PathBox *pbox = g_new0 (PathBox, 1);
+  JvmsCriticalPath *p = &pbox->path;
   p->strings = g_string_chunk_new (4096);
   p->segments = g_array_new (FALSE, FALSE, sizeof (JvmsPathSegment));
   p->handoffs = g_array_new (FALSE, FALSE, sizeof (JvmsPathHandoff));
@@ -959,6 +1140,7 @@ jvms_critical_path_compute (JvmsHistory *history, gint64 tid, gint64 from, gint6
   for (guint k = 0; k < N_CAUSES; k++)
     g_hash_table_unref (w.spans[k]);
   g_free (w.span_slots);
+  pbox->seg_cap = w.cap_segs;
   if (w.error != NULL)
     {
       g_propagate_error (error, w.error);
@@ -976,11 +1158,13 @@ jvms_critical_path_free (JvmsCriticalPath *self)
 {
   if (self == NULL)
     return;
-  g_clear_pointer (&self->segments, g_array_unref);
+  PathBox *box = (PathBox *) self;
+  if (self->segments != NULL)
+    segments_give (g_steal_pointer (&self->segments), box->seg_cap);
   g_clear_pointer (&self->handoffs, g_array_unref);
   g_clear_pointer (&self->causes, g_array_unref);
   g_clear_pointer (&self->strings, g_string_chunk_free);
-  g_free (self);
+  g_free (box);
 }
 
 /* ------------------------------------------------------------------------------------------ */

@@ -20,8 +20,10 @@
 #define T2       (2 * T1)
 #define END      (3 * T1)
 
+/* @state toggles from @from on; where @cpu is valid, CPU 0's current thread with it: @tid while
+ * it runs, thread 300 while it waits (300 a preempter of it there). */
 static void
-toggle (JvmsHistoryBuilder *b, JvmsAttribute state, gint64 from)
+toggle (JvmsHistoryBuilder *b, JvmsAttribute state, JvmsAttribute cpu, gint64 tid, gint64 from)
 {
   g_autoptr(GError) error = NULL;
   for (gint64 i = 0; i < TOGGLES; i++)
@@ -31,6 +33,12 @@ toggle (JvmsHistoryBuilder *b, JvmsAttribute state, gint64 from)
                                                       &error);
       g_assert_no_error (error);
       g_assert_true (ok);
+      if (cpu != JVMS_ATTRIBUTE_INVALID)
+        {
+          ok = jvms_history_builder_modify_int (b, cpu, from + i * STEP, i % 2 == 0 ? tid : 300, &error);
+          g_assert_no_error (error);
+          g_assert_true (ok);
+        }
     }
 }
 
@@ -46,19 +54,22 @@ make_history (char **dir)
   JvmsAttribute s100 = jvms_history_builder_attribute (b, "Threads/100/kernel-state");
   JvmsAttribute w100 = jvms_history_builder_attribute (b, "Threads/100/kernel-state/waker");
   JvmsAttribute s200 = jvms_history_builder_attribute (b, "Threads/200/kernel-state");
+  JvmsAttribute c100 = jvms_history_builder_attribute (b, "Threads/100/kernel-state/cpu");
+  JvmsAttribute cpu0 = jvms_history_builder_attribute (b, "CPUs/0/current-thread");
   g_assert_true (jvms_history_builder_modify_string (b, jvms_history_builder_attribute (b, "Threads/100/name"), 0,
                                                       "busy", &error));
   g_assert_true (jvms_history_builder_modify_string (b, jvms_history_builder_attribute (b, "Threads/200/name"), 0,
                                                       "waker", &error));
   g_assert_true (jvms_history_builder_modify_int (b, s200, 0, JVMS_KERNEL_STATE_RUNNING, &error));
-  toggle (b, s100, 0);
+  g_assert_true (jvms_history_builder_modify_int (b, c100, 0, 0, &error));
+  toggle (b, s100, cpu0, 100, 0);
   /* 100 waits over [T1, T2), woken by 200 (its waker from the wait's start, docs/attributes.md). */
   g_assert_true (jvms_history_builder_modify_int (b, s100, T1, JVMS_KERNEL_STATE_BLOCKED, &error));
   g_assert_true (jvms_history_builder_modify_int (b, w100, T1, jvms_waker_pack (200, FALSE), &error));
-  toggle (b, s200, T1);
+  toggle (b, s200, JVMS_ATTRIBUTE_INVALID, 200, T1);
   g_assert_true (jvms_history_builder_modify_int (b, s100, T2, JVMS_KERNEL_STATE_RUNNING, &error));
   g_assert_true (jvms_history_builder_modify_int (b, s200, T2, JVMS_KERNEL_STATE_BLOCKED, &error));
-  toggle (b, s100, T2);
+  toggle (b, s100, cpu0, 100, T2);
   g_assert_no_error (error);
   gboolean closed = jvms_history_builder_close (b, END, &error);
   g_assert_no_error (error);
@@ -170,6 +181,72 @@ test_after_handoff (void)
   check_bound (TOGGLES + 100, 200);
 }
 
+static void
+assert_same_path (const JvmsCriticalPath *a, const JvmsCriticalPath *b)
+{
+  g_assert_cmpuint (a->segments->len, ==, b->segments->len);
+  for (guint i = 0; i < a->segments->len; i++)
+    {
+      const JvmsPathSegment *x = &g_array_index (a->segments, JvmsPathSegment, i);
+      const JvmsPathSegment *y = &g_array_index (b->segments, JvmsPathSegment, i);
+      g_assert_cmpint (x->tid, ==, y->tid);
+      g_assert_cmpint (x->from, ==, y->from);
+      g_assert_cmpint (x->to, ==, y->to);
+      g_assert_cmpstr (x->name, ==, y->name);
+      g_assert_cmpstr (x->state, ==, y->state);
+      g_assert_cmpstr (x->cause, ==, y->cause);
+    }
+  g_assert_cmpmem (a->handoffs->data, a->handoffs->len * sizeof (JvmsPathHandoff),
+                   b->handoffs->data, b->handoffs->len * sizeof (JvmsPathHandoff));
+  g_assert_cmpuint (a->causes->len, ==, b->causes->len);
+  for (guint i = 0; i < a->causes->len; i++)
+    {
+      const JvmsPathCause *x = &g_array_index (a->causes, JvmsPathCause, i);
+      const JvmsPathCause *y = &g_array_index (b->causes, JvmsPathCause, i);
+      g_assert_cmpstr (x->kind, ==, y->kind);
+      g_assert_cmpint (x->tid, ==, y->tid);
+      g_assert_cmpint (x->ns, ==, y->ns);
+      g_assert_cmpmem (x->intervals->data, x->intervals->len * sizeof (JvmsEvidenceInterval),
+                       y->intervals->data, y->intervals->len * sizeof (JvmsEvidenceInterval));
+    }
+}
+
+/* Paths computed in the arrays earlier paths left (segments, a cause's spans: kept for the next
+ * path, docs/benchmarks.md's twelfth run) are the paths computed without: the kept arrays
+ * lowered to a size this history reaches, a long path, a part of it, a short one and the long
+ * one again, each the same as computed first, with nothing kept. */
+static void
+test_kept_arrays (void)
+{
+  g_autofree char *dir = NULL;
+  g_autoptr(JvmsHistory) h = make_history (&dir);
+  jvms_critical_path_set_max_segments (0);
+  const gint64 ranges[][2] = { { 0, END }, { T1 + T1 / 2, END }, { T2 + 10 * STEP, T2 + 20 * STEP }, { 0, END } };
+  JvmsCriticalPath *first[G_N_ELEMENTS (ranges)];
+  for (guint keep = 0; keep < 2; keep++)
+    {
+      jvms_critical_path_set_keep_min (keep ? 16 : G_MAXUINT, keep ? 16 : G_MAXUINT);
+      for (guint i = 0; i < G_N_ELEMENTS (ranges); i++)
+        {
+          g_autoptr(GError) error = NULL;
+          JvmsCriticalPath *p = jvms_critical_path_compute (h, 100, ranges[i][0], ranges[i][1], NULL, &error);
+          g_assert_no_error (error);
+          if (keep == 0)
+            {
+              /* 300 a preempter; 200 the waker where the range holds the wait */
+              g_assert_cmpuint (p->causes->len, ==, i == 2 ? 1 : 2);
+              first[i] = p;
+              continue;
+            }
+          assert_same_path (p, first[i]);
+          jvms_critical_path_free (p);
+          jvms_critical_path_free (first[i]);
+        }
+    }
+  jvms_critical_path_set_keep_min (0, 0);
+  remove_dir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -177,5 +254,6 @@ main (int argc, char **argv)
   g_test_add_func ("/CriticalPath/bound/whole", test_whole);
   g_test_add_func ("/CriticalPath/bound/own-walk", test_own_walk);
   g_test_add_func ("/CriticalPath/bound/after-handoff", test_after_handoff);
+  g_test_add_func ("/CriticalPath/kept-arrays", test_kept_arrays);
   return g_test_run ();
 }

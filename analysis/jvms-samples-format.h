@@ -22,7 +22,10 @@
  * level, so a query of any range reads O(log blocks) nodes plus the raw samples of at most four
  * blocks at its ends (docs/profile.md, "Why any range costs the same"). A node with more than 99
  * sums for 100 samples (counted on its threads' sums) is left out (its entry has offset and sizes
- * 0): a query reads its two halves instead, which hold about as many sums. From level
+ * 0): a query reads its two halves instead, which hold about as many sums. Every node of an odd
+ * level is left out too, so that the levels written are 4 apart (half the nodes' encoding and lz4
+ * while indexing, for up to four nodes a level read where two were; docs/benchmarks.md, issue 18,
+ * ninth pass). Stores written before hold odd levels' nodes; readers read either alike. From level
  * JVMS_SAMPLES_ALL_THREADS_LEVEL up, a node also holds, for each type, the sums per stack over all
  * its threads (a section whose thread is NONE, after that type's threads): a query of all threads
  * reads those alone, however many threads shared the stacks (on a 1 GB recording of 376 threads a

@@ -792,6 +792,47 @@ encode_node (JvmsSamplesWriter *self, GArray *sums)
   g_byte_array_append (enc, sec->data, sec->len);
 }
 
+/* The entry of a node of @level whose sums are @sums (NULL: left out). A node that sums almost
+ * nothing (more than 99 sums for 100 samples: stacks that rarely repeat) is left out too: its
+ * two halves cost a query about as much, and writing it would store the samples once more. Its
+ * sums still go up to its parent. Counted on the threads' sums: the all-threads ones repeat
+ * them. */
+static void
+add_node (JvmsSamplesWriter *self, guint level, GArray *sums)
+{
+  JvmsSamplesNode node = { 0 };
+  guint64 samples = 0, n_sums = 0;
+  for (guint i = 0; sums != NULL && i < sums->len; i++)
+    {
+      const JvmsSamplesSum *s = &g_array_index (sums, JvmsSamplesSum, i);
+      if (s->thread != JVMS_SAMPLES_NONE)
+        {
+          samples += s->count;
+          n_sums++;
+        }
+    }
+  if (sums != NULL && n_sums * 100 <= samples * 99)
+    {
+      encode_node (self, sums);
+      guint64 offset;
+      guint32 compressed, raw;
+      write_payload (self, self->enc, TRUE, &offset, &compressed, &raw);
+      node.offset = GUINT64_TO_LE (offset);
+      node.compressed_size = GUINT32_TO_LE (compressed);
+      node.raw_size = GUINT32_TO_LE (raw);
+    }
+  if (self->levels[level] == NULL)
+    self->levels[level] = g_array_new (FALSE, FALSE, sizeof (JvmsSamplesNode));
+  g_array_append_val (self->levels[level], node);
+}
+
+/* Levels are written 4 apart: every node of an odd level is left out (readers read its two
+ * halves, as for any node left out). Its sums are still made, and go up to its parent, but not
+ * encoded, compressed nor written: that halves the levels' encoding and lz4 while indexing
+ * (docs/benchmarks.md, issue 18, ninth pass), for a query that reads up to four nodes a level
+ * where it read two. */
+G_STATIC_ASSERT (JVMS_SAMPLES_ALL_THREADS_LEVEL % 2 == 0);
+
 /* A node of @level (>= 0) is complete: level 0 is a block's sums (not written: the block's own
  * samples stand for it); a left node waits for its sibling, a right one makes their parent. */
 static void
@@ -818,34 +859,7 @@ carry (JvmsSamplesWriter *self, guint level, GArray *sums)
           g_array_unref (sums);
           sums = with_all;
         }
-      JvmsSamplesNode node = { 0 };
-      /* A node that sums almost nothing (more than 99 sums for 100 samples: stacks that rarely
-       * repeat) is left out: its two halves cost a query about as much, and writing it would
-       * store the samples once more. Its sums still go up to its parent. Counted on the
-       * threads' sums: the all-threads ones repeat them. */
-      guint64 samples = 0, n_sums = 0;
-      for (guint i = 0; i < sums->len; i++)
-        {
-          const JvmsSamplesSum *s = &g_array_index (sums, JvmsSamplesSum, i);
-          if (s->thread != JVMS_SAMPLES_NONE)
-            {
-              samples += s->count;
-              n_sums++;
-            }
-        }
-      if (n_sums * 100 <= samples * 99)
-        {
-          encode_node (self, sums);
-          guint64 offset;
-          guint32 compressed, raw;
-          write_payload (self, self->enc, TRUE, &offset, &compressed, &raw);
-          node.offset = GUINT64_TO_LE (offset);
-          node.compressed_size = GUINT32_TO_LE (compressed);
-          node.raw_size = GUINT32_TO_LE (raw);
-        }
-      if (self->levels[level] == NULL)
-        self->levels[level] = g_array_new (FALSE, FALSE, sizeof (JvmsSamplesNode));
-      g_array_append_val (self->levels[level], node);
+      add_node (self, level, level % 2 == 0 ? sums : NULL);
     }
   g_array_unref (sums);
 }

@@ -74,7 +74,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 
 /* A small store as the indexer writes one: several types (a CPU sampler with kernel states),
  * threads, shared stack prefixes, a truncated stack, compilations and timings; variant 1 has
- * enough samples for nodes of two levels. */
+ * enough samples for nodes of two levels (level 1's left out, as the writer leaves out every odd
+ * level's, level 2's with all-threads sections). */
 static GBytes *
 build_seed (const char *dir, guint variant)
 {

@@ -131,6 +131,9 @@ typedef struct
   guint32        n_frames;
   gpointer      *memo;        /* n_blocks slots (atomic): a block's groups decoded once for the
                                  queries of a few attributes (jvms-history-node-memo.c) */
+  gpointer       memo_arena;  /* the chunks the memo's blocks are carved from, freed with the
+                                 node (jvms-history-node-memo.c) */
+  gint           memo_lock;   /* bit 0: held while a block is carved */
   gsize          charged;     /* memo bytes charged to the cache (under its lock) */
   gpointer       buckets;     /* summary blobs: their runs (Blob, jvms-history-summary-private.h) */
   gboolean       transient;   /* from jvms_node_transient_new: not freed by the last unref */

@@ -13,6 +13,10 @@
 
 /* ------------------------------------------------------------------------------------------ */
 
+/* Blocks whose samples the writer keeps: a node of level 2 is summed from their samples at once
+ * (see flush_block()). */
+#define RUN_BLOCKS 4u
+
 typedef struct
 {
   guint32 stack;
@@ -79,7 +83,8 @@ struct _JvmsSamplesWriter
   GArray       *compilations;   /* JvmsSamplesCompilation */
   GArray       *timings;        /* JvmsSamplesTiming */
 
-  GArray       *open_block;     /* JvmsSampleRecord of the block being filled */
+  GArray       *open_block;     /* JvmsSampleRecord of the run of RUN_BLOCKS blocks being filled */
+  guint         block_start;    /* where in it the block being filled starts */
   GArray       *blocks;         /* JvmsSamplesBlock */
   GArray       *levels[JVMS_SAMPLES_MAX_LEVELS + 1];  /* JvmsSamplesNode, [1..] */
   GArray       *pending[JVMS_SAMPLES_MAX_LEVELS + 1]; /* JvmsSamplesSum: a left node waiting
@@ -150,7 +155,7 @@ jvms_samples_writer_new (const char *path, GError **error)
   self->unknown_frame = JVMS_SAMPLES_NONE;
   self->compilations = g_array_new (FALSE, FALSE, sizeof (JvmsSamplesCompilation));
   self->timings = g_array_new (FALSE, FALSE, sizeof (JvmsSamplesTiming));
-  self->open_block = g_array_sized_new (FALSE, FALSE, sizeof (JvmsSampleRecord), JVMS_SAMPLES_BLOCK_SAMPLES);
+  self->open_block = g_array_sized_new (FALSE, FALSE, sizeof (JvmsSampleRecord), RUN_BLOCKS * JVMS_SAMPLES_BLOCK_SAMPLES);
   self->blocks = g_array_new (FALSE, FALSE, sizeof (JvmsSamplesBlock));
   self->enc = g_byte_array_new ();
   self->section = g_byte_array_new ();
@@ -833,11 +838,12 @@ add_node (JvmsSamplesWriter *self, guint level, GArray *sums)
  * where it read two. */
 G_STATIC_ASSERT (JVMS_SAMPLES_ALL_THREADS_LEVEL % 2 == 0);
 
-/* A node of @level (>= 0) is complete: level 0 is a block's sums (not written: the block's own
- * samples stand for it); a left node waits for its sibling, a right one makes their parent. */
+/* A node of @level (>= 2, written already) is complete: a left node waits for its sibling, a
+ * right one makes their parent. */
 static void
 carry (JvmsSamplesWriter *self, guint level, GArray *sums)
 {
+  g_assert (level >= JVMS_SAMPLES_ALL_THREADS_LEVEL);
   while (level < JVMS_SAMPLES_MAX_LEVELS)
     {
       if (self->pending[level] == NULL)
@@ -851,14 +857,8 @@ carry (JvmsSamplesWriter *self, guint level, GArray *sums)
       g_array_unref (sums);
       sums = parent;
       level++;
-      /* Below the level, the halves carry no all-threads sums; above it both do, and merging
-       * adds them as it adds the rest (thread NONE sorts after a type's threads). */
-      if (level == JVMS_SAMPLES_ALL_THREADS_LEVEL)
-        {
-          GArray *with_all = add_all_threads (sums);
-          g_array_unref (sums);
-          sums = with_all;
-        }
+      /* Both halves carry all-threads sums: merging adds them as it adds the rest (thread NONE
+       * sorts after a type's threads). */
       add_node (self, level, level % 2 == 0 ? sums : NULL);
     }
   g_array_unref (sums);
@@ -880,12 +880,13 @@ compare_section (gconstpointer pa, gconstpointer pb)
   return (a->thread > b->thread) - (a->thread < b->thread);
 }
 
-/* Bits of a block sort key: the record's index, its stack + 1 (NONE is 0: first), its
- * section's rank (at most 4096 of them: 12 bits, above at most 32 of the stack). */
-#define KEY_INDEX_BITS 12
-G_STATIC_ASSERT (JVMS_SAMPLES_BLOCK_SAMPLES <= 1u << KEY_INDEX_BITS);
+/* Bits of a sort key of a run's samples: the record's index, its stack + 1 (NONE is 0: first),
+ * its section's rank (at most 16384 of them: 14 bits, above at most 32 of the stack). */
+#define KEY_INDEX_BITS 14
+G_STATIC_ASSERT (RUN_BLOCKS * JVMS_SAMPLES_BLOCK_SAMPLES <= 1u << KEY_INDEX_BITS);
+G_STATIC_ASSERT (RUN_BLOCKS * JVMS_SAMPLES_BLOCK_SAMPLES <= G_MAXUINT16 + 1u);   /* section_of */
 
-/* The sums of @recs (at most a block), sorted by (type, thread, stack) as compare_sum() orders
+/* The sums of @recs (at most a run of blocks), sorted by (type, thread, stack) as compare_sum() orders
  * them, equal keys added. A block has few (type, thread) sections: each record's key packs its
  * section's rank, its stack and its index into at most 56 bits, sorted by radix. (Sorting the 40-byte
  * sums with g_array_sort and a comparison function was a twentieth of indexing a recording whose
@@ -963,21 +964,30 @@ block_sums (JvmsSamplesWriter *self, GArray *recs)
   return sums;
 }
 
+/* The block being filled is complete (or the last): written; every second block completes a
+ * node of level 1 (left out, as every odd level's), and every fourth a run of blocks, whose sums
+ * are those of a node of level 2: summed from the run's samples at once, where each block's
+ * sums were made and merged by pairs into level 1, then level 2 (the merges of the two lowest
+ * levels, which hold about as many sums as samples on the bench's recording, were about a third
+ * of the merges' copying: docs/benchmarks.md, issue 18, ninth pass). */
 static void
 flush_block (JvmsSamplesWriter *self)
 {
   GArray *recs = self->open_block;
-  if (recs->len == 0)
+  guint start = self->block_start;
+  if (recs->len == start)
     return;
+  guint n = recs->len - start;
+  const JvmsSampleRecord *run = &g_array_index (recs, JvmsSampleRecord, start);
   GByteArray *enc = self->enc;
   g_byte_array_set_size (enc, 0);
-  const JvmsSampleRecord *first = &g_array_index (recs, JvmsSampleRecord, 0);
+  const JvmsSampleRecord *first = &run[0];
   gint64 previous = first->time;
   /* At most 8 varints and the head byte a sample: room for all, reserved once. */
-  guint8 *p = jvms_samples_reserve (enc, recs->len * 81);
-  for (guint i = 0; i < recs->len; i++)
+  guint8 *p = jvms_samples_reserve (enc, n * 81);
+  for (guint i = 0; i < n; i++)
     {
-      const JvmsSampleRecord *r = &g_array_index (recs, JvmsSampleRecord, i);
+      const JvmsSampleRecord *r = &run[i];
       p = jvms_samples_varint_at (p, (guint64) (r->time - previous));
       previous = r->time;
       guint8 head = (guint8) (r->state & JVMS_SAMPLE_HEAD_STATE_MASK);
@@ -1010,12 +1020,24 @@ flush_block (JvmsSamplesWriter *self)
   block.compressed_size = GUINT32_TO_LE (compressed);
   block.raw_size = GUINT32_TO_LE (raw);
   block.first_time = GINT64_TO_LE (first->time);
-  block.last_time = GINT64_TO_LE (g_array_index (recs, JvmsSampleRecord, recs->len - 1).time);
-  block.n_samples = GUINT32_TO_LE (recs->len);
+  block.last_time = GINT64_TO_LE (run[n - 1].time);
+  block.n_samples = GUINT32_TO_LE (n);
   g_array_append_val (self->blocks, block);
+  self->block_start = recs->len;
+  guint in_run = self->blocks->len % RUN_BLOCKS;
+  if (in_run % 2 == 0)
+    add_node (self, 1, NULL);
+  if (in_run != 0)
+    return;
   GArray *sums = block_sums (self, recs);
   g_array_set_size (recs, 0);
-  carry (self, 0, sums);
+  self->block_start = 0;
+  /* From level 2 up, nodes carry all-threads sums (JVMS_SAMPLES_ALL_THREADS_LEVEL). */
+  G_STATIC_ASSERT (JVMS_SAMPLES_ALL_THREADS_LEVEL == 2 && RUN_BLOCKS == 1u << JVMS_SAMPLES_ALL_THREADS_LEVEL);
+  GArray *with_all = add_all_threads (sums);
+  g_array_unref (sums);
+  add_node (self, JVMS_SAMPLES_ALL_THREADS_LEVEL, with_all);
+  carry (self, JVMS_SAMPLES_ALL_THREADS_LEVEL, with_all);
 }
 
 void
@@ -1039,12 +1061,13 @@ jvms_samples_writer_add_record (JvmsSamplesWriter *self, const JvmsSampleRecord 
   JvmsSamplesType *t = &g_array_index (self->types, JvmsSamplesType, r.type);
   t->n_samples = GUINT64_TO_LE (GUINT64_FROM_LE (t->n_samples) + 1);
   t->weight = GUINT64_TO_LE (GUINT64_FROM_LE (t->weight) + r.weight);
-  /* The open block has room for a block's samples from its creation (g_array_sized_new) and
-   * is flushed full: no library call a sample. */
-  g_assert (self->open_block->len < JVMS_SAMPLES_BLOCK_SAMPLES);
+  /* The open run has room for its blocks' samples from its creation (g_array_sized_new), and
+   * each block is flushed full: no library call a sample. */
+  g_assert (self->open_block->len - self->block_start < JVMS_SAMPLES_BLOCK_SAMPLES
+            && self->open_block->len < RUN_BLOCKS * JVMS_SAMPLES_BLOCK_SAMPLES);
   ((JvmsSampleRecord *) (gpointer) self->open_block->data)[self->open_block->len++] = r;
   self->count++;
-  if (self->open_block->len >= JVMS_SAMPLES_BLOCK_SAMPLES)
+  if (self->open_block->len - self->block_start >= JVMS_SAMPLES_BLOCK_SAMPLES)
     flush_block (self);
 }
 

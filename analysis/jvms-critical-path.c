@@ -265,34 +265,12 @@ thread_get (Walk *w, gint64 tid)
 }
 
 /* One history query of @attrs over [lo, hi]: into @outs[i], the intervals of @attrs[i] that meet
- * it with a value, in time order. */
+ * it with a value, in time order (those without one left out as they are gathered). */
 static void
 read_window (Walk *w, gint64 lo, gint64 hi, const JvmsAttribute *attrs, guint n, GArray **outs)
 {
   w->path->n_queries++;
-  guint from[N_LEAVES + 64];
-  g_autofree guint *heap = n > G_N_ELEMENTS (from) ? g_new (guint, n) : NULL;
-  guint *len = heap != NULL ? heap : from;
-  for (guint i = 0; i < n; i++)
-    len[i] = outs[i]->len;
-  /* Straight into the arrays kept (no copy through a range), then those without a value or a
-   * length dropped in place. */
-  if (!jvms_history_query_range_into (w->history, lo, hi, attrs, n, outs, &w->error))
-    return;
-  for (guint i = 0; i < n; i++)
-    {
-      JvmsInterval *v = (JvmsInterval *) outs[i]->data;
-      guint k = len[i], n_out = outs[i]->len;
-      /* Nothing moves before the first dropped (mostly none is: copying each in place was 2 %
-       * of a long path). */
-      while (k < n_out && v[k].end > v[k].start && v[k].value.type != JVMS_VALUE_NULL)
-        k++;
-      guint kept = k;
-      for (; k < n_out; k++)
-        if (v[k].end > v[k].start && v[k].value.type != JVMS_VALUE_NULL)
-          v[kept++] = v[k];
-      g_array_set_size (outs[i], kept);
-    }
+  jvms_history_query_range_into_valued (w->history, lo, hi, attrs, n, outs, &w->error);
 }
 
 /* Makes @t's states cover [a, b]: every interval of its leaves that meets it (so also the one

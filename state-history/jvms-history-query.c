@@ -569,13 +569,21 @@ typedef struct
   const guint8  *slot8;   /* attribute -> 1 + its bucket, unless slot32 */
   const guint32 *slot32;
   GArray       **buckets;
+  const guint   *base;     /* each bucket's length before the query */
+  guint8        *unsorted; /* a bucket got an interval starting before the one before it */
+  gboolean       valued;   /* intervals without a value (or a length) left out */
 } BucketData;
 
 static void
 bucket_one (gpointer data, guint32 attr, gint64 s, gint64 e, guint8 type, guint64 bits)
 {
   BucketData *bd = data;
-  GArray *a = bd->buckets[(bd->slot32 != NULL ? bd->slot32[attr] : bd->slot8[attr]) - 1];
+  if (bd->valued && (type == JVMS_VALUE_NULL || e <= s))
+    return;
+  guint b = (bd->slot32 != NULL ? bd->slot32[attr] : bd->slot8[attr]) - 1;
+  GArray *a = bd->buckets[b];
+  if (a->len > bd->base[b] && s < g_array_index (a, JvmsInterval, a->len - 1).start)
+    bd->unsorted[b] = 1;
   g_array_set_size (a, a->len + 1);
   interval_out (bd->h, attr, s, e, type, bits, &g_array_index (a, JvmsInterval, a->len - 1));
 }
@@ -587,12 +595,24 @@ static void
 bucket_run (gpointer data, guint32 attr, const JvmsGroupColumns *g, guint from, guint to)
 {
   BucketData *bd = data;
-  GArray *a = bd->buckets[(bd->slot32 != NULL ? bd->slot32[attr] : bd->slot8[attr]) - 1];
+  guint b = (bd->slot32 != NULL ? bd->slot32[attr] : bd->slot8[attr]) - 1;
+  GArray *a = bd->buckets[b];
   guint at = a->len;
+  /* A run's starts increase (a group's intervals follow each other): only its first can come
+   * before what the bucket holds, which a live history's open nodes may give (a complete one's
+   * tree gives each attribute's in time order). Checked here, not in a pass over the bucket
+   * after (a tenth of the reads of a long critical path, with the caller's pass dropping those
+   * without a value). */
+  if (from < to && at > bd->base[b] && g->starts[from] < g_array_index (a, JvmsInterval, at - 1).start)
+    bd->unsorted[b] = 1;
   g_array_set_size (a, at + (to - from));
-  JvmsInterval *out = &g_array_index (a, JvmsInterval, at);
-  for (guint k = from; k < to; k++, out++)
+  JvmsInterval *v = (JvmsInterval *) a->data;
+  JvmsInterval *out = v + at;
+  gboolean valued = bd->valued;
+  for (guint k = from; k < to; k++)
     {
+      if (valued && (g->types[k] == JVMS_VALUE_NULL || g->ends[k] <= g->starts[k]))
+        continue;
       out->attribute = attr;
       out->start = g->starts[k];
       out->end = g->ends[k];
@@ -603,7 +623,10 @@ bucket_run (gpointer data, guint32 attr, const JvmsGroupColumns *g, guint from, 
         }
       else
         jvms_history_value_out (bd->h, g->types[k], g->bits[k], &out->value);
+      out++;
     }
+  if (valued)
+    g_array_set_size (a, (guint) (out - v));
 }
 
 struct _JvmsHistoryRange
@@ -657,7 +680,8 @@ want_map (guint n)
  * appended to (base[b]: its length before). NULL on error. */
 static GPtrArray *
 range_gather (JvmsHistory *self, gint64 t0, gint64 t1, const JvmsAttribute *attributes,
-              guint n_attributes, GArray **outs, guint **index, guint **base, GError **error)
+              guint n_attributes, GArray **outs, gboolean valued, guint **index, guint **base,
+              GError **error)
 {
   if (t1 < t0)
     {
@@ -712,7 +736,8 @@ range_gather (JvmsHistory *self, gint64 t0, gint64 t1, const JvmsAttribute *attr
   guint *from = g_new (guint, MAX (buckets->len, 1));
   for (guint b = 0; b < buckets->len; b++)
     from[b] = ((GArray *) g_ptr_array_index (buckets, b))->len;
-  BucketData bd = { self, want, slot, (GArray **) buckets->pdata };
+  g_autofree guint8 *unsorted = g_new0 (guint8, MAX (buckets->len, 1));
+  BucketData bd = { self, want, slot, (GArray **) buckets->pdata, from, unsorted, valued };
   guint n_set = 0;
   g_autofree guint32 *set = jvms_attribute_set (attributes, n_attributes, &n_set);
   Wanted w = { want, set, n_set, bucket_run };
@@ -727,17 +752,11 @@ range_gather (JvmsHistory *self, gint64 t0, gint64 t1, const JvmsAttribute *attr
       return NULL;
     }
   for (guint b = 0; b < buckets->len; b++)
-    {
-      GArray *a = g_ptr_array_index (buckets, b);
-      JvmsInterval *v = (JvmsInterval *) a->data + from[b];
-      guint n = a->len - from[b];
-      for (guint k = 1; k < n; k++)
-        if (v[k].start < v[k - 1].start)
-          {
-            qsort (v, n, sizeof (JvmsInterval), cmp_interval);
-            break;
-          }
-    }
+    if (unsorted[b])
+      {
+        GArray *a = g_ptr_array_index (buckets, b);
+        qsort ((JvmsInterval *) a->data + from[b], a->len - from[b], sizeof (JvmsInterval), cmp_interval);
+      }
   *index = idx;
   *base = from;
   return g_steal_pointer (&buckets);
@@ -754,7 +773,7 @@ jvms_history_query_range (JvmsHistory         *self,
   g_return_val_if_fail (self != NULL, NULL);
   g_return_val_if_fail (attributes != NULL || n_attributes == 0, NULL);
   g_autofree guint *idx = NULL, *from = NULL;
-  g_autoptr (GPtrArray) buckets = range_gather (self, t0, t1, attributes, n_attributes, NULL,
+  g_autoptr (GPtrArray) buckets = range_gather (self, t0, t1, attributes, n_attributes, NULL, FALSE,
                                                 &idx, &from, error);
   if (buckets == NULL)
     return NULL;
@@ -778,21 +797,16 @@ jvms_history_query_range (JvmsHistory         *self,
   return r;
 }
 
-gboolean
-jvms_history_query_range_into (JvmsHistory         *self,
-                               gint64               t0,
-                               gint64               t1,
-                               const JvmsAttribute *attributes,
-                               guint                n_attributes,
-                               GArray             **outs,
-                               GError             **error)
+static gboolean
+range_into (JvmsHistory *self, gint64 t0, gint64 t1, const JvmsAttribute *attributes,
+            guint n_attributes, GArray **outs, gboolean valued, GError **error)
 {
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail ((attributes != NULL && outs != NULL) || n_attributes == 0, FALSE);
   for (guint i = 0; i < n_attributes; i++)
     g_return_val_if_fail (outs[i] != NULL && g_array_get_element_size (outs[i]) == sizeof (JvmsInterval), FALSE);
   g_autofree guint *idx = NULL, *from = NULL;
-  g_autoptr (GPtrArray) buckets = range_gather (self, t0, t1, attributes, n_attributes, outs,
+  g_autoptr (GPtrArray) buckets = range_gather (self, t0, t1, attributes, n_attributes, outs, valued,
                                                 &idx, &from, error);
   if (buckets == NULL)
     return FALSE;
@@ -804,6 +818,30 @@ jvms_history_query_range_into (JvmsHistory         *self,
         g_array_append_vals (outs[i], (const JvmsInterval *) a->data + from[idx[i]], a->len - from[idx[i]]);
     }
   return TRUE;
+}
+
+gboolean
+jvms_history_query_range_into (JvmsHistory         *self,
+                               gint64               t0,
+                               gint64               t1,
+                               const JvmsAttribute *attributes,
+                               guint                n_attributes,
+                               GArray             **outs,
+                               GError             **error)
+{
+  return range_into (self, t0, t1, attributes, n_attributes, outs, FALSE, error);
+}
+
+gboolean
+jvms_history_query_range_into_valued (JvmsHistory         *self,
+                                      gint64               t0,
+                                      gint64               t1,
+                                      const JvmsAttribute *attributes,
+                                      guint                n_attributes,
+                                      GArray             **outs,
+                                      GError             **error)
+{
+  return range_into (self, t0, t1, attributes, n_attributes, outs, TRUE, error);
 }
 
 gboolean

@@ -268,6 +268,15 @@ gboolean            jvms_history_query_range_into       (JvmsHistory            
                                                          guint                            n_attributes,
                                                          GArray                         **outs,
                                                          GError                         **error);
+/* The same, leaving out the intervals without a value (null) or a length, as they are gathered
+ * (the critical path's windows: a pass over them after was a tenth of its reads). */
+gboolean            jvms_history_query_range_into_valued (JvmsHistory                    *self,
+                                                          gint64                          t0,
+                                                          gint64                          t1,
+                                                          const JvmsAttribute            *attributes,
+                                                          guint                           n_attributes,
+                                                          GArray                        **outs,
+                                                          GError                        **error);
 /* Returns FALSE at the end (error unset) or on damage (error set). */
 gboolean            jvms_history_range_next             (JvmsHistoryRange                *range,
                                                          JvmsInterval                    *out,

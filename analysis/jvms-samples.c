@@ -43,6 +43,35 @@ typedef struct
 static void children_init (Children *c);
 static void children_clear (Children *c);
 
+/* A sample of the open run, as the writer keeps it until its block is encoded and its run
+ * summed: half a JvmsSampleRecord (64 bytes), so that the run of 16,384 samples takes 512 KiB
+ * of the caches where it took 1 MiB. The rare old-object samples keep their two times in
+ * open_old, in order. */
+typedef struct
+{
+  gint64  time;
+  guint64 weight;
+  guint32 thread;
+  guint32 stack;
+  guint32 detail;
+  guint32 packed;   /* type << RUN_TYPE_SHIFT | state << 1 | old object */
+} RunRecord;
+G_STATIC_ASSERT (sizeof (RunRecord) == 32);
+
+#define RUN_TYPE_SHIFT 8
+#define RUN_MAX_TYPES  (1u << (32 - RUN_TYPE_SHIFT))
+G_STATIC_ASSERT (JVMS_CPU_STATE_N <= 1u << (RUN_TYPE_SHIFT - 1));
+
+static inline guint32 run_type (const RunRecord *r) { return r->packed >> RUN_TYPE_SHIFT; }
+static inline guint run_state (const RunRecord *r) { return (r->packed & ((1u << RUN_TYPE_SHIFT) - 1)) >> 1; }
+static inline gboolean run_old (const RunRecord *r) { return r->packed & 1; }
+
+typedef struct
+{
+  gint64  allocation_time;
+  guint64 object_age;
+} RunOld;
+
 struct _JvmsSamplesWriter
 {
   char         *path;
@@ -83,8 +112,10 @@ struct _JvmsSamplesWriter
   GArray       *compilations;   /* JvmsSamplesCompilation */
   GArray       *timings;        /* JvmsSamplesTiming */
 
-  GArray       *open_block;     /* JvmsSampleRecord of the run of RUN_BLOCKS blocks being filled */
+  GArray       *open_block;     /* RunRecord of the run of RUN_BLOCKS blocks being filled */
   guint         block_start;    /* where in it the block being filled starts */
+  GArray       *open_old;       /* RunOld of the run's old-object samples, in order */
+  guint         old_start;      /* the first of them in the block being filled */
   GArray       *blocks;         /* JvmsSamplesBlock */
   GArray       *levels[JVMS_SAMPLES_MAX_LEVELS + 1];  /* JvmsSamplesNode, [1..] */
   GArray       *pending[JVMS_SAMPLES_MAX_LEVELS + 1]; /* JvmsSamplesSum: a left node waiting
@@ -155,7 +186,9 @@ jvms_samples_writer_new (const char *path, GError **error)
   self->unknown_frame = JVMS_SAMPLES_NONE;
   self->compilations = g_array_new (FALSE, FALSE, sizeof (JvmsSamplesCompilation));
   self->timings = g_array_new (FALSE, FALSE, sizeof (JvmsSamplesTiming));
-  self->open_block = g_array_sized_new (FALSE, FALSE, sizeof (JvmsSampleRecord), RUN_BLOCKS * JVMS_SAMPLES_BLOCK_SAMPLES);
+  self->open_block = g_array_sized_new (FALSE, FALSE, sizeof (RunRecord), RUN_BLOCKS * JVMS_SAMPLES_BLOCK_SAMPLES);
+  /* Sized: its data is never NULL, the start of a block's old objects always an address. */
+  self->open_old = g_array_sized_new (FALSE, FALSE, sizeof (RunOld), 64);
   self->blocks = g_array_new (FALSE, FALSE, sizeof (JvmsSamplesBlock));
   self->enc = g_byte_array_new ();
   self->section = g_byte_array_new ();
@@ -892,7 +925,7 @@ G_STATIC_ASSERT (RUN_BLOCKS * JVMS_SAMPLES_BLOCK_SAMPLES <= G_MAXUINT16 + 1u);  
  * sums with g_array_sort and a comparison function was a twentieth of indexing a recording whose
  * stacks rarely repeat.) */
 static GArray *
-block_sums (JvmsSamplesWriter *self, GArray *recs)
+block_sums (GArray *recs)
 {
   guint n = recs->len;
   /* Sections by (type, thread), through a small open-addressing table. */
@@ -907,14 +940,15 @@ block_sums (JvmsSamplesWriter *self, GArray *recs)
   guint32 stacks = 0;   /* OR of the stacks + 1: how many bits they take */
   for (guint i = 0; i < n; i++)
     {
-      const JvmsSampleRecord *r = &g_array_index (recs, JvmsSampleRecord, i);
+      const RunRecord *r = &g_array_index (recs, RunRecord, i);
       stacks |= (guint32) (r->stack + 1);
-      guint h = (guint) jvms_samples_idmap_hash (r->type, r->thread) & (slots - 1);
-      while (table[h] >= 0 && (sections[table[h]].type != r->type || sections[table[h]].thread != r->thread))
+      guint32 type = run_type (r);
+      guint h = (guint) jvms_samples_idmap_hash (type, r->thread) & (slots - 1);
+      while (table[h] >= 0 && (sections[table[h]].type != type || sections[table[h]].thread != r->thread))
         h = (h + 1) & (slots - 1);
       if (table[h] < 0)
         {
-          sections[n_sections] = (BlockSection) { r->type, r->thread, 0 };
+          sections[n_sections] = (BlockSection) { type, r->thread, 0 };
           table[h] = (gint32) n_sections++;
         }
       section_of[i] = (guint16) table[h];
@@ -933,7 +967,7 @@ block_sums (JvmsSamplesWriter *self, GArray *recs)
   guint rank_shift = KEY_INDEX_BITS + (stacks == 0 ? 0 : 32 - (guint) __builtin_clz (stacks));
   for (guint i = 0; i < n; i++)
     {
-      const JvmsSampleRecord *r = &g_array_index (recs, JvmsSampleRecord, i);
+      const RunRecord *r = &g_array_index (recs, RunRecord, i);
       guint64 stack = (guint32) (r->stack + 1);   /* NONE (no stack) first */
       key_room[i] = (guint64) sections[section_of[i]].rank << rank_shift | stack << KEY_INDEX_BITS | i;
     }
@@ -945,9 +979,10 @@ block_sums (JvmsSamplesWriter *self, GArray *recs)
   guint m = 0;
   for (guint i = 0; i < n; i++)
     {
-      const JvmsSampleRecord *r = &g_array_index (recs, JvmsSampleRecord, keys[i] & ((1u << KEY_INDEX_BITS) - 1));
-      gboolean cpu = type_is_cpu (self, r->type);
-      guint64 on_cpu = cpu && r->state == JVMS_CPU_STATE_ON_CPU, waiting = cpu && r->state == JVMS_CPU_STATE_WAITING;
+      const RunRecord *r = &g_array_index (recs, RunRecord, keys[i] & ((1u << KEY_INDEX_BITS) - 1));
+      /* A record's state is UNKNOWN unless its type is a CPU one (add_record). */
+      guint state = run_state (r);
+      guint64 on_cpu = state == JVMS_CPU_STATE_ON_CPU, waiting = state == JVMS_CPU_STATE_WAITING;
       if (m > 0 && (keys[i] >> KEY_INDEX_BITS) == (keys[i - 1] >> KEY_INDEX_BITS))
         {
           JvmsSamplesSum *last = &out[m - 1];
@@ -957,7 +992,7 @@ block_sums (JvmsSamplesWriter *self, GArray *recs)
           last->waiting += waiting;
         }
       else
-        out[m++] = (JvmsSamplesSum) { .type = r->type, .thread = r->thread, .stack = r->stack, .count = 1,
+        out[m++] = (JvmsSamplesSum) { .type = run_type (r), .thread = r->thread, .stack = r->stack, .count = 1,
                                       .weight = r->weight, .on_cpu = on_cpu, .waiting = waiting };
     }
   sums->len = m;
@@ -978,37 +1013,39 @@ flush_block (JvmsSamplesWriter *self)
   if (recs->len == start)
     return;
   guint n = recs->len - start;
-  const JvmsSampleRecord *run = &g_array_index (recs, JvmsSampleRecord, start);
+  const RunRecord *run = &g_array_index (recs, RunRecord, start);
+  const RunOld *old = &g_array_index (self->open_old, RunOld, self->old_start);
   GByteArray *enc = self->enc;
   g_byte_array_set_size (enc, 0);
-  const JvmsSampleRecord *first = &run[0];
+  const RunRecord *first = &run[0];
   gint64 previous = first->time;
   /* At most 8 varints and the head byte a sample: room for all, reserved once. */
   guint8 *p = jvms_samples_reserve (enc, n * 81);
   for (guint i = 0; i < n; i++)
     {
-      const JvmsSampleRecord *r = &run[i];
+      const RunRecord *r = &run[i];
       p = jvms_samples_varint_at (p, (guint64) (r->time - previous));
       previous = r->time;
-      guint8 head = (guint8) (r->state & JVMS_SAMPLE_HEAD_STATE_MASK);
+      guint8 head = (guint8) (run_state (r) & JVMS_SAMPLE_HEAD_STATE_MASK);
       if (r->stack != JVMS_SAMPLES_NONE)
         head |= JVMS_SAMPLE_HEAD_STACK;
       if (r->detail != JVMS_SAMPLES_NONE)
         head |= JVMS_SAMPLE_HEAD_DETAIL;
-      if (r->old_object)
+      if (run_old (r))
         head |= JVMS_SAMPLE_HEAD_OLD_OBJECT;
       *p++ = head;
-      p = jvms_samples_varint_at (p, r->type);
+      p = jvms_samples_varint_at (p, run_type (r));
       p = jvms_samples_varint_at (p, r->thread);
       if (r->stack != JVMS_SAMPLES_NONE)
         p = jvms_samples_varint_at (p, r->stack);
       p = jvms_samples_varint_at (p, r->weight);
       if (r->detail != JVMS_SAMPLES_NONE)
         p = jvms_samples_varint_at (p, r->detail);
-      if (r->old_object)
+      if (run_old (r))
         {
-          p = jvms_samples_varint_at (p, jvms_samples_zigzag (r->allocation_time - r->time));
-          p = jvms_samples_varint_at (p, r->object_age);
+          p = jvms_samples_varint_at (p, jvms_samples_zigzag (old->allocation_time - r->time));
+          p = jvms_samples_varint_at (p, old->object_age);
+          old++;
         }
     }
   jvms_samples_commit (enc, p);
@@ -1024,14 +1061,17 @@ flush_block (JvmsSamplesWriter *self)
   block.n_samples = GUINT32_TO_LE (n);
   g_array_append_val (self->blocks, block);
   self->block_start = recs->len;
+  self->old_start = (guint) (old - (const RunOld *) (gconstpointer) self->open_old->data);
   guint in_run = self->blocks->len % RUN_BLOCKS;
   if (in_run % 2 == 0)
     add_node (self, 1, NULL);
   if (in_run != 0)
     return;
-  GArray *sums = block_sums (self, recs);
+  GArray *sums = block_sums (recs);
   g_array_set_size (recs, 0);
   self->block_start = 0;
+  g_array_set_size (self->open_old, 0);
+  self->old_start = 0;
   /* From level 2 up, nodes carry all-threads sums (JVMS_SAMPLES_ALL_THREADS_LEVEL). */
   G_STATIC_ASSERT (JVMS_SAMPLES_ALL_THREADS_LEVEL == 2 && RUN_BLOCKS == 1u << JVMS_SAMPLES_ALL_THREADS_LEVEL);
   GArray *with_all = add_all_threads (sums);
@@ -1047,6 +1087,12 @@ jvms_samples_writer_add_record (JvmsSamplesWriter *self, const JvmsSampleRecord 
   g_return_if_fail (record->thread < self->threads->len);
   g_return_if_fail (record->stack == JVMS_SAMPLES_NONE || record->stack < self->stacks->len);
   g_return_if_fail (record->detail == JVMS_SAMPLES_NONE || record->detail < self->strings->len);
+  if (record->type >= RUN_MAX_TYPES)
+    {
+      /* Not from any recording (a type per event type); the store is refused, not cut. */
+      self->failed = TRUE;
+      return;
+    }
   JvmsSampleRecord r = *record;
   if (r.time < self->last_time)
     {
@@ -1065,7 +1111,15 @@ jvms_samples_writer_add_record (JvmsSamplesWriter *self, const JvmsSampleRecord 
    * each block is flushed full: no library call a sample. */
   g_assert (self->open_block->len - self->block_start < JVMS_SAMPLES_BLOCK_SAMPLES
             && self->open_block->len < RUN_BLOCKS * JVMS_SAMPLES_BLOCK_SAMPLES);
-  ((JvmsSampleRecord *) (gpointer) self->open_block->data)[self->open_block->len++] = r;
+  ((RunRecord *) (gpointer) self->open_block->data)[self->open_block->len++] = (RunRecord) {
+    .time = r.time, .weight = r.weight, .thread = r.thread, .stack = r.stack, .detail = r.detail,
+    .packed = r.type << RUN_TYPE_SHIFT | (guint32) r.state << 1 | (r.old_object != FALSE),
+  };
+  if (r.old_object)
+    {
+      RunOld o = { r.allocation_time, r.object_age };
+      g_array_append_val (self->open_old, o);
+    }
   self->count++;
   if (self->open_block->len - self->block_start >= JVMS_SAMPLES_BLOCK_SAMPLES)
     flush_block (self);
@@ -1306,6 +1360,7 @@ jvms_samples_writer_free (JvmsSamplesWriter *self)
   g_array_unref (self->compilations);
   g_array_unref (self->timings);
   g_array_unref (self->open_block);
+  g_array_unref (self->open_old);
   g_array_unref (self->blocks);
   for (guint i = 0; i <= JVMS_SAMPLES_MAX_LEVELS; i++)
     {

@@ -51,6 +51,53 @@ test_store (void)
   g_rmdir (dir);
 }
 
+/* Old objects among 20,000 allocation samples (five blocks of 4,096, a run of four and a block
+ * after it), each with its own age: the writer keeps old objects' times beside the open run's
+ * samples, and each must be written with its own sample, in its block. */
+static void
+test_many (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("test-object-age-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "x.samples", NULL);
+  g_autoptr(JvmsSamplesWriter) writer = jvms_samples_writer_new (path, &error);
+  JvmsSampleFrame frame = { "com.example.Cache.put", 12 };
+  const gint64 ms = SECOND / 1000;
+  guint n_old = 0;
+
+  g_assert_no_error (error);
+  for (int i = 0; i < 20000; i++)
+    {
+      JvmsSample a = { .kind = JVMS_SAMPLE_ALLOCATION, .time = T0 + i * ms, .tid = TID,
+                       .class_name = "byte[]", .weight = 1 };
+      jvms_samples_writer_add (writer, &a);
+      if (i % 1500 == 700 || i % 1500 == 701)
+        {
+          g_autofree char *cls = g_strdup_printf ("com.example.Entry%u", n_old);
+          JvmsSample o = { .kind = JVMS_SAMPLE_OLD_OBJECT, .time = T0 + i * ms, .tid = TID,
+                           .class_name = cls, .allocation_time = T0 + i * ms - (n_old + 1) * ms,
+                           .object_age = (n_old + 1) * ms, .n_frames = 1, .frames = &frame };
+          jvms_samples_writer_add (writer, &o);
+          n_old++;
+        }
+    }
+  g_assert_true (jvms_samples_writer_close (writer, &error));
+  g_assert_no_error (error);
+
+  g_autoptr(GArray) samples = jvms_object_age_samples_read (path, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (samples->len, ==, n_old);
+  for (guint k = 0; k < n_old; k++)
+    {
+      const JvmsObjectAgeSample *s = &g_array_index (samples, JvmsObjectAgeSample, k);
+      g_autofree char *cls = g_strdup_printf ("com.example.Entry%u", k);
+      g_assert_cmpstr (s->class_name, ==, cls);
+      g_assert_cmpint (s->time - s->allocation_time, ==, (gint64) (k + 1) * ms);
+    }
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* Bytes in (from, to] by binary search over cumulative weights, against a plain sum, for
  * instants on, between, before and after the samples (equal times included). */
 static void
@@ -82,5 +129,6 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/Analysis/object-age-samples/store", test_store);
   g_test_add_func ("/Analysis/object-age-samples/bytes-between", test_bytes_between);
+  g_test_add_func ("/Analysis/object-age-samples/many", test_many);
   return g_test_run ();
 }

@@ -16,4 +16,9 @@ void jvms_critical_path_set_max_segments (guint max);
  * thread-safe: set them before computing paths. */
 void jvms_critical_path_set_keep_min (guint segments, guint spans);
 
+/* Whether the causes' spans are merged as the walk adds them (TRUE, the default) or all kept
+ * and merged at the end, as a path whose spans come out of order is computed again. A test
+ * compares the two (tests/causality/test-critical-path-bound.c). Not thread-safe. */
+void jvms_critical_path_set_stream_spans (gboolean stream);
+
 G_END_DECLS

@@ -40,6 +40,16 @@ jvms_critical_path_set_keep_min (guint segments, guint spans)
   spans_keep_min = spans > 0 ? spans : SPANS_KEEP_MIN;
 }
 
+/* Whether a cause's spans are merged as they come rather than kept (add_span); a test turns
+ * it off to compare (jvms-critical-path-private.h). */
+static gboolean stream_spans = TRUE;
+
+void
+jvms_critical_path_set_stream_spans (gboolean stream)
+{
+  stream_spans = stream;
+}
+
 enum { KERNEL, WAKER, DEVICE, CPU, SYSCALL, USER, DETAIL, OWNER, N_LEAVES };
 
 /* The kinds of cause (JvmsPathCause.kind). */
@@ -90,9 +100,43 @@ typedef struct
   gint64  tid;
   gint64 *pairs;
   guint   n, cap; /* pairs */
+  /* The last pair, the one a span may merge into, kept here (and written to pairs[n - 1] only
+   * when the next comes, cause_spans_flush): read from the array at every span, a cache miss
+   * among dozens of causes' arrays, it was the largest part of add_span's samples. */
+  gint64  last[2];
+  /* Merged as they come (Walk.stream_spans): no array, the union's intervals before last
+   * (closed: each ends before the one after it starts, the earliest from closed_from on), their
+   * length and the longest of them. */
+  gint64  closed_from;
+  gint64  union_ns;
+  JvmsEvidenceInterval best[JVMS_EVIDENCE_MAX_INTERVALS];
+  guint   n_best;
 } CauseSpans;
 
-/* Span arrays of causes freed, kept for the next path's: a long path's preempters hold 1.6 M
+/* Closes @c's last pair, merged as spans came (Walk.stream_spans): an interval of the union. */
+static inline void
+cause_spans_close (CauseSpans *c)
+{
+  c->union_ns += c->last[1] - c->last[0];
+  c->closed_from = c->last[0];
+  if (c->n_best < JVMS_EVIDENCE_MAX_INTERVALS
+      || c->last[1] - c->last[0] >= c->best[JVMS_EVIDENCE_MAX_INTERVALS - 1].to - c->best[JVMS_EVIDENCE_MAX_INTERVALS - 1].from)
+    jvms_evidence_longest_add (c->best, &c->n_best, (JvmsEvidenceInterval) { c->last[0], c->last[1] });
+}
+
+/* Writes @c's last pair into its array, which then holds all of its n pairs. */
+static inline void
+cause_spans_flush (CauseSpans *c)
+{
+  if (c->n > 0)
+    {
+      c->pairs[2 * (c->n - 1)] = c->last[0];
+      c->pairs[2 * (c->n - 1) + 1] = c->last[1];
+    }
+}
+
+/* Span arrays of causes freed, kept for the next path's (where spans are kept, not merged as
+ * they come: Walk.stream_spans): a long path's preempters hold 1.6 M
  * spans (26 MB), and grown by doubling in fresh memory at every path their copies and page
  * faults were a tenth of its CPU (docs/benchmarks.md, the twelfth run). Arrays of at least
  * spans_keep_min pairs (smaller ones come from the heap, reused by malloc anyway), SPANS_KEPT
@@ -201,6 +245,12 @@ typedef struct
   const char       *sys_cause[8];     /* their causes, "in NAME", stored */
   guint             next_sys;
   SpanSlot         *span_slots;       /* N_CAUSES x SPAN_SLOTS: causes' span arrays by tid */
+  /* Causes' spans merged as they come, not kept (add_span): a walk back adds each cause's latest
+   * first, so that the union's intervals close one after the other. A span that does not (one
+   * after the last, or a merge that reaches the intervals closed) sets spans_out_of_order, and
+   * the path is computed again keeping them (jvms_critical_path_compute). */
+  gboolean          stream_spans;
+  gboolean          spans_out_of_order;
   /* add_segment's last pairs of state and cause asked, and stored: a busy thread's segments
    * go round a few pairs (running in a system call, running, waiting for a CPU), so that one
    * last pair missed at every segment (store_recent twice a segment was 3 % of a long path). */
@@ -479,8 +529,34 @@ add_span (Walk *w, guint kind, gint64 tid, gint64 from, gint64 to)
       slot->spans = c;
     }
   CauseSpans *c = slot->spans;
-  if (jvms_evidence_span_merge_last (c->n > 0 ? c->pairs + 2 * (c->n - 1) : NULL, from, to))
+  if (w->stream_spans)
+    {
+      /* Writing each span into its cause's array, one of dozens, was most of add_span's time
+       * (cache misses; docs/benchmarks.md, the thirteenth run). */
+      if (c->n == 0)
+        c->closed_from = G_MAXINT64;
+      else if (from <= c->last[1] && to >= c->last[0])
+        {
+          c->last[0] = MIN (c->last[0], from);
+          c->last[1] = MAX (c->last[1], to);
+          w->spans_out_of_order |= c->last[1] >= c->closed_from;
+          return;
+        }
+      else if (from > c->last[1])
+        {
+          w->spans_out_of_order = TRUE;
+          return;
+        }
+      else
+        cause_spans_close (c);
+      c->last[0] = from;
+      c->last[1] = to;
+      c->n++;
+      return;
+    }
+  if (jvms_evidence_span_merge_last (c->n > 0 ? c->last : NULL, from, to))
     return;
+  cause_spans_flush (c);
   if (c->n == c->cap)
     {
       guint cap = MAX (16u, c->cap * 2);
@@ -499,8 +575,8 @@ add_span (Walk *w, guint kind, gint64 tid, gint64 from, gint64 to)
           c->pairs = g_renew (gint64, c->pairs, 2 * (gsize) c->cap);
         }
     }
-  c->pairs[2 * c->n] = from;
-  c->pairs[2 * c->n + 1] = to;
+  c->last[0] = from;
+  c->last[1] = to;
   c->n++;
 }
 
@@ -984,13 +1060,25 @@ build_causes (Walk *w)
       g_hash_table_iter_init (&it, w->spans[kind]);
       while (g_hash_table_iter_next (&it, NULL, &value))
         {
-          const CauseSpans *spans = value;
+          CauseSpans *spans = value;
           JvmsPathCause c = { cause_kinds[kind], spans->tid, NULL, -1, 0, NULL };
           const JvmsThreadInfo *info = jvms_thread_list_lookup (w->list, c.tid);
           g_autofree char *tkey = jvms_thread_key (c.tid);
           c.name = store (w->path, info != NULL ? info->name : tkey);
           c.pid = info != NULL ? info->pid : -1;
-          c.intervals = jvms_evidence_longest_intervals (spans->pairs, spans->n, &c.ns);
+          if (w->stream_spans)
+            {
+              if (spans->n > 0)
+                cause_spans_close (spans);
+              c.ns = spans->union_ns;
+              c.intervals = g_array_sized_new (FALSE, FALSE, sizeof (JvmsEvidenceInterval), spans->n_best);
+              g_array_append_vals (c.intervals, spans->best, spans->n_best);
+            }
+          else
+            {
+              cause_spans_flush (spans);
+              c.intervals = jvms_evidence_longest_intervals (spans->pairs, spans->n, &c.ns);
+            }
           g_array_append_val (w->path->causes, c);
         }
     }
@@ -1065,9 +1153,9 @@ list_release (ListBox *box)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ListBox, list_release)
 
-JvmsCriticalPath *
-jvms_critical_path_compute (JvmsHistory *history, gint64 tid, gint64 from, gint64 to,
-                            GCancellable *cancellable, GError **error)
+static JvmsCriticalPath *
+compute (JvmsHistory *history, gint64 tid, gint64 from, gint64 to, GCancellable *cancellable,
+         gboolean stream, gboolean *out_of_order, GError **error)
 {
   g_return_val_if_fail (history != NULL, NULL);
   gint64 hs = jvms_history_get_start_time (history), he = jvms_history_get_end_time (history);
@@ -1095,6 +1183,7 @@ jvms_critical_path_compute (JvmsHistory *history, gint64 tid, gint64 from, gint6
     .threads = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, path_thread_free),
     .path = p,
     .cancellable = cancellable,
+    .stream_spans = stream,
     .cpus = {
       .attrs = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute)),
       .cpus = g_array_new (FALSE, FALSE, sizeof (gint64)),
@@ -1108,7 +1197,8 @@ jvms_critical_path_compute (JvmsHistory *history, gint64 tid, gint64 from, gint6
   PathThread *t = thread_get (&w, tid);
   p->name = t->name;
   walk_back (&w, t, p->from, p->to, 0);
-  if (w.error == NULL)
+  *out_of_order = w.spans_out_of_order;
+  if (w.error == NULL && !w.spans_out_of_order)
     build_causes (&w);
   g_hash_table_unref (w.threads);
   g_array_unref (w.cpus.attrs);
@@ -1128,6 +1218,21 @@ jvms_critical_path_compute (JvmsHistory *history, gint64 tid, gint64 from, gint6
   g_array_set_size (p->segments, w.n_segs);
   reverse (p->segments, sizeof (JvmsPathSegment));
   reverse (p->handoffs, sizeof (JvmsPathHandoff));
+  return p;
+}
+
+JvmsCriticalPath *
+jvms_critical_path_compute (JvmsHistory *history, gint64 tid, gint64 from, gint64 to,
+                            GCancellable *cancellable, GError **error)
+{
+  gboolean out_of_order = FALSE;
+  JvmsCriticalPath *p = compute (history, tid, from, to, cancellable, stream_spans, &out_of_order, error);
+  if (p != NULL && out_of_order)
+    {
+      /* A cause's spans not in the order a walk back adds them: again, keeping them all. */
+      jvms_critical_path_free (p);
+      p = compute (history, tid, from, to, cancellable, FALSE, &out_of_order, error);
+    }
   return p;
 }
 

@@ -241,6 +241,21 @@ sort_by_start (gint64 *v, guint n)
       }
 }
 
+void
+jvms_evidence_longest_add (JvmsEvidenceInterval *best, guint *n_best, JvmsEvidenceInterval cur)
+{
+  guint at = *n_best;
+  while (at > 0 && compare_longest (&cur, &best[at - 1]) < 0)
+    at--;
+  if (at < JVMS_EVIDENCE_MAX_INTERVALS)
+    {
+      guint keep = MIN (*n_best, JVMS_EVIDENCE_MAX_INTERVALS - 1);
+      memmove (best + at + 1, best + at, (keep - at) * sizeof *best);
+      best[at] = cur;
+      *n_best = keep + 1;
+    }
+}
+
 GArray *
 jvms_evidence_longest_intervals (const gint64 *pairs, guint n_pairs, gint64 *union_ns)
 {
@@ -290,16 +305,7 @@ jvms_evidence_longest_intervals (const gint64 *pairs, guint n_pairs, gint64 *uni
         }
       if (union_ns != NULL)
         *union_ns += cur.to - cur.from;
-      guint at = n_best;
-      while (at > 0 && compare_longest (&cur, &best[at - 1]) < 0)
-        at--;
-      if (at < JVMS_EVIDENCE_MAX_INTERVALS)
-        {
-          guint keep = MIN (n_best, JVMS_EVIDENCE_MAX_INTERVALS - 1);
-          memmove (best + at + 1, best + at, (keep - at) * sizeof *best);
-          best[at] = cur;
-          n_best = keep + 1;
-        }
+      jvms_evidence_longest_add (best, &n_best, cur);
       if (at_k != NULL)
         cur = (JvmsEvidenceInterval) { at_k[0], at_k[1] };
     }

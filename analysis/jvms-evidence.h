@@ -190,5 +190,11 @@ jvms_evidence_span_merge_last (gint64 *last, gint64 from, gint64 to)
 GArray     *jvms_evidence_longest_intervals (const gint64 *pairs,
                                              guint         n_pairs,
                                              gint64       *union_ns);
+/* Adds @cur, an interval of such a union (disjoint from those added before), to @best, the
+ * longest so far in that order (*@n_best of them, at most JVMS_EVIDENCE_MAX_INTERVALS): what
+ * jvms_evidence_longest_intervals does with each, for a caller that merges the spans itself. */
+void        jvms_evidence_longest_add (JvmsEvidenceInterval *best,
+                                       guint                *n_best,
+                                       JvmsEvidenceInterval  cur);
 
 G_END_DECLS

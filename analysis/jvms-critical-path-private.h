@@ -20,5 +20,8 @@ void jvms_critical_path_set_keep_min (guint segments, guint spans);
  * and merged at the end, as a path whose spans come out of order is computed again. A test
  * compares the two (tests/causality/test-critical-path-bound.c). Not thread-safe. */
 void jvms_critical_path_set_stream_spans (gboolean stream);
+/* Has every walk with spans merged as they come taken as having met them out of order, so that
+ * each path is computed again keeping them: a test sees that computation give the same path. */
+void jvms_critical_path_force_spans_out_of_order (gboolean force);
 
 G_END_DECLS

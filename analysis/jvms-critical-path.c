@@ -50,6 +50,15 @@ jvms_critical_path_set_stream_spans (gboolean stream)
   stream_spans = stream;
 }
 
+/* Every walk taken as having met spans out of order (a test of the computation again). */
+static gboolean force_out_of_order;
+
+void
+jvms_critical_path_force_spans_out_of_order (gboolean force)
+{
+  force_out_of_order = force;
+}
+
 enum { KERNEL, WAKER, DEVICE, CPU, SYSCALL, USER, DETAIL, OWNER, N_LEAVES };
 
 /* The kinds of cause (JvmsPathCause.kind). */
@@ -1197,6 +1206,7 @@ compute (JvmsHistory *history, gint64 tid, gint64 from, gint64 to, GCancellable 
   PathThread *t = thread_get (&w, tid);
   p->name = t->name;
   walk_back (&w, t, p->from, p->to, 0);
+  w.spans_out_of_order |= stream && force_out_of_order;
   *out_of_order = w.spans_out_of_order;
   if (w.error == NULL && !w.spans_out_of_order)
     build_causes (&w);

@@ -272,6 +272,13 @@ test_stream_spans (void)
       g_assert_no_error (error);
       g_assert_cmpuint (merged->causes->len, ==, i == 2 ? 1 : 2);
       assert_same_path (merged, kept);
+      /* Spans out of order: the path computed again, keeping them. */
+      jvms_critical_path_force_spans_out_of_order (TRUE);
+      JvmsCriticalPath *again = jvms_critical_path_compute (h, 100, ranges[i][0], ranges[i][1], NULL, &error);
+      jvms_critical_path_force_spans_out_of_order (FALSE);
+      g_assert_no_error (error);
+      assert_same_path (again, kept);
+      jvms_critical_path_free (again);
       jvms_critical_path_free (merged);
       jvms_critical_path_free (kept);
     }

@@ -485,6 +485,7 @@ blob_load (int             fd,
            guint64         data_end,
            guint32         max_usize,
            gboolean        tree_node,
+           gboolean        checked,
            guint8         *framed,
            JvmsNodeHeader *out_header,
            GError        **error)
@@ -550,8 +551,14 @@ blob_load (int             fd,
                    "bytes, its parent %u", file, offset, h.csize, csize);
       return NULL;
     }
-  guint32 crc = jvms_crc32c (hb + NODE_HEADER_CRC_FROM, sizeof hb - NODE_HEADER_CRC_FROM);
-  crc = jvms_crc32c_update (crc, cbuf, tree_node ? node_covered (cbuf, csize) : csize);
+  /* @checked: these bytes of the mapping passed this check at an earlier read (the file is
+   * mapped read-only and never rewritten in place). */
+  guint32 crc = h.crc;
+  if (!checked)
+    {
+      crc = jvms_crc32c (hb + NODE_HEADER_CRC_FROM, sizeof hb - NODE_HEADER_CRC_FROM);
+      crc = jvms_crc32c_update (crc, cbuf, tree_node ? node_covered (cbuf, csize) : csize);
+    }
   if (crc != h.crc)
     {
       g_set_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CHECKSUM,
@@ -592,8 +599,8 @@ blob_read (int             fd,
                    "a payload of at most %u bytes can take", file, offset, csize, max_usize);
       return NULL;
     }
-  const guint8 *cbuf = blob_load (fd, map, file, offset, csize, data_end, max_usize, FALSE, NULL,
-                                  &h, error);
+  const guint8 *cbuf = blob_load (fd, map, file, offset, csize, data_end, max_usize, FALSE, FALSE,
+                                  NULL, &h, error);
   if (cbuf == NULL)
     return NULL;
   guint8 *payload = payload_scratch ? scratch_reserve (payload_scratch, h.usize)
@@ -675,6 +682,7 @@ jvms_node_read (int           fd,
                 guint32     node_size,
                 guint       n_attributes,
                 guint32     n_strings,
+                gboolean    checked,
                 GError    **error)
 {
   JvmsNodeHeader h;
@@ -691,8 +699,8 @@ jvms_node_read (int           fd,
                    "a payload of at most %u bytes can take", file, offset, csize, node_size);
       return NULL;
     }
-  const guint8 *cbuf = blob_load (fd, map, file, offset, csize, data_end, node_size, TRUE, payload,
-                                  &h, error);
+  const guint8 *cbuf = blob_load (fd, map, file, offset, csize, data_end, node_size, TRUE,
+                                  checked && map != NULL, payload, &h, error);
   if (cbuf == NULL)
     {
       g_free (payload);
@@ -955,7 +963,14 @@ jvms_node_frame_ensure (const JvmsNode *node, guint b, const char *file, GError 
     {
       /* Its bytes checked as they are first read (format 7): a damaged frame fails the query
        * that meets it, naming the node and the frame, and the other frames read. */
-      guint32 crc = jvms_crc32c (node->payload + f->coff, f->csize);
+      guint fi = lo - 1;
+      guint64 *word = node->checked != NULL ? &node->checked[fi / 64] : NULL;
+      guint64 bit = G_GUINT64_CONSTANT (1) << (fi % 64);
+      guint32 crc = word != NULL && (__atomic_load_n (word, __ATOMIC_RELAXED) & bit)
+                      ? f->crc
+                      : jvms_crc32c (node->payload + f->coff, f->csize);
+      if (word != NULL && crc == f->crc)
+        __atomic_fetch_or (word, bit, __ATOMIC_RELAXED);
       int got = crc == f->crc ? LZ4_decompress_safe ((const char *) node->payload + f->coff,
                                                      (char *) node->area + f->uoff,
                                                      (int) f->csize, (int) f->usize)

@@ -129,6 +129,9 @@ typedef struct
   gboolean       payload_owned;
   JvmsNodeFrame *frames;      /* n_frames: the group area's lz4 frames (format 6) */
   guint32        n_frames;
+  guint64       *checked;     /* bit f (atomic): frame f's CRC32C matched in this or an earlier
+                                 read of the node from the mapping (the history's, not owned;
+                                 NULL where not kept) */
   gpointer      *memo;        /* n_blocks slots (atomic): a block's groups decoded once for the
                                  queries of a few attributes (jvms-history-node-memo.c) */
   gpointer       memo_arena;  /* the chunks the memo's blocks are carved from, freed with the
@@ -292,6 +295,7 @@ JvmsNode *jvms_node_read   (int            fd,
                             guint32        node_size,
                             guint          n_attributes,
                             guint32        n_strings,
+                            gboolean       checked,
                             GError       **error);
 /* Reads and checks a framed blob (node or summary): returns the decompressed payload. */
 guint8   *jvms_blob_read   (int             fd,
@@ -425,6 +429,14 @@ typedef struct _JvmsSummaryBuilder JvmsSummaryBuilder;
 typedef struct _JvmsSummaryIndex   JvmsSummaryIndex;
 
 /* ---- the history ---- */
+/* A node of the mapping whose header passed its CRC32C: bit f of @frames is set once frame f
+ * has passed its own (JvmsNode.checked). */
+typedef struct
+{
+  guint64 offset;
+  guint64 frames[];
+} JvmsCheckedNode;
+
 struct _JvmsHistory
 {
   gint             ref_count;
@@ -455,6 +467,11 @@ struct _JvmsHistory
    * (a reader thread may look while the main thread sets). */
   GHashTable      *overlay;
   GMutex           overlay_lock;
+  /* The nodes read from the mapping whose header and table passed their CRC32C: offset ->
+   * JvmsCheckedNode, under checked_lock, so that a node read again after eviction checks
+   * only the frames no read has checked (docs/state-history.md, *Reading from a mapping*). */
+  GHashTable      *checked;
+  GMutex           checked_lock;
 
   /* complete: the root on disk */
   guint64          root_offset;

@@ -40,6 +40,8 @@ jvms_history_new_empty (const char *path, int fd, gsize cache_budget)
   h->cache = jvms_node_cache_new (cache_budget);
   g_mutex_init (&h->lock);
   g_mutex_init (&h->overlay_lock);
+  g_mutex_init (&h->checked_lock);
+  h->checked = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, g_free);
   h->overlay = g_hash_table_new (g_str_hash, g_str_equal);
   h->attrs = jvms_attr_tree_new ();
   h->strings = jvms_string_table_new ();
@@ -84,6 +86,8 @@ jvms_history_unref (JvmsHistory *self)
   g_hash_table_unref (self->metadata);
   g_hash_table_unref (self->overlay);
   g_mutex_clear (&self->overlay_lock);
+  g_hash_table_unref (self->checked); /* after the cache: its nodes point into it */
+  g_mutex_clear (&self->checked_lock);
   if (self->fd >= 0)
     close (self->fd);
   g_mutex_clear (&self->lock);
@@ -486,12 +490,38 @@ jvms_history_get_node (JvmsHistory *self, guint64 offset, guint32 csize, guint32
   JvmsNode *n = jvms_node_cache_lookup (self->cache, offset);
   if (n == NULL)
     {
+      /* A node read from the mapping before, evicted and read again: its header and table
+       * passed their CRC32C then, and its frames that passed theirs are marked. */
+      JvmsCheckedNode *ck = NULL;
+      if (self->map != NULL)
+        {
+          g_mutex_lock (&self->checked_lock);
+          ck = g_hash_table_lookup (self->checked, &offset);
+          g_mutex_unlock (&self->checked_lock);
+        }
       n = jvms_node_read (self->fd, self->map, self->path, offset, csize, self->data_end,
                           MAX (self->node_size, self->max_node_usize),
                           jvms_attr_tree_size (self->attrs), jvms_string_table_size (self->strings),
-                          error);
+                          ck != NULL, error);
       if (n == NULL)
         return NULL;
+      if (self->map != NULL && ck == NULL)
+        {
+          JvmsCheckedNode *fresh = g_malloc0 (G_STRUCT_OFFSET (JvmsCheckedNode, frames)
+                                              + ((n->n_frames + 63) / 64) * sizeof (guint64));
+          fresh->offset = offset;
+          g_mutex_lock (&self->checked_lock);
+          ck = g_hash_table_lookup (self->checked, &offset);
+          if (ck == NULL)
+            {
+              g_hash_table_insert (self->checked, &fresh->offset, fresh);
+              ck = g_steal_pointer (&fresh);
+            }
+          g_mutex_unlock (&self->checked_lock);
+          g_free (fresh);
+        }
+      if (ck != NULL)
+        n->checked = ck->frames;
       JvmsNode *c = jvms_node_cache_insert (self->cache, n);
       jvms_node_unref (n);
       n = c;

@@ -573,7 +573,8 @@ add_span (Walk *w, guint kind, gint64 tid, gint64 from, gint64 to)
       gint64 *kept = cap >= spans_keep_min ? spans_take (cap, &kept_cap) : NULL;
       if (kept != NULL)
         {
-          memcpy (kept, c->pairs, 2 * sizeof (gint64) * c->n);
+          if (c->n > 0)  /* c->pairs is NULL before its first growth */
+            memcpy (kept, c->pairs, 2 * sizeof (gint64) * c->n);
           spans_give (c->pairs, c->cap);
           c->pairs = kept;
           c->cap = kept_cap;
@@ -657,7 +658,8 @@ segments_grow (Walk *w)
   GArray *kept = cap >= seg_keep_min ? segments_take (cap, &kept_cap) : NULL;
   if (kept != NULL)
     {
-      memcpy (kept->data, w->segs, w->n_segs * sizeof (JvmsPathSegment));
+      if (w->n_segs > 0)  /* w->segs is NULL before the first growth */
+        memcpy (kept->data, w->segs, w->n_segs * sizeof (JvmsPathSegment));
       g_array_unref (w->path->segments);
       w->path->segments = kept;
       w->cap_segs = kept_cap;

@@ -434,6 +434,8 @@ typedef struct _JvmsSummaryIndex   JvmsSummaryIndex;
 typedef struct
 {
   guint64 offset;
+  guint32 n_frames;  /* the bitmap's frames: a node read again with another count (its bytes
+                        changed under the mapping) does not use it */
   guint64 frames[];
 } JvmsCheckedNode;
 

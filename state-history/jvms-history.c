@@ -510,6 +510,7 @@ jvms_history_get_node (JvmsHistory *self, guint64 offset, guint32 csize, guint32
           JvmsCheckedNode *fresh = g_malloc0 (G_STRUCT_OFFSET (JvmsCheckedNode, frames)
                                               + ((n->n_frames + 63) / 64) * sizeof (guint64));
           fresh->offset = offset;
+          fresh->n_frames = n->n_frames;
           g_mutex_lock (&self->checked_lock);
           ck = g_hash_table_lookup (self->checked, &offset);
           if (ck == NULL)
@@ -520,7 +521,10 @@ jvms_history_get_node (JvmsHistory *self, guint64 offset, guint32 csize, guint32
           g_mutex_unlock (&self->checked_lock);
           g_free (fresh);
         }
-      if (ck != NULL)
+      /* The bitmap is as long as the node's frames were at its first read: a count that
+       * differs now (the file changed under the mapping, which docs/state-history.md rules
+       * out) must not index past it. */
+      if (ck != NULL && ck->n_frames == n->n_frames)
         n->checked = ck->frames;
       JvmsNode *c = jvms_node_cache_insert (self->cache, n);
       jvms_node_unref (n);

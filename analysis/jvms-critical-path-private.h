@@ -10,11 +10,10 @@ G_BEGIN_DECLS
  * Not thread-safe: set it before computing paths. */
 void jvms_critical_path_set_max_segments (guint max);
 
-/* The least segment arrays and cause span arrays (pairs) kept for the next path (2^16 and 2^12;
- * 0 restores them). A test lowers them to see, on a small history, that a path computed in
- * arrays another path left is the same path (tests/causality/test-critical-path-bound.c). Not
- * thread-safe: set them before computing paths. */
-void jvms_critical_path_set_keep_min (guint segments, guint spans);
+/* The least segment array kept for the next path (2^16; 0 restores it). A test lowers it to see,
+ * on a small history, that a path computed in the array another path left is the same path
+ * (tests/causality/test-critical-path-bound.c). Not thread-safe: set it before computing paths. */
+void jvms_critical_path_set_keep_min (guint segments);
 
 /* Whether the causes' spans are merged as the walk adds them (TRUE, the default) or all kept
  * and merged at the end, as a path whose spans come out of order is computed again. A test

@@ -26,18 +26,15 @@ jvms_critical_path_set_max_segments (guint max)
   max_segments = max > 0 ? max : MAX_SEGMENTS;
 }
 
-/* The least arrays kept for the next path (segments_give, spans_give): segments, and pairs of a
- * cause's spans. A test lowers them (jvms-critical-path-private.h) to see kept arrays reused. */
-#define SEG_KEEP_MIN   (1u << 16)
-#define SPANS_KEEP_MIN (1u << 12)
+/* The least segment array kept for the next path (segments_give). A test lowers it
+ * (jvms-critical-path-private.h) to see kept arrays reused. */
+#define SEG_KEEP_MIN (1u << 16)
 static guint seg_keep_min = SEG_KEEP_MIN;
-static guint spans_keep_min = SPANS_KEEP_MIN;
 
 void
-jvms_critical_path_set_keep_min (guint segments, guint spans)
+jvms_critical_path_set_keep_min (guint segments)
 {
   seg_keep_min = segments > 0 ? segments : SEG_KEEP_MIN;
-  spans_keep_min = spans > 0 ? spans : SPANS_KEEP_MIN;
 }
 
 /* Whether a cause's spans are merged as they come rather than kept (add_span); a test turns
@@ -144,88 +141,11 @@ cause_spans_flush (CauseSpans *c)
     }
 }
 
-/* Span arrays of causes freed, kept for the next path's (where spans are kept, not merged as
- * they come: Walk.stream_spans): a long path's preempters hold 1.6 M
- * spans (26 MB), and grown by doubling in fresh memory at every path their copies and page
- * faults were a tenth of its CPU (docs/benchmarks.md, the twelfth run). Arrays of at least
- * spans_keep_min pairs (smaller ones come from the heap, reused by malloc anyway), SPANS_KEPT
- * at most and SPANS_KEPT_PAIRS pairs (32 MiB) in all, the largest kept. */
-#define SPANS_KEPT       16
-#define SPANS_KEPT_PAIRS (1u << 21)
-static struct
-{
-  gint64 *pairs[SPANS_KEPT];
-  guint   cap[SPANS_KEPT];  /* pairs; 0 where none */
-  guint   total;            /* pairs */
-} spans_cache;
-G_LOCK_DEFINE_STATIC (spans_cache);
-
-/* A kept array of room for @want pairs at least (the smallest such; its room in @cap), or NULL. */
-static gint64 *
-spans_take (guint want, guint *cap)
-{
-  G_LOCK (spans_cache);
-  guint best = SPANS_KEPT;
-  for (guint i = 0; i < SPANS_KEPT; i++)
-    if (spans_cache.cap[i] >= want && (best == SPANS_KEPT || spans_cache.cap[i] < spans_cache.cap[best]))
-      best = i;
-  gint64 *pairs = NULL;
-  if (best < SPANS_KEPT)
-    {
-      pairs = spans_cache.pairs[best];
-      *cap = spans_cache.cap[best];
-      spans_cache.total -= spans_cache.cap[best];
-      spans_cache.pairs[best] = NULL;
-      spans_cache.cap[best] = 0;
-    }
-  G_UNLOCK (spans_cache);
-  return pairs;
-}
-
-/* Keeps @pairs (room for @cap pairs), letting smaller kept ones go to make room; else frees it. */
-static void
-spans_give (gint64 *pairs, guint cap)
-{
-  gint64 *drop[SPANS_KEPT + 1];
-  guint n_drop = 0;
-  if (cap >= spans_keep_min && cap <= SPANS_KEPT_PAIRS)
-    {
-      G_LOCK (spans_cache);
-      for (;;)
-        {
-          guint empty = SPANS_KEPT, least = SPANS_KEPT;
-          for (guint i = 0; i < SPANS_KEPT; i++)
-            if (spans_cache.cap[i] == 0)
-              empty = i;
-            else if (least == SPANS_KEPT || spans_cache.cap[i] < spans_cache.cap[least])
-              least = i;
-          if (empty < SPANS_KEPT && spans_cache.total + cap <= SPANS_KEPT_PAIRS)
-            {
-              spans_cache.pairs[empty] = g_steal_pointer (&pairs);
-              spans_cache.cap[empty] = cap;
-              spans_cache.total += cap;
-              break;
-            }
-          if (least == SPANS_KEPT || spans_cache.cap[least] >= cap)
-            break;  /* no room, and every one kept is as large */
-          /* The smallest kept let go for this larger one. */
-          drop[n_drop++] = spans_cache.pairs[least];
-          spans_cache.total -= spans_cache.cap[least];
-          spans_cache.pairs[least] = NULL;
-          spans_cache.cap[least] = 0;
-        }
-      G_UNLOCK (spans_cache);
-    }
-  g_free (pairs);
-  for (guint i = 0; i < n_drop; i++)
-    g_free (drop[i]);
-}
-
 static void
 cause_spans_free (gpointer data)
 {
   CauseSpans *c = data;
-  spans_give (c->pairs, c->cap);
+  g_free (c->pairs);
   g_free (c);
 }
 
@@ -566,24 +486,13 @@ add_span (Walk *w, guint kind, gint64 tid, gint64 from, gint64 to)
   if (jvms_evidence_span_merge_last (c->n > 0 ? c->last : NULL, from, to))
     return;
   cause_spans_flush (c);
+  /* Kept only where the path is computed again with its spans out of order (rare): grown in
+   * the heap, not in arrays kept for the next path as before the spans were merged as they come
+   * (the thirteenth run, docs/benchmarks.md). */
   if (c->n == c->cap)
     {
-      guint cap = MAX (16u, c->cap * 2);
-      guint kept_cap = 0;
-      gint64 *kept = cap >= spans_keep_min ? spans_take (cap, &kept_cap) : NULL;
-      if (kept != NULL)
-        {
-          if (c->n > 0)  /* c->pairs is NULL before its first growth */
-            memcpy (kept, c->pairs, 2 * sizeof (gint64) * c->n);
-          spans_give (c->pairs, c->cap);
-          c->pairs = kept;
-          c->cap = kept_cap;
-        }
-      else
-        {
-          c->cap = cap;
-          c->pairs = g_renew (gint64, c->pairs, 2 * (gsize) c->cap);
-        }
+      c->cap = MAX (16u, c->cap * 2);
+      c->pairs = g_renew (gint64, c->pairs, 2 * (gsize) c->cap);
     }
   c->last[0] = from;
   c->last[1] = to;

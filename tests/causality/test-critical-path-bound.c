@@ -211,10 +211,10 @@ assert_same_path (const JvmsCriticalPath *a, const JvmsCriticalPath *b)
     }
 }
 
-/* Paths computed in the arrays earlier paths left (segments, a cause's spans: kept for the next
- * path, docs/benchmarks.md's twelfth run) are the paths computed without: the kept arrays
- * lowered to a size this history reaches, a long path, a part of it, a short one and the long
- * one again, each the same as computed first, with nothing kept. */
+/* Paths computed in the segment array an earlier path left (kept for the next path,
+ * docs/benchmarks.md's twelfth run) are the paths computed without: the kept size lowered to
+ * one this history reaches, a long path, a part of it, a short one and the long one again, each
+ * the same as computed first, with nothing kept. */
 static void
 test_kept_arrays (void)
 {
@@ -223,11 +223,9 @@ test_kept_arrays (void)
   jvms_critical_path_set_max_segments (0);
   const gint64 ranges[][2] = { { 0, END }, { T1 + T1 / 2, END }, { T2 + 10 * STEP, T2 + 20 * STEP }, { 0, END } };
   JvmsCriticalPath *first[G_N_ELEMENTS (ranges)];
-  /* The causes' span arrays are kept only where their spans are kept (not merged as they come). */
-  jvms_critical_path_set_stream_spans (FALSE);
   for (guint keep = 0; keep < 2; keep++)
     {
-      jvms_critical_path_set_keep_min (keep ? 16 : G_MAXUINT, keep ? 16 : G_MAXUINT);
+      jvms_critical_path_set_keep_min (keep ? 16 : G_MAXUINT);
       for (guint i = 0; i < G_N_ELEMENTS (ranges); i++)
         {
           g_autoptr(GError) error = NULL;
@@ -245,8 +243,7 @@ test_kept_arrays (void)
           jvms_critical_path_free (first[i]);
         }
     }
-  jvms_critical_path_set_keep_min (0, 0);
-  jvms_critical_path_set_stream_spans (TRUE);
+  jvms_critical_path_set_keep_min (0);
   remove_dir (dir);
 }
 

@@ -23,7 +23,13 @@
  *
  * Usage: bench-causality [SECONDS-OF-RECORDING] [QUERIES] (defaults 25 s, about 1 GB of trace,
  * and 200); JVMS_BENCH_DIR overrides the folder (/tmp/jvmscope-bench-causality). The recording
- * and its index are reused while they exist. */
+ * and its index are reused while they exist.
+ *
+ * JVMS_BENCH_QUESTION="TID FROM TO [TIMES]" asks that one question instead (FROM and TO in ns
+ * from the trace's start, as a slow query's line gives them) TIMES times (1) in one process, and
+ * prints the wall and CPU time of each: a profiler (perf record, callgrind's
+ * --toggle-collect=jvms_critical_path_compute) then sees the path alone, without the CLI's
+ * JSON. */
 #include <gio/gio.h>
 #include <glib/gstdio.h>
 #include <math.h>
@@ -147,6 +153,33 @@ main (int argc, char **argv)
       return 1;
     }
   gint64 start = jvms_history_get_start_time (history), end = jvms_history_get_end_time (history);
+  const char *question = g_getenv ("JVMS_BENCH_QUESTION");
+  if (question != NULL)
+    {
+      gint64 tid = 0, from = 0, to = 0;
+      guint times = 1;
+      if (sscanf (question, "%" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %u",
+                  &tid, &from, &to, &times) < 3)
+        {
+          g_printerr ("bench-causality: JVMS_BENCH_QUESTION is \"TID FROM TO [TIMES]\"\n");
+          return 1;
+        }
+      for (guint i = 0; i < MAX (times, 1u); i++)
+        {
+          gint64 t0 = g_get_monotonic_time ();
+          double c0 = jvms_bench_thread_cpu_ms ();
+          g_autoptr(JvmsCriticalPath) p = jvms_critical_path_compute (history, tid, start + from, start + to, NULL, &error);
+          double cpu_ms = jvms_bench_thread_cpu_ms () - c0;
+          if (p == NULL)
+            {
+              g_printerr ("bench-causality: %s\n", error->message);
+              return 1;
+            }
+          printf ("question %u: %.3f ms wall, %.3f ms CPU, %u segments, %u hand-offs\n", i,
+                  (g_get_monotonic_time () - t0) / 1e3, cpu_ms, p->segments->len, p->handoffs->len);
+        }
+      return 0;
+    }
   /* A cached index reads no input: the bundle's size is its files'. */
   guint64 input = 0;
   g_autoptr(GDir) dir = g_dir_open (bundle, 0, NULL);

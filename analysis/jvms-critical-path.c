@@ -12,6 +12,12 @@
 /* The first read of a thread over a window, and the longest (ns): see PathThread. */
 #define CHUNK_MIN ((gint64) 1 << 20)
 #define CHUNK_MAX ((gint64) 1 << 28)
+/* The same for a CPU's window (CpuWindow): a longest chunk of 2^28 ns read a CPU's switches far
+ * past where the walk waited for it next; on bench/causality's p99 question 2^22 to 2^25 took
+ * about 1.3 % fewer instructions than 2^20 to 2^28, and any longest chunk of 2^24 to 2^26 about
+ * as few (docs/benchmarks.md, the fifteenth run). */
+#define CPU_CHUNK_MIN ((gint64) 1 << 22)
+#define CPU_CHUNK_MAX ((gint64) 1 << 25)
 
 /* Hand-offs followed in a chain at most: a chain this deep is a loop of wrong wakers. */
 #define MAX_DEPTH    128
@@ -62,20 +68,23 @@ enum { KERNEL, WAKER, DEVICE, CPU, SYSCALL, USER, DETAIL, OWNER, N_LEAVES };
 enum { CAUSE_WAKER, CAUSE_HOLDER, CAUSE_PREEMPTER, N_CAUSES };
 static const char * const cause_kinds[N_CAUSES] = { "waker", "holder", "preempted-by" };
 
-/* Who had the CPUs the path's threads waited for: the current thread of each CPU seen so far,
- * read in chunks as the walk goes back, as a thread's states are (see PathThread). The walk
- * meets its pieces waiting for a CPU in reverse time order, just after it read the same time of
- * their threads, so these reads find their nodes in the node cache. (A pass over the range's
- * CPUs after the walk, as before, read every node of the range once more: docs/critical-path.md,
- * "Speed".) */
+/* Who had a CPU the path's threads waited for: its current thread, read in chunks as the walk
+ * goes back, as a thread's states are (see PathThread). The walk meets its pieces waiting for a
+ * CPU in reverse time order, just after it read the same time of their threads, so these reads
+ * find their nodes in the node cache. (A pass over the range's CPUs after the walk, as before,
+ * read every node of the range once more: docs/critical-path.md, "Speed".) Each CPU has a window
+ * of its own, read when a wait for that CPU meets it: one window of every CPU seen, read as one
+ * query, decoded every CPU's switches all along the walk, where a busy thread waits for one CPU
+ * here and another there (on bench/causality's p99 question, 2.72 M of the 4.72 M intervals it
+ * decoded were the two CPUs' current threads; docs/benchmarks.md, the fifteenth run). */
 typedef struct
 {
-  GArray    *attrs;  /* JvmsAttribute: CPUs/<n>/current-thread, in the order seen */
-  GArray    *cpus;   /* gint64: their n */
-  GPtrArray *ivs;    /* a GArray of JvmsInterval a CPU: meeting [lo, hi], in time order */
-  GArray    *hints;  /* guint: where the last search of each CPU's ended (first_ending_after) */
-  gboolean   read;   /* ivs hold [lo, hi] for every CPU of attrs */
-  gint64     lo, hi, chunk;
+  JvmsAttribute attr;   /* CPUs/<n>/current-thread */
+  gint64        cpu;    /* n */
+  GArray       *ivs;    /* JvmsInterval meeting [lo, hi], in time order */
+  guint         hint;   /* where the last search of ivs ended (first_ending_after) */
+  gboolean      read;   /* ivs hold [lo, hi] */
+  gint64        lo, hi, chunk;
 } CpuWindow;
 
 /* A thread the path visits. Its states are read over the windows the path needs of it, not
@@ -166,7 +175,7 @@ typedef struct
   GCancellable     *cancellable;
   GError           *error;
   GHashTable       *spans[N_CAUSES];  /* tid -> CauseSpans: where each cause was one */
-  CpuWindow         cpus;
+  GArray           *cpus;             /* CpuWindow: each CPU seen, in the order seen */
   const char       *recent[16];       /* strings stored last (store_recent) */
   const char       *recent_src[16];   /* the string each was asked by */
   guint             next_recent;
@@ -743,48 +752,38 @@ running_cause (Walk *w, PathThread *t, gint64 s, gint64 kernel)
   return "running";
 }
 
-/* The index of @cpu in the CPU window, added (and the window to be read again) when first seen;
- * -1 for a CPU the history has no current thread of. */
+/* The index of @cpu's window, added (not yet read) when first seen; -1 for a CPU the history has
+ * no current thread of. */
 static gint
 cpu_slot (Walk *w, gint64 cpu)
 {
-  CpuWindow *c = &w->cpus;
-  for (guint i = 0; i < c->cpus->len; i++)
-    if (g_array_index (c->cpus, gint64, i) == cpu)
+  for (guint i = 0; i < w->cpus->len; i++)
+    if (g_array_index (w->cpus, CpuWindow, i).cpu == cpu)
       return (gint) i;
   char path[64];
   g_snprintf (path, sizeof path, "CPUs/%" G_GINT64_FORMAT "/current-thread", cpu);
   JvmsAttribute current = jvms_history_lookup (w->history, path);
   if (current == JVMS_ATTRIBUTE_INVALID)
     return -1;
-  g_array_append_val (c->attrs, current);
-  g_array_append_val (c->cpus, cpu);
-  GArray *ivs = g_array_new (FALSE, FALSE, sizeof (JvmsInterval));
-  g_ptr_array_add (c->ivs, ivs);
-  guint hint = 0;
-  g_array_append_val (c->hints, hint);
-  c->read = FALSE;
-  return (gint) c->cpus->len - 1;
+  CpuWindow c = { current, cpu, g_array_new (FALSE, FALSE, sizeof (JvmsInterval)), 0, FALSE, 0, 0, 0 };
+  g_array_append_val (w->cpus, c);
+  return (gint) w->cpus->len - 1;
 }
 
-/* Makes the CPU window hold [a, b) of every CPU seen: read again, one query of them all, when it
- * does not, back to a chunk before b (the chunk doubling as the walk goes on back, as
- * thread_window's). */
+/* Makes @c hold [a, b): read again when it does not, back to a chunk before b (the chunk
+ * doubling as the walk goes on back, as thread_window's, from CPU_CHUNK_MIN to CPU_CHUNK_MAX). */
 static void
-cpu_window (Walk *w, gint64 a, gint64 b)
+cpu_window (Walk *w, CpuWindow *c, gint64 a, gint64 b)
 {
-  CpuWindow *c = &w->cpus;
   if (w->error != NULL || (c->read && c->lo <= a && b <= c->hi))
     return;
   gboolean on_back = c->read && b >= c->lo && b <= c->hi;
-  c->chunk = on_back ? MIN (c->chunk * 2, CHUNK_MAX) : CHUNK_MIN;
+  c->chunk = on_back ? MIN (c->chunk * 2, CPU_CHUNK_MAX) : CPU_CHUNK_MIN;
   c->read = TRUE;
   c->lo = MAX (w->path->from, MIN (a, b - c->chunk));
   c->hi = b;
-  GPtrArray *all = c->ivs;
-  for (guint i = 0; i < all->len; i++)
-    g_array_set_size (g_ptr_array_index (all, i), 0);
-  read_window (w, c->lo, c->hi, (const JvmsAttribute *) c->attrs->data, c->attrs->len, (GArray **) all->pdata);
+  g_array_set_size (c->ivs, 0);
+  read_window (w, c->lo, c->hi, &c->attr, 1, &c->ivs);
 }
 
 /* @tid waited for the CPU @cpu over [from, to) (the one it was switched in on next): who ran on
@@ -795,11 +794,12 @@ add_preempters (Walk *w, gint64 cpu, gint64 tid, gint64 from, gint64 to)
   gint slot = cpu_slot (w, cpu);
   if (slot < 0)
     return;
-  cpu_window (w, from, to);
+  CpuWindow *c = &g_array_index (w->cpus, CpuWindow, slot);
+  cpu_window (w, c, from, to);
   if (w->error != NULL)
     return;
-  GArray *ivs = g_ptr_array_index (w->cpus.ivs, slot);
-  guint first = first_ending_after (ivs, from, &g_array_index (w->cpus.hints, guint, slot)), last = first;
+  GArray *ivs = c->ivs;
+  guint first = first_ending_after (ivs, from, &c->hint), last = first;
   while (last < ivs->len && g_array_index (ivs, JvmsInterval, last).start < to)
     last++;
   /* Latest first, as the walk goes: each preempter's spans then come in reverse time order,
@@ -1104,12 +1104,7 @@ compute (JvmsHistory *history, gint64 tid, gint64 from, gint64 to, GCancellable 
     .path = p,
     .cancellable = cancellable,
     .stream_spans = stream,
-    .cpus = {
-      .attrs = g_array_new (FALSE, FALSE, sizeof (JvmsAttribute)),
-      .cpus = g_array_new (FALSE, FALSE, sizeof (gint64)),
-      .ivs = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref),
-      .hints = g_array_new (FALSE, FALSE, sizeof (guint)),
-    },
+    .cpus = g_array_new (FALSE, FALSE, sizeof (CpuWindow)),
   };
   for (guint k = 0; k < N_CAUSES; k++)
     w.spans[k] = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, cause_spans_free);
@@ -1122,10 +1117,9 @@ compute (JvmsHistory *history, gint64 tid, gint64 from, gint64 to, GCancellable 
   if (w.error == NULL && !w.spans_out_of_order)
     build_causes (&w);
   g_hash_table_unref (w.threads);
-  g_array_unref (w.cpus.attrs);
-  g_array_unref (w.cpus.cpus);
-  g_ptr_array_unref (w.cpus.ivs);
-  g_array_unref (w.cpus.hints);
+  for (guint i = 0; i < w.cpus->len; i++)
+    g_array_unref (g_array_index (w.cpus, CpuWindow, i).ivs);
+  g_array_unref (w.cpus);
   for (guint k = 0; k < N_CAUSES; k++)
     g_hash_table_unref (w.spans[k]);
   g_free (w.span_slots);

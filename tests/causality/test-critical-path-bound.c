@@ -282,6 +282,71 @@ test_stream_spans (void)
   remove_dir (dir);
 }
 
+/* A thread that waits for two CPUs in turn, each read through a window of its own as the walk goes
+ * back (CpuWindow, docs/benchmarks.md's fifteenth run): thread 100 switches between running and
+ * runnable every 100 us over 400 ms, 20 waits on CPU 0, then 20 on CPU 1, and so on. While it
+ * waits for a CPU, that CPU runs its preempter (300 on CPU 0, 400 on CPU 1); the other CPU runs
+ * a thread the path never waits for (500, 600). The path's preempters are 300 and 400, each over
+ * every wait for its CPU to the nanosecond: a window of one CPU taken for another's, or one kept
+ * past where it was read, gives 500 or 600, or less time. */
+#define CPU_STEP    100000
+#define CPU_TOGGLES 4000
+#define CPU_PHASE   40
+
+static void
+test_cpu_windows (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("jvms-path-cpus-XXXXXX", &error);
+  g_assert_no_error (error);
+  g_autofree char *path = g_build_filename (dir, "index.jvmh", NULL);
+  JvmsHistoryBuilder *b = jvms_history_builder_new (path, 0, NULL, &error);
+  g_assert_no_error (error);
+  JvmsAttribute state = jvms_history_builder_attribute (b, "Threads/100/kernel-state");
+  JvmsAttribute on = jvms_history_builder_attribute (b, "Threads/100/kernel-state/cpu");
+  JvmsAttribute cpus[2] = { jvms_history_builder_attribute (b, "CPUs/0/current-thread"),
+                            jvms_history_builder_attribute (b, "CPUs/1/current-thread") };
+  g_assert_true (jvms_history_builder_modify_string (b, jvms_history_builder_attribute (b, "Threads/100/name"), 0,
+                                                      "busy", &error));
+  const gint64 preempter[2] = { 300, 400 }, other[2] = { 500, 600 };
+  gint64 expect[2] = { 0, 0 };
+  /* Toggle i runs (even) or waits (odd) over [i, i + 1) steps; the CPU of a wait is the one the
+   * thread runs on next. The last toggle runs past the range asked. */
+  for (gint64 i = 0; i <= CPU_TOGGLES; i++)
+    {
+      gint64 t = i * CPU_STEP;
+      guint cpu = (guint) (((i + (i % 2)) / CPU_PHASE) % 2);
+      gboolean running = i % 2 == 0;
+      g_assert_true (jvms_history_builder_modify_int (b, state, t, running ? JVMS_KERNEL_STATE_RUNNING
+                                                                           : JVMS_KERNEL_STATE_RUNNABLE, &error));
+      if (running)
+        g_assert_true (jvms_history_builder_modify_int (b, on, t, cpu, &error));
+      else
+        expect[cpu] += CPU_STEP;
+      g_assert_true (jvms_history_builder_modify_int (b, cpus[cpu], t, running ? 100 : preempter[cpu], &error));
+      g_assert_true (jvms_history_builder_modify_int (b, cpus[1 - cpu], t, other[1 - cpu], &error));
+      g_assert_no_error (error);
+    }
+  g_assert_true (jvms_history_builder_close (b, (CPU_TOGGLES + 1) * CPU_STEP, &error));
+  g_assert_no_error (error);
+  g_autoptr(JvmsHistory) h = jvms_history_builder_get_history (b);
+  jvms_history_builder_free (b);
+  JvmsCriticalPath *p = jvms_critical_path_compute (h, 100, 0, CPU_TOGGLES * CPU_STEP, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (p->segments->len, ==, CPU_TOGGLES);
+  g_assert_cmpuint (p->causes->len, ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      const JvmsPathCause *c = &g_array_index (p->causes, JvmsPathCause, i);
+      g_assert_cmpstr (c->kind, ==, "preempted-by");
+      g_assert_cmpint (c->tid, ==, preempter[i]);
+      g_assert_cmpint (c->ns, ==, expect[i]);
+    }
+  jvms_critical_path_free (p);
+  g_remove (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -291,5 +356,6 @@ main (int argc, char **argv)
   g_test_add_func ("/CriticalPath/bound/after-handoff", test_after_handoff);
   g_test_add_func ("/CriticalPath/kept-arrays", test_kept_arrays);
   g_test_add_func ("/CriticalPath/stream-spans", test_stream_spans);
+  g_test_add_func ("/CriticalPath/cpu-windows", test_cpu_windows);
   return g_test_run ();
 }

@@ -65,48 +65,55 @@ jvms_varint_get (const guint8 **pp, const guint8 *end, guint64 *out)
   return FALSE;
 }
 
+/* jvms_varint_get where the caller knows 10 bytes remain: unrolled for up to 4 bytes (no bound
+ * to check at each byte), longer ones through jvms_varint_get. Same results. */
+static inline gboolean
+jvms_varint_get_roomy (const guint8 **pp, const guint8 *end, guint64 *out)
+{
+  const guint8 *p = *pp;
+  guint64 b = p[0];
+  if (b < 0x80)
+    {
+      *out = b;
+      *pp = p + 1;
+      return TRUE;
+    }
+  guint64 v = b & 0x7F;
+  b = p[1];
+  v |= (b & 0x7F) << 7;
+  if (b < 0x80)
+    {
+      *out = v;
+      *pp = p + 2;
+      return TRUE;
+    }
+  b = p[2];
+  v |= (b & 0x7F) << 14;
+  if (b < 0x80)
+    {
+      *out = v;
+      *pp = p + 3;
+      return TRUE;
+    }
+  b = p[3];
+  v |= (b & 0x7F) << 21;
+  if (b < 0x80)
+    {
+      *out = v;
+      *pp = p + 4;
+      return TRUE;
+    }
+  return jvms_varint_get (pp, end, out);
+}
+
 /* jvms_varint_get, unrolled for up to 4 bytes where 10 bytes remain (no bound to check at each
  * byte): the group decoder's times, durations and values take 1 to 3 bytes each, and its loop
  * of a shift and two compares a byte was most of decoding an interval. Same results. */
 static inline gboolean
 jvms_varint_get_fast (const guint8 **pp, const guint8 *end, guint64 *out)
 {
-  const guint8 *p = *pp;
-  if (G_LIKELY (end - p >= 10))
-    {
-      guint64 b = p[0];
-      if (b < 0x80)
-        {
-          *out = b;
-          *pp = p + 1;
-          return TRUE;
-        }
-      guint64 v = b & 0x7F;
-      b = p[1];
-      v |= (b & 0x7F) << 7;
-      if (b < 0x80)
-        {
-          *out = v;
-          *pp = p + 2;
-          return TRUE;
-        }
-      b = p[2];
-      v |= (b & 0x7F) << 14;
-      if (b < 0x80)
-        {
-          *out = v;
-          *pp = p + 3;
-          return TRUE;
-        }
-      b = p[3];
-      v |= (b & 0x7F) << 21;
-      if (b < 0x80)
-        {
-          *out = v;
-          *pp = p + 4;
-          return TRUE;
-        }
-    }
+  if (G_LIKELY (end - *pp >= 10))
+    return jvms_varint_get_roomy (pp, end, out);
   return jvms_varint_get (pp, end, out);
 }
 

@@ -1490,6 +1490,59 @@ read_three_groups (int fd, const char *path, guint first_count, guint n_blocks, 
   return n;
 }
 
+/* A group of 40 NULL intervals, the first 10 ns after the node's start and 5 ns long, each next
+ * one contiguous and 1 ns long but interval @zero (if not 0), 0 ns long: a node of that one
+ * group, written and read, and the group decoded through the columns kept with the node. */
+static int
+read_zero_length (int fd, const char *path, guint zero, GError **error)
+{
+  const guint count = 40;
+  g_autoptr (GByteArray) p = g_byte_array_new ();
+  g_byte_array_append (p, (const guint8[]) { 0 /* children */, 1 /* groups */, 1 /* blocks */ }, 3);
+  g_byte_array_append (p, (const guint8[]) { 0, 0, 0, 0 }, 4);
+  g_byte_array_append (p, (const guint8[]) { (guint8) count, 0 /* tag: NULL */, 10, 5 }, 4);
+  for (guint k = 1; k < count; k++)
+    g_byte_array_append (p, (const guint8[]) { 4 /* tag: NULL, contiguous */, k == zero ? 0 : 1 }, 2);
+  JvmsNodeEncoder frame = { 0 };
+  gsize size = jvms_node_frame (&frame, p->data, p->len, 7, NULL, 0, 0, count, BLOCK_NODE_START,
+                                BLOCK_NODE_END);
+  JvmsNode *n = node_from_blob (fd, path, frame.blob, size, error);
+  jvms_node_encoder_clear (&frame);
+  if (n == NULL)
+    return -1;
+  const JvmsGroupColumns *cols = NULL;
+  gsize charge = 0;
+  int got = jvms_node_memo_group (n, 0, path, &charge, &cols, error);
+  g_assert_true (got < 0 || cols->n == count);
+  jvms_node_unref (n);
+  return got;
+}
+
+/* An interval 0 ns long is CORRUPT, where the decoder reads with 32 bytes or more left in the
+ * block (no bound checked but the varints': interval 1) and where it checks every byte (the
+ * last, 39): its range is checked in two compares, len - 1 wrapping for len 0
+ * (docs/benchmarks.md, the critical path's fifteenth run). */
+static void
+test_node_zero_length (void)
+{
+  g_autofree char *path = tmp_path ("zero-length.hist");
+  int fd = g_open (path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+  g_assert_cmpint (fd, >=, 0);
+  g_autoptr (GError) error = NULL;
+  g_assert_cmpint (read_zero_length (fd, path, 0, &error), ==, 1);
+  g_assert_no_error (error);
+  const guint zero[] = { 1, 39 };
+  for (guint i = 0; i < G_N_ELEMENTS (zero); i++)
+    {
+      g_assert_cmpint (read_zero_length (fd, path, zero[i], &error), <, 0);
+      g_assert_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT);
+      g_assert_nonnull (strstr (error->message, "lies outside the node's range"));
+      g_clear_error (&error);
+    }
+  close (fd);
+  g_unlink (path);
+}
+
 /* Format 5's cut, checked at read: a block shorter than JVMS_NODE_BLOCK_GROUPS groups that is
  * not the last stands only where a busy group (more than JVMS_NODE_GROUP_ALONE intervals) is
  * one or follows it, which bounds what a read node's blocks cost in memory. The same three
@@ -2431,6 +2484,7 @@ main (int argc, char **argv)
   g_test_add_func ("/history/node-memory", test_node_memory);
   g_test_add_func ("/history/node-blocks", test_node_blocks);
   g_test_add_func ("/history/node-short-block", test_node_short_block);
+  g_test_add_func ("/history/node-zero-length", test_node_zero_length);
   g_test_add_func ("/history/summary-levels", test_summary_levels);
   g_test_add_func ("/history/summary-dominant", test_summary_dominant);
   g_test_add_func ("/history/summary-ties", test_summary_ties);

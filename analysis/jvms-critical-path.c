@@ -443,55 +443,26 @@ store_recent (Walk *w, const char *s)
   return stored;
 }
 
-/* [from, to) where @tid was a cause of @kind, merged into its last span when they meet, as
- * jvms_evidence_add_span does. A long path adds a span at each piece of a wait for a CPU, to one
- * of the CPUs' other runners (dozens of threads): their spans are kept in slots by tid, as
- * looking the tid up in a hash table at each span was a twentieth of such a path's
- * instructions, and in arrays of their own (a GArray's append was another twentieth). */
-static void
-add_span (Walk *w, guint kind, gint64 tid, gint64 from, gint64 to)
+/* The spans of @tid as a cause of @kind, made when first met, found by its slot since. */
+G_GNUC_NO_INLINE static CauseSpans *
+cause_spans_get (Walk *w, guint kind, gint64 tid, SpanSlot *slot)
 {
-  if (to <= from)
-    return;
-  SpanSlot *slot = &w->span_slots[kind * SPAN_SLOTS + ((guint64) tid % SPAN_SLOTS)];
-  if (slot->spans == NULL || slot->tid != tid)
+  CauseSpans *c = g_hash_table_lookup (w->spans[kind], &tid);
+  if (c == NULL)
     {
-      CauseSpans *c = g_hash_table_lookup (w->spans[kind], &tid);
-      if (c == NULL)
-        {
-          c = g_new0 (CauseSpans, 1);
-          c->tid = tid;
-          g_hash_table_insert (w->spans[kind], &c->tid, c);
-        }
-      slot->tid = tid;
-      slot->spans = c;
+      c = g_new0 (CauseSpans, 1);
+      c->tid = tid;
+      g_hash_table_insert (w->spans[kind], &c->tid, c);
     }
-  CauseSpans *c = slot->spans;
-  if (w->stream_spans)
-    {
-      /* Writing each span into its cause's array, one of dozens, was most of add_span's time
-       * (cache misses; docs/benchmarks.md, the thirteenth run). */
-      if (c->n == 0)
-        c->closed_from = G_MAXINT64;
-      else if (from <= c->last[1] && to >= c->last[0])
-        {
-          c->last[0] = MIN (c->last[0], from);
-          c->last[1] = MAX (c->last[1], to);
-          w->spans_out_of_order |= c->last[1] >= c->closed_from;
-          return;
-        }
-      else if (from > c->last[1])
-        {
-          w->spans_out_of_order = TRUE;
-          return;
-        }
-      else
-        cause_spans_close (c);
-      c->last[0] = from;
-      c->last[1] = to;
-      c->n++;
-      return;
-    }
+  slot->tid = tid;
+  slot->spans = c;
+  return c;
+}
+
+/* add_span where the spans are kept (not merged as they come): a path computed again. */
+G_GNUC_NO_INLINE static void
+add_span_kept (CauseSpans *c, gint64 from, gint64 to)
+{
   if (jvms_evidence_span_merge_last (c->n > 0 ? c->last : NULL, from, to))
     return;
   cause_spans_flush (c);
@@ -503,6 +474,50 @@ add_span (Walk *w, guint kind, gint64 tid, gint64 from, gint64 to)
       c->cap = MAX (16u, c->cap * 2);
       c->pairs = g_renew (gint64, c->pairs, 2 * (gsize) c->cap);
     }
+  c->last[0] = from;
+  c->last[1] = to;
+  c->n++;
+}
+
+/* [from, to) where @tid was a cause of @kind, merged into its last span when they meet, as
+ * jvms_evidence_add_span does. A long path adds a span at each piece of a wait for a CPU, to one
+ * of the CPUs' other runners (dozens of threads): their spans are kept in slots by tid, as
+ * looking the tid up in a hash table at each span was a twentieth of such a path's
+ * instructions, and in arrays of their own (a GArray's append was another twentieth).
+ * Inline, its rare paths (a cause first met, spans kept) apart: a call of it all at each of a
+ * long path's 1.6 M spans, saving and restoring the registers its slow paths need, was about a
+ * third of its instructions (docs/benchmarks.md, the fifteenth run). */
+static inline void
+add_span (Walk *w, guint kind, gint64 tid, gint64 from, gint64 to)
+{
+  if (to <= from)
+    return;
+  SpanSlot *slot = &w->span_slots[kind * SPAN_SLOTS + ((guint64) tid % SPAN_SLOTS)];
+  CauseSpans *c = G_LIKELY (slot->spans != NULL && slot->tid == tid) ? slot->spans
+                                                                      : cause_spans_get (w, kind, tid, slot);
+  if (G_UNLIKELY (!w->stream_spans))
+    {
+      add_span_kept (c, from, to);
+      return;
+    }
+  /* Writing each span into its cause's array, one of dozens, was most of add_span's time
+   * (cache misses; docs/benchmarks.md, the thirteenth run). */
+  if (c->n == 0)
+    c->closed_from = G_MAXINT64;
+  else if (from <= c->last[1] && to >= c->last[0])
+    {
+      c->last[0] = MIN (c->last[0], from);
+      c->last[1] = MAX (c->last[1], to);
+      w->spans_out_of_order |= c->last[1] >= c->closed_from;
+      return;
+    }
+  else if (from > c->last[1])
+    {
+      w->spans_out_of_order = TRUE;
+      return;
+    }
+  else
+    cause_spans_close (c);
   c->last[0] = from;
   c->last[1] = to;
   c->n++;

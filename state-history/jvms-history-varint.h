@@ -67,7 +67,7 @@ jvms_varint_get (const guint8 **pp, const guint8 *end, guint64 *out)
 
 /* jvms_varint_get where the caller knows 10 bytes remain: unrolled for up to 4 bytes (no bound
  * to check at each byte), longer ones through jvms_varint_get. Same results. */
-static inline gboolean
+G_ALWAYS_INLINE static inline gboolean
 jvms_varint_get_roomy (const guint8 **pp, const guint8 *end, guint64 *out)
 {
   const guint8 *p = *pp;
@@ -109,7 +109,7 @@ jvms_varint_get_roomy (const guint8 **pp, const guint8 *end, guint64 *out)
 /* jvms_varint_get, unrolled for up to 4 bytes where 10 bytes remain (no bound to check at each
  * byte): the group decoder's times, durations and values take 1 to 3 bytes each, and its loop
  * of a shift and two compares a byte was most of decoding an interval. Same results. */
-static inline gboolean
+G_ALWAYS_INLINE static inline gboolean
 jvms_varint_get_fast (const guint8 **pp, const guint8 *end, guint64 *out)
 {
   if (G_LIKELY (end - *pp >= 10))

@@ -302,7 +302,7 @@ thread_window (Walk *w, PathThread *t, gint64 a, gint64 b, gint64 reach)
  * is where the last search of @ivs ended: the walk goes back through a thread's intervals a
  * step at a time, so the answer is mostly there or just before it (a binary search over a
  * window's thousands at each step was a twentieth of a long path). */
-static guint
+static inline guint
 first_ending_after (GArray *ivs, gint64 t, guint *hint)
 {
   const JvmsInterval *v = (const JvmsInterval *) ivs->data;
@@ -318,6 +318,12 @@ first_ending_after (GArray *ivs, gint64 t, guint *hint)
         {
           if (h == 0 || v[h - 1].end <= t)
             return h;
+          /* One back, the walk having gone back by an interval: the most common answer. */
+          if (h == 1 || v[h - 2].end <= t)
+            {
+              *hint = h - 1;
+              return h - 1;
+            }
           hi = h - 1;  /* v[hi].end > t: the answer is at most hi */
           guint step = 1;
           while (step <= hi && v[hi - step].end > t)

@@ -971,6 +971,20 @@ reverse (GArray *a, gsize size)
     }
 }
 
+/* reverse for the segments, by their type: a long path's million segments swapped through
+ * memcpy of a size known only at run time were about 1 % of its instructions. */
+static void
+reverse_segments (GArray *a)
+{
+  JvmsPathSegment *v = (JvmsPathSegment *) a->data;
+  for (guint i = 0, j = a->len; i + 1 < j; i++, j--)
+    {
+      JvmsPathSegment tmp = v[i];
+      v[i] = v[j - 1];
+      v[j - 1] = tmp;
+    }
+}
+
 static gint
 compare_causes (gconstpointer a, gconstpointer b)
 {
@@ -1152,7 +1166,7 @@ compute (JvmsHistory *history, gint64 tid, gint64 from, gint64 to, GCancellable 
       return NULL;
     }
   g_array_set_size (p->segments, w.n_segs);
-  reverse (p->segments, sizeof (JvmsPathSegment));
+  reverse_segments (p->segments);
   reverse (p->handoffs, sizeof (JvmsPathHandoff));
   return p;
 }

@@ -379,8 +379,9 @@ end_before (GArray *ivs, gint64 t, guint *hint)
 /* The interval of @t's @leaf holding at now - 1, for a walk over [a, now): its states read
  * around it first, back to where that interval (clipped to a) starts, so that what holds there
  * (a system call, JFR's detail, a wait's waker) is read too. NULL where none holds, with @gap
- * the end of the one before (a at most). */
-static const JvmsInterval *
+ * the end of the one before (a at most). Always inline, as add_segment: called at every step of
+ * a walk (docs/benchmarks.md, the fifteenth run). */
+G_ALWAYS_INLINE static inline const JvmsInterval *
 state_at (Walk *w, PathThread *t, guint leaf, gint64 a, gint64 now, gint64 *gap)
 {
   thread_window (w, t, now - 1, now, MAX (a, now - t->chunk));
@@ -611,8 +612,10 @@ segments_grow (Walk *w)
   w->segs = (JvmsPathSegment *) w->path->segments->data;
 }
 
-/* Segments are added walking back: the latest first. Neighbours alike are merged. */
-static void
+/* Segments are added walking back: the latest first. Neighbours alike are merged. Always
+ * inline: a call at each of a long path's million segments (six arguments, the registers
+ * saved) was a fifth of its instructions (docs/benchmarks.md, the fifteenth run). */
+G_ALWAYS_INLINE static inline void
 add_segment (Walk *w, PathThread *t, const char *state, const char *cause, gint64 from, gint64 to)
 {
   if (to <= from)

@@ -479,9 +479,9 @@ kernel_cpu_state (gint64 tid, gint64 time, gpointer km)
 
 /* Rows of the event store refer to their stack in the sample store's stack table. */
 static guint32
-event_stack (const JvmsJfrEvent *event, gpointer machine)
+event_stack (const JvmsJfrEvent *event, const JvmsJfrValue *values, guint n_good, gpointer machine)
 {
-  return jvms_jfr_machine_stack_of (machine, event);
+  return jvms_jfr_machine_stack_of_values (machine, event, values, n_good);
 }
 
 /* ------------------------------------------------------------------------------------------ */

@@ -575,10 +575,14 @@ jvms_event_collect_jfr (JvmsEventCollect *self, const JvmsJfrEvent *ev)
   const JvmsJfrThread *t;
   if (plan->thread != NULL && jvms_jfr_event_get_thread_field (ev, plan->thread, &t))
     tid = jvms_threads_tid_of_jfr (t);
-  guint32 stack = self->stack_func != NULL ? self->stack_func (ev, self->stack_data) : JVMS_EVENT_NONE;
+  /* The values first: the sample store takes the event's keys from them (the stack's, and the
+   * thread's and class's its sample wants next), where reading each again cost a call into the
+   * reader and a varint. */
+  guint n = jvms_jfr_event_get_values (ev, plan->values, plan->n_fields);
+  guint32 stack = self->stack_func != NULL ? self->stack_func (ev, plan->values, n, self->stack_data)
+                                           : JVMS_EVENT_NONE;
   jvms_event_writer_begin (self->writer, jvms_jfr_event_get_start_ns (ev),
                            MAX (jvms_jfr_event_get_duration_ns (ev), 0), plan->type, tid, stack);
-  guint n = jvms_jfr_event_get_values (ev, plan->values, plan->n_fields);
   for (guint i = 0; i < plan->entries->len; i++)
     {
       const Entry *e = &g_array_index (plan->entries, Entry, i);

@@ -25,8 +25,12 @@ G_BEGIN_DECLS
 
 typedef struct _JvmsEventCollect JvmsEventCollect;
 
-/* The stack id of @event in the sample store's stack table, or JVMS_EVENT_NONE. */
+/* The stack id of @event in the sample store's stack table, or JVMS_EVENT_NONE. @values are
+ * the event's fields as jvms_jfr_event_get_values() read them, the first @n_good read before
+ * any damage: the sample store takes the keys it needs from them rather than read them again. */
 typedef guint32 (*JvmsEventStackFunc) (const JvmsJfrEvent *event,
+                                       const JvmsJfrValue *values,
+                                       guint               n_good,
                                        gpointer            user_data);
 
 /* Writes into @writer, which must outlive it. */

@@ -313,6 +313,14 @@ jvms_jfr_machine_stack_of (JvmsJfrMachine *self, const JvmsJfrEvent *event)
   return self->samples != NULL ? jvms_jfr_samples_stack_of (self->samples, event) : JVMS_SAMPLES_NONE;
 }
 
+guint32
+jvms_jfr_machine_stack_of_values (JvmsJfrMachine *self, const JvmsJfrEvent *event, const JvmsJfrValue *values,
+                                  guint n_good)
+{
+  return self->samples != NULL ? jvms_jfr_samples_stack_of_values (self->samples, event, values, n_good)
+                               : JVMS_SAMPLES_NONE;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* Types */
 

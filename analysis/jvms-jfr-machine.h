@@ -58,5 +58,10 @@ void            jvms_jfr_machine_set_cpu_state_func (JvmsJfrMachine   *self,
  * JVMS_SAMPLES_NONE when there is no store or no stack. */
 guint32         jvms_jfr_machine_stack_of (JvmsJfrMachine     *self,
                                            const JvmsJfrEvent *event);
+/* The same from the event's values already read (jvms_jfr_samples_stack_of_values). */
+guint32         jvms_jfr_machine_stack_of_values (JvmsJfrMachine     *self,
+                                                  const JvmsJfrEvent *event,
+                                                  const JvmsJfrValue *values,
+                                                  guint               n_good);
 
 G_END_DECLS

@@ -92,6 +92,11 @@ typedef struct
   const JvmsJfrField *object;         /* jdk.OldObjectSample */
   const JvmsJfrField *allocation_time;
   const JvmsJfrField *object_age;
+  /* Fields whose pool key jvms_jfr_samples_stack_of_values takes from the event's values:
+   * their index when the reader's jvms_jfr_event_get_stack_trace_key / _get_pool_key read one
+   * (a constant-pool field, not an array), else -1. */
+  gint                stack_index, thread_index, class_index;
+  guint               n_fields;
   /* Settings, compilations, timings */
   const JvmsJfrField *id, *name, *value;
   const JvmsJfrField *method, *level, *succeeded, *osr;
@@ -145,6 +150,12 @@ struct _JvmsJfrSamples
   guint64            memo_offset;
   guint              memo_chunk;
   guint32            memo_stack;
+  /* The thread's and class's pool keys of the event at (keys_offset, keys_chunk), taken from
+   * its values by jvms_jfr_samples_stack_of_values for its sample (G_MAXUINT64: none) */
+  guint64            keys_offset;
+  guint              keys_chunk;
+  gboolean           thread_keyed, class_keyed;
+  guint64            thread_key, class_key;
   JvmsCpuStateFunc   cpu_state;
   gpointer           cpu_state_data;
   const JvmsRecordingInfo *recording;
@@ -200,6 +211,7 @@ jvms_jfr_samples_new (JvmsSamplesWriter *writer)
   self->frame_slots = g_new (FrameSlot, FRAME_SLOTS);
   self->frames_load = 0;
   self->memo_offset = G_MAXUINT64;
+  self->keys_offset = G_MAXUINT64;
   self->thread_slots = g_new (ThreadSlot, THREAD_SLOTS);
   for (guint i = 0; i < THREAD_SLOTS; i++)
     self->thread_slots[i].thread = JVMS_SAMPLES_NONE;
@@ -279,6 +291,15 @@ default_period (JvmsJfrSamples *self, const char *name)
       && strcmp (cpu->type, name) == 0)
     return cpu->ns;
   return DEFAULT_PERIOD_NS;
+}
+
+/* The index of @field when jvms_jfr_event_get_pool_key reads its key (a constant-pool field, not
+ * an array), else -1 */
+static gint
+pool_index (const JvmsJfrField *field)
+{
+  return field != NULL && jvms_jfr_field_is_constant_pool (field) && !jvms_jfr_field_is_array (field)
+         ? (gint) jvms_jfr_field_get_index (field) : -1;
 }
 
 static TypeInfo *
@@ -369,6 +390,20 @@ type_info (JvmsJfrSamples *self, const JvmsJfrType *type)
       ti->type_name = name;
       ti->period = default_period (self, name);
     }
+  /* The reader's stack trace field: the last one named stackTrace of type jdk.types.StackTrace,
+   * not an array (jfr-metadata.c). */
+  ti->stack_index = -1;
+  ti->n_fields = jvms_jfr_type_get_n_fields (type);
+  for (guint i = 0; i < ti->n_fields; i++)
+    {
+      const JvmsJfrField *f = jvms_jfr_type_get_field (type, i);
+      const JvmsJfrType *ft = jvms_jfr_field_get_type (f);
+      if (strcmp (jvms_jfr_field_get_name (f), "stackTrace") == 0 && ft != NULL
+          && g_strcmp0 (jvms_jfr_type_get_name (ft), "jdk.types.StackTrace") == 0 && !jvms_jfr_field_is_array (f))
+        ti->stack_index = jvms_jfr_field_is_constant_pool (f) ? (gint) i : -1;
+    }
+  ti->thread_index = pool_index (ti->thread);
+  ti->class_index = pool_index (ti->detail_class);
   g_hash_table_insert (self->types, (gpointer) type, ti);
   return ti;
 }
@@ -481,23 +516,19 @@ stacks_of_chunk (JvmsJfrSamples *self, guint chunk, guint64 *b)
   return &self->stacks;
 }
 
-/* Events share stack traces (a constant per chunk): each is interned once per (chunk, key). */
-guint32
-jvms_jfr_samples_stack_of (JvmsJfrSamples *self, const JvmsJfrEvent *ev)
+/* The stack of an event not asked for just before (jvms_jfr_samples_stack_of, stack_and_chunk):
+ * each is interned once per (chunk, key). */
+static G_GNUC_NO_INLINE guint32
+stack_of_new_event (JvmsJfrSamples *self, const JvmsJfrEvent *ev, guint chunk, guint64 offset, gboolean keyed,
+                    guint64 key)
 {
-  guint chunk = jvms_jfr_event_get_chunk (ev)->index;
-  /* The event store and the samples ask for the same event one after the other. */
-  guint64 offset = jvms_jfr_event_get_file_offset (ev);
-  if (offset == self->memo_offset && chunk == self->memo_chunk)
-    return self->memo_stack;
   self->memo_offset = offset;
   self->memo_chunk = chunk;
   /* Known stacks by the key the event holds: resolving it would touch the reader's pool entry
    * and stack trace, two cache misses an event on a large recording. */
   JvmsSamplesIdSlot *slot = NULL;
-  guint64 key, b;
+  guint64 b;
   guint32 stack;
-  gboolean keyed = jvms_jfr_event_get_stack_trace_key (ev, &key);
   if (keyed)
     {
       KeySlot *ks = &self->key_slots[key & (KEY_SLOTS - 1)];
@@ -554,6 +585,75 @@ jvms_jfr_samples_stack_of (JvmsJfrSamples *self, const JvmsJfrEvent *ev)
   jvms_samples_idmap_set (map, slot, st->key, b, stack);
   self->key_slots[st->key & (KEY_SLOTS - 1)] = (KeySlot) { st->key, chunk, stack };
   return self->memo_stack = stack;
+}
+
+/* The event's stack, and its chunk's index in *@chunk. The event store and the samples ask for
+ * the same event one after the other: the second call is a comparison, inlined into on_sample. */
+static inline guint32
+stack_and_chunk (JvmsJfrSamples *self, const JvmsJfrEvent *ev, guint *chunk)
+{
+  *chunk = jvms_jfr_event_get_chunk (ev)->index;
+  guint64 offset = jvms_jfr_event_get_file_offset (ev);
+  if (offset == self->memo_offset && *chunk == self->memo_chunk)
+    return self->memo_stack;
+  guint64 key = 0;
+  gboolean keyed = jvms_jfr_event_get_stack_trace_key (ev, &key);
+  return stack_of_new_event (self, ev, *chunk, offset, keyed, key);
+}
+
+guint32
+jvms_jfr_samples_stack_of (JvmsJfrSamples *self, const JvmsJfrEvent *ev)
+{
+  guint chunk;
+  return stack_and_chunk (self, ev, &chunk);
+}
+
+/* The pool key of field @index from @values (every field of the event read) as
+ * jvms_jfr_event_get_pool_key would read it: TRUE with *@key, or FALSE without one. */
+static inline gboolean
+value_key (const JvmsJfrValue *values, gint index, guint64 *key)
+{
+  if (index < 0)
+    return FALSE;
+  /* A constant-pool field read always held its key (from_pool, with a null value for a key
+   * the chunk lacks). */
+  *key = values[index].pool_key;
+  return values[index].from_pool;
+}
+
+guint32
+jvms_jfr_samples_stack_of_values (JvmsJfrSamples *self, const JvmsJfrEvent *ev, const JvmsJfrValue *values,
+                                  guint n_good)
+{
+  guint chunk = jvms_jfr_event_get_chunk (ev)->index;
+  guint64 offset = jvms_jfr_event_get_file_offset (ev);
+  if (offset == self->memo_offset && chunk == self->memo_chunk)
+    return self->memo_stack;
+  const JvmsJfrType *type = jvms_jfr_event_get_type (ev);
+  if (type != self->last_type)
+    {
+      self->last_type = type;
+      self->last_info = type_info (self, type);
+    }
+  const TypeInfo *ti = self->last_info;
+  guint64 key = 0;
+  gboolean keyed;
+  if (n_good < ti->n_fields)
+    {
+      /* Damaged: the reader finds what it can by the fields' offsets, as without values. */
+      self->keys_offset = G_MAXUINT64;
+      keyed = jvms_jfr_event_get_stack_trace_key (ev, &key);
+    }
+  else
+    {
+      /* Kept for the event's sample, which comes next (on_sample: thread_of, class_detail). */
+      self->keys_offset = offset;
+      self->keys_chunk = chunk;
+      self->thread_keyed = value_key (values, ti->thread_index, &self->thread_key);
+      self->class_keyed = value_key (values, ti->class_index, &self->class_key);
+      keyed = value_key (values, ti->stack_index, &key);
+    }
+  return stack_of_new_event (self, ev, chunk, offset, keyed, key);
 }
 
 static gint64
@@ -678,7 +778,14 @@ static guint32
 thread_of (JvmsJfrSamples *self, const JvmsJfrEvent *ev, const TypeInfo *ti, guint chunk, gint64 *tid)
 {
   guint64 key = 0;
-  gboolean keyed = ti->thread != NULL && jvms_jfr_event_get_pool_key (ev, ti->thread, &key);
+  gboolean keyed;
+  if (self->keys_offset == jvms_jfr_event_get_file_offset (ev) && self->keys_chunk == chunk)
+    {
+      keyed = self->thread_keyed;
+      key = keyed ? self->thread_key : 0;
+    }
+  else
+    keyed = ti->thread != NULL && jvms_jfr_event_get_pool_key (ev, ti->thread, &key);
   ThreadSlot *slot = &self->thread_slots[key & (THREAD_SLOTS - 1)];
   if (keyed && slot->thread != JVMS_SAMPLES_NONE && slot->key == key && slot->chunk == chunk)
     {
@@ -702,7 +809,15 @@ static guint32
 class_detail (JvmsJfrSamples *self, const JvmsJfrEvent *ev, const JvmsJfrField *field, guint chunk)
 {
   guint64 key = 0;
-  gboolean keyed = jvms_jfr_event_get_pool_key (ev, field, &key);
+  gboolean keyed;
+  /* The memo is of the type's detail_class, the only field asked for here. */
+  if (self->keys_offset == jvms_jfr_event_get_file_offset (ev) && self->keys_chunk == chunk)
+    {
+      keyed = self->class_keyed;
+      key = keyed ? self->class_key : 0;
+    }
+  else
+    keyed = jvms_jfr_event_get_pool_key (ev, field, &key);
   if (keyed && self->memo_class_known && key == self->memo_class_key && chunk == self->memo_class_chunk)
     return self->memo_class_detail;
   const char *name = NULL;
@@ -718,13 +833,13 @@ on_sample (JvmsJfrSamples *self, const JvmsJfrEvent *ev, TypeInfo *ti)
 {
   gint64 time = jvms_jfr_event_get_start_ns (ev);
   /* Only events that carry a stack trace: most types declare the field and leave it null. */
-  guint32 stack = jvms_jfr_samples_stack_of (self, ev);
+  guint chunk;
+  guint32 stack = stack_and_chunk (self, ev, &chunk);
   if (stack == JVMS_SAMPLES_NONE)
     return;
   const char *state = NULL;
   if (ti->state != NULL)
     jvms_jfr_event_get_string (ev, ti->state, &state);
-  guint chunk = jvms_jfr_event_get_chunk (ev)->index;
   gint64 tid;
   guint32 thread = thread_of (self, ev, ti, chunk, &tid);
   JvmsSampleRecord r = {
@@ -781,7 +896,7 @@ on_sample (JvmsJfrSamples *self, const JvmsJfrEvent *ev, TypeInfo *ti)
       if (ti->object_age != NULL && jvms_jfr_event_get_time_ns (ev, ti->object_age, &ns) && ns > 0)
         r.object_age = (guint64) ns;
     }
-  if (r.detail == JVMS_SAMPLES_NONE)
+  if (r.detail == JVMS_SAMPLES_NONE && detail != NULL)
     r.detail = jvms_samples_writer_intern_string (self->writer, detail);
   if (time >= self->pending_next)
     flush_pending (self, time);

@@ -49,6 +49,15 @@ void            jvms_jfr_samples_finish             (JvmsJfrSamples     *self);
  * JVMS_SAMPLES_NONE when it has no stack trace: the event store refers to stacks by it. */
 guint32         jvms_jfr_samples_stack_of           (JvmsJfrSamples     *self,
                                                      const JvmsJfrEvent *event);
+/* The same, with the event's fields as jvms_jfr_event_get_values() read them (@values, the
+ * first @n_good before any damage): the keys of its stack, thread and class are taken from
+ * them, and the latter two kept for the event's sample (jvms_jfr_samples_feed of the same event
+ * next), instead of read from the event again. The ids are those jvms_jfr_samples_stack_of()
+ * gives. */
+guint32         jvms_jfr_samples_stack_of_values    (JvmsJfrSamples     *self,
+                                                     const JvmsJfrEvent *event,
+                                                     const JvmsJfrValue *values,
+                                                     guint               n_good);
 
 /* "20 ms", "1 s", "10000000" (ns, as async-profiler writes its interval): ns, or -1. */
 gint64          jvms_jfr_samples_parse_period       (const char         *text);

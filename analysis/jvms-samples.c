@@ -1100,11 +1100,12 @@ jvms_samples_writer_add_record (JvmsSamplesWriter *self, const JvmsSampleRecord 
       r.time = self->last_time;
       self->n_moved++;
     }
-  if ((guint) r.state >= JVMS_CPU_STATE_N || !type_is_cpu (self, r.type))
+  JvmsSamplesType *t = &g_array_index (self->types, JvmsSamplesType, r.type);
+  if (r.state != JVMS_CPU_STATE_UNKNOWN
+      && ((guint) r.state >= JVMS_CPU_STATE_N || !(GUINT32_FROM_LE (t->flags) & JVMS_SAMPLE_TYPE_CPU)))
     r.state = JVMS_CPU_STATE_UNKNOWN;
   self->last_time = r.time;
   self->first_time = MIN (self->first_time, r.time);
-  JvmsSamplesType *t = &g_array_index (self->types, JvmsSamplesType, r.type);
   t->n_samples = GUINT64_TO_LE (GUINT64_FROM_LE (t->n_samples) + 1);
   t->weight = GUINT64_TO_LE (GUINT64_FROM_LE (t->weight) + r.weight);
   /* The open run has room for its blocks' samples from its creation (g_array_sized_new), and

@@ -233,4 +233,8 @@ jvms_dense_memo_clear (JvmsDenseMemo *m)
   memset (m, 0, sizeof *m);
 }
 
+/* For tests: the sample types a writer takes (at most, and by default, the 2^24 its open run
+ * packs), so that a store refused for too many types needs no 2^24 types interned. */
+void jvms_samples_writer_set_max_types (struct _JvmsSamplesWriter *self, guint32 max_types);
+
 G_END_DECLS

@@ -79,6 +79,8 @@ struct _JvmsSamplesWriter
   FILE         *file;
   guint64       pos;            /* bytes written so far */
   gboolean      failed;
+  char         *fail_reason;    /* what failed first, for close's error (NULL: not known) */
+  guint32       max_types;      /* RUN_MAX_TYPES; lower in tests */
   gboolean      closed;
   gboolean      kernel_states;
 
@@ -126,13 +128,24 @@ struct _JvmsSamplesWriter
   guint64       n_moved;        /* samples moved up to keep time order */
 };
 
+/* The store cannot be written; @reason (taken) says why, the first one kept for close's error. */
+static void
+writer_fail (JvmsSamplesWriter *self, char *reason)
+{
+  self->failed = TRUE;
+  if (self->fail_reason == NULL)
+    self->fail_reason = reason;
+  else
+    g_free (reason);
+}
+
 static void
 write_bytes (JvmsSamplesWriter *self, const void *data, gsize n)
 {
   if (n == 0)
     return;
   if (!self->failed && fwrite (data, 1, n, self->file) != n)
-    self->failed = TRUE;
+    writer_fail (self, g_strdup_printf ("writing at byte %" G_GUINT64_FORMAT ": %s", self->pos, g_strerror (errno)));
   self->pos += n;
 }
 
@@ -160,6 +173,7 @@ jvms_samples_writer_new (const char *path, GError **error)
   self->path = g_strdup (path);
   self->tmp_path = g_steal_pointer (&tmp);
   self->file = f;
+  self->max_types = RUN_MAX_TYPES;
   self->string_ids = g_hash_table_new (g_str_hash, g_str_equal);
   self->chunk = g_string_chunk_new (1 << 16);
   self->strings = g_ptr_array_new ();
@@ -567,7 +581,8 @@ write_payload (JvmsSamplesWriter *self, GByteArray *raw, gboolean compress, guin
     {
       /* Cannot happen from blocks of 4096 samples; a node this large would be refused by
        * readers, so the store is marked failed rather than written unreadable. */
-      self->failed = TRUE;
+      writer_fail (self, g_strdup_printf ("a node of %u bytes, more than a store's %u", raw->len,
+                                          (guint) JVMS_SAMPLES_MAX_PAYLOAD));
       *offset = 0;
       *compressed = *raw_size = 0;
       return;
@@ -1087,10 +1102,12 @@ jvms_samples_writer_add_record (JvmsSamplesWriter *self, const JvmsSampleRecord 
   g_return_if_fail (record->thread < self->threads->len);
   g_return_if_fail (record->stack == JVMS_SAMPLES_NONE || record->stack < self->stacks->len);
   g_return_if_fail (record->detail == JVMS_SAMPLES_NONE || record->detail < self->strings->len);
-  if (record->type >= RUN_MAX_TYPES)
+  if (record->type >= self->max_types)
     {
       /* Not from any recording (a type per event type); the store is refused, not cut. */
-      self->failed = TRUE;
+      if (!self->failed)
+        writer_fail (self, g_strdup_printf ("a sample of type %u: a store holds at most %u sample types",
+                                            record->type, self->max_types));
       return;
     }
   JvmsSampleRecord r = *record;
@@ -1312,8 +1329,9 @@ jvms_samples_writer_close (JvmsSamplesWriter *self, GError **error)
   self->file = NULL;
   if (self->failed || rc != 0)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: could not write the sample store",
-                   self->tmp_path);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: could not write the sample store%s%s",
+                   self->tmp_path, self->fail_reason != NULL ? ": " : "",
+                   self->fail_reason != NULL ? self->fail_reason : "");
       return FALSE;
     }
   if (g_rename (self->tmp_path, self->path) != 0)
@@ -1338,6 +1356,7 @@ jvms_samples_writer_free (JvmsSamplesWriter *self)
     g_unlink (self->tmp_path);
   g_free (self->path);
   g_free (self->tmp_path);
+  g_free (self->fail_reason);
   g_hash_table_unref (self->string_ids);
   g_string_chunk_free (self->chunk);
   g_ptr_array_unref (self->strings);
@@ -1372,4 +1391,10 @@ jvms_samples_writer_free (JvmsSamplesWriter *self)
   g_byte_array_unref (self->section);
   g_byte_array_unref (self->lz);
   g_free (self);
+}
+
+void
+jvms_samples_writer_set_max_types (JvmsSamplesWriter *self, guint32 max_types)
+{
+  self->max_types = MIN (max_types, RUN_MAX_TYPES);
 }

@@ -9,6 +9,7 @@
 
 #include "jvms-profile.h"
 #include "jvms-samples.h"
+#include "jvms-samples-private.h"
 #include "jvms-trace-index.h"
 
 typedef struct
@@ -676,6 +677,34 @@ test_damage (Fixture *f, gconstpointer data)
     }
 }
 
+/* A sample of a type past the types a store holds (2^24: the writer's open run packs the type
+ * in 24 bits) refuses the store with an error that says so, not only that it could not be
+ * written. The limit is lowered to 2 so that no 2^24 types need interning. */
+static void
+test_too_many_types (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  JvmsSamplesWriter *w = jvms_samples_writer_new (f->path, &error);
+  g_assert_no_error (error);
+  jvms_samples_writer_set_max_types (w, 2);
+  guint32 thread = jvms_samples_writer_intern_thread (w, 101, "worker");
+  guint32 types[3];
+  for (guint i = 0; i < 3; i++)
+    types[i] = jvms_samples_writer_intern_type (w, model_types[i].name, model_types[i].unit, model_types[i].flags);
+  for (guint i = 0; i < 3; i++)
+    {
+      JvmsSampleRecord rec = { .time = 1000 + i, .type = types[i], .thread = thread, .stack = JVMS_SAMPLES_NONE,
+                               .weight = 1, .detail = JVMS_SAMPLES_NONE };
+      jvms_samples_writer_add_record (w, &rec);
+    }
+  g_assert_false (jvms_samples_writer_close (w, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_FAILED);
+  g_assert_true (strstr (error->message, "could not write the sample store") != NULL);
+  g_assert_true (strstr (error->message, "a sample of type 2: a store holds at most 2 sample types") != NULL);
+  jvms_samples_writer_free (w);
+  g_assert_false (g_file_test (f->path, G_FILE_TEST_EXISTS));
+}
+
 typedef struct
 {
   GMainLoop    *loop;
@@ -726,6 +755,7 @@ main (int argc, char **argv)
   g_test_add ("/profile/compat-reader", Fixture, NULL, fixture_set_up, test_compat_reader, fixture_tear_down);
   g_test_add ("/profile/tree-details", Fixture, NULL, fixture_set_up, test_tree_details, fixture_tear_down);
   g_test_add ("/profile/damage", Fixture, NULL, fixture_set_up, test_damage, fixture_tear_down);
+  g_test_add ("/profile/too-many-types", Fixture, NULL, fixture_set_up, test_too_many_types, fixture_tear_down);
   g_test_add ("/profile/async", Fixture, NULL, fixture_set_up, test_async, fixture_tear_down);
   return g_test_run ();
 }

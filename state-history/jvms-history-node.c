@@ -771,12 +771,10 @@ jvms_node_read (int           fd,
   /* Each entry takes at least 4 bytes: a bound before allocating from the count. */
   if (n_blocks > (guint64) (pend - p) / 4)
     CORRUPT ("%" G_GUINT64_FORMAT " block entries cannot fit in the payload", n_blocks);
+  /* The directory is read once, into the node, after the allocation (the bound above and the
+   * payload's size bound that): a pass over it here only to find its end was half of reading a
+   * node on a long critical path (docs/benchmarks.md, the fifteenth run). */
   const guint8 *blocks_at = p;
-  for (guint64 b = 0; b < n_blocks * 4; b++)
-    if (!jvms_varint_get_fast (&p, pend, &v))
-      CORRUPT ("block directory runs past the payload");
-  if (p != pend)
-    CORRUPT ("%" G_GSIZE_FORMAT " bytes after its block directory", (gsize) (pend - p));
   /* A frame holds a block or more. */
   if (n_frames > n_blocks || (n_blocks > 0 && n_frames == 0))
     CORRUPT ("%" G_GUINT64_FORMAT " frames for %" G_GUINT64_FORMAT " blocks", n_frames, n_blocks);
@@ -868,10 +866,9 @@ jvms_node_read (int           fd,
       guint64 da = 0, doff = 0, dfirst = 0, dgroup = 0;
       /* Unrolled (jvms_varint_get_fast, the same results): a long critical path reads the
        * directories of thousands of nodes, hundreds of blocks each, of offsets of 2 bytes. */
-      jvms_varint_get_fast (&q, pend, &da);
-      jvms_varint_get_fast (&q, pend, &doff);
-      jvms_varint_get_fast (&q, pend, &dfirst);
-      jvms_varint_get_fast (&q, pend, &dgroup);
+      if (!jvms_varint_get_fast (&q, pend, &da) || !jvms_varint_get_fast (&q, pend, &doff)
+          || !jvms_varint_get_fast (&q, pend, &dfirst) || !jvms_varint_get_fast (&q, pend, &dgroup))
+        CORRUPT ("block directory runs past the payload");
       if ((b > 0 && (da == 0 || doff == 0 || dfirst == 0 || dgroup == 0))
           || (b == 0 && (doff != 0 || dfirst != 0 || dgroup != 0)))
         CORRUPT ("block %u does not follow the previous one", b);
@@ -884,6 +881,8 @@ jvms_node_read (int           fd,
       group += dgroup;
       node->blocks[b] = (JvmsNodeBlock) { (guint32) attr, (guint32) at, (guint32) first, (guint32) group };
     }
+  if (q != pend)
+    CORRUPT ("%" G_GSIZE_FORMAT " bytes after its block directory", (gsize) (pend - q));
   if (n_blocks == 0 && (area != 0 || h.n_intervals != 0))
     CORRUPT ("no groups, yet %" G_GSIZE_FORMAT " bytes and %u intervals", area, h.n_intervals);
   if (n_blocks > 0 && n_groups - group > JVMS_NODE_BLOCK_GROUPS)

@@ -1490,6 +1490,52 @@ read_three_groups (int fd, const char *path, guint first_count, guint n_blocks, 
   return n;
 }
 
+/* A node of one group of one NULL interval behind the head @head (@len bytes: the child and
+ * group counts, the block count and the directory), written and read. */
+static JvmsNode *
+read_head (int fd, const char *path, const guint8 *head, gsize len, GError **error)
+{
+  g_autoptr (GByteArray) p = g_byte_array_new ();
+  g_byte_array_append (p, head, len);
+  put_null_group (p, -1, 1);
+  JvmsNodeEncoder frame = { 0 };
+  gsize size = jvms_node_frame (&frame, p->data, p->len, len, NULL, 0, 0, 1, BLOCK_NODE_START,
+                                BLOCK_NODE_END);
+  JvmsNode *n = node_from_blob (fd, path, frame.blob, size, error);
+  jvms_node_encoder_clear (&frame);
+  return n;
+}
+
+/* The block directory is read once, into the node (docs/benchmarks.md, the critical path's
+ * fifteenth run): a directory whose last varint runs past the head, and one followed by a byte
+ * more, are still CORRUPT, saying so; the same head without either reads. */
+static void
+test_node_directory (void)
+{
+  g_autofree char *path = tmp_path ("directory.hist");
+  int fd = g_open (path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+  g_assert_cmpint (fd, >=, 0);
+  g_autoptr (GError) error = NULL;
+  const guint8 good[] = { 0 /* children */, 1 /* groups */, 1 /* blocks */, 0, 0, 0, 0 };
+  JvmsNode *n = read_head (fd, path, good, sizeof good, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (n->n_blocks, ==, 1);
+  jvms_node_unref (n);
+  const guint8 past[] = { 0, 1, 1, 0, 0, 0, 0x80 };
+  n = read_head (fd, path, past, sizeof past, &error);
+  g_assert_null (n);
+  g_assert_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT);
+  g_assert_nonnull (strstr (error->message, "block directory runs past the payload"));
+  g_clear_error (&error);
+  const guint8 after[] = { 0, 1, 1, 0, 0, 0, 0, 0 };
+  n = read_head (fd, path, after, sizeof after, &error);
+  g_assert_null (n);
+  g_assert_error (error, JVMS_HISTORY_ERROR, JVMS_HISTORY_ERROR_CORRUPT);
+  g_assert_nonnull (strstr (error->message, "1 bytes after its block directory"));
+  close (fd);
+  g_unlink (path);
+}
+
 /* A group of 40 NULL intervals, the first 10 ns after the node's start and 5 ns long, each next
  * one contiguous and 1 ns long but interval @zero (if not 0), 0 ns long: a node of that one
  * group, written and read, and the group decoded through the columns kept with the node. */
@@ -2485,6 +2531,7 @@ main (int argc, char **argv)
   g_test_add_func ("/history/node-blocks", test_node_blocks);
   g_test_add_func ("/history/node-short-block", test_node_short_block);
   g_test_add_func ("/history/node-zero-length", test_node_zero_length);
+  g_test_add_func ("/history/node-directory", test_node_directory);
   g_test_add_func ("/history/summary-levels", test_summary_levels);
   g_test_add_func ("/history/summary-dominant", test_summary_dominant);
   g_test_add_func ("/history/summary-ties", test_summary_ties);

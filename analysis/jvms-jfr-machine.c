@@ -308,12 +308,6 @@ jvms_jfr_machine_set_cpu_state_func (JvmsJfrMachine *self, JvmsCpuStateFunc func
 }
 
 guint32
-jvms_jfr_machine_stack_of (JvmsJfrMachine *self, const JvmsJfrEvent *event)
-{
-  return self->samples != NULL ? jvms_jfr_samples_stack_of (self->samples, event) : JVMS_SAMPLES_NONE;
-}
-
-guint32
 jvms_jfr_machine_stack_of_values (JvmsJfrMachine *self, const JvmsJfrEvent *event, const JvmsJfrValue *values,
                                   guint n_good)
 {

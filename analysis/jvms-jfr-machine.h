@@ -54,11 +54,8 @@ void            jvms_jfr_machine_add_notes (JvmsJfrMachine    *self,
 void            jvms_jfr_machine_set_cpu_state_func (JvmsJfrMachine   *self,
                                                      JvmsCpuStateFunc  func,
                                                      gpointer          user_data);
-/* The stack id of @event in the sample store (jvms_jfr_samples_stack_of), or
- * JVMS_SAMPLES_NONE when there is no store or no stack. */
-guint32         jvms_jfr_machine_stack_of (JvmsJfrMachine     *self,
-                                           const JvmsJfrEvent *event);
-/* The same from the event's values already read (jvms_jfr_samples_stack_of_values). */
+/* The stack id of @event in the sample store, from its values already read
+ * (jvms_jfr_samples_stack_of_values), or JVMS_SAMPLES_NONE when there is no store or no stack. */
 guint32         jvms_jfr_machine_stack_of_values (JvmsJfrMachine     *self,
                                                   const JvmsJfrEvent *event,
                                                   const JvmsJfrValue *values,

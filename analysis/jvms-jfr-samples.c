@@ -390,18 +390,8 @@ type_info (JvmsJfrSamples *self, const JvmsJfrType *type)
       ti->type_name = name;
       ti->period = default_period (self, name);
     }
-  /* The reader's stack trace field: the last one named stackTrace of type jdk.types.StackTrace,
-   * not an array (jfr-metadata.c). */
-  ti->stack_index = -1;
   ti->n_fields = jvms_jfr_type_get_n_fields (type);
-  for (guint i = 0; i < ti->n_fields; i++)
-    {
-      const JvmsJfrField *f = jvms_jfr_type_get_field (type, i);
-      const JvmsJfrType *ft = jvms_jfr_field_get_type (f);
-      if (strcmp (jvms_jfr_field_get_name (f), "stackTrace") == 0 && ft != NULL
-          && g_strcmp0 (jvms_jfr_type_get_name (ft), "jdk.types.StackTrace") == 0 && !jvms_jfr_field_is_array (f))
-        ti->stack_index = jvms_jfr_field_is_constant_pool (f) ? (gint) i : -1;
-    }
+  ti->stack_index = pool_index (jvms_jfr_type_get_stack_trace_field (type));
   ti->thread_index = pool_index (ti->thread);
   ti->class_index = pool_index (ti->detail_class);
   g_hash_table_insert (self->types, (gpointer) type, ti);
@@ -516,7 +506,7 @@ stacks_of_chunk (JvmsJfrSamples *self, guint chunk, guint64 *b)
   return &self->stacks;
 }
 
-/* The stack of an event not asked for just before (jvms_jfr_samples_stack_of, stack_and_chunk):
+/* The stack of an event not asked for just before (stack_and_chunk, jvms_jfr_samples_stack_of_values):
  * each is interned once per (chunk, key). */
 static G_GNUC_NO_INLINE guint32
 stack_of_new_event (JvmsJfrSamples *self, const JvmsJfrEvent *ev, guint chunk, guint64 offset, gboolean keyed,
@@ -601,13 +591,6 @@ stack_and_chunk (JvmsJfrSamples *self, const JvmsJfrEvent *ev, guint *chunk)
   return stack_of_new_event (self, ev, *chunk, offset, keyed, key);
 }
 
-guint32
-jvms_jfr_samples_stack_of (JvmsJfrSamples *self, const JvmsJfrEvent *ev)
-{
-  guint chunk;
-  return stack_and_chunk (self, ev, &chunk);
-}
-
 /* The pool key of field @index from @values (every field of the event read) as
  * jvms_jfr_event_get_pool_key would read it: TRUE with *@key, or FALSE without one. */
 static inline gboolean
@@ -654,6 +637,13 @@ jvms_jfr_samples_stack_of_values (JvmsJfrSamples *self, const JvmsJfrEvent *ev, 
       keyed = value_key (values, ti->stack_index, &key);
     }
   return stack_of_new_event (self, ev, chunk, offset, keyed, key);
+}
+
+/* Whether the thread's and class's keys kept by jvms_jfr_samples_stack_of_values are @ev's. */
+static inline gboolean
+keys_kept_for (const JvmsJfrSamples *self, const JvmsJfrEvent *ev, guint chunk)
+{
+  return self->keys_offset == jvms_jfr_event_get_file_offset (ev) && self->keys_chunk == chunk;
 }
 
 static gint64
@@ -779,7 +769,7 @@ thread_of (JvmsJfrSamples *self, const JvmsJfrEvent *ev, const TypeInfo *ti, gui
 {
   guint64 key = 0;
   gboolean keyed;
-  if (self->keys_offset == jvms_jfr_event_get_file_offset (ev) && self->keys_chunk == chunk)
+  if (keys_kept_for (self, ev, chunk))
     {
       keyed = self->thread_keyed;
       key = keyed ? self->thread_key : 0;
@@ -811,7 +801,7 @@ class_detail (JvmsJfrSamples *self, const JvmsJfrEvent *ev, const JvmsJfrField *
   guint64 key = 0;
   gboolean keyed;
   /* The memo is of the type's detail_class, the only field asked for here. */
-  if (self->keys_offset == jvms_jfr_event_get_file_offset (ev) && self->keys_chunk == chunk)
+  if (keys_kept_for (self, ev, chunk))
     {
       keyed = self->class_keyed;
       key = keyed ? self->class_key : 0;

@@ -46,14 +46,11 @@ void            jvms_jfr_samples_feed               (JvmsJfrSamples     *self,
 void            jvms_jfr_samples_finish             (JvmsJfrSamples     *self);
 
 /* The stack id of @event in the store's stack table (interned once per chunk and key), or
- * JVMS_SAMPLES_NONE when it has no stack trace: the event store refers to stacks by it. */
-guint32         jvms_jfr_samples_stack_of           (JvmsJfrSamples     *self,
-                                                     const JvmsJfrEvent *event);
-/* The same, with the event's fields as jvms_jfr_event_get_values() read them (@values, the
- * first @n_good before any damage): the keys of its stack, thread and class are taken from
- * them, and the latter two kept for the event's sample (jvms_jfr_samples_feed of the same event
- * next), instead of read from the event again. The ids are those jvms_jfr_samples_stack_of()
- * gives. */
+ * JVMS_SAMPLES_NONE when it has no stack trace: the event store refers to stacks by it. @values
+ * are the event's fields as jvms_jfr_event_get_values() read them (the first @n_good before any
+ * damage): the keys of its stack, thread and class are taken from them, and the latter two kept
+ * for the event's sample (jvms_jfr_samples_feed of the same event next), instead of read from
+ * the event again. */
 guint32         jvms_jfr_samples_stack_of_values    (JvmsJfrSamples     *self,
                                                      const JvmsJfrEvent *event,
                                                      const JvmsJfrValue *values,

@@ -33,6 +33,13 @@ jvms_jfr_type_find_field (const JvmsJfrType *type, const char *name)
   return NULL;
 }
 
+const JvmsJfrField *
+jvms_jfr_type_get_stack_trace_field (const JvmsJfrType *type)
+{
+  g_return_val_if_fail (type != NULL, NULL);
+  return type->stack_field >= 0 ? &type->fields[type->stack_field] : NULL;
+}
+
 const JvmsJfrAnnotation *
 jvms_jfr_type_get_annotation (const JvmsJfrType *type, guint index)
 {

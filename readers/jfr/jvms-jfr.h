@@ -192,6 +192,9 @@ const JvmsJfrField *jvms_jfr_type_get_field       (const JvmsJfrType *type,
 /* The field called @name, or NULL. Look up once per type, keep the handle. */
 const JvmsJfrField *jvms_jfr_type_find_field      (const JvmsJfrType *type,
                                                    const char        *name);
+/* The field jvms_jfr_event_get_stack_trace() and _get_stack_trace_key() read (the last one
+ * called stackTrace of type jdk.types.StackTrace, not an array), or NULL. */
+const JvmsJfrField *jvms_jfr_type_get_stack_trace_field (const JvmsJfrType *type);
 
 guint                    jvms_jfr_type_get_n_annotations (const JvmsJfrType *type);
 const JvmsJfrAnnotation *jvms_jfr_type_get_annotation    (const JvmsJfrType *type,
